@@ -1,0 +1,77 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Lens: a Linux screenshot-ingestion daemon. Targets form an acyclic graph;
+// only LensApp composes the siblings (see README "Design").
+let package = Package(
+    name: "Lens",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lens", targets: ["lens"]),
+        .executable(name: "lens-bench", targets: ["lens-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
+        .target(name: "LensCore"),
+
+        // libtesseract + leptonica through their C APIs.
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        .target(
+            name: "LensOCR",
+            dependencies: [
+                "LensCore", "CTesseract",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LensStore",
+            dependencies: [
+                "LensCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LensApp",
+            dependencies: [
+                "LensCore", "LensOCR", "LensStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "lens",
+            dependencies: [
+                "LensApp", "LensCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "lens-bench",
+            dependencies: [
+                "LensApp", "LensCore", "LensStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCore"]),
+        .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore"]),
+        .testTarget(name: "LensStoreTests", dependencies: ["LensStore", "LensCore"]),
+        .testTarget(name: "LensAppTests", dependencies: ["LensApp", "LensStore", "LensCore"]),
+        .testTarget(name: "LensCLITests", dependencies: ["LensCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where Lens keeps its files, following the XDG base-directory convention.
+public enum LensLocations {
+    /// The database path: `--db`, else `$LENS_DB`, else `$XDG_DATA_HOME/lens/lens.db`,
+    /// else `~/.local/share/lens/lens.db`.
+    public static func databasePath(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit, !explicit.isEmpty { return absolute(explicit) }
+        if let fromEnv = environment["LENS_DB"], !fromEnv.isEmpty { return absolute(fromEnv) }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/lens/lens.db" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/lens/lens.db"
+    }
+
+    /// `path` made absolute against the working directory, with `.` and `..` resolved.
+    public static func absolute(_ path: String) -> String {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+            : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
+        return url.standardizedFileURL.path
+    }
+}
+
+/// Keeps libtesseract's OpenMP from oversubscribing the CPU.
+///
+/// With OpenMP at its defaults, several concurrent recognitions are 6–10× slower (threads fight,
+/// half the CPU goes to the kernel). libgomp reads `OMP_THREAD_LIMIT` when it is loaded, which
+/// happens before `main` because `lens` links libtesseract, so setting it later is too late:
+/// the process re-executes itself with the variable set.
+public enum OpenMPLimit {
+    public static let variable = "OMP_THREAD_LIMIT"
+
+    /// Re-executes the current process with `OMP_THREAD_LIMIT=1` if the variable is unset.
+    /// Returns only if no re-exec was needed or it failed (then recognition is merely slower).
+    public static func reexecIfNeeded() {
+        guard getenv(variable) == nil else { return }
+        setenv(variable, "1", 1)
+        let args = CommandLine.arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) }
+        argv.append(nil)
+        execv("/proc/self/exe", &argv)
+        // execv only returns on failure; continue in-process.
+        for p in argv { free(p) }
+    }
+
+    /// The thread limit libgomp actually uses in this process (`omp_get_thread_limit()`),
+    /// or `nil` if libgomp is not loaded.
+    public static var effectiveLimit: Int? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_get_thread_limit") else { return nil }
+        typealias Function = @convention(c) () -> Int32
+        return Int(unsafeBitCast(symbol, to: Function.self)())
+    }
+}
+
+/// Whether a process id belongs to a running process (used to reclaim a dead process's queue items).
+func isProcessAlive(_ pid: Int32) -> Bool {
+    guard pid > 0 else { return false }
+    return kill(pid, 0) == 0 || errno == EPERM
+}

@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+import LensCore
+
+/// A file found by the scanner, identified by content.
+struct ScannedImage: Sendable {
+    var path: String
+    var size: Int
+    var modifiedAt: Double
+    var format: ImageFormat
+    var sha256: String
+}
+
+/// A per-file problem: reported with the path, never fatal to the run.
+public struct FileFailure: Error, Sendable, Equatable, Codable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// Walks files and folders, recognizing images by their bytes.
+struct FileScanner {
+    static let notAnImage = "not an image (its bytes match no supported image format)"
+
+    /// Files larger than this are refused without being read.
+    var maximumFileBytes: Int
+
+    /// Every regular file under `roots` (recursive), in a stable order. Hidden entries inside
+    /// folders are skipped; symlinks are followed, but each folder is visited once, so link
+    /// loops end. Unreadable entries are reported through `failure`.
+    func files(under roots: [String], failure: (FileFailure) -> Void) -> [FoundFile] {
+        var found: [FoundFile] = []
+        var visited = Set<DirectoryKey>()
+        func visit(_ path: String, explicit: Bool) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                let reason = errno == ELOOP ? "symbolic link loop" : String(cString: strerror(errno))
+                failure(FileFailure(path: path, reason: explicit ? "cannot open: \(reason)" : reason))
+                return
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                found.append(FoundFile(path: path, info: info, isExplicit: explicit))
+            case S_IFDIR:
+                guard visited.insert(DirectoryKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+                guard let (entries, undecodable) = directoryEntries(path) else {
+                    failure(FileFailure(path: path, reason: "cannot list folder: \(String(cString: strerror(errno)))"))
+                    return
+                }
+                for name in undecodable where !name.hasPrefix(".") {
+                    // Lens stores paths as text; a name that is not UTF-8 cannot round-trip yet.
+                    failure(FileFailure(path: path + "/" + name, reason: "file name is not valid UTF-8 (not supported yet)"))
+                }
+                for name in entries.sorted() where !name.hasPrefix(".") {
+                    visit(path == "/" ? "/" + name : path + "/" + name, explicit: false)
+                }
+            default:
+                if explicit { failure(FileFailure(path: path, reason: "not a regular file or folder")) }
+            }
+        }
+        for root in roots { visit(root, explicit: true) }
+        return found
+    }
+
+    /// Names in a folder, via readdir so that an unreadable folder is an error rather than empty.
+    /// Names that are not valid UTF-8 come back apart, with their bad bytes shown as `\xNN`.
+    private func directoryEntries(_ path: String) -> (names: [String], undecodable: [String])? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = [], undecodable: [String] = []
+        while let entry = readdir(dir) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+                let all = raw.bindMemory(to: UInt8.self)
+                return Array(all[..<(all.firstIndex(of: 0) ?? all.count)])
+            }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                if name != "." && name != ".." { names.append(name) }
+            } else {
+                undecodable.append(bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined())
+            }
+        }
+        return (names, undecodable)
+    }
+
+    /// Reads the file once: the first bytes decide whether it is an image, the rest feed SHA-256.
+    func examine(path: String, info: stat) -> Result<ScannedImage, FileFailure> {
+        let size = Int(info.st_size)
+        guard size > 0 else { return .failure(FileFailure(path: path, reason: "empty file")) }
+        guard size <= maximumFileBytes else {
+            return .failure(FileFailure(path: path, reason: "file is \(size) bytes, over the \(maximumFileBytes)-byte limit"))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(FileFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")) }
+        defer { close(fd) }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var format: ImageFormat?
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(FileFailure(path: path, reason: "read error: \(String(cString: strerror(errno)))"))
+            }
+            if n == 0 { break }
+            if total == 0 {
+                guard let sniffed = ImageFormat(sniffing: buffer[0..<n]) else {
+                    return .failure(FileFailure(path: path, reason: FileScanner.notAnImage))
+                }
+                format = sniffed
+            }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            total += n
+        }
+        guard let format else { return .failure(FileFailure(path: path, reason: "empty file")) }
+        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return .success(ScannedImage(path: path, size: total, modifiedAt: Self.modificationTime(info),
+                                     format: format, sha256: digest))
+    }
+
+    static func modificationTime(_ info: stat) -> Double {
+        Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+}
+
+/// A regular file the walk reached.
+struct FoundFile {
+    var path: String
+    var info: stat
+    /// Named on the command line, rather than found inside a folder.
+    var isExplicit: Bool
+
+    /// Extensions that claim "I am an image": such a file that is not one is a failure, not noise.
+    private static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "webp", "tif", "tiff", "gif", "bmp"]
+
+    /// Whether a non-image here is worth reporting: it was asked for, or its name says it is an image.
+    var claimsToBeImage: Bool {
+        isExplicit || Self.imageExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+}
+
+private struct DirectoryKey: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
+
+/// SHA-256 of bytes in memory, as lowercase hex.
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+}

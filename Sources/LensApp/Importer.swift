@@ -1,0 +1,171 @@
+import Foundation
+import LensCore
+import LensOCR
+import LensStore
+import Logging
+
+/// Settings of one import run.
+public struct ImportOptions: Sendable {
+    public var workers: Int
+    public var recognizer: RecognizerSettings
+    /// Files larger than this are refused without being decoded.
+    public var maximumFileBytes: Int
+
+    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                recognizer: RecognizerSettings = RecognizerSettings(),
+                maximumFileBytes: Int = 256 << 20) {
+        self.workers = workers
+        self.recognizer = recognizer
+        self.maximumFileBytes = maximumFileBytes
+    }
+}
+
+/// The result of `lens import`, printed as text or JSON.
+public struct ImportSummary: Sendable, Encodable, Equatable {
+    /// New contents indexed by this run (new contents that failed are in `failed` instead).
+    public var added: Int
+    /// Files whose content was already stored (same bytes under any path).
+    public var known: Int
+    /// Files inside folders that are not images and do not claim to be (no image extension).
+    public var skipped: Int
+    /// Images recognized by this run, including work resumed from an interrupted run.
+    public var recognized: Int
+    /// Queue items left over from an interrupted run and finished by this one.
+    public var resumed: Int
+    public var failed: [FileFailure]
+    public var seconds: Double
+
+    /// Files examined per second of wall time.
+    public var imagesPerSecond: Double {
+        let files = added + known + failed.count
+        return seconds > 0 ? Double(files) / seconds : 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case added, known, skipped, recognized, resumed, failed, seconds
+        case imagesPerSecond = "images_per_second"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(added, forKey: .added)
+        try c.encode(known, forKey: .known)
+        try c.encode(skipped, forKey: .skipped)
+        try c.encode(recognized, forKey: .recognized)
+        try c.encode(resumed, forKey: .resumed)
+        try c.encode(failed, forKey: .failed)
+        try c.encode(seconds, forKey: .seconds)
+        try c.encode(imagesPerSecond, forKey: .imagesPerSecond)
+    }
+}
+
+/// Progress of an import, for a progress bar.
+public struct ImportProgress: Sendable {
+    public enum Phase: Sendable { case scanning, recognizing }
+    public var phase: Phase
+    public var completed: Int
+    public var total: Int
+}
+
+/// `lens import`: find images, dedupe by content, queue new content and recognize it.
+///
+/// One bad file never stops the run: its problem is recorded with its path and the run goes on.
+public struct Importer: Sendable {
+    let database: LensDatabase
+    let options: ImportOptions
+    let logger: Logger
+
+    public init(database: LensDatabase, options: ImportOptions, logger: Logger) {
+        self.database = database
+        self.options = options
+        self.logger = logger
+    }
+
+    public func run(paths: [String], progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportSummary {
+        let start = ContinuousClock.now
+        try database.requeueAbandoned(isAlive: isProcessAlive)
+        let pendingBefore = try database.stateCounts()[.queued] ?? 0
+
+        // 1. Scan: sniff, hash and register every file. Cheap next to OCR (SHA-256 runs at ~1.8 GB/s).
+        let scanner = FileScanner(maximumFileBytes: options.maximumFileBytes)
+        var failures: [FileFailure] = []
+        let files = scanner.files(under: paths.map(LensLocations.absolute)) { failures.append($0) }
+        var addedIDs = Set<Int64>(), known = 0, skipped = 0
+        var knownFailedIDs: [Int64] = []
+        for (index, file) in files.enumerated() {
+            progress(ImportProgress(phase: .scanning, completed: index, total: files.count))
+            let size = Int(file.info.st_size), mtime = FileScanner.modificationTime(file.info)
+            if let unchanged = try database.unchangedScreenshot(atPath: file.path, size: size, modifiedAt: mtime) {
+                known += 1
+                if unchanged.state == .failed { knownFailedIDs.append(unchanged.id) }
+                continue
+            }
+            switch scanner.examine(path: file.path, info: file.info) {
+            case .failure(let failure) where failure.reason == FileScanner.notAnImage && !file.claimsToBeImage:
+                skipped += 1 // a notes.txt beside the screenshots is not a problem
+            case .failure(let failure):
+                failures.append(failure)
+            case .success(let image):
+                let registration = try database.register(FileObservation(
+                    path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
+                    format: image.format, seenAt: Date().timeIntervalSince1970))
+                switch registration {
+                case .added(let id): addedIDs.insert(id)
+                case .known(let id, let state, _, _):
+                    known += 1
+                    if state == .failed { knownFailedIDs.append(id) }
+                }
+            }
+        }
+        progress(ImportProgress(phase: .scanning, completed: files.count, total: files.count))
+
+        // 2. Recognize everything queued, including work an interrupted run left behind.
+        let total = try database.stateCounts()[.queued] ?? 0
+        let tally = Tally()
+        if total > 0 {
+            let settings = options.recognizer
+            let pool = try OCRWorkerPool(workerCount: max(1, min(options.workers, total))) {
+                try Recognizer(settings: settings)
+            }
+            defer { pool.shutdown() }
+            progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
+            let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes, logger: logger)
+            try await drain.run { outcome in
+                let done = tally.record(outcome)
+                progress(ImportProgress(phase: .recognizing, completed: done, total: total))
+            }
+        }
+        let (recognized, failedIDs) = tally.result
+        failures += try database.failures(ids: failedIDs + knownFailedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
+        let elapsed = ContinuousClock.now - start
+        let summary = ImportSummary(
+            added: addedIDs.subtracting(failedIDs).count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,
+            failed: failures.sorted { $0.path < $1.path },
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        logger.info("import finished", metadata: [
+            "added": "\(summary.added)", "known": "\(summary.known)", "failed": "\(summary.failed.count)",
+            "seconds": "\(String(format: "%.2f", summary.seconds))"])
+        return summary
+    }
+}
+
+/// Counts outcomes reported from concurrent drain tasks.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recognized = 0
+    private var failedIDs: [Int64] = []
+
+    func record(_ outcome: ItemOutcome) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        switch outcome {
+        case .recognized: recognized += 1
+        case .failed(let id, _): failedIDs.append(id)
+        }
+        return recognized + failedIDs.count
+    }
+
+    var result: (Int, [Int64]) {
+        lock.lock(); defer { lock.unlock() }
+        return (recognized, failedIDs)
+    }
+}

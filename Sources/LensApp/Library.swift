@@ -1,0 +1,64 @@
+import Foundation
+import LensCore
+import LensOCR
+import LensStore
+
+/// The read side of Lens for the CLI: search, show, status, doctor. Opens the database once.
+public struct Library: Sendable {
+    public let database: LensDatabase
+    public let databasePath: String
+
+    /// Opens (creating if needed) the database at `path` after checking that SQLite's FTS5 works.
+    public init(databasePath: String) throws {
+        try LensDatabase.selfCheck()
+        self.databasePath = databasePath
+        self.database = try LensDatabase(path: databasePath)
+    }
+
+    public func search(_ request: SearchRequest) throws -> [SearchHit] {
+        try database.search(request)
+    }
+
+    /// Finds a screenshot by numeric id or by a path it was seen at.
+    public func screenshot(idOrPath: String) throws -> ScreenshotDetail? {
+        if let id = Int64(idOrPath), let found = try database.screenshot(id: id) { return found }
+        guard let id = try database.screenshotID(forPath: LensLocations.absolute(idOrPath)) else { return nil }
+        return try database.screenshot(id: id)
+    }
+
+    public func status() throws -> StatusReport {
+        StatusReport(database: databasePath, databaseBytes: database.fileSize(), counts: try database.stateCounts())
+    }
+}
+
+public struct StatusReport: Sendable {
+    public var database: String
+    public var databaseBytes: Int
+    public var counts: [QueueState: Int]
+}
+
+/// Facts about the OCR environment, for `lens doctor`.
+public struct DoctorReport: Sendable, Encodable {
+    public var tesseractVersion: String
+    public var languages: [String]
+    public var ompThreadLimit: Int?
+    public var ompThreadLimitVariable: String?
+    public var fts5: Bool
+    public var databasePath: String
+
+    public static func collect(databasePath: String) -> DoctorReport {
+        DoctorReport(
+            tesseractVersion: Recognizer.tesseractVersion,
+            languages: Recognizer.installedLanguages(),
+            ompThreadLimit: OpenMPLimit.effectiveLimit,
+            ompThreadLimitVariable: ProcessInfo.processInfo.environment[OpenMPLimit.variable],
+            fts5: (try? LensDatabase.selfCheck()) != nil,
+            databasePath: databasePath)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tesseractVersion = "tesseract_version", languages
+        case ompThreadLimit = "omp_thread_limit", ompThreadLimitVariable = "omp_thread_limit_env"
+        case fts5, databasePath = "database"
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import LensCore
+import LensStore
+
+/// How results are written: styled for a person at a terminal, plain for pipes.
+public struct OutputStyle: Sendable {
+    /// Bold highlights and colors (a TTY, and `NO_COLOR` unset).
+    public var isStyled: Bool
+
+    public static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> OutputStyle {
+        OutputStyle(isStyled: isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil)
+    }
+
+    public init(isStyled: Bool) { self.isStyled = isStyled }
+
+    /// A snippet on one line, matches in bold (TTY) or `[…]` (otherwise), control characters made visible.
+    public func snippet(_ raw: String) -> String {
+        var out = ""
+        for ch in raw {
+            switch ch {
+            case SearchHit.matchStart: out += isStyled ? "\u{1B}[1m" : "["
+            case SearchHit.matchEnd: out += isStyled ? "\u{1B}[0m" : "]"
+            case "\n", "\r", "\t": out += " "
+            default: out += Self.visible(String(ch))
+            }
+        }
+        return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// `text` with control characters shown as escapes, so OCR text or file names cannot move the cursor.
+    public static func visible(_ text: some StringProtocol) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control && scalar != "\n" {
+                out += String(format: "\\u{%X}", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The snippet for JSON: matches marked with `[` and `]`.
+    public static func plainSnippet(_ raw: String) -> String {
+        OutputStyle(isStyled: false).snippet(raw)
+    }
+}
+
+/// JSON shapes of the CLI (snake_case keys, ISO-8601 dates, stable key order).
+public enum JSONOutput {
+    public static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    public struct Hit: Encodable {
+        var id: Int64
+        var path: String?
+        var paths: [String]
+        var score: Double
+        var snippet: String
+        var captured_at: Date
+        var imported_at: Date
+
+        public init(_ hit: SearchHit) {
+            id = hit.id
+            path = hit.paths.first
+            paths = hit.paths
+            score = hit.score
+            snippet = OutputStyle.plainSnippet(hit.snippet)
+            captured_at = hit.capturedAt
+            imported_at = hit.importedAt
+        }
+    }
+
+    public struct Word: Encodable {
+        var text: String
+        var confidence: Float
+        var box: [Int]
+    }
+
+    public struct Screenshot: Encodable {
+        var id: Int64
+        var text: String
+        var confidence: Double?
+        var paths: [String]
+        var gone_paths: [String]
+        var sha256: String
+        var size: Int
+        var format: String
+        var width: Int?
+        var height: Int?
+        var state: String
+        var attempts: Int
+        var last_error: String?
+        var captured_at: Date
+        var imported_at: Date
+        var recognized_at: Date?
+        var ocr_seconds: Double?
+        var words: [Word]?
+
+        public init(_ d: ScreenshotDetail, includeWords: Bool) {
+            id = d.id
+            text = d.text ?? ""
+            confidence = d.confidence
+            paths = d.paths
+            gone_paths = d.gonePaths
+            sha256 = d.sha256
+            size = d.byteCount
+            format = d.format
+            width = d.width
+            height = d.height
+            state = d.state.rawValue
+            attempts = d.attempts
+            last_error = d.lastError
+            captured_at = d.capturedAt
+            imported_at = d.importedAt
+            recognized_at = d.recognizedAt
+            ocr_seconds = d.ocrSeconds
+            if includeWords {
+                let utf8 = Array((d.text ?? "").utf8)
+                words = d.words.map { w in
+                    let end = min(utf8.count, w.textOffset + w.textLength)
+                    let text = w.textOffset < end ? String(decoding: utf8[w.textOffset..<end], as: UTF8.self) : ""
+                    return Word(text: text, confidence: w.confidence, box: [w.x, w.y, w.width, w.height])
+                }
+            }
+        }
+    }
+
+    public struct Status: Encodable {
+        var database: String
+        var database_bytes: Int
+        var counts: [String: Int]
+        var total: Int
+
+        public init(_ report: StatusReport) {
+            database = report.database
+            database_bytes = report.databaseBytes
+            counts = Dictionary(uniqueKeysWithValues: report.counts.map { ($0.key.rawValue, $0.value) })
+            total = report.counts.values.reduce(0, +)
+        }
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn in place.
+public final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private let start = ContinuousClock.now
+    private var drewSomething = false
+
+    public init() {}
+
+    public func update(_ progress: ImportProgress) {
+        lock.lock(); defer { lock.unlock() }
+        let now = ContinuousClock.now
+        let finished = progress.completed == progress.total
+        guard finished || now - lastDraw > .milliseconds(100) else { return }
+        lastDraw = now
+        let width = 30
+        let fraction = progress.total > 0 ? Double(progress.completed) / Double(progress.total) : 1
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let label = progress.phase == .scanning ? "scanning   " : "recognizing"
+        let elapsed = now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = progress.phase == .recognizing && seconds > 0 ? String(format: " %.1f img/s", Double(progress.completed) / seconds) : ""
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(progress.completed)/\(progress.total)\(rate)".utf8))
+        drewSomething = true
+    }
+
+    public func finish() {
+        lock.lock(); defer { lock.unlock() }
+        if drewSomething { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}

@@ -1,0 +1,169 @@
+/// A user's search text, parsed into terms that can be rendered as a safe FTS5 expression.
+///
+/// Syntax (deliberately small, like a search box):
+/// - `word` — must appear (accents and case are ignored by the index);
+/// - `"a phrase"` — words in this order;
+/// - `pref*` — any word starting with `pref` (at least ``minimumPrefixLength`` characters);
+/// - `-word`, `-"a phrase"` — must not appear (needs at least one positive term);
+/// - `a OR b` — either;
+/// - punctuated terms such as `555-0132` or `example.org/doc` are phrases of their parts, and
+///   their last part is a prefix, so fragments of phone numbers and URLs are found.
+///
+/// User text reaches `MATCH` only through ``fts5Expression``: every token is double-quoted with
+/// embedded quotes doubled, so operators, column filters and parentheses in the input are inert.
+public struct SearchQuery: Sendable, Equatable {
+    public struct Term: Sendable, Equatable {
+        /// The text to match, without surrounding quotes or trailing `*`.
+        public var text: String
+        public var isPhrase: Bool
+        public var isPrefix: Bool
+        public var isExcluded: Bool
+    }
+
+    /// Terms joined by AND; each inner array is a group of alternatives joined by OR.
+    public private(set) var groups: [[Term]]
+
+    public static let minimumPrefixLength = 2
+
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case empty
+        case onlyExclusions
+        case prefixTooShort(String)
+
+        public var description: String {
+            switch self {
+            case .empty:
+                return "The query has no words to search for."
+            case .onlyExclusions:
+                return "A query needs at least one word to find; '-word' only excludes."
+            case .prefixTooShort(let p):
+                return "The prefix '\(p)*' is too short: use at least \(SearchQuery.minimumPrefixLength) letters before '*'."
+            }
+        }
+    }
+
+    /// Parses `input`. Never fails on odd characters; fails only when nothing searchable is left.
+    public init(parsing input: String) throws(ParseError) {
+        var groups: [[Term]] = []
+        var pendingOr = false
+        for raw in Self.lex(input) {
+            if raw.text == "OR" && !raw.quoted && !raw.excluded && !raw.starred {
+                pendingOr = !groups.isEmpty
+                continue
+            }
+            guard let term = try Self.term(from: raw) else { continue }
+            if pendingOr, !term.isExcluded, let last = groups.indices.last, !groups[last].contains(where: \.isExcluded) {
+                groups[last].append(term)
+            } else {
+                groups.append([term])
+            }
+            pendingOr = false
+        }
+        guard !groups.isEmpty else { throw .empty }
+        guard groups.contains(where: { !$0[0].isExcluded }) else { throw .onlyExclusions }
+        self.groups = groups
+    }
+
+    /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.
+    public var fts5Expression: String {
+        let positive = groups.filter { !$0[0].isExcluded }.map(Self.render(group:))
+        let negative = groups.filter { $0[0].isExcluded }.map(Self.render(group:))
+        var expression = positive.joined(separator: " AND ")
+        for n in negative { expression = "(\(expression)) NOT \(n)" }
+        return expression
+    }
+
+    private static func render(group: [Term]) -> String {
+        let parts = group.map { term -> String in
+            let quoted = "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return term.isPrefix ? quoted + "*" : quoted
+        }
+        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+    }
+
+    private struct RawTerm {
+        var text: String
+        var quoted = false
+        var excluded = false
+        var starred = false
+    }
+
+    /// Splits on white space, keeping `"…"` together (an unclosed quote runs to the end).
+    private static func lex(_ input: String) -> [RawTerm] {
+        var terms: [RawTerm] = []
+        var chars = Array(input)
+        chars.removeAll { $0 == "\u{0}" }
+        var i = 0
+        while i < chars.count {
+            while i < chars.count, chars[i].isWhitespace { i += 1 }
+            guard i < chars.count else { break }
+            var raw = RawTerm(text: "")
+            if chars[i] == "-", i + 1 < chars.count, !chars[i + 1].isWhitespace {
+                raw.excluded = true
+                i += 1
+            }
+            if chars[i] == "\"" {
+                raw.quoted = true
+                i += 1
+                var text = ""
+                while i < chars.count, chars[i] != "\"" { text.append(chars[i]); i += 1 }
+                i += 1 // closing quote, if any
+                raw.text = text
+                if i < chars.count, chars[i] == "*" { raw.starred = true; i += 1 }
+            } else {
+                var text = ""
+                while i < chars.count, !chars[i].isWhitespace { text.append(chars[i]); i += 1 }
+                raw.text = text
+            }
+            terms.append(raw)
+        }
+        return terms
+    }
+
+    private static func term(from raw: RawTerm) throws(ParseError) -> Term? {
+        var text = raw.text
+        var starred = raw.starred
+        if !raw.quoted {
+            while text.hasSuffix("*") { text.removeLast(); starred = true }
+        }
+        let tokens = searchTokens(in: text)
+        guard !tokens.isEmpty else { return nil }
+        let isPunctuated = !raw.quoted && tokens.count > 1
+        if starred, let last = tokens.last, last.count < minimumPrefixLength {
+            throw .prefixTooShort(last)
+        }
+        // A punctuated fragment (phone number, URL, file name) matches like a substring from a token start.
+        let isPrefix = starred || (isPunctuated && (tokens.last?.count ?? 0) >= minimumPrefixLength)
+        return Term(text: raw.quoted ? text : tokens.joined(separator: " "),
+                    isPhrase: raw.quoted || tokens.count > 1,
+                    isPrefix: isPrefix, isExcluded: raw.excluded)
+    }
+
+    /// The runs of letters and digits, as the index's `unicode61` tokenizer sees them.
+    public static func searchTokens(in text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        for scalar in text.unicodeScalars {
+            if isTokenScalar(scalar) {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                tokens.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { tokens.append(current) }
+        return tokens
+    }
+
+    /// unicode61's default token characters: categories L*, N*, Co (and marks, which it folds away).
+    static func isTokenScalar(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .privateUse,
+             .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
+    }
+}

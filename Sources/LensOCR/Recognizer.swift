@@ -1,0 +1,179 @@
+import CTesseract
+import Foundation
+import LensCore
+
+/// Why an image could not be recognized. Each case reads as the reason shown to the user.
+public enum RecognitionError: Error, Equatable, CustomStringConvertible, Sendable {
+    case emptyFile
+    case unreadableImage
+    case malformed(String)
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case languageNotInstalled(String)
+    case engineFailed
+
+    public var description: String {
+        switch self {
+        case .emptyFile:
+            return "empty file"
+        case .unreadableImage:
+            return "the image data is corrupt or truncated and could not be decoded"
+        case .malformed(let reason):
+            return reason
+        case .tooManyPixels(let w, let h, let limit):
+            return "image is \(w)x\(h) (\(w * h / 1_000_000) Mpx), over the limit of \(limit / 1_000_000) Mpx; refused before decoding"
+        case .languageNotInstalled(let lang):
+            let packages = lang.split(separator: "+").map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-").lowercased())" }
+            return "Tesseract language data for '\(lang)' is not installed (install the Debian package \(packages.joined(separator: " ")))"
+        case .engineFailed:
+            return "Tesseract failed to recognize the image"
+        }
+    }
+
+    /// Whether retrying the same bytes could succeed.
+    public var isPermanent: Bool {
+        if case .languageNotInstalled = self { return false }
+        return true
+    }
+}
+
+/// Settings shared by every recognizer in a pool.
+public struct RecognizerSettings: Sendable, Equatable {
+    /// Tesseract language string, e.g. `eng` or `eng+deu`.
+    public var languages: String
+    /// Where traineddata files live; `nil` uses Tesseract's compiled-in default.
+    public var dataPath: String?
+    /// Resolution passed to Tesseract, since screenshots carry no meaningful DPI.
+    public var sourceResolution: Int
+    /// Images with more pixels are refused from their header, before any decoding.
+    public var maximumPixels: Int
+
+    public init(languages: String = "eng", dataPath: String? = nil, sourceResolution: Int = 96, maximumPixels: Int = 64_000_000) {
+        self.languages = languages
+        self.dataPath = dataPath
+        self.sourceResolution = sourceResolution
+        self.maximumPixels = maximumPixels
+    }
+}
+
+/// One long-lived Tesseract handle. Not thread-safe: a recognizer belongs to one worker thread.
+///
+/// Creating a handle costs ~50 ms and ~15 MB, so workers keep theirs for their whole life and
+/// call `TessBaseAPIClear` between images instead of re-initializing.
+public final class Recognizer {
+    private let api: OpaquePointer
+    public let settings: RecognizerSettings
+
+    public init(settings: RecognizerSettings = RecognizerSettings()) throws(RecognitionError) {
+        Self.silenceLeptonica
+        guard let api = TessBaseAPICreate() else { throw .engineFailed }
+        // Tesseract writes diagnostics through tprintf to `debug_file`; keep them off stderr.
+        TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        guard Self.isInstalled(settings.languages, dataPath: settings.dataPath),
+              TessBaseAPIInit3(api, settings.dataPath, settings.languages) == 0 else {
+            TessBaseAPIDelete(api)
+            throw .languageNotInstalled(settings.languages)
+        }
+        self.api = api
+        self.settings = settings
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// Recognizes an encoded image (PNG, JPEG, WebP, TIFF, GIF or BMP) held in memory.
+    ///
+    /// Decoding from memory lets the caller hash exactly the bytes that are recognized.
+    public func recognize(_ data: [UInt8]) throws(RecognitionError) -> Recognition {
+        guard !data.isEmpty else { throw .emptyFile }
+        var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+        let headerOK = data.withUnsafeBufferPointer { buf in
+            pixReadHeaderMem(buf.baseAddress, buf.count, &format, &w, &h, &bps, &spp, &cmap) == 0
+        }
+        guard headerOK, w > 0, h > 0 else { throw .unreadableImage }
+        guard Int(w) * Int(h) <= settings.maximumPixels else {
+            throw .tooManyPixels(width: Int(w), height: Int(h), limit: settings.maximumPixels)
+        }
+        if ImageFormat(sniffing: data) == .png, let problem = PNGStructure.problem(in: data) {
+            throw .malformed(problem)
+        }
+        var pix: UnsafeMutablePointer<PIX>? = data.withUnsafeBufferPointer { buf in
+            pixReadMem(buf.baseAddress, buf.count)
+        }
+        guard let image = pix else { throw .unreadableImage }
+        defer { pixDestroy(&pix) }
+
+        TessBaseAPISetImage2(api, image)
+        TessBaseAPISetSourceResolution(api, Int32(settings.sourceResolution))
+        defer { TessBaseAPIClear(api) }
+        guard TessBaseAPIRecognize(api, nil) == 0 else { throw .engineFailed }
+        let (text, words) = readWords()
+        return Recognition(text: text, words: words, width: Int(image.pointee.w), height: Int(image.pointee.h))
+    }
+
+    /// Walks the result word by word, building the text so that word offsets are exact.
+    private func readWords() -> (String, [RecognizedWord]) {
+        var text = ""
+        var words: [RecognizedWord] = []
+        guard let iterator = TessBaseAPIGetIterator(api) else { return (text, words) }
+        defer { TessResultIteratorDelete(iterator) }
+        let page = TessResultIteratorGetPageIterator(iterator)
+        repeat {
+            guard let cWord = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            let word = String(cString: cWord)
+            TessDeleteText(cWord)
+            guard !word.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            if !text.isEmpty {
+                if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 {
+                    text += "\n\n"
+                } else if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                    text += "\n"
+                } else {
+                    text += " "
+                }
+            }
+            var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+            TessPageIteratorBoundingBox(page, RIL_WORD, &left, &top, &right, &bottom)
+            words.append(RecognizedWord(
+                textOffset: text.utf8.count, textLength: word.utf8.count,
+                confidence: TessResultIteratorConfidence(iterator, RIL_WORD),
+                x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
+            text += word
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        return (text, words)
+    }
+
+    /// The installed Tesseract version, e.g. `5.3.0`.
+    public static var tesseractVersion: String { String(cString: TessVersion()) }
+
+    /// Languages with a traineddata file Tesseract can load.
+    public static func installedLanguages(dataPath: String? = nil) -> [String] {
+        for dir in candidateDataDirectories(dataPath) {
+            if let files = try? FileManager.default.contentsOfDirectory(atPath: dir) {
+                let langs = files.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(".traineddata".count)) }
+                if !langs.isEmpty { return langs.sorted() }
+            }
+        }
+        return []
+    }
+
+    /// Checks for the traineddata files up front: Tesseract's own failure message goes to stderr
+    /// and does not name the Debian package that fixes it.
+    static func isInstalled(_ languages: String, dataPath: String?) -> Bool {
+        let installed = Set(installedLanguages(dataPath: dataPath))
+        return languages.split(separator: "+").allSatisfy { installed.contains(String($0)) }
+    }
+
+    private static func candidateDataDirectories(_ dataPath: String?) -> [String] {
+        if let dataPath { return [dataPath, dataPath + "/tessdata"] }
+        var dirs: [String] = []
+        if let prefix = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] { dirs += [prefix, prefix + "/tessdata"] }
+        return dirs + ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/usr/share/tessdata"]
+    }
+
+    /// Leptonica prints decoding errors of broken files to stderr; Lens reports them per file instead.
+    private static let silenceLeptonica: Void = {
+        _ = setMsgSeverity(6) // L_SEVERITY_NONE
+    }()
+}

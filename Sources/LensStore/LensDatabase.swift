@@ -1,0 +1,351 @@
+import Foundation
+import GRDB
+import LensCore
+
+/// The one door to Lens's database. It owns the schema and its migrations, the FTS5 index and
+/// the OCR queue; callers see intention-revealing transactions, never SQL.
+///
+/// Invariants live in the schema: one row per content hash (`screenshot.sha256 UNIQUE`), a path
+/// belongs to exactly one content (`path.path UNIQUE`), paths go with their content
+/// (`ON DELETE CASCADE`), and the full-text index follows `screenshot.text` through triggers.
+public final class LensDatabase: Sendable {
+    /// The SQLite connection(s). A pool in WAL mode for files, so readers never wait for the writer.
+    let writer: any DatabaseWriter
+    /// The database file, or `nil` in memory.
+    public let path: String?
+
+    /// Opens (creating if needed) the database at `path`, migrating it forward.
+    ///
+    /// A new file is created with mode 0600 and its folder with 0700 before SQLite opens it;
+    /// SQLite gives its `-wal` and `-shm` files the same mode as the database.
+    public init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+            close(fd)
+        }
+        self.path = path
+        self.writer = try DatabasePool(path: path, configuration: Self.configuration())
+        try Self.migrate(writer)
+    }
+
+    /// An in-memory database, for tests.
+    public init() throws {
+        self.path = nil
+        self.writer = try DatabaseQueue(configuration: Self.configuration())
+        try Self.migrate(writer)
+    }
+
+    private static func configuration() -> Configuration {
+        var config = Configuration()
+        // An import writes while `lens search` reads: wait for the lock rather than fail.
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // WAL + NORMAL: a commit survives a crash or kill -9 of the process (not a power cut).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    // MARK: - Schema
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        // Migrations are named and append-only: never edit one that has shipped; add a new one.
+        migrator.registerMigration("v1: screenshots, paths, queue, full-text index") { db in
+            try db.execute(sql: """
+                CREATE TABLE screenshot (
+                    id            INTEGER PRIMARY KEY,
+                    sha256        TEXT    NOT NULL UNIQUE CHECK (length(sha256) = 64),
+                    byte_count    INTEGER NOT NULL,
+                    format        TEXT    NOT NULL,
+                    width         INTEGER,
+                    height        INTEGER,
+                    state         TEXT    NOT NULL DEFAULT 'queued'
+                                  CHECK (state IN ('queued', 'running', 'done', 'failed')),
+                    attempts      INTEGER NOT NULL DEFAULT 0,
+                    last_error    TEXT,
+                    claimed_by    INTEGER,
+                    claimed_at    REAL,
+                    text          TEXT,
+                    confidence    REAL,
+                    words         BLOB,
+                    ocr_seconds   REAL,
+                    captured_at   REAL    NOT NULL,
+                    imported_at   REAL    NOT NULL,
+                    recognized_at REAL
+                );
+                CREATE INDEX screenshot_pending ON screenshot(state) WHERE state IN ('queued', 'running');
+                CREATE INDEX screenshot_captured ON screenshot(captured_at);
+
+                CREATE TABLE path (
+                    id            INTEGER PRIMARY KEY,
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    path          TEXT    NOT NULL UNIQUE,
+                    size          INTEGER NOT NULL,
+                    modified_at   REAL    NOT NULL,
+                    first_seen_at REAL    NOT NULL,
+                    last_seen_at  REAL    NOT NULL,
+                    gone_at       REAL
+                );
+                CREATE INDEX path_screenshot ON path(screenshot_id);
+
+                -- External content: the text is stored once, in screenshot.text.
+                CREATE VIRTUAL TABLE screenshot_fts USING fts5(
+                    text, content = 'screenshot', content_rowid = 'id',
+                    tokenize = 'unicode61 remove_diacritics 2');
+
+                -- Only text changes touch the index (queue-state updates do not).
+                CREATE TRIGGER screenshot_fts_insert AFTER INSERT ON screenshot WHEN new.text IS NOT NULL BEGIN
+                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, new.text);
+                END;
+                CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot WHEN old.text IS NOT NULL BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, old.text);
+                END;
+                CREATE TRIGGER screenshot_fts_update_old AFTER UPDATE OF text ON screenshot WHEN old.text IS NOT NULL BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, old.text);
+                END;
+                CREATE TRIGGER screenshot_fts_update_new AFTER UPDATE OF text ON screenshot WHEN new.text IS NOT NULL BEGIN
+                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, new.text);
+                END;
+                """)
+        }
+        return migrator
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter) throws {
+        let migrator = Self.migrator
+        if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw StoreError.newerSchema
+        }
+        try migrator.migrate(writer)
+    }
+
+    // MARK: - Registering files
+
+    /// Records that a file with known content was seen at a path.
+    ///
+    /// New content is queued for OCR; known content (the same bytes anywhere) only gains the path.
+    /// A path that now holds different bytes moves to the new content.
+    public func register(_ file: FileObservation) throws -> Registration {
+        try writer.write { db in
+            let now = file.seenAt
+            if let row = try Row.fetchOne(db, sql: "SELECT id, state, last_error FROM screenshot WHERE sha256 = ?",
+                                          arguments: [file.sha256]) {
+                let id: Int64 = row["id"]
+                let existing = try Row.fetchOne(db, sql: "SELECT screenshot_id, gone_at FROM path WHERE path = ?",
+                                                arguments: [file.path])
+                let isNewPath = existing == nil || existing?["screenshot_id"] != id
+                try Self.upsertPath(db, file, screenshotID: id, now: now)
+                return .known(id: id, state: QueueState(rawValue: row["state"]) ?? .queued,
+                              lastError: row["last_error"], isNewPath: isNewPath)
+            }
+            try db.execute(sql: """
+                INSERT INTO screenshot (sha256, byte_count, format, captured_at, imported_at)
+                VALUES (?, ?, ?, ?, ?)
+                """, arguments: [file.sha256, file.size, file.format.rawValue, file.modifiedAt, now])
+            let id = db.lastInsertedRowID
+            try Self.upsertPath(db, file, screenshotID: id, now: now)
+            return .added(id: id)
+        }
+    }
+
+    private static func upsertPath(_ db: Database, _ file: FileObservation, screenshotID: Int64, now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO path (screenshot_id, path, size, modified_at, first_seen_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET
+                screenshot_id = excluded.screenshot_id, size = excluded.size,
+                modified_at = excluded.modified_at, last_seen_at = excluded.last_seen_at, gone_at = NULL
+            """, arguments: [screenshotID, file.path, file.size, file.modifiedAt, now, now])
+    }
+
+    /// The screenshot already recorded at `path` if the file's size and modification time are
+    /// unchanged since then, so re-scanning a folder need not re-hash every file.
+    public func unchangedScreenshot(atPath path: String, size: Int, modifiedAt: Double) throws -> ScreenshotState? {
+        try writer.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT s.id, s.state, s.last_error FROM path p JOIN screenshot s ON s.id = p.screenshot_id
+                WHERE p.path = ? AND p.size = ? AND p.modified_at = ? AND p.gone_at IS NULL
+                """, arguments: [path, size, modifiedAt]).map {
+                ScreenshotState(id: $0["id"], state: QueueState(rawValue: $0["state"]) ?? .queued, lastError: $0["last_error"])
+            }
+        }
+    }
+
+    // MARK: - Queue
+
+    /// Puts back items left `running` by processes that are gone (crash, kill -9), so no work is lost.
+    ///
+    /// - Parameter isAlive: tells whether a process id still runs (a live process keeps its claims,
+    ///   so an import and a daemon can share one database).
+    @discardableResult
+    public func requeueAbandoned(isAlive: (Int32) -> Bool) throws -> Int {
+        try writer.write { db in
+            let owners = try Int32.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM screenshot WHERE state = 'running'")
+            var count = 0
+            for owner in owners where !isAlive(owner) {
+                try db.execute(sql: """
+                    UPDATE screenshot SET state = 'queued', claimed_by = NULL, claimed_at = NULL
+                    WHERE state = 'running' AND claimed_by = ?
+                    """, arguments: [owner])
+                count += db.changesCount
+            }
+            return count
+        }
+    }
+
+    /// Atomically takes the oldest queued item for `owner` (a process id), marking it running.
+    public func claimNext(owner: Int32, now: Double = Date().timeIntervalSince1970) throws -> ClaimedItem? {
+        try writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                UPDATE screenshot SET state = 'running', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
+                WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' ORDER BY id LIMIT 1)
+                RETURNING id, sha256, byte_count, attempts
+                """, arguments: [owner, now]) else { return nil }
+            let id: Int64 = row["id"]
+            let paths = try String.fetchAll(db, sql: """
+                SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC
+                """, arguments: [id])
+            return ClaimedItem(id: id, sha256: row["sha256"], byteCount: row["byte_count"],
+                               attempts: row["attempts"], paths: paths)
+        }
+    }
+
+    /// Stores the OCR result of a claimed item and marks it done; the text enters the index.
+    public func recordRecognition(_ recognition: Recognition, for id: Int64, seconds: Double,
+                                  now: Double = Date().timeIntervalSince1970) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                UPDATE screenshot SET state = 'done', text = ?, confidence = ?, words = ?, width = ?, height = ?,
+                    ocr_seconds = ?, recognized_at = ?, last_error = NULL, claimed_by = NULL, claimed_at = NULL
+                WHERE id = ?
+                """, arguments: [recognition.text, recognition.meanConfidence, Data(Recognition.encode(recognition.words)),
+                                 recognition.width, recognition.height, seconds, now, id])
+        }
+    }
+
+    /// Marks a claimed item failed with a reason the user can act on.
+    public func recordFailure(_ reason: String, for id: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                UPDATE screenshot SET state = 'failed', last_error = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?
+                """, arguments: [reason, id])
+        }
+    }
+
+    /// How many items are in each queue state.
+    public func stateCounts() throws -> [QueueState: Int] {
+        try writer.read { db in
+            var counts = Dictionary(uniqueKeysWithValues: QueueState.allCases.map { ($0, 0) })
+            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM screenshot GROUP BY state") {
+                if let state = QueueState(rawValue: row["state"]) { counts[state] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    /// Paths that failed, with the reason, for items whose content is `failed`.
+    public func failures(ids: [Int64]) throws -> [(path: String, reason: String)] {
+        guard !ids.isEmpty else { return [] }
+        return try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.path, s.last_error FROM screenshot s JOIN path p ON p.screenshot_id = s.id
+                WHERE s.state = 'failed' AND s.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                ORDER BY p.path
+                """, arguments: StatementArguments(ids)).map { ($0["path"], $0["last_error"] ?? "unknown error") }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Everything known about one screenshot.
+    public func screenshot(id: Int64) throws -> ScreenshotDetail? {
+        try writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM screenshot WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
+            let paths = try Row.fetchAll(db, sql: """
+                SELECT path, gone_at FROM path WHERE screenshot_id = ? ORDER BY first_seen_at, path
+                """, arguments: [id])
+            let words: Data? = row["words"]
+            return ScreenshotDetail(
+                id: id, sha256: row["sha256"], byteCount: row["byte_count"], format: row["format"],
+                width: row["width"], height: row["height"],
+                state: QueueState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
+                lastError: row["last_error"], text: row["text"], confidence: row["confidence"],
+                words: words.map { Recognition.decodeWords([UInt8]($0)) } ?? [],
+                ocrSeconds: row["ocr_seconds"],
+                capturedAt: Date(timeIntervalSince1970: row["captured_at"]),
+                importedAt: Date(timeIntervalSince1970: row["imported_at"]),
+                recognizedAt: (row["recognized_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                paths: paths.filter { ($0["gone_at"] as Double?) == nil }.map { $0["path"] },
+                gonePaths: paths.filter { ($0["gone_at"] as Double?) != nil }.map { $0["path"] })
+        }
+    }
+
+    /// The screenshot recorded at `path` (present or gone).
+    public func screenshotID(forPath path: String) throws -> Int64? {
+        try writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT screenshot_id FROM path WHERE path = ?", arguments: [path])
+        }
+    }
+
+    /// Size of the database file and its WAL, in bytes.
+    public func fileSize() -> Int {
+        guard let path else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, p in
+            total + ((try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// Folds the WAL back into the main file (e.g. before measuring its size).
+    public func checkpoint() throws {
+        try writer.writeWithoutTransaction { db in
+            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    /// Runs SQLite's integrity check; returns its messages (`["ok"]` when healthy).
+    public func integrityCheck() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Runs `body` with write access, for bulk loaders such as the benchmark. Not for app code.
+    public func unsafeBulkWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.write(body)
+    }
+}
+
+/// Errors opening the store. Each message names the file and what to do.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    case cannotCreate(path: String, reason: String)
+    case newerSchema
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason):
+            return "cannot create the database at \(path): \(reason)"
+        case .newerSchema:
+            return "the database was written by a newer version of Lens; upgrade Lens (the file was left untouched)"
+        }
+    }
+}
+
+extension LensDatabase {
+    /// Returns a claimed item to the queue untouched (e.g. when a shutdown interrupts it).
+    public func releaseClaim(on id: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                UPDATE screenshot SET state = 'queued', claimed_by = NULL, claimed_at = NULL
+                WHERE id = ? AND state = 'running'
+                """, arguments: [id])
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LensCore
+
+/// A file as seen on disk, after its content was hashed.
+public struct FileObservation: Sendable, Equatable {
+    public var path: String
+    public var size: Int
+    public var modifiedAt: Double
+    public var sha256: String
+    public var format: ImageFormat
+    public var seenAt: Double
+
+    public init(path: String, size: Int, modifiedAt: Double, sha256: String, format: ImageFormat, seenAt: Double) {
+        self.path = path
+        self.size = size
+        self.modifiedAt = modifiedAt
+        self.sha256 = sha256
+        self.format = format
+        self.seenAt = seenAt
+    }
+}
+
+/// What registering a file did.
+public enum Registration: Sendable, Equatable {
+    /// New content, queued for OCR.
+    case added(id: Int64)
+    /// Content already stored; `isNewPath` tells whether this path was new for it.
+    case known(id: Int64, state: QueueState, lastError: String?, isNewPath: Bool)
+
+    public var id: Int64 {
+        switch self {
+        case .added(let id), .known(let id, _, _, _): return id
+        }
+    }
+}
+
+public struct ScreenshotState: Sendable, Equatable {
+    public var id: Int64
+    public var state: QueueState
+    public var lastError: String?
+}
+
+/// A queue item taken by one worker.
+public struct ClaimedItem: Sendable, Equatable {
+    public var id: Int64
+    public var sha256: String
+    public var byteCount: Int
+    public var attempts: Int
+    /// Live paths holding the content, most recently seen first.
+    public var paths: [String]
+}
+
+public struct ScreenshotDetail: Sendable {
+    public var id: Int64
+    public var sha256: String
+    public var byteCount: Int
+    public var format: String
+    public var width: Int?
+    public var height: Int?
+    public var state: QueueState
+    public var attempts: Int
+    public var lastError: String?
+    public var text: String?
+    public var confidence: Double?
+    public var words: [RecognizedWord]
+    public var ocrSeconds: Double?
+    public var capturedAt: Date
+    public var importedAt: Date
+    public var recognizedAt: Date?
+    public var paths: [String]
+    public var gonePaths: [String]
+}

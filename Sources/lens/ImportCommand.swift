@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import Logging
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Recognize and index the images in files and folders.",
+        discussion: """
+            Folders are walked recursively (hidden entries are skipped). Images are recognized by \
+            their bytes (PNG, JPEG, WebP, TIFF, GIF, BMP), not their names. Content already indexed \
+            is not recognized again: the same bytes under a new name only add the path. Work left \
+            over by an interrupted import is finished first; with no paths, only that work is done.
+
+            The exit status is 1 when any file failed; each failure is listed with its reason.
+
+            Examples:
+              lens import ~/Pictures/Screenshots
+              lens import --json shot.png other-folder
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Files and folders to import.", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: "How many images to recognize at once (default: the number of cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Tesseract languages, joined with '+'.", valueName: "langs"))
+    var languages: String = "eng"
+
+    @Flag(help: "Print the summary as one JSON object.")
+    var json = false
+
+    @Flag(help: "Do not draw a progress bar, even on a terminal.")
+    var noProgress = false
+
+    func validate() throws {
+        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("'\(path)' does not exist.")
+        }
+    }
+
+    func run() async throws {
+        let library = try global.openLibrary()
+        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages))
+        let importer = Importer(database: library.database, options: options, logger: Logger(label: "lens.import"))
+        let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
+        let summary: ImportSummary
+        do {
+            summary = try await importer.run(paths: paths) { bar?.update($0) }
+        } catch {
+            bar?.finish()
+            throw LensCLIError(message: "import stopped: \(error)")
+        }
+        bar?.finish()
+        if json {
+            try printJSON(summary)
+        } else {
+            for failure in summary.failed {
+                print("failed: \(OutputStyle.visible(failure.path)): \(failure.reason)")
+            }
+            print(String(format: "%d added, %d already known, %d skipped (not images), %d failed in %.1f s (%.2f images/s)",
+                         summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds, summary.imagesPerSecond))
+        }
+        if !summary.failed.isEmpty { throw ExitCode(1) }
+    }
+}

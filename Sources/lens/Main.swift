@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import LensApp
+
+/// Entry point: fix the OpenMP environment, parse, run, and map errors to Lens's exit codes
+/// (0 ok, 1 some files failed, 2 usage, configuration or environment error).
+@main
+enum Main {
+    static func main() async {
+        OpenMPLimit.reexecIfNeeded()
+        do {
+            var command = try Lens.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as LensCLIError {
+            FileHandle.standardError.write(Data("lens: \(error.message)\n".utf8))
+            exit(2)
+        } catch {
+            let code = Lens.exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((Lens.fullMessage(for: error) + "\n").utf8))
+                exit(2)
+            }
+            if code != .success && !(error is ExitCode) {
+                FileHandle.standardError.write(Data("lens: \(error)\n".utf8))
+                exit(2)
+            }
+            Lens.exit(withError: error)
+        }
+    }
+}
+
+/// An error the user can fix; printed as `lens: message`, exit status 2.
+struct LensCLIError: Error {
+    var message: String
+}
+
+struct Lens: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lens",
+        abstract: "Find every screenshot by the text in it.",
+        discussion: """
+            Lens recognizes the text in your screenshots with Tesseract and indexes it with SQLite \
+            full-text search. Import a folder, then search it:
+
+              lens import ~/Pictures/Screenshots
+              lens search "invoice 2024"
+            """,
+        subcommands: [ImportCommand.self, SearchCommand.self, ShowCommand.self, StatusCommand.self, DoctorCommand.self]
+    )
+}
+
+/// Options every command shares.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The database file to use.",
+        discussion: "Defaults to $LENS_DB, else $XDG_DATA_HOME/lens/lens.db, else ~/.local/share/lens/lens.db.",
+        valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("How much to log on standard error: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String = "warning"
+
+    var databasePath: String { LensLocations.databasePath(explicit: db) }
+
+    func validate() throws {
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw ValidationError("'\(logLevel)' is not a log level: use trace, debug, info, notice, warning, error or critical.")
+        }
+    }
+
+    /// Opens the library, turning failures into a message that names the file.
+    func openLibrary() throws -> Library {
+        Logging.bootstrap(level: logLevel)
+        do {
+            return try Library(databasePath: databasePath)
+        } catch {
+            throw LensCLIError(message: "cannot open the database \(databasePath): \(error)")
+        }
+    }
+}
+
+func printJSON(_ value: some Encodable) throws {
+    print(try JSONOutput.encode(value))
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+import LensStore
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find screenshots by the text in them, best matches first.",
+        discussion: """
+            Words must all appear; accents and case are ignored, so 'creme' finds 'Crème'. \
+            "Quoted phrases" match words in order, 'pref*' matches words starting with 'pref', \
+            '-word' excludes, 'a OR b' matches either. Fragments of phone numbers and links, such \
+            as 555-0132 or example.org/doc, match where they appear. Without a query, the filters \
+            alone list screenshots, newest first.
+
+            Examples:
+              lens search invoice
+              lens search '"order number"' --since 2024-01-01
+              lens search 555-0132 --json
+              lens search --folder ~/Pictures/Screenshots --since 7d
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("What to search for.", valueName: "query"))
+    var query: [String] = []
+
+    @Option(help: ArgumentHelp("Only screenshots stored under this folder.", valueName: "dir"))
+    var folder: String?
+
+    @Option(help: ArgumentHelp("Only screenshots taken on or after this date (YYYY-MM-DD, today, yesterday, 7d, 2w…).", valueName: "date"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only screenshots taken on or before this date.", valueName: "date"))
+    var until: String?
+
+    @Option(help: "The most results to show.")
+    var limit: Int = 20
+
+    @Flag(help: "Print the results as a JSON array.")
+    var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        _ = try makeRequest()
+    }
+
+    /// Parses the query and filters; every problem becomes a usage error with a clear message.
+    private func makeRequest() throws -> SearchRequest {
+        let text = query.joined(separator: " ")
+        let hasFilter = folder != nil || since != nil || until != nil
+        var parsed: SearchQuery?
+        do {
+            parsed = try SearchQuery(parsing: text)
+        } catch SearchQuery.ParseError.empty where hasFilter {
+            parsed = nil
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let now = Date()
+        func date(_ text: String?, _ edge: DateBound.Edge) throws -> Date? {
+            guard let text else { return nil }
+            do { return try DateBound.parse(text, edge: edge, now: now, timeZone: .current) }
+            catch { throw ValidationError("\(error)") }
+        }
+        return SearchRequest(query: parsed, folder: folder.map(LensLocations.absolute),
+                             since: try date(since, .start), until: try date(until, .end), limit: limit)
+    }
+
+    func run() throws {
+        let library = try global.openLibrary()
+        let hits = try library.search(try makeRequest())
+        if json {
+            try printJSON(hits.map(JSONOutput.Hit.init))
+            return
+        }
+        guard !hits.isEmpty else {
+            print("No matches.")
+            return
+        }
+        let style = OutputStyle.forStandardOutput()
+        let dateFormat = Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateSeparator(.dash)
+        for hit in hits {
+            let path = hit.paths.first.map(OutputStyle.visible) ?? "(no present path)"
+            let header = "\(hit.id)  \(path)  \(hit.capturedAt.formatted(dateFormat))"
+            print(style.isStyled ? "\u{1B}[36m\(header)\u{1B}[0m" : header)
+            print("    " + style.snippet(hit.snippet))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import LensApp
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print everything Lens knows about one screenshot.",
+        discussion: """
+            Give the number from 'lens search' or a path the screenshot was imported from.
+
+            Examples:
+              lens show 42
+              lens show ~/Pictures/Screenshots/shot.png --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The screenshot's id or one of its paths.", valueName: "id-or-path"))
+    var target: String
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "Include each word with its confidence and box (JSON only).")
+    var words = false
+
+    func run() throws {
+        let library = try global.openLibrary()
+        guard let detail = try library.screenshot(idOrPath: target) else {
+            throw LensCLIError(message: "no screenshot with id or path '\(target)'")
+        }
+        if json {
+            try printJSON(JSONOutput.Screenshot(detail, includeWords: words))
+            return
+        }
+        let date = Date.ISO8601FormatStyle(timeZone: .current)
+        print("id:          \(detail.id)")
+        for path in detail.paths { print("path:        \(OutputStyle.visible(path))") }
+        for path in detail.gonePaths { print("gone:        \(OutputStyle.visible(path))") }
+        print("sha256:      \(detail.sha256)")
+        print("size:        \(detail.byteCount) bytes, \(detail.format)" + (detail.width.map { ", \($0)x\(detail.height ?? 0)" } ?? ""))
+        print("state:       \(detail.state.rawValue)" + (detail.lastError.map { " (\($0))" } ?? ""))
+        if let confidence = detail.confidence { print(String(format: "confidence:  %.1f", confidence)) }
+        print("taken:       \(detail.capturedAt.formatted(date))")
+        print("imported:    \(detail.importedAt.formatted(date))")
+        if let recognized = detail.recognizedAt {
+            print("recognized:  \(recognized.formatted(date))" + (detail.ocrSeconds.map { String(format: " in %.2f s", $0) } ?? ""))
+        }
+        if let text = detail.text {
+            print("")
+            print(OutputStyle.visible(text))
+        }
+    }
+}

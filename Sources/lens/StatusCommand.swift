@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import LensApp
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show how many screenshots are queued, being recognized, done and failed.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        let report = try global.openLibrary().status()
+        if json {
+            try printJSON(JSONOutput.Status(report))
+            return
+        }
+        print("database:  \(report.database) (\(ByteCountFormatter.string(fromByteCount: Int64(report.databaseBytes), countStyle: .file)))")
+        for state in [.done, .queued, .running, .failed] as [LensCore.QueueState] {
+            print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)")
+        }
+    }
+}
+
+import LensCore
