@@ -67,11 +67,19 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "LensCoreTests", dependencies: ["LensCore"]),
-        .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore"]),
-        .testTarget(name: "LensStoreTests", dependencies: ["LensStore", "LensCore"]),
-        .testTarget(name: "LensAppTests", dependencies: ["LensApp", "LensStore", "LensCore"]),
-        .testTarget(name: "LensCLITests", dependencies: ["LensCore"]),
+        // Helpers shared by the test targets only: temp folders, sample paths, text scoring.
+        .target(name: "LensTestSupport", dependencies: ["LensCore"], path: "Tests/LensTestSupport"),
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensStoreTests", dependencies: [
+            "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "LensAppTests", dependencies: [
+            "LensApp", "LensStore", "LensCore", "LensTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
+        .testTarget(name: "LensCLITests", dependencies: ["lens", "LensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

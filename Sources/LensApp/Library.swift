@@ -45,6 +45,8 @@ public struct DoctorReport: Sendable, Encodable {
     public var ompThreadLimitVariable: String?
     public var fts5: Bool
     public var databasePath: String
+    /// `["ok"]`, the problems found, or `nil` when there is no database yet.
+    public var databaseIntegrity: [String]?
 
     public static func collect(databasePath: String) -> DoctorReport {
         DoctorReport(
@@ -53,12 +55,23 @@ public struct DoctorReport: Sendable, Encodable {
             ompThreadLimit: OpenMPLimit.effectiveLimit,
             ompThreadLimitVariable: ProcessInfo.processInfo.environment[OpenMPLimit.variable],
             fts5: (try? LensDatabase.selfCheck()) != nil,
-            databasePath: databasePath)
+            databasePath: databasePath,
+            databaseIntegrity: integrity(of: databasePath))
+    }
+
+    /// Checks an existing database without creating one.
+    private static func integrity(of path: String) -> [String]? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try LensDatabase(path: path).integrityCheck()
+        } catch {
+            return ["cannot open: \(error)"]
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case tesseractVersion = "tesseract_version", languages
         case ompThreadLimit = "omp_thread_limit", ompThreadLimitVariable = "omp_thread_limit_env"
-        case fts5, databasePath = "database"
+        case fts5, databasePath = "database", databaseIntegrity = "database_integrity"
     }
 }

@@ -35,6 +35,7 @@ public final class OCRWorkerPool: @unchecked Sendable {
         for index in 0..<workerCount {
             let thread = Thread { [self] in
                 defer { self.threadExited() }
+                Thread.current.name = "lens-ocr-\(index)" // named here too: corelibs Foundation drops a name set before start
                 let recognizer: Recognizer
                 do {
                     recognizer = try makeRecognizer()

@@ -108,11 +108,12 @@ public final class LensDatabase: Sendable {
                 CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot WHEN old.text IS NOT NULL BEGIN
                     INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, old.text);
                 END;
-                CREATE TRIGGER screenshot_fts_update_old AFTER UPDATE OF text ON screenshot WHEN old.text IS NOT NULL BEGIN
-                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, old.text);
-                END;
-                CREATE TRIGGER screenshot_fts_update_new AFTER UPDATE OF text ON screenshot WHEN new.text IS NOT NULL BEGIN
-                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, new.text);
+                -- One trigger, so the old row leaves the index before the new one enters
+                -- (SQLite runs separate triggers on one event newest-first).
+                CREATE TRIGGER screenshot_fts_update AFTER UPDATE OF text ON screenshot BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text)
+                        SELECT 'delete', old.id, old.text WHERE old.text IS NOT NULL;
+                    INSERT INTO screenshot_fts(rowid, text) SELECT new.id, new.text WHERE new.text IS NOT NULL;
                 END;
                 """)
         }
@@ -312,9 +313,21 @@ public final class LensDatabase: Sendable {
         }
     }
 
-    /// Runs SQLite's integrity check; returns its messages (`["ok"]` when healthy).
+    /// Runs SQLite's integrity check and FTS5's own index check; returns the problems
+    /// (`["ok"]` when healthy).
     public func integrityCheck() throws -> [String] {
-        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let messages = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        guard messages == ["ok"] else { return messages }
+        do {
+            // FTS5's check compares the index with the external content; it reports through an error.
+            try writer.write { db in
+                // rank = 1 makes FTS5 compare the index with the external content table, not only itself.
+                try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts, rank) VALUES ('integrity-check', 1)")
+            }
+        } catch {
+            return ["full-text index does not match the stored text: \(error)"]
+        }
+        return ["ok"]
     }
 
     /// Runs `body` with write access, for bulk loaders such as the benchmark. Not for app code.

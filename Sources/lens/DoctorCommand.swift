@@ -5,7 +5,7 @@ import LensApp
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check that Tesseract, its languages, OpenMP settings and SQLite FTS5 are in order.")
+        abstract: "Check that Tesseract, its languages, OpenMP settings, SQLite FTS5 and the database are in order.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -32,6 +32,13 @@ struct DoctorCommand: ParsableCommand {
         print("SQLite FTS5:      \(report.fts5 ? "ok" : "missing")")
         if !report.fts5 { problems += 1 }
         print("database:         \(report.databasePath)")
+        if let integrity = report.databaseIntegrity {
+            print("integrity:        \(integrity.joined(separator: "; "))")
+            if integrity != ["ok"] {
+                problems += 1
+                print("  problem: the database is damaged; fix: restore a backup, or re-import into a new database with --db")
+            }
+        }
         if problems > 0 { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,233 @@
+import Foundation
+import LensTestSupport
+import Testing
+
+/// Runs the built `lens` binary as a user would and inspects exit codes and output.
+struct LensBinary {
+    /// `$LENS_BINARY`, else `lens` beside the test bundle in the build folder.
+    static let url: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["LENS_BINARY"] { return URL(fileURLWithPath: explicit) }
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testExecutable.deletingLastPathComponent().appendingPathComponent("lens")
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+    }
+
+    let home: URL
+    var database: String { home.appendingPathComponent("lens.db").path }
+
+    init() throws { home = try TestSupport.makeTemporaryFolder("lens-cli") }
+
+    /// Runs `lens args…` with `--db` pointing into this fixture's folder unless `useDefaultDatabase`.
+    func run(_ args: [String], environment extra: [String: String?] = [:], useDefaultDatabase: Bool = false) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.url
+        process.arguments = args + (useDefaultDatabase ? [] : ["--db", database])
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment.removeValue(forKey: "XDG_DATA_HOME")
+        environment.removeValue(forKey: "LENS_DB")
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        // Files, not pipes: a chatty child can never block on a full pipe.
+        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)"), err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    func importSamples() throws -> Result {
+        try run(["import", "--json", TestSupport.samplesFolder.path])
+    }
+}
+
+@Suite(.serialized)
+struct CLITests {
+    @Test func importPrintsASummaryAsJSON() throws {
+        let lens = try LensBinary()
+        let result = try lens.importSamples()
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try #require(try result.json() as? [String: Any])
+        #expect(summary["added"] as? Int == 3)
+        #expect(summary["known"] as? Int == 0)
+        #expect((summary["failed"] as? [Any])?.isEmpty == true)
+        #expect(summary["seconds"] is Double)
+        let again = try #require(try lens.importSamples().json() as? [String: Any])
+        #expect(again["added"] as? Int == 0)
+        #expect(again["known"] as? Int == 3)
+        #expect(again["recognized"] as? Int == 0)
+    }
+
+    @Test func importOfBadFilesExitsOneAndListsEachWithItsReason() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("empty.png"))
+        try Data("plain text".utf8).write(to: folder.appendingPathComponent("not_really.jpg"))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("good.png"))
+        let result = try lens.run(["import", "--json", folder.path])
+        #expect(result.status == 1)
+        let summary = try #require(try result.json() as? [String: Any])
+        let failed = try #require(summary["failed"] as? [[String: String]])
+        #expect(failed.map { $0["path"]! } == [folder.appendingPathComponent("empty.png").path, folder.appendingPathComponent("not_really.jpg").path])
+        #expect(failed.allSatisfy { !($0["reason"] ?? "").isEmpty })
+        #expect(summary["added"] as? Int == 1)
+
+        let text = try lens.run(["import", folder.path])
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("failed: \(folder.appendingPathComponent("empty.png").path): empty file"))
+    }
+
+    @Test func searchPrintsRankedHitsWithMarkedSnippets() throws {
+        let lens = try LensBinary()
+        _ = try lens.importSamples()
+        let json = try lens.run(["search", "--json", "quarterly", "report"])
+        #expect(json.status == 0)
+        let hits = try #require(try json.json() as? [[String: Any]])
+        #expect(hits.count == 1)
+        let hit = try #require(hits.first)
+        for key in ["id", "path", "paths", "score", "snippet", "imported_at", "captured_at"] {
+            #expect(hit[key] != nil, "missing \(key)")
+        }
+        #expect((hit["path"] as? String)?.hasSuffix("chat_dark.png") == true)
+        #expect((hit["snippet"] as? String)?.contains("[quarterly] [report]") == true)
+
+        let text = try lens.run(["search", "555-0132"]) // not a TTY: [ ] markers, no escape codes
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("receipt_light.png"))
+        #expect(text.stdout.contains("[555-0132]") || text.stdout.contains("[555]-[0132]"))
+        #expect(!text.stdout.contains("\u{1B}"))
+
+        let none = try lens.run(["search", "zebra"])
+        #expect(none.status == 0)
+        #expect(none.stdout == "No matches.\n")
+    }
+
+    @Test(arguments: ["\"", "(", "NEAR(", "a:b", "*", "-", "-x", "'; DROP TABLE screenshot; --", "\"\"\"", "x*", "OR", "^"])
+    func hostileQueriesGiveResultsOrAClearMessage(query: String) throws {
+        let lens = try LensBinary()
+        _ = try lens.run(["status"]) // creates the database
+        let result = try lens.run(["search", "--", query])
+        #expect(result.status == 0 || result.status == 2, "status \(result.status): \(result.stderr)")
+        #expect(!result.stderr.localizedCaseInsensitiveContains("sql"), "\(result.stderr)")
+        if result.status == 2 { #expect(result.stderr.contains("Error:")) }
+    }
+
+    @Test func showAndStatusReportAsJSON() throws {
+        let lens = try LensBinary()
+        _ = try lens.importSamples()
+        let path = TestSupport.samplePNG("terminal").path
+        let show = try lens.run(["show", "--json", path])
+        #expect(show.status == 0)
+        let detail = try #require(try show.json() as? [String: Any])
+        #expect((detail["text"] as? String)?.contains("Prometheus") == true)
+        #expect((detail["paths"] as? [String]) == [path])
+        #expect((detail["sha256"] as? String)?.count == 64)
+        #expect(detail["confidence"] is Double)
+        #expect(detail["id"] is Int)
+
+        let byID = try lens.run(["show", "--json", String(detail["id"] as! Int)])
+        #expect(byID.stdout == show.stdout)
+
+        let missing = try lens.run(["show", "9999"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no screenshot with id or path '9999'"))
+
+        let status = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
+        #expect((status["counts"] as? [String: Int]) == ["queued": 0, "running": 0, "done": 3, "failed": 0])
+        #expect(status["database"] as? String == lens.database)
+        #expect((status["database_bytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func usageErrorsExitTwoWithAMessage() throws {
+        let lens = try LensBinary()
+        for args in [["search", "--limit", "0", "x"], ["search", "--since", "someday", "x"], ["import", "/no/such/path"],
+                     ["search", "x", "--log-level", "loud"], ["frobnicate"], ["search"]] {
+            let result = try lens.run(args)
+            #expect(result.status == 2, "\(args): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.isEmpty)
+        }
+    }
+
+    @Test func theDatabaseFollowsXDGAndLENS_DB() throws {
+        let lens = try LensBinary()
+        let data = lens.home.appendingPathComponent("xdg-data")
+        let xdg = try lens.run(["status", "--json"], environment: ["XDG_DATA_HOME": data.path], useDefaultDatabase: true)
+        #expect((try xdg.json() as? [String: Any])?["database"] as? String == data.path + "/lens/lens.db")
+        let mode = try FileManager.default.attributesOfItem(atPath: data.path + "/lens/lens.db")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: data.path + "/lens")[.posixPermissions] as? Int == 0o700)
+
+        let env = try lens.run(["status", "--json"], environment: ["LENS_DB": lens.home.appendingPathComponent("env.db").path], useDefaultDatabase: true)
+        #expect((try env.json() as? [String: Any])?["database"] as? String == lens.home.appendingPathComponent("env.db").path)
+
+        let home = try lens.run(["status", "--json"], useDefaultDatabase: true)
+        #expect((try home.json() as? [String: Any])?["database"] as? String == lens.home.path + "/.local/share/lens/lens.db")
+    }
+
+    /// libgomp reads OMP_THREAD_LIMIT when it loads, so lens must re-exec itself with it set.
+    @Test func theOpenMPThreadLimitIsInForceWhateverTheEnvironment() throws {
+        let lens = try LensBinary()
+        let unset = try #require(try lens.run(["doctor", "--json"], environment: ["OMP_THREAD_LIMIT": nil]).json() as? [String: Any])
+        #expect(unset["omp_thread_limit"] as? Int == 1)
+        #expect(unset["omp_thread_limit_env"] as? String == "1")
+        // A limit the user chose is respected, which also shows the value is read from libgomp itself.
+        let chosen = try #require(try lens.run(["doctor", "--json"], environment: ["OMP_THREAD_LIMIT": "3"]).json() as? [String: Any])
+        #expect(chosen["omp_thread_limit"] as? Int == 3)
+    }
+
+    /// A kill -9 in the middle of an import loses nothing: the next import finishes the queue,
+    /// every file is indexed exactly once, and SQLite's integrity check passes.
+    @Test func killNineMidImportThenResume() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("burst")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let count = 24
+        for i in 0..<count {
+            let name = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
+            try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: i))
+                .write(to: folder.appendingPathComponent("shot-\(i).png"))
+        }
+        let process = Process()
+        process.executableURL = LensBinary.url
+        process.arguments = ["import", "--workers", "2", "--db", lens.database, folder.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until some, not all, images are done, then kill without warning.
+        let deadline = Date().addingTimeInterval(60)
+        var done = 0
+        while Date() < deadline {
+            let status = try? lens.run(["status", "--json"]).json() as? [String: Any]
+            done = (status?["counts"] as? [String: Int])?["done"] ?? 0
+            if done >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(done >= 2 && done < count, "killed after \(done) of \(count)")
+
+        let resumed = try lens.run(["import", "--json", folder.path])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let status = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
+        #expect((status["counts"] as? [String: Int]) == ["queued": 0, "running": 0, "done": count, "failed": 0])
+        for i in 0..<count {
+            let show = try #require(try lens.run(["show", "--json", folder.appendingPathComponent("shot-\(i).png").path]).json() as? [String: Any])
+            #expect(show["state"] as? String == "done")
+            #expect((show["paths"] as? [String])?.count == 1)
+        }
+        let doctor = try #require(try lens.run(["doctor", "--json"]).json() as? [String: Any])
+        #expect(doctor["database_integrity"] as? [String] == ["ok"])
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LensCore
+import LensStore
+import LensTestSupport
+import Testing
+
+/// A store in a fresh temp folder, with helpers to add recognized screenshots.
+struct StoreFixture {
+    let folder: URL
+    let database: LensDatabase
+    var path: String { folder.appendingPathComponent("lens.db").path }
+
+    init() throws {
+        folder = try TestSupport.makeTemporaryFolder("lens-store")
+        database = try LensDatabase(path: folder.appendingPathComponent("lens.db").path)
+    }
+
+    static func hash(_ n: Int) -> String { String(repeating: "0", count: 64 - String(n, radix: 16).count) + String(n, radix: 16) }
+
+    @discardableResult
+    func add(_ text: String, path: String, hash: Int, capturedAt: Double = 1_700_000_000) throws -> Int64 {
+        let registration = try database.register(FileObservation(
+            path: path, size: 100, modifiedAt: capturedAt, sha256: Self.hash(hash), format: .png, seenAt: capturedAt + 10))
+        let item = try #require(try database.claimNext(owner: getpid()))
+        #expect(item.id == registration.id)
+        try database.recordRecognition(Recognition(text: text, words: [], width: 10, height: 10), for: item.id, seconds: 0.1)
+        return item.id
+    }
+
+    func ids(_ query: String, folder: String? = nil, since: Date? = nil, until: Date? = nil) throws -> [Int64] {
+        try database.search(SearchRequest(query: try SearchQuery(parsing: query), folder: folder, since: since, until: until)).map(\.id)
+    }
+}
+
+struct RegistrationTests {
+    @Test func sameBytesUnderTwoNamesAreOneScreenshotWithTwoPaths() throws {
+        let store = try StoreFixture()
+        let file = FileObservation(path: "/a/one.png", size: 5, modifiedAt: 1, sha256: StoreFixture.hash(1), format: .png, seenAt: 2)
+        let first = try store.database.register(file)
+        var copy = file
+        copy.path = "/b/copy.png"
+        let second = try store.database.register(copy)
+        let again = try store.database.register(copy)
+        guard case .added(let id) = first else { Issue.record("first registration should add"); return }
+        #expect(second == .known(id: id, state: .queued, lastError: nil, isNewPath: true))
+        #expect(again == .known(id: id, state: .queued, lastError: nil, isNewPath: false))
+        #expect(try store.database.stateCounts()[.queued] == 1)
+        #expect(try store.database.screenshot(id: id)?.paths == ["/a/one.png", "/b/copy.png"])
+    }
+
+    @Test func aPathWhoseBytesChangedMovesToTheNewContent() throws {
+        let store = try StoreFixture()
+        let old = try store.add("old words", path: "/s/shot.png", hash: 1)
+        let changed = try store.database.register(FileObservation(
+            path: "/s/shot.png", size: 7, modifiedAt: 5, sha256: StoreFixture.hash(2), format: .png, seenAt: 6))
+        #expect(changed.id != old)
+        #expect(try store.database.screenshot(id: old)?.paths == [])
+        #expect(try store.database.screenshotID(forPath: "/s/shot.png") == changed.id)
+    }
+
+    @Test func unchangedFilesAreRecognizedWithoutHashing() throws {
+        let store = try StoreFixture()
+        let id = try store.add("x", path: "/s/a.png", hash: 3, capturedAt: 1_700_000_000)
+        #expect(try store.database.unchangedScreenshot(atPath: "/s/a.png", size: 100, modifiedAt: 1_700_000_000)?.id == id)
+        #expect(try store.database.unchangedScreenshot(atPath: "/s/a.png", size: 101, modifiedAt: 1_700_000_000) == nil)
+        #expect(try store.database.unchangedScreenshot(atPath: "/s/a.png", size: 100, modifiedAt: 1_700_000_001) == nil)
+    }
+
+    @Test func filesAreCreatedPrivate() throws {
+        let folder = try TestSupport.makeTemporaryFolder("lens-perm").appendingPathComponent("nested/lens")
+        let path = folder.appendingPathComponent("lens.db").path
+        _ = try LensDatabase(path: path)
+        let fileMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(fileMode == 0o600)
+        #expect(folderMode == 0o700)
+    }
+}
+
+struct QueueTests {
+    @Test func claimsAreExclusiveAndInOrder() throws {
+        let store = try StoreFixture()
+        for n in 1...3 {
+            _ = try store.database.register(FileObservation(path: "/q/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n), format: .png, seenAt: 1))
+        }
+        let a = try #require(try store.database.claimNext(owner: 10))
+        let b = try #require(try store.database.claimNext(owner: 11))
+        #expect(a.id < b.id)
+        #expect(a.paths == ["/q/1.png"])
+        #expect(a.attempts == 1)
+        #expect(try store.database.stateCounts() == [.queued: 1, .running: 2, .done: 0, .failed: 0])
+    }
+
+    @Test func workOfADeadProcessIsRequeuedAndALiveOnesIsKept() throws {
+        let store = try StoreFixture()
+        for n in 1...2 {
+            _ = try store.database.register(FileObservation(path: "/q/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n), format: .png, seenAt: 1))
+        }
+        let dead = try #require(try store.database.claimNext(owner: 999_999))
+        _ = try #require(try store.database.claimNext(owner: 42))
+        let requeued = try store.database.requeueAbandoned { $0 == 42 }
+        #expect(requeued == 1)
+        let again = try #require(try store.database.claimNext(owner: 43))
+        #expect(again.id == dead.id)
+        #expect(again.attempts == 2)
+    }
+
+    @Test func failuresKeepTheirReason() throws {
+        let store = try StoreFixture()
+        _ = try store.database.register(FileObservation(path: "/q/bad.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(9), format: .png, seenAt: 1))
+        let item = try #require(try store.database.claimNext(owner: 1))
+        try store.database.recordFailure("truncated PNG", for: item.id)
+        #expect(try store.database.failures(ids: [item.id]).map(\.reason) == ["truncated PNG"])
+        #expect(try store.database.screenshot(id: item.id)?.state == .failed)
+        #expect(try store.database.claimNext(owner: 1) == nil)
+    }
+}
+
+struct SchemaTests {
+    @Test func aDatabaseFromANewerLensIsRefusedAndLeftUntouched() throws {
+        let store = try StoreFixture()
+        try store.add("keep me", path: "/k.png", hash: 1)
+        try store.database.unsafeBulkWrite { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v99: from the future')")
+        }
+        try store.database.checkpoint()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        #expect(throws: StoreError.newerSchema) { try LensDatabase(path: store.path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+    }
+
+    @Test func reopeningKeepsData() throws {
+        let store = try StoreFixture()
+        let id = try store.add("persistent text", path: "/p.png", hash: 1)
+        let reopened = try LensDatabase(path: store.path)
+        #expect(try reopened.screenshot(id: id)?.text == "persistent text")
+        #expect(try reopened.integrityCheck() == ["ok"])
+    }
+
+    @Test func integrityCheckDetectsAnIndexOutOfStepWithTheText() throws {
+        let store = try StoreFixture()
+        try store.add("indexed words", path: "/i.png", hash: 1)
+        #expect(try store.database.integrityCheck() == ["ok"])
+        try store.database.unsafeBulkWrite { db in
+            try db.execute(sql: "DROP TRIGGER screenshot_fts_update")
+            try db.execute(sql: "UPDATE screenshot SET text = 'changed behind the index'")
+        }
+        #expect(try store.database.integrityCheck().first?.hasPrefix("full-text index does not match") == true)
+    }
+
+    @Test func fts5SelfCheckPasses() throws {
+        try LensDatabase.selfCheck()
+    }
+}

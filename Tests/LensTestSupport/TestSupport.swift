@@ -1,0 +1,66 @@
+import Foundation
+import LensCore
+
+/// Paths and helpers shared by Lens's test targets.
+public enum TestSupport {
+    /// The package root, found from this file's location.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let samplesFolder = packageRoot.appendingPathComponent("samples")
+
+    /// The bundled sample screenshots (name without extension).
+    public static let sampleNames = ["chat_dark", "receipt_light", "terminal"]
+
+    public static func samplePNG(_ name: String) -> URL { samplesFolder.appendingPathComponent(name + ".png") }
+
+    public static func sampleBytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: samplePNG(name))) }
+
+    public static func sampleText(_ name: String) throws -> String {
+        try String(contentsOf: samplesFolder.appendingPathComponent(name + ".txt"), encoding: .utf8)
+    }
+
+    /// A fresh, empty folder under the system temp folder.
+    public static func makeTemporaryFolder(_ label: String = "lens-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Share of the expected words (multiset) that appear in `actual`, as the corpus scorer counts them.
+    public static func wordRecall(expected: String, actual: String) -> Double {
+        let want = expected.split(whereSeparator: \.isWhitespace).map(String.init)
+        var have: [String: Int] = [:]
+        for w in actual.split(whereSeparator: \.isWhitespace) { have[String(w), default: 0] += 1 }
+        var found = 0
+        for w in want where (have[w] ?? 0) > 0 {
+            have[w]! -= 1
+            found += 1
+        }
+        return want.isEmpty ? 1 : Double(found) / Double(want.count)
+    }
+
+    /// A copy of a PNG with `tag` appended after its end marker: it decodes to the same picture
+    /// but has different bytes, hence a different content hash.
+    public static func distinctCopy(of png: [UInt8], tag: Int) -> [UInt8] {
+        png + Array("lens-test-\(tag)".utf8)
+    }
+
+    /// A PNG whose header claims `width`x`height` but has no image data: enough for header checks.
+    public static func pngHeaderOnly(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let ihdr: [UInt8] = Array("IHDR".utf8) + be(width) + be(height) + [1, 0, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + ihdr + be(crc32(ihdr))
+            + be(0) + Array("IEND".utf8) + be(crc32(Array("IEND".utf8)))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The demo: install what is missing, build Lens in release mode, import the bundled samples
+# into a throw-away database and search them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+swift build -c release --product lens
+lens=".build/release/lens"
+
+db="$(mktemp -d)/lens-demo.db"
+trap 'rm -rf "$(dirname "$db")"' EXIT
+
+echo; echo "\$ lens import samples/"
+"$lens" import --db "$db" samples/
+for query in '"quarterly report"' 'creme brulee' '555-0132' 'example.org/docs'; do
+  echo; echo "\$ lens search $query"
+  "$lens" search --db "$db" "$query"
+done
+echo; echo "\$ lens status"
+"$lens" status --db "$db"

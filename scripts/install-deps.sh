@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Lens builds and runs with (uses sudo when not root).
+# Swift itself is not a Debian package: it must already be on PATH (see README).
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng   # OCR (libtesseract C API + leptonica)
+  libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "swift is not on PATH: install Swift 6 for Linux (https://www.swift.org/install/linux/) and retry." >&2
+  exit 2
+fi
