@@ -19,7 +19,7 @@ let package = Package(
     ],
     targets: [
         // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
-        .target(name: "LensCore"),
+        .target(name: "LensCore", exclude: ["README.md"]),
 
         // libtesseract + leptonica through their C APIs.
         .systemLibrary(
@@ -32,15 +32,19 @@ let package = Package(
             dependencies: [
                 "LensCore", "CTesseract",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
+        // zlib, to store recognized text deflated (about half its size; see LensStore/README.md).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "LensStore",
             dependencies: [
-                "LensCore",
+                "LensCore", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .target(
             name: "LensApp",
@@ -49,7 +53,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "lens",
@@ -57,13 +62,15 @@ let package = Package(
                 "LensApp", "LensCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "lens-bench",
             dependencies: [
                 "LensApp", "LensCore", "LensStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$(dirname "$db")"' EXIT
 
 echo; echo "\$ lens import samples/"
 "$lens" import --db "$db" samples/
-for query in '"quarterly report"' 'creme brulee' '555-0132' 'example.org/docs'; do
+for query in '"quarterly report"' 'cafe lumiere' '555-0132' 'example.org/docs' 'deploy*'; do
   echo; echo "\$ lens search $query"
   "$lens" search --db "$db" "$query"
 done

@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libtesseract-dev libleptonica-dev tesseract-ocr-eng   # OCR (libtesseract C API + leptonica)
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
+  zlib1g-dev                                            # stored text is deflated
 )
 
 missing=()

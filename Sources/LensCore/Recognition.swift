@@ -43,45 +43,88 @@ public struct Recognition: Sendable, Equatable {
 }
 
 extension Recognition {
-    /// Word boxes in a compact binary form (15 bytes a word, little-endian), so a
-    /// screenshot's boxes cost about as much as its text rather than a row per word.
+    /// Word confidences and boxes in a compact binary form, about 5 bytes a word.
     ///
-    /// Layout per word: offset u32, length u16, x u16, y u16, width u16, height u16, confidence u8.
+    /// Hand-written because no library here does it and a row per word would cost several times
+    /// the text. Word offsets are not stored: the words are the text's whitespace-free runs, in
+    /// order, so ``decodeWords(_:text:)`` recovers them. Each word is stored as LEB128 varints
+    /// (zig-zag for signed deltas): x relative to the previous word's right edge, y relative to the
+    /// previous word's top, width, height, then confidence as one byte.
     public static func encode(_ words: [RecognizedWord]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(words.count * 15)
-        func put(_ value: Int, bytes: Int) {
-            let clamped = UInt64(max(0, min(value, (1 << (bytes * 8)) - 1)))
-            for i in 0..<bytes { out.append(UInt8(truncatingIfNeeded: clamped >> (8 * UInt64(i)))) }
+        out.reserveCapacity(words.count * 6)
+        func varint(_ value: UInt64) {
+            var v = value
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            out.append(UInt8(v))
         }
+        func signed(_ value: Int) { varint(UInt64(bitPattern: Int64((value << 1) ^ (value >> 63)))) }
+        var previousRight = 0, previousTop = 0
         for w in words {
-            put(w.textOffset, bytes: 4)
-            put(w.textLength, bytes: 2)
-            put(w.x, bytes: 2)
-            put(w.y, bytes: 2)
-            put(w.width, bytes: 2)
-            put(w.height, bytes: 2)
-            put(Int(w.confidence.rounded()), bytes: 1)
+            signed(w.x - previousRight)
+            signed(w.y - previousTop)
+            varint(UInt64(max(0, w.width)))
+            varint(UInt64(max(0, w.height)))
+            out.append(UInt8(max(0, min(100, Int(w.confidence.rounded())))))
+            previousRight = w.x + w.width
+            previousTop = w.y
         }
         return out
     }
 
-    /// Decodes ``encode(_:)``'s output; trailing bytes that do not fill a word are ignored.
-    public static func decodeWords(_ bytes: [UInt8]) -> [RecognizedWord] {
+    /// Decodes ``encode(_:)``'s output against the text it was recognized with.
+    /// Stops early, keeping what decoded, if the bytes or the text run out.
+    public static func decodeWords(_ bytes: [UInt8], text: String) -> [RecognizedWord] {
         var words: [RecognizedWord] = []
         var i = 0
-        func take(_ n: Int) -> Int {
-            var v = 0
-            for k in 0..<n { v |= Int(bytes[i + k]) << (8 * k) }
-            i += n
-            return v
+        func varint() -> UInt64? {
+            var value: UInt64 = 0, shift: UInt64 = 0
+            while i < bytes.count, shift < 64 {
+                let b = bytes[i]
+                i += 1
+                value |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return value }
+                shift += 7
+            }
+            return nil
         }
-        while i + 15 <= bytes.count {
-            let offset = take(4), length = take(2), x = take(2), y = take(2), w = take(2), h = take(2)
-            let confidence = Float(take(1))
-            words.append(RecognizedWord(textOffset: offset, textLength: length, confidence: confidence,
-                                        x: x, y: y, width: w, height: h))
+        func signed() -> Int? {
+            varint().map { Int(Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1)))) }
+        }
+        let runs = wordRuns(in: text)
+        var previousRight = 0, previousTop = 0
+        for run in runs {
+            guard let dx = signed(), let dy = signed(), let w = varint(), let h = varint(), i < bytes.count else { break }
+            let confidence = Float(bytes[i])
+            i += 1
+            let x = previousRight + dx, y = previousTop + dy
+            words.append(RecognizedWord(textOffset: run.offset, textLength: run.length, confidence: confidence,
+                                        x: x, y: y, width: Int(w), height: Int(h)))
+            previousRight = x + Int(w)
+            previousTop = y
         }
         return words
+    }
+
+    /// UTF-8 offset and length of each whitespace-free run of `text`.
+    static func wordRuns(in text: String) -> [(offset: Int, length: Int)] {
+        var runs: [(Int, Int)] = []
+        var start: Int?
+        var offset = 0
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+            if isSpace, let s = start {
+                runs.append((s, offset - s))
+                start = nil
+            } else if !isSpace, start == nil {
+                start = offset
+            }
+            offset += 1
+        }
+        if let s = start { runs.append((s, offset - s)) }
+        return runs
     }
 }

@@ -121,9 +121,10 @@ public final class Recognizer {
         let page = TessResultIteratorGetPageIterator(iterator)
         repeat {
             guard let cWord = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
-            let word = String(cString: cWord)
+            // Words never contain white space: stored boxes are matched to the text's runs by position.
+            let word = String(cString: cWord).split(whereSeparator: \.isWhitespace).joined()
             TessDeleteText(cWord)
-            guard !word.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            guard !word.isEmpty else { continue }
             if !text.isEmpty {
                 if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 {
                     text += "\n\n"

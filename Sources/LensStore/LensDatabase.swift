@@ -49,6 +49,7 @@ public final class LensDatabase: Sendable {
         config.prepareDatabase { db in
             // WAL + NORMAL: a commit survives a crash or kill -9 of the process (not a power cut).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            for function in TextCompression.functions { db.add(function: function) }
         }
         return config
     }
@@ -60,6 +61,7 @@ public final class LensDatabase: Sendable {
         // Migrations are named and append-only: never edit one that has shipped; add a new one.
         migrator.registerMigration("v1: screenshots, paths, queue, full-text index") { db in
             try db.execute(sql: """
+                -- One row per content (SHA-256); small rows, so queue updates and filters stay cheap.
                 CREATE TABLE screenshot (
                     id            INTEGER PRIMARY KEY,
                     sha256        TEXT    NOT NULL UNIQUE CHECK (length(sha256) = 64),
@@ -73,9 +75,7 @@ public final class LensDatabase: Sendable {
                     last_error    TEXT,
                     claimed_by    INTEGER,
                     claimed_at    REAL,
-                    text          TEXT,
                     confidence    REAL,
-                    words         BLOB,
                     ocr_seconds   REAL,
                     captured_at   REAL    NOT NULL,
                     imported_at   REAL    NOT NULL,
@@ -96,24 +96,31 @@ public final class LensDatabase: Sendable {
                 );
                 CREATE INDEX path_screenshot ON path(screenshot_id);
 
-                -- External content: the text is stored once, in screenshot.text.
+                -- Recognized text, deflated (lens_deflate), and the word boxes (Recognition.encode).
+                CREATE TABLE screenshot_text (
+                    id    INTEGER PRIMARY KEY REFERENCES screenshot(id) ON DELETE CASCADE,
+                    body  BLOB NOT NULL,
+                    words BLOB
+                );
+                CREATE VIEW screenshot_content(id, text) AS
+                    SELECT id, lens_inflate(body) FROM screenshot_text;
+
+                -- External content: the text is stored once, in screenshot_text.
                 CREATE VIRTUAL TABLE screenshot_fts USING fts5(
-                    text, content = 'screenshot', content_rowid = 'id',
+                    text, content = 'screenshot_content', content_rowid = 'id',
                     tokenize = 'unicode61 remove_diacritics 2');
 
-                -- Only text changes touch the index (queue-state updates do not).
-                CREATE TRIGGER screenshot_fts_insert AFTER INSERT ON screenshot WHEN new.text IS NOT NULL BEGIN
-                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, new.text);
+                CREATE TRIGGER screenshot_fts_insert AFTER INSERT ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, lens_inflate(new.body));
                 END;
-                CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot WHEN old.text IS NOT NULL BEGIN
-                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, old.text);
+                CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, lens_inflate(old.body));
                 END;
                 -- One trigger, so the old row leaves the index before the new one enters
                 -- (SQLite runs separate triggers on one event newest-first).
-                CREATE TRIGGER screenshot_fts_update AFTER UPDATE OF text ON screenshot BEGIN
-                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text)
-                        SELECT 'delete', old.id, old.text WHERE old.text IS NOT NULL;
-                    INSERT INTO screenshot_fts(rowid, text) SELECT new.id, new.text WHERE new.text IS NOT NULL;
+                CREATE TRIGGER screenshot_fts_update AFTER UPDATE OF body ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text) VALUES ('delete', old.id, lens_inflate(old.body));
+                    INSERT INTO screenshot_fts(rowid, text) VALUES (new.id, lens_inflate(new.body));
                 END;
                 """)
         }
@@ -122,10 +129,21 @@ public final class LensDatabase: Sendable {
 
     private static func migrate(_ writer: any DatabaseWriter) throws {
         let migrator = Self.migrator
-        if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
-            throw StoreError.newerSchema
+        // GRDB serializes migrations within one process only. Another process opening the same new
+        // file at the same moment may apply a migration between our check and our transaction; each
+        // migration is one transaction, so ours then rolls back and the schema is the winner's.
+        for attempt in 1... {
+            if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.newerSchema
+            }
+            do {
+                try migrator.migrate(writer)
+                return
+            } catch {
+                if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                if attempt == 5 { throw error }
+            }
         }
-        try migrator.migrate(writer)
     }
 
     // MARK: - Registering files
@@ -224,11 +242,14 @@ public final class LensDatabase: Sendable {
                                   now: Double = Date().timeIntervalSince1970) throws {
         try writer.write { db in
             try db.execute(sql: """
-                UPDATE screenshot SET state = 'done', text = ?, confidence = ?, words = ?, width = ?, height = ?,
+                UPDATE screenshot SET state = 'done', confidence = ?, width = ?, height = ?,
                     ocr_seconds = ?, recognized_at = ?, last_error = NULL, claimed_by = NULL, claimed_at = NULL
                 WHERE id = ?
-                """, arguments: [recognition.text, recognition.meanConfidence, Data(Recognition.encode(recognition.words)),
-                                 recognition.width, recognition.height, seconds, now, id])
+                """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
+            try db.execute(sql: """
+                INSERT INTO screenshot_text (id, body, words) VALUES (?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words
+                """, arguments: [id, Data(TextCompression.deflate(recognition.text)), Data(Recognition.encode(recognition.words))])
         }
     }
 
@@ -269,7 +290,10 @@ public final class LensDatabase: Sendable {
     /// Everything known about one screenshot.
     public func screenshot(id: Int64) throws -> ScreenshotDetail? {
         try writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM screenshot WHERE id = ?", arguments: [id]) else {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.*, lens_inflate(t.body) AS text, t.words FROM screenshot s LEFT JOIN screenshot_text t ON t.id = s.id
+                WHERE s.id = ?
+                """, arguments: [id]) else {
                 return nil
             }
             let paths = try Row.fetchAll(db, sql: """
@@ -281,7 +305,7 @@ public final class LensDatabase: Sendable {
                 width: row["width"], height: row["height"],
                 state: QueueState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
                 lastError: row["last_error"], text: row["text"], confidence: row["confidence"],
-                words: words.map { Recognition.decodeWords([UInt8]($0)) } ?? [],
+                words: words.map { Recognition.decodeWords([UInt8]($0), text: row["text"] ?? "") } ?? [],
                 ocrSeconds: row["ocr_seconds"],
                 capturedAt: Date(timeIntervalSince1970: row["captured_at"]),
                 importedAt: Date(timeIntervalSince1970: row["imported_at"]),

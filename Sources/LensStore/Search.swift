@@ -20,6 +20,8 @@ public struct SearchRequest: Sendable {
         self.until = until
         self.limit = limit
     }
+
+    var hasFilters: Bool { folder != nil || since != nil || until != nil }
 }
 
 /// One search result. The snippet marks matches with ``SearchHit/matchStart`` and ``SearchHit/matchEnd``.
@@ -38,15 +40,84 @@ public struct SearchHit: Sendable, Equatable {
 
 extension LensDatabase {
     /// Finds screenshots by their text, best matches first.
+    ///
+    /// Three steps in one read transaction: rank and take the top `limit` ids; build snippets for
+    /// those only (a snippet re-reads and re-tokenizes the text, so computing it for every match
+    /// before the sort cost 4x on a word found in 1,500 of 100,000 screenshots); load their details.
     public func search(_ request: SearchRequest) throws -> [SearchHit] {
+        try writer.read { db in
+            let ranked: [(id: Int64, score: Double)]
+            var snippets: [Int64: String] = [:]
+            if let query = request.query {
+                ranked = try Self.rankedIDs(db, query: query, request: request)
+                guard !ranked.isEmpty else { return [] }
+                let start = String(SearchHit.matchStart), end = String(SearchHit.matchEnd)
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT rowid, snippet(screenshot_fts, 0, '\(start)', '\(end)', '…', 16) AS snippet
+                    FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid IN (\(Self.placeholders(ranked.count)))
+                    """, arguments: StatementArguments([query.fts5Expression] + ranked.map(\.id))) {
+                    snippets[row["rowid"]] = row["snippet"]
+                }
+            } else {
+                let (conditions, arguments) = Self.filterConditions(request)
+                ranked = try Row.fetchAll(db, sql: """
+                    SELECT s.id FROM screenshot s WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                    ORDER BY s.captured_at DESC LIMIT ?
+                    """, arguments: arguments + [max(0, request.limit)]).map { ($0["id"], 0.0) }
+                guard !ranked.isEmpty else { return [] }
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT id, substr(lens_inflate(body), 1, 160) AS snippet FROM screenshot_text
+                    WHERE id IN (\(Self.placeholders(ranked.count)))
+                    """, arguments: StatementArguments(ranked.map(\.id))) {
+                    snippets[row["id"]] = row["snippet"]
+                }
+            }
+            var dates: [Int64: (Double, Double)] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(Self.placeholders(ranked.count)))
+                """, arguments: StatementArguments(ranked.map(\.id))) {
+                dates[row["id"]] = (row["captured_at"], row["imported_at"])
+            }
+            var paths: [Int64: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT screenshot_id, path FROM path
+                WHERE screenshot_id IN (\(Self.placeholders(ranked.count))) AND gone_at IS NULL
+                ORDER BY first_seen_at, path
+                """, arguments: StatementArguments(ranked.map(\.id))) {
+                paths[row["screenshot_id"], default: []].append(row["path"])
+            }
+            return ranked.map { id, score in
+                let (captured, imported) = dates[id] ?? (0, 0)
+                return SearchHit(id: id, paths: paths[id] ?? [], score: score, snippet: snippets[id] ?? "",
+                                 capturedAt: Date(timeIntervalSince1970: captured),
+                                 importedAt: Date(timeIntervalSince1970: imported))
+            }
+        }
+    }
+
+    /// The best `limit` matches by bm25. Without filters FTS5 ranks alone (no join per match).
+    private static func rankedIDs(_ db: Database, query: SearchQuery, request: SearchRequest) throws -> [(id: Int64, score: Double)] {
+        let limit = max(0, request.limit)
+        let rows: [Row]
+        if request.hasFilters {
+            let (conditions, arguments) = filterConditions(request)
+            rows = try Row.fetchAll(db, sql: """
+                SELECT f.rowid AS id, -f.rank AS score FROM screenshot_fts f JOIN screenshot s ON s.id = f.rowid
+                WHERE screenshot_fts MATCH ? \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                ORDER BY f.rank LIMIT ?
+                """, arguments: [query.fts5Expression] + arguments + [limit])
+        } else {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT rowid AS id, -rank AS score FROM screenshot_fts WHERE screenshot_fts MATCH ? ORDER BY rank LIMIT ?
+                """, arguments: [query.fts5Expression, limit])
+        }
+        return rows.map { ($0["id"], $0["score"]) }
+    }
+
+    /// SQL conditions on `screenshot s` for the request's filters.
+    private static func filterConditions(_ request: SearchRequest) -> ([String], StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let query = request.query {
-            conditions.append("screenshot_fts MATCH ?")
-            arguments += [query.fts5Expression]
-        } else {
-            conditions.append("s.state = 'done'")
-        }
         if let since = request.since {
             conditions.append("s.captured_at >= ?")
             arguments += [since.timeIntervalSince1970]
@@ -64,39 +135,11 @@ extension LensDatabase {
                 """)
             arguments += [base + "/", base + "0"] // '0' is the character after '/'
         }
-        let start = String(SearchHit.matchStart), end = String(SearchHit.matchEnd)
-        let sql: String
-        if request.query != nil {
-            sql = """
-                SELECT s.id, -bm25(screenshot_fts) AS score,
-                       snippet(screenshot_fts, 0, '\(start)', '\(end)', '…', 16) AS snippet,
-                       s.captured_at, s.imported_at
-                FROM screenshot_fts JOIN screenshot s ON s.id = screenshot_fts.rowid
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY bm25(screenshot_fts) LIMIT ?
-                """
-        } else {
-            sql = """
-                SELECT s.id, 0.0 AS score, substr(coalesce(s.text, ''), 1, 160) AS snippet,
-                       s.captured_at, s.imported_at
-                FROM screenshot s
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY s.captured_at DESC LIMIT ?
-                """
-        }
-        arguments += [max(0, request.limit)]
-        return try writer.read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return try rows.map { row in
-                let id: Int64 = row["id"]
-                let paths = try String.fetchAll(db, sql: """
-                    SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY first_seen_at, path
-                    """, arguments: [id])
-                return SearchHit(id: id, paths: paths, score: row["score"], snippet: row["snippet"] ?? "",
-                                 capturedAt: Date(timeIntervalSince1970: row["captured_at"]),
-                                 importedAt: Date(timeIntervalSince1970: row["imported_at"]))
-            }
-        }
+        return (conditions, arguments)
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
     }
 
     /// Checks at startup that this SQLite has a working FTS5 with the tokenizer Lens needs

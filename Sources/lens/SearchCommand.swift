@@ -24,7 +24,9 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("What to search for.", valueName: "query"))
+    // Unrecognized input is query text, so `lens search report -draft` excludes a word
+    // instead of failing as an unknown option; `--typos` are still refused in validate().
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What to search for.", valueName: "query"))
     var query: [String] = []
 
     @Option(help: ArgumentHelp("Only screenshots stored under this folder.", valueName: "dir"))
@@ -44,6 +46,9 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let unknown = query.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+            throw ValidationError("Unknown option '\(unknown)'. To search for it, quote it inside a phrase: '\"\(unknown)\"'.")
+        }
         _ = try makeRequest()
     }
 

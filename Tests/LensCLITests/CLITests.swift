@@ -108,6 +108,13 @@ struct CLITests {
         #expect(text.stdout.contains("[555-0132]") || text.stdout.contains("[555]-[0132]"))
         #expect(!text.stdout.contains("\u{1B}"))
 
+        let excluded = try lens.run(["search", "--json", "report", "-quarterly"]) // no `--` needed to exclude
+        #expect(excluded.status == 0, "\(excluded.stderr)")
+        #expect((try excluded.json() as? [Any])?.isEmpty == true)
+        let typo = try lens.run(["search", "report", "--jsn"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("Unknown option '--jsn'"))
+
         let none = try lens.run(["search", "zebra"])
         #expect(none.status == 0)
         #expect(none.stdout == "No matches.\n")
@@ -186,36 +193,70 @@ struct CLITests {
         #expect(chosen["omp_thread_limit"] as? Int == 3)
     }
 
-    /// A kill -9 in the middle of an import loses nothing: the next import finishes the queue,
-    /// every file is indexed exactly once, and SQLite's integrity check passes.
-    @Test func killNineMidImportThenResume() throws {
+    /// Searches run while an import writes: the busy timeout and WAL mean none of them fails.
+    @Test func searchesDuringAnImportNeverFailWithALockedDatabase() throws {
         let lens = try LensBinary()
-        let folder = lens.home.appendingPathComponent("burst")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let count = 24
-        for i in 0..<count {
-            let name = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
-            try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: i))
-                .write(to: folder.appendingPathComponent("shot-\(i).png"))
-        }
+        let folder = try Self.distinctShots(in: lens, count: 18)
         let process = Process()
         process.executableURL = LensBinary.url
         process.arguments = ["import", "--workers", "2", "--db", lens.database, folder.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        var searches = 0, failures: [String] = []
+        while process.isRunning || searches == 0 {
+            let result = try lens.run(["search", "--json", "report"])
+            searches += 1
+            if result.status != 0 { failures.append(result.stderr) }
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(failures.isEmpty, "\(failures.count) of \(searches) searches failed: \(failures.first ?? "")")
+        #expect(searches >= 3, "only \(searches) searches overlapped the import")
+    }
+
+    /// `count` copies of the samples with distinct bytes (so each is new content) in a fresh folder.
+    static func distinctShots(in lens: LensBinary, count: Int) throws -> URL {
+        let folder = lens.home.appendingPathComponent("shots-\(count)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 0..<count {
+            let name = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
+            try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: i))
+                .write(to: folder.appendingPathComponent("shot-\(i).png"))
+        }
+        return folder
+    }
+
+    /// A kill -9 in the middle of an import loses nothing: the next import finishes the queue,
+    /// every file is indexed exactly once, and SQLite's integrity check passes.
+    @Test func killNineMidImportThenResume() throws {
+        let lens = try LensBinary()
+        let count = 24
+        let folder = try Self.distinctShots(in: lens, count: count)
+        let process = Process()
+        process.executableURL = LensBinary.url
+        process.arguments = ["import", "--workers", "2", "--db", lens.database, folder.path]
+        let importLog = lens.home.appendingPathComponent("import.log")
+        FileManager.default.createFile(atPath: importLog.path, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: importLog)
+        try process.run()
         // Wait until some, not all, images are done, then kill without warning.
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         var done = 0
-        while Date() < deadline {
-            let status = try? lens.run(["status", "--json"]).json() as? [String: Any]
-            done = (status?["counts"] as? [String: Int])?["done"] ?? 0
+        var pollErrors: [String] = []
+        while Date() < deadline, process.isRunning {
+            let poll = try lens.run(["status", "--json"])
+            if poll.status != 0 { pollErrors.append(poll.stderr) }
+            done = ((try? poll.json() as? [String: Any])?["counts"] as? [String: Int])?["done"] ?? 0
             if done >= 2 { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        let log = (try? String(contentsOf: importLog, encoding: .utf8)) ?? ""
+        #expect(pollErrors.isEmpty, "status failed during the import: \(pollErrors.first ?? "")")
+        #expect(process.terminationReason == .uncaughtSignal, "import ended by itself (status \(process.terminationStatus)): \(log)")
         #expect(done >= 2 && done < count, "killed after \(done) of \(count)")
 
         let resumed = try lens.run(["import", "--json", folder.path])

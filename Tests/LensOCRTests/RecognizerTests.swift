@@ -38,6 +38,14 @@ struct RecognizerTests {
         }
         // Words come in reading order: the first line is above the last.
         #expect(result.words.first!.y < result.words.last!.y)
+        // The stored form recovers every word against the text (confidence rounded to a whole percent).
+        let decoded = Recognition.decodeWords(Recognition.encode(result.words), text: result.text)
+        #expect(decoded.count == result.words.count)
+        for (stored, original) in zip(decoded, result.words) {
+            #expect(stored.textOffset == original.textOffset && stored.textLength == original.textLength)
+            #expect(stored.x == original.x && stored.y == original.y && stored.width == original.width && stored.height == original.height)
+            #expect(abs(stored.confidence - original.confidence) <= 0.5)
+        }
     }
 
     @Test func aHandleIsReusedAcrossImages() throws {

@@ -129,6 +129,21 @@ struct SchemaTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
     }
 
+    /// Several processes may open a new database at the same moment (the daemon and a `lens status`):
+    /// exactly one creates the schema and the others use it.
+    @Test func concurrentFirstOpensOfANewDatabaseAllSucceed() async throws {
+        for round in 0..<5 {
+            let path = try TestSupport.makeTemporaryFolder("lens-race").appendingPathComponent("lens-\(round).db").path
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { _ = try LensDatabase(path: path) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try LensDatabase(path: path).integrityCheck() == ["ok"])
+        }
+    }
+
     @Test func reopeningKeepsData() throws {
         let store = try StoreFixture()
         let id = try store.add("persistent text", path: "/p.png", hash: 1)
@@ -143,7 +158,7 @@ struct SchemaTests {
         #expect(try store.database.integrityCheck() == ["ok"])
         try store.database.unsafeBulkWrite { db in
             try db.execute(sql: "DROP TRIGGER screenshot_fts_update")
-            try db.execute(sql: "UPDATE screenshot SET text = 'changed behind the index'")
+            try db.execute(sql: "UPDATE screenshot_text SET body = lens_deflate('changed behind the index')")
         }
         #expect(try store.database.integrityCheck().first?.hasPrefix("full-text index does not match") == true)
     }

@@ -93,12 +93,32 @@ struct SearchTests {
         }
     }
 
+    @Test func deletingAScreenshotRemovesItFromTheIndex() throws {
+        try store.database.unsafeBulkWrite { db in
+            try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [chat])
+        }
+        #expect(try store.ids("quarterly") == [])
+        #expect(try store.database.integrityCheck() == ["ok"])
+    }
+
+    @Test func storedTextIsCompressedAndReadsBackExactly() throws {
+        let detail = try #require(try store.database.screenshot(id: receipt))
+        #expect(detail.text == "Café Lumière Receipt\n2 x Crème brûlée $12.50\nQuestions? Call (415) 555-0132\nMenu: https://example.org/docs/menu?lang=fr")
+        let long = String(repeating: "The quarterly report draft is ready for review. ", count: 200)
+        let id = try store.add(long, path: "/long.png", hash: 77)
+        let (stored, raw) = try store.database.unsafeBulkWrite { db in
+            (try Int.fetchOne(db, sql: "SELECT length(body) FROM screenshot_text WHERE id = ?", arguments: [id])!, long.utf8.count)
+        }
+        #expect(stored < raw / 4)
+        #expect(try store.database.screenshot(id: id)?.text == long)
+    }
+
     @Test func theIndexStaysConsistentWithTheText() throws {
         // Re-recognizing replaces the indexed text: the old words stop matching.
         try store.database.unsafeBulkWrite { db in
-            try db.execute(sql: "UPDATE screenshot SET text = 'replaced words' WHERE id = ?", arguments: [chat])
-            try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('integrity-check')")
+            try db.execute(sql: "UPDATE screenshot_text SET body = lens_deflate('replaced words') WHERE id = ?", arguments: [chat])
         }
+        #expect(try store.database.integrityCheck() == ["ok"])
         #expect(try store.ids("quarterly") == [])
         #expect(try store.ids("replaced") == [chat])
     }

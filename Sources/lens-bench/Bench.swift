@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+
+/// Benchmarks that print figures; none of them asserts a time (see README "Benchmarks").
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lens-bench",
+        abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
+        subcommands: [ImportBench.self, SearchBench.self])
+}
+
+/// Small helpers shared by the benchmarks.
+enum Measure {
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+        let start = ContinuousClock.now
+        let value = try body()
+        return (value, seconds(ContinuousClock.now - start))
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))
+        return sorted[rank]
+    }
+
+    /// Runs a program with arguments as an argv array (never through a shell).
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                    stdout: FileHandle? = FileHandle.nullDevice) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The `lens` binary built beside this benchmark.
+    static var siblingLens: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("lens").path
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func makeTemporaryFolder(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
