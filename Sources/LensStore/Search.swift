@@ -20,8 +20,6 @@ public struct SearchRequest: Sendable {
         self.until = until
         self.limit = limit
     }
-
-    var hasFilters: Bool { folder != nil || since != nil || until != nil }
 }
 
 /// One search result. The snippet marks matches with ``SearchHit/matchStart`` and ``SearchHit/matchEnd``.
@@ -41,77 +39,58 @@ public struct SearchHit: Sendable, Equatable {
 extension LensDatabase {
     /// Finds screenshots by their text, best matches first.
     ///
-    /// Three steps in one read transaction: rank and take the top `limit` ids; build snippets for
-    /// those only (a snippet re-reads and re-tokenizes the text, so computing it for every match
-    /// before the sort cost 4x on a word found in 1,500 of 100,000 screenshots); load their details.
+    /// Ranking uses FTS5's own `ORDER BY rank` (bm25): FTS5 sorts the matches internally and hands
+    /// them over in order, so with `LIMIT` SQLite builds snippets for the returned rows only. (A
+    /// snippet re-reads and re-tokenizes the text; sorting with SQLite's own sorter computed one for
+    /// every match, and looking rows up again by rowid re-ran the whole query for each of them.)
+    /// Filters are a `rowid IN (…)` constraint, which leaves that ordering to FTS5.
     public func search(_ request: SearchRequest) throws -> [SearchHit] {
         try writer.read { db in
-            let ranked: [(id: Int64, score: Double)]
-            var snippets: [Int64: String] = [:]
+            let (conditions, filterArguments) = Self.filterConditions(request)
+            let start = String(SearchHit.matchStart), end = String(SearchHit.matchEnd)
+            let rows: [Row]
             if let query = request.query {
-                ranked = try Self.rankedIDs(db, query: query, request: request)
-                guard !ranked.isEmpty else { return [] }
-                let start = String(SearchHit.matchStart), end = String(SearchHit.matchEnd)
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT rowid, snippet(screenshot_fts, 0, '\(start)', '\(end)', '…', 16) AS snippet
-                    FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid IN (\(Self.placeholders(ranked.count)))
-                    """, arguments: StatementArguments([query.fts5Expression] + ranked.map(\.id))) {
-                    snippets[row["rowid"]] = row["snippet"]
-                }
+                let filter = conditions.isEmpty ? "" : """
+                    AND rowid IN (SELECT s.id FROM screenshot s WHERE \(conditions.joined(separator: " AND ")))
+                    """
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT rowid AS id, -rank AS score,
+                           snippet(screenshot_fts, 0, '\(start)', '\(end)', '…', 16) AS snippet
+                    FROM screenshot_fts WHERE screenshot_fts MATCH ? \(filter)
+                    ORDER BY rank LIMIT ?
+                    """, arguments: [query.fts5Expression] + filterArguments + [max(0, request.limit)])
             } else {
-                let (conditions, arguments) = Self.filterConditions(request)
-                ranked = try Row.fetchAll(db, sql: """
-                    SELECT s.id FROM screenshot s WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT s.id AS id, 0.0 AS score, substr(lens_inflate(t.body), 1, 160) AS snippet
+                    FROM screenshot s JOIN screenshot_text t ON t.id = s.id
+                    WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
                     ORDER BY s.captured_at DESC LIMIT ?
-                    """, arguments: arguments + [max(0, request.limit)]).map { ($0["id"], 0.0) }
-                guard !ranked.isEmpty else { return [] }
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT id, substr(lens_inflate(body), 1, 160) AS snippet FROM screenshot_text
-                    WHERE id IN (\(Self.placeholders(ranked.count)))
-                    """, arguments: StatementArguments(ranked.map(\.id))) {
-                    snippets[row["id"]] = row["snippet"]
-                }
+                    """, arguments: filterArguments + [max(0, request.limit)])
             }
+            guard !rows.isEmpty else { return [] }
+            let ids: [Int64] = rows.map { $0["id"] }
             var dates: [Int64: (Double, Double)] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(Self.placeholders(ranked.count)))
-                """, arguments: StatementArguments(ranked.map(\.id))) {
+                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(Self.placeholders(ids.count)))
+                """, arguments: StatementArguments(ids)) {
                 dates[row["id"]] = (row["captured_at"], row["imported_at"])
             }
             var paths: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT screenshot_id, path FROM path
-                WHERE screenshot_id IN (\(Self.placeholders(ranked.count))) AND gone_at IS NULL
+                WHERE screenshot_id IN (\(Self.placeholders(ids.count))) AND gone_at IS NULL
                 ORDER BY first_seen_at, path
-                """, arguments: StatementArguments(ranked.map(\.id))) {
+                """, arguments: StatementArguments(ids)) {
                 paths[row["screenshot_id"], default: []].append(row["path"])
             }
-            return ranked.map { id, score in
+            return rows.map { row in
+                let id: Int64 = row["id"]
                 let (captured, imported) = dates[id] ?? (0, 0)
-                return SearchHit(id: id, paths: paths[id] ?? [], score: score, snippet: snippets[id] ?? "",
+                return SearchHit(id: id, paths: paths[id] ?? [], score: row["score"], snippet: row["snippet"] ?? "",
                                  capturedAt: Date(timeIntervalSince1970: captured),
                                  importedAt: Date(timeIntervalSince1970: imported))
             }
         }
-    }
-
-    /// The best `limit` matches by bm25. Without filters FTS5 ranks alone (no join per match).
-    private static func rankedIDs(_ db: Database, query: SearchQuery, request: SearchRequest) throws -> [(id: Int64, score: Double)] {
-        let limit = max(0, request.limit)
-        let rows: [Row]
-        if request.hasFilters {
-            let (conditions, arguments) = filterConditions(request)
-            rows = try Row.fetchAll(db, sql: """
-                SELECT f.rowid AS id, -f.rank AS score FROM screenshot_fts f JOIN screenshot s ON s.id = f.rowid
-                WHERE screenshot_fts MATCH ? \(conditions.map { "AND " + $0 }.joined(separator: " "))
-                ORDER BY f.rank LIMIT ?
-                """, arguments: [query.fts5Expression] + arguments + [limit])
-        } else {
-            rows = try Row.fetchAll(db, sql: """
-                SELECT rowid AS id, -rank AS score FROM screenshot_fts WHERE screenshot_fts MATCH ? ORDER BY rank LIMIT ?
-                """, arguments: [query.fts5Expression, limit])
-        }
-        return rows.map { ($0["id"], $0["score"]) }
     }
 
     /// SQL conditions on `screenshot s` for the request's filters.

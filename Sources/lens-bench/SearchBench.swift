@@ -28,13 +28,30 @@ struct SearchBench: ParsableCommand {
     @Option(help: "Keep the database here instead of a temp folder.")
     var keep: String?
 
+    @Option(help: "Reuse a database built by an earlier run with --keep (skips the build).")
+    var reuse: String?
+
+    @Option(help: "Stop timing a query kind after this many seconds (the figures say how many ran).")
+    var secondsPerKind: Double = 60
+
     func run() throws {
         let work = try Measure.makeTemporaryFolder("lens-bench-search")
         defer { if keep == nil { try? FileManager.default.removeItem(at: work) } }
-        let path = keep ?? work.appendingPathComponent("bench.db").path
-        try? FileManager.default.removeItem(atPath: path)
+        let path = reuse ?? keep ?? work.appendingPathComponent("bench.db").path
+        if reuse == nil { try? FileManager.default.removeItem(atPath: path) }
         let store = try LensDatabase(path: path)
         var corpus = SyntheticCorpus(seed: 2024)
+        var rawTextBytes = 0
+        if reuse != nil {
+            // Regenerate the same text to know its size and phrases, without inserting it.
+            for _ in 0..<documents { rawTextBytes += corpus.document(words: words).utf8.count }
+        } else {
+            rawTextBytes = try build(store, corpus: &corpus)
+        }
+        try report(store, path: path, rawTextBytes: rawTextBytes, corpus: corpus)
+    }
+
+    private func build(_ store: LensDatabase, corpus: inout SyntheticCorpus) throws -> Int {
 
         // Build: one transaction per 1,000 screenshots, through the real schema and its FTS triggers.
         var rawTextBytes = 0
@@ -61,9 +78,14 @@ struct SearchBench: ParsableCommand {
                 next += batch
             }
         }
+        print("synthetic index:   \(documents) screenshots x \(words) words, built in \(String(format: "%.1f", buildSeconds)) s")
+        return rawTextBytes
+    }
+
+    private func report(_ store: LensDatabase, path: String, rawTextBytes: Int, corpus: SyntheticCorpus) throws {
+        var corpus = corpus
         try store.checkpoint()
         let dbBytes = store.fileSize()
-        print("synthetic index:   \(documents) screenshots x \(words) words, built in \(String(format: "%.1f", buildSeconds)) s")
         print(String(format: "raw text:          %.1f MB (%.0f bytes per screenshot)", Double(rawTextBytes) / 1e6, Double(rawTextBytes) / Double(documents)))
         print(String(format: "database:          %.1f MB = %.2f x raw text (goal <= 1.3); %.2f MB per 1,000 screenshots",
                      Double(dbBytes) / 1e6, Double(dbBytes) / Double(rawTextBytes), Double(dbBytes) / Double(documents) * 1000 / 1e6))
@@ -81,6 +103,7 @@ struct SearchBench: ParsableCommand {
             vocabulary.filter { Double($0.documents) >= low * Double(documents) && Double($0.documents) < high * Double(documents) }.map(\.term)
         }
         let rare = band(0, 0.001), medium = band(0.001, 0.01), frequent = band(0.01, 0.1), veryCommon = band(0.1, 1.01)
+        fflush(nil)
         print("query words by share of screenshots containing them: rare < 0.1% (\(rare.count) words), 0.1-1% (\(medium.count)), 1-10% (\(frequent.count)), > 10% (\(veryCommon.count))")
         var rng = SplitMix64(seed: 7)
         func pick(_ words: [String]) -> String { words.isEmpty ? "none" : words[Int(rng.next() % UInt64(words.count))] }
@@ -101,7 +124,8 @@ struct SearchBench: ParsableCommand {
         for (kind, make) in kinds {
             var times: [Double] = []
             var hits = 0
-            for _ in 0..<queries {
+            let kindStart = ContinuousClock.now
+            for _ in 0..<queries where Measure.seconds(ContinuousClock.now - kindStart) < secondsPerKind {
                 let text = make()
                 samples[kind, default: []].append(text)
                 let request = SearchRequest(query: try SearchQuery(parsing: text), limit: 20)
@@ -109,9 +133,10 @@ struct SearchBench: ParsableCommand {
                 hits += found.count
                 times.append(seconds * 1000)
             }
-            print(String(format: "  %-16@ p50 %6.2f ms  p95 %7.2f ms  max %7.2f ms  (mean hits %.1f)  e.g. %@",
+            print(String(format: "  %-16@ p50 %6.2f ms  p95 %7.2f ms  max %7.2f ms  (%d queries, mean hits %.1f)  e.g. %@",
                          kind as NSString, Measure.percentile(times, 0.5), Measure.percentile(times, 0.95),
-                         times.max() ?? 0, Double(hits) / Double(queries), samples[kind]![0] as NSString))
+                         times.max() ?? 0, times.count, Double(hits) / Double(max(1, times.count)), samples[kind]![0] as NSString))
+            fflush(nil)
         }
 
         // End to end: a new `lens search` process each time, as a user at a shell.
