@@ -83,7 +83,6 @@ struct SearchBench: ParsableCommand {
     }
 
     private func report(_ store: LensDatabase, path: String, rawTextBytes: Int, corpus: SyntheticCorpus) throws {
-        var corpus = corpus
         try store.checkpoint()
         let dbBytes = store.fileSize()
         print(String(format: "raw text:          %.1f MB (%.0f bytes per screenshot)", Double(rawTextBytes) / 1e6, Double(rawTextBytes) / Double(documents)))

@@ -36,8 +36,8 @@ struct LensBinary {
         process.environment = environment
         // Files, not pipes: a chatty child can never block on a full pipe.
         let out = home.appendingPathComponent("stdout-\(UUID().uuidString)"), err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
@@ -237,7 +237,7 @@ struct CLITests {
         process.executableURL = LensBinary.url
         process.arguments = ["import", "--workers", "2", "--db", lens.database, folder.path]
         let importLog = lens.home.appendingPathComponent("import.log")
-        FileManager.default.createFile(atPath: importLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: importLog.path, contents: nil)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: importLog)
         try process.run()
