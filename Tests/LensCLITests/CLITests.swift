@@ -25,9 +25,14 @@ struct LensBinary {
 
     /// Runs `lens args…` with `--db` pointing into this fixture's folder unless `useDefaultDatabase`.
     func run(_ args: [String], environment extra: [String: String?] = [:], useDefaultDatabase: Bool = false) throws -> Result {
+        try runProgram(Self.url.path, args + (useDefaultDatabase ? [] : ["--db", database]), environment: extra)
+    }
+
+    /// Runs any program with this fixture's HOME and no Lens variables from the outer environment.
+    func runProgram(_ executable: String, _ args: [String], environment extra: [String: String?] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = Self.url
-        process.arguments = args + (useDefaultDatabase ? [] : ["--db", database])
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment.removeValue(forKey: "XDG_DATA_HOME")
@@ -128,6 +133,18 @@ struct CLITests {
         #expect(result.status == 0 || result.status == 2, "status \(result.status): \(result.stderr)")
         #expect(!result.stderr.localizedCaseInsensitiveContains("sql"), "\(result.stderr)")
         if result.status == 2 { #expect(result.stderr.contains("Error:")) }
+    }
+
+    /// On a terminal (a pseudo-terminal from util-linux `script`) matches are bold, never with NO_COLOR.
+    @Test func matchesAreBoldOnATerminalUnlessNO_COLOR() throws {
+        let lens = try LensBinary()
+        _ = try lens.importSamples()
+        let command = "'\(LensBinary.url.path)' search --db '\(lens.database)' quarterly"
+        let styled = try lens.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": nil])
+        #expect(styled.stdout.contains("\u{1B}[1mquarterly\u{1B}[0m"), "\(styled.stdout.debugDescription)")
+        let plain = try lens.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"])
+        #expect(plain.stdout.contains("[quarterly]"))
+        #expect(!plain.stdout.contains("\u{1B}["))
     }
 
     @Test func showAndStatusReportAsJSON() throws {
