@@ -31,8 +31,22 @@ public final class LensDatabase: Sendable {
             close(fd)
         }
         self.path = path
-        self.writer = try DatabasePool(path: path, configuration: Self.configuration())
+        self.writer = try Self.openPool(path: path)
         try Self.migrate(writer)
+    }
+
+    /// Opens the pool, waiting out a concurrent first open: turning a new file to WAL needs an
+    /// exclusive lock, and SQLite reports SQLITE_BUSY at once (no busy handler) while another
+    /// connection is converting or migrating the same file.
+    private static func openPool(path: String) throws -> DatabasePool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration())
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                usleep(20_000)
+            }
+        }
     }
 
     /// An in-memory database, for tests.
@@ -96,7 +110,7 @@ public final class LensDatabase: Sendable {
                 );
                 CREATE INDEX path_screenshot ON path(screenshot_id);
 
-                -- Recognized text, deflated (lens_deflate), and the word boxes (Recognition.encode).
+                -- Recognized text and word boxes (Recognition.encode), both deflated (TextCompression).
                 CREATE TABLE screenshot_text (
                     id    INTEGER PRIMARY KEY REFERENCES screenshot(id) ON DELETE CASCADE,
                     body  BLOB NOT NULL,
@@ -249,7 +263,8 @@ public final class LensDatabase: Sendable {
             try db.execute(sql: """
                 INSERT INTO screenshot_text (id, body, words) VALUES (?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words
-                """, arguments: [id, Data(TextCompression.deflate(recognition.text)), Data(Recognition.encode(recognition.words))])
+                """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
+                                 Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words)))])
         }
     }
 
@@ -305,7 +320,8 @@ public final class LensDatabase: Sendable {
                 width: row["width"], height: row["height"],
                 state: QueueState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
                 lastError: row["last_error"], text: row["text"], confidence: row["confidence"],
-                words: words.map { Recognition.decodeWords([UInt8]($0), text: row["text"] ?? "") } ?? [],
+                words: words.flatMap { try? TextCompression.inflate(bytes: [UInt8]($0)) }
+                    .map { Recognition.decodeWords($0, text: row["text"] ?? "") } ?? [],
                 ocrSeconds: row["ocr_seconds"],
                 capturedAt: Date(timeIntervalSince1970: row["captured_at"]),
                 importedAt: Date(timeIntervalSince1970: row["imported_at"]),

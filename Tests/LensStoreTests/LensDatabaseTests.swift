@@ -132,7 +132,7 @@ struct SchemaTests {
     /// Several processes may open a new database at the same moment (the daemon and a `lens status`):
     /// exactly one creates the schema and the others use it.
     @Test func concurrentFirstOpensOfANewDatabaseAllSucceed() async throws {
-        for round in 0..<5 {
+        for round in 0..<20 {
             let path = try TestSupport.makeTemporaryFolder("lens-race").appendingPathComponent("lens-\(round).db").path
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<6 {
