@@ -47,6 +47,14 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "LensWatch",
+            dependencies: [
+                "LensCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "LensApp",
             dependencies: [
                 "LensCore", "LensOCR", "LensStore",
@@ -77,6 +85,7 @@ let package = Package(
         // Helpers shared by the test targets only: temp folders, sample paths, text scoring.
         .target(name: "LensTestSupport", dependencies: ["LensCore"], path: "Tests/LensTestSupport"),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensWatchTests", dependencies: ["LensWatch", "LensTestSupport"]),
         .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensStoreTests", dependencies: [
             "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
