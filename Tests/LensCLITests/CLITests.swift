@@ -147,6 +147,29 @@ struct CLITests {
         #expect(!plain.stdout.contains("\u{1B}["))
     }
 
+    @Test func initWritesAPrivateConfigAndNeverOverwritesSilently() throws {
+        let lens = try LensBinary()
+        let shots = lens.home.appendingPathComponent("Pictures/Screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let config = lens.home.appendingPathComponent(".config/lens/config.toml").path
+        // No terminal and no --yes: nothing is watched without being asked for.
+        let quiet = try lens.runProgram(LensBinary.url.path, ["init"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains("no folder is watched yet"))
+        #expect(try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: lens.home.appendingPathComponent(".config/lens").path)[.posixPermissions] as? Int == 0o700)
+
+        let again = try lens.runProgram(LensBinary.url.path, ["init", "--yes"])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("already exists; pass --force"))
+
+        let forced = try lens.runProgram(LensBinary.url.path, ["init", "--yes", "--force"])
+        #expect(forced.status == 0)
+        #expect(forced.stdout.contains(shots.path))
+        #expect(forced.stdout.contains("systemctl --user enable --now lens"))
+        #expect(try String(contentsOfFile: config, encoding: .utf8).contains("path = \"\(shots.path)\""))
+    }
+
     @Test func showAndStatusReportAsJSON() throws {
         let lens = try LensBinary()
         _ = try lens.importSamples()

@@ -1,0 +1,85 @@
+/// Lens's settings, as read from `config.toml`. Pure values with their defaults; loading and
+/// path expansion happen in LensApp.
+public struct LensConfiguration: Sendable, Equatable {
+    /// The database file; `nil` means the XDG default.
+    public var database: String?
+    /// OCR workers; `nil` means one per core.
+    public var workers: Int?
+    /// Tesseract languages for folders that do not set their own, e.g. `["eng", "deu"]`.
+    public var languages: [String]
+    /// How long a new file's size and mtime must stay unchanged before it is read.
+    public var stabilityMilliseconds: Int
+    public var logLevel: String
+    public var folders: [Folder]
+
+    public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"],
+                stabilityMilliseconds: Int = Self.defaultStabilityMilliseconds, logLevel: String = "info", folders: [Folder] = []) {
+        self.database = database
+        self.workers = workers
+        self.languages = languages
+        self.stabilityMilliseconds = stabilityMilliseconds
+        self.logLevel = logLevel
+        self.folders = folders
+    }
+
+    public static let defaultStabilityMilliseconds = 300
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// One watched folder (`[[folders]]`).
+    public struct Folder: Sendable, Equatable {
+        public var path: String
+        public var recursive: Bool
+        /// Globs a file name must match (empty: every name).
+        public var include: [String]
+        /// Globs of file or folder names to skip.
+        public var exclude: [String]
+        /// Overrides the global languages.
+        public var languages: [String]?
+        /// The auto-import toggle: a disabled folder is kept in the config but not watched.
+        public var isEnabled: Bool
+        /// Delete the original once its record and text are durable (off by default; dangerous).
+        public var deletesAfterImport: Bool
+        /// Poll every this many seconds instead of relying on inotify (network shares are
+        /// detected and polled automatically); `nil` means inotify.
+        public var pollInterval: Double?
+
+        public init(path: String, recursive: Bool = true, include: [String] = [], exclude: [String] = Self.defaultExcludes,
+                    languages: [String]? = nil, isEnabled: Bool = true, deletesAfterImport: Bool = false, pollInterval: Double? = nil) {
+            self.path = path
+            self.recursive = recursive
+            self.include = include
+            self.exclude = exclude
+            self.languages = languages
+            self.isEnabled = isEnabled
+            self.deletesAfterImport = deletesAfterImport
+            self.pollInterval = pollInterval
+        }
+
+        /// Hidden files, partial downloads, editor temp files and trash folders.
+        public static let defaultExcludes = [".*", "*.part", "*.crdownload", "~*", ".Trash*"]
+    }
+
+    /// Problems that make the configuration unusable, each naming the key (e.g. `folders[2].path`).
+    public func problems() -> [(key: String, message: String)] {
+        var found: [(String, String)] = []
+        if let workers, !(1...64).contains(workers) { found.append(("workers", "must be between 1 and 64")) }
+        if !(0...60_000).contains(stabilityMilliseconds) {
+            found.append(("stability_ms", "must be between 0 and 60000 milliseconds"))
+        }
+        if !Self.logLevels.contains(logLevel) {
+            found.append(("log_level", "must be one of \(Self.logLevels.joined(separator: ", "))"))
+        }
+        if languages.isEmpty { found.append(("languages", "must name at least one language")) }
+        var seen = Set<String>()
+        for (index, folder) in folders.enumerated() {
+            let key = "folders[\(index + 1)]"
+            if !folder.path.hasPrefix("/") { found.append(("\(key).path", "must be an absolute path (or start with ~/)")) }
+            if !seen.insert(folder.path).inserted { found.append(("\(key).path", "\(folder.path) is listed twice")) }
+            if let interval = folder.pollInterval, !(1...86_400).contains(interval) {
+                found.append(("\(key).poll_interval", "must be between 1 and 86400 seconds"))
+            }
+            if folder.languages?.isEmpty == true { found.append(("\(key).languages", "must name at least one language")) }
+        }
+        return found
+    }
+}

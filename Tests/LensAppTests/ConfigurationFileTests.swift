@@ -1,0 +1,98 @@
+import Foundation
+import LensApp
+import LensCore
+import LensTestSupport
+import Testing
+
+struct ConfigurationFileTests {
+    func parse(_ text: String) throws(ConfigurationError) -> LensConfiguration {
+        try ConfigurationFile.parse(text, file: "config.toml", home: "/home/u")
+    }
+
+    @Test func anEmptyFileMeansTheDefaults() throws {
+        #expect(try parse("") == LensConfiguration())
+        #expect(try ConfigurationFile.load("/no/such/config.toml") == LensConfiguration())
+    }
+
+    @Test func readsEveryKey() throws {
+        let config = try parse("""
+            database = "~/lens/index.db"
+            workers = 3
+            languages = ["eng", "deu"]
+            stability_ms = 500
+            log_level = "debug"
+
+            [[folders]]
+            path = "~/Pictures/Screenshots"
+
+            [[folders]]
+            path = "/mnt/nas/shots"
+            recursive = false
+            include = ["*.png"]
+            exclude = ["tmp*"]
+            languages = ["fra"]
+            enabled = false
+            delete_after_import = true
+            poll_interval = 30
+            """)
+        #expect(config.database == "/home/u/lens/index.db")
+        #expect(config.workers == 3)
+        #expect(config.languages == ["eng", "deu"])
+        #expect(config.stabilityMilliseconds == 500)
+        #expect(config.logLevel == "debug")
+        #expect(config.folders == [
+            LensConfiguration.Folder(path: "/home/u/Pictures/Screenshots"),
+            LensConfiguration.Folder(path: "/mnt/nas/shots", recursive: false, include: ["*.png"], exclude: ["tmp*"],
+                                     languages: ["fra"], isEnabled: false, deletesAfterImport: true, pollInterval: 30),
+        ])
+    }
+
+    @Test(arguments: [
+        ("workers = \"two\"", "config.toml:1: workers: must be a whole number"),
+        ("workers = 0", "config.toml:1: workers: must be between 1 and 64"),
+        ("\nstabilty_ms = 5", "config.toml:2: stabilty_ms: unknown key"),
+        ("log_level = \"loud\"", "config.toml:1: log_level: must be one of"),
+        ("languages = \"eng\"", "config.toml:1: languages: must be an array of strings"),
+        ("languages = []", "config.toml:1: languages: must name at least one language"),
+        ("workers = 2\n[[folders]]\nrecursive = true", "config.toml:2: folders[1].path: is required"), // the header
+        ("[[folders]]\npath = \"/a\"\n\n[[folders]]\npath = \"/b\"\nenabled = \"yes\"", "config.toml:6: folders[2].enabled: must be true or false"),
+        ("[[folders]]\npath = \"relative/dir\"", "config.toml:2: folders[1].path: must be an absolute path"),
+        ("[[folders]]\npath = \"/a\"\npoll_intervall = 5", "config.toml:3: folders[1].poll_intervall: unknown key"),
+        ("[[folders]]\npath = \"/a\"\npoll_interval = 0", "config.toml:3: folders[1].poll_interval: must be between 1 and 86400"),
+        ("[[folders]]\npath = \"/a\"\n[[folders]]\npath = \"/a\"", "config.toml:4: folders[2].path: /a is listed twice"),
+        ("workers = 2\nworkers = [", "config.toml:2: not valid TOML"),
+        ("folders = 3", "config.toml:1: folders: must be an array of tables"),
+    ])
+    func problemsNameTheLineAndTheKey(text: String, expected: String) {
+        #expect {
+            _ = try parse(text)
+        } throws: { error in
+            (error as? ConfigurationError).map { "\($0)".hasPrefix(expected) } ?? false
+        }
+    }
+
+    @Test func theDefaultTextParsesToTheDefaultsWithItsFolders() throws {
+        let text = ConfigurationFile.defaultText(folders: ["/home/u/Pictures/Screenshots", "/home/u/Desk \"top\""])
+        let config = try parse(text)
+        #expect(config.folders.map(\.path) == ["/home/u/Pictures/Screenshots", "/home/u/Desk \"top\""])
+        #expect(config.folders.allSatisfy { $0.isEnabled && !$0.deletesAfterImport && $0.recursive })
+        var expected = LensConfiguration()
+        expected.folders = config.folders
+        #expect(config == expected)
+        #expect(try parse(ConfigurationFile.defaultText(folders: [])) == LensConfiguration())
+    }
+
+    /// The example shipped in config/ is what `lens init` writes for ~/Pictures/Screenshots.
+    @Test func theShippedExampleIsTheDefaultText() throws {
+        let shipped = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("config/config.toml"), encoding: .utf8)
+        #expect(shipped == ConfigurationFile.defaultText(folders: ["~/Pictures/Screenshots"]))
+        #expect(try parse(shipped).folders.map(\.path) == ["/home/u/Pictures/Screenshots"])
+    }
+
+    @Test func theFileLocationFollowsXDG() {
+        #expect(ConfigurationFile.path(explicit: nil, environment: ["HOME": "/h"]) == "/h/.config/lens/config.toml")
+        #expect(ConfigurationFile.path(explicit: nil, environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/x"]) == "/x/lens/config.toml")
+        #expect(ConfigurationFile.path(explicit: nil, environment: ["HOME": "/h", "LENS_CONFIG": "/c.toml"]) == "/c.toml")
+        #expect(ConfigurationFile.path(explicit: "/e.toml", environment: ["LENS_CONFIG": "/c.toml"]) == "/e.toml")
+    }
+}
