@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "LensApp",
             dependencies: [
-                "LensCore", "LensOCR", "LensStore",
+                "LensCore", "LensOCR", "LensStore", "LensWatch",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

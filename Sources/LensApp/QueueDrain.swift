@@ -22,11 +22,14 @@ struct QueueDrain: Sendable {
     let logger: Logger
     let owner: Int32 = getpid()
 
-    func run(onOutcome: @escaping @Sendable (ItemOutcome) -> Void) async throws {
+    /// Claims and recognizes items until the queue is empty or `stopWhen` says so (checked before
+    /// each claim, so work in flight always finishes).
+    func run(stopWhen: @escaping @Sendable () -> Bool = { false },
+             onOutcome: @escaping @Sendable (ItemOutcome) -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<pool.workerCount {
                 group.addTask {
-                    while !Task.isCancelled, let item = try database.claimNext(owner: owner) {
+                    while !Task.isCancelled, !stopWhen(), let item = try database.claimNext(owner: owner) {
                         onOutcome(try await process(item))
                     }
                 }

@@ -402,3 +402,38 @@ extension LensDatabase {
         }
     }
 }
+
+extension LensDatabase {
+    /// Marks a path deleted or moved out. Its content keeps its record (other paths, history).
+    public func markGone(path: String, now: Double = Date().timeIntervalSince1970) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE path SET gone_at = ? WHERE path = ? AND gone_at IS NULL", arguments: [now, path])
+        }
+    }
+
+    /// Moves a known path to its new name (a rename within the watched trees): no re-hash, no OCR.
+    /// Returns `false` when `from` was not known, so the caller treats `to` as a new candidate.
+    public func movePath(from: String, to: String, size: Int, modifiedAt: Double,
+                         now: Double = Date().timeIntervalSince1970) throws -> Bool {
+        try writer.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT screenshot_id FROM path WHERE path = ?", arguments: [from]) else {
+                return false
+            }
+            try db.execute(sql: "DELETE FROM path WHERE path = ?", arguments: [to])
+            try db.execute(sql: """
+                UPDATE path SET path = ?, size = ?, modified_at = ?, last_seen_at = ?, gone_at = NULL WHERE path = ?
+                """, arguments: [to, size, modifiedAt, now, from])
+            _ = id
+            return true
+        }
+    }
+
+    /// Live paths recorded under `folder` (for reconciling with what is on disk).
+    public func livePaths(under folder: String) throws -> [String] {
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return try writer.read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM path WHERE gone_at IS NULL AND path > ? AND path < ?",
+                                arguments: [base + "/", base + "0"])
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import LensCore
+import LensOCR
+import LensStore
+import LensWatch
+import Logging
+import ServiceLifecycle
+
+/// Settings of `lens watch`.
+public struct WatchOptions: Sendable {
+    public var folders: [LensConfiguration.Folder]
+    public var stabilitySeconds: Double
+    public var importOptions: ImportOptions
+
+    public init(folders: [LensConfiguration.Folder], stabilitySeconds: Double, importOptions: ImportOptions) {
+        self.folders = folders
+        self.stabilitySeconds = stabilitySeconds
+        self.importOptions = importOptions
+    }
+}
+
+/// A "there may be queued work" signal from intake to the OCR service; repeated signals coalesce.
+struct WorkSignal: Sendable {
+    let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func raise() { continuation.yield() }
+    func finish() { continuation.finish() }
+}
+
+/// `lens watch`: the services of the indexing daemon, run by a ServiceGroup that turns SIGTERM and
+/// SIGINT into a graceful shutdown (in-flight OCR finishes; nothing new is started; exit 0).
+public enum WatchDaemon {
+    public static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
+                           notifier: SystemdNotifier = SystemdNotifier()) async throws {
+        let signal = WorkSignal()
+        let ocr = OCRService(database: database, options: options.importOptions, signal: signal, logger: logger)
+        let intake = try IntakeService(database: database, options: options, signal: signal, logger: logger, notifier: notifier)
+        let group = ServiceGroup(
+            services: [ocr, intake], // shut down in reverse order: intake stops first, then OCR drains
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        try await group.run()
+        notifier.notify("STOPPING=1")
+    }
+}
+
+/// Recognizes queued items whenever intake signals new work (and once at start, for work left
+/// over by a previous run).
+struct OCRService: Service {
+    let database: LensDatabase
+    let options: ImportOptions
+    let signal: WorkSignal
+    let logger: Logger
+
+    func run() async throws {
+        try database.requeueAbandoned(isAlive: isProcessAlive)
+        let settings = options.recognizer
+        let pool = try OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
+        defer { pool.shutdown() }
+        let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes, logger: logger)
+        let counter = OutcomeCounter()
+        signal.raise() // leftovers from an earlier run
+        for await _ in signal.stream.cancelOnGracefulShutdown() {
+            do {
+                try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
+            } catch is CancellationError where Task.isShuttingDownGracefully {
+                break
+            }
+            let (recognized, failed) = counter.takeTotals()
+            if recognized + failed > 0 {
+                logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
+            }
+        }
+    }
+}
+
+/// Turns file-system events into registered, queued content: candidates wait for stability, are
+/// hashed and registered; removals and moves update paths; new folders, overflow and start-up are
+/// handled by scans. Summaries are logged, not a line per file.
+final class IntakeService: Service, @unchecked Sendable {
+    private let database: LensDatabase
+    private let options: WatchOptions
+    private let signal: WorkSignal
+    private let logger: Logger
+    private let notifier: SystemdNotifier
+    private let watcher: DirectoryWatcher
+    private let scanner: FileScanner
+    private let lock = NSLock()
+    private var tracker: StabilityTracker // guarded by lock
+    private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
+
+    init(database: LensDatabase, options: WatchOptions, signal: WorkSignal, logger: Logger, notifier: SystemdNotifier) throws {
+        self.database = database
+        self.options = options
+        self.signal = signal
+        self.logger = logger
+        self.notifier = notifier
+        watcher = try DirectoryWatcher(logger: logger)
+        scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes)
+        tracker = StabilityTracker(delay: options.stabilitySeconds)
+        pending = WorkSignal()
+    }
+
+    private var folders: [LensConfiguration.Folder] { options.folders.filter(\.isEnabled) }
+
+    func run() async throws {
+        // Watch first, then scan: whatever lands during the scan is seen by one or the other.
+        for folder in folders { watcher.watch(folder.path) }
+        watcher.start()
+        defer { watcher.stop() }
+        for folder in folders { reconcile(folder.path) }
+        notifier.notify("READY=1\nSTATUS=watching \(folders.count) folder(s)")
+        logger.info("watching", metadata: ["folders": "\(folders.map(\.path))"])
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                for await event in watcher.events.cancelOnGracefulShutdown() { handle(event) }
+            }
+            group.addTask { [self] in
+                try await settleLoop()
+            }
+            try await gracefulShutdown()
+            watcher.stop()
+            pending.finish()
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: WatchEvent) {
+        switch event {
+        case .fileChanged(let path):
+            if isIncluded(path) { observe(path) }
+        case .fileRemoved(let path):
+            forget(path)
+            try? database.markGone(path: path)
+        case .fileMoved(let from, let to):
+            forget(from)
+            var info = stat()
+            guard isIncluded(to), stat(to, &info) == 0 else {
+                try? database.markGone(path: from)
+                return
+            }
+            let moved = (try? database.movePath(from: from, to: to, size: Int(info.st_size),
+                                                modifiedAt: FileScanner.modificationTime(info))) ?? false
+            if !moved { observe(to) } // not known yet (e.g. still settling under its old name)
+        case .directoryAppeared(let path):
+            scan(path)
+        case .directoryRemoved(let path):
+            for gone in (try? database.livePaths(under: path)) ?? [] { try? database.markGone(path: gone) }
+        case .overflow:
+            logger.warning("inotify queue overflowed; rescanning every watched folder")
+            for folder in folders { reconcile(folder.path) }
+        case .watchLimitReached(let path):
+            logger.error("not every folder under \(path) could be watched (fs.inotify.max_user_watches); new files there are found at the next rescan")
+        }
+    }
+
+    /// Start-up and overflow: every file not known by path+size+mtime becomes a candidate, and
+    /// recorded paths no longer on disk are marked gone.
+    private func reconcile(_ folder: String) {
+        let onDisk = scan(folder)
+        for recorded in (try? database.livePaths(under: folder)) ?? [] where !onDisk.contains(recorded) {
+            try? database.markGone(path: recorded)
+        }
+    }
+
+    @discardableResult
+    private func scan(_ folder: String) -> Set<String> {
+        var seen = Set<String>()
+        for file in scanner.files(under: [folder], failure: { self.logger.warning("\($0.path): \($0.reason)") }) {
+            seen.insert(file.path)
+            guard isIncluded(file.path) else { continue }
+            let unchanged = try? database.unchangedScreenshot(atPath: file.path, size: Int(file.info.st_size),
+                                                              modifiedAt: FileScanner.modificationTime(file.info))
+            if unchanged == nil { observe(file.path) }
+        }
+        return seen
+    }
+
+    /// Whether the file's name passes its folder's include and exclude globs.
+    private func isIncluded(_ path: String) -> Bool {
+        guard let folder = folders.first(where: { path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }) else {
+            return false
+        }
+        let relative = path.dropFirst(folder.path.count + 1)
+        if !folder.recursive && relative.contains("/") { return false }
+        let components = relative.split(separator: "/").map(String.init)
+        if components.contains(where: { name in folder.exclude.contains { fnmatch($0, name, 0) == 0 } }) { return false }
+        let name = components.last ?? ""
+        return folder.include.isEmpty || folder.include.contains { fnmatch($0, name, 0) == 0 }
+    }
+
+    // MARK: - Stability
+
+    private func observe(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let observation = StabilityTracker.Observation(size: Int(info.st_size), modifiedAt: FileScanner.modificationTime(info))
+        lock.withLock { tracker.observe(path, observation, at: Self.now()) }
+        pending.raise()
+    }
+
+    private func forget(_ path: String) {
+        lock.withLock { tracker.forget(path) }
+    }
+
+    /// Sleeps while nothing is pending; while files settle, checks every 50 ms.
+    private func settleLoop() async throws {
+        var wake = pending.stream.makeAsyncIterator()
+        while !Task.isShuttingDownGracefully {
+            let settled = lock.withLock {
+                tracker.settled(at: Self.now()) { path in
+                    var info = stat()
+                    guard stat(path, &info) == 0 else { return nil }
+                    return StabilityTracker.Observation(size: Int(info.st_size), modifiedAt: FileScanner.modificationTime(info))
+                }
+            }
+            if !settled.isEmpty { register(settled) }
+            if lock.withLock({ tracker.pendingCount }) == 0 {
+                guard await wake.next() != nil else { return }
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func register(_ paths: [String]) {
+        var added = 0
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            switch scanner.examine(path: path, info: info) {
+            case .failure(let failure):
+                if failure.reason != FileScanner.notAnImage || FoundFile(path: path, info: info, isExplicit: false).claimsToBeImage {
+                    logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
+                }
+            case .success(let image):
+                do {
+                    let registration = try database.register(FileObservation(
+                        path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
+                        format: image.format, seenAt: Date().timeIntervalSince1970))
+                    if case .added = registration { added += 1 }
+                } catch {
+                    logger.error("cannot record \(OutputStyle.visible(path)): \(error)")
+                }
+            }
+        }
+        if added > 0 { signal.raise() }
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// Counts outcomes between log summaries.
+final class OutcomeCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recognized = 0, failed = 0
+
+    func record(_ outcome: ItemOutcome) {
+        lock.withLock {
+            switch outcome {
+            case .recognized: recognized += 1
+            case .failed: failed += 1
+            }
+        }
+    }
+
+    func takeTotals() -> (Int, Int) {
+        lock.withLock {
+            defer { recognized = 0; failed = 0 }
+            return (recognized, failed)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+import Logging
+
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Index new screenshots as they land in the watched folders (the daemon).",
+        discussion: """
+            Watches the folders of the configuration file (see 'lens init'), or those given with \
+            --folder, with inotify. At start every folder is scanned, so files added, changed or \
+            removed while Lens was not running are handled. A new file is read once its size and \
+            modification time have held still for stability_ms. SIGTERM or Ctrl-C stops taking \
+            new files, lets recognition in progress finish and exits 0. Under systemd it reports \
+            readiness (Type=notify).
+
+            Examples:
+              lens watch
+              lens watch --folder ~/Pictures/Screenshots --log-level debug
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The configuration file.", discussion: "Defaults to $LENS_CONFIG, else $XDG_CONFIG_HOME/lens/config.toml, else ~/.config/lens/config.toml.", valueName: "path"))
+    var config: String?
+
+    @Option(name: .customLong("folder"), help: ArgumentHelp("Watch this folder instead of the configured ones (repeatable).", valueName: "dir"))
+    var folders: [String] = []
+
+    @Option(help: "How many images to recognize at once (default: the configuration's, else the number of cores).")
+    var workers: Int?
+
+    func run() async throws {
+        let configPath = ConfigurationFile.path(explicit: config)
+        var settings: LensConfiguration
+        do {
+            settings = try ConfigurationFile.load(configPath)
+        } catch {
+            throw LensCLIError(message: "\(error)")
+        }
+        if !folders.isEmpty {
+            settings.folders = folders.map { LensConfiguration.Folder(path: LensLocations.absolute($0)) }
+        }
+        guard !settings.folders.filter(\.isEnabled).isEmpty else {
+            throw LensCLIError(message: "no folder to watch: run 'lens init FOLDER' or pass --folder DIR (\(configPath))")
+        }
+        for folder in settings.folders where folder.isEnabled && !FileManager.default.fileExists(atPath: folder.path) {
+            throw LensCLIError(message: "the watched folder \(folder.path) does not exist")
+        }
+        var globalOptions = global
+        if globalOptions.db == nil, let database = settings.database { globalOptions.db = database }
+        if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
+        let library = try globalOptions.openLibrary()
+        let options = WatchOptions(
+            folders: settings.folders,
+            stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,
+            importOptions: ImportOptions(
+                workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
+                recognizer: .init(languages: settings.languages.joined(separator: "+"))))
+        do {
+            try await WatchDaemon.run(database: library.database, options: options, logger: Logger(label: "lens.watch"))
+        } catch {
+            throw LensCLIError(message: "watch stopped: \(error)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LensTestSupport
+import Testing
+
+/// `lens watch` as a user runs it: real inotify, Tesseract and SQLite, signals from outside.
+@Suite(.serialized)
+struct WatchTests {
+    struct Daemon {
+        let process = Process()
+        let log: URL
+
+        init(_ lens: LensBinary, folder: URL, extra: [String] = []) throws {
+            log = lens.home.appendingPathComponent("watch-\(UUID().uuidString.prefix(6)).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = LensBinary.url
+            process.arguments = ["watch", "--db", lens.database, "--folder", folder.path, "--workers", "2",
+                                 "--config", lens.home.appendingPathComponent("absent.toml").path] + extra
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = lens.home.path
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+        }
+
+        /// Sends SIGTERM and waits (up to 30 s) for the exit status.
+        func terminate() -> Int32? {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            guard !process.isRunning else {
+                kill(process.processIdentifier, SIGKILL)
+                return nil
+            }
+            return process.terminationStatus
+        }
+
+        var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    /// Polls `lens status` until `condition` holds on the counts (or 60 s pass).
+    static func waitForCounts(_ lens: LensBinary, _ condition: ([String: Int]) -> Bool) throws -> [String: Int] {
+        let deadline = Date().addingTimeInterval(60)
+        var counts: [String: Int] = [:]
+        while Date() < deadline {
+            let status = try lens.run(["status", "--json"])
+            counts = ((try? status.json() as? [String: Any])?["counts"] as? [String: Int]) ?? [:]
+            if condition(counts) { return counts }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return counts
+    }
+
+    static func show(_ lens: LensBinary, _ target: String) throws -> [String: Any]? {
+        try lens.run(["show", "--json", target]).json() as? [String: Any]
+    }
+
+    @Test func indexesWhatLandsFollowsMovesAndStopsCleanly() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("Screenshots")
+        let stage = lens.home.appendingPathComponent("stage")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: stage.appendingPathComponent("trip/day1"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("before.png"))
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+
+        let daemon = try Daemon(lens, folder: folder)
+        // Start-up reconciliation indexes what was there before.
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 1 }["done"] == 1, "\(daemon.output)")
+
+        // An atomic rename into the folder, and a folder moved in with content.
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("receipt_light"), to: stage.appendingPathComponent("r.png"))
+        try FileManager.default.moveItem(at: stage.appendingPathComponent("r.png"), to: folder.appendingPathComponent("receipt.png"))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: stage.appendingPathComponent("trip/day1/chat.png"))
+        try FileManager.default.moveItem(at: stage.appendingPathComponent("trip"), to: folder.appendingPathComponent("trip"))
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 3 }["done"] == 3, "\(daemon.output)")
+        #expect(try lens.run(["search", "555-0132"]).stdout.contains(folder.appendingPathComponent("receipt.png").path))
+        #expect(try lens.run(["search", "quarterly"]).stdout.contains(folder.appendingPathComponent("trip/day1/chat.png").path))
+
+        // A rename within the folder keeps the record; a delete marks the path gone.
+        let before = try #require(try Self.show(lens, folder.appendingPathComponent("receipt.png").path))
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("receipt.png"), to: folder.appendingPathComponent("renamed.png"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("before.png"))
+        var renamed: [String: Any]?
+        for _ in 0..<100 {
+            renamed = try Self.show(lens, folder.appendingPathComponent("renamed.png").path)
+            if renamed != nil { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(renamed?["id"] as? Int == before["id"] as? Int)
+        #expect(renamed?["recognized_at"] as? String == before["recognized_at"] as? String) // not recognized again
+        Thread.sleep(forTimeInterval: 0.3)
+        let gone = try #require(try Self.show(lens, folder.appendingPathComponent("before.png").path))
+        #expect((gone["gone_paths"] as? [String]) == [folder.appendingPathComponent("before.png").path])
+
+        #expect(daemon.terminate() == 0, "\(daemon.output)")
+        #expect(try Self.waitForCounts(lens) { _ in true } == ["done": 3, "queued": 0, "running": 0, "failed": 0])
+    }
+
+    /// A file copied in chunks, closed after each, is read only once complete.
+    @Test func aFileWrittenInChunksIsReadOnlyWhenComplete() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("Screenshots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let daemon = try Daemon(lens, folder: folder)
+        _ = try Self.waitForCounts(lens) { $0["done"] == 0 }
+        Thread.sleep(forTimeInterval: 0.5) // watching
+        let bytes = try TestSupport.sampleBytes("chat_dark")
+        let target = folder.appendingPathComponent("slow.png").path
+        let chunks = stride(from: 0, to: bytes.count, by: bytes.count / 4 + 1).map { Array(bytes[$0..<min(bytes.count, $0 + bytes.count / 4 + 1)]) }
+        for chunk in chunks {
+            let fd = open(target, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd) // IN_CLOSE_WRITE after every chunk
+            Thread.sleep(forTimeInterval: 0.15) // shorter than the 300 ms stability delay
+        }
+        let counts = try Self.waitForCounts(lens) { ($0["done"] ?? 0) + ($0["failed"] ?? 0) >= 1 }
+        #expect(counts == ["done": 1, "queued": 0, "running": 0, "failed": 0], "\(daemon.output)")
+        let shown = try #require(try Self.show(lens, target))
+        #expect(shown["size"] as? Int == bytes.count)
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// SIGTERM while images are being recognized: exit 0, nothing left running, and the next start finishes the rest.
+    @Test func sigtermDuringRecognitionLosesNothing() throws {
+        let lens = try LensBinary()
+        let folder = try CLITests.distinctShots(in: lens, count: 16)
+        let first = try Daemon(lens, folder: folder)
+        _ = try Self.waitForCounts(lens) { ($0["done"] ?? 0) >= 2 }
+        #expect(first.terminate() == 0, "\(first.output)")
+        let afterStop = try Self.waitForCounts(lens) { _ in true }
+        #expect(afterStop["running"] == 0)
+        #expect((afterStop["done"] ?? 0) < 16, "stopped too late to test anything: \(afterStop)")
+
+        let second = try Daemon(lens, folder: folder)
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 16 }["done"] == 16, "\(second.output)")
+        #expect(second.terminate() == 0)
+        let doctor = try #require(try lens.run(["doctor", "--json"]).json() as? [String: Any])
+        #expect(doctor["database_integrity"] as? [String] == ["ok"])
+    }
+
+    @Test func configurationErrorsStopBeforeAnythingStarts() throws {
+        let lens = try LensBinary()
+        let config = lens.home.appendingPathComponent("bad.toml")
+        try "workers = 2\n[[folders]]\npath = \"/tmp\"\nrecursve = false\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try lens.run(["watch", "--config", config.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(config.path):4: folders[1].recursve: unknown key"), "\(result.stderr)")
+        let none = try lens.run(["watch", "--config", lens.home.appendingPathComponent("absent.toml").path])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("no folder to watch"))
+    }
+}
