@@ -8,6 +8,7 @@ packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng   # OCR (libtesseract C API + leptonica)
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
   zlib1g-dev                                            # stored text is deflated
+  systemd                                               # systemd-analyze checks the user unit in the tests
 )
 
 missing=()
