@@ -5,17 +5,22 @@ import LensStore
 import LensWatch
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// Settings of `lens watch`.
 public struct WatchOptions: Sendable {
     public var folders: [LensConfiguration.Folder]
     public var stabilitySeconds: Double
     public var importOptions: ImportOptions
+    /// Re-reads the folders on SIGHUP; throws (and the daemon keeps its folders) if the file is invalid.
+    public var reloadFolders: @Sendable () throws -> [LensConfiguration.Folder]
 
-    public init(folders: [LensConfiguration.Folder], stabilitySeconds: Double, importOptions: ImportOptions) {
+    public init(folders: [LensConfiguration.Folder], stabilitySeconds: Double, importOptions: ImportOptions,
+                reloadFolders: @escaping @Sendable () throws -> [LensConfiguration.Folder]) {
         self.folders = folders
         self.stabilitySeconds = stabilitySeconds
         self.importOptions = importOptions
+        self.reloadFolders = reloadFolders
     }
 }
 
@@ -92,6 +97,7 @@ final class IntakeService: Service, @unchecked Sendable {
     private let scanner: FileScanner
     private let lock = NSLock()
     private var tracker: StabilityTracker // guarded by lock
+    private var configuredFolders: [LensConfiguration.Folder] // guarded by lock; replaced on SIGHUP
     private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
 
     init(database: LensDatabase, options: WatchOptions, signal: WorkSignal, logger: Logger, notifier: SystemdNotifier) throws {
@@ -103,12 +109,15 @@ final class IntakeService: Service, @unchecked Sendable {
         watcher = try DirectoryWatcher(logger: logger)
         scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes)
         tracker = StabilityTracker(delay: options.stabilitySeconds)
+        configuredFolders = options.folders
         pending = WorkSignal()
     }
 
-    private var folders: [LensConfiguration.Folder] { options.folders.filter(\.isEnabled) }
+    private var folders: [LensConfiguration.Folder] { lock.withLock { configuredFolders.filter(\.isEnabled) } }
 
     func run() async throws {
+        // Trap SIGHUP before saying READY: its default action would end the process.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         // Watch first, then scan: whatever lands during the scan is seen by one or the other.
         for folder in folders { watcher.watch(folder.path) }
         watcher.start()
@@ -124,10 +133,34 @@ final class IntakeService: Service, @unchecked Sendable {
             group.addTask { [self] in
                 try await settleLoop()
             }
+            group.addTask { [self] in
+                for await _ in hangups.cancelOnGracefulShutdown() { reload() }
+            }
             try await gracefulShutdown()
             watcher.stop()
             pending.finish()
         }
+    }
+
+    /// SIGHUP: new folders are watched and reconciled, removed ones unwatched; queued work is kept.
+    private func reload() {
+        let next: [LensConfiguration.Folder]
+        do {
+            next = try options.reloadFolders()
+        } catch {
+            logger.error("configuration not reloaded, keeping the current folders: \(error)")
+            return
+        }
+        let before = Set(folders.map(\.path))
+        lock.withLock { configuredFolders = next }
+        let after = Set(folders.map(\.path))
+        for removed in before.subtracting(after) { watcher.unwatch(removed) }
+        for added in after.subtracting(before).sorted() {
+            watcher.watch(added)
+            reconcile(added)
+        }
+        logger.info("configuration reloaded", metadata: ["folders": "\(after.sorted())"])
+        notifier.notify("STATUS=watching \(after.count) folder(s)")
     }
 
     // MARK: - Events

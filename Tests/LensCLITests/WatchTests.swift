@@ -9,12 +9,14 @@ struct WatchTests {
         let process = Process()
         let log: URL
 
-        init(_ lens: LensBinary, folder: URL, extra: [String] = []) throws {
+        /// Watches `folder`, or, without one, the folders of the config file `config`.
+        init(_ lens: LensBinary, folder: URL?, config: URL? = nil) throws {
             log = lens.home.appendingPathComponent("watch-\(UUID().uuidString.prefix(6)).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = LensBinary.url
-            process.arguments = ["watch", "--db", lens.database, "--folder", folder.path, "--workers", "2",
-                                 "--config", lens.home.appendingPathComponent("absent.toml").path] + extra
+            process.arguments = ["watch", "--db", lens.database, "--workers", "2",
+                                 "--config", (config ?? lens.home.appendingPathComponent("absent.toml")).path]
+                + (folder.map { ["--folder", $0.path] } ?? [])
             var environment = ProcessInfo.processInfo.environment
             environment["HOME"] = lens.home.path
             process.environment = environment
@@ -51,8 +53,10 @@ struct WatchTests {
         return counts
     }
 
+    /// The screenshot's JSON, or nil when lens does not know it (exit 2).
     static func show(_ lens: LensBinary, _ target: String) throws -> [String: Any]? {
-        try lens.run(["show", "--json", target]).json() as? [String: Any]
+        let result = try lens.run(["show", "--json", target])
+        return result.status == 0 ? try result.json() as? [String: Any] : nil
     }
 
     @Test func indexesWhatLandsFollowsMovesAndStopsCleanly() throws {
@@ -137,6 +141,41 @@ struct WatchTests {
         #expect(second.terminate() == 0)
         let doctor = try #require(try lens.run(["doctor", "--json"]).json() as? [String: Any])
         #expect(doctor["database_integrity"] as? [String] == ["ok"])
+    }
+
+    /// SIGHUP re-reads the config: new folders are watched and reconciled, removed ones dropped,
+    /// and an invalid file leaves the daemon running with its folders.
+    @Test func sighupReloadsTheFolders() throws {
+        let lens = try LensBinary()
+        let a = lens.home.appendingPathComponent("A"), b = lens.home.appendingPathComponent("B")
+        try FileManager.default.createDirectory(at: a, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: b, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: a.appendingPathComponent("a.png"))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: b.appendingPathComponent("b.png"))
+        let config = lens.home.appendingPathComponent("config.toml")
+        func configure(_ folders: [URL]) throws {
+            try folders.map { "[[folders]]\npath = \"\($0.path)\"\n" }.joined().write(to: config, atomically: true, encoding: .utf8)
+        }
+        try configure([a])
+        let daemon = try Daemon(lens, folder: nil, config: config)
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 1 }["done"] == 1, "\(daemon.output)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try Self.show(lens, b.appendingPathComponent("b.png").path) == nil) // B is not watched yet
+
+        try configure([b])
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 2 }["done"] == 2, "\(daemon.output)")
+        // A is no longer watched: a new file there is left alone.
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("receipt_light"), to: a.appendingPathComponent("later.png"))
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try Self.show(lens, a.appendingPathComponent("later.png").path) == nil)
+
+        try "workers = \"many\"\n".write(to: config, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(daemon.process.isRunning)
+        #expect(daemon.output.contains("configuration not reloaded"), "\(daemon.output)")
+        #expect(daemon.terminate() == 0)
     }
 
     @Test func configurationErrorsStopBeforeAnythingStarts() throws {
