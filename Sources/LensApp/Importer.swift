@@ -83,6 +83,10 @@ public struct Importer: Sendable {
 
     public func run(paths: [String], progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportSummary {
         let start = ContinuousClock.now
+        var poisonedIDs: [Int64] = []
+        if let path = database.path {
+            poisonedIDs = try CrashJournal.install(databasePath: path, database: database).poisoned
+        }
         try database.requeueAbandoned(isAlive: isProcessAlive)
         let pendingBefore = try database.stateCounts()[.queued] ?? 0
 
@@ -136,7 +140,7 @@ public struct Importer: Sendable {
             }
         }
         let (recognized, failedIDs) = tally.result
-        failures += try database.failures(ids: failedIDs + knownFailedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
+        failures += try database.failures(ids: failedIDs + knownFailedIDs + poisonedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
         let elapsed = ContinuousClock.now - start
         let summary = ImportSummary(
             added: addedIDs.subtracting(failedIDs).count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,

@@ -54,9 +54,13 @@ struct QueueDrain: Sendable {
                 continue
             }
             do {
+                let id = item.id
                 let (recognition, seconds) = try await pool.run { recognizer in
                     let start = ContinuousClock.now
-                    let result = try recognizer.recognize(bytes)
+                    let result = try CrashJournal.recognizing(id) {
+                        CrashJournal.crashIfMarked(bytes)
+                        return try recognizer.recognize(bytes)
+                    }
                     let elapsed = ContinuousClock.now - start
                     return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 }

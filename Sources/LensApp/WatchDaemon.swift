@@ -63,6 +63,12 @@ struct OCRService: Service {
     let logger: Logger
 
     func run() async throws {
+        if let path = database.path {
+            let (crashed, poisoned) = try CrashJournal.install(databasePath: path, database: database)
+            if !crashed.isEmpty {
+                logger.error("the previous run crashed while recognizing screenshots \(crashed); poisoned (skipped until 'lens retry'): \(poisoned)")
+            }
+        }
         try database.requeueAbandoned(isAlive: isProcessAlive)
         let settings = options.recognizer
         let pool = try OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
@@ -70,6 +76,14 @@ struct OCRService: Service {
         let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes, logger: logger)
         let counter = OutcomeCounter()
         signal.raise() // leftovers from an earlier run
+        // Work queued by another process (`lens retry`, an import) is picked up within 30 s.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(30))
+                signal.raise()
+            }
+        }
+        defer { ticker.cancel() }
         for await _ in signal.stream.cancelOnGracefulShutdown() {
             do {
                 try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }

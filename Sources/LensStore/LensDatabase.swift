@@ -138,6 +138,11 @@ public final class LensDatabase: Sendable {
                 END;
                 """)
         }
+        migrator.registerMigration("v2: crash count per screenshot") { db in
+            // Crashes of the process while this content was being recognized (from the crash
+            // journal); a kill from outside is not a crash and is not counted.
+            try db.execute(sql: "ALTER TABLE screenshot ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -434,6 +439,50 @@ extension LensDatabase {
         return try writer.read { db in
             try String.fetchAll(db, sql: "SELECT path FROM path WHERE gone_at IS NULL AND path > ? AND path < ?",
                                 arguments: [base + "/", base + "0"])
+        }
+    }
+}
+
+extension LensDatabase {
+    /// Crashes after which content is no longer tried automatically.
+    public static let poisonCrashCount = 2
+
+    /// Records that the process crashed while recognizing these items. An item that has now crashed
+    /// ``poisonCrashCount`` times is failed as poisoned, so one evil file cannot crash-loop the service.
+    /// Returns the ids poisoned by this call.
+    @discardableResult
+    public func recordCrashes(ids: [Int64]) throws -> [Int64] {
+        try writer.write { db in
+            var poisoned: [Int64] = []
+            for id in Set(ids) {
+                try db.execute(sql: "UPDATE screenshot SET crashes = crashes + 1 WHERE id = ?", arguments: [id])
+                let crashes = try Int.fetchOne(db, sql: "SELECT crashes FROM screenshot WHERE id = ?", arguments: [id]) ?? 0
+                if crashes >= Self.poisonCrashCount {
+                    try db.execute(sql: """
+                        UPDATE screenshot SET state = 'failed', claimed_by = NULL, claimed_at = NULL,
+                            last_error = ? WHERE id = ? AND state != 'done'
+                        """, arguments: ["poisoned: recognizing this file crashed Lens \(crashes) times; 'lens retry \(id)' tries again", id])
+                    poisoned.append(id)
+                }
+            }
+            return poisoned.sorted()
+        }
+    }
+
+    /// Puts failed items back in the queue with their counters reset; `ids == nil` means every failed item.
+    /// Returns how many were re-queued.
+    @discardableResult
+    public func retry(ids: [Int64]?) throws -> Int {
+        try writer.write { db in
+            let reset = "UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL WHERE state = 'failed'"
+            if let ids {
+                guard !ids.isEmpty else { return 0 }
+                try db.execute(sql: reset + " AND id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                               arguments: StatementArguments(ids))
+            } else {
+                try db.execute(sql: reset)
+            }
+            return db.changesCount
         }
     }
 }

@@ -27,6 +27,9 @@ public final class DirectoryWatcher: @unchecked Sendable {
     private var descriptorsByPath: [String: Int32] = [:]
     private var thread: Thread?
     private var isStopped = false
+    /// Renames out whose `IN_MOVED_TO` has not been read yet (reader thread only). The kernel queues
+    /// the pair back to back, but a read can end between them.
+    private var unpairedMoves: [UInt32: (path: String, isDirectory: Bool)] = [:]
 
     /// Event mask: completed writes, renames in and out, creations (for folders), deletions.
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
@@ -164,13 +167,18 @@ public final class DirectoryWatcher: @unchecked Sendable {
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
+            // While a rename's second half is outstanding, wait 10 ms for it, then call it a removal.
+            let ready = poll(&fds, 2, unpairedMoves.isEmpty ? -1 : 10)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("inotify poll failed", metadata: ["reason": "\(String(cString: strerror(errno)))"])
                 break
             }
             if fds[1].revents != 0 { break }
+            if ready == 0 {
+                for event in flushUnpairedMoves() { continuation.yield(event) }
+                continue
+            }
             guard fds[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -180,13 +188,26 @@ public final class DirectoryWatcher: @unchecked Sendable {
             }
             for event in decode(buffer, count: count) { continuation.yield(event) }
         }
+        for event in flushUnpairedMoves() { continuation.yield(event) }
         continuation.finish()
     }
 
-    /// Turns one read's raw events into ``WatchEvent``s, pairing renames within the batch by cookie.
+    /// Renames out that found no partner: the file or folder left the watched trees.
+    private func flushUnpairedMoves() -> [WatchEvent] {
+        let moves = unpairedMoves.values.sorted { $0.path < $1.path }
+        unpairedMoves.removeAll()
+        return moves.map { move in
+            if move.isDirectory {
+                unwatch(move.path)
+                return .directoryRemoved(move.path)
+            }
+            return .fileRemoved(move.path)
+        }
+    }
+
+    /// Turns one read's raw events into ``WatchEvent``s, pairing renames by cookie (across reads).
     private func decode(_ buffer: [UInt8], count: Int) -> [WatchEvent] {
         var out: [WatchEvent] = []
-        var movedFrom: [UInt32: (path: String, isDirectory: Bool, index: Int)] = [:]
         var offset = 0
         let headerSize = MemoryLayout<inotify_event>.size
         while offset + headerSize <= count {
@@ -218,13 +239,16 @@ public final class DirectoryWatcher: @unchecked Sendable {
             let isDirectory = mask & UInt32(IN_ISDIR) != 0
 
             if mask & UInt32(IN_MOVED_FROM) != 0 {
-                movedFrom[cookie] = (path, isDirectory, out.count)
-                out.append(isDirectory ? .directoryRemoved(path) : .fileRemoved(path))
+                unpairedMoves[cookie] = (path, isDirectory)
             } else if mask & UInt32(IN_MOVED_TO) != 0 {
-                if let source = movedFrom.removeValue(forKey: cookie), !isDirectory, !source.isDirectory {
-                    out[source.index] = .fileMoved(from: source.path, to: path)
+                let source = unpairedMoves.removeValue(forKey: cookie)
+                if let source, !isDirectory, !source.isDirectory {
+                    out.append(.fileMoved(from: source.path, to: path))
                 } else if isDirectory {
-                    if let source = movedFrom.removeValue(forKey: cookie), source.isDirectory { unwatch(source.path) }
+                    if let source, source.isDirectory {
+                        unwatch(source.path)
+                        out.append(.directoryRemoved(source.path))
+                    }
                     _ = addWatches(under: path)
                     out.append(.directoryAppeared(path))
                 } else {
@@ -246,8 +270,6 @@ public final class DirectoryWatcher: @unchecked Sendable {
                 }
             }
         }
-        // A folder moved out (no matching MOVED_TO in this batch) stops being watched.
-        for (_, source) in movedFrom where source.isDirectory { unwatch(source.path) }
         return out
     }
 }

@@ -105,6 +105,21 @@ struct QueueTests {
         #expect(again.attempts == 2)
     }
 
+    @Test func secondCrashPoisonsAndRetryResets() throws {
+        let store = try StoreFixture()
+        _ = try store.database.register(FileObservation(path: "/q/evil.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(5), format: .png, seenAt: 1))
+        let item = try #require(try store.database.claimNext(owner: 999_999))
+        #expect(try store.database.recordCrashes(ids: [item.id]) == [])
+        #expect(try store.database.recordCrashes(ids: [item.id, item.id]) == [item.id]) // one crash per call per id
+        let detail = try #require(try store.database.screenshot(id: item.id))
+        #expect(detail.state == .failed)
+        #expect(detail.lastError?.hasPrefix("poisoned") == true)
+        #expect(try store.database.retry(ids: [item.id, 12345]) == 1)
+        #expect(try store.database.screenshot(id: item.id)?.state == .queued)
+        #expect(try store.database.recordCrashes(ids: [item.id]) == []) // counts start again
+        #expect(try store.database.retry(ids: nil) == 0)
+    }
+
     @Test func failuresKeepTheirReason() throws {
         let store = try StoreFixture()
         _ = try store.database.register(FileObservation(path: "/q/bad.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(9), format: .png, seenAt: 1))

@@ -127,6 +127,21 @@ struct DirectoryWatcherTests {
         fx.watcher.stop()
     }
 
+    /// A rename's two halves may arrive in different reads; they are still reported as one move.
+    @Test func aBurstOfRenamesIsReportedAsMoves() async throws {
+        let fx = try Fixture()
+        let count = 300
+        for i in 0..<count { try fx.writeInPlace("f\(i).png") }
+        await fx.log.wait { $0.filter { if case .fileChanged = $0 { true } else { false } }.count == count }
+        for i in 0..<count { rename(fx.path("f\(i).png"), fx.path("g\(i).png")) }
+        let events = await fx.log.wait { $0.filter { if case .fileMoved = $0 { true } else { false } }.count == count }
+        let moves = events.filter { if case .fileMoved = $0 { true } else { false } }
+        let removals = events.filter { if case .fileRemoved = $0 { true } else { false } }
+        #expect(moves.count == count, "\(moves.count) moves, \(removals.count) removals")
+        #expect(removals.isEmpty)
+        fx.watcher.stop()
+    }
+
     @Test func aRemovedFolderIsNoLongerWatched() async throws {
         let fx = try Fixture()
         try FileManager.default.createDirectory(atPath: fx.path("gone/deep"), withIntermediateDirectories: true)
