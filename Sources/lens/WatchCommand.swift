@@ -53,6 +53,19 @@ struct WatchCommand: AsyncParsableCommand {
         if globalOptions.db == nil, let database = settings.database { globalOptions.db = database }
         if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
         let library = try globalOptions.openLibrary()
+        let logger = Logger(label: "lens.watch")
+        // Accepted in the file, not built yet: say so rather than ignore a setting silently.
+        for folder in settings.folders where folder.isEnabled {
+            if folder.deletesAfterImport {
+                logger.warning("delete_after_import is not implemented yet: files in \(folder.path) are kept")
+            }
+            if folder.pollInterval != nil {
+                logger.warning("poll_interval is not implemented yet: \(folder.path) is watched with inotify")
+            }
+            if folder.languages != nil {
+                logger.warning("per-folder languages are not implemented yet: \(folder.path) uses the global languages")
+            }
+        }
         let options = WatchOptions(
             folders: settings.folders,
             stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,
@@ -65,7 +78,7 @@ struct WatchCommand: AsyncParsableCommand {
                 return try ConfigurationFile.load(configPath).folders
             })
         do {
-            try await WatchDaemon.run(database: library.database, options: options, logger: Logger(label: "lens.watch"))
+            try await WatchDaemon.run(database: library.database, options: options, logger: logger)
         } catch {
             throw LensCLIError(message: "watch stopped: \(error)")
         }
