@@ -421,14 +421,13 @@ extension LensDatabase {
     public func movePath(from: String, to: String, size: Int, modifiedAt: Double,
                          now: Double = Date().timeIntervalSince1970) throws -> Bool {
         try writer.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT screenshot_id FROM path WHERE path = ?", arguments: [from]) else {
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM path WHERE path = ?", arguments: [from]) == true else {
                 return false
             }
             try db.execute(sql: "DELETE FROM path WHERE path = ?", arguments: [to])
             try db.execute(sql: """
                 UPDATE path SET path = ?, size = ?, modified_at = ?, last_seen_at = ?, gone_at = NULL WHERE path = ?
                 """, arguments: [to, size, modifiedAt, now, from])
-            _ = id
             return true
         }
     }
