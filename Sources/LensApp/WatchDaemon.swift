@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LensCore
 import LensOCR
 import LensStore
@@ -71,12 +72,15 @@ struct OCRService: Service {
         }
         try database.requeueAbandoned(isAlive: isProcessAlive)
         let settings = options.recognizer
-        let pool = try OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
-        defer { pool.shutdown() }
-        let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes, logger: logger)
         let counter = OutcomeCounter()
+        // The pool is built when there is work and released after a minute without any: two
+        // Tesseract handles hold ~30 MB each once they have read a page, too much for an idle daemon.
+        var pool: OCRWorkerPool?
+        var lastWork = ContinuousClock.now
+        defer { pool?.shutdown() }
         signal.raise() // leftovers from an earlier run
-        // Work queued by another process (`lens retry`, an import) is picked up within 30 s.
+        // Work queued by another process (`lens retry`, an import) is picked up within 30 s;
+        // the same wake-up releases an idle pool.
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(30))
@@ -85,14 +89,25 @@ struct OCRService: Service {
         }
         defer { ticker.cancel() }
         for await _ in signal.stream.cancelOnGracefulShutdown() {
-            do {
-                try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
-            } catch is CancellationError where Task.isShuttingDownGracefully {
-                break
-            }
-            let (recognized, failed) = counter.takeTotals()
-            if recognized + failed > 0 {
-                logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
+            if (try database.stateCounts()[.queued] ?? 0) > 0 {
+                let active = try pool ?? OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
+                pool = active
+                let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes, logger: logger)
+                do {
+                    try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
+                } catch is CancellationError where Task.isShuttingDownGracefully {
+                    break
+                }
+                lastWork = ContinuousClock.now
+                let (recognized, failed) = counter.takeTotals()
+                if recognized + failed > 0 {
+                    logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
+                }
+            } else if let idle = pool, ContinuousClock.now - lastWork > .seconds(60) {
+                idle.shutdown()
+                pool = nil
+                returnFreedMemoryToTheSystem()
+                logger.debug("released the idle OCR workers")
             }
         }
     }
@@ -328,4 +343,12 @@ final class OutcomeCounter: @unchecked Sendable {
             return (recognized, failed)
         }
     }
+}
+
+/// glibc keeps freed heap memory for reuse; `malloc_trim(0)` returns it, so releasing the OCR
+/// workers really lowers the daemon's RSS. `<malloc.h>` is not in Swift's Glibc module, hence dlsym.
+func returnFreedMemoryToTheSystem() {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
 }
