@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+
+/// `lens watch` under a burst: N new screenshots renamed into a watched folder at once.
+struct BurstBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "burst",
+        abstract: "Drop many screenshots into a watched folder at once; print time, images/s and the daemon's peak RSS.")
+
+    @Option(help: "How many files to drop.")
+    var files: Int = 2_000
+
+    @Option(help: "OCR workers for the daemon.")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Folder of source images, copied round-robin with distinct bytes (default: the bundled samples).")
+    var images: String?
+
+    @Option(help: "The lens binary to measure.")
+    var lens: String = Measure.siblingLens
+
+    func run() throws {
+        let work = try Measure.makeTemporaryFolder("lens-bench-burst")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let watched = work.appendingPathComponent("watched"), staging = work.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(at: watched, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let source = images.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples")
+        let originals = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".png") }.sorted()
+            .map { try Data(contentsOf: source.appendingPathComponent($0)) }
+        guard !originals.isEmpty else { throw ValidationError("no .png files in \(source.path)") }
+        // Distinct bytes per copy (a tag after the PNG end marker), so every file is new content.
+        for i in 0..<files {
+            try (originals[i % originals.count] + Data("burst-\(i)".utf8)).write(to: staging.appendingPathComponent("shot-\(i).png"))
+        }
+        let db = work.appendingPathComponent("burst.db").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["OMP_THREAD_LIMIT"] = "1"
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: lens)
+        daemon.arguments = ["watch", "--db", db, "--folder", watched.path, "--workers", String(workers),
+                            "--config", work.appendingPathComponent("none.toml").path]
+        daemon.environment = environment
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 2) // watching
+        let startRSS = Self.memory(daemon.processIdentifier, "VmRSS")
+
+        let start = ContinuousClock.now
+        for i in 0..<files {
+            rename(staging.appendingPathComponent("shot-\(i).png").path, watched.appendingPathComponent("shot-\(i).png").path)
+        }
+        var finished = 0
+        while daemon.isRunning && finished < files && Measure.seconds(ContinuousClock.now - start) < 3_600 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let pipe = Pipe()
+            try Measure.run(lens, ["status", "--json", "--db", db], environment: environment, stdout: pipe.fileHandleForWriting)
+            try pipe.fileHandleForWriting.close()
+            let status = try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
+            let counts = status?["counts"] as? [String: Int] ?? [:]
+            finished = (counts["done"] ?? 0) + (counts["failed"] ?? 0)
+        }
+        let seconds = Measure.seconds(ContinuousClock.now - start)
+        let peak = Self.memory(daemon.processIdentifier, "VmHWM")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        print("burst:        \(files) files renamed into a watched folder, \(workers) workers")
+        print(String(format: "indexed:      %d of %d in %.1f s = %.2f images/s (from the first rename to the last one indexed)",
+                     finished, files, seconds, Double(finished) / seconds))
+        print(String(format: "daemon RSS:   %.1f MB before the burst, peak %.1f MB (goal <= %d MB = 60 + 120 x %d workers)",
+                     startRSS / 1024, peak / 1024, 60 + 120 * workers, workers))
+        print("exit status after SIGTERM: \(daemon.terminationStatus)")
+    }
+
+    /// A `/proc/PID/status` figure in kB.
+    static func memory(_ pid: Int32, _ key: String) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return .nan }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+    }
+}
