@@ -26,8 +26,14 @@ public struct Library: Sendable {
         return try database.screenshot(id: id)
     }
 
-    public func status() throws -> StatusReport {
-        StatusReport(database: databasePath, databaseBytes: database.fileSize(), counts: try database.stateCounts())
+    public func status(now: Date = Date()) throws -> StatusReport {
+        let daemon = try database.daemonRecord()
+        let running = daemon.map { isProcessAlive($0.pid) } ?? false
+        return StatusReport(
+            database: databasePath, databaseBytes: database.fileSize(), counts: try database.stateCounts(),
+            daemon: running ? daemon : nil,
+            folderCounts: try database.screenshotCounts(under: running ? daemon?.folders ?? [] : []),
+            recognizedLastFiveMinutes: try database.recognizedCount(since: now.addingTimeInterval(-300)))
     }
 }
 
@@ -35,6 +41,11 @@ public struct StatusReport: Sendable {
     public var database: String
     public var databaseBytes: Int
     public var counts: [QueueState: Int]
+    /// The running `lens watch`, if any.
+    public var daemon: DaemonRecord?
+    /// Screenshots under each folder the daemon watches.
+    public var folderCounts: [String: Int]
+    public var recognizedLastFiveMinutes: Int
 }
 
 /// Facts about the OCR environment, for `lens doctor`.

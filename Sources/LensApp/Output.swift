@@ -131,16 +131,31 @@ public enum JSONOutput {
     }
 
     public struct Status: Encodable {
+        struct Daemon: Encodable {
+            var running: Bool
+            var pid: Int32?
+            var since: Date?
+        }
+        struct Folder: Encodable {
+            var path: String
+            var screenshots: Int
+        }
         var database: String
         var database_bytes: Int
         var counts: [String: Int]
         var total: Int
+        var daemon: Daemon
+        var folders: [Folder]
+        var recognized_last_5_minutes: Int
 
         public init(_ report: StatusReport) {
             database = report.database
             database_bytes = report.databaseBytes
             counts = Dictionary(uniqueKeysWithValues: report.counts.map { ($0.key.rawValue, $0.value) })
             total = report.counts.values.reduce(0, +)
+            daemon = Daemon(running: report.daemon != nil, pid: report.daemon?.pid, since: report.daemon?.startedAt)
+            folders = (report.daemon?.folders ?? []).map { Folder(path: $0, screenshots: report.folderCounts[$0] ?? 0) }
+            recognized_last_5_minutes = report.recognizedLastFiveMinutes
         }
     }
 }

@@ -152,6 +152,8 @@ final class IntakeService: Service, @unchecked Sendable {
         watcher.start()
         defer { watcher.stop() }
         for folder in folders { reconcile(folder.path) }
+        try database.recordDaemonStart(pid: getpid(), folders: folders.map(\.path))
+        defer { try? database.recordDaemonStop(pid: getpid()) }
         notifier.notify("READY=1\nSTATUS=watching \(folders.count) folder(s)")
         logger.info("watching", metadata: ["folders": "\(folders.map(\.path))"])
 
@@ -188,6 +190,7 @@ final class IntakeService: Service, @unchecked Sendable {
             watcher.watch(added)
             reconcile(added)
         }
+        try? database.recordDaemonFolders(pid: getpid(), folders: after.sorted())
         logger.info("configuration reloaded", metadata: ["folders": "\(after.sorted())"])
         notifier.notify("STATUS=watching \(after.count) folder(s)")
     }

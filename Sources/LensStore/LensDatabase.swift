@@ -143,6 +143,18 @@ public final class LensDatabase: Sendable {
             // journal); a kill from outside is not a crash and is not counted.
             try db.execute(sql: "ALTER TABLE screenshot ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3: the running daemon") { db in
+            // At most one row: the `lens watch` that last started (its pid tells whether it still runs).
+            try db.execute(sql: """
+                CREATE TABLE daemon (
+                    id         INTEGER PRIMARY KEY CHECK (id = 1),
+                    pid        INTEGER NOT NULL,
+                    started_at REAL    NOT NULL,
+                    folders    TEXT    NOT NULL -- one watched folder per line
+                )
+                """)
+            try db.execute(sql: "CREATE INDEX screenshot_recognized ON screenshot(recognized_at)")
+        }
         return migrator
     }
 
@@ -482,6 +494,66 @@ extension LensDatabase {
                 try db.execute(sql: reset)
             }
             return db.changesCount
+        }
+    }
+}
+
+/// The `lens watch` process recorded in the database.
+public struct DaemonRecord: Sendable, Equatable {
+    public var pid: Int32
+    public var startedAt: Date
+    public var folders: [String]
+}
+
+extension LensDatabase {
+    /// Records the daemon that has just started (replacing any earlier record).
+    public func recordDaemonStart(pid: Int32, folders: [String], now: Double = Date().timeIntervalSince1970) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO daemon (id, pid, started_at, folders) VALUES (1, ?, ?, ?)",
+                           arguments: [pid, now, folders.joined(separator: "\n")])
+        }
+    }
+
+    /// Updates the watched folders after a reload.
+    public func recordDaemonFolders(pid: Int32, folders: [String]) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE daemon SET folders = ? WHERE pid = ?", arguments: [folders.joined(separator: "\n"), pid])
+        }
+    }
+
+    /// Removes the record of a daemon that stops cleanly.
+    public func recordDaemonStop(pid: Int32) throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM daemon WHERE pid = ?", arguments: [pid]) }
+    }
+
+    public func daemonRecord() throws -> DaemonRecord? {
+        try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT pid, started_at, folders FROM daemon WHERE id = 1").map {
+                DaemonRecord(pid: $0["pid"], startedAt: Date(timeIntervalSince1970: $0["started_at"]),
+                             folders: ($0["folders"] as String).split(separator: "\n").map(String.init))
+            }
+        }
+    }
+
+    /// Screenshots with a live path under each folder.
+    public func screenshotCounts(under folders: [String]) throws -> [String: Int] {
+        try writer.read { db in
+            var counts: [String: Int] = [:]
+            for folder in folders {
+                let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                counts[folder] = try Int.fetchOne(db, sql: """
+                    SELECT count(DISTINCT screenshot_id) FROM path WHERE gone_at IS NULL AND path > ? AND path < ?
+                    """, arguments: [base + "/", base + "0"]) ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// How many screenshots were recognized at or after `since`.
+    public func recognizedCount(since: Date) throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE recognized_at >= ?",
+                             arguments: [since.timeIntervalSince1970]) ?? 0
         }
     }
 }

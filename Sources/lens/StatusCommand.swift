@@ -19,9 +19,18 @@ struct StatusCommand: ParsableCommand {
             return
         }
         print("database:  \(report.database) (\(ByteCountFormatter.string(fromByteCount: Int64(report.databaseBytes), countStyle: .file)))")
+        if let daemon = report.daemon {
+            print("daemon:    running, pid \(daemon.pid), since \(daemon.startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .current)))")
+            for folder in daemon.folders {
+                print("  \(OutputStyle.visible(folder)): \(report.folderCounts[folder] ?? 0) screenshot(s)")
+            }
+        } else {
+            print("daemon:    not running")
+        }
         for state in [.done, .queued, .running, .failed] as [LensCore.QueueState] {
             print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)")
         }
+        print("recognized in the last 5 minutes: \(report.recognizedLastFiveMinutes)")
     }
 }
 

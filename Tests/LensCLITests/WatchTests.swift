@@ -97,8 +97,20 @@ struct WatchTests {
         let gone = try #require(try Self.show(lens, folder.appendingPathComponent("before.png").path))
         #expect((gone["gone_paths"] as? [String]) == [folder.appendingPathComponent("before.png").path])
 
+        // While it runs, status names the daemon, its folders and what it did lately.
+        let running = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
+        let daemonInfo = try #require(running["daemon"] as? [String: Any])
+        #expect(daemonInfo["running"] as? Bool == true)
+        #expect(daemonInfo["pid"] as? Int == Int(daemon.process.processIdentifier))
+        #expect((running["folders"] as? [[String: Any]])?.first?["path"] as? String == folder.path)
+        #expect((running["folders"] as? [[String: Any]])?.first?["screenshots"] as? Int == 2) // before.png is gone
+        #expect(running["recognized_last_5_minutes"] as? Int == 3)
+        #expect(try lens.run(["status"]).stdout.contains("daemon:    running, pid \(daemon.process.processIdentifier)"))
+
         #expect(daemon.terminate() == 0, "\(daemon.output)")
         #expect(try Self.waitForCounts(lens) { _ in true } == ["done": 3, "queued": 0, "running": 0, "failed": 0])
+        let stopped = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
+        #expect((stopped["daemon"] as? [String: Any])?["running"] as? Bool == false)
     }
 
     /// A file copied in chunks, closed after each, is read only once complete.
