@@ -44,14 +44,13 @@ public enum WatchDaemon {
     public static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
                            notifier: SystemdNotifier = SystemdNotifier()) async throws {
         let signal = WorkSignal()
-        let ocr = OCRService(database: database, options: options.importOptions, signal: signal, logger: logger)
+        let ocr = OCRService(database: database, options: options.importOptions, signal: signal, logger: logger, notifier: notifier)
         let intake = try IntakeService(database: database, options: options, signal: signal, logger: logger, notifier: notifier)
         let group = ServiceGroup(
             services: [ocr, intake], // shut down in reverse order: intake stops first, then OCR drains
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
-        notifier.notify("STOPPING=1")
     }
 }
 
@@ -62,6 +61,7 @@ struct OCRService: Service {
     let options: ImportOptions
     let signal: WorkSignal
     let logger: Logger
+    let notifier: SystemdNotifier
 
     func run() async throws {
         if let path = database.path {
@@ -102,6 +102,9 @@ struct OCRService: Service {
                 let (recognized, failed) = counter.takeTotals()
                 if recognized + failed > 0 {
                     logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
+                    if let counts = try? database.stateCounts() {
+                        notifier.notify("STATUS=\(counts[.done] ?? 0) indexed, \(counts[.queued] ?? 0) queued, \(counts[.failed] ?? 0) failed")
+                    }
                 }
             } else if let idle = pool, ContinuousClock.now - lastWork > .seconds(60) {
                 idle.shutdown()
@@ -168,6 +171,7 @@ final class IntakeService: Service, @unchecked Sendable {
                 for await _ in hangups.cancelOnGracefulShutdown() { reload() }
             }
             try await gracefulShutdown()
+            notifier.notify("STOPPING=1") // as shutdown begins: in-flight OCR may still take a moment
             watcher.stop()
             pending.finish()
         }
