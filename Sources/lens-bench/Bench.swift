@@ -7,7 +7,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lens-bench",
         abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
-        subcommands: [ImportBench.self, SearchBench.self, BurstBench.self])
+        subcommands: [ImportBench.self, SearchBench.self, BurstBench.self, LatencyBench.self])
 }
 
 /// Small helpers shared by the benchmarks.

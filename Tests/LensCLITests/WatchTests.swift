@@ -128,7 +128,7 @@ struct WatchTests {
             let fd = open(target, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd) // IN_CLOSE_WRITE after every chunk
-            Thread.sleep(forTimeInterval: 0.15) // shorter than the 300 ms stability delay
+            Thread.sleep(forTimeInterval: 0.15) // shorter than the 200 ms stability delay
         }
         let counts = try Self.waitForCounts(lens) { ($0["done"] ?? 0) + ($0["failed"] ?? 0) >= 1 }
         #expect(counts == ["done": 1, "queued": 0, "running": 0, "failed": 0], "\(daemon.output)")
