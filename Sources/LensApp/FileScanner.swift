@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LensCore
+import LensStore
 
 /// A file found by the scanner, identified by content.
 struct ScannedImage: Sendable {
@@ -120,6 +121,29 @@ struct FileScanner {
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         return .success(ScannedImage(path: path, size: total, modifiedAt: Self.modificationTime(info),
                                      format: format, sha256: digest))
+    }
+
+    /// What one file came to when it was examined and recorded.
+    enum Ingestion {
+        case registered(Registration)
+        /// Not an image and not named like one (a notes.txt beside the screenshots): not a problem.
+        case skipped
+        case failed(FileFailure)
+    }
+
+    /// Hashes `file` and records it in `database`: the one step from a file on disk to queued
+    /// content, shared by `lens import` and the daemon.
+    func ingest(_ file: FoundFile, into database: LensDatabase) throws -> Ingestion {
+        switch examine(path: file.path, info: file.info) {
+        case .failure(let failure) where failure.reason == Self.notAnImage && !file.claimsToBeImage:
+            return .skipped
+        case .failure(let failure):
+            return .failed(failure)
+        case .success(let image):
+            return .registered(try database.register(FileObservation(
+                path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
+                format: image.format, seenAt: Date().timeIntervalSince1970)))
+        }
     }
 
     static func modificationTime(_ info: stat) -> Double {

@@ -104,21 +104,16 @@ public struct Importer: Sendable {
                 if unchanged.state == .failed { knownFailedIDs.append(unchanged.id) }
                 continue
             }
-            switch scanner.examine(path: file.path, info: file.info) {
-            case .failure(let failure) where failure.reason == FileScanner.notAnImage && !file.claimsToBeImage:
-                skipped += 1 // a notes.txt beside the screenshots is not a problem
-            case .failure(let failure):
+            switch try scanner.ingest(file, into: database) {
+            case .skipped:
+                skipped += 1
+            case .failed(let failure):
                 failures.append(failure)
-            case .success(let image):
-                let registration = try database.register(FileObservation(
-                    path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
-                    format: image.format, seenAt: Date().timeIntervalSince1970))
-                switch registration {
-                case .added(let id): addedIDs.insert(id)
-                case .known(let id, let state, _, _):
-                    known += 1
-                    if state == .failed { knownFailedIDs.append(id) }
-                }
+            case .registered(.added(let id)):
+                addedIDs.insert(id)
+            case .registered(.known(let id, let state, _, _)):
+                known += 1
+                if state == .failed { knownFailedIDs.append(id) }
             }
         }
         progress(ImportProgress(phase: .scanning, completed: files.count, total: files.count))
@@ -145,7 +140,7 @@ public struct Importer: Sendable {
         let summary = ImportSummary(
             added: addedIDs.subtracting(failedIDs).count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,
             failed: failures.sorted { $0.path < $1.path },
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.seconds)
         logger.info("import finished", metadata: [
             "added": "\(summary.added)", "known": "\(summary.known)", "failed": "\(summary.failed.count)",
             "seconds": "\(String(format: "%.2f", summary.seconds))"])

@@ -181,7 +181,7 @@ public final class ProgressBar: @unchecked Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let label = progress.phase == .scanning ? "scanning   " : "recognizing"
         let elapsed = now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         let rate = progress.phase == .recognizing && seconds > 0 ? String(format: " %.1f img/s", Double(progress.completed) / seconds) : ""
         FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(progress.completed)/\(progress.total)\(rate)".utf8))
         drewSomething = true

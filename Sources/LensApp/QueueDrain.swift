@@ -62,7 +62,7 @@ struct QueueDrain: Sendable {
                         return try recognizer.recognize(bytes)
                     }
                     let elapsed = ContinuousClock.now - start
-                    return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    return (result, elapsed.seconds)
                 }
                 try database.recordRecognition(recognition, for: item.id, seconds: seconds)
                 logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])

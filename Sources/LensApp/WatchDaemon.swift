@@ -204,14 +204,14 @@ final class IntakeService: Service, @unchecked Sendable {
     private func handle(_ event: WatchEvent) {
         switch event {
         case .fileChanged(let path):
-            if isIncluded(path) { observe(path) }
+            if isIncluded(path, in: folders) { observe(path) }
         case .fileRemoved(let path):
             forget(path)
             try? database.markGone(path: path)
         case .fileMoved(let from, let to):
             forget(from)
             var info = stat()
-            guard isIncluded(to), stat(to, &info) == 0 else {
+            guard isIncluded(to, in: folders), stat(to, &info) == 0 else {
                 try? database.markGone(path: from)
                 return
             }
@@ -242,9 +242,10 @@ final class IntakeService: Service, @unchecked Sendable {
     @discardableResult
     private func scan(_ folder: String) -> Set<String> {
         var seen = Set<String>()
+        let current = folders
         for file in scanner.files(under: [folder], failure: { self.logger.warning("\($0.path): \($0.reason)") }) {
             seen.insert(file.path)
-            guard isIncluded(file.path) else { continue }
+            guard isIncluded(file.path, in: current) else { continue }
             let unchanged = try? database.unchangedScreenshot(atPath: file.path, size: Int(file.info.st_size),
                                                               modifiedAt: FileScanner.modificationTime(file.info))
             if unchanged == nil { observe(file.path) }
@@ -253,7 +254,7 @@ final class IntakeService: Service, @unchecked Sendable {
     }
 
     /// Whether the file's name passes its folder's include and exclude globs.
-    private func isIncluded(_ path: String) -> Bool {
+    private func isIncluded(_ path: String, in folders: [LensConfiguration.Folder]) -> Bool {
         guard let folder = folders.first(where: { path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }) else {
             return false
         }
@@ -304,20 +305,14 @@ final class IntakeService: Service, @unchecked Sendable {
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
-            switch scanner.examine(path: path, info: info) {
-            case .failure(let failure):
-                if failure.reason != FileScanner.notAnImage || FoundFile(path: path, info: info, isExplicit: false).claimsToBeImage {
-                    logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
+            do {
+                switch try scanner.ingest(FoundFile(path: path, info: info, isExplicit: false), into: database) {
+                case .registered(.added): added += 1
+                case .registered, .skipped: break
+                case .failed(let failure): logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
                 }
-            case .success(let image):
-                do {
-                    let registration = try database.register(FileObservation(
-                        path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
-                        format: image.format, seenAt: Date().timeIntervalSince1970))
-                    if case .added = registration { added += 1 }
-                } catch {
-                    logger.error("cannot record \(OutputStyle.visible(path)): \(error)")
-                }
+            } catch {
+                logger.error("cannot record \(OutputStyle.visible(path)): \(error)")
             }
         }
         if added > 0 { signal.raise() }

@@ -15,7 +15,6 @@ public struct SearchQuery: Sendable, Equatable {
     public struct Term: Sendable, Equatable {
         /// The text to match, without surrounding quotes or trailing `*`.
         public var text: String
-        public var isPhrase: Bool
         public var isPrefix: Bool
         public var isExcluded: Bool
     }
@@ -135,7 +134,6 @@ public struct SearchQuery: Sendable, Equatable {
         // A punctuated fragment (phone number, URL, file name) matches like a substring from a token start.
         let isPrefix = starred || (isPunctuated && (tokens.last?.count ?? 0) >= minimumPrefixLength)
         return Term(text: raw.quoted ? text : tokens.joined(separator: " "),
-                    isPhrase: raw.quoted || tokens.count > 1,
                     isPrefix: isPrefix, isExcluded: raw.excluded)
     }
 

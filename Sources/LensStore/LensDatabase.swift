@@ -257,14 +257,13 @@ public final class LensDatabase: Sendable {
             guard let row = try Row.fetchOne(db, sql: """
                 UPDATE screenshot SET state = 'running', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
                 WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' ORDER BY id LIMIT 1)
-                RETURNING id, sha256, byte_count, attempts
+                RETURNING id, sha256, attempts
                 """, arguments: [owner, now]) else { return nil }
             let id: Int64 = row["id"]
             let paths = try String.fetchAll(db, sql: """
                 SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC
                 """, arguments: [id])
-            return ClaimedItem(id: id, sha256: row["sha256"], byteCount: row["byte_count"],
-                               attempts: row["attempts"], paths: paths)
+            return ClaimedItem(id: id, sha256: row["sha256"], attempts: row["attempts"], paths: paths)
         }
     }
 
@@ -446,11 +445,18 @@ extension LensDatabase {
 
     /// Live paths recorded under `folder` (for reconciling with what is on disk).
     public func livePaths(under folder: String) throws -> [String] {
-        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let range = Self.pathRange(inside: folder)
         return try writer.read { db in
             try String.fetchAll(db, sql: "SELECT path FROM path WHERE gone_at IS NULL AND path > ? AND path < ?",
-                                arguments: [base + "/", base + "0"])
+                                arguments: [range.lower, range.upper])
         }
+    }
+
+    /// Bounds that select, over the unique index on `path.path`, every path strictly inside
+    /// `folder`: `path > "folder/" AND path < "folder0"` ('0' is the character after '/').
+    static func pathRange(inside folder: String) -> (lower: String, upper: String) {
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return (base + "/", base + "0")
     }
 }
 
@@ -540,10 +546,10 @@ extension LensDatabase {
         try writer.read { db in
             var counts: [String: Int] = [:]
             for folder in folders {
-                let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                let range = Self.pathRange(inside: folder)
                 counts[folder] = try Int.fetchOne(db, sql: """
                     SELECT count(DISTINCT screenshot_id) FROM path WHERE gone_at IS NULL AND path > ? AND path < ?
-                    """, arguments: [base + "/", base + "0"]) ?? 0
+                    """, arguments: [range.lower, range.upper]) ?? 0
             }
             return counts
         }

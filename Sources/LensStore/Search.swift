@@ -106,13 +106,12 @@ extension LensDatabase {
             arguments += [until.timeIntervalSince1970]
         }
         if let folder = request.folder {
-            // A range over the unique index on path: everything strictly inside `folder/`.
-            let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            let range = LensDatabase.pathRange(inside: folder)
             conditions.append("""
                 EXISTS (SELECT 1 FROM path p WHERE p.screenshot_id = s.id AND p.gone_at IS NULL
                         AND p.path > ? AND p.path < ?)
                 """)
-            arguments += [base + "/", base + "0"] // '0' is the character after '/'
+            arguments += [range.lower, range.upper]
         }
         return (conditions, arguments)
     }

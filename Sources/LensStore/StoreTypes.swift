@@ -44,7 +44,6 @@ public struct ScreenshotState: Sendable, Equatable {
 public struct ClaimedItem: Sendable, Equatable {
     public var id: Int64
     public var sha256: String
-    public var byteCount: Int
     public var attempts: Int
     /// Live paths holding the content, most recently seen first.
     public var paths: [String]
