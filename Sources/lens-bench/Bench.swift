@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LensCore
 
 /// Benchmarks that print figures; none of them asserts a time (see README "Benchmarks").
 @main
@@ -12,14 +13,40 @@ struct Bench: AsyncParsableCommand {
 
 /// Small helpers shared by the benchmarks.
 enum Measure {
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
         let start = ContinuousClock.now
         let value = try body()
-        return (value, seconds(ContinuousClock.now - start))
+        return (value, (ContinuousClock.now - start).seconds)
+    }
+
+    /// The names of the images in `folder` (recognized by their bytes), sorted.
+    static func imageNames(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { name in
+            guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else { return false }
+            defer { try? handle.close() }
+            return ImageFormat(sniffing: [UInt8](handle.readData(ofLength: ImageFormat.sniffLength))) != nil
+        }
+    }
+
+    /// This process's environment with OMP_THREAD_LIMIT=1, as the systemd unit sets it, so that
+    /// neither lens nor tesseract pays for OpenMP oversubscription (or lens for its re-exec).
+    static var benchEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["OMP_THREAD_LIMIT"] = "1"
+        return environment
+    }
+
+    /// Starts `lens watch` with `arguments` (output discarded) and gives it two seconds to start watching.
+    static func startDaemon(_ lens: String, _ arguments: [String]) throws -> Process {
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: lens)
+        daemon.arguments = ["watch"] + arguments
+        daemon.environment = benchEnvironment
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        Thread.sleep(forTimeInterval: 2)
+        return daemon
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {

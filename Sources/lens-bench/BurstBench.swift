@@ -35,18 +35,9 @@ struct BurstBench: ParsableCommand {
             try (originals[i % originals.count] + Data("burst-\(i)".utf8)).write(to: staging.appendingPathComponent("shot-\(i).png"))
         }
         let db = work.appendingPathComponent("burst.db").path
-        var environment = ProcessInfo.processInfo.environment
-        environment["OMP_THREAD_LIMIT"] = "1"
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: lens)
-        daemon.arguments = ["watch", "--db", db, "--folder", watched.path, "--workers", String(workers),
-                            "--config", work.appendingPathComponent("none.toml").path]
-        daemon.environment = environment
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try Measure.startDaemon(lens, ["--db", db, "--folder", watched.path, "--workers", String(workers),
+                                                    "--config", work.appendingPathComponent("none.toml").path])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
-        Thread.sleep(forTimeInterval: 2) // watching
         let startRSS = Self.memory(daemon.processIdentifier, "VmRSS")
 
         let start = ContinuousClock.now
@@ -54,16 +45,16 @@ struct BurstBench: ParsableCommand {
             rename(staging.appendingPathComponent("shot-\(i).png").path, watched.appendingPathComponent("shot-\(i).png").path)
         }
         var finished = 0
-        while daemon.isRunning && finished < files && Measure.seconds(ContinuousClock.now - start) < 3_600 {
+        while daemon.isRunning && finished < files && (ContinuousClock.now - start).seconds < 3_600 {
             Thread.sleep(forTimeInterval: 0.5)
             let pipe = Pipe()
-            try Measure.run(lens, ["status", "--json", "--db", db], environment: environment, stdout: pipe.fileHandleForWriting)
+            try Measure.run(lens, ["status", "--json", "--db", db], environment: Measure.benchEnvironment, stdout: pipe.fileHandleForWriting)
             try pipe.fileHandleForWriting.close()
             let status = try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
             let counts = status?["counts"] as? [String: Int] ?? [:]
             finished = (counts["done"] ?? 0) + (counts["failed"] ?? 0)
         }
-        let seconds = Measure.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start).seconds
         let peak = Self.memory(daemon.processIdentifier, "VmHWM")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()

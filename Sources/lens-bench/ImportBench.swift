@@ -23,12 +23,7 @@ struct ImportBench: ParsableCommand {
 
     func run() throws {
         let folder = URL(fileURLWithPath: corpus).standardizedFileURL
-        let images = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            .filter { name in
-                guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else { return false }
-                defer { try? handle.close() }
-                return ImageFormat(sniffing: [UInt8](handle.readData(ofLength: ImageFormat.sniffLength))) != nil
-            }
+        let images = try Measure.imageNames(in: folder)
         guard !images.isEmpty else { throw ValidationError("no images in \(folder.path)") }
         guard let tesseract = Measure.which("tesseract") else { throw ValidationError("the tesseract CLI is not installed (apt-get install tesseract-ocr)") }
         let work = try Measure.makeTemporaryFolder("lens-bench-import")
@@ -36,8 +31,7 @@ struct ImportBench: ParsableCommand {
         // Warm the page cache so neither side pays for the first read.
         for name in images { _ = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) }
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["OMP_THREAD_LIMIT"] = "1"
+        let environment = Measure.benchEnvironment
 
         // Baseline: one tesseract process per image, `workers` at a time, as xargs -P does.
         let baselineOut = work.appendingPathComponent("tesseract")

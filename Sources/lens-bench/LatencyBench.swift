@@ -20,11 +20,7 @@ struct LatencyBench: ParsableCommand {
 
     func run() throws {
         let folder = URL(fileURLWithPath: corpus).standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { name in
-            guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else { return false }
-            defer { try? handle.close() }
-            return ImageFormat(sniffing: [UInt8](handle.readData(ofLength: ImageFormat.sniffLength))) != nil
-        }
+        let names = try Measure.imageNames(in: folder)
         let work = try Measure.makeTemporaryFolder("lens-bench-latency")
         defer { try? FileManager.default.removeItem(at: work) }
         let watched = work.appendingPathComponent("watched"), staging = work.appendingPathComponent("staging")
@@ -33,17 +29,8 @@ struct LatencyBench: ParsableCommand {
         let config = work.appendingPathComponent("config.toml")
         try "stability_ms = \(stabilityMs)\n[[folders]]\npath = \"\(watched.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
         let dbPath = work.appendingPathComponent("latency.db").path
-        var environment = ProcessInfo.processInfo.environment
-        environment["OMP_THREAD_LIMIT"] = "1"
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: lens)
-        daemon.arguments = ["watch", "--db", dbPath, "--config", config.path]
-        daemon.environment = environment
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try Measure.startDaemon(lens, ["--db", dbPath, "--config", config.path])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
-        Thread.sleep(forTimeInterval: 2)
         let store = try LensDatabase(path: dbPath)
 
         var latencies: [Double] = [], overheads: [Double] = []
@@ -55,7 +42,7 @@ struct LatencyBench: ParsableCommand {
             let start = ContinuousClock.now
             rename(staged.path, target)
             var detail: ScreenshotDetail?
-            while Measure.seconds(ContinuousClock.now - start) < 60 {
+            while (ContinuousClock.now - start).seconds < 60 {
                 if let id = try store.screenshotID(forPath: target), let d = try store.screenshot(id: id), d.state == .done || d.state == .failed {
                     detail = d
                     break
@@ -63,7 +50,7 @@ struct LatencyBench: ParsableCommand {
                 usleep(2_000)
             }
             guard let detail, detail.state == .done else { continue }
-            let latency = Measure.seconds(ContinuousClock.now - start)
+            let latency = (ContinuousClock.now - start).seconds
             latencies.append(latency)
             overheads.append(latency - (detail.ocrSeconds ?? 0))
         }

@@ -124,7 +124,7 @@ struct SearchBench: ParsableCommand {
             var times: [Double] = []
             var hits = 0
             let kindStart = ContinuousClock.now
-            for _ in 0..<queries where Measure.seconds(ContinuousClock.now - kindStart) < secondsPerKind {
+            for _ in 0..<queries where (ContinuousClock.now - kindStart).seconds < secondsPerKind {
                 let text = make()
                 samples[kind, default: []].append(text)
                 let request = SearchRequest(query: try SearchQuery(parsing: text), limit: 20)
@@ -143,8 +143,7 @@ struct SearchBench: ParsableCommand {
             print("end to end: skipped (no lens binary at \(lens))")
             return
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment["OMP_THREAD_LIMIT"] = "1" // as under systemd; without it lens re-execs itself once (measured below)
+        let environment = Measure.benchEnvironment // without OMP_THREAD_LIMIT lens re-execs itself once (measured below)
         var processTimes: [Double] = [], reexecTimes: [Double] = []
         for i in 0..<processRuns {
             let query = samples["word 0.1-1%"]![i % samples["word 0.1-1%"]!.count]
