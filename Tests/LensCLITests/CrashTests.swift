@@ -48,16 +48,8 @@ struct CrashTests {
         let folder = try Self.folderWithAnEvilFile(lens)
         var statuses: [Int32] = []
         for _ in 0..<3 {
-            let process = Process()
-            process.executableURL = LensBinary.url
-            process.arguments = ["watch", "--db", lens.database, "--folder", folder.path, "--workers", "1",
-                                 "--config", lens.home.appendingPathComponent("absent.toml").path]
-            var environment = ProcessInfo.processInfo.environment
-            environment["LENS_TEST_CRASH_MARKER"] = Self.marker
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try WatchTests.Daemon(lens, folder: folder, workers: 1,
+                                                environment: ["LENS_TEST_CRASH_MARKER": Self.marker]).process
             let deadline = Date().addingTimeInterval(30)
             var counts: [String: Int] = [:]
             while process.isRunning && Date() < deadline {

@@ -64,16 +64,7 @@ struct NotifyTests {
         try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("t.png"))
         let listener = try NotifyListener(in: lens.home)
         defer { listener.close() }
-        let process = Process()
-        process.executableURL = LensBinary.url
-        process.arguments = ["watch", "--db", lens.database, "--folder", folder.path,
-                             "--config", lens.home.appendingPathComponent("absent.toml").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = listener.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try WatchTests.Daemon(lens, folder: folder, environment: ["NOTIFY_SOCKET": listener.path]).process
         #expect(listener.wait(for: "READY=1"), "\(listener.received)")
         #expect(listener.received.first { $0.contains("READY=1") }?.contains("STATUS=watching 1 folder(s)") == true)
         #expect(listener.wait(for: "STATUS=1 indexed, 0 queued, 0 failed"), "\(listener.received)")

@@ -10,14 +10,14 @@ struct WatchTests {
         let log: URL
 
         /// Watches `folder`, or, without one, the folders of the config file `config`.
-        init(_ lens: LensBinary, folder: URL?, config: URL? = nil) throws {
+        init(_ lens: LensBinary, folder: URL?, config: URL? = nil, workers: Int = 2, environment extra: [String: String] = [:]) throws {
             log = lens.home.appendingPathComponent("watch-\(UUID().uuidString.prefix(6)).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = LensBinary.url
-            process.arguments = ["watch", "--db", lens.database, "--workers", "2",
+            process.arguments = ["watch", "--db", lens.database, "--workers", String(workers),
                                  "--config", (config ?? lens.home.appendingPathComponent("absent.toml")).path]
                 + (folder.map { ["--folder", $0.path] } ?? [])
-            var environment = ProcessInfo.processInfo.environment
+            var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
             environment["HOME"] = lens.home.path
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
