@@ -96,6 +96,7 @@ let package = Package(
         .testTarget(name: "LensAppTests", dependencies: [
             "LensApp", "LensStore", "LensCore", "LensTestSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
         .testTarget(name: "LensCLITests", dependencies: ["lens", "LensTestSupport"]),

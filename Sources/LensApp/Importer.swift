@@ -10,13 +10,17 @@ public struct ImportOptions: Sendable {
     public var recognizer: RecognizerSettings
     /// Files larger than this are refused without being decoded.
     public var maximumFileBytes: Int
+    /// Backoff for transient problems; a one-shot import waits seconds, the daemon minutes.
+    public var retryPolicy: RetryPolicy
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
-                maximumFileBytes: Int = 256 << 20) {
+                maximumFileBytes: Int = 256 << 20,
+                retryPolicy: RetryPolicy = .interactive) {
         self.workers = workers
         self.recognizer = recognizer
         self.maximumFileBytes = maximumFileBytes
+        self.retryPolicy = retryPolicy
     }
 }
 
@@ -128,10 +132,33 @@ public struct Importer: Sendable {
             }
             defer { pool.shutdown() }
             progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
-            let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes, logger: logger)
-            try await drain.run { outcome in
-                let done = tally.record(outcome)
-                progress(ImportProgress(phase: .recognizing, completed: done, total: total))
+            let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
+                                   retryPolicy: options.retryPolicy, logger: logger)
+            // Items with a transient problem wait out their backoff; the policy bounds the attempts,
+            // so this ends with each of them recognized or failed. Another process (a daemon) may
+            // take one meanwhile: only items still waiting keep the import here.
+            var refusedWrites = 0
+            while true {
+                do {
+                    try await drain.run { outcome in
+                        let done = tally.record(outcome)
+                        progress(ImportProgress(phase: .recognizing, completed: done, total: total))
+                    }
+                } catch where LensDatabase.isTransientStorageError(error) {
+                    // The database refused a write (disk full, I/O error): wait and go on with the
+                    // same policy; the items in hand stay claimed until they can be put back.
+                    refusedWrites += 1
+                    guard let delay = options.retryPolicy.delay(afterAttempt: refusedWrites) else {
+                        throw ImportError.storageUnavailable(error)
+                    }
+                    logger.warning("cannot write to the database, trying again in \(delay) s: \(error)")
+                    try await Task.sleep(for: .seconds(delay))
+                    let ownPID = getpid()
+                    _ = try? database.requeueAbandoned(isAlive: { $0 != ownPID && isProcessAlive($0) })
+                    continue
+                }
+                guard let next = try database.retryTimes(ids: tally.waitingIDs).values.min() else { break }
+                try await Task.sleep(for: .seconds(max(0, next - Date().timeIntervalSince1970) + 0.01))
             }
         }
         let (recognized, failedIDs) = tally.result
@@ -148,19 +175,40 @@ public struct Importer: Sendable {
     }
 }
 
+/// Why an import stopped before its end. Whatever was stored stays; an interrupted queue is resumed
+/// by the next `lens import` or `lens watch`.
+public enum ImportError: Error, CustomStringConvertible {
+    case storageUnavailable(any Error)
+
+    public var description: String {
+        switch self {
+        case .storageUnavailable(let error):
+            return "the database kept refusing writes (is the disk full?): \(error); nothing stored was lost, run the import again to resume"
+        }
+    }
+}
+
 /// Counts outcomes reported from concurrent drain tasks.
 private final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private var recognized = 0
     private var failedIDs: [Int64] = []
+    private var waiting = Set<Int64>()
 
     func record(_ outcome: ItemOutcome) -> Int {
         lock.lock(); defer { lock.unlock() }
         switch outcome {
-        case .recognized: recognized += 1
-        case .failed(let id, _): failedIDs.append(id)
+        case .recognized(let id): recognized += 1; waiting.remove(id)
+        case .failed(let id, _): failedIDs.append(id); waiting.remove(id)
+        case .deferred(let id, _, _): waiting.insert(id)
         }
         return recognized + failedIDs.count
+    }
+
+    /// Items deferred by this run that have not come to an end yet.
+    var waitingIDs: [Int64] {
+        lock.lock(); defer { lock.unlock() }
+        return waiting.sorted()
     }
 
     var result: (Int, [Int64]) {

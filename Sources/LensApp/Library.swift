@@ -33,7 +33,8 @@ public struct Library: Sendable {
             database: databasePath, databaseBytes: database.fileSize(), counts: try database.stateCounts(),
             daemon: running ? daemon : nil,
             folderCounts: try database.screenshotCounts(under: running ? daemon?.folders ?? [] : []),
-            recognizedLastFiveMinutes: try database.recognizedCount(since: now.addingTimeInterval(-300)))
+            recognizedLastFiveMinutes: try database.recognizedCount(since: now.addingTimeInterval(-300)),
+            waitingForRetry: try database.waitingForRetryCount())
     }
 }
 
@@ -46,6 +47,8 @@ public struct StatusReport: Sendable {
     /// Screenshots under each folder the daemon watches.
     public var folderCounts: [String: Int]
     public var recognizedLastFiveMinutes: Int
+    /// Queued items waiting out a backoff after a transient problem (counted in `queued` too).
+    public var waitingForRetry: Int
 }
 
 /// Facts about the OCR environment, for `lens doctor`.

@@ -147,6 +147,7 @@ public enum JSONOutput {
         var daemon: Daemon
         var folders: [Folder]
         var recognized_last_5_minutes: Int
+        var waiting_for_retry: Int
 
         public init(_ report: StatusReport) {
             database = report.database
@@ -156,6 +157,7 @@ public enum JSONOutput {
             daemon = Daemon(running: report.daemon != nil, pid: report.daemon?.pid, since: report.daemon?.startedAt)
             folders = (report.daemon?.folders ?? []).map { Folder(path: $0, screenshots: report.folderCounts[$0] ?? 0) }
             recognized_last_5_minutes = report.recognizedLastFiveMinutes
+            waiting_for_retry = report.waitingForRetry
         }
     }
 }

@@ -8,6 +8,8 @@ import Logging
 enum ItemOutcome: Sendable {
     case recognized(id: Int64)
     case failed(id: Int64, reason: String)
+    /// A transient problem: the item waits in the queue until `retryAt` (seconds since 1970).
+    case deferred(id: Int64, reason: String, retryAt: Double)
 }
 
 /// Takes queued items from the database and recognizes them with the pool until none are left.
@@ -19,6 +21,8 @@ struct QueueDrain: Sendable {
     let database: LensDatabase
     let pool: OCRWorkerPool
     let maximumFileBytes: Int
+    /// Backoff for transient problems (file busy or briefly gone, disk full).
+    let retryPolicy: RetryPolicy
     let logger: Logger
     let owner: Int32 = getpid()
 
@@ -40,12 +44,14 @@ struct QueueDrain: Sendable {
 
     private func process(_ item: ClaimedItem) async throws -> ItemOutcome {
         var lastProblem = "no file holds this content any more (moved, changed or deleted before OCR)"
+        var transientProblem: String?
         for path in item.paths {
             let bytes: [UInt8]
             do {
                 bytes = try readWholeFile(path, limit: maximumFileBytes)
-            } catch {
+            } catch let error as ReadError {
                 lastProblem = "\(path): \(error)"
+                if error.isTransient { transientProblem = lastProblem }
                 continue
             }
             // Hash the bytes that are recognized: the file may have changed since it was scanned.
@@ -53,9 +59,10 @@ struct QueueDrain: Sendable {
                 lastProblem = "\(path) changed after it was scanned"
                 continue
             }
+            let recognition: Recognition, seconds: Double
             do {
                 let id = item.id
-                let (recognition, seconds) = try await pool.run { recognizer in
+                (recognition, seconds) = try await pool.run { recognizer in
                     let start = ContinuousClock.now
                     let result = try CrashJournal.recognizing(id) {
                         CrashJournal.crashIfMarked(bytes)
@@ -64,9 +71,6 @@ struct QueueDrain: Sendable {
                     let elapsed = ContinuousClock.now - start
                     return (result, elapsed.seconds)
                 }
-                try database.recordRecognition(recognition, for: item.id, seconds: seconds)
-                logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])
-                return .recognized(id: item.id)
             } catch let error as RecognitionError {
                 try database.recordFailure(error.description, for: item.id)
                 return .failed(id: item.id, reason: error.description)
@@ -74,23 +78,54 @@ struct QueueDrain: Sendable {
                 try database.releaseClaim(on: item.id)
                 throw CancellationError()
             }
+            do {
+                try database.recordRecognition(recognition, for: item.id, seconds: seconds)
+            } catch where LensDatabase.isTransientStorageError(error) {
+                return try retryLater(item, reason: "cannot store the text of \(path): \(error)")
+            }
+            logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])
+            return .recognized(id: item.id)
         }
+        if let transientProblem { return try retryLater(item, reason: transientProblem) }
         try database.recordFailure(lastProblem, for: item.id)
         return .failed(id: item.id, reason: lastProblem)
+    }
+
+    /// Puts the item back with a backoff, or fails it once the policy's attempts are used up.
+    private func retryLater(_ item: ClaimedItem, reason: String) throws -> ItemOutcome {
+        guard let delay = retryPolicy.delay(afterAttempt: item.attempts) else {
+            let final = "\(reason) (gave up after \(item.attempts) attempts)"
+            try database.recordFailure(final, for: item.id)
+            return .failed(id: item.id, reason: final)
+        }
+        let retryAt = Date().timeIntervalSince1970 + delay
+        try database.deferItem(item.id, reason: reason, retryAt: retryAt)
+        logger.info("will retry", metadata: ["reason": "\(reason)", "in_seconds": "\(delay)"])
+        return .deferred(id: item.id, reason: reason, retryAt: retryAt)
     }
 }
 
 struct ReadError: Error, CustomStringConvertible {
     var description: String
+    /// The errno behind it, when there is one.
+    var code: Int32? = nil
+
+    /// Problems that may go away by themselves: the file vanished for a moment (a tool that
+    /// replaces it), is busy or locked, the system is out of file descriptors or memory, or a
+    /// network share returned an I/O error. A file that is too big is not among them.
+    var isTransient: Bool {
+        guard let code else { return false }
+        return [ENOENT, EBUSY, ETXTBSY, EAGAIN, EINTR, EIO, EMFILE, ENFILE, ENOMEM, EACCES, EPERM, ESTALE, ETIMEDOUT].contains(code)
+    }
 }
 
 /// Reads a whole file, refusing files over `limit` bytes.
 func readWholeFile(_ path: String, limit: Int) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw ReadError(description: "cannot open: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { let code = errno; throw ReadError(description: "cannot open: \(String(cString: strerror(code)))", code: code) }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+    guard fstat(fd, &info) == 0 else { let code = errno; throw ReadError(description: String(cString: strerror(code)), code: code) }
     let size = Int(info.st_size)
     guard size <= limit else { throw ReadError(description: "file is \(size) bytes, over the \(limit)-byte limit") }
     var bytes = [UInt8](repeating: 0, count: size)
@@ -98,6 +133,7 @@ func readWholeFile(_ path: String, limit: Int) throws -> [UInt8] {
     while filled < size {
         let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, size - filled) }
         if n < 0 && errno == EINTR { continue }
+        if n < 0 { let code = errno; throw ReadError(description: "read error: \(String(cString: strerror(code)))", code: code) }
         guard n > 0 else { break }
         filled += n
     }

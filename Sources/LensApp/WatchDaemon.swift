@@ -88,15 +88,25 @@ struct OCRService: Service {
             }
         }
         defer { ticker.cancel() }
+        // Items waiting out a backoff are woken for at their time, not only by the 30 s ticker.
+        var retryWake: Task<Void, Never>?
+        defer { retryWake?.cancel() }
         for await _ in signal.stream.cancelOnGracefulShutdown() {
-            if (try database.stateCounts()[.queued] ?? 0) > 0 {
+            if try database.hasClaimableWork() {
                 let active = try pool ?? OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
                 pool = active
-                let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes, logger: logger)
+                let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
+                                       retryPolicy: options.retryPolicy, logger: logger)
                 do {
+                    // A claim this process still holds between drains was orphaned by a failed write.
+                    let ownPID = getpid()
+                    try database.requeueAbandoned(isAlive: { $0 != ownPID && isProcessAlive($0) })
                     try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
                 } catch is CancellationError where Task.isShuttingDownGracefully {
                     break
+                } catch where LensDatabase.isTransientStorageError(error) {
+                    // Disk full, an I/O error: keep running; the queue is retried at the next wake-up.
+                    logger.error("cannot write to the database, will try again: \(error)")
                 }
                 lastWork = ContinuousClock.now
                 let (recognized, failed) = counter.takeTotals()
@@ -104,6 +114,13 @@ struct OCRService: Service {
                     logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
                     if let counts = try? database.stateCounts() {
                         notifier.notify("STATUS=\(counts[.done] ?? 0) indexed, \(counts[.queued] ?? 0) queued, \(counts[.failed] ?? 0) failed")
+                    }
+                }
+                if let next = try? database.nextRetryTime() {
+                    retryWake?.cancel()
+                    retryWake = Task {
+                        try? await Task.sleep(for: .seconds(max(0, next - Date().timeIntervalSince1970) + 0.01))
+                        if !Task.isCancelled { signal.raise() }
                     }
                 }
             } else if let idle = pool, ContinuousClock.now - lastWork > .seconds(60) {
@@ -335,6 +352,7 @@ final class OutcomeCounter: @unchecked Sendable {
             switch outcome {
             case .recognized: recognized += 1
             case .failed: failed += 1
+            case .deferred: break
             }
         }
     }

@@ -155,6 +155,11 @@ public final class LensDatabase: Sendable {
                 """)
             try db.execute(sql: "CREATE INDEX screenshot_recognized ON screenshot(recognized_at)")
         }
+        migrator.registerMigration("v4: retry after a transient failure") { db in
+            // A queued item with retry_at in the future waits (backoff after a busy file, a file
+            // briefly gone, a full disk); NULL means "claim now".
+            try db.execute(sql: "ALTER TABLE screenshot ADD COLUMN retry_at REAL")
+        }
         return migrator
     }
 
@@ -256,9 +261,10 @@ public final class LensDatabase: Sendable {
         try writer.write { db in
             guard let row = try Row.fetchOne(db, sql: """
                 UPDATE screenshot SET state = 'running', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
-                WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' ORDER BY id LIMIT 1)
+                WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= ?)
+                            ORDER BY id LIMIT 1)
                 RETURNING id, sha256, attempts
-                """, arguments: [owner, now]) else { return nil }
+                """, arguments: [owner, now, now]) else { return nil }
             let id: Int64 = row["id"]
             let paths = try String.fetchAll(db, sql: """
                 SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC
@@ -273,7 +279,8 @@ public final class LensDatabase: Sendable {
         try writer.write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'done', confidence = ?, width = ?, height = ?,
-                    ocr_seconds = ?, recognized_at = ?, last_error = NULL, claimed_by = NULL, claimed_at = NULL
+                    ocr_seconds = ?, recognized_at = ?, last_error = NULL, claimed_by = NULL, claimed_at = NULL,
+                    retry_at = NULL
                 WHERE id = ?
                 """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
             try db.execute(sql: """
@@ -288,9 +295,66 @@ public final class LensDatabase: Sendable {
     public func recordFailure(_ reason: String, for id: Int64) throws {
         try writer.write { db in
             try db.execute(sql: """
-                UPDATE screenshot SET state = 'failed', last_error = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?
+                UPDATE screenshot SET state = 'failed', last_error = ?, claimed_by = NULL, claimed_at = NULL,
+                    retry_at = NULL WHERE id = ?
                 """, arguments: [reason, id])
         }
+    }
+
+    /// Returns a claimed item to the queue after a transient failure, to be claimed again no
+    /// earlier than `retryAt`; the reason stays visible (`lens status`, `lens show`) meanwhile.
+    public func deferItem(_ id: Int64, reason: String, retryAt: Double) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                UPDATE screenshot SET state = 'queued', last_error = ?, retry_at = ?, claimed_by = NULL, claimed_at = NULL
+                WHERE id = ?
+                """, arguments: [reason, retryAt, id])
+        }
+    }
+
+    /// Whether some queued item may be claimed now (not waiting out a backoff).
+    public func hasClaimableWork(now: Double = Date().timeIntervalSince1970) throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM screenshot WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= ?))
+                """, arguments: [now]) ?? false
+        }
+    }
+
+    /// When the earliest item waiting after a transient failure may be claimed, if any waits.
+    public func nextRetryTime() throws -> Double? {
+        try writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT min(retry_at) FROM screenshot WHERE state = 'queued' AND retry_at IS NOT NULL")
+        }
+    }
+
+    /// When each of `ids` that still waits after a transient failure may be claimed again.
+    public func retryTimes(ids: [Int64]) throws -> [Int64: Double] {
+        guard !ids.isEmpty else { return [:] }
+        return try writer.read { db in
+            var times: [Int64: Double] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, retry_at FROM screenshot
+                WHERE state = 'queued' AND retry_at IS NOT NULL AND id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments(ids)) {
+                times[row["id"]] = row["retry_at"]
+            }
+            return times
+        }
+    }
+
+    /// How many queued items wait for a retry after a transient failure.
+    public func waitingForRetryCount() throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE state = 'queued' AND retry_at IS NOT NULL") ?? 0
+        }
+    }
+
+    /// Whether `error` is the storage refusing a write for now (disk full, I/O error, a lock held
+    /// past the busy timeout): the work is worth retrying later, the item is not at fault.
+    public static func isTransientStorageError(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM].contains(error.resultCode)
     }
 
     /// How many items are in each queue state.
@@ -491,7 +555,10 @@ extension LensDatabase {
     @discardableResult
     public func retry(ids: [Int64]?) throws -> Int {
         try writer.write { db in
-            let reset = "UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL WHERE state = 'failed'"
+            let reset = """
+                UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL, retry_at = NULL
+                WHERE state = 'failed'
+                """
             if let ids {
                 guard !ids.isEmpty else { return 0 }
                 try db.execute(sql: reset + " AND id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",

@@ -28,7 +28,8 @@ struct StatusCommand: ParsableCommand {
             print("daemon:    not running")
         }
         for state in [.done, .queued, .running, .failed] as [LensCore.QueueState] {
-            print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)")
+            let waiting = state == .queued && report.waitingForRetry > 0 ? " (\(report.waitingForRetry) waiting to retry after a transient problem)" : ""
+            print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)" + waiting)
         }
         print("recognized in the last 5 minutes: \(report.recognizedLastFiveMinutes)")
     }

@@ -3,6 +3,7 @@ import LensApp
 import LensCore
 import LensStore
 import LensTestSupport
+import GRDB
 import Logging
 import Testing
 
@@ -11,9 +12,18 @@ struct ImportFixture {
     let root: URL
     let database: LensDatabase
 
-    init() throws {
+    /// - Parameter pageSize: a database page size other than SQLite's default, set before Lens
+    ///   creates its schema (tiny pages make any stored text need new pages).
+    init(pageSize: Int? = nil) throws {
         root = try TestSupport.makeTemporaryFolder("lens-import")
-        database = try LensDatabase(path: root.appendingPathComponent("db/lens.db").path)
+        let path = root.appendingPathComponent("db/lens.db").path
+        if let pageSize {
+            try FileManager.default.createDirectory(atPath: root.appendingPathComponent("db").path, withIntermediateDirectories: true)
+            try DatabaseQueue(path: path).writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = \(pageSize); VACUUM")
+            }
+        }
+        database = try LensDatabase(path: path)
     }
 
     func folder(_ name: String) throws -> URL {
@@ -38,9 +48,29 @@ struct ImportFixture {
         return folder
     }
 
-    func importing(_ paths: [URL], workers: Int = 2) async throws -> ImportSummary {
-        try await Importer(database: database, options: ImportOptions(workers: workers), logger: Logger(label: "test"))
-            .run(paths: paths.map(\.path))
+    func importing(_ paths: [URL], workers: Int = 2, logger: Logger = Logger(label: "test"),
+                   beforeRecognizing: @escaping @Sendable () -> Void = {}) async throws -> ImportSummary {
+        let once = Once()
+        return try await Importer(database: database, options: ImportOptions(workers: workers), logger: logger)
+            .run(paths: paths.map(\.path)) { progress in
+                if progress.phase == .recognizing { once.run(beforeRecognizing) }
+            }
+    }
+}
+
+/// Runs a closure the first time only.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    var hasRun: Bool { lock.withLock { done } }
+
+    func run(_ body: () -> Void) {
+        let first = lock.withLock {
+            defer { done = true }
+            return !done
+        }
+        if first { body() }
     }
 }
 
@@ -151,6 +181,102 @@ struct ImporterTests {
         #expect(summary.recognized == 0)
         #expect(summary.failed.first?.reason.contains("changed after it was scanned") == true)
     }
+}
+
+/// Transient problems (the file briefly gone, the disk full) are retried with backoff;
+/// a problem that lasts fails the file with the reason once the attempts are used up.
+@Suite(.serialized)
+struct TransientFailureTests {
+    @Test func aFileGoneForAMomentIsRetriedAndRecognized() async throws {
+        let fx = try ImportFixture()
+        let url = try fx.write(try TestSupport.sampleBytes("terminal"), to: "flaky/shot.png")
+        let away = url.path + ".away"
+        let database = fx.database
+        let summary = try await fx.importing([url.deletingLastPathComponent()], workers: 1) {
+            // Between hashing and OCR the file disappears, and comes back once Lens has deferred it.
+            rename(url.path, away)
+            Thread.detachNewThread {
+                whenSomethingWaitsForRetry(in: database) { rename(away, url.path) }
+            }
+        }
+        #expect(summary.failed == [])
+        #expect(summary.recognized == 1)
+        let id = try #require(try fx.database.screenshotID(forPath: url.path))
+        let detail = try #require(try fx.database.screenshot(id: id))
+        #expect(detail.state == .done)
+        #expect(detail.attempts >= 2)
+    }
+
+    @Test func aFileThatStaysGoneFailsWithTheReasonAfterItsAttempts() async throws {
+        let fx = try ImportFixture()
+        let url = try fx.write(try TestSupport.sampleBytes("terminal"), to: "gone/shot.png")
+        let summary = try await fx.importing([url.deletingLastPathComponent()], workers: 1) {
+            unlink(url.path)
+        }
+        #expect(summary.recognized == 0)
+        let attempts = RetryPolicy.interactive.maximumAttempts
+        let reason: String = try #require(summary.failed.first?.reason)
+        #expect(reason.contains(url.path))
+        #expect(reason.contains("No such file"))
+        #expect(reason.hasSuffix("(gave up after \(attempts) attempts)"))
+    }
+
+    @Test func aFullDiskDefersTheTextAndNothingIsLost() async throws {
+        let fx = try ImportFixture(pageSize: 512)
+        let folder = try fx.copySamples(into: "full")
+        let database = fx.database
+        let restoreSpace = Once()
+        // Space comes back once Lens has said it cannot write.
+        let hook = WarningHook { restoreSpace.run { setPageLimit(nil, on: database) } }
+        let logger = Logger(label: "test", factory: { (_: String) -> any LogHandler in hook })
+        let summary = try await fx.importing([folder], workers: 1, logger: logger) {
+            // The database may not grow: storing recognized text fails with SQLITE_FULL.
+            setPageLimit(.current, on: database)
+        }
+        #expect(summary.failed == [])
+        #expect(summary.recognized == 3)
+        #expect(try fx.database.stateCounts() == [.done: 3, .queued: 0, .running: 0, .failed: 0])
+        #expect(try fx.database.integrityCheck() == ["ok"])
+        #expect(restoreSpace.hasRun) // a write was refused, and Lens said so
+    }
+}
+
+enum PageLimit { case current }
+
+/// Caps the database at its current size (`.current`) or lifts the cap (`nil`).
+private func setPageLimit(_ limit: PageLimit?, on database: LensDatabase) {
+    try! database.unsafeBulkWrite { (db: Database) -> Void in
+        let pages: Int = limit == nil ? 1_073_741_823 : (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0)
+        try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+    }
+}
+
+/// A log handler that runs a closure for each message at warning level or above.
+struct WarningHook: LogHandler {
+    let onWarning: @Sendable () -> Void
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    init(_ onWarning: @escaping @Sendable () -> Void) { self.onWarning = onWarning }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        if level >= .warning { onWarning() }
+    }
+}
+
+/// Runs `body` as soon as an item waits out a backoff (polling; gives up after 30 s).
+private func whenSomethingWaitsForRetry(in database: LensDatabase, _ body: () -> Void) {
+    for _ in 0..<3000 {
+        if ((try? database.waitingForRetryCount()) ?? 0) > 0 { break }
+        usleep(10_000)
+    }
+    body()
 }
 
 /// The pid of a process that has exited.

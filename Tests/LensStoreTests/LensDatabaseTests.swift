@@ -129,6 +129,31 @@ struct QueueTests {
         #expect(try store.database.screenshot(id: item.id)?.state == .failed)
         #expect(try store.database.claimNext(owner: 1) == nil)
     }
+
+    @Test func aDeferredItemWaitsOutItsBackoff() throws {
+        let store = try StoreFixture()
+        for n in 1...2 {
+            _ = try store.database.register(FileObservation(path: "/q/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n), format: .png, seenAt: 1))
+        }
+        let first = try #require(try store.database.claimNext(owner: 1, now: 100))
+        try store.database.deferItem(first.id, reason: "/q/1.png: busy", retryAt: 130)
+        #expect(try store.database.nextRetryTime() == 130)
+        #expect(try store.database.waitingForRetryCount() == 1)
+        #expect(try store.database.hasClaimableWork(now: 101))
+        // The later item goes first; the deferred one only once its time has come.
+        #expect(try store.database.claimNext(owner: 1, now: 101)?.id != first.id)
+        #expect(try store.database.claimNext(owner: 1, now: 129) == nil)
+        #expect(try !store.database.hasClaimableWork(now: 129))
+        let again = try #require(try store.database.claimNext(owner: 1, now: 130))
+        #expect(again.id == first.id)
+        #expect(again.attempts == 2)
+        #expect(try store.database.screenshot(id: first.id)?.lastError == "/q/1.png: busy")
+        try store.database.recordFailure("gave up", for: again.id)
+        #expect(try store.database.nextRetryTime() == nil)
+        // A retried failure is claimable at once, its counters reset.
+        #expect(try store.database.retry(ids: nil) == 1)
+        #expect(try store.database.claimNext(owner: 1, now: 0)?.attempts == 1)
+    }
 }
 
 struct SchemaTests {
