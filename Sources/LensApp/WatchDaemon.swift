@@ -147,6 +147,9 @@ final class IntakeService: Service, @unchecked Sendable {
     private let lock = NSLock()
     private var tracker: StabilityTracker // guarded by lock
     private var configuredFolders: [LensConfiguration.Folder] // guarded by lock; replaced on SIGHUP
+    /// Folders scanned on a timer instead of (network shares, `poll_interval`) or as well as
+    /// (a tree that hit the inotify watch limit) being watched; guarded by lock.
+    private var polled: [String: PollSchedule] = [:]
     private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
 
     init(database: LensDatabase, options: WatchOptions, signal: WorkSignal, logger: Logger, notifier: SystemdNotifier) throws {
@@ -168,7 +171,7 @@ final class IntakeService: Service, @unchecked Sendable {
         // Trap SIGHUP before saying READY: its default action would end the process.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         // Watch first, then scan: whatever lands during the scan is seen by one or the other.
-        for folder in folders { watcher.watch(folder.path) }
+        for folder in folders { startWatching(folder) }
         watcher.start()
         defer { watcher.stop() }
         for folder in folders { reconcile(folder.path) }
@@ -186,6 +189,9 @@ final class IntakeService: Service, @unchecked Sendable {
             }
             group.addTask { [self] in
                 for await _ in hangups.cancelOnGracefulShutdown() { reload() }
+            }
+            group.addTask { [self] in
+                try await pollLoop()
             }
             try await gracefulShutdown()
             notifier.notify("STOPPING=1") // as shutdown begins: in-flight OCR may still take a moment
@@ -206,10 +212,13 @@ final class IntakeService: Service, @unchecked Sendable {
         let before = Set(folders.map(\.path))
         lock.withLock { configuredFolders = next }
         let after = Set(folders.map(\.path))
-        for removed in before.subtracting(after) { watcher.unwatch(removed) }
-        for added in after.subtracting(before).sorted() {
-            watcher.watch(added)
-            reconcile(added)
+        for removed in before.subtracting(after) {
+            watcher.unwatch(removed)
+            lock.withLock { _ = polled.removeValue(forKey: removed) }
+        }
+        for added in folders where !before.contains(added.path) {
+            startWatching(added)
+            reconcile(added.path)
         }
         try? database.recordDaemonFolders(pid: getpid(), folders: after.sorted())
         logger.info("configuration reloaded", metadata: ["folders": "\(after.sorted())"])
@@ -243,7 +252,53 @@ final class IntakeService: Service, @unchecked Sendable {
             logger.warning("inotify queue overflowed; rescanning every watched folder")
             for folder in folders { reconcile(folder.path) }
         case .watchLimitReached(let path):
-            logger.error("not every folder under \(path) could be watched (fs.inotify.max_user_watches); new files there are found at the next rescan")
+            let interval = LensConfiguration.watchLimitRescanSeconds
+            guard let folder = folders.first(where: { path == $0.path || path.hasPrefix($0.path + "/") }) else { return }
+            let isNew = lock.withLock {
+                guard polled[folder.path] == nil else { return false }
+                polled[folder.path] = PollSchedule(interval: interval, due: Self.now() + interval)
+                return true
+            }
+            if isNew {
+                logger.error("""
+                    not every folder under \(folder.path) can be watched: the inotify watch limit is reached \
+                    (raise fs.inotify.max_user_watches); that tree is rescanned every \(Int(interval)) s instead
+                    """)
+            }
+        }
+    }
+
+    // MARK: - Watching and polling
+
+    /// Watches `folder` with inotify, or polls it: on request (`poll_interval`) or because it is
+    /// on a network or FUSE file system, where inotify does not see changes made elsewhere.
+    private func startWatching(_ folder: LensConfiguration.Folder) {
+        var interval = folder.pollInterval
+        if interval == nil, case .remote(let kind) = FileSystemKind.of(folder.path) {
+            interval = LensConfiguration.defaultPollSeconds
+            logger.notice("\(folder.path) is on a \(kind) file system, where inotify misses changes made elsewhere: polling it every \(Int(LensConfiguration.defaultPollSeconds)) s")
+        }
+        if let interval {
+            lock.withLock { polled[folder.path] = PollSchedule(interval: interval, due: Self.now() + interval) }
+        } else {
+            watcher.watch(folder.path)
+        }
+    }
+
+    /// Rescans polled folders when they are due (the scan compares path, size and mtime with the
+    /// database, so an unchanged tree costs a stat per file and no reads).
+    private func pollLoop() async throws {
+        while !Task.isShuttingDownGracefully {
+            let now = Self.now()
+            let due = lock.withLock {
+                let due = polled.filter { $0.value.due <= now }.keys.sorted()
+                for path in due {
+                    if let interval = polled[path]?.interval { polled[path]?.due = now + interval }
+                }
+                return due
+            }
+            for path in due { reconcile(path) }
+            try await Task.sleep(for: .milliseconds(250))
         }
     }
 
@@ -340,6 +395,11 @@ final class IntakeService: Service, @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+}
+
+struct PollSchedule {
+    var interval: Double
+    var due: Double
 }
 
 /// Counts outcomes between log summaries.

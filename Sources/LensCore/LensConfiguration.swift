@@ -26,6 +26,10 @@ public struct LensConfiguration: Sendable, Equatable {
     /// (lens-bench latency: p50 0.305 s at 300 ms, 0.105 s at 100 ms; the goal is 0.3 s), while a
     /// writer that closes and reopens the file within 200 ms is still waited for.
     public static let defaultStabilityMilliseconds = 200
+    /// How often a folder on a network share is rescanned when its `poll_interval` is not set.
+    public static let defaultPollSeconds: Double = 30
+    /// How often a tree that hit the inotify watch limit is rescanned.
+    public static let watchLimitRescanSeconds: Double = 60
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// One watched folder (`[[folders]]`).

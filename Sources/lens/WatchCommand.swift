@@ -59,9 +59,6 @@ struct WatchCommand: AsyncParsableCommand {
             if folder.deletesAfterImport {
                 logger.warning("delete_after_import is not implemented yet: files in \(folder.path) are kept")
             }
-            if folder.pollInterval != nil {
-                logger.warning("poll_interval is not implemented yet: \(folder.path) is watched with inotify")
-            }
             if folder.languages != nil {
                 logger.warning("per-folder languages are not implemented yet: \(folder.path) uses the global languages")
             }

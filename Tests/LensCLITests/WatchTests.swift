@@ -190,6 +190,57 @@ struct WatchTests {
         #expect(daemon.terminate() == 0)
     }
 
+    /// A folder with `poll_interval` is scanned on a timer and not watched with inotify (as a
+    /// network share is: inotify would miss what other machines write there).
+    @Test func aPolledFolderIsScannedNotWatched() throws {
+        let lens = try LensBinary()
+        let watched = lens.home.appendingPathComponent("watched"), polled = lens.home.appendingPathComponent("polled")
+        for folder in [watched, polled] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let config = lens.home.appendingPathComponent("config.toml")
+        try """
+            [[folders]]
+            path = "\(watched.path)"
+            [[folders]]
+            path = "\(polled.path)"
+            poll_interval = 1
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(lens, folder: nil, config: config)
+        defer { _ = daemon.terminate() }
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: watched.appendingPathComponent("a.png"))
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 1 }["done"] == 1, "\(daemon.output)")
+
+        let inodes = Self.inotifyWatchedInodes(pid: daemon.process.processIdentifier)
+        #expect(inodes.contains(try Self.inode(watched)))
+        #expect(!inodes.contains(try Self.inode(polled)))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: polled.appendingPathComponent("p.png"))
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 2 }["done"] == 2, "\(daemon.output)")
+        #expect(try Self.show(lens, polled.appendingPathComponent("p.png").path) != nil)
+        #expect(daemon.terminate() == 0)
+    }
+
+    static func inode(_ url: URL) throws -> UInt64 {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        return UInt64(info.st_ino)
+    }
+
+    /// Inodes watched by a process's inotify instances, from /proc/PID/fdinfo (`ino:` is hex).
+    static func inotifyWatchedInodes(pid: Int32) -> Set<UInt64> {
+        let fdFolder = "/proc/\(pid)/fd"
+        var inodes = Set<UInt64>()
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: fdFolder)) ?? [] {
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: fdFolder + "/" + fd)) == "anon_inode:inotify",
+                  let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8) else { continue }
+            for line in info.split(separator: "\n") where line.hasPrefix("inotify ") {
+                if let field = line.split(separator: " ").first(where: { $0.hasPrefix("ino:") }),
+                   let inode = UInt64(field.dropFirst(4), radix: 16) {
+                    inodes.insert(inode)
+                }
+            }
+        }
+        return inodes
+    }
+
     @Test func configurationErrorsStopBeforeAnythingStarts() throws {
         let lens = try LensBinary()
         let config = lens.home.appendingPathComponent("bad.toml")

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import LensTestSupport
-import LensWatch
+@testable import LensWatch
 import Testing
 
 /// Collects a watcher's events on a background task, for assertions with a deadline.
@@ -191,5 +191,21 @@ struct DirectoryWatcherTests {
         fx.watcher.stop()
         await fx.log.finished() // returns only because the stream finished
         #expect(fx.log.all.isEmpty)
+    }
+}
+
+struct FileSystemKindTests {
+    @Test(arguments: [(0x6969, "nfs"), (0xFF53_4D42, "cifs"), (0xFE53_4D42, "smb2"), (0x6573_5546, "fuse")])
+    func networkAndUserSpaceFileSystemsAreRemote(magic: Int, name: String) {
+        #expect(FileSystemKind.kind(magic: magic) == .remote(name))
+    }
+
+    @Test func localFileSystemsAreLocal() throws {
+        // ext4/overlay/tmpfs: whatever holds the temp folder and /proc here is not a network share.
+        #expect(FileSystemKind.of(NSTemporaryDirectory())?.isRemote == false)
+        #expect(FileSystemKind.fileSystemMagic("/proc") == 0x9FA0) // PROC_SUPER_MAGIC: f_type is read right
+        #expect(FileSystemKind.of("/proc") == .local)
+        #expect(FileSystemKind.kind(magic: 0xEF53) == .local) // ext4
+        #expect(FileSystemKind.of("/no/such/folder") == nil)
     }
 }
