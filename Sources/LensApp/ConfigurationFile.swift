@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensOCR
 import TOMLKit
 
 /// A configuration problem, naming the file, the line when known, the key and what is wrong.
@@ -25,6 +26,24 @@ public enum ConfigurationFile {
         if let fromEnv = environment["LENS_CONFIG"], !fromEnv.isEmpty { return LensLocations.absolute(fromEnv) }
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/lens/config.toml" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/lens/config.toml"
+    }
+
+    /// Fails, naming the key, when a language the configuration asks for has no Tesseract data:
+    /// better at start than as a failure on every screenshot of that folder.
+    public static func checkLanguages(of settings: LensConfiguration, file: String) throws(ConfigurationError) {
+        var wanted = [("languages", settings.languages)]
+        for (index, folder) in settings.folders.enumerated() where folder.isEnabled {
+            if let languages = folder.languages { wanted.append(("folders[\(index + 1)].languages", languages)) }
+        }
+        for (key, languages) in wanted {
+            let missing = Recognizer.missingLanguages(languages.joined(separator: "+"))
+            if !missing.isEmpty {
+                let packages = missing.map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-").lowercased())" }
+                throw ConfigurationError(file: file, line: nil, key: key, message: """
+                    no Tesseract data for \(missing.joined(separator: ", ")) (install the Debian package \(packages.joined(separator: " ")))
+                    """)
+            }
+        }
     }
 
     /// Loads the file at `path`; a missing file is an empty configuration (no folders).

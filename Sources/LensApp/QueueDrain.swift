@@ -24,6 +24,8 @@ struct QueueDrain: Sendable {
     /// Backoff for transient problems (file busy or briefly gone, disk full).
     let retryPolicy: RetryPolicy
     let logger: Logger
+    /// The Tesseract languages for a file at a path (its folder's `languages`); `nil`: the pool's own.
+    var languages: @Sendable (String) -> String? = { _ in nil }
     let owner: Int32 = getpid()
 
     /// Claims and recognizes items until the queue is empty or `stopWhen` says so (checked before
@@ -62,11 +64,12 @@ struct QueueDrain: Sendable {
             let recognition: Recognition, seconds: Double
             do {
                 let id = item.id
+                let languages = self.languages(path)
                 (recognition, seconds) = try await pool.run { recognizer in
                     let start = ContinuousClock.now
                     let result = try CrashJournal.recognizing(id) {
                         CrashJournal.crashIfMarked(bytes)
-                        return try recognizer.recognize(bytes)
+                        return try recognizer.recognize(bytes, languages: languages)
                     }
                     let elapsed = ContinuousClock.now - start
                     return (result, elapsed.seconds)

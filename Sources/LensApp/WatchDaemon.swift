@@ -25,6 +25,26 @@ public struct WatchOptions: Sendable {
     }
 }
 
+/// The configured folders, shared by intake (what to watch) and OCR (which languages a file's
+/// folder asks for); replaced as a whole on SIGHUP.
+final class WatchedFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: [LensConfiguration.Folder]
+
+    init(_ folders: [LensConfiguration.Folder]) { all = folders }
+
+    /// The enabled folders.
+    var enabled: [LensConfiguration.Folder] { lock.withLock { all.filter(\.isEnabled) } }
+
+    func replace(with folders: [LensConfiguration.Folder]) { lock.withLock { all = folders } }
+
+    /// The enabled folder holding `path` (the deepest, when folders nest).
+    func folder(holding path: String) -> LensConfiguration.Folder? {
+        enabled.filter { path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }
+            .max { $0.path.count < $1.path.count }
+    }
+}
+
 /// A "there may be queued work" signal from intake to the OCR service; repeated signals coalesce.
 struct WorkSignal: Sendable {
     let stream: AsyncStream<Void>
@@ -44,8 +64,11 @@ public enum WatchDaemon {
     public static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
                            notifier: SystemdNotifier = SystemdNotifier()) async throws {
         let signal = WorkSignal()
-        let ocr = OCRService(database: database, options: options.importOptions, signal: signal, logger: logger, notifier: notifier)
-        let intake = try IntakeService(database: database, options: options, signal: signal, logger: logger, notifier: notifier)
+        let folders = WatchedFolders(options.folders)
+        let ocr = OCRService(database: database, options: options.importOptions, folders: folders, signal: signal,
+                             logger: logger, notifier: notifier)
+        let intake = try IntakeService(database: database, options: options, folders: folders, signal: signal,
+                                       logger: logger, notifier: notifier)
         let group = ServiceGroup(
             services: [ocr, intake], // shut down in reverse order: intake stops first, then OCR drains
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -59,6 +82,7 @@ public enum WatchDaemon {
 struct OCRService: Service {
     let database: LensDatabase
     let options: ImportOptions
+    let folders: WatchedFolders
     let signal: WorkSignal
     let logger: Logger
     let notifier: SystemdNotifier
@@ -95,8 +119,10 @@ struct OCRService: Service {
             if try database.hasClaimableWork() {
                 let active = try pool ?? OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
                 pool = active
+                let folders = self.folders
                 let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
-                                       retryPolicy: options.retryPolicy, logger: logger)
+                                       retryPolicy: options.retryPolicy, logger: logger,
+                                       languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") })
                 do {
                     // A claim this process still holds between drains was orphaned by a failed write.
                     let ownPID = getpid()
@@ -146,13 +172,14 @@ final class IntakeService: Service, @unchecked Sendable {
     private let scanner: FileScanner
     private let lock = NSLock()
     private var tracker: StabilityTracker // guarded by lock
-    private var configuredFolders: [LensConfiguration.Folder] // guarded by lock; replaced on SIGHUP
+    private let watchedFolders: WatchedFolders
     /// Folders scanned on a timer instead of (network shares, `poll_interval`) or as well as
     /// (a tree that hit the inotify watch limit) being watched; guarded by lock.
     private var polled: [String: PollSchedule] = [:]
     private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
 
-    init(database: LensDatabase, options: WatchOptions, signal: WorkSignal, logger: Logger, notifier: SystemdNotifier) throws {
+    init(database: LensDatabase, options: WatchOptions, folders: WatchedFolders, signal: WorkSignal, logger: Logger,
+         notifier: SystemdNotifier) throws {
         self.database = database
         self.options = options
         self.signal = signal
@@ -161,11 +188,11 @@ final class IntakeService: Service, @unchecked Sendable {
         watcher = try DirectoryWatcher(logger: logger)
         scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes)
         tracker = StabilityTracker(delay: options.stabilitySeconds)
-        configuredFolders = options.folders
+        watchedFolders = folders
         pending = WorkSignal()
     }
 
-    private var folders: [LensConfiguration.Folder] { lock.withLock { configuredFolders.filter(\.isEnabled) } }
+    private var folders: [LensConfiguration.Folder] { watchedFolders.enabled }
 
     func run() async throws {
         // Trap SIGHUP before saying READY: its default action would end the process.
@@ -210,7 +237,7 @@ final class IntakeService: Service, @unchecked Sendable {
             return
         }
         let before = Set(folders.map(\.path))
-        lock.withLock { configuredFolders = next }
+        watchedFolders.replace(with: next)
         let after = Set(folders.map(\.path))
         for removed in before.subtracting(after) {
             watcher.unwatch(removed)

@@ -60,33 +60,64 @@ public struct RecognizerSettings: Sendable, Equatable {
 /// Creating a handle costs ~50 ms and ~15 MB, so workers keep theirs for their whole life and
 /// call `TessBaseAPIClear` between images instead of re-initializing.
 public final class Recognizer {
-    private let api: OpaquePointer
+    /// The handle for `settings.languages`, made up front so a missing language fails at start.
+    private let primary: OpaquePointer
+    /// Handles for other language sets (per-folder `languages`), made on first use and kept, as
+    /// re-initializing one handle each time the language changes would reload the models.
+    private var others: [String: OpaquePointer] = [:]
     public let settings: RecognizerSettings
 
+    /// At most this many language sets besides the primary one stay loaded (~15–30 MB each).
+    static let maximumOtherLanguageSets = 3
+
     public init(settings: RecognizerSettings = RecognizerSettings()) throws(RecognitionError) {
+        primary = try Self.makeHandle(languages: settings.languages, dataPath: settings.dataPath)
+        self.settings = settings
+    }
+
+    private static func makeHandle(languages: String, dataPath: String?) throws(RecognitionError) -> OpaquePointer {
         Self.silenceLeptonica
         guard let api = TessBaseAPICreate() else { throw .engineFailed }
         // Tesseract writes diagnostics through tprintf to `debug_file`; keep them off stderr.
         TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        guard Self.isInstalled(settings.languages, dataPath: settings.dataPath),
-              TessBaseAPIInit3(api, settings.dataPath, settings.languages) == 0 else {
+        guard Self.isInstalled(languages, dataPath: dataPath),
+              TessBaseAPIInit3(api, dataPath, languages) == 0 else {
             TessBaseAPIDelete(api)
-            throw .languageNotInstalled(settings.languages)
+            throw .languageNotInstalled(languages)
         }
-        self.api = api
-        self.settings = settings
+        return api
     }
 
     deinit {
-        TessBaseAPIEnd(api)
-        TessBaseAPIDelete(api)
+        for api in [primary] + Array(others.values) {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+        }
+    }
+
+    /// The handle for `languages` (`nil`: the settings' languages).
+    private func handle(for languages: String?) throws(RecognitionError) -> OpaquePointer {
+        guard let languages, languages != settings.languages else { return primary }
+        if let api = others[languages] { return api }
+        if others.count >= Self.maximumOtherLanguageSets, let (evicted, api) = others.first {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+            others[evicted] = nil
+        }
+        let api = try Self.makeHandle(languages: languages, dataPath: settings.dataPath)
+        others[languages] = api
+        return api
     }
 
     /// Recognizes an encoded image (PNG, JPEG, WebP, TIFF, GIF or BMP) held in memory.
     ///
     /// Decoding from memory lets the caller hash exactly the bytes that are recognized.
-    public func recognize(_ data: [UInt8]) throws(RecognitionError) -> Recognition {
+    ///
+    /// - Parameter languages: a Tesseract language string (`eng+deu`) for this image, e.g. its
+    ///   folder's; `nil` means the settings' languages.
+    public func recognize(_ data: [UInt8], languages: String? = nil) throws(RecognitionError) -> Recognition {
         guard !data.isEmpty else { throw .emptyFile }
+        let api = try handle(for: languages)
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         let headerOK = data.withUnsafeBufferPointer { buf in
             pixReadHeaderMem(buf.baseAddress, buf.count, &format, &w, &h, &bps, &spp, &cmap) == 0
@@ -108,12 +139,12 @@ public final class Recognizer {
         TessBaseAPISetSourceResolution(api, Int32(settings.sourceResolution))
         defer { TessBaseAPIClear(api) }
         guard TessBaseAPIRecognize(api, nil) == 0 else { throw .engineFailed }
-        let (text, words) = readWords()
+        let (text, words) = readWords(api)
         return Recognition(text: text, words: words, width: Int(image.pointee.w), height: Int(image.pointee.h))
     }
 
     /// Walks the result word by word, building the text so that word offsets are exact.
-    private func readWords() -> (String, [RecognizedWord]) {
+    private func readWords(_ api: OpaquePointer) -> (String, [RecognizedWord]) {
         var text = ""
         var words: [RecognizedWord] = []
         guard let iterator = TessBaseAPIGetIterator(api) else { return (text, words) }
@@ -157,6 +188,12 @@ public final class Recognizer {
             }
         }
         return []
+    }
+
+    /// The languages of a Tesseract language string (`eng+deu`) that have no traineddata file.
+    public static func missingLanguages(_ languages: String, dataPath: String? = nil) -> [String] {
+        let installed = Set(installedLanguages(dataPath: dataPath))
+        return languages.split(separator: "+").map(String.init).filter { !installed.contains($0) }
     }
 
     /// Checks for the traineddata files up front: Tesseract's own failure message goes to stderr

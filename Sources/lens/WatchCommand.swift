@@ -37,6 +37,7 @@ struct WatchCommand: AsyncParsableCommand {
         var settings: LensConfiguration
         do {
             settings = try ConfigurationFile.load(configPath)
+            try ConfigurationFile.checkLanguages(of: settings, file: configPath)
         } catch {
             throw LensCLIError(message: "\(error)")
         }
@@ -59,9 +60,6 @@ struct WatchCommand: AsyncParsableCommand {
             if folder.deletesAfterImport {
                 logger.warning("delete_after_import is not implemented yet: files in \(folder.path) are kept")
             }
-            if folder.languages != nil {
-                logger.warning("per-folder languages are not implemented yet: \(folder.path) uses the global languages")
-            }
         }
         let options = WatchOptions(
             folders: settings.folders,
@@ -73,7 +71,9 @@ struct WatchCommand: AsyncParsableCommand {
             reloadFolders: { [folders] in
                 // --folder pins the folders; otherwise SIGHUP re-reads the file.
                 guard folders.isEmpty else { return folders.map { LensConfiguration.Folder(path: LensLocations.absolute($0)) } }
-                return try ConfigurationFile.load(configPath).folders
+                let reloaded = try ConfigurationFile.load(configPath)
+                try ConfigurationFile.checkLanguages(of: reloaded, file: configPath)
+                return reloaded.folders
             })
         do {
             try await WatchDaemon.run(database: library.database, options: options, logger: logger)

@@ -248,6 +248,12 @@ struct WatchTests {
         let result = try lens.run(["watch", "--config", config.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(config.path):4: folders[1].recursve: unknown key"), "\(result.stderr)")
+        // A folder's language without Tesseract data stops the start, naming the key and the package.
+        try "[[folders]]\npath = \"/tmp\"\nlanguages = [\"eng\", \"zzz\"]\n".write(to: config, atomically: true, encoding: .utf8)
+        let language = try lens.run(["watch", "--config", config.path])
+        #expect(language.status == 2)
+        #expect(language.stderr.contains("folders[1].languages: no Tesseract data for zzz (install the Debian package tesseract-ocr-zzz)"),
+                "\(language.stderr)")
         let none = try lens.run(["watch", "--config", lens.home.appendingPathComponent("absent.toml").path])
         #expect(none.status == 2)
         #expect(none.stderr.contains("no folder to watch"))

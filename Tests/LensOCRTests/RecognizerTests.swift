@@ -76,6 +76,25 @@ struct RecognizerTests {
         }
     }
 
+    /// Per-folder languages: one recognizer reads each image with the model it is asked for, and
+    /// goes back to its own. "alt" here is Tesseract's orientation model under another name, which
+    /// reads no words, so the switch is visible in the text.
+    @Test func eachImageCanBeReadWithOtherLanguages() throws {
+        let data = try TestSupport.makeTemporaryFolder("lens-tessdata")
+        let system = "/usr/share/tesseract-ocr/5/tessdata"
+        try FileManager.default.copyItem(atPath: system + "/eng.traineddata", toPath: data.path + "/eng.traineddata")
+        try FileManager.default.copyItem(atPath: system + "/osd.traineddata", toPath: data.path + "/alt.traineddata")
+        let recognizer = try Recognizer(settings: RecognizerSettings(languages: "eng", dataPath: data.path))
+        let bytes = try TestSupport.sampleBytes("terminal")
+        let english = try recognizer.recognize(bytes)
+        #expect(try recognizer.recognize(bytes, languages: "eng").text == english.text)
+        let other = try recognizer.recognize(bytes, languages: "alt")
+        #expect(other.text != english.text)
+        #expect(try recognizer.recognize(bytes).text == english.text)
+        #expect(throws: RecognitionError.languageNotInstalled("xyz")) { try recognizer.recognize(bytes, languages: "xyz") }
+        #expect(Recognizer.missingLanguages("eng+alt+xyz", dataPath: data.path) == ["xyz"])
+    }
+
     @Test func aMissingLanguageNamesTheDebianPackage() {
         #expect {
             _ = try Recognizer(settings: RecognizerSettings(languages: "eng+xyz"))
