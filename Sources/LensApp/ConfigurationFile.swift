@@ -225,9 +225,10 @@ extension ConfigurationFile {
             #   languages            Tesseract languages for this folder, e.g. ["eng", "deu"]
             #   enabled              false keeps the folder here but stops importing from it
             #   poll_interval        seconds between scans instead of inotify; network shares (NFS, SMB, FUSE)
-            #                        are detected and polled every 60 s without it
+            #                        are detected and polled every \(Int(LensConfiguration.defaultPollSeconds)) s without it
             #   delete_after_import  DANGER: delete each original once its text is safely stored (default false).
             #                        The file is gone from disk afterwards; only Lens's copy of the text remains.
+            #                        Under systemd the folder must also be in the unit's ReadWritePaths=.
 
             """
         if folders.isEmpty {

@@ -26,6 +26,8 @@ struct QueueDrain: Sendable {
     let logger: Logger
     /// The Tesseract languages for a file at a path (its folder's `languages`); `nil`: the pool's own.
     var languages: @Sendable (String) -> String? = { _ in nil }
+    /// Runs once an item's text is committed (the daemon deletes originals there, if asked to).
+    var afterRecording: @Sendable (ClaimedItem) -> Void = { _ in }
     let owner: Int32 = getpid()
 
     /// Claims and recognizes items until the queue is empty or `stopWhen` says so (checked before
@@ -87,6 +89,7 @@ struct QueueDrain: Sendable {
                 return try retryLater(item, reason: "cannot store the text of \(path): \(error)")
             }
             logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])
+            afterRecording(item)
             return .recognized(id: item.id)
         }
         if let transientProblem { return try retryLater(item, reason: transientProblem) }

@@ -65,10 +65,12 @@ public enum WatchDaemon {
                            notifier: SystemdNotifier = SystemdNotifier()) async throws {
         let signal = WorkSignal()
         let folders = WatchedFolders(options.folders)
-        let ocr = OCRService(database: database, options: options.importOptions, folders: folders, signal: signal,
-                             logger: logger, notifier: notifier)
-        let intake = try IntakeService(database: database, options: options, folders: folders, signal: signal,
-                                       logger: logger, notifier: notifier)
+        let remover = OriginalRemover(database: database, folders: folders,
+                                      maximumFileBytes: options.importOptions.maximumFileBytes, logger: logger)
+        let ocr = OCRService(database: database, options: options.importOptions, folders: folders, remover: remover,
+                             signal: signal, logger: logger, notifier: notifier)
+        let intake = try IntakeService(database: database, options: options, folders: folders, remover: remover,
+                                       signal: signal, logger: logger, notifier: notifier)
         let group = ServiceGroup(
             services: [ocr, intake], // shut down in reverse order: intake stops first, then OCR drains
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -83,6 +85,7 @@ struct OCRService: Service {
     let database: LensDatabase
     let options: ImportOptions
     let folders: WatchedFolders
+    let remover: OriginalRemover
     let signal: WorkSignal
     let logger: Logger
     let notifier: SystemdNotifier
@@ -122,7 +125,8 @@ struct OCRService: Service {
                 let folders = self.folders
                 let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
                                        retryPolicy: options.retryPolicy, logger: logger,
-                                       languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") })
+                                       languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") },
+                                       afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
                     // A claim this process still holds between drains was orphaned by a failed write.
                     let ownPID = getpid()
@@ -173,13 +177,15 @@ final class IntakeService: Service, @unchecked Sendable {
     private let lock = NSLock()
     private var tracker: StabilityTracker // guarded by lock
     private let watchedFolders: WatchedFolders
+    private let remover: OriginalRemover
     /// Folders scanned on a timer instead of (network shares, `poll_interval`) or as well as
     /// (a tree that hit the inotify watch limit) being watched; guarded by lock.
     private var polled: [String: PollSchedule] = [:]
     private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
 
-    init(database: LensDatabase, options: WatchOptions, folders: WatchedFolders, signal: WorkSignal, logger: Logger,
-         notifier: SystemdNotifier) throws {
+    init(database: LensDatabase, options: WatchOptions, folders: WatchedFolders, remover: OriginalRemover,
+         signal: WorkSignal, logger: Logger, notifier: SystemdNotifier) throws {
+        self.remover = remover
         self.database = database
         self.options = options
         self.signal = signal
@@ -197,6 +203,9 @@ final class IntakeService: Service, @unchecked Sendable {
     func run() async throws {
         // Trap SIGHUP before saying READY: its default action would end the process.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        for (path, reason) in remover.unwritableFolders() {
+            logger.error("delete_after_import is set for \(path), but Lens cannot write there (\(reason)); originals are kept. Under systemd, add the folder to ReadWritePaths= in the unit")
+        }
         // Watch first, then scan: whatever lands during the scan is seen by one or the other.
         for folder in folders { startWatching(folder) }
         watcher.start()
@@ -347,7 +356,12 @@ final class IntakeService: Service, @unchecked Sendable {
             guard isIncluded(file.path, in: current) else { continue }
             let unchanged = try? database.unchangedScreenshot(atPath: file.path, size: Int(file.info.st_size),
                                                               modifiedAt: FileScanner.modificationTime(file.info))
-            if unchanged == nil { observe(file.path) }
+            if let unchanged {
+                // Recognized, but still here: Lens stopped between the commit and the deletion.
+                if unchanged.state == .done { remover.removeOriginals(of: unchanged.id, at: [file.path]) }
+            } else {
+                observe(file.path)
+            }
         }
         return seen
     }
@@ -407,6 +421,7 @@ final class IntakeService: Service, @unchecked Sendable {
             do {
                 switch try scanner.ingest(FoundFile(path: path, info: info, isExplicit: false), into: database) {
                 case .registered(.added): added += 1
+                case .registered(.known(let id, .done, _, _)): remover.removeOriginals(of: id, at: [path])
                 case .registered, .skipped: break
                 case .failed(let failure): logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
                 }

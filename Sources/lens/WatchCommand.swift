@@ -55,12 +55,6 @@ struct WatchCommand: AsyncParsableCommand {
         if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
         let library = try globalOptions.openLibrary()
         let logger = Logger(label: "lens.watch")
-        // Accepted in the file, not built yet: say so rather than ignore a setting silently.
-        for folder in settings.folders where folder.isEnabled {
-            if folder.deletesAfterImport {
-                logger.warning("delete_after_import is not implemented yet: files in \(folder.path) are kept")
-            }
-        }
         let options = WatchOptions(
             folders: settings.folders,
             stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,

@@ -218,6 +218,52 @@ struct WatchTests {
         #expect(daemon.terminate() == 0)
     }
 
+    /// `delete_after_import`: the original goes once its text is stored; the record, its text and
+    /// the path (marked gone) stay. A folder without the setting keeps its files, and content
+    /// already indexed that lands again in the deleting folder is removed without new OCR.
+    @Test func deleteAfterImportRemovesOnlyIndexedOriginals() throws {
+        let lens = try LensBinary()
+        let inbox = lens.home.appendingPathComponent("inbox"), kept = lens.home.appendingPathComponent("kept")
+        for folder in [inbox, kept] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let config = lens.home.appendingPathComponent("config.toml")
+        try """
+            [[folders]]
+            path = "\(inbox.path)"
+            delete_after_import = true
+            [[folders]]
+            path = "\(kept.path)"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(lens, folder: nil, config: config)
+        let dropped = inbox.appendingPathComponent("receipt.png"), keptFile = kept.appendingPathComponent("terminal.png")
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("receipt_light"), to: dropped)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: keptFile)
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 2 }["done"] == 2, "\(daemon.output)")
+        try Self.waitUntil { !FileManager.default.fileExists(atPath: dropped.path) }
+        #expect(!FileManager.default.fileExists(atPath: dropped.path), "\(daemon.output)")
+        #expect(FileManager.default.fileExists(atPath: keptFile.path))
+        let record = try #require(try Self.show(lens, dropped.path))
+        #expect((record["text"] as? String)?.isEmpty == false)
+        #expect(record["gone_paths"] as? [String] == [dropped.path], "\(record)")
+        // Still found by its text (the hit has no live path any more).
+        let hits = try #require(try lens.run(["search", "--json", "receipt"]).json() as? [[String: Any]])
+        #expect(hits.compactMap { $0["id"] as? Int }.contains(try #require(record["id"] as? Int)), "\(hits)")
+
+        // The same bytes again, under another name: known content, deleted without OCR.
+        let again = inbox.appendingPathComponent("again.png")
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: again)
+        try Self.waitUntil { !FileManager.default.fileExists(atPath: again.path) }
+        #expect(!FileManager.default.fileExists(atPath: again.path), "\(daemon.output)")
+        #expect(FileManager.default.fileExists(atPath: keptFile.path))
+        #expect(try Self.waitForCounts(lens) { _ in true }["done"] == 2)
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// Waits up to 30 s for `condition`.
+    static func waitUntil(_ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
     static func inode(_ url: URL) throws -> UInt64 {
         var info = stat()
         guard stat(url.path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }
