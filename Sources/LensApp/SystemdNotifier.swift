@@ -8,8 +8,18 @@ import Glibc
 public struct SystemdNotifier: Sendable {
     private let socketPath: String?
 
+    /// How often systemd expects `WATCHDOG=1` (half its `WatchdogSec=`), when it asks for it.
+    public let watchdogInterval: Duration?
+
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        // WATCHDOG_PID, when set, names the process meant (not a child that inherited the variable).
+        let isForUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+        if isForUs, let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0 {
+            watchdogInterval = .microseconds(usec / 2)
+        } else {
+            watchdogInterval = nil
+        }
     }
 
     public var isEnabled: Bool { socketPath != nil }

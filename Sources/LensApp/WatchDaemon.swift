@@ -71,11 +71,37 @@ public enum WatchDaemon {
                              signal: signal, logger: logger, notifier: notifier)
         let intake = try IntakeService(database: database, options: options, folders: folders, remover: remover,
                                        signal: signal, logger: logger, notifier: notifier)
+        var services: [any Service] = [ocr, intake]
+        if let interval = notifier.watchdogInterval {
+            // First in the list, so it is shut down last and keeps systemd informed while OCR drains.
+            services.insert(WatchdogService(interval: interval, notifier: notifier), at: 0)
+        }
         let group = ServiceGroup(
-            services: [ocr, intake], // shut down in reverse order: intake stops first, then OCR drains
+            services: services, // shut down in reverse order: intake stops first, then OCR drains
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
+    }
+}
+
+/// Sends `WATCHDOG=1` while the daemon's tasks get to run: if they stall (a deadlock, a starved
+/// cooperative pool), the pings stop and systemd restarts the service. OCR runs on its own threads,
+/// so a long recognition never looks like a hang.
+struct WatchdogService: Service {
+    let interval: Duration
+    let notifier: SystemdNotifier
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                while true {
+                    notifier.notify("WATCHDOG=1")
+                    try await Task.sleep(for: interval)
+                }
+            }
+        } catch is CancellationError {
+            // graceful shutdown: stop pinging
+        }
     }
 }
 

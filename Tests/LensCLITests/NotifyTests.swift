@@ -73,4 +73,26 @@ struct NotifyTests {
         #expect(process.terminationStatus == 0)
         #expect(listener.wait(for: "STOPPING=1", seconds: 5), "\(listener.received)")
     }
+    /// WatchdogSec=: with WATCHDOG_USEC set, WATCHDOG=1 comes at half that interval; a
+    /// WATCHDOG_PID naming another process means the variables were inherited, not meant for it.
+    @Test(arguments: [true, false])
+    func theDaemonPingsTheWatchdogWhenAsked(forThisProcess: Bool) throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let listener = try NotifyListener(in: lens.home)
+        defer { listener.close() }
+        var environment = ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"]
+        if !forThisProcess { environment["WATCHDOG_PID"] = "1" }
+        let daemon = try WatchTests.Daemon(lens, folder: folder, environment: environment)
+        #expect(listener.wait(for: "READY=1"), "\(listener.received)")
+        Thread.sleep(forTimeInterval: 0.6)
+        let pings = listener.received.filter { $0 == "WATCHDOG=1" }.count
+        if forThisProcess {
+            #expect(pings >= 3, "\(listener.received)") // every 0.1 s
+        } else {
+            #expect(pings == 0, "\(listener.received)")
+        }
+        #expect(daemon.terminate() == 0)
+    }
 }

@@ -155,6 +155,69 @@ struct WatchTests {
         #expect(doctor["database_integrity"] as? [String] == ["ok"])
     }
 
+    /// A `kill -9` of the daemon in the middle of a 200-file ingest loses nothing: after a restart
+    /// every file is indexed exactly once (200 contents, 200 records, all done, each with its path)
+    /// and SQLite's and FTS5's integrity checks pass.
+    @Test func killNineMidIngestThenRestart() throws {
+        let lens = try LensBinary()
+        let count = 200
+        let source = try CLITests.distinctShots(in: lens, count: count)
+        let inbox = lens.home.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let first = try Daemon(lens, folder: inbox)
+        Thread.sleep(forTimeInterval: 0.3)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            try FileManager.default.moveItem(at: source.appendingPathComponent(name), to: inbox.appendingPathComponent(name))
+        }
+        let before = try Self.waitForCounts(lens) { ($0["done"] ?? 0) >= 10 }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        let killed = try Self.waitForCounts(lens) { _ in true }
+        #expect((before["done"] ?? 0) >= 10 && (killed["done"] ?? 0) < count, "killed too late to test anything: \(killed)")
+
+        let second = try Daemon(lens, folder: inbox)
+        let after = try Self.waitForCounts(lens) { $0["done"] == count }
+        #expect(after == ["done": count, "queued": 0, "running": 0, "failed": 0], "\(second.output)")
+        let status = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
+        #expect(status["total"] as? Int == count)
+        let folders = try #require(status["folders"] as? [[String: Any]])
+        #expect(folders.first?["screenshots"] as? Int == count, "\(folders)")
+        #expect(second.terminate() == 0)
+        let doctor = try #require(try lens.run(["doctor", "--json"]).json() as? [String: Any])
+        #expect(doctor["database_integrity"] as? [String] == ["ok"])
+    }
+
+    /// An inotify queue overflow makes the daemon rescan, so nothing dropped by the kernel is
+    /// missed. The daemon's queue is shrunk (needs root) and the daemon stopped while the files land,
+    /// so the overflow is certain.
+    @Test func aQueueOverflowTriggersARescanThatFindsEverything() throws {
+        let limitFile = "/proc/sys/fs/inotify/max_queued_events"
+        guard getuid() == 0, let saved = try? String(contentsOfFile: limitFile, encoding: .utf8) else {
+            print("skipped: shrinking max_queued_events needs root")
+            return
+        }
+        let lens = try LensBinary()
+        let count = 40
+        let source = try CLITests.distinctShots(in: lens, count: count)
+        let inbox = lens.home.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try "16\n".write(toFile: limitFile, atomically: false, encoding: .utf8)
+        defer { try? saved.write(toFile: limitFile, atomically: false, encoding: .utf8) }
+        let daemon = try Daemon(lens, folder: inbox)
+        try Self.waitUntil { daemon.output.contains("watching") } // its queue size is fixed by now
+        try saved.write(toFile: limitFile, atomically: false, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGSTOP)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            try FileManager.default.moveItem(at: source.appendingPathComponent(name), to: inbox.appendingPathComponent(name))
+        }
+        kill(daemon.process.processIdentifier, SIGCONT)
+        let counts = try Self.waitForCounts(lens) { $0["done"] == count }
+        #expect(counts["done"] == count, "\(daemon.output)")
+        #expect(daemon.output.contains("inotify queue overflowed"), "\(daemon.output)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// SIGHUP re-reads the config: new folders are watched and reconciled, removed ones dropped,
     /// and an invalid file leaves the daemon running with its folders.
     @Test func sighupReloadsTheFolders() throws {
