@@ -207,6 +207,8 @@ final class IntakeService: Service, @unchecked Sendable {
     /// Folders scanned on a timer instead of (network shares, `poll_interval`) or as well as
     /// (a tree that hit the inotify watch limit) being watched; guarded by lock.
     private var polled: [String: PollSchedule] = [:]
+    /// Wakes the poll loop when `polled` gains a folder.
+    private let pollingChanged = WorkSignal()
     private let pending: WorkSignal // wakes the settle loop when the tracker gains entries
 
     init(database: LensDatabase, options: WatchOptions, folders: WatchedFolders, remover: OriginalRemover,
@@ -259,6 +261,7 @@ final class IntakeService: Service, @unchecked Sendable {
             notifier.notify("STOPPING=1") // as shutdown begins: in-flight OCR may still take a moment
             watcher.stop()
             pending.finish()
+            pollingChanged.finish()
         }
     }
 
@@ -322,6 +325,7 @@ final class IntakeService: Service, @unchecked Sendable {
                 return true
             }
             if isNew {
+                pollingChanged.raise()
                 logger.error("""
                     not every folder under \(folder.path) can be watched: the inotify watch limit is reached \
                     (raise fs.inotify.max_user_watches); that tree is rescanned every \(Int(interval)) s instead
@@ -342,6 +346,7 @@ final class IntakeService: Service, @unchecked Sendable {
         }
         if let interval {
             lock.withLock { polled[folder.path] = PollSchedule(interval: interval, due: Self.now() + interval) }
+            pollingChanged.raise()
         } else {
             watcher.watch(folder.path)
         }
@@ -349,18 +354,26 @@ final class IntakeService: Service, @unchecked Sendable {
 
     /// Rescans polled folders when they are due (the scan compares path, size and mtime with the
     /// database, so an unchanged tree costs a stat per file and no reads).
+    /// Sleeps until the next folder is due, or, with none polled, until one is added: an idle
+    /// daemon without polled folders never wakes up.
     private func pollLoop() async throws {
+        var wake = pollingChanged.stream.makeAsyncIterator()
         while !Task.isShuttingDownGracefully {
             let now = Self.now()
-            let due = lock.withLock {
+            let (due, next) = lock.withLock {
                 let due = polled.filter { $0.value.due <= now }.keys.sorted()
                 for path in due {
                     if let interval = polled[path]?.interval { polled[path]?.due = now + interval }
                 }
-                return due
+                return (due, polled.values.map(\.due).min())
             }
             for path in due { reconcile(path) }
-            try await Task.sleep(for: .milliseconds(250))
+            if let next {
+                // Re-checked at least every second, so a folder added meanwhile is not late by much.
+                try await Task.sleep(for: .seconds(min(1, max(0.01, next - Self.now()))))
+            } else if await wake.next() == nil {
+                return
+            }
         }
     }
 
