@@ -8,7 +8,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lens-bench",
         abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
-        subcommands: [ImportBench.self, SearchBench.self, BurstBench.self, LatencyBench.self])
+        subcommands: [ImportBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self])
 }
 
 /// Small helpers shared by the benchmarks.
@@ -47,6 +47,15 @@ enum Measure {
         try daemon.run()
         Thread.sleep(forTimeInterval: 2)
         return daemon
+    }
+
+    /// Queue counts of the database at `db`, from `lens status --json`.
+    static func counts(lens: String, db: String) -> [String: Int] {
+        let pipe = Pipe()
+        _ = try? run(lens, ["status", "--json", "--db", db], environment: benchEnvironment, stdout: pipe.fileHandleForWriting)
+        try? pipe.fileHandleForWriting.close()
+        let status = try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
+        return status?["counts"] as? [String: Int] ?? [:]
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {

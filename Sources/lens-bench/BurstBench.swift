@@ -47,11 +47,7 @@ struct BurstBench: ParsableCommand {
         var finished = 0
         while daemon.isRunning && finished < files && (ContinuousClock.now - start).seconds < 3_600 {
             Thread.sleep(forTimeInterval: 0.5)
-            let pipe = Pipe()
-            try Measure.run(lens, ["status", "--json", "--db", db], environment: Measure.benchEnvironment, stdout: pipe.fileHandleForWriting)
-            try pipe.fileHandleForWriting.close()
-            let status = try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
-            let counts = status?["counts"] as? [String: Int] ?? [:]
+            let counts = Measure.counts(lens: lens, db: db)
             finished = (counts["done"] ?? 0) + (counts["failed"] ?? 0)
         }
         let seconds = (ContinuousClock.now - start).seconds
