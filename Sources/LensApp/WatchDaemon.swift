@@ -295,14 +295,14 @@ final class IntakeService: Service, @unchecked Sendable {
     private func handle(_ event: WatchEvent) {
         switch event {
         case .fileChanged(let path):
-            if isIncluded(path, in: folders) { observe(path) }
+            if isIncluded(path) { observe(path) }
         case .fileRemoved(let path):
             forget(path)
             try? database.markGone(path: path)
         case .fileMoved(let from, let to):
             forget(from)
             var info = stat()
-            guard isIncluded(to, in: folders), stat(to, &info) == 0 else {
+            guard isIncluded(to), stat(to, &info) == 0 else {
                 try? database.markGone(path: from)
                 return
             }
@@ -318,7 +318,7 @@ final class IntakeService: Service, @unchecked Sendable {
             for folder in folders { reconcile(folder.path) }
         case .watchLimitReached(let path):
             let interval = LensConfiguration.watchLimitRescanSeconds
-            guard let folder = folders.first(where: { path == $0.path || path.hasPrefix($0.path + "/") }) else { return }
+            guard let folder = folders.first(where: { $0.path == path }) ?? watchedFolders.folder(holding: path) else { return }
             let isNew = lock.withLock {
                 guard polled[folder.path] == nil else { return false }
                 polled[folder.path] = PollSchedule(interval: interval, due: Self.now() + interval)
@@ -389,10 +389,9 @@ final class IntakeService: Service, @unchecked Sendable {
     @discardableResult
     private func scan(_ folder: String) -> Set<String> {
         var seen = Set<String>()
-        let current = folders
         for file in scanner.files(under: [folder], failure: { self.logger.warning("\($0.path): \($0.reason)") }) {
             seen.insert(file.path)
-            guard isIncluded(file.path, in: current) else { continue }
+            guard isIncluded(file.path) else { continue }
             let unchanged = try? database.unchangedScreenshot(atPath: file.path, size: Int(file.info.st_size),
                                                               modifiedAt: FileScanner.modificationTime(file.info))
             if let unchanged {
@@ -406,8 +405,8 @@ final class IntakeService: Service, @unchecked Sendable {
     }
 
     /// Whether the file's name passes its folder's include and exclude globs.
-    private func isIncluded(_ path: String, in folders: [LensConfiguration.Folder]) -> Bool {
-        guard let folder = folders.first(where: { path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }) else {
+    private func isIncluded(_ path: String) -> Bool {
+        guard let folder = watchedFolders.folder(holding: path) else {
             return false
         }
         let relative = path.dropFirst(folder.path.count + 1)

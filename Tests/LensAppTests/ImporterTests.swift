@@ -264,9 +264,8 @@ struct WarningHook: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        if level >= .warning { onWarning() }
+    func log(event: LogEvent) {
+        if event.level >= .warning { onWarning() }
     }
 }
 
