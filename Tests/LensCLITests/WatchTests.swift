@@ -192,22 +192,25 @@ struct WatchTests {
     /// missed. The daemon's queue is shrunk (needs root) and the daemon stopped while the files land,
     /// so the overflow is certain.
     @Test func aQueueOverflowTriggersARescanThatFindsEverything() throws {
-        let limitFile = "/proc/sys/fs/inotify/max_queued_events"
-        guard getuid() == 0, let saved = try? String(contentsOfFile: limitFile, encoding: .utf8) else {
-            print("skipped: shrinking max_queued_events needs root")
-            return
-        }
         let lens = try LensBinary()
         let count = 40
         let source = try CLITests.distinctShots(in: lens, count: count)
         let inbox = lens.home.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        try "16\n".write(toFile: limitFile, atomically: false, encoding: .utf8)
-        defer { try? saved.write(toFile: limitFile, atomically: false, encoding: .utf8) }
-        let daemon = try Daemon(lens, folder: inbox)
-        try Self.waitUntil { daemon.output.contains("watching") } // its queue size is fixed by now
-        try saved.write(toFile: limitFile, atomically: false, encoding: .utf8)
+        let started = try TestSupport.withInotifyQueueLimit(16) {
+            let daemon = try Daemon(lens, folder: inbox)
+            try Self.waitUntil { daemon.output.contains("watching") } // its queue size is fixed by now
+            return daemon
+        }
+        guard let daemon = started else {
+            print("skipped: shrinking max_queued_events needs root")
+            return
+        }
         kill(daemon.process.processIdentifier, SIGSTOP)
+        // kill() returns before the stop takes effect: wait until every thread is stopped, or a
+        // thread still running could read the first events and the queue would not overflow.
+        try Self.waitUntil { Self.isStopped(pid: daemon.process.processIdentifier) }
+        #expect(Self.isStopped(pid: daemon.process.processIdentifier))
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
             try FileManager.default.moveItem(at: source.appendingPathComponent(name), to: inbox.appendingPathComponent(name))
         }
@@ -325,6 +328,16 @@ struct WatchTests {
     static func waitUntil(_ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(30)
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// Whether every thread of the process is stopped (state `T` in /proc/PID/task/TID/stat).
+    static func isStopped(pid: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return !tasks.isEmpty && tasks.allSatisfy { tid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").first == "T"
+        }
     }
 
     static func inode(_ url: URL) throws -> UInt64 {

@@ -64,3 +64,27 @@ public enum TestSupport {
         return ~crc
     }
 }
+
+extension TestSupport {
+    private static let inotifyLimitLock = NSLock()
+
+    /// Runs `body` (which creates an inotify instance) while no test has the queue shrunk, so
+    /// the instance gets the normal queue size.
+    public static func withDefaultInotifyQueue<T>(_ body: () throws -> T) rethrows -> T {
+        try inotifyLimitLock.withLock(body)
+    }
+
+    /// Runs `body` (which creates inotify instances) while the kernel's per-instance queue is
+    /// `events` long, then restores the setting; `nil` without root. The setting is global, so
+    /// the tests that shrink it take turns: one of them must never save another's shrunk value,
+    /// nor restore the default while the other's instance is being created.
+    public static func withInotifyQueueLimit<T>(_ events: Int, _ body: () throws -> T) rethrows -> T? {
+        let file = "/proc/sys/fs/inotify/max_queued_events"
+        inotifyLimitLock.lock()
+        defer { inotifyLimitLock.unlock() }
+        guard getuid() == 0, let saved = try? String(contentsOfFile: file, encoding: .utf8),
+              (try? "\(events)\n".write(toFile: file, atomically: false, encoding: .utf8)) != nil else { return nil }
+        defer { try? saved.write(toFile: file, atomically: false, encoding: .utf8) }
+        return try body()
+    }
+}

@@ -41,7 +41,7 @@ struct Fixture {
 
     init() throws {
         root = try TestSupport.makeTemporaryFolder("lens-watch")
-        watcher = try DirectoryWatcher()
+        watcher = try TestSupport.withDefaultInotifyQueue { try DirectoryWatcher() }
         watcher.watch(root.path)
         log = EventLog(watcher)
         watcher.start()
@@ -167,17 +167,13 @@ struct DirectoryWatcherTests {
 
     /// With a tiny kernel queue (needs root), a burst overflows it and the watcher says so.
     @Test func aQueueOverflowIsReported() async throws {
-        let limitFile = "/proc/sys/fs/inotify/max_queued_events"
-        guard getuid() == 0, let saved = try? String(contentsOfFile: limitFile, encoding: .utf8) else {
+        let root = try TestSupport.makeTemporaryFolder("lens-overflow")
+        // The queue size is fixed when the instance is created.
+        guard let watcher = try TestSupport.withInotifyQueueLimit(16, { try DirectoryWatcher() }) else {
             print("skipped: shrinking max_queued_events needs root")
             return
         }
-        try "16\n".write(toFile: limitFile, atomically: false, encoding: .utf8)
-        defer { try? saved.write(toFile: limitFile, atomically: false, encoding: .utf8) }
-        let root = try TestSupport.makeTemporaryFolder("lens-overflow")
-        let watcher = try DirectoryWatcher() // the queue size is fixed when the instance is created
         watcher.watch(root.path)
-        try saved.write(toFile: limitFile, atomically: false, encoding: .utf8)
         for i in 0..<200 { try Data("x".utf8).write(to: root.appendingPathComponent("f\(i).png")) }
         let log = EventLog(watcher)
         watcher.start()
