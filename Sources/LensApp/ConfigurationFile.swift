@@ -38,7 +38,7 @@ public enum ConfigurationFile {
         for (key, languages) in wanted {
             let missing = Recognizer.missingLanguages(languages.joined(separator: "+"))
             if !missing.isEmpty {
-                let packages = missing.map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-").lowercased())" }
+                let packages = missing.map(Recognizer.debianPackage(for:))
                 throw ConfigurationError(file: file, line: nil, key: key, message: """
                     no Tesseract data for \(missing.joined(separator: ", ")) (install the Debian package \(packages.joined(separator: " ")))
                     """)

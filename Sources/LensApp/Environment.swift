@@ -1,4 +1,5 @@
 import Foundation
+import LensStore
 
 /// Where Lens keeps its files, following the XDG base-directory convention.
 public enum LensLocations {
@@ -49,6 +50,13 @@ public enum OpenMPLimit {
         typealias Function = @convention(c) () -> Int32
         return Int(unsafeBitCast(symbol, to: Function.self)())
     }
+}
+
+/// Puts back the claims of dead processes and this process's own: for a caller with no drain
+/// running, a claim of its own was orphaned by a write that failed before it could be released.
+func requeueClaimsNoDrainHolds(in database: LensDatabase) throws {
+    let ownPID = getpid()
+    try database.requeueAbandoned(isAlive: { $0 != ownPID && isProcessAlive($0) })
 }
 
 /// Whether a process id belongs to a running process (used to reclaim a dead process's queue items).

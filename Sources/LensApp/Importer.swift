@@ -153,8 +153,7 @@ public struct Importer: Sendable {
                     }
                     logger.warning("cannot write to the database, trying again in \(delay) s: \(error)")
                     try await Task.sleep(for: .seconds(delay))
-                    let ownPID = getpid()
-                    _ = try? database.requeueAbandoned(isAlive: { $0 != ownPID && isProcessAlive($0) })
+                    try? requeueClaimsNoDrainHolds(in: database)
                     continue
                 }
                 guard let next = try database.retryTimes(ids: tally.waitingIDs).values.min() else { break }

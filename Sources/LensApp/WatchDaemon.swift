@@ -154,9 +154,7 @@ struct OCRService: Service {
                                        languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") },
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
-                    // A claim this process still holds between drains was orphaned by a failed write.
-                    let ownPID = getpid()
-                    try database.requeueAbandoned(isAlive: { $0 != ownPID && isProcessAlive($0) })
+                    try requeueClaimsNoDrainHolds(in: database) // between drains, none of ours is in hand
                     try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
                 } catch is CancellationError where Task.isShuttingDownGracefully {
                     break

@@ -22,7 +22,7 @@ public enum RecognitionError: Error, Equatable, CustomStringConvertible, Sendabl
         case .tooManyPixels(let w, let h, let limit):
             return "image is \(w)x\(h) (\(w * h / 1_000_000) Mpx), over the limit of \(limit / 1_000_000) Mpx; refused before decoding"
         case .languageNotInstalled(let lang):
-            let packages = lang.split(separator: "+").map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-").lowercased())" }
+            let packages = lang.split(separator: "+").map { Recognizer.debianPackage(for: String($0)) }
             return "Tesseract language data for '\(lang)' is not installed (install the Debian package \(packages.joined(separator: " ")))"
         case .engineFailed:
             return "Tesseract failed to recognize the image"
@@ -199,8 +199,12 @@ public final class Recognizer {
     /// Checks for the traineddata files up front: Tesseract's own failure message goes to stderr
     /// and does not name the Debian package that fixes it.
     static func isInstalled(_ languages: String, dataPath: String?) -> Bool {
-        let installed = Set(installedLanguages(dataPath: dataPath))
-        return languages.split(separator: "+").allSatisfy { installed.contains(String($0)) }
+        missingLanguages(languages, dataPath: dataPath).isEmpty
+    }
+
+    /// The Debian package holding a Tesseract language (`chi_sim` → `tesseract-ocr-chi-sim`).
+    public static func debianPackage(for language: String) -> String {
+        "tesseract-ocr-" + language.replacingOccurrences(of: "_", with: "-").lowercased()
     }
 
     private static func candidateDataDirectories(_ dataPath: String?) -> [String] {

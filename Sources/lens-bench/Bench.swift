@@ -58,6 +58,13 @@ enum Measure {
         return status?["counts"] as? [String: Int] ?? [:]
     }
 
+    /// A `/proc/PID/status` figure in kB.
+    static func memory(_ pid: Int32, _ key: String) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return .nan }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+    }
+
     static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()

@@ -38,7 +38,7 @@ struct BurstBench: ParsableCommand {
         let daemon = try Measure.startDaemon(lens, ["--db", db, "--folder", watched.path, "--workers", String(workers),
                                                     "--config", work.appendingPathComponent("none.toml").path])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
-        let startRSS = Self.memory(daemon.processIdentifier, "VmRSS")
+        let startRSS = Measure.memory(daemon.processIdentifier, "VmRSS")
 
         let start = ContinuousClock.now
         for i in 0..<files {
@@ -51,7 +51,7 @@ struct BurstBench: ParsableCommand {
             finished = (counts["done"] ?? 0) + (counts["failed"] ?? 0)
         }
         let seconds = (ContinuousClock.now - start).seconds
-        let peak = Self.memory(daemon.processIdentifier, "VmHWM")
+        let peak = Measure.memory(daemon.processIdentifier, "VmHWM")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         print("burst:        \(files) files renamed into a watched folder, \(workers) workers")
@@ -60,12 +60,5 @@ struct BurstBench: ParsableCommand {
         print(String(format: "daemon RSS:   %.1f MB before the burst, peak %.1f MB (goal <= %d MB = 60 + 120 x %d workers)",
                      startRSS / 1024, peak / 1024, 60 + 120 * workers, workers))
         print("exit status after SIGTERM: \(daemon.terminationStatus)")
-    }
-
-    /// A `/proc/PID/status` figure in kB.
-    static func memory(_ pid: Int32, _ key: String) -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return .nan }
-        let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
-        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
     }
 }
