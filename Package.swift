@@ -28,10 +28,12 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
+        // zbar, to decode QR codes and barcodes in the same pass as OCR.
+        .systemLibrary(name: "CZbar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .target(
             name: "LensOCR",
             dependencies: [
-                "LensCore", "CTesseract",
+                "LensCore", "CTesseract", "CZbar",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"]

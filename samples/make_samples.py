@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Regenerates Lens's bundled sample screenshots and their ground-truth text.
 
-Run from this folder: python3 make_samples.py   (needs Pillow and Debian's fonts-dejavu-core)
+Run from this folder: python3 make_samples.py   (needs Pillow, Debian's fonts-dejavu-core and qrencode)
 Each NAME.png is drawn with real TrueType fonts at UI sizes; NAME.txt holds the text drawn,
 one line per line. The PNGs are committed, so Lens's tests and demo never run this script.
 """
-from PIL import Image, ImageDraw, ImageFont
+import io
+import subprocess
+
+from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 FONTS = "/usr/share/fonts/truetype/dejavu/"
 
@@ -41,17 +44,68 @@ SAMPLES = {
             "$ systemctl --user status lens",
             "Active: active (running) since Tue 2024-03-05",
         ]),
+    # 11 px UI text: the size Tesseract misses most without upscaling.
+    "small_text": dict(
+        size=(640, 200), bg=(250, 250, 250), fg=(60, 60, 60), font="DejaVuSans.ttf", px=11,
+        lines=[
+            "Settings > Notifications > Advanced",
+            "Send a summary every Monday at 08:30 to ops-team@example.org",
+            "Retention period for archived conversations is 90 days",
+            "Last synchronized on 2024-11-05 by Mateo Lefebvre",
+        ]),
+    # A phone screenshot at device scale 3: 16 px CSS text drawn 48 px high.
+    "retina_chat": dict(
+        size=(390, 420), scale=3, bg=(255, 255, 255), fg=(20, 20, 20), font="DejaVuSans.ttf", px=16,
+        lines=[
+            "Aoife Byrne",
+            "Are we still on for lunch",
+            "at the Marigold Bakery?",
+            "Table for four at 12:30",
+            "Call me on +44 20 7946 0018",
+        ]),
+    # QR codes: a ticket (dark modules on light) and a 2FA set-up page in dark mode (light modules).
+    "qr_ticket": dict(
+        size=(760, 330), bg=(255, 255, 255), fg=(30, 30, 30), font="DejaVuSans.ttf", px=17,
+        qr="https://example.org/tickets/8F3K2Q?seat=14C",
+        lines=[
+            "Harbour Line Ferries",
+            "Boarding pass 8F3K2Q",
+            "Seat 14C, departs 09:45",
+            "Scan at the gate",
+        ]),
+    "qr_dark_2fa": dict(
+        size=(760, 330), bg=(24, 26, 30), fg=(225, 225, 225), font="DejaVuSans.ttf", px=17,
+        qr="otpauth://totp/Lens:priya@example.org?secret=JBSWY3DPEHPK3PXP&issuer=Lens",
+        lines=[
+            "Two-factor authentication",
+            "Scan this code with your",
+            "authenticator app",
+        ]),
 }
 
 
+def qr_image(payload, module_px, dark, light):
+    """A QR code drawn by qrencode, in the page's colours."""
+    png = subprocess.run(["qrencode", "-o", "-", "-s", str(module_px), "-m", "2", payload],
+                         check=True, capture_output=True).stdout
+    mask = ImageOps.invert(Image.open(io.BytesIO(png)).convert("L"))  # modules are 255
+    code = Image.new("RGB", mask.size, light)
+    code.paste(Image.new("RGB", mask.size, dark), mask=mask)
+    return code
+
+
 def draw(name, spec):
-    image = Image.new("RGB", spec["size"], spec["bg"])
+    scale = spec.get("scale", 1)
+    image = Image.new("RGB", (spec["size"][0] * scale, spec["size"][1] * scale), spec["bg"])
     pen = ImageDraw.Draw(image)
-    font = ImageFont.truetype(FONTS + spec["font"], spec["px"])
-    y = 24
+    font = ImageFont.truetype(FONTS + spec["font"], spec["px"] * scale)
+    y = 24 * scale
     for line in spec["lines"]:
-        pen.text((28, y), line, font=font, fill=spec["fg"])
-        y += int(spec["px"] * 2.1)
+        pen.text((28 * scale, y), line, font=font, fill=spec["fg"])
+        y += int(spec["px"] * 2.1 * scale)
+    if "qr" in spec:
+        code = qr_image(spec["qr"], 4, spec["fg"], spec["bg"])
+        image.paste(code, (image.width - code.width - 30, (image.height - code.height) // 2))
     image.save(f"{name}.png", optimize=True)
     with open(f"{name}.txt", "w", encoding="utf-8") as f:
         f.write("\n".join(spec["lines"]) + "\n")

@@ -81,9 +81,15 @@ public enum JSONOutput {
         var box: [Int]
     }
 
+    public struct Code: Encodable {
+        var symbology: String
+        var payload: String
+    }
+
     public struct Screenshot: Encodable {
         var id: Int64
         var text: String
+        var codes: [Code]
         var confidence: Double?
         var paths: [String]
         var gone_paths: [String]
@@ -104,6 +110,7 @@ public enum JSONOutput {
         public init(_ d: ScreenshotDetail, includeWords: Bool) {
             id = d.id
             text = d.text ?? ""
+            codes = d.codes.map { Code(symbology: $0.symbology, payload: $0.payload) }
             confidence = d.confidence
             paths = d.paths
             gone_paths = d.gonePaths

@@ -20,6 +20,19 @@ public struct RecognizedWord: Sendable, Equatable {
     }
 }
 
+/// A QR code or barcode found on an image.
+public struct DecodedCode: Sendable, Equatable, Hashable {
+    /// zbar's name of the symbology, e.g. `QR-Code`, `EAN-13`, `CODE-128`.
+    public var symbology: String
+    /// The decoded data, as text.
+    public var payload: String
+
+    public init(symbology: String, payload: String) {
+        self.symbology = symbology
+        self.payload = payload
+    }
+}
+
 /// The result of recognizing one image.
 public struct Recognition: Sendable, Equatable {
     /// The text in reading order: words separated by spaces, lines by `\n`, blocks by a blank line.
@@ -27,12 +40,33 @@ public struct Recognition: Sendable, Equatable {
     public var words: [RecognizedWord]
     /// Pixel size of the decoded image.
     public var width: Int, height: Int
+    /// QR codes and barcodes, in the order zbar found them.
+    public var codes: [DecodedCode]
 
-    public init(text: String, words: [RecognizedWord], width: Int, height: Int) {
+    public init(text: String, words: [RecognizedWord], width: Int, height: Int, codes: [DecodedCode] = []) {
         self.text = text
         self.words = words
         self.width = width
         self.height = height
+        self.codes = codes
+    }
+
+    /// The text with every word read with a confidence under `threshold` wrapped in `open` and `close`.
+    public static func marking(_ text: String, words: [RecognizedWord], below threshold: Float,
+                               open: String, close: String) -> String {
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var position = 0
+        for word in words where word.confidence < threshold {
+            let start = word.textOffset, end = word.textOffset + word.textLength
+            guard start >= position, end <= utf8.count else { continue }
+            out += utf8[position..<start]
+            out += Array(open.utf8) + utf8[start..<end] + Array(close.utf8)
+            position = end
+        }
+        out += utf8[position...]
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The mean of the word confidences (0...100), or `nil` when no word was read.

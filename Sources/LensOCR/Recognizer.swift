@@ -46,12 +46,23 @@ public struct RecognizerSettings: Sendable, Equatable {
     public var sourceResolution: Int
     /// Images with more pixels are refused from their header, before any decoding.
     public var maximumPixels: Int
+    /// Preprocessing and page layout; `.plain` reads the image as plain Tesseract would.
+    public var tuning: OCRTuning
+    /// Decode QR codes and barcodes with zbar in the same pass.
+    public var readsCodes: Bool
+    /// Tesseract variables set on every handle (e.g. `tessedit_do_invert`), for experiments with `lens-bench ocr`.
+    public var variables: [String: String]
 
-    public init(languages: String = "eng", dataPath: String? = nil, sourceResolution: Int = 96, maximumPixels: Int = 64_000_000) {
+    public init(languages: String = "eng", dataPath: String? = nil, sourceResolution: Int = 96,
+                maximumPixels: Int = 64_000_000, tuning: OCRTuning = .screenshots, readsCodes: Bool = true,
+                variables: [String: String] = [:]) {
         self.languages = languages
         self.dataPath = dataPath
         self.sourceResolution = sourceResolution
         self.maximumPixels = maximumPixels
+        self.tuning = tuning
+        self.variables = variables
+        self.readsCodes = readsCodes
     }
 }
 
@@ -66,16 +77,18 @@ public final class Recognizer {
     /// re-initializing one handle each time the language changes would reload the models.
     private var others: [String: OpaquePointer] = [:]
     public let settings: RecognizerSettings
+    private let codeReader = CodeReader()
 
     /// At most this many language sets besides the primary one stay loaded (~15–30 MB each).
     static let maximumOtherLanguageSets = 3
 
     public init(settings: RecognizerSettings = RecognizerSettings()) throws(RecognitionError) {
-        primary = try Self.makeHandle(languages: settings.languages, dataPath: settings.dataPath)
+        primary = try Self.makeHandle(languages: settings.languages, settings: settings)
         self.settings = settings
     }
 
-    private static func makeHandle(languages: String, dataPath: String?) throws(RecognitionError) -> OpaquePointer {
+    private static func makeHandle(languages: String, settings: RecognizerSettings) throws(RecognitionError) -> OpaquePointer {
+        let dataPath = settings.dataPath
         Self.silenceLeptonica
         guard let api = TessBaseAPICreate() else { throw .engineFailed }
         // Tesseract writes diagnostics through tprintf to `debug_file`; keep them off stderr.
@@ -85,6 +98,7 @@ public final class Recognizer {
             TessBaseAPIDelete(api)
             throw .languageNotInstalled(languages)
         }
+        for (name, value) in settings.variables { TessBaseAPISetVariable(api, name, value) }
         return api
     }
 
@@ -104,7 +118,7 @@ public final class Recognizer {
             TessBaseAPIDelete(api)
             others[evicted] = nil
         }
-        let api = try Self.makeHandle(languages: languages, dataPath: settings.dataPath)
+        let api = try Self.makeHandle(languages: languages, settings: settings)
         others[languages] = api
         return api
     }
@@ -134,17 +148,27 @@ public final class Recognizer {
         }
         guard let image = pix else { throw .unreadableImage }
         defer { pixDestroy(&pix) }
+        let width = Int(image.pointee.w), height = Int(image.pointee.h)
+        guard let gray = ImagePreparation.grayscale(image) else { throw .unreadableImage }
+        // Codes are read first, on the image as shown: inversion and scaling only blur their modules.
+        let found = settings.readsCodes ? codeReader?.codes(in: gray) ?? [] : []
+        CodeReader.erase(found, from: gray)
+        let (preparedImage, report) = ImagePreparation.prepare(gray, tuning: settings.tuning)
+        var prepared: UnsafeMutablePointer<PIX>? = preparedImage
+        defer { pixDestroy(&prepared) }
 
-        TessBaseAPISetImage2(api, image)
+        TessBaseAPISetImage2(api, preparedImage)
         TessBaseAPISetSourceResolution(api, Int32(settings.sourceResolution))
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(settings.tuning.pageSegmentation.tesseractMode)))
         defer { TessBaseAPIClear(api) }
         guard TessBaseAPIRecognize(api, nil) == 0 else { throw .engineFailed }
-        let (text, words) = readWords(api)
-        return Recognition(text: text, words: words, width: Int(image.pointee.w), height: Int(image.pointee.h))
+        let (text, words) = readWords(api, scale: report.scale)
+        return Recognition(text: text, words: words, width: width, height: height, codes: found.map(\.code))
     }
 
     /// Walks the result word by word, building the text so that word offsets are exact.
-    private func readWords(_ api: OpaquePointer) -> (String, [RecognizedWord]) {
+    /// Boxes are divided by `scale`, so they refer to the source image whatever preprocessing did.
+    private func readWords(_ api: OpaquePointer, scale: Double) -> (String, [RecognizedWord]) {
         var text = ""
         var words: [RecognizedWord] = []
         guard let iterator = TessBaseAPIGetIterator(api) else { return (text, words) }
@@ -170,7 +194,8 @@ public final class Recognizer {
             words.append(RecognizedWord(
                 textOffset: text.utf8.count, textLength: word.utf8.count,
                 confidence: TessResultIteratorConfidence(iterator, RIL_WORD),
-                x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
+                x: Int((Double(left) / scale).rounded()), y: Int((Double(top) / scale).rounded()),
+                width: Int((Double(right - left) / scale).rounded()), height: Int((Double(bottom - top) / scale).rounded())))
             text += word
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         return (text, words)

@@ -160,6 +160,57 @@ public final class LensDatabase: Sendable {
             // briefly gone, a full disk); NULL means "claim now".
             try db.execute(sql: "ALTER TABLE screenshot ADD COLUMN retry_at REAL")
         }
+        migrator.registerMigration("v5: QR codes and barcodes, entities") { db in
+            try db.execute(sql: """
+                -- Codes decoded on an image (zbar), in the order found.
+                CREATE TABLE code (
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    symbology     TEXT    NOT NULL,
+                    payload       TEXT    NOT NULL
+                );
+                CREATE INDEX code_screenshot ON code(screenshot_id);
+
+                -- Things found in a screenshot: type (url, email, phone…), the value as shown, its
+                -- normalized form, and where it is: UTF-8 offsets in the text, or NULL for a code's payload.
+                CREATE TABLE entity (
+                    id            INTEGER PRIMARY KEY,
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    type          TEXT    NOT NULL,
+                    value         TEXT    NOT NULL,
+                    normalized    TEXT    NOT NULL,
+                    start         INTEGER,
+                    "end"         INTEGER,
+                    source        TEXT    NOT NULL DEFAULT 'text' CHECK (source IN ('text', 'code'))
+                );
+                CREATE INDEX entity_screenshot ON entity(screenshot_id);
+                CREATE INDEX entity_normalized ON entity(type, normalized);
+
+                -- Code payloads are indexed with the text, after a blank line. They live in the same
+                -- row as the text so that each trigger can remove exactly what it indexed.
+                ALTER TABLE screenshot_text ADD COLUMN codes TEXT;
+
+                DROP TRIGGER screenshot_fts_insert;
+                DROP TRIGGER screenshot_fts_delete;
+                DROP TRIGGER screenshot_fts_update;
+                DROP VIEW screenshot_content;
+                CREATE VIEW screenshot_content(id, text) AS
+                    SELECT id, lens_inflate(body) || coalesce(char(10, 10) || codes, '') FROM screenshot_text;
+                CREATE TRIGGER screenshot_fts_insert AFTER INSERT ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(rowid, text)
+                    VALUES (new.id, lens_inflate(new.body) || coalesce(char(10, 10) || new.codes, ''));
+                END;
+                CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text)
+                    VALUES ('delete', old.id, lens_inflate(old.body) || coalesce(char(10, 10) || old.codes, ''));
+                END;
+                CREATE TRIGGER screenshot_fts_update AFTER UPDATE OF body, codes ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text)
+                    VALUES ('delete', old.id, lens_inflate(old.body) || coalesce(char(10, 10) || old.codes, ''));
+                    INSERT INTO screenshot_fts(rowid, text)
+                    VALUES (new.id, lens_inflate(new.body) || coalesce(char(10, 10) || new.codes, ''));
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -283,11 +334,23 @@ public final class LensDatabase: Sendable {
                     retry_at = NULL
                 WHERE id = ?
                 """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
+            let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
             try db.execute(sql: """
-                INSERT INTO screenshot_text (id, body, words) VALUES (?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words
+                INSERT INTO screenshot_text (id, body, words, codes) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes
                 """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
-                                 Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words)))])
+                                 Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
+            try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'code'", arguments: [id])
+            for code in recognition.codes {
+                try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
+                               arguments: [id, code.symbology, code.payload])
+                if let url = WebAddress(code.payload) {
+                    try db.execute(sql: """
+                        INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (?, 'url', ?, ?, 'code')
+                        """, arguments: [id, code.payload, url.normalized])
+                }
+            }
         }
     }
 
@@ -407,7 +470,9 @@ public final class LensDatabase: Sendable {
                 importedAt: Date(timeIntervalSince1970: row["imported_at"]),
                 recognizedAt: (row["recognized_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                 paths: paths.filter { ($0["gone_at"] as Double?) == nil }.map { $0["path"] },
-                gonePaths: paths.filter { ($0["gone_at"] as Double?) != nil }.map { $0["path"] })
+                gonePaths: paths.filter { ($0["gone_at"] as Double?) != nil }.map { $0["path"] },
+                codes: try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
+                                        arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) })
         }
     }
 

@@ -11,13 +11,17 @@ public struct SearchRequest: Sendable {
     public var since: Date?
     /// Captured before this instant.
     public var until: Date?
+    /// Only screenshots whose mean word confidence (0...100) is at least this.
+    public var minimumConfidence: Double?
     public var limit: Int
 
-    public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil, limit: Int = 20) {
+    public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil,
+                minimumConfidence: Double? = nil, limit: Int = 20) {
         self.query = query
         self.folder = folder
         self.since = since
         self.until = until
+        self.minimumConfidence = minimumConfidence
         self.limit = limit
     }
 }
@@ -104,6 +108,10 @@ extension LensDatabase {
         if let until = request.until {
             conditions.append("s.captured_at < ?")
             arguments += [until.timeIntervalSince1970]
+        }
+        if let minimum = request.minimumConfidence {
+            conditions.append("s.confidence >= ?")
+            arguments += [minimum]
         }
         if let folder = request.folder {
             let range = LensDatabase.pathRange(inside: folder)

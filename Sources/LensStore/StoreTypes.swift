@@ -68,4 +68,6 @@ public struct ScreenshotDetail: Sendable {
     public var recognizedAt: Date?
     public var paths: [String]
     public var gonePaths: [String]
+    /// QR codes and barcodes decoded on the image.
+    public var codes: [DecodedCode] = []
 }

@@ -1,14 +1,30 @@
 import ArgumentParser
 import Foundation
+import LensApp
 import LensCore
 
 /// Benchmarks that print figures; none of them asserts a time (see README "Benchmarks").
 @main
 struct Bench: AsyncParsableCommand {
+    /// `lens-bench ocr` links libtesseract: like `lens`, it needs OMP_THREAD_LIMIT before libgomp loads.
+    static func main() async {
+        OpenMPLimit.reexecIfNeeded()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "lens-bench",
         abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
-        subcommands: [ImportBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self])
+        subcommands: [ImportBench.self, OCRBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self])
 }
 
 /// Small helpers shared by the benchmarks.

@@ -38,6 +38,9 @@ struct SearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only screenshots taken on or before this date.", valueName: "date"))
     var until: String?
 
+    @Option(help: ArgumentHelp("Only screenshots whose mean OCR confidence (0-100) is at least this; 'lens show --mark-below' shows the uncertain words.", valueName: "n"))
+    var minConfidence: Double?
+
     @Option(help: "The most results to show.")
     var limit: Int = 20
 
@@ -46,6 +49,9 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let minConfidence, !(0...100).contains(minConfidence) {
+            throw ValidationError("--min-confidence must be between 0 and 100.")
+        }
         if let unknown = query.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ValidationError("Unknown option '\(unknown)'. To search for it, quote it inside a phrase: '\"\(unknown)\"'.")
         }
@@ -55,7 +61,7 @@ struct SearchCommand: ParsableCommand {
     /// Parses the query and filters; every problem becomes a usage error with a clear message.
     private func makeRequest() throws -> SearchRequest {
         let text = query.joined(separator: " ")
-        let hasFilter = folder != nil || since != nil || until != nil
+        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil
         var parsed: SearchQuery?
         do {
             parsed = try SearchQuery(parsing: text)
@@ -71,7 +77,8 @@ struct SearchCommand: ParsableCommand {
             catch { throw ValidationError("\(error)") }
         }
         return SearchRequest(query: parsed, folder: folder.map(LensLocations.absolute),
-                             since: try date(since, .start), until: try date(until, .end), limit: limit)
+                             since: try date(since, .start), until: try date(until, .end),
+                             minimumConfidence: minConfidence, limit: limit)
     }
 
     func run() throws {

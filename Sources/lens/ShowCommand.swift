@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LensApp
+import LensCore
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,15 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Include each word with its confidence and box (JSON only).")
     var words = false
 
+    @Option(help: ArgumentHelp("Mark the words read with a confidence under this (0-100) as [?word?].", valueName: "n"))
+    var markBelow: Float?
+
+    func validate() throws {
+        if let markBelow, !(0...100).contains(markBelow) {
+            throw ValidationError("--mark-below must be between 0 and 100.")
+        }
+    }
+
     func run() throws {
         let library = try global.openLibrary()
         guard let detail = try library.screenshot(idOrPath: target) else {
@@ -47,7 +57,13 @@ struct ShowCommand: ParsableCommand {
         if let recognized = detail.recognizedAt {
             print("recognized:  \(recognized.formatted(date))" + (detail.ocrSeconds.map { String(format: " in %.2f s", $0) } ?? ""))
         }
-        if let text = detail.text {
+        for code in detail.codes {
+            print("code:        \(code.symbology) \(OutputStyle.visible(code.payload))")
+        }
+        if var text = detail.text {
+            if let markBelow {
+                text = Recognition.marking(text, words: detail.words, below: markBelow, open: "[?", close: "?]")
+            }
             print("")
             print(OutputStyle.visible(text))
         }

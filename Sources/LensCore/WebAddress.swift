@@ -1,0 +1,40 @@
+/// A web address given whole, e.g. a QR code's payload, with its normalized form.
+///
+/// Normalization follows the entity rules: scheme and host lower-cased, `https://` added to a
+/// `www.` address without a scheme, path, query and fragment kept as written.
+/// Finding addresses inside running text is the entity extractor's job; this only judges a whole string.
+public struct WebAddress: Sendable, Equatable {
+    public var normalized: String
+
+    public init?(_ candidate: String) {
+        let trimmed = candidate.trimmingWhitespace
+        guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }) else { return nil }
+        let lower = trimmed.lowercased()
+        var scheme: String
+        var rest: Substring
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
+            let schemeEnd = trimmed.range(of: "://")!
+            scheme = String(trimmed[..<schemeEnd.lowerBound]).lowercased()
+            rest = trimmed[schemeEnd.upperBound...]
+        } else if lower.hasPrefix("www.") {
+            scheme = "https"
+            rest = Substring(trimmed)
+        } else {
+            return nil
+        }
+        let hostEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+        let authority = rest[..<hostEnd]
+        // user-info is dropped from the host test but kept in the address as written
+        let host = authority.split(separator: "@").last.map(String.init) ?? ""
+        let hostName = host.split(separator: ":").first.map(String.init) ?? ""
+        guard hostName.contains("."), !hostName.hasPrefix("."), !hostName.hasSuffix("."),
+              hostName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { return nil }
+        normalized = scheme + "://" + authority.lowercased() + rest[hostEnd...]
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        String(self.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
