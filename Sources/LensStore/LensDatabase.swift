@@ -476,6 +476,17 @@ public final class LensDatabase: Sendable {
         }
     }
 
+    /// The entities stored for a screenshot, in the order they were found.
+    public func entities(ofScreenshot id: Int64) throws -> [StoredEntity] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT type, value, normalized, source FROM entity WHERE screenshot_id = ? ORDER BY id
+                """, arguments: [id]).map {
+                StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"])
+            }
+        }
+    }
+
     /// The screenshot recorded at `path` (present or gone).
     public func screenshotID(forPath path: String) throws -> Int64? {
         try writer.read { db in

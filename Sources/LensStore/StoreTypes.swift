@@ -49,6 +49,23 @@ public struct ClaimedItem: Sendable, Equatable {
     public var paths: [String]
 }
 
+/// An entity stored for a screenshot.
+public struct StoredEntity: Sendable, Equatable {
+    public var type: String
+    /// As shown on the screenshot (or in a code's payload).
+    public var value: String
+    public var normalized: String
+    /// `text` (found in the recognized text) or `code` (a QR code's or barcode's payload).
+    public var source: String
+
+    public init(type: String, value: String, normalized: String, source: String) {
+        self.type = type
+        self.value = value
+        self.normalized = normalized
+        self.source = source
+    }
+}
+
 public struct ScreenshotDetail: Sendable {
     public var id: Int64
     public var sha256: String

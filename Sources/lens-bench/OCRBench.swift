@@ -92,7 +92,9 @@ struct OCRBench: AsyncParsableCommand {
             if let xHeight, tuning.targetXHeight != nil { tuning.targetXHeight = xHeight }
             let out = URL(fileURLWithPath: output).appendingPathComponent(name)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            let settings = RecognizerSettings(languages: languages, tuning: tuning, variables: tesseractVariables)
+            // Plain Tesseract reads no codes; every other step pays for zbar, as Lens does.
+            let settings = RecognizerSettings(languages: languages, tuning: tuning, readsCodes: tuning != .plain,
+                                              variables: tesseractVariables)
             let results = try await recognizeAll(inputs.map(\.bytes), settings: settings)
             var failures = 0
             for (input, result) in zip(inputs, results) {

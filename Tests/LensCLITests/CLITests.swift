@@ -63,13 +63,13 @@ struct CLITests {
         let result = try lens.importSamples()
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try #require(try result.json() as? [String: Any])
-        #expect(summary["added"] as? Int == 3)
+        #expect(summary["added"] as? Int == TestSupport.samplePNGCount)
         #expect(summary["known"] as? Int == 0)
         #expect((summary["failed"] as? [Any])?.isEmpty == true)
         #expect(summary["seconds"] is Double)
         let again = try #require(try lens.importSamples().json() as? [String: Any])
         #expect(again["added"] as? Int == 0)
-        #expect(again["known"] as? Int == 3)
+        #expect(again["known"] as? Int == TestSupport.samplePNGCount)
         #expect(again["recognized"] as? Int == 0)
     }
 
@@ -191,9 +191,47 @@ struct CLITests {
         #expect(missing.stderr.contains("no screenshot with id or path '9999'"))
 
         let status = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
-        #expect((status["counts"] as? [String: Int]) == ["queued": 0, "running": 0, "done": 3, "failed": 0])
+        #expect((status["counts"] as? [String: Int]) == ["queued": 0, "running": 0, "done": TestSupport.samplePNGCount, "failed": 0])
         #expect(status["database"] as? String == lens.database)
         #expect((status["database_bytes"] as? Int ?? 0) > 0)
+    }
+
+    /// QR payloads are shown and searchable; `--mark-below` marks uncertain words; `--min-confidence`
+    /// keeps exactly the screenshots whose mean confidence reaches it.
+    @Test func codesConfidenceMarksAndConfidenceFilter() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let hits = try #require(try lens.run(["search", "--json", "JBSWY3DPEHPK3PXP"]).json() as? [[String: Any]])
+        #expect(hits.count == 1)
+        let qr = TestSupport.samplePNG("qr_dark_2fa").path
+        #expect((hits.first?["paths"] as? [String]) == [qr])
+        let detail = try #require(try lens.run(["show", "--json", qr]).json() as? [String: Any])
+        let codes = try #require(detail["codes"] as? [[String: String]])
+        #expect(codes == [["symbology": "QR-Code", "payload": "otpauth://totp/Lens:priya@example.org?secret=JBSWY3DPEHPK3PXP&issuer=Lens"]])
+        #expect(try lens.run(["show", qr]).stdout.contains("code:        QR-Code otpauth://"))
+
+        // Every word under 100 is marked; none under 0.
+        let receipt = TestSupport.samplePNG("receipt_light").path
+        let plain = try lens.run(["show", receipt]).stdout
+        #expect(!plain.contains("[?"))
+        #expect(try lens.run(["show", receipt, "--mark-below", "0"]).stdout == plain)
+        let allMarked = try lens.run(["show", receipt, "--mark-below", "100"]).stdout
+        #expect(allMarked.contains("[?Receipt?]") && allMarked.contains("[?Total?]"))
+        #expect(try lens.run(["show", receipt, "--mark-below", "101"]).status == 2)
+
+        // The filter keeps the screenshots at or above the threshold, and works without a query.
+        var confidence: [String: Double] = [:]
+        for name in ["chat_dark", "receipt_light", "terminal", "small_text", "retina_chat", "qr_ticket", "qr_dark_2fa"] {
+            let path = TestSupport.samplePNG(name).path
+            confidence[path] = try #require(try lens.run(["show", "--json", path]).json() as? [String: Any])["confidence"] as? Double
+        }
+        let sorted = confidence.values.sorted()
+        let threshold = (sorted[2] + sorted[3]) / 2
+        let kept = try #require(try lens.run(["search", "--json", "--min-confidence", String(threshold)]).json() as? [[String: Any]])
+        let keptPaths = Set(kept.compactMap { ($0["paths"] as? [String])?.first })
+        #expect(keptPaths == Set(confidence.filter { $0.value >= threshold }.keys))
+        #expect(keptPaths.count == sorted.count - 3)
+        #expect(try lens.run(["search", "--min-confidence", "-1"]).status == 2)
     }
 
     @Test func usageErrorsExitTwoWithAMessage() throws {

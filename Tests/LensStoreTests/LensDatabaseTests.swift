@@ -207,3 +207,36 @@ struct SchemaTests {
         try LensDatabase.selfCheck()
     }
 }
+
+struct CodeStorageTests {
+    @Test func codePayloadsAreStoredSearchableAndReplacedOnRerecognition() throws {
+        let store = try StoreFixture()
+        let registration = try store.database.register(FileObservation(
+            path: "/qr.png", size: 100, modifiedAt: 1, sha256: StoreFixture.hash(7), format: .png, seenAt: 2))
+        let codes = [
+            DecodedCode(symbology: "QR-Code", payload: "HTTPS://Example.ORG/tickets/8F3K2Q?seat=14C"),
+            DecodedCode(symbology: "EAN-13", payload: "4006381333931"),
+        ]
+        try store.database.recordRecognition(
+            Recognition(text: "Boarding pass", words: [], width: 10, height: 10, codes: codes), for: registration.id, seconds: 0.1)
+        #expect(try store.database.screenshot(id: registration.id)?.codes == codes)
+        #expect(try store.database.screenshot(id: registration.id)?.text == "Boarding pass") // the text itself is unchanged
+        #expect(try store.ids("8F3K2Q") == [registration.id])
+        #expect(try store.ids("4006381333931") == [registration.id])
+        #expect(try store.ids("boarding") == [registration.id])
+        #expect(try store.database.entities(ofScreenshot: registration.id) == [
+            StoredEntity(type: "url", value: "HTTPS://Example.ORG/tickets/8F3K2Q?seat=14C",
+                         normalized: "https://example.org/tickets/8F3K2Q?seat=14C", source: "code"),
+        ])
+
+        // Read again with other codes: the old payloads leave the index with their rows.
+        try store.database.recordRecognition(
+            Recognition(text: "Boarding pass", words: [], width: 10, height: 10,
+                        codes: [DecodedCode(symbology: "QR-Code", payload: "WIFI:S:Harbour;T:WPA;P:secret;;")]),
+            for: registration.id, seconds: 0.1)
+        #expect(try store.ids("8F3K2Q").isEmpty)
+        #expect(try store.ids("Harbour") == [registration.id])
+        #expect(try store.database.entities(ofScreenshot: registration.id).isEmpty) // not a web address
+        #expect(try store.database.integrityCheck() == ["ok"])
+    }
+}

@@ -12,6 +12,11 @@ public enum TestSupport {
     /// The bundled sample screenshots (name without extension).
     public static let sampleNames = ["chat_dark", "receipt_light", "terminal"]
 
+    /// How many sample PNGs the folder holds (the three above plus the OCR-tuning and QR samples).
+    public static var samplePNGCount: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: samplesFolder.path)) ?? []).filter { $0.hasSuffix(".png") }.count
+    }
+
     public static func samplePNG(_ name: String) -> URL { samplesFolder.appendingPathComponent(name + ".png") }
 
     public static func sampleBytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: samplePNG(name))) }
