@@ -13,9 +13,11 @@ trap 'rm -rf "$(dirname "$db")"' EXIT
 
 echo; echo "\$ lens import samples/"
 "$lens" import --db "$db" samples/
-for query in '"quarterly report"' 'cafe lumiere' '555-0132' 'example.org/docs' 'deploy*'; do
+for query in '"quarterly report"' 'cafe lumiere' '555-0132' 'example.org/docs' 'deploy*' 'JBSWY3DPEHPK3PXP'; do
   echo; echo "\$ lens search $query"
   "$lens" search --db "$db" "$query"
 done
+echo; echo "\$ lens show samples/qr_ticket.png --mark-below 80"
+"$lens" show --db "$db" samples/qr_ticket.png --mark-below 80
 echo; echo "\$ lens status"
 "$lens" status --db "$db"

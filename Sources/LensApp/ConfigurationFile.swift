@@ -208,6 +208,8 @@ extension ConfigurationFile {
             # workers = 2
 
             # Tesseract languages, each installed as a Debian package (tesseract-ocr-eng, tesseract-ocr-deu…).
+            # ["Latin"] (tesseract-ocr-script-latn) reads accented names (García, Müller) that "eng" misses
+            # and ₹, at about twice the CPU.
             languages = ["eng"]
 
             # A new file is read only once its size and modification time have not changed for this long,

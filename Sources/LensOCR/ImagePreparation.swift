@@ -35,7 +35,12 @@ enum ImagePreparation {
 
     /// Applies `tuning`'s steps to an 8-bit gray image, taking ownership of it: returns the image to
     /// read (the caller destroys it) and what was done.
-    static func prepare(_ grayImage: UnsafeMutablePointer<PIX>, tuning: OCRTuning) -> (UnsafeMutablePointer<PIX>, PreparationReport) {
+    ///
+    /// `visit` sees the image once, with polarity and contrast fixed, at the smaller of its sizes
+    /// before and after scaling: QR codes are read (and erased) there, where it costs least. Their
+    /// modules stay several pixels wide: scaling only shrinks images whose text is large.
+    static func prepare(_ grayImage: UnsafeMutablePointer<PIX>, tuning: OCRTuning,
+                        visit: (UnsafeMutablePointer<PIX>) -> Void = { _ in }) -> (UnsafeMutablePointer<PIX>, PreparationReport) {
         var report = PreparationReport()
         var gray: UnsafeMutablePointer<PIX>? = grayImage
 
@@ -52,19 +57,22 @@ enum ImagePreparation {
             gray = stretched
             report.contrastNormalized = true
         }
+        var factor = 1.0
         if let target = tuning.targetXHeight, let current = gray {
             report.measuredXHeight = measuredXHeight(current)
             if let xHeight = report.measuredXHeight {
                 let pixels = Double(current.pointee.w) * Double(current.pointee.h)
                 let largest = (Double(maximumScaledPixels) / pixels).squareRoot()
-                let factor = min(TextSize.scaleFactor(xHeight: xHeight, target: target), max(1, largest))
-                if factor != 1, let scaled = pixScale(current, Float(factor), Float(factor)) {
-                    pixDestroy(&gray)
-                    gray = scaled
-                    report.scale = factor
-                }
+                factor = min(TextSize.scaleFactor(xHeight: xHeight, target: target), max(1, largest))
             }
         }
+        if factor >= 1, let current = gray { visit(current) }
+        if factor != 1, let current = gray, let scaled = pixScale(current, Float(factor), Float(factor)) {
+            pixDestroy(&gray)
+            gray = scaled
+            report.scale = factor
+        }
+        if factor < 1, let current = gray { visit(current) }
         return (gray ?? grayImage, report)
     }
 

@@ -150,10 +150,13 @@ public final class Recognizer {
         defer { pixDestroy(&pix) }
         let width = Int(image.pointee.w), height = Int(image.pointee.h)
         guard let gray = ImagePreparation.grayscale(image) else { throw .unreadableImage }
-        // Codes are read first, on the image as shown: inversion and scaling only blur their modules.
-        let found = settings.readsCodes ? codeReader?.codes(in: gray) ?? [] : []
-        CodeReader.erase(found, from: gray)
-        let (preparedImage, report) = ImagePreparation.prepare(gray, tuning: settings.tuning)
+        var found: [CodeReader.Found] = []
+        let (preparedImage, report) = ImagePreparation.prepare(gray, tuning: settings.tuning) { image in
+            guard settings.readsCodes, let codeReader else { return }
+            found = codeReader.codes(in: image)
+            // Erased so that OCR does not read the modules as a block of junk characters.
+            CodeReader.erase(found, from: image)
+        }
         var prepared: UnsafeMutablePointer<PIX>? = preparedImage
         defer { pixDestroy(&prepared) }
 
@@ -227,10 +230,24 @@ public final class Recognizer {
         missingLanguages(languages, dataPath: dataPath).isEmpty
     }
 
-    /// The Debian package holding a Tesseract language (`chi_sim` → `tesseract-ocr-chi-sim`).
+    /// The Debian package holding a Tesseract language (`chi_sim` → `tesseract-ocr-chi-sim`)
+    /// or script model (`Latin` → `tesseract-ocr-script-latn`).
     public static func debianPackage(for language: String) -> String {
-        "tesseract-ocr-" + language.replacingOccurrences(of: "_", with: "-").lowercased()
+        if let script = scriptCodes[language.replacingOccurrences(of: "_vert", with: "")] {
+            return "tesseract-ocr-script-" + script + (language.hasSuffix("_vert") ? "-vert" : "")
+        }
+        return "tesseract-ocr-" + language.replacingOccurrences(of: "_", with: "-").lowercased()
     }
+
+    /// Tesseract's script models and the ISO 15924 codes Debian names their packages by.
+    private static let scriptCodes: [String: String] = [
+        "Arabic": "arab", "Armenian": "armn", "Bengali": "beng", "Canadian_Aboriginal": "cans", "Cherokee": "cher",
+        "Cyrillic": "cyrl", "Devanagari": "deva", "Ethiopic": "ethi", "Fraktur": "frak", "Georgian": "geor",
+        "Greek": "grek", "Gujarati": "gujr", "Gurmukhi": "guru", "HanS": "hans", "HanT": "hant", "Hangul": "hang",
+        "Hebrew": "hebr", "Japanese": "jpan", "Kannada": "knda", "Khmer": "khmr", "Lao": "laoo", "Latin": "latn",
+        "Malayalam": "mlym", "Myanmar": "mymr", "Oriya": "orya", "Sinhala": "sinh", "Syriac": "syrc", "Tamil": "taml",
+        "Telugu": "telu", "Thaana": "thaa", "Thai": "thai", "Tibetan": "tibt", "Vietnamese": "viet",
+    ]
 
     private static func candidateDataDirectories(_ dataPath: String?) -> [String] {
         if let dataPath { return [dataPath, dataPath + "/tessdata"] }

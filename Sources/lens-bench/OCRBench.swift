@@ -5,7 +5,7 @@ import LensOCR
 
 /// Recognizes a corpus folder once per preprocessing step, adding one step at a time, and writes
 /// each run's texts in the layout `score.py` reads, so the table of LensOCR/README.md can be rebuilt.
-struct OCRBench: AsyncParsableCommand {
+struct OCRBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocr",
         abstract: "OCR a corpus folder with each preprocessing step added in turn; write STEP/STEM.txt for score.py and print CPU per image.",
@@ -39,6 +39,9 @@ struct OCRBench: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: "A Tesseract variable NAME=VALUE for every step (repeatable).")
     var variables: [String] = []
 
+    @Flag(inversion: .prefixedNo, help: "Decode QR codes and barcodes in every step but plain, as Lens does.")
+    var codes = true
+
     @Option(help: "The corpus scorer (score.py); default: score.py beside the corpus folder. Scores are skipped when it is missing.")
     var scorer: String?
 
@@ -71,7 +74,7 @@ struct OCRBench: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let folder = URL(fileURLWithPath: corpus).standardizedFileURL
         let images = try Measure.imageNames(in: folder)
         guard !images.isEmpty else { throw ValidationError("no images in \(folder.path)") }
@@ -87,23 +90,26 @@ struct OCRBench: AsyncParsableCommand {
             let parts = v.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }, uniquingKeysWith: { $1 })
+        var selected: [(name: String, settings: RecognizerSettings)] = []
         for (name, ladderTuning) in Self.ladder where chosen?.contains(name) ?? true {
             var tuning = ladderTuning
             if let xHeight, tuning.targetXHeight != nil { tuning.targetXHeight = xHeight }
+            // Plain Tesseract reads no codes; every other step pays for zbar, as Lens does.
+            selected.append((name, RecognizerSettings(languages: languages, tuning: tuning, readsCodes: codes && tuning != .plain,
+                                                      variables: tesseractVariables)))
+        }
+        let results = try recognizeAll(inputs.map(\.bytes), settings: selected.map(\.settings))
+        for ((name, _), stepResults) in zip(selected, results) {
             let out = URL(fileURLWithPath: output).appendingPathComponent(name)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            // Plain Tesseract reads no codes; every other step pays for zbar, as Lens does.
-            let settings = RecognizerSettings(languages: languages, tuning: tuning, readsCodes: tuning != .plain,
-                                              variables: tesseractVariables)
-            let results = try await recognizeAll(inputs.map(\.bytes), settings: settings)
             var failures = 0
-            for (input, result) in zip(inputs, results) {
+            for (input, result) in zip(inputs, stepResults) {
                 let stem = (input.name as NSString).deletingPathExtension
                 if result.text == nil { failures += 1 }
                 try Data((result.text ?? "").utf8).write(to: out.appendingPathComponent(stem + ".txt"))
             }
             func cpu(_ filter: (Double?) -> Bool) -> String {
-                let picked = zip(inputs, results).filter { filter($0.0.deviceScale) }.map(\.1.cpuSeconds)
+                let picked = zip(inputs, stepResults).filter { filter($0.0.deviceScale) }.map(\.1.cpuSeconds)
                 return picked.isEmpty ? "-" : String(format: "%.3f s (%d)", picked.reduce(0, +) / Double(picked.count), picked.count)
             }
             print("\n== \(name): \(out.path)\(failures > 0 ? " (\(failures) failed)" : "")")
@@ -112,24 +118,35 @@ struct OCRBench: AsyncParsableCommand {
         }
     }
 
-    /// Recognizes every image on `workers` threads, timing each recognition by its thread's CPU clock.
-    private func recognizeAll(_ images: [[UInt8]], settings: RecognizerSettings) async throws -> [(text: String?, cpuSeconds: Double)] {
-        let pool = try OCRWorkerPool(workerCount: workers) { try Recognizer(settings: settings) }
-        defer { pool.shutdown() }
-        return try await withThrowingTaskGroup(of: (Int, String?, Double).self) { group in
-            for (index, bytes) in images.enumerated() {
-                group.addTask {
-                    try await pool.run { recognizer in
+    /// Recognizes every image with every step's settings on `workers` threads; results are `[step][image]`.
+    ///
+    /// A thread reads one image with all steps back to back, timing each by its own CPU clock, so
+    /// a change in machine speed during the run (a busy neighbour on a VM) affects every step alike.
+    private func recognizeAll(_ images: [[UInt8]], settings: [RecognizerSettings]) throws -> [[(text: String?, cpuSeconds: Double)]] {
+        let state = SharedProgress(steps: settings.count, images: images.count)
+        let done = DispatchSemaphore(value: 0)
+        for index in 0..<workers {
+            let thread = Thread {
+                defer { done.signal() }
+                let recognizers: [Recognizer]
+                do { recognizers = try settings.map { try Recognizer(settings: $0) } } catch {
+                    state.fail(error)
+                    return
+                }
+                while let image = state.nextImage() {
+                    for (step, recognizer) in recognizers.enumerated() {
                         let start = Self.threadCPUSeconds()
-                        let text = try? recognizer.recognize(bytes).text
-                        return (index, text, Self.threadCPUSeconds() - start)
+                        let text = try? recognizer.recognize(images[image]).text
+                        state.record(step: step, image: image, (text, Self.threadCPUSeconds() - start))
                     }
                 }
             }
-            var results = [(text: String?, cpuSeconds: Double)](repeating: (nil, 0), count: images.count)
-            for try await (index, text, seconds) in group { results[index] = (text, seconds) }
-            return results
+            thread.name = "lens-bench-ocr-\(index)"
+            thread.stackSize = 16 << 20 // as OCRWorkerPool: Tesseract's layout analysis recurses deeply
+            thread.start()
         }
+        for _ in 0..<workers { done.wait() }
+        return try state.results()
     }
 
     static func threadCPUSeconds() -> Double {
@@ -156,5 +173,42 @@ struct OCRBench: AsyncParsableCommand {
         for line in report.split(separator: "\n") where wanted.contains(where: { line.hasPrefix($0 + " ") }) {
             print("  " + line)
         }
+    }
+}
+
+/// The work list and results shared by the benchmark's threads.
+private final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let imageCount: Int
+    private var storage: [[(text: String?, cpuSeconds: Double)]]
+    private var error: (any Error)?
+
+    init(steps: Int, images: Int) {
+        imageCount = images
+        storage = Array(repeating: Array(repeating: (nil, 0), count: images), count: steps)
+    }
+
+    func nextImage() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard error == nil, next < imageCount else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func record(step: Int, image: Int, _ result: (text: String?, cpuSeconds: Double)) {
+        lock.lock(); defer { lock.unlock() }
+        storage[step][image] = result
+    }
+
+    func fail(_ error: any Error) {
+        lock.lock(); defer { lock.unlock() }
+        self.error = error
+    }
+
+    func results() throws -> [[(text: String?, cpuSeconds: Double)]] {
+        lock.lock(); defer { lock.unlock() }
+        if let error { throw error }
+        return storage
     }
 }

@@ -95,6 +95,13 @@ struct RecognizerTests {
         #expect(Recognizer.missingLanguages("eng+alt+xyz", dataPath: data.path) == ["xyz"])
     }
 
+    @Test(arguments: [("eng", "tesseract-ocr-eng"), ("chi_sim", "tesseract-ocr-chi-sim"), ("deu", "tesseract-ocr-deu"),
+                      ("Latin", "tesseract-ocr-script-latn"), ("HanS_vert", "tesseract-ocr-script-hans-vert"),
+                      ("Cyrillic", "tesseract-ocr-script-cyrl")])
+    func languagesAndScriptsMapToTheirDebianPackages(language: String, package: String) {
+        #expect(Recognizer.debianPackage(for: language) == package)
+    }
+
     @Test func aMissingLanguageNamesTheDebianPackage() {
         #expect {
             _ = try Recognizer(settings: RecognizerSettings(languages: "eng+xyz"))
