@@ -22,7 +22,7 @@ enum ImagePreparation {
     static let contrastTile: Int32 = 40
     static let contrastMinimumSpread: Int32 = 30
     /// Scaling never makes an image larger than this (upscaling small text is the one step that grows it).
-    static let maximumScaledPixels = 40_000_000
+    static let maximumScaledPixels = 16_000_000
 
     /// A new 8-bit gray image of `source` (the caller destroys it), alpha blended over white so
     /// that transparent areas read as background; `nil` when leptonica fails.

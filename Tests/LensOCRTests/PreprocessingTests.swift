@@ -87,6 +87,38 @@ struct PreprocessingTests {
         #expect(result.text.split(whereSeparator: \.isWhitespace).count <= expectedWords + 2, "\(result.text)")
     }
 
+    /// Text on a transparent background: the transparent pixels are black with alpha 0, so an
+    /// image read without blending would be black on black.
+    @Test func transparentBackgroundsReadAsWhite() throws {
+        let bytes = try TestSupport.sampleBytes("receipt_light")
+        var source = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+        defer { pixDestroy(&source) }
+        var gray = pixConvertTo8(try #require(source), 0)
+        defer { pixDestroy(&gray) }
+        let grayImage = try #require(gray)
+        let width = Int32(grayImage.pointee.w), height = Int32(grayImage.pointee.h)
+        var rgba = pixCreate(width, height, 32)
+        defer { pixDestroy(&rgba) }
+        let rgbaImage = try #require(rgba)
+        pixSetSpp(rgbaImage, 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                var value: UInt32 = 0, pixel: UInt32 = 0
+                pixGetPixel(grayImage, x, y, &value)
+                composeRGBAPixel(0, 0, 0, 255 - Int32(value), &pixel) // black ink, opaque where the text is
+                pixSetPixel(rgbaImage, x, y, pixel)
+            }
+        }
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        #expect(pixWriteMem(&encoded, &size, rgbaImage, Int32(IFF_PNG)) == 0)
+        let png = [UInt8](UnsafeBufferPointer(start: encoded, count: size))
+        lept_free(encoded)
+        let text = try Recognizer().recognize(png).text
+        let recall = TestSupport.wordRecall(expected: try TestSupport.sampleText("receipt_light"), actual: text)
+        #expect(recall >= 0.8, "word recall \(recall):\n\(text)")
+    }
+
     @Test func codesAreOnlyReadWhenAsked() throws {
         let settings = RecognizerSettings(readsCodes: false)
         #expect(try Recognizer(settings: settings).recognize(try TestSupport.sampleBytes("qr_ticket")).codes.isEmpty)
