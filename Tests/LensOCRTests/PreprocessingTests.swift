@@ -12,7 +12,7 @@ struct PreprocessingTests {
     /// Decodes a sample and runs the preparation steps on it, returning what they measured and did.
     private func report(for name: String, tuning: OCRTuning = .screenshots) throws -> PreparationReport {
         let bytes = try TestSupport.sampleBytes(name)
-        var source = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+        var source: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
         defer { pixDestroy(&source) }
         let decoded = try #require(source)
         let gray = try #require(ImagePreparation.grayscale(decoded))
@@ -91,7 +91,7 @@ struct PreprocessingTests {
     /// image read without blending would be black on black.
     @Test func transparentBackgroundsReadAsWhite() throws {
         let bytes = try TestSupport.sampleBytes("receipt_light")
-        var source = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+        var source: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
         defer { pixDestroy(&source) }
         var gray = pixConvertTo8(try #require(source), 0)
         defer { pixDestroy(&gray) }
