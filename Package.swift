@@ -38,6 +38,13 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // libphonenumber (C++) behind a small C interface: find phone numbers in text, format E.164.
+        .target(
+            name: "CPhoneNumber",
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
+        ),
+        // Phone numbers for LensCore's entity extractor, through CPhoneNumber.
+        .target(name: "LensPhone", dependencies: ["LensCore", "CPhoneNumber"], exclude: ["README.md"]),
         // zlib, to store recognized text deflated (about half its size; see LensStore/README.md).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
@@ -91,6 +98,7 @@ let package = Package(
         .target(name: "LensTestSupport", dependencies: ["LensCore"], path: "Tests/LensTestSupport"),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "LensTestSupport"]),
         .testTarget(name: "LensWatchTests", dependencies: ["LensWatch", "LensTestSupport"]),
+        .testTarget(name: "LensPhoneTests", dependencies: ["LensPhone", "LensCore"]),
         .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensStoreTests", dependencies: [
             "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
@@ -103,5 +111,6 @@ let package = Package(
         // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
         .testTarget(name: "LensCLITests", dependencies: ["lens", "LensTestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libtesseract-dev libleptonica-dev tesseract-ocr-eng   # OCR (libtesseract C API + leptonica)
   libzbar-dev                                           # QR codes and barcodes, decoded in the OCR pass
+  libphonenumber-dev libprotobuf-dev                    # phone numbers (C++, wrapped by CPhoneNumber)
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
   zlib1g-dev                                            # stored text is deflated
   systemd                                               # systemd-analyze checks the user unit in the tests

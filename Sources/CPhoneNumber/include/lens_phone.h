@@ -1,0 +1,32 @@
+#ifndef LENS_PHONE_H
+#define LENS_PHONE_H
+// A C interface to the few libphonenumber calls Lens needs, so Swift can call them.
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One phone number found in a text.
+typedef struct {
+    size_t start;          ///< UTF-8 byte offset of the number as written
+    size_t end;            ///< UTF-8 byte offset just past it
+    char e164[24];         ///< normalized, e.g. "+14155550132"
+    char extension[16];    ///< "204" for "ext. 204"; empty when none
+    char region[4];        ///< the region the number belongs to, e.g. "US"; "ZZ" when unknown
+} lens_phone_match;
+
+/// Runs libphonenumber's matcher (leniency VALID) over `length` bytes of UTF-8 `text`, reading
+/// numbers without a country code as numbers of `region` (ISO 3166 alpha-2, e.g. "US").
+/// Writes at most `capacity` matches to `matches` and returns how many were found in all,
+/// which may be more than `capacity` (call again with more room), or -1 for an unknown region.
+int lens_phone_find(const char *text, size_t length, const char *region,
+                    lens_phone_match *matches, int capacity);
+
+/// Whether libphonenumber knows `region` (e.g. "US", "GB", "DE").
+int lens_phone_is_supported_region(const char *region);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

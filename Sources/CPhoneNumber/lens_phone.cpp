@@ -1,0 +1,53 @@
+// Wraps libphonenumber's C++ matcher behind the C interface in include/lens_phone.h.
+#include "lens_phone.h"
+
+#include <phonenumbers/phonenumbermatch.h>
+#include <phonenumbers/phonenumbermatcher.h>
+#include <phonenumbers/phonenumberutil.h>
+
+#include <cstring>
+#include <string>
+
+using i18n::phonenumbers::PhoneNumber;
+using i18n::phonenumbers::PhoneNumberMatch;
+using i18n::phonenumbers::PhoneNumberMatcher;
+using i18n::phonenumbers::PhoneNumberUtil;
+
+namespace {
+void copy(char *destination, size_t size, const std::string &value) {
+    std::strncpy(destination, value.c_str(), size - 1);
+    destination[size - 1] = '\0';
+}
+}  // namespace
+
+extern "C" int lens_phone_is_supported_region(const char *region) {
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();  // a thread-safe singleton
+    return region != nullptr && util.GetCountryCodeForRegion(region) != 0;
+}
+
+extern "C" int lens_phone_find(const char *text, size_t length, const char *region,
+                               lens_phone_match *matches, int capacity) {
+    if (!lens_phone_is_supported_region(region)) return -1;
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    PhoneNumberMatcher matcher(util, std::string(text, length), region, PhoneNumberMatcher::VALID,
+                               /* max_tries */ 65535);
+    int found = 0;
+    PhoneNumberMatch match;
+    while (matcher.HasNext() && matcher.Next(&match)) {
+        if (found < capacity) {
+            lens_phone_match &out = matches[found];
+            out.start = static_cast<size_t>(match.start());
+            out.end = static_cast<size_t>(match.end());
+            const PhoneNumber &number = match.number();
+            std::string e164;
+            util.Format(number, PhoneNumberUtil::E164, &e164);
+            copy(out.e164, sizeof out.e164, e164);
+            copy(out.extension, sizeof out.extension, number.has_extension() ? number.extension() : "");
+            std::string owner;
+            util.GetRegionCodeForNumber(number, &owner);
+            copy(out.region, sizeof out.region, owner);
+        }
+        ++found;
+    }
+    return found;
+}

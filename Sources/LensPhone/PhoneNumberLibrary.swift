@@ -1,0 +1,40 @@
+import CPhoneNumber
+import LensCore
+
+/// libphonenumber's matcher (leniency VALID): finds numbers written in any national or
+/// international form and formats them as E.164.
+public struct PhoneNumberLibrary: PhoneNumberFinding {
+    public init() {}
+
+    public func isSupported(region: String) -> Bool {
+        lens_phone_is_supported_region(region) != 0
+    }
+
+    public func phoneNumbers(in text: String, region: String) -> [FoundPhoneNumber] {
+        var utf8 = Array(text.utf8)
+        guard !utf8.isEmpty else { return [] }
+        var capacity = 16
+        while true {
+            var matches = [lens_phone_match](repeating: lens_phone_match(), count: capacity)
+            let found = utf8.withUnsafeMutableBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    lens_phone_find(chars.baseAddress, chars.count, region, &matches, Int32(capacity))
+                }
+            }
+            guard found >= 0 else { return [] }
+            guard Int(found) <= capacity else {
+                capacity = Int(found)
+                continue
+            }
+            return matches.prefix(Int(found)).map { match in
+                var match = match
+                let e164 = withUnsafeBytes(of: &match.e164) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let ext = withUnsafeBytes(of: &match.extension) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let owner = withUnsafeBytes(of: &match.region) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                return FoundPhoneNumber(start: Int(match.start), end: Int(match.end), e164: e164,
+                                        extensionNumber: ext.isEmpty ? nil : ext,
+                                        region: owner.isEmpty || owner == "ZZ" ? nil : owner)
+            }
+        }
+    }
+}
