@@ -1,0 +1,63 @@
+import Foundation
+
+/// The kinds of things Lens finds in a screenshot's text.
+public enum EntityType: String, Sendable, CaseIterable, Codable {
+    case url, email, phone, person, date, money
+}
+
+/// One thing found in a text: its value as shown, its normalized form and where it is.
+public struct Entity: Sendable, Equatable, Hashable {
+    public var type: EntityType
+    /// The text as shown (as read).
+    public var value: String
+    /// The comparable form: E.164 phone, ISO-8601 date, `1234.50 EUR`, lower-cased e-mail…
+    public var normalized: String
+    /// UTF-8 byte offsets of ``value`` in the text.
+    public var start: Int, end: Int
+
+    public init(type: EntityType, value: String, normalized: String, start: Int, end: Int) {
+        self.type = type
+        self.value = value
+        self.normalized = normalized
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Pattern matching over a text with UTF-8 offsets, shared by the extractors.
+///
+/// Foundation's `NSRegularExpression` (ICU) rather than Swift `Regex`: on Linux it is several
+/// times faster for the alternations used here, and extraction runs over every indexed text.
+struct TextMatcher {
+    let regex: NSRegularExpression
+
+    init(_ pattern: String, caseInsensitive: Bool = false) {
+        // The patterns are constants of this module: a bad one is a programming error.
+        regex = try! NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+    }
+
+    /// A match: the whole range and each capture group (nil when it did not take part), as strings
+    /// and UTF-8 offsets.
+    struct Match {
+        var text: String
+        var start: Int, end: Int
+        var groups: [String?]
+        subscript(_ index: Int) -> String? { index < groups.count ? groups[index] : nil }
+    }
+
+    func matches(in text: String) -> [Match] {
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { result in
+            guard let range = Range(result.range, in: text) else { return nil }
+            var groups: [String?] = []
+            for index in 0..<result.numberOfRanges {
+                let groupRange = result.range(at: index)
+                groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
+            }
+            return Match(text: String(text[range]),
+                         start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
+                         end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
+                         groups: groups)
+        }
+    }
+}
