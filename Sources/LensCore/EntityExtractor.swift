@@ -1,0 +1,34 @@
+/// Finds every kind of entity in a text. Pure: the phone finder (libphonenumber, in LensPhone)
+/// and the public-suffix list are handed in by LensApp.
+public struct EntityExtractor: Sendable {
+    /// ISO 3166 region for numbers without a country code and for numeric dates (`03/05/2024`).
+    public var region: String
+    public var suffixes: PublicSuffixList
+    public var phoneFinder: (any PhoneNumberFinding)?
+
+    public init(region: String = "US", suffixes: PublicSuffixList, phoneFinder: (any PhoneNumberFinding)? = nil) {
+        self.region = region
+        self.suffixes = suffixes
+        self.phoneFinder = phoneFinder
+    }
+
+    /// The entities of `text` in reading order. Where two would overlap, the earlier kind in
+    /// this order wins: e-mail, URL, date, money, phone (a date or an amount is never a phone).
+    public func entities(in text: String) -> [Entity] {
+        var found = WebExtraction.emails(in: text)
+        found += WebExtraction.urls(in: text, suffixes: suffixes, excluding: found)
+        for candidate in DateExtraction.entities(in: text, region: region) + MoneyExtraction.entities(in: text)
+        where !found.contains(where: { $0.start < candidate.end && candidate.start < $0.end }) {
+            found.append(candidate)
+        }
+        if let phoneFinder {
+            let utf8 = Array(text.utf8)
+            for number in phoneFinder.phoneNumbers(in: text, region: region)
+            where !found.contains(where: { $0.start < number.end && number.start < $0.end }) {
+                found.append(Entity(type: .phone, value: String(decoding: utf8[number.start..<number.end], as: UTF8.self),
+                                    normalized: number.e164, start: number.start, end: number.end))
+            }
+        }
+        return found.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Finds web addresses and e-mail addresses in text.
+///
+/// URLs: with a scheme (`https://…`), with `www.`, or bare (`example.org/docs`) when the host
+/// ends in a real public suffix. Trailing punctuation and unbalanced closing brackets are left
+/// out. Normalized: scheme and host lower-cased, `https://` added when missing, the rest as written.
+/// E-mails: lower-cased; the user part of a URL (`https://user@host`) is not an e-mail.
+public enum WebExtraction {
+    static let email = TextMatcher(#"(?<![\p{L}\p{N}._%+-])[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\p{L}\p{N}-])"#)
+    static let schemeOrWWW = TextMatcher(#"(?i)\b(?:https?://|www\.)[^\s<>"'`]+"#)
+    static let bare = TextMatcher(#"(?i)(?<![\p{L}\p{N}@._/:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})(:\d{2,5})?(/[^\s<>"'`]*)?"#)
+    /// Top-level domains that are also common file extensions: a bare `name.py` without a path is a file.
+    static let fileLikeSuffixes: Set<String> = ["py", "md", "sh", "rs", "pl", "so", "ps", "cc", "mk", "js", "ts", "sc", "st", "cs", "zip", "mov"]
+
+    public static func emails(in text: String) -> [Entity] {
+        email.matches(in: text).compactMap { match in
+            // Skip the user part of a URL: "://" earlier in the same run of non-space text.
+            let utf8 = Array(text.utf8)
+            var i = match.start
+            while i > 0, utf8[i - 1] != 0x20, utf8[i - 1] != 0x0A, utf8[i - 1] != 0x09 { i -= 1 }
+            if String(decoding: utf8[i..<match.start], as: UTF8.self).contains("://") { return nil }
+            return Entity(type: .email, value: match.text, normalized: match.text.lowercased(), start: match.start, end: match.end)
+        }
+    }
+
+    /// The URLs in `text`, none overlapping `excluded` spans (the e-mails).
+    public static func urls(in text: String, suffixes: PublicSuffixList, excluding excluded: [Entity] = []) -> [Entity] {
+        var found: [Entity] = []
+        func overlaps(_ start: Int, _ end: Int) -> Bool {
+            (found + excluded).contains { $0.start < end && start < $0.end }
+        }
+        for match in schemeOrWWW.matches(in: text) {
+            let trimmed = trimTrail(match.text)
+            let end = match.start + trimmed.utf8.count
+            guard !overlaps(match.start, end), let address = WebAddress(trimmed) else { continue }
+            found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
+        }
+        for match in bare.matches(in: text) {
+            guard let host = match[1] else { continue }
+            let trimmed = trimTrail(match.text)
+            let end = match.start + trimmed.utf8.count
+            let hasPath = trimmed.utf8.count > host.utf8.count + (match[2]?.utf8.count ?? 0)
+            let topLevel = host.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard !overlaps(match.start, end), suffixes.isRegistrable(host),
+                  hasPath || !fileLikeSuffixes.contains(topLevel),
+                  let address = WebAddress("https://" + trimmed) else { continue }
+            found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
+        }
+        return found.sorted { $0.start < $1.start }
+    }
+
+    /// Drops trailing sentence punctuation and closing brackets that have no opening one inside.
+    static func trimTrail(_ candidate: String) -> String {
+        var text = Substring(candidate)
+        while let last = text.last {
+            if ".,;:!?'\"".contains(last) {
+                text = text.dropLast()
+            } else if let open = ["(": ")", "[": "]", "{": "}", "<": ">"].first(where: { $0.value == String(last) })?.key,
+                      text.filter({ String($0) == open }).count < text.filter({ $0 == last }).count {
+                text = text.dropLast()
+            } else {
+                break
+            }
+        }
+        return String(text)
+    }
+}

@@ -1,0 +1,73 @@
+import LensCore
+import Testing
+
+/// A few rules in the list's own format, including a wildcard and an exception.
+let testSuffixes = PublicSuffixList(parsing: """
+    // comment
+    com
+    org
+    io
+    de
+    in
+    studio
+    coffee
+    co.uk
+    uk
+    py
+    toml.example
+    *.ck
+    !www.ck
+    """)
+
+struct PublicSuffixListTests {
+    @Test(arguments: [
+        ("example.org", true), ("shop.example.co.uk", true), ("co.uk", false), ("uk", false),
+        ("settings.toml", false), ("pixelforge.studio", true), ("a.b.ck", true), ("b.ck", false),
+        ("www.ck", true), ("EXAMPLE.ORG", true), ("example..org", false),
+    ])
+    func registrableNames(host: String, expected: Bool) {
+        #expect(testSuffixes.isRegistrable(host) == expected)
+    }
+}
+
+struct WebExtractionTests {
+    @Test(arguments: [
+        ("see https://example.org/docs.", "https://example.org/docs", "https://example.org/docs"),
+        ("(HTTPS://Example.ORG/a?b=1#frag)", "HTTPS://Example.ORG/a?b=1#frag", "https://example.org/a?b=1#frag"),
+        ("go to www.example.com/wiki/Release_Process - ping", "www.example.com/wiki/Release_Process", "https://www.example.com/wiki/Release_Process"),
+        ("bare example.org/docs/ here", "example.org/docs/", "https://example.org/docs/"),
+        ("at pixelforge.studio/events/meetup-berlin,", "pixelforge.studio/events/meetup-berlin", "https://pixelforge.studio/events/meetup-berlin"),
+        ("wiki (https://en.example.org/wiki/Foo_(bar)) end", "https://en.example.org/wiki/Foo_(bar)", "https://en.example.org/wiki/Foo_(bar)"),
+        ("http://blueheron.coffee/en/guide:", "http://blueheron.coffee/en/guide", "http://blueheron.coffee/en/guide"),
+        ("visit example.org!", "example.org", "https://example.org"),
+    ])
+    func urlsAreFoundTrimmedAndNormalized(text: String, shown: String, normalized: String) throws {
+        let found = WebExtraction.urls(in: text, suffixes: testSuffixes)
+        #expect(found.count == 1, "\(found)")
+        let url = try #require(found.first)
+        #expect(url.value == shown)
+        #expect(url.normalized == normalized)
+        #expect(String(decoding: Array(text.utf8)[url.start..<url.end], as: UTF8.self) == shown)
+    }
+
+    @Test(arguments: ["edit settings.toml now", "run build.py", "version 2.4.1", "co.uk alone", "file.txt", "a.b", "3.14"])
+    func namesUnderNoRealSuffixAreNotURLs(text: String) {
+        #expect(WebExtraction.urls(in: text, suffixes: testSuffixes).isEmpty, "\(WebExtraction.urls(in: text, suffixes: testSuffixes))")
+    }
+
+    @Test func emailsAreLowerCasedAndNotURLs() {
+        let text = "Write to Priya.Nair@Fabrikam.io or https://user@example.org/login."
+        let extractor = EntityExtractor(suffixes: testSuffixes)
+        let found = extractor.entities(in: text)
+        #expect(found.map(\.type) == [.email, .url])
+        #expect(found.first?.normalized == "priya.nair@fabrikam.io")
+        #expect(found.last?.value == "https://user@example.org/login")
+    }
+
+    @Test func theExtractorKeepsReadingOrderAndNeverOverlaps() {
+        let text = "Mar 5, 2024: paid $15.70 to billing@cafe-lumiere.example, receipt at example.org/r/4417"
+        let found = EntityExtractor(suffixes: testSuffixes).entities(in: text)
+        #expect(found.map(\.type) == [.date, .money, .email, .url], "\(found)")
+        for (a, b) in zip(found, found.dropFirst()) { #expect(a.end <= b.start) }
+    }
+}
