@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "LensApp",
             dependencies: [
-                "LensCore", "LensOCR", "LensStore", "LensWatch",
+                "LensCore", "LensOCR", "LensStore", "LensWatch", "LensPhone",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "lens-bench",
             dependencies: [
-                "LensApp", "LensCore", "LensStore",
+                "LensApp", "LensCore", "LensStore", "LensPhone",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -55,8 +55,8 @@ public enum ConfigurationFile {
         return try parse(text, file: path, home: home)
     }
 
-    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "stability_ms", "log_level", "folders"]
-    private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "enabled",
+    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders"]
+    private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
                                                   "delete_after_import", "poll_interval"]
 
     /// Parses TOML text. Unknown keys are errors too: a misspelt key would otherwise be ignored silently.
@@ -82,6 +82,7 @@ public enum ConfigurationFile {
         config.database = try string(table, "database", failTop).map { expand($0, home: home) }
         config.workers = try int(table, "workers", failTop)
         config.languages = try strings(table, "languages", failTop) ?? config.languages
+        config.region = try string(table, "region", failTop) ?? config.region
         config.stabilityMilliseconds = try int(table, "stability_ms", failTop) ?? config.stabilityMilliseconds
         config.logLevel = try string(table, "log_level", failTop) ?? config.logLevel
         if let value = table["folders"] {
@@ -101,6 +102,7 @@ public enum ConfigurationFile {
                 entry.include = try strings(folder, "include", failHere) ?? entry.include
                 entry.exclude = try strings(folder, "exclude", failHere) ?? entry.exclude
                 entry.languages = try strings(folder, "languages", failHere)
+                entry.region = try string(folder, "region", failHere)
                 entry.isEnabled = try bool(folder, "enabled", failHere) ?? entry.isEnabled
                 entry.deletesAfterImport = try bool(folder, "delete_after_import", failHere) ?? entry.deletesAfterImport
                 if let value = folder["poll_interval"] {
@@ -212,6 +214,10 @@ extension ConfigurationFile {
             # and ₹, at about twice the CPU.
             languages = ["eng"]
 
+            # The region (ISO 3166) of phone numbers written without a country code, and of numeric dates:
+            # 03/05/2024 is March 5 in "US", May 3 elsewhere.
+            region = "US"
+
             # A new file is read only once its size and modification time have not changed for this long,
             # so a screenshot still being written or copied is never read half-way.
             stability_ms = \(LensConfiguration.defaultStabilityMilliseconds)
@@ -225,6 +231,7 @@ extension ConfigurationFile {
             #   include              globs a file name must match (default: every name)
             #   exclude              globs of names to skip (default: hidden files, *.part, *.crdownload, ~*, .Trash*)
             #   languages            Tesseract languages for this folder, e.g. ["eng", "deu"]
+            #   region               the region for this folder's phone numbers and dates, e.g. "DE"
             #   enabled              false keeps the folder here but stops importing from it
             #   poll_interval        seconds between scans instead of inotify; network shares (NFS, SMB, FUSE)
             #                        are detected and polled every \(Int(LensConfiguration.defaultPollSeconds)) s without it

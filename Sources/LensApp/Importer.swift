@@ -12,15 +12,19 @@ public struct ImportOptions: Sendable {
     public var maximumFileBytes: Int
     /// Backoff for transient problems; a one-shot import waits seconds, the daemon minutes.
     public var retryPolicy: RetryPolicy
+    /// The region for phone numbers and numeric dates in the text (folders may override it).
+    public var region: String
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
                 maximumFileBytes: Int = 256 << 20,
-                retryPolicy: RetryPolicy = .interactive) {
+                retryPolicy: RetryPolicy = .interactive,
+                region: String = "US") {
         self.workers = workers
         self.recognizer = recognizer
         self.maximumFileBytes = maximumFileBytes
         self.retryPolicy = retryPolicy
+        self.region = region
     }
 }
 
@@ -132,8 +136,9 @@ public struct Importer: Sendable {
             }
             defer { pool.shutdown() }
             progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
+            let extractor = EntityExtractors.make(region: options.region)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
-                                   retryPolicy: options.retryPolicy, logger: logger)
+                                   retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor })
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,
             // so this ends with each of them recognized or failed. Another process (a daemon) may
             // take one meanwhile: only items still waiting keep the import here.

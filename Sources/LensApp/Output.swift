@@ -55,6 +55,23 @@ public enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One line of `lens extract --json`.
+    public struct ExtractedEntity: Encodable {
+        var type: String
+        var value: String
+        var normalized: String
+        var start: Int
+        var end: Int
+
+        public init(_ entity: Entity) {
+            type = entity.type.rawValue
+            value = entity.value
+            normalized = entity.normalized
+            start = entity.start
+            end = entity.end
+        }
+    }
+
     public struct Hit: Encodable {
         var id: Int64
         var path: String?
@@ -86,10 +103,18 @@ public enum JSONOutput {
         var payload: String
     }
 
+    public struct StoredEntityJSON: Encodable {
+        var type: String
+        var value: String
+        var normalized: String
+        var source: String
+    }
+
     public struct Screenshot: Encodable {
         var id: Int64
         var text: String
         var codes: [Code]
+        var entities: [StoredEntityJSON]
         var confidence: Double?
         var paths: [String]
         var gone_paths: [String]
@@ -111,6 +136,7 @@ public enum JSONOutput {
             id = d.id
             text = d.text ?? ""
             codes = d.codes.map { Code(symbology: $0.symbology, payload: $0.payload) }
+            entities = d.entities.map { StoredEntityJSON(type: $0.type, value: $0.value, normalized: $0.normalized, source: $0.source) }
             confidence = d.confidence
             paths = d.paths
             gone_paths = d.gonePaths

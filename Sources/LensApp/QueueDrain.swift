@@ -26,6 +26,8 @@ struct QueueDrain: Sendable {
     let logger: Logger
     /// The Tesseract languages for a file at a path (its folder's `languages`); `nil`: the pool's own.
     var languages: @Sendable (String) -> String? = { _ in nil }
+    /// The entity extractor for a file at a path (its folder's region); `nil`: no entities.
+    var extractor: @Sendable (String) -> EntityExtractor? = { _ in nil }
     /// Runs once an item's text is committed (the daemon deletes originals there, if asked to).
     var afterRecording: @Sendable (ClaimedItem) -> Void = { _ in }
     let owner: Int32 = getpid()
@@ -84,7 +86,8 @@ struct QueueDrain: Sendable {
                 throw CancellationError()
             }
             do {
-                try database.recordRecognition(recognition, for: item.id, seconds: seconds)
+                let entities = extractor(path)?.entities(in: recognition.text) ?? []
+                try database.recordRecognition(recognition, entities: entities, for: item.id, seconds: seconds)
             } catch where LensDatabase.isTransientStorageError(error) {
                 return try retryLater(item, reason: "cannot store the text of \(path): \(error)")
             }

@@ -152,6 +152,9 @@ struct OCRService: Service {
                 let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
                                        retryPolicy: options.retryPolicy, logger: logger,
                                        languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") },
+                                       extractor: { [region = options.region] path in
+                                           EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region)
+                                       },
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
                     try requeueClaimsNoDrainHolds(in: database) // between drains, none of ours is in hand

@@ -7,16 +7,20 @@ public struct LensConfiguration: Sendable, Equatable {
     public var workers: Int?
     /// Tesseract languages for folders that do not set their own, e.g. `["eng", "deu"]`.
     public var languages: [String]
+    /// ISO 3166 region for phone numbers written without a country code and for numeric dates
+    /// (`03/05/2024` is March in `US`, May elsewhere).
+    public var region: String
     /// How long a new file's size and mtime must stay unchanged before it is read.
     public var stabilityMilliseconds: Int
     public var logLevel: String
     public var folders: [Folder]
 
-    public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"],
+    public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"], region: String = "US",
                 stabilityMilliseconds: Int = Self.defaultStabilityMilliseconds, logLevel: String = "info", folders: [Folder] = []) {
         self.database = database
         self.workers = workers
         self.languages = languages
+        self.region = region
         self.stabilityMilliseconds = stabilityMilliseconds
         self.logLevel = logLevel
         self.folders = folders
@@ -42,6 +46,8 @@ public struct LensConfiguration: Sendable, Equatable {
         public var exclude: [String]
         /// Overrides the global languages.
         public var languages: [String]?
+        /// Overrides the global region.
+        public var region: String?
         /// The auto-import toggle: a disabled folder is kept in the config but not watched.
         public var isEnabled: Bool
         /// Delete the original once its record and text are durable (off by default; dangerous).
@@ -66,6 +72,11 @@ public struct LensConfiguration: Sendable, Equatable {
         public static let defaultExcludes = [".*", "*.part", "*.crdownload", "~*", ".Trash*"]
     }
 
+    /// Two upper-case ASCII letters, e.g. `US`.
+    public static func isRegionCode(_ code: String) -> Bool {
+        code.utf8.count == 2 && code.utf8.allSatisfy { (0x41...0x5A).contains($0) }
+    }
+
     /// Problems that make the configuration unusable, each naming the key (e.g. `folders[2].path`).
     public func problems() -> [(key: String, message: String)] {
         var found: [(String, String)] = []
@@ -77,6 +88,7 @@ public struct LensConfiguration: Sendable, Equatable {
             found.append(("log_level", "must be one of \(Self.logLevels.joined(separator: ", "))"))
         }
         if languages.isEmpty { found.append(("languages", "must name at least one language")) }
+        if !Self.isRegionCode(region) { found.append(("region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\"")) }
         var seen = Set<String>()
         for (index, folder) in folders.enumerated() {
             let key = "folders[\(index + 1)]"
@@ -86,6 +98,9 @@ public struct LensConfiguration: Sendable, Equatable {
                 found.append(("\(key).poll_interval", "must be between 1 and 86400 seconds"))
             }
             if folder.languages?.isEmpty == true { found.append(("\(key).languages", "must name at least one language")) }
+            if let region = folder.region, !Self.isRegionCode(region) {
+                found.append(("\(key).region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\""))
+            }
         }
         return found
     }

@@ -325,7 +325,7 @@ public final class LensDatabase: Sendable {
     }
 
     /// Stores the OCR result of a claimed item and marks it done; the text enters the index.
-    public func recordRecognition(_ recognition: Recognition, for id: Int64, seconds: Double,
+    public func recordRecognition(_ recognition: Recognition, entities: [Entity] = [], for id: Int64, seconds: Double,
                                   now: Double = Date().timeIntervalSince1970) throws {
         try writer.write { db in
             try db.execute(sql: """
@@ -341,7 +341,13 @@ public final class LensDatabase: Sendable {
                 """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
                                  Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
             try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'code'", arguments: [id])
+            try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
+            for entity in entities {
+                try db.execute(sql: """
+                    INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
+                    VALUES (?, ?, ?, ?, ?, ?, 'text')
+                    """, arguments: [id, entity.type.rawValue, entity.value, entity.normalized, entity.start, entity.end])
+            }
             for code in recognition.codes {
                 try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
                                arguments: [id, code.symbology, code.payload])
@@ -472,18 +478,21 @@ public final class LensDatabase: Sendable {
                 paths: paths.filter { ($0["gone_at"] as Double?) == nil }.map { $0["path"] },
                 gonePaths: paths.filter { ($0["gone_at"] as Double?) != nil }.map { $0["path"] },
                 codes: try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
-                                        arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) })
+                                        arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) },
+                entities: try Self.entities(ofScreenshot: id, in: db))
         }
     }
 
     /// The entities stored for a screenshot, in the order they were found.
     public func entities(ofScreenshot id: Int64) throws -> [StoredEntity] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT type, value, normalized, source FROM entity WHERE screenshot_id = ? ORDER BY id
-                """, arguments: [id]).map {
-                StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"])
-            }
+        try writer.read { db in try Self.entities(ofScreenshot: id, in: db) }
+    }
+
+    private static func entities(ofScreenshot id: Int64, in db: Database) throws -> [StoredEntity] {
+        try Row.fetchAll(db, sql: """
+            SELECT type, value, normalized, source FROM entity WHERE screenshot_id = ? ORDER BY id
+            """, arguments: [id]).map {
+            StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"])
         }
     }
 

@@ -87,4 +87,6 @@ public struct ScreenshotDetail: Sendable {
     public var gonePaths: [String]
     /// QR codes and barcodes decoded on the image.
     public var codes: [DecodedCode] = []
+    /// URLs, e-mails, phones, dates and amounts found in the text and the codes.
+    public var entities: [StoredEntity] = []
 }

@@ -60,6 +60,10 @@ struct ShowCommand: ParsableCommand {
         for code in detail.codes {
             print("code:        \(code.symbology) \(OutputStyle.visible(code.payload))")
         }
+        for entity in detail.entities {
+            let normalized = entity.normalized == entity.value ? "" : "  → \(OutputStyle.visible(entity.normalized))"
+            print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
+        }
         if var text = detail.text {
             if let markBelow {
                 text = Recognition.marking(text, words: detail.words, below: markBelow, open: "[?", close: "?]")

@@ -61,7 +61,8 @@ struct WatchCommand: AsyncParsableCommand {
             importOptions: ImportOptions(
                 workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: .init(languages: settings.languages.joined(separator: "+")),
-                retryPolicy: .daemon),
+                retryPolicy: .daemon,
+                region: settings.region),
             reloadFolders: { [folders] in
                 // --folder pins the folders; otherwise SIGHUP re-reads the file.
                 guard folders.isEmpty else { return folders.map { LensConfiguration.Folder(path: LensLocations.absolute($0)) } }

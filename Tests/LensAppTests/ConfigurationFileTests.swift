@@ -19,6 +19,7 @@ struct ConfigurationFileTests {
             database = "~/lens/index.db"
             workers = 3
             languages = ["eng", "deu"]
+            region = "GB"
             stability_ms = 500
             log_level = "debug"
 
@@ -31,6 +32,7 @@ struct ConfigurationFileTests {
             include = ["*.png"]
             exclude = ["tmp*"]
             languages = ["fra"]
+            region = "FR"
             enabled = false
             delete_after_import = true
             poll_interval = 30
@@ -38,13 +40,13 @@ struct ConfigurationFileTests {
         #expect(config.database == "/home/u/lens/index.db")
         #expect(config.workers == 3)
         #expect(config.languages == ["eng", "deu"])
+        #expect(config.region == "GB")
         #expect(config.stabilityMilliseconds == 500)
         #expect(config.logLevel == "debug")
-        #expect(config.folders == [
-            LensConfiguration.Folder(path: "/home/u/Pictures/Screenshots"),
-            LensConfiguration.Folder(path: "/mnt/nas/shots", recursive: false, include: ["*.png"], exclude: ["tmp*"],
-                                     languages: ["fra"], isEnabled: false, deletesAfterImport: true, pollInterval: 30),
-        ])
+        var nas = LensConfiguration.Folder(path: "/mnt/nas/shots", recursive: false, include: ["*.png"], exclude: ["tmp*"],
+                                           languages: ["fra"], isEnabled: false, deletesAfterImport: true, pollInterval: 30)
+        nas.region = "FR"
+        #expect(config.folders == [LensConfiguration.Folder(path: "/home/u/Pictures/Screenshots"), nas])
     }
 
     @Test(arguments: [
@@ -54,6 +56,8 @@ struct ConfigurationFileTests {
         ("log_level = \"loud\"", "config.toml:1: log_level: must be one of"),
         ("languages = \"eng\"", "config.toml:1: languages: must be an array of strings"),
         ("languages = []", "config.toml:1: languages: must name at least one language"),
+        ("region = \"usa\"", "config.toml:1: region: must be a two-letter ISO 3166 code"),
+        ("[[folders]]\npath = \"/a\"\nregion = \"de\"", "config.toml:3: folders[1].region: must be a two-letter ISO 3166 code"),
         ("workers = 2\n[[folders]]\nrecursive = true", "config.toml:2: folders[1].path: is required"), // the header
         ("[[folders]]\npath = \"/a\"\n\n[[folders]]\npath = \"/b\"\nenabled = \"yes\"", "config.toml:6: folders[2].enabled: must be true or false"),
         ("[[folders]]\npath = \"relative/dir\"", "config.toml:2: folders[1].path: must be an absolute path"),

@@ -29,7 +29,8 @@ struct LensBinary {
     }
 
     /// Runs any program with this fixture's HOME and no Lens variables from the outer environment.
-    func runProgram(_ executable: String, _ args: [String], environment extra: [String: String?] = [:]) throws -> Result {
+    func runProgram(_ executable: String, _ args: [String], environment extra: [String: String?] = [:],
+                    stdin: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
@@ -45,6 +46,7 @@ struct LensBinary {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
@@ -232,6 +234,51 @@ struct CLITests {
         #expect(keptPaths == Set(confidence.filter { $0.value >= threshold }.keys))
         #expect(keptPaths.count == sorted.count - 3)
         #expect(try lens.run(["search", "--min-confidence", "-1"]).status == 2)
+    }
+
+    /// `lens extract` reads stdin and prints one JSON object per entity with UTF-8 offsets;
+    /// the region comes from --region or $ENTITY_REGION.
+    @Test func extractPrintsEntitiesAsJSONLines() throws {
+        let lens = try LensBinary()
+        let input = home(lens, "input.txt", "Crème: call (415) 555-0132 on 03/05/2024, pay €12,50 at example.org/pay")
+        let result = try lens.runProgram(LensBinary.url.path, ["extract", "--json"], stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == [
+            #"{"end":27,"normalized":"+14155550132","start":13,"type":"phone","value":"(415) 555-0132"}"#,
+            #"{"end":41,"normalized":"2024-03-05","start":31,"type":"date","value":"03/05/2024"}"#,
+            #"{"end":55,"normalized":"12.50 EUR","start":47,"type":"money","value":"€12,50"}"#,
+            #"{"end":74,"normalized":"https://example.org/pay","start":59,"type":"url","value":"example.org/pay"}"#,
+        ])
+        let british = try lens.runProgram(LensBinary.url.path, ["extract", "--json"], environment: ["ENTITY_REGION": "GB"], stdin: input)
+        #expect(british.stdout.contains(#""normalized":"2024-05-03""#))
+        #expect(try lens.runProgram(LensBinary.url.path, ["extract", "--region", "GB"], stdin: input).stdout.contains("2024-05-03"))
+        #expect(try lens.runProgram(LensBinary.url.path, ["extract", "--region", "XX"], stdin: input).status == 2)
+
+        let image = try lens.runProgram(LensBinary.url.path, ["extract", "--image", TestSupport.samplePNG("receipt_light").path])
+        #expect(image.status == 0, "\(image.stderr)")
+        for expected in ["phone  (415) 555-0132  → +14155550132", "money  $15.70  → 15.70 USD", "email  billing@cafe-lumiere.example"] {
+            #expect(image.stdout.contains(expected), "\(image.stdout)")
+        }
+    }
+
+    /// Imported screenshots keep their entities; `show --json` lists them with their source.
+    @Test func importedScreenshotsKeepTheirEntities() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let receipt = try #require(try lens.run(["show", "--json", TestSupport.samplePNG("receipt_light").path]).json() as? [String: Any])
+        let entities = try #require(receipt["entities"] as? [[String: String]])
+        #expect(entities.contains(["type": "phone", "value": "(415) 555-0132", "normalized": "+14155550132", "source": "text"]))
+        #expect(entities.contains(["type": "money", "value": "$15.70", "normalized": "15.70 USD", "source": "text"]))
+        let ticket = try #require(try lens.run(["show", "--json", TestSupport.samplePNG("qr_ticket").path]).json() as? [String: Any])
+        #expect((ticket["entities"] as? [[String: String]])?.contains(
+            ["type": "url", "value": "https://example.org/tickets/8F3K2Q?seat=14C",
+             "normalized": "https://example.org/tickets/8F3K2Q?seat=14C", "source": "code"]) == true)
+    }
+
+    private func home(_ lens: LensBinary, _ name: String, _ text: String) -> URL {
+        let url = lens.home.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+        return url
     }
 
     @Test func usageErrorsExitTwoWithAMessage() throws {

@@ -240,3 +240,24 @@ struct CodeStorageTests {
         #expect(try store.database.integrityCheck() == ["ok"])
     }
 }
+
+struct EntityStorageTests {
+    @Test func textEntitiesAreStoredWithTheTextAndReplacedWithIt() throws {
+        let store = try StoreFixture()
+        let registration = try store.database.register(FileObservation(
+            path: "/e.png", size: 100, modifiedAt: 1, sha256: StoreFixture.hash(9), format: .png, seenAt: 2))
+        let text = "Call (415) 555-0132"
+        let phone = Entity(type: .phone, value: "(415) 555-0132", normalized: "+14155550132", start: 5, end: 19)
+        try store.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1,
+                                                         codes: [DecodedCode(symbology: "QR-Code", payload: "https://example.org/x")]),
+                                             entities: [phone], for: registration.id, seconds: 0.1)
+        #expect(try store.database.entities(ofScreenshot: registration.id) == [
+            StoredEntity(type: "phone", value: "(415) 555-0132", normalized: "+14155550132", source: "text"),
+            StoredEntity(type: "url", value: "https://example.org/x", normalized: "https://example.org/x", source: "code"),
+        ])
+        #expect(try store.database.screenshot(id: registration.id)?.entities.count == 2)
+        try store.database.recordRecognition(Recognition(text: "nothing", words: [], width: 1, height: 1),
+                                             for: registration.id, seconds: 0.1)
+        #expect(try store.database.entities(ofScreenshot: registration.id).isEmpty)
+    }
+}

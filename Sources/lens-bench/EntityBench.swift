@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import LensCore
+import LensPhone
+
+/// Scores entity extraction against the corpus labels, on the ground-truth text or on OCR output.
+struct EntityBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entities",
+        abstract: "Score entity extraction against a corpus's labels: recall and precision per type.",
+        discussion: """
+            An extracted entity matches a label of the same type when their normalized values are \
+            equal; a date also matches when it adds seconds the label leaves out (log lines show \
+            04:11:22, the labels say 04:11). Precision counts only images whose labels are \
+            complete. Duplicate copies are skipped. With --ocr, the text is DIR/STEM.txt (e.g. from \
+            lens-bench ocr) instead of the ground truth.
+
+            Example: lens-bench entities ../shared/corpus/public --ocr /tmp/ocr-eval/psm6
+            """)
+
+    @Argument(help: "A corpus folder with sidecar JSON files (e.g. ../shared/corpus/public).")
+    var corpus: String
+
+    @Option(help: "A folder of OCR outputs (STEM.txt) to extract from instead of the ground-truth text.")
+    var ocr: String?
+
+    @Option(help: "The default region for phone numbers and numeric dates.")
+    var region = "US"
+
+    @Option(help: "The Public Suffix List.")
+    var suffixes = "/usr/share/publicsuffix/public_suffix_list.dat"
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: corpus)
+        guard let list = try? String(contentsOfFile: suffixes, encoding: .utf8) else {
+            throw ValidationError("cannot read \(suffixes) (Debian package publicsuffix)")
+        }
+        let extractor = EntityExtractor(region: region, suffixes: PublicSuffixList(parsing: list), phoneFinder: PhoneNumberLibrary())
+        var labels: [EntityType: Int] = [:], hits: [EntityType: Int] = [:]
+        var extracted: [EntityType: Int] = [:], correct: [EntityType: Int] = [:]
+        var seconds = 0.0, images = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where name.hasSuffix(".json") && !["manifest.json", "duplicates.json", "relations.json"].contains(name) {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
+                  let sidecar = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  sidecar["duplicate_of"] == nil, let truth = sidecar["text"] as? String else { continue }
+            let stem = (name as NSString).deletingPathExtension
+            let text = try ocr.map { try String(contentsOfFile: "\($0)/\(stem).txt", encoding: .utf8) } ?? truth
+            let (found, time) = Measure.time { extractor.entities(in: text) }
+            seconds += time
+            images += 1
+            var unused = found
+            let isComplete = sidecar["labels_complete"] as? Bool ?? false
+            for label in sidecar["entities"] as? [[String: Any]] ?? [] {
+                guard let type = (label["type"] as? String).flatMap(EntityType.init(rawValue:)),
+                      let normalized = label["normalized"] as? String else { continue }
+                labels[type, default: 0] += 1
+                if let index = unused.firstIndex(where: { Self.matches($0, type: type, normalized: normalized) }) {
+                    hits[type, default: 0] += 1
+                    if isComplete { correct[type, default: 0] += 1 }
+                    unused.remove(at: index)
+                }
+            }
+            if isComplete { for entity in found { extracted[entity.type, default: 0] += 1 } }
+        }
+        print("images: \(images), text: \(ocr ?? "ground truth"), region \(region); extraction \(String(format: "%.2f", seconds * 1000 / Double(max(1, images)))) ms per image")
+        print("type      labels   found   recall   extracted*  correct*  precision*")
+        for type in EntityType.allCases {
+            let l = labels[type, default: 0], h = hits[type, default: 0], e = extracted[type, default: 0], c = correct[type, default: 0]
+            print(type.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + String(format: " %7d %7d  %6.1f%%  %10d  %8d   %6.1f%%", l, h,
+                         l > 0 ? 100 * Double(h) / Double(l) : .nan, e, c, e > 0 ? 100 * Double(c) / Double(e) : .nan))
+        }
+        print("* on images whose labels are complete")
+    }
+
+    static func matches(_ entity: Entity, type: EntityType, normalized: String) -> Bool {
+        guard entity.type == type else { return false }
+        if entity.normalized == normalized { return true }
+        return type == .date && entity.normalized.hasPrefix(normalized + ":")
+    }
+}

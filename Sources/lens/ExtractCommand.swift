@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Print the URLs, e-mails, phone numbers, dates and amounts of money in a text or an image.",
+        discussion: """
+            Reads UTF-8 text on standard input, or recognizes --image first. With --json, prints one \
+            JSON object per line: {"end","normalized","start","type","value"}; start and end are \
+            UTF-8 byte offsets in the text. Phone numbers become E.164, dates ISO 8601, money \
+            "<amount> <ISO 4217 code>", URLs get their scheme and a lower-case host.
+
+            Examples:
+              echo 'Call (415) 555-0132 before 03/05/2024' | lens extract --json
+              lens extract --image ~/Pictures/Screenshots/receipt.png --region GB
+            """)
+
+    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
+    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+
+    @Option(help: ArgumentHelp("Recognize this image and extract from its text instead of reading standard input.", valueName: "file"))
+    var image: String?
+
+    @Option(help: ArgumentHelp("Tesseract languages for --image, joined with '+'.", valueName: "langs"))
+    var languages = "eng"
+
+    @Flag(help: "Print one JSON object per entity, one per line.")
+    var json = false
+
+    func validate() throws {
+        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
+            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
+        }
+        if let image, !FileManager.default.fileExists(atPath: image) {
+            throw ValidationError("'\(image)' does not exist.")
+        }
+    }
+
+    func run() throws {
+        let text: String
+        if let image {
+            do { text = try SingleImage.text(atPath: image, languages: languages) } catch {
+                throw LensCLIError(message: "\(error)")
+            }
+        } else {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        for entity in EntityExtractors.make(region: region).entities(in: text) {
+            if json {
+                try printJSON(JSONOutput.ExtractedEntity(entity))
+            } else {
+                let shown = OutputStyle.visible(entity.value)
+                print(entity.type.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                      + shown + (entity.normalized == entity.value ? "" : "  → " + OutputStyle.visible(entity.normalized)))
+            }
+        }
+    }
+}
