@@ -19,6 +19,16 @@ public enum EntityExtractors {
         EntityExtractor(region: region, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
     }
 
+    /// The normalized form of `value` read as a `type` entity (`(415) 555-0132` → `+14155550132`),
+    /// when the whole value is one; otherwise the value as given (e-mails lower-cased).
+    public static func normalized(_ value: String, as type: EntityType, region: String) -> String {
+        let whole = value.utf8.count
+        if let entity = make(region: region).entities(in: value).first(where: { $0.type == type && $0.start == 0 && $0.end == whole }) {
+            return entity.normalized
+        }
+        return type == .email ? value.lowercased() : value
+    }
+
     /// Whether libphonenumber knows `region`.
     public static func isSupported(region: String) -> Bool {
         PhoneNumberLibrary().isSupported(region: region)

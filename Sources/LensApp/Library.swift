@@ -19,6 +19,10 @@ public struct Library: Sendable {
         try database.search(request)
     }
 
+    public func topEntities(type: String?, limit: Int) throws -> [EntityCount] {
+        try database.topEntities(type: type, limit: limit)
+    }
+
     /// Finds a screenshot by numeric id or by a path it was seen at.
     public func screenshot(idOrPath: String) throws -> ScreenshotDetail? {
         if let id = Int64(idOrPath), let found = try database.screenshot(id: id) { return found }

@@ -55,6 +55,23 @@ public enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One row of `lens entities --json`.
+    public struct EntityCountJSON: Encodable {
+        var type: String
+        var normalized: String
+        var example: String
+        var screenshots: Int
+        var occurrences: Int
+
+        public init(_ count: EntityCount) {
+            type = count.type
+            normalized = count.normalized
+            example = count.example
+            screenshots = count.screenshots
+            occurrences = count.occurrences
+        }
+    }
+
     /// One line of `lens extract --json`.
     public struct ExtractedEntity: Encodable {
         var type: String

@@ -342,12 +342,7 @@ public final class LensDatabase: Sendable {
                                  Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
             try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
-            for entity in entities {
-                try db.execute(sql: """
-                    INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
-                    VALUES (?, ?, ?, ?, ?, ?, 'text')
-                    """, arguments: [id, entity.type.rawValue, entity.value, entity.normalized, entity.start, entity.end])
-            }
+            try Self.insertTextEntities(entities, of: id, in: db)
             for code in recognition.codes {
                 try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
                                arguments: [id, code.symbology, code.payload])
@@ -480,6 +475,40 @@ public final class LensDatabase: Sendable {
                 codes: try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
                                         arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) },
                 entities: try Self.entities(ofScreenshot: id, in: db))
+        }
+    }
+
+    /// Runs `extract` over the stored text of every recognized screenshot and replaces the
+    /// entities found in text (those from codes stay), `batchSize` screenshots per transaction.
+    /// Returns how many screenshots and entities were written.
+    public func reextractEntities(batchSize: Int = 500, _ extract: (String) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
+        var last: Int64 = 0, screenshots = 0, entities = 0
+        while true {
+            let rows = try writer.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id > ? ORDER BY id LIMIT ?
+                    """, arguments: [last, batchSize])
+            }
+            guard let lastRow = rows.last else { return (screenshots, entities) }
+            last = lastRow["id"]
+            let found = rows.map { row -> (Int64, [Entity]) in (row["id"], extract(row["text"] ?? "")) }
+            try writer.write { db in
+                for (id, list) in found {
+                    try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text'", arguments: [id])
+                    try Self.insertTextEntities(list, of: id, in: db)
+                }
+            }
+            screenshots += found.count
+            entities += found.reduce(0) { $0 + $1.1.count }
+        }
+    }
+
+    private static func insertTextEntities(_ entities: [Entity], of id: Int64, in db: Database) throws {
+        for entity in entities {
+            try db.execute(sql: """
+                INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
+                VALUES (?, ?, ?, ?, ?, ?, 'text')
+                """, arguments: [id, entity.type.rawValue, entity.value, entity.normalized, entity.start, entity.end])
         }
     }
 

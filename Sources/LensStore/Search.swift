@@ -13,15 +13,22 @@ public struct SearchRequest: Sendable {
     public var until: Date?
     /// Only screenshots whose mean word confidence (0...100) is at least this.
     public var minimumConfidence: Double?
+    /// Only screenshots having an entity of each of these types (`phone`, `url`…).
+    public var entityTypes: [String]
+    /// Only screenshots having each of these entities, by normalized value (`phone`, `+14155550132`).
+    public var entities: [(type: String, normalized: String)]
     public var limit: Int
 
     public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil,
-                minimumConfidence: Double? = nil, limit: Int = 20) {
+                minimumConfidence: Double? = nil, entityTypes: [String] = [],
+                entities: [(type: String, normalized: String)] = [], limit: Int = 20) {
         self.query = query
         self.folder = folder
         self.since = since
         self.until = until
         self.minimumConfidence = minimumConfidence
+        self.entityTypes = entityTypes
+        self.entities = entities
         self.limit = limit
     }
 }
@@ -40,7 +47,38 @@ public struct SearchHit: Sendable, Equatable {
     public var importedAt: Date
 }
 
+/// How often one entity (by normalized value) occurs in the library.
+public struct EntityCount: Sendable, Equatable {
+    public var type: String
+    public var normalized: String
+    /// One way it was written.
+    public var example: String
+    /// Screenshots that show it.
+    public var screenshots: Int
+    /// Times it was found, counting repeats within a screenshot.
+    public var occurrences: Int
+}
+
 extension LensDatabase {
+    /// The most frequent entities, by the number of screenshots that show them.
+    public func topEntities(type: String? = nil, limit: Int = 20) throws -> [EntityCount] {
+        var arguments: StatementArguments = []
+        if let type { arguments += [type] }
+        arguments += [max(0, limit)]
+        return try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT type, normalized, min(value) AS example, count(DISTINCT screenshot_id) AS screenshots,
+                       count(*) AS occurrences
+                FROM entity \(type == nil ? "" : "WHERE type = ?")
+                GROUP BY type, normalized
+                ORDER BY screenshots DESC, occurrences DESC, type, normalized LIMIT ?
+                """, arguments: arguments).map {
+                EntityCount(type: $0["type"], normalized: $0["normalized"], example: $0["example"],
+                            screenshots: $0["screenshots"], occurrences: $0["occurrences"])
+            }
+        }
+    }
+
     /// Finds screenshots by their text, best matches first.
     ///
     /// Ranking uses FTS5's own `ORDER BY rank` (bm25): FTS5 sorts the matches internally and hands
@@ -108,6 +146,14 @@ extension LensDatabase {
         if let until = request.until {
             conditions.append("s.captured_at < ?")
             arguments += [until.timeIntervalSince1970]
+        }
+        for type in request.entityTypes {
+            conditions.append("EXISTS (SELECT 1 FROM entity e WHERE e.screenshot_id = s.id AND e.type = ?)")
+            arguments += [type]
+        }
+        for entity in request.entities {
+            conditions.append("EXISTS (SELECT 1 FROM entity e WHERE e.screenshot_id = s.id AND e.type = ? AND e.normalized = ?)")
+            arguments += [entity.type, entity.normalized]
         }
         if let minimum = request.minimumConfidence {
             conditions.append("s.confidence >= ?")

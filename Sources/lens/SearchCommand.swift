@@ -20,6 +20,8 @@ struct SearchCommand: ParsableCommand {
               lens search '"order number"' --since 2024-01-01
               lens search 555-0132 --json
               lens search --folder ~/Pictures/Screenshots --since 7d
+              lens search --type money --since 30d
+              lens search --entity 'phone:(415) 555-0132'
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -41,6 +43,15 @@ struct SearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only screenshots whose mean OCR confidence (0-100) is at least this; 'lens show --mark-below' shows the uncertain words.", valueName: "n"))
     var minConfidence: Double?
 
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only screenshots with an entity of this type (url, email, phone, person, date, money); repeatable.", valueName: "type"))
+    var types: [String] = []
+
+    @Option(name: .customLong("entity"), help: ArgumentHelp("Only screenshots with this entity, compared by normalized value, e.g. phone:+14155550132 or 'phone:(415) 555-0132'; repeatable.", valueName: "type:value"))
+    var entities: [String] = []
+
+    @Option(help: ArgumentHelp("The region for --entity phone numbers and dates without a country or order; default: $ENTITY_REGION, else US.", valueName: "cc"))
+    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+
     @Option(help: "The most results to show.")
     var limit: Int = 20
 
@@ -61,7 +72,7 @@ struct SearchCommand: ParsableCommand {
     /// Parses the query and filters; every problem becomes a usage error with a clear message.
     private func makeRequest() throws -> SearchRequest {
         let text = query.joined(separator: " ")
-        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil
+        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil || !types.isEmpty || !entities.isEmpty
         var parsed: SearchQuery?
         do {
             parsed = try SearchQuery(parsing: text)
@@ -78,7 +89,25 @@ struct SearchCommand: ParsableCommand {
         }
         return SearchRequest(query: parsed, folder: folder.map(LensLocations.absolute),
                              since: try date(since, .start), until: try date(until, .end),
-                             minimumConfidence: minConfidence, limit: limit)
+                             minimumConfidence: minConfidence, entityTypes: try types.map(Self.entityType).map(\.rawValue),
+                             entities: try entities.map(entityFilter), limit: limit)
+    }
+
+    static func entityType(_ name: String) throws -> EntityType {
+        guard let type = EntityType(rawValue: name.lowercased()) else {
+            throw ValidationError("Unknown entity type '\(name)'; the types are \(EntityType.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return type
+    }
+
+    /// `phone:(415) 555-0132` → (phone, +14155550132).
+    private func entityFilter(_ text: String) throws -> (type: String, normalized: String) {
+        guard let colon = text.firstIndex(of: ":"), !text[text.index(after: colon)...].isEmpty else {
+            throw ValidationError("--entity wants TYPE:VALUE, e.g. phone:+14155550132, not '\(text)'.")
+        }
+        let type = try Self.entityType(String(text[..<colon]))
+        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        return (type.rawValue, EntityExtractors.normalized(value, as: type, region: region))
     }
 
     func run() throws {

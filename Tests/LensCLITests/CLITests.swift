@@ -275,6 +275,39 @@ struct CLITests {
              "normalized": "https://example.org/tickets/8F3K2Q?seat=14C", "source": "code"]) == true)
     }
 
+    /// Entity filters work with or without a query; `lens entities` counts by normalized value;
+    /// `lens reindex --entities` rebuilds the text entities and keeps those of codes.
+    @Test func entityFiltersCountsAndReindex() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        func paths(_ args: [String]) throws -> Set<String> {
+            let hits = try #require(try lens.run(["search", "--json"] + args).json() as? [[String: Any]])
+            return Set(hits.compactMap { ($0["paths"] as? [String])?.first.map { URL(fileURLWithPath: $0).lastPathComponent } })
+        }
+        #expect(try paths(["--type", "money"]) == ["receipt_light.png"])
+        #expect(try paths(["--type", "phone"]) == ["receipt_light.png", "retina_chat.png"])
+        #expect(try paths(["--type", "phone", "--type", "email"]) == ["receipt_light.png"]) // both types
+        #expect(try paths(["--entity", "phone:+14155550132"]) == ["receipt_light.png"])
+        #expect(try paths(["--entity", "phone:415.555.0132"]) == ["receipt_light.png"]) // normalized like the text
+        #expect(try paths(["--entity", "phone:+14155550133"]).isEmpty) // one digit off is another number
+        #expect(try paths(["espresso", "--type", "email"]) == ["receipt_light.png"])
+        #expect(try paths(["espresso", "--type", "url", "--entity", "url:example.org/tickets/8F3K2Q?seat=14C"]).isEmpty)
+        #expect(try lens.run(["search", "--type", "bogus"]).status == 2)
+        #expect(try lens.run(["search", "--entity", "phone"]).status == 2)
+
+        let counts = try #require(try lens.run(["entities", "--json", "--type", "phone"]).json() as? [[String: Any]])
+        #expect(Set(counts.compactMap { $0["normalized"] as? String }) == ["+14155550132", "+442079460018"])
+        #expect(counts.allSatisfy { $0["screenshots"] as? Int == 1 && $0["type"] as? String == "phone" })
+        let all = try #require(try lens.run(["entities", "--json", "--top", "100"]).json() as? [[String: Any]])
+
+        let reindexed = try lens.run(["reindex", "--entities"])
+        #expect(reindexed.status == 0, "\(reindexed.stderr)")
+        #expect(reindexed.stdout.hasPrefix("\(all.count - 1) entities in \(TestSupport.samplePNGCount) screenshots"), "\(reindexed.stdout)")
+        let again = try #require(try lens.run(["entities", "--json", "--top", "100"]).json() as? [[String: Any]])
+        #expect(again.count == all.count) // the QR code's URL is still there
+        #expect(try lens.run(["reindex"]).status == 2)
+    }
+
     private func home(_ lens: LensBinary, _ name: String, _ text: String) -> URL {
         let url = lens.home.appendingPathComponent(name)
         FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))

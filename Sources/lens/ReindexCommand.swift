@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+
+struct ReindexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reindex",
+        abstract: "Recompute derived data from the stored text, without OCR.",
+        discussion: """
+            --entities finds the entities of every recognized screenshot again, e.g. after an upgrade \
+            of Lens or a change of region. Entities from QR codes are kept.
+
+            Example: lens reindex --entities --region GB
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Extract the entities of every screenshot again from its stored text.")
+    var entities = false
+
+    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
+    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+
+    func validate() throws {
+        guard entities else { throw ValidationError("Say what to recompute: --entities.") }
+        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
+            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
+        }
+    }
+
+    func run() throws {
+        let library = try global.openLibrary()
+        let extractor = EntityExtractors.make(region: region)
+        let start = ContinuousClock.now
+        let (screenshots, found) = try library.database.reextractEntities { extractor.entities(in: $0) }
+        let seconds = (ContinuousClock.now - start).seconds
+        print(String(format: "%d entities in %d screenshots (%.1f s)", found, screenshots, seconds))
+    }
+}
