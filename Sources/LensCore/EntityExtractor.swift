@@ -18,6 +18,7 @@ public struct EntityExtractor: Sendable {
         var found = WebExtraction.emails(in: text)
         found += WebExtraction.urls(in: text, suffixes: suffixes, excluding: found)
         for candidate in DateExtraction.entities(in: text, region: region) + MoneyExtraction.entities(in: text)
+            + PersonExtraction.entities(in: text)
         where !found.contains(where: { $0.start < candidate.end && candidate.start < $0.end }) {
             found.append(candidate)
         }

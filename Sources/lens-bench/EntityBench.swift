@@ -27,6 +27,9 @@ struct EntityBench: ParsableCommand {
     @Option(help: "The default region for phone numbers and numeric dates.")
     var region = "US"
 
+    @Option(help: ArgumentHelp("Also list the missed labels and the wrong extractions of this type.", valueName: "type"))
+    var show: String?
+
     @Option(help: "The Public Suffix List.")
     var suffixes = "/usr/share/publicsuffix/public_suffix_list.dat"
 
@@ -59,8 +62,11 @@ struct EntityBench: ParsableCommand {
                     hits[type, default: 0] += 1
                     if isComplete { correct[type, default: 0] += 1 }
                     unused.remove(at: index)
+                } else if show == type.rawValue {
+                    print("missed  \(stem): \(label["value"] as? String ?? "")")
                 }
             }
+            if isComplete, let show { for entity in unused where entity.type.rawValue == show { print("wrong   \(stem): \(entity.value)") } }
             if isComplete { for entity in found { extracted[entity.type, default: 0] += 1 } }
         }
         print("images: \(images), text: \(ocr ?? "ground truth"), region \(region); extraction \(String(format: "%.2f", seconds * 1000 / Double(max(1, images)))) ms per image")

@@ -93,7 +93,8 @@ struct PreprocessingTests {
         let bytes = try TestSupport.sampleBytes("receipt_light")
         var source: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
         defer { pixDestroy(&source) }
-        var gray = pixConvertTo8(try #require(source), 0)
+        let decoded = try #require(source)
+        var gray = pixConvertTo8(decoded, 0)
         defer { pixDestroy(&gray) }
         let grayImage = try #require(gray)
         let width = Int32(grayImage.pointee.w), height = Int32(grayImage.pointee.h)

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Finds people's names: two to four capitalized words (diacritics, hyphens and a leading
+/// initial allowed) that either stand where a name is expected or start with a known given name
+/// on a line of their own.
+///
+/// No offline NER model is available, so precision comes from context:
+/// - a cue before: a header (`From:`, `To:`, `Cc:`, `Author:`, `Organizer:`, `Bill to:`,
+///   `owner:`; with its colon, so "an invoice from Copperpot Diner" is no name), `maintained by`,
+///   `customer=`, `Dear`, `Hi`, `call`, `-- ` (a Debian changelog trailer), `[ ` (a changelog
+///   section), `"name": "`;
+/// - or a cue after: an e-mail address (`<a@b>`, `- a@b`, `| a@b`), a time (a chat author line
+///   `Priya Nair 09:14`), or a closing `]`;
+/// - or a given name from the 1990 US Census lists, with the name alone on its line (a chat's
+///   direct messages, an inbox list, a contact card).
+/// Normalized: the name as written, with single spaces.
+public enum PersonExtraction {
+    static let word = #"\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
+    static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.[ \t]+)?"# + word + #"(?:[ \t]+"# + word + #"){1,3}(?![\p{L}\p{N}@_-])"#)
+    static let cueBefore = TextMatcher(#"(?:\b(?:(?i:From|To|Cc|Bcc|Author|Organi[sz]er|Owner|Bill to|Attendees?|Guests?|Reviewer|Assignee)[ \t]*:|(?i:customer)=|(?:Dear|Hi|Hello|Hey),?|(?i:maintained by|owned by|signed by|call|ask|contact|thanks|regards),?)|^[ \t]*--|\[|"name":)[ \t]*"?$"#)
+    static let cueAfter = TextMatcher(#"^(?:[ \t]*(?:<[^>\s]+@|[-–|][ \t]*[^\s@]+@|\([^)\s]+@)|[ \t]+\d{1,2}:\d{2}\b|[ \t]*\])"#)
+    /// Capitalized words that start UI labels, headings and sentences, never names.
+    static let notNames: Set<String> = [
+        "the", "a", "an", "and", "or", "of", "in", "on", "at", "for", "to", "from", "with", "by", "new", "re", "fwd",
+        "your", "my", "our", "this", "that", "dear", "hi", "hello", "hey", "thanks", "thank", "best", "kind", "regards",
+        "direct", "messages", "inbox", "sent", "drafts", "archive", "spam", "trash", "total", "subtotal", "tax",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday",
+    ]
+
+    public static func entities(in text: String) -> [Entity] {
+        let utf8 = Array(text.utf8)
+        return candidate.matches(in: text).compactMap { match in
+            // Words that are never part of a name (`Dear`, `Hi`, month names) at either end are
+            // context, not name: "Dear Anna-Lena Okafor" is the name "Anna-Lena Okafor" after a cue.
+            var words = wordRanges(in: utf8, from: match.start, to: match.end)
+            while let first = words.first, notNames.contains(string(utf8, first).lowercased()) { words.removeFirst() }
+            while let last = words.last, notNames.contains(string(utf8, last).lowercased()) { words.removeLast() }
+            guard words.count >= 2, let first = words.first, let last = words.last,
+                  !words.contains(where: { notNames.contains(string(utf8, $0).lowercased()) }) else { return nil }
+            let start = first.lowerBound, end = last.upperBound
+            let lineStart = utf8[..<start].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            let lineEnd = utf8[end...].firstIndex(of: 0x0A) ?? utf8.count
+            let before = string(utf8, lineStart..<start), after = string(utf8, end..<lineEnd)
+            let hasCue = !cueBefore.matches(in: before).isEmpty || !cueAfter.matches(in: after).isEmpty
+            let isAlone = before.allSatisfy(\.isWhitespace) && after.allSatisfy(\.isWhitespace)
+            let firstWord = string(utf8, first)
+            let given = firstWord.hasSuffix(".") ? "" : folded(firstWord.split(separator: "-").first.map(String.init) ?? "")
+            guard hasCue || (isAlone && GivenNames.census1990.contains(Substring(given))) else { return nil }
+            let value = string(utf8, start..<end)
+            return Entity(type: .person, value: value, normalized: words.map { string(utf8, $0) }.joined(separator: " "),
+                          start: start, end: end)
+        }
+    }
+
+    /// The byte ranges of the space- or tab-separated words between `from` and `to`.
+    static func wordRanges(in utf8: [UInt8], from: Int, to: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        for index in from..<to {
+            let isSpace = utf8[index] == 0x20 || utf8[index] == 0x09
+            if isSpace, let s = start { ranges.append(s..<index); start = nil }
+            if !isSpace, start == nil { start = index }
+        }
+        if let s = start { ranges.append(s..<to) }
+        return ranges
+    }
+
+    static func string(_ utf8: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: utf8[range], as: UTF8.self)
+    }
+
+    /// `José` → `jose`: the census lists are plain ASCII.
+    static func folded(_ name: String) -> String {
+        name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+    }
+}

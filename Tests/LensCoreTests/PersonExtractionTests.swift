@@ -1,0 +1,35 @@
+import LensCore
+import Testing
+
+struct PersonExtractionTests {
+    /// Names by their context, and names with a known given name alone on their line.
+    @Test(arguments: [
+        ("From: Olusegun Costa <priya.nair@fabrikam.io>", "Olusegun Costa"),
+        ("To: Pierre Fernández <pfernandez@example.org>", "Pierre Fernández"),
+        ("Author: Camille Gupta <camille@orchid.flowers>", "Camille Gupta"),
+        (" -- Colin Watson <cjwatson@debian.org>  Sun, 12 Mar 2023 22:23:59 +0000", "Colin Watson"),
+        ("  [ Juan Manuel Méndez Rey ]", "Juan Manuel Méndez Rey"),
+        ("Mateo Lefèvre 09:36", "Mateo Lefèvre"),
+        ("Guests\nMarisol Abiodun - mabiodun@pixelforge.studio", "Marisol Abiodun"),
+        ("Can you call José Weber at +1-617-555-0166 before", "José Weber"),
+        ("Organizer: Pierre Costa <Priya.Nair@fabrikam.io>", "Pierre Costa"),
+        ("amount=EUR 480.18 customer=José Dubois", "José Dubois"),
+        ("Direct messages\nIsabella Dubois\n# sales", "Isabella Dubois"),
+        ("Dear Anna-Lena Okafor,", "Anna-Lena Okafor"),
+    ])
+    func namesAreFoundByContext(text: String, name: String) throws {
+        let found = PersonExtraction.entities(in: text)
+        #expect(found.map(\.value) == [name], "\(found)")
+        let person = try #require(found.first)
+        #expect(String(decoding: Array(text.utf8)[person.start..<person.end], as: UTF8.self) == name)
+    }
+
+    @Test(arguments: [
+        "Invoice INV-55719 from Copperpot Diner", "Welcome Aboard", "Password Reset Request", "Direct Messages",
+        "The Quarterly Report", "Sales Director, Marigold Bakery", "Monday March", "New York City",
+        "Olusegun Costa", // not a census given name, and no cue
+    ])
+    func capitalizedWordsWithoutACueAreNotNames(text: String) {
+        #expect(PersonExtraction.entities(in: text).isEmpty, "\(PersonExtraction.entities(in: text))")
+    }
+}
