@@ -43,6 +43,8 @@ let package = Package(
             name: "CPhoneNumber",
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
         ),
+        // Connections between screenshots that share entities; the mind map's writers.
+        .target(name: "LensGraph", dependencies: ["LensCore"], exclude: ["README.md"]),
         // Phone numbers for LensCore's entity extractor, through CPhoneNumber.
         .target(name: "LensPhone", dependencies: ["LensCore", "CPhoneNumber"], exclude: ["README.md"]),
         // zlib, to store recognized text deflated (about half its size; see LensStore/README.md).
@@ -98,6 +100,7 @@ let package = Package(
         .target(name: "LensTestSupport", dependencies: ["LensCore"], path: "Tests/LensTestSupport"),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "LensTestSupport"]),
         .testTarget(name: "LensWatchTests", dependencies: ["LensWatch", "LensTestSupport"]),
+        .testTarget(name: "LensGraphTests", dependencies: ["LensGraph", "LensCore"]),
         .testTarget(name: "LensPhoneTests", dependencies: ["LensPhone", "LensCore"]),
         .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensStoreTests", dependencies: [

@@ -1,0 +1,93 @@
+import LensCore
+
+/// One entity two screenshots share, as each of them shows it.
+public struct SharedEntity: Sendable, Equatable, Hashable, Codable {
+    public var type: String
+    public var a: String
+    public var b: String
+    public var similarity: Double
+
+    public init(type: String, a: String, b: String, similarity: Double) {
+        self.type = type
+        self.a = a
+        self.b = b
+        self.similarity = similarity
+    }
+}
+
+/// An edge of the mind map: two screenshots (a < b) that share entities.
+public struct Connection: Sendable, Equatable {
+    public var a: Int64, b: Int64
+    /// 1 − Π(1 − weight × similarity) over the shared entities: one shared phone number is 1,
+    /// one slightly different name 0.9 × 0.9, and every further shared entity adds to it.
+    public var score: Double
+    public var via: [SharedEntity]
+}
+
+/// The entities of one screenshot, as stored.
+public struct ScreenshotEntities: Sendable {
+    public var id: Int64
+    public var entities: [(type: EntityType, normalized: String)]
+
+    public init(id: Int64, entities: [(type: EntityType, normalized: String)]) {
+        self.id = id
+        self.entities = entities
+    }
+}
+
+public enum ConnectionFinder {
+    /// The connections of `screenshot` to the screenshots already in `index` (not itself).
+    public static func connections(of screenshot: ScreenshotEntities, in index: EntityIndex) -> [Connection] {
+        var via: [Int64: Set<SharedEntity>] = [:]
+        for (type, normalized) in screenshot.entities {
+            let own = ConnectionRules.key(normalized, type: type)
+            for match in index.matches(type: type, normalized: normalized) {
+                for other in match.screenshots where other != screenshot.id {
+                    let (a, b) = screenshot.id < other ? (own, match.key) : (match.key, own)
+                    via[other, default: []].insert(SharedEntity(type: type.rawValue, a: a, b: b, similarity: match.similarity))
+                }
+            }
+        }
+        return via.map { other, shared in makeConnection(screenshot.id, other, shared) }.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+    }
+
+    /// Every connection among `screenshots`, through the index: each screenshot is compared with
+    /// those before it, as ingestion does.
+    public static func rebuild(_ screenshots: [ScreenshotEntities]) -> [Connection] {
+        var index = EntityIndex()
+        var found: [Connection] = []
+        for screenshot in screenshots {
+            found += connections(of: screenshot, in: index)
+            for (type, normalized) in screenshot.entities { index.insert(screenshot: screenshot.id, type: type, normalized: normalized) }
+        }
+        return found.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+    }
+
+    /// Every connection by comparing all pairs of entities: the reference the index must equal.
+    public static func bruteForce(_ screenshots: [ScreenshotEntities]) -> [Connection] {
+        var found: [Connection] = []
+        for (i, first) in screenshots.enumerated() {
+            for second in screenshots[(i + 1)...] where second.id != first.id {
+                var shared = Set<SharedEntity>()
+                for (typeA, valueA) in first.entities where ConnectionRules.linkingTypes.contains(typeA) {
+                    for (typeB, valueB) in second.entities where typeB == typeA {
+                        let keyA = ConnectionRules.key(valueA, type: typeA), keyB = ConnectionRules.key(valueB, type: typeB)
+                        guard let similarity = ConnectionRules.similarity(keyA, keyB, type: typeA) else { continue }
+                        let (a, b) = first.id < second.id ? (keyA, keyB) : (keyB, keyA)
+                        shared.insert(SharedEntity(type: typeA.rawValue, a: a, b: b, similarity: similarity))
+                    }
+                }
+                if !shared.isEmpty { found.append(makeConnection(first.id, second.id, shared)) }
+            }
+        }
+        return found.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+    }
+
+    static func makeConnection(_ x: Int64, _ y: Int64, _ shared: Set<SharedEntity>) -> Connection {
+        let via = shared.sorted { ($0.type, $0.a, $0.b) < ($1.type, $1.a, $1.b) }
+        let missing = via.reduce(1.0) { product, entity in
+            product * (1 - ConnectionRules.weight(of: EntityType(rawValue: entity.type) ?? .date) * entity.similarity)
+        }
+        return Connection(a: min(x, y), b: max(x, y), score: 1 - missing, via: via)
+    }
+}

@@ -1,0 +1,89 @@
+import LensCore
+import LensGraph
+import Testing
+
+struct ConnectionRuleTests {
+    /// The designed groups of the corpus (`relations.json`): the same thing written three ways.
+    @Test(arguments: [
+        (EntityType.person, "Jon Smith", "John Smith"), (.person, "Jon Smith", "Jon Smyth"), (.person, "John Smith", "Jon Smyth"),
+        (.person, "Katarzyna Nowakowska", "Katarzyna Nowakowski"), (.person, "Katarzyna Nowakowska", "K. Nowakowska"),
+        (.person, "José Müller", "Jose Muller"),
+        (.url, "https://example.org/docs", "https://example.org/docs/"), (.url, "https://example.org/docs", "http://www.example.org/docs"),
+        (.phone, "+14155550132", "+14155550132"), (.email, "priya.nair@fabrikam.io", "priya.nair@fabrikam.io"),
+    ])
+    func theSameThingWrittenDifferentlyConnects(type: EntityType, a: String, b: String) throws {
+        let similarity = try #require(ConnectionRules.similarity(ConnectionRules.key(a, type: type), ConnectionRules.key(b, type: type), type: type))
+        #expect(similarity > 0.7 && similarity <= 1)
+    }
+
+    /// The corpus's hard negatives (similarity ≥ 0.85, yet different things), and other names.
+    @Test(arguments: [
+        (EntityType.email, "aarav@orchid.flowers", "amara@orchid.flowers"), (.email, "pfernandez@example.org", "afernandez@example.org"),
+        (.phone, "+16175550163", "+16175550166"), (.phone, "+15125550192", "+15125550195"),
+        (.url, "https://example.org/events/meetup-berlin", "https://example.com/events/meetup-berlin"),
+        (.url, "https://example.org/track?order=775120", "https://example.com/track?order=775120"),
+        (.person, "Aarav Gupta", "Ananya Gupta"), (.person, "Priya Nair", "Priya Fernández"), (.person, "K. Nowakowska", "M. Nowakowska"),
+        (.date, "2024-03-05", "2024-03-05"), (.money, "12.50 USD", "12.50 USD"),
+    ])
+    func differentThingsDoNotConnect(type: EntityType, a: String, b: String) {
+        let keyA = ConnectionRules.key(a, type: type), keyB = ConnectionRules.key(b, type: type)
+        let linked = ConnectionRules.linkingTypes.contains(type) && ConnectionRules.similarity(keyA, keyB, type: type) != nil
+        #expect(!linked)
+    }
+}
+
+struct ConnectionIndexTests {
+    /// The index finds exactly the edges that comparing every pair finds, with the same scores,
+    /// on random libraries full of near-identical names, numbers and addresses.
+    @Test(arguments: [1, 2, 3, 4, 5])
+    func theIndexFindsWhatBruteForceFinds(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        let givens = ["Jon", "John", "Joan", "Priya", "Pria", "Katarzyna", "K.", "Aarav", "Amara", "José", "Jose", "Ana", "Anna"]
+        let surnames = ["Smith", "Smyth", "Smithe", "Nowakowska", "Nowakowski", "Nair", "Naír", "Gupta", "Müller", "Muller", "Mueller"]
+        var screenshots: [ScreenshotEntities] = []
+        for id in 1...150 {
+            var entities: [(type: EntityType, normalized: String)] = []
+            for _ in 0..<random.next(upTo: 4) {
+                switch random.next(upTo: 5) {
+                case 0, 1: entities.append((.person, "\(givens[random.next(upTo: givens.count)]) \(surnames[random.next(upTo: surnames.count)])"))
+                case 2: entities.append((.phone, "+1415555\(String(format: "%04d", 130 + random.next(upTo: 8)))"))
+                case 3: entities.append((.email, "\(["priya", "pria", "jon"][random.next(upTo: 3)])@example.\(["org", "com"][random.next(upTo: 2)])"))
+                default: entities.append((.url, ["https://example.org/docs", "example.org/docs/", "http://www.example.org/docs", "https://example.com/docs"][random.next(upTo: 4)]))
+                }
+            }
+            if random.next(upTo: 5) == 0 { entities.append((.date, "2024-03-05")) }
+            screenshots.append(ScreenshotEntities(id: Int64(id), entities: entities))
+        }
+        let indexed = ConnectionFinder.rebuild(screenshots)
+        let reference = ConnectionFinder.bruteForce(screenshots)
+        #expect(!reference.isEmpty)
+        #expect(indexed == reference)
+    }
+
+    @Test func scoresCombineSharedEntities() throws {
+        let one = ScreenshotEntities(id: 1, entities: [(.phone, "+14155550132"), (.person, "Jon Smith")])
+        let two = ScreenshotEntities(id: 2, entities: [(.phone, "+14155550132"), (.person, "John Smith"), (.date, "2024-03-05")])
+        let three = ScreenshotEntities(id: 3, entities: [(.person, "Jon Smyth"), (.date, "2024-03-05")])
+        let edges = ConnectionFinder.rebuild([one, two, three])
+        #expect(edges.map { [$0.a, $0.b] } == [[1, 2], [1, 3], [2, 3]])
+        let phoneAndName = try #require(edges.first)
+        #expect(phoneAndName.score == 1) // a shared phone number is certain
+        #expect(phoneAndName.via.map(\.type) == ["person", "phone"])
+        let nameOnly = edges[1]
+        #expect(nameOnly.score > 0.75 && nameOnly.score < 0.85) // 0.9 × similarity 0.89
+        #expect(nameOnly.via == [SharedEntity(type: "person", a: "jon smith", b: "jon smyth", similarity: nameOnly.via[0].similarity)])
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the random libraries are the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
