@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "LensApp",
             dependencies: [
-                "LensCore", "LensOCR", "LensStore", "LensWatch", "LensPhone",
+                "LensCore", "LensOCR", "LensStore", "LensWatch", "LensPhone", "LensGraph",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +107,7 @@ let package = Package(
             "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LensAppTests", dependencies: [
-            "LensApp", "LensStore", "LensCore", "LensTestSupport",
+            "LensApp", "LensStore", "LensCore", "LensGraph", "LensTestSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

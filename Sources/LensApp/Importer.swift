@@ -138,7 +138,8 @@ public struct Importer: Sendable {
             progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
             let extractor = EntityExtractors.make(region: options.region)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
-                                   retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor })
+                                   retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
+                                   connections: ConnectionKeeper(database: database))
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,
             // so this ends with each of them recognized or failed. Another process (a daemon) may
             // take one meanwhile: only items still waiting keep the import here.

@@ -28,6 +28,8 @@ struct QueueDrain: Sendable {
     var languages: @Sendable (String) -> String? = { _ in nil }
     /// The entity extractor for a file at a path (its folder's region); `nil`: no entities.
     var extractor: @Sendable (String) -> EntityExtractor? = { _ in nil }
+    /// Links each recognized screenshot to those sharing its entities; `nil`: no connections.
+    var connections: ConnectionKeeper? = nil
     /// Runs once an item's text is committed (the daemon deletes originals there, if asked to).
     var afterRecording: @Sendable (ClaimedItem) -> Void = { _ in }
     let owner: Int32 = getpid()
@@ -90,6 +92,12 @@ struct QueueDrain: Sendable {
                 try database.recordRecognition(recognition, entities: entities, for: item.id, seconds: seconds)
             } catch where LensDatabase.isTransientStorageError(error) {
                 return try retryLater(item, reason: "cannot store the text of \(path): \(error)")
+            }
+            do {
+                try connections?.connect(item.id)
+            } catch {
+                // The text is stored; `lens graph --rebuild` recomputes what is missing.
+                logger.warning("could not connect \(path) to related screenshots: \(error)")
             }
             logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])
             afterRecording(item)

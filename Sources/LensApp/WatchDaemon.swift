@@ -68,7 +68,7 @@ public enum WatchDaemon {
         let remover = OriginalRemover(database: database, folders: folders,
                                       maximumFileBytes: options.importOptions.maximumFileBytes, logger: logger)
         let ocr = OCRService(database: database, options: options.importOptions, folders: folders, remover: remover,
-                             signal: signal, logger: logger, notifier: notifier)
+                             keeper: ConnectionKeeper(database: database), signal: signal, logger: logger, notifier: notifier)
         let intake = try IntakeService(database: database, options: options, folders: folders, remover: remover,
                                        signal: signal, logger: logger, notifier: notifier)
         var services: [any Service] = [ocr, intake]
@@ -112,6 +112,8 @@ struct OCRService: Service {
     let options: ImportOptions
     let folders: WatchedFolders
     let remover: OriginalRemover
+    /// One for the daemon's life: its entity index is loaded once and kept up to date.
+    let keeper: ConnectionKeeper
     let signal: WorkSignal
     let logger: Logger
     let notifier: SystemdNotifier
@@ -155,6 +157,7 @@ struct OCRService: Service {
                                        extractor: { [region = options.region] path in
                                            EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region)
                                        },
+                                       connections: keeper,
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
                     try requeueClaimsNoDrainHolds(in: database) // between drains, none of ours is in hand

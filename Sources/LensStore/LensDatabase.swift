@@ -211,6 +211,30 @@ public final class LensDatabase: Sendable {
                 END;
                 """)
         }
+        migrator.registerMigration("v6: connections and manual links") { db in
+            try db.execute(sql: """
+                -- Computed edges of the mind map (a < b); `via` is JSON: the shared entities.
+                CREATE TABLE connection (
+                    a     INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    b     INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    score REAL    NOT NULL,
+                    via   TEXT    NOT NULL,
+                    PRIMARY KEY (a, b),
+                    CHECK (a < b)
+                ) WITHOUT ROWID;
+                CREATE INDEX connection_b ON connection(b);
+
+                -- Edges a person drew (lens link); kept across rebuilds.
+                CREATE TABLE manual_link (
+                    a          INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    b          INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    note       TEXT,
+                    created_at REAL    NOT NULL,
+                    PRIMARY KEY (a, b),
+                    CHECK (a < b)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

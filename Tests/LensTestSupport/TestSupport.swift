@@ -12,6 +12,12 @@ public enum TestSupport {
     /// The bundled sample screenshots (name without extension).
     public static let sampleNames = ["chat_dark", "receipt_light", "terminal"]
 
+    /// The shared evaluation corpus (`../shared/corpus/public` beside the clone), when present.
+    public static var corpusFolder: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/public")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
     /// How many sample PNGs the folder holds (the three above plus the OCR-tuning and QR samples).
     public static var samplePNGCount: Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: samplesFolder.path)) ?? []).filter { $0.hasSuffix(".png") }.count

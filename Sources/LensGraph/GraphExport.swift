@@ -1,0 +1,171 @@
+import Foundation
+
+/// A graph to draw: screenshots and the edges between them.
+public struct MindMap: Sendable, Equatable {
+    public struct Node: Sendable, Equatable {
+        public var id: Int64
+        public var path: String?
+        /// Top entities, as `type: value`.
+        public var entities: [String]
+
+        public init(id: Int64, path: String?, entities: [String]) {
+            self.id = id
+            self.path = path
+            self.entities = entities
+        }
+
+        /// The file name, or `#id` when no path is known.
+        public var name: String { path.map { ($0 as NSString).lastPathComponent } ?? "#\(id)" }
+    }
+
+    public struct Edge: Sendable, Equatable {
+        public var a: Int64, b: Int64
+        public var score: Double
+        /// What links them, as `type: value` (`value` as in a, and `~ value in b` when it differs).
+        public var via: [String]
+        public var isManual: Bool
+        public var note: String?
+
+        public init(a: Int64, b: Int64, score: Double, via: [String], isManual: Bool = false, note: String? = nil) {
+            self.a = a
+            self.b = b
+            self.score = score
+            self.via = via
+            self.isManual = isManual
+            self.note = note
+        }
+    }
+
+    public var nodes: [Node]
+    public var edges: [Edge]
+
+    public init(nodes: [Node], edges: [Edge]) {
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    /// Connected components, largest total score first; each is a sorted list of ids.
+    public static func components(of edges: [Edge]) -> [[Int64]] {
+        var parent: [Int64: Int64] = [:]
+        func find(_ x: Int64) -> Int64 {
+            var root = x
+            while let p = parent[root], p != root { root = p }
+            var node = x
+            while let p = parent[node], p != root { parent[node] = root; node = p }
+            return root
+        }
+        for edge in edges {
+            parent[edge.a] = parent[edge.a] ?? edge.a
+            parent[edge.b] = parent[edge.b] ?? edge.b
+            let (ra, rb) = (find(edge.a), find(edge.b))
+            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        }
+        var groups: [Int64: [Int64]] = [:]
+        for node in parent.keys { groups[find(node), default: []].append(node) }
+        var weight: [Int64: Double] = [:]
+        for edge in edges { weight[find(edge.a), default: 0] += edge.score }
+        return groups.sorted { (weight[$0.key] ?? 0, -$0.key) > (weight[$1.key] ?? 0, -$1.key) }.map { $0.value.sorted() }
+    }
+
+    /// The edges to draw: those of type `type` (any when nil), within `depth` steps of `around`
+    /// (all when nil), and at most `maximumNodes` screenshots, taken whole component by strongest
+    /// component (a component larger than what is left keeps its best-connected screenshots).
+    public static func select(_ edges: [Edge], type: String? = nil, around: Int64? = nil, depth: Int = 1,
+                              maximumNodes: Int? = nil) -> [Edge] {
+        var kept = edges.filter { edge in type.map { t in edge.isManual || edge.via.contains { $0.hasPrefix(t + ":") } } ?? true }
+        if let around {
+            var reached: Set<Int64> = [around], frontier: Set<Int64> = [around]
+            for _ in 0..<max(0, depth) {
+                var next = Set<Int64>()
+                for edge in kept where frontier.contains(edge.a) || frontier.contains(edge.b) {
+                    for node in [edge.a, edge.b] where !reached.contains(node) { next.insert(node) }
+                }
+                reached.formUnion(next)
+                frontier = next
+            }
+            kept = kept.filter { reached.contains($0.a) && reached.contains($0.b) }
+        }
+        if let maximumNodes {
+            var chosen = Set<Int64>()
+            for component in components(of: kept) where chosen.count < maximumNodes {
+                let room = maximumNodes - chosen.count
+                if component.count <= room {
+                    chosen.formUnion(component)
+                } else {
+                    var degree: [Int64: Double] = [:]
+                    for edge in kept where component.contains(edge.a) {
+                        degree[edge.a, default: 0] += edge.score
+                        degree[edge.b, default: 0] += edge.score
+                    }
+                    chosen.formUnion(component.sorted { (degree[$0] ?? 0, -$0) > (degree[$1] ?? 0, -$1) }.prefix(room))
+                }
+            }
+            kept = kept.filter { chosen.contains($0.a) && chosen.contains($0.b) }
+        }
+        return kept
+    }
+}
+
+/// Writes a mind map as GraphViz DOT: one cluster per connected component, nodes labeled with
+/// the file name and top entities, edges with what links them and the score.
+public enum DOTWriter {
+    public static func dot(_ map: MindMap) -> String {
+        var out = "graph lens {\n  graph [overlap=false, splines=true, fontname=\"Helvetica\"];\n"
+        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n"
+        let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, component) in MindMap.components(of: map.edges).enumerated() {
+            out += "  subgraph cluster_\(index + 1) {\n    style=dotted;\n"
+            for id in component {
+                let node = nodes[id] ?? MindMap.Node(id: id, path: nil, entities: [])
+                let label = ([node.name] + node.entities).joined(separator: "\n")
+                out += "    n\(id) [label=\(quoted(label)), tooltip=\(quoted(node.path ?? node.name))];\n"
+            }
+            out += "  }\n"
+        }
+        for edge in map.edges {
+            var label = edge.via.joined(separator: "\n")
+            if edge.isManual { label = (["linked by hand" + (edge.note.map { ": \($0)" } ?? "")] + edge.via).joined(separator: "\n") }
+            let style = edge.isManual ? ", style=dashed" : ""
+            out += "  n\(edge.a) -- n\(edge.b) [label=\(quoted(label + String(format: "\n%.2f", edge.score))), "
+                + "penwidth=\(String(format: "%.1f", 1 + 3 * edge.score))\(style)];\n"
+        }
+        return out + "}\n"
+    }
+
+    /// A DOT string literal: backslashes and quotes escaped, line breaks as `\n`, control
+    /// characters dropped, so no label text can end the string or inject attributes.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default:
+                if scalar.properties.generalCategory == .control { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Writes a mind map as JSON: `{"nodes":[{"id","path","name","entities"}],"edges":[{"source","target","score","via","manual","note"}]}`.
+public enum GraphJSONWriter {
+    struct Document: Encodable {
+        struct Node: Encodable { var id: Int64; var path: String?; var name: String; var entities: [String] }
+        struct Edge: Encodable { var source: Int64; var target: Int64; var score: Double; var via: [String]; var manual: Bool; var note: String? }
+        var nodes: [Node]
+        var edges: [Edge]
+    }
+
+    public static func json(_ map: MindMap) throws -> String {
+        let document = Document(
+            nodes: map.nodes.map { .init(id: $0.id, path: $0.path, name: $0.name, entities: $0.entities) },
+            edges: map.edges.map { .init(source: $0.a, target: $0.b, score: ($0.score * 1000).rounded() / 1000, via: $0.via,
+                                         manual: $0.isManual, note: $0.note) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import LensCore
+
+/// An edge as stored: computed (`via` holds the shared entities as JSON) or drawn by hand.
+public struct StoredEdge: Sendable, Equatable {
+    public var a: Int64, b: Int64
+    public var score: Double
+    /// JSON array of the shared entities; `[]` for a manual link without computed evidence.
+    public var via: String
+    public var isManual: Bool
+    public var note: String?
+
+    public init(a: Int64, b: Int64, score: Double, via: String, isManual: Bool = false, note: String? = nil) {
+        self.a = a
+        self.b = b
+        self.score = score
+        self.via = via
+        self.isManual = isManual
+        self.note = note
+    }
+}
+
+/// One screenshot of the graph: its file and its most frequent entities, for labels.
+public struct GraphNode: Sendable, Equatable {
+    public var id: Int64
+    public var path: String?
+    public var entities: [(type: String, value: String)]
+
+    public static func == (x: GraphNode, y: GraphNode) -> Bool {
+        x.id == y.id && x.path == y.path && x.entities.map { "\($0.type)\u{0}\($0.value)" } == y.entities.map { "\($0.type)\u{0}\($0.value)" }
+    }
+}
+
+extension LensDatabase {
+    /// The linkable entities (type, normalized) of every recognized screenshot, by id.
+    public func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
+        try writer.read { db in
+            var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
+                JOIN screenshot s ON s.id = e.screenshot_id AND s.state = 'done'
+                WHERE e.type IN (\(types.map { _ in "?" }.joined(separator: ",")))
+                ORDER BY e.screenshot_id, e.id
+                """, arguments: StatementArguments(types))
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                if byID.last?.id != id { byID.append((id, [])) }
+                byID[byID.count - 1].entities.append((row["type"], row["normalized"]))
+            }
+            return byID
+        }
+    }
+
+    /// Adds or replaces computed edges.
+    public func saveConnections(_ edges: [StoredEdge]) throws {
+        guard !edges.isEmpty else { return }
+        try writer.write { db in
+            for edge in edges {
+                try db.execute(sql: """
+                    INSERT INTO connection (a, b, score, via) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(a, b) DO UPDATE SET score = excluded.score, via = excluded.via
+                    """, arguments: [edge.a, edge.b, edge.score, edge.via])
+            }
+        }
+    }
+
+    /// Replaces every computed edge (manual links stay).
+    public func replaceAllConnections(_ edges: [StoredEdge]) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM connection")
+            for edge in edges {
+                try db.execute(sql: "INSERT INTO connection (a, b, score, via) VALUES (?, ?, ?, ?)",
+                               arguments: [edge.a, edge.b, edge.score, edge.via])
+            }
+        }
+    }
+
+    /// Draws (or re-notes) a manual link; returns false when either screenshot does not exist.
+    public func link(_ x: Int64, _ y: Int64, note: String?, now: Double = Date().timeIntervalSince1970) throws -> Bool {
+        try writer.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE id IN (?, ?)", arguments: [x, y]) == 2 else { return false }
+            try db.execute(sql: """
+                INSERT INTO manual_link (a, b, note, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(a, b) DO UPDATE SET note = excluded.note
+                """, arguments: [min(x, y), max(x, y), note, now])
+            return true
+        }
+    }
+
+    /// Removes a manual link; returns whether there was one.
+    public func unlink(_ x: Int64, _ y: Int64) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM manual_link WHERE a = ? AND b = ?", arguments: [min(x, y), max(x, y)])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Every edge with a score of at least `minimumScore`, computed and manual (manual ones always,
+    /// with score 1), merged per pair.
+    public func edges(minimumScore: Double) throws -> [StoredEdge] {
+        try writer.read { db in
+            var edges: [String: StoredEdge] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT a, b, score, via FROM connection WHERE score >= ?", arguments: [minimumScore]) {
+                let edge = StoredEdge(a: row["a"], b: row["b"], score: row["score"], via: row["via"])
+                edges["\(edge.a)-\(edge.b)"] = edge
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link") {
+                let key = "\(row["a"] as Int64)-\(row["b"] as Int64)"
+                var edge = edges[key] ?? StoredEdge(a: row["a"], b: row["b"], score: 1, via: "[]")
+                edge.isManual = true
+                edge.score = 1
+                edge.note = row["note"]
+                edges[key] = edge
+            }
+            return edges.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+        }
+    }
+
+    /// Labels for the given screenshots: first live path and up to `entities` most frequent entities.
+    public func graphNodes(ids: [Int64], entities perNode: Int = 3) throws -> [GraphNode] {
+        guard !ids.isEmpty else { return [] }
+        return try writer.read { db in
+            try ids.map { id in
+                let path = try String.fetchOne(db, sql: """
+                    SELECT path FROM path WHERE screenshot_id = ? ORDER BY gone_at IS NOT NULL, first_seen_at LIMIT 1
+                    """, arguments: [id])
+                let entities = try Row.fetchAll(db, sql: """
+                    SELECT type, min(value) AS value, count(*) AS n FROM entity
+                    WHERE screenshot_id = ? AND type IN ('person', 'email', 'phone', 'url')
+                    GROUP BY type, normalized ORDER BY n DESC, type, value LIMIT ?
+                    """, arguments: [id, perNode]).map { (type: $0["type"] as String, value: $0["value"] as String) }
+                return GraphNode(id: id, path: path, entities: entities)
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+@testable import LensApp
+import LensCore
+import LensGraph
+import LensStore
+import LensTestSupport
+import Testing
+
+/// Connections kept on ingest, rebuilt, linked by hand and drawn, on a real database.
+@Suite(.serialized)
+struct MindMapTests {
+    let root: URL
+    let library: Library
+
+    init() throws {
+        root = try TestSupport.makeTemporaryFolder("lens-mindmap")
+        library = try Library(databasePath: root.appendingPathComponent("lens.db").path)
+    }
+
+    /// Records `text` as the recognized text of a new screenshot at `path`, with its entities,
+    /// and connects it as the queue drain does.
+    @discardableResult
+    func add(_ text: String, path: String, keeper: ConnectionKeeper) throws -> Int64 {
+        let registration = try library.database.register(FileObservation(
+            path: path, size: 10, modifiedAt: 1, sha256: String(repeating: "0", count: 56) + String(format: "%08x", path.hashValue & 0x7fff_ffff),
+            format: .png, seenAt: 2))
+        let entities = EntityExtractors.make(region: "US").entities(in: text)
+        try library.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1), entities: entities,
+                                               for: registration.id, seconds: 0.1)
+        try keeper.connect(registration.id)
+        return registration.id
+    }
+
+    @Test func connectionsKeptOnIngestEqualARebuildAndManualLinksSurviveIt() throws {
+        let keeper = ConnectionKeeper(database: library.database)
+        let a = try add("From: Jon Smith <jon@example.com>\nCall (415) 555-0132", path: "/s/a.png", keeper: keeper)
+        let b = try add("John Smith\nMobile +1 415-555-0132", path: "/s/b.png", keeper: keeper)
+        let c = try add("From: Jon Smyth <jon.smyth@web.de>\nsee example.org/docs/", path: "/s/c.png", keeper: keeper)
+        let d = try add("Docs at https://www.example.org/docs and 415.555.0133", path: "/s/d.png", keeper: keeper)
+        let e = try add("Nothing in common here", path: "/s/e.png", keeper: keeper)
+
+        let incremental = try library.database.edges(minimumScore: 0)
+        #expect(incremental.map { [$0.a, $0.b] } == [[a, b], [a, c], [b, c], [c, d]])
+        #expect(incremental.first?.score == 1) // a shared phone number
+        #expect(try MindMapUseCases.rebuild(library) == (screenshots: 4, edges: 4))
+        let rebuilt = try library.database.edges(minimumScore: 0)
+        #expect(rebuilt == incremental, "\(rebuilt)\n\(incremental)")
+
+        #expect(try library.database.link(e, a, note: "same trip"))
+        _ = try MindMapUseCases.rebuild(library)
+        let map = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: nil)
+        #expect(map.edges.contains { $0.a == a && $0.b == e && $0.isManual && $0.note == "same trip" })
+        #expect(try library.database.unlink(a, e))
+        #expect(try !library.database.unlink(a, e))
+
+        let phones = try MindMapUseCases.mindMap(library, minimumScore: 0, type: "phone", around: nil, depth: 1, maximumNodes: nil)
+        #expect(phones.edges.map { [$0.a, $0.b] } == [[a, b]]) // 415-555-0133 is another number
+        let nearD = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: d, depth: 1, maximumNodes: nil)
+        #expect(Set(nearD.nodes.map(\.id)) == [c, d])
+        let small = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: 2)
+        #expect(small.nodes.count == 2)
+    }
+
+    /// Label text is escaped: file names with quotes, backslashes, newlines and braces stay text,
+    /// and GraphViz's dot and sfdp both accept the result.
+    @Test func hostileNamesMakeValidDOT() throws {
+        let keeper = ConnectionKeeper(database: library.database)
+        try add("From: Priya Nair <priya@example.org>", path: "/s/we\"ird\\na}me [x].png", keeper: keeper)
+        try add("To: Priya Nair <priya@example.org>", path: "/s/line\nbreak\"; ] node [shape=egg.png", keeper: keeper)
+        let map = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: nil)
+        #expect(map.edges.count == 1)
+        let dot = DOTWriter.dot(map)
+        #expect(!dot.contains("shape=egg\"")) // the injected attribute stays inside a label
+        for layout in ["/usr/bin/dot", "/usr/bin/sfdp"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: layout)
+            process.arguments = ["-Tsvg", "-o", "/dev/null"]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data(dot.utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(layout) refused:\n\(dot)")
+        }
+        let svg = String(decoding: try MindMapUseCases.render(map, format: .svg), as: UTF8.self)
+        #expect(svg.contains("<svg"))
+        let json = try #require(try JSONSerialization.jsonObject(with: MindMapUseCases.render(map, format: .json)) as? [String: Any])
+        #expect((json["nodes"] as? [[String: Any]])?.count == 2)
+        let edge = try #require((json["edges"] as? [[String: Any]])?.first)
+        #expect(edge["via"] as? [String] == ["email: priya@example.org", "person: priya nair"])
+        #expect(edge["source"] is Int && edge["target"] is Int && edge["score"] as? Double == 1)
+    }
+
+    @Test func outputPathsAreChecked() throws {
+        #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path) }
+        #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path + "/missing/map.dot") }
+        try MindMapUseCases.write(Data("x".utf8), to: root.path + "/map.dot")
+        #expect(FileManager.default.contents(atPath: root.path + "/map.dot") == Data("x".utf8))
+    }
+}
