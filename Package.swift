@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "lens-bench",
             dependencies: [
-                "LensApp", "LensCore", "LensStore", "LensPhone",
+                "LensApp", "LensCore", "LensStore", "LensPhone", "LensGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

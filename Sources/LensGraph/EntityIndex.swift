@@ -3,10 +3,10 @@ import LensCore
 /// The entities of every screenshot, indexed so that a new screenshot finds the ones it shares
 /// without comparing against all of them.
 ///
-/// Exact types (phone, e-mail, url) are a hash lookup. Names are found through a bigram count
-/// filter: two strings within edit distance k share at least max(|a|,|b|) + 1 − 2k padded bigrams
-/// (the q-gram lemma), so counting shared bigrams through an inverted index yields every pair the
-/// rule accepts, and the Levenshtein check then runs on those few. A second bigram index over
+/// Exact types (phone, e-mail, url) are a hash lookup. Names go through a bigram index: two
+/// strings within edit distance k share at least max(|a|,|b|) + 1 − 2k padded bigrams (the q-gram
+/// lemma), so probing only the query's ~2k + 1 rarest bigrams finds every pair the rule accepts
+/// (prefix filtering), and the Levenshtein check then runs on those few. A second bigram index over
 /// surnames finds the pairs the initial rule accepts (`K. Nowakowska`). Hand-written: no library
 /// here offers an approximate-string index.
 public struct EntityIndex: Sendable {
@@ -60,21 +60,37 @@ public struct EntityIndex: Sendable {
         }
     }
 
-    /// Ids whose string (`text(id)`) may be within the person threshold of `query`: the length
-    /// filter and the bigram count filter, both exact bounds, so nothing the rule accepts is lost.
+    /// Ids whose string (`text(id)`) may be within the person threshold of `query`.
+    ///
+    /// Prefix filtering: a pair within the threshold shares at least max(|a|,|b|) + 1 − 2k padded
+    /// bigrams (k the edit budget at the longer length), so at most a known number of the query's
+    /// bigrams are unshared, and any one more than that of them holds a shared one. Probing only that many of the rarest bigrams finds every such pair while
+    /// reading short posting lists; the similarity rule then checks each candidate.
     private static func candidates(of query: String, postings: [String: [(id: Int, count: Int)]],
                                    lengths text: (Int) -> String) -> Set<Int> {
-        var shared: [Int: Int] = [:]
+        // Each repeated bigram counts once per occurrence: "a#1", "a#2" make a set of a multiset.
+        var grams: [(gram: String, postings: [(id: Int, count: Int)], occurrence: Int)] = []
         for (gram, count) in bigrams(query) {
-            for posting in postings[gram] ?? [] { shared[posting.id, default: 0] += min(count, posting.count) }
+            for occurrence in 1...count { grams.append((gram, postings[gram] ?? [], occurrence)) }
         }
         let queryLength = query.unicodeScalars.count
+        func budget(_ length: Int) -> Int { Int((1 - ConnectionRules.personSimilarity) * Double(length) + 1e-9) }
+        // Unshared query bigrams are at most 2·k(m) − (m − |query|) for the longer length m; a
+        // longer candidate may have a larger budget, so take the worst allowed m.
+        var worst = 2 * budget(queryLength)
+        var longer = queryLength + 1
+        while longer - queryLength <= budget(longer) {
+            worst = max(worst, 2 * budget(longer) - (longer - queryLength))
+            longer += 1
+        }
+        let probe = min(grams.count, worst + 1)
+        grams.sort { ($0.postings.count, $0.gram, $0.occurrence) < ($1.postings.count, $1.gram, $1.occurrence) }
         var result = Set<Int>()
-        for (id, common) in shared {
-            let length = text(id).unicodeScalars.count
-            let longest = max(queryLength, length)
-            let k = Int((1 - ConnectionRules.personSimilarity) * Double(longest) + 1e-9)
-            if abs(queryLength - length) <= k, common >= longest + 1 - 2 * k { result.insert(id) }
+        for gram in grams.prefix(probe) {
+            for posting in gram.postings where posting.count >= gram.occurrence {
+                let length = text(posting.id).unicodeScalars.count
+                if abs(queryLength - length) <= budget(max(queryLength, length)) { result.insert(posting.id) }
+            }
         }
         return result
     }

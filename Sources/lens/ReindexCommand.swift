@@ -9,7 +9,8 @@ struct ReindexCommand: ParsableCommand {
         abstract: "Recompute derived data from the stored text, without OCR.",
         discussion: """
             --entities finds the entities of every recognized screenshot again, e.g. after an upgrade \
-            of Lens or a change of region. Entities from QR codes are kept.
+            of Lens or a change of region, and recomputes the connections between screenshots. \
+            Entities from QR codes and links drawn with 'lens link' are kept.
 
             Example: lens reindex --entities --region GB
             """)
@@ -34,7 +35,9 @@ struct ReindexCommand: ParsableCommand {
         let extractor = EntityExtractors.make(region: region)
         let start = ContinuousClock.now
         let (screenshots, found) = try library.database.reextractEntities { extractor.entities(in: $0) }
+        // Connections follow from the entities: recompute them too (manual links stay).
+        let (_, edges) = try MindMapUseCases.rebuild(library)
         let seconds = (ContinuousClock.now - start).seconds
-        print(String(format: "%d entities in %d screenshots (%.1f s)", found, screenshots, seconds))
+        print(String(format: "%d entities in %d screenshots, %d connections (%.1f s)", found, screenshots, edges, seconds))
     }
 }

@@ -355,7 +355,7 @@ struct CLITests {
 
     private func home(_ lens: LensBinary, _ name: String, _ text: String) -> URL {
         let url = lens.home.appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
         return url
     }
 
