@@ -14,9 +14,9 @@ public enum WebExtraction {
     static let fileLikeSuffixes: Set<String> = ["py", "md", "sh", "rs", "pl", "so", "ps", "cc", "mk", "js", "ts", "sc", "st", "cs", "zip", "mov"]
 
     public static func emails(in text: String) -> [Entity] {
-        email.matches(in: text).compactMap { match in
+        let utf8 = Array(text.utf8)
+        return email.matches(in: text).compactMap { match in
             // Skip the user part of a URL: "://" earlier in the same run of non-space text.
-            let utf8 = Array(text.utf8)
             var i = match.start
             while i > 0, utf8[i - 1] != 0x20, utf8[i - 1] != 0x0A, utf8[i - 1] != 0x09 { i -= 1 }
             if String(decoding: utf8[i..<match.start], as: UTF8.self).contains("://") { return nil }

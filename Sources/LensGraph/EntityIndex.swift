@@ -51,9 +51,9 @@ public struct EntityIndex: Sendable {
         guard type == .person else {
             return exact[type]?[key].map { [(key, 1.0, $0)] } ?? []
         }
-        var candidates = Self.candidates(of: key, postings: nameGrams, lengths: { self.personKeys[$0] })
+        var candidates = Self.candidates(of: key, postings: nameGrams, text: { self.personKeys[$0] })
         if let surname = Self.surname(key) {
-            candidates.formUnion(Self.candidates(of: surname, postings: surnameGrams, lengths: { Self.surname(self.personKeys[$0]) ?? "" }))
+            candidates.formUnion(Self.candidates(of: surname, postings: surnameGrams, text: { Self.surname(self.personKeys[$0]) ?? "" }))
         }
         return candidates.sorted().compactMap { id in
             ConnectionRules.similarity(key, personKeys[id], type: .person).map { (personKeys[id], $0, personScreenshots[id]) }
@@ -67,7 +67,7 @@ public struct EntityIndex: Sendable {
     /// bigrams are unshared, and any one more than that of them holds a shared one. Probing only that many of the rarest bigrams finds every such pair while
     /// reading short posting lists; the similarity rule then checks each candidate.
     private static func candidates(of query: String, postings: [String: [(id: Int, count: Int)]],
-                                   lengths text: (Int) -> String) -> Set<Int> {
+                                   text: (Int) -> String) -> Set<Int> {
         // Each repeated bigram counts once per occurrence: "a#1", "a#2" make a set of a multiset.
         var grams: [(gram: String, postings: [(id: Int, count: Int)], occurrence: Int)] = []
         for (gram, count) in bigrams(query) {

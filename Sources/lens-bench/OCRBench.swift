@@ -63,11 +63,11 @@ struct OCRBench: ParsableCommand {
 
     func validate() throws {
         guard workers > 0 else { throw ValidationError("--workers must be at least 1") }
+        for variable in variables where !variable.contains("=") {
+            throw ValidationError("--set wants NAME=VALUE, got '\(variable)'")
+        }
         if let steps {
             let known = Set(Self.ladder.map(\.name))
-            for variable in variables where !variable.contains("=") {
-                throw ValidationError("--set wants NAME=VALUE, got '\(variable)'")
-            }
             for step in steps.split(separator: ",") where !known.contains(String(step)) {
                 throw ValidationError("unknown step '\(step)'; the steps are \(Self.ladder.map(\.name).joined(separator: ", "))")
             }

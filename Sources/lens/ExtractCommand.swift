@@ -18,8 +18,7 @@ struct ExtractCommand: ParsableCommand {
               lens extract --image ~/Pictures/Screenshots/receipt.png --region GB
             """)
 
-    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
-    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+    @OptionGroup var regionOption: RegionOption
 
     @Option(help: ArgumentHelp("Recognize this image and extract from its text instead of reading standard input.", valueName: "file"))
     var image: String?
@@ -31,9 +30,6 @@ struct ExtractCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
-            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
-        }
         if let image, !FileManager.default.fileExists(atPath: image) {
             throw ValidationError("'\(image)' does not exist.")
         }
@@ -48,7 +44,7 @@ struct ExtractCommand: ParsableCommand {
         } else {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        for entity in EntityExtractors.make(region: region).entities(in: text) {
+        for entity in EntityExtractors.make(region: regionOption.region).entities(in: text) {
             if json {
                 try printJSON(JSONOutput.ExtractedEntity(entity))
             } else {

@@ -32,8 +32,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Tesseract languages, joined with '+'.", valueName: "langs"))
     var languages: String = "eng"
 
-    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
-    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+    @OptionGroup var regionOption: RegionOption
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
@@ -43,9 +42,6 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
-        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
-            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
-        }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("'\(path)' does not exist.")
         }
@@ -53,7 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try global.openLibrary()
-        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages), region: region)
+        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages), region: regionOption.region)
         let importer = Importer(database: library.database, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary

@@ -20,19 +20,15 @@ struct ReindexCommand: ParsableCommand {
     @Flag(help: "Extract the entities of every screenshot again from its stored text.")
     var entities = false
 
-    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
-    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+    @OptionGroup var regionOption: RegionOption
 
     func validate() throws {
         guard entities else { throw ValidationError("Say what to recompute: --entities.") }
-        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
-            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
-        }
     }
 
     func run() throws {
         let library = try global.openLibrary()
-        let extractor = EntityExtractors.make(region: region)
+        let extractor = EntityExtractors.make(region: regionOption.region)
         let start = ContinuousClock.now
         let (screenshots, found) = try library.database.reextractEntities { extractor.entities(in: $0) }
         // Connections follow from the entities: recompute them too (manual links stay).

@@ -1,0 +1,17 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+
+/// `--region`, shared by the commands that extract entities: the region of phone numbers without
+/// a country code and of numeric dates.
+struct RegionOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
+    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+
+    func validate() throws {
+        guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {
+            throw ValidationError("--region must be a two-letter region code such as US, GB or DE, not '\(region)'.")
+        }
+    }
+}
