@@ -9,6 +9,7 @@ packages=(
   libzbar-dev                                           # QR codes and barcodes, decoded in the OCR pass
   libphonenumber-dev libprotobuf-dev                    # phone numbers (C++, wrapped by CPhoneNumber)
   publicsuffix                                          # the Public Suffix List, for bare-domain URLs
+  graphviz                                              # lens graph --format svg (dot, sfdp); the tests run both
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
   zlib1g-dev                                            # stored text is deflated
   systemd                                               # systemd-analyze checks the user unit in the tests

@@ -5,25 +5,40 @@ import LensStore
 
 /// Keeps the `connection` table in step as screenshots are recognized: each new screenshot is
 /// compared with the entities already indexed (never with every screenshot), then indexed itself.
-final class ConnectionKeeper: @unchecked Sendable {
+public final class ConnectionKeeper: @unchecked Sendable {
     private let database: LensDatabase
     private let lock = NSLock()
     /// Loaded from the database on first use, then kept up to date by `connect(_:)`.
     private var index: EntityIndex?
 
-    init(database: LensDatabase) { self.database = database }
+    public init(database: LensDatabase) { self.database = database }
 
-    func connect(_ id: Int64) throws {
+    /// Finds and stores the connections of screenshot `id`, whose entities are stored, to those
+    /// indexed before it; then indexes it.
+    public func connect(_ id: Int64) throws {
         let entities = try database.entities(ofScreenshot: id).compactMap { stored in
             EntityType(rawValue: stored.type).map { (type: $0, normalized: stored.normalized) }
         }
         lock.lock()
         defer { lock.unlock() }
-        var current = try index ?? MindMapUseCases.loadIndex(database)
-        let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: current)
-        for (type, normalized) in entities { current.insert(screenshot: id, type: type, normalized: normalized) }
-        index = current
-        try database.saveConnections(found.map(MindMapUseCases.stored))
+        if index == nil { index = try MindMapUseCases.loadIndex(database) }
+        // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
+        let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
+        for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }
+        var connections = try MindMapUseCases.measuringResemblance(found, database)
+        // Copies that share no linkable entity are found by their text's band keys.
+        if let text = try database.texts(ids: [id])[id] {
+            let words = TextResemblance.words(in: text)
+            let linked = Set(connections.map { $0.a == id ? $0.b : $0.a })
+            let others = try database.replaceTextBands(of: id, with: TextResemblance.bands(of: words)).filter { !linked.contains($0) }
+            for (other, otherText) in try database.texts(ids: others) {
+                let resemblance = TextResemblance.containment(words, TextResemblance.words(in: otherText))
+                if resemblance >= TextResemblance.nearDuplicateThreshold {
+                    connections.append(MindMapUseCases.copies(id, other, resemblance))
+                }
+            }
+        }
+        try database.saveConnections(connections.map(MindMapUseCases.stored))
     }
 }
 
@@ -49,30 +64,89 @@ public enum MindMapUseCases {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes] // the same edge is stored as the same text
         let via = (try? encoder.encode(connection.via)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        return StoredEdge(a: connection.a, b: connection.b, score: connection.score, via: via)
+        return StoredEdge(a: connection.a, b: connection.b, score: connection.score, via: via,
+                          resemblance: connection.resemblance.map { ($0 * 1000).rounded() / 1000 })
+    }
+
+    /// An edge for two copies that share no linkable entity: they are the same screenshot.
+    static func copies(_ x: Int64, _ y: Int64, _ resemblance: Double) -> Connection {
+        Connection(a: min(x, y), b: max(x, y), score: 1, via: [], resemblance: resemblance)
+    }
+
+    /// `connections` with the resemblance of each pair's text filled in, so near-duplicates
+    /// (re-encoded or cropped copies) can be drawn as one screenshot. Texts are read 10,000
+    /// connections at a time, so a rebuild never holds every text at once.
+    static func measuringResemblance(_ connections: [Connection], _ database: LensDatabase) throws -> [Connection] {
+        var measured: [Connection] = []
+        measured.reserveCapacity(connections.count)
+        for start in stride(from: 0, to: connections.count, by: 10_000) {
+            let chunk = connections[start..<min(connections.count, start + 10_000)]
+            let ids = Array(Set(chunk.flatMap { [$0.a, $0.b] }))
+            let words = try database.texts(ids: ids).mapValues(TextResemblance.words(in:))
+            for var connection in chunk {
+                if let a = words[connection.a], let b = words[connection.b] {
+                    connection.resemblance = TextResemblance.containment(a, b)
+                }
+                measured.append(connection)
+            }
+        }
+        return measured
     }
 
     /// Recomputes every connection through the index; manual links are kept. Returns the
     /// number of screenshots with linkable entities and of edges.
     public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
-        let connections = ConnectionFinder.rebuild(screenshots)
+        var connections = try measuringResemblance(ConnectionFinder.rebuild(screenshots), library.database)
+        // Copies without a shared entity: band keys of every text, then the pairs sharing one.
+        var bands: [(id: Int64, bands: [Int64])] = []
+        try library.database.forEachText { id, text in bands.append((id, TextResemblance.bands(of: TextResemblance.words(in: text)))) }
+        let linked = Set(connections.map { "\($0.a)-\($0.b)" })
+        let pairs = try library.database.replaceAllTextBands(bands).filter { !linked.contains("\($0.a)-\($0.b)") }
+        for start in stride(from: 0, to: pairs.count, by: 10_000) {
+            let chunk = pairs[start..<min(pairs.count, start + 10_000)]
+            let words = try library.database.texts(ids: Array(Set(chunk.flatMap { [$0.a, $0.b] }))).mapValues(TextResemblance.words(in:))
+            for (a, b) in chunk {
+                guard let x = words[a], let y = words[b] else { continue }
+                let resemblance = TextResemblance.containment(x, y)
+                if resemblance >= TextResemblance.nearDuplicateThreshold { connections.append(copies(a, b, resemblance)) }
+            }
+        }
+        connections.sort { ($0.a, $0.b) < ($1.a, $1.b) }
         try library.database.replaceAllConnections(connections.map(stored))
         return (screenshots.count, connections.count)
     }
 
-    /// The map to draw, filtered as `lens graph` asks.
+    /// The map to draw, filtered as `lens graph` asks. Near-duplicates are one node (with their
+    /// copies listed); with `includingIsolated`, screenshots without connections are added (after
+    /// the connected ones, within `maximumNodes`; not with `around`).
     public static func mindMap(_ library: Library, minimumScore: Double, type: String?, around: Int64?, depth: Int,
-                               maximumNodes: Int?) throws -> MindMap {
+                               maximumNodes: Int?, includingIsolated: Bool = false) throws -> MindMap {
         let edges = try library.database.edges(minimumScore: minimumScore).map { edge in
-            MindMap.Edge(a: edge.a, b: edge.b, score: edge.score, via: describe(edge.via), isManual: edge.isManual, note: edge.note)
+            MindMap.Edge(a: edge.a, b: edge.b, score: edge.score, via: describe(edge.via), isManual: edge.isManual, note: edge.note,
+                         resemblance: edge.resemblance)
         }
-        let kept = MindMap.select(edges, type: type, around: around, depth: depth, maximumNodes: maximumNodes)
-        let ids = Array(Set(kept.flatMap { [$0.a, $0.b] })).sorted()
-        let nodes = try library.database.graphNodes(ids: ids).map { node in
-            MindMap.Node(id: node.id, path: node.path, entities: node.entities.map { "\($0.type): \($0.value)" })
+        // Copies are found among all edges, so a --min-score or --type cut does not split them.
+        let (merged, copies) = MindMap.mergingNearDuplicates(edges)
+        let copyOf = Dictionary(copies.flatMap { main, others in others.map { ($0, main) } }, uniquingKeysWith: { first, _ in first })
+        let kept = MindMap.select(merged, type: type, around: around.map { copyOf[$0] ?? $0 }, depth: depth,
+                                  maximumNodes: maximumNodes)
+        var ids = Array(Set(kept.flatMap { [$0.a, $0.b] })).sorted()
+        if let around, ids.isEmpty { ids = [copyOf[around] ?? around] }
+        if includingIsolated, around == nil {
+            let shown = Set(ids).union(copyOf.keys)
+            let room = maximumNodes.map { max(0, $0 - ids.count) } ?? .max
+            ids += try library.database.recognizedIDs().lazy.filter { !shown.contains($0) }.prefix(room)
         }
-        return MindMap(nodes: nodes, edges: kept)
+        let allIDs = ids + ids.flatMap { copies[$0] ?? [] }
+        let nodes = Dictionary(uniqueKeysWithValues: try library.database.graphNodes(ids: allIDs).map { node in
+            (node.id, MindMap.Node(id: node.id, path: node.path, entities: node.entities.map { "\($0.type): \($0.value)" }))
+        })
+        return MindMap(nodes: ids.compactMap { id in
+            guard var node = nodes[id] else { return nil }
+            node.copies = (copies[id] ?? []).compactMap { nodes[$0] }
+            return node
+        }, edges: kept)
     }
 
     /// `person: jon smith ~ jon smyth`, one line per shared entity.

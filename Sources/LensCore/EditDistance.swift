@@ -38,6 +38,17 @@ public enum EditDistance {
         return previous[m] <= limit ? previous[m] : nil
     }
 
+    /// The similarity of `a` and `b` when it is at least `threshold`, else `nil`; only the band
+    /// the threshold allows is computed.
+    public static func similarity(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atLeast threshold: Double) -> Double? {
+        let longest = max(a.count, b.count)
+        guard longest > 0 else { return 1 }
+        let limit = Int((1 - threshold) * Double(longest) + 1e-6)
+        guard let distance = levenshtein(a, b, limit: limit) else { return nil }
+        let similarity = 1 - Double(distance) / Double(longest)
+        return similarity >= threshold ? similarity : nil
+    }
+
     /// 1 for equal strings, falling to 0 as the distance reaches the longer length.
     public static func similarity(_ a: String, _ b: String) -> Double {
         let (x, y) = (Array(a.unicodeScalars), Array(b.unicodeScalars))

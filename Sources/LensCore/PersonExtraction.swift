@@ -12,11 +12,17 @@ import Foundation
 /// - or a cue after: an e-mail address (`<a@b>`, `- a@b`, `| a@b`), a time (a chat author line
 ///   `Priya Nair 09:14`), or a closing `]`;
 /// - or a given name from the 1990 US Census lists, with the name alone on its line (a chat's
-///   direct messages, an inbox list, a contact card).
+///   direct messages, an inbox list, a contact card);
+/// - or, alone on its line, a name whose words both appear in an e-mail address of the same
+///   text (`Katarzyna Nowakowski` … `katarzyna.nowakowski@…`): a contact card or a signature,
+///   whatever the name's origin.
+/// An initial and a surname (`K. Nowakowska`) need a cue.
 /// Normalized: the name as written, with single spaces.
 public enum PersonExtraction {
     static let word = #"\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
-    static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.[ \t]+)?"# + word + #"(?:[ \t]+"# + word + #"){1,3}(?![\p{L}\p{N}@_-])"#)
+    static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.[ \t]+"# + word + #"(?:[ \t]+"# + word + #"){0,2}|"# + word
+                                       + #"(?:[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
+    static let emailLocalPart = TextMatcher(#"[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)"#)
     static let cueBefore = TextMatcher(#"(?:\b(?:(?i:From|To|Cc|Bcc|Author|Organi[sz]er|Owner|Bill to|Attendees?|Guests?|Reviewer|Assignee)[ \t]*:|(?i:customer)=|(?:Dear|Hi|Hello|Hey),?|(?i:maintained by|owned by|signed by|call|ask|contact|thanks|regards),?)|^[ \t]*--|\[|"name":)[ \t]*"?$"#)
     static let cueAfter = TextMatcher(#"^(?:[ \t]*(?:<[^>\s]+@|[-–|][ \t]*[^\s@]+@|\([^)\s]+@)|[ \t]+\d{1,2}:\d{2}\b|[ \t]*\])"#)
     /// Capitalized words that start UI labels, headings and sentences, never names.
@@ -30,6 +36,10 @@ public enum PersonExtraction {
 
     public static func entities(in text: String) -> [Entity] {
         let utf8 = Array(text.utf8)
+        // The words of each e-mail address's local part (`katarzyna.nowakowski` → both names).
+        let addressWords: [Set<String>] = emailLocalPart.matches(in: text).map { match in
+            Set(folded(string(utf8, match.start..<match.end)).split { !$0.isLetter }.map(String.init))
+        }
         return candidate.matches(in: text).compactMap { match in
             // Words that are never part of a name (`Dear`, `Hi`, month names) at either end are
             // context, not name: "Dear Anna-Lena Okafor" is the name "Anna-Lena Okafor" after a cue.
@@ -46,7 +56,9 @@ public enum PersonExtraction {
             let isAlone = before.allSatisfy(\.isWhitespace) && after.allSatisfy(\.isWhitespace)
             let firstWord = string(utf8, first)
             let given = firstWord.hasSuffix(".") ? "" : folded(firstWord.split(separator: "-").first.map(String.init) ?? "")
-            guard hasCue || (isAlone && GivenNames.census1990.contains(Substring(given))) else { return nil }
+            let inAddress = words.count == 2 && given.count > 1
+                && addressWords.contains { $0.contains(given) && $0.contains(folded(string(utf8, last))) }
+            guard hasCue || (isAlone && (GivenNames.census1990.contains(Substring(given)) || inAddress)) else { return nil }
             let value = string(utf8, start..<end)
             return Entity(type: .person, value: value, normalized: words.map { string(utf8, $0) }.joined(separator: " "),
                           start: start, end: end)

@@ -30,16 +30,15 @@ public enum WebExtraction {
         func overlaps(_ start: Int, _ end: Int) -> Bool {
             (found + excluded).contains { $0.start < end && start < $0.end }
         }
+        let utf8 = Array(text.utf8)
         for match in schemeOrWWW.matches(in: text) {
-            let trimmed = trimTrail(match.text)
-            let end = match.start + trimmed.utf8.count
+            let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
             guard !overlaps(match.start, end), let address = WebAddress(trimmed) else { continue }
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
         for match in bare.matches(in: text) {
             guard let host = match[1] else { continue }
-            let trimmed = trimTrail(match.text)
-            let end = match.start + trimmed.utf8.count
+            let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
             let hasPath = trimmed.utf8.count > host.utf8.count + (match[2]?.utf8.count ?? 0)
             let topLevel = host.split(separator: ".").last.map { $0.lowercased() } ?? ""
             guard !overlaps(match.start, end), suffixes.isRegistrable(host),
@@ -48,6 +47,23 @@ public enum WebExtraction {
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// A URL that a narrow bubble or column broke after a `-` or `/` at the end of a line goes on
+    /// at the start of the next line when that line starts with a lower-case letter or a digit
+    /// (`www.lumen-` / `optics.de/events`); the value is the address without the line break.
+    /// A capital letter there starts text (`getting-` / `Olusegun Nair`), so it is left alone.
+    static func unwrapped(_ candidate: String, start: Int, in utf8: [UInt8]) -> (value: String, end: Int) {
+        let end = start + candidate.utf8.count
+        guard let last = candidate.utf8.last, last == UInt8(ascii: "-") || last == UInt8(ascii: "/"),
+              end + 1 < utf8.count, utf8[end] == UInt8(ascii: "\n"),
+              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(utf8[end + 1]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[end + 1])
+        else { return (candidate, end) }
+        var next = end + 1
+        while next < utf8.count, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+                                   UInt8(ascii: "`")].contains(utf8[next]) { next += 1 }
+        let rest = trimTrail(String(decoding: utf8[(end + 1)..<next], as: UTF8.self))
+        return (candidate + rest, end + 1 + rest.utf8.count)
     }
 
     /// Drops trailing sentence punctuation and closing brackets that have no opening one inside.

@@ -8,8 +8,12 @@ import LensCore
 ///   `pfernandez@` / `afernandez@` are other people (similarity 0.92–0.96: no threshold separates them).
 /// - url: equal once scheme, `www.` and a trailing `/` are set aside (`https://example.org/docs`,
 ///   `example.org/docs/`, `http://www.example.org/docs`); `.org` / `.com` twins stay apart.
-/// - person: folded names (case, diacritics) with similarity ≥ 0.8 (`Jon Smith` / `John Smith` /
-///   `Jon Smyth`), or an initial that fits and surnames with similarity ≥ 0.8 (`K. Nowakowska`).
+/// - person: folded names (case, diacritics) whose given names begin with the same letter and
+///   whose surnames (all after the first word) have similarity ≥ 0.8; then the whole names must
+///   too (`Jon Smith` / `John Smith` / `Jon Smyth`), unless one given name is an initial
+///   (`K. Nowakowska`). One-word names are compared whole, with one-word names only. The first
+///   letter and the surname are what let `EntityIndex` find candidates among 100,000s of names
+///   (they favour precision too: `Jon Smith` / `Don Smith` is 0.89 whole, yet two people).
 /// Dates and amounts do not connect screenshots: thousands of screenshots share a day or a price.
 public enum ConnectionRules {
     /// How strongly a shared entity of each type links two screenshots.
@@ -50,16 +54,47 @@ public enum ConnectionRules {
     public static func similarity(_ a: String, _ b: String, type: EntityType) -> Double? {
         if a == b { return 1 }
         guard type == .person else { return nil }
-        let wordsA = a.split(separator: " "), wordsB = b.split(separator: " ")
-        if let firstA = wordsA.first, let firstB = wordsB.first, isInitial(firstA) || isInitial(firstB) {
-            // An initial stands for any given name with that letter: compare the surnames.
-            guard wordsA.count >= 2, wordsB.count >= 2, firstA.first == firstB.first else { return nil }
-            let surname = EditDistance.similarity(wordsA.dropFirst().joined(separator: " "), wordsB.dropFirst().joined(separator: " "))
-            return surname >= personSimilarity ? surname * 0.9 : nil
-        }
-        let whole = EditDistance.similarity(a, b)
-        return whole >= personSimilarity ? whole : nil
+        return similarity(PersonName(a), PersonName(b))
     }
 
-    static func isInitial(_ word: Substring) -> Bool { word.count == 2 && word.hasSuffix(".") }
+    /// The person rule on names already split (see the type's documentation).
+    static func similarity(_ a: PersonName, _ b: PersonName) -> Double? {
+        if a.whole == b.whole { return 1 }
+        guard a.letter == b.letter else { return nil }
+        switch (a.surname, b.surname) {
+        case let (surnameA?, surnameB?):
+            guard let surname = EditDistance.similarity(surnameA, surnameB, atLeast: personSimilarity) else { return nil }
+            if a.hasInitial || b.hasInitial { return surname * 0.9 }
+            return EditDistance.similarity(a.whole, b.whole, atLeast: personSimilarity)
+        case (nil, nil):
+            return EditDistance.similarity(a.whole, b.whole, atLeast: personSimilarity)
+        default:
+            return nil
+        }
+    }
+
+    /// The most edits two strings may differ by and still be `personSimilarity` alike, when the
+    /// longer has `length` scalars.
+    static func personEdits(_ length: Int) -> Int {
+        Int((1 - personSimilarity) * Double(length) + 1e-6)
+    }
+}
+
+/// A person key (folded, single-spaced) as the person rule reads it.
+struct PersonName: Sendable {
+    var whole: [Unicode.Scalar]
+    /// All after the first word, for names of two or more words.
+    var surname: [Unicode.Scalar]?
+    var letter: Unicode.Scalar?
+    /// The first word is an initial (`k.`).
+    var hasInitial: Bool
+
+    init(_ key: String) {
+        let scalars = Array(key.unicodeScalars)
+        let space = scalars.firstIndex(of: " ")
+        whole = scalars
+        surname = space.map { Array(scalars[($0 + 1)...]) }
+        letter = scalars.first
+        hasInitial = space == 2 && scalars[1] == "."
+    }
 }

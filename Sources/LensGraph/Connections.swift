@@ -22,6 +22,16 @@ public struct Connection: Sendable, Equatable {
     /// one slightly different name 0.9 × 0.9, and every further shared entity adds to it.
     public var score: Double
     public var via: [SharedEntity]
+    /// How much of the smaller screenshot's text the other holds (`TextResemblance`), when known.
+    public var resemblance: Double?
+
+    public init(a: Int64, b: Int64, score: Double, via: [SharedEntity], resemblance: Double? = nil) {
+        self.a = a
+        self.b = b
+        self.score = score
+        self.via = via
+        self.resemblance = resemblance
+    }
 }
 
 /// The entities of one screenshot, as stored.
@@ -65,19 +75,24 @@ public enum ConnectionFinder {
 
     /// Every connection by comparing all pairs of entities: the reference the index must equal.
     public static func bruteForce(_ screenshots: [ScreenshotEntities]) -> [Connection] {
+        // Keys are derived once per entity; every pair of same-type entities is then compared.
+        let keyed = screenshots.map { screenshot in
+            screenshot.entities.filter { ConnectionRules.linkingTypes.contains($0.type) }
+                .map { (type: $0.type, key: ConnectionRules.key($0.normalized, type: $0.type)) }
+        }
         var found: [Connection] = []
-        for (i, first) in screenshots.enumerated() {
-            for second in screenshots[(i + 1)...] where second.id != first.id {
+        for i in screenshots.indices {
+            for j in (i + 1)..<screenshots.count where screenshots[j].id != screenshots[i].id {
+                let (first, second) = (screenshots[i].id, screenshots[j].id)
                 var shared = Set<SharedEntity>()
-                for (typeA, valueA) in first.entities where ConnectionRules.linkingTypes.contains(typeA) {
-                    for (typeB, valueB) in second.entities where typeB == typeA {
-                        let keyA = ConnectionRules.key(valueA, type: typeA), keyB = ConnectionRules.key(valueB, type: typeB)
+                for (typeA, keyA) in keyed[i] {
+                    for (typeB, keyB) in keyed[j] where typeB == typeA {
                         guard let similarity = ConnectionRules.similarity(keyA, keyB, type: typeA) else { continue }
-                        let (a, b) = first.id < second.id ? (keyA, keyB) : (keyB, keyA)
+                        let (a, b) = first < second ? (keyA, keyB) : (keyB, keyA)
                         shared.insert(SharedEntity(type: typeA.rawValue, a: a, b: b, similarity: similarity))
                     }
                 }
-                if !shared.isEmpty { found.append(makeConnection(first.id, second.id, shared)) }
+                if !shared.isEmpty { found.append(makeConnection(first, second, shared)) }
             }
         }
         return found.sorted { ($0.a, $0.b) < ($1.a, $1.b) }

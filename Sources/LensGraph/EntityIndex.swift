@@ -3,21 +3,19 @@ import LensCore
 /// The entities of every screenshot, indexed so that a new screenshot finds the ones it shares
 /// without comparing against all of them.
 ///
-/// Exact types (phone, e-mail, url) are a hash lookup. Names go through a bigram index: two
-/// strings within edit distance k share at least max(|a|,|b|) + 1 − 2k padded bigrams (the q-gram
-/// lemma), so probing only the query's ~2k + 1 rarest bigrams finds every pair the rule accepts
-/// (prefix filtering), and the Levenshtein check then runs on those few. A second bigram index over
-/// surnames finds the pairs the initial rule accepts (`K. Nowakowska`). Hand-written: no library
-/// here offers an approximate-string index.
+/// Exact types (phone, e-mail, url) are a hash lookup. Names go through a `SegmentIndex` over
+/// surnames (one-word names: over the word), split by the first letter, since the person rule
+/// only accepts pairs that agree on both (see `ConnectionRules`); the rule then checks each
+/// candidate.
 public struct EntityIndex: Sendable {
     /// Screenshots by (type, key) for the exact types.
     private var exact: [EntityType: [String: Set<Int64>]] = [:]
-    /// Distinct person keys, their screenshots, and bigram postings over the whole key and the surname.
+    /// Distinct person keys and their screenshots.
     private var personKeys: [String] = []
+    private var personNames: [PersonName] = []
     private var personIDs: [String: Int] = [:]
     private var personScreenshots: [Set<Int64>] = []
-    private var nameGrams: [String: [(id: Int, count: Int)]] = [:]
-    private var surnameGrams: [String: [(id: Int, count: Int)]] = [:]
+    private var names = SegmentIndex()
 
     public init() {}
 
@@ -34,13 +32,12 @@ public struct EntityIndex: Sendable {
             return
         }
         let id = personKeys.count
+        let name = PersonName(key)
         personKeys.append(key)
+        personNames.append(name)
         personIDs[key] = id
         personScreenshots.append([screenshot])
-        for (gram, count) in Self.bigrams(key) { nameGrams[gram, default: []].append((id, count)) }
-        if let surname = Self.surname(key) {
-            for (gram, count) in Self.bigrams(surname) { surnameGrams[gram, default: []].append((id, count)) }
-        }
+        names.insert(id, Self.indexed(name), partition: Self.partition(name))
     }
 
     /// The indexed keys that are the same thing as `normalized` (a `type` entity), with their
@@ -51,61 +48,91 @@ public struct EntityIndex: Sendable {
         guard type == .person else {
             return exact[type]?[key].map { [(key, 1.0, $0)] } ?? []
         }
-        var candidates = Self.candidates(of: key, postings: nameGrams, text: { self.personKeys[$0] })
-        if let surname = Self.surname(key) {
-            candidates.formUnion(Self.candidates(of: surname, postings: surnameGrams, text: { Self.surname(self.personKeys[$0]) ?? "" }))
-        }
+        let name = PersonName(key)
+        var candidates = Set<Int>()
+        names.addCandidates(of: Self.indexed(name), partition: Self.partition(name), to: &candidates)
         return candidates.sorted().compactMap { id in
-            ConnectionRules.similarity(key, personKeys[id], type: .person).map { (personKeys[id], $0, personScreenshots[id]) }
+            ConnectionRules.similarity(name, personNames[id]).map { (personKeys[id], $0, personScreenshots[id]) }
         }
     }
 
-    /// Ids whose string (`text(id)`) may be within the person threshold of `query`.
-    ///
-    /// Prefix filtering: a pair within the threshold shares at least max(|a|,|b|) + 1 − 2k padded
-    /// bigrams (k the edit budget at the longer length), so at most a known number of the query's
-    /// bigrams are unshared, and any one more than that of them holds a shared one. Probing only that many of the rarest bigrams finds every such pair while
-    /// reading short posting lists; the similarity rule then checks each candidate.
-    private static func candidates(of query: String, postings: [String: [(id: Int, count: Int)]],
-                                   text: (Int) -> String) -> Set<Int> {
-        // Each repeated bigram counts once per occurrence: "a#1", "a#2" make a set of a multiset.
-        var grams: [(gram: String, postings: [(id: Int, count: Int)], occurrence: Int)] = []
-        for (gram, count) in bigrams(query) {
-            for occurrence in 1...count { grams.append((gram, postings[gram] ?? [], occurrence)) }
+    /// What a name is found by: its surname, or the word of a one-word name.
+    private static func indexed(_ name: PersonName) -> [Unicode.Scalar] { name.surname ?? name.whole }
+
+    /// Names are only compared within the same first letter and the same kind (one word or more).
+    private static func partition(_ name: PersonName) -> UInt64 {
+        UInt64(name.letter?.value ?? 0) << 1 | (name.surname == nil ? 1 : 0)
+    }
+}
+
+/// An index of short strings that finds every indexed string within the person threshold of a
+/// query (edit distance ≤ 20 % of the longer length, `ConnectionRules.personEdits`), by
+/// partitions (the PassJoin idea).
+///
+/// Why it is exact: a string of length l may only pair with strings up to l / 0.8 long, so with
+/// at most k = personEdits(l / 0.8) edits. It is cut into k + 1 segments; k edits leave at least
+/// one segment intact, and the edits before it shift it by at most k. So a query probes, for each
+/// length the threshold allows, each segment's place ± k: a few dozen hash lookups of 2–4
+/// letter substrings, which are far more selective than single q-grams. Hand-written: no library
+/// here offers an approximate-string index.
+struct SegmentIndex: Sendable {
+    private struct Slot: Hashable {
+        var partition: UInt64
+        var length: Int32
+        var segment: Int32
+        var text: UInt64
+    }
+
+    private var postings: [Slot: [Int32]] = [:]
+
+    /// The segments (start, length) a string of `length` is cut into.
+    static func segments(ofLength length: Int) -> [(start: Int, count: Int)] {
+        let longestPartner = Int(Double(length) / ConnectionRules.personSimilarity + 1e-6)
+        let pieces = min(length, ConnectionRules.personEdits(longestPartner) + 1)
+        guard pieces > 0 else { return [] }
+        // Even pieces, the longer ones last.
+        let short = length / pieces, longer = length % pieces
+        var start = 0
+        return (0..<pieces).map { index in
+            let count = short + (index >= pieces - longer ? 1 : 0)
+            defer { start += count }
+            return (start, count)
         }
-        let queryLength = query.unicodeScalars.count
-        func budget(_ length: Int) -> Int { Int((1 - ConnectionRules.personSimilarity) * Double(length) + 1e-9) }
-        // Unshared query bigrams are at most 2·k(m) − (m − |query|) for the longer length m; a
-        // longer candidate may have a larger budget, so take the worst allowed m.
-        var worst = 2 * budget(queryLength)
-        var longer = queryLength + 1
-        while longer - queryLength <= budget(longer) {
-            worst = max(worst, 2 * budget(longer) - (longer - queryLength))
-            longer += 1
+    }
+
+    mutating func insert(_ id: Int, _ text: [Unicode.Scalar], partition: UInt64) {
+        for (index, segment) in Self.segments(ofLength: text.count).enumerated() {
+            let slot = Slot(partition: partition, length: Int32(text.count), segment: Int32(index),
+                            text: Self.hash(text[segment.start..<(segment.start + segment.count)]))
+            postings[slot, default: []].append(Int32(id))
         }
-        let probe = min(grams.count, worst + 1)
-        grams.sort { ($0.postings.count, $0.gram, $0.occurrence) < ($1.postings.count, $1.gram, $1.occurrence) }
-        var result = Set<Int>()
-        for gram in grams.prefix(probe) {
-            for posting in gram.postings where posting.count >= gram.occurrence {
-                let length = text(posting.id).unicodeScalars.count
-                if abs(queryLength - length) <= budget(max(queryLength, length)) { result.insert(posting.id) }
+    }
+
+    func addCandidates(of text: [Unicode.Scalar], partition: UInt64, to result: inout Set<Int>) {
+        let length = text.count
+        // The lengths a partner may have: |l − m| ≤ personEdits(max(l, m)).
+        var shortest = length
+        while shortest > 1, length - (shortest - 1) <= ConnectionRules.personEdits(length) { shortest -= 1 }
+        var longest = length
+        while (longest + 1) - length <= ConnectionRules.personEdits(longest + 1) { longest += 1 }
+        for other in shortest...longest {
+            let shift = ConnectionRules.personEdits(max(other, length))
+            for (index, segment) in Self.segments(ofLength: other).enumerated() {
+                let first = max(0, segment.start - shift), last = min(length - segment.count, segment.start + shift)
+                guard first <= last else { continue }
+                for start in first...last {
+                    let slot = Slot(partition: partition, length: Int32(other), segment: Int32(index),
+                                    text: Self.hash(text[start..<(start + segment.count)]))
+                    for id in postings[slot] ?? [] { result.insert(Int(id)) }
+                }
             }
         }
-        return result
     }
 
-    /// Padded bigrams with their counts (`^a`, `ab`, `b$`).
-    static func bigrams(_ text: String) -> [String: Int] {
-        let scalars = ["\u{2}"] + text.unicodeScalars.map { String($0) } + ["\u{3}"]
-        var counts: [String: Int] = [:]
-        for index in 0..<(scalars.count - 1) { counts[scalars[index] + scalars[index + 1], default: 0] += 1 }
-        return counts
-    }
-
-    /// Everything after the first word of a name of two or more words.
-    static func surname(_ key: String) -> String? {
-        let words = key.split(separator: " ")
-        return words.count >= 2 ? words.dropFirst().joined(separator: " ") : nil
+    /// FNV-1a over the scalars: a collision only adds a candidate, which the caller rejects.
+    static func hash(_ scalars: ArraySlice<Unicode.Scalar>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for scalar in scalars { hash = (hash ^ UInt64(scalar.value)) &* 0x100_0000_01b3 }
+        return hash
     }
 }

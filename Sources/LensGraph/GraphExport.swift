@@ -7,11 +7,14 @@ public struct MindMap: Sendable, Equatable {
         public var path: String?
         /// Top entities, as `type: value`.
         public var entities: [String]
+        /// Near-duplicates drawn as this node (re-encoded or cropped copies).
+        public var copies: [Node]
 
-        public init(id: Int64, path: String?, entities: [String]) {
+        public init(id: Int64, path: String?, entities: [String], copies: [Node] = []) {
             self.id = id
             self.path = path
             self.entities = entities
+            self.copies = copies
         }
 
         /// The file name, or `#id` when no path is known.
@@ -25,15 +28,21 @@ public struct MindMap: Sendable, Equatable {
         public var via: [String]
         public var isManual: Bool
         public var note: String?
+        /// `TextResemblance.containment` of the two screenshots' text, when known.
+        public var resemblance: Double?
 
-        public init(a: Int64, b: Int64, score: Double, via: [String], isManual: Bool = false, note: String? = nil) {
+        public init(a: Int64, b: Int64, score: Double, via: [String], isManual: Bool = false, note: String? = nil,
+                    resemblance: Double? = nil) {
             self.a = a
             self.b = b
             self.score = score
             self.via = via
             self.isManual = isManual
             self.note = note
+            self.resemblance = resemblance
         }
+
+        var isNearDuplicate: Bool { (resemblance ?? 0) >= TextResemblance.nearDuplicateThreshold }
     }
 
     public var nodes: [Node]
@@ -42,6 +51,46 @@ public struct MindMap: Sendable, Equatable {
     public init(nodes: [Node], edges: [Edge]) {
         self.nodes = nodes
         self.edges = edges
+    }
+
+    /// Near-duplicates as one screenshot: each group of screenshots joined by near-duplicate
+    /// edges is represented by its smallest id; edges inside a group go, and edges between two
+    /// groups become one (the highest score, every shared entity, manual if any was). Returns the
+    /// edges and, for each representative, its copies.
+    public static func mergingNearDuplicates(_ edges: [Edge]) -> (edges: [Edge], copies: [Int64: [Int64]]) {
+        var representative: [Int64: Int64] = [:]
+        func find(_ x: Int64) -> Int64 {
+            var root = x
+            while let p = representative[root], p != root { root = p }
+            return root
+        }
+        for edge in edges where edge.isNearDuplicate {
+            let (ra, rb) = (find(edge.a), find(edge.b))
+            representative[ra] = ra
+            representative[rb] = rb
+            if ra != rb { representative[max(ra, rb)] = min(ra, rb) }
+        }
+        var copies: [Int64: [Int64]] = [:]
+        for id in representative.keys where find(id) != id { copies[find(id), default: []].append(id) }
+        var merged: [String: Edge] = [:]
+        for edge in edges {
+            let (x, y) = (find(edge.a), find(edge.b))
+            guard x != y else { continue }
+            var moved = edge
+            (moved.a, moved.b) = (min(x, y), max(x, y))
+            let key = "\(moved.a)-\(moved.b)"
+            if var existing = merged[key] {
+                existing.score = max(existing.score, moved.score)
+                existing.via += moved.via.filter { !existing.via.contains($0) }
+                existing.isManual = existing.isManual || moved.isManual
+                existing.note = existing.note ?? moved.note
+                merged[key] = existing
+            } else {
+                moved.resemblance = nil
+                merged[key] = moved
+            }
+        }
+        return (merged.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }, copies.mapValues { $0.sorted() })
     }
 
     /// Connected components, largest total score first; each is a sorted list of ids.
@@ -113,15 +162,25 @@ public enum DOTWriter {
         var out = "graph lens {\n  graph [overlap=false, splines=true, fontname=\"Helvetica\"];\n"
         out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n"
         let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func line(_ id: Int64) -> String {
+            let node = nodes[id] ?? MindMap.Node(id: id, path: nil, entities: [])
+            var label = [node.name]
+            if !node.copies.isEmpty {
+                label.append("+ \(node.copies.count) near-duplicate\(node.copies.count == 1 ? "" : "s"): "
+                             + node.copies.map(\.name).joined(separator: ", "))
+            }
+            label += node.entities
+            return "n\(id) [label=\(quoted(label.joined(separator: "\n"))), tooltip=\(quoted(node.path ?? node.name))];\n"
+        }
+        var drawn = Set<Int64>()
         for (index, component) in MindMap.components(of: map.edges).enumerated() {
             out += "  subgraph cluster_\(index + 1) {\n    style=dotted;\n"
-            for id in component {
-                let node = nodes[id] ?? MindMap.Node(id: id, path: nil, entities: [])
-                let label = ([node.name] + node.entities).joined(separator: "\n")
-                out += "    n\(id) [label=\(quoted(label)), tooltip=\(quoted(node.path ?? node.name))];\n"
-            }
+            for id in component { out += "    " + line(id) }
             out += "  }\n"
+            drawn.formUnion(component)
         }
+        // Screenshots without connections (asked for with --isolated), outside any cluster.
+        for node in map.nodes where !drawn.contains(node.id) { out += "  " + line(node.id) }
         for edge in map.edges {
             var label = edge.via.joined(separator: "\n")
             if edge.isManual { label = (["linked by hand" + (edge.note.map { ": \($0)" } ?? "")] + edge.via).joined(separator: "\n") }
@@ -150,10 +209,11 @@ public enum DOTWriter {
     }
 }
 
-/// Writes a mind map as JSON: `{"nodes":[{"id","path","name","entities"}],"edges":[{"source","target","score","via","manual","note"}]}`.
+/// Writes a mind map as JSON: `{"nodes":[{"id","path","name","entities","copies":[{"id","path"}]}],"edges":[{"source","target","score","via","manual","note"}]}`.
 public enum GraphJSONWriter {
     struct Document: Encodable {
-        struct Node: Encodable { var id: Int64; var path: String?; var name: String; var entities: [String] }
+        struct Copy: Encodable { var id: Int64; var path: String? }
+        struct Node: Encodable { var id: Int64; var path: String?; var name: String; var entities: [String]; var copies: [Copy] }
         struct Edge: Encodable { var source: Int64; var target: Int64; var score: Double; var via: [String]; var manual: Bool; var note: String? }
         var nodes: [Node]
         var edges: [Edge]
@@ -161,7 +221,10 @@ public enum GraphJSONWriter {
 
     public static func json(_ map: MindMap) throws -> String {
         let document = Document(
-            nodes: map.nodes.map { .init(id: $0.id, path: $0.path, name: $0.name, entities: $0.entities) },
+            nodes: map.nodes.map { node in
+                .init(id: node.id, path: node.path, name: node.name, entities: node.entities,
+                      copies: node.copies.map { .init(id: $0.id, path: $0.path) })
+            },
             edges: map.edges.map { .init(source: $0.a, target: $0.b, score: ($0.score * 1000).rounded() / 1000, via: $0.via,
                                          manual: $0.isManual, note: $0.note) })
         let encoder = JSONEncoder()

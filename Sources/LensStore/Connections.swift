@@ -10,14 +10,18 @@ public struct StoredEdge: Sendable, Equatable {
     public var via: String
     public var isManual: Bool
     public var note: String?
+    /// How much of the smaller screenshot's text the other holds; near-duplicates are ≥ 0.9.
+    public var resemblance: Double?
 
-    public init(a: Int64, b: Int64, score: Double, via: String, isManual: Bool = false, note: String? = nil) {
+    public init(a: Int64, b: Int64, score: Double, via: String, isManual: Bool = false, note: String? = nil,
+                resemblance: Double? = nil) {
         self.a = a
         self.b = b
         self.score = score
         self.via = via
         self.isManual = isManual
         self.note = note
+        self.resemblance = resemblance
     }
 }
 
@@ -58,9 +62,9 @@ extension LensDatabase {
         try writer.write { db in
             for edge in edges {
                 try db.execute(sql: """
-                    INSERT INTO connection (a, b, score, via) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(a, b) DO UPDATE SET score = excluded.score, via = excluded.via
-                    """, arguments: [edge.a, edge.b, edge.score, edge.via])
+                    INSERT INTO connection (a, b, score, via, resemblance) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(a, b) DO UPDATE SET score = excluded.score, via = excluded.via, resemblance = excluded.resemblance
+                    """, arguments: [edge.a, edge.b, edge.score, edge.via, edge.resemblance])
             }
         }
     }
@@ -70,8 +74,8 @@ extension LensDatabase {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM connection")
             for edge in edges {
-                try db.execute(sql: "INSERT INTO connection (a, b, score, via) VALUES (?, ?, ?, ?)",
-                               arguments: [edge.a, edge.b, edge.score, edge.via])
+                try db.execute(sql: "INSERT INTO connection (a, b, score, via, resemblance) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [edge.a, edge.b, edge.score, edge.via, edge.resemblance])
             }
         }
     }
@@ -101,8 +105,9 @@ extension LensDatabase {
     public func edges(minimumScore: Double) throws -> [StoredEdge] {
         try writer.read { db in
             var edges: [String: StoredEdge] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT a, b, score, via FROM connection WHERE score >= ?", arguments: [minimumScore]) {
-                let edge = StoredEdge(a: row["a"], b: row["b"], score: row["score"], via: row["via"])
+            for row in try Row.fetchAll(db, sql: "SELECT a, b, score, via, resemblance FROM connection WHERE score >= ?",
+                                        arguments: [minimumScore]) {
+                let edge = StoredEdge(a: row["a"], b: row["b"], score: row["score"], via: row["via"], resemblance: row["resemblance"])
                 edges["\(edge.a)-\(edge.b)"] = edge
             }
             for row in try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link") {
@@ -115,6 +120,75 @@ extension LensDatabase {
             }
             return edges.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
         }
+    }
+
+    /// The recognized text (with code payloads) of each of `ids` that has one.
+    public func texts(ids: [Int64]) throws -> [Int64: String] {
+        try writer.read { db in
+            var texts: [Int64: String] = [:]
+            for batch in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[batch..<min(ids.count, batch + 500)])
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, text FROM screenshot_content WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))
+                    """, arguments: StatementArguments(chunk))
+                while let row = try rows.next() { texts[row["id"]] = row["text"] }
+            }
+            return texts
+        }
+    }
+
+    /// Stores the band keys of screenshot `id` (replacing its old ones) and returns the other
+    /// screenshots that share one, in id order.
+    public func replaceTextBands(of id: Int64, with bands: [Int64]) throws -> [Int64] {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM text_band WHERE screenshot_id = ?", arguments: [id])
+            guard !bands.isEmpty else { return [] }
+            let others = try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT screenshot_id FROM text_band
+                WHERE band IN (\(bands.map { _ in "?" }.joined(separator: ","))) AND screenshot_id != ? ORDER BY screenshot_id
+                """, arguments: StatementArguments(bands + [id]))
+            for band in Set(bands) {
+                try db.execute(sql: "INSERT OR IGNORE INTO text_band (band, screenshot_id) VALUES (?, ?)", arguments: [band, id])
+            }
+            return others
+        }
+    }
+
+    /// Replaces every screenshot's band keys, and returns the pairs (a < b) that share one.
+    public func replaceAllTextBands(_ bands: [(id: Int64, bands: [Int64])]) throws -> [(a: Int64, b: Int64)] {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM text_band")
+            for (id, keys) in bands {
+                for band in Set(keys) {
+                    try db.execute(sql: "INSERT OR IGNORE INTO text_band (band, screenshot_id) VALUES (?, ?)", arguments: [band, id])
+                }
+            }
+            return try Row.fetchAll(db, sql: """
+                SELECT DISTINCT x.screenshot_id AS a, y.screenshot_id AS b FROM text_band x
+                JOIN text_band y ON y.band = x.band AND y.screenshot_id > x.screenshot_id ORDER BY a, b
+                """).map { (a: $0["a"], b: $0["b"]) }
+        }
+    }
+
+    /// Calls `body` with the recognized text of every recognized screenshot, `batchSize` at a time.
+    public func forEachText(batchSize: Int = 500, _ body: (Int64, String) throws -> Void) throws {
+        var last: Int64 = 0
+        while true {
+            let rows = try writer.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT c.id, c.text FROM screenshot_content c JOIN screenshot s ON s.id = c.id AND s.state = 'done'
+                    WHERE c.id > ? ORDER BY c.id LIMIT ?
+                    """, arguments: [last, batchSize])
+            }
+            guard let final = rows.last else { return }
+            for row in rows { try body(row["id"], row["text"]) }
+            last = final["id"]
+        }
+    }
+
+    /// Every recognized screenshot, by id.
+    public func recognizedIDs() throws -> [Int64] {
+        try writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id") }
     }
 
     /// Labels for the given screenshots: first live path and up to `entities` most frequent entities.

@@ -235,6 +235,23 @@ public final class LensDatabase: Sendable {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v7: text resemblance of connected screenshots") { db in
+            // TextResemblance.containment of the two texts; ≥ 0.9 marks near-duplicates. NULL
+            // until computed (rows from v6 get it at the next `lens graph --rebuild`).
+            try db.execute(sql: """
+                ALTER TABLE connection ADD COLUMN resemblance REAL;
+
+                -- MinHash band keys of each screenshot's words (TextResemblance.bands): screenshots
+                -- sharing a key are compared for near-duplicate text. Filled on recognition and by
+                -- `lens graph --rebuild`.
+                CREATE TABLE text_band (
+                    band          INTEGER NOT NULL,
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    PRIMARY KEY (band, screenshot_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
+                """)
+        }
         return migrator
     }
 

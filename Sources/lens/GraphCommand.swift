@@ -9,7 +9,9 @@ struct GraphCommand: ParsableCommand {
         discussion: """
             Connections are kept up to date as screenshots are imported; --rebuild recomputes them \
             all (manual links from 'lens link' are kept). Screenshots without connections are left \
-            out. --max-nodes keeps the strongest connected groups whole.
+            out unless --isolated is given. --max-nodes keeps the strongest connected groups whole. \
+            Near-duplicates (copies re-encoded or cropped: connected screenshots whose text is \
+            90 % the same) are drawn as one screenshot that lists its copies.
 
             Examples:
               lens graph --format svg --output ~/mindmap.svg
@@ -40,6 +42,9 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "How many connections away from --around to go.")
     var depth: Int = 1
 
+    @Flag(help: "Also draw the screenshots without connections (not with --around).")
+    var isolated = false
+
     @Flag(help: "Recompute every connection first.")
     var rebuild = false
 
@@ -61,7 +66,7 @@ struct GraphCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("rebuilt: \(edges) connections among \(screenshots) screenshots with linkable entities\n".utf8))
             }
             let map = try MindMapUseCases.mindMap(library, minimumScore: minScore, type: type, around: around, depth: depth,
-                                                  maximumNodes: maxNodes)
+                                                  maximumNodes: maxNodes, includingIsolated: isolated)
             let data = try MindMapUseCases.render(map, format: MindMapUseCases.Format(rawValue: format)!)
             if let output {
                 try MindMapUseCases.write(data, to: output)

@@ -93,6 +93,65 @@ struct MindMapTests {
         #expect(edge["source"] is Int && edge["target"] is Int && edge["score"] as? Double == 1)
     }
 
+    /// A cropped copy and a re-encoded copy of one chat are one node listing its copies, with one
+    /// edge to the screenshot they share a person with; a chat of the same app with other people
+    /// stays apart. `--isolated` adds the screenshot without connections.
+    @Test func nearDuplicatesAreOneNodeAndIsolatedScreenshotsAreAddedOnRequest() throws {
+        let keeper = ConnectionKeeper(database: library.database)
+        let chat = """
+            Messages  Priya Nair  online
+            Priya Nair 09:14
+            are we still on for the design review tomorrow morning?
+            yes, room four, bring the printed mockups and the budget sheet
+            Priya Nair 09:16
+            great, see you there
+            """
+        let original = try add(chat, path: "/s/chat.png", keeper: keeper)
+        let reencoded = try add(chat.replacingOccurrences(of: "mockups", with: "rnockups"), path: "/s/chat.jpg", keeper: keeper)
+        let cropped = try add(chat.split(separator: "\n").dropFirst().joined(separator: "\n"), path: "/s/chat-crop.png", keeper: keeper)
+        let invite = try add("Invite: design review\nOrganizer: Priya Nair <priya.nair@fabrikam.io>\nRoom four, 9:00",
+                             path: "/s/invite.png", keeper: keeper)
+        let other = try add("""
+            Messages  Priya Nair  online
+            Priya Nair 18:02
+            the invoice for the flat is attached, can you pay it by friday?
+            sure, sending it tonight after work
+            """, path: "/s/other.png", keeper: keeper)
+        let lonely = try add("A terminal with nothing to link", path: "/s/terminal.png", keeper: keeper)
+        // Copies that share no linkable entity are found by their text alone.
+        let log = """
+            2024-12-19 05:21:48 INFO [ocr-worker] picked job 4411 from the durable queue
+            2024-12-19 05:21:49 WARN [ocr-worker] retrying the upload after a transient failure
+            2024-12-19 05:21:52 INFO [ocr-worker] finished job 4411 in three seconds
+            """
+        let logShot = try add(log, path: "/s/log.png", keeper: keeper)
+        let logCopy = try add(log.replacingOccurrences(of: "transient", with: "transiemt"), path: "/s/log.jpg", keeper: keeper)
+
+        let stored = try library.database.edges(minimumScore: 0)
+        let copyEdges = stored.filter { ($0.resemblance ?? 0) >= TextResemblance.nearDuplicateThreshold }
+        #expect(copyEdges.map { [$0.a, $0.b] } == [[original, reencoded], [original, cropped], [reencoded, cropped], [logShot, logCopy]])
+        #expect(stored.first { $0.a == original && $0.b == other }.map { $0.resemblance! < 0.9 } == true)
+
+        let map = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: nil)
+        #expect(map.nodes.map(\.id) == [original, invite, other])
+        #expect(map.nodes.first?.copies.map(\.id) == [reencoded, cropped])
+        #expect(map.edges.map { [$0.a, $0.b] } == [[original, invite], [original, other], [invite, other]])
+        #expect(DOTWriter.dot(map).contains("+ 2 near-duplicates: chat.jpg, chat-crop.png"))
+
+        let all = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: nil,
+                                              includingIsolated: true)
+        #expect(all.nodes.map(\.id) == [original, invite, other, lonely, logShot])
+        #expect(all.nodes.last?.copies.map(\.id) == [logCopy])
+        #expect(DOTWriter.dot(all).contains("  n\(lonely) [label=\"terminal.png\""))
+        let json = try #require(try JSONSerialization.jsonObject(with: MindMapUseCases.render(all, format: .json)) as? [String: Any])
+        let first = try #require((json["nodes"] as? [[String: Any]])?.first)
+        #expect((first["copies"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["/s/chat.jpg", "/s/chat-crop.png"])
+
+        // A rebuild measures the same resemblance.
+        _ = try MindMapUseCases.rebuild(library)
+        #expect(try library.database.edges(minimumScore: 0) == stored)
+    }
+
     @Test func outputPathsAreChecked() throws {
         #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path) }
         #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path + "/missing/map.dot") }

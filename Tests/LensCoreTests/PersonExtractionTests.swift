@@ -16,6 +16,8 @@ struct PersonExtractionTests {
         ("amount=EUR 480.18 customer=José Dubois", "José Dubois"),
         ("Direct messages\nIsabella Dubois\n# sales", "Isabella Dubois"),
         ("Dear Anna-Lena Okafor,", "Anna-Lena Okafor"),
+        ("K. Nowakowska 10:41\nMoved the doc", "K. Nowakowska"),
+        ("Katarzyna Nowakowski\nSales Director\nemail\nkatarzyna.nowakowski@orchid.flowers", "Katarzyna Nowakowski"),
     ])
     func namesAreFoundByContext(text: String, name: String) throws {
         let found = PersonExtraction.entities(in: text)
@@ -28,6 +30,9 @@ struct PersonExtractionTests {
         "Invoice INV-55719 from Copperpot Diner", "Welcome Aboard", "Password Reset Request", "Direct Messages",
         "The Quarterly Report", "Sales Director, Marigold Bakery", "Monday March", "New York City",
         "Olusegun Costa", // not a census given name, and no cue
+        "K. Nowakowska", "Moved by K. Nowakowska today", // an initial needs a cue
+        "Olusegun Costa\nolusegun@example.org", // the address holds only one of the words
+        "Marigold Bakery\nSee you, Olusegun Costa\nolusegun.costa@example.org", // not alone on its line
     ])
     func capitalizedWordsWithoutACueAreNotNames(text: String) {
         #expect(PersonExtraction.entities(in: text).isEmpty, "\(PersonExtraction.entities(in: text))")

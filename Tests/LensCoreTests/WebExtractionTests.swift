@@ -1,3 +1,4 @@
+import Foundation
 import LensCore
 import Testing
 
@@ -48,6 +49,22 @@ struct WebExtractionTests {
         #expect(url.value == shown)
         #expect(url.normalized == normalized)
         #expect(String(decoding: Array(text.utf8)[url.start..<url.end], as: UTF8.self) == shown)
+    }
+
+    /// A narrow bubble breaks a URL after `-` or `/`; the next line goes on with it unless it
+    /// starts like text (a capital) or there is no break at all.
+    @Test(arguments: [
+        ("Moved the doc to www.lumen-\noptics.de/events/meetup-berlin - ping", "https://www.lumen-optics.de/events/meetup-berlin"),
+        ("details at pixelforge.studio/events/meetup-\nberlin\nhaha", "https://pixelforge.studio/events/meetup-berlin"),
+        ("https://example.org/help/\nreset-password, thanks", "https://example.org/help/reset-password"),
+        ("Track it at http://blueheron.coffee/en/guide/getting-\nOlusegun Nair", "http://blueheron.coffee/en/guide/getting-"),
+        ("see example.org/a-\n\nnext paragraph", "https://example.org/a-"),
+    ])
+    func urlsBrokenAcrossLinesAreJoined(text: String, normalized: String) throws {
+        let found = WebExtraction.urls(in: text, suffixes: testSuffixes)
+        #expect(found.map(\.normalized) == [normalized])
+        let url = try #require(found.first)
+        #expect(String(decoding: Array(text.utf8)[url.start..<url.end], as: UTF8.self).replacingOccurrences(of: "\n", with: "") == url.value)
     }
 
     @Test(arguments: ["edit settings.toml now", "run build.py", "version 2.4.1", "co.uk alone", "file.txt", "a.b", "3.14"])

@@ -7,7 +7,7 @@ struct ConnectionRuleTests {
     @Test(arguments: [
         (EntityType.person, "Jon Smith", "John Smith"), (.person, "Jon Smith", "Jon Smyth"), (.person, "John Smith", "Jon Smyth"),
         (.person, "Katarzyna Nowakowska", "Katarzyna Nowakowski"), (.person, "Katarzyna Nowakowska", "K. Nowakowska"),
-        (.person, "José Müller", "Jose Muller"),
+        (.person, "José Müller", "Jose Muller"), (.person, "Priya", "Pria"), (.person, "J. Smith", "Joan Smith"),
         (.url, "https://example.org/docs", "https://example.org/docs/"), (.url, "https://example.org/docs", "http://www.example.org/docs"),
         (.phone, "+14155550132", "+14155550132"), (.email, "priya.nair@fabrikam.io", "priya.nair@fabrikam.io"),
     ])
@@ -23,6 +23,7 @@ struct ConnectionRuleTests {
         (.url, "https://example.org/events/meetup-berlin", "https://example.com/events/meetup-berlin"),
         (.url, "https://example.org/track?order=775120", "https://example.com/track?order=775120"),
         (.person, "Aarav Gupta", "Ananya Gupta"), (.person, "Priya Nair", "Priya Fernández"), (.person, "K. Nowakowska", "M. Nowakowska"),
+        (.person, "Jon Smith", "Don Smith"), (.person, "Priya", "Priya Nair"), (.person, "J. Smith", "Smith"),
         (.date, "2024-03-05", "2024-03-05"), (.money, "12.50 USD", "12.50 USD"),
     ])
     func differentThingsDoNotConnect(type: EntityType, a: String, b: String) {
@@ -38,7 +39,7 @@ struct ConnectionIndexTests {
     @Test(arguments: [1, 2, 3, 4, 5])
     func theIndexFindsWhatBruteForceFinds(seed: UInt64) {
         var random = SplitMix(seed: seed)
-        let givens = ["Jon", "John", "Joan", "Priya", "Pria", "Katarzyna", "K.", "Aarav", "Amara", "José", "Jose", "Ana", "Anna"]
+        let givens = ["Jon", "John", "Joan", "Don", "Priya", "Pria", "Katarzyna", "K.", "J.", "Aarav", "Amara", "José", "Jose", "Ana", "Anna", ""]
         let surnames = ["Smith", "Smyth", "Smithe", "Nowakowska", "Nowakowski", "Nair", "Naír", "Gupta", "Müller", "Muller", "Mueller"]
         var screenshots: [ScreenshotEntities] = []
         for id in 1...150 {
@@ -85,5 +86,36 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
+
+struct NearDuplicateTests {
+    static let page = "Quarterly report for the northern region: revenue grew while costs fell, and the new warehouse opened on schedule"
+
+    /// Copies keep (almost) every word; crops keep a part of them; other texts of the same kind do not.
+    @Test(arguments: [
+        (page, page.replacingOccurrences(of: "revenue", with: "reveune"), true), // OCR noise on a re-encoded copy
+        (page, String(page.prefix(70)), true), // a crop: every word of the smaller is in the larger
+        (page, "Quarterly report for the southern region: revenue fell while costs grew, the old depot closed", false),
+        ("Total 12.00 USD Thank you", "Total 12.00 USD Thank you", false), // too few words to tell
+    ])
+    func copiesAreTold(a: String, b: String, copies: Bool) {
+        let resemblance = TextResemblance.containment(TextResemblance.words(in: a), TextResemblance.words(in: b))
+        #expect((resemblance >= TextResemblance.nearDuplicateThreshold) == copies, "\(resemblance)")
+    }
+
+    @Test func copiesBecomeOneNodeAndTheirEdgesMerge() {
+        let edges = [
+            MindMap.Edge(a: 1, b: 2, score: 1, via: ["person: priya nair"], resemblance: 0.98),
+            MindMap.Edge(a: 2, b: 3, score: 0.9, via: ["person: priya nair"], resemblance: 0.95),
+            MindMap.Edge(a: 1, b: 4, score: 0.8, via: ["url: example.org"], resemblance: 0.2),
+            MindMap.Edge(a: 3, b: 4, score: 1, via: ["phone: +14155550132"], resemblance: 0.3),
+            MindMap.Edge(a: 4, b: 5, score: 1, via: ["email: a@b.org"], isManual: true, note: "hand"),
+        ]
+        let (merged, copies) = MindMap.mergingNearDuplicates(edges)
+        #expect(copies == [1: [2, 3]])
+        #expect(merged.map { [$0.a, $0.b] } == [[1, 4], [4, 5]])
+        #expect(merged[0].score == 1 && merged[0].via == ["url: example.org", "phone: +14155550132"])
+        #expect(merged[1].isManual && merged[1].note == "hand")
     }
 }
