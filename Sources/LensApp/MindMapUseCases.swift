@@ -25,18 +25,16 @@ public final class ConnectionKeeper: @unchecked Sendable {
         // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
         let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
         for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }
-        var connections = try MindMapUseCases.measuringResemblance(found, database)
-        // Copies that share no linkable entity are found by their text's band keys.
+        var connections = found
+        // Copies: the screenshots sharing a band key of this text, compared by containment.
         if let text = try database.texts(ids: [id])[id] {
             let words = TextResemblance.words(in: text)
-            let linked = Set(connections.map { $0.a == id ? $0.b : $0.a })
-            let others = try database.replaceTextBands(of: id, with: TextResemblance.bands(of: words)).filter { !linked.contains($0) }
+            let others = try database.replaceTextBands(of: id, with: TextResemblance.bands(of: words))
+            var resemblance: [Int64: Double] = [:]
             for (other, otherText) in try database.texts(ids: others) {
-                let resemblance = TextResemblance.containment(words, TextResemblance.words(in: otherText))
-                if resemblance >= TextResemblance.nearDuplicateThreshold {
-                    connections.append(MindMapUseCases.copies(id, other, resemblance))
-                }
+                resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
             }
+            connections = MindMapUseCases.addingResemblance(resemblance.map { (min(id, $0.key), max(id, $0.key), $0.value) }, to: found)
         }
         try database.saveConnections(connections.map(MindMapUseCases.stored))
     }
@@ -73,46 +71,39 @@ public enum MindMapUseCases {
         Connection(a: min(x, y), b: max(x, y), score: 1, via: [], resemblance: resemblance)
     }
 
-    /// `connections` with the resemblance of each pair's text filled in, so near-duplicates
-    /// (re-encoded or cropped copies) can be drawn as one screenshot. Texts are read 10,000
-    /// connections at a time, so a rebuild never holds every text at once.
-    static func measuringResemblance(_ connections: [Connection], _ database: LensDatabase) throws -> [Connection] {
-        var measured: [Connection] = []
-        measured.reserveCapacity(connections.count)
-        for start in stride(from: 0, to: connections.count, by: 10_000) {
-            let chunk = connections[start..<min(connections.count, start + 10_000)]
-            let ids = Array(Set(chunk.flatMap { [$0.a, $0.b] }))
-            let words = try database.texts(ids: ids).mapValues(TextResemblance.words(in:))
-            for var connection in chunk {
-                if let a = words[connection.a], let b = words[connection.b] {
-                    connection.resemblance = TextResemblance.containment(a, b)
-                }
-                measured.append(connection)
+    /// `connections` with the text resemblance of the given pairs filled in, and an edge added
+    /// for each pair of copies that shares no entity. Only pairs that share a band key are
+    /// measured, on ingest and in a rebuild alike, so both store the same.
+    static func addingResemblance(_ measured: [(a: Int64, b: Int64, resemblance: Double)], to connections: [Connection]) -> [Connection] {
+        var result = connections
+        let index = Dictionary(connections.enumerated().map { ("\($0.element.a)-\($0.element.b)", $0.offset) }, uniquingKeysWith: { first, _ in first })
+        for (a, b, resemblance) in measured {
+            if let position = index["\(a)-\(b)"] {
+                result[position].resemblance = resemblance
+            } else if resemblance >= TextResemblance.nearDuplicateThreshold {
+                result.append(copies(a, b, resemblance))
             }
         }
-        return measured
+        return result.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
     }
 
     /// Recomputes every connection through the index; manual links are kept. Returns the
     /// number of screenshots with linkable entities and of edges.
     public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
-        var connections = try measuringResemblance(ConnectionFinder.rebuild(screenshots), library.database)
-        // Copies without a shared entity: band keys of every text, then the pairs sharing one.
+        // Copies: band keys of every text, then the pairs sharing one, compared by containment.
         var bands: [(id: Int64, bands: [Int64])] = []
         try library.database.forEachText { id, text in bands.append((id, TextResemblance.bands(of: TextResemblance.words(in: text)))) }
-        let linked = Set(connections.map { "\($0.a)-\($0.b)" })
-        let pairs = try library.database.replaceAllTextBands(bands).filter { !linked.contains("\($0.a)-\($0.b)") }
+        let pairs = try library.database.replaceAllTextBands(bands)
+        var measured: [(a: Int64, b: Int64, resemblance: Double)] = []
         for start in stride(from: 0, to: pairs.count, by: 10_000) {
             let chunk = pairs[start..<min(pairs.count, start + 10_000)]
             let words = try library.database.texts(ids: Array(Set(chunk.flatMap { [$0.a, $0.b] }))).mapValues(TextResemblance.words(in:))
             for (a, b) in chunk {
-                guard let x = words[a], let y = words[b] else { continue }
-                let resemblance = TextResemblance.containment(x, y)
-                if resemblance >= TextResemblance.nearDuplicateThreshold { connections.append(copies(a, b, resemblance)) }
+                if let x = words[a], let y = words[b] { measured.append((a, b, TextResemblance.containment(x, y))) }
             }
         }
-        connections.sort { ($0.a, $0.b) < ($1.a, $1.b) }
+        let connections = addingResemblance(measured, to: ConnectionFinder.rebuild(screenshots))
         try library.database.replaceAllConnections(connections.map(stored))
         return (screenshots.count, connections.count)
     }

@@ -132,6 +132,8 @@ public enum JSONOutput {
         var text: String
         var codes: [Code]
         var entities: [StoredEntityJSON]
+        /// Vendor, total and date when the text is a receipt or an invoice.
+        var receipt: Receipt?
         var confidence: Double?
         var paths: [String]
         var gone_paths: [String]
@@ -154,6 +156,7 @@ public enum JSONOutput {
             text = d.text ?? ""
             codes = d.codes.map { Code(symbology: $0.symbology, payload: $0.payload) }
             entities = d.entities.map { StoredEntityJSON(type: $0.type, value: $0.value, normalized: $0.normalized, source: $0.source) }
+            receipt = d.receipt
             confidence = d.confidence
             paths = d.paths
             gone_paths = d.gonePaths
@@ -242,5 +245,17 @@ public final class ProgressBar: @unchecked Sendable {
     public func finish() {
         lock.lock(); defer { lock.unlock() }
         if drewSomething { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}
+
+extension ScreenshotDetail {
+    /// Vendor, total and date, when the recognized text is a receipt or an invoice.
+    public var receipt: Receipt? {
+        guard let text else { return nil }
+        let found = entities.compactMap { stored -> Entity? in
+            guard let type = EntityType(rawValue: stored.type), let start = stored.start, let end = stored.end else { return nil }
+            return Entity(type: type, value: stored.value, normalized: stored.normalized, start: start, end: end)
+        }
+        return ReceiptReading.receipt(in: text, entities: found)
     }
 }

@@ -156,18 +156,24 @@ extension LensDatabase {
 
     /// Replaces every screenshot's band keys, and returns the pairs (a < b) that share one.
     public func replaceAllTextBands(_ bands: [(id: Int64, bands: [Int64])]) throws -> [(a: Int64, b: Int64)] {
+        // Rows go in key order (appends to the B-tree, not random inserts), and the pairs come
+        // from the same sorted list rather than a self-join.
+        var rows = bands.flatMap { entry in Set(entry.bands).map { (band: $0, id: entry.id) } }
+        rows.sort { ($0.band, $0.id) < ($1.band, $1.id) }
         try writer.write { db in
             try db.execute(sql: "DELETE FROM text_band")
-            for (id, keys) in bands {
-                for band in Set(keys) {
-                    try db.execute(sql: "INSERT OR IGNORE INTO text_band (band, screenshot_id) VALUES (?, ?)", arguments: [band, id])
-                }
-            }
-            return try Row.fetchAll(db, sql: """
-                SELECT DISTINCT x.screenshot_id AS a, y.screenshot_id AS b FROM text_band x
-                JOIN text_band y ON y.band = x.band AND y.screenshot_id > x.screenshot_id ORDER BY a, b
-                """).map { (a: $0["a"], b: $0["b"]) }
+            let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id) VALUES (?, ?)")
+            for row in rows { try insert.execute(arguments: [row.band, row.id]) }
         }
+        var pairs = Set<[Int64]>()
+        var start = 0
+        while start < rows.count {
+            var end = start + 1
+            while end < rows.count, rows[end].band == rows[start].band { end += 1 }
+            for i in start..<end { for j in (i + 1)..<end { pairs.insert([rows[i].id, rows[j].id]) } }
+            start = end
+        }
+        return pairs.map { (a: $0[0], b: $0[1]) }.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
     }
 
     /// Calls `body` with the recognized text of every recognized screenshot, `batchSize` at a time.

@@ -560,9 +560,10 @@ public final class LensDatabase: Sendable {
 
     private static func entities(ofScreenshot id: Int64, in db: Database) throws -> [StoredEntity] {
         try Row.fetchAll(db, sql: """
-            SELECT type, value, normalized, source FROM entity WHERE screenshot_id = ? ORDER BY id
+            SELECT type, value, normalized, source, start, "end" FROM entity WHERE screenshot_id = ? ORDER BY id
             """, arguments: [id]).map {
-            StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"])
+            StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"],
+                         start: $0["start"], end: $0["end"])
         }
     }
 

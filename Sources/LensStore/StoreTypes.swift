@@ -57,12 +57,16 @@ public struct StoredEntity: Sendable, Equatable {
     public var normalized: String
     /// `text` (found in the recognized text) or `code` (a QR code's or barcode's payload).
     public var source: String
+    /// UTF-8 offsets in the text (nil for a code's payload).
+    public var start: Int?, end: Int?
 
-    public init(type: String, value: String, normalized: String, source: String) {
+    public init(type: String, value: String, normalized: String, source: String, start: Int? = nil, end: Int? = nil) {
         self.type = type
         self.value = value
         self.normalized = normalized
         self.source = source
+        self.start = start
+        self.end = end
     }
 }
 

@@ -42,6 +42,7 @@ struct EntityBench: ParsableCommand {
         var labels: [EntityType: Int] = [:], hits: [EntityType: Int] = [:]
         var extracted: [EntityType: Int] = [:], correct: [EntityType: Int] = [:]
         var seconds = 0.0, images = 0
+        var receipts = (total: 0, recognized: 0, vendor: 0, amount: 0, date: 0)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         where name.hasSuffix(".json") && !["manifest.json", "duplicates.json", "relations.json"].contains(name) {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
@@ -68,6 +69,29 @@ struct EntityBench: ParsableCommand {
             }
             if isComplete, let show { for entity in unused where entity.type.rawValue == show { print("wrong   \(stem): \(entity.value)") } }
             if isComplete { for entity in found { extracted[entity.type, default: 0] += 1 } }
+            if sidecar["template"] as? String == "receipt" {
+                // The labels have no receipt fields: the first line is the vendor, the amount
+                // labelled on the TOTAL line the total, the first labelled non-due date the date.
+                let labelled = (sidecar["entities"] as? [[String: Any]] ?? []).compactMap { label -> (String, String, String)? in
+                    guard let type = label["type"] as? String, let value = label["value"] as? String,
+                          let normalized = label["normalized"] as? String else { return nil }
+                    return (type, value, normalized)
+                }
+                let lines = truth.split(separator: "\n").map(String.init)
+                let totalLine = lines.last { $0.uppercased().hasPrefix("TOTAL") } ?? ""
+                let expected = Receipt(
+                    vendor: lines.first,
+                    total: labelled.last { $0.0 == "money" && totalLine.contains($0.1) }?.2 ?? "?",
+                    date: labelled.first { label in label.0 == "date" && !lines.contains { $0.lowercased().contains("due") && $0.contains(label.1) } }
+                        .map { String($0.2.prefix(10)) })
+                let read = ReceiptReading.receipt(in: text, entities: found)
+                receipts.total += 1
+                if read != nil { receipts.recognized += 1 }
+                if read?.vendor == expected.vendor { receipts.vendor += 1 }
+                if read?.total == expected.total { receipts.amount += 1 }
+                if read?.date == expected.date { receipts.date += 1 }
+                if show == "receipt", read != expected { print("receipt \(stem): read \(String(describing: read)), expected \(expected)") }
+            }
         }
         print("images: \(images), text: \(ocr ?? "ground truth"), region \(region); extraction \(String(format: "%.2f", seconds * 1000 / Double(max(1, images)))) ms per image")
         print("type      labels   found   recall   extracted*  correct*  precision*")
@@ -77,6 +101,8 @@ struct EntityBench: ParsableCommand {
                          l > 0 ? 100 * Double(h) / Double(l) : .nan, e, c, e > 0 ? 100 * Double(c) / Double(e) : .nan))
         }
         print("* on images whose labels are complete")
+        print("receipts: \(receipts.recognized) / \(receipts.total) recognized; vendor \(receipts.vendor), total \(receipts.amount), "
+              + "date \(receipts.date) correct")
     }
 
     static func matches(_ entity: Entity, type: EntityType, normalized: String) -> Bool {

@@ -38,8 +38,9 @@ struct GraphBench: ParsableCommand {
     }
 
     /// Through the real store and use cases: the rebuild `lens graph --rebuild` runs (load the
-    /// entities, find the edges, replace the table), and the daemon's step for each new
-    /// screenshot (`ConnectionKeeper`: read its entities, find, index, save its edges).
+    /// entities, find the edges, band keys of every text for copies, replace the tables), and the
+    /// daemon's step for each new screenshot (`ConnectionKeeper`: read its entities and text,
+    /// find, index, look for copies, save its edges).
     func timeStore(size: Int) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lens-graph-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -47,6 +48,7 @@ struct GraphBench: ParsableCommand {
         let library = try Library(databasePath: folder.appendingPathComponent("lens.sqlite").path)
         let screenshots = Self.library(size: size, seed: 11)
         let tail = min(1_000, size / 10)
+        var random = SeededRandom(seed: 3)
         let (_, buildSeconds) = try Measure.time {
             for batch in stride(from: 0, to: size, by: 5_000) {
                 try library.database.unsafeBulkWrite { db in
@@ -55,6 +57,12 @@ struct GraphBench: ParsableCommand {
                             INSERT INTO screenshot (id, sha256, byte_count, format, state, captured_at, imported_at)
                             VALUES (?, ?, 1, 'png', 'done', 0, 0)
                             """, arguments: [screenshot.id, String(format: "%064x", screenshot.id)])
+                        // A text of 80 words (its entities among words of a 5,000-word vocabulary),
+                        // so rebuilds and new screenshots also pay for the near-duplicate search.
+                        var text = screenshot.entities.map(\.normalized)
+                        while text.count < 80 { text.append(Self.vocabulary[random.next(upTo: Self.vocabulary.count)]) }
+                        try db.execute(sql: "INSERT INTO screenshot_text (id, body) VALUES (?, lens_deflate(?))",
+                                       arguments: [screenshot.id, text.joined(separator: " ")])
                         for (type, value) in screenshot.entities {
                             try db.execute(sql: "INSERT INTO entity (screenshot_id, type, value, normalized) VALUES (?, ?, ?, ?)",
                                            arguments: [screenshot.id, type.rawValue, value, value])
@@ -130,6 +138,17 @@ struct GraphBench: ParsableCommand {
             fflush(nil) // one line per size as it is measured
         }
     }
+
+    /// Pronounceable words of 3-8 letters.
+    static let vocabulary: [String] = {
+        var random = SeededRandom(seed: 5)
+        let consonants = Array("bcdfghjklmnprstvwz"), vowels = Array("aeiou")
+        return (0..<5_000).map { _ in
+            String((0..<(3 + random.next(upTo: 6))).map { i in
+                i % 2 == 0 ? consonants[random.next(upTo: consonants.count)] : vowels[random.next(upTo: vowels.count)]
+            })
+        }
+    }()
 
     static func library(size: Int, seed: UInt64) -> [ScreenshotEntities] {
         var random = SeededRandom(seed: seed)

@@ -64,6 +64,9 @@ struct ShowCommand: ParsableCommand {
             let normalized = entity.normalized == entity.value ? "" : "  → \(OutputStyle.visible(entity.normalized))"
             print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
         }
+        if let receipt = detail.receipt {
+            print("receipt:     " + ([receipt.vendor, receipt.total, receipt.date].compactMap { $0 }.map(OutputStyle.visible).joined(separator: " · ")))
+        }
         if var text = detail.text {
             if let markBelow {
                 text = Recognition.marking(text, words: detail.words, below: markBelow, open: "[?", close: "?]")

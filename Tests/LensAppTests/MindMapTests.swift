@@ -130,7 +130,7 @@ struct MindMapTests {
         let stored = try library.database.edges(minimumScore: 0)
         let copyEdges = stored.filter { ($0.resemblance ?? 0) >= TextResemblance.nearDuplicateThreshold }
         #expect(copyEdges.map { [$0.a, $0.b] } == [[original, reencoded], [original, cropped], [reencoded, cropped], [logShot, logCopy]])
-        #expect(stored.first { $0.a == original && $0.b == other }.map { $0.resemblance! < 0.9 } == true)
+        #expect(stored.first { $0.a == original && $0.b == other }.map { ($0.resemblance ?? 0) < 0.9 } == true)
 
         let map = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: nil)
         #expect(map.nodes.map(\.id) == [original, invite, other])

@@ -220,6 +220,12 @@ struct CLITests {
         let allMarked = try lens.run(["show", receipt, "--mark-below", "100"]).stdout
         #expect(allMarked.contains("[?Receipt?]") && allMarked.contains("[?Total?]"))
         #expect(try lens.run(["show", receipt, "--mark-below", "101"]).status == 2)
+        // The receipt's fields, as read by OCR (the vendor folded: `eng` may drop the accents).
+        let fields = try #require(try lens.run(["show", "--json", receipt]).json() as? [String: Any])["receipt"] as? [String: String]
+        #expect(fields?["total"] == "15.70 USD")
+        #expect(fields?["vendor"]?.folding(options: .diacriticInsensitive, locale: nil) == "Cafe Lumiere")
+        #expect(fields?["date"] == nil)
+        #expect(plain.contains("receipt:     "))
 
         // The filter keeps the screenshots at or above the threshold, and works without a query.
         var confidence: [String: Double] = [:]

@@ -252,7 +252,7 @@ struct EntityStorageTests {
                                                          codes: [DecodedCode(symbology: "QR-Code", payload: "https://example.org/x")]),
                                              entities: [phone], for: registration.id, seconds: 0.1)
         #expect(try store.database.entities(ofScreenshot: registration.id) == [
-            StoredEntity(type: "phone", value: "(415) 555-0132", normalized: "+14155550132", source: "text"),
+            StoredEntity(type: "phone", value: "(415) 555-0132", normalized: "+14155550132", source: "text", start: 5, end: 19),
             StoredEntity(type: "url", value: "https://example.org/x", normalized: "https://example.org/x", source: "code"),
         ])
         #expect(try store.database.screenshot(id: registration.id)?.entities.count == 2)
