@@ -112,7 +112,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
-        .testTarget(name: "LensCLITests", dependencies: ["lens", "LensTestSupport"]),
+        .testTarget(name: "LensCLITests", dependencies: ["lens", "LensStore", "LensTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -55,7 +55,8 @@ public enum ConfigurationFile {
         return try parse(text, file: path, home: home)
     }
 
-    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders"]
+    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders",
+                                                         "max_file_mb", "max_megapixels", "symlinks"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
                                                   "delete_after_import", "poll_interval"]
 
@@ -85,6 +86,18 @@ public enum ConfigurationFile {
         config.region = try string(table, "region", failTop) ?? config.region
         config.stabilityMilliseconds = try int(table, "stability_ms", failTop) ?? config.stabilityMilliseconds
         config.logLevel = try string(table, "log_level", failTop) ?? config.logLevel
+        if let megabytes = try int(table, "max_file_mb", failTop) {
+            config.maximumFileBytes = (1...4096).contains(megabytes) ? megabytes << 20 : 0
+        }
+        if let megapixels = try int(table, "max_megapixels", failTop) {
+            config.maximumPixels = (1...1000).contains(megapixels) ? megapixels * 1_000_000 : 0
+        }
+        if let policy = try string(table, "symlinks", failTop) {
+            guard let parsed = LensConfiguration.SymlinkPolicy(rawValue: policy) else {
+                throw failTop("symlinks", "must be \"inside\", \"follow\" or \"never\"")
+            }
+            config.symlinks = parsed
+        }
         if let value = table["folders"] {
             guard let array = value.array else { throw failTop("folders", "must be an array of tables ([[folders]])") }
             for (index, element) in array.enumerated() {
@@ -224,6 +237,16 @@ extension ConfigurationFile {
 
             # trace, debug, info, notice, warning, error or critical.
             log_level = "info"
+
+            # Hostile files: larger files are refused unread; images declaring more pixels are refused from
+            # their header, before anything is decoded (a 150 KB PNG can declare 30000x30000).
+            max_file_mb = 256
+            max_megapixels = 64
+
+            # Symbolic links inside the folders: "inside" follows those pointing inside the watched folders,
+            # "follow" every one, "never" none. A link pointing elsewhere (e.g. to ~/.ssh) is never read
+            # under "inside"; it is reported with its target.
+            symlinks = "inside"
 
             # One [[folders]] table per watched folder.
             #   path                 the folder (required)

@@ -29,14 +29,59 @@ struct FileScanner {
 
     /// Files larger than this are refused without being read.
     var maximumFileBytes: Int
+    /// Which symbolic links found inside the roots are followed.
+    var symlinks: LensConfiguration.SymlinkPolicy = .inside
+
+    /// What to do with a path found inside `roots` that may be a symbolic link.
+    enum LinkVerdict: Equatable {
+        case read
+        case skip
+        case refuse(FileFailure)
+    }
+
+    /// Applies the symlink policy to `path` (found inside `roots`, given as real paths). Only the
+    /// last component can be a link: a walk never enters a folder link it was not allowed, and
+    /// the watcher does not follow folder links at all.
+    func verdict(on path: String, roots: [String]) -> LinkVerdict {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return .read }
+        switch symlinks {
+        case .follow: return .read
+        case .never: return .skip
+        case .inside:
+            guard let resolved = realpath(path, nil) else { return .read } // a loop or a dangling link: stat reports it
+            defer { free(resolved) }
+            let target = String(cString: resolved)
+            if roots.contains(where: { target == $0 || target.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { return .read }
+            return .refuse(FileFailure(path: path, reason: "symbolic link to \(target), outside the folders being read "
+                                       + "(symlinks = \"follow\" in the config allows it)"))
+        }
+    }
+
+    /// The real paths of `folders`, for `verdict(on:roots:)`.
+    static func realRoots(_ folders: [String]) -> [String] {
+        folders.map { folder in
+            guard let resolved = realpath(folder, nil) else { return folder }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+    }
 
     /// Every regular file under `roots` (recursive), in a stable order. Hidden entries inside
-    /// folders are skipped; symlinks are followed, but each folder is visited once, so link
-    /// loops end. Unreadable entries are reported through `failure`.
+    /// folders are skipped; symlinks inside them follow the `symlinks` policy, and each folder
+    /// is visited once, so link loops end. Unreadable entries are reported through `failure`.
     func files(under roots: [String], failure: (FileFailure) -> Void) -> [FoundFile] {
         var found: [FoundFile] = []
         var visited = Set<DirectoryKey>()
+        let realRoots = Self.realRoots(roots)
         func visit(_ path: String, explicit: Bool) {
+            if !explicit {
+                switch verdict(on: path, roots: realRoots) {
+                case .read: break
+                case .skip: return
+                case .refuse(let refusal): failure(refusal); return
+                }
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 let reason = errno == ELOOP ? "symbolic link loop" : String(cString: strerror(errno))

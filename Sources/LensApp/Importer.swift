@@ -14,17 +14,21 @@ public struct ImportOptions: Sendable {
     public var retryPolicy: RetryPolicy
     /// The region for phone numbers and numeric dates in the text (folders may override it).
     public var region: String
+    /// Which symbolic links inside the folders are followed.
+    public var symlinks: LensConfiguration.SymlinkPolicy
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
                 maximumFileBytes: Int = 256 << 20,
                 retryPolicy: RetryPolicy = .interactive,
-                region: String = "US") {
+                region: String = "US",
+                symlinks: LensConfiguration.SymlinkPolicy = .inside) {
         self.workers = workers
         self.recognizer = recognizer
         self.maximumFileBytes = maximumFileBytes
         self.retryPolicy = retryPolicy
         self.region = region
+        self.symlinks = symlinks
     }
 }
 
@@ -99,7 +103,7 @@ public struct Importer: Sendable {
         let pendingBefore = try database.stateCounts()[.queued] ?? 0
 
         // 1. Scan: sniff, hash and register every file. Cheap next to OCR (SHA-256 runs at ~1.8 GB/s).
-        let scanner = FileScanner(maximumFileBytes: options.maximumFileBytes)
+        let scanner = FileScanner(maximumFileBytes: options.maximumFileBytes, symlinks: options.symlinks)
         var failures: [FileFailure] = []
         let files = scanner.files(under: paths.map(LensLocations.absolute)) { failures.append($0) }
         var addedIDs = Set<Int64>(), known = 0, skipped = 0

@@ -28,10 +28,12 @@ public struct OutputStyle: Sendable {
     }
 
     /// `text` with control characters shown as escapes, so OCR text or file names cannot move the cursor.
-    public static func visible(_ text: some StringProtocol) -> String {
+    /// Line breaks are escaped too (`\u{A}`), so a file name cannot forge a line of output or of
+    /// the log, unless `keepingLineBreaks` (for a screenshot's text, printed as lines).
+    public static func visible(_ text: some StringProtocol, keepingLineBreaks: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control && scalar != "\n" {
+            if scalar.properties.generalCategory == .control && !(keepingLineBreaks && scalar == "\n") {
                 out += String(format: "\\u{%X}", scalar.value)
             } else {
                 out.unicodeScalars.append(scalar)

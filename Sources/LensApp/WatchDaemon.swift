@@ -224,7 +224,7 @@ final class IntakeService: Service, @unchecked Sendable {
         self.logger = logger
         self.notifier = notifier
         watcher = try DirectoryWatcher(logger: logger)
-        scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes)
+        scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes, symlinks: options.importOptions.symlinks)
         tracker = StabilityTracker(delay: options.stabilitySeconds)
         watchedFolders = folders
         pending = WorkSignal()
@@ -457,7 +457,15 @@ final class IntakeService: Service, @unchecked Sendable {
 
     private func register(_ paths: [String]) {
         var added = 0
+        let roots = FileScanner.realRoots(folders.map(\.path))
         for path in paths {
+            switch scanner.verdict(on: path, roots: roots) {
+            case .read: break
+            case .skip: continue
+            case .refuse(let refusal):
+                logger.warning("\(OutputStyle.visible(refusal.path)): \(refusal.reason)")
+                continue
+            }
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
             do {

@@ -14,6 +14,13 @@ public struct LensConfiguration: Sendable, Equatable {
     public var stabilityMilliseconds: Int
     public var logLevel: String
     public var folders: [Folder]
+    /// Files larger than this are refused without being read (`max_file_mb`).
+    public var maximumFileBytes: Int = 256 << 20
+    /// Images with more pixels than this are refused from their header, before decoding
+    /// (`max_megapixels`): a 150 KB PNG can declare 900 Mpx.
+    public var maximumPixels: Int = 64_000_000
+    /// Which symbolic links inside watched or imported folders are followed (`symlinks`).
+    public var symlinks: SymlinkPolicy = .inside
 
     public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"], region: String = "US",
                 stabilityMilliseconds: Int = Self.defaultStabilityMilliseconds, logLevel: String = "info", folders: [Folder] = []) {
@@ -72,6 +79,17 @@ public struct LensConfiguration: Sendable, Equatable {
         public static let defaultExcludes = [".*", "*.part", "*.crdownload", "~*", ".Trash*"]
     }
 
+    /// Which symbolic links a walk follows. Links given on the command line are always followed.
+    public enum SymlinkPolicy: String, Sendable, CaseIterable {
+        /// Links whose target lies inside one of the folders being read (the default): a link
+        /// cannot make Lens read `~/.ssh` because it sits in `~/Pictures/Screenshots`.
+        case inside
+        /// Every link, wherever it points.
+        case follow
+        /// No link (they are skipped quietly).
+        case never
+    }
+
     /// Two upper-case ASCII letters, e.g. `US`.
     public static func isRegionCode(_ code: String) -> Bool {
         code.utf8.count == 2 && code.utf8.allSatisfy { (0x41...0x5A).contains($0) }
@@ -88,6 +106,8 @@ public struct LensConfiguration: Sendable, Equatable {
             found.append(("log_level", "must be one of \(Self.logLevels.joined(separator: ", "))"))
         }
         if languages.isEmpty { found.append(("languages", "must name at least one language")) }
+        if !(1...(4 << 30)).contains(maximumFileBytes) { found.append(("max_file_mb", "must be between 1 and 4096")) }
+        if !(1_000_000...1_000_000_000).contains(maximumPixels) { found.append(("max_megapixels", "must be between 1 and 1000")) }
         if !Self.isRegionCode(region) { found.append(("region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\"")) }
         var seen = Set<String>()
         for (index, folder) in folders.enumerated() {

@@ -34,6 +34,16 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var regionOption: RegionOption
 
+    @Option(help: ArgumentHelp("Refuse files larger than this many megabytes, unread.", valueName: "mb"))
+    var maxFileMb: Int = 256
+
+    @Option(help: ArgumentHelp("Refuse images of more than this many megapixels, from their header.", valueName: "mpx"))
+    var maxMegapixels: Int = 64
+
+    @Option(help: ArgumentHelp("Symbolic links inside the folders: inside (followed when they point inside the folders), follow or never.",
+                               valueName: "policy"))
+    var symlinks: String = "inside"
+
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
@@ -42,6 +52,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
+        guard (1...4096).contains(maxFileMb) else { throw ValidationError("--max-file-mb must be between 1 and 4096.") }
+        guard (1...1000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be between 1 and 1000.") }
+        guard LensConfiguration.SymlinkPolicy(rawValue: symlinks) != nil else {
+            throw ValidationError("--symlinks must be inside, follow or never.")
+        }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("'\(path)' does not exist.")
         }
@@ -49,7 +64,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try global.openLibrary()
-        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages), region: regionOption.region)
+        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000),
+                                    maximumFileBytes: maxFileMb << 20, region: regionOption.region,
+                                    symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
         let importer = Importer(database: library.database, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary

@@ -65,14 +65,14 @@ struct ShowCommand: ParsableCommand {
             print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
         }
         if let receipt = detail.receipt {
-            print("receipt:     " + ([receipt.vendor, receipt.total, receipt.date].compactMap { $0 }.map(OutputStyle.visible).joined(separator: " · ")))
+            print("receipt:     " + ([receipt.vendor, receipt.total, receipt.date].compactMap { $0 }.map { OutputStyle.visible($0) }.joined(separator: " · ")))
         }
         if var text = detail.text {
             if let markBelow {
                 text = Recognition.marking(text, words: detail.words, below: markBelow, open: "[?", close: "?]")
             }
             print("")
-            print(OutputStyle.visible(text))
+            print(OutputStyle.visible(text, keepingLineBreaks: true))
         }
     }
 }

@@ -60,9 +60,11 @@ struct WatchCommand: AsyncParsableCommand {
             stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,
             importOptions: ImportOptions(
                 workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
-                recognizer: .init(languages: settings.languages.joined(separator: "+")),
+                recognizer: .init(languages: settings.languages.joined(separator: "+"), maximumPixels: settings.maximumPixels),
+                maximumFileBytes: settings.maximumFileBytes,
                 retryPolicy: .daemon,
-                region: settings.region),
+                region: settings.region,
+                symlinks: settings.symlinks),
             reloadFolders: { [folders] in
                 // --folder pins the folders; otherwise SIGHUP re-reads the file.
                 guard folders.isEmpty else { return folders.map { LensConfiguration.Folder(path: LensLocations.absolute($0)) } }

@@ -22,6 +22,9 @@ struct ConfigurationFileTests {
             region = "GB"
             stability_ms = 500
             log_level = "debug"
+            max_file_mb = 20
+            max_megapixels = 40
+            symlinks = "never"
 
             [[folders]]
             path = "~/Pictures/Screenshots"
@@ -43,6 +46,7 @@ struct ConfigurationFileTests {
         #expect(config.region == "GB")
         #expect(config.stabilityMilliseconds == 500)
         #expect(config.logLevel == "debug")
+        #expect(config.maximumFileBytes == 20 << 20 && config.maximumPixels == 40_000_000 && config.symlinks == .never)
         var nas = LensConfiguration.Folder(path: "/mnt/nas/shots", recursive: false, include: ["*.png"], exclude: ["tmp*"],
                                            languages: ["fra"], isEnabled: false, deletesAfterImport: true, pollInterval: 30)
         nas.region = "FR"
@@ -66,6 +70,9 @@ struct ConfigurationFileTests {
         ("[[folders]]\npath = \"/a\"\n[[folders]]\npath = \"/a\"", "config.toml:4: folders[2].path: /a is listed twice"),
         ("workers = 2\nworkers = [", "config.toml:2: not valid TOML"),
         ("folders = 3", "config.toml:1: folders: must be an array of tables"),
+        ("max_file_mb = 0", "config.toml:1: max_file_mb: must be between 1 and 4096"),
+        ("max_megapixels = 5000", "config.toml:1: max_megapixels: must be between 1 and 1000"),
+        ("symlinks = \"always\"", "config.toml:1: symlinks: must be \"inside\", \"follow\" or \"never\""),
     ])
     func problemsNameTheLineAndTheKey(text: String, expected: String) {
         #expect {

@@ -123,3 +123,67 @@ struct SearchTests {
         #expect(try store.ids("replaced") == [chat])
     }
 }
+
+/// Fault injection for input that reaches SQL: 10,000 random and adversarial query strings and
+/// filter values. Every one either parses and searches, or is refused by the parser with its own
+/// error; no SQLite error surfaces, nothing crashes, and the database stays intact.
+struct SearchFuzzTests {
+    @Test func tenThousandHostileQueriesNeverReachSQLiteAsSyntax() throws {
+        let store = try StoreFixture()
+        _ = try store.add("The quarterly report \"draft\" (v2) is ready: NEAR the end * OR not", path: "/q/a.png", hash: 1, capturedAt: 1)
+        _ = try store.add("Call (415) 555-0132 or e-mail priya@example.org; -- DROP TABLE", path: "/q/b.png", hash: 2, capturedAt: 2)
+        let fragments = ["\"", "'", "(", ")", "*", "^", ":", "-", "+", "OR", "AND", "NOT", "NEAR", "NEAR(", "text:", "rowid", "{", "}",
+                         "[", "]", ";", "--", "/*", "*/", "\\", "\u{0}", "\u{1B}[31m", "%", "_", "é", "🦀", "\u{FFFD}", "\n", "\t",
+                         "quarterly", "report", "555", "priya@example.org", "'; DROP TABLE screenshot; --", "x*", "\"\"\"", "a b",
+                         "screenshot_fts", "MATCH", "0x", "\u{202E}", "\u{200B}"]
+        var random = SplitMix(seed: 42)
+        var searched = 0, refused = 0
+        for round in 0..<10_000 {
+            var query = ""
+            switch round % 4 {
+            case 0, 1: // fragments glued together, with or without spaces
+                for _ in 0..<(1 + random.next(upTo: 8)) {
+                    query += fragments[random.next(upTo: fragments.count)] + (random.next(upTo: 2) == 0 ? " " : "")
+                }
+            case 2: // random bytes, decoded the way a command line would be (invalid UTF-8 replaced)
+                let bytes = (0..<(1 + random.next(upTo: 40))).map { _ in UInt8(random.next(upTo: 256)) }
+                query = String(decoding: bytes, as: UTF8.self)
+            default: // very long input
+                query = String(repeating: fragments[random.next(upTo: fragments.count)] + " ", count: 1 + random.next(upTo: 600))
+            }
+            let parsed: SearchQuery
+            do {
+                parsed = try SearchQuery(parsing: query)
+            } catch {
+                refused += 1
+                continue
+            }
+            // Filters take hostile text too: folder prefixes and entity values are bound, never spliced.
+            let request = SearchRequest(query: parsed, folder: round % 3 == 0 ? "/q/" + query : nil,
+                                        entityTypes: round % 5 == 0 ? [query] : [], entities: round % 7 == 0 ? [("phone", query)] : [],
+                                        limit: 20)
+            do {
+                _ = try store.database.search(request)
+                searched += 1
+            } catch {
+                Issue.record("query \(query.debugDescription) raised \(error)")
+            }
+        }
+        #expect(searched + refused == 10_000)
+        #expect(searched > 5_000 && refused > 100, "searched \(searched), refused \(refused)")
+        #expect(try store.database.integrityCheck() == ["ok"])
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
