@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "lens",
             dependencies: [
-                "LensApp", "LensCore",
+                "LensApp", "LensCore", "LensStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,7 +112,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
-        .testTarget(name: "LensCLITests", dependencies: ["lens", "LensStore", "LensTestSupport"]),
+        .testTarget(name: "LensCLITests", dependencies: ["lens", "LensCore", "LensStore", "LensTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -56,7 +56,7 @@ public final class LensDatabase: Sendable {
         try Self.migrate(writer)
     }
 
-    private static func configuration() -> Configuration {
+    static func configuration() -> Configuration {
         var config = Configuration()
         // An import writes while `lens search` reads: wait for the lock rather than fail.
         config.busyMode = .timeout(10)
@@ -457,6 +457,30 @@ public final class LensDatabase: Sendable {
 
     /// Whether `error` is the storage refusing a write for now (disk full, I/O error, a lock held
     /// past the busy timeout): the work is worth retrying later, the item is not at fault.
+    /// What a storage error means for the person at the keyboard, naming `path` and the fix; nil
+    /// for errors that are not about the database file.
+    public static func explanation(of error: any Error, path: String) -> String? {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            return "the disk holding \(path) is full: free some space and run the command again "
+                + "(what was stored before is intact; the unfinished work is still queued)"
+        case .SQLITE_READONLY:
+            return "\(path) cannot be written (a read-only file, folder or mount): Lens needs write access to it"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "\(path) stayed locked by another process for more than 10 s (an open sqlite3 shell or a backup "
+                + "holding a write transaction?): close it and run the command again"
+        case .SQLITE_CANTOPEN:
+            return "cannot open \(path): check that its folder exists and can be written"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return "\(path) is damaged or is not a Lens database (\(error.message ?? "")): restore it from a backup or move it away"
+        case .SQLITE_IOERR:
+            return "reading or writing \(path) failed (\(error.message ?? "I/O error")): check the disk"
+        default:
+            return nil
+        }
+    }
+
     public static func isTransientStorageError(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM].contains(error.resultCode)
@@ -621,6 +645,27 @@ public final class LensDatabase: Sendable {
             return ["full-text index does not match the stored text: \(error)"]
         }
         return ["ok"]
+    }
+
+    /// Rows that point at no screenshot, per table, and how many full-text rows differ from the
+    /// stored texts: all 0 in a healthy database (foreign keys cascade, triggers keep the index).
+    /// The fault tests check it after crashes; it is cheap enough for `lens doctor`.
+    public func orphanCounts() throws -> [String: Int] {
+        try writer.read { db in
+            var counts: [String: Int] = [:]
+            for (table, column) in [("path", "screenshot_id"), ("screenshot_text", "id"), ("code", "screenshot_id"),
+                                    ("entity", "screenshot_id"), ("text_band", "screenshot_id"), ("connection", "a"),
+                                    ("connection", "b"), ("manual_link", "a"), ("manual_link", "b")] {
+                let key = column == "b" ? "\(table).b" : table
+                counts[key] = try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM \(table) WHERE \(column) NOT IN (SELECT id FROM screenshot)
+                    """) ?? 0
+            }
+            let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_text") ?? 0
+            let indexed = try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_fts_docsize") ?? 0
+            counts["screenshot_fts"] = abs(texts - indexed)
+            return counts
+        }
     }
 
     /// Runs `body` with write access, for bulk loaders such as the benchmark. Not for app code.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LensApp
 import LensCore
+import LensStore
 import Logging
 
 struct ImportCommand: AsyncParsableCommand {
@@ -74,7 +75,7 @@ struct ImportCommand: AsyncParsableCommand {
             summary = try await importer.run(paths: paths) { bar?.update($0) }
         } catch {
             bar?.finish()
-            throw LensCLIError(message: "import stopped: \(error)")
+            throw LensCLIError(message: "import stopped: " + (LensDatabase.explanation(of: error, path: global.databasePath) ?? "\(error)"))
         }
         bar?.finish()
         if json {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LensApp
+import LensStore
 
 /// Entry point: fix the OpenMP environment, parse, run, and map errors to Lens's exit codes
 /// (0 ok, 1 some files failed, 2 usage, configuration or environment error).
@@ -25,7 +26,8 @@ enum Main {
                 exit(2)
             }
             if code != .success && !(error is ExitCode) {
-                FileHandle.standardError.write(Data("lens: \(error)\n".utf8))
+                let message = LensDatabase.explanation(of: error, path: "the database") ?? "\(error)"
+                FileHandle.standardError.write(Data("lens: \(message)\n".utf8))
                 exit(2)
             }
             Lens.exit(withError: error)
@@ -78,7 +80,8 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try Library(databasePath: databasePath)
         } catch {
-            throw LensCLIError(message: "cannot open the database \(databasePath): \(error)")
+            throw LensCLIError(message: LensDatabase.explanation(of: error, path: databasePath)
+                               ?? "cannot open the database \(databasePath): \(error)")
         }
     }
 }

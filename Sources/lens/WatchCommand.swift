@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LensApp
+import LensStore
 import LensCore
 import Logging
 
@@ -75,7 +76,7 @@ struct WatchCommand: AsyncParsableCommand {
         do {
             try await WatchDaemon.run(database: library.database, options: options, logger: logger)
         } catch {
-            throw LensCLIError(message: "watch stopped: \(error)")
+            throw LensCLIError(message: "watch stopped: " + (LensDatabase.explanation(of: error, path: globalOptions.databasePath) ?? "\(error)"))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LensCore
 import LensStore
 import LensTestSupport
 import Testing
@@ -83,5 +84,212 @@ struct FaultTests {
         let followed = try #require(try lens.run(["import", "--json", "--no-progress", "--max-file-mb", "1", "--symlinks", "follow", folder.path]).json() as? [String: Any])
         #expect(followed["added"] as? Int == 1)
         #expect(try LensDatabase(path: lens.database).integrityCheck() == ["ok"])
+    }
+
+    /// Kill-9 soak: the daemon is killed without warning again and again while files arrive (some
+    /// before a start, some while it runs), and restarted each time. In the end every file is
+    /// indexed exactly once, nothing is orphaned, and SQLite's and FTS5's checks pass.
+    /// CI runs a short soak; `LENS_SOAK_FILES=1000 LENS_SOAK_KILLS=20` runs the long one.
+    @Test func killNineSoakLosesNothingAndIndexesEachFileOnce() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let count = environment["LENS_SOAK_FILES"].flatMap(Int.init) ?? 96
+        let kills = environment["LENS_SOAK_KILLS"].flatMap(Int.init) ?? 6
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("soak")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var written = 0
+        func drop(_ n: Int) throws {
+            for _ in 0..<n where written < count {
+                let name = TestSupport.sampleNames[written % TestSupport.sampleNames.count]
+                try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: written))
+                    .write(to: folder.appendingPathComponent("shot-\(written).png"))
+                written += 1
+            }
+        }
+        try drop(count / 2) // present before the first start: found by its scan
+        var random = SplitMix(seed: 2026)
+        var killedWithWork = 0
+        for _ in 0..<kills {
+            let daemon = try WatchTests.Daemon(lens, folder: folder)
+            Thread.sleep(forTimeInterval: 0.3 + Double(random.next(upTo: 900)) / 1000)
+            try drop(count / (2 * kills) + 1) // arrive while it runs: found through inotify
+            Thread.sleep(forTimeInterval: Double(random.next(upTo: 700)) / 1000)
+            let counts = ((try? lens.run(["status", "--json"]).json() as? [String: Any])?["counts"] as? [String: Int]) ?? [:]
+            if (counts["queued"] ?? 0) + (counts["running"] ?? 0) > 0 { killedWithWork += 1 }
+            kill(daemon.process.processIdentifier, SIGKILL)
+            daemon.process.waitUntilExit()
+            #expect(daemon.process.terminationReason == .uncaughtSignal, "\(daemon.output)")
+        }
+        try drop(count) // the rest, before the last start
+        let last = try WatchTests.Daemon(lens, folder: folder)
+        let deadline = Date().addingTimeInterval(Double(count) * 2 + 60)
+        var counts: [String: Int] = [:]
+        while Date() < deadline {
+            counts = ((try? lens.run(["status", "--json"]).json() as? [String: Any])?["counts"] as? [String: Int]) ?? [:]
+            if counts["done"] == count { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(last.terminate() == 0, "\(last.output)")
+        #expect(killedWithWork >= kills / 2, "the kills should land while work is pending (\(killedWithWork) of \(kills))")
+        #expect(counts == ["queued": 0, "running": 0, "done": count, "failed": 0], "\(counts)")
+        let database = try LensDatabase(path: lens.database)
+        #expect(try database.integrityCheck() == ["ok"])
+        let orphans = try database.orphanCounts()
+        #expect(orphans.count >= 10 && orphans.values.allSatisfy { $0 == 0 }, "\(orphans)")
+        for i in 0..<count {
+            let shown = try #require(try WatchTests.show(lens, folder.appendingPathComponent("shot-\(i).png").path))
+            #expect(shown["state"] as? String == "done")
+            #expect((shown["paths"] as? [String])?.count == 1)
+        }
+    }
+}
+
+/// Storage faults: a full disk, a read-only mount, a lock held by another process, and readers
+/// during heavy ingest. The first two need a small filesystem of their own: a tmpfs, mounted when
+/// the tests run as root (they are skipped, with that reason, otherwise).
+@Suite(.serialized)
+struct StorageFaultTests {
+    static let canMount: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("lens-mount-probe-\(getpid())")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard mount(["-t", "tmpfs", "-o", "size=1m", "none", probe.path]) else { return false }
+        return mount(["-l", probe.path], program: "/bin/umount")
+    }()
+
+    @discardableResult
+    static func mount(_ arguments: [String], program: String = "/bin/mount") -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Distinct copies of the samples, `count` of them.
+    static func shots(_ lens: LensBinary, _ count: Int) throws -> URL {
+        let folder = lens.home.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 0..<count {
+            let name = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
+            try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: i)).write(to: folder.appendingPathComponent("s\(i).png"))
+        }
+        return folder
+    }
+
+    /// The database fills its disk mid-import: a clear error naming it, nothing corrupted, and the
+    /// same command finishes the work once there is room again.
+    @Test(.enabled(if: canMount, "needs root to mount a small tmpfs"))
+    func aFullDiskStopsCleanlyAndTheWorkResumesWithRoom() throws {
+        let lens = try LensBinary()
+        let disk = lens.home.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        #expect(Self.mount(["-t", "tmpfs", "-o", "size=1600k", "none", disk.path]))
+        defer { Self.mount(["-l", disk.path], program: "/bin/umount") }
+        let database = disk.appendingPathComponent("lens.db").path
+        let folder = try Self.shots(lens, 60)
+        let full = try lens.runProgram(LensBinary.url.path, ["import", "--no-progress", "--db", database, folder.path])
+        #expect(full.status == 2)
+        #expect(full.stderr.contains("the disk holding \(database) is full"), "\(full.stderr)")
+        #expect(Self.mount(["-o", "remount,size=64m", disk.path]))
+        let resumed = try lens.runProgram(LensBinary.url.path, ["import", "--json", "--no-progress", "--db", database, folder.path])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let store = try LensDatabase(path: database)
+        #expect(try store.stateCounts()[.done] == 60)
+        #expect(try store.integrityCheck() == ["ok"])
+        #expect(try store.orphanCounts().values.allSatisfy { $0 == 0 })
+    }
+
+    /// On a read-only mount nothing can be written: a clear error, and the file is unchanged.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs read-only"))
+    func aReadOnlyDatabaseGivesAClearErrorAndStaysIntact() throws {
+        let lens = try LensBinary()
+        let disk = lens.home.appendingPathComponent("ro")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        #expect(Self.mount(["-t", "tmpfs", "-o", "size=64m", "none", disk.path]))
+        defer { Self.mount(["-l", disk.path], program: "/bin/umount") }
+        let database = disk.appendingPathComponent("lens.db").path
+        #expect(try lens.runProgram(LensBinary.url.path, ["import", "--no-progress", "--db", database, TestSupport.samplesFolder.path]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        #expect(Self.mount(["-o", "remount,ro", disk.path]))
+        for arguments in [["import", "--no-progress", TestSupport.samplesFolder.path], ["search", "quarterly"]] {
+            let result = try lens.runProgram(LensBinary.url.path, arguments + ["--db", database])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(database) && result.stderr.contains("written"), "\(result.stderr)")
+        }
+        #expect(Self.mount(["-o", "remount,rw", disk.path]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        #expect(try LensDatabase(path: database).integrityCheck() == ["ok"])
+    }
+
+    /// Another process holds a write transaction past the 10 s busy timeout: the import stops
+    /// with a message naming the database and the likely holder, and nothing is half-written.
+    @Test func aDatabaseLockedByAnotherProcessGivesAClearError() throws {
+        let lens = try LensBinary()
+        #expect(try lens.run(["status"]).status == 0) // creates the database
+        let folder = try Self.shots(lens, 4)
+        let holder = try LensDatabase(path: lens.database)
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? holder.unsafeBulkWrite { _ in
+                locked.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }
+        locked.wait()
+        let result = try lens.run(["import", "--no-progress", folder.path])
+        release.signal()
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("stayed locked by another process"), "\(result.stderr)")
+        let again = try lens.run(["import", "--json", "--no-progress", folder.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try LensDatabase(path: lens.database).integrityCheck() == ["ok"])
+    }
+
+    /// Readers never wait for the writer: 1,000 searches while an import writes, none refused.
+    @Test func searchesKeepWorkingDuringHeavyIngest() throws {
+        let lens = try LensBinary()
+        #expect(try lens.run(["status"]).status == 0)
+        let folder = try Self.shots(lens, 80)
+        let importer = Process()
+        importer.executableURL = LensBinary.url
+        importer.arguments = ["import", "--no-progress", "--workers", "2", "--db", lens.database, folder.path]
+        importer.standardOutput = FileHandle.nullDevice
+        importer.standardError = FileHandle.nullDevice
+        try importer.run()
+        let reader = try LensDatabase(path: lens.database)
+        var failures: [String] = [], overlapping = 0
+        let query = try SearchQuery(parsing: "report")
+        for _ in 0..<1_000 {
+            do {
+                _ = try reader.search(SearchRequest(query: query))
+                if importer.isRunning { overlapping += 1 }
+            } catch {
+                failures.append("\(error)")
+            }
+            usleep(2_000)
+        }
+        importer.waitUntilExit()
+        #expect(failures.isEmpty, "\(failures.count) failed, e.g. \(failures.first ?? "")")
+        #expect(overlapping >= 500, "only \(overlapping) searches overlapped the import")
+        #expect(importer.terminationStatus == 0)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the kill times are the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

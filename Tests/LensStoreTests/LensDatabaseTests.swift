@@ -1,6 +1,7 @@
 import Foundation
+import GRDB
 import LensCore
-import LensStore
+@testable import LensStore
 import LensTestSupport
 import Testing
 
@@ -157,6 +158,32 @@ struct QueueTests {
 }
 
 struct SchemaTests {
+    /// A database written by an older Lens (schema v4: before codes, entities and connections)
+    /// migrates forward on open, keeping its screenshots, text and full-text index.
+    @Test func aDatabaseFromAnOlderLensMigratesForward() throws {
+        let folder = try TestSupport.makeTemporaryFolder("lens-old-schema")
+        let path = folder.appendingPathComponent("old.db").path
+        do {
+            let old = try DatabasePool(path: path, configuration: LensDatabase.configuration())
+            try LensDatabase.migrator.migrate(old, upTo: "v4: retry after a transient failure")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO screenshot (id, sha256, byte_count, format, state, captured_at, imported_at, recognized_at)
+                    VALUES (1, ?, 10, 'png', 'done', 1, 1, 1)
+                    """, arguments: [String(repeating: "a", count: 64)])
+                try db.execute(sql: "INSERT INTO path (screenshot_id, path, size, modified_at, first_seen_at, last_seen_at) VALUES (1, '/old.png', 10, 1, 1, 1)")
+                try db.execute(sql: "INSERT INTO screenshot_text (id, body) VALUES (1, lens_deflate('quarterly report from the old days'))")
+            }
+            #expect(try old.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }.count == 4)
+        }
+        let migrated = try LensDatabase(path: path)
+        #expect(try migrated.screenshot(id: 1)?.text == "quarterly report from the old days")
+        #expect(try migrated.search(SearchRequest(query: try SearchQuery(parsing: "quarterly"))).map(\.id) == [1])
+        #expect(try migrated.entities(ofScreenshot: 1).isEmpty)
+        #expect(try migrated.integrityCheck() == ["ok"])
+        #expect(try migrated.orphanCounts().values.allSatisfy { $0 == 0 })
+    }
+
     @Test func aDatabaseFromANewerLensIsRefusedAndLeftUntouched() throws {
         let store = try StoreFixture()
         try store.add("keep me", path: "/k.png", hash: 1)
