@@ -103,7 +103,8 @@ public struct Importer: Sendable {
         let pendingBefore = try database.stateCounts()[.queued] ?? 0
 
         // 1. Scan: sniff, hash and register every file. Cheap next to OCR (SHA-256 runs at ~1.8 GB/s).
-        let scanner = FileScanner(maximumFileBytes: options.maximumFileBytes, symlinks: options.symlinks)
+        let scanner = FileScanner(maximumFileBytes: options.maximumFileBytes, symlinks: options.symlinks,
+                                  ownFiles: FileScanner.ownFiles(of: database))
         var failures: [FileFailure] = []
         let files = scanner.files(under: paths.map(LensLocations.absolute)) { failures.append($0) }
         var addedIDs = Set<Int64>(), known = 0, skipped = 0

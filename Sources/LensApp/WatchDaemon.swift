@@ -224,7 +224,8 @@ final class IntakeService: Service, @unchecked Sendable {
         self.logger = logger
         self.notifier = notifier
         watcher = try DirectoryWatcher(logger: logger)
-        scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes, symlinks: options.importOptions.symlinks)
+        scanner = FileScanner(maximumFileBytes: options.importOptions.maximumFileBytes, symlinks: options.importOptions.symlinks,
+                              ownFiles: FileScanner.ownFiles(of: database))
         tracker = StabilityTracker(delay: options.stabilitySeconds)
         watchedFolders = folders
         pending = WorkSignal()
@@ -458,7 +459,7 @@ final class IntakeService: Service, @unchecked Sendable {
     private func register(_ paths: [String]) {
         var added = 0
         let roots = FileScanner.realRoots(folders.map(\.path))
-        for path in paths {
+        for path in paths where !scanner.ownFiles.contains(path) {
             switch scanner.verdict(on: path, roots: roots) {
             case .read: break
             case .skip: continue

@@ -86,6 +86,65 @@ struct FaultTests {
         #expect(try LensDatabase(path: lens.database).integrityCheck() == ["ok"])
     }
 
+    /// The database may live inside a folder being imported: its own files (the database, WAL,
+    /// crash journal) are never input, and an empty file not named like an image is skipped.
+    @Test func theDatabaseInsideAnImportedFolderIsNotInput() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("all")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("a.png"))
+        try Data().write(to: folder.appendingPathComponent("notes.txt"))
+        let database = folder.appendingPathComponent("lens.db").path
+        for _ in 0..<2 {
+            let result = try lens.runProgram(LensBinary.url.path, ["import", "--json", "--no-progress", "--db", database, folder.path])
+            #expect(result.status == 0, "\(result.stdout)")
+            let summary = try #require(try result.json() as? [String: Any])
+            #expect((summary["failed"] as? [Any])?.isEmpty == true)
+            #expect(summary["skipped"] as? Int == 1) // notes.txt, not the database's files
+        }
+    }
+
+    /// A file Lens may not read (permission denied) fails alone. Run as nobody: root reads anything.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root to run lens as nobody"))
+    func anUnreadableFileFailsAlone() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("perm")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("ok.png"))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: folder.appendingPathComponent("secret.png"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: folder.appendingPathComponent("secret.png").path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: lens.home.path)
+        let result = try lens.runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", LensBinary.url.path,
+                                                              "import", "--json", "--no-progress", "--db", folder.path + "/db/lens.db", folder.path],
+                                         environment: ["HOME": folder.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        let summary = try #require(try result.json() as? [String: Any])
+        #expect(summary["added"] as? Int == 1)
+        #expect(summary["failed"] as? [[String: String]] == [["path": folder.path + "/secret.png", "reason": "cannot open: Permission denied"]])
+    }
+
+    /// A folder of 100,000 entries (text files beside two screenshots): one pass, the images
+    /// indexed, the rest skipped as not images, nothing failed.
+    @Test func aFolderOfAHundredThousandEntries() throws {
+        let lens = try LensBinary()
+        let folder = lens.home.appendingPathComponent("crowded")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 0..<99_998 {
+            let fd = open(folder.path + "/note-\(i).txt", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            _ = write(fd, "x", 1)
+            close(fd)
+        }
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: folder.appendingPathComponent("a.png"))
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: folder.appendingPathComponent("b.png"))
+        let result = try lens.run(["import", "--json", "--no-progress", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try #require(try result.json() as? [String: Any])
+        #expect(summary["added"] as? Int == 2)
+        #expect(summary["skipped"] as? Int == 99_998)
+        #expect((summary["failed"] as? [Any])?.isEmpty == true)
+    }
+
     /// Kill-9 soak: the daemon is killed without warning again and again while files arrive (some
     /// before a start, some while it runs), and restarted each time. In the end every file is
     /// indexed exactly once, nothing is orphaned, and SQLite's and FTS5's checks pass.
