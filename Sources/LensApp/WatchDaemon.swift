@@ -166,7 +166,8 @@ struct OCRService: Service {
                     break
                 } catch where LensDatabase.isTransientStorageError(error) {
                     // Disk full, an I/O error: keep running; the queue is retried at the next wake-up.
-                    logger.error("cannot write to the database, will try again: \(error)")
+                    let reason = LensDatabase.explanation(of: error, path: database.path ?? "the database") ?? "\(error)"
+                    logger.error("cannot write to the database, will try again: \(reason)")
                 }
                 lastWork = ContinuousClock.now
                 let (recognized, failed) = counter.takeTotals()
@@ -476,12 +477,32 @@ final class IntakeService: Service, @unchecked Sendable {
                 case .registered, .skipped: break
                 case .failed(let failure): logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
                 }
+                lock.withLock { _ = registrationAttempts.removeValue(forKey: path) }
+            } catch where LensDatabase.isTransientStorageError(error) {
+                // A full disk or a long lock: the file is tried again later (5 s, doubling up to
+                // 5 min) instead of waiting for the next rescan; logged once per file.
+                let attempt = lock.withLock { () -> Int in
+                    registrationAttempts[path, default: 0] += 1
+                    return registrationAttempts[path]!
+                }
+                if attempt == 1 {
+                    let reason = LensDatabase.explanation(of: error, path: database.path ?? "the database") ?? "\(error)"
+                    logger.error("cannot record \(OutputStyle.visible(path)) yet, will retry: \(reason)")
+                }
+                let delay = min(300, 5 * pow(2, Double(attempt - 1)))
+                Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(delay))
+                    self?.observe(path)
+                }
             } catch {
                 logger.error("cannot record \(OutputStyle.visible(path)): \(error)")
             }
         }
         if added > 0 { signal.raise() }
     }
+
+    /// Files whose registration failed for a transient storage reason, with their attempt count.
+    private var registrationAttempts: [String: Int] = [:]
 
     private static func now() -> Double {
         var ts = timespec()

@@ -464,8 +464,8 @@ public final class LensDatabase: Sendable {
         guard let error = error as? DatabaseError else { return nil }
         switch error.resultCode {
         case .SQLITE_FULL:
-            return "the disk holding \(path) is full: free some space and run the command again "
-                + "(what was stored before is intact; the unfinished work is still queued)"
+            return "the disk holding \(path) is full: free some space (what was stored before is intact, "
+                + "and unfinished work stays queued for the next run or the daemon's next try)"
         case .SQLITE_READONLY:
             return "\(path) cannot be written (a read-only file, folder or mount): Lens needs write access to it"
         case .SQLITE_BUSY, .SQLITE_LOCKED:

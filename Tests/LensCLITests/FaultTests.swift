@@ -263,6 +263,55 @@ struct StorageFaultTests {
         #expect(try store.orphanCounts().values.allSatisfy { $0 == 0 })
     }
 
+    /// The daemon's disk fills while files arrive: it stays up, says so once per file, and
+    /// finishes everything by itself once there is room, without a restart.
+    @Test(.enabled(if: canMount, "needs root to mount a small tmpfs"))
+    func theDaemonRidesOutAFullDisk() throws {
+        let lens = try LensBinary()
+        let disk = lens.home.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        #expect(Self.mount(["-t", "tmpfs", "-o", "size=1600k", "none", disk.path]))
+        defer { Self.mount(["-l", disk.path], program: "/bin/umount") }
+        let watched = lens.home.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: watched, withIntermediateDirectories: true)
+        let daemon = Process()
+        daemon.executableURL = LensBinary.url
+        daemon.arguments = ["watch", "--db", disk.appendingPathComponent("lens.db").path, "--folder", watched.path,
+                            "--config", lens.home.appendingPathComponent("absent.toml").path]
+        let log = lens.home.appendingPathComponent("watch.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = try FileHandle(forWritingTo: log)
+        try daemon.run()
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 1.5)
+        let shots = try Self.shots(lens, 60)
+        for name in try FileManager.default.contentsOfDirectory(atPath: shots.path) {
+            try FileManager.default.moveItem(at: shots.appendingPathComponent(name), to: watched.appendingPathComponent(name))
+        }
+        var output = ""
+        for _ in 0..<100 where !output.contains("is full") {
+            Thread.sleep(forTimeInterval: 0.2)
+            output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        }
+        #expect(output.contains("the disk holding") && output.contains("is full"), "\(output)")
+        #expect(daemon.isRunning)
+        #expect(Self.mount(["-o", "remount,size=64m", disk.path]))
+        var done = 0
+        for _ in 0..<600 where done < 60 {
+            Thread.sleep(forTimeInterval: 0.2)
+            let status = try lens.runProgram(LensBinary.url.path, ["status", "--json", "--db", disk.appendingPathComponent("lens.db").path])
+            done = ((try? status.json() as? [String: Any])?["counts"] as? [String: Int])?["done"] ?? 0
+        }
+        #expect(done == 60)
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+        let store = try LensDatabase(path: disk.appendingPathComponent("lens.db").path)
+        #expect(try store.integrityCheck() == ["ok"])
+        #expect(try store.orphanCounts().values.allSatisfy { $0 == 0 })
+    }
+
     /// On a read-only mount nothing can be written: a clear error, and the file is unchanged.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs read-only"))
     func aReadOnlyDatabaseGivesAClearErrorAndStaysIntact() throws {
