@@ -161,7 +161,14 @@ struct OCRService: Service {
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
                     try requeueClaimsNoDrainHolds(in: database) // between drains, none of ours is in hand
-                    try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { outcome in counter.record(outcome) }
+                    try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { [database, logger] outcome in
+                        counter.record(outcome)
+                        // Each failure with its path and reason, as `lens import` lists them.
+                        if case .failed(let id, let reason) = outcome {
+                            let failure = (try? database.failures(ids: [id]))?.first
+                            logger.warning("\(OutputStyle.visible(failure?.path ?? "#\(id)")): \(failure?.reason ?? reason)")
+                        }
+                    }
                 } catch is CancellationError where Task.isShuttingDownGracefully {
                     break
                 } catch where LensDatabase.isTransientStorageError(error) {
@@ -427,7 +434,10 @@ final class IntakeService: Service, @unchecked Sendable {
 
     private func observe(_ path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard stat(path, &info) == 0 else {
+            if errno == ELOOP { logger.warning("\(OutputStyle.visible(path)): symbolic link loop") }
+            return
+        }
         let observation = StabilityTracker.Observation(size: Int(info.st_size), modifiedAt: FileScanner.modificationTime(info))
         lock.withLock { tracker.observe(path, observation, at: Self.now()) }
         pending.raise()
@@ -469,7 +479,10 @@ final class IntakeService: Service, @unchecked Sendable {
                 continue
             }
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else {
+                if errno == ELOOP { logger.warning("\(OutputStyle.visible(path)): symbolic link loop") }
+                continue
+            }
             do {
                 switch try scanner.ingest(FoundFile(path: path, info: info, isExplicit: false), into: database) {
                 case .registered(.added): added += 1

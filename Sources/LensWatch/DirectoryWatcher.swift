@@ -255,9 +255,14 @@ public final class DirectoryWatcher: @unchecked Sendable {
                     out.append(.fileChanged(path))
                 }
             } else if mask & UInt32(IN_CREATE) != 0 {
+                var info = stat()
                 if isDirectory {
                     _ = addWatches(under: path)
                     out.append(.directoryAppeared(path))
+                } else if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                    // A new symbolic link gets no IN_CLOSE_WRITE: it is complete once created.
+                    // The reader decides whether to follow it (the symlink policy).
+                    out.append(.fileChanged(path))
                 }
             } else if mask & UInt32(IN_CLOSE_WRITE) != 0 {
                 out.append(.fileChanged(path))

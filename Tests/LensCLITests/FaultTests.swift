@@ -124,6 +124,64 @@ struct FaultTests {
         #expect(summary["failed"] as? [[String: String]] == [["path": folder.path + "/secret.png", "reason": "cannot open: Permission denied"]])
     }
 
+    /// The daemon meets the same hostile files as they arrive: it stays up, logs each with its
+    /// path and reason (names escaped), and indexes the good file that comes after them.
+    @Test(.enabled(if: TestSupport.corpusFolder != nil, "needs ../shared/corpus"))
+    func theDaemonSurvivesHostileFilesAsTheyArrive() throws {
+        let lens = try LensBinary()
+        let watched = lens.home.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: watched, withIntermediateDirectories: true)
+        let daemon = try WatchTests.Daemon(lens, folder: watched)
+        Thread.sleep(forTimeInterval: 1.5)
+        let bad = try #require(TestSupport.corpusFolder).deletingLastPathComponent().appendingPathComponent("bad")
+        for name in ["empty.png", "truncated.png", "not_really.jpg", "bomb_30000x30000.png"] {
+            try FileManager.default.copyItem(at: bad.appendingPathComponent(name), to: watched.appendingPathComponent(name))
+        }
+        try Data("x".utf8).write(to: watched.appendingPathComponent("evil\nname \u{1B}[2J.png"))
+        try FileManager.default.createSymbolicLink(atPath: watched.appendingPathComponent("loop.png").path, withDestinationPath: "loop.png")
+        let outside = lens.home.appendingPathComponent("private.png")
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: outside)
+        try FileManager.default.createSymbolicLink(atPath: watched.appendingPathComponent("escape.png").path, withDestinationPath: outside.path)
+        Thread.sleep(forTimeInterval: 1)
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: watched.appendingPathComponent("good.png"))
+        let counts = try WatchTests.waitForCounts(lens) { ($0["done"] ?? 0) >= 1 && ($0["queued"] ?? 0) + ($0["running"] ?? 0) == 0 }
+        // A link to a file inside the folder is followed: the same content gains a path.
+        try FileManager.default.createSymbolicLink(atPath: watched.appendingPathComponent("alias.png").path, withDestinationPath: "good.png")
+        var tries = 0
+        while tries < 50, try WatchTests.show(lens, watched.appendingPathComponent("alias.png").path) == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+            tries += 1
+        }
+        #expect(try WatchTests.show(lens, watched.appendingPathComponent("alias.png").path)?["state"] as? String == "done")
+        #expect(try WatchTests.show(lens, watched.appendingPathComponent("escape.png").path) == nil)
+        #expect(daemon.process.isRunning, "\(daemon.output)")
+        #expect(counts["done"] == 1, "\(counts)")
+        #expect(try WatchTests.show(lens, watched.appendingPathComponent("good.png").path)?["state"] as? String == "done")
+        #expect(daemon.terminate() == 0)
+        let log = daemon.output
+        for reason in ["empty.png: empty file", "not_really.jpg: not an image", "bomb_30000x30000.png: image is 30000x30000 (900 Mpx), over the limit",
+                       "truncated.png: truncated PNG", "loop.png: symbolic link loop", "escape.png: symbolic link to \(outside.path), outside the folders", "evil\\u{A}name \\u{1B}[2J.png: not an image"] {
+            #expect(log.contains(reason), "missing \(reason) in\n\(log)")
+        }
+        #expect(!log.contains("\u{1B}"))
+        #expect(try LensDatabase(path: lens.database).integrityCheck() == ["ok"])
+    }
+
+    /// Arguments that are not UTF-8 (bytes a shell can pass) reach search and its filters: each
+    /// gives results or a clear usage error, never a crash or an SQL message.
+    @Test(arguments: [#"\377\376"#, #"a\377b"#, #"\300\257etc"#, #"\"\377("#])
+    func bytesThatAreNotUTF8InArguments(bytes: String) throws {
+        let lens = try LensBinary()
+        _ = try lens.importSamples()
+        for form in [#"search --db "$1" "$(printf '%s')""#, #"search --db "$1" --folder "$(printf '%s')""#,
+                     #"search --db "$1" --entity "phone:$(printf '%s')""#, #"show --db "$1" "$(printf '%s')""#] {
+            let script = #"exec "$0" "# + form.replacingOccurrences(of: "%s", with: bytes)
+            let result = try lens.runProgram("/bin/sh", ["-c", script, LensBinary.url.path, lens.database])
+            #expect([0, 2].contains(result.status), "\(form): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.localizedCaseInsensitiveContains("sql"), "\(result.stderr)")
+        }
+    }
+
     /// A folder of 100,000 entries (text files beside two screenshots): one pass, the images
     /// indexed, the rest skipped as not images, nothing failed.
     @Test func aFolderOfAHundredThousandEntries() throws {
