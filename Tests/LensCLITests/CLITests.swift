@@ -75,6 +75,29 @@ struct CLITests {
         #expect(again["recognized"] as? Int == 0)
     }
 
+    /// `lens stats` summarizes what was imported, in both forms.
+    @Test func statsSummarizeTheCollection() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let stats = try #require(try lens.run(["stats", "--json"]).json() as? [String: Any])
+        let count = TestSupport.samplePNGCount
+        #expect(stats["screenshots"] as? Int == count && stats["done"] as? Int == count)
+        #expect(stats["failed"] as? Int == 0 && stats["poisoned"] as? Int == 0 && stats["queued"] as? Int == 0)
+        #expect(stats["with_text"] as? Int == count)
+        let withEntities = try #require(stats["with_entities"] as? Int)
+        #expect(withEntities > 0 && withEntities <= count)
+        let types = try #require(stats["by_entity_type"] as? [[String: Any]])
+        #expect(types.contains { $0["key"] as? String == "phone" && ($0["count"] as? Int ?? 0) >= 1 })
+        let folders = try #require(stats["by_folder"] as? [[String: Any]])
+        #expect(folders.map { $0["key"] as? String } == [TestSupport.samplesFolder.path] && folders.first?["count"] as? Int == count)
+        #expect((stats["by_month"] as? [[String: Any]])?.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == count)
+        #expect(stats["last_run_images"] as? Int == count)
+        #expect((stats["mean_ocr_seconds"] as? Double ?? 0) > 0)
+        #expect((stats["database_bytes"] as? Int ?? 0) > 0)
+        let text = try lens.run(["stats"]).stdout
+        #expect(text.contains("screenshots:   \(count) (done \(count)") && text.contains("by folder:"))
+    }
+
     @Test func importOfBadFilesExitsOneAndListsEachWithItsReason() throws {
         let lens = try LensBinary()
         let folder = lens.home.appendingPathComponent("bad")
