@@ -75,6 +75,18 @@ struct CLITests {
         #expect(again["recognized"] as? Int == 0)
     }
 
+    /// Completions for bash, zsh and fish come from the command definitions (scripts/install.sh
+    /// installs them): every command and option is in them.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsCoverEveryCommand(shell: String) throws {
+        let lens = try LensBinary()
+        let script = try lens.runProgram(LensBinary.url.path, ["--generate-completion-script", shell])
+        #expect(script.status == 0)
+        for word in ["import", "search", "stats", "graph", "extract", "isolated", "symlinks", "max-megapixels"] { // fish omits the --
+            #expect(script.stdout.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
     /// `lens stats` summarizes what was imported, in both forms.
     @Test func statsSummarizeTheCollection() throws {
         let lens = try LensBinary()
