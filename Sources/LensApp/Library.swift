@@ -1,6 +1,7 @@
 import Foundation
 import LensCore
 import LensOCR
+import LensPhone
 import LensStore
 
 /// The read side of Lens for the CLI: search, show, status, doctor. Opens the database once.
@@ -65,9 +66,23 @@ public struct DoctorReport: Sendable, Encodable {
     public var databasePath: String
     /// `["ok"]`, the problems found, or `nil` when there is no database yet.
     public var databaseIntegrity: [String]?
+    /// Everything else checked, each with the exact fix when it is not in order.
+    public var checks: [Check] = []
 
-    public static func collect(databasePath: String) -> DoctorReport {
-        DoctorReport(
+    /// One check: `ok`, or a `problem` (Lens cannot do part of its job) or a `note` (optional).
+    public struct Check: Sendable, Encodable, Equatable {
+        public enum Status: String, Sendable, Encodable { case ok, note, problem }
+        public var name: String
+        public var status: Status
+        public var detail: String
+        public var fix: String?
+    }
+
+    public var problemCount: Int { checks.filter { $0.status == .problem }.count }
+
+    public static func collect(databasePath: String, configPath: String, unitPath: String,
+                               limitsFolder: String = "/proc/sys/fs/inotify") -> DoctorReport {
+        var report = DoctorReport(
             tesseractVersion: Recognizer.tesseractVersion,
             languages: Recognizer.installedLanguages(),
             ompThreadLimit: OpenMPLimit.effectiveLimit,
@@ -75,6 +90,101 @@ public struct DoctorReport: Sendable, Encodable {
             fts5: (try? LensDatabase.selfCheck()) != nil,
             databasePath: databasePath,
             databaseIntegrity: integrity(of: databasePath))
+        var checks: [Check] = []
+
+        let phones = PhoneNumberLibrary().phoneNumbers(in: "call +1 415 555 0132", region: "US")
+        checks.append(phones.first?.e164 == "+14155550132"
+            ? Check(name: "libphonenumber", status: .ok, detail: "finds and formats numbers", fix: nil)
+            : Check(name: "libphonenumber", status: .problem, detail: "found no number in a test text",
+                    fix: "sudo apt-get install libphonenumber8 (or rebuild Lens with libphonenumber-dev)"))
+        checks.append(EntityExtractors.hasPublicSuffixList
+            ? Check(name: "public suffixes", status: .ok, detail: EntityExtractors.publicSuffixListPath, fix: nil)
+            : Check(name: "public suffixes", status: .problem, detail: "missing: bare domains (example.org/docs) are not found",
+                    fix: "sudo apt-get install publicsuffix"))
+        let dot = ["/usr/bin/dot", "/usr/local/bin/dot"].first(where: FileManager.default.isExecutableFile)
+        checks.append(dot.map { Check(name: "GraphViz", status: .ok, detail: $0, fix: nil) }
+            ?? Check(name: "GraphViz", status: .note, detail: "dot not found: lens graph --format svg cannot draw",
+                     fix: "sudo apt-get install graphviz"))
+
+        // The configuration, and what its folders ask of inotify.
+        var folders: [LensConfiguration.Folder] = []
+        do {
+            let settings = try ConfigurationFile.load(configPath)
+            try ConfigurationFile.checkLanguages(of: settings, file: configPath)
+            folders = settings.folders.filter(\.isEnabled)
+            let exists = FileManager.default.fileExists(atPath: configPath)
+            checks.append(Check(name: "configuration", status: exists ? .ok : .note,
+                                detail: exists ? "\(configPath): \(folders.count) folder(s) watched" : "\(configPath) does not exist",
+                                fix: exists ? nil : "lens init ~/Pictures/Screenshots"))
+            for folder in folders where !FileManager.default.fileExists(atPath: folder.path) {
+                checks.append(Check(name: "folder", status: .problem, detail: "\(folder.path) does not exist",
+                                    fix: "mkdir -p '\(folder.path)', or remove it from \(configPath)"))
+            }
+        } catch {
+            checks.append(Check(name: "configuration", status: .problem, detail: "\(error)", fix: "edit \(configPath) at the line named"))
+        }
+        let watches = Self.readNumber(limitsFolder + "/max_user_watches"), queued = Self.readNumber(limitsFolder + "/max_queued_events")
+        let needed = folders.filter { $0.pollInterval == nil }.reduce(0) { $0 + Self.folderCount(under: $1.path, recursive: $1.recursive) }
+        if let watches {
+            let enough = needed <= watches * 9 / 10
+            checks.append(Check(name: "inotify watches", status: enough ? .ok : .problem,
+                                detail: "\(needed) folder(s) to watch, limit \(watches)",
+                                fix: enough ? nil : "echo fs.inotify.max_user_watches=\(max(524_288, needed * 2)) | sudo tee /etc/sysctl.d/90-lens.conf && sudo sysctl --system"))
+        }
+        if let queued {
+            let enough = queued >= 16_384
+            checks.append(Check(name: "inotify queue", status: enough ? .ok : .note,
+                                detail: "max_queued_events \(queued)" + (enough ? "" : ": bursts overflow sooner (Lens then rescans)"),
+                                fix: enough ? nil : "echo fs.inotify.max_queued_events=16384 | sudo tee -a /etc/sysctl.d/90-lens.conf && sudo sysctl --system"))
+        }
+
+        // The database's consistency beyond SQLite's own check.
+        if FileManager.default.fileExists(atPath: databasePath), let orphans = try? LensDatabase(path: databasePath).orphanCounts() {
+            let bad = orphans.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            checks.append(bad.isEmpty
+                ? Check(name: "database rows", status: .ok, detail: "no orphan rows; full-text index matches the texts", fix: nil)
+                : Check(name: "database rows", status: .problem, detail: bad.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
+                        fix: "lens reindex --entities, then lens graph --rebuild; if it stays, re-import into a new database with --db"))
+        }
+
+        // The systemd user unit, when installed: its ExecStart must point at a lens that runs.
+        if let unit = try? String(contentsOfFile: unitPath, encoding: .utf8) {
+            let exec = unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }
+                .map { String($0.dropFirst("ExecStart=".count).split(separator: " ").first ?? "") } ?? ""
+            let binary = exec.replacingOccurrences(of: "%h", with: NSHomeDirectory())
+            checks.append(FileManager.default.isExecutableFile(atPath: binary)
+                ? Check(name: "systemd unit", status: .ok, detail: unitPath, fix: nil)
+                : Check(name: "systemd unit", status: .problem, detail: "\(unitPath) runs \(binary), which is not there",
+                        fix: "bash scripts/install.sh (installs the binary where the unit expects it)"))
+        } else {
+            checks.append(Check(name: "systemd unit", status: .note, detail: "not installed at \(unitPath) (optional)",
+                                fix: "bash scripts/install.sh, then systemctl --user enable --now lens"))
+        }
+        report.checks = checks
+        return report
+    }
+
+    static func readNumber(_ path: String) -> Int? {
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Folders under `root` (itself included) that a watch needs, not following links; stops
+    /// counting at 1,000,000.
+    static func folderCount(under root: String, recursive: Bool) -> Int {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else { return 0 }
+        guard recursive else { return 1 }
+        var count = 0, pending = [root]
+        while let folder = pending.popLast(), count < 1_000_000 {
+            count += 1
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                var info = stat()
+                let child = folder + "/" + name
+                if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { pending.append(child) }
+            }
+        }
+        return count
     }
 
     /// Checks an existing database without creating one.

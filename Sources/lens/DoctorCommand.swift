@@ -5,15 +5,30 @@ import LensApp
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check that Tesseract, its languages, OpenMP settings, SQLite FTS5 and the database are in order.")
+        abstract: "Check that Lens has what it needs, and print the exact fix for each problem.",
+        discussion: """
+            Checks Tesseract and its languages, OpenMP, SQLite FTS5, libphonenumber, the public \
+            suffix list, GraphViz, the configuration and its folders, the inotify limits against \
+            the folders watched, the database (integrity, orphan rows, the full-text index) and \
+            the systemd user unit. Exits 1 when a problem is found; notes are optional things.
+
+            Examples:
+              lens doctor
+              lens doctor --json | jq '.checks[] | select(.status != "ok")'
+            """)
 
     @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The configuration file to check.", discussion: "Defaults to $LENS_CONFIG, else $XDG_CONFIG_HOME/lens/config.toml, else ~/.config/lens/config.toml.", valueName: "path"))
+    var config: String?
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func run() throws {
-        let report = DoctorReport.collect(databasePath: global.databasePath)
+        let configHome = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
+        let report = DoctorReport.collect(databasePath: global.databasePath, configPath: ConfigurationFile.path(explicit: config),
+                                          unitPath: configHome + "/systemd/user/lens.service")
         if json {
             try printJSON(report)
             return
@@ -39,6 +54,12 @@ struct DoctorCommand: ParsableCommand {
                 print("  problem: the database is damaged; fix: restore a backup, or re-import into a new database with --db")
             }
         }
+        for check in report.checks {
+            print("\(check.name):".padding(toLength: 18, withPad: " ", startingAt: 0) + (check.status == .ok ? "ok, " : "")
+                  + OutputStyle.visible(check.detail))
+            if check.status != .ok, let fix = check.fix { print("  \(check.status.rawValue): fix: \(fix)") }
+        }
+        problems += report.problemCount
         if problems > 0 { throw ExitCode(1) }
     }
 }
