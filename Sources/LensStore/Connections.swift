@@ -61,10 +61,13 @@ extension LensDatabase {
         guard !edges.isEmpty else { return }
         try writer.write { db in
             for edge in edges {
+                // Only between screenshots that still exist: the daemon's in-memory index may
+                // remember one that `lens gc` removed meanwhile.
                 try db.execute(sql: """
-                    INSERT INTO connection (a, b, score, via, resemblance) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO connection (a, b, score, via, resemblance)
+                    SELECT ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM screenshot WHERE id IN (?, ?)) = 2
                     ON CONFLICT(a, b) DO UPDATE SET score = excluded.score, via = excluded.via, resemblance = excluded.resemblance
-                    """, arguments: [edge.a, edge.b, edge.score, edge.via, edge.resemblance])
+                    """, arguments: [edge.a, edge.b, edge.score, edge.via, edge.resemblance, edge.a, edge.b])
             }
         }
     }

@@ -108,6 +108,10 @@ struct CLITests {
         #expect((stats["database_bytes"] as? Int ?? 0) > 0)
         let text = try lens.run(["stats"]).stdout
         #expect(text.contains("screenshots:   \(count) (done \(count)") && text.contains("by folder:"))
+        // Nothing is gone, so gc removes nothing (the store tests cover removal).
+        let gc = try #require(try lens.run(["gc", "--json"]).json() as? [String: Any])
+        #expect((gc["removed"] as? [Any])?.isEmpty == true && gc["dry_run"] as? Bool == false)
+        #expect(try lens.run(["gc", "--older-than", "-1"]).status == 2)
     }
 
     @Test func importOfBadFilesExitsOneAndListsEachWithItsReason() throws {

@@ -288,3 +288,34 @@ struct EntityStorageTests {
         #expect(try store.database.entities(ofScreenshot: registration.id).isEmpty)
     }
 }
+
+struct GarbageCollectionTests {
+    /// Only screenshots whose every path has been gone longer than the grace period go, with all
+    /// that hangs off them; a dry run reports the same and changes nothing.
+    @Test func onlyLongGoneScreenshotsAreRemoved() throws {
+        let store = try StoreFixture()
+        let day = 86_400.0, now = 1_800_000_000.0
+        let longGone = try store.add("quarterly invoice from the old flat", path: "/g/old.png", hash: 1)
+        let recentlyGone = try store.add("quarterly invoice from last week", path: "/g/recent.png", hash: 2)
+        let stillHere = try store.add("quarterly invoice still on disk", path: "/g/here.png", hash: 3)
+        _ = try store.database.register(FileObservation(path: "/g/here-copy.png", size: 100, modifiedAt: 1,
+                                                        sha256: StoreFixture.hash(3), format: .png, seenAt: 2))
+        try store.database.markGone(path: "/g/old.png", now: now - 40 * day)
+        try store.database.markGone(path: "/g/recent.png", now: now - 5 * day)
+        try store.database.markGone(path: "/g/here.png", now: now - 40 * day) // its copy is still present
+        #expect(try store.database.link(longGone, stillHere, note: "same flat"))
+
+        let dry = try store.database.collectGarbage(goneBefore: now - 30 * day, dryRun: true)
+        #expect(dry.removed == [GarbageReport.Removed(id: longGone, paths: ["/g/old.png"])])
+        #expect(try Set(store.ids("quarterly")) == [longGone, recentlyGone, stillHere])
+
+        let done = try store.database.collectGarbage(goneBefore: now - 30 * day, dryRun: false)
+        #expect(done.removed == dry.removed)
+        #expect(try Set(store.ids("quarterly")) == [recentlyGone, stillHere])
+        #expect(try store.database.screenshot(id: longGone) == nil)
+        #expect(try store.database.edges(minimumScore: 0).isEmpty) // the manual link went with it
+        #expect(try store.database.integrityCheck() == ["ok"])
+        #expect(try store.database.orphanCounts().values.allSatisfy { $0 == 0 })
+        #expect(try store.database.collectGarbage(goneBefore: now - 30 * day, dryRun: false).removed.isEmpty)
+    }
+}

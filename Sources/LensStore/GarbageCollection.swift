@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// What `lens gc` removed, or would remove.
+public struct GarbageReport: Sendable, Equatable {
+    public struct Removed: Sendable, Equatable {
+        public var id: Int64
+        public var paths: [String]
+    }
+
+    public var removed: [Removed]
+    public var bytesBefore: Int
+    public var bytesAfter: Int
+    /// Whether the file was rewritten (`VACUUM`) to give the space back.
+    public var vacuumed: Bool
+}
+
+extension LensDatabase {
+    /// Removes the screenshots whose every path has been gone since before `goneBefore` (seconds
+    /// since 1970): their text, index rows, entities, codes and edges go with them (foreign keys
+    /// cascade; the FTS trigger removes what it indexed). Then merges the full-text index and,
+    /// when a fifth or more of the file is free pages, runs `VACUUM`. With `dryRun`, only reports.
+    public func collectGarbage(goneBefore: Double, dryRun: Bool) throws -> GarbageReport {
+        let before = fileSize()
+        let removed = try writer.write { db -> [GarbageReport.Removed] in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.id, group_concat(p.path, char(10)) AS paths FROM screenshot s JOIN path p ON p.screenshot_id = s.id
+                GROUP BY s.id HAVING count(p.gone_at) = count(*) AND max(p.gone_at) < ? ORDER BY s.id
+                """, arguments: [goneBefore])
+            let found = rows.map { GarbageReport.Removed(id: $0["id"], paths: (($0["paths"] as String?) ?? "").split(separator: "\n").map(String.init)) }
+            if !dryRun {
+                for item in found { try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [item.id]) }
+            }
+            return found
+        }
+        guard !dryRun, !removed.isEmpty else { return GarbageReport(removed: removed, bytesBefore: before, bytesAfter: before, vacuumed: false) }
+        try writer.write { db in try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('optimize')") }
+        let (free, total) = try writer.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1)
+        }
+        var vacuumed = false
+        if free * 5 >= total {
+            try writer.barrierWriteWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+            vacuumed = true
+        }
+        try checkpoint()
+        return GarbageReport(removed: removed, bytesBefore: before, bytesAfter: fileSize(), vacuumed: vacuumed)
+    }
+}
