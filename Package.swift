@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "LensTestSupport", dependencies: ["LensCore"], path: "Tests/LensTestSupport"),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "LensTestSupport"]),
         .testTarget(name: "LensWatchTests", dependencies: ["LensWatch", "LensTestSupport"]),
-        .testTarget(name: "LensGraphTests", dependencies: ["LensGraph", "LensCore"]),
+        .testTarget(name: "LensGraphTests", dependencies: ["LensGraph", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensPhoneTests", dependencies: ["LensPhone", "LensCore"]),
         .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensStoreTests", dependencies: [

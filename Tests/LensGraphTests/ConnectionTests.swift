@@ -1,5 +1,6 @@
 import LensCore
 import LensGraph
+import LensTestSupport
 import Testing
 
 struct ConnectionRuleTests {
@@ -73,19 +74,6 @@ struct ConnectionIndexTests {
         let nameOnly = edges[1]
         #expect(nameOnly.score > 0.75 && nameOnly.score < 0.85) // 0.9 × similarity 0.89
         #expect(nameOnly.via == [SharedEntity(type: "person", a: "jon smith", b: "jon smyth", similarity: nameOnly.via[0].similarity)])
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the random libraries are the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(upTo bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }
 

@@ -99,3 +99,19 @@ extension TestSupport {
         return try body()
     }
 }
+
+/// A small deterministic generator (SplitMix64): random test data that is the same on every run.
+public struct SplitMix: Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// A number in 0..<bound.
+    public mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
