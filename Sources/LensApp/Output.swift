@@ -136,6 +136,8 @@ public enum JSONOutput {
         var entities: [StoredEntityJSON]
         /// Vendor, total and date when the text is a receipt or an invoice.
         var receipt: Receipt?
+        var tags: [String]
+        var note: String?
         var confidence: Double?
         var paths: [String]
         var gone_paths: [String]
@@ -159,6 +161,8 @@ public enum JSONOutput {
             codes = d.codes.map { Code(symbology: $0.symbology, payload: $0.payload) }
             entities = d.entities.map { StoredEntityJSON(type: $0.type, value: $0.value, normalized: $0.normalized, source: $0.source) }
             receipt = d.receipt
+            tags = d.tags
+            note = d.note
             confidence = d.confidence
             paths = d.paths
             gone_paths = d.gonePaths

@@ -252,6 +252,49 @@ public final class LensDatabase: Sendable {
                 CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
                 """)
         }
+        migrator.registerMigration("v8: tags and notes, indexed with the text") { db in
+            // Tags (a JSON array of names) and the note live in the text's row, so each FTS trigger
+            // still removes exactly the values it indexed. The array is indexed as it is: its
+            // brackets, quotes and commas are separators to the tokenizer (a correlated json_each
+            // in the content view makes FTS5's rebuild fail). Tags weigh 3 and the note 2 against
+            // the text's 1 in the ranking. The index is rebuilt once, from the stored texts.
+            try db.execute(sql: """
+                ALTER TABLE screenshot_text ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE screenshot_text ADD COLUMN note TEXT;
+                DROP TRIGGER screenshot_fts_insert;
+                DROP TRIGGER screenshot_fts_delete;
+                DROP TRIGGER screenshot_fts_update;
+                DROP TABLE screenshot_fts;
+                DROP VIEW screenshot_content;
+                CREATE VIEW screenshot_content(id, text, tags, note) AS
+                    SELECT id, lens_inflate(body) || coalesce(char(10, 10) || codes, ''),
+                           tags, coalesce(note, '')
+                    FROM screenshot_text;
+                CREATE VIRTUAL TABLE screenshot_fts USING fts5(
+                    text, tags, note, content = 'screenshot_content', content_rowid = 'id',
+                    tokenize = 'unicode61 remove_diacritics 2');
+                INSERT INTO screenshot_fts(screenshot_fts, rank) VALUES ('rank', 'bm25(1.0, 3.0, 2.0)');
+                CREATE TRIGGER screenshot_fts_insert AFTER INSERT ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(rowid, text, tags, note)
+                    VALUES (new.id, lens_inflate(new.body) || coalesce(char(10, 10) || new.codes, ''),
+                            new.tags, coalesce(new.note, ''));
+                END;
+                CREATE TRIGGER screenshot_fts_delete AFTER DELETE ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text, tags, note)
+                    VALUES ('delete', old.id, lens_inflate(old.body) || coalesce(char(10, 10) || old.codes, ''),
+                            old.tags, coalesce(old.note, ''));
+                END;
+                CREATE TRIGGER screenshot_fts_update AFTER UPDATE OF body, codes, tags, note ON screenshot_text BEGIN
+                    INSERT INTO screenshot_fts(screenshot_fts, rowid, text, tags, note)
+                    VALUES ('delete', old.id, lens_inflate(old.body) || coalesce(char(10, 10) || old.codes, ''),
+                            old.tags, coalesce(old.note, ''));
+                    INSERT INTO screenshot_fts(rowid, text, tags, note)
+                    VALUES (new.id, lens_inflate(new.body) || coalesce(char(10, 10) || new.codes, ''),
+                            new.tags, coalesce(new.note, ''));
+                END;
+                INSERT INTO screenshot_fts(screenshot_fts) VALUES ('rebuild');
+                """)
+        }
         return migrator
     }
 
@@ -516,7 +559,8 @@ public final class LensDatabase: Sendable {
     public func screenshot(id: Int64) throws -> ScreenshotDetail? {
         try writer.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.*, lens_inflate(t.body) AS text, t.words FROM screenshot s LEFT JOIN screenshot_text t ON t.id = s.id
+                SELECT s.*, lens_inflate(t.body) AS text, t.words, t.tags, t.note FROM screenshot s
+                LEFT JOIN screenshot_text t ON t.id = s.id
                 WHERE s.id = ?
                 """, arguments: [id]) else {
                 return nil
@@ -540,7 +584,9 @@ public final class LensDatabase: Sendable {
                 gonePaths: paths.filter { ($0["gone_at"] as Double?) != nil }.map { $0["path"] },
                 codes: try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
                                         arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) },
-                entities: try Self.entities(ofScreenshot: id, in: db))
+                entities: try Self.entities(ofScreenshot: id, in: db),
+                tags: (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String? ?? "[]").utf8))) ?? [],
+                note: row["note"])
         }
     }
 

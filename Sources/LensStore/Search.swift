@@ -17,12 +17,15 @@ public struct SearchRequest: Sendable {
     public var entityTypes: [String]
     /// Only screenshots having each of these entities, by normalized value (`phone`, `+14155550132`).
     public var entities: [(type: String, normalized: String)]
+    /// Only screenshots carrying every one of these tags.
+    public var tags: [String] = []
     public var limit: Int
 
     public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil,
                 minimumConfidence: Double? = nil, entityTypes: [String] = [],
-                entities: [(type: String, normalized: String)] = [], limit: Int = 20) {
+                entities: [(type: String, normalized: String)] = [], tags: [String] = [], limit: Int = 20) {
         self.query = query
+        self.tags = tags
         self.folder = folder
         self.since = since
         self.until = until
@@ -154,6 +157,10 @@ extension LensDatabase {
         for entity in request.entities {
             conditions.append("EXISTS (SELECT 1 FROM entity e WHERE e.screenshot_id = s.id AND e.type = ? AND e.normalized = ?)")
             arguments += [entity.type, entity.normalized]
+        }
+        for tag in request.tags {
+            conditions.append("EXISTS (SELECT 1 FROM screenshot_text t2, json_each(t2.tags) j WHERE t2.id = s.id AND j.value = ?)")
+            arguments += [tag]
         }
         if let minimum = request.minimumConfidence {
             conditions.append("s.confidence >= ?")

@@ -93,4 +93,7 @@ public struct ScreenshotDetail: Sendable {
     public var codes: [DecodedCode] = []
     /// URLs, e-mails, phones, dates and amounts found in the text and the codes.
     public var entities: [StoredEntity] = []
+    /// Tags and the note a person added (lens tag, lens note).
+    public var tags: [String] = []
+    public var note: String? = nil
 }

@@ -8,9 +8,9 @@ struct GcCommand: ParsableCommand {
         commandName: "gc",
         abstract: "Remove screenshots whose files have all been gone for a while, and give the space back.",
         discussion: """
-            A screenshot is removed when every path it was seen at has been gone for longer than \\
-            --older-than days: its text, entities, codes and connections go with it. The full-text \\
-            index is then merged, and the file is compacted (VACUUM) when a fifth of it is free. \\
+            A screenshot is removed when every path it was seen at has been gone for longer than \
+            --older-than days: its text, entities, codes and connections go with it. The full-text \
+            index is then merged, and the file is compacted (VACUUM) when a fifth of it is free. \
             Safe with the daemon running.
 
             Examples:

@@ -49,6 +49,9 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .customLong("entity"), help: ArgumentHelp("Only screenshots with this entity, compared by normalized value, e.g. phone:+14155550132 or 'phone:(415) 555-0132'; repeatable.", valueName: "type:value"))
     var entities: [String] = []
 
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only screenshots with this tag (lens tag); repeatable: all must be there.", valueName: "tag"))
+    var tags: [String] = []
+
     @Option(help: ArgumentHelp("The region for --entity phone numbers and dates without a country or order; default: $ENTITY_REGION, else US.", valueName: "cc"))
     var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
 
@@ -72,7 +75,7 @@ struct SearchCommand: ParsableCommand {
     /// Parses the query and filters; every problem becomes a usage error with a clear message.
     private func makeRequest() throws -> SearchRequest {
         let text = query.joined(separator: " ")
-        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil || !types.isEmpty || !entities.isEmpty
+        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil || !types.isEmpty || !entities.isEmpty || !tags.isEmpty
         var parsed: SearchQuery?
         do {
             parsed = try SearchQuery(parsing: text)
@@ -90,7 +93,7 @@ struct SearchCommand: ParsableCommand {
         return SearchRequest(query: parsed, folder: folder.map(LensLocations.absolute),
                              since: try date(since, .start), until: try date(until, .end),
                              minimumConfidence: minConfidence, entityTypes: try types.map(Self.entityType).map(\.rawValue),
-                             entities: try entities.map(entityFilter), limit: limit)
+                             entities: try entities.map(entityFilter), tags: tags, limit: limit)
     }
 
     static func entityType(_ name: String) throws -> EntityType {

@@ -64,6 +64,8 @@ struct ShowCommand: ParsableCommand {
             let normalized = entity.normalized == entity.value ? "" : "  → \(OutputStyle.visible(entity.normalized))"
             print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
         }
+        if !detail.tags.isEmpty { print("tags:        \(detail.tags.joined(separator: " "))") }
+        if let note = detail.note { print("note:        \(OutputStyle.visible(note))") }
         if let receipt = detail.receipt {
             print("receipt:     " + ([receipt.vendor, receipt.total, receipt.date].compactMap { $0 }.map { OutputStyle.visible($0) }.joined(separator: " · ")))
         }

@@ -87,6 +87,36 @@ struct CLITests {
         }
     }
 
+    /// Tags and notes: set by id or path, shown, searchable, and a filter that needs no query.
+    @Test func tagsAndNotesRoundTrip() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let receipt = TestSupport.samplePNG("receipt_light").path
+        #expect(try lens.run(["tag", receipt, "receipts", "cafe"]).stdout.hasSuffix(": receipts cafe\n"))
+        let chat = try #require(try lens.run(["show", "--json", TestSupport.samplePNG("chat_dark").path]).json() as? [String: Any])
+        let chatID = String(try #require(chat["id"] as? Int))
+        #expect(try lens.run(["tag", chatID, "cafe"]).status == 0)
+        #expect(try lens.run(["note", chatID, "ask Priya about the report"]).status == 0)
+        #expect(try lens.run(["note", chatID, "--append", "due Friday"]).status == 0)
+
+        let shown = try #require(try lens.run(["show", "--json", chatID]).json() as? [String: Any])
+        #expect(shown["tags"] as? [String] == ["cafe"] && shown["note"] as? String == "ask Priya about the report\ndue Friday")
+        let byTag = try #require(try lens.run(["search", "--json", "--tag", "cafe"]).json() as? [[String: Any]])
+        #expect(byTag.count == 2)
+        let both = try #require(try lens.run(["search", "--json", "--tag", "cafe", "--tag", "receipts"]).json() as? [[String: Any]])
+        #expect((both.first?["paths"] as? [String]) == [receipt] && both.count == 1)
+        let byNote = try #require(try lens.run(["search", "--json", "Friday"]).json() as? [[String: Any]])
+        #expect(byNote.map { $0["id"] as? Int } == [Int(chatID)])
+        let tags = try #require(try lens.run(["tags", "--json"]).json() as? [[String: Any]])
+        #expect(tags.map { "\($0["tag"] ?? "") \($0["count"] ?? "")" } == ["cafe 2", "receipts 1"])
+
+        #expect(try lens.run(["untag", receipt, "receipts"]).status == 0)
+        #expect((try lens.run(["search", "--json", "--tag", "receipts"]).json() as? [Any])?.isEmpty == true)
+        let bad = try lens.run(["tag", chatID, "two words"])
+        #expect(bad.status == 2 && bad.stderr.contains("is not a tag"))
+        #expect(try lens.run(["tag", "9999", "x"]).status == 2)
+    }
+
     /// `lens stats` summarizes what was imported, in both forms.
     @Test func statsSummarizeTheCollection() throws {
         let lens = try LensBinary()

@@ -174,3 +174,41 @@ struct SearchFuzzTests {
         #expect(try store.database.integrityCheck() == ["ok"])
     }
 }
+
+/// Tags and notes are indexed with the text (weighted above it), filter searches, survive a new
+/// recognition of the same content, and keep the index in step.
+struct AnnotationTests {
+    @Test func tagsAndNotesAreSearchableAndFilter() throws {
+        let store = try StoreFixture()
+        let receipt = try store.add("Cafe receipt total 12.50", path: "/a/r.png", hash: 1)
+        let chat = try store.add("chat about the trip and a receipt", path: "/a/c.png", hash: 2)
+        #expect(try store.database.changeTags(of: receipt, adding: ["receipts", "trip-2024"]) == ["receipts", "trip-2024"])
+        #expect(try store.database.changeTags(of: chat, adding: ["trip-2024", "receipts"], removing: ["receipts"]) == ["trip-2024"])
+        try store.database.setNote(of: chat, to: "booked the ferry")
+        try store.database.setNote(of: chat, to: "seat 14C", appending: true)
+        let note = try store.database.annotations(of: chat).note
+        #expect(note == "booked the ferry\nseat 14C", "\(String(describing: note))")
+
+        #expect(try store.ids("ferry") == [chat]) // the note is searchable
+        #expect(try store.ids("receipts") == [receipt]) // only the tag has this word
+        let tagged = try store.database.search(SearchRequest(query: nil, tags: ["trip-2024"])).map(\.id)
+        #expect(Set(tagged) == [receipt, chat])
+        let both = try store.database.search(SearchRequest(query: nil, tags: ["trip-2024", "receipts"])).map(\.id)
+        #expect(both == [receipt])
+        #expect(try store.database.tagCounts().map { "\($0.tag) \($0.count)" } == ["trip-2024 2", "receipts 1"])
+
+        // A new recognition replaces the text, not the tags or the note.
+        try store.database.recordRecognition(Recognition(text: "Cafe receipt total 13.00", words: [], width: 1, height: 1),
+                                             for: receipt, seconds: 0.1)
+        #expect(try store.database.annotations(of: receipt).tags == ["receipts", "trip-2024"])
+        #expect(try store.ids("receipts") == [receipt])
+
+        try store.database.setNote(of: chat, to: "")
+        #expect(try store.ids("ferry").isEmpty)
+        #expect(try store.database.changeTags(of: receipt, removing: ["receipts"]) == ["trip-2024"])
+        #expect(try store.ids("receipts").isEmpty)
+        #expect(throws: AnnotationError.invalidTag("two words")) { try store.database.changeTags(of: chat, adding: ["two words"]) }
+        #expect(throws: AnnotationError.notRecognized(id: 99)) { try store.database.changeTags(of: 99, adding: ["x"]) }
+        #expect(try store.database.integrityCheck() == ["ok"])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// Why a tag or note could not be set.
+public enum AnnotationError: Error, Equatable, CustomStringConvertible {
+    /// Only recognized screenshots carry tags and notes (they are indexed with the text).
+    case notRecognized(id: Int64)
+    case invalidTag(String)
+
+    public var description: String {
+        switch self {
+        case .notRecognized(let id): "screenshot \(id) is not recognized yet; tag it once its text is stored (lens status)"
+        case .invalidTag(let tag): "'\(tag)' is not a tag: use letters, digits, '-', '_' or '.', without spaces"
+        }
+    }
+}
+
+extension LensDatabase {
+    /// Tags are words: letters, digits, `-`, `_`, `.` (so `--tag` and the search index agree).
+    public static func isTag(_ tag: String) -> Bool {
+        !tag.isEmpty && tag.count <= 64 && tag.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+    }
+
+    /// Adds (or with `removing`, removes) `tags` on screenshot `id`; returns its tags after.
+    @discardableResult
+    public func changeTags(of id: Int64, adding tags: [String] = [], removing: [String] = []) throws -> [String] {
+        for tag in tags + removing where !Self.isTag(tag) { throw AnnotationError.invalidTag(tag) }
+        return try writer.write { db in
+            guard let current = try String.fetchOne(db, sql: "SELECT tags FROM screenshot_text WHERE id = ?", arguments: [id]) else {
+                throw AnnotationError.notRecognized(id: id)
+            }
+            var list = (try? JSONDecoder().decode([String].self, from: Data(current.utf8))) ?? []
+            for tag in tags where !list.contains(tag) { list.append(tag) }
+            list.removeAll { removing.contains($0) }
+            let json = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
+            if json != current { try db.execute(sql: "UPDATE screenshot_text SET tags = ? WHERE id = ?", arguments: [json, id]) }
+            return list
+        }
+    }
+
+    /// Sets the note of screenshot `id` (nil or empty clears it), or appends a line with `appending`.
+    public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws {
+        try writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
+                throw AnnotationError.notRecognized(id: id)
+            }
+            let old: String? = row["note"]
+            var note = text.flatMap { $0.isEmpty ? nil : $0 }
+            if appending, let old, !old.isEmpty { note = note.map { old + "\n" + $0 } ?? old }
+            try db.execute(sql: "UPDATE screenshot_text SET note = ? WHERE id = ?", arguments: [note, id])
+        }
+    }
+
+    /// The tags and note of screenshot `id`.
+    public func annotations(of id: Int64) throws -> (tags: [String], note: String?) {
+        try writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT tags, note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
+                return ([], nil)
+            }
+            let tags = (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String? ?? "[]").utf8))) ?? []
+            return (tags, row["note"])
+        }
+    }
+
+    /// Every tag with the number of screenshots carrying it, most used first.
+    public func tagCounts() throws -> [(tag: String, count: Int)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT j.value AS tag, count(*) AS n FROM screenshot_text t, json_each(t.tags) j GROUP BY j.value ORDER BY n DESC, tag
+                """).map { (tag: $0["tag"], count: $0["n"]) }
+        }
+    }
+}
