@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   pkg-config
   libtesseract-dev libleptonica-dev tesseract-ocr-eng   # OCR (libtesseract C API + leptonica)
+  tesseract-ocr-osd                                     # Tesseract's orientation model: the language-switch test reads with it
   libzbar-dev                                           # QR codes and barcodes, decoded in the OCR pass
   libphonenumber-dev libprotobuf-dev                    # phone numbers (C++, wrapped by CPhoneNumber)
   publicsuffix                                          # the Public Suffix List, for bare-domain URLs
