@@ -56,9 +56,9 @@ public enum ConfigurationFile {
     }
 
     private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders",
-                                                         "max_file_mb", "max_megapixels", "symlinks"]
+                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
-                                                  "delete_after_import", "poll_interval"]
+                                                  "delete_after_import", "poll_interval", "tags"]
 
     /// Parses TOML text. Unknown keys are errors too: a misspelt key would otherwise be ignored silently.
     public static func parse(_ text: String, file: String, home: String) throws(ConfigurationError) -> LensConfiguration {
@@ -98,6 +98,9 @@ public enum ConfigurationFile {
             }
             config.symlinks = parsed
         }
+        config.trashFolder = try string(table, "trash", failTop).map { expand($0, home: home) }
+        config.undoDays = try int(table, "undo_days", failTop) ?? config.undoDays
+        config.gcGraceDays = try int(table, "gc_grace_days", failTop) ?? config.gcGraceDays
         if let value = table["folders"] {
             guard let array = value.array else { throw failTop("folders", "must be an array of tables ([[folders]])") }
             for (index, element) in array.enumerated() {
@@ -118,6 +121,7 @@ public enum ConfigurationFile {
                 entry.region = try string(folder, "region", failHere)
                 entry.isEnabled = try bool(folder, "enabled", failHere) ?? entry.isEnabled
                 entry.deletesAfterImport = try bool(folder, "delete_after_import", failHere) ?? entry.deletesAfterImport
+                entry.tags = try strings(folder, "tags", failHere) ?? entry.tags
                 if let value = folder["poll_interval"] {
                     guard let seconds = value.double ?? value.int.map(Double.init) else {
                         throw failHere("poll_interval", "must be a number of seconds")
@@ -248,6 +252,17 @@ extension ConfigurationFile {
             # under "inside"; it is reported with its target.
             symlinks = "inside"
 
+            # lens delete --file moves files here, so that lens undo can put them back; without it such files
+            # are deleted for good (after confirmation).
+            # trash = "~/.local/share/lens/trash"
+
+            # How many days an import run or a delete can be undone (lens history, lens undo); lens gc then
+            # lets go of what the undo needed, trashed files included.
+            undo_days = 30
+
+            # lens gc removes a screenshot once every file it was seen at has been gone this many days.
+            gc_grace_days = 30
+
             # One [[folders]] table per watched folder.
             #   path                 the folder (required)
             #   recursive            watch sub-folders too (default true)
@@ -258,6 +273,7 @@ extension ConfigurationFile {
             #   enabled              false keeps the folder here but stops importing from it
             #   poll_interval        seconds between scans instead of inotify; network shares (NFS, SMB, FUSE)
             #                        are detected and polled every \(Int(LensConfiguration.defaultPollSeconds)) s without it
+            #   tags                 tags for every screenshot recognized from this folder, e.g. ["work"]
             #   delete_after_import  DANGER: delete each original once its text is safely stored (default false).
             #                        The file is gone from disk afterwards; only Lens's copy of the text remains.
             #                        Under systemd the folder must also be in the unit's ReadWritePaths=.

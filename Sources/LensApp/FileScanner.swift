@@ -189,20 +189,28 @@ struct FileScanner {
         /// Not an image and not named like one (a notes.txt beside the screenshots): not a problem.
         case skipped
         case failed(FileFailure)
+        /// Content taken out of the index on purpose (lens delete, an undone import): left out.
+        case removedOnPurpose
     }
 
     /// Hashes `file` and records it in `database`: the one step from a file on disk to queued
     /// content, shared by `lens import` and the daemon.
-    func ingest(_ file: FoundFile, into database: LensDatabase) throws -> Ingestion {
+    ///
+    /// - Parameters:
+    ///   - batch: the import run new content belongs to, so `lens undo` can take it out again.
+    ///   - respectingRemovals: leave out content removed on purpose (the daemon does; `lens import`,
+    ///     asked for these files by name or folder, brings it back).
+    func ingest(_ file: FoundFile, into database: LensDatabase, batch: Int64? = nil, respectingRemovals: Bool = false) throws -> Ingestion {
         switch examine(path: file.path, info: file.info) {
         case .failure(let failure) where [Self.notAnImage, Self.emptyFile].contains(failure.reason) && !file.claimsToBeImage:
             return .skipped
         case .failure(let failure):
             return .failed(failure)
         case .success(let image):
+            if respectingRemovals, try database.wasRemoved(sha256: image.sha256) { return .removedOnPurpose }
             return .registered(try database.register(FileObservation(
                 path: image.path, size: image.size, modifiedAt: image.modifiedAt, sha256: image.sha256,
-                format: image.format, seenAt: Date().timeIntervalSince1970)))
+                format: image.format, seenAt: Date().timeIntervalSince1970), batch: batch))
         }
     }
 

@@ -16,6 +16,8 @@ public struct ImportOptions: Sendable {
     public var region: String
     /// Which symbolic links inside the folders are followed.
     public var symlinks: LensConfiguration.SymlinkPolicy
+    /// The configured folders: a file under one gets its `tags`.
+    public var folders: [LensConfiguration.Folder] = []
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
@@ -109,6 +111,8 @@ public struct Importer: Sendable {
         let files = scanner.files(under: paths.map(LensLocations.absolute)) { failures.append($0) }
         var addedIDs = Set<Int64>(), known = 0, skipped = 0
         var knownFailedIDs: [Int64] = []
+        // The run is a batch in the log, so `lens undo` can take its new screenshots out again.
+        let batch = paths.isEmpty ? nil : try database.beginBatch(.import, summary: paths.map(LensLocations.absolute).joined(separator: ", "))
         for (index, file) in files.enumerated() {
             progress(ImportProgress(phase: .scanning, completed: index, total: files.count))
             let size = Int(file.info.st_size), mtime = FileScanner.modificationTime(file.info)
@@ -117,8 +121,8 @@ public struct Importer: Sendable {
                 if unchanged.state == .failed { knownFailedIDs.append(unchanged.id) }
                 continue
             }
-            switch try scanner.ingest(file, into: database) {
-            case .skipped:
+            switch try scanner.ingest(file, into: database, batch: batch) {
+            case .skipped, .removedOnPurpose:
                 skipped += 1
             case .failed(let failure):
                 failures.append(failure)
@@ -144,6 +148,7 @@ public struct Importer: Sendable {
             let extractor = EntityExtractors.make(region: options.region)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
+                                   folderTags: { [folders = WatchedFolders(options.folders)] path in folders.folder(holding: path)?.tags ?? [] },
                                    connections: ConnectionKeeper(database: database))
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,
             // so this ends with each of them recognized or failed. Another process (a daemon) may
@@ -171,6 +176,7 @@ public struct Importer: Sendable {
                 try await Task.sleep(for: .seconds(max(0, next - Date().timeIntervalSince1970) + 0.01))
             }
         }
+        if let batch { try database.finishBatch(batch, droppingIfEmpty: true) }
         let (recognized, failedIDs) = tally.result
         failures += try database.failures(ids: failedIDs + knownFailedIDs + poisonedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
         let elapsed = ContinuousClock.now - start

@@ -10,6 +10,9 @@ public final class ConnectionKeeper: @unchecked Sendable {
     private let lock = NSLock()
     /// Loaded from the database on first use, then kept up to date by `connect(_:)`.
     private var index: EntityIndex?
+    /// The batch log when the index was loaded: another process's import, delete, undo or
+    /// restore changes it, and the index is loaded again so it knows what that process did.
+    private var indexedAtLog: [Int64] = []
 
     public init(database: LensDatabase) { self.database = database }
 
@@ -19,9 +22,13 @@ public final class ConnectionKeeper: @unchecked Sendable {
         let entities = try database.entities(ofScreenshot: id).compactMap { stored in
             EntityType(rawValue: stored.type).map { (type: $0, normalized: stored.normalized) }
         }
+        let log = try database.batchLogVersion()
         lock.lock()
         defer { lock.unlock() }
-        if index == nil { index = try MindMapUseCases.loadIndex(database) }
+        if index == nil || log != indexedAtLog {
+            index = try MindMapUseCases.loadIndex(database)
+            indexedAtLog = log
+        }
         // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
         let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
         for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }

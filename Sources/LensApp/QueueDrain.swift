@@ -28,6 +28,8 @@ struct QueueDrain: Sendable {
     var languages: @Sendable (String) -> String? = { _ in nil }
     /// The entity extractor for a file at a path (its folder's region); `nil`: no entities.
     var extractor: @Sendable (String) -> EntityExtractor? = { _ in nil }
+    /// Tags the folders holding a file give it (`tags` in a `[[folders]]` table).
+    var folderTags: @Sendable (String) -> [String] = { _ in [] }
     /// Links each recognized screenshot to those sharing its entities; `nil`: no connections.
     var connections: ConnectionKeeper? = nil
     /// Runs once an item's text is committed (the daemon deletes originals there, if asked to).
@@ -90,6 +92,8 @@ struct QueueDrain: Sendable {
             do {
                 let entities = extractor(path)?.entities(in: recognition.text) ?? []
                 try database.recordRecognition(recognition, entities: entities, for: item.id, seconds: seconds)
+                let tags = item.paths.flatMap(folderTags)
+                if !tags.isEmpty { try database.changeTags(of: item.id, adding: tags) }
             } catch where LensDatabase.isTransientStorageError(error) {
                 return try retryLater(item, reason: "cannot store the text of \(path): \(error)")
             }

@@ -157,6 +157,7 @@ struct OCRService: Service {
                                        extractor: { [region = options.region] path in
                                            EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region)
                                        },
+                                       folderTags: { path in folders.folder(holding: path)?.tags ?? [] },
                                        connections: keeper,
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })
                 do {
@@ -484,10 +485,10 @@ final class IntakeService: Service, @unchecked Sendable {
                 continue
             }
             do {
-                switch try scanner.ingest(FoundFile(path: path, info: info, isExplicit: false), into: database) {
+                switch try scanner.ingest(FoundFile(path: path, info: info, isExplicit: false), into: database, respectingRemovals: true) {
                 case .registered(.added): added += 1
                 case .registered(.known(let id, .done, _, _)): remover.removeOriginals(of: id, at: [path])
-                case .registered, .skipped: break
+                case .registered, .skipped, .removedOnPurpose: break
                 case .failed(let failure): logger.warning("\(OutputStyle.visible(failure.path)): \(failure.reason)")
                 }
                 lock.withLock { _ = registrationAttempts.removeValue(forKey: path) }

@@ -21,6 +21,14 @@ public struct LensConfiguration: Sendable, Equatable {
     public var maximumPixels: Int = 64_000_000
     /// Which symbolic links inside watched or imported folders are followed (`symlinks`).
     public var symlinks: SymlinkPolicy = .inside
+    /// Where `lens delete --file` moves files so `lens undo` can bring them back (`trash`);
+    /// `nil`: such files are deleted for good, after confirmation.
+    public var trashFolder: String?
+    /// How long a batch (an import run, a delete) can be undone (`undo_days`); after that,
+    /// `lens gc` lets go of what the undo needed, trashed files included.
+    public var undoDays: Int = 30
+    /// How long a screenshot's files must all have been gone before `lens gc` removes it.
+    public var gcGraceDays: Int = 30
 
     public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"], region: String = "US",
                 stabilityMilliseconds: Int = Self.defaultStabilityMilliseconds, logLevel: String = "info", folders: [Folder] = []) {
@@ -62,6 +70,8 @@ public struct LensConfiguration: Sendable, Equatable {
         /// Poll every this many seconds instead of relying on inotify (network shares are
         /// detected and polled automatically); `nil` means inotify.
         public var pollInterval: Double?
+        /// Tags given to every screenshot recognized from this folder (`tags`).
+        public var tags: [String] = []
 
         public init(path: String, recursive: Bool = true, include: [String] = [], exclude: [String] = Self.defaultExcludes,
                     languages: [String]? = nil, isEnabled: Bool = true, deletesAfterImport: Bool = false, pollInterval: Double? = nil) {
@@ -90,6 +100,13 @@ public struct LensConfiguration: Sendable, Equatable {
         case never
     }
 
+    /// Tags are words: letters, digits, `-`, `_`, `.`, at most 64 characters (so `--tag` and the
+    /// search index agree).
+    public static func isTag(_ tag: String) -> Bool {
+        !tag.isEmpty && tag.count <= 64
+            && tag.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+    }
+
     /// Two upper-case ASCII letters, e.g. `US`.
     public static func isRegionCode(_ code: String) -> Bool {
         code.utf8.count == 2 && code.utf8.allSatisfy { (0x41...0x5A).contains($0) }
@@ -109,6 +126,9 @@ public struct LensConfiguration: Sendable, Equatable {
         if !(1...(4 << 30)).contains(maximumFileBytes) { found.append(("max_file_mb", "must be between 1 and 4096")) }
         if !(1_000_000...1_000_000_000).contains(maximumPixels) { found.append(("max_megapixels", "must be between 1 and 1000")) }
         if !Self.isRegionCode(region) { found.append(("region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\"")) }
+        if !(1...3650).contains(undoDays) { found.append(("undo_days", "must be between 1 and 3650 days")) }
+        if !(0...3650).contains(gcGraceDays) { found.append(("gc_grace_days", "must be between 0 and 3650 days")) }
+        if let trashFolder, !trashFolder.hasPrefix("/") { found.append(("trash", "must be an absolute path (or start with ~/)")) }
         var seen = Set<String>()
         for (index, folder) in folders.enumerated() {
             let key = "folders[\(index + 1)]"
@@ -118,6 +138,9 @@ public struct LensConfiguration: Sendable, Equatable {
                 found.append(("\(key).poll_interval", "must be between 1 and 86400 seconds"))
             }
             if folder.languages?.isEmpty == true { found.append(("\(key).languages", "must name at least one language")) }
+            if let bad = folder.tags.first(where: { !Self.isTag($0) }) {
+                found.append(("\(key).tags", "'\(bad)' is not a tag: use letters, digits, '-', '_' or '.', without spaces"))
+            }
             if let region = folder.region, !Self.isRegionCode(region) {
                 found.append(("\(key).region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\""))
             }

@@ -134,10 +134,13 @@ extension Recognition {
             guard let dx = signed(), let dy = signed(), let w = varint(), let h = varint(), i < bytes.count else { break }
             let confidence = Float(bytes[i])
             i += 1
-            let x = previousRight + dx, y = previousTop + dy
+            // Wrapping and clamping arithmetic: the bytes may come from a backup file (lens
+            // restore), and hostile varints must give odd boxes, never a trap.
+            let x = previousRight &+ dx, y = previousTop &+ dy
+            let width = Int(clamping: w), height = Int(clamping: h)
             words.append(RecognizedWord(textOffset: run.offset, textLength: run.length, confidence: confidence,
-                                        x: x, y: y, width: Int(w), height: Int(h)))
-            previousRight = x + Int(w)
+                                        x: x, y: y, width: width, height: height))
+            previousRight = x &+ width
             previousTop = y
         }
         return words

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LensCore
 
 /// Why a tag or note could not be set.
 public enum AnnotationError: Error, Equatable, CustomStringConvertible {
@@ -17,9 +18,7 @@ public enum AnnotationError: Error, Equatable, CustomStringConvertible {
 
 extension LensDatabase {
     /// Tags are words: letters, digits, `-`, `_`, `.` (so `--tag` and the search index agree).
-    public static func isTag(_ tag: String) -> Bool {
-        !tag.isEmpty && tag.count <= 64 && tag.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
-    }
+    public static func isTag(_ tag: String) -> Bool { LensConfiguration.isTag(tag) }
 
     /// Adds (or with `removing`, removes) `tags` on screenshot `id`; returns its tags after.
     @discardableResult

@@ -295,6 +295,33 @@ public final class LensDatabase: Sendable {
                 INSERT INTO screenshot_fts(screenshot_fts) VALUES ('rebuild');
                 """)
         }
+        migrator.registerMigration("v9: the batch log, for history and undo") { db in
+            try db.execute(sql: """
+                -- Append-only: every import run, delete and restore (lens history, lens undo).
+                CREATE TABLE batch (
+                    id          INTEGER PRIMARY KEY,
+                    kind        TEXT    NOT NULL CHECK (kind IN ('import', 'delete', 'restore', 'replace')),
+                    started_at  REAL    NOT NULL,
+                    finished_at REAL,
+                    undone_at   REAL,
+                    summary     TEXT    NOT NULL DEFAULT ''
+                );
+                -- The contents a batch added (import, restore) or removed (delete). A delete keeps the
+                -- archived screenshot (JSON) until the batch expires, and where its files went in the trash.
+                CREATE TABLE batch_item (
+                    batch_id INTEGER NOT NULL REFERENCES batch(id) ON DELETE CASCADE,
+                    sha256   TEXT    NOT NULL,
+                    record   TEXT,
+                    trashed  TEXT,
+                    PRIMARY KEY (batch_id, sha256)
+                ) WITHOUT ROWID;
+                -- Contents taken out on purpose: the daemon's scans do not index them again.
+                CREATE TABLE removed_content (
+                    sha256   TEXT    PRIMARY KEY,
+                    batch_id INTEGER REFERENCES batch(id) ON DELETE SET NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -323,7 +350,10 @@ public final class LensDatabase: Sendable {
     ///
     /// New content is queued for OCR; known content (the same bytes anywhere) only gains the path.
     /// A path that now holds different bytes moves to the new content.
-    public func register(_ file: FileObservation) throws -> Registration {
+    /// With `batch`, new content is recorded as that batch's (so `lens undo` can take it out).
+    /// Registering content that was removed on purpose brings it back: the caller decides whether
+    /// to (``wasRemoved(sha256:)``).
+    public func register(_ file: FileObservation, batch: Int64? = nil) throws -> Registration {
         try writer.write { db in
             let now = file.seenAt
             if let row = try Row.fetchOne(db, sql: "SELECT id, state, last_error FROM screenshot WHERE sha256 = ?",
@@ -342,6 +372,10 @@ public final class LensDatabase: Sendable {
                 """, arguments: [file.sha256, file.size, file.format.rawValue, file.modifiedAt, now])
             let id = db.lastInsertedRowID
             try Self.upsertPath(db, file, screenshotID: id, now: now)
+            try db.execute(sql: "DELETE FROM removed_content WHERE sha256 = ?", arguments: [file.sha256])
+            if let batch {
+                try db.execute(sql: "INSERT OR IGNORE INTO batch_item (batch_id, sha256) VALUES (?, ?)", arguments: [batch, file.sha256])
+            }
             return .added(id: id)
         }
     }

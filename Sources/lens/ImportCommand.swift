@@ -34,6 +34,7 @@ struct ImportCommand: AsyncParsableCommand {
     var languages: String = "eng"
 
     @OptionGroup var regionOption: RegionOption
+    @OptionGroup var configOption: ConfigOption
 
     @Option(help: ArgumentHelp("Refuse files larger than this many megabytes, unread.", valueName: "mb"))
     var maxFileMb: Int = 256
@@ -64,10 +65,12 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let settings = try configOption.load()
         let library = try global.openLibrary()
-        let options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000),
+        var options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000),
                                     maximumFileBytes: maxFileMb << 20, region: regionOption.region,
                                     symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
+        options.folders = settings.folders // their tags go to the screenshots under them
         let importer = Importer(database: library.database, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary

@@ -51,7 +51,7 @@ struct Lens: AsyncParsableCommand {
               lens import ~/Pictures/Screenshots
               lens search "invoice 2024"
             """,
-        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self]
+        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self]
     )
 }
 

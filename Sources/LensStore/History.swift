@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import LensCore
+
+/// One entry of the append-only batch log (`lens history`): an import run, a delete, a restore.
+public struct BatchRecord: Sendable, Equatable, Encodable {
+    public enum Kind: String, Sendable, Encodable { case `import`, delete, restore, replace }
+    public var id: Int64
+    public var kind: Kind
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var undoneAt: Date?
+    /// What it was about: the folders imported, the screenshots deleted, the file restored.
+    public var summary: String
+    /// Screenshots it added (import, restore) or removed (delete).
+    public var items: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, summary, items
+        case startedAt = "started_at", finishedAt = "finished_at", undoneAt = "undone_at"
+    }
+}
+
+/// A file that `lens delete --file` moved to the trash folder, so `lens undo` can put it back.
+public struct TrashedFile: Codable, Sendable, Equatable {
+    public var path: String
+    public var trash: String
+
+    public init(path: String, trash: String) {
+        self.path = path
+        self.trash = trash
+    }
+}
+
+/// What `lens undo` did.
+public struct UndoOutcome: Sendable, Equatable {
+    public var batch: BatchRecord
+    /// Screenshots taken out of the index (undoing an import or a restore).
+    public var removed: Int
+    /// Screenshots put back (undoing a delete), with their ids.
+    public var restoredIDs: [Int64]
+    /// Files to move back from the trash (undoing a delete --file); the caller moves them.
+    public var trashed: [TrashedFile]
+}
+
+/// Why a batch cannot be undone. Each message says what to do instead.
+public enum UndoError: Error, Equatable, CustomStringConvertible {
+    case nothingToUndo
+    case noSuchBatch(Int64)
+    case alreadyUndone(Int64, at: Date)
+    case expired(Int64, days: Int)
+    case notUndoable(Int64, reason: String)
+
+    public var description: String {
+        switch self {
+        case .nothingToUndo: "there is nothing to undo (lens history lists the batches)"
+        case .noSuchBatch(let id): "there is no batch \(id) (lens history lists the batches)"
+        case .alreadyUndone(let id, let at): "batch \(id) was already undone on \(ISO8601DateFormatter().string(from: at))"
+        case .expired(let id, let days):
+            "batch \(id) is older than \(days) days (undo_days) and has expired: what it needed to undo was let go by lens gc"
+        case .notUndoable(let id, let reason): "batch \(id) cannot be undone: \(reason)"
+        }
+    }
+}
+
+extension LensDatabase {
+    /// Opens a batch in the log; its items are recorded as the work goes.
+    public func beginBatch(_ kind: BatchRecord.Kind, summary: String, now: Double = Date().timeIntervalSince1970) throws -> Int64 {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO batch (kind, started_at, summary) VALUES (?, ?, ?)", arguments: [kind.rawValue, now, summary])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Closes a batch; with `droppingIfEmpty`, a batch that recorded nothing leaves no line (an
+    /// import that found nothing new is nothing to undo).
+    public func finishBatch(_ id: Int64, droppingIfEmpty: Bool = false, now: Double = Date().timeIntervalSince1970) throws {
+        try writer.write { db in
+            if droppingIfEmpty, try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM batch_item WHERE batch_id = ?)", arguments: [id]) == true {
+                try db.execute(sql: "DELETE FROM batch WHERE id = ?", arguments: [id])
+                return
+            }
+            try db.execute(sql: "UPDATE batch SET finished_at = ? WHERE id = ?", arguments: [now, id])
+        }
+    }
+
+    /// The most recent batches, newest first.
+    public func batches(limit: Int = 20) throws -> [BatchRecord] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT b.*, (SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items
+                FROM batch b ORDER BY b.id DESC LIMIT ?
+                """, arguments: [limit]).map(Self.batchRecord)
+        }
+    }
+
+    private static func batchRecord(_ row: Row) -> BatchRecord {
+        BatchRecord(id: row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import,
+                    startedAt: Date(timeIntervalSince1970: row["started_at"]),
+                    finishedAt: (row["finished_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    undoneAt: (row["undone_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    summary: row["summary"], items: row["items"] ?? 0)
+    }
+
+    /// Whether this content was taken out of the index on purpose (lens delete, or an undone
+    /// import): the daemon's scans leave it out; `lens import` of its file brings it back.
+    public func wasRemoved(sha256: String) throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM removed_content WHERE sha256 = ?)"),
+                              arguments: [sha256]) ?? false
+        }
+    }
+
+    /// A number that changes whenever screenshots are added or taken out by another process's
+    /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
+    /// when to reload.
+    public func batchLogVersion() throws -> [Int64] {
+        try writer.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch
+                """)
+            return [row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0]
+        }
+    }
+
+    /// Takes screenshots out of the index as one `delete` batch: their text, index rows,
+    /// entities, codes and edges go; an archive of each stays in the batch so `lens undo` can put
+    /// it back without OCR, and the content is remembered as removed so the daemon does not
+    /// index its file again. Returns the batch id and the archives (with their live paths).
+    public func deleteScreenshots(ids: [Int64], summary: String, now: Double = Date().timeIntervalSince1970) throws
+        -> (batch: Int64, removed: [ArchivedScreenshot]) {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO batch (kind, started_at, finished_at, summary) VALUES ('delete', ?, ?, ?)",
+                           arguments: [now, now, summary])
+            let batch = db.lastInsertedRowID
+            var removed: [ArchivedScreenshot] = []
+            for id in ids {
+                guard let archive = try Self.archive(id: id, in: db) else { continue }
+                let json = String(decoding: try JSONEncoder().encode(archive), as: UTF8.self)
+                try db.execute(sql: "INSERT OR REPLACE INTO batch_item (batch_id, sha256, record) VALUES (?, ?, ?)",
+                               arguments: [batch, archive.sha256, json])
+                try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)",
+                               arguments: [archive.sha256, batch])
+                try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [id])
+                removed.append(archive)
+            }
+            return (batch, removed)
+        }
+    }
+
+    /// Notes that a deleted screenshot's file went to the trash folder (so undo can return it).
+    public func recordTrashed(_ files: [TrashedFile], sha256: String, batch: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE batch_item SET trashed = ? WHERE batch_id = ? AND sha256 = ?",
+                           arguments: [String(decoding: try JSONEncoder().encode(files), as: UTF8.self), batch, sha256])
+        }
+    }
+
+    /// Reverts batch `id` (or the newest batch not yet undone): an import's or a restore's new
+    /// screenshots leave the index (and are remembered as removed); a delete's come back as they
+    /// were, ids included when free. Batches that started before `expiredBefore` are refused.
+    public func undo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int,
+                     now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
+        try writer.write { db in
+            let row: Row?
+            if let id {
+                row = try Row.fetchOne(db, sql: "SELECT *, 0 AS items FROM batch WHERE id = ?", arguments: [id])
+                guard row != nil else { throw UndoError.noSuchBatch(id) }
+            } else {
+                row = try Row.fetchOne(db, sql: "SELECT *, 0 AS items FROM batch WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1")
+                guard row != nil else { throw UndoError.nothingToUndo }
+            }
+            var batch = Self.batchRecord(row!)
+            if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
+            if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+            var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
+            switch batch.kind {
+            case .replace:
+                throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
+            case .import, .restore:
+                let hashes = try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [batch.id])
+                for sha in hashes {
+                    try db.execute(sql: "DELETE FROM screenshot WHERE sha256 = ?", arguments: [sha])
+                    guard db.changesCount > 0 else { continue }
+                    outcome.removed += 1
+                    try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)", arguments: [sha, batch.id])
+                }
+            case .delete:
+                let items = try Row.fetchAll(db, sql: "SELECT sha256, record, trashed FROM batch_item WHERE batch_id = ?",
+                                             arguments: [batch.id])
+                if items.contains(where: { ($0["record"] as String?) == nil }) {
+                    throw UndoError.expired(batch.id, days: undoDays)
+                }
+                var restored: [(Int64, [ArchivedScreenshot.ArchivedLink])] = []
+                for item in items {
+                    let archive = try JSONDecoder().decode(ArchivedScreenshot.self, from: Data((item["record"] as String).utf8))
+                    try db.execute(sql: "DELETE FROM removed_content WHERE sha256 = ?", arguments: [archive.sha256])
+                    if let id = try Self.insert(archive, keepingID: true, in: db) {
+                        restored.append((id, archive.links))
+                    }
+                    if let trashed = item["trashed"] as String? {
+                        outcome.trashed += try JSONDecoder().decode([TrashedFile].self, from: Data(trashed.utf8))
+                    }
+                }
+                // Links among screenshots of the same batch: both ends exist only now.
+                for (id, links) in restored { try Self.insertLinks(links, of: id, in: db) }
+                outcome.restoredIDs = restored.map(\.0).sorted()
+            }
+            try db.execute(sql: "UPDATE batch SET undone_at = ? WHERE id = ?", arguments: [now, batch.id])
+            batch.undoneAt = Date(timeIntervalSince1970: now)
+            outcome.batch = batch
+            return outcome
+        }
+    }
+
+    /// Lets go of what expired batches kept to be undone (archives of deleted screenshots) and
+    /// returns the trashed files they held, for the caller to delete. The log lines stay.
+    public func expireBatches(startedBefore: Double) throws -> [TrashedFile] {
+        try writer.write { db in
+            var trashed: [TrashedFile] = []
+            for value in try String.fetchAll(db, sql: """
+                SELECT i.trashed FROM batch_item i JOIN batch b ON b.id = i.batch_id
+                WHERE b.started_at < ? AND i.trashed IS NOT NULL AND b.undone_at IS NULL
+                """, arguments: [startedBefore]) {
+                trashed += (try? JSONDecoder().decode([TrashedFile].self, from: Data(value.utf8))) ?? []
+            }
+            try db.execute(sql: """
+                UPDATE batch_item SET record = NULL, trashed = NULL
+                WHERE (record IS NOT NULL OR trashed IS NOT NULL) AND batch_id IN (SELECT id FROM batch WHERE started_at < ?)
+                """, arguments: [startedBefore])
+            return trashed
+        }
+    }
+}
+
+/// What `lens restore` did.
+public struct RestoreReport: Sendable, Equatable, Encodable {
+    public var batch: Int64
+    /// Screenshots the backup added.
+    public var added: Int
+    /// Screenshots of the backup whose content was already here: the local record was kept.
+    public var kept: Int
+    /// Whether the index was emptied first (`--replace`).
+    public var replaced: Bool
+}
+
+extension LensDatabase {
+    /// Restores archived screenshots in one transaction: either all of them or, on any error,
+    /// none. `records` is called with a sink and feeds it every archive (it can stream a file).
+    /// With `replacing`, the index is emptied first and archived ids are kept; otherwise content
+    /// already here keeps its local record (text, tags, note) and the backup adds the rest.
+    public func restore(replacing: Bool, summary: String, now: Double = Date().timeIntervalSince1970,
+                        records: ((ArchivedScreenshot) throws -> Void) throws -> Void) throws -> RestoreReport {
+        try writer.write { db in
+            if replacing {
+                try db.execute(sql: "DELETE FROM screenshot; DELETE FROM removed_content;")
+            }
+            try db.execute(sql: "INSERT INTO batch (kind, started_at, summary) VALUES (?, ?, ?)",
+                           arguments: [replacing ? "replace" : "restore", now, summary])
+            let batch = db.lastInsertedRowID
+            var report = RestoreReport(batch: batch, added: 0, kept: 0, replaced: replacing)
+            var links: [(Int64, [ArchivedScreenshot.ArchivedLink])] = []
+            try records { archive in
+                guard let id = try Self.insert(archive, keepingID: replacing, in: db) else {
+                    report.kept += 1
+                    return
+                }
+                report.added += 1
+                try db.execute(sql: "DELETE FROM removed_content WHERE sha256 = ?", arguments: [archive.sha256])
+                try db.execute(sql: "INSERT OR IGNORE INTO batch_item (batch_id, sha256) VALUES (?, ?)", arguments: [batch, archive.sha256])
+                if !archive.links.isEmpty { links.append((id, archive.links)) }
+            }
+            for (id, list) in links { try Self.insertLinks(list, of: id, in: db) }
+            try db.execute(sql: "UPDATE batch SET finished_at = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, batch])
+            return report
+        }
+    }
+}
