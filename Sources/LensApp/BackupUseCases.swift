@@ -246,10 +246,13 @@ private final class FileSink {
 /// Lines of a file, read in 1 MiB blocks, none longer than a limit.
 ///
 /// Hand-written: Foundation on Linux has no line reader for files (no `FileHandle.bytes`), and
-/// `getline` would grow its buffer to whatever a hostile line holds.
+/// `getline` would grow its buffer to whatever a hostile line holds. Each byte is searched for a
+/// line break once (`memchr`), so a long line costs linear time.
 final class LineReader {
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
+    /// Where the next line starts in `buffer`, and how far it has been searched for a break.
+    private var start = 0, searched = 0
     private var atEnd = false
     private var line = 0
     let maximumLineBytes: Int
@@ -266,21 +269,37 @@ final class LineReader {
     /// line number of a line over the limit (and must throw).
     func next(onTooLong: (Int) throws -> Never) throws -> Data? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer = buffer[(newline + 1)...]
-                self.line += 1
-                return Data(line)
+            let found: Int? = buffer.withUnsafeBytes { bytes in
+                guard searched < bytes.count, let base = bytes.baseAddress,
+                      let hit = memchr(base + searched, 0x0A, bytes.count - searched) else { return nil }
+                return base.distance(to: UnsafeRawPointer(hit))
             }
-            if buffer.count > maximumLineBytes { try onTooLong(line + 1) }
-            if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                defer { buffer = Data() }
+            if let newline = found {
+                let result = Data(buffer[start..<newline])
+                start = newline + 1
+                searched = start
                 line += 1
-                return Data(buffer)
+                return result
+            }
+            searched = buffer.count
+            if buffer.count - start > maximumLineBytes { try onTooLong(line + 1) }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer { buffer = []; start = 0; searched = 0 }
+                line += 1
+                return Data(buffer[start...])
             }
             let block = handle.readData(ofLength: 1 << 20)
-            if block.isEmpty { atEnd = true } else { buffer = Data(buffer) + block }
+            if block.isEmpty {
+                atEnd = true
+            } else {
+                if start > 0 { // drop the lines already returned
+                    buffer.removeFirst(start)
+                    searched -= start
+                    start = 0
+                }
+                buffer.append(contentsOf: block)
+            }
         }
     }
 }

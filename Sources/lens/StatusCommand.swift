@@ -5,7 +5,16 @@ import LensApp
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show how many screenshots are queued, being recognized, done and failed.")
+        abstract: "Show how many screenshots are queued, being recognized, done and failed.",
+        discussion: """
+            Also shows the running daemon (its pid, since when, the folders it watches and how many \
+            screenshots each holds), the images recognized in the last five minutes, the items \
+            waiting to be retried, and the size of the database.
+
+            Examples:
+              lens status
+              lens status --json
+            """)
 
     @OptionGroup var global: GlobalOptions
 
