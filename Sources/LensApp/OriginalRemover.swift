@@ -16,7 +16,10 @@ struct OriginalRemover: Sendable {
 
     /// Deletes those of `paths` (files holding screenshot `id`) whose folder asks for it.
     func removeOriginals(of id: Int64, at paths: [String]) {
-        let candidates = paths.filter { folders.folder(holding: $0)?.deletesAfterImport == true }
+        let candidates = paths.filter { path in
+            guard let folder = folders.folder(holding: path), folder.deletesAfterImport else { return false }
+            return Self.liesInside(path, folder: folder.path)
+        }
         guard !candidates.isEmpty else { return }
         do {
             guard let record = try database.screenshot(id: id), record.state == .done, record.text != nil else { return }
@@ -27,6 +30,19 @@ struct OriginalRemover: Sendable {
         } catch {
             logger.error("kept \(candidates) (delete_after_import): the database could not confirm the record: \(error)")
         }
+    }
+
+    /// Whether the file's real folder lies inside the configured folder's real path. The path
+    /// names the folder, but with `symlinks = "follow"` it can run through a link to elsewhere;
+    /// only files really inside a folder that asks for it are ever deleted.
+    static func liesInside(_ path: String, folder: String) -> Bool {
+        func real(_ p: String) -> String? {
+            guard let resolved = realpath(p, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let parent = real((path as NSString).deletingLastPathComponent), let root = real(folder) else { return false }
+        return parent == root || parent.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     private func remove(_ path: String, expecting sha256: String) {

@@ -291,8 +291,16 @@ struct WatchTests {
         let lens = try LensBinary()
         let inbox = lens.home.appendingPathComponent("inbox"), kept = lens.home.appendingPathComponent("kept")
         for folder in [inbox, kept] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        // A folder outside the configured ones, reached through a link that "follow" follows: its
+        // file is indexed, but never deleted (the link's path lies in the inbox, the file does not).
+        let outside = lens.home.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let outsideFile = outside.appendingPathComponent("mine.png")
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("chat_dark"), to: outsideFile)
+        try FileManager.default.createSymbolicLink(at: inbox.appendingPathComponent("linked"), withDestinationURL: outside)
         let config = lens.home.appendingPathComponent("config.toml")
         try """
+            symlinks = "follow"
             [[folders]]
             path = "\(inbox.path)"
             delete_after_import = true
@@ -300,11 +308,14 @@ struct WatchTests {
             path = "\(kept.path)"
             """.write(to: config, atomically: true, encoding: .utf8)
         let daemon = try Daemon(lens, folder: nil, config: config)
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 1 }["done"] == 1, "\(daemon.output)")
+        #expect(try Self.show(lens, inbox.appendingPathComponent("linked/mine.png").path)?["state"] as? String == "done")
         let dropped = inbox.appendingPathComponent("receipt.png"), keptFile = kept.appendingPathComponent("terminal.png")
         try FileManager.default.copyItem(at: TestSupport.samplePNG("receipt_light"), to: dropped)
         try FileManager.default.copyItem(at: TestSupport.samplePNG("terminal"), to: keptFile)
-        #expect(try Self.waitForCounts(lens) { $0["done"] == 2 }["done"] == 2, "\(daemon.output)")
+        #expect(try Self.waitForCounts(lens) { $0["done"] == 3 }["done"] == 3, "\(daemon.output)")
         try Self.waitUntil { !FileManager.default.fileExists(atPath: dropped.path) }
+        #expect(FileManager.default.fileExists(atPath: outsideFile.path), "\(daemon.output)")
         #expect(!FileManager.default.fileExists(atPath: dropped.path), "\(daemon.output)")
         #expect(FileManager.default.fileExists(atPath: keptFile.path))
         let record = try #require(try Self.show(lens, dropped.path))
@@ -320,8 +331,9 @@ struct WatchTests {
         try Self.waitUntil { !FileManager.default.fileExists(atPath: again.path) }
         #expect(!FileManager.default.fileExists(atPath: again.path), "\(daemon.output)")
         #expect(FileManager.default.fileExists(atPath: keptFile.path))
-        #expect(try Self.waitForCounts(lens) { _ in true }["done"] == 2)
+        #expect(try Self.waitForCounts(lens) { _ in true }["done"] == 3)
         #expect(daemon.terminate() == 0)
+        #expect(FileManager.default.fileExists(atPath: outsideFile.path))
     }
 
     /// Waits up to 30 s for `condition`.
