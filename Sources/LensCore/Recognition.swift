@@ -21,7 +21,7 @@ public struct RecognizedWord: Sendable, Equatable {
 }
 
 /// A QR code or barcode found on an image.
-public struct DecodedCode: Sendable, Equatable, Hashable {
+public struct DecodedCode: Sendable, Equatable, Hashable, Codable {
     /// zbar's name of the symbology, e.g. `QR-Code`, `EAN-13`, `CODE-128`.
     public var symbology: String
     /// The decoded data, as text.

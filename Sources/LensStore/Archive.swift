@@ -21,15 +21,6 @@ public struct ArchivedScreenshot: Codable, Sendable, Equatable {
         }
     }
 
-    public struct ArchivedEntity: Codable, Sendable, Equatable {
-        public var type: String
-        public var value: String
-        public var normalized: String
-        public var source: String
-        public var start: Int?
-        public var end: Int?
-    }
-
     /// A manual link (`lens link`) to another screenshot, named by its content hash.
     public struct ArchivedLink: Codable, Sendable, Equatable {
         public var other: String
@@ -57,16 +48,11 @@ public struct ArchivedScreenshot: Codable, Sendable, Equatable {
     public var text: String?
     /// Word boxes and confidences in `Recognition.encode`'s form, base64.
     public var words: String?
-    public var codes: [DecodedCodeRecord]
-    public var entities: [ArchivedEntity]
+    public var codes: [DecodedCode]
+    public var entities: [StoredEntity]
     public var tags: [String]
     public var note: String?
     public var links: [ArchivedLink]
-
-    public struct DecodedCodeRecord: Codable, Sendable, Equatable {
-        public var symbology: String
-        public var payload: String
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, sha256, format, width, height, state, confidence, paths, text, words, codes, entities, tags, note, links
@@ -141,12 +127,12 @@ extension LensDatabase {
         }
         let words: Data? = row["words"]
         let codes = try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
-                                     arguments: [id]).map { ArchivedScreenshot.DecodedCodeRecord(symbology: $0["symbology"], payload: $0["payload"]) }
+                                     arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) }
         let entities = try Row.fetchAll(db, sql: """
             SELECT type, value, normalized, source, start, "end" FROM entity WHERE screenshot_id = ? ORDER BY id
             """, arguments: [id]).map {
-            ArchivedScreenshot.ArchivedEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"],
-                                              source: $0["source"], start: $0["start"], end: $0["end"])
+            StoredEntity(type: $0["type"], value: $0["value"], normalized: $0["normalized"], source: $0["source"],
+                         start: $0["start"], end: $0["end"])
         }
         let links = try Row.fetchAll(db, sql: """
             SELECT s.sha256, m.note, m.created_at FROM manual_link m

@@ -50,7 +50,7 @@ public struct ClaimedItem: Sendable, Equatable {
 }
 
 /// An entity stored for a screenshot.
-public struct StoredEntity: Sendable, Equatable {
+public struct StoredEntity: Sendable, Equatable, Codable {
     public var type: String
     /// As shown on the screenshot (or in a code's payload).
     public var value: String
