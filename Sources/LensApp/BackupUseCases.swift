@@ -47,24 +47,14 @@ public enum BackupUseCases {
         return count
     }
 
-    private static func pages(_ library: Library, _ body: ([ArchivedScreenshot]) throws -> Void) throws {
-        var last: Int64 = 0
-        while true {
-            let page = try library.database.archives(after: last, limit: pageSize)
-            guard let tail = page.last else { return }
-            try body(page)
-            last = tail.id
-        }
-    }
-
     private static func exportJSON(_ library: Library, into sink: FileSink, now: Date) throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let total = try library.database.stateCounts().values.reduce(0, +)
-        let header = Header(format: formatName, version: version, screenshots: total, exportedAt: ISO8601DateFormatter().string(from: now))
-        try sink.write(try encoder.encode(header) + Data([0x0A]))
         var count = 0
-        try pages(library) { page in
+        try library.database.readArchives(pageSize: pageSize, total: { total in
+            let header = Header(format: formatName, version: version, screenshots: total, exportedAt: ISO8601DateFormatter().string(from: now))
+            try sink.write(try encoder.encode(header) + Data([0x0A]))
+        }) { page in
             var chunk = Data()
             for archive in page {
                 chunk += try encoder.encode(archive)
@@ -89,7 +79,7 @@ public enum BackupUseCases {
         try csv.write(row: ["id", "sha256", "path", "other_paths", "state", "captured_at", "imported_at", "recognized_at",
                             "confidence", "width", "height", "tags", "note", "entities", "text"])
         var count = 0
-        try pages(library) { page in
+        try library.database.readArchives(pageSize: pageSize, total: { _ in }) { page in
             for archive in page {
                 let live = archive.paths.filter { $0.goneAt == nil }.map(\.path)
                 let entities = archive.entities.map { "\($0.type): \($0.normalized)" }.joined(separator: "; ")

@@ -42,7 +42,8 @@ public enum HistoryUseCases {
     /// it was indexed is someone's new work and is kept.
     public static func delete(_ library: Library, ids: [Int64], deletingFiles: Bool, trashFolder: String?,
                               maximumFileBytes: Int = 4 << 30) throws -> DeleteReport {
-        let unique = Array(NSOrderedSet(array: ids)) as! [Int64]
+        var seen = Set<Int64>()
+        let unique = ids.filter { seen.insert($0).inserted }
         let summary = unique.map { "#\($0)" }.joined(separator: " ") + (deletingFiles ? " with files" : "")
         let (batch, archives) = try library.database.deleteScreenshots(ids: unique, summary: summary)
         var report = DeleteReport(batch: batch, removed: archives.map {

@@ -20,6 +20,11 @@ extension LensDatabase {
     /// Tags are words: letters, digits, `-`, `_`, `.` (so `--tag` and the search index agree).
     public static func isTag(_ tag: String) -> Bool { LensConfiguration.isTag(tag) }
 
+    /// The tags stored in `screenshot_text.tags` (a JSON array; missing or damaged: none).
+    static func tags(fromJSON json: String?) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data((json ?? "[]").utf8))) ?? []
+    }
+
     /// Adds (or with `removing`, removes) `tags` on screenshot `id`; returns its tags after.
     @discardableResult
     public func changeTags(of id: Int64, adding tags: [String] = [], removing: [String] = []) throws -> [String] {
@@ -28,7 +33,7 @@ extension LensDatabase {
             guard let current = try String.fetchOne(db, sql: "SELECT tags FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 throw AnnotationError.notRecognized(id: id)
             }
-            var list = (try? JSONDecoder().decode([String].self, from: Data(current.utf8))) ?? []
+            var list = Self.tags(fromJSON: current)
             for tag in tags where !list.contains(tag) { list.append(tag) }
             list.removeAll { removing.contains($0) }
             let json = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
@@ -56,8 +61,7 @@ extension LensDatabase {
             guard let row = try Row.fetchOne(db, sql: "SELECT tags, note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 return ([], nil)
             }
-            let tags = (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String? ?? "[]").utf8))) ?? []
-            return (tags, row["note"])
+            return (Self.tags(fromJSON: row["tags"]), row["note"])
         }
     }
 

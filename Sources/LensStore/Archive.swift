@@ -100,18 +100,22 @@ public struct ArchivedScreenshot: Codable, Sendable, Equatable {
 }
 
 extension LensDatabase {
-    /// Archives of the screenshots with ids greater than `after`, in id order, at most `limit`:
-    /// export reads the whole library this way, a page at a time, in constant memory.
-    public func archives(after: Int64, limit: Int) throws -> [ArchivedScreenshot] {
+    /// Reads the whole library from one snapshot: `total` first, then every archive in id
+    /// order, `pageSize` at a time. One read transaction, so a daemon writing meanwhile can
+    /// neither make the count disagree with the pages nor split the export between two states;
+    /// memory holds one page.
+    public func readArchives(pageSize: Int, total: (Int) throws -> Void, page: ([ArchivedScreenshot]) throws -> Void) throws {
         try writer.read { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE id > ? ORDER BY id LIMIT ?", arguments: [after, limit])
-            return try ids.compactMap { try Self.archive(id: $0, in: db) }
+            try total(try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot") ?? 0)
+            var last: Int64 = 0
+            while true {
+                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE id > ? ORDER BY id LIMIT ?",
+                                             arguments: [last, pageSize])
+                guard let tail = ids.last else { return }
+                try page(try ids.compactMap { try Self.archive(id: $0, in: db) })
+                last = tail
+            }
         }
-    }
-
-    /// The archive of each of `ids` that exists.
-    public func archives(ids: [Int64]) throws -> [ArchivedScreenshot] {
-        try writer.read { db in try ids.compactMap { try Self.archive(id: $0, in: db) } }
     }
 
     static func archive(id: Int64, in db: Database) throws -> ArchivedScreenshot? {
@@ -146,7 +150,7 @@ extension LensDatabase {
             recognizedAt: row["recognized_at"], paths: paths, text: row["text"],
             words: try words.map { Data(try TextCompression.inflate(bytes: [UInt8]($0))).base64EncodedString() },
             codes: codes, entities: entities,
-            tags: (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String? ?? "[]").utf8))) ?? [],
+            tags: Self.tags(fromJSON: row["tags"]),
             note: row["note"], links: links)
     }
 

@@ -619,7 +619,7 @@ public final class LensDatabase: Sendable {
                 codes: try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid",
                                         arguments: [id]).map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) },
                 entities: try Self.entities(ofScreenshot: id, in: db),
-                tags: (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String? ?? "[]").utf8))) ?? [],
+                tags: Self.tags(fromJSON: row["tags"]),
                 note: row["note"])
         }
     }
