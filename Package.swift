@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
@@ -80,11 +83,31 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // The local web page (`lens serve`): a Hummingbird server over LensApp's use cases. No SQL here.
+        .target(
+            name: "LensWeb",
+            dependencies: [
+                "LensApp", "LensCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["README.md", "Assets"],
+            plugins: ["EmbedAssets"]
+        ),
+        // Turns Sources/LensWeb/Assets/* into Swift string constants, so the binary serves the
+        // page with no files to install beside it.
+        .executableTarget(name: "EmbedAssetsTool", path: "Plugins/EmbedAssetsTool"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .executableTarget(
             name: "lens",
             dependencies: [
-                "LensApp", "LensCore", "LensStore",
+                "LensApp", "LensCore", "LensWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"]
@@ -114,6 +137,10 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Black-box tests of the built `lens` binary; depending on it makes `swift test` build it.
+        .testTarget(name: "LensWebTests", dependencies: [
+            "LensWeb", "LensApp", "LensCore", "LensTestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "LensCLITests", dependencies: ["lens", "LensCore", "LensStore", "LensTestSupport"]),
     ],
     swiftLanguageModes: [.v6],

@@ -56,7 +56,8 @@ public enum ConfigurationFile {
     }
 
     private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders",
-                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days"]
+                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days", "web"]
+    private static let webKeys: Set<String> = ["enabled", "listen", "token"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
                                                   "delete_after_import", "poll_interval", "tags"]
 
@@ -101,6 +102,32 @@ public enum ConfigurationFile {
         config.trashFolder = try string(table, "trash", failTop).map { expand($0, home: home) }
         config.undoDays = try int(table, "undo_days", failTop) ?? config.undoDays
         config.gcGraceDays = try int(table, "gc_grace_days", failTop) ?? config.gcGraceDays
+        if let value = table["web"] {
+            guard let web = value.table else { throw failTop("web", "must be a table ([web])") }
+            func failWeb(_ key: String, _ message: String) -> ConfigurationError {
+                ConfigurationError(file: file, line: locate.line(of: key, folder: nil), key: "web.\(key)", message: message)
+            }
+            for key in web.keys where !webKeys.contains(key) {
+                throw failWeb(key, "unknown key (known: \(webKeys.sorted().joined(separator: ", ")))")
+            }
+            config.web.isEnabled = try bool(web, "enabled", failWeb) ?? false
+            if let listen = try string(web, "listen", failWeb) {
+                do { config.web.listen = try ListenAddress(parsing: listen) } catch let error as ListenAddress.ParseError {
+                    throw failWeb("listen", error.description)
+                } catch {
+                    throw failWeb("listen", "\(error)")
+                }
+            }
+            if let token = try string(web, "token", failWeb) {
+                guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                    throw failWeb("token", "must be at least 16 printable ASCII characters (e.g. openssl rand -hex 16)")
+                }
+                config.web.token = token
+            }
+            if !config.web.listen.isLoopback && config.web.token == nil {
+                throw failWeb("listen", "\(config.web.listen) is reachable from other machines: set web.token too, or listen on 127.0.0.1")
+            }
+        }
         if let value = table["folders"] {
             guard let array = value.array else { throw failTop("folders", "must be an array of tables ([[folders]])") }
             for (index, element) in array.enumerated() {

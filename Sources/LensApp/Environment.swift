@@ -13,6 +13,12 @@ public enum LensLocations {
         return home + "/.local/share/lens/lens.db"
     }
 
+    /// Where thumbnails are cached: `$XDG_CACHE_HOME/lens`, else `~/.cache/lens`.
+    public static func cacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/lens" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/lens"
+    }
+
     /// `path` made absolute against the working directory, with `.` and `..` resolved.
     public static func absolute(_ path: String) -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)

@@ -89,6 +89,10 @@ public struct Importer: Sendable {
     let options: ImportOptions
     let logger: Logger
 
+    public init(library: Library, options: ImportOptions, logger: Logger) {
+        self.init(database: library.database, options: options, logger: logger)
+    }
+
     public init(database: LensDatabase, options: ImportOptions, logger: Logger) {
         self.database = database
         self.options = options

@@ -6,7 +6,8 @@ import LensStore
 
 /// The read side of Lens for the CLI: search, show, status, doctor. Opens the database once.
 public struct Library: Sendable {
-    public let database: LensDatabase
+    /// The store. `package`: the command line and the web layer go through Library's methods.
+    package let database: LensDatabase
     public let databasePath: String
 
     /// Opens (creating if needed) the database at `path` after checking that SQLite's FTS5 works.

@@ -44,7 +44,38 @@ public struct OutputStyle: Sendable {
 
     /// The snippet for JSON: matches marked with `[` and `]`.
     public static func plainSnippet(_ raw: String) -> String {
-        OutputStyle(isStyled: false).snippet(raw)
+        plainSnippetWithMatches(raw).snippet
+    }
+
+    /// The JSON snippet, and where its matches are: `[start, end)` in UTF-16 code units (as
+    /// JavaScript indexes strings), inside the `[` and `]` that mark them. Brackets that were in
+    /// the text itself are not matches, so a page can tell them apart.
+    public static func plainSnippetWithMatches(_ raw: String) -> (snippet: String, matches: [[Int]]) {
+        var out = "", length = 0, matches: [[Int]] = [], start: Int?, pendingSpace = false
+        func append(_ text: String) {
+            out += text
+            length += text.utf16.count
+        }
+        for ch in raw {
+            switch ch {
+            case SearchHit.matchStart:
+                if pendingSpace && !out.isEmpty { append(" ") }
+                pendingSpace = false
+                append("[")
+                start = length
+            case SearchHit.matchEnd:
+                if let begin = start { matches.append([begin, length]) }
+                start = nil
+                append("]")
+            case _ where ch.isWhitespace:
+                pendingSpace = true
+            default:
+                if pendingSpace && !out.isEmpty { append(" ") }
+                pendingSpace = false
+                append(visible(String(ch)))
+            }
+        }
+        return (out, matches)
     }
 }
 
@@ -97,6 +128,8 @@ public enum JSONOutput {
         var paths: [String]
         var score: Double
         var snippet: String
+        /// Where the matches are in `snippet`: `[start, end)` in UTF-16 code units.
+        var matches: [[Int]]
         var captured_at: Date
         var imported_at: Date
 
@@ -105,7 +138,7 @@ public enum JSONOutput {
             path = hit.paths.first
             paths = hit.paths
             score = hit.score
-            snippet = OutputStyle.plainSnippet(hit.snippet)
+            (snippet, matches) = OutputStyle.plainSnippetWithMatches(hit.snippet)
             captured_at = hit.capturedAt
             imported_at = hit.importedAt
         }
@@ -179,11 +212,8 @@ public enum JSONOutput {
             recognized_at = d.recognizedAt
             ocr_seconds = d.ocrSeconds
             if includeWords {
-                let utf8 = Array((d.text ?? "").utf8)
-                words = d.words.map { w in
-                    let end = min(utf8.count, w.textOffset + w.textLength)
-                    let text = w.textOffset < end ? String(decoding: utf8[w.textOffset..<end], as: UTF8.self) : ""
-                    return Word(text: text, confidence: w.confidence, box: [w.x, w.y, w.width, w.height])
+                words = zip(d.words, d.wordTexts).map { w, text in
+                    Word(text: text, confidence: w.confidence, box: [w.x, w.y, w.width, w.height])
                 }
             }
         }
@@ -255,6 +285,15 @@ public final class ProgressBar: @unchecked Sendable {
 }
 
 extension ScreenshotDetail {
+    /// Each recognized word's text, in the order of ``words``.
+    public var wordTexts: [String] {
+        let utf8 = Array((text ?? "").utf8)
+        return words.map { w in
+            let end = min(utf8.count, w.textOffset + w.textLength)
+            return w.textOffset < end ? String(decoding: utf8[w.textOffset..<end], as: UTF8.self) : ""
+        }
+    }
+
     /// Vendor, total and date, when the recognized text is a receipt or an invoice.
     public var receipt: Receipt? {
         guard let text else { return nil }

@@ -61,8 +61,15 @@ struct WorkSignal: Sendable {
 /// `lens watch`: the services of the indexing daemon, run by a ServiceGroup that turns SIGTERM and
 /// SIGINT into a graceful shutdown (in-flight OCR finishes; nothing new is started; exit 0).
 public enum WatchDaemon {
-    public static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
-                           notifier: SystemdNotifier = SystemdNotifier()) async throws {
+    /// Runs until SIGTERM or SIGINT. `alongside` are more services to run in the same group (the
+    /// web page, when `[web] enabled`): started after the daemon's own, shut down before them.
+    public static func run(library: Library, options: WatchOptions, logger: Logger,
+                           notifier: SystemdNotifier = SystemdNotifier(), alongside: [any Service] = []) async throws {
+        try await run(database: library.database, options: options, logger: logger, notifier: notifier, alongside: alongside)
+    }
+
+    static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
+                    notifier: SystemdNotifier = SystemdNotifier(), alongside: [any Service] = []) async throws {
         let signal = WorkSignal()
         let folders = WatchedFolders(options.folders)
         let remover = OriginalRemover(database: database, folders: folders,
@@ -76,6 +83,7 @@ public enum WatchDaemon {
             // First in the list, so it is shut down last and keeps systemd informed while OCR drains.
             services.insert(WatchdogService(interval: interval, notifier: notifier), at: 0)
         }
+        services += alongside
         let group = ServiceGroup(
             services: services, // shut down in reverse order: intake stops first, then OCR drains
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -29,6 +29,20 @@ public struct LensConfiguration: Sendable, Equatable {
     public var undoDays: Int = 30
     /// How long a screenshot's files must all have been gone before `lens gc` removes it.
     public var gcGraceDays: Int = 30
+    /// The local web page (`[web]`).
+    public var web = Web()
+
+    /// `[web]`: the page `lens serve` shows, and whether `lens watch` serves it too.
+    public struct Web: Sendable, Equatable {
+        /// `lens watch` serves the page while it indexes.
+        public var isEnabled = false
+        /// Where to listen; loopback unless a token is set.
+        public var listen = ListenAddress.default
+        /// Required on every request when set; a non-loopback `listen` is refused without one.
+        public var token: String?
+
+        public init() {}
+    }
 
     public init(database: String? = nil, workers: Int? = nil, languages: [String] = ["eng"], region: String = "US",
                 stabilityMilliseconds: Int = Self.defaultStabilityMilliseconds, logLevel: String = "info", folders: [Folder] = []) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A user's search text, parsed into terms that can be rendered as a safe FTS5 expression.
 ///
 /// Syntax (deliberately small, like a search box):
@@ -165,3 +167,40 @@ public struct SearchQuery: Sendable, Equatable {
         }
     }
 }
+
+extension SearchQuery {
+    /// Whether a recognized word is one the query asked for, as the index would match it (case
+    /// and accents ignored; prefixes match word starts; each word of a phrase counts). Used to
+    /// draw the matched words' boxes on a screenshot.
+    public func highlights(word: String) -> Bool {
+        let tokens = Self.searchTokens(in: word).map(Self.folded)
+        guard !tokens.isEmpty else { return false }
+        for group in groups where !group[0].isExcluded {
+            for term in group {
+                let parts = Self.searchTokens(in: term.text).map(Self.folded)
+                for (index, part) in parts.enumerated() {
+                    let prefix = term.isPrefix && index == parts.count - 1
+                    if tokens.contains(where: { prefix ? $0.hasPrefix(part) : $0 == part }) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Lower case without diacritics, as `unicode61 remove_diacritics 2` folds a token.
+    static func folded(_ token: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in token.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars where !Self.isMark(scalar) {
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    private static func isMark(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+}
+

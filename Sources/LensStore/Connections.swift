@@ -105,15 +105,19 @@ extension LensDatabase {
 
     /// Every edge with a score of at least `minimumScore`, computed and manual (manual ones always,
     /// with score 1), merged per pair.
-    public func edges(minimumScore: Double) throws -> [StoredEdge] {
+    /// With `touching`, only the edges of that screenshot (through the indexes on `a` and `b`).
+    public func edges(minimumScore: Double, touching id: Int64? = nil) throws -> [StoredEdge] {
         try writer.read { db in
             var edges: [String: StoredEdge] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT a, b, score, via, resemblance FROM connection WHERE score >= ?",
-                                        arguments: [minimumScore]) {
+            let only = id == nil ? "" : " AND (a = ? OR b = ?)"
+            let ids: StatementArguments = id.map { [$0, $0] } ?? []
+            for row in try Row.fetchAll(db, sql: "SELECT a, b, score, via, resemblance FROM connection WHERE score >= ?" + only,
+                                        arguments: [minimumScore] + ids) {
                 let edge = StoredEdge(a: row["a"], b: row["b"], score: row["score"], via: row["via"], resemblance: row["resemblance"])
                 edges["\(edge.a)-\(edge.b)"] = edge
             }
-            for row in try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link") {
+            for row in try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link" + (id == nil ? "" : " WHERE a = ? OR b = ?"),
+                                        arguments: ids) {
                 let key = "\(row["a"] as Int64)-\(row["b"] as Int64)"
                 var edge = edges[key] ?? StoredEdge(a: row["a"], b: row["b"], score: 1, via: "[]")
                 edge.isManual = true

@@ -20,10 +20,13 @@ public struct SearchRequest: Sendable {
     /// Only screenshots carrying every one of these tags.
     public var tags: [String] = []
     public var limit: Int
+    /// Results to skip first (the next page of an endless list).
+    public var offset: Int = 0
 
     public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil,
                 minimumConfidence: Double? = nil, entityTypes: [String] = [],
-                entities: [(type: String, normalized: String)] = [], tags: [String] = [], limit: Int = 20) {
+                entities: [(type: String, normalized: String)] = [], tags: [String] = [], limit: Int = 20, offset: Int = 0) {
+        self.offset = offset
         self.query = query
         self.tags = tags
         self.folder = folder
@@ -102,15 +105,15 @@ extension LensDatabase {
                     SELECT rowid AS id, -rank AS score,
                            snippet(screenshot_fts, 0, '\(start)', '\(end)', '…', 16) AS snippet
                     FROM screenshot_fts WHERE screenshot_fts MATCH ? \(filter)
-                    ORDER BY rank LIMIT ?
-                    """, arguments: [query.fts5Expression] + filterArguments + [max(0, request.limit)])
+                    ORDER BY rank LIMIT ? OFFSET ?
+                    """, arguments: [query.fts5Expression] + filterArguments + [max(0, request.limit), max(0, request.offset)])
             } else {
                 rows = try Row.fetchAll(db, sql: """
                     SELECT s.id AS id, 0.0 AS score, substr(lens_inflate(t.body), 1, 160) AS snippet
                     FROM screenshot s JOIN screenshot_text t ON t.id = s.id
                     WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
-                    ORDER BY s.captured_at DESC LIMIT ?
-                    """, arguments: filterArguments + [max(0, request.limit)])
+                    ORDER BY s.captured_at DESC, s.id DESC LIMIT ? OFFSET ?
+                    """, arguments: filterArguments + [max(0, request.limit), max(0, request.offset)])
             }
             guard !rows.isEmpty else { return [] }
             let ids: [Int64] = rows.map { $0["id"] }
@@ -175,6 +178,32 @@ extension LensDatabase {
             arguments += [range.lower, range.upper]
         }
         return (conditions, arguments)
+    }
+
+    /// A value that changes whenever a screenshot is recognized, removed or annotated, by this
+    /// process or another: the web page's live updates poll it (cheap: two aggregates and the batch log).
+    public func changeMark() throws -> String {
+        try writer.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM screenshot) AS done,
+                       (SELECT max(recognized_at) FROM screenshot) AS recognized
+                """)
+            let done: Int = row?["done"] ?? 0
+            let recognized: Double = row?["recognized"] ?? 0
+            return "\(done)-\(recognized)"
+        }
+    }
+
+    /// The content hash of screenshot `id` and its live paths, most recently seen first; nil
+    /// when there is no such screenshot.
+    public func contentAndPaths(id: Int64) throws -> (sha256: String, paths: [String])? {
+        try writer.read { db in
+            guard let sha256 = try String.fetchOne(db, sql: "SELECT sha256 FROM screenshot WHERE id = ?", arguments: [id]) else { return nil }
+            let paths = try String.fetchAll(db, sql: """
+                SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC, path
+                """, arguments: [id])
+            return (sha256, paths)
+        }
     }
 
     private static func placeholders(_ count: Int) -> String {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

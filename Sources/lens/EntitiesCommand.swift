@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LensApp
 import LensCore
-import LensStore
 
 struct EntitiesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 struct GcCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +40,7 @@ struct GcCommand: ParsableCommand {
         let library = try global.openLibrary()
         let days = olderThan ?? Double(settings.gcGraceDays)
         let trashed = dryRun ? 0 : try HistoryUseCases.expire(library, undoDays: settings.undoDays)
-        let report = try library.database.collectGarbage(goneBefore: Date().timeIntervalSince1970 - days * 86_400, dryRun: dryRun)
+        let report = try library.collectGarbage(goneBefore: Date().timeIntervalSince1970 - days * 86_400, dryRun: dryRun)
         if json {
             struct Output: Encodable {
                 struct Item: Encodable { var id: Int64; var paths: [String] }

@@ -98,7 +98,7 @@ struct LinkCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard try global.openLibrary().database.link(ids[0], ids[1], note: note) else {
+        guard try global.openLibrary().link(ids[0], ids[1], note: note) else {
             throw LensCLIError(message: "no screenshot with id \(ids[0]) or \(ids[1])")
         }
     }
@@ -120,7 +120,7 @@ struct UnlinkCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard try global.openLibrary().database.unlink(ids[0], ids[1]) else {
+        guard try global.openLibrary().unlink(ids[0], ids[1]) else {
             throw LensCLIError(message: "\(ids[0]) and \(ids[1]) are not linked by hand")
         }
     }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,7 +73,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let batches = try global.openLibrary().database.batches(limit: limit)
+        let batches = try global.openLibrary().batches(limit: limit)
         if json {
             try printJSON(batches)
             return

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LensApp
 import LensCore
-import LensStore
 import Logging
 
 struct ImportCommand: AsyncParsableCommand {
@@ -71,14 +70,14 @@ struct ImportCommand: AsyncParsableCommand {
                                     maximumFileBytes: maxFileMb << 20, region: regionOption.region,
                                     symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
         options.folders = settings.folders // their tags go to the screenshots under them
-        let importer = Importer(database: library.database, options: options, logger: Logger(label: "lens.import"))
+        let importer = Importer(library: library, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary
         do {
             summary = try await importer.run(paths: paths) { bar?.update($0) }
         } catch {
             bar?.finish()
-            throw LensCLIError(message: "import stopped: " + (LensDatabase.explanation(of: error, path: global.databasePath) ?? "\(error)"))
+            throw LensCLIError(message: "import stopped: " + (Library.explanation(of: error, path: global.databasePath) ?? "\(error)"))
         }
         bar?.finish()
         if json {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 /// Entry point: fix the OpenMP environment, parse, run, and map errors to Lens's exit codes
 /// (0 ok, 1 some files failed, 2 usage, configuration or environment error).
@@ -26,7 +25,7 @@ enum Main {
                 exit(2)
             }
             if code != .success && !(error is ExitCode) {
-                let message = LensDatabase.explanation(of: error, path: "the database") ?? "\(error)"
+                let message = Library.explanation(of: error, path: "the database") ?? "\(error)"
                 FileHandle.standardError.write(Data("lens: \(message)\n".utf8))
                 exit(2)
             }
@@ -51,7 +50,7 @@ struct Lens: AsyncParsableCommand {
               lens import ~/Pictures/Screenshots
               lens search "invoice 2024"
             """,
-        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self]
+        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self]
     )
 }
 
@@ -80,7 +79,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try Library(databasePath: databasePath)
         } catch {
-            throw LensCLIError(message: LensDatabase.explanation(of: error, path: databasePath)
+            throw LensCLIError(message: Library.explanation(of: error, path: databasePath)
                                ?? "cannot open the database \(databasePath): \(error)")
         }
     }

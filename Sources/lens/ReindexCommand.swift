@@ -30,7 +30,7 @@ struct ReindexCommand: ParsableCommand {
         let library = try global.openLibrary()
         let extractor = EntityExtractors.make(region: regionOption.region)
         let start = ContinuousClock.now
-        let (screenshots, found) = try library.database.reextractEntities { extractor.entities(in: $0) }
+        let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0) }
         // Connections follow from the entities: recompute them too (manual links stay).
         let (_, edges) = try MindMapUseCases.rebuild(library)
         let seconds = (ContinuousClock.now - start).seconds

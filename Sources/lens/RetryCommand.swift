@@ -30,7 +30,7 @@ struct RetryCommand: ParsableCommand {
 
     func run() throws {
         let library = try global.openLibrary()
-        let count = try library.database.retry(ids: all ? nil : ids)
+        let count = try library.retry(ids: all ? nil : ids)
         print("\(count) screenshot(s) queued again.")
         if count == 0 && !all { throw LensCLIError(message: "none of \(ids.map(String.init).joined(separator: ", ")) is a failed screenshot") }
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LensApp
 import LensCore
-import LensStore
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,43 +73,26 @@ struct SearchCommand: ParsableCommand {
 
     /// Parses the query and filters; every problem becomes a usage error with a clear message.
     private func makeRequest() throws -> SearchRequest {
-        let text = query.joined(separator: " ")
-        let hasFilter = folder != nil || since != nil || until != nil || minConfidence != nil || !types.isEmpty || !entities.isEmpty || !tags.isEmpty
-        var parsed: SearchQuery?
+        var form = SearchForm()
+        form.text = query.joined(separator: " ")
+        form.folder = folder
+        form.since = since
+        form.until = until
+        form.minimumConfidence = minConfidence
+        form.types = types
+        form.entities = entities
+        form.tags = tags
+        form.region = region
+        form.limit = limit
         do {
-            parsed = try SearchQuery(parsing: text)
-        } catch SearchQuery.ParseError.empty where hasFilter {
-            parsed = nil
+            return try form.request()
         } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(error.description)
         }
-        let now = Date()
-        func date(_ text: String?, _ edge: DateBound.Edge) throws -> Date? {
-            guard let text else { return nil }
-            do { return try DateBound.parse(text, edge: edge, now: now, timeZone: .current) }
-            catch { throw ValidationError("\(error)") }
-        }
-        return SearchRequest(query: parsed, folder: folder.map(LensLocations.absolute),
-                             since: try date(since, .start), until: try date(until, .end),
-                             minimumConfidence: minConfidence, entityTypes: try types.map(Self.entityType).map(\.rawValue),
-                             entities: try entities.map(entityFilter), tags: tags, limit: limit)
     }
 
     static func entityType(_ name: String) throws -> EntityType {
-        guard let type = EntityType(rawValue: name.lowercased()) else {
-            throw ValidationError("Unknown entity type '\(name)'; the types are \(EntityType.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        return type
-    }
-
-    /// `phone:(415) 555-0132` → (phone, +14155550132).
-    private func entityFilter(_ text: String) throws -> (type: String, normalized: String) {
-        guard let colon = text.firstIndex(of: ":"), !text[text.index(after: colon)...].isEmpty else {
-            throw ValidationError("--entity wants TYPE:VALUE, e.g. phone:+14155550132, not '\(text)'.")
-        }
-        let type = try Self.entityType(String(text[..<colon]))
-        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        return (type.rawValue, EntityExtractors.normalized(value, as: type, region: region))
+        do { return try SearchForm.entityType(name) } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {

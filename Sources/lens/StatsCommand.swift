@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +21,7 @@ struct StatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let stats = try global.openLibrary().database.statistics()
+        let stats = try global.openLibrary().statistics()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 
 /// The screenshot a command is about, by id or path, or a usage error naming what was given.
 private func screenshotID(_ library: Library, _ target: String) throws -> Int64 {
@@ -42,13 +41,13 @@ struct TagCommand: ParsableCommand {
 
     func validate() throws {
         guard !tags.isEmpty else { throw ValidationError("Give at least one tag.") }
-        if let bad = tags.first(where: { !LensDatabase.isTag($0) }) { throw ValidationError(AnnotationError.invalidTag(bad).description) }
+        if let bad = tags.first(where: { !Library.isTag($0) }) { throw ValidationError(AnnotationError.invalidTag(bad).description) }
     }
 
     func run() throws {
         let library = try global.openLibrary()
         let id = try screenshotID(library, target)
-        let now = try annotating { try library.database.changeTags(of: id, adding: tags) }
+        let now = try annotating { try library.changeTags(of: id, adding: tags) }
         print("\(id): \(now.joined(separator: " "))")
     }
 }
@@ -74,7 +73,7 @@ struct UntagCommand: ParsableCommand {
     func run() throws {
         let library = try global.openLibrary()
         let id = try screenshotID(library, target)
-        let now = try annotating { try library.database.changeTags(of: id, removing: tags.filter(LensDatabase.isTag)) }
+        let now = try annotating { try library.changeTags(of: id, removing: tags.filter(Library.isTag)) }
         print("\(id): \(now.joined(separator: " "))")
     }
 }
@@ -91,7 +90,7 @@ struct TagsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let counts = try global.openLibrary().database.tagCounts()
+        let counts = try global.openLibrary().tagCounts()
         if json {
             struct Row: Encodable { var tag: String; var count: Int }
             try printJSON(counts.map { Row(tag: $0.tag, count: $0.count) })
@@ -126,6 +125,6 @@ struct NoteCommand: ParsableCommand {
     func run() throws {
         let library = try global.openLibrary()
         let id = try screenshotID(library, target)
-        try annotating { try library.database.setNote(of: id, to: text, appending: append) }
+        try annotating { try library.setNote(of: id, to: text, appending: append) }
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import LensApp
-import LensStore
 import LensCore
+import LensWeb
 import Logging
+import ServiceLifecycle
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,9 +75,17 @@ struct WatchCommand: AsyncParsableCommand {
                 return reloaded.folders
             })
         do {
-            try await WatchDaemon.run(database: library.database, options: options, logger: logger)
+            var alongside: [any Service] = []
+            if settings.web.isEnabled {
+                alongside.append(try WebServer.makeApplication(
+                    library: library, settings: WebSettings(settings, listen: settings.web.listen), logger: Logger(label: "lens.web"),
+                    onRunning: { url in logger.notice("the web page is at \(url)") }))
+            }
+            try await WatchDaemon.run(library: library, options: options, logger: logger, alongside: alongside)
+        } catch let error as WebServerError {
+            throw LensCLIError(message: "[web]: \(error.description)")
         } catch {
-            throw LensCLIError(message: "watch stopped: " + (LensDatabase.explanation(of: error, path: globalOptions.databasePath) ?? "\(error)"))
+            throw LensCLIError(message: "watch stopped: " + (Library.explanation(of: error, path: globalOptions.databasePath) ?? "\(error)"))
         }
     }
 }

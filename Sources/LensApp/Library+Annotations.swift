@@ -1,0 +1,91 @@
+import Foundation
+import LensCore
+import LensStore
+
+// The value types of the store that callers of LensApp see, named here so that the command line
+// and the web layer depend on LensApp alone.
+public typealias SearchRequest = LensStore.SearchRequest
+public typealias SearchHit = LensStore.SearchHit
+public typealias ScreenshotDetail = LensStore.ScreenshotDetail
+public typealias EntityCount = LensStore.EntityCount
+public typealias BatchRecord = LensStore.BatchRecord
+public typealias AnnotationError = LensStore.AnnotationError
+public typealias CollectionStatistics = LensStore.CollectionStatistics
+public typealias GarbageReport = LensStore.GarbageReport
+public typealias UndoError = LensStore.UndoError
+public typealias RestoreReport = LensStore.RestoreReport
+
+/// Tags, notes, links and the other small edits and reads of the library, for the command line
+/// and the web page alike.
+extension Library {
+    /// A tag is one word of letters, digits, `-`, `_` or `.`.
+    public static func isTag(_ text: String) -> Bool { LensDatabase.isTag(text) }
+
+    /// A sentence for a storage error (disk full, read-only, locked), naming `path`; `nil` for others.
+    public static func explanation(of error: any Error, path: String) -> String? {
+        LensDatabase.explanation(of: error, path: path)
+    }
+
+    /// Adds and removes tags; returns the screenshot's tags after the change.
+    @discardableResult
+    public func changeTags(of id: Int64, adding: [String] = [], removing: [String] = []) throws -> [String] {
+        try database.changeTags(of: id, adding: adding, removing: removing)
+    }
+
+    /// Sets the note (`nil` or empty clears it), or adds a line to it.
+    public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws {
+        try database.setNote(of: id, to: text, appending: appending)
+    }
+
+    public func tagCounts() throws -> [(tag: String, count: Int)] { try database.tagCounts() }
+
+    /// Draws a link by hand; false when either screenshot does not exist.
+    public func link(_ x: Int64, _ y: Int64, note: String?) throws -> Bool { try database.link(x, y, note: note) }
+
+    /// Removes a link drawn by hand; false when there was none.
+    public func unlink(_ x: Int64, _ y: Int64) throws -> Bool { try database.unlink(x, y) }
+
+    public func batches(limit: Int = 20) throws -> [BatchRecord] { try database.batches(limit: limit) }
+
+    public func statistics() throws -> CollectionStatistics { try database.statistics() }
+
+    public func collectGarbage(goneBefore: Double, dryRun: Bool) throws -> GarbageReport {
+        try database.collectGarbage(goneBefore: goneBefore, dryRun: dryRun)
+    }
+
+    /// Queues failed screenshots again (all failed ones when `ids` is nil); returns how many.
+    public func retry(ids: [Int64]?) throws -> Int { try database.retry(ids: ids) }
+
+    /// Extracts entities again from every stored text; returns the screenshots and entities seen.
+    public func reextractEntities(_ extract: (String) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
+        try database.reextractEntities(extract)
+    }
+
+    public func screenshot(id: Int64) throws -> ScreenshotDetail? { try database.screenshot(id: id) }
+
+    /// Changes whenever screenshots are recognized or removed, by any process: polled for live updates.
+    public func changeMark() throws -> String { try database.changeMark() }
+
+    /// The connections of one screenshot, strongest first, each with what links it.
+    public func connections(of id: Int64) throws -> [MindMapConnection] {
+        try database.edges(minimumScore: 0, touching: id).map { edge in
+            MindMapConnection(other: edge.a == id ? edge.b : edge.a, score: edge.score, via: MindMapUseCases.describe(edge.via),
+                              isManual: edge.isManual, note: edge.note, resemblance: edge.resemblance)
+        }.sorted { ($0.score, -$0.other) > ($1.score, -$1.other) }
+    }
+}
+
+/// One connection of a screenshot to another.
+public struct MindMapConnection: Sendable, Equatable, Encodable {
+    public var other: Int64
+    public var score: Double
+    /// `person: jon smith`, one line per shared entity.
+    public var via: [String]
+    public var isManual: Bool
+    public var note: String?
+    public var resemblance: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case other = "id", score, via, isManual = "manual", note, resemblance
+    }
+}

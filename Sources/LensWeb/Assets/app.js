@@ -1,0 +1,494 @@
+// Lens's page: search as you type, one screenshot with its words, the mind map.
+// Plain modules, no build step. Every piece of text from the library (OCR text, file names,
+// tags, notes) reaches the page through textContent or an attribute, never as markup.
+import { showMap, hideMap } from "/assets/map.js";
+
+const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
+const $ = (selector) => document.querySelector(selector);
+const pageSize = 60;
+
+/** An element with attributes and children; strings become text nodes (so they are never parsed as HTML). */
+export function el(tag, attributes = {}, ...children) {
+  const svg = ["svg", "rect", "line", "g", "text", "title", "image"].includes(tag);
+  const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Calls the JSON API; changes carry the CSRF token. Throws an Error with the server's message. */
+export async function api(path, { method = "GET", body, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+// ---------------------------------------------------------------- navigation
+
+export function navigate(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  route();
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-link]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+
+function route() {
+  const path = location.pathname;
+  const shot = path.match(/^\/screenshots\/(\d+)$/);
+  const view = shot ? "shot" : path === "/map" ? "map" : "search";
+  for (const name of ["search", "shot", "map"]) $(`#${name}-view`).hidden = name !== view;
+  $("#filters").hidden = view !== "search";
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.dataset.view === view) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (view !== "map") hideMap();
+  if (view === "search") {
+    readSearchFromURL();
+    runSearch();
+  } else if (view === "shot") {
+    showScreenshot(Number(shot[1]));
+  } else {
+    showMap(new URLSearchParams(location.search));
+  }
+}
+
+// ---------------------------------------------------------------- search
+
+const search = {
+  sequence: 0,        // the newest request; older answers are dropped
+  controller: null,   // aborts the request in flight when a newer one starts
+  offset: 0,
+  more: false,
+  loading: false,
+  timer: 0,
+  shown: new Set(),   // ids on the page
+  lastDay: "",
+};
+
+function searchParams() {
+  const form = $("#filters");
+  const params = new URLSearchParams();
+  const q = $("#q").value.trim();
+  if (q) params.set("q", q);
+  for (const name of ["folder", "since", "until", "type", "tag"]) {
+    const value = form.elements[name].value;
+    if (value) params.set(name, value);
+  }
+  const entity = $("#entity-filter").dataset.value;
+  if (entity) params.set("entity", entity);
+  return params;
+}
+
+function readSearchFromURL() {
+  const params = new URLSearchParams(location.search);
+  $("#q").value = params.get("q") || "";
+  const form = $("#filters");
+  for (const name of ["folder", "since", "until", "type", "tag"]) {
+    const value = params.get(name) || "";
+    const field = form.elements[name];
+    if (field.tagName === "SELECT" && value && ![...field.options].some((o) => o.value === value)) {
+      field.append(el("option", { value }, value));
+    }
+    field.value = value;
+  }
+  setEntityFilter(params.get("entity"));
+}
+
+function setEntityFilter(value) {
+  const chip = $("#entity-filter");
+  chip.dataset.value = value || "";
+  chip.hidden = !value;
+  chip.querySelector("span").textContent = value || "";
+}
+
+/** Puts the search in the URL (bookmarkable; Back returns to it) without a history entry per key. */
+function syncURL() {
+  const query = searchParams().toString();
+  const url = query ? `/?${query}` : "/";
+  if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+}
+
+function scheduleSearch() {
+  clearTimeout(search.timer);
+  search.timer = setTimeout(() => { syncURL(); runSearch(); }, 90);
+}
+
+async function runSearch({ append = false } = {}) {
+  const sequence = ++search.sequence;
+  if (search.controller) search.controller.abort();
+  const controller = new AbortController();
+  search.controller = controller;
+  const params = searchParams();
+  const offset = append ? search.offset : 0;
+  params.set("limit", String(pageSize));
+  if (offset) params.set("offset", String(offset));
+  search.loading = true;
+  let hits;
+  try {
+    hits = await api(`/api/search?${params}`, { signal: controller.signal });
+  } catch (error) {
+    if (error.name === "AbortError" || sequence !== search.sequence) return;
+    search.loading = false;
+    $("#status").textContent = error.message;
+    if (!append) $("#results").replaceChildren();
+    return;
+  }
+  if (sequence !== search.sequence) return; // a newer keystroke's answer will come
+  search.loading = false;
+  if (!append) {
+    $("#results").replaceChildren();
+    search.shown.clear();
+    search.lastDay = "";
+    search.selected = -1;
+  }
+  search.offset = offset + hits.length;
+  search.more = hits.length === pageSize;
+  renderHits(hits, { byDay: !params.has("q") });
+  const count = search.offset;
+  $("#status").textContent = count === 0
+    ? (params.toString().replace(/(^|&)limit=\d+/, "") ? "No screenshot matches." : "The library is empty: import screenshots with lens import or lens watch.")
+    : params.has("q") ? `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"} match, best first.`
+    : `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"}, newest first.`;
+}
+
+function dayLabel(iso) {
+  return new Date(iso).toLocaleDateString(undefined, { weekday: "long", year: "numeric", month: "long", day: "numeric" });
+}
+
+function renderHits(hits, { byDay, prepend = false }) {
+  const results = $("#results");
+  let grid = prepend ? results.querySelector(".grid") : results.lastElementChild;
+  for (const hit of hits) {
+    if (search.shown.has(hit.id)) continue;
+    search.shown.add(hit.id);
+    if (!prepend && byDay) {
+      const day = dayLabel(hit.captured_at);
+      if (day !== search.lastDay) {
+        search.lastDay = day;
+        results.append(el("h2", { class: "day" }, day));
+        grid = null;
+      }
+    }
+    if (!grid || grid.tagName !== "UL") {
+      grid = el("ul", { class: "grid" });
+      results.append(grid);
+    }
+    const card = card_(hit);
+    if (prepend) { card.classList.add("new"); grid.prepend(card); } else grid.append(card);
+  }
+}
+
+function card_(hit) {
+  const q = $("#q").value.trim();
+  const href = `/screenshots/${hit.id}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
+  const name = hit.path ? hit.path.split("/").pop() : `#${hit.id}`;
+  const folder = hit.path ? hit.path.split("/").slice(-2, -1)[0] || "/" : "";
+  return el("li", { class: "card", "data-id": hit.id },
+    el("a", { href, "data-link": true, title: hit.path || "" },
+      el("div", { class: "thumb" }, el("img", { src: `/thumbnails/${hit.id}`, alt: name, loading: "lazy", decoding: "async" })),
+      el("div", { class: "snippet" }, snippet(hit)),
+      el("div", { class: "where" }, el("span", {}, folder ? `${folder}/${name}` : name),
+        el("time", { datetime: hit.captured_at }, new Date(hit.captured_at).toLocaleDateString()))));
+}
+
+/** The snippet with its matches marked; the brackets the JSON puts around them are dropped. */
+function snippet(hit) {
+  const text = hit.snippet || "";
+  const parts = [];
+  let at = 0;
+  for (const [start, end] of hit.matches || []) {
+    parts.push(text.slice(at, Math.max(at, start - 1)));
+    parts.push(el("mark", {}, text.slice(start, end)));
+    at = end + 1;
+  }
+  parts.push(text.slice(at));
+  return parts;
+}
+
+new IntersectionObserver((entries) => {
+  if (entries.some((e) => e.isIntersecting) && search.more && !search.loading && !$("#search-view").hidden) {
+    runSearch({ append: true });
+  }
+}, { rootMargin: "600px" }).observe($("#more"));
+
+$("#q").addEventListener("input", () => {
+  if ($("#search-view").hidden) { history.pushState(null, "", "/"); route(); }
+  scheduleSearch();
+});
+$("#filters").addEventListener("change", () => { syncURL(); runSearch(); });
+$("#filters").addEventListener("submit", (event) => event.preventDefault());
+$("#entity-filter button").addEventListener("click", () => { setEntityFilter(null); syncURL(); runSearch(); });
+
+async function loadFacets() {
+  try {
+    const facets = await api("/api/facets");
+    const form = $("#filters");
+    const fill = (select, items, label) => {
+      const current = select.value;
+      select.replaceChildren(select.options[0]);
+      for (const item of items) select.append(el("option", { value: item.key }, label(item)));
+      select.value = current;
+    };
+    fill(form.elements.folder, facets.folders, (f) => `${f.key} (${f.count})`);
+    fill(form.elements.type, facets.types, (t) => `${t.key} (${t.count})`);
+    fill(form.elements.tag, facets.tags, (t) => `${t.key} (${t.count})`);
+    readSearchFromURL();
+  } catch { /* filters stay empty; the search still works */ }
+}
+
+// ---------------------------------------------------------------- keyboard
+
+function cards() { return [...document.querySelectorAll("#results .card")]; }
+
+function select(index) {
+  const all = cards();
+  if (!all.length) return;
+  search.selected = Math.max(0, Math.min(all.length - 1, index));
+  all.forEach((card, i) => card.classList.toggle("selected", i === search.selected));
+  all[search.selected].scrollIntoView({ block: "nearest" });
+}
+
+document.addEventListener("keydown", (event) => {
+  const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName);
+  if (event.key === "/" && !typing) {
+    event.preventDefault();
+    $("#q").focus();
+    $("#q").select();
+    return;
+  }
+  if (event.key === "Escape") {
+    if (!$("#shot-view").hidden || !$("#map-view").hidden) {
+      event.preventDefault();
+      if (history.state !== "first") history.back(); // back to the search it came from
+      else navigate("/");
+    } else if (typing) document.activeElement.blur();
+    return;
+  }
+  if ($("#search-view").hidden || (typing && document.activeElement !== $("#q"))) return;
+  const selected = search.selected ?? -1;
+  if (["ArrowDown", "ArrowRight", "j"].includes(event.key) && !(typing && event.key !== "ArrowDown")) {
+    event.preventDefault();
+    if (typing) $("#q").blur();
+    select(selected + 1);
+  } else if (["ArrowUp", "ArrowLeft", "k"].includes(event.key) && !typing) {
+    event.preventDefault();
+    select(selected - 1);
+  } else if (event.key === "Enter") {
+    const card = cards()[Math.max(0, selected)];
+    if (card) { event.preventDefault(); navigate(card.querySelector("a").getAttribute("href")); }
+  }
+});
+
+// ---------------------------------------------------------------- one screenshot
+
+let current = null; // the screenshot on show
+
+async function showScreenshot(id) {
+  const q = new URLSearchParams(location.search).get("q") || "";
+  if (q) $("#q").value = q;
+  $("#shot-title").textContent = `#${id}`;
+  try {
+    render(await api(`/api/screenshots/${id}${q ? `?q=${encodeURIComponent(q)}` : ""}`));
+  } catch (error) {
+    current = null;
+    $("#shot-title").textContent = error.message;
+    for (const id of ["#shot-meta", "#shot-text", "#shot-paths", "#shot-tags", "#shot-entities", "#shot-codes", "#shot-connections"]) {
+      $(id).replaceChildren();
+    }
+    $("#shot-image").removeAttribute("src");
+    $("#boxes").replaceChildren();
+  }
+}
+
+function render(shot) {
+  current = shot;
+  const name = (shot.paths[0] || shot.gone_paths[0] || `#${shot.id}`).split("/").pop();
+  document.title = `${name} · Lens`;
+  $("#shot-title").textContent = name;
+  $("#shot-meta").textContent = [
+    `#${shot.id}`, `taken ${new Date(shot.captured_at).toLocaleString()}`,
+    shot.confidence != null ? `read with ${Math.round(shot.confidence)} % confidence` : null,
+    shot.state !== "done" ? shot.state + (shot.last_error ? `: ${shot.last_error}` : "") : null,
+  ].filter(Boolean).join(" · ");
+  const image = $("#shot-image");
+  image.alt = `Screenshot ${name}`;
+  image.src = `/images/${shot.id}`;
+  image.onerror = () => { $("#shot-size").textContent = "The file is gone or changed; only the text is left."; };
+  $("#shot-size").textContent = shot.width ? `${shot.width} × ${shot.height} px` : "";
+  drawBoxes(shot);
+  $("#shot-text").textContent = shot.text;
+  renderList("#shot-codes", "#codes-section", shot.codes, (code) => el("li", {}, `${code.symbology}: `, el("code", {}, code.payload)));
+  renderEntities(shot);
+  renderTags(shot.tags);
+  $("#note").value = shot.note || "";
+  $("#note-state").textContent = "";
+  renderList("#shot-connections", "#connections-section", shot.connections, (connection) =>
+    el("li", {}, el("a", { href: `/screenshots/${connection.id}`, "data-link": true, title: connection.via.join("\n") },
+      el("img", { src: `/thumbnails/${connection.id}`, alt: `Screenshot #${connection.id}`, loading: "lazy" }),
+      el("span", {}, connection.manual ? `linked by hand${connection.note ? `: ${connection.note}` : ""}` : connection.via.join(", ") || "near-duplicate"))));
+  $("#shot-paths").replaceChildren(
+    ...shot.paths.map((path) => el("li", {}, path)),
+    ...shot.gone_paths.map((path) => el("li", { class: "gone", title: "gone" }, path)));
+}
+
+function renderList(listSelector, sectionSelector, items, make) {
+  $(listSelector).replaceChildren(...items.map(make));
+  $(sectionSelector).hidden = items.length === 0;
+}
+
+function drawBoxes(shot) {
+  const boxes = $("#boxes");
+  boxes.replaceChildren();
+  const width = shot.width || 1, height = shot.height || 1;
+  boxes.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  boxes.setAttribute("preserveAspectRatio", "none");
+  const hits = new Set(shot.highlights);
+  (shot.words || []).forEach((word, index) => {
+    const [x, y, w, h] = word.box;
+    boxes.append(el("rect", { x, y, width: w, height: h, rx: 2, class: hits.has(index) ? "hit" : "word", "data-index": index },
+      el("title", {}, word.text)));
+  });
+  boxes.classList.toggle("all", $("#all-words").checked);
+}
+$("#all-words").addEventListener("change", () => $("#boxes").classList.toggle("all", $("#all-words").checked));
+
+function renderEntities(shot) {
+  const seen = new Set();
+  const chips = [];
+  for (const entity of shot.entities) {
+    const key = `${entity.type}:${entity.normalized}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chips.push(el("button", { type: "button", class: "chip", title: `Every screenshot with ${entity.normalized}`,
+      onclick: () => navigate(`/?entity=${encodeURIComponent(key)}`) },
+      el("span", { class: "kind" }, entity.type), entity.value));
+  }
+  $("#shot-entities").replaceChildren(...chips);
+  $("#entities-section").hidden = chips.length === 0;
+}
+
+function renderTags(tags) {
+  $("#shot-tags").replaceChildren(...tags.map((tag) =>
+    el("span", { class: "chip" },
+      el("a", { href: `/?tag=${encodeURIComponent(tag)}`, "data-link": true }, tag),
+      el("button", { type: "button", "aria-label": `Remove the tag ${tag}`, onclick: () => changeTags({ remove: [tag] }) }, "×"))));
+}
+
+async function changeTags(change) {
+  if (!current) return;
+  try {
+    render(await api(`/api/screenshots/${current.id}/tags`, { method: "POST", body: change }));
+    loadFacets();
+  } catch (error) { $("#note-state").textContent = error.message; }
+}
+
+$("#tag-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const tags = $("#tag-input").value.split(/[\s,]+/).filter(Boolean);
+  if (!tags.length) return;
+  $("#tag-input").value = "";
+  changeTags({ add: tags });
+});
+
+async function saveNote() {
+  if (!current) return;
+  try {
+    const shot = await api(`/api/screenshots/${current.id}/note`, { method: "PUT", body: { note: $("#note").value } });
+    current = shot;
+    $("#note-state").textContent = "saved";
+  } catch (error) { $("#note-state").textContent = error.message; }
+}
+$("#save-note").addEventListener("click", saveNote);
+$("#note").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); saveNote(); }
+});
+
+$("#copy-text").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("#shot-text").textContent);
+    $("#copy-text").textContent = "Copied";
+  } catch {
+    getSelection().selectAllChildren($("#shot-text"));
+    $("#copy-text").textContent = "Selected";
+  }
+  setTimeout(() => { $("#copy-text").textContent = "Copy"; }, 1500);
+});
+
+$("#delete").addEventListener("click", async () => {
+  if (!current) return;
+  const id = current.id;
+  try {
+    const report = await api(`/api/screenshots/${id}`, { method: "DELETE" });
+    showBanner(`Deleted #${id} from the index (batch ${report.batch}).`, id);
+    navigate("/");
+  } catch (error) { $("#note-state").textContent = error.message; }
+});
+
+function showBanner(message, id) {
+  const banner = $("#banner");
+  banner.querySelector("span").textContent = message;
+  banner.dataset.id = id;
+  banner.hidden = false;
+  clearTimeout(banner.timer);
+  banner.timer = setTimeout(() => { banner.hidden = true; }, 15000);
+}
+
+$("#undo").addEventListener("click", async () => {
+  const banner = $("#banner");
+  try {
+    const report = await api("/api/undo", { method: "POST" });
+    banner.hidden = true;
+    const back = report.restored && report.restored[0];
+    if (back) navigate(`/screenshots/${back}`);
+    else runSearch();
+  } catch (error) {
+    banner.querySelector("span").textContent = error.message;
+  }
+});
+
+// ---------------------------------------------------------------- live updates
+
+function listen() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("change", async () => {
+    loadFacets();
+    if ($("#search-view").hidden || search.loading) return;
+    const params = searchParams();
+    params.set("limit", String(pageSize));
+    try {
+      const hits = await api(`/api/search?${params}`);
+      const fresh = hits.filter((hit) => !search.shown.has(hit.id));
+      if (!fresh.length) return;
+      if (!params.has("q") && search.shown.size) renderHits(fresh.reverse(), { byDay: false, prepend: true });
+      else runSearch();
+      $("#status").textContent = `${fresh.length} new screenshot${fresh.length === 1 ? "" : "s"} arrived.`;
+    } catch { /* the next change tries again */ }
+  });
+}
+
+history.replaceState("first", "", location.href);
+loadFacets();
+listen();
+route();
