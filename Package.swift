@@ -140,6 +140,10 @@ let package = Package(
         .testTarget(name: "LensWebTests", dependencies: [
             "LensWeb", "LensApp", "LensCore", "LensTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "LensCLITests", dependencies: ["lens", "LensCore", "LensStore", "LensTestSupport"]),
     ],

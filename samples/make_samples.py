@@ -81,6 +81,17 @@ SAMPLES = {
             "Scan this code with your",
             "authenticator app",
         ]),
+    # A contact card that shares a person with chat_dark and a phone number with receipt_light:
+    # the mind map connects the three.
+    "contact_card": dict(
+        size=(640, 300), bg=(246, 248, 252), fg=(25, 35, 50), font="DejaVuSans.ttf", px=17,
+        lines=[
+            "Contact",
+            "Priya Nair",
+            "Events manager, Café Lumière",
+            "Phone (415) 555-0132",
+            "priya.nair@cafe-lumiere.example",
+        ]),
 }
 
 
@@ -112,5 +123,7 @@ def draw(name, spec):
 
 
 if __name__ == "__main__":
+    import sys
     for name, spec in SAMPLES.items():
-        draw(name, spec)
+        if len(sys.argv) == 1 or name in sys.argv[1:]:
+            draw(name, spec)

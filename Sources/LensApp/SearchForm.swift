@@ -19,8 +19,22 @@ public struct SearchForm: Sendable, Equatable {
     public var region: String = "US"
     public var limit: Int = 20
     public var offset: Int = 0
+    /// The text is being typed: its last word, if unfinished (no space after it), also matches
+    /// longer words, so `lumi` finds "Lumière" before the word is complete.
+    public var isBeingTyped = false
 
     public init() {}
+
+    /// `text` with `*` after a last word still being typed (two or more letters or digits, not
+    /// quoted, excluded or an operator).
+    public static func completingLastWord(_ text: String) -> String {
+        guard let last = text.last, !last.isWhitespace else { return text }
+        let start = text.lastIndex(where: \.isWhitespace).map(text.index(after:)) ?? text.startIndex
+        let word = text[start...]
+        guard word != "OR", !word.hasPrefix("\""), !word.hasPrefix("-"), word.count >= SearchQuery.minimumPrefixLength,
+              word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return text }
+        return text + "*"
+    }
 
     public var hasFilter: Bool {
         folder != nil || since != nil || until != nil || minimumConfidence != nil || !types.isEmpty || !entities.isEmpty || !tags.isEmpty
@@ -36,7 +50,7 @@ public struct SearchForm: Sendable, Equatable {
         }
         var parsed: SearchQuery?
         do {
-            parsed = try SearchQuery(parsing: text)
+            parsed = try SearchQuery(parsing: isBeingTyped ? Self.completingLastWord(text) : text)
         } catch SearchQuery.ParseError.empty where hasFilter || listingWhenEmpty {
             parsed = nil
         } catch {

@@ -18,7 +18,11 @@ struct APIRoutes {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/search") { request, _ in await respond { try await search(request) } }
         router.get("/api/screenshots/:id") { request, context in
-            await respond { try await screenshot(try id(context), query: request.uri.queryParameters["q"].map(String.init)) }
+            await respond {
+                let parameters = request.uri.queryParameters
+                let typing = parameters["typing"] == "1" || parameters["typing"] == "true"
+                return try await screenshot(try id(context), query: parameters["q"].map { typing ? SearchForm.completingLastWord(String($0)) : String($0) })
+            }
         }
         router.post("/api/screenshots/:id/tags") { request, context in
             await respond {
@@ -131,6 +135,7 @@ struct APIRoutes {
         form.entities = query[values: "entity"].map(String.init).filter { !$0.isEmpty }
         form.tags = query[values: "tag"].map(String.init).filter { !$0.isEmpty }
         form.region = settings.region
+        form.isBeingTyped = query["typing"] == "1" || query["typing"] == "true"
         if let text = query["limit"] {
             guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
                 throw APIError(.badRequest, "limit must be a number from 1 to \(Self.maximumLimit)")

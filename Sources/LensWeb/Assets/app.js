@@ -143,6 +143,7 @@ async function runSearch({ append = false } = {}) {
   const params = searchParams();
   const offset = append ? search.offset : 0;
   params.set("limit", String(pageSize));
+  params.set("typing", "1"); // the last word may be unfinished: it matches as a prefix
   if (offset) params.set("offset", String(offset));
   search.loading = true;
   let hits;
@@ -166,9 +167,10 @@ async function runSearch({ append = false } = {}) {
   search.offset = offset + hits.length;
   search.more = hits.length === pageSize;
   renderHits(hits, { byDay: !params.has("q") });
+  if (!performance.getEntriesByName("lens-first-results").length) performance.mark("lens-first-results");
   const count = search.offset;
   $("#status").textContent = count === 0
-    ? (params.toString().replace(/(^|&)limit=\d+/, "") ? "No screenshot matches." : "The library is empty: import screenshots with lens import or lens watch.")
+    ? (searchParams().toString() ? "No screenshot matches." : "The library is empty: import screenshots with lens import or lens watch.")
     : params.has("q") ? `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"} match, best first.`
     : `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"}, newest first.`;
 }
@@ -249,12 +251,12 @@ async function loadFacets() {
       const current = select.value;
       select.replaceChildren(select.options[0]);
       for (const item of items) select.append(el("option", { value: item.key }, label(item)));
+      if (current && ![...select.options].some((o) => o.value === current)) select.append(el("option", { value: current }, current));
       select.value = current;
     };
     fill(form.elements.folder, facets.folders, (f) => `${f.key} (${f.count})`);
     fill(form.elements.type, facets.types, (t) => `${t.key} (${t.count})`);
     fill(form.elements.tag, facets.tags, (t) => `${t.key} (${t.count})`);
-    readSearchFromURL();
   } catch { /* filters stay empty; the search still works */ }
 }
 
@@ -310,7 +312,7 @@ async function showScreenshot(id) {
   if (q) $("#q").value = q;
   $("#shot-title").textContent = `#${id}`;
   try {
-    render(await api(`/api/screenshots/${id}${q ? `?q=${encodeURIComponent(q)}` : ""}`));
+    render(await api(`/api/screenshots/${id}${q ? `?typing=1&q=${encodeURIComponent(q)}` : ""}`));
   } catch (error) {
     current = null;
     $("#shot-title").textContent = error.message;
@@ -477,6 +479,7 @@ function listen() {
     if ($("#search-view").hidden || search.loading) return;
     const params = searchParams();
     params.set("limit", String(pageSize));
+    params.set("typing", "1");
     try {
       const hits = await api(`/api/search?${params}`);
       const fresh = hits.filter((hit) => !search.shown.has(hit.id));

@@ -64,7 +64,7 @@ function draw(graph, mine, thumbnails, done) {
   svg.replaceChildren();
   const width = svg.clientWidth || 800, height = svg.clientHeight || 600;
   const showThumbs = thumbnails && graph.nodes.length <= 200;
-  const nodeWidth = showThumbs ? 96 : 110, nodeHeight = showThumbs ? 60 : 22;
+  const nodeWidth = showThumbs ? 128 : 110, nodeHeight = showThumbs ? 80 : 22;
 
   // Nodes on a sunflower spiral (deterministic, evenly spread), edges by index.
   const index = new Map();
@@ -97,7 +97,8 @@ function draw(graph, mine, thumbnails, done) {
       el("rect", { x: -nodeWidth / 2, y: -nodeHeight / 2, width: nodeWidth, height: nodeHeight, rx: 5 }),
       showThumbs
         ? el("image", { href: `/thumbnails/${node.id}`, x: -nodeWidth / 2 + 2, y: -nodeHeight / 2 + 2, width: nodeWidth - 4, height: nodeHeight - 4, preserveAspectRatio: "xMidYMin slice" })
-        : el("text", { "text-anchor": "middle", dy: "0.35em" }, label.length > 18 ? label.slice(0, 17) + "…" : label));
+        : el("text", { "text-anchor": "middle", dy: "0.35em" }, label.length > 18 ? label.slice(0, 17) + "…" : label),
+      showThumbs ? el("text", { "text-anchor": "middle", y: nodeHeight / 2 + 13 }, label.length > 22 ? label.slice(0, 21) + "…" : label) : null);
     node.group.addEventListener("keydown", (event) => { if (event.key === "Enter") navigate(`/screenshots/${node.id}`); });
     nodeLayer.append(node.group);
   }
@@ -162,10 +163,22 @@ function draw(graph, mine, thumbnails, done) {
     while (simulation.alpha > 0.02 && performance.now() < until) step();
     paint();
     if (simulation.alpha > 0.02) requestAnimationFrame(frame);
-    else if (!reported) { reported = true; svg.dataset.settled = "true"; done(); }
+    else if (!reported) { reported = true; if (!touched) fit(); svg.dataset.settled = "true"; done(); }
   };
   svg.dataset.settled = "false";
   requestAnimationFrame(frame);
+
+  // Once settled, the whole map fits the frame (unless the person already moved it).
+  let touched = false;
+  const fit = () => {
+    if (!nodes.length) return;
+    const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
+    const left = Math.min(...xs) - nodeWidth, right = Math.max(...xs) + nodeWidth;
+    const top = Math.min(...ys) - nodeHeight, bottom = Math.max(...ys) + nodeHeight;
+    const k = Math.min(1.5, Math.max(0.1, Math.min(width / (right - left), height / (bottom - top))));
+    view = { k, x: width / 2 - k * (left + right) / 2, y: height / 2 - k * (top + bottom) / 2 };
+    applyView();
+  };
 
   // Pan, zoom, drag and click.
   let pointer = null;
@@ -173,6 +186,7 @@ function draw(graph, mine, thumbnails, done) {
     const group = event.target.closest(".node");
     const node = group ? nodes[index.get(Number(group.dataset.id))] : null;
     pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, node, moved: false };
+    touched = true;
     svg.setPointerCapture(event.pointerId);
     svg.classList.add("dragging");
   };
@@ -197,6 +211,7 @@ function draw(graph, mine, thumbnails, done) {
   };
   svg.onwheel = (event) => {
     event.preventDefault();
+    touched = true;
     const box = svg.getBoundingClientRect();
     const px = event.clientX - box.left, py = event.clientY - box.top;
     const factor = Math.exp(-event.deltaY * 0.0015);

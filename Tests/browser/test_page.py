@@ -1,0 +1,303 @@
+"""Real-browser tests of `lens serve`'s page: Debian's Chromium driven by Selenium.
+
+The server is the real `lens` binary: `lens watch` with `[web] enabled = true`, watching a folder
+that holds the bundled samples, so the page is served while the daemon indexes, as a user runs it.
+Run from the repository root after `swift build`: python3 -m pytest Tests/browser
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+LENS = Path(os.environ.get("LENS_BINARY", ROOT / ".build/debug/lens"))
+SAMPLES = ROOT / "samples"
+HOSTILE_NAME = "<img src=x onerror=alert(1)>.png"
+
+
+def render(path, lines, size=(900, 260), dark=False):
+    """A screenshot-like PNG of `lines` in DejaVu Sans (fonts-dejavu-core)."""
+    image = Image.new("RGB", size, (30, 30, 30) if dark else (255, 255, 255))
+    pen = ImageDraw.Draw(image)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 24)
+    for i, line in enumerate(lines):
+        pen.text((30, 30 + i * 50), line, font=font, fill=(230, 230, 230) if dark else (20, 20, 20))
+    image.save(path)
+
+
+@pytest.fixture(scope="module")
+def server():
+    home = Path(tempfile.mkdtemp(prefix="lens-browser-"))
+    inbox = home / "inbox"
+    inbox.mkdir()
+    for png in SAMPLES.glob("*.png"):
+        shutil.copy(png, inbox / png.name)
+    shutil.copy(SAMPLES / "terminal.png", inbox / HOSTILE_NAME)
+    shutil.copy(SAMPLES / "terminal.png", inbox / "terminal-copy.png")
+    render(inbox / "hostile_text.png", ["<script>alert('ocr')</script> markup test", "<b>bold</b> & friends"])
+    config = home / "config.toml"
+    config.write_text(f"""
+database = "{home / 'lens.db'}"
+stability_ms = 100
+log_level = "notice"
+[web]
+enabled = true
+listen = "127.0.0.1:0"
+[[folders]]
+path = "{inbox}"
+""")
+    env = dict(os.environ, XDG_CACHE_HOME=str(home / "cache"), LENS_CONFIG=str(config))
+    log = open(home / "watch.log", "w+")
+    daemon = subprocess.Popen([str(LENS), "watch", "--config", str(config)], stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = None
+    deadline = time.time() + 60
+    while time.time() < deadline and url is None:
+        time.sleep(0.2)
+        log.seek(0)
+        found = re.search(r"the web page is at (http://\S+/)", log.read())
+        url = found and found.group(1)
+        assert daemon.poll() is None, "lens watch exited:\n" + (home / "watch.log").read_text()
+    assert url, "lens watch never served the page:\n" + (home / "watch.log").read_text()
+    # Wait until the daemon has indexed the folder.
+    expected = len({hashlib.sha256(p.read_bytes()).hexdigest() for p in inbox.glob("*.png")})  # copies are one screenshot
+    while time.time() < deadline:
+        if len(get(url, "api/search?limit=100")) >= expected:
+            break
+        time.sleep(0.3)
+    yield {"url": url, "inbox": inbox, "home": home, "log": home / "watch.log"}
+    daemon.terminate()
+    daemon.wait(timeout=30)
+    log.close()
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def get(url, path):
+    with urllib.request.urlopen(url + path, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, timeout=15):
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def cards(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#results .card")
+
+
+def card_names(driver):
+    """The file names on the cards, read in one go (the grid is replaced as answers arrive)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#results .card .where span')].map(s => s.textContent.split('/').pop())")
+
+
+def no_alert(driver):
+    try:
+        driver.switch_to.alert
+        return False
+    except NoAlertPresentException:
+        return True
+
+
+def open_page(driver, server, path=""):
+    driver.get(server["url"] + path)
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def test_first_load_shows_the_library_by_day(browser, server):
+    open_page(browser, server)
+    wait(browser, lambda d: len(cards(d)) >= 8)
+    assert browser.find_element(By.CSS_SELECTOR, "h2.day").text
+    first = browser.execute_script("""
+        const nav = performance.getEntriesByType('navigation')[0];
+        const mark = performance.getEntriesByName('lens-first-results')[0];
+        return [mark.startTime, nav.domContentLoadedEventEnd];""")
+    print(f"\nfirst page load to a rendered grid: {first[0]:.0f} ms (DOMContentLoaded {first[1]:.0f} ms)")
+    # Thumbnails load and are images.
+    wait(browser, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.thumb img')].slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"))
+
+
+def test_search_as_you_type_finds_the_receipt(browser, server):
+    open_page(browser, server)
+    box = browser.find_element(By.ID, "q")
+    for letter in "lumi":
+        box.send_keys(letter)
+        time.sleep(0.05)
+    wait(browser, lambda d: sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"])
+    assert "q=lumi" in browser.current_url
+    marks = browser.execute_script("return [...document.querySelectorAll('#results .card')].map(c => c.querySelector('mark').textContent)")
+    assert marks and all("lumi" in m.lower() for m in marks)
+    # Keystrokes that match nothing empty the grid; the last answer wins.
+    box.send_keys("xq")
+    wait(browser, lambda d: len(cards(d)) == 0)
+    box.send_keys(Keys.BACKSPACE, Keys.BACKSPACE)
+    wait(browser, lambda d: sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"])
+
+
+def test_the_highlight_box_sits_over_the_matched_word(browser, server):
+    open_page(browser, server, "?q=espresso")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    wait(browser, lambda d: re.search(r"/screenshots/\d+", d.current_url))
+    hit = wait(browser, EC.presence_of_element_located((By.CSS_SELECTOR, "#boxes rect.hit")))
+    shot_id = int(re.search(r"/screenshots/(\d+)", browser.current_url).group(1))
+    data = get(server["url"], f"api/screenshots/{shot_id}?q=espresso")
+    word = data["words"][data["highlights"][0]]
+    assert word["text"].lower() == "espresso"
+    assert [int(float(hit.get_attribute(a))) for a in ("x", "y", "width", "height")] == word["box"]
+    # On screen: the box covers the word's pixels scaled to the shown image.
+    wait(browser, lambda d: d.execute_script("return document.getElementById('shot-image').complete"))
+    image, rect = browser.execute_script("""
+        const i = document.getElementById('shot-image').getBoundingClientRect();
+        const r = document.querySelector('#boxes rect.hit').getBoundingClientRect();
+        return [[i.left, i.top, i.width], [r.left, r.top, r.width, r.height]];""")
+    scale = image[2] / data["width"]
+    x, y, w, h = word["box"]
+    assert abs(rect[0] - (image[0] + x * scale)) < 2 and abs(rect[1] - (image[1] + y * scale)) < 2
+    assert abs(rect[2] - w * scale) < 2 and abs(rect[3] - h * scale) < 2
+    assert browser.find_element(By.ID, "shot-text").text.count("Espresso") == 1
+
+
+def test_an_entity_chip_searches_by_that_entity(browser, server):
+    open_page(browser, server, "?q=receipt")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    chip = wait(browser, EC.element_to_be_clickable(
+        (By.XPATH, "//div[@id='shot-entities']/button[span[@class='kind' and text()='phone']]")))
+    chip.click()
+    wait(browser, lambda d: "entity=phone" in d.current_url)
+    wait(browser, lambda d: sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"])
+    assert browser.find_element(By.ID, "entity-filter").is_displayed()
+
+
+def test_tag_a_screenshot_then_find_it_by_tag(browser, server):
+    open_page(browser, server, "?q=ferries")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    field = wait(browser, EC.element_to_be_clickable((By.ID, "tag-input")))
+    field.send_keys("trip-2026", Keys.ENTER)
+    wait(browser, lambda d: "trip-2026" in d.find_element(By.ID, "shot-tags").text)
+    open_page(browser, server, "?tag=trip-2026")
+    wait(browser, lambda d: card_names(d) == ["qr_ticket.png"])
+    assert browser.find_element(By.NAME, "tag").get_attribute("value") == "trip-2026"
+
+
+def test_delete_then_undo(browser, server):
+    open_page(browser, server, "?q=marigold")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    shot_url = wait(browser, lambda d: re.search(r"/screenshots/\d+", d.current_url) and d.current_url)
+    wait(browser, EC.element_to_be_clickable((By.ID, "delete"))).click()
+    wait(browser, EC.visibility_of_element_located((By.ID, "banner")))
+    assert get(server["url"], "api/search?q=marigold") == []
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda d: d.current_url.split("?")[0] == shot_url.split("?")[0])
+    wait(browser, lambda d: "Marigold" in d.find_element(By.ID, "shot-text").text)
+    assert len(get(server["url"], "api/search?q=marigold")) == 1
+
+
+def test_the_mind_map_leads_to_a_screenshot(browser, server):
+    open_page(browser, server, "map")
+    wait(browser, lambda d: d.find_element(By.ID, "map").get_attribute("data-settled") == "true")
+    nodes = browser.find_elements(By.CSS_SELECTOR, "#map .node")
+    assert len(nodes) >= 3
+    assert any("phone: +14155550132" in t.get_attribute("textContent")
+               for t in browser.find_elements(By.CSS_SELECTOR, "#map line title"))
+    target = [n for n in nodes if "contact_card" in n.get_attribute("aria-label")][0]
+    node_id = target.get_attribute("data-id")
+    webdriver.ActionChains(browser).move_to_element(target).click().perform()
+    wait(browser, lambda d: d.current_url.endswith(f"/screenshots/{node_id}"))
+    wait(browser, lambda d: "Priya Nair" in d.find_element(By.ID, "shot-text").text)
+
+
+def test_hostile_text_and_names_stay_text(browser, server):
+    open_page(browser, server, "?q=markup")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    assert "<script>" in cards(browser)[0].text or "script" in cards(browser)[0].text
+    open_page(browser, server, "?q=flaky")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    wait(browser, lambda d: HOSTILE_NAME in d.find_element(By.ID, "shot-paths").text)
+    note = browser.find_element(By.ID, "note")
+    note.send_keys('<img src=x onerror="alert(2)">')
+    browser.find_element(By.ID, "save-note").click()
+    wait(browser, lambda d: d.find_element(By.ID, "note-state").text == "saved")
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "note").get_attribute("value").startswith("<img"))
+    assert no_alert(browser)
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 1
+    assert browser.execute_script("return document.querySelectorAll('img[src=\"x\"]').length") == 0
+
+
+def test_keyboard(browser, server):
+    open_page(browser, server)
+    wait(browser, lambda d: len(cards(d)) >= 8)
+    browser.find_element(By.TAG_NAME, "body").send_keys("/")
+    assert browser.switch_to.active_element.get_attribute("id") == "q"
+    browser.switch_to.active_element.send_keys("boarding")
+    wait(browser, lambda d: card_names(d) == ["qr_ticket.png"])
+    browser.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    wait(browser, lambda d: "selected" in cards(d)[0].get_attribute("class"))
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(browser, lambda d: "/screenshots/" in d.current_url)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: "q=boarding" in d.current_url and "/screenshots/" not in d.current_url)
+
+
+def test_a_screenshot_the_daemon_adds_appears_without_reload(browser, server):
+    open_page(browser, server)
+    wait(browser, lambda d: len(cards(d)) >= 8)
+    browser.execute_script("window.lensMarker = 42")
+    render(server["inbox"] / "arrived_live.png", ["Invoice from Northwind Traders", "Due 2026-12-01"], dark=True)
+    wait(browser, lambda d: "arrived_live.png" in card_names(d), timeout=30)
+    assert browser.execute_script("return window.lensMarker") == 42
+    assert card_names(browser)[0] == "arrived_live.png"
+
+
+def test_the_page_works_at_phone_width_in_dark_mode(browser, server):
+    browser.set_window_size(390, 844)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        open_page(browser, server, "?q=receipt")
+        wait(browser, lambda d: len(cards(d)) == 1)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, f"the page scrolls sideways at phone width ({width} px)"
+        background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(21, 24, 28)"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.set_window_size(1280, 900)
+
+
+def test_the_browser_logged_no_errors(browser, server):
+    problems = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]
+                and "/images/" not in e["message"]]
+    assert problems == []
