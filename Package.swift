@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Lens: a Linux screenshot-ingestion daemon. Targets form an acyclic graph;

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh
+LENS_DEPS=run bash scripts/install-deps.sh
 swift build -c release --product lens
 lens=".build/release/lens"
 

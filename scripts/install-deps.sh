@@ -14,7 +14,15 @@ packages=(
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
   zlib1g-dev                                            # stored text is deflated
   systemd                                               # systemd-analyze checks the user unit in the tests
+  xdg-utils                                             # lens open starts the browser with xdg-open
 )
+# Only for the tests: the page is tested in a real browser (LENS_DEPS=run skips these).
+test_packages=(
+  chromium chromium-driver                              # lens serve's page, driven by Selenium
+  fonts-dejavu-core                                     # the browser tests render screenshots with it
+  python3-venv                                          # a venv for Selenium, pytest and Pillow from PyPI (test tooling only)
+)
+[[ "${LENS_DEPS:-test}" == "run" ]] || packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${PREFIX:-$HOME/.local}
 
-bash scripts/install-deps.sh
+LENS_DEPS=run bash scripts/install-deps.sh
 swift build -c release --product lens
 install -Dm755 .build/release/lens "$prefix/bin/lens"
 

@@ -7,14 +7,14 @@ import PackagePlugin
 @main
 struct EmbedAssets: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let folder = target.directory.appending("Assets")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.string).filter { !$0.hasPrefix(".") }.sorted()
-        let files = names.map { folder.appending($0) }
-        let output = context.pluginWorkDirectory.appending("EmbeddedAssets.swift")
+        let folder = target.directoryURL.appending(path: "Assets")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        let files = names.map { folder.appending(path: $0) }
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedAssets.swift")
         return [.buildCommand(
             displayName: "Embedding \(files.count) web assets of \(target.name)",
-            executable: try context.tool(named: "EmbedAssetsTool").path,
-            arguments: [output.string] + files.map(\.string),
+            executable: try context.tool(named: "EmbedAssetsTool").url,
+            arguments: [output.path] + files.map(\.path),
             inputFiles: files,
             outputFiles: [output])]
     }

@@ -105,18 +105,14 @@ public enum ConfigurationFile {
         if let value = table["web"] {
             guard let web = value.table else { throw failTop("web", "must be a table ([web])") }
             func failWeb(_ key: String, _ message: String) -> ConfigurationError {
-                ConfigurationError(file: file, line: locate.line(of: key, folder: nil), key: "web.\(key)", message: message)
+                ConfigurationError(file: file, line: locate.line(of: key, inTable: "web"), key: "web.\(key)", message: message)
             }
             for key in web.keys where !webKeys.contains(key) {
                 throw failWeb(key, "unknown key (known: \(webKeys.sorted().joined(separator: ", ")))")
             }
             config.web.isEnabled = try bool(web, "enabled", failWeb) ?? false
             if let listen = try string(web, "listen", failWeb) {
-                do { config.web.listen = try ListenAddress(parsing: listen) } catch let error as ListenAddress.ParseError {
-                    throw failWeb("listen", error.description)
-                } catch {
-                    throw failWeb("listen", "\(error)")
-                }
+                do { config.web.listen = try ListenAddress(parsing: listen) } catch { throw failWeb("listen", error.description) }
             }
             if let token = try string(web, "token", failWeb) {
                 guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
@@ -215,6 +211,17 @@ struct KeyLocator {
 
     init(text: String) {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The line of `key` in the table `[name]` (e.g. `[web]`), or of the header when the key is not there.
+    func line(of key: String, inTable name: String) -> Int? {
+        guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(name)]" }) else { return nil }
+        let end = lines[(header + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
+        for index in (header + 1)..<end {
+            let trimmed = lines[index].trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix(key), trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") { return index + 1 }
+        }
+        return header + 1
     }
 
     func line(of key: String, folder: Int?) -> Int? {

@@ -26,9 +26,13 @@ public struct SearchForm: Sendable, Equatable {
     public init() {}
 
     /// `text` with `*` after a last word still being typed (two or more letters or digits, not
-    /// quoted, excluded or an operator).
+    /// excluded or an operator); an open phrase is closed as a prefix phrase (`"order num"*`).
     public static func completingLastWord(_ text: String) -> String {
         guard let last = text.last, !last.isWhitespace else { return text }
+        // Inside a phrase still open: the phrase's last word is the unfinished one.
+        if text.filter({ $0 == "\"" }).count % 2 == 1 {
+            return text.hasSuffix("\"") ? text : text + "\"*"
+        }
         let start = text.lastIndex(where: \.isWhitespace).map(text.index(after:)) ?? text.startIndex
         let word = text[start...]
         guard word != "OR", !word.hasPrefix("\""), !word.hasPrefix("-"), word.count >= SearchQuery.minimumPrefixLength,

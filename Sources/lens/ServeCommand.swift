@@ -92,17 +92,20 @@ struct OpenCommand: ParsableCommand {
     func run() throws {
         let settings = try configOption.load()
         let address = try listenOption.address(settings)
-        var url = "http://\(address.host == "0.0.0.0" || address.host == "::" ? "127.0.0.1" : address.description)/"
-        if address.host == "0.0.0.0" || address.host == "::" { url = "http://127.0.0.1:\(address.port)/" }
+        // A wildcard address is reached through loopback.
+        let reachable = ["0.0.0.0", "::"].contains(address.host) ? ListenAddress(host: "127.0.0.1", port: address.port) : address
+        var url = "http://\(reachable)/"
         let text = query.joined(separator: " ")
         if !text.isEmpty {
-            url += "?q=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+            allowed.insert(charactersIn: "-._~")
+            url += "?q=" + (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
         }
         if printOnly {
             print(url)
             return
         }
-        guard WebAddressProbe.isListening(address) else {
+        guard WebAddressProbe.isListening(reachable) else {
             throw LensCLIError(message: "nothing listens on \(address): start 'lens serve' (or 'lens watch' with [web] enabled = true)")
         }
         let process = Process()
@@ -127,8 +130,7 @@ enum WebAddressProbe {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
-        let host = address.host == "0.0.0.0" ? "127.0.0.1" : address.host == "::" ? "::1" : address.host
-        guard getaddrinfo(host, String(address.port), &hints, &found) == 0, let first = found else { return false }
+        guard getaddrinfo(address.host, String(address.port), &hints, &found) == 0, let first = found else { return false }
         defer { freeaddrinfo(found) }
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {

@@ -14,6 +14,34 @@ struct ConfigurationFileTests {
         #expect(try ConfigurationFile.load("/no/such/config.toml") == LensConfiguration())
     }
 
+    @Test func readsTheWebTable() throws {
+        let config = try parse("""
+            [web]
+            enabled = true
+            listen = "0.0.0.0:8080"
+            token = "0123456789abcdef0123"
+            """)
+        #expect(config.web.isEnabled && config.web.listen == ListenAddress(host: "0.0.0.0", port: 8080))
+        #expect(config.web.token == "0123456789abcdef0123")
+        #expect(try parse("").web == LensConfiguration.Web())
+        #expect(LensConfiguration.Web().listen.description == "127.0.0.1:7466")
+    }
+
+    @Test(arguments: [
+        ("[web]\nlisten = \"0.0.0.0:80\"", "config.toml:2: web.listen: 0.0.0.0:80 is reachable from other machines"),
+        ("[web]\n\nlisten = \"nowhere\"", "config.toml:3: web.listen: 'nowhere' is not HOST:PORT"),
+        ("[web]\ntoken = \"short\"", "config.toml:2: web.token: must be at least 16"),
+        ("[web]\nport = 1", "config.toml:2: web.port: unknown key"),
+        ("web = 1", "config.toml:1: web: must be a table"),
+    ])
+    func webMistakesNameTheLine(text: String, message: String) {
+        #expect {
+            _ = try parse(text)
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
     @Test func readsEveryKey() throws {
         let config = try parse("""
             database = "~/lens/index.db"
