@@ -22,7 +22,8 @@ for page in .build/plugins/GenerateManual/outputs/lens/*.1; do
 done
 
 install -Dm644 systemd/lens.service "${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/lens.service"
+install -Dm644 systemd/lens-web.service "${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/lens-web.service"
 
-echo "Installed $lens, completions, man pages (man lens) and the user unit."
+echo "Installed $lens, completions, man pages (man lens) and the user units lens and lens-web."
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Add $prefix/bin to PATH." ;; esac
 echo "zsh: add $prefix/share/zsh/site-functions to fpath if it is not there."

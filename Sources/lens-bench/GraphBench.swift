@@ -32,6 +32,9 @@ struct GraphBench: ParsableCommand {
     @Option(help: "Also build a SQLite store of this many synthetic screenshots (0: none) and time `lens graph --rebuild` and the daemon's per-screenshot update on it.")
     var store = 100_000
 
+    @Option(help: "Keep the store built with --store at this path (e.g. for the web page's mind map).")
+    var keep: String?
+
     func run() throws {
         try timeIndex()
         if store > 0 { try timeStore(size: store) }
@@ -45,7 +48,7 @@ struct GraphBench: ParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lens-graph-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try Library(databasePath: folder.appendingPathComponent("lens.sqlite").path)
+        let library = try Library(databasePath: keep ?? folder.appendingPathComponent("lens.sqlite").path)
         let screenshots = Self.library(size: size, seed: 11)
         let tail = min(1_000, size / 10)
         var random = SeededRandom(seed: 3)

@@ -38,6 +38,25 @@ struct SystemdUnitTests {
         #expect((score ?? 99) <= 2.0, "\(line)")
     }
 
+    static let webUnit = TestSupport.packageRoot.appendingPathComponent("systemd/lens-web.service")
+
+    @Test func theWebUnitVerifiesAndKeepsToLoopback() throws {
+        let folder = try TestSupport.makeTemporaryFolder("lens-unit")
+        let copy = folder.appendingPathComponent("lens-web.service")
+        let text = try String(contentsOf: Self.webUnit, encoding: .utf8)
+        #expect(text.contains("ExecStart=%h/.local/bin/lens serve\n"))
+        for line in ["IPAddressAllow=localhost", "IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+                     "ProtectHome=read-only", "ReadWritePaths=%h/.local/share/lens", "CacheDirectory=lens"] {
+            #expect(text.contains("\n" + line + "\n"), "missing \(line)")
+        }
+        try text.replacingOccurrences(of: "%h/.local/bin/lens", with: LensBinary.url.path).write(to: copy, atomically: true, encoding: .utf8)
+        let verified = try systemdAnalyze(["verify", copy.path])
+        #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
+        let security = try systemdAnalyze(["security", "--offline=true", "--threshold=20", Self.webUnit.path])
+        let line = security.output.split(separator: "\n").last { $0.contains("Overall exposure level") } ?? ""
+        #expect((line.split(separator: " ").compactMap { Double($0) }.first ?? 99) <= 2.0, "\(line)")
+    }
+
     @Test func theUnitHasWhatTheDaemonNeeds() throws {
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
         for line in ["Type=notify", "Environment=OMP_THREAD_LIMIT=1", "Restart=on-failure", "IOSchedulingClass=idle",
