@@ -14,6 +14,7 @@ public typealias CollectionStatistics = LensStore.CollectionStatistics
 public typealias GarbageReport = LensStore.GarbageReport
 public typealias UndoError = LensStore.UndoError
 public typealias RestoreReport = LensStore.RestoreReport
+public typealias Facets = LensStore.Facets
 
 /// Tags, notes, links and the other small edits and reads of the library, for the command line
 /// and the web page alike.
@@ -48,6 +49,9 @@ extension Library {
     public func batches(limit: Int = 20) throws -> [BatchRecord] { try database.batches(limit: limit) }
 
     public func statistics() throws -> CollectionStatistics { try database.statistics() }
+
+    /// Folders, entity types and tags with their counts, for filters (reads no text).
+    public func facets() throws -> Facets { try database.facets() }
 
     public func collectGarbage(goneBefore: Double, dryRun: Bool) throws -> GarbageReport {
         try database.collectGarbage(goneBefore: goneBefore, dryRun: dryRun)

@@ -69,7 +69,8 @@ extension LensDatabase {
     public func tagCounts() throws -> [(tag: String, count: Int)] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT j.value AS tag, count(*) AS n FROM screenshot_text t, json_each(t.tags) j GROUP BY j.value ORDER BY n DESC, tag
+                SELECT j.value AS tag, count(*) AS n FROM screenshot_text t INDEXED BY screenshot_text_tags, json_each(t.tags) j
+                WHERE t.tags <> '[]' GROUP BY j.value ORDER BY n DESC, tag
                 """).map { (tag: $0["tag"], count: $0["n"]) }
         }
     }

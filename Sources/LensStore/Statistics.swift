@@ -30,7 +30,43 @@ public struct CollectionStatistics: Sendable, Equatable, Encodable {
     public var databaseBytes: Int
 }
 
+/// What the page's filters offer: folders, entity types and tags, each with its count.
+public struct Facets: Sendable, Equatable, Encodable {
+    public var folders: [CollectionStatistics.Count]
+    public var types: [CollectionStatistics.Count]
+    public var tags: [CollectionStatistics.Count]
+    public var screenshots: Int
+}
+
 extension LensDatabase {
+    /// The parts of ``statistics()`` the page's filters need, without reading any text.
+    public func facets() throws -> Facets {
+        try writer.read { db in
+            func pairs(_ sql: String) throws -> [CollectionStatistics.Count] {
+                try Row.fetchAll(db, sql: sql).map { .init(key: $0["k"] ?? "", count: $0["n"]) }
+            }
+            return Facets(
+                folders: try pairs(Self.byFolderSQL).map(Self.trimmingSlash),
+                types: try pairs("SELECT type AS k, count(DISTINCT screenshot_id) AS n FROM entity GROUP BY type ORDER BY n DESC, k"),
+                tags: try pairs("""
+                    SELECT j.value AS k, count(*) AS n FROM screenshot_text t INDEXED BY screenshot_text_tags, json_each(t.tags) j
+                    WHERE t.tags <> '[]' GROUP BY j.value ORDER BY n DESC, k
+                    """),
+                screenshots: try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot") ?? 0)
+        }
+    }
+
+    /// Screenshots by the folder of their first present path.
+    static let byFolderSQL = """
+        SELECT rtrim(p.path, replace(p.path, '/', '')) AS k, count(*) AS n FROM screenshot s
+        JOIN path p ON p.id = (SELECT id FROM path WHERE screenshot_id = s.id AND gone_at IS NULL ORDER BY first_seen_at LIMIT 1)
+        GROUP BY k ORDER BY n DESC, k
+        """
+
+    static func trimmingSlash(_ count: CollectionStatistics.Count) -> CollectionStatistics.Count {
+        CollectionStatistics.Count(key: count.key.count > 1 ? String(count.key.dropLast()) : count.key, count: count.count)
+    }
+
     public func statistics() throws -> CollectionStatistics {
         let counts = try stateCounts()
         return try writer.read { db in
@@ -47,11 +83,7 @@ extension LensDatabase {
                 """) ?? 0
             let withEntities = try Int.fetchOne(db, sql: "SELECT count(DISTINCT screenshot_id) FROM entity") ?? 0
             let byType = try pairs("SELECT type AS k, count(DISTINCT screenshot_id) AS n FROM entity GROUP BY type ORDER BY n DESC, k")
-            let byFolder = try pairs("""
-                SELECT rtrim(p.path, replace(p.path, '/', '')) AS k, count(*) AS n FROM screenshot s
-                JOIN path p ON p.id = (SELECT id FROM path WHERE screenshot_id = s.id AND gone_at IS NULL ORDER BY first_seen_at LIMIT 1)
-                GROUP BY k ORDER BY n DESC, k
-                """).map { CollectionStatistics.Count(key: $0.key.count > 1 ? String($0.key.dropLast()) : $0.key, count: $0.count) }
+            let byFolder = try pairs(Self.byFolderSQL).map(Self.trimmingSlash)
             let byMonth = try pairs("""
                 SELECT strftime('%Y-%m', captured_at, 'unixepoch') AS k, count(*) AS n FROM screenshot GROUP BY k ORDER BY k DESC
                 """)

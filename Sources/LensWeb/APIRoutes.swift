@@ -11,6 +11,7 @@ import NIOCore
 struct APIRoutes {
     let library: Library
     let settings: WebSettings
+    let facetsCache = FacetsCache()
 
     /// The most results one search request returns.
     static let maximumLimit = 200
@@ -30,9 +31,10 @@ struct APIRoutes {
                 let change = try await decode(TagChange.self, request, context)
                 let invalid = (change.add ?? []) + (change.remove ?? [])
                 if let bad = invalid.first(where: { !Library.isTag($0) }) { throw APIError(.badRequest, AnnotationError.invalidTag(bad).description) }
-                try await offloaded { [library] in
+                try await offloaded { [library, facetsCache] in
                     guard try library.screenshot(id: id) != nil else { throw ScreenshotFileError.noSuchScreenshot(id) }
                     try library.changeTags(of: id, adding: change.add ?? [], removing: change.remove ?? [])
+                    facetsCache.invalidate()
                 }
                 return try await screenshot(id, query: nil)
             }
@@ -51,8 +53,9 @@ struct APIRoutes {
         router.delete("/api/screenshots/:id") { _, context in
             await respond {
                 let id = try id(context)
-                let report = try await offloaded { [library] in
+                let report = try await offloaded { [library, facetsCache] in
                     guard try library.screenshot(id: id) != nil else { throw ScreenshotFileError.noSuchScreenshot(id) }
+                    defer { facetsCache.invalidate() }
                     return try HistoryUseCases.delete(library, ids: [id], deletingFiles: false, trashFolder: nil)
                 }
                 return try JSONResponse.ok(report)
@@ -61,8 +64,9 @@ struct APIRoutes {
         router.post("/api/undo") { request, context in
             await respond {
                 let body = try await decode(UndoRequest.self, request, context, allowingEmpty: true)
-                let report = try await offloaded { [library, settings] in
-                    try HistoryUseCases.undo(library, batch: body?.batch, undoDays: settings.undoDays)
+                let report = try await offloaded { [library, settings, facetsCache] in
+                    defer { facetsCache.invalidate() }
+                    return try HistoryUseCases.undo(library, batch: body?.batch, undoDays: settings.undoDays)
                 }
                 return try JSONResponse.ok(report)
             }
@@ -94,12 +98,12 @@ struct APIRoutes {
         router.get("/api/graph") { request, _ in await respond { try await graph(request) } }
         router.get("/api/facets") { _, _ in
             await respond {
-                let facets = try await offloaded { [library] in
-                    let statistics = try library.statistics()
-                    return Facets(tags: try library.tagCounts().map { .init(key: $0.tag, count: $0.count) },
-                                  folders: statistics.byFolder.map { .init(key: $0.key, count: $0.count) },
-                                  types: statistics.byEntityType.map { .init(key: $0.key, count: $0.count) },
-                                  screenshots: statistics.screenshots)
+                let facets = try await offloaded { [library, facetsCache] in
+                    let mark = try library.changeMark()
+                    if let cached = facetsCache.value(for: mark) { return cached }
+                    let fresh = try library.facets()
+                    facetsCache.store(fresh, for: mark)
+                    return fresh
                 }
                 return try JSONResponse.ok(facets)
             }
@@ -269,12 +273,27 @@ struct NoteChange: Decodable { var note: String? }
 struct UndoRequest: Decodable { var batch: Int64? }
 struct LinkRequest: Decodable { var a: Int64; var b: Int64; var note: String? }
 
-struct Facets: Encodable {
-    struct Count: Encodable { var key: String; var count: Int }
-    var tags: [Count]
-    var folders: [Count]
-    var types: [Count]
-    var screenshots: Int
+/// The last facets, valid while the library's change mark stays the same and nothing was
+/// changed through this server (a tag added here does not move the mark).
+final class FacetsCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var mark: String?
+    private var facets: Facets?
+
+    func value(for mark: String) -> Facets? {
+        lock.withLock { self.mark == mark ? facets : nil }
+    }
+
+    func store(_ facets: Facets, for mark: String) {
+        lock.withLock {
+            self.mark = mark
+            self.facets = facets
+        }
+    }
+
+    func invalidate() {
+        lock.withLock { mark = nil }
+    }
 }
 
 /// `lens show --json --words`, plus the indexes of the words the query matched and the

@@ -103,6 +103,56 @@ struct WebBench: AsyncParsableCommand {
         if let image {
             try thumbnails(image: image, work: work)
         }
+        try await daemonMemory(work: work)
+    }
+
+    /// What serving the page adds to the daemon: `lens watch` idle with and without `[web] enabled`,
+    /// and after the page's first requests.
+    private func daemonMemory(work: URL) async throws {
+        let folder = work.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var figures: [Bool: (Double, Double)] = [:]
+        for web in [false, true] {
+            let config = work.appendingPathComponent("config-\(web).toml")
+            try """
+                database = "\(work.path)/daemon.db"
+                [web]
+                enabled = \(web)
+                listen = "127.0.0.1:0"
+                [[folders]]
+                path = "\(folder.path)"
+                """.write(to: config, atomically: true, encoding: .utf8)
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: lens)
+            daemon.arguments = ["watch", "--config", config.path, "--log-level", "notice"]
+            var environment = Measure.benchEnvironment
+            environment["XDG_CACHE_HOME"] = work.path
+            daemon.environment = environment
+            let log = Pipe()
+            daemon.standardError = log
+            daemon.standardOutput = FileHandle.nullDevice
+            try daemon.run()
+            try await Task.sleep(for: .seconds(4))
+            let idle = Measure.memory(daemon.processIdentifier, "VmRSS")
+            var afterPage = idle
+            if web {
+                let text = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
+                if let range = text.range(of: #"http://[^ ]+/"#, options: .regularExpression) {
+                    let session = URLSession(configuration: .ephemeral)
+                    for path in ["", "assets/app.js", "assets/map.js", "assets/app.css", "api/search?limit=60", "api/facets", "api/graph"] {
+                        _ = try? await session.data(from: URL(string: String(text[range]) + path)!)
+                    }
+                    try await Task.sleep(for: .seconds(1))
+                    afterPage = Measure.memory(daemon.processIdentifier, "VmRSS")
+                }
+            }
+            daemon.terminate()
+            daemon.waitUntilExit()
+            figures[web] = (idle, afterPage)
+        }
+        let without = figures[false]!.0, with = figures[true]!
+        print(String(format: "\nlens watch idle RSS: %.1f MB; with [web] enabled %.1f MB (+%.1f MB), after loading the page %.1f MB (+%.1f MB)",
+                     without / 1024, with.0 / 1024, (with.0 - without) / 1024, with.1 / 1024, (with.1 - without) / 1024))
     }
 
     private func row(_ label: String, _ server: [Double], _ roundTrip: [Double]) -> String {

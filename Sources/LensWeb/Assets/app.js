@@ -167,7 +167,10 @@ async function runSearch({ append = false } = {}) {
   search.offset = offset + hits.length;
   search.more = hits.length === pageSize;
   renderHits(hits, { byDay: !params.has("q") });
-  if (!performance.getEntriesByName("lens-first-results").length) performance.mark("lens-first-results");
+  if (!performance.getEntriesByName("lens-first-results").length) {
+    performance.mark("lens-first-results");
+    loadFacets(); // after the first results: the filters never delay them
+  }
   const count = search.offset;
   $("#status").textContent = count === 0
     ? (searchParams().toString() ? "No screenshot matches." : "The library is empty: import screenshots with lens import or lens watch.")
@@ -492,6 +495,6 @@ function listen() {
 }
 
 history.replaceState("first", "", location.href);
-loadFacets();
+if (location.pathname !== "/") setTimeout(loadFacets, 200);
 listen();
 route();

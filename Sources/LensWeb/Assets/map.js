@@ -66,10 +66,11 @@ function draw(graph, mine, thumbnails, done) {
   const showThumbs = thumbnails && graph.nodes.length <= 200;
   const nodeWidth = showThumbs ? 128 : 110, nodeHeight = showThumbs ? 80 : 22;
 
-  // Nodes on a sunflower spiral (deterministic, evenly spread), edges by index.
+  const spacing = Math.max(nodeWidth, nodeHeight * 2) * 1.4;
+  // Nodes on a sunflower spiral (deterministic, evenly spread: about two to a grid cell), edges by index.
   const index = new Map();
   const nodes = graph.nodes.map((node, i) => {
-    const radius = 14 * Math.sqrt(i + 0.5), angle = i * Math.PI * (3 - Math.sqrt(5));
+    const radius = spacing * 0.4 * Math.sqrt(i + 0.5), angle = i * Math.PI * (3 - Math.sqrt(5));
     index.set(node.id, i);
     return { ...node, x: radius * Math.cos(angle), y: radius * Math.sin(angle), vx: 0, vy: 0, pinned: false };
   });
@@ -96,7 +97,7 @@ function draw(graph, mine, thumbnails, done) {
       el("title", {}, [node.path || node.name, ...node.entities].join("\n")),
       el("rect", { x: -nodeWidth / 2, y: -nodeHeight / 2, width: nodeWidth, height: nodeHeight, rx: 5 }),
       showThumbs
-        ? el("image", { href: `/thumbnails/${node.id}`, x: -nodeWidth / 2 + 2, y: -nodeHeight / 2 + 2, width: nodeWidth - 4, height: nodeHeight - 4, preserveAspectRatio: "xMidYMin slice" })
+        ? el("image", { href: `/thumbnails/${node.id}`, x: -nodeWidth / 2 + 2, y: -nodeHeight / 2 + 2, width: nodeWidth - 4, height: nodeHeight - 4, preserveAspectRatio: "xMinYMin slice" })
         : el("text", { "text-anchor": "middle", dy: "0.35em" }, label.length > 18 ? label.slice(0, 17) + "…" : label),
       showThumbs ? el("text", { "text-anchor": "middle", y: nodeHeight / 2 + 13 }, label.length > 22 ? label.slice(0, 21) + "…" : label) : null);
     node.group.addEventListener("keydown", (event) => { if (event.key === "Enter") navigate(`/screenshots/${node.id}`); });
@@ -120,18 +121,19 @@ function draw(graph, mine, thumbnails, done) {
 
   // The simulation, a few steps per frame until it cools.
   const simulation = { alpha: 1 };
-  const spacing = Math.max(nodeWidth, nodeHeight * 2) * 1.4;
+  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768); // a number: no string keys in the hot loop
   const step = () => {
     const alpha = simulation.alpha;
     const grid = new Map();
     for (const node of nodes) {
-      const key = `${Math.floor(node.x / spacing)},${Math.floor(node.y / spacing)}`;
-      (grid.get(key) || grid.set(key, []).get(key)).push(node);
+      const key = cell(Math.floor(node.x / spacing), Math.floor(node.y / spacing));
+      const bucket = grid.get(key);
+      if (bucket) bucket.push(node); else grid.set(key, [node]);
     }
     for (const node of nodes) {
       const cx = Math.floor(node.x / spacing), cy = Math.floor(node.y / spacing);
       for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-        for (const other of grid.get(`${cx + dx},${cy + dy}`) || []) {
+        for (const other of grid.get(cell(cx + dx, cy + dy)) || []) {
           if (other === node) continue;
           let x = node.x - other.x, y = node.y - other.y;
           let d2 = x * x + y * y;
@@ -141,7 +143,7 @@ function draw(graph, mine, thumbnails, done) {
           node.vx += x * Math.min(push, 2); node.vy += y * Math.min(push, 2);
         }
       }
-      node.vx -= node.x * 0.004 * alpha; node.vy -= node.y * 0.004 * alpha;
+      node.vx -= node.x * 0.002 * alpha; node.vy -= node.y * 0.002 * alpha;
     }
     for (const edge of edges) {
       const x = edge.t.x - edge.s.x, y = edge.t.y - edge.s.y;
@@ -154,14 +156,19 @@ function draw(graph, mine, thumbnails, done) {
       node.vx *= 0.6; node.vy *= 0.6;
       node.x += node.vx; node.y += node.vy;
     }
-    simulation.alpha *= 0.985;
+    simulation.alpha *= 0.97;
   };
-  let reported = false;
+  let reported = false, painted = 0;
+  // Steps for a slice of each frame; the DOM is written at most four times a second while the
+  // map settles (writing thousands of attributes costs more than a step), and once at the end.
   const frame = () => {
     if (mine !== run) return;
-    const until = performance.now() + 12;
+    const until = performance.now() + (nodes.length > 500 ? 40 : 12);
     while (simulation.alpha > 0.02 && performance.now() < until) step();
-    paint();
+    if (simulation.alpha <= 0.02 || nodes.length <= 500 || performance.now() - painted > 250) {
+      paint();
+      painted = performance.now();
+    }
     if (simulation.alpha > 0.02) requestAnimationFrame(frame);
     else if (!reported) { reported = true; if (!touched) fit(); svg.dataset.settled = "true"; done(); }
   };
