@@ -132,8 +132,17 @@ public enum JSONOutput {
         var matches: [[Int]]
         var captured_at: Date
         var imported_at: Date
+        /// Present (true) when only the newest matches were ranked, or a word typed in part had
+        /// more completions than were tried.
+        var approximate: Bool?
+        /// Present (true) for a hit found through an OCR misreading of a query word, with the words used.
+        var fuzzy: Bool?
+        var fuzzy_words: [String]?
 
         public init(_ hit: SearchHit) {
+            approximate = hit.isApproximate ? true : nil
+            fuzzy = hit.fuzzyWords.isEmpty ? nil : true
+            fuzzy_words = hit.fuzzyWords.isEmpty ? nil : hit.fuzzyWords
             id = hit.id
             path = hit.paths.first
             paths = hit.paths

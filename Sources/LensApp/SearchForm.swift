@@ -22,6 +22,8 @@ public struct SearchForm: Sendable, Equatable {
     /// The text is being typed: its last word, if unfinished (no space after it), also matches
     /// longer words, so `lumi` finds "Lumière" before the word is complete.
     public var isBeingTyped = false
+    /// No OCR-misreading matches (`lens search --exact`).
+    public var isExact = false
 
     public init() {}
 
@@ -69,10 +71,12 @@ public struct SearchForm: Sendable, Equatable {
         var entityFilters: [(type: String, normalized: String)] = []
         for entity in entities { entityFilters.append(try entityFilter(entity)) }
         for tag in tags where !LensDatabase.isTag(tag) { throw SearchFormError(AnnotationError.invalidTag(tag).description) }
-        return SearchRequest(query: parsed, folder: folder.flatMap { $0.isEmpty ? nil : LensLocations.absolute($0) },
-                             since: try date(since, .start), until: try date(until, .end),
-                             minimumConfidence: minimumConfidence, entityTypes: entityTypes,
-                             entities: entityFilters, tags: tags, limit: limit, offset: offset)
+        var request = SearchRequest(query: parsed, folder: folder.flatMap { $0.isEmpty ? nil : LensLocations.absolute($0) },
+                                    since: try date(since, .start), until: try date(until, .end),
+                                    minimumConfidence: minimumConfidence, entityTypes: entityTypes,
+                                    entities: entityFilters, tags: tags, limit: limit, offset: offset)
+        request.allowsFuzzy = !isExact
+        return request
     }
 
     public static func entityType(_ name: String) throws(SearchFormError) -> EntityType {

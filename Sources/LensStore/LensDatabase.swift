@@ -63,7 +63,7 @@ public final class LensDatabase: Sendable {
         config.prepareDatabase { db in
             // WAL + NORMAL: a commit survives a crash or kill -9 of the process (not a power cut).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            for function in TextCompression.functions { db.add(function: function) }
+            for function in TextCompression.functions + Vocabulary.functions { db.add(function: function) }
         }
         return config
     }
@@ -325,6 +325,9 @@ public final class LensDatabase: Sendable {
         migrator.registerMigration("v10: an index of tagged screenshots, for the page's tag filter") { db in
             // Covering and partial: counting tags reads only the tagged rows' tags, not every text.
             try db.execute(sql: "CREATE INDEX screenshot_text_tags ON screenshot_text(tags) WHERE tags <> '[]'")
+        }
+        migrator.registerMigration("v11: the vocabulary, for words typed in part") { db in
+            try db.execute(sql: Vocabulary.migration)
         }
         return migrator
     }

@@ -140,6 +140,7 @@ struct APIRoutes {
         form.tags = query[values: "tag"].map(String.init).filter { !$0.isEmpty }
         form.region = settings.region
         form.isBeingTyped = query["typing"] == "1" || query["typing"] == "true"
+        form.isExact = query["exact"] == "1" || query["exact"] == "true"
         if let text = query["limit"] {
             guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
                 throw APIError(.badRequest, "limit must be a number from 1 to \(Self.maximumLimit)")

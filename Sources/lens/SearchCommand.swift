@@ -60,6 +60,9 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print the results as a JSON array.")
     var json = false
 
+    @Flag(help: "Only the words as written: no matches through OCR misreadings (lnvoice for invoice).")
+    var exact = false
+
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
         if let minConfidence, !(0...100).contains(minConfidence) {
@@ -84,6 +87,7 @@ struct SearchCommand: ParsableCommand {
         form.tags = tags
         form.region = region
         form.limit = limit
+        form.isExact = exact
         do {
             return try form.request()
         } catch {

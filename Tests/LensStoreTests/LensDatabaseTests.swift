@@ -28,8 +28,11 @@ struct StoreFixture {
         return item.id
     }
 
+    /// Exact matches only (the OCR-misreading pass is tested on its own, in TypedSearchTests).
     func ids(_ query: String, folder: String? = nil, since: Date? = nil, until: Date? = nil) throws -> [Int64] {
-        try database.search(SearchRequest(query: try SearchQuery(parsing: query), folder: folder, since: since, until: until)).map(\.id)
+        var request = SearchRequest(query: try SearchQuery(parsing: query), folder: folder, since: since, until: until)
+        request.allowsFuzzy = false
+        return try database.search(request).map(\.id)
     }
 }
 

@@ -206,7 +206,9 @@ struct AnnotationTests {
         try store.database.setNote(of: chat, to: "")
         #expect(try store.ids("ferry").isEmpty)
         #expect(try store.database.changeTags(of: receipt, removing: ["receipts"]) == ["trip-2024"])
-        #expect(try store.ids("receipts").isEmpty)
+        var exact = SearchRequest(query: try SearchQuery(parsing: "receipts"))
+        exact.allowsFuzzy = false // "receipt" in the text is one dropped letter away
+        #expect(try store.database.search(exact).isEmpty)
         #expect(throws: AnnotationError.invalidTag("two words")) { try store.database.changeTags(of: chat, adding: ["two words"]) }
         #expect(throws: AnnotationError.notRecognized(id: 99)) { try store.database.changeTags(of: 99, adding: ["x"]) }
         #expect(try store.database.integrityCheck() == ["ok"])

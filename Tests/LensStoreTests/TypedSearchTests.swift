@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import LensCore
+import LensStore
+import LensTestSupport
+import Testing
+
+/// Words typed in part, the vocabulary behind them, and the bounded ranking of broad queries.
+@Suite struct TypedSearchTests {
+    func hits(_ store: StoreFixture, _ query: String, limit: Int = 20, offset: Int = 0) throws -> [SearchHit] {
+        try store.database.search(SearchRequest(query: try SearchQuery(parsing: query), limit: limit, offset: offset))
+    }
+
+    @Test func exactWordsComeBeforeCompletionsAndBm25OrdersEach() throws {
+        let store = try StoreFixture()
+        let longer = try store.add("lumiere lumiere lumiere lighting", path: "/s/a.png", hash: 1)
+        let exact = try store.add("lumi is a short name", path: "/s/b.png", hash: 2)
+        let both = try store.add("lumi and lumiere together, lumi again", path: "/s/c.png", hash: 3)
+        let other = try store.add("luminous display", path: "/s/d.png", hash: 4)
+        let ids = try hits(store, "lumi*").map(\.id)
+        // Exact "lumi" first (the one saying it twice ranks higher), then the completions by bm25.
+        #expect(Array(ids.prefix(2)) == [both, exact])
+        #expect(Set(ids.dropFirst(2)) == [longer, other])
+        #expect(try hits(store, "lumi*").allSatisfy { !$0.isApproximate })
+        // Paging walks the same merged order.
+        #expect(try hits(store, "lumi*", limit: 2, offset: 2).map(\.id) == Array(ids.dropFirst(2)))
+        #expect(try hits(store, "lumie*").map(\.id) == [longer, both])
+    }
+
+    @Test func theVocabularyFollowsInsertsUpdatesAndDeletes() throws {
+        let store = try StoreFixture()
+        let id = try store.add("Crème brûlée and crème fraîche", path: "/s/a.png", hash: 1)
+        try store.add("creme caramel", path: "/s/b.png", hash: 2)
+        #expect(try store.database.documentCount(of: "creme") == 2)
+        #expect(try store.database.documentCount(of: "brulee") == 1)
+        _ = try store.database.changeTags(of: id, adding: ["dessertmenu"])
+        #expect(try store.database.documentCount(of: "dessertmenu") == 1)
+        #expect(try store.database.documentCount(of: "creme") == 2) // an update re-counts, not double-counts
+        #expect(try hits(store, "desser*").map(\.id) == [id])
+        _ = try store.database.deleteScreenshots(ids: [id], summary: "test")
+        #expect(try store.database.documentCount(of: "brulee") == 0)
+        #expect(try store.database.documentCount(of: "creme") == 1)
+        #expect(try hits(store, "brul*").isEmpty)
+    }
+
+    @Test func aPrefixWithManyCompletionsTriesTheMostFrequentAndSaysSo() throws {
+        let store = try StoreFixture()
+        // 20 words starting with "zqx", the first ones in more screenshots.
+        for n in 0..<20 {
+            for copy in 0..<(20 - n) {
+                try store.add("zqx\(String(UnicodeScalar(UInt8(97 + n))))word filler \(copy)", path: "/s/\(n)-\(copy).png", hash: n * 100 + copy + 1)
+            }
+        }
+        let found = try hits(store, "zqx*", limit: 500)
+        #expect(found.allSatisfy { $0.isApproximate })
+        let words = Set(found.compactMap { $0.snippet.split(separator: " ").first.map { String($0.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }) } })
+        #expect(words.count == LensDatabase.completionLimit) // the 16 most frequent of the 20
+        #expect(!words.contains("zqxtword") && words.contains("zqxaword"))
+        // Typed further, the rare completion is found, exactly.
+        #expect(try hits(store, "zqxt*").map(\.isApproximate) == [false])
+        // Two letters try half as many.
+        let short = Set(try hits(store, "zq*", limit: 500).compactMap { $0.snippet.split(separator: " ").first.map(String.init) })
+        #expect(short.count == LensDatabase.completionLimit / 2)
+    }
+
+    @Test func broadQueriesRankTheNewestWindowAndSaySo() throws {
+        let store = try StoreFixture()
+        let total = LensDatabase.candidateWindow + 50
+        try store.database.unsafeBulkWrite { db in
+            for n in 1...total {
+                try db.execute(sql: """
+                    INSERT INTO screenshot (id, sha256, byte_count, format, state, captured_at, imported_at) VALUES (?, ?, 1, 'png', 'done', ?, 0)
+                    """, arguments: [n, StoreFixture.hash(n), Double(n)])
+                try db.execute(sql: "INSERT INTO screenshot_text (id, body) VALUES (?, lens_deflate(?))",
+                               arguments: [n, "common " + (n == 3 ? "common common common rare" : "word \(n)")])
+            }
+        }
+        let broad = try hits(store, "common")
+        #expect(broad.count == 20 && broad.allSatisfy { $0.isApproximate })
+        #expect(broad.allSatisfy { $0.id > 50 }) // only the newest window was ranked
+        let narrow = try hits(store, "rare")
+        #expect(narrow.map(\.id) == [3] && !narrow[0].isApproximate)
+        #expect(try hits(store, "common rare").map(\.id) == [3])
+    }
+
+    @Test func wordsOCRMisreadAreFoundAfterEveryExactHit() throws {
+        let store = try StoreFixture()
+        let misread = try store.add("lnvoice 4417 from Northwind, total 12.50", path: "/s/a.png", hash: 1)
+        let modern = try store.add("rnodern art rnuseum", path: "/s/b.png", hash: 2)
+        let exact = try store.add("invoice for the museum shop", path: "/s/c.png", hash: 3)
+        // The exact hit first, then the misreading, marked; the exact hit keeps its place.
+        #expect(try hits(store, "invoice").map(\.id) == [exact, misread])
+        #expect(try hits(store, "invoice").map(\.fuzzyWords) == [[], ["lnvoice"]])
+        #expect(try hits(store, "invoice", limit: 1).map(\.id) == [exact]) // enough exact hits: no guessing
+        // "northwind invoice": no screenshot has both words spelled right; the misreading is found, marked.
+        let found = try hits(store, "northwind invoice")
+        #expect(found.map(\.id) == [misread])
+        #expect(found.first?.fuzzyWords == ["lnvoice"])
+        #expect(try hits(store, "modern").map(\.id) == [modern])
+        #expect(try hits(store, "modern").first?.fuzzyWords == ["rnodern"])
+        // --exact turns it off.
+        var request = SearchRequest(query: try SearchQuery(parsing: "modern"))
+        request.allowsFuzzy = false
+        #expect(try store.database.search(request).isEmpty)
+        // Words under three letters are never guessed.
+        #expect(try hits(store, "rt").isEmpty)
+    }
+
+    @Test(arguments: ["lo\"*", "\"\"*", "a* OR *", "NEAR(lo*", "x:y*", "lo*)*", "-lo*", "*", "l*"])
+    func hostileTypedQueriesNeverReachSQLAsSyntax(text: String) throws {
+        let store = try StoreFixture()
+        try store.add("lorem ipsum dolor", path: "/s/a.png", hash: 1)
+        do {
+            _ = try hits(store, text)
+        } catch is SearchQuery.ParseError {
+            // refused by the parser with a message: fine
+        }
+    }
+}
