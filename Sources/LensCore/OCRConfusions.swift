@@ -4,16 +4,21 @@
 /// Generated on the query side only and looked up in the index's vocabulary (a primary-key probe
 /// each), so no index of misspellings is stored. The confusions are the ones OCR makes on UI text
 /// (`rn`/`m`, `l`/`1`/`I`, `0`/`O`, `5`/`S`, `cl`/`d`, `vv`/`w`, `e`/`c`, `u`/`v`), then a letter
-/// dropped or doubled.
+/// dropped or doubled, then (for longer words, where few real words lie that close) any one
+/// character added, such as an icon read as a glyph glued to the word (`Abstract4`), or changed.
 public enum OCRConfusions {
+    static let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+
     /// Pairs of folded spellings OCR mistakes for each other (both directions are tried).
     static let pairs: [(String, String)] = [
         ("m", "rn"), ("w", "vv"), ("d", "cl"), ("l", "1"), ("i", "l"), ("i", "1"), ("o", "0"), ("s", "5"),
         ("e", "c"), ("u", "v"), ("b", "6"), ("g", "9"), ("z", "2"), ("h", "b"), ("n", "h"), ("a", "o"),
     ]
 
-    /// Spellings one confusion, then one dropped or doubled letter, away from `word` (folded), without
-    /// `word` itself; none for words under three characters (too many real words lie that close).
+    /// Spellings one edit away from `word` (folded), nearest first: a confusion, a dropped or doubled
+    /// letter, then for words of five or more characters one character added, and of seven or more
+    /// one changed. Never `word` itself, and nothing for words under three characters (too many
+    /// real words lie that close).
     public static func variants(of word: String) -> [String] {
         let characters = Array(word)
         guard characters.count >= 3 else { return [] }
@@ -41,6 +46,24 @@ public enum OCRConfusions {
                 var doubled = characters
                 doubled.insert(characters[index], at: index)
                 add(String(doubled))
+            }
+        }
+        if characters.count >= 5 {
+            for index in 0...characters.count {
+                for glyph in alphabet {
+                    var added = characters
+                    added.insert(glyph, at: index)
+                    add(String(added))
+                }
+            }
+        }
+        if characters.count >= 7 {
+            for index in characters.indices {
+                for glyph in alphabet where glyph != characters[index] {
+                    var changed = characters
+                    changed[index] = glyph
+                    add(String(changed))
+                }
             }
         }
         return result

@@ -223,14 +223,14 @@ extension LensDatabase {
         try Int.fetchOne(db, sql: "SELECT docs FROM term WHERE term = ?", arguments: [term]) ?? 0
     }
 
-    /// The spellings among `candidates` that some screenshot holds, most common first, at most 8.
+    /// The first 8 spellings among `candidates` (nearest first) that some screenshot holds.
     static func knownSpellings(_ candidates: [String], in db: Database) throws -> [String] {
-        var found: [(String, Int)] = []
-        for candidate in candidates {
-            let count = try documents(of: candidate, in: db)
-            if count > 0 { found.append((candidate, count)) }
+        var found: [String] = []
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM term WHERE term = ?")
+        for candidate in candidates where found.count < 8 {
+            if try Int.fetchOne(statement, arguments: [candidate]) != nil { found.append(candidate) }
         }
-        return found.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(8).map(\.0)
+        return found
     }
 
     /// The snippet's words folded as the index folds them, for telling which spelling matched.

@@ -154,6 +154,11 @@ struct FuzzyBench: ParsableCommand {
             }
         }
         let (found, exactFound) = try recall(store, queries)
+        for (word, id) in queries {
+            let ocr = try store.texts(ids: [id])[id] ?? ""
+            let near = SearchQuery.searchTokens(in: ocr).filter { (EditDistance.levenshtein(SearchQuery.folded($0), SearchQuery.folded(word), limit: 2) ?? 3) <= 2 }
+            print("  \(word): OCR has \(near.isEmpty ? "nothing within 2 edits" : near.joined(separator: ", "))")
+        }
         print(String(format: "real misreadings (ground-truth words OCR got wrong): %d words, in the top 10: %.1f %% with fuzzy matching (%d), %.1f %% exact only",
                      queries.count, 100 * Double(found) / Double(max(1, queries.count)), found,
                      100 * Double(exactFound) / Double(max(1, queries.count))))
