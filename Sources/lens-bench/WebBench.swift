@@ -35,16 +35,8 @@ struct WebBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: work) }
 
         // The server, as a user starts it.
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: lens)
-        server.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:0"]
-        var environment = Measure.benchEnvironment
-        environment["XDG_CACHE_HOME"] = work.path
-        server.environment = environment
         let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try launch(["serve", "--db", db, "--listen", "127.0.0.1:0"], cache: work, printing: output, logging: nil)
         defer { server.terminate(); server.waitUntilExit() }
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let range = line.range(of: #"http://[^ ]+/"#, options: .regularExpression) else {
@@ -122,16 +114,8 @@ struct WebBench: AsyncParsableCommand {
                 [[folders]]
                 path = "\(folder.path)"
                 """.write(to: config, atomically: true, encoding: .utf8)
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: lens)
-            daemon.arguments = ["watch", "--config", config.path, "--log-level", "notice"]
-            var environment = Measure.benchEnvironment
-            environment["XDG_CACHE_HOME"] = work.path
-            daemon.environment = environment
             let log = Pipe()
-            daemon.standardError = log
-            daemon.standardOutput = FileHandle.nullDevice
-            try daemon.run()
+            let daemon = try launch(["watch", "--config", config.path, "--log-level", "notice"], cache: work, printing: nil, logging: log)
             try await Task.sleep(for: .seconds(4))
             let idle = Measure.memory(daemon.processIdentifier, "VmRSS")
             var afterPage = idle
@@ -153,6 +137,20 @@ struct WebBench: AsyncParsableCommand {
         let without = figures[false]!.0, with = figures[true]!
         print(String(format: "\nlens watch idle RSS: %.1f MB; with [web] enabled %.1f MB (+%.1f MB), after loading the page %.1f MB (+%.1f MB)",
                      without / 1024, with.0 / 1024, (with.0 - without) / 1024, with.1 / 1024, (with.1 - without) / 1024))
+    }
+
+    /// Starts `lens ARGUMENTS` with the bench environment and its thumbnail cache under `cache`.
+    private func launch(_ arguments: [String], cache: URL, printing output: Pipe?, logging log: Pipe?) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lens)
+        process.arguments = arguments
+        var environment = Measure.benchEnvironment
+        environment["XDG_CACHE_HOME"] = cache.path
+        process.environment = environment
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = log ?? FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     private func row(_ label: String, _ server: [Double], _ roundTrip: [Double]) -> String {
