@@ -8,8 +8,9 @@ LENS_DEPS=run bash scripts/install-deps.sh
 swift build -c release --product lens
 lens=".build/release/lens"
 
-db="$(mktemp -d)/lens-demo.db"
-trap 'rm -rf "$(dirname "$db")"' EXIT
+# A fresh demo database under .build (ignored by git), kept so that the page can show it afterwards.
+db=".build/demo/lens-demo.db"
+rm -rf .build/demo
 
 echo; echo "\$ lens import samples/"
 "$lens" import --db "$db" samples/
@@ -21,3 +22,6 @@ echo; echo "\$ lens show samples/qr_ticket.png --mark-below 80"
 "$lens" show --db "$db" samples/qr_ticket.png --mark-below 80
 echo; echo "\$ lens status"
 "$lens" status --db "$db"
+echo
+echo "See the same library in your browser (Ctrl-C stops it):"
+echo "  $lens serve --db $db"
