@@ -33,6 +33,13 @@ extension Library {
     /// caller names): the first of its live paths whose bytes still hash to its content.
     public func originalImage(id: Int64, maximumBytes: Int = 256 << 20) throws -> ScreenshotImage {
         guard let (sha256, paths) = try database.contentAndPaths(id: id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
+        return try originalImage(id: id, sha256: sha256, paths: paths, maximumBytes: maximumBytes)
+    }
+
+    /// Whether screenshot `id` exists (one indexed lookup; no text is read).
+    public func exists(_ id: Int64) throws -> Bool { try database.contentAndPaths(id: id) != nil }
+
+    func originalImage(id: Int64, sha256: String, paths: [String], maximumBytes: Int = 256 << 20) throws -> ScreenshotImage {
         for path in paths {
             guard let bytes = try? readWholeFile(path, limit: maximumBytes), sha256Hex(bytes) == sha256 else { continue }
             return ScreenshotImage(id: id, path: path, bytes: bytes, format: ImageFormat(sniffing: bytes) ?? .png, sha256: sha256)
@@ -55,11 +62,11 @@ public struct ThumbnailCache: Sendable {
 
     /// The thumbnail's bytes and its entity tag (content hash and size), made now if not cached.
     public func thumbnail(of id: Int64, in library: Library) throws -> (bytes: [UInt8], tag: String) {
-        guard let (sha256, _) = try library.database.contentAndPaths(id: id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
+        guard let (sha256, paths) = try library.database.contentAndPaths(id: id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
         let tag = "\(sha256.prefix(32))-\(maximumSide)"
         let file = "\(folder)/\(sha256.prefix(2))/\(tag).jpg"
         if let cached = FileManager.default.contents(atPath: file), !cached.isEmpty { return (Array(cached), tag) }
-        let original = try library.originalImage(id: id)
+        let original = try library.originalImage(id: id, sha256: sha256, paths: paths)
         let jpeg: [UInt8]
         do {
             jpeg = try Thumbnail.jpeg(from: original.bytes, maximumSide: maximumSide)

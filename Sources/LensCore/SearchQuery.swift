@@ -67,19 +67,7 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.
     public var fts5Expression: String {
-        let positive = groups.filter { !$0[0].isExcluded }.map(Self.render(group:))
-        let negative = groups.filter { $0[0].isExcluded }.map(Self.render(group:))
-        var expression = positive.joined(separator: " AND ")
-        for n in negative { expression = "(\(expression)) NOT \(n)" }
-        return expression
-    }
-
-    private static func render(group: [Term]) -> String {
-        let parts = group.map { term -> String in
-            let quoted = "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return term.isPrefix ? quoted + "*" : quoted
-        }
-        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+        render(completions: [:], exactPrefixes: false, alternatives: [:])
     }
 
     private struct RawTerm {

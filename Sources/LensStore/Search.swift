@@ -120,8 +120,10 @@ extension LensDatabase {
                     """
                 let wanted = max(0, request.limit) + max(0, request.offset)
                 var expressions = [query.fts5Expression]
+                var completions: [String: [String]] = [:]
                 if query.hasExpandablePrefix {
-                    let (completions, truncated) = try completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db)
+                    let truncated: Bool
+                    (completions, truncated) = try self.completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db)
                     isApproximate = truncated
                     expressions = [query.fts5Expression(completions: [:], exactPrefixes: true),
                                    query.fts5Expression(completions: completions)]
@@ -145,8 +147,6 @@ extension LensDatabase {
                         if !found.isEmpty { alternatives[word] = found }
                     }
                     if !alternatives.isEmpty {
-                        let completions = query.hasExpandablePrefix
-                            ? try completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db).words : [:]
                         let expression = query.fts5Expression(alternatives: alternatives, completions: completions)
                         let (found, cut) = try Self.rankedMatches(expression, filter: filter, arguments: filterArguments,
                                                                   wanted: wanted, window: Self.candidateWindow, in: db)

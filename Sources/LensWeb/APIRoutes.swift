@@ -32,7 +32,7 @@ struct APIRoutes {
                 let invalid = (change.add ?? []) + (change.remove ?? [])
                 if let bad = invalid.first(where: { !Library.isTag($0) }) { throw APIError(.badRequest, AnnotationError.invalidTag(bad).description) }
                 try await offloaded { [library, facetsCache] in
-                    guard try library.screenshot(id: id) != nil else { throw ScreenshotFileError.noSuchScreenshot(id) }
+                    guard try library.exists(id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
                     try library.changeTags(of: id, adding: change.add ?? [], removing: change.remove ?? [])
                     facetsCache.invalidate()
                 }
@@ -44,7 +44,7 @@ struct APIRoutes {
                 let id = try id(context)
                 let change = try await decode(NoteChange.self, request, context)
                 try await offloaded { [library] in
-                    guard try library.screenshot(id: id) != nil else { throw ScreenshotFileError.noSuchScreenshot(id) }
+                    guard try library.exists(id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
                     try library.setNote(of: id, to: change.note)
                 }
                 return try await screenshot(id, query: nil)
@@ -54,7 +54,7 @@ struct APIRoutes {
             await respond {
                 let id = try id(context)
                 let report = try await offloaded { [library, facetsCache] in
-                    guard try library.screenshot(id: id) != nil else { throw ScreenshotFileError.noSuchScreenshot(id) }
+                    guard try library.exists(id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
                     defer { facetsCache.invalidate() }
                     return try HistoryUseCases.delete(library, ids: [id], deletingFiles: false, trashFolder: nil)
                 }
