@@ -109,13 +109,17 @@ public enum BackupUseCases {
     }
 
     /// Validates the export at `path`, then restores it in one transaction (all of it or, on an
-    /// error, nothing), then recomputes the mind map. See ``LensDatabase/restore(replacing:summary:now:records:)``.
-    public static func restore(_ library: Library, from path: String, replacing: Bool) throws -> RestoreReport {
+    /// error, nothing), then masks the secrets of the restored texts (an export made before Lens
+    /// masked them holds them), then recomputes the mind map.
+    /// See ``LensDatabase/restore(replacing:summary:now:records:)``.
+    public static func restore(_ library: Library, from path: String, replacing: Bool,
+                               privacy: LensConfiguration.Privacy = .init(), region: String = "US") throws -> RestoreReport {
         try validate(path)
         let report = try library.database.restore(replacing: replacing, summary: path) { sink in
             try read(path, sink)
         }
-        _ = try MindMapUseCases.rebuild(library)
+        let masking = try library.maskStoredTexts(all: false, privacy: privacy, region: region)
+        if masking.connections == nil { _ = try MindMapUseCases.rebuild(library) }
         return report
     }
 

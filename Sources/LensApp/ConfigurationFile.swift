@@ -56,10 +56,11 @@ public enum ConfigurationFile {
     }
 
     private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders",
-                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days", "web"]
+                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy"]
     private static let webKeys: Set<String> = ["enabled", "listen", "token"]
+    private static let privacyKeys: Set<String> = ["mask", "skip_images_with"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
-                                                  "delete_after_import", "poll_interval", "tags"]
+                                                  "delete_after_import", "poll_interval", "tags", "mask"]
 
     /// Parses TOML text. Unknown keys are errors too: a misspelt key would otherwise be ignored silently.
     public static func parse(_ text: String, file: String, home: String) throws(ConfigurationError) -> LensConfiguration {
@@ -124,6 +125,17 @@ public enum ConfigurationFile {
                 throw failWeb("listen", "\(config.web.listen) is reachable from other machines: set web.token too, or listen on 127.0.0.1")
             }
         }
+        if let value = table["privacy"] {
+            guard let privacy = value.table else { throw failTop("privacy", "must be a table ([privacy])") }
+            func failPrivacy(_ key: String, _ message: String) -> ConfigurationError {
+                ConfigurationError(file: file, line: locate.line(of: key, inTable: "privacy"), key: "privacy.\(key)", message: message)
+            }
+            for key in privacy.keys where !privacyKeys.contains(key) {
+                throw failPrivacy(key, "unknown key (known: \(privacyKeys.sorted().joined(separator: ", ")))")
+            }
+            config.privacy.mask = try secretKinds(privacy, "mask", failPrivacy) ?? config.privacy.mask
+            config.privacy.skipImagesWith = try secretKinds(privacy, "skip_images_with", failPrivacy) ?? []
+        }
         if let value = table["folders"] {
             guard let array = value.array else { throw failTop("folders", "must be an array of tables ([[folders]])") }
             for (index, element) in array.enumerated() {
@@ -145,6 +157,7 @@ public enum ConfigurationFile {
                 entry.isEnabled = try bool(folder, "enabled", failHere) ?? entry.isEnabled
                 entry.deletesAfterImport = try bool(folder, "delete_after_import", failHere) ?? entry.deletesAfterImport
                 entry.tags = try strings(folder, "tags", failHere) ?? entry.tags
+                entry.mask = try secretKinds(folder, "mask", failHere)
                 if let value = folder["poll_interval"] {
                     guard let seconds = value.double ?? value.int.map(Double.init) else {
                         throw failHere("poll_interval", "must be a number of seconds")
@@ -193,6 +206,19 @@ public enum ConfigurationFile {
             out.append(s)
         }
         return out
+    }
+
+    /// An array of secret kinds (`["card", "api_key"]`).
+    private static func secretKinds(_ t: TOMLTable, _ key: String, _ fail: Fail) throws(ConfigurationError) -> Set<SecretKind>? {
+        guard let names = try strings(t, key, fail) else { return nil }
+        var kinds = Set<SecretKind>()
+        for name in names {
+            guard let kind = SecretKind(rawValue: name) else {
+                throw fail(key, "'\(name)' is not a kind of secret (kinds: \(SecretKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
     }
 
     static func expand(_ path: String, home: String) -> String {

@@ -29,6 +29,21 @@ public enum EntityExtractors {
         return type == .email ? value.lowercased() : value
     }
 
+    /// The entities of `text` as Lens would store them: its secrets masked first (entities of type
+    /// `secret`, the marker as value, the kind as normalized form), the others found in the masked
+    /// text, so no entity holds a secret. Offsets are in `text`.
+    public static func entitiesMaskingSecrets(in text: String, region: String, detector: SecretDetector = SecretDetector()) -> [Entity] {
+        let masked = detector.masking(text)
+        var found = make(region: region).entities(in: masked.text).map { entity in
+            var e = entity
+            e.start = masked.originalOffset(entity.start)
+            e.end = masked.originalOffset(entity.end)
+            return e
+        }
+        found += masked.secrets.map { Entity(type: .secret, value: $0.marker, normalized: $0.kind.rawValue, start: $0.start, end: $0.end) }
+        return found.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+
     /// Whether libphonenumber knows `region`.
     public static func isSupported(region: String) -> Bool {
         PhoneNumberLibrary().isSupported(region: region)

@@ -16,8 +16,10 @@ public struct ImportOptions: Sendable {
     public var region: String
     /// Which symbolic links inside the folders are followed.
     public var symlinks: LensConfiguration.SymlinkPolicy
-    /// The configured folders: a file under one gets its `tags`.
+    /// The configured folders: a file under one gets its `tags` (and its `mask`).
     public var folders: [LensConfiguration.Folder] = []
+    /// Which secrets are masked before anything is stored (`[privacy]`).
+    public var privacy = LensConfiguration.Privacy()
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
@@ -152,6 +154,7 @@ public struct Importer: Sendable {
             let extractor = EntityExtractors.make(region: options.region)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
+                                   privacy: PrivacyFilter.make(options.privacy, folders: WatchedFolders(options.folders)),
                                    folderTags: { [folders = WatchedFolders(options.folders)] path in folders.folder(holding: path)?.tags ?? [] },
                                    connections: ConnectionKeeper(database: database))
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,

@@ -147,6 +147,14 @@ public struct DoctorReport: Sendable, Encodable {
                 : Check(name: "database rows", status: .problem, detail: bad.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
                         fix: "lens reindex --entities, then lens graph --rebuild; if it stays, re-import into a new database with --db"))
         }
+        // Texts stored before Lens masked secrets (or restored from an old backup) may hold them.
+        if FileManager.default.fileExists(atPath: databasePath), let unchecked = try? LensDatabase(path: databasePath).uncheckedTextCount() {
+            checks.append(unchecked == 0
+                ? Check(name: "secret masking", status: .ok, detail: "every stored text went through it", fix: nil)
+                : Check(name: "secret masking", status: .problem,
+                        detail: "\(unchecked) stored texts were never checked for secrets (stored before Lens masked them)",
+                        fix: "lens reindex --privacy (lens watch also does it when it starts)"))
+        }
 
         // The systemd user unit, when installed: its ExecStart must point at a lens that runs.
         if let unit = try? String(contentsOfFile: unitPath, encoding: .utf8) {

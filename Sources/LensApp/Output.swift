@@ -108,6 +108,8 @@ public enum JSONOutput {
     /// One line of `lens extract --json`.
     public struct ExtractedEntity: Encodable {
         var type: String
+        /// For a secret: its kind (`card`, `api_key`…); its value is the marker, never the secret.
+        var kind: String?
         var value: String
         var normalized: String
         var start: Int
@@ -115,6 +117,7 @@ public enum JSONOutput {
 
         public init(_ entity: Entity) {
             type = entity.type.rawValue
+            kind = entity.type == .secret ? entity.normalized : nil
             value = entity.value
             normalized = entity.normalized
             start = entity.start

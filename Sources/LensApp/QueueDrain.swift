@@ -28,6 +28,8 @@ struct QueueDrain: Sendable {
     var languages: @Sendable (String) -> String? = { _ in nil }
     /// The entity extractor for a file at a path (its folder's region); `nil`: no entities.
     var extractor: @Sendable (String) -> EntityExtractor? = { _ in nil }
+    /// What to mask in a file at a path, before its text, codes and entities are stored.
+    var privacy: @Sendable (String) -> PrivacyFilter = { _ in PrivacyFilter() }
     /// Tags the folders holding a file give it (`tags` in a `[[folders]]` table).
     var folderTags: @Sendable (String) -> [String] = { _ in [] }
     /// Links each recognized screenshot to those sharing its entities; `nil`: no connections.
@@ -90,8 +92,12 @@ struct QueueDrain: Sendable {
                 throw CancellationError()
             }
             do {
-                let entities = extractor(path)?.entities(in: recognition.text) ?? []
-                try database.recordRecognition(recognition, entities: entities, for: item.id, seconds: seconds)
+                // Secrets are masked here, before anything of the text reaches the database.
+                let (kept, secrets) = privacy(path).filter(recognition)
+                let entities = ((extractor(path)?.entities(in: kept.text) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
+                    .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+                try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
+                                               for: item.id, seconds: seconds)
                 let tags = item.paths.flatMap(folderTags)
                 if !tags.isEmpty { try database.changeTags(of: item.id, adding: tags) }
             } catch where LensDatabase.isTransientStorageError(error) {

@@ -65,6 +65,12 @@ public enum WatchDaemon {
     /// web page, when `[web] enabled`): started after the daemon's own, shut down before them.
     public static func run(library: Library, options: WatchOptions, logger: Logger,
                            notifier: SystemdNotifier = SystemdNotifier(), alongside: [any Service] = []) async throws {
+        // Texts stored before Lens masked secrets (an upgraded library, a restored backup) are
+        // masked before anything else, so the page and the index never show them again.
+        if try library.uncheckedTextCount() > 0 {
+            let report = try library.maskStoredTexts(all: false, privacy: options.importOptions.privacy, region: options.importOptions.region)
+            logger.notice("masked secrets in stored texts", metadata: ["checked": "\(report.checked)", "changed": "\(report.changed)"])
+        }
         try await run(database: library.database, options: options, logger: logger, notifier: notifier, alongside: alongside)
     }
 
@@ -165,6 +171,7 @@ struct OCRService: Service {
                                        extractor: { [region = options.region] path in
                                            EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region)
                                        },
+                                       privacy: PrivacyFilter.make(options.privacy, folders: folders),
                                        folderTags: { path in folders.folder(holding: path)?.tags ?? [] },
                                        connections: keeper,
                                        afterRecording: { [remover] item in remover.removeOriginals(of: item.id, at: item.paths) })

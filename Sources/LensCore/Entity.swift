@@ -3,6 +3,9 @@ import Foundation
 /// The kinds of things Lens finds in a screenshot's text.
 public enum EntityType: String, Sendable, CaseIterable, Codable {
     case url, email, phone, person, date, money
+    /// A masked secret: its value is the marker (`[card ••••4242]`), its normalized form the
+    /// ``SecretKind`` (`card`). The secret itself is never stored.
+    case secret
 }
 
 /// One thing found in a text: its value as shown, its normalized form and where it is.

@@ -31,6 +31,19 @@ public struct LensConfiguration: Sendable, Equatable {
     public var gcGraceDays: Int = 30
     /// The local web page (`[web]`).
     public var web = Web()
+    /// What is masked before anything is stored (`[privacy]`).
+    public var privacy = Privacy()
+
+    /// `[privacy]`: the kinds of secrets masked before anything is stored, and the kinds that make
+    /// Lens keep no text of a screenshot at all.
+    public struct Privacy: Sendable, Equatable {
+        /// Masked in text, code payloads and everything made from them (all kinds by default).
+        public var mask: Set<SecretKind> = Set(SecretKind.allCases)
+        /// A screenshot with one of these is recorded without any text (`skip_images_with`; none by default).
+        public var skipImagesWith: Set<SecretKind> = []
+
+        public init() {}
+    }
 
     /// `[web]`: the page `lens serve` shows, and whether `lens watch` serves it too.
     public struct Web: Sendable, Equatable {
@@ -86,6 +99,8 @@ public struct LensConfiguration: Sendable, Equatable {
         public var pollInterval: Double?
         /// Tags given to every screenshot recognized from this folder (`tags`).
         public var tags: [String] = []
+        /// Overrides `[privacy] mask` for this folder (`mask`).
+        public var mask: Set<SecretKind>?
 
         public init(path: String, recursive: Bool = true, include: [String] = [], exclude: [String] = Self.defaultExcludes,
                     languages: [String]? = nil, isEnabled: Bool = true, deletesAfterImport: Bool = false, pollInterval: Double? = nil) {

@@ -14,7 +14,8 @@ import LensCore
 ///   (`K. Nowakowska`). One-word names are compared whole, with one-word names only. The first
 ///   letter and the surname are what let `EntityIndex` find candidates among 100,000s of names
 ///   (they favour precision too: `Jon Smith` / `Don Smith` is 0.89 whole, yet two people).
-/// Dates and amounts do not connect screenshots: thousands of screenshots share a day or a price.
+/// Dates and amounts do not connect screenshots: thousands of screenshots share a day or a price;
+/// masked secrets neither (their kinds are all they keep).
 public enum ConnectionRules {
     /// How strongly a shared entity of each type links two screenshots.
     public static func weight(of type: EntityType) -> Double {
@@ -22,7 +23,7 @@ public enum ConnectionRules {
         case .phone, .email: 1.0
         case .url: 0.8
         case .person: 0.9
-        case .date, .money: 0
+        case .date, .money, .secret: 0
         }
     }
 

@@ -44,8 +44,10 @@ extension LensDatabase {
     }
 
     /// Stores the OCR result of a claimed item and marks it done; the text enters the index.
-    public func recordRecognition(_ recognition: Recognition, entities: [Entity] = [], for id: Int64, seconds: Double,
-                                  now: Double = Date().timeIntervalSince1970) throws {
+    /// `recognition` must already be masked (LensApp's privacy filter); `codeEntities` are entities
+    /// found in its code payloads, stored without offsets.
+    public func recordRecognition(_ recognition: Recognition, entities: [Entity] = [], codeEntities: [Entity] = [],
+                                  for id: Int64, seconds: Double, now: Double = Date().timeIntervalSince1970) throws {
         try writer.write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'done', confidence = ?, width = ?, height = ?,
@@ -55,13 +57,15 @@ extension LensDatabase {
                 """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
             let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
             try db.execute(sql: """
-                INSERT INTO screenshot_text (id, body, words, codes) VALUES (?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes
+                INSERT INTO screenshot_text (id, body, words, codes, privacy_checked) VALUES (?, ?, ?, ?, 1)
+                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes,
+                    privacy_checked = 1
                 """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
                                  Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
             try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
             try Self.insertTextEntities(entities, of: id, in: db)
+            try Self.insertCodeEntities(codeEntities, of: id, in: db)
             for code in recognition.codes {
                 try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
                                arguments: [id, code.symbology, code.payload])

@@ -57,12 +57,21 @@ extension LensDatabase {
             let found = rows.map { row -> (Int64, [Entity]) in (row["id"], extract(row["text"] ?? "")) }
             try writer.write { db in
                 for (id, list) in found {
-                    try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text'", arguments: [id])
+                    // Masked secrets stay: they are found before the text is stored, not in it.
+                    try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text' AND type <> 'secret'", arguments: [id])
                     try Self.insertTextEntities(list, of: id, in: db)
                 }
             }
             screenshots += found.count
             entities += found.reduce(0) { $0 + $1.1.count }
+        }
+    }
+
+    static func insertCodeEntities(_ entities: [Entity], of id: Int64, in db: Database) throws {
+        for entity in entities {
+            try db.execute(sql: """
+                INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (?, ?, ?, ?, 'code')
+                """, arguments: [id, entity.type.rawValue, entity.value, entity.normalized])
         }
     }
 

@@ -266,6 +266,11 @@ extension LensDatabase {
         migrator.registerMigration("v11: the vocabulary, for words typed in part") { db in
             try db.execute(sql: Vocabulary.migration)
         }
+        migrator.registerMigration("v12: which texts went through secret masking") { db in
+            // 0 for every text stored before: `lens doctor` counts them, `lens watch` and
+            // `lens reindex --privacy` mask them.
+            try db.execute(sql: "ALTER TABLE screenshot_text ADD COLUMN privacy_checked INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -63,6 +63,9 @@ public final class LensDatabase: Sendable {
         config.prepareDatabase { db in
             // WAL + NORMAL: a commit survives a crash or kill -9 of the process (not a power cut).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Freed pages are overwritten with zeros: text replaced by `lens reindex --privacy`
+            // or deleted with a screenshot does not linger in the file.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             for function in TextCompression.functions + Vocabulary.functions { db.add(function: function) }
         }
         return config

@@ -59,8 +59,9 @@ struct RestoreCommand: ParsableCommand {
         abstract: "Rebuild the index from a 'lens export' file, without OCR.",
         discussion: """
             The whole file is checked first; a problem is reported with its line and the record's \
-            content hash, and nothing changes. Then it is restored in one transaction, and the mind \
-            map is recomputed. A merge is a batch that 'lens undo' reverts.
+            content hash, and nothing changes. Then it is restored in one transaction, the secrets in \
+            its texts are masked as [privacy] says (an export made before Lens masked them holds \
+            them), and the mind map is recomputed. A merge is a batch that 'lens undo' reverts.
 
             Examples:
               lens restore ~/lens-backup.jsonl
@@ -77,15 +78,19 @@ struct RestoreCommand: ParsableCommand {
     @Flag(help: "Print one JSON object {batch, added, kept, replaced}.")
     var json = false
 
+    @OptionGroup var configOption: ConfigOption
+
     func validate() throws {
         guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("'\(file)' does not exist or cannot be read.") }
     }
 
     func run() throws {
         let library = try global.openLibrary()
+        let settings = try configOption.load()
         let report: RestoreReport
         do {
-            report = try BackupUseCases.restore(library, from: LensLocations.absolute(file), replacing: mode == .replace)
+            report = try BackupUseCases.restore(library, from: LensLocations.absolute(file), replacing: mode == .replace,
+                                                privacy: settings.privacy, region: settings.region)
         } catch let error as BackupError {
             throw LensCLIError(message: error.message + "; nothing was changed")
         }

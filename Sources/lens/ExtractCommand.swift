@@ -6,12 +6,15 @@ import LensCore
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Print the URLs, e-mails, phone numbers, dates and amounts of money in a text or an image.",
+        abstract: "Print the URLs, e-mails, phone numbers, dates, amounts of money and masked secrets in a text or an image.",
         discussion: """
             Reads UTF-8 text on standard input, or recognizes --image first. With --json, prints one \
             JSON object per line: {"end","normalized","start","type","value"}; start and end are \
             UTF-8 byte offsets in the text. Phone numbers become E.164, dates ISO 8601, money \
-            "<amount> <ISO 4217 code>", URLs get their scheme and a lower-case host.
+            "<amount> <ISO 4217 code>", URLs get their scheme and a lower-case host. Secrets (cards, \
+            IBANs, keys, passwords, one-time codes, seed phrases) are printed as Lens stores them, \
+            masked: {"type":"secret","kind":"card","value":"[card ••••4242]",...}, and no other \
+            entity holds them.
 
             Examples:
               echo 'Call (415) 555-0132 before 03/05/2024' | lens extract --json
@@ -44,7 +47,7 @@ struct ExtractCommand: ParsableCommand {
         } else {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        for entity in EntityExtractors.make(region: regionOption.region).entities(in: text) {
+        for entity in EntityExtractors.entitiesMaskingSecrets(in: text, region: regionOption.region) {
             if json {
                 try printJSON(JSONOutput.ExtractedEntity(entity))
             } else {

@@ -69,7 +69,8 @@ struct ImportCommand: AsyncParsableCommand {
         var options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000),
                                     maximumFileBytes: maxFileMb << 20, region: regionOption.region,
                                     symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
-        options.folders = settings.folders // their tags go to the screenshots under them
+        options.folders = settings.folders // their tags (and masks) go to the screenshots under them
+        options.privacy = settings.privacy
         let importer = Importer(library: library, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary

@@ -12,7 +12,14 @@ struct ReindexCommand: ParsableCommand {
             of Lens or a change of region, and recomputes the connections between screenshots. \
             Entities from QR codes and links drawn with 'lens link' are kept.
 
-            Example: lens reindex --entities --region GB
+            --privacy masks the secrets ([privacy] mask in the configuration file) in every stored \
+            text again: after a change of that setting, or in a library made before Lens masked \
+            secrets (lens doctor says when). The index, entities and QR payloads are rewritten and \
+            the freed space in the database file is wiped.
+
+            Examples:
+              lens reindex --entities --region GB
+              lens reindex --privacy
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -20,14 +27,28 @@ struct ReindexCommand: ParsableCommand {
     @Flag(help: "Extract the entities of every screenshot again from its stored text.")
     var entities = false
 
+    @Flag(help: "Mask the secrets in every stored text again, as [privacy] says.")
+    var privacy = false
+
+    @OptionGroup var configOption: ConfigOption
+
     @OptionGroup var regionOption: RegionOption
 
     func validate() throws {
-        guard entities else { throw ValidationError("Say what to recompute: --entities.") }
+        guard entities || privacy else { throw ValidationError("Say what to recompute: --entities or --privacy.") }
     }
 
     func run() throws {
         let library = try global.openLibrary()
+        if privacy {
+            let settings = try configOption.load()
+            let start = ContinuousClock.now
+            let report = try library.maskStoredTexts(all: true, privacy: settings.privacy, region: regionOption.region)
+            let seconds = (ContinuousClock.now - start).seconds
+            print(String(format: "%d texts checked, %d with secrets masked%@ (%.1f s)", report.checked, report.changed,
+                         report.connections.map { ", \($0) connections" } ?? "", seconds))
+            guard entities else { return }
+        }
         let extractor = EntityExtractors.make(region: regionOption.region)
         let start = ContinuousClock.now
         let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0) }

@@ -60,7 +60,12 @@ struct ShowCommand: ParsableCommand {
         for code in detail.codes {
             print("code:        \(code.symbology) \(OutputStyle.visible(code.payload))")
         }
-        for entity in detail.entities {
+        for entity in detail.entities where entity.type == EntityType.secret.rawValue {
+            // What was masked, by kind; the value itself was never stored.
+            let place = entity.source == "code" ? "in a code" : "in the text"
+            print("masked:      \(entity.normalized) \(place), shown as \(entity.value)")
+        }
+        for entity in detail.entities where entity.type != EntityType.secret.rawValue {
             let normalized = entity.normalized == entity.value ? "" : "  → \(OutputStyle.visible(entity.normalized))"
             print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
         }

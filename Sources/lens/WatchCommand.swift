@@ -57,16 +57,18 @@ struct WatchCommand: AsyncParsableCommand {
         if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
         let library = try globalOptions.openLibrary()
         let logger = Logger(label: "lens.watch")
+        var importOptions = ImportOptions(
+            workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            recognizer: .init(languages: settings.languages.joined(separator: "+"), maximumPixels: settings.maximumPixels),
+            maximumFileBytes: settings.maximumFileBytes,
+            retryPolicy: .daemon,
+            region: settings.region,
+            symlinks: settings.symlinks)
+        importOptions.privacy = settings.privacy
         let options = WatchOptions(
             folders: settings.folders,
             stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,
-            importOptions: ImportOptions(
-                workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
-                recognizer: .init(languages: settings.languages.joined(separator: "+"), maximumPixels: settings.maximumPixels),
-                maximumFileBytes: settings.maximumFileBytes,
-                retryPolicy: .daemon,
-                region: settings.region,
-                symlinks: settings.symlinks),
+            importOptions: importOptions,
             reloadFolders: { [folders] in
                 // --folder pins the folders; otherwise SIGHUP re-reads the file.
                 guard folders.isEmpty else { return folders.map { LensConfiguration.Folder(path: LensLocations.absolute($0)) } }

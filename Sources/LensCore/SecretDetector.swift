@@ -1,0 +1,145 @@
+import Foundation
+
+/// What kind of secret a piece of text is.
+public enum SecretKind: String, Sendable, CaseIterable, Codable, Comparable {
+    /// A payment card number (Luhn-valid, in a known issuer range), or its security code or expiry.
+    case card
+    /// An IBAN (right length for its country, mod-97 check), or an account number after a clear label.
+    case iban
+    /// A provider key of a fixed shape, a JWT, a private-key block, a 2FA secret, the password of a
+    /// connection string, or a long random token after a label such as `token` or `secret`.
+    case apiKey = "api_key"
+    /// The value after a password, passphrase or PIN label.
+    case password
+    /// A one-time code in a message (`Your code is 482913`).
+    case otp
+    /// Twelve or more words of the BIP-39 word list in a row: a wallet's recovery phrase.
+    case seedPhrase = "seed_phrase"
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One secret found in a text: where it is and the marker that replaces it.
+public struct Secret: Sendable, Equatable, Hashable {
+    public var kind: SecretKind
+    /// What it is, when known: the card network, the provider of a key (`GitHub`), the IBAN's country.
+    public var label: String?
+    /// UTF-8 byte offsets of the secret value in the text.
+    public var start: Int, end: Int
+    /// The text that replaces the value: it says what was there without revealing it,
+    /// e.g. `[card ••••4242]`, `[api key: GitHub]`, `[password]`.
+    public var marker: String
+
+    public init(kind: SecretKind, label: String? = nil, start: Int, end: Int, marker: String) {
+        self.kind = kind
+        self.label = label
+        self.start = start
+        self.end = end
+        self.marker = marker
+    }
+}
+
+/// A text with its secrets replaced by markers.
+public struct MaskedText: Sendable, Equatable {
+    /// The text as stored: every secret replaced by its marker.
+    public var text: String
+    /// The secrets, with offsets in the *original* text.
+    public var secrets: [Secret]
+    /// The UTF-8 offsets of each marker in ``text``, in the order of ``secrets``.
+    public var markerRanges: [Range<Int>]
+
+    /// The offset in the original text of an offset in ``text`` (inside a marker: the secret's start).
+    public func originalOffset(_ offset: Int) -> Int {
+        var shift = 0
+        for (secret, marker) in zip(secrets, markerRanges) {
+            if offset < marker.lowerBound { break }
+            if offset < marker.upperBound { return secret.start }
+            shift = secret.end - marker.upperBound
+        }
+        return offset + shift
+    }
+}
+
+/// Finds secrets in OCR text and in QR payloads, so that they are masked before anything is stored.
+///
+/// Pure and table-tested. Hand-written because no library in the stack does this: the rules are
+/// general mechanisms (checksums, fixed provider shapes, labels followed by values), not lists of
+/// examples, and precision matters as much as recall — a git hash, a SHA-256, a UUID, an order,
+/// tracking or phone number, an ISBN or a version string is not a secret.
+public struct SecretDetector: Sendable {
+    /// The kinds looked for (all by default).
+    public var kinds: Set<SecretKind>
+
+    public init(kinds: Set<SecretKind> = Set(SecretKind.allCases)) {
+        self.kinds = kinds
+    }
+
+    /// The secrets of `text`, in reading order, none overlapping (the earlier, then the longer wins).
+    public func secrets(in text: String) -> [Secret] {
+        guard !kinds.isEmpty, !text.isEmpty else { return [] }
+        let scan = SecretScan(text: text)
+        var found: [Secret] = []
+        // Most specific first: fixed shapes and checksums, then labels, then prose cues.
+        if kinds.contains(.apiKey) { found += scan.providerKeys() + scan.privateKeyBlocks() + scan.connectionPasswords() }
+        if kinds.contains(.iban) { found += scan.ibans() }
+        if kinds.contains(.card) { found += scan.cards() }
+        if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
+        // A code in a message before a password label: "your one-time password: 04352398" is a code.
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() }
+        if kinds.contains(.password) { found += scan.passwords() }
+        if kinds.contains(.apiKey) { found += scan.labelledTokens() }
+        if kinds.contains(.iban) { found += scan.labelledAccounts() }
+        if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
+        // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
+        var kept: [Secret] = Self.markerPattern.matches(in: text).map { Secret(kind: .card, start: $0.start, end: $0.end, marker: "") }
+        let markers = kept.count
+        for secret in found where !kept.contains(where: { $0.start < secret.end && secret.start < $0.end }) {
+            kept.append(secret)
+        }
+        return kept.dropFirst(markers).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+
+    static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,40})?\]"#)
+
+    /// `text` with every secret replaced by its marker.
+    public func masking(_ text: String) -> MaskedText {
+        let secrets = secrets(in: text)
+        guard !secrets.isEmpty else { return MaskedText(text: text, secrets: [], markerRanges: []) }
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var ranges: [Range<Int>] = []
+        var position = 0
+        for secret in secrets {
+            out += utf8[position..<secret.start]
+            let start = out.count
+            out += Array(secret.marker.utf8)
+            ranges.append(start..<out.count)
+            position = secret.end
+        }
+        out += utf8[position...]
+        return MaskedText(text: String(decoding: out, as: UTF8.self), secrets: secrets, markerRanges: ranges)
+    }
+
+    /// The marker for a secret of `kind` whose value is `value`.
+    static func marker(_ kind: SecretKind, label: String?, value: String) -> String {
+        let digits = value.filter(\.isASCIIDigit)
+        switch kind {
+        case .card:
+            return label == "security code" || label == "expiry" ? "[card \(label!)]" : "[card ••••\(digits.suffix(4))]"
+        case .iban:
+            let tail = value.filter { $0.isLetter || $0.isNumber }.suffix(4)
+            return label == "account" ? "[account ••••\(tail)]" : "[iban ••••\(tail)]"
+        case .apiKey: return label.map { "[api key: \($0)]" } ?? "[api key]"
+        case .password: return label == "PIN" ? "[PIN]" : "[password]"
+        case .otp: return "[one-time code]"
+        case .seedPhrase: return "[seed phrase]"
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
+}

@@ -1,0 +1,514 @@
+import Foundation
+
+/// The rules of ``SecretDetector``, one method per rule, over one text.
+struct SecretScan {
+    let text: String
+    let utf8: [UInt8]
+    /// The text lower-cased (ASCII only, so UTF-8 offsets stay the same) for cheap cue checks.
+    let lowered: String
+
+    init(text: String) {
+        self.text = text
+        utf8 = Array(text.utf8)
+        lowered = String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    func slice(_ start: Int, _ end: Int) -> String { String(decoding: utf8[start..<end], as: UTF8.self) }
+
+    func secret(_ kind: SecretKind, _ label: String?, _ start: Int, _ end: Int) -> Secret {
+        Secret(kind: kind, label: label, start: start, end: end,
+               marker: SecretDetector.marker(kind, label: label, value: slice(start, end)))
+    }
+
+    // MARK: - Provider keys
+
+    /// Keys whose shape names their provider: a fixed prefix and a fixed alphabet and length.
+    /// Sources: the providers' documented formats, as gitleaks and detect-secrets encode them.
+    static let providers: [(label: String, pattern: String)] = [
+        ("AWS", #"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"#),
+        ("GitHub", #"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82}"#),
+        ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft)-[A-Za-z0-9_\-]{20}|glptt-[0-9a-f]{40}|glcbt-(?:[0-9a-fA-F]{1,5}_)?[A-Za-z0-9_\-]{20}|glimt-[A-Za-z0-9_\-]{25}|glagent-[A-Za-z0-9_\-]{50}|gloas-[A-Za-z0-9_\-]{64}|GR1348941[A-Za-z0-9_\-]{20,}"#),
+        ("Slack", #"xox[abposre]-\d{8,}-[A-Za-z0-9\-]{8,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/]{20,}"#),
+        ("Stripe", #"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,99}|whsec_[A-Za-z0-9]{24,}"#),
+        ("Google", #"AIza[0-9A-Za-z_\-]{35}|GOCSPX-[A-Za-z0-9_\-]{28}|ya29\.[0-9A-Za-z_\-]{20,}"#),
+        ("Anthropic", #"sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_\-]{20,}"#),
+        ("OpenAI", #"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|sk-[A-Za-z0-9]{48}"#),
+        ("Twilio", #"SK[0-9a-fA-F]{32}"#),
+        ("SendGrid", #"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"#),
+        ("npm", #"npm_[A-Za-z0-9]{36}"#),
+        ("PyPI", #"pypi-AgE[A-Za-z0-9_\-]{50,}"#),
+        ("Mailchimp", #"[0-9a-f]{32}-us[0-9]{1,2}"#),
+        ("Hugging Face", #"hf_[A-Za-z]{34}"#),
+        ("Shopify", #"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"#),
+        ("DigitalOcean", #"do[opr]_v1_[a-f0-9]{64}"#),
+        ("Telegram", #"[0-9]{8,10}:AA[0-9A-Za-z_\-]{33}"#),
+        ("Discord", #"[A-Z][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}"#),
+        ("Square", #"sq0(?:csp|atp)-[0-9A-Za-z_\-]{22,43}|EAAA[A-Za-z0-9_\-]{60}"#),
+        ("Azure", #"AccountKey=[A-Za-z0-9+/]{86}=="#),
+        ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
+        ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
+        // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
+        // `ntn_…`): the shape new providers follow, checked for randomness below.
+        ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_)?[A-Za-z0-9]{30,}"#),
+    ]
+
+    static let providerMatcher = TextMatcher(
+        #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
+
+    func providerKeys() -> [Secret] {
+        Self.providerMatcher.matches(in: text).compactMap { match in
+            guard let index = (1...Self.providers.count).first(where: { match[$0] != nil }) else { return nil }
+            let label = Self.providers[index - 1].label
+            // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
+            guard Set(match.text.suffix(16)).count > 3 else { return nil }
+            if label == "2FA secret", !match.text.lowercased().contains("secret=") { return nil }
+            if label == "JWT", !Self.isJSONObjectBase64(match.text.prefix { $0 != "." }) { return nil }
+            if label == "token" {
+                let body = match.text.split(separator: "_").last.map(String.init) ?? ""
+                guard body.contains(where: \.isUppercase), body.contains(where: \.isLowercase), body.contains(where: \.isNumber),
+                      Self.entropy(body) >= 4 else { return nil }
+            }
+            return secret(.apiKey, label, match.start, match.end)
+        }
+    }
+
+    /// Whether base64url text decodes to a JSON object (a JWT's header does).
+    static func isJSONObjectBase64(_ part: Substring) -> Bool {
+        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { return false }
+        return (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+    }
+
+    /// Words that stand in for a value in examples (`user:pass@host`, `--password="password"`).
+    static let placeholderWords: Set<String> = ["pass", "password", "passwd", "secret", "token", "user", "username", "changeme",
+                                                "example", "test", "dummy", "fake", "mypassword", "yourpassword", "foo", "bar"]
+
+    /// Text that only shows where a value goes: one or two distinct characters (`xxxx`, `****`,
+    /// `••••`), template variables (`${PASSWORD}`, `{{token}}`, `<password>`, `%s`).
+    static func isPlaceholder(_ value: String) -> Bool {
+        let body = value.filter { !"-_.:/ ".contains($0) }
+        if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
+        return !templateVariable.matches(in: value).isEmpty
+    }
+
+    /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>`, `%s`, `{0}`.
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\{\{[^}]*\}\}|<[^<>]+>|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+
+    // MARK: - Private-key blocks and connection strings
+
+    static let pemMatcher = TextMatcher(
+        #"-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?=[\s\S]{0,8}[A-Za-z0-9+/=]{20})(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)"#)
+
+    func privateKeyBlocks() -> [Secret] {
+        guard lowered.contains("private key") else { return [] }
+        return Self.pemMatcher.matches(in: text).map { secret(.apiKey, "private key", $0.start, $0.end) }
+    }
+
+    /// `scheme://user:password@host`: only the password is a secret (the host stays findable).
+    /// OCR often reads `postgres://` as `postgres: //`: a space after the colon or the slashes is allowed.
+    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{1,64}):([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
+
+    func connectionPasswords() -> [Secret] {
+        guard lowered.contains("//") else { return [] }
+        return Self.credentialURL.matches(in: text).compactMap { match in
+            guard let password = match[2], !Self.isPlaceholder(password), password.count >= 3,
+                  !password.allSatisfy(\.isASCIIDigit) else { return nil } // `host:8000@` is a port
+            let end = match.end - 2 // before `@` and the host's first character
+            let start = end - password.utf8.count
+            return Secret(kind: .apiKey, label: "connection string", start: start, end: end, marker: "[password]")
+        }
+    }
+
+    // MARK: - Cards
+
+    /// Runs of digit groups joined by single spaces or dashes (`4242 4242 4242 4242`, `4012-8888-…`).
+    static let digitRuns = TextMatcher(#"(?<![\p{L}\p{N}.,/:+\-])\d+(?:[ \-]\d+)*(?![\p{L}\p{N}]|[.,]\d)"#)
+    static let cardLabel = TextMatcher(#"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}$"#)
+
+    func cards() -> [Secret] {
+        var found: [Secret] = []
+        for run in Self.digitRuns.matches(in: text) where run.end - run.start >= 13 {
+            // The groups of the run and where each starts.
+            var groups: [(start: Int, end: Int)] = []
+            var i = run.start
+            while i < run.end {
+                var j = i
+                while j < run.end, utf8[j] >= 0x30, utf8[j] <= 0x39 { j += 1 }
+                groups.append((i, j))
+                i = j + 1
+            }
+            // Left to right, the longest window of whole groups that is a card number.
+            var first = 0
+            while first < groups.count {
+                var taken = false
+                for last in stride(from: groups.count - 1, through: first, by: -1) {
+                    let digits = groups[first...last].map { slice($0.start, $0.end) }.joined()
+                    guard (13...19).contains(digits.count) else { continue }
+                    let start = groups[first].start, end = groups[last].end
+                    if isAfterIBANPrefix(start) { break }
+                    if let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
+                        found.append(secret(.card, network, start, end))
+                    } else if isLabelledCard(before: start), Set(digits).count > 2 {
+                        // After a clear label, a number OCR misread by a digit is still a card.
+                        found.append(secret(.card, nil, start, end))
+                    } else { continue }
+                    first = last + 1
+                    taken = true
+                    break
+                }
+                if !taken { first += 1 }
+            }
+        }
+        return found
+    }
+
+    /// Whether the digits follow `XX00 `, the start of an IBAN (whose checksum failed): an account, not a card.
+    func isAfterIBANPrefix(_ start: Int) -> Bool {
+        guard start >= 5 else { return false }
+        let p = Array(utf8[(start - 5)..<start])
+        return (0x41...0x5A).contains(p[0]) && (0x41...0x5A).contains(p[1]) && (0x30...0x39).contains(p[2])
+            && (0x30...0x39).contains(p[3]) && p[4] == 0x20 && (start == 5 || !Self.isAlphanumeric(utf8[start - 6]))
+    }
+
+    func isLabelledCard(before start: Int) -> Bool {
+        let from = max(0, start - 40)
+        return !Self.cardLabel.matches(in: slice(from, start)).isEmpty
+    }
+
+    /// The card network of a number by its issuer range and length, or `nil`.
+    static func cardNetwork(_ digits: String) -> String? {
+        let d = Array(digits.utf8).map { Int($0) - 48 }
+        func prefix(_ n: Int) -> Int { d.prefix(n).reduce(0) { $0 * 10 + $1 } }
+        let length = d.count
+        switch true {
+        case d[0] == 4 && [13, 16, 19].contains(length): return "Visa"
+        case (51...55).contains(prefix(2)) && length == 16, (2221...2720).contains(prefix(4)) && length == 16: return "Mastercard"
+        case [34, 37].contains(prefix(2)) && length == 15: return "American Express"
+        case (prefix(4) == 6011 || (644...649).contains(prefix(3)) || prefix(2) == 65) && (16...19).contains(length): return "Discover"
+        case (3528...3589).contains(prefix(4)) && (16...19).contains(length): return "JCB"
+        case ((300...305).contains(prefix(3)) || [36, 38, 39].contains(prefix(2))) && (14...19).contains(length): return "Diners Club"
+        case prefix(2) == 62 && (16...19).contains(length): return "UnionPay"
+        case ([50, 56, 57, 58].contains(prefix(2)) || prefix(1) == 6) && (12...19).contains(length): return "Maestro"
+        case prefix(1) == 1 && length == 15: return "UATP"
+        default: return nil
+        }
+    }
+
+    static func isLuhnValid(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, byte) in digits.utf8.reversed().enumerated() {
+            var value = Int(byte) - 48
+            if index % 2 == 1 {
+                value *= 2
+                if value > 9 { value -= 9 }
+            }
+            sum += value
+        }
+        return sum % 10 == 0
+    }
+
+    /// The security code and the expiry written near a card number.
+    static let cardDetail = TextMatcher(
+        #"(?i)\b(?:(cvv2?|cvc2?|cid|csc|security\s+code)\s*[:#]?\s*(\d{3,4})|(exp(?:iry|ires|iration)?(?:\s+date)?|valid\s+(?:thru|through|until))\s*[:.]?\s*((?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})))\b"#)
+
+    func cardDetails(near cards: [Secret]) -> [Secret] {
+        guard !cards.isEmpty else { return [] }
+        return Self.cardDetail.matches(in: text).compactMap { match in
+            guard cards.contains(where: { abs($0.start - match.start) < 240 }) else { return nil }
+            let value = match[2] ?? match[4] ?? ""
+            let label = match[2] != nil ? "security code" : "expiry"
+            let end = match.end, start = end - value.utf8.count
+            return secret(.card, label, start, end)
+        }
+    }
+
+    // MARK: - IBANs and account numbers
+
+    /// IBAN lengths by country (SWIFT's IBAN registry).
+    static let ibanLengths: [String: Int] = [
+        "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
+        "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+        "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+        "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28,
+        "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20,
+        "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25,
+        "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27,
+        "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
+    ]
+
+    static let ibanCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})((?:[ \-]?[A-Z0-9]){10,30})"#)
+
+    func ibans() -> [Secret] {
+        Self.ibanCandidates.matches(in: text).compactMap { match in
+            guard let country = match[1], let length = Self.ibanLengths[country] else { return nil }
+            // Take the first `length` letters and digits, across the single spaces of the groups.
+            var count = 0, end = match.start
+            var compact: [UInt8] = []
+            while end < match.end, count < length {
+                let byte = utf8[end]
+                if byte != 0x20, byte != 0x2D {
+                    compact.append(byte)
+                    count += 1
+                }
+                end += 1
+            }
+            guard count == length else { return nil }
+            // It must end where a group ends, not in the middle of a word.
+            if end < utf8.count, Self.isAlphanumeric(utf8[end]) { return nil }
+            guard Self.isIBANChecksumValid(compact) else { return nil }
+            return secret(.iban, country, match.start, end)
+        }
+    }
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// ISO 13616: move the first four characters to the end, letters become 10…35, the number mod 97 is 1.
+    static func isIBANChecksumValid(_ iban: [UInt8]) -> Bool {
+        guard iban.count > 4 else { return false }
+        var remainder = 0
+        for byte in iban[4...] + iban[..<4] {
+            let upper = (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
+            switch upper {
+            case 0x30...0x39: remainder = (remainder * 10 + Int(upper - 0x30)) % 97
+            case 0x41...0x5A: remainder = (remainder * 100 + Int(upper - 0x41 + 10)) % 97
+            default: return false
+            }
+        }
+        return remainder == 1
+    }
+
+    /// An account number after a clear label (`Account number: 12345678`, `Acct #`, `A/C No.`).
+    static let accountLabel = TextMatcher(
+        #"(?i)\b(?:(?:bank\s+)?account\s*(?:number|no\.?|num\.?|#)|acct\.?\s*(?:number|no\.?|#)?|a/c\s*(?:no\.?)?|routing\s*(?:number|no\.?)|sort\s*code|BSB)\s*[:#]?\s*(\d[\d \-]{4,22}\d)\b"#)
+
+    func labelledAccounts() -> [Secret] {
+        guard lowered.contains("acc") || lowered.contains("acct") || lowered.contains("a/c") || lowered.contains("routing")
+            || lowered.contains("sort") || lowered.contains("bsb") else { return [] }
+        return Self.accountLabel.matches(in: text).compactMap { match in
+            guard let value = match[1], value.filter(\.isASCIIDigit).count >= 6 else { return nil }
+            let end = match.end, start = end - value.utf8.count
+            return secret(.iban, "account", start, end)
+        }
+    }
+
+    // MARK: - Passwords, PINs and labelled tokens
+
+    /// A password label: the word alone or inside an identifier (`db_pass`, `my_password_secure`),
+    /// then `:` `=` `:=` `==` or `is`, then the value (quoted, or up to the next space).
+    static let passwordMatcher = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:[A-Za-z0-9]+[_\-.])*(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(?:\]|\))?\s*(?::=|==|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+
+    func passwords() -> [Secret] {
+        guard lowered.contains("pass") || lowered.contains("pwd") || lowered.contains("pin") || lowered.contains("mot de")
+            || lowered.contains("kennwort") || lowered.contains("contrase") || lowered.contains("senha")
+            || lowered.contains("wifi") || lowered.contains("wi-fi") || lowered.contains("wachtwoord") || lowered.contains("--user")
+            || lowered.contains("-u ") || lowered.contains("senha") || lowered.contains("has") || lowered.contains("heslo")
+            || lowered.contains("salasana") || lowered.contains("parola") || lowered.contains("sord") || text.contains("ароль")
+            || text.contains("khẩu") || text.contains("密") || text.contains("パスワード") || text.contains("비밀번호") else { return [] }
+        var found: [Secret] = []
+        for match in Self.passwordMatcher.matches(in: text) {
+            guard let label = match[1]?.lowercased() else { continue }
+            let quoted = match[2] ?? match[3] ?? match[4] ?? match[5]
+            guard let value = quoted ?? match[6] else { continue }
+            let isPIN = label.hasPrefix("pin")
+            if isPIN {
+                guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
+            } else {
+                guard Self.isPasswordValue(value, quoted: quoted != nil) else { continue }
+            }
+            let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
+            found.append(secret(.password, isPIN ? "PIN" : nil, start, end))
+        }
+        // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`.
+        for match in Self.commandLineUser.matches(in: text) {
+            guard let value = match[1], Self.isPasswordValue(value, quoted: true) else { continue }
+            let end = match.end - (match.text.last == "'" || match.text.last == "\"" ? 1 : 0), start = end - value.utf8.count
+            found.append(secret(.password, nil, start, end))
+        }
+        // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`
+        if lowered.hasPrefix("wifi:"), let p = Self.wifiPassword.matches(in: text).first, let value = p[1], !value.isEmpty {
+            let start = p.start + 2
+            found.append(secret(.password, "Wi-Fi", start, start + value.utf8.count))
+        }
+        return found
+    }
+
+    static let commandLineUser = TextMatcher(#"(?:^|\s)(?:-u|--user)\s+["']?[^\s:"']+:([^\s"']+)["']?"#)
+    static let wifiPassword = TextMatcher(#"(?<=[:;])P:((?:[^;\\]|\\.)*)"#)
+
+    /// Whether the text after a password label is a password rather than a word of the interface
+    /// (`Password: Forgot?`, `password is too short`): a quoted value of any kind, or one with a
+    /// digit, a symbol or a capital inside; never a placeholder.
+    static func isPasswordValue(_ value: String, quoted: Bool) -> Bool {
+        guard !value.isEmpty, !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else { return false }
+        let lower = value.lowercased()
+        if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden", "none", "null"].contains(where: { lower.contains($0) }) {
+            return false
+        }
+        if quoted { return true }
+        guard value.count >= 4 else { return false }
+        let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
+        // A word, maybe with punctuation after it (`short.` `Forgot?` `valid\&.`), is prose.
+        let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed()
+        if !core.isEmpty, core.allSatisfy(\.isLetter), !innerCapital { return false }
+        return true
+    }
+
+    /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
+    /// random value after it.
+    static let tokenMatcher = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:[A-Za-z0-9]+[_\-.])*(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(:=|==|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+
+    func labelledTokens() -> [Secret] {
+        guard lowered.contains("key") || lowered.contains("secret") || lowered.contains("token") || lowered.contains("bearer")
+            || lowered.contains("authorization") else { return [] }
+        return Self.tokenMatcher.matches(in: text).compactMap { match in
+            let quoted = match[3] ?? match[4] ?? match[5]
+            guard let value = quoted ?? match[6], Self.isRandomToken(value) else { return nil }
+            // Without `:` `=` or `is` between them, only a value that is clearly random counts.
+            if match[2] == nil, !Self.isClearlyRandom(value) { return nil }
+            let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
+            return secret(.apiKey, nil, start, end)
+        }
+    }
+
+    /// Whether a value after a token label looks machine-made: 16+ characters of one token
+    /// alphabet, letters and digits mixed, enough entropy, and not words joined into an
+    /// identifier (`NEXUS-GPT4-API-KEY`, `X25519.secret_length`, `fuzz/x509_parser.c`): one of its
+    /// `-` `_` `.` parts must be 8+ characters mixing letters and digits. After a label, a
+    /// hexadecimal string or a UUID is a token too (npm's legacy tokens are UUIDs).
+    static func isRandomToken(_ value: String) -> Bool {
+        guard value.count >= 16, !isPlaceholder(value) else { return false }
+        let allowed = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./+=~:".contains($0)) }
+        guard allowed, value.contains(where: \.isNumber), value.contains(where: \.isLetter) else { return false }
+        let parts = value.split(whereSeparator: { "-_.".contains($0) })
+        guard parts.contains(where: { $0.count >= 8 && $0.contains(where: \.isNumber) && $0.contains(where: \.isLetter) }) else { return false }
+        if value.filter({ $0 == "/" }).count > 1, !value.contains("=") {
+            // A path (`man3/l64a.3`, `src/x/y.c`) unless its parts are long and random.
+            guard parts.contains(where: { $0.count >= 20 }) else { return false }
+        }
+        return entropy(value) >= 3.0
+    }
+
+    /// Upper and lower case and digits, 24+ characters: what no word or identifier looks like.
+    static func isClearlyRandom(_ value: String) -> Bool {
+        value.count >= 24 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
+            && value.contains(where: \.isNumber) && entropy(value) >= 4
+    }
+
+    /// Shannon entropy in bits per character.
+    static func entropy(_ value: String) -> Double {
+        var counts: [Character: Int] = [:]
+        for c in value { counts[c, default: 0] += 1 }
+        let n = Double(value.count)
+        return counts.values.reduce(0) { $0 - Double($1) / n * log2(Double($1) / n) }
+    }
+
+    // MARK: - One-time codes
+
+    /// Words that make a number next to them a one-time code. Bare `code` only counts when the word
+    /// before it is not one of ``codeModifiers`` (a postal, error or country code is no secret).
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код)"#
+    static let codeModifiers: Set<String> = [
+        "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
+        "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
+        "sort", "swift", "bic", "iata", "airport", "currency", "language", "region", "item", "reference", "order", "booking", "tax",
+        "zone", "morse", "machine", "byte", "op", "unicode", "key", "char", "character", "exception", "http", "hs", "naics", "sic",
+        "icd", "cpt", "fare", "class", "seat", "ean", "upc", "isbn", "sku", "article", "part", "model", "style", "this", "the", "dead",
+        "common", "clean", "new", "old", "legacy", "sample", "example", "test",
+    ]
+    static let otpValue = #"(?:G-)?(\d{3}[\- ]\d{3}|\d{4,8})"#
+    static let otpMatchers: [TextMatcher] = [
+        // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281"
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d])"#),
+        // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
+        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la)\b[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
+        // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
+        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"\s*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
+        // Google's own shape, alone: "G-830829".
+        TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
+    ]
+
+    func oneTimeCodes() -> [Secret] {
+        guard lowered.contains("code") || lowered.contains("otp") || lowered.contains("pass") || lowered.contains("coce")
+            || lowered.contains("g-") || lowered.contains("código") || lowered.contains("код") || text.contains("码")
+            || text.contains("碼") || text.contains("コード") || text.contains("인증") else { return [] }
+        var found: [Secret] = []
+        for (index, matcher) in Self.otpMatchers.enumerated() {
+            for match in matcher.matches(in: text) {
+                // The groups: pattern 1 has the cue first; the others the value first.
+                let value = index == 0 ? match[2] : match[1]
+                let cue = index == 0 ? match[1] : match[2]
+                guard let value else { continue }
+                if let cue, cue.lowercased() == "code" || cue.lowercased() == "coce", isModified(cue: cue, in: match) { continue }
+                // A year next to a cue is a date more often than a code.
+                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 { continue }
+                let whole = Array(match.text.utf8), needle = Array(value.utf8)
+                guard whole.count >= needle.count,
+                      let at = (0...(whole.count - needle.count)).first(where: { Array(whole[$0..<$0 + needle.count]) == needle }) else { continue }
+                let start = match.start + at
+                found.append(secret(.otp, nil, start, start + needle.count))
+            }
+        }
+        return found
+    }
+
+    /// Whether the word before a bare `code` makes it another kind of code (`postal code`).
+    func isModified(cue: String, in match: TextMatcher.Match) -> Bool {
+        let matchBytes = Array(match.text.utf8), cueBytes = Array(cue.utf8)
+        guard let at = (0...max(0, matchBytes.count - cueBytes.count)).first(where: {
+            $0 + cueBytes.count <= matchBytes.count && Array(matchBytes[$0..<$0 + cueBytes.count]) == cueBytes
+        }) else { return false }
+        var end = match.start + at
+        while end > 0, utf8[end - 1] == 0x20 || utf8[end - 1] == 0x2D { end -= 1 }
+        var start = end
+        while start > 0, Self.isAlphanumeric(utf8[start - 1]) { start -= 1 }
+        guard start < end else { return false }
+        return Self.codeModifiers.contains(slice(start, end).lowercased())
+    }
+
+    // MARK: - Seed phrases
+
+    /// Twelve or more BIP-39 words in a row; numbering (`1.` `12)`), commas and line breaks between
+    /// them are allowed, as wallets show them in numbered grids.
+    func seedPhrases() -> [Secret] {
+        var found: [Secret] = []
+        var runStart: Int?, runEnd = 0, count = 0
+        var i = 0
+        func close() {
+            if let start = runStart, count >= 12 { found.append(secret(.seedPhrase, nil, start, runEnd)) }
+            runStart = nil
+            count = 0
+        }
+        while i < utf8.count {
+            let byte = utf8[i]
+            let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            if isLetter {
+                var j = i
+                while j < utf8.count, (0x41...0x5A).contains(utf8[j]) || (0x61...0x7A).contains(utf8[j]) { j += 1 }
+                let word = slice(i, j).lowercased()
+                let followedByLetter = j < utf8.count && utf8[j] >= 0x80
+                if BIP39.words.contains(word), !followedByLetter {
+                    if runStart == nil { runStart = i }
+                    runEnd = j
+                    count += 1
+                } else {
+                    close()
+                }
+                i = j
+            } else if byte >= 0x80 {
+                close()
+                i += 1
+            } else {
+                // Digits (numbering), spaces, line breaks and light punctuation keep the run going.
+                if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-".utf8.contains(byte) { close() }
+                i += 1
+            }
+        }
+        close()
+        return found
+    }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import LensCore
+
+/// Scores the secret detector on third-party cases and on real text that holds no secrets.
+struct SecretBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secrets",
+        abstract: "Score secret detection: precision and recall per kind and per source, false alarms on real text, time per text.",
+        discussion: """
+            --cases is a JSON Lines file of {"text","kinds","source"} (Tests/SecretCases/cases.jsonl, \
+            collected from other projects' test suites). A case counts once per kind: found when it \
+            expects the kind, a false alarm when it does not ("password|api_key" accepts either). \
+            --real names files or folders of real text with no secrets in them (Debian changelogs, \
+            man pages; .gz is read with zcat): they are cut into screenshot-sized pieces of 40 lines and \
+            every secret found there is a false alarm, listed with --show. --corpus adds a corpus's \
+            ground-truth texts (which hold no secrets) and times the detector on them.
+
+            Example: lens-bench secrets --cases Tests/SecretCases/cases.jsonl --real /usr/share/doc --corpus ../shared/corpus/public
+            """)
+
+    @Option(help: "Third-party cases (JSON Lines).")
+    var cases: String?
+
+    @Option(parsing: .upToNextOption, help: "Files or folders of real text without secrets.")
+    var real: [String] = []
+
+    @Option(help: "Read at most this many files from --real.")
+    var maxFiles = 3000
+
+    @Option(help: "A corpus folder whose JSON sidecars hold ground-truth text (negatives, and the timing).")
+    var corpus: String?
+
+    @Flag(help: "List the misses and false alarms.")
+    var show = false
+
+    func run() throws {
+        let detector = SecretDetector()
+        if let cases { try scoreCases(cases, detector) }
+        if !real.isEmpty { try scoreReal(detector) }
+        if let corpus { try scoreCorpus(corpus, detector) }
+    }
+
+    struct Tally {
+        var expected = 0, found = 0, falseAlarms = 0
+        var recall: Double { expected == 0 ? .nan : Double(found) / Double(expected) }
+        var precision: Double { found + falseAlarms == 0 ? .nan : Double(found) / Double(found + falseAlarms) }
+        var f1: Double { 2 * precision * recall / (precision + recall) }
+    }
+
+    func scoreCases(_ path: String, _ detector: SecretDetector) throws {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        var byKind: [String: Tally] = [:], bySource: [String: Tally] = [:]
+        var leaked = 0, withValue = 0
+        for line in lines {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let text = object["text"] as? String, let kinds = object["kinds"] as? [String],
+                  let source = object["source"] as? String else { continue }
+            let project = String(source.prefix { $0 != "@" })
+            let found = Set(detector.secrets(in: text).map(\.kind.rawValue))
+            var unmatched = found
+            for expected in kinds {
+                let accepted = Set(expected.split(separator: "|").map(String.init))
+                let kind = expected.replacingOccurrences(of: "|", with: " or ")
+                byKind[kind, default: Tally()].expected += 1
+                bySource[project, default: Tally()].expected += 1
+                if let hit = accepted.first(where: found.contains) {
+                    byKind[kind]!.found += 1
+                    bySource[project]!.found += 1
+                    unmatched.remove(hit)
+                } else if show {
+                    print("  missed \(kind) [\(project)]: \(text.prefix(160).debugDescription)")
+                }
+            }
+            for kind in unmatched {
+                byKind[kind, default: Tally()].falseAlarms += 1
+                bySource[project, default: Tally()].falseAlarms += 1
+                if show { print("  false \(kind) [\(project)]: \(text.prefix(160).debugDescription)") }
+            }
+            if let value = object["secret"] as? String, !kinds.isEmpty {
+                withValue += 1
+                if detector.masking(text).text.contains(value) { leaked += 1 }
+            }
+        }
+        print("third-party cases (\(lines.count)): a case counts once per kind")
+        printTable(byKind, heading: "kind")
+        printTable(bySource, heading: "source")
+        if withValue > 0 { print("values left in the masked text: \(leaked) of \(withValue) cases that name their value") }
+    }
+
+    func printTable(_ tallies: [String: Tally], heading: String) {
+        print(heading.padding(toLength: 24, withPad: " ", startingAt: 0) + "expected  found  false  precision  recall    F1")
+        for (name, t) in tallies.sorted(by: { $0.key < $1.key }) {
+            print(name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                  + String(format: "%8d %6d %6d %10.3f %7.3f %6.3f", t.expected, t.found, t.falseAlarms, t.precision, t.recall, t.f1))
+        }
+    }
+
+    func scoreReal(_ detector: SecretDetector) throws {
+        var files: [String] = []
+        for root in real {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { continue }
+            if isFolder.boolValue {
+                let walker = FileManager.default.enumerator(atPath: root)
+                while let name = walker?.nextObject() as? String {
+                    if name.hasSuffix("changelog.Debian.gz") || name.hasSuffix(".1.gz") || name.hasSuffix(".txt") || name.hasSuffix("copyright") {
+                        files.append(root + "/" + name)
+                    }
+                }
+            } else {
+                files.append(root)
+            }
+        }
+        files = Array(files.sorted().prefix(maxFiles))
+        var pieces = 0, bytes = 0
+        var alarms: [String: Int] = [:]
+        for file in files {
+            guard let text = Self.read(file) else { continue }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix(".") && !$0.hasPrefix("'\\\"") } // roff requests of man pages
+            for chunk in stride(from: 0, to: lines.count, by: 40) {
+                let piece = lines[chunk..<min(lines.count, chunk + 40)].joined(separator: "\n")
+                pieces += 1
+                bytes += piece.utf8.count
+                for secret in detector.secrets(in: piece) {
+                    alarms[secret.kind.rawValue, default: 0] += 1
+                    if show {
+                        let utf8 = Array(piece.utf8)
+                        let from = max(0, secret.start - 40), to = min(utf8.count, secret.end + 20)
+                        print("  false \(secret.kind.rawValue) in \(file): \(String(decoding: utf8[from..<to], as: UTF8.self).debugDescription)")
+                    }
+                }
+            }
+        }
+        print("real text without secrets: \(files.count) files, \(pieces) pieces of 40 lines, \(bytes / 1_000_000) MB")
+        for kind in SecretKind.allCases {
+            let n = alarms[kind.rawValue, default: 0]
+            print("  \(kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(n) false alarms (\(String(format: "%.2f", Double(n) * 1000 / Double(max(pieces, 1)))) per 1,000 pieces)")
+        }
+    }
+
+    static func read(_ path: String) -> String? {
+        guard path.hasSuffix(".gz") else { return try? String(contentsOfFile: path, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/zcat")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func scoreCorpus(_ folder: String, _ detector: SecretDetector) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        var texts: [String] = []
+        for name in names {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let text = object["text"] as? String else { continue }
+            texts.append(text)
+        }
+        var alarms = 0
+        for text in texts {
+            for secret in detector.secrets(in: text) {
+                alarms += 1
+                if show {
+                    let utf8 = Array(text.utf8)
+                    let from = max(0, secret.start - 40), to = min(utf8.count, secret.end + 20)
+                    print("  corpus \(secret.kind.rawValue): \(String(decoding: utf8[from..<to], as: UTF8.self).debugDescription)")
+                }
+            }
+        }
+        // Time: every text, several rounds, per text.
+        let rounds = 20
+        let start = ContinuousClock.now
+        var sink = 0
+        for _ in 0..<rounds { for text in texts { sink &+= detector.secrets(in: text).count } }
+        let elapsed = (ContinuousClock.now - start).seconds
+        let meanBytes = texts.reduce(0) { $0 + $1.utf8.count } / max(texts.count, 1)
+        print("corpus ground truth: \(texts.count) texts (mean \(meanBytes) bytes), \(alarms) secrets found (none are labelled)")
+        print(String(format: "detection time: %.3f ms per screenshot (mean of %d × %d texts)%@", elapsed * 1000 / Double(rounds * texts.count),
+                     rounds, texts.count, sink < 0 ? "" : ""))
+    }
+}

@@ -1,0 +1,162 @@
+import LensCore
+import Testing
+
+/// The detector on its own: a table of positives and a table of negatives per kind. The values
+/// are test values (Stripe's test cards, the IBAN standard's examples, AWS's documented example
+/// key) or made up here; the third-party suites are scored by `lens-bench secrets`.
+struct SecretDetectorTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var text: String
+        var kind: SecretKind
+        /// The secret as it appears in the text: it must be gone from the masked text.
+        var value: String
+        var marker: String? = nil
+        var testDescription: String { "\(kind.rawValue): \(text.prefix(50))" }
+    }
+
+    static let positives: [Case] = [
+        // Cards: Luhn-valid and in a known issuer range, with spaces, dashes or none.
+        Case(text: "Card number 4242 4242 4242 4242", kind: .card, value: "4242 4242 4242 4242", marker: "[card ••••4242]"),
+        Case(text: "Visa 4012-8888-8888-1881 exp", kind: .card, value: "4012-8888-8888-1881"),
+        Case(text: "amex 378282246310005 on file", kind: .card, value: "378282246310005"),
+        Case(text: "Mastercard 2223 0031 2200 3222", kind: .card, value: "2223 0031 2200 3222"),
+        Case(text: "Pay with 6011 1111 1111 1117 today", kind: .card, value: "6011 1111 1111 1117"),
+        // After a clear label, a number OCR misread by a digit (Luhn fails) is still masked.
+        Case(text: "Credit card: 4242 4242 4242 4243", kind: .card, value: "4242 4242 4242 4243"),
+        Case(text: "4242 4242 4242 4242 CVC 737", kind: .card, value: "737", marker: "[card security code]"),
+        Case(text: "card 5555 5555 5555 4444 valid thru 09/28", kind: .card, value: "09/28", marker: "[card expiry]"),
+        // IBANs: right length for the country and a valid mod-97 check.
+        Case(text: "IBAN DE89 3704 0044 0532 0130 00", kind: .iban, value: "DE89 3704 0044 0532 0130 00", marker: "[iban ••••3000]"),
+        Case(text: "to GB82WEST12345698765432 please", kind: .iban, value: "GB82WEST12345698765432"),
+        Case(text: "FR14 2004 1010 0505 0001 3M02 606", kind: .iban, value: "FR14 2004 1010 0505 0001 3M02 606"),
+        Case(text: "Account number: 12345678", kind: .iban, value: "12345678", marker: "[account ••••5678]"),
+        // Provider keys of fixed shapes, JWTs, private keys, 2FA secrets, connection strings.
+        Case(text: "export GITHUB_TOKEN=ghp_Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0O", kind: .apiKey,
+             value: "ghp_Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0O", marker: "[api key: GitHub]"),
+        Case(text: "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", kind: .apiKey, value: "AKIAIOSFODNN7EXAMPLE", marker: "[api key: AWS]"),
+        Case(text: "STRIPE=sk_live_4eC39HqLyjWDarjtT1zdp7dc", kind: .apiKey, value: "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+        Case(text: "key AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY ok", kind: .apiKey, value: "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
+        Case(text: "SLACK xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx", kind: .apiKey,
+             value: "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx"),
+        Case(text: "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+             kind: .apiKey, value: "eyJzdWIiOiIxMjM0NTY3ODkwIn0"),
+        Case(text: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq98M4xTQ2cB+r\n-----END RSA PRIVATE KEY-----",
+             kind: .apiKey, value: "MIIEowIBAAKCAQEA7bq98M4xTQ2cB+r"),
+        Case(text: "otpauth://totp/Lens:priya@example.org?secret=JBSWY3DPEHPK3PXP&issuer=Lens", kind: .apiKey, value: "JBSWY3DPEHPK3PXP"),
+        Case(text: "DATABASE_URL=postgres://deploy:Tr0ub4dor3xK@db.internal:5432/orders", kind: .apiKey, value: "Tr0ub4dor3xK"),
+        Case(text: "psql postgres: //deploy:Troub4dor3xK@db. internal", kind: .apiKey, value: "Troub4dor3xK"),
+        Case(text: "client_secret: 9f8Qx2LmZ7aB4cD1eF6gH3jK5nP0rS8t", kind: .apiKey, value: "9f8Qx2LmZ7aB4cD1eF6gH3jK5nP0rS8t"),
+        Case(text: "//registry.npmjs.org/:_authToken=743b294a-cd03-11ec-9d64-0242ac120002", kind: .apiKey,
+             value: "743b294a-cd03-11ec-9d64-0242ac120002"),
+        // Passwords and PINs after a label.
+        Case(text: "Wi-Fi password: Sunfl0wer!92", kind: .password, value: "Sunfl0wer!92", marker: "[password]"),
+        Case(text: "DB_PASSWORD=\"correct horse battery staple\"", kind: .password, value: "correct horse battery staple"),
+        Case(text: "Your temporary password is Xk93-aa7Q", kind: .password, value: "Xk93-aa7Q"),
+        Case(text: "PIN: 4821", kind: .password, value: "4821", marker: "[PIN]"),
+        Case(text: "curl -u admin:s3cr3tP4ss https://api.example.org", kind: .password, value: "s3cr3tP4ss"),
+        Case(text: "WIFI:T:WPA;S:Marigold Guests;P:Cr0issant-Oven-77;;", kind: .password, value: "Cr0issant-Oven-77"),
+        Case(text: "Mot de passe : Soleil2024!", kind: .password, value: "Soleil2024!"),
+        // One-time codes in messages.
+        Case(text: "Your code is 482913", kind: .otp, value: "482913", marker: "[one-time code]"),
+        Case(text: "G-123456 is your Google verification code.", kind: .otp, value: "123456"),
+        Case(text: "Marigold Bank: 804513 is your verification code. Do not share it.", kind: .otp, value: "804513"),
+        Case(text: "Your Stripe verification code is: 214-576.", kind: .otp, value: "214-576"),
+        Case(text: "Votre code de vérification est 771204", kind: .otp, value: "771204"),
+        // Seed phrases: 12+ words of the BIP-39 list, also numbered in a grid.
+        Case(text: "legal winner thank year wave sausage worth useful legal winner thank yellow", kind: .seedPhrase,
+             value: "sausage worth useful", marker: "[seed phrase]"),
+        Case(text: "Write these down:\n1. abandon 2. ability 3. able 4. about\n5. above 6. absent 7. absorb 8. abstract\n9. absurd 10. abuse 11. access 12. accident\nNext",
+             kind: .seedPhrase, value: "absorb"),
+    ]
+
+    @Test(arguments: positives)
+    func findsAndMasks(_ example: Case) {
+        let masked = SecretDetector().masking(example.text)
+        #expect(masked.secrets.contains { $0.kind == example.kind }, "found \(masked.secrets.map(\.kind))")
+        #expect(!masked.text.contains(example.value), "left in: \(masked.text)")
+        if let marker = example.marker { #expect(masked.text.contains(marker), "masked as \(masked.text)") }
+    }
+
+    /// Not secrets: what terminals, receipts and pages are full of.
+    static let negatives: [String] = [
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+        "sha256: 3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+        "id 123e4567-e89b-12d3-a456-426614174000 created",
+        "Order #1234567890123 shipped, tracking 1Z999AA10123456784",
+        "Call (415) 555-0132 or +44 20 7946 0018",
+        "ISBN 978-0-306-40615-7, version 2.14.1-3ubuntu2",
+        "Total 4,242.42 EUR on 2024-03-05 at 14:30",
+        "Password: Forgot password?",
+        "Your password is too short.",
+        "password = ${DB_PASSWORD}",
+        "Enter your PIN",
+        "ZIP code 94103, area code 415, error code 404",
+        "Copyright 2021 Unicode, Inc.",
+        "the source code for 2019 and 2020 is here",
+        "api_key = \"\" # set me",
+        "token: <your token here>",
+        "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "secret_length = X25519.secret_length",
+        "https://user:pass@example.org and http://host:8080@x",
+        "-----BEGIN PUBLIC KEY----- MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA -----END PUBLIC KEY-----",
+        "I am able to absorb about above absent access accident account across act action",
+        "Invoice DE 2024 0001 due on 12/29",
+        "The meeting code of conduct was updated",
+    ]
+
+    @Test(arguments: negatives)
+    func leavesAlone(_ text: String) {
+        let found = SecretDetector().secrets(in: text)
+        #expect(found.isEmpty, "found \(found.map { "\($0.kind) \($0.start)..<\($0.end)" })")
+    }
+
+    @Test func onlyTheConfiguredKinds() {
+        let text = "Card 4242 4242 4242 4242, code is 482913"
+        #expect(SecretDetector(kinds: [.otp]).secrets(in: text).map(\.kind) == [.otp])
+        #expect(SecretDetector(kinds: []).masking(text).text == text)
+    }
+
+    @Test func maskingTwiceChangesNothing() {
+        for example in Self.positives {
+            let once = SecretDetector().masking(example.text).text
+            #expect(SecretDetector().masking(once).text == once, "\(once)")
+        }
+    }
+
+    @Test func offsetsMapBackToTheOriginal() {
+        let text = "Card 4242 4242 4242 4242 or call (415) 555-0132"
+        let masked = SecretDetector().masking(text)
+        let utf8 = Array(masked.text.utf8)
+        let call = masked.text.utf8.count - " (415) 555-0132".utf8.count + 1
+        #expect(String(decoding: utf8[call...], as: UTF8.self) == "(415) 555-0132")
+        #expect(masked.originalOffset(call) == text.utf8.count - "(415) 555-0132".utf8.count)
+        #expect(masked.originalOffset(masked.markerRanges[0].lowerBound + 3) == 5)
+    }
+
+    /// The word boxes follow the masked text: words outside keep theirs, the marker's words get
+    /// the union of the secret's.
+    @Test func wordBoxesFollowTheMaskedText() {
+        let text = "PIN: 4821 ok"
+        let words = [
+            RecognizedWord(textOffset: 0, textLength: 4, confidence: 90, x: 10, y: 5, width: 30, height: 12),
+            RecognizedWord(textOffset: 5, textLength: 4, confidence: 80, x: 45, y: 5, width: 40, height: 12),
+            RecognizedWord(textOffset: 10, textLength: 2, confidence: 95, x: 90, y: 6, width: 15, height: 11),
+        ]
+        let (masked, secrets) = Recognition(text: text, words: words, width: 200, height: 30).masked(by: SecretDetector())
+        #expect(masked.text == "PIN: [PIN] ok")
+        #expect(secrets.map(\.kind) == [.password])
+        #expect(masked.words.map(\.x) == [10, 45, 90])
+        #expect(masked.words[1].textOffset == 5 && masked.words[1].textLength == 5)
+        // The stored form round-trips against the masked text.
+        #expect(Recognition.decodeWords(Recognition.encode(masked.words), text: masked.text).count == 3)
+    }
+
+    @Test func codePayloadsAreMaskedToo() {
+        let recognition = Recognition(text: "Scan to join", words: [], width: 1, height: 1,
+                                      codes: [DecodedCode(symbology: "QR-Code", payload: "WIFI:T:WPA;S:Home;P:Cr0issant-Oven-77;;")])
+        let (masked, secrets) = recognition.masked(by: SecretDetector())
+        #expect(!masked.codes[0].payload.contains("Cr0issant"))
+        #expect(secrets.count == 1 && secrets[0].start == nil)
+        #expect(masked.text == "Scan to join")
+    }
+}
