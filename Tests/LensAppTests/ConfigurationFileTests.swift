@@ -14,6 +14,25 @@ struct ConfigurationFileTests {
         #expect(try ConfigurationFile.load("/no/such/config.toml") == LensConfiguration())
     }
 
+    @Test func readsThePrivacyTableAndFolderMasks() throws {
+        let config = try parse("""
+            [privacy]
+            mask = ["card", "api_key"]
+            skip_images_with = ["seed_phrase"]
+
+            [[folders]]
+            path = "~/Pictures/Work"
+            mask = ["card", "iban", "password"]
+            """)
+        #expect(config.privacy.mask == [.card, .apiKey])
+        #expect(config.privacy.skipImagesWith == [.seedPhrase])
+        #expect(config.folders[0].mask == [.card, .iban, .password])
+        #expect(try parse("").privacy.mask == Set(SecretKind.allCases))
+        #expect(try parse("").privacy.skipImagesWith.isEmpty)
+        #expect(throws: ConfigurationError.self) { try parse("[privacy]\nmask = [\"cvv\"]") }
+        #expect(throws: ConfigurationError.self) { try parse("[privacy]\nmasks = []") }
+    }
+
     @Test func readsTheWebTable() throws {
         let config = try parse("""
             [web]
