@@ -7,10 +7,27 @@ struct SecretScan {
     /// The text lower-cased (ASCII only, so UTF-8 offsets stay the same) for cheap cue checks.
     let lowered: String
 
+    /// Runs of 16 or more token characters (`A-Z a-z 0-9 _ - . = + / : ~`): every key, token and
+    /// password rule needs one, so most texts skip those rules after this one cheap scan.
+    let longRuns: [Range<Int>]
+
     init(text: String) {
         self.text = text
         utf8 = Array(text.utf8)
         lowered = String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        var runs: [Range<Int>] = []
+        var start = 0
+        for (i, byte) in utf8.enumerated() where !Self.isTokenByte(byte) {
+            if i - start >= 16 { runs.append(start..<i) }
+            start = i + 1
+        }
+        if utf8.count - start >= 16 { runs.append(start..<utf8.count) }
+        longRuns = runs
+    }
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E || byte == 0x3D || byte == 0x2B
+            || byte == 0x2F || byte == 0x3A || byte == 0x7E
     }
 
     func slice(_ start: Int, _ end: Int) -> String { String(decoding: utf8[start..<end], as: UTF8.self) }
@@ -56,7 +73,20 @@ struct SecretScan {
         #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
 
     func providerKeys() -> [Secret] {
-        Self.providerMatcher.matches(in: text).compactMap { match in
+        // Each key lies within one long run; a 2FA URI (`?secret=…&issuer=`) is matched in the whole text.
+        var matches: [TextMatcher.Match] = []
+        if lowered.contains("otpauth:") {
+            matches = Self.providerMatcher.matches(in: text)
+        } else {
+            for run in longRuns {
+                for var match in Self.providerMatcher.matches(in: slice(run.lowerBound, run.upperBound)) {
+                    match.start += run.lowerBound
+                    match.end += run.lowerBound
+                    matches.append(match)
+                }
+            }
+        }
+        return matches.compactMap { match in
             guard let index = (1...Self.providers.count).first(where: { match[$0] != nil }) else { return nil }
             let label = Self.providers[index - 1].label
             // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
@@ -296,10 +326,11 @@ struct SecretScan {
 
     // MARK: - Passwords, PINs and labelled tokens
 
-    /// A password label: the word alone or inside an identifier (`db_pass`, `my_password_secure`),
+    /// A password label: the word alone or inside an identifier (`db_pass`, `my_password_secure`:
+    /// the look-behind lets `_` or `.` precede it, so no pattern for the identifier's start is needed),
     /// then `:` `=` `:=` `==` or `is`, then the value (quoted, or up to the next space).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:[A-Za-z0-9]+[_\-.])*(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(?:\]|\))?\s*(?::=|==|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(?:\]|\))?\s*(?::=|==|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard lowered.contains("pass") || lowered.contains("pwd") || lowered.contains("pin") || lowered.contains("mot de")
@@ -360,10 +391,10 @@ struct SecretScan {
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
     /// random value after it.
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:[A-Za-z0-9]+[_\-.])*(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(:=|==|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(:=|==|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
-        guard lowered.contains("key") || lowered.contains("secret") || lowered.contains("token") || lowered.contains("bearer")
+        guard !longRuns.isEmpty, lowered.contains("key") || lowered.contains("secret") || lowered.contains("token") || lowered.contains("bearer")
             || lowered.contains("authorization") else { return [] }
         return Self.tokenMatcher.matches(in: text).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]

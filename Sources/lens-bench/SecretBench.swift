@@ -180,9 +180,17 @@ struct SecretBench: ParsableCommand {
         var sink = 0
         for _ in 0..<rounds { for text in texts { sink &+= detector.secrets(in: text).count } }
         let elapsed = (ContinuousClock.now - start).seconds
+        var perKind: [String] = []
+        for kind in SecretKind.allCases {
+            let one = SecretDetector(kinds: [kind])
+            let t0 = ContinuousClock.now
+            for _ in 0..<rounds { for text in texts { sink &+= one.secrets(in: text).count } }
+            perKind.append(String(format: "%@ %.3f", kind.rawValue, (ContinuousClock.now - t0).seconds * 1000 / Double(rounds * texts.count)))
+        }
         let meanBytes = texts.reduce(0) { $0 + $1.utf8.count } / max(texts.count, 1)
         print("corpus ground truth: \(texts.count) texts (mean \(meanBytes) bytes), \(alarms) secrets found (none are labelled)")
         print(String(format: "detection time: %.3f ms per screenshot (mean of %d × %d texts)%@", elapsed * 1000 / Double(rounds * texts.count),
                      rounds, texts.count, sink < 0 ? "" : ""))
+        print("  each kind alone (ms): " + perKind.joined(separator: ", "))
     }
 }
