@@ -27,7 +27,7 @@ import Testing
         #expect(request.entities.map(\.normalized) == ["+14155550132"])
         #expect(request.since == Date(timeIntervalSince1970: 1_704_067_200))
         form.types = ["colour"]
-        #expect(throws: SearchFormError("Unknown entity type 'colour'; the types are url, email, phone, person, date, money.")) { try form.request() }
+        #expect(throws: SearchFormError("Unknown entity type 'colour'; the types are url, email, phone, person, date, money, secret.")) { try form.request() }
         form.types = []
         form.tags = ["two words"]
         #expect(throws: SearchFormError.self) { try form.request() }

@@ -267,19 +267,22 @@ struct CLITests {
         #expect((status["database_bytes"] as? Int ?? 0) > 0)
     }
 
-    /// QR payloads are shown and searchable; `--mark-below` marks uncertain words; `--min-confidence`
-    /// keeps exactly the screenshots whose mean confidence reaches it.
+    /// QR payloads are shown and searchable (a 2FA secret in one is masked); `--mark-below` marks
+    /// uncertain words; `--min-confidence` keeps exactly the screenshots whose mean confidence reaches it.
     @Test func codesConfidenceMarksAndConfidenceFilter() throws {
         let lens = try LensBinary()
         #expect(try lens.importSamples().status == 0)
-        let hits = try #require(try lens.run(["search", "--json", "JBSWY3DPEHPK3PXP"]).json() as? [[String: Any]])
+        // "tickets" is only in the ticket's QR payload, not in its text.
+        let hits = try #require(try lens.run(["search", "--json", "tickets"]).json() as? [[String: Any]])
         #expect(hits.count == 1)
-        let qr = TestSupport.samplePNG("qr_dark_2fa").path
-        #expect((hits.first?["paths"] as? [String]) == [qr])
-        let detail = try #require(try lens.run(["show", "--json", qr]).json() as? [String: Any])
+        let ticket = TestSupport.samplePNG("qr_ticket").path
+        #expect((hits.first?["paths"] as? [String]) == [ticket])
+        let detail = try #require(try lens.run(["show", "--json", ticket]).json() as? [String: Any])
         let codes = try #require(detail["codes"] as? [[String: String]])
-        #expect(codes == [["symbology": "QR-Code", "payload": "otpauth://totp/Lens:priya@example.org?secret=JBSWY3DPEHPK3PXP&issuer=Lens"]])
-        #expect(try lens.run(["show", qr]).stdout.contains("code:        QR-Code otpauth://"))
+        #expect(codes == [["symbology": "QR-Code", "payload": "https://example.org/tickets/8F3K2Q?seat=14C"]])
+        #expect(try lens.run(["show", ticket]).stdout.contains("code:        QR-Code https://example.org/tickets/"))
+        let qr = TestSupport.samplePNG("qr_dark_2fa").path
+        #expect(try lens.run(["show", qr]).stdout.contains("code:        QR-Code [api key: 2FA secret]"))
 
         // Every word under 100 is marked; none under 0.
         let receipt = TestSupport.samplePNG("receipt_light").path
@@ -380,8 +383,8 @@ struct CLITests {
         let reindexed = try lens.run(["reindex", "--entities"])
         #expect(reindexed.status == 0, "\(reindexed.stderr)")
         let occurrences = all.reduce(0) { $0 + ($1["occurrences"] as? Int ?? 0) }
-        // Every entity but the QR code's URL comes from the text.
-        #expect(reindexed.stdout.hasPrefix("\(occurrences - 1) entities in \(TestSupport.samplePNGCount) screenshots"), "\(reindexed.stdout)")
+        // Every entity but the ticket QR code's URL and the 2FA code's masked secret comes from the text.
+        #expect(reindexed.stdout.hasPrefix("\(occurrences - 2) entities in \(TestSupport.samplePNGCount) screenshots"), "\(reindexed.stdout)")
         let again = try #require(try lens.run(["entities", "--json", "--top", "100"]).json() as? [[String: Any]])
         #expect(again.map { "\($0["normalized"] ?? "")/\($0["occurrences"] ?? "")" } == all.map { "\($0["normalized"] ?? "")/\($0["occurrences"] ?? "")" })
         #expect(try lens.run(["reindex"]).status == 2)
