@@ -36,7 +36,8 @@ public final class ConnectionKeeper: @unchecked Sendable {
         // Copies: the screenshots sharing a band key of this text, compared by containment.
         if let text = try database.texts(ids: [id])[id] {
             let words = TextResemblance.words(in: text)
-            let others = try database.replaceTextBands(of: id, with: TextResemblance.bands(of: words))
+            let others = try database.replaceTextBands(of: id, with: TextResemblance.rankedBands(of: words),
+                                                       neighbours: TextResemblance.neighbours)
             var resemblance: [Int64: Double] = [:]
             for (other, otherText) in try database.texts(ids: others) {
                 resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
@@ -99,9 +100,9 @@ public enum MindMapUseCases {
     public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
         // Copies: band keys of every text, then the pairs sharing one, compared by containment.
-        var bands: [(id: Int64, bands: [Int64])] = []
-        try library.database.forEachText { id, text in bands.append((id, TextResemblance.bands(of: TextResemblance.words(in: text)))) }
-        let pairs = try library.database.replaceAllTextBands(bands)
+        var bands: [(id: Int64, bands: [(band: Int64, rank: Int64)])] = []
+        try library.database.forEachText { id, text in bands.append((id, TextResemblance.rankedBands(of: TextResemblance.words(in: text)))) }
+        let pairs = try library.database.replaceAllTextBands(bands, neighbours: TextResemblance.neighbours)
         var measured: [(a: Int64, b: Int64, resemblance: Double)] = []
         for start in stride(from: 0, to: pairs.count, by: 10_000) {
             let chunk = pairs[start..<min(pairs.count, start + 10_000)]

@@ -8,13 +8,14 @@ import LensCore
 /// only accepts pairs that agree on both (see `ConnectionRules`); the rule then checks each
 /// candidate.
 public struct EntityIndex: Sendable {
-    /// Screenshots by (type, key) for the exact types.
-    private var exact: [EntityType: [String: Set<Int64>]] = [:]
+    /// Screenshots by (type, key) for the exact types, in increasing id order (ingestion and
+    /// rebuilds insert in that order, so an insert is an append).
+    private var exact: [EntityType: [String: [Int64]]] = [:]
     /// Distinct person keys and their screenshots.
     private var personKeys: [String] = []
     private var personNames: [PersonName] = []
     private var personIDs: [String: Int] = [:]
-    private var personScreenshots: [Set<Int64>] = []
+    private var personScreenshots: [[Int64]] = []
     private var names = SegmentIndex()
 
     public init() {}
@@ -24,11 +25,11 @@ public struct EntityIndex: Sendable {
         guard ConnectionRules.linkingTypes.contains(type) else { return }
         let key = ConnectionRules.key(normalized, type: type)
         guard type == .person else {
-            exact[type, default: [:]][key, default: []].insert(screenshot)
+            Self.insertSorted(screenshot, into: &exact[type, default: [:]][key, default: []])
             return
         }
         if let id = personIDs[key] {
-            personScreenshots[id].insert(screenshot)
+            Self.insertSorted(screenshot, into: &personScreenshots[id])
             return
         }
         let id = personKeys.count
@@ -40,9 +41,21 @@ public struct EntityIndex: Sendable {
         names.insert(id, Self.indexed(name), partition: Self.partition(name))
     }
 
+    /// Keeps `ids` sorted and without repeats; appending is the common case.
+    private static func insertSorted(_ id: Int64, into ids: inout [Int64]) {
+        guard let last = ids.last, id <= last else { return ids.append(id) }
+        var low = 0, high = ids.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ids[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        if low < ids.count, ids[low] == id { return }
+        ids.insert(id, at: low)
+    }
+
     /// The indexed keys that are the same thing as `normalized` (a `type` entity), with their
-    /// similarity and screenshots.
-    public func matches(type: EntityType, normalized: String) -> [(key: String, similarity: Double, screenshots: Set<Int64>)] {
+    /// similarity and screenshots (in increasing id order).
+    public func matches(type: EntityType, normalized: String) -> [(key: String, similarity: Double, screenshots: [Int64])] {
         guard ConnectionRules.linkingTypes.contains(type) else { return [] }
         let key = ConnectionRules.key(normalized, type: type)
         guard type == .person else {

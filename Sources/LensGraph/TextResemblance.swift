@@ -55,6 +55,28 @@ public enum TextResemblance {
 
     static let bandCount = 8, rowsPerBand = 4
 
+    /// Band keys with a rank each: one more MinHash per band, by which the screenshots sharing a
+    /// key are ordered. Two copies get the same rank with the probability of their Jaccard
+    /// similarity (≥ 0.9), so they sit side by side; each screenshot is then compared with its
+    /// ``neighbours`` nearest in that order only, and a key shared by thousands of screenshots
+    /// (common words of real text) costs thousands of comparisons, not millions.
+    public static func rankedBands(of words: [UInt64]) -> [(band: Int64, rank: Int64)] {
+        let keys = bands(of: words)
+        guard !keys.isEmpty else { return [] }
+        return keys.enumerated().map { band, key in
+            var minimum = UInt64.max
+            let seed = UInt64(bandCount * rowsPerBand + band + 1) &* 0x9E37_79B9_7F4A_7C15
+            for word in words {
+                let value = mix(word ^ seed)
+                if value < minimum { minimum = value }
+            }
+            return (key, Int64(bitPattern: minimum))
+        }
+    }
+
+    /// How many screenshots on each side, in a band key's rank order, one is compared with.
+    public static let neighbours = 8
+
     /// SplitMix64's finalizer: a fixed permutation, so keys stay the same across runs.
     static func mix(_ x: UInt64) -> UInt64 {
         var z = x &+ 0x9E37_79B9_7F4A_7C15

@@ -145,39 +145,55 @@ extension LensDatabase {
     }
 
     /// Stores the band keys of screenshot `id` (replacing its old ones) and returns the other
-    /// screenshots that share one, in id order.
-    public func replaceTextBands(of id: Int64, with bands: [Int64]) throws -> [Int64] {
+    /// screenshots to compare it with, in id order: per key, the `neighbours` nearest in rank on
+    /// each side (a bounded read whatever the key's size).
+    public func replaceTextBands(of id: Int64, with bands: [(band: Int64, rank: Int64)], neighbours: Int) throws -> [Int64] {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM text_band WHERE screenshot_id = ?", arguments: [id])
-            guard !bands.isEmpty else { return [] }
-            let others = try Int64.fetchAll(db, sql: """
-                SELECT DISTINCT screenshot_id FROM text_band
-                WHERE band IN (\(bands.map { _ in "?" }.joined(separator: ","))) AND screenshot_id != ? ORDER BY screenshot_id
-                """, arguments: StatementArguments(bands + [id]))
-            for band in Set(bands) {
-                try db.execute(sql: "INSERT OR IGNORE INTO text_band (band, screenshot_id) VALUES (?, ?)", arguments: [band, id])
+            var others = Set<Int64>()
+            // Per key, the nearest `neighbours` by rank on each side: two bounded index reads.
+            for (band, rank) in bands {
+                others.formUnion(try Int64.fetchAll(db, sql: """
+                    SELECT screenshot_id FROM text_band WHERE band = ? AND rank >= ? ORDER BY rank LIMIT ?
+                    """, arguments: [band, rank, neighbours]))
+                others.formUnion(try Int64.fetchAll(db, sql: """
+                    SELECT screenshot_id FROM text_band WHERE band = ? AND rank < ? ORDER BY rank DESC LIMIT ?
+                    """, arguments: [band, rank, neighbours]))
+                try db.execute(sql: "INSERT OR IGNORE INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)", arguments: [band, id, rank])
             }
-            return others
+            others.remove(id)
+            return others.sorted()
         }
     }
 
-    /// Replaces every screenshot's band keys, and returns the pairs (a < b) that share one.
-    public func replaceAllTextBands(_ bands: [(id: Int64, bands: [Int64])]) throws -> [(a: Int64, b: Int64)] {
+    /// Replaces every screenshot's band keys, and returns the pairs (a < b) to compare: within
+    /// each key, every screenshot and its `neighbours` next in rank order (see
+    /// `TextResemblance.rankedBands`), so the pairs grow linearly with the library.
+    public func replaceAllTextBands(_ bands: [(id: Int64, bands: [(band: Int64, rank: Int64)])], neighbours: Int) throws -> [(a: Int64, b: Int64)] {
         // Rows go in key order (appends to the B-tree, not random inserts), and the pairs come
         // from the same sorted list rather than a self-join.
-        var rows = bands.flatMap { entry in Set(entry.bands).map { (band: $0, id: entry.id) } }
+        var rows: [(band: Int64, rank: Int64, id: Int64)] = []
+        for entry in bands {
+            var seen = Set<Int64>()
+            for (band, rank) in entry.bands where seen.insert(band).inserted { rows.append((band, rank, entry.id)) }
+        }
         rows.sort { ($0.band, $0.id) < ($1.band, $1.id) }
         try writer.write { db in
             try db.execute(sql: "DELETE FROM text_band")
-            let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id) VALUES (?, ?)")
-            for row in rows { try insert.execute(arguments: [row.band, row.id]) }
+            let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)")
+            for row in rows { try insert.execute(arguments: [row.band, row.id, row.rank]) }
         }
+        rows.sort { ($0.band, $0.rank, $0.id) < ($1.band, $1.rank, $1.id) }
         var pairs = Set<[Int64]>()
         var start = 0
         while start < rows.count {
             var end = start + 1
             while end < rows.count, rows[end].band == rows[start].band { end += 1 }
-            for i in start..<end { for j in (i + 1)..<end { pairs.insert([rows[i].id, rows[j].id]) } }
+            for i in start..<end {
+                for j in (i + 1)..<min(end, i + 1 + neighbours) {
+                    pairs.insert([min(rows[i].id, rows[j].id), max(rows[i].id, rows[j].id)])
+                }
+            }
             start = end
         }
         return pairs.map { (a: $0[0], b: $0[1]) }.sorted { ($0.a, $0.b) < ($1.a, $1.b) }

@@ -14,7 +14,7 @@ extension LensDatabase {
     /// entities (`extract` re-finds those of the text; manual links and tags are kept). Then the
     /// freed pages are wiped (see ``wipeFreedPages()``). Returns how many were checked and changed.
     public func maskStoredTexts(onlyUnchecked: Bool, batchSize: Int = 200,
-                                _ mask: (Recognition) -> (Recognition, [MaskedSecret]),
+                                _ mask: @Sendable (Recognition) -> (Recognition, [MaskedSecret]),
                                 extract: (String) -> [Entity]) throws -> (checked: Int, changed: [Int64]) {
         var last: Int64 = 0, checked = 0
         var changed: [Int64] = []
@@ -28,24 +28,41 @@ extension LensDatabase {
             }
             guard let lastRow = rows.last else { break }
             last = lastRow["id"]
+            let ids = rows.map { $0["id"] as Int64 }
+            var codes: [Int64: [DecodedCode]] = [:]
+            try writer.read { db in
+                let found = try Row.fetchCursor(db, sql: """
+                    SELECT screenshot_id, symbology, payload FROM code WHERE screenshot_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                    ORDER BY rowid
+                    """, arguments: StatementArguments(ids))
+                while let row = try found.next() {
+                    codes[row["screenshot_id"], default: []].append(DecodedCode(symbology: row["symbology"], payload: row["payload"]))
+                }
+            }
+            // Detection runs on every core; the word boxes are decoded only for texts with secrets.
+            let items = rows.map { row in
+                (text: (row["text"] as String?) ?? "", words: row["words"] as Data?, width: (row["width"] as Int?) ?? 0, height: (row["height"] as Int?) ?? 0)
+            }
+            let codesByID = codes
+            let results = ResultSlots(count: rows.count)
+            DispatchQueue.concurrentPerform(iterations: items.count) { index in
+                let item = items[index]
+                let plain = Recognition(text: item.text, words: [], width: item.width, height: item.height, codes: codesByID[ids[index]] ?? [])
+                guard !mask(plain).1.isEmpty else { return }
+                var stored = plain
+                stored.words = item.words.flatMap { try? TextCompression.inflate(bytes: [UInt8]($0)) }
+                    .map { Recognition.decodeWords($0, text: item.text) } ?? []
+                results.set(index, mask(stored))
+            }
             var rewrites: [(id: Int64, recognition: Recognition, secrets: [MaskedSecret])] = []
             var untouched: [Int64] = []
-            for row in rows {
-                let id: Int64 = row["id"]
-                let text: String = row["text"] ?? ""
-                let words = (row["words"] as Data?).flatMap { try? TextCompression.inflate(bytes: [UInt8]($0)) }
-                    .map { Recognition.decodeWords($0, text: text) } ?? []
-                let codes = try writer.read { db in
-                    try Row.fetchAll(db, sql: "SELECT symbology, payload FROM code WHERE screenshot_id = ? ORDER BY rowid", arguments: [id])
-                        .map { DecodedCode(symbology: $0["symbology"], payload: $0["payload"]) }
-                }
-                let stored = Recognition(text: text, words: words, width: row["width"] ?? 0, height: row["height"] ?? 0, codes: codes)
-                let (masked, secrets) = mask(stored)
-                if secrets.isEmpty { untouched.append(id) } else { rewrites.append((id, masked, secrets)) }
+            for (index, id) in ids.enumerated() {
+                if let (masked, secrets) = results.get(index) { rewrites.append((id, masked, secrets)) } else { untouched.append(id) }
             }
             try writer.write { db in
-                for id in untouched {
-                    try db.execute(sql: "UPDATE screenshot_text SET privacy_checked = 1 WHERE id = ?", arguments: [id])
+                if !untouched.isEmpty {
+                    try db.execute(sql: "UPDATE screenshot_text SET privacy_checked = 1 WHERE id IN (\(untouched.map { _ in "?" }.joined(separator: ",")))",
+                                   arguments: StatementArguments(untouched))
                 }
                 for (id, recognition, secrets) in rewrites {
                     let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
@@ -86,4 +103,15 @@ extension LensDatabase {
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
+}
+
+/// One result per index, written from `concurrentPerform`'s threads.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(Recognition, [MaskedSecret])?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: (Recognition, [MaskedSecret])) { lock.withLock { slots[index] = value } }
+    func get(_ index: Int) -> (Recognition, [MaskedSecret])? { lock.withLock { slots[index] } }
 }

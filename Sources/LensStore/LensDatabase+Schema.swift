@@ -271,6 +271,13 @@ extension LensDatabase {
             // `lens reindex --privacy` mask them.
             try db.execute(sql: "ALTER TABLE screenshot_text ADD COLUMN privacy_checked INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v13: ranks of band keys, so copies are looked for among neighbours") { db in
+            // 0 until `lens graph --rebuild` (or the next recognition of a text) sets it.
+            try db.execute(sql: """
+                ALTER TABLE text_band ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX text_band_rank ON text_band(band, rank);
+                """)
+        }
         return migrator
     }
 

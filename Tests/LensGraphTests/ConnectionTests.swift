@@ -56,10 +56,32 @@ struct ConnectionIndexTests {
             if random.next(upTo: 5) == 0 { entities.append((.date, "2024-03-05")) }
             screenshots.append(ScreenshotEntities(id: Int64(id), entities: entities))
         }
-        let indexed = ConnectionFinder.rebuild(screenshots)
+        // Without a bound on the holders linked, the index finds exactly what brute force finds.
         let reference = ConnectionFinder.bruteForce(screenshots)
         #expect(!reference.isEmpty)
-        #expect(indexed == reference)
+        #expect(ConnectionFinder.rebuild(screenshots, fanOut: .max) == reference)
+        // With the bound (entities here are held by up to 40 screenshots): fewer edges, each of
+        // them a real one, and the same groups, since each holder is chained to the ones before.
+        let bounded = ConnectionFinder.rebuild(screenshots, fanOut: 4)
+        #expect(bounded.count < reference.count)
+        #expect(Set(bounded.map { [$0.a, $0.b] }).isSubset(of: Set(reference.map { [$0.a, $0.b] })))
+        #expect(Self.groups(bounded) == Self.groups(reference))
+    }
+
+    /// The connected components, as sets of ids.
+    static func groups(_ edges: [Connection]) -> Set<Set<Int64>> {
+        var parent: [Int64: Int64] = [:]
+        func find(_ x: Int64) -> Int64 {
+            var root = x
+            while let p = parent[root], p != root { root = p }
+            return root
+        }
+        for edge in edges {
+            parent[edge.a] = parent[edge.a] ?? edge.a
+            parent[edge.b] = parent[edge.b] ?? edge.b
+            parent[find(edge.a)] = find(edge.b)
+        }
+        return Set(Dictionary(grouping: parent.keys, by: find).values.map(Set.init))
     }
 
     @Test func scoresCombineSharedEntities() throws {
