@@ -34,6 +34,9 @@ struct SearchBench: ParsableCommand {
     @Option(help: "Stop timing a query kind after this many seconds (the figures say how many ran).")
     var secondsPerKind: Double = 60
 
+    @Flag(help: "With --reuse of a library of real text (lens-bench realtext, then lens restore): take phrases from its texts and URL and phone fragments from its entities.")
+    var real = false
+
     func run() throws {
         let work = try Measure.makeTemporaryFolder("lens-bench-search")
         defer { if keep == nil { try? FileManager.default.removeItem(at: work) } }
@@ -42,6 +45,12 @@ struct SearchBench: ParsableCommand {
         let store = try LensDatabase(path: path)
         var corpus = SyntheticCorpus(seed: 2024)
         var rawTextBytes = 0
+        if real {
+            guard reuse != nil else { throw ValidationError("--real measures a library given with --reuse") }
+            let samples = try RealQueries(store)
+            try report(store, path: path, rawTextBytes: samples.rawTextBytes, corpus: corpus, realQueries: samples)
+            return
+        }
         if reuse != nil {
             // Regenerate the same text to know its size and phrases, without inserting it.
             for _ in 0..<documents { rawTextBytes += corpus.document(words: words).utf8.count }
@@ -82,7 +91,8 @@ struct SearchBench: ParsableCommand {
         return rawTextBytes
     }
 
-    private func report(_ store: LensDatabase, path: String, rawTextBytes: Int, corpus: SyntheticCorpus) throws {
+    private func report(_ store: LensDatabase, path: String, rawTextBytes: Int, corpus: SyntheticCorpus,
+                        realQueries: RealQueries? = nil) throws {
         try store.checkpoint()
         let dbBytes = store.fileSize()
         print(String(format: "raw text:          %.1f MB (%.0f bytes per screenshot)", Double(rawTextBytes) / 1e6, Double(rawTextBytes) / Double(documents)))
@@ -104,6 +114,8 @@ struct SearchBench: ParsableCommand {
         let rare = band(0, 0.001), medium = band(0.001, 0.01), frequent = band(0.01, 0.1), veryCommon = band(0.1, 1.01)
         fflush(nil)
         print("query words by share of screenshots containing them: rare < 0.1% (\(rare.count) words), 0.1-1% (\(medium.count)), 1-10% (\(frequent.count)), > 10% (\(veryCommon.count))")
+        // Words a person would start typing: at least 4 letters.
+        let typed = (medium + frequent).filter { $0.count >= 4 }
         var rng = SplitMix64(seed: 7)
         func pick(_ words: [String]) -> String { words.isEmpty ? "none" : words[Int(rng.next() % UInt64(words.count))] }
         let kinds: [(String, () -> String)] = [
@@ -112,11 +124,11 @@ struct SearchBench: ParsableCommand {
             ("word 1-10%", { pick(frequent) }),
             ("word >10%", { pick(veryCommon) }),
             ("two words 1-10%", { pick(frequent) + " " + pick(frequent) }),
-            ("phrase", { "\"" + corpus.phrase(using: &rng) + "\"" }),
-            ("prefix 4", { String(pick(medium + frequent).prefix(4)) + "*" }),
-            ("prefix 2", { String(pick(medium + frequent).prefix(2)) + "*" }),
-            ("phone fragment", { String(format: "555-01%02d", Int(rng.next() % 100)) }),
-            ("url fragment", { corpus.urlFragment(using: &rng) }),
+            ("phrase", { "\"" + (realQueries?.phrase(using: &rng) ?? corpus.phrase(using: &rng)) + "\"" }),
+            ("prefix 4", { String(pick(typed).prefix(4)) + "*" }),
+            ("prefix 2", { String(pick(typed).prefix(2)) + "*" }),
+            ("phone fragment", { realQueries?.phoneFragment(using: &rng) ?? String(format: "555-01%02d", Int(rng.next() % 100)) }),
+            ("url fragment", { realQueries?.urlFragment(using: &rng) ?? corpus.urlFragment(using: &rng) }),
         ]
         print("latency, in process (top 20 with bm25 + snippet), \(queries) queries each:")
         var samples: [String: [String]] = [:]
@@ -240,4 +252,49 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Queries drawn from a library of real text: phrases of 2–3 words from its texts, URL fragments
+/// (`host/pa`) and phone fragments (`555-0132`, as written) from its entities, as a person would type them.
+struct RealQueries {
+    var rawTextBytes = 0
+    private var phrases: [String] = []
+    private var urls: [String] = []
+    private var phones: [String] = []
+
+    init(_ store: LensDatabase) throws {
+        var rng = SplitMix64(seed: 11)
+        let (bytes, texts, urls, phones) = try store.unsafeBulkWrite { db in
+            (try Int.fetchOne(db, sql: "SELECT sum(length(CAST(lens_inflate(body) AS BLOB))) FROM screenshot_text") ?? 0,
+             try String.fetchAll(db, sql: "SELECT lens_inflate(body) FROM screenshot_text ORDER BY random() LIMIT 500"),
+             try String.fetchAll(db, sql: "SELECT DISTINCT normalized FROM entity WHERE type = 'url' ORDER BY random() LIMIT 500"),
+             try String.fetchAll(db, sql: "SELECT DISTINCT value FROM entity WHERE type = 'phone' ORDER BY random() LIMIT 500"))
+        }
+        rawTextBytes = bytes
+        for text in texts {
+            let words = text.split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(String.init)
+            guard words.count >= 3 else { continue }
+            let start = Int(rng.next() % UInt64(words.count - 2)), length = 2 + Int(rng.next() % 2)
+            phrases.append(words[start..<min(words.count, start + length)].joined(separator: " "))
+        }
+        self.urls = urls.compactMap { url in
+            var rest = Substring(url)
+            if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+            let host = rest.prefix { $0 != "/" }
+            let path = rest.dropFirst(host.count + 1).prefix(3)
+            return path.isEmpty ? String(host) : "\(host)/\(path)"
+        }
+        // The last two groups of digits as written (`(415) 555-0132` → `555-0132`).
+        self.phones = phones.compactMap { phone in
+            let groups = phone.split(whereSeparator: { !$0.isNumber })
+            guard groups.count >= 2 else { return nil }
+            let last = groups[groups.count - 1], before = groups[groups.count - 2]
+            guard let from = phone.range(of: String(before), options: .backwards, range: phone.startIndex..<last.startIndex) else { return nil }
+            return String(phone[from.lowerBound..<last.endIndex])
+        }
+    }
+
+    func phrase(using rng: inout SplitMix64) -> String { phrases.isEmpty ? "none" : phrases[Int(rng.next() % UInt64(phrases.count))] }
+    func urlFragment(using rng: inout SplitMix64) -> String { urls.isEmpty ? "none" : urls[Int(rng.next() % UInt64(urls.count))] }
+    func phoneFragment(using rng: inout SplitMix64) -> String { phones.isEmpty ? "none" : phones[Int(rng.next() % UInt64(phones.count))] }
 }
