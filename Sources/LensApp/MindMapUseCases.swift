@@ -100,16 +100,21 @@ public enum MindMapUseCases {
     public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
         // Copies: band keys of every text, then the pairs sharing one, compared by containment.
+        // Each text is read and split into words once; the words are kept in a compact form
+        // (the top 32 bits of each hash, still sorted: ~0.5 KB a text) for the comparisons.
         var bands: [(id: Int64, bands: [(band: Int64, rank: Int64)])] = []
-        try library.database.forEachText { id, text in bands.append((id, TextResemblance.rankedBands(of: TextResemblance.words(in: text)))) }
+        var compact: [Int64: [UInt32]] = [:]
+        try library.database.forEachText { id, text in
+            let words = TextResemblance.words(in: text)
+            let ranked = TextResemblance.rankedBands(of: words)
+            bands.append((id, ranked))
+            if !ranked.isEmpty { compact[id] = TextResemblance.compact(words) }
+        }
         let pairs = try library.database.replaceAllTextBands(bands, neighbours: TextResemblance.neighbours)
-        var measured: [(a: Int64, b: Int64, resemblance: Double)] = []
-        for start in stride(from: 0, to: pairs.count, by: 10_000) {
-            let chunk = pairs[start..<min(pairs.count, start + 10_000)]
-            let words = try library.database.texts(ids: Array(Set(chunk.flatMap { [$0.a, $0.b] }))).mapValues(TextResemblance.words(in:))
-            for (a, b) in chunk {
-                if let x = words[a], let y = words[b] { measured.append((a, b, TextResemblance.containment(x, y))) }
-            }
+        bands = []
+        let measured = pairs.compactMap { a, b -> (a: Int64, b: Int64, resemblance: Double)? in
+            guard let x = compact[a], let y = compact[b] else { return nil }
+            return (a, b, TextResemblance.containment(x, y))
         }
         let connections = addingResemblance(measured, to: ConnectionFinder.rebuild(screenshots))
         try library.database.replaceAllConnections(connections.map(stored))
