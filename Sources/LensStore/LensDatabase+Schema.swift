@@ -272,10 +272,20 @@ extension LensDatabase {
             try db.execute(sql: "ALTER TABLE screenshot_text ADD COLUMN privacy_checked INTEGER NOT NULL DEFAULT 0")
         }
         migrator.registerMigration("v13: ranks of band keys, so copies are looked for among neighbours") { db in
-            // 0 until `lens graph --rebuild` (or the next recognition of a text) sets it.
+            // The rank is part of the key, so one B-tree serves both the neighbour reads (band,
+            // rank) and uniqueness. 0 until `lens graph --rebuild` (or the next recognition of a
+            // text) sets it.
             try db.execute(sql: """
-                ALTER TABLE text_band ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
-                CREATE INDEX text_band_rank ON text_band(band, rank);
+                CREATE TABLE text_band_ranked (
+                    band          INTEGER NOT NULL,
+                    rank          INTEGER NOT NULL DEFAULT 0,
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    PRIMARY KEY (band, rank, screenshot_id)
+                ) WITHOUT ROWID;
+                INSERT INTO text_band_ranked (band, rank, screenshot_id) SELECT band, 0, screenshot_id FROM text_band;
+                DROP TABLE text_band;
+                ALTER TABLE text_band_ranked RENAME TO text_band;
+                CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
                 """)
         }
         return migrator

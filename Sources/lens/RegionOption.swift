@@ -7,7 +7,13 @@ import LensCore
 /// a country code and of numeric dates.
 struct RegionOption: ParsableArguments {
     @Option(help: ArgumentHelp("The region (ISO 3166, e.g. US, GB, DE) of phone numbers without a country code and of numeric dates; default: $ENTITY_REGION, else US.", valueName: "cc"))
-    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+    var region: String = Self.environmentRegion ?? "US"
+
+    /// `$ENTITY_REGION`; set but empty counts as unset, as shells and the NO_COLOR convention treat it.
+    static var environmentRegion: String? {
+        guard let value = ProcessInfo.processInfo.environment["ENTITY_REGION"], !value.isEmpty else { return nil }
+        return value
+    }
 
     func validate() throws {
         guard LensConfiguration.isRegionCode(region), EntityExtractors.isSupported(region: region) else {

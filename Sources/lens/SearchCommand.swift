@@ -52,7 +52,7 @@ struct SearchCommand: ParsableCommand {
     var tags: [String] = []
 
     @Option(help: ArgumentHelp("The region for --entity phone numbers and dates without a country or order; default: $ENTITY_REGION, else US.", valueName: "cc"))
-    var region: String = ProcessInfo.processInfo.environment["ENTITY_REGION"] ?? "US"
+    var region: String = RegionOption.environmentRegion ?? "US"
 
     @Option(help: "The most results to show.")
     var limit: Int = 20

@@ -331,6 +331,10 @@ struct CLITests {
         #expect(british.stdout.contains(#""normalized":"2024-05-03""#))
         #expect(try lens.runProgram(LensBinary.url.path, ["extract", "--region", "GB"], stdin: input).stdout.contains("2024-05-03"))
         #expect(try lens.runProgram(LensBinary.url.path, ["extract", "--region", "XX"], stdin: input).status == 2)
+        // An empty $ENTITY_REGION counts as unset (US), as an empty NO_COLOR does.
+        let empty = try lens.runProgram(LensBinary.url.path, ["extract", "--json"], environment: ["ENTITY_REGION": ""], stdin: input)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.contains(#""normalized":"2024-03-05""#))
 
         let image = try lens.runProgram(LensBinary.url.path, ["extract", "--image", TestSupport.samplePNG("receipt_light").path])
         #expect(image.status == 0, "\(image.stderr)")
