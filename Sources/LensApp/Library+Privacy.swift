@@ -28,3 +28,18 @@ extension Library {
         return report
     }
 }
+
+extension Library {
+    /// Where the masked secrets of a screenshot were on the image: the boxes of the words that
+    /// stand for them (each the union of the secret's own words). Thumbnails paint them over.
+    public func secretBoxes(id: Int64) throws -> [(x: Int, y: Int, width: Int, height: Int)] {
+        guard let detail = try database.screenshot(id: id) else { return [] }
+        let spans = detail.entities.filter { $0.type == EntityType.secret.rawValue }.compactMap { entity -> Range<Int>? in
+            guard let start = entity.start, let end = entity.end, start < end else { return nil }
+            return start..<end
+        }
+        return detail.words.filter { word in
+            spans.contains { $0.overlaps(word.textOffset..<(word.textOffset + word.textLength)) }
+        }.map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    }
+}

@@ -63,13 +63,15 @@ public struct ThumbnailCache: Sendable {
     /// The thumbnail's bytes and its entity tag (content hash and size), made now if not cached.
     public func thumbnail(of id: Int64, in library: Library) throws -> (bytes: [UInt8], tag: String) {
         guard let (sha256, paths) = try library.database.contentAndPaths(id: id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
-        let tag = "\(sha256.prefix(32))-\(maximumSide)"
+        // `r`: made with the masked secrets painted over (files from before are not used).
+        let tag = "\(sha256.prefix(32))-\(maximumSide)r"
         let file = "\(folder)/\(sha256.prefix(2))/\(tag).jpg"
         if let cached = FileManager.default.contents(atPath: file), !cached.isEmpty { return (Array(cached), tag) }
         let original = try library.originalImage(id: id, sha256: sha256, paths: paths)
+        let boxes = try library.secretBoxes(id: id)
         let jpeg: [UInt8]
         do {
-            jpeg = try Thumbnail.jpeg(from: original.bytes, maximumSide: maximumSide)
+            jpeg = try Thumbnail.jpeg(from: original.bytes, maximumSide: maximumSide, redacting: boxes)
         } catch {
             throw ScreenshotFileError.undecodable(id, error.description)
         }

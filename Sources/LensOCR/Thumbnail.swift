@@ -19,13 +19,27 @@ public enum Thumbnail {
 
     /// A JPEG of `bytes` whose longest side is at most `maximumSide` pixels (never enlarged).
     /// Transparency is blended over white; palette and gray images come out as 24-bit color.
-    public static func jpeg(from bytes: [UInt8], maximumSide: Int = 400, quality: Int = 82) throws(Failure) -> [UInt8] {
+    /// `redacting` boxes (image pixels: x, y, width, height) are painted black before scaling:
+    /// where the masked secrets were read, so no copy Lens makes shows them.
+    public static func jpeg(from bytes: [UInt8], maximumSide: Int = 400, quality: Int = 82,
+                            redacting boxes: [(x: Int, y: Int, width: Int, height: Int)] = []) throws(Failure) -> [UInt8] {
         var source: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
         defer { pixDestroy(&source) }
         guard let image = source else { throw .undecodable }
         var opaque: UnsafeMutablePointer<PIX>? = pixRemoveAlpha(image)
         defer { pixDestroy(&opaque) }
-        guard let flat = opaque else { throw .encodingFailed }
+        guard var flat = opaque else { throw .encodingFailed }
+        var full: UnsafeMutablePointer<PIX>? = boxes.isEmpty ? nil : pixConvertTo32(flat)
+        defer { pixDestroy(&full) }
+        if let full {
+            for b in boxes {
+                // A margin of 2 pixels covers anti-aliased edges the OCR box leaves out.
+                var box: UnsafeMutablePointer<BOX>? = boxCreate(Int32(b.x - 2), Int32(b.y - 2), Int32(b.width + 4), Int32(b.height + 4))
+                if let box { pixClearInRect(full, box) }
+                boxDestroy(&box)
+            }
+            flat = full
+        }
         let width = Int(flat.pointee.w), height = Int(flat.pointee.h)
         let factor = min(1, Float(maximumSide) / Float(max(width, height, 1)))
         // pixScale picks area mapping for reductions, which keeps small UI text legible.

@@ -127,6 +127,18 @@ struct PrivacyTests {
         }
         let review = try library.search(SearchRequest(query: nil, entityTypes: ["secret"], limit: 50))
         #expect(review.count == expected.count + 1)
+
+        // The thumbnail Lens keeps paints the secrets over: OCR of it (at full size, so nothing is
+        // lost to scaling) reads the words around them but not them.
+        let checkout = try #require(try Self.ids(library, "Checkout").first)
+        let cache = ThumbnailCache(folder: root.appendingPathComponent("thumbs").path, maximumSide: 4000)
+        let jpeg = try cache.thumbnail(of: checkout, in: library).bytes
+        let thumbnail = root.appendingPathComponent("thumbnail.jpg")
+        try Data(jpeg).write(to: thumbnail)
+        let seen = try SingleImage.text(atPath: thumbnail.path)
+        #expect(seen.contains("Checkout") && seen.contains("transfer"), "\(seen)")
+        for value in ["4242", "DE89", "3704", "737", "12/29"] { #expect(!seen.contains(value), "\(value) in \(seen)") }
+        #expect(try library.secretBoxes(id: checkout).count >= 4)
     }
 
     /// A library written before Lens masked secrets: `lens doctor` counts its texts, masking them
