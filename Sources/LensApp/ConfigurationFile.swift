@@ -103,14 +103,19 @@ public enum ConfigurationFile {
         config.trashFolder = try string(table, "trash", failTop).map { expand($0, home: home) }
         config.undoDays = try int(table, "undo_days", failTop) ?? config.undoDays
         config.gcGraceDays = try int(table, "gc_grace_days", failTop) ?? config.gcGraceDays
-        if let value = table["web"] {
-            guard let web = value.table else { throw failTop("web", "must be a table ([web])") }
-            func failWeb(_ key: String, _ message: String) -> ConfigurationError {
-                ConfigurationError(file: file, line: locate.line(of: key, inTable: "web"), key: "web.\(key)", message: message)
+        /// A `[name]` table whose keys are all `known`, with the error maker for its keys.
+        func subtable(_ name: String, known: Set<String>) throws(ConfigurationError) -> (table: TOMLTable, fail: Fail)? {
+            guard let value = table[name] else { return nil }
+            guard let sub = value.table else { throw failTop(name, "must be a table ([\(name)])") }
+            let failHere: Fail = { key, message in
+                ConfigurationError(file: file, line: locate.line(of: key, inTable: name), key: "\(name).\(key)", message: message)
             }
-            for key in web.keys where !webKeys.contains(key) {
-                throw failWeb(key, "unknown key (known: \(webKeys.sorted().joined(separator: ", ")))")
+            for key in sub.keys where !known.contains(key) {
+                throw failHere(key, "unknown key (known: \(known.sorted().joined(separator: ", ")))")
             }
+            return (sub, failHere)
+        }
+        if let (web, failWeb) = try subtable("web", known: webKeys) {
             config.web.isEnabled = try bool(web, "enabled", failWeb) ?? false
             if let listen = try string(web, "listen", failWeb) {
                 do { config.web.listen = try ListenAddress(parsing: listen) } catch { throw failWeb("listen", error.description) }
@@ -125,14 +130,7 @@ public enum ConfigurationFile {
                 throw failWeb("listen", "\(config.web.listen) is reachable from other machines: set web.token too, or listen on 127.0.0.1")
             }
         }
-        if let value = table["privacy"] {
-            guard let privacy = value.table else { throw failTop("privacy", "must be a table ([privacy])") }
-            func failPrivacy(_ key: String, _ message: String) -> ConfigurationError {
-                ConfigurationError(file: file, line: locate.line(of: key, inTable: "privacy"), key: "privacy.\(key)", message: message)
-            }
-            for key in privacy.keys where !privacyKeys.contains(key) {
-                throw failPrivacy(key, "unknown key (known: \(privacyKeys.sorted().joined(separator: ", ")))")
-            }
+        if let (privacy, failPrivacy) = try subtable("privacy", known: privacyKeys) {
             config.privacy.mask = try secretKinds(privacy, "mask", failPrivacy) ?? config.privacy.mask
             config.privacy.skipImagesWith = try secretKinds(privacy, "skip_images_with", failPrivacy) ?? []
         }

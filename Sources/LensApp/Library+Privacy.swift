@@ -27,9 +27,7 @@ extension Library {
         if !changed.isEmpty { report.connections = try MindMapUseCases.rebuild(self).edges }
         return report
     }
-}
 
-extension Library {
     /// Where the masked secrets of a screenshot were on the image: the boxes of the words that
     /// stand for them (each the union of the secret's own words). Thumbnails paint them over.
     public func secretBoxes(id: Int64) throws -> [(x: Int, y: Int, width: Int, height: Int)] {

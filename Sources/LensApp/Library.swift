@@ -139,8 +139,9 @@ public struct DoctorReport: Sendable, Encodable {
                                 fix: enough ? nil : "echo fs.inotify.max_queued_events=16384 | sudo tee -a /etc/sysctl.d/90-lens.conf && sudo sysctl --system"))
         }
 
-        // The database's consistency beyond SQLite's own check.
-        if FileManager.default.fileExists(atPath: databasePath), let orphans = try? LensDatabase(path: databasePath).orphanCounts() {
+        // The database's consistency beyond SQLite's own check (opened once for both checks).
+        let store = FileManager.default.fileExists(atPath: databasePath) ? try? LensDatabase(path: databasePath) : nil
+        if let orphans = try? store?.orphanCounts() {
             let bad = orphans.filter { $0.value > 0 }.sorted { $0.key < $1.key }
             checks.append(bad.isEmpty
                 ? Check(name: "database rows", status: .ok, detail: "no orphan rows; full-text index matches the texts", fix: nil)
@@ -148,7 +149,7 @@ public struct DoctorReport: Sendable, Encodable {
                         fix: "lens reindex --entities, then lens graph --rebuild; if it stays, re-import into a new database with --db"))
         }
         // Texts stored before Lens masked secrets (or restored from an old backup) may hold them.
-        if FileManager.default.fileExists(atPath: databasePath), let unchecked = try? LensDatabase(path: databasePath).uncheckedTextCount() {
+        if let unchecked = try? store?.uncheckedTextCount() {
             checks.append(unchecked == 0
                 ? Check(name: "secret masking", status: .ok, detail: "every stored text went through it", fix: nil)
                 : Check(name: "secret masking", status: .problem,

@@ -93,12 +93,13 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
-        var kept: [Secret] = Self.markerPattern.matches(in: text).map { Secret(kind: .card, start: $0.start, end: $0.end, marker: "") }
-        let markers = kept.count
-        for secret in found where !kept.contains(where: { $0.start < secret.end && secret.start < $0.end }) {
+        var taken = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
+        var kept: [Secret] = []
+        for secret in found where !taken.contains(where: { $0.overlaps(secret.start..<secret.end) }) {
+            taken.append(secret.start..<secret.end)
             kept.append(secret)
         }
-        return kept.dropFirst(markers).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        return kept.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
     }
 
     static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,40})?\]"#)

@@ -177,13 +177,13 @@ extension LensDatabase {
             var seen = Set<Int64>()
             for (band, rank) in entry.bands where seen.insert(band).inserted { rows.append((band, rank, entry.id)) }
         }
-        rows.sort { ($0.band, $0.id) < ($1.band, $1.id) }
+        // The table's key order, which is also the neighbour order the pairs are taken in.
+        rows.sort { ($0.band, $0.rank, $0.id) < ($1.band, $1.rank, $1.id) }
         try writer.write { db in
             try db.execute(sql: "DELETE FROM text_band")
             let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)")
             for row in rows { try insert.execute(arguments: [row.band, row.id, row.rank]) }
         }
-        rows.sort { ($0.band, $0.rank, $0.id) < ($1.band, $1.rank, $1.id) }
         var pairs = Set<[Int64]>()
         var start = 0
         while start < rows.count {

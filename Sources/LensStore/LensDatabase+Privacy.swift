@@ -65,24 +65,8 @@ extension LensDatabase {
                                    arguments: StatementArguments(untouched))
                 }
                 for (id, recognition, secrets) in rewrites {
-                    let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
-                    try db.execute(sql: """
-                        UPDATE screenshot_text SET body = ?, words = ?, codes = ?, privacy_checked = 1 WHERE id = ?
-                        """, arguments: [Data(TextCompression.deflate(recognition.text)),
-                                         Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads, id])
-                    try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
-                    try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
-                    try Self.insertTextEntities(extract(recognition.text) + secrets.filter { $0.start != nil }.map(\.entity), of: id, in: db)
-                    try Self.insertCodeEntities(secrets.filter { $0.start == nil }.map(\.entity), of: id, in: db)
-                    for code in recognition.codes {
-                        try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
-                                       arguments: [id, code.symbology, code.payload])
-                        if let url = WebAddress(code.payload) {
-                            try db.execute(sql: """
-                                INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (?, 'url', ?, ?, 'code')
-                                """, arguments: [id, code.payload, url.normalized])
-                        }
-                    }
+                    try Self.storeText(of: recognition, entities: extract(recognition.text) + secrets.filter { $0.start != nil }.map(\.entity),
+                                       codeEntities: secrets.filter { $0.start == nil }.map(\.entity), for: id, in: db)
                 }
             }
             checked += rows.count

@@ -55,25 +55,32 @@ extension LensDatabase {
                     retry_at = NULL
                 WHERE id = ?
                 """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
-            let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
-            try db.execute(sql: """
-                INSERT INTO screenshot_text (id, body, words, codes, privacy_checked) VALUES (?, ?, ?, ?, 1)
-                ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes,
-                    privacy_checked = 1
-                """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
-                                 Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
-            try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
-            try Self.insertTextEntities(entities, of: id, in: db)
-            try Self.insertCodeEntities(codeEntities, of: id, in: db)
-            for code in recognition.codes {
-                try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
-                               arguments: [id, code.symbology, code.payload])
-                if let url = WebAddress(code.payload) {
-                    try db.execute(sql: """
-                        INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (?, 'url', ?, ?, 'code')
-                        """, arguments: [id, code.payload, url.normalized])
-                }
+            try Self.storeText(of: recognition, entities: entities, codeEntities: codeEntities, for: id, in: db)
+        }
+    }
+
+    /// Writes (or replaces) a screenshot's text, word boxes, code payloads and entities, marked as
+    /// checked for secrets: the recognition must already be masked. Shared by recognition and by
+    /// the masking of stored texts (`maskStoredTexts`).
+    static func storeText(of recognition: Recognition, entities: [Entity], codeEntities: [Entity], for id: Int64, in db: Database) throws {
+        let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
+        try db.execute(sql: """
+            INSERT INTO screenshot_text (id, body, words, codes, privacy_checked) VALUES (?, ?, ?, ?, 1)
+            ON CONFLICT(id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes,
+                privacy_checked = 1
+            """, arguments: [id, Data(TextCompression.deflate(recognition.text)),
+                             Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words))), payloads])
+        try db.execute(sql: "DELETE FROM code WHERE screenshot_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ?", arguments: [id])
+        try insertTextEntities(entities, of: id, in: db)
+        try insertCodeEntities(codeEntities, of: id, in: db)
+        for code in recognition.codes {
+            try db.execute(sql: "INSERT INTO code (screenshot_id, symbology, payload) VALUES (?, ?, ?)",
+                           arguments: [id, code.symbology, code.payload])
+            if let url = WebAddress(code.payload) {
+                try db.execute(sql: """
+                    INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (?, 'url', ?, ?, 'code')
+                    """, arguments: [id, code.payload, url.normalized])
             }
         }
     }
