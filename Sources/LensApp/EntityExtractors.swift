@@ -32,9 +32,10 @@ public enum EntityExtractors {
     /// The entities of `text` as Lens would store them: its secrets masked first (entities of type
     /// `secret`, the marker as value, the kind as normalized form), the others found in the masked
     /// text, so no entity holds a secret. Offsets are in `text`.
-    public static func entitiesMaskingSecrets(in text: String, region: String, detector: SecretDetector = SecretDetector()) -> [Entity] {
+    public static func entitiesMaskingSecrets(in text: String, region: String, reference: Date? = nil,
+                                              detector: SecretDetector = SecretDetector()) -> [Entity] {
         let masked = detector.masking(text)
-        var found = make(region: region).entities(in: masked.text).map { entity in
+        var found = make(region: region).entities(in: masked.text, reference: reference).map { entity in
             var e = entity
             e.start = masked.originalOffset(entity.start)
             e.end = masked.originalOffset(entity.end)

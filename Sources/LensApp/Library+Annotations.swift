@@ -60,8 +60,9 @@ extension Library {
     /// Queues failed screenshots again (all failed ones when `ids` is nil); returns how many.
     public func retry(ids: [Int64]?) throws -> Int { try database.retry(ids: ids) }
 
-    /// Extracts entities again from every stored text; returns the screenshots and entities seen.
-    public func reextractEntities(_ extract: (String) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
+    /// Extracts entities again from every stored text, given with its capture time; returns the
+    /// screenshots and entities seen.
+    public func reextractEntities(_ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
         try database.reextractEntities(extract)
     }
 

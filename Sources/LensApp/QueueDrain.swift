@@ -94,7 +94,7 @@ struct QueueDrain: Sendable {
             do {
                 // Secrets are masked here, before anything of the text reaches the database.
                 let (kept, secrets) = privacy(path).filter(recognition)
-                let entities = ((extractor(path)?.entities(in: kept.text) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
+                let entities = ((extractor(path)?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
                     .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
                 try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
                                                for: item.id, seconds: seconds)

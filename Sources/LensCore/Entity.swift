@@ -49,18 +49,30 @@ struct TextMatcher {
     }
 
     func matches(in text: String) -> [Match] {
+        matches(in: text, within: [NSRange(location: 0, length: (text as NSString).length)])
+    }
+
+    /// The matches that start inside `windows` (UTF-16 ranges, sorted, not overlapping); the
+    /// pattern's look-arounds see the text outside them. For patterns that can only match near
+    /// a rare anchor (a month name), searching windows around the anchors costs a fraction of a
+    /// scan of the whole text.
+    func matches(in text: String, within windows: [NSRange]) -> [Match] {
         let ns = text as NSString
-        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { result in
-            guard let range = Range(result.range, in: text) else { return nil }
-            var groups: [String?] = []
-            for index in 0..<result.numberOfRanges {
-                let groupRange = result.range(at: index)
-                groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
+        var out: [Match] = []
+        for window in windows {
+            for result in regex.matches(in: text, options: [.withTransparentBounds], range: window) {
+                guard let range = Range(result.range, in: text) else { continue }
+                var groups: [String?] = []
+                for index in 0..<result.numberOfRanges {
+                    let groupRange = result.range(at: index)
+                    groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
+                }
+                out.append(Match(text: String(text[range]),
+                                 start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
+                                 end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
+                                 groups: groups))
             }
-            return Match(text: String(text[range]),
-                         start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
-                         end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
-                         groups: groups)
         }
+        return out
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds every kind of entity in a text. Pure: the phone finder (libphonenumber, in LensPhone)
 /// and the public-suffix list are handed in by LensApp.
 public struct EntityExtractor: Sendable {
@@ -14,10 +16,14 @@ public struct EntityExtractor: Sendable {
 
     /// The entities of `text` in reading order. Where two would overlap, the earlier kind in
     /// this order wins: e-mail, URL, date, money, phone (a date or an amount is never a phone).
-    public func entities(in text: String) -> [Entity] {
+    ///
+    /// `reference` is when the text was seen (the screenshot's capture time): a date written
+    /// without a year (`Tue May 9`) is the nearest such date on or before it. Without one, such
+    /// dates are not found.
+    public func entities(in text: String, reference: Date? = nil) -> [Entity] {
         var found = WebExtraction.emails(in: text)
         found += WebExtraction.urls(in: text, suffixes: suffixes, excluding: found)
-        for candidate in DateExtraction.entities(in: text, region: region) + MoneyExtraction.entities(in: text)
+        for candidate in DateExtraction.entities(in: text, region: region, reference: reference) + MoneyExtraction.entities(in: text)
             + PersonExtraction.entities(in: text)
         where !found.contains(where: { $0.start < candidate.end && candidate.start < $0.end }) {
             found.append(candidate)

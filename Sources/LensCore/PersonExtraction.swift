@@ -40,7 +40,7 @@ public enum PersonExtraction {
         let addressWords: [Set<String>] = emailLocalPart.matches(in: text).map { match in
             Set(folded(string(utf8, match.start..<match.end)).split { !$0.isLetter }.map(String.init))
         }
-        return candidate.matches(in: text).compactMap { match in
+        var found: [Entity] = candidate.matches(in: text).compactMap { match in
             // Words that are never part of a name (`Dear`, `Hi`, month names) at either end are
             // context, not name: "Dear Anna-Lena Okafor" is the name "Anna-Lena Okafor" after a cue.
             var words = wordRanges(in: utf8, from: match.start, to: match.end)
@@ -63,6 +63,28 @@ public enum PersonExtraction {
             return Entity(type: .person, value: value, normalized: words.map { string(utf8, $0) }.joined(separator: " "),
                           start: start, end: end)
         }
+        // Names in running text, with no cue: the statistical tagger.
+        for span in NameTagger.names(in: text) where !found.contains(where: { $0.start < span.upperBound && span.lowerBound < $0.end }) {
+            var end = span.upperBound
+            // "Werner Koch's" → "Werner Koch".
+            for possessive in ["'s", "’s"] where string(utf8, span.lowerBound..<end).hasSuffix(possessive) { end -= possessive.utf8.count }
+            let value = string(utf8, span.lowerBound..<end)
+            // A name is read on one line: a span across a line break joins two pieces of layout.
+            guard !value.contains("\n") else { continue }
+            let words = value.split(whereSeparator: \.isWhitespace)
+            guard !words.contains(where: { notNames.contains($0.lowercased()) }) else { continue }
+            // One word starting a short line is a label or a menu item ("Mark as read",
+            // "Archive") far more often than a name.
+            if words.count == 1 {
+                let lineStart = utf8[..<span.lowerBound].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                let lineEnd = utf8[span.lowerBound...].firstIndex(of: 0x0A) ?? utf8.count
+                let line = string(utf8, lineStart..<lineEnd)
+                if line.drop(while: \.isWhitespace).hasPrefix(value), line.split(whereSeparator: \.isWhitespace).count <= 4 { continue }
+            }
+            found.append(Entity(type: .person, value: value, normalized: words.joined(separator: " "),
+                                start: span.lowerBound, end: end))
+        }
+        return found.sorted { $0.start < $1.start }
     }
 
     /// The byte ranges of the space- or tab-separated words between `from` and `to`.

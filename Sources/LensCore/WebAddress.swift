@@ -27,7 +27,9 @@ public struct WebAddress: Sendable, Equatable {
         // user-info is dropped from the host test but kept in the address as written
         let host = authority.split(separator: "@").last.map(String.init) ?? ""
         let hostName = host.split(separator: ":").first.map(String.init) ?? ""
-        guard hostName.contains("."), !hostName.hasPrefix("."), !hostName.hasSuffix("."),
+        // `localhost` has no dot; with a scheme it is an address (a developer's `http://localhost:8000/`).
+        guard hostName.contains(".") || hostName.lowercased() == "localhost",
+              !hostName.hasPrefix("."), !hostName.hasSuffix("."),
               hostName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { return nil }
         normalized = scheme + "://" + authority.lowercased() + rest[hostEnd...]
     }

@@ -7,9 +7,16 @@ import Foundation
 /// out. Normalized: scheme and host lower-cased, `https://` added when missing, the rest as written.
 /// E-mails: lower-cased; the user part of a URL (`https://user@host`) is not an e-mail.
 public enum WebExtraction {
-    static let email = TextMatcher(#"(?<![\p{L}\p{N}._%+-])[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\p{L}\p{N}-])"#)
-    static let schemeOrWWW = TextMatcher(#"(?i)\b(?:https?://|www\.)[^\s<>"'`]+"#)
-    static let bare = TextMatcher(#"(?i)(?<![\p{L}\p{N}@._/:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})(:\d{2,5})?(/[^\s<>"'`]*)?"#)
+    /// Dot-atoms as people write them (RFC 5322, with RFC 6531's Unicode): letters and digits
+    /// of any script, `.`, `_`, `%`, `+` (tags) and `-`, and `'` inside (`o'neil`); the rarer atom
+    /// characters (`=`, `!`, `#`…) are left out because in text they join keys and values
+    /// (`MAIL_FROM=jose@…`). ``emails(in:)`` then refuses a local part over 64 characters, with
+    /// a leading, trailing or doubled dot, and an address over 254 bytes.
+    static let email = TextMatcher(#"(?<![\p{L}\p{M}\p{N}._%+'-])[\p{L}\p{N}_%+-][\p{L}\p{M}\p{N}._%+'-]*@(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{2,59})(?![\p{L}\p{M}\p{N}-])"#)
+    /// Characters RFC 3986 never allows unencoded in an address (`{ } | \\ ^ [ ]` and quotes)
+    /// end it: `[http://example.com|Example]`, `{\\url{…}}`, a Markdown `[text](url)`.
+    static let schemeOrWWW = TextMatcher(#"(?i)(?<![\p{L}\p{N}])(?:https?://|www\.)[^\s<>"'`{}|\\^\[\]]+"#)
+    static let bare = TextMatcher(#"(?i)(?<![\p{L}\p{N}@._/:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})(:\d{2,5})?(/[^\s<>"'`{}|\\^\[\]]*)?"#)
     /// Top-level domains that are also common file extensions: a bare `name.py` without a path is a file.
     static let fileLikeSuffixes: Set<String> = ["py", "md", "sh", "rs", "pl", "so", "ps", "cc", "mk", "js", "ts", "sc", "st", "cs", "zip", "mov"]
 
@@ -20,6 +27,8 @@ public enum WebExtraction {
             var i = match.start
             while i > 0, utf8[i - 1] != 0x20, utf8[i - 1] != 0x0A, utf8[i - 1] != 0x09 { i -= 1 }
             if String(decoding: utf8[i..<match.start], as: UTF8.self).contains("://") { return nil }
+            let local = match.text.prefix { $0 != "@" }
+            guard local.count <= 64, !local.hasSuffix("."), !local.contains(".."), match.text.utf8.count <= 254 else { return nil }
             return Entity(type: .email, value: match.text, normalized: match.text.lowercased(), start: match.start, end: match.end)
         }
     }
@@ -66,9 +75,21 @@ public enum WebExtraction {
         return (candidate + rest, end + 1 + rest.utf8.count)
     }
 
-    /// Drops trailing sentence punctuation and closing brackets that have no opening one inside.
+    /// Ends an address at its first closing bracket that has no opening one inside it
+    /// (`(see example.org/a)` , `[text](https://x.org/a)trailing`), then drops trailing sentence
+    /// punctuation and unbalanced closing brackets.
     static func trimTrail(_ candidate: String) -> String {
         var text = Substring(candidate)
+        var depth: [Character: Int] = [:]
+        let pairs: [Character: Character] = [")": "(", "]": "[", "}": "{", ">": "<"]
+        for index in text.indices {
+            let c = text[index]
+            if pairs.values.contains(c) { depth[c, default: 0] += 1 }
+            if let open = pairs[c] {
+                if depth[open, default: 0] == 0 { text = text[..<index]; break }
+                depth[open, default: 0] -= 1
+            }
+        }
         while let last = text.last {
             if ".,;:!?'\"".contains(last) {
                 text = text.dropLast()

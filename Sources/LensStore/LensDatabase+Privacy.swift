@@ -15,13 +15,13 @@ extension LensDatabase {
     /// freed pages are wiped (see ``wipeFreedPages()``). Returns how many were checked and changed.
     public func maskStoredTexts(onlyUnchecked: Bool, batchSize: Int = 200,
                                 _ mask: @Sendable (Recognition) -> (Recognition, [MaskedSecret]),
-                                extract: (String) -> [Entity]) throws -> (checked: Int, changed: [Int64]) {
+                                extract: (String, Date) -> [Entity]) throws -> (checked: Int, changed: [Int64]) {
         var last: Int64 = 0, checked = 0
         var changed: [Int64] = []
         while true {
             let rows = try writer.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT t.id, lens_inflate(t.body) AS text, t.words, s.width, s.height FROM screenshot_text t
+                    SELECT t.id, lens_inflate(t.body) AS text, t.words, s.width, s.height, s.captured_at FROM screenshot_text t
                     JOIN screenshot s ON s.id = t.id
                     WHERE t.id > ? \(onlyUnchecked ? "AND t.privacy_checked = 0" : "") ORDER BY t.id LIMIT ?
                     """, arguments: [last, batchSize])
@@ -29,6 +29,7 @@ extension LensDatabase {
             guard let lastRow = rows.last else { break }
             last = lastRow["id"]
             let ids = rows.map { $0["id"] as Int64 }
+            let capturedAt = rows.map { Date(timeIntervalSince1970: ($0["captured_at"] as Double?) ?? 0) }
             var codes: [Int64: [DecodedCode]] = [:]
             try writer.read { db in
                 let found = try Row.fetchCursor(db, sql: """
@@ -54,18 +55,18 @@ extension LensDatabase {
                     .map { Recognition.decodeWords($0, text: item.text) } ?? []
                 results.set(index, mask(stored))
             }
-            var rewrites: [(id: Int64, recognition: Recognition, secrets: [MaskedSecret])] = []
+            var rewrites: [(id: Int64, recognition: Recognition, secrets: [MaskedSecret], capturedAt: Date)] = []
             var untouched: [Int64] = []
             for (index, id) in ids.enumerated() {
-                if let (masked, secrets) = results.get(index) { rewrites.append((id, masked, secrets)) } else { untouched.append(id) }
+                if let (masked, secrets) = results.get(index) { rewrites.append((id, masked, secrets, capturedAt[index])) } else { untouched.append(id) }
             }
             try writer.write { db in
                 if !untouched.isEmpty {
                     try db.execute(sql: "UPDATE screenshot_text SET privacy_checked = 1 WHERE id IN (\(untouched.map { _ in "?" }.joined(separator: ",")))",
                                    arguments: StatementArguments(untouched))
                 }
-                for (id, recognition, secrets) in rewrites {
-                    try Self.storeText(of: recognition, entities: extract(recognition.text) + secrets.filter { $0.start != nil }.map(\.entity),
+                for (id, recognition, secrets, capturedAt) in rewrites {
+                    try Self.storeText(of: recognition, entities: extract(recognition.text, capturedAt) + secrets.filter { $0.start != nil }.map(\.entity),
                                        codeEntities: secrets.filter { $0.start == nil }.map(\.entity), for: id, in: db)
                 }
             }

@@ -33,13 +33,14 @@ extension LensDatabase {
                 UPDATE screenshot SET state = 'running', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
                 WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= ?)
                             ORDER BY id LIMIT 1)
-                RETURNING id, sha256, attempts
+                RETURNING id, sha256, attempts, captured_at
                 """, arguments: [owner, now, now]) else { return nil }
             let id: Int64 = row["id"]
             let paths = try String.fetchAll(db, sql: """
                 SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC
                 """, arguments: [id])
-            return ClaimedItem(id: id, sha256: row["sha256"], attempts: row["attempts"], paths: paths)
+            return ClaimedItem(id: id, sha256: row["sha256"], attempts: row["attempts"], paths: paths,
+                               capturedAt: Date(timeIntervalSince1970: row["captured_at"]))
         }
     }
 

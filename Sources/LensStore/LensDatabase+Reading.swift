@@ -41,20 +41,23 @@ extension LensDatabase {
         }
     }
 
-    /// Runs `extract` over the stored text of every recognized screenshot and replaces the
-    /// entities found in text (those from codes stay), `batchSize` screenshots per transaction.
-    /// Returns how many screenshots and entities were written.
-    public func reextractEntities(batchSize: Int = 500, _ extract: (String) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
+    /// Runs `extract` over the stored text of every recognized screenshot (with its capture time)
+    /// and replaces the entities found in text (those from codes stay), `batchSize` screenshots
+    /// per transaction. Returns how many screenshots and entities were written.
+    public func reextractEntities(batchSize: Int = 500, _ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
         var last: Int64 = 0, screenshots = 0, entities = 0
         while true {
             let rows = try writer.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id > ? ORDER BY id LIMIT ?
+                    SELECT t.id, lens_inflate(t.body) AS text, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
+                    WHERE t.id > ? ORDER BY t.id LIMIT ?
                     """, arguments: [last, batchSize])
             }
             guard let lastRow = rows.last else { return (screenshots, entities) }
             last = lastRow["id"]
-            let found = rows.map { row -> (Int64, [Entity]) in (row["id"], extract(row["text"] ?? "")) }
+            let found = rows.map { row -> (Int64, [Entity]) in
+                (row["id"], extract(row["text"] ?? "", Date(timeIntervalSince1970: row["captured_at"] ?? 0)))
+            }
             try writer.write { db in
                 for (id, list) in found {
                     // Masked secrets stay: they are found before the text is stored, not in it.

@@ -47,6 +47,9 @@ public struct ClaimedItem: Sendable, Equatable {
     public var attempts: Int
     /// Live paths holding the content, most recently seen first.
     public var paths: [String]
+    /// When the screenshot was taken (its file's time when first seen): dates shown without a
+    /// year are read against it.
+    public var capturedAt: Date = .distantPast
 }
 
 /// An entity stored for a screenshot.

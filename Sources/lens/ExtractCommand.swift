@@ -6,7 +6,7 @@ import LensCore
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Print the URLs, e-mails, phone numbers, dates, amounts of money and masked secrets in a text or an image.",
+        abstract: "Print the URLs, e-mails, phone numbers, people, dates, amounts of money and masked secrets in a text or an image.",
         discussion: """
             Reads UTF-8 text on standard input, or recognizes --image first. With --json, prints one \
             JSON object per line: {"end","normalized","start","type","value"}; start and end are \
@@ -14,7 +14,8 @@ struct ExtractCommand: ParsableCommand {
             "<amount> <ISO 4217 code>", URLs get their scheme and a lower-case host. Secrets (cards, \
             IBANs, keys, passwords, one-time codes, seed phrases) are printed as Lens stores them, \
             masked: {"type":"secret","kind":"card","value":"[card ••••4242]",...}, and no other \
-            entity holds them.
+            entity holds them. A date shown without a year ("Tue May 9") is the nearest such day \
+            on or before --seen (the image file's time with --image, else now).
 
             Examples:
               echo 'Call (415) 555-0132 before 03/05/2024' | lens extract --json
@@ -29,6 +30,9 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Tesseract languages for --image, joined with '+'.", valueName: "langs"))
     var languages = "eng"
 
+    @Option(help: ArgumentHelp("When the text was seen, YYYY-MM-DD (for dates shown without a year).", valueName: "date"))
+    var seen: String?
+
     @Flag(help: "Print one JSON object per entity, one per line.")
     var json = false
 
@@ -36,6 +40,16 @@ struct ExtractCommand: ParsableCommand {
         if let image, !FileManager.default.fileExists(atPath: image) {
             throw ValidationError("'\(image)' does not exist.")
         }
+        if let seen, Self.day(seen) == nil {
+            throw ValidationError("--seen '\(seen)' is not a date (YYYY-MM-DD).")
+        }
+    }
+
+    static func day(_ text: String) -> Date? {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "yyyy-MM-dd"
+        return format.date(from: text)
     }
 
     func run() throws {
@@ -47,7 +61,9 @@ struct ExtractCommand: ParsableCommand {
         } else {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        for entity in EntityExtractors.entitiesMaskingSecrets(in: text, region: regionOption.region) {
+        let fileTime = image.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
+        let reference = seen.flatMap(Self.day) ?? fileTime ?? Date()
+        for entity in EntityExtractors.entitiesMaskingSecrets(in: text, region: regionOption.region, reference: reference) {
             if json {
                 try printJSON(JSONOutput.ExtractedEntity(entity))
             } else {

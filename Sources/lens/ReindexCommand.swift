@@ -51,7 +51,7 @@ struct ReindexCommand: ParsableCommand {
         }
         let extractor = EntityExtractors.make(region: regionOption.region)
         let start = ContinuousClock.now
-        let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0) }
+        let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0, reference: $1) }
         // Connections follow from the entities: recompute them too (manual links stay).
         let (_, edges) = try MindMapUseCases.rebuild(library)
         let seconds = (ContinuousClock.now - start).seconds

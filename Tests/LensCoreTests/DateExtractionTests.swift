@@ -1,4 +1,5 @@
-import LensCore
+import Foundation
+@testable import LensCore
 import Testing
 
 struct DateExtractionTests {
@@ -41,5 +42,63 @@ struct DateExtractionTests {
     @Test func aLogTailGivesOneDatePerLine() {
         let log = (0..<5).map { "2024-12-19 04:1\($0):22 INFO job \($0) done" }.joined(separator: "\n")
         #expect(DateExtraction.entities(in: log).map(\.normalized) == (0..<5).map { "2024-12-19T04:1\($0):22" })
+    }
+
+    /// 2024-06-15 (a Saturday), noon UTC: when the screenshot was taken.
+    static let seen = Date(timeIntervalSince1970: 1_718_452_800)
+
+    /// Forms beyond the corpus: ordinals, dotted and slashed month names, "of" and "in", ranges,
+    /// two-digit years, year first with a month name, dates without a year.
+    @Test(arguments: [
+        ("Paid on 04th Jan 2019.", "04th Jan 2019", "2019-01-04"),
+        ("October, 1st 2020 it was", "October, 1st 2020", "2020-10-01"),
+        ("born 05-Aug-2016 in", "05-Aug-2016", "2016-08-05"),
+        ("filed 2019/aug/01 late", "2019/aug/01", "2019-08-01"),
+        ("on 28 june in 2020 we", "28 june in 2020", "2020-06-28"),
+        ("the 1st of March 2015", "the 1st of March 2015", "2015-03-01"),
+        ("DECEMBER 21, 2022", "DECEMBER 21, 2022", "2022-12-21"),
+        ("Sept. 3, 2014 at 4:05 p.m.", "Sept. 3, 2014 at 4:05 p.m.", "2014-09-03T16:05"),
+        ("The conference is June 12-14, 2021 in Boston.", "June 12-14, 2021", "2021-06-12/2021-06-14"),
+        ("12-14 June 2021", "12-14 June 2021", "2021-06-12/2021-06-14"),
+        ("2020/10/9 2:26 PM", "2020/10/9 2:26 PM", "2020-10-09T14:26"),
+        ("due 1/1/16 sharp", "1/1/16", "2016-01-01"),
+        ("Tue Jan 5 10:00:00,2021", "Tue Jan 5 10:00:00,2021", "2021-01-05T10:00:00"),
+        // Without a year: the nearest such day on or before 2024-06-15.
+        ("see you Tue May 9", "Tue May 9", "2023-05-09"),          // 9 May 2024 is a Thursday; 2023's a Tuesday
+        ("on December 27 we met", "December 27", "2023-12-27"),
+        ("30 December", "30 December", "2023-12-30"),
+        ("Oct/2", "Oct/2", "2023-10-02"),
+        ("Sept 1st and", "Sept 1st", "2023-09-01"),
+        ("June 15 at 9:30 AM", "June 15 at 9:30 AM", "2024-06-15T09:30"),
+        ("15 february 15:00", "15 february 15:00", "2024-02-15T15:00"),
+    ])
+    func moreFormsAreFound(text: String, shown: String, normalized: String) throws {
+        let found = DateExtraction.entities(in: text, region: "US", reference: Self.seen)
+        #expect(found.map(\.value) == [shown], "\(found)")
+        #expect(found.first?.normalized == normalized)
+    }
+
+    @Test func datesWithoutAYearNeedWhenTheTextWasSeen() {
+        #expect(DateExtraction.entities(in: "see you Tue May 9", reference: nil).isEmpty)
+        #expect(DateExtraction.entities(in: "see you Tue May 9 2023", reference: nil).map(\.normalized) == ["2023-05-09"])
+    }
+
+    @Test(arguments: ["version 2023.10.1", "Mayor 5 votes", "May I come", "mar 32", "1/2/345", "12.-14.x",
+                      "Sun 5 points", "Marketing 2024", "build 2024-1", "Dec 2024"])
+    func notDatesEvenWithAReference(text: String) {
+        #expect(DateExtraction.entities(in: text, region: "US", reference: Self.seen).isEmpty,
+                "\(DateExtraction.entities(in: text, region: "US", reference: Self.seen))")
+    }
+
+    @Test func weekdaysAreCounted() {
+        // Zeller's congruence against Foundation's calendar over ten years.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for offset in stride(from: 0, to: 3650, by: 37) {
+            let date = Date(timeIntervalSince1970: 1_500_000_000 + Double(offset) * 86_400)
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)
+            let day = DateExtraction.CalendarDay(year: parts.year!, month: parts.month!, day: parts.day!)
+            #expect(day.weekday == parts.weekday! - 1)
+        }
     }
 }

@@ -37,4 +37,41 @@ struct MoneyExtractionTests {
         let text = "2 x Crème brûlée $12.50\n1 x Espresso $3.20\nTotal paid $15.70"
         #expect(MoneyExtraction.entities(in: text).map(\.normalized) == ["12.50 USD", "3.20 USD", "15.70 USD"])
     }
+
+    /// Scale words, English currency names and plurals, ICU's symbols, negatives.
+    @Test(arguments: [
+        ("raised $ 75 million in", "$ 75 million", "75000000.00 USD"),
+        ("I have €10M in savings", "€10M", "10000000.00 EUR"),
+        ("GDP is $2.174T.", "$2.174T", "2174000000000.00 USD"),
+        ("costs 50 euros each", "50 euros", "50.00 EUR"),
+        ("sold for 420 million Finnish markka", "420 million Finnish markka", "420000000.00 FIM"),
+        ("I spent 20 million pounds on this!", "20 million pounds", "20000000.00 GBP"),
+        ("paid 12 pounds sterling", "12 pounds sterling", "12.00 GBP"),
+        ("a fee of 1,200 rupees", "1,200 rupees", "1200.00 INR"),
+        ("Rs. 1,200 only", "Rs. 1,200", "1200.00 INR"),
+        ("5 US dollars", "5 US dollars", "5.00 USD"),
+        ("3 lakh rupees", "3 lakh rupees", "300000.00 INR"),
+        ("24,00 Kč", "24,00 Kč", "24.00 CZK"),
+        ("9 472 Ft", "9 472 Ft", "9472.00 HUF"),
+        ("cena 419 zł brutto", "419 zł", "419.00 PLN"),
+        ("RM50 voucher", "RM50", "50.00 MYR"),
+        ("C$1.23 each", "C$1.23", "1.23 CAD"),
+        ("12.500 ₫", "12.500 ₫", "12500 VND"),
+        ("refund -$5.00 applied", "-$5.00", "-5.00 USD"),
+        ("balance $-12.50", "$-12.50", "-12.50 USD"),
+        ("DEM 170 000", "DEM 170 000", "170000.00 DEM"),
+        ("¥1,500 tea", "¥1,500", "1500 JPY"),
+        ("1,000 yen", "1,000 yen", "1000 JPY"),
+    ])
+    func scalesNamesAndSymbolsAreFound(text: String, shown: String, normalized: String) throws {
+        let found = MoneyExtraction.entities(in: text)
+        #expect(found.map(\.value) == [shown], "\(found)")
+        #expect(found.first?.normalized == normalized)
+    }
+
+    @Test(arguments: ["5 pounds of flour", "CVE-2026-12345", "see ALL 5 items", "TOP 10 lists", "BSD-4 clause", "take 2 marks off",
+                      "A4 paper", "v2 release", "10 Mbps", "build 5k", "$1x", "100 M rows"])
+    func wordsAndIdentifiersAreNotMoney(text: String) {
+        #expect(MoneyExtraction.entities(in: text).isEmpty, "\(MoneyExtraction.entities(in: text))")
+    }
 }

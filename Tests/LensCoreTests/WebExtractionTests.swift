@@ -87,4 +87,33 @@ struct WebExtractionTests {
         #expect(found.map(\.type) == [.date, .money, .email, .url], "\(found)")
         for (a, b) in zip(found, found.dropFirst()) { #expect(a.end <= b.start) }
     }
+
+    /// Where an address ends: characters RFC 3986 never allows unencoded, and a closing bracket
+    /// that has no opening one inside the address.
+    @Test(arguments: [
+        ("xx[http://example.org/status/200](http://example.org/status/210)trololo", ["http://example.org/status/200", "http://example.org/status/210"]),
+        ("[markdown](https://example.com/)\n![Img](https://example.com/a.jpg)", ["https://example.com/", "https://example.com/a.jpg"]),
+        ("[http://example.com|Example]", ["http://example.com"]),
+        ("asd(example.org/bracketext)asd", ["example.org/bracketext"]),
+        ("see https://en.wikipedia.org/wiki/Bracket_(disambiguation) now", ["https://en.wikipedia.org/wiki/Bracket_(disambiguation)"]),
+        ("Local development url http://localhost:8000/", ["http://localhost:8000/"]),
+        ("{\\url{http://www.example.com/file.pdf}}", ["http://www.example.com/file.pdf"]),
+    ])
+    func urlsEndWhereAddressesEnd(text: String, values: [String]) {
+        #expect(WebExtraction.urls(in: text, suffixes: testSuffixes).map(\.value) == values)
+    }
+
+    @Test(arguments: [
+        ("mail first.last+tag@example.org now", ["first.last+tag@example.org"]),
+        ("Ask o'neil@example.com", ["o'neil@example.com"]),
+        ("MAIL_FROM=jose@example.de", ["jose@example.de"]),
+        ("राम@मोहन.ईन्फो", ["राम@मोहन.ईन्फो"]),
+        ("twodots..here@example.com", []),
+        (".lead@example.com", []),
+        ("trail.@example.com", []),
+        (String(repeating: "a", count: 65) + "@example.com", []),
+    ])
+    func emailsFollowTheRFCsAsWritten(text: String, values: [String]) {
+        #expect(WebExtraction.emails(in: text).map(\.value) == values, "\(WebExtraction.emails(in: text))")
+    }
 }

@@ -1,0 +1,266 @@
+import Foundation
+
+/// A small statistical tagger for people's names in running text ("met Sarah Connor at the
+/// station"), where no cue such as `From:` says a name follows.
+///
+/// An averaged perceptron over capitalized tokens, tagging each B (a name starts), I (goes on)
+/// or O, left to right with the previous tag as a feature. Features: the word and its
+/// neighbours, word shapes (`Xx`, `Xx'Xx`), prefixes and suffixes, membership of the census
+/// given-name and surname lists, and line starts. Trained by `scripts/train-name-model.py` on
+/// the Broad Twitter Corpus (CC-BY 4.0) sections A, B, E, G and H; its weights are
+/// `NameTagger+Weights.swift` (10,311 features, 200 KB of source). Hand-written because no
+/// package here tags names; the tokenizer and features mirror the training script exactly.
+public enum NameTagger {
+    static let tags: [StaticString] = ["O", "B", "I"]
+
+    /// Feature (its ``featureKey``) → weights for O, B and I.
+    static let weights: WeightTable = {
+        var table = WeightTable(capacity: 10_500)
+        for line in weightText.split(separator: "\n") {
+            guard let tab = line.firstIndex(of: "\t") else { continue }
+            let numbers = line[line.index(after: tab)...].split(separator: " ").compactMap { Int32($0) }
+            guard numbers.count == 3 else { continue }
+            table.insert(featureKey(line[..<tab]), SIMD4(numbers[0], numbers[1], numbers[2], 0))
+        }
+        return table
+    }()
+
+    /// An open-addressing table keyed by the features' FNV hashes, which are already well mixed:
+    /// a lookup is a mask and a probe or two, where `Dictionary` would hash each key again.
+    struct WeightTable: Sendable {
+        private var keys: [UInt64]
+        private var values: [SIMD4<Int32>]
+        private let mask: Int
+
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 { size <<= 1 }
+            keys = Array(repeating: 0, count: size)
+            values = Array(repeating: SIMD4(), count: size)
+            mask = size - 1
+        }
+
+        /// Key 0 marks an empty slot; a feature hashing to 0 (1 in 2^64) is dropped.
+        mutating func insert(_ key: UInt64, _ value: SIMD4<Int32>) {
+            guard key != 0 else { return }
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while keys[slot] != 0, keys[slot] != key { slot = (slot + 1) & mask }
+            keys[slot] = key
+            values[slot] = value
+        }
+
+        subscript(key: UInt64) -> SIMD4<Int32>? {
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while keys[slot] != 0 {
+                if keys[slot] == key { return values[slot] }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// FNV-1a over a feature's UTF-8 bytes, fed in parts so no feature string is built.
+    struct FeatureKey {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ part: some StringProtocol) {
+            for byte in part.utf8 { add(byte) }
+        }
+        mutating func add(_ part: StaticString) {
+            part.withUTF8Buffer { for byte in $0 { add(byte) } }
+        }
+        mutating func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        /// The UTF-8 bytes of `scalars`.
+        mutating func add(scalars: some Sequence<Unicode.Scalar>) {
+            for scalar in scalars { for byte in UTF8.encode(scalar)! { add(byte) } }
+        }
+    }
+
+    static func featureKey(_ a: some StringProtocol) -> UInt64 {
+        var key = FeatureKey()
+        key.add(a)
+        return key.value
+    }
+
+    static func featureKey(_ a: StaticString, _ b: some StringProtocol, _ c: StaticString = "", _ d: Substring = "") -> UInt64 {
+        var key = FeatureKey()
+        key.add(a)
+        key.add(b)
+        key.add(c)
+        key.add(d)
+        return key.value
+    }
+
+    struct Token {
+        var text: String, lower: String, shape: String
+        var start: Int, end: Int
+        var isGiven: Bool, isSurname: Bool
+        /// Python's `isupper()` on two or more characters: cased, and no lower-case letter.
+        var isAllCaps: Bool { text.count > 1 && text != lower && !text.contains(where: \.isLowercase) }
+    }
+
+    /// The names in `text`, as UTF-8 byte ranges.
+    public static func names(in text: String) -> [Range<Int>] {
+        let utf8 = Array(text.utf8)
+        let ranges = tokenize(text)
+        // Only capitalized tokens are tagged; their features read two tokens before and one after.
+        let candidates = ranges.map { range in
+            let first = utf8[range.lowerBound]
+            if first < 0x80 { return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") }
+            return String(decoding: utf8[range], as: UTF8.self).first?.isUppercase ?? false
+        }
+        var tokens = ranges.map { Token(text: "", lower: "", shape: "", start: $0.lowerBound, end: $0.upperBound, isGiven: false, isSurname: false) }
+        var needed = [Bool](repeating: false, count: ranges.count)
+        for index in ranges.indices where candidates[index] {
+            for j in max(0, index - 2)...min(ranges.count - 1, index + 1) { needed[j] = true }
+        }
+        for index in ranges.indices where needed[index] {
+            let word = String(decoding: utf8[ranges[index]], as: UTF8.self)
+            let lower = word.lowercased()
+            tokens[index].text = word
+            tokens[index].lower = lower
+            tokens[index].isGiven = GivenNames.census1990.contains(Substring(lower))
+            tokens[index].isSurname = Surnames.census1990.contains(Substring(lower))
+        }
+        return tag(tokens, utf8: utf8)
+    }
+
+    /// Words (`\w` runs, joined inside by `'`, `’` or `-` before another word character) and
+    /// single other characters, as UTF-8 ranges: the training script's `\w(?:\w|['’\-](?=\w))*|[^\s\w]`,
+    /// by hand because a regular expression that builds a match object per token was a third of
+    /// the time of all extraction.
+    static func tokenize(_ text: String) -> [Range<Int>] {
+        func isWord(_ s: Unicode.Scalar) -> Bool {
+            if s.isASCII {
+                let v = s.value
+                return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x5F
+            }
+            switch s.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
+            default: return s.properties.isAlphabetic
+            }
+        }
+        let scalars = Array(text.unicodeScalars)
+        var offsets: [Int] = [], offset = 0
+        offsets.reserveCapacity(scalars.count + 1)
+        for s in scalars { offsets.append(offset); offset += UTF8.width(s) }
+        offsets.append(offset)
+        var ranges: [Range<Int>] = []
+        var i = 0
+        while i < scalars.count {
+            let s = scalars[i]
+            if s.isASCII ? (s == " " || (s.value >= 0x09 && s.value <= 0x0D)) : s.properties.isWhitespace { i += 1; continue }
+            if !isWord(s) { ranges.append(offsets[i]..<offsets[i + 1]); i += 1; continue }
+            var j = i + 1
+            while j < scalars.count {
+                if isWord(scalars[j]) { j += 1; continue }
+                if "'’-".unicodeScalars.contains(scalars[j]), j + 1 < scalars.count, isWord(scalars[j + 1]) { j += 2; continue }
+                break
+            }
+            ranges.append(offsets[i]..<offsets[j])
+            i = j
+        }
+        return ranges
+    }
+
+    static func tag(_ input: [Token], utf8: [UInt8]) -> [Range<Int>] {
+        var tokens = input
+        // Shapes are needed only for capitalized tokens and their neighbours.
+        for index in tokens.indices where isCandidate(tokens[index].text) {
+            for j in max(0, index - 1)...min(tokens.count - 1, index + 1) where tokens[j].shape.isEmpty {
+                tokens[j].shape = shape(tokens[j].text)
+            }
+        }
+        var spans: [Range<Int>] = []
+        var previous = 0, open: Range<Int>?
+        var keys: [UInt64] = []
+        for index in tokens.indices {
+            var tag = 0
+            if isCandidate(tokens[index].text) {
+                keys.removeAll(keepingCapacity: true)
+                features(tokens, utf8: utf8, at: index, previousTag: tags[previous], into: &keys)
+                var score = SIMD4<Int32>()
+                for key in keys { if let w = weights[key] { score &+= w } }
+                tag = score[0] >= score[1] && score[0] >= score[2] ? 0 : score[1] >= score[2] ? 1 : 2
+                if tag == 2, previous == 0 { tag = 1 }
+            }
+            switch tag {
+            case 1:
+                if let o = open { spans.append(o) }
+                open = tokens[index].start..<tokens[index].end
+            case 2:
+                if let o = open { open = o.lowerBound..<tokens[index].end }
+            default:
+                if let o = open { spans.append(o) }
+                open = nil
+            }
+            previous = tag
+        }
+        if let o = open { spans.append(o) }
+        return spans
+    }
+
+    static func isCandidate(_ word: String) -> Bool { word.first?.isUppercase ?? false }
+
+    /// `O'Neill` → `X'Xx`, `2024` → `d`: each character's class, runs collapsed.
+    static func shape(_ word: String) -> String {
+        var out = "", last: Character?
+        for c in word {
+            let k: Character = c.isUppercase ? "X" : c.isLowercase ? "x" : c.isWholeNumber ? "d" : c
+            if k != last { out.append(k); last = k }
+        }
+        return out
+    }
+
+    /// The features of token `i`, as keys; the names (`w=`, `p=`…) are the training script's.
+    static func features(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: StaticString, into keys: inout [UInt64]) {
+        func low(_ j: Int) -> Substring { j < 0 ? "<s>" : j >= tokens.count ? "</s>" : Substring(tokens[j].lower) }
+        func shp(_ j: Int) -> Substring { tokens.indices.contains(j) ? Substring(tokens[j].shape) : "-" }
+        let token = tokens[i], lower = Substring(token.lower), wordShape = Substring(token.shape)
+        let before = low(i - 1)
+        let startsLine = i == 0 || utf8[tokens[i - 1].end..<token.start].contains(0x0A)
+        var suffix = FeatureKey(), prefix = FeatureKey()
+        suffix.add("suf=")
+        suffix.add(scalars: lower.unicodeScalars.suffix(3))
+        prefix.add("pre=")
+        prefix.add(scalars: lower.unicodeScalars.prefix(3))
+        keys.append(featureKey("b"))
+        keys.append(featureKey("w=", lower))
+        keys.append(featureKey("p=", before))
+        keys.append(featureKey("n=", low(i + 1)))
+        keys.append(featureKey("pp=", low(i - 2)))
+        keys.append(featureKey("s=", wordShape))
+        keys.append(featureKey("ps=", shp(i - 1)))
+        keys.append(featureKey("ns=", shp(i + 1)))
+        keys.append(suffix.value)
+        keys.append(prefix.value)
+        keys.append(featureKey("t=", previousTag.description))
+        keys.append(featureKey("ts=", previousTag.description, "", wordShape))
+        keys.append(featureKey("pw=", before, "|", wordShape))
+        if token.isGiven { keys.append(featureKey("g")) }
+        if token.isSurname { keys.append(featureKey("sn")) }
+        if i > 0, tokens[i - 1].isGiven { keys.append(featureKey("pg")) }
+        if i + 1 < tokens.count, tokens[i + 1].isSurname { keys.append(featureKey("nsn")) }
+        if startsLine || before == "." || before == "!" || before == "?" || before == ":" || before == "\"" { keys.append(featureKey("first")) }
+        if token.isAllCaps { keys.append(featureKey("caps")) }
+    }
+
+    /// The features of token `i` by name, as the training script writes them (for tests).
+    static func featureNames(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: String) -> [String] {
+        func low(_ j: Int) -> String { j < 0 ? "<s>" : j >= tokens.count ? "</s>" : tokens[j].lower }
+        func shp(_ j: Int) -> String { tokens.indices.contains(j) ? tokens[j].shape : "-" }
+        let token = tokens[i]
+        var f: [String] = ["b", "w=" + token.lower, "p=" + low(i - 1), "n=" + low(i + 1), "pp=" + low(i - 2)]
+        f += ["s=" + token.shape, "ps=" + shp(i - 1), "ns=" + shp(i + 1)]
+        f += ["suf=" + String(String.UnicodeScalarView(token.lower.unicodeScalars.suffix(3))),
+              "pre=" + String(String.UnicodeScalarView(token.lower.unicodeScalars.prefix(3)))]
+        f += ["t=" + previousTag, "ts=" + previousTag + token.shape, "pw=" + low(i - 1) + "|" + token.shape]
+        if token.isGiven { f.append("g") }
+        if token.isSurname { f.append("sn") }
+        if i > 0, tokens[i - 1].isGiven { f.append("pg") }
+        if i + 1 < tokens.count, tokens[i + 1].isSurname { f.append("nsn") }
+        if i == 0 || utf8[tokens[i - 1].end..<token.start].contains(0x0A) || [".", "!", "?", ":", "\""].contains(low(i - 1)) { f.append("first") }
+        if token.isAllCaps { f.append("caps") }
+        return f
+    }
+}
