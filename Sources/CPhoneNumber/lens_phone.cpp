@@ -27,9 +27,15 @@ extern "C" int lens_phone_is_supported_region(const char *region) {
 
 extern "C" int lens_phone_find(const char *text, size_t length, const char *region,
                                lens_phone_match *matches, int capacity) {
+    return lens_phone_find_grouped(text, length, region, 0, matches, capacity);
+}
+
+extern "C" int lens_phone_find_grouped(const char *text, size_t length, const char *region, int exact_grouping,
+                                       lens_phone_match *matches, int capacity) {
     if (!lens_phone_is_supported_region(region)) return -1;
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
-    PhoneNumberMatcher matcher(util, std::string(text, length), region, PhoneNumberMatcher::VALID,
+    PhoneNumberMatcher matcher(util, std::string(text, length), region,
+                               exact_grouping ? PhoneNumberMatcher::EXACT_GROUPING : PhoneNumberMatcher::VALID,
                                /* max_tries */ 65535);
     int found = 0;
     PhoneNumberMatch match;

@@ -55,7 +55,7 @@ public enum ConfigurationFile {
         return try parse(text, file: path, home: home)
     }
 
-    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "stability_ms", "log_level", "folders",
+    private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "regions", "stability_ms", "log_level", "folders",
                                                          "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy"]
     private static let webKeys: Set<String> = ["enabled", "listen", "token"]
     private static let privacyKeys: Set<String> = ["mask", "skip_images_with"]
@@ -86,6 +86,7 @@ public enum ConfigurationFile {
         config.workers = try int(table, "workers", failTop)
         config.languages = try strings(table, "languages", failTop) ?? config.languages
         config.region = try string(table, "region", failTop) ?? config.region
+        config.phoneRegions = try strings(table, "regions", failTop)?.map { $0.uppercased() } ?? []
         config.stabilityMilliseconds = try int(table, "stability_ms", failTop) ?? config.stabilityMilliseconds
         config.logLevel = try string(table, "log_level", failTop) ?? config.logLevel
         if let megabytes = try int(table, "max_file_mb", failTop) {

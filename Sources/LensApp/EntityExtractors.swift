@@ -14,9 +14,10 @@ public enum EntityExtractors {
     /// Whether the Public Suffix List could be read (`lens doctor` reports it).
     public static var hasPublicSuffixList: Bool { !suffixes.isEmpty }
 
-    /// An extractor for `region` (ISO 3166, e.g. `US`).
-    public static func make(region: String) -> EntityExtractor {
-        EntityExtractor(region: region, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
+    /// An extractor for `region` (ISO 3166, e.g. `US`), reading national phone numbers in
+    /// `fallbackRegions` too when nothing in the text says where a number is from.
+    public static func make(region: String, fallbackRegions: [String] = []) -> EntityExtractor {
+        EntityExtractor(region: region, fallbackRegions: fallbackRegions, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
     }
 
     /// The normalized form of `value` read as a `type` entity (`(415) 555-0132` → `+14155550132`),

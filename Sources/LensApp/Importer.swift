@@ -14,6 +14,8 @@ public struct ImportOptions: Sendable {
     public var retryPolicy: RetryPolicy
     /// The region for phone numbers and numeric dates in the text (folders may override it).
     public var region: String
+    /// Regions for national phone numbers after `region` (`regions`).
+    public var phoneRegions: [String] = []
     /// Which symbolic links inside the folders are followed.
     public var symlinks: LensConfiguration.SymlinkPolicy
     /// The configured folders: a file under one gets its `tags` (and its `mask`).
@@ -151,7 +153,7 @@ public struct Importer: Sendable {
             }
             defer { pool.shutdown() }
             progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
-            let extractor = EntityExtractors.make(region: options.region)
+            let extractor = EntityExtractors.make(region: options.region, fallbackRegions: options.phoneRegions)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                    privacy: PrivacyFilter.make(options.privacy, folders: WatchedFolders(options.folders)),

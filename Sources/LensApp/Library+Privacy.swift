@@ -18,9 +18,10 @@ extension Library {
     /// `[privacy] mask`) or only those never checked (a library from before masking existed, a
     /// restored backup). The index, entities and code payloads are rewritten, the freed pages
     /// wiped, and the connections rebuilt when anything changed (manual links stay).
-    public func maskStoredTexts(all: Bool, privacy: LensConfiguration.Privacy, region: String) throws -> MaskingReport {
+    public func maskStoredTexts(all: Bool, privacy: LensConfiguration.Privacy, region: String,
+                                phoneRegions: [String] = []) throws -> MaskingReport {
         let filter = PrivacyFilter(mask: privacy.mask, skipImagesWith: privacy.skipImagesWith)
-        let extractor = EntityExtractors.make(region: region)
+        let extractor = EntityExtractors.make(region: region, fallbackRegions: phoneRegions)
         let (checked, changed) = try database.maskStoredTexts(onlyUnchecked: !all, { filter.filter($0) },
                                                               extract: { extractor.entities(in: $0, reference: $1) })
         var report = MaskingReport(checked: checked, changed: changed.count)

@@ -68,7 +68,8 @@ public enum WatchDaemon {
         // Texts stored before Lens masked secrets (an upgraded library, a restored backup) are
         // masked before anything else, so the page and the index never show them again.
         if try library.uncheckedTextCount() > 0 {
-            let report = try library.maskStoredTexts(all: false, privacy: options.importOptions.privacy, region: options.importOptions.region)
+            let report = try library.maskStoredTexts(all: false, privacy: options.importOptions.privacy, region: options.importOptions.region,
+                                                     phoneRegions: options.importOptions.phoneRegions)
             logger.notice("masked secrets in stored texts", metadata: ["checked": "\(report.checked)", "changed": "\(report.changed)"])
         }
         try await run(database: library.database, options: options, logger: logger, notifier: notifier, alongside: alongside)
@@ -168,8 +169,8 @@ struct OCRService: Service {
                 let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
                                        retryPolicy: options.retryPolicy, logger: logger,
                                        languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") },
-                                       extractor: { [region = options.region] path in
-                                           EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region)
+                                       extractor: { [region = options.region, phoneRegions = options.phoneRegions] path in
+                                           EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region, fallbackRegions: phoneRegions)
                                        },
                                        privacy: PrivacyFilter.make(options.privacy, folders: folders),
                                        folderTags: { path in folders.folder(holding: path)?.tags ?? [] },

@@ -8,8 +8,13 @@ public struct EntityExtractor: Sendable {
     public var suffixes: PublicSuffixList
     public var phoneFinder: (any PhoneNumberFinding)?
 
-    public init(region: String = "US", suffixes: PublicSuffixList, phoneFinder: (any PhoneNumberFinding)? = nil) {
+    /// Regions to read national phone numbers in after ``region`` when the text gives no
+    /// evidence of one (the `regions` setting), in order.
+    public var fallbackRegions: [String]
+
+    public init(region: String = "US", fallbackRegions: [String] = [], suffixes: PublicSuffixList, phoneFinder: (any PhoneNumberFinding)? = nil) {
         self.region = region
+        self.fallbackRegions = fallbackRegions
         self.suffixes = suffixes
         self.phoneFinder = phoneFinder
     }
@@ -30,7 +35,8 @@ public struct EntityExtractor: Sendable {
         }
         if let phoneFinder {
             let utf8 = Array(text.utf8)
-            for number in phoneFinder.phoneNumbers(in: text, region: region)
+            for number in PhoneEvidence.numbers(in: text, utf8: utf8, finder: phoneFinder, evidence: { PhoneEvidence.regions(in: text, webEntities: found) },
+                                                fallback: fallbackRegions, defaultRegion: region)
             where !found.contains(where: { $0.start < number.end && number.start < $0.end }) {
                 found.append(Entity(type: .phone, value: String(decoding: utf8[number.start..<number.end], as: UTF8.self),
                                     normalized: number.e164, start: number.start, end: number.end))

@@ -10,6 +10,9 @@ public struct LensConfiguration: Sendable, Equatable {
     /// ISO 3166 region for phone numbers written without a country code and for numeric dates
     /// (`03/05/2024` is March in `US`, May elsewhere).
     public var region: String
+    /// Regions whose national phone numbers are read, in order, when a number is no number of
+    /// `region` and its text points to no country (`regions = ["DE", "FR"]`).
+    public var phoneRegions: [String] = []
     /// How long a new file's size and mtime must stay unchanged before it is read.
     public var stabilityMilliseconds: Int
     public var logLevel: String
@@ -155,6 +158,9 @@ public struct LensConfiguration: Sendable, Equatable {
         if !(1...(4 << 30)).contains(maximumFileBytes) { found.append(("max_file_mb", "must be between 1 and 4096")) }
         if !(1_000_000...1_000_000_000).contains(maximumPixels) { found.append(("max_megapixels", "must be between 1 and 1000")) }
         if !Self.isRegionCode(region) { found.append(("region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\"")) }
+        if let bad = phoneRegions.first(where: { !Self.isRegionCode($0) }) {
+            found.append(("regions", "\"\(bad)\" is not a two-letter ISO 3166 code such as \"US\" or \"GB\""))
+        }
         if !(1...3650).contains(undoDays) { found.append(("undo_days", "must be between 1 and 3650 days")) }
         if !(0...3650).contains(gcGraceDays) { found.append(("gc_grace_days", "must be between 0 and 3650 days")) }
         if let trashFolder, !trashFolder.hasPrefix("/") { found.append(("trash", "must be an absolute path (or start with ~/)")) }

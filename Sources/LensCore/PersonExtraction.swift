@@ -19,9 +19,13 @@ import Foundation
 /// An initial and a surname (`K. Nowakowska`) need a cue.
 /// Normalized: the name as written, with single spaces.
 public enum PersonExtraction {
-    static let word = #"\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
-    static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.[ \t]+"# + word + #"(?:[ \t]+"# + word + #"){0,2}|"# + word
-                                       + #"(?:[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
+    /// A capitalized word: `Smith`, `O'Neill`, `McAllister`, `Anna-Lena`.
+    static let word = #"\p{Lu}\p{Ll}*['’]?\p{Lu}?[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
+    /// Lower-case particles inside a name: `van der Berg`, `de la Cruz`, `da Silva`, `bin Salman`.
+    static let particles = #"(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))*"#
+    static let particleGap = TextMatcher(#"^(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))+[ \t]+$"#)
+    static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.(?:[ \t]+|"# + particles + #"[ \t]+)"# + word + #"(?:"# + particles + #"[ \t]+"# + word
+                                       + #"){0,2}|"# + word + #"(?:"# + particles + #"[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
     static let emailLocalPart = TextMatcher(#"[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)"#)
     static let cueBefore = TextMatcher(#"(?:\b(?:(?i:From|To|Cc|Bcc|Author|Organi[sz]er|Owner|Bill to|Attendees?|Guests?|Reviewer|Assignee)[ \t]*:|(?i:customer)=|(?:Dear|Hi|Hello|Hey),?|(?i:maintained by|owned by|signed by|call|ask|contact|thanks|regards),?)|^[ \t]*--|\[|"name":)[ \t]*"?$"#)
     static let cueAfter = TextMatcher(#"^(?:[ \t]*(?:<[^>\s]+@|[-–|][ \t]*[^\s@]+@|\([^)\s]+@)|[ \t]+\d{1,2}:\d{2}\b|[ \t]*\])"#)
@@ -63,8 +67,18 @@ public enum PersonExtraction {
             return Entity(type: .person, value: value, normalized: words.map { string(utf8, $0) }.joined(separator: " "),
                           start: start, end: end)
         }
-        // Names in running text, with no cue: the statistical tagger.
-        for span in NameTagger.names(in: text) where !found.contains(where: { $0.start < span.upperBound && span.lowerBound < $0.end }) {
+        // Names in running text, with no cue: the statistical tagger. It tags capitalized words
+        // only, so a name with particles comes as pieces: "Maarten" … "Berg" around "van der".
+        var spans: [Range<Int>] = []
+        for span in NameTagger.names(in: text) {
+            if let previous = spans.last, previous.upperBound < span.lowerBound,
+               !particleGap.matches(in: string(utf8, previous.upperBound..<span.lowerBound)).isEmpty {
+                spans[spans.count - 1] = previous.lowerBound..<span.upperBound
+            } else {
+                spans.append(span)
+            }
+        }
+        for span in spans where !found.contains(where: { $0.start < span.upperBound && span.lowerBound < $0.end }) {
             var end = span.upperBound
             // "Werner Koch's" → "Werner Koch".
             for possessive in ["'s", "’s"] where string(utf8, span.lowerBound..<end).hasSuffix(possessive) { end -= possessive.utf8.count }

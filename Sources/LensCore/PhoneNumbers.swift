@@ -24,6 +24,9 @@ public protocol PhoneNumberFinding: Sendable {
     /// The numbers in `text`, reading those without a country code as numbers of `region`
     /// (ISO 3166 alpha-2, e.g. `US`).
     func phoneNumbers(in text: String, region: String) -> [FoundPhoneNumber]
+    /// The numbers of `text` read in `region`; with `exactGrouping`, only those whose digits are
+    /// grouped as that region writes its numbers.
+    func phoneNumbers(in text: String, region: String, exactGrouping: Bool) -> [FoundPhoneNumber]
     /// Whether `region` is a region the finder knows.
     func isSupported(region: String) -> Bool
 }

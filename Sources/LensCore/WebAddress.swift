@@ -6,7 +6,9 @@
 public struct WebAddress: Sendable, Equatable {
     public var normalized: String
 
-    public init?(_ candidate: String) {
+    /// `allowingLocalHost`: `http://localhost:8000/` is an address in a developer's text; in a
+    /// code's payload it points nowhere the user can go, so a payload must name a real host.
+    public init?(_ candidate: String, allowingLocalHost: Bool = false) {
         let trimmed = candidate.trimmingWhitespace
         guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }) else { return nil }
         let lower = trimmed.lowercased()
@@ -27,8 +29,7 @@ public struct WebAddress: Sendable, Equatable {
         // user-info is dropped from the host test but kept in the address as written
         let host = authority.split(separator: "@").last.map(String.init) ?? ""
         let hostName = host.split(separator: ":").first.map(String.init) ?? ""
-        // `localhost` has no dot; with a scheme it is an address (a developer's `http://localhost:8000/`).
-        guard hostName.contains(".") || hostName.lowercased() == "localhost",
+        guard hostName.contains(".") || (allowingLocalHost && hostName.lowercased() == "localhost"),
               !hostName.hasPrefix("."), !hostName.hasSuffix("."),
               hostName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { return nil }
         normalized = scheme + "://" + authority.lowercased() + rest[hostEnd...]

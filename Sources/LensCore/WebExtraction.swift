@@ -42,7 +42,7 @@ public enum WebExtraction {
         let utf8 = Array(text.utf8)
         for match in schemeOrWWW.matches(in: text) {
             let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
-            guard !overlaps(match.start, end), let address = WebAddress(trimmed) else { continue }
+            guard !overlaps(match.start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
         for match in bare.matches(in: text) {

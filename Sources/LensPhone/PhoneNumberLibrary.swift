@@ -11,6 +11,10 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
     }
 
     public func phoneNumbers(in text: String, region: String) -> [FoundPhoneNumber] {
+        phoneNumbers(in: text, region: region, exactGrouping: false)
+    }
+
+    public func phoneNumbers(in text: String, region: String, exactGrouping: Bool) -> [FoundPhoneNumber] {
         var utf8 = Array(text.utf8)
         guard !utf8.isEmpty else { return [] }
         var capacity = 16
@@ -18,7 +22,7 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
             var matches = [lens_phone_match](repeating: lens_phone_match(), count: capacity)
             let found = utf8.withUnsafeMutableBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    lens_phone_find(chars.baseAddress, chars.count, region, &matches, Int32(capacity))
+                    lens_phone_find_grouped(chars.baseAddress, chars.count, region, exactGrouping ? 1 : 0, &matches, Int32(capacity))
                 }
             }
             guard found >= 0 else { return [] }

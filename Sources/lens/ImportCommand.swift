@@ -71,6 +71,7 @@ struct ImportCommand: AsyncParsableCommand {
                                     symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
         options.folders = settings.folders // their tags (and masks) go to the screenshots under them
         options.privacy = settings.privacy
+        options.phoneRegions = settings.phoneRegions
         let importer = Importer(library: library, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary

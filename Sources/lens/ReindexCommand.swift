@@ -40,16 +40,17 @@ struct ReindexCommand: ParsableCommand {
 
     func run() throws {
         let library = try global.openLibrary()
+        let settings = try configOption.load()
         if privacy {
-            let settings = try configOption.load()
             let start = ContinuousClock.now
-            let report = try library.maskStoredTexts(all: true, privacy: settings.privacy, region: regionOption.region)
+            let report = try library.maskStoredTexts(all: true, privacy: settings.privacy, region: regionOption.region,
+                                                     phoneRegions: settings.phoneRegions)
             let seconds = (ContinuousClock.now - start).seconds
             print(String(format: "%d texts checked, %d with secrets masked%@ (%.1f s)", report.checked, report.changed,
                          report.connections.map { ", \($0) connections" } ?? "", seconds))
             guard entities else { return }
         }
-        let extractor = EntityExtractors.make(region: regionOption.region)
+        let extractor = EntityExtractors.make(region: regionOption.region, fallbackRegions: settings.phoneRegions)
         let start = ContinuousClock.now
         let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0, reference: $1) }
         // Connections follow from the entities: recompute them too (manual links stay).

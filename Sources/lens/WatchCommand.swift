@@ -65,6 +65,7 @@ struct WatchCommand: AsyncParsableCommand {
             region: settings.region,
             symlinks: settings.symlinks)
         importOptions.privacy = settings.privacy
+        importOptions.phoneRegions = settings.phoneRegions
         let options = WatchOptions(
             folders: settings.folders,
             stabilitySeconds: Double(settings.stabilityMilliseconds) / 1000,

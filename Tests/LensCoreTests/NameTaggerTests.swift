@@ -55,6 +55,8 @@ struct NameTaggerTests {
         ("Great dinner with Barack Obama and Angela Merkel tonight", ["Barack Obama", "Angela Merkel"]),
         ("Thanks to Werner Koch's patch the build works", ["Werner Koch"]),
         ("Catherine O'Neill will present the results", ["Catherine O'Neill"]),
+        // The tagger tags "Vincent" and "Gogh"; the particle between joins them.
+        ("Great talk by Vincent van Gogh today", ["Vincent van Gogh"]),
     ])
     func namesInRunningText(text: String, names: [String]) {
         #expect(PersonExtraction.entities(in: text).map(\.value) == names, "\(PersonExtraction.entities(in: text))")

@@ -18,6 +18,11 @@ struct PersonExtractionTests {
         ("Dear Anna-Lena Okafor,", "Anna-Lena Okafor"),
         ("K. Nowakowska 10:41\nMoved the doc", "K. Nowakowska"),
         ("Katarzyna Nowakowski\nSales Director\nemail\nkatarzyna.nowakowski@orchid.flowers", "Katarzyna Nowakowski"),
+        // Apostrophes, Mc and particles (the failing forms).
+        ("From: Catherine O'Neill <c.oneill@example.org>", "Catherine O'Neill"),
+        ("To: Siobhan McAllister <siobhan@example.org>", "Siobhan McAllister"),
+        ("Author: Maarten van der Berg <mvdb@example.org>", "Maarten van der Berg"),
+        ("Organizer: Lucía de la Cruz", "Lucía de la Cruz"),
     ])
     func namesAreFoundByContext(text: String, name: String) throws {
         let found = PersonExtraction.entities(in: text)

@@ -23,6 +23,12 @@ typedef struct {
 int lens_phone_find(const char *text, size_t length, const char *region,
                     lens_phone_match *matches, int capacity);
 
+/// The same with a stricter leniency when `exact_grouping` is non-zero: a number counts only
+/// when its digits are grouped as `region` formats its numbers (`030 901820` in Germany, not
+/// `222 384 8847`), which tells a national number of that region from digits that merely fit.
+int lens_phone_find_grouped(const char *text, size_t length, const char *region, int exact_grouping,
+                            lens_phone_match *matches, int capacity);
+
 /// Whether libphonenumber knows `region` (e.g. "US", "GB", "DE").
 int lens_phone_is_supported_region(const char *region);
 
