@@ -237,8 +237,6 @@ def main():
                   "// Do not edit: retrain instead.\n"
                   "extension NameTagger {\n"
                   "    static let weightText = #\"\"\"\n" + lines + "\n\"\"\"#\n}\n")
-    words = " ".join(surname_list)
-    wrapped = "\n".join("        " + words[i:i + 100].strip() for i in range(0, 0, 1))
     chunks, line = [], ""
     for w in surname_list:
         if len(line) + len(w) + 1 > 100:

@@ -294,6 +294,11 @@ extension ConfigurationFile {
             # 03/05/2024 is March 5 in "US", May 3 elsewhere.
             region = "US"
 
+            # Regions whose national phone numbers ("030 901820") are read, in this order, when a number is no
+            # number of `region` and nothing in its screenshot says where it is from (a number in
+            # international form, a country's address or name). Empty: such numbers are left alone.
+            # regions = ["DE", "FR"]
+
             # A new file is read only once its size and modification time have not changed for this long,
             # so a screenshot still being written or copied is never read half-way.
             stability_ms = \(LensConfiguration.defaultStabilityMilliseconds)

@@ -26,7 +26,7 @@ public enum MoneyExtraction {
     /// ISO codes that are also English words or common abbreviations in capitals.
     static let wordCodes: Set<String> = ["ALL", "TOP", "CUP", "PEN", "BOB", "MOP", "SOS", "TRY", "ESP", "CAD", "BAM", "MAD",
                                          "GEL", "LAK", "NIO", "PAB", "SAR", "SHP", "XXX", "XTS", "ANG", "BEL", "CHE", "LUL",
-                                         "RON", "DOP", "MAF", "PES", "ARA", "GNS"]
+                                         "RON", "DOP", "MAF", "PES", "ARA", "GNS", "CVE"]
     /// Currency words of one currency each that are also ordinary English words or units.
     static let wordNames: Set<String> = ["kip", "mark", "real", "dram", "som", "unit", "rand"]
     /// Currencies written without minor units.
@@ -119,6 +119,18 @@ public enum MoneyExtraction {
         func isSpace(_ i: Int) -> Bool { chars.indices.contains(i) && (chars[i] == " " || chars[i] == "\u{00A0}" || chars[i] == "\u{202F}") }
         func string(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(chars[range])) }
 
+        /// Letters alone (`AMD`, `DT`, `SR`) name a currency only next to an amount that looks like
+        /// money (decimals or thousands groups) when they are glued to it (`AMD64`, `CRC32`,
+        /// `DA9063` are names of things) or are a two-letter symbol nobody prefers (`5 KM`, `1 DT`).
+        func needsMoneyLikeAmount(_ symbol: String, glued: Bool) -> Bool {
+            guard symbol.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || $0 == "." || $0 == "/" }),
+                  symbol.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return false }
+            return glued || (symbol.count <= 2 && preferred[symbol] == nil)
+        }
+        func looksLikeMoney(_ amount: String?) -> Bool {
+            guard let amount else { return false }
+            return amount.contains(where: { $0 == "." || $0 == "," || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == " " })
+        }
         var found: [Entity] = []
         for match in number.matches(in: text) {
             let first = scalarIndex(ofUTF8: match.start), last = scalarIndex(ofUTF8: match.end)
@@ -135,6 +147,7 @@ public enum MoneyExtraction {
                 if isLetters && isWordChar(j - length - 1) { continue }
                 // `CVE-2026-1234`, `ISO-8601`: a letter code joined to a number by a dash is a name.
                 if isLetters, match[1] != nil { break }
+                if needsMoneyLikeAmount(candidate, glued: j == first), !looksLikeMoney(match[2]) { break }
                 currency = code
                 start = j - length
                 if chars.indices.contains(start - 1), "-−–".unicodeScalars.contains(chars[start - 1]) { negative = true; start -= 1 }
@@ -153,6 +166,9 @@ public enum MoneyExtraction {
                     guard let code = t.symbols[candidate] ?? (t.codes.contains(candidate) ? candidate : nil) else { continue }
                     let isLetters = candidate.unicodeScalars.last?.properties.isAlphabetic ?? false
                     if isLetters && isWordChar(k + length) { continue }
+                    // `4334 CVE-2024`: a code followed by a dash and more is a name's start.
+                    if isLetters, chars.indices.contains(k + length), chars[k + length] == "-" { break }
+                    if needsMoneyLikeAmount(candidate, glued: k == last), !looksLikeMoney(match[2]) { break }
                     currency = code
                     end = k + length
                     break

@@ -23,6 +23,7 @@ public enum PersonExtraction {
     static let word = #"\p{Lu}\p{Ll}*['’]?\p{Lu}?[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
     /// Lower-case particles inside a name: `van der Berg`, `de la Cruz`, `da Silva`, `bin Salman`.
     static let particles = #"(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))*"#
+    static let wholeWord = TextMatcher("^" + word + "$")
     static let particleGap = TextMatcher(#"^(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))+[ \t]+$"#)
     static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.(?:[ \t]+|"# + particles + #"[ \t]+)"# + word + #"(?:"# + particles + #"[ \t]+"# + word
                                        + #"){0,2}|"# + word + #"(?:"# + particles + #"[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
@@ -62,23 +63,16 @@ public enum PersonExtraction {
             let given = firstWord.hasSuffix(".") ? "" : folded(firstWord.split(separator: "-").first.map(String.init) ?? "")
             let inAddress = words.count == 2 && given.count > 1
                 && addressWords.contains { $0.contains(given) && $0.contains(folded(string(utf8, last))) }
-            guard hasCue || (isAlone && (GivenNames.census1990.contains(Substring(given)) || inAddress)) else { return nil }
+            let surname = folded(string(utf8, last)).filter { $0.isLetter }
+            let knownName = GivenNames.census1990.contains(Substring(given)) || Surnames.census1990.contains(Substring(surname))
+            guard hasCue || (isAlone && (knownName || inAddress)) else { return nil }
             let value = string(utf8, start..<end)
             return Entity(type: .person, value: value, normalized: words.map { string(utf8, $0) }.joined(separator: " "),
                           start: start, end: end)
         }
         // Names in running text, with no cue: the statistical tagger. It tags capitalized words
         // only, so a name with particles comes as pieces: "Maarten" … "Berg" around "van der".
-        var spans: [Range<Int>] = []
-        for span in NameTagger.names(in: text) {
-            if let previous = spans.last, previous.upperBound < span.lowerBound,
-               !particleGap.matches(in: string(utf8, previous.upperBound..<span.lowerBound)).isEmpty {
-                spans[spans.count - 1] = previous.lowerBound..<span.upperBound
-            } else {
-                spans.append(span)
-            }
-        }
-        for span in spans where !found.contains(where: { $0.start < span.upperBound && span.lowerBound < $0.end }) {
+        for span in joinedAcrossParticles(NameTagger.names(in: text), in: utf8) where !found.contains(where: { $0.start < span.upperBound && span.lowerBound < $0.end }) {
             var end = span.upperBound
             // "Werner Koch's" → "Werner Koch".
             for possessive in ["'s", "’s"] where string(utf8, span.lowerBound..<end).hasSuffix(possessive) { end -= possessive.utf8.count }
@@ -87,6 +81,16 @@ public enum PersonExtraction {
             guard !value.contains("\n") else { continue }
             let words = value.split(whereSeparator: \.isWhitespace)
             guard !words.contains(where: { notNames.contains($0.lowercased()) }) else { continue }
+            // Every word written as names are (`McAllister`, `O'Neill`, a particle): not `TIM`,
+            // `J`, `BeyondFinalZero` or `LE`, which the tagger takes for names in running text.
+            guard words.allSatisfy({ !wholeWord.matches(in: String($0)).isEmpty || !particleGap.matches(in: " \($0) ").isEmpty })
+            else { continue }
+            // One word followed by a capitalized word the tagger left out is part of another
+            // proper noun ("Austin TX", "Cloud VM"), not a name.
+            if words.count == 1, end + 1 < utf8.count, utf8[end] == 0x20,
+               let next = String(decoding: utf8[(end + 1)...].prefix(4), as: UTF8.self).first, next.isUppercase {
+                continue
+            }
             // One word starting a short line is a label or a menu item ("Mark as read",
             // "Archive") far more often than a name.
             if words.count == 1 {
@@ -99,6 +103,20 @@ public enum PersonExtraction {
                                 start: span.lowerBound, end: end))
         }
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// `Maarten` and `Berg` with only `van der` between them → `Maarten van der Berg`.
+    static func joinedAcrossParticles(_ names: [Range<Int>], in utf8: [UInt8]) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        for span in names {
+            if let previous = spans.last, previous.upperBound < span.lowerBound,
+               !particleGap.matches(in: string(utf8, previous.upperBound..<span.lowerBound)).isEmpty {
+                spans[spans.count - 1] = previous.lowerBound..<span.upperBound
+            } else {
+                spans.append(span)
+            }
+        }
+        return spans
     }
 
     /// The byte ranges of the space- or tab-separated words between `from` and `to`.

@@ -77,7 +77,7 @@ public enum PhoneEvidence {
     /// then numbers wrapped across a line. Identifiers are dropped.
     static func numbers(in text: String, utf8: [UInt8], finder: any PhoneNumberFinding, evidence: () -> [String],
                         fallback: [String], defaultRegion: String) -> [FoundPhoneNumber] {
-        var found = finder.phoneNumbers(in: text, region: defaultRegion).filter { !isIdentifier($0, utf8) }
+        var found = finder.phoneNumbers(in: text, region: defaultRegion).filter { !isIdentifier($0, utf8) && !isVersion($0, utf8) }
         let runs = unreadRuns(utf8, found)
         var others: [String] = []
         if !runs.isEmpty {
@@ -115,7 +115,7 @@ public enum PhoneEvidence {
         return found.sorted { $0.start < $1.start }
     }
 
-    /// The byte ranges of runs of six or more digits (with the separators numbers are written
+    /// The byte ranges of runs of eight or more digits (with the separators numbers are written
     /// with, and an opening bracket before) that no number found covers.
     static func unreadRuns(_ utf8: [UInt8], _ found: [FoundPhoneNumber]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
@@ -135,11 +135,29 @@ public enum PhoneEvidence {
                     let c = utf8[i] | 0x20
                     return (c >= 0x61 && c <= 0x7A) || utf8[i] >= 0x80
                 }
-                if digits >= 6, !isLetter(range.lowerBound - 1), !isLetter(range.upperBound), !found.contains(where: { $0.start <= range.lowerBound && range.upperBound <= $0.end }) { runs.append(range) }
+                // Eight digits at least (a national number with its trunk prefix: `030 901820`);
+                // shorter runs and `#928512` are ids (Debian bugs, orders), not numbers.
+                let isId = range.lowerBound > 0 && utf8[range.lowerBound - 1] == UInt8(ascii: "#")
+                if digits >= 8, !isId, !isLetter(range.lowerBound - 1), !isLetter(range.upperBound), !found.contains(where: { $0.start <= range.lowerBound && range.upperBound <= $0.end }) { runs.append(range) }
                 runStart = -1
             }
         }
         return runs
+    }
+
+    /// `136.0.7103.92-1`, `12-20211117-1`: a package version, not a number. Phone numbers are
+    /// not written with a one-digit group after a `-` at their end, nor a one-digit group between
+    /// dots (`04.57.78.50.96` and `+33 1 42 68 53 00` are).
+    static func isVersion(_ number: FoundPhoneNumber, _ utf8: [UInt8]) -> Bool {
+        let written = utf8[number.start..<number.end]
+        let groups = written.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        if let last = groups.last, last.count == 1, written.count > 1,
+           let separator = written.dropLast().last, separator == UInt8(ascii: "-") || separator == UInt8(ascii: ".") { return true }
+        if written.contains(UInt8(ascii: ".")) {
+            let dotted = written.split(separator: UInt8(ascii: "."))
+            if dotted.dropFirst().dropLast().contains(where: { $0.count == 1 }) { return true }
+        }
+        return false
     }
 
     /// `CVE-2026-106181`: digits joined to a word before them by `-` or `_`.

@@ -9,8 +9,9 @@ import LensCore
 /// - url: equal once scheme, `www.` and a trailing `/` are set aside (`https://example.org/docs`,
 ///   `example.org/docs/`, `http://www.example.org/docs`); `.org` / `.com` twins stay apart.
 /// - person: folded names (case, diacritics) whose given names begin with the same letter and
-///   whose surnames (all after the first word) have similarity ≥ 0.8; then the whole names must
-///   too (`Jon Smith` / `John Smith` / `Jon Smyth`), unless one given name is an initial
+///   whose surnames (all after the first word) have similarity ≥ 0.8; then the given names must
+///   have ≥ 0.7 and the whole names ≥ 0.8 too (`Jon Smith` / `John Smith` / `Jon Smyth`, but not
+///   `Aarav Gupta` / `Amara Gupta`), unless one given name is an initial
 ///   (`K. Nowakowska`). One-word names are compared whole, with one-word names only. The first
 ///   letter and the surname are what let `EntityIndex` find candidates among 100,000s of names
 ///   (they favour precision too: `Jon Smith` / `Don Smith` is 0.89 whole, yet two people).
@@ -28,6 +29,8 @@ public enum ConnectionRules {
     }
 
     public static let personSimilarity = 0.8
+    /// Given names of one person written two ways: `Jon` / `John` 0.75, `Mohammed` / `Muhammad` 0.75.
+    public static let givenNameSimilarity = 0.7
 
     /// The types that connect screenshots.
     public static let linkingTypes: [EntityType] = [.person, .email, .phone, .url]
@@ -66,6 +69,9 @@ public enum ConnectionRules {
         case let (surnameA?, surnameB?):
             guard let surname = EditDistance.similarity(surnameA, surnameB, atLeast: personSimilarity) else { return nil }
             if a.hasInitial || b.hasInitial { return surname * 0.9 }
+            // A long shared surname must not carry two different given names: `Aarav Gupta` and
+            // `Amara Gupta` are 0.82 alike whole, but their given names only 0.6.
+            guard EditDistance.similarity(a.given, b.given, atLeast: givenNameSimilarity) != nil else { return nil }
             return EditDistance.similarity(a.whole, b.whole, atLeast: personSimilarity)
         case (nil, nil):
             return EditDistance.similarity(a.whole, b.whole, atLeast: personSimilarity)
@@ -84,6 +90,8 @@ public enum ConnectionRules {
 /// A person key (folded, single-spaced) as the person rule reads it.
 struct PersonName: Sendable {
     var whole: [Unicode.Scalar]
+    /// The first word.
+    var given: [Unicode.Scalar]
     /// All after the first word, for names of two or more words.
     var surname: [Unicode.Scalar]?
     var letter: Unicode.Scalar?
@@ -94,6 +102,7 @@ struct PersonName: Sendable {
         let scalars = Array(key.unicodeScalars)
         let space = scalars.firstIndex(of: " ")
         whole = scalars
+        given = Array(scalars[..<(space ?? scalars.endIndex)])
         surname = space.map { Array(scalars[($0 + 1)...]) }
         letter = scalars.first
         hasInitial = space == 2 && scalars[1] == "."

@@ -33,6 +33,12 @@ struct ConfigurationFileTests {
         #expect(throws: ConfigurationError.self) { try parse("[privacy]\nmasks = []") }
     }
 
+    @Test func readsThePhoneRegions() throws {
+        #expect(try parse("regions = [\"de\", \"FR\"]").phoneRegions == ["DE", "FR"])
+        #expect(try parse("").phoneRegions.isEmpty)
+        #expect(throws: ConfigurationError.self) { try parse("regions = [\"Germany\"]") }
+    }
+
     @Test func readsTheWebTable() throws {
         let config = try parse("""
             [web]

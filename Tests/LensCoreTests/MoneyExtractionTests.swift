@@ -54,7 +54,8 @@ struct MoneyExtractionTests {
         ("24,00 Kč", "24,00 Kč", "24.00 CZK"),
         ("9 472 Ft", "9 472 Ft", "9472.00 HUF"),
         ("cena 419 zł brutto", "419 zł", "419.00 PLN"),
-        ("RM50 voucher", "RM50", "50.00 MYR"),
+        ("RM 50 voucher", "RM 50", "50.00 MYR"),
+        ("EUR24.71 total", "EUR24.71", "24.71 EUR"),
         ("C$1.23 each", "C$1.23", "1.23 CAD"),
         ("12.500 ₫", "12.500 ₫", "12500 VND"),
         ("refund -$5.00 applied", "-$5.00", "-5.00 USD"),
@@ -70,7 +71,8 @@ struct MoneyExtractionTests {
     }
 
     @Test(arguments: ["5 pounds of flour", "CVE-2026-12345", "see ALL 5 items", "TOP 10 lists", "BSD-4 clause", "take 2 marks off",
-                      "A4 paper", "v2 release", "10 Mbps", "build 5k", "$1x", "100 M rows"])
+                      "A4 paper", "v2 release", "10 Mbps", "build 5k", "$1x", "100 M rows",
+                      "AMD64 build", "CRC32 check", "the DA9063 chip", "S/390 port", "drive 5 KM", "1 DT overlay", "4334 CVE-2024"])
     func wordsAndIdentifiersAreNotMoney(text: String) {
         #expect(MoneyExtraction.entities(in: text).isEmpty, "\(MoneyExtraction.entities(in: text))")
     }

@@ -55,11 +55,21 @@ struct NameTaggerTests {
         ("Great dinner with Barack Obama and Angela Merkel tonight", ["Barack Obama", "Angela Merkel"]),
         ("Thanks to Werner Koch's patch the build works", ["Werner Koch"]),
         ("Catherine O'Neill will present the results", ["Catherine O'Neill"]),
-        // The tagger tags "Vincent" and "Gogh"; the particle between joins them.
-        ("Great talk by Vincent van Gogh today", ["Vincent van Gogh"]),
     ])
     func namesInRunningText(text: String, names: [String]) {
         #expect(PersonExtraction.entities(in: text).map(\.value) == names, "\(PersonExtraction.entities(in: text))")
+    }
+
+    /// The tagger tags capitalized words only; pieces with particles between them are one name.
+    @Test func piecesAroundParticlesAreOneName() {
+        let text = "Maarten van der Berg met Anna and Lucía de la Cruz"
+        let utf8 = Array(text.utf8)
+        func range(_ word: String) -> Range<Int> {
+            let r = text.range(of: word)!
+            return text.utf8.distance(from: text.startIndex, to: r.lowerBound)..<text.utf8.distance(from: text.startIndex, to: r.upperBound)
+        }
+        let joined = PersonExtraction.joinedAcrossParticles([range("Maarten"), range("Berg"), range("Anna"), range("Lucía"), range("Cruz")], in: utf8)
+        #expect(joined.map { String(decoding: utf8[$0], as: UTF8.self) } == ["Maarten van der Berg", "Anna", "Lucía de la Cruz"])
     }
 
     @Test(arguments: ["Mark as read\nArchive\nSettings", "The Quarterly Report is due", "Download the app from the App Store",

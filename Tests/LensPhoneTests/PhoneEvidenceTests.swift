@@ -39,7 +39,8 @@ struct PhoneEvidenceTests {
     }
 
     @Test(arguments: ["Order 4417\n2024 total", "Fixed CVE-2026-106181 and CVE-2025-113176", "see RFC-2119555 today",
-                      "build_2024010123"])
+                      "build_2024010123", "chromium (136.0.7103.92-1) unstable", "gcc-12 (12-20211117-1) experimental",
+                      "Closes: #928512, Germany", "commit 2164b4989504d1468 in Berlin, Germany"])
     func identifiersAndSeparateLinesAreNotNumbers(text: String) {
         #expect(phones(text).isEmpty, "\(phones(text))")
     }

@@ -17,11 +17,15 @@ import sys
 
 FIRST = ["Maarten", "Siobhán", "Joaquín", "Aleksandra", "Kofi", "Ingeborg", "Thiago", "Yasmin", "Rūta", "Émile",
          "Nkechi", "Sakura", "Bartholomew", "Zsófia", "Ravi", "Henrike", "Mehmet", "Lucía", "Arnav", "Olamide",
-         "Finnegan", "Chiara", "Dong-hyun", "Paulina", "Kai", "Agnieszka", "Tobias", "Amaka", "Sven", "Noor"]
+         "Finnegan", "Chiara", "Dong-hyun", "Paulina", "Kai", "Agnieszka", "Tobias", "Amaka", "Sven", "Noor",
+         "Beatriz", "Oskar", "Adaeze", "Matthias", "Leilani", "Hamza", "Ines", "Teodor", "Mireille", "Juhani",
+         "Farah", "Callum", "Valentina", "Björg", "Rohan", "Solveig", "Tadeusz", "Ayesha", "Lorenzo", "Wanjiru"]
 LAST = ["van der Berg", "McAllister", "de la Cruz", "O'Sullivan", "Fitzgerald", "da Silva", "Kowalczyk", "Nakagawa",
         "Abernathy", "Oyelaran", "Quintero", "Henriksen", "Bianchi", "Al-Farsi", "Rosenthal", "Achterberg", "Szabó",
         "Mwangi", "Delacroix", "Petrović", "Lindgren", "Takahashi", "Chukwu", "MacLeod", "Esposito", "Jankowski",
-        "Haugen", "Okonkwo", "Villanueva", "Brennan"]
+        "Haugen", "Okonkwo", "Villanueva", "Brennan", "Marchetti", "Sørensen", "Ibáñez", "Kruger", "Nwachukwu",
+        "Vasquez", "Eriksen", "Moreira", "Kaczmarek", "Gallagher", "Hoffmann", "Adebayo", "Castellano", "Virtanen",
+        "Rahimi", "Dufresne", "Novak", "Pereira", "Whitfield", "Yilmaz"]
 COMPANIES = ["Brightwater Ceramics", "Juniper Ledger", "Stonebridge Freight", "Peregrine Labs", "Cobalt Cycles",
              "Wildflower Bakehouse", "Halcyon Dental", "Meridian Maps", "Foxglove Books", "Summit Solar",
              "Riverstone Legal", "Kettle & Kiln"]
