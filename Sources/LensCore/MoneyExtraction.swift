@@ -27,6 +27,9 @@ public enum MoneyExtraction {
     static let wordCodes: Set<String> = ["ALL", "TOP", "CUP", "PEN", "BOB", "MOP", "SOS", "TRY", "ESP", "CAD", "BAM", "MAD",
                                          "GEL", "LAK", "NIO", "PAB", "SAR", "SHP", "XXX", "XTS", "ANG", "BEL", "CHE", "LUL",
                                          "RON", "DOP", "MAF", "PES", "ARA", "GNS", "CVE"]
+    /// Codes that are also names in computing (`PHP 8`, `BSD 4.1`, `AMD64`): money only with an
+    /// amount that looks like one (`PHP 1,500.00`).
+    static let computingWords: Set<String> = ["PHP", "BSD", "AMD", "CRC", "SRD", "STD", "SYP", "MDL", "GHS", "TMT"]
     /// Currency words of one currency each that are also ordinary English words or units.
     static let wordNames: Set<String> = ["kip", "mark", "real", "dram", "som", "unit", "rand"]
     /// Currencies written without minor units.
@@ -125,11 +128,15 @@ public enum MoneyExtraction {
         func needsMoneyLikeAmount(_ symbol: String, glued: Bool) -> Bool {
             guard symbol.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || $0 == "." || $0 == "/" }),
                   symbol.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return false }
-            return glued || (symbol.count <= 2 && preferred[symbol] == nil)
+            return glued || (symbol.count <= 2 && preferred[symbol] == nil) || computingWords.contains(symbol)
         }
+        /// Two decimals (`24,00`, `1.50`) or thousands groups (`1,500`, `9 472`): not `4.1` or `8`.
         func looksLikeMoney(_ amount: String?) -> Bool {
             guard let amount else { return false }
-            return amount.contains(where: { $0 == "." || $0 == "," || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == " " })
+            let marks = amount.filter { $0 == "." || $0 == "," || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == " " }
+            guard let lastMark = amount.lastIndex(where: { marks.contains($0) }) else { return false }
+            let after = amount[amount.index(after: lastMark)...].count
+            return after == 2 || after == 3
         }
         var found: [Entity] = []
         for match in number.matches(in: text) {

@@ -24,6 +24,7 @@ public enum PersonExtraction {
     /// Lower-case particles inside a name: `van der Berg`, `de la Cruz`, `da Silva`, `bin Salman`.
     static let particles = #"(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))*"#
     static let wholeWord = TextMatcher("^" + word + "$")
+    static let titles: Set<String> = ["dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "hon"]
     static let particleGap = TextMatcher(#"^(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))+[ \t]+$"#)
     static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.(?:[ \t]+|"# + particles + #"[ \t]+)"# + word + #"(?:"# + particles + #"[ \t]+"# + word
                                        + #"){0,2}|"# + word + #"(?:"# + particles + #"[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
@@ -37,6 +38,7 @@ public enum PersonExtraction {
         "direct", "messages", "inbox", "sent", "drafts", "archive", "spam", "trash", "total", "subtotal", "tax",
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
         "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday",
+        "dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "hon",
     ]
 
     public static func entities(in text: String) -> [Entity] {
@@ -79,8 +81,15 @@ public enum PersonExtraction {
             let value = string(utf8, span.lowerBound..<end)
             // A name is read on one line: a span across a line break joins two pieces of layout.
             guard !value.contains("\n") else { continue }
-            let words = value.split(whereSeparator: \.isWhitespace)
-            guard !words.contains(where: { notNames.contains($0.lowercased()) }) else { continue }
+            var words = value.split(whereSeparator: \.isWhitespace)
+            // A title starts the name, it is not part of it: "Dr Jane Roe" is "Jane Roe", "Dr" alone nothing.
+            var start = span.lowerBound
+            while let first = words.first, titles.contains(first.lowercased().trimmingCharacters(in: ["."])) {
+                start += first.utf8.count
+                while start < end, utf8[start] == 0x20 || utf8[start] == 0x2E { start += 1 }
+                words.removeFirst()
+            }
+            guard !words.isEmpty, !words.contains(where: { notNames.contains($0.lowercased()) }) else { continue }
             // Every word written as names are (`McAllister`, `O'Neill`, a particle): not `TIM`,
             // `J`, `BeyondFinalZero` or `LE`, which the tagger takes for names in running text.
             guard words.allSatisfy({ !wholeWord.matches(in: String($0)).isEmpty || !particleGap.matches(in: " \($0) ").isEmpty })
@@ -99,8 +108,8 @@ public enum PersonExtraction {
                 let line = string(utf8, lineStart..<lineEnd)
                 if line.drop(while: \.isWhitespace).hasPrefix(value), line.split(whereSeparator: \.isWhitespace).count <= 4 { continue }
             }
-            found.append(Entity(type: .person, value: value, normalized: words.joined(separator: " "),
-                                start: span.lowerBound, end: end))
+            found.append(Entity(type: .person, value: string(utf8, start..<end), normalized: words.joined(separator: " "),
+                                start: start, end: end))
         }
         return found.sorted { $0.start < $1.start }
     }

@@ -90,7 +90,7 @@ public enum PhoneEvidence {
             // countries says nothing about where a national number is from.
             if others.count > 1 { others = [] }
             let fallback = fallback.filter { $0 != defaultRegion && finder.isSupported(region: $0) }
-            for run in runs {
+            for run in runs where !isVersion(FoundPhoneNumber(start: run.lowerBound, end: run.upperBound, e164: ""), utf8) {
                 // Each run alone: the matcher reads a few bytes, not the whole text once per region.
                 let slice = String(decoding: utf8[run], as: UTF8.self)
                 func readings(_ region: String, exact: Bool) -> [FoundPhoneNumber] {
@@ -98,7 +98,7 @@ public enum PhoneEvidence {
                         var n = number
                         n.start += run.lowerBound
                         n.end += run.lowerBound
-                        return utf8[n.start] == UInt8(ascii: "+") || isIdentifier(n, utf8) ? nil : n
+                        return utf8[n.start] == UInt8(ascii: "+") || isIdentifier(n, utf8) || isVersion(n, utf8) ? nil : n
                     }
                 }
                 var accepted = others.flatMap { readings($0, exact: true) }
