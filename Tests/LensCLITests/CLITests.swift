@@ -424,6 +424,8 @@ struct CLITests {
         #expect(linked.edges.count == 4)
         #expect(linked.edges.contains { $0["manual"] as? Bool == true && $0["note"] as? String == "same client" })
         #expect(try graph(["--rebuild"]).edges.count == 4) // manual links survive a rebuild
+        #expect(try lens.run(["reindex", "--entities"]).status == 0) // and extracting the entities again
+        #expect(try graph().edges.contains { $0["manual"] as? Bool == true && $0["note"] as? String == "same client" })
         #expect(try graph(["--around", String(dialogID)]).nodes.count == 2)
         #expect(try lens.run(["unlink", String(dialogID), String(smith)]).status == 0)
         #expect(try lens.run(["unlink", String(dialogID), String(smith)]).status == 2)
