@@ -17,7 +17,9 @@ public enum EntityExtractors {
     /// An extractor for `region` (ISO 3166, e.g. `US`), reading national phone numbers in
     /// `fallbackRegions` too when nothing in the text says where a number is from.
     public static func make(region: String, fallbackRegions: [String] = []) -> EntityExtractor {
-        EntityExtractor(region: region, fallbackRegions: fallbackRegions, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
+        var extractor = EntityExtractor(region: region, fallbackRegions: fallbackRegions, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
+        extractor.timeZone = .current
+        return extractor
     }
 
     /// The normalized form of `value` read as a `type` entity (`(415) 555-0132` → `+14155550132`),

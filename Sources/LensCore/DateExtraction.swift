@@ -59,9 +59,11 @@ public enum DateExtraction {
     /// The dates in `text`; numeric `a/b/yyyy` dates are read month first in `region`'s custom
     /// (US) and day first elsewhere, unless only one reading is a real date. Dates without a year
     /// need `reference`; without it they are not found.
-    public static func entities(in text: String, region: String = "US", reference: Date? = nil) -> [Entity] {
+    /// `timeZone` is the one `reference` is read in (the screenshot's day is a local day).
+    public static func entities(in text: String, region: String = "US", reference: Date? = nil,
+                                timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [Entity] {
         var found: [Entity] = []
-        let context = Context(monthFirst: monthFirstRegions.contains(region.uppercased()), reference: reference.map(CalendarDay.init))
+        let context = Context(monthFirst: monthFirstRegions.contains(region.uppercased()), reference: reference.map { CalendarDay($0, timeZone: timeZone) })
         let whole = [NSRange(location: 0, length: (text as NSString).length)]
         let nearMonths = monthWindows(in: text)
         for (form, matcher) in forms {
@@ -110,12 +112,14 @@ public enum DateExtraction {
         var reference: CalendarDay?
     }
 
-    /// A day in the proleptic Gregorian calendar of the machine's time zone.
+    /// A day in the proleptic Gregorian calendar.
     struct CalendarDay {
         var year: Int, month: Int, day: Int
         init(year: Int, month: Int, day: Int) { (self.year, self.month, self.day) = (year, month, day) }
-        init(_ date: Date) {
-            let parts = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: date)
+        init(_ date: Date, timeZone: TimeZone) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
             self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
         }
         /// 0 = Sunday (Zeller's congruence, Gregorian).

@@ -11,6 +11,9 @@ public struct EntityExtractor: Sendable {
     /// Regions to read national phone numbers in after ``region`` when the text gives no
     /// evidence of one (the `regions` setting), in order.
     public var fallbackRegions: [String]
+    /// The time zone capture times are read in, for dates shown without a year (LensApp passes
+    /// the machine's; UTC by default so that extraction is the same everywhere).
+    public var timeZone = TimeZone(identifier: "UTC")!
 
     public init(region: String = "US", fallbackRegions: [String] = [], suffixes: PublicSuffixList, phoneFinder: (any PhoneNumberFinding)? = nil) {
         self.region = region
@@ -28,7 +31,7 @@ public struct EntityExtractor: Sendable {
     public func entities(in text: String, reference: Date? = nil) -> [Entity] {
         var found = WebExtraction.emails(in: text)
         found += WebExtraction.urls(in: text, suffixes: suffixes, excluding: found)
-        for candidate in DateExtraction.entities(in: text, region: region, reference: reference) + MoneyExtraction.entities(in: text)
+        for candidate in DateExtraction.entities(in: text, region: region, reference: reference, timeZone: timeZone) + MoneyExtraction.entities(in: text)
             + PersonExtraction.entities(in: text)
         where !found.contains(where: { $0.start < candidate.end && candidate.start < $0.end }) {
             found.append(candidate)

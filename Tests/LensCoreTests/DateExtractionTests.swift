@@ -78,6 +78,14 @@ struct DateExtractionTests {
         #expect(found.first?.normalized == normalized)
     }
 
+    @Test func theCaptureDayIsTheLocalDay() {
+        // 2024-06-15 23:30 UTC is already June 16 in Tokyo: "June 16" is this year there, last year in UTC.
+        let lateEvening = Date(timeIntervalSince1970: 1_718_494_200)
+        #expect(DateExtraction.entities(in: "June 16", reference: lateEvening).map(\.normalized) == ["2023-06-16"])
+        #expect(DateExtraction.entities(in: "June 16", reference: lateEvening, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+            .map(\.normalized) == ["2024-06-16"])
+    }
+
     @Test func datesWithoutAYearNeedWhenTheTextWasSeen() {
         #expect(DateExtraction.entities(in: "see you Tue May 9", reference: nil).isEmpty)
         #expect(DateExtraction.entities(in: "see you Tue May 9 2023", reference: nil).map(\.normalized) == ["2023-05-09"])
