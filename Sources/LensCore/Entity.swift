@@ -27,6 +27,30 @@ public struct Entity: Sendable, Equatable, Hashable {
     }
 }
 
+/// A text's Unicode scalars with the UTF-8 offset of each (and of the end), for extractors that
+/// walk scalars but report entities in UTF-8 offsets.
+struct ScalarOffsets {
+    let scalars: [Unicode.Scalar]
+    /// `utf8[i]` is where `scalars[i]` starts; the last element is the text's UTF-8 length.
+    let utf8: [Int]
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+        var offsets: [Int] = [], offset = 0
+        offsets.reserveCapacity(scalars.count + 1)
+        for scalar in scalars { offsets.append(offset); offset += UTF8.width(scalar) }
+        offsets.append(offset)
+        utf8 = offsets
+    }
+
+    /// The index of the scalar that starts at UTF-8 offset `target` (or the first after it).
+    func scalarIndex(ofUTF8 target: Int) -> Int {
+        var low = 0, high = utf8.count - 1
+        while low < high { let mid = (low + high) / 2; if utf8[mid] < target { low = mid + 1 } else { high = mid } }
+        return low
+    }
+}
+
 /// Pattern matching over a text with UTF-8 offsets, shared by the extractors.
 ///
 /// Foundation's `NSRegularExpression` (ICU) rather than Swift `Regex`: on Linux it is several

@@ -104,17 +104,8 @@ public enum MoneyExtraction {
 
     public static func entities(in text: String) -> [Entity] {
         let t = tables
-        let chars = Array(text.unicodeScalars)
-        // UTF-8 offset of each scalar, to report offsets.
-        var offsets: [Int] = [], offset = 0
-        offsets.reserveCapacity(chars.count + 1)
-        for c in chars { offsets.append(offset); offset += UTF8.width(c) }
-        offsets.append(offset)
-        func scalarIndex(ofUTF8 target: Int) -> Int {
-            var low = 0, high = offsets.count - 1
-            while low < high { let mid = (low + high) / 2; if offsets[mid] < target { low = mid + 1 } else { high = mid } }
-            return low
-        }
+        let positions = ScalarOffsets(text)
+        let chars = positions.scalars, offsets = positions.utf8
         func isWordChar(_ i: Int) -> Bool {
             guard chars.indices.contains(i) else { return false }
             return chars[i].properties.isAlphabetic || chars[i].properties.numericType != nil
@@ -122,25 +113,9 @@ public enum MoneyExtraction {
         func isSpace(_ i: Int) -> Bool { chars.indices.contains(i) && (chars[i] == " " || chars[i] == "\u{00A0}" || chars[i] == "\u{202F}") }
         func string(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(chars[range])) }
 
-        /// Letters alone (`AMD`, `DT`, `SR`) name a currency only next to an amount that looks like
-        /// money (decimals or thousands groups) when they are glued to it (`AMD64`, `CRC32`,
-        /// `DA9063` are names of things) or are a two-letter symbol nobody prefers (`5 KM`, `1 DT`).
-        func needsMoneyLikeAmount(_ symbol: String, glued: Bool) -> Bool {
-            guard symbol.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || $0 == "." || $0 == "/" }),
-                  symbol.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return false }
-            return glued || (symbol.count <= 2 && preferred[symbol] == nil) || computingWords.contains(symbol)
-        }
-        /// Two decimals (`24,00`, `1.50`) or thousands groups (`1,500`, `9 472`): not `4.1` or `8`.
-        func looksLikeMoney(_ amount: String?) -> Bool {
-            guard let amount else { return false }
-            let marks = amount.filter { $0 == "." || $0 == "," || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == " " }
-            guard let lastMark = amount.lastIndex(where: { marks.contains($0) }) else { return false }
-            let after = amount[amount.index(after: lastMark)...].count
-            return after == 2 || after == 3
-        }
         var found: [Entity] = []
         for match in number.matches(in: text) {
-            let first = scalarIndex(ofUTF8: match.start), last = scalarIndex(ofUTF8: match.end)
+            let first = positions.scalarIndex(ofUTF8: match.start), last = positions.scalarIndex(ofUTF8: match.end)
             let scale = match[3] ?? match[4]
             var negative = match[1] != nil
             var currency: String?, start = first, end = last
@@ -191,6 +166,23 @@ public enum MoneyExtraction {
                                 start: offsets[start], end: offsets[end]))
         }
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// Letters alone (`AMD`, `DT`, `SR`) name a currency only next to an amount that looks like
+    /// money (decimals or thousands groups) when they are glued to it (`AMD64`, `CRC32`,
+    /// `DA9063` are names of things) or are a two-letter symbol nobody prefers (`5 KM`, `1 DT`).
+    static func needsMoneyLikeAmount(_ symbol: String, glued: Bool) -> Bool {
+        guard symbol.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || $0 == "." || $0 == "/" }),
+              symbol.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return false }
+        return glued || (symbol.count <= 2 && preferred[symbol] == nil) || computingWords.contains(symbol)
+    }
+    /// Two decimals (`24,00`, `1.50`) or thousands groups (`1,500`, `9 472`): not `4.1` or `8`.
+    static func looksLikeMoney(_ amount: String?) -> Bool {
+        guard let amount else { return false }
+        let marks = amount.filter { $0 == "." || $0 == "," || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "'" || $0 == " " }
+        guard let lastMark = amount.lastIndex(where: { marks.contains($0) }) else { return false }
+        let after = amount[amount.index(after: lastMark)...].count
+        return after == 2 || after == 3
     }
 
     /// An English currency name of one to three words at `index` (`euros`, `Finnish markka`,

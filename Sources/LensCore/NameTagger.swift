@@ -11,7 +11,7 @@ import Foundation
 /// `NameTagger+Weights.swift` (under 10,000 features, 190 KB of source). Hand-written because no
 /// package here tags names; the tokenizer and features mirror the training script exactly.
 public enum NameTagger {
-    static let tags: [StaticString] = ["O", "B", "I"]
+    static let tags: [Substring] = ["O", "B", "I"]
 
     /// Feature (its ``featureKey``) → weights for O, B and I.
     static let weights: WeightTable = {
@@ -81,15 +81,6 @@ public enum NameTagger {
         return key.value
     }
 
-    static func featureKey(_ a: StaticString, _ b: some StringProtocol, _ c: StaticString = "", _ d: Substring = "") -> UInt64 {
-        var key = FeatureKey()
-        key.add(a)
-        key.add(b)
-        key.add(c)
-        key.add(d)
-        return key.value
-    }
-
     struct Token {
         var text: String, lower: String, shape: String
         var start: Int, end: Int
@@ -140,11 +131,8 @@ public enum NameTagger {
             default: return s.properties.isAlphabetic
             }
         }
-        let scalars = Array(text.unicodeScalars)
-        var offsets: [Int] = [], offset = 0
-        offsets.reserveCapacity(scalars.count + 1)
-        for s in scalars { offsets.append(offset); offset += UTF8.width(s) }
-        offsets.append(offset)
+        let positions = ScalarOffsets(text)
+        let scalars = positions.scalars, offsets = positions.utf8
         var ranges: [Range<Int>] = []
         var i = 0
         while i < scalars.count {
@@ -173,14 +161,14 @@ public enum NameTagger {
         }
         var spans: [Range<Int>] = []
         var previous = 0, open: Range<Int>?
-        var keys: [UInt64] = []
+        var sink = KeySink(keys: [])
         for index in tokens.indices {
             var tag = 0
             if isCandidate(tokens[index].text) {
-                keys.removeAll(keepingCapacity: true)
-                features(tokens, utf8: utf8, at: index, previousTag: tags[previous], into: &keys)
+                sink.keys.removeAll(keepingCapacity: true)
+                features(tokens, utf8: utf8, at: index, previousTag: tags[previous], into: &sink)
                 var score = SIMD4<Int32>()
-                for key in keys { if let w = weights[key] { score &+= w } }
+                for key in sink.keys { if let w = weights[key] { score &+= w } }
                 tag = score[0] >= score[1] && score[0] >= score[2] ? 0 : score[1] >= score[2] ? 1 : 2
                 if tag == 2, previous == 0 { tag = 1 }
             }
@@ -212,55 +200,85 @@ public enum NameTagger {
         return out
     }
 
-    /// The features of token `i`, as keys; the names (`w=`, `p=`…) are the training script's.
-    static func features(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: StaticString, into keys: inout [UInt64]) {
+    /// Where features go: hashed for scoring, or as names for the tests.
+    protocol FeatureSink {
+        /// The feature `name` + `value` + `separator` + `more` (`pw=` `met` `|` `Xx`).
+        mutating func add(_ name: StaticString, _ value: Substring, _ separator: StaticString, _ more: Substring)
+        /// The feature `name` + the UTF-8 of `scalars` (a prefix or suffix).
+        mutating func add(_ name: StaticString, scalars: Substring.UnicodeScalarView.SubSequence)
+    }
+
+    struct KeySink: FeatureSink {
+        var keys: [UInt64]
+        mutating func add(_ name: StaticString, _ value: Substring, _ separator: StaticString, _ more: Substring) {
+            var key = FeatureKey()
+            key.add(name)
+            key.add(value)
+            key.add(separator)
+            key.add(more)
+            keys.append(key.value)
+        }
+        mutating func add(_ name: StaticString, scalars: Substring.UnicodeScalarView.SubSequence) {
+            var key = FeatureKey()
+            key.add(name)
+            key.add(scalars: scalars)
+            keys.append(key.value)
+        }
+    }
+
+    struct NameSink: FeatureSink {
+        var names: [String] = []
+        mutating func add(_ name: StaticString, _ value: Substring, _ separator: StaticString, _ more: Substring) {
+            names.append(name.description + value + separator.description + more)
+        }
+        mutating func add(_ name: StaticString, scalars: Substring.UnicodeScalarView.SubSequence) {
+            names.append(name.description + String(String.UnicodeScalarView(scalars)))
+        }
+    }
+
+    /// The features of token `i`, in the training script's order and with its names (`w=`, `p=`…).
+    static func features(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: Substring, into sink: inout some FeatureSink) {
         func low(_ j: Int) -> Substring { j < 0 ? "<s>" : j >= tokens.count ? "</s>" : Substring(tokens[j].lower) }
         func shp(_ j: Int) -> Substring { tokens.indices.contains(j) ? Substring(tokens[j].shape) : "-" }
+        func add(_ name: StaticString, _ value: Substring = "", _ separator: StaticString = "", _ more: Substring = "") {
+            sink.add(name, value, separator, more)
+        }
         let token = tokens[i], lower = Substring(token.lower), wordShape = Substring(token.shape)
         let before = low(i - 1)
         let startsLine = i == 0 || utf8[tokens[i - 1].end..<token.start].contains(0x0A)
-        var suffix = FeatureKey(), prefix = FeatureKey()
-        suffix.add("suf=")
-        suffix.add(scalars: lower.unicodeScalars.suffix(3))
-        prefix.add("pre=")
-        prefix.add(scalars: lower.unicodeScalars.prefix(3))
-        keys.append(featureKey("b"))
-        keys.append(featureKey("w=", lower))
-        keys.append(featureKey("p=", before))
-        keys.append(featureKey("n=", low(i + 1)))
-        keys.append(featureKey("pp=", low(i - 2)))
-        keys.append(featureKey("s=", wordShape))
-        keys.append(featureKey("ps=", shp(i - 1)))
-        keys.append(featureKey("ns=", shp(i + 1)))
-        keys.append(suffix.value)
-        keys.append(prefix.value)
-        keys.append(featureKey("t=", previousTag.description))
-        keys.append(featureKey("ts=", previousTag.description, "", wordShape))
-        keys.append(featureKey("pw=", before, "|", wordShape))
-        if token.isGiven { keys.append(featureKey("g")) }
-        if token.isSurname { keys.append(featureKey("sn")) }
-        if i > 0, tokens[i - 1].isGiven { keys.append(featureKey("pg")) }
-        if i + 1 < tokens.count, tokens[i + 1].isSurname { keys.append(featureKey("nsn")) }
-        if startsLine || before == "." || before == "!" || before == "?" || before == ":" || before == "\"" { keys.append(featureKey("first")) }
-        if token.isAllCaps { keys.append(featureKey("caps")) }
+        add("b")
+        add("w=", lower)
+        add("p=", before)
+        add("n=", low(i + 1))
+        add("pp=", low(i - 2))
+        add("s=", wordShape)
+        add("ps=", shp(i - 1))
+        add("ns=", shp(i + 1))
+        sink.add("suf=", scalars: lower.unicodeScalars.suffix(3))
+        sink.add("pre=", scalars: lower.unicodeScalars.prefix(3))
+        add("t=", previousTag)
+        add("ts=", previousTag, "", wordShape)
+        add("pw=", before, "|", wordShape)
+        if token.isGiven { add("g") }
+        if token.isSurname { add("sn") }
+        if i > 0, tokens[i - 1].isGiven { add("pg") }
+        if i + 1 < tokens.count, tokens[i + 1].isSurname { add("nsn") }
+        if startsLine || before == "." || before == "!" || before == "?" || before == ":" || before == "\"" { add("first") }
+        if token.isAllCaps { add("caps") }
+    }
+
+    /// The features of token `i` as the keys the weights are looked up by.
+    static func features(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: StaticString, into keys: inout [UInt64]) {
+        var sink = KeySink(keys: keys)
+        keys = []
+        features(tokens, utf8: utf8, at: i, previousTag: Substring(previousTag.description), into: &sink)
+        keys = sink.keys
     }
 
     /// The features of token `i` by name, as the training script writes them (for tests).
     static func featureNames(_ tokens: [Token], utf8: [UInt8], at i: Int, previousTag: String) -> [String] {
-        func low(_ j: Int) -> String { j < 0 ? "<s>" : j >= tokens.count ? "</s>" : tokens[j].lower }
-        func shp(_ j: Int) -> String { tokens.indices.contains(j) ? tokens[j].shape : "-" }
-        let token = tokens[i]
-        var f: [String] = ["b", "w=" + token.lower, "p=" + low(i - 1), "n=" + low(i + 1), "pp=" + low(i - 2)]
-        f += ["s=" + token.shape, "ps=" + shp(i - 1), "ns=" + shp(i + 1)]
-        f += ["suf=" + String(String.UnicodeScalarView(token.lower.unicodeScalars.suffix(3))),
-              "pre=" + String(String.UnicodeScalarView(token.lower.unicodeScalars.prefix(3)))]
-        f += ["t=" + previousTag, "ts=" + previousTag + token.shape, "pw=" + low(i - 1) + "|" + token.shape]
-        if token.isGiven { f.append("g") }
-        if token.isSurname { f.append("sn") }
-        if i > 0, tokens[i - 1].isGiven { f.append("pg") }
-        if i + 1 < tokens.count, tokens[i + 1].isSurname { f.append("nsn") }
-        if i == 0 || utf8[tokens[i - 1].end..<token.start].contains(0x0A) || [".", "!", "?", ":", "\""].contains(low(i - 1)) { f.append("first") }
-        if token.isAllCaps { f.append("caps") }
-        return f
+        var sink = NameSink()
+        features(tokens, utf8: utf8, at: i, previousTag: Substring(previousTag), into: &sink)
+        return sink.names
     }
 }

@@ -22,24 +22,25 @@ public enum PersonExtraction {
     /// A capitalized word: `Smith`, `O'Neill`, `McAllister`, `Anna-Lena`.
     static let word = #"\p{Lu}\p{Ll}*['’]?\p{Lu}?[\p{Ll}'’]+(?:-\p{Lu}?\p{Ll}+)?"#
     /// Lower-case particles inside a name: `van der Berg`, `de la Cruz`, `da Silva`, `bin Salman`.
-    static let particles = #"(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))*"#
+    static let particleWords = "van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y"
+    static let particles = #"(?:[ \t]+(?:"# + particleWords + #"))*"#
     static let wholeWord = TextMatcher("^" + word + "$")
+    /// Titles before a name: context, like `Dear`, never part of it.
     static let titles: Set<String> = ["dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "hon"]
-    static let particleGap = TextMatcher(#"^(?:[ \t]+(?:van|von|der|den|de|del|della|di|da|dos|das|du|la|le|ter|ten|zu|bin|ibn|al|el|y))+[ \t]+$"#)
+    static let particleGap = TextMatcher(#"^(?:[ \t]+(?:"# + particleWords + #"))+[ \t]+$"#)
     static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.(?:[ \t]+|"# + particles + #"[ \t]+)"# + word + #"(?:"# + particles + #"[ \t]+"# + word
                                        + #"){0,2}|"# + word + #"(?:"# + particles + #"[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
     static let emailLocalPart = TextMatcher(#"[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)"#)
     static let cueBefore = TextMatcher(#"(?:\b(?:(?i:From|To|Cc|Bcc|Author|Organi[sz]er|Owner|Bill to|Attendees?|Guests?|Reviewer|Assignee)[ \t]*:|(?i:customer)=|(?:Dear|Hi|Hello|Hey),?|(?i:maintained by|owned by|signed by|call|ask|contact|thanks|regards),?)|^[ \t]*--|\[|"name":)[ \t]*"?$"#)
     static let cueAfter = TextMatcher(#"^(?:[ \t]*(?:<[^>\s]+@|[-–|][ \t]*[^\s@]+@|\([^)\s]+@)|[ \t]+\d{1,2}:\d{2}\b|[ \t]*\])"#)
     /// Capitalized words that start UI labels, headings and sentences, never names.
-    static let notNames: Set<String> = [
+    static let notNames: Set<String> = titles.union([
         "the", "a", "an", "and", "or", "of", "in", "on", "at", "for", "to", "from", "with", "by", "new", "re", "fwd",
         "your", "my", "our", "this", "that", "dear", "hi", "hello", "hey", "thanks", "thank", "best", "kind", "regards",
         "direct", "messages", "inbox", "sent", "drafts", "archive", "spam", "trash", "total", "subtotal", "tax",
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
         "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday",
-        "dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "hon",
-    ]
+    ])
 
     public static func entities(in text: String) -> [Entity] {
         let utf8 = Array(text.utf8)

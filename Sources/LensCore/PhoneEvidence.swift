@@ -17,17 +17,6 @@ public enum PhoneEvidence {
     static let genericCountryDomains: Set<String> = ["io", "co", "me", "tv", "ai", "ly", "fm", "cc", "gg", "sh", "to", "ws", "la",
                                                      "app", "dev", "am", "so", "vc", "is", "it", "in", "be", "do", "us"]
 
-    /// English country names (ICU's, through Foundation) → region codes, longest first.
-    static let countries: [(name: String, region: String)] = {
-        let english = Locale(identifier: "en")
-        var out: [(String, String)] = []
-        for region in Locale.Region.isoRegions where region.identifier.count == 2 {
-            guard let name = english.localizedString(forRegionCode: region.identifier), !name.contains("("), name.count > 3 else { continue }
-            out.append((name, region.identifier))
-        }
-        return out.sorted { $0.0.count > $1.0.count }
-    }()
-
     /// The regions `text` points to: those of its numbers written in international form, of
     /// the country-code domains of its addresses, and of the countries it names.
     public static func regions(in text: String, webEntities: [Entity]) -> [String] {
@@ -60,16 +49,24 @@ public enum PhoneEvidence {
         return out
     }
 
+    /// What numbers are written with between their digits: space, `-`, `.`, brackets, `/`.
+    static func isSeparator(_ b: UInt8) -> Bool { b == 0x20 || b == 0x2D || b == 0x2E || b == 0x28 || b == 0x29 || b == 0x2F }
+
     static func isLetterByte(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b >= 0x80 }
 
     static func firstWord(_ text: Substring) -> Substring { text.prefix { $0.isLetter } }
 
+    /// English country names (ICU's, through Foundation) → region codes, under their first word
+    /// and longest first: a capitalized word of the text finds the names it may start.
     static let countriesByFirstWord: [Substring: [(name: String, region: String)]] = {
+        let english = Locale(identifier: "en")
         var table: [Substring: [(name: String, region: String)]] = [:]
-        for (name, region) in countries { table[firstWord(Substring(name)), default: []].append((name, region)) }
-        return table
+        for region in Locale.Region.isoRegions where region.identifier.count == 2 {
+            guard let name = english.localizedString(forRegionCode: region.identifier), !name.contains("("), name.count > 3 else { continue }
+            table[firstWord(Substring(name)), default: []].append((name, region.identifier))
+        }
+        return table.mapValues { $0.sorted { $0.name.count > $1.name.count } }
     }()
-
     /// The numbers of `text`: those of `defaultRegion`; then, for each run of digits no number
     /// covers, its reading in the one region the text points to (``regions(in:webEntities:)`` and
     /// the regions of its own international numbers, when they are one) if the digits are grouped
@@ -126,15 +123,11 @@ public enum PhoneEvidence {
                 if runStart < 0 { runStart = index; digits = 0 }
                 digits += 1
                 lastDigit = index
-            } else if runStart >= 0, !(b == 0x20 || b == 0x2D || b == 0x2E || b == 0x28 || b == 0x29 || b == 0x2F) {
+            } else if runStart >= 0, !isSeparator(b) {
                 let start = runStart > 0 && utf8[runStart - 1] == UInt8(ascii: "(") ? runStart - 1 : runStart
                 let range = start..<(lastDigit + 1)
                 // Digits glued to letters are part of a word or a hash (`…2164b4989504d1468`).
-                func isLetter(_ i: Int) -> Bool {
-                    guard utf8.indices.contains(i) else { return false }
-                    let c = utf8[i] | 0x20
-                    return (c >= 0x61 && c <= 0x7A) || utf8[i] >= 0x80
-                }
+                func isLetter(_ i: Int) -> Bool { utf8.indices.contains(i) && isLetterByte(utf8[i]) }
                 // Eight digits at least (a national number with its trunk prefix: `030 901820`);
                 // shorter runs and `#928512` are ids (Debian bugs, orders), not numbers.
                 let isId = range.lowerBound > 0 && utf8[range.lowerBound - 1] == UInt8(ascii: "#")
@@ -164,8 +157,7 @@ public enum PhoneEvidence {
     static func isIdentifier(_ number: FoundPhoneNumber, _ utf8: [UInt8]) -> Bool {
         guard number.start >= 2 else { return false }
         let joint = utf8[number.start - 1], before = utf8[number.start - 2]
-        let isWordByte = (before >= 0x41 && before <= 0x5A) || (before >= 0x61 && before <= 0x7A) || before >= 0x80
-        return (joint == UInt8(ascii: "-") || joint == UInt8(ascii: "_")) && isWordByte
+        return (joint == UInt8(ascii: "-") || joint == UInt8(ascii: "_")) && isLetterByte(before)
     }
 
     /// Numbers split by a line break: where one line ends in a piece of a number (digits and the
@@ -173,10 +165,8 @@ public enum PhoneEvidence {
     /// joined by a space, and a number found across the join counts when it overlaps no number
     /// already found (neither piece was one by itself). Only the pieces are read, not the text.
     static func wrapped(in utf8: [UInt8], finder: any PhoneNumberFinding, regions: [String], known: [FoundPhoneNumber]) -> [FoundPhoneNumber] {
-        func isPiece(_ b: UInt8) -> Bool {
-            (b >= 0x30 && b <= 0x39) || b == 0x20 || b == 0x2D || b == 0x2E || b == 0x28 || b == 0x29 || b == 0x2B || b == 0x2F
-        }
         func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isPiece(_ b: UInt8) -> Bool { isDigit(b) || isSeparator(b) || b == UInt8(ascii: "+") }
         var out: [FoundPhoneNumber] = []
         var tried: [String] = []
         for region in regions where !tried.contains(region) && finder.isSupported(region: region) { tried.append(region) }

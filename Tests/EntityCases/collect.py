@@ -76,6 +76,17 @@ def decorated_lists(path, decorator_attr):
             yield node
 
 
+def expanded_params(path, env):
+    """Every `param(...)` of every `@parameterized.expand([...])` in a test file, evaluated with
+    `env`; lists that need names `env` lacks are skipped."""
+    for node in decorated_lists(path, "expand"):
+        try:
+            params = eval(compile(ast.Expression(node.args[0]), path, "eval"), env)
+        except Exception:
+            continue
+        yield from (p for p in params if isinstance(p, Param))
+
+
 class Param:
     def __init__(self, *args, **kwargs):
         self.args, self.kwargs = args, kwargs
@@ -88,42 +99,35 @@ def dateparser_cases(root):
     env = {"param": Param, "datetime": datetime, "timedelta": datetime.timedelta, "relative_base": relative_base,
            "today": relative_base}
     cases = []
-    for node in decorated_lists(path, "expand"):
-        try:
-            params = eval(compile(ast.Expression(node.args[0]), path, "eval"), env)
-        except Exception:
+    for p in expanded_params(path, env):
+        args, kw = list(p.args), dict(p.kwargs)
+        if args and args[0] == "en" and len(args) >= 3:
+            text, expected, settings = args[1], args[2], kw.get("settings") or (args[3] if len(args) > 3 else None)
+        elif "text" in kw and "expected" in kw and (kw.get("languages") in (["en"], None)):
+            text, expected, settings = kw["text"], kw["expected"], kw.get("settings")
+        else:
             continue
-        for p in params:
-            if not isinstance(p, Param):
+        if not isinstance(text, str) or not text.isascii():
+            continue
+        base = (settings or {}).get("RELATIVE_BASE") if isinstance(settings, dict) else None
+        if not isinstance(expected, (list, type(None))) or any(
+                not (isinstance(e, tuple) and len(e) == 2 and isinstance(e[1], datetime.datetime)) for e in expected or []):
+            continue
+        entities = []
+        for surface, when in expected or []:
+            # Only explicit dates: a day and a month written in the text (not "yesterday",
+            # "2 hours ago", a bare year or a bare weekday).
+            if not explicit_date(surface):
                 continue
-            args, kw = list(p.args), dict(p.kwargs)
-            if args and args[0] == "en" and len(args) >= 3:
-                text, expected, settings = args[1], args[2], kw.get("settings") or (args[3] if len(args) > 3 else None)
-            elif "text" in kw and "expected" in kw and (kw.get("languages") in (["en"], None)):
-                text, expected, settings = kw["text"], kw["expected"], kw.get("settings")
-            else:
-                continue
-            if not isinstance(text, str) or not text.isascii():
-                continue
-            base = (settings or {}).get("RELATIVE_BASE") if isinstance(settings, dict) else None
-            if not isinstance(expected, (list, type(None))) or any(
-                    not (isinstance(e, tuple) and len(e) == 2 and isinstance(e[1], datetime.datetime)) for e in expected or []):
-                continue
-            entities = []
-            for surface, when in expected or []:
-                # Only explicit dates: a day and a month written in the text (not "yesterday",
-                # "2 hours ago", a bare year or a bare weekday).
-                if not explicit_date(surface):
-                    continue
-                has_year = re.search(r"\b(1[89]\d\d|2\d\d\d)\b", surface) is not None
-                entities.append({"type": "date", "value": surface,
-                                 "normalized": when.strftime("%Y-%m-%d") if has_year else when.strftime("--%m-%d")})
-            if any(not explicit_date(s) for s, _ in expected or []) and not entities:
-                continue  # a case about relative dates only: not what this set measures
-            if not expected and explicit_date(text):
-                continue  # dateparser declines a date here for reasons of its own API
-            cases.append(case("dateparser", text, ["date"], entities,
-                              reference=base.isoformat() if base else None))
+            has_year = re.search(r"\b(1[89]\d\d|2\d\d\d)\b", surface) is not None
+            entities.append({"type": "date", "value": surface,
+                             "normalized": when.strftime("%Y-%m-%d") if has_year else when.strftime("--%m-%d")})
+        if any(not explicit_date(s) for s, _ in expected or []) and not entities:
+            continue  # a case about relative dates only: not what this set measures
+        if not expected and explicit_date(text):
+            continue  # dateparser declines a date here for reasons of its own API
+        cases.append(case("dateparser", text, ["date"], entities,
+                          reference=base.isoformat() if base else None))
     return cases
 
 
@@ -139,23 +143,18 @@ def dateparser_parse_cases(root):
     path = os.path.join(root, "tests", "test_date_parser.py")
     env = {"param": Param, "datetime": datetime.datetime, "timedelta": datetime.timedelta}
     cases = []
-    for node in decorated_lists(path, "expand"):
-        try:
-            params = eval(compile(ast.Expression(node.args[0]), path, "eval"), env)
-        except Exception:
+    for p in expanded_params(path, env):
+        if len(p.args) != 2 or p.kwargs:
             continue
-        for p in params:
-            if not isinstance(p, Param) or len(p.args) != 2 or p.kwargs:
-                continue
-            text, when = p.args
-            if not (isinstance(text, str) and isinstance(when, datetime.datetime) and text.isascii()):
-                continue
-            words = re.findall(r"[a-z]+", text.lower())
-            if not explicit_date(text) or any(w not in ENGLISH_DATE_WORDS for w in words):
-                continue
-            has_year = re.search(r"\b\d{4}\b", text) is not None
-            cases.append(case("dateparser", text, ["date"], [{"type": "date", "value": text,
-                              "normalized": when.strftime("%Y-%m-%d") if has_year else when.strftime("--%m-%d")}]))
+        text, when = p.args
+        if not (isinstance(text, str) and isinstance(when, datetime.datetime) and text.isascii()):
+            continue
+        words = re.findall(r"[a-z]+", text.lower())
+        if not explicit_date(text) or any(w not in ENGLISH_DATE_WORDS for w in words):
+            continue
+        has_year = re.search(r"\b\d{4}\b", text) is not None
+        cases.append(case("dateparser", text, ["date"], [{"type": "date", "value": text,
+                          "normalized": when.strftime("%Y-%m-%d") if has_year else when.strftime("--%m-%d")}]))
     return cases
 
 
@@ -246,7 +245,6 @@ def urlextract_cases(root):
             for text, expected in rows:
                 if not isinstance(expected, list) or not all(isinstance(e, str) for e in expected):
                     continue
-                emails_on = "email_enabled" in ast.unparse(node) or False
                 if name == "test_extract_email.py":
                     # the "enabled" table lists e-mails; the "disabled" one only URLs.
                     types = ["email"] if any("@" in e and "://" not in e for e in expected) else ["url"]
@@ -255,7 +253,6 @@ def urlextract_cases(root):
                     cases.append(case("urlextract", text, types, entities))
                     continue
                 cases.append(case("urlextract", text, ["url"], [{"type": "url", "value": e} for e in expected]))
-    # The e-mail table ("enabled") and its negatives.
     return dedupe(cases)
 
 
