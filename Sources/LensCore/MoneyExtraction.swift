@@ -13,6 +13,9 @@ import Foundation
 ///   and codes that are English words (`ALL`, `TOP`, `CUP`…) are not currencies alone.
 /// - Scale words: `k`, `m`, `bn`, `thousand`, `million`, `billion`, `trillion`, `lakh`, `crore`
 ///   (`$ 75 million` → `75000000.00 USD`, `€10M`).
+/// - Local words CLDR has no symbol for (`руб.`, `грн.`, `lei`, `円`, `원`), symbols written
+///   without their dot (`лв`), three-decimal currencies (`123,456.789 OMR`).
+/// - Ranges with the currency written once: `26 to 50 €` and `€10–20` give two amounts.
 /// - Negatives: `-$5.00`, `$-5.00`, `−€3`.
 /// - "pounds" after a number is money only with a scale word or "sterling": otherwise it is as
 ///   likely a weight.
@@ -34,6 +37,19 @@ public enum MoneyExtraction {
     static let wordNames: Set<String> = ["kip", "mark", "real", "dram", "som", "unit", "rand"]
     /// Currencies written without minor units.
     static let wholeUnits: Set<String> = ["JPY", "KRW", "VND", "CLP", "ISK", "IDR", "PYG", "UGX", "KMF", "XAF", "XOF", "BIF", "DJF", "GNF", "RWF", "VUV", "XPF"]
+    /// Currencies with three minor digits (ISO 4217). Foundation on Linux does not give a
+    /// currency's minor digits (its `NumberFormatter` answers 2 for every code), so the two
+    /// short lists are kept here.
+    static let thousandths: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+    /// How people write some currencies in their own language, where CLDR has only a symbol
+    /// (`₽`, `₴`, `₩`, `￥`) and a full name (`российский рубль`): ICU has no such list, so it is
+    /// kept here. Only forms that name one currency; not `р.` (also the Ukrainian year, `2020 р.`)
+    /// or the rial and dinar words several countries share.
+    static let localWords: [String: String] = [
+        "руб": "RUB", "руб.": "RUB", "Р": "RUB", "рублей": "RUB", "грн": "UAH", "грн.": "UAH", "lei": "RON", "Lei": "RON",
+        "元": "CNY", "円": "JPY", "원": "KRW", "zl": "PLN", "TL": "TRY", "KSh": "KES", "тг": "KZT", "₸": "KZT", "ש\"ח": "ILS",
+        "SFr": "CHF", "SFr.": "CHF", "VNĐ": "VND",
+    ]
 
     struct Tables: Sendable {
         var symbols: [String: String] = [:]
@@ -58,7 +74,12 @@ public enum MoneyExtraction {
             if symbol.count == 3, symbol.allSatisfy(\.isUppercase) { continue }           // codes as symbols
             if let code = preferred[symbol] { symbols[symbol] = code } else if codes.count == 1 { symbols[symbol] = codes.first }
         }
+        // `лв.`, `ден.`: the same symbol is written without its dot as often as with it.
+        for (symbol, code) in symbols where symbol.count > 2 && symbol.hasSuffix(".") && symbols[String(symbol.dropLast())] == nil {
+            symbols[String(symbol.dropLast())] = code
+        }
         for (symbol, code) in preferred { symbols[symbol] = code }
+        for (word, code) in localWords { symbols[word] = code }
         let english = Locale(identifier: "en")
         var codes: Set<String> = []
         var names: [String: String] = [:]
@@ -98,8 +119,10 @@ public enum MoneyExtraction {
     /// the tables by hand rather than by one pattern with every symbol and name in it: such a
     /// pattern (some 600 alternatives tried at each position) made money ten times slower than
     /// all other extraction together.
-    /// Groups: 1 sign, 2 amount, 3 scale word, 4 scale letter.
-    static let number = TextMatcher(#"(?<![\p{N}.,])([-−–]\s?)?(\d{1,3}(?:[,.\u00A0\u202F' ]\d{2,3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?|[.,]\d{1,2})"#
+    /// Thousands groups all use one mark (`1 234 567`, not `2.00 100`); a decimal part has up
+    /// to four digits (`123,456.789 OMR`, `฿ 3.3900`).
+    /// Groups: 1 sign, 2 amount, 3 group mark, 4 scale word, 5 scale letter.
+    static let number = TextMatcher(#"(?<![\p{N}.,])([-−–]\s?)?(\d{1,3}([,.\u00A0\u202F' ])\d{2,3}(?:\3\d{2,3})*(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?|[.,]\d{1,2})"#
                                     + #"(?:\s?((?i:thousand|million|billion|trillion|lakhs?|crores?|mn|bn|tn))\b|(k|K|m|M|b|B|bn|T)\b)?(?![\p{N}])"#)
 
     public static func entities(in text: String) -> [Entity] {
@@ -113,11 +136,29 @@ public enum MoneyExtraction {
         func isSpace(_ i: Int) -> Bool { chars.indices.contains(i) && (chars[i] == " " || chars[i] == "\u{00A0}" || chars[i] == "\u{202F}") }
         func string(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(chars[range])) }
 
+        /// Whether the text between two amounts joins them into a range (`26 to 50 €`, `$10–20`).
+        func isRangeJoint(_ range: Range<Int>) -> Bool {
+            guard range.lowerBound <= range.upperBound else { return false }
+            let joint = string(range).trimmingCharacters(in: .whitespaces)
+            return ["-", "–", "—", "~", "to"].contains(joint)
+        }
+        func amount(_ normalized: String) -> Decimal? { Decimal(string: String(normalized.prefix { $0 != " " })) }
+
         var found: [Entity] = []
+        /// The last amount without a currency, and the last one with a symbol before it: the
+        /// other end of a range whose currency is written once.
+        var bare: (range: Range<Int>, amount: String, scale: String?)?
+        var prefixed: (entity: Entity, currency: String, end: Int)?
         for match in number.matches(in: text) {
-            let first = positions.scalarIndex(ofUTF8: match.start), last = positions.scalarIndex(ofUTF8: match.end)
-            let scale = match[3] ?? match[4]
+            var first = positions.scalarIndex(ofUTF8: match.start)
+            let last = positions.scalarIndex(ofUTF8: match.end)
+            let scale = match[4] ?? match[5]
             var negative = match[1] != nil
+            // `10 - 20 €`: the dash between two amounts joins them; it is not a sign.
+            if negative, let sign = match[1], let end = bare?.range.upperBound ?? prefixed?.end, isRangeJoint(end..<(first + sign.unicodeScalars.count)) {
+                negative = false
+                first += sign.unicodeScalars.count
+            }
             var currency: String?, start = first, end = last
             // A symbol or code just before (one space allowed), starting at a word boundary.
             var j = first
@@ -160,10 +201,30 @@ public enum MoneyExtraction {
                     end = wordsEnd
                 }
             }
-            guard let currency, !found.contains(where: { $0.start < offsets[end] && offsets[start] < $0.end }),
+            guard let currency else {
+                // `€10–20`: the currency written before the first end of a range is the second's too.
+                if let p = prefixed, isRangeJoint(p.end..<first), !negative, let low = amount(p.entity.normalized),
+                   let normalized = normalizedAmount(match[2] ?? "", currency: p.currency, scale: scale), let high = amount(normalized), low < high {
+                    found.append(Entity(type: .money, value: string(first..<last), normalized: normalized + " " + p.currency,
+                                        start: offsets[first], end: offsets[last]))
+                }
+                bare = (first..<last, match[2] ?? "", scale)
+                prefixed = nil
+                continue
+            }
+            guard !found.contains(where: { $0.start < offsets[end] && offsets[start] < $0.end }),
                   let normalized = normalizedAmount(match[2] ?? "", currency: currency, scale: scale) else { continue }
-            found.append(Entity(type: .money, value: string(start..<end), normalized: (negative ? "-" : "") + normalized + " " + currency,
-                                start: offsets[start], end: offsets[end]))
+            // `26 to 50 €`: the currency written after the second end of a range is the first's too.
+            if let b = bare, isRangeJoint(b.range.upperBound..<start), !negative,
+               let low = normalizedAmount(b.amount, currency: currency, scale: b.scale ?? scale), let l = amount(low), let h = amount(normalized), l < h {
+                found.append(Entity(type: .money, value: string(b.range), normalized: low + " " + currency,
+                                    start: offsets[b.range.lowerBound], end: offsets[b.range.upperBound]))
+            }
+            bare = nil
+            let entity = Entity(type: .money, value: string(start..<end), normalized: (negative ? "-" : "") + normalized + " " + currency,
+                                start: offsets[start], end: offsets[end])
+            found.append(entity)
+            prefixed = start < first ? (entity, currency, end) : nil
         }
         return found.sorted { $0.start < $1.start }
     }
@@ -238,15 +299,20 @@ public enum MoneyExtraction {
     /// `1.234,50` → `1234.50`; `1,00,000` → `100000.00`; `306,895` (JPY) → `306895`; `2.174`
     /// with a scale (`$2.174T`) → 2.174 × 10¹².
     ///
-    /// The last `.` or `,` is the decimal mark when 1–2 digits follow it (or, before a scale
-    /// word, when it is the only mark); every other mark groups thousands.
+    /// The last `.` or `,` is the decimal mark when other than three digits follow it, when it
+    /// differs from the marks before it, or when it is the only mark, a dot, before a scale word
+    /// or in a three-decimal currency (`KWD 1.250`); every other mark groups thousands.
     static func normalizedAmount(_ written: String, currency: String, scale: String? = nil) -> String? {
         let kept = written.filter { $0.isNumber || $0 == "." || $0 == "," }
         var integer = kept, fraction = ""
         let marks = kept.filter { $0 == "." || $0 == "," }
         if let mark = kept.lastIndex(where: { $0 == "." || $0 == "," }) {
             let after = kept[kept.index(after: mark)...]
-            if (1...2).contains(after.count) || (scale != nil && marks.count == 1 && kept[mark] == ".") {
+            // A mark unlike the ones before it (`123,456.789`), or with other than three digits
+            // after it, is the decimal mark: thousands groups have three.
+            let mixed = marks.count > 1 && marks.dropLast().allSatisfy { $0 != kept[mark] }
+            let onlyDot = marks.count == 1 && kept[mark] == "."
+            if after.count != 3 || mixed || (onlyDot && (scale != nil || thousandths.contains(currency))) {
                 integer = String(kept[..<mark])
                 fraction = String(after)
             }
@@ -255,7 +321,7 @@ public enum MoneyExtraction {
         guard !integer.isEmpty || !fraction.isEmpty else { return nil }
         integer = String(integer.drop(while: { $0 == "0" }))
         if integer.isEmpty { integer = "0" }
-        let minorDigits = wholeUnits.contains(currency) ? 0 : 2
+        let minorDigits = wholeUnits.contains(currency) ? 0 : thousandths.contains(currency) ? 3 : 2
         if let factor = multiplier(scale) {
             guard let value = Decimal(string: integer + "." + (fraction.isEmpty ? "0" : fraction)) else { return nil }
             var scaled = value * factor, rounded = Decimal()
@@ -263,7 +329,7 @@ public enum MoneyExtraction {
             return format(rounded, minorDigits: minorDigits)
         }
         if minorDigits == 0 { return integer }
-        return integer + "." + (fraction + "00").prefix(2)
+        return integer + "." + (fraction + "000").prefix(minorDigits)
     }
 
     static func format(_ value: Decimal, minorDigits: Int) -> String {
@@ -271,6 +337,6 @@ public enum MoneyExtraction {
         guard minorDigits > 0 else { return plain.split(separator: ".").first.map(String.init) ?? plain }
         let parts = plain.split(separator: ".", omittingEmptySubsequences: false)
         let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return String(parts[0]) + "." + (fraction + "00").prefix(2)
+        return String(parts[0]) + "." + (fraction + "000").prefix(minorDigits)
     }
 }

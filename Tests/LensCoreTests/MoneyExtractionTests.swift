@@ -76,4 +76,44 @@ struct MoneyExtractionTests {
     func wordsAndIdentifiersAreNotMoney(text: String) {
         #expect(MoneyExtraction.entities(in: text).isEmpty, "\(MoneyExtraction.entities(in: text))")
     }
+
+    /// Local words ICU has no symbol for, three-decimal currencies, decimals beyond the minor
+    /// unit, groups that must share one mark.
+    @Test(arguments: [
+        ("цена 5 450 руб. с НДС", "5 450 руб.", "5450.00 RUB"),
+        ("1 890 Р", "1 890 Р", "1890.00 RUB"),
+        ("2 285,81 грн.", "2 285,81 грн.", "2285.81 UAH"),
+        ("145,00 lei", "145,00 lei", "145.00 RON"),
+        ("550,00 лв", "550,00 лв", "550.00 BGN"),
+        ("3,500円", "3,500円", "3500 JPY"),
+        ("12,000원", "12,000원", "12000 KRW"),
+        ("123,456.789 OMR", "123,456.789 OMR", "123456.789 OMR"),
+        ("KWD 1.250", "KWD 1.250", "1.250 KWD"),
+        ("฿ 3.3900", "฿ 3.3900", "3.39 THB"),
+    ])
+    func localWordsAndDecimalsAreRead(text: String, shown: String, normalized: String) throws {
+        let found = MoneyExtraction.entities(in: text)
+        #expect(found.map(\.value) == [shown], "\(found)")
+        #expect(found.first?.normalized == normalized)
+    }
+
+    /// A currency written once for both ends of a range counts for both; a lower second end is
+    /// not a range (`50 - $2.00` is a quantity and its price).
+    @Test(arguments: [
+        ("From 26 to 50 €", ["26.00 EUR", "50.00 EUR"]),
+        ("€10–20 per seat", ["10.00 EUR", "20.00 EUR"]),
+        ("$5 - 10 a month", ["5.00 USD", "10.00 USD"]),
+        ("10 - 20 USD", ["10.00 USD", "20.00 USD"]),
+        ("50 - $2.00 100 - $2.75", ["2.00 USD", "2.75 USD"]),
+        ("pages 30-40 cost $5", ["5.00 USD"]),
+        ("$20 - 5 = 15", ["20.00 USD"]),
+    ])
+    func rangesShareTheirCurrency(text: String, normalized: [String]) {
+        #expect(MoneyExtraction.entities(in: text).map(\.normalized) == normalized, "\(MoneyExtraction.entities(in: text))")
+    }
+
+    @Test(arguments: ["в 2020 р. було", "page 2.00 100 items", "19 lei-uri", "Model 3 TLS", "zone 5 Рига"])
+    func localWordsNeedAnAmountAndAWordEnd(text: String) {
+        #expect(MoneyExtraction.entities(in: text).isEmpty, "\(MoneyExtraction.entities(in: text))")
+    }
 }
