@@ -6,8 +6,9 @@
 public struct WebAddress: Sendable, Equatable {
     public var normalized: String
 
-    /// `allowingLocalHost`: `http://localhost:8000/` is an address in a developer's text; in a
-    /// code's payload it points nowhere the user can go, so a payload must name a real host.
+    /// `allowingLocalHost`: `http://localhost:8000/` and `http://nas/` (a one-label host, after a
+    /// scheme) are addresses in a developer's text; in a code's payload they point nowhere the
+    /// user can go, so a payload must name a host with a dot.
     public init?(_ candidate: String, allowingLocalHost: Bool = false) {
         let trimmed = candidate.trimmingWhitespace
         guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }) else { return nil }
@@ -27,11 +28,17 @@ public struct WebAddress: Sendable, Equatable {
         let hostEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
         let authority = rest[..<hostEnd]
         // user-info is dropped from the host test but kept in the address as written
-        let host = authority.split(separator: "@").last.map(String.init) ?? ""
-        let hostName = host.split(separator: ":").first.map(String.init) ?? ""
-        guard hostName.contains(".") || (allowingLocalHost && hostName.lowercased() == "localhost"),
-              !hostName.hasPrefix("."), !hostName.hasSuffix("."),
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        let hostParts = host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let hostName = String(hostParts[0])
+        // RFC 1123 labels: letters, digits and inner hyphens; a port is a number up to 65535.
+        let labels = hostName.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count > 1 || (allowingLocalHost && !hostName.isEmpty),
+              labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }),
               hostName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { return nil }
+        if hostParts.count == 2 {
+            guard let port = Int(hostParts[1]), (1...65_535).contains(port), hostParts[1].allSatisfy(\.isASCII) else { return nil }
+        }
         normalized = scheme + "://" + authority.lowercased() + rest[hostEnd...]
     }
 }

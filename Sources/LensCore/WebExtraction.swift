@@ -13,10 +13,24 @@ public enum WebExtraction {
     /// (`MAIL_FROM=jose@…`). ``emails(in:)`` then refuses a local part over 64 characters, with
     /// a leading, trailing or doubled dot, and an address over 254 bytes.
     static let email = TextMatcher(#"(?<![\p{L}\p{M}\p{N}._%+'-])[\p{L}\p{N}_%+-][\p{L}\p{M}\p{N}._%+'-]*@(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{2,59})(?![\p{L}\p{M}\p{N}-])"#)
-    /// Characters RFC 3986 never allows unencoded in an address (`{ } | \\ ^ [ ]` and quotes)
-    /// end it: `[http://example.com|Example]`, `{\\url{…}}`, a Markdown `[text](url)`.
-    static let schemeOrWWW = TextMatcher(#"(?i)(?<![\p{L}\p{N}])(?:https?://|www\.)[^\s<>"'`{}|\\^\[\]]+"#)
-    static let bare = TextMatcher(#"(?i)(?<![\p{L}\p{N}@._/:-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})(:\d{2,5})?(/[^\s<>"'`{}|\\^\[\]]*)?"#)
+    /// Characters RFC 3986 never allows unencoded in an address (`{ } | \\ ^` and quotes) end
+    /// it: `[http://example.com|Example]`, `{\\url{…}}`; so do CJK and full-width punctuation
+    /// (`｜`, `。`, `」`), which no address holds unencoded. Square brackets stay when they pair up
+    /// inside it (`/wiki/a_[b]`); ``trimTrail(_:)`` drops one that closes what it did not open,
+    /// as in a Markdown `[text](url)`. A scheme glued to a word of a script written with spaces
+    /// (`xhttp://`) is no address's start; glued to Chinese or Japanese (`見てhttps://…`) it is.
+    static let stop = #"\s<>"'`{}|\\^\x{3000}-\x{303F}\x{FF01}-\x{FF65}"#
+    static let schemeOrWWW = TextMatcher(#"(?i)(?<![\p{Latin}\p{Greek}\p{Cyrillic}\p{N}_])(?:https?://|www\.)[^"# + stop + #"]+"#)
+    /// A host ending in a public suffix, in any script (`президент.рф`, `bündnis-für-x.de`),
+    /// or written scheme-relative (`//example.com`), with a
+    /// port and path when shown; a port that is not one (`google.com:500000`) makes no address.
+    /// Groups: 1 `//`, 2 host, 3 port, 4 path.
+    static let bare = TextMatcher(#"(?i)(?<![\p{L}\p{N}@._/:-])(//)?((?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{2,59}))(?![\p{L}\p{M}\p{N}-])(:\d{2,5}(?!\d))?(?!:\d)(/[^"#
+                                  + stop + #"]*)?"#)
+    /// An IPv4 address without a scheme is an address with a port or a path (`10.0.0.7:8080`,
+    /// `192.168.1.1/admin`); alone, four numbers are as often a version (`1.2.3.4`).
+    static let bareIPv4 = TextMatcher(#"(?<![\p{L}\p{N}@._/:-])((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})"#
+                                      + #"(?:(:\d{2,5})(/[^"# + stop + #"]*)?|(/[^"# + stop + #"]*))(?![\p{N}.]*\d)"#)
     /// Top-level domains that are also common file extensions: a bare `name.py` without a path is a file.
     static let fileLikeSuffixes: Set<String> = ["py", "md", "sh", "rs", "pl", "so", "ps", "cc", "mk", "js", "ts", "sc", "st", "cs", "zip", "mov"]
 
@@ -40,19 +54,37 @@ public enum WebExtraction {
             (found + excluded).contains { $0.start < end && start < $0.end }
         }
         let utf8 = Array(text.utf8)
-        for match in schemeOrWWW.matches(in: text) {
-            let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
-            guard !overlaps(match.start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
-            found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
+        // An address cut short by a bracket it did not open may have another one after it
+        // (`[http://a.org/1](http://a.org/2)`): the rest of the match is searched again.
+        var pending = [(text: text, offset: 0)]
+        while let (part, offset) = pending.popLast() {
+            for match in schemeOrWWW.matches(in: part) {
+                let start = offset + match.start
+                if offset > 0, match.start == 0, start > 0, utf8[start - 1] < 0x80,
+                   Character(Unicode.Scalar(utf8[start - 1])).isLetter || Character(Unicode.Scalar(utf8[start - 1])).isNumber || utf8[start - 1] == UInt8(ascii: "_") { continue }
+                let (trimmed, end) = unwrapped(trimTrail(match.text), start: start, in: utf8)
+                if end < offset + match.end {
+                    pending.append((String(decoding: utf8[end..<(offset + match.end)], as: UTF8.self), end))
+                }
+                guard !overlaps(start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
+                found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: start, end: end))
+            }
         }
         for match in bare.matches(in: text) {
-            guard let host = match[1] else { continue }
+            guard let host = match[2] else { continue }
             let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
-            let hasPath = trimmed.utf8.count > host.utf8.count + (match[2]?.utf8.count ?? 0)
+            let written = (match[1]?.utf8.count ?? 0) + host.utf8.count + (match[3]?.utf8.count ?? 0)
+            let hasPath = trimmed.utf8.count > written
             let topLevel = host.split(separator: ".").last.map { $0.lowercased() } ?? ""
             guard !overlaps(match.start, end), suffixes.isRegistrable(host),
                   hasPath || !fileLikeSuffixes.contains(topLevel),
-                  let address = WebAddress("https://" + trimmed) else { continue }
+                  let address = WebAddress("https://" + trimmed.drop { $0 == "/" }) else { continue }
+            found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
+        }
+        for match in bareIPv4.matches(in: text) {
+            let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
+            guard !overlaps(match.start, end), trimmed.utf8.count > (match[1]?.utf8.count ?? 0) + 1,
+                  let address = WebAddress("http://" + trimmed) else { continue }
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
         return found.sorted { $0.start < $1.start }

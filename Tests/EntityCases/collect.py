@@ -40,6 +40,7 @@ PACKAGES = {
     "quantulum3": ("quantulum3==0.10.0", "MIT"),
     "urlextract": ("urlextract==1.10.0", "MIT"),
     "email-validator": ("email-validator==2.4.0", "Unlicense"),
+    "linkify-it-py": ("linkify-it-py==2.2.0", "MIT"),
     "phonenumbers": ("phonenumbers==9.0.43", "Apache-2.0"),
 }
 
@@ -291,6 +292,37 @@ def email_validator_cases(root):
     return cases
 
 
+def linkify_cases(root):
+    """linkify-it's fixtures (the Python port's copy): a line, then the first link in it (or the
+    line itself); `not_links.txt` lines hold none. `% ...` after a space is the fixture's comment."""
+    def lines_of(name):
+        with open(os.path.join(root, "test", "fixtures", name), encoding="utf-8") as f:
+            lines = [re.sub(r"(^|\s+)%.*$", "", line.rstrip("\n")).rstrip() for line in f]
+        return lines
+
+    def entity(link):
+        if "@" in link and "://" not in link and "/" not in link:
+            return {"type": "email", "value": re.sub(r"(?i)^mailto:", "", link)}
+        return {"type": "url", "value": link}
+
+    cases = []
+    lines = lines_of("links.txt")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        expected = following if following.strip() else line
+        i += 2 if following.strip() else 1
+        cases.append(case("linkify-it-py", line, ["url", "email"], [entity(expected)]))
+    for line in lines_of("not_links.txt"):
+        if line.strip():
+            cases.append(case("linkify-it-py", line, ["url", "email"], []))
+    return cases
+
+
 # --- phones: libphonenumber's matcher tests (Python port) -------------------------------------
 def phone_cases(root):
     sys.path.insert(0, root)
@@ -402,7 +434,8 @@ def main():
         roots = download(work)
         write("dates.jsonl", dedupe(dateparser_cases(roots["dateparser"]) + dateparser_parse_cases(roots["dateparser"])))
         write("money.jsonl", dedupe(price_parser_cases(roots["price-parser"]) + quantulum_cases(roots["quantulum3"])))
-        write("web.jsonl", dedupe(urlextract_cases(roots["urlextract"]) + email_validator_cases(roots["email-validator"])))
+        write("web.jsonl", dedupe(urlextract_cases(roots["urlextract"]) + email_validator_cases(roots["email-validator"])
+                                       + linkify_cases(roots["linkify-it-py"])))
         write("phones.jsonl", dedupe(phone_cases(roots["phonenumbers"])))
     if args.btc:
         write("names.jsonl", dedupe(btc_cases(args.btc)))

@@ -12,6 +12,7 @@ let testSuffixes = PublicSuffixList(parsing: """
     in
     studio
     coffee
+    рф
     co.uk
     uk
     py
@@ -67,7 +68,9 @@ struct WebExtractionTests {
         #expect(String(decoding: Array(text.utf8)[url.start..<url.end], as: UTF8.self).replacingOccurrences(of: "\n", with: "") == url.value)
     }
 
-    @Test(arguments: ["edit settings.toml now", "run build.py", "version 2.4.1", "co.uk alone", "file.txt", "a.b", "3.14"])
+    @Test(arguments: ["edit settings.toml now", "run build.py", "version 2.4.1", "co.uk alone", "file.txt", "a.b", "3.14",
+                      "http://-example.com", "_http://example.com", "example.com:500000", "http://example.com:99999/",
+                      "release 1.2.3.4 out", "///example.com", "конец.Начало"])
     func namesUnderNoRealSuffixAreNotURLs(text: String) {
         #expect(WebExtraction.urls(in: text, suffixes: testSuffixes).isEmpty, "\(WebExtraction.urls(in: text, suffixes: testSuffixes))")
     }
@@ -98,6 +101,13 @@ struct WebExtractionTests {
         ("see https://en.wikipedia.org/wiki/Bracket_(disambiguation) now", ["https://en.wikipedia.org/wiki/Bracket_(disambiguation)"]),
         ("Local development url http://localhost:8000/", ["http://localhost:8000/"]),
         ("{\\url{http://www.example.com/file.pdf}}", ["http://www.example.com/file.pdf"]),
+        ("http://example.com/blah_[other] ok", ["http://example.com/blah_[other]"]),
+        ("｜www.example.com/foo｜bar", ["www.example.com/foo"]),
+        ("見てhttps://example.com/a。ありがとう", ["https://example.com/a"]),
+        ("My ssl //example.com site", ["//example.com"]),
+        ("http://nas:5000/photos and http://intranet/", ["http://nas:5000/photos", "http://intranet/"]),
+        ("router at 192.168.1.1/admin or 10.0.0.7:8080", ["192.168.1.1/admin", "10.0.0.7:8080"]),
+        ("президент.рф и www.bürgerentscheid.de", ["президент.рф", "www.bürgerentscheid.de"]),
     ])
     func urlsEndWhereAddressesEnd(text: String, values: [String]) {
         #expect(WebExtraction.urls(in: text, suffixes: testSuffixes).map(\.value) == values)
