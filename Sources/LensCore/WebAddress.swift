@@ -6,8 +6,8 @@
 public struct WebAddress: Sendable, Equatable {
     public var normalized: String
 
-    /// `allowingLocalHost`: `http://localhost:8000/` and `http://nas/` (a one-label host, after a
-    /// scheme) are addresses in a developer's text; in a code's payload they point nowhere the
+    /// `allowingLocalHost`: `http://localhost`, `http://nas:5000` and `http://intranet/` (one
+    /// label, after a scheme, with a port, or with http and a path) are addresses in a developer's text; in a code's payload they point nowhere the
     /// user can go, so a payload must name a host with a dot.
     public init?(_ candidate: String, allowingLocalHost: Bool = false) {
         let trimmed = candidate.trimmingWhitespace
@@ -33,7 +33,12 @@ public struct WebAddress: Sendable, Equatable {
         let hostName = String(hostParts[0])
         // RFC 1123 labels: letters, digits and inner hyphens; a port is a number up to 65535.
         let labels = hostName.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count > 1 || (allowingLocalHost && !hostName.isEmpty),
+        // A one-label host other than `localhost` needs a port, or plain http and a path:
+        // `https://riverstone` and `https://quillfeatherio/changelog` are addresses OCR broke at
+        // their dot, since no public certificate names a one-label host.
+        let local = allowingLocalHost && !hostName.isEmpty
+            && (hostName.lowercased() == "localhost" || hostParts.count == 2 || (scheme == "http" && hostEnd < rest.endIndex))
+        guard labels.count > 1 || local,
               labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }),
               hostName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else { return nil }
         if hostParts.count == 2 {

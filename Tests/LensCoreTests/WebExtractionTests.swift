@@ -70,7 +70,7 @@ struct WebExtractionTests {
 
     @Test(arguments: ["edit settings.toml now", "run build.py", "version 2.4.1", "co.uk alone", "file.txt", "a.b", "3.14",
                       "http://-example.com", "_http://example.com", "example.com:500000", "http://example.com:99999/",
-                      "release 1.2.3.4 out", "///example.com", "конец.Начало"])
+                      "release 1.2.3.4 out", "///example.com", "конец.Начало", "retry https://riverstone. legal/p/1", "https://quillfeatherio/changelog"])
     func namesUnderNoRealSuffixAreNotURLs(text: String) {
         #expect(WebExtraction.urls(in: text, suffixes: testSuffixes).isEmpty, "\(WebExtraction.urls(in: text, suffixes: testSuffixes))")
     }
