@@ -6,6 +6,7 @@
 #include <phonenumbers/phonenumberutil.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 
 using i18n::phonenumbers::PhoneNumber;
@@ -53,6 +54,31 @@ extern "C" int lens_phone_find_grouped(const char *text, size_t length, const ch
             util.GetRegionCodeForNumber(number, &owner);
             copy(out.region, sizeof out.region, owner);
         }
+        ++found;
+    }
+    return found;
+}
+
+extern "C" int lens_phone_grouped_regions(const char *text, size_t length, char (*regions)[3], int capacity) {
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    static const std::set<std::string> all = [&util] {
+        std::set<std::string> out;
+        util.GetSupportedRegions(&out);
+        return out;
+    }();
+    const std::string written(text, length);
+    int found = 0;
+    for (const std::string &region : all) {
+        // Parsing is cheap; the matcher (which checks the grouping) runs only where the digits
+        // are a valid number of the region.
+        PhoneNumber number;
+        if (util.Parse(written, region, &number) != PhoneNumberUtil::NO_PARSING_ERROR
+            || !util.IsValidNumberForRegion(number, region)) continue;
+        PhoneNumberMatcher matcher(util, written, region, PhoneNumberMatcher::EXACT_GROUPING, 1);
+        PhoneNumberMatch match;
+        if (!(matcher.HasNext() && matcher.Next(&match)) || match.start() != 0
+            || static_cast<size_t>(match.end()) != length) continue;
+        if (found < capacity) copy(regions[found], 3, region);
         ++found;
     }
     return found;

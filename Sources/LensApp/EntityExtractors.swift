@@ -1,6 +1,7 @@
 import Foundation
 import LensCore
 import LensPhone
+import LensStore
 
 /// Makes entity extractors from Debian's data: libphonenumber (LensPhone) and the Public Suffix
 /// List (package `publicsuffix`).
@@ -19,6 +20,14 @@ public enum EntityExtractors {
     public static func make(region: String, fallbackRegions: [String] = []) -> EntityExtractor {
         var extractor = EntityExtractor(region: region, fallbackRegions: fallbackRegions, suffixes: suffixes, phoneFinder: PhoneNumberLibrary())
         extractor.timeZone = .current
+        return extractor
+    }
+
+    /// The same, reading a national number the text gives no country for as the one number of
+    /// its readings that `database` already holds in international form.
+    static func make(region: String, fallbackRegions: [String] = [], knowing database: LensDatabase) -> EntityExtractor {
+        var extractor = make(region: region, fallbackRegions: fallbackRegions)
+        extractor.knownPhoneNumbers = { numbers in (try? database.knownPhoneNumbers(among: numbers)) ?? [] }
         return extractor
     }
 

@@ -153,7 +153,7 @@ public struct Importer: Sendable {
             }
             defer { pool.shutdown() }
             progress(ImportProgress(phase: .recognizing, completed: 0, total: total))
-            let extractor = EntityExtractors.make(region: options.region, fallbackRegions: options.phoneRegions)
+            let extractor = EntityExtractors.make(region: options.region, fallbackRegions: options.phoneRegions, knowing: database)
             let drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                    privacy: PrivacyFilter.make(options.privacy, folders: WatchedFolders(options.folders)),

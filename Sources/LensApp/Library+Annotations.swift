@@ -60,10 +60,12 @@ extension Library {
     /// Queues failed screenshots again (all failed ones when `ids` is nil); returns how many.
     public func retry(ids: [Int64]?) throws -> Int { try database.retry(ids: ids) }
 
-    /// Extracts entities again from every stored text, given with its capture time; returns the
-    /// screenshots and entities seen.
-    public func reextractEntities(_ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
-        try database.reextractEntities(extract)
+    /// Extracts entities again from every stored text (with its capture time) as an import in
+    /// `region` would; returns the screenshots and entities seen. A national number is read as
+    /// a number the library holds in international form wherever in the library that is.
+    public func reextractEntities(region: String, phoneRegions: [String]) throws -> (screenshots: Int, entities: Int) {
+        let extractor = EntityExtractors.make(region: region, fallbackRegions: phoneRegions, knowing: database)
+        return try database.reextractEntities { extractor.entities(in: $0, reference: $1) }
     }
 
     public func screenshot(id: Int64) throws -> ScreenshotDetail? { try database.screenshot(id: id) }

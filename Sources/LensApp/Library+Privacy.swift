@@ -21,7 +21,7 @@ extension Library {
     public func maskStoredTexts(all: Bool, privacy: LensConfiguration.Privacy, region: String,
                                 phoneRegions: [String] = []) throws -> MaskingReport {
         let filter = PrivacyFilter(mask: privacy.mask, skipImagesWith: privacy.skipImagesWith)
-        let extractor = EntityExtractors.make(region: region, fallbackRegions: phoneRegions)
+        let extractor = EntityExtractors.make(region: region, fallbackRegions: phoneRegions, knowing: database)
         let (checked, changed) = try database.maskStoredTexts(onlyUnchecked: !all, { filter.filter($0) },
                                                               extract: { extractor.entities(in: $0, reference: $1) })
         var report = MaskingReport(checked: checked, changed: changed.count)

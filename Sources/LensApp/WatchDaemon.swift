@@ -169,8 +169,9 @@ struct OCRService: Service {
                 let drain = QueueDrain(database: database, pool: active, maximumFileBytes: options.maximumFileBytes,
                                        retryPolicy: options.retryPolicy, logger: logger,
                                        languages: { path in folders.folder(holding: path)?.languages?.joined(separator: "+") },
-                                       extractor: { [region = options.region, phoneRegions = options.phoneRegions] path in
-                                           EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region, fallbackRegions: phoneRegions)
+                                       extractor: { [region = options.region, phoneRegions = options.phoneRegions, database] path in
+                                           EntityExtractors.make(region: folders.folder(holding: path)?.region ?? region, fallbackRegions: phoneRegions,
+                                                                 knowing: database)
                                        },
                                        privacy: PrivacyFilter.make(options.privacy, folders: folders),
                                        folderTags: { path in folders.folder(holding: path)?.tags ?? [] },

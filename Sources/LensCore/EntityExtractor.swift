@@ -14,6 +14,9 @@ public struct EntityExtractor: Sendable {
     /// The time zone capture times are read in, for dates shown without a year (LensApp passes
     /// the machine's; UTC by default so that extraction is the same everywhere).
     public var timeZone = TimeZone(identifier: "UTC")!
+    /// Which of some E.164 numbers the library already holds (LensApp asks the store): a
+    /// national number the text gives no country for is read as the one the library knows.
+    public var knownPhoneNumbers: (@Sendable ([String]) -> Set<String>)?
 
     public init(region: String = "US", fallbackRegions: [String] = [], suffixes: PublicSuffixList, phoneFinder: (any PhoneNumberFinding)? = nil) {
         self.region = region
@@ -39,7 +42,7 @@ public struct EntityExtractor: Sendable {
         if let phoneFinder {
             let utf8 = Array(text.utf8)
             for number in PhoneEvidence.numbers(in: text, utf8: utf8, finder: phoneFinder, evidence: { PhoneEvidence.regions(in: text, webEntities: found) },
-                                                fallback: fallbackRegions, defaultRegion: region)
+                                                fallback: fallbackRegions, defaultRegion: region, known: knownPhoneNumbers)
             where !found.contains(where: { $0.start < number.end && number.start < $0.end }) {
                 found.append(Entity(type: .phone, value: String(decoding: utf8[number.start..<number.end], as: UTF8.self),
                                     normalized: number.e164, start: number.start, end: number.end))

@@ -70,10 +70,11 @@ public enum PhoneEvidence {
     /// The numbers of `text`: those of `defaultRegion`; then, for each run of digits no number
     /// covers, its reading in the one region the text points to (``regions(in:webEntities:)`` and
     /// the regions of its own international numbers, when they are one) if the digits are grouped
-    /// as that region writes them, else its reading in the first of `fallback` that has one;
-    /// then numbers wrapped across a line. Identifiers are dropped.
+    /// as that region writes them, else its reading in the first of `fallback` that has one,
+    /// else the one reading (in a region whose grouping it has) that `known` says the library
+    /// already holds; then numbers wrapped across a line. Identifiers are dropped.
     static func numbers(in text: String, utf8: [UInt8], finder: any PhoneNumberFinding, evidence: () -> [String],
-                        fallback: [String], defaultRegion: String) -> [FoundPhoneNumber] {
+                        fallback: [String], defaultRegion: String, known: (([String]) -> Set<String>)? = nil) -> [FoundPhoneNumber] {
         var found = finder.phoneNumbers(in: text, region: defaultRegion).filter { !isIdentifier($0, utf8) && !isVersion($0, utf8) }
         let runs = unreadRuns(utf8, found)
         var others: [String] = []
@@ -105,11 +106,28 @@ public enum PhoneEvidence {
                         if !accepted.isEmpty { break }
                     }
                 }
+                // No evidence in the text: the library's own numbers. A run grouped as several
+                // countries write numbers (`020 7946 0018`: GB, CN, IN, JP…) is the one reading the
+                // library already holds in international form, when exactly one of them is.
+                if accepted.isEmpty, let known, isTrunkNumber(utf8[run]) {
+                    let candidates = finder.regionsWriting(slice).flatMap { readings($0, exact: true) }
+                    let held = known(candidates.map(\.e164))
+                    let matching = candidates.filter { held.contains($0.e164) }
+                    if Set(matching.map(\.e164)).count == 1 { accepted = [matching[0]] }
+                }
                 found += accepted.filter { number in !found.contains(where: { $0.start < number.end && number.start < $0.end }) }
             }
         }
         found += wrapped(in: utf8, finder: finder, regions: [defaultRegion] + others + fallback, known: found)
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// Whether a run of digits looks like a national number dialled with the trunk prefix most
+    /// countries use: `0`, then 8–11 more digits in groups (`020 7946 0018`, `(030) 901820`). Dates
+    /// and versions (`2021-11-17`) are not: reading a run in every region costs about 1 ms.
+    static func isTrunkNumber(_ run: ArraySlice<UInt8>) -> Bool {
+        let digits = run.filter { $0 >= 0x30 && $0 <= 0x39 }
+        return digits.first == UInt8(ascii: "0") && (9...12).contains(digits.count) && run.contains(where: isSeparator)
     }
 
     /// The byte ranges of runs of eight or more digits (with the separators numbers are written

@@ -29,4 +29,11 @@ public protocol PhoneNumberFinding: Sendable {
     func phoneNumbers(in text: String, region: String, exactGrouping: Bool) -> [FoundPhoneNumber]
     /// Whether `region` is a region the finder knows.
     func isSupported(region: String) -> Bool
+    /// The regions where `written` (one number, without a country code) is a valid number
+    /// written with the region's own grouping.
+    func regionsWriting(_ written: String) -> [String]
+}
+
+extension PhoneNumberFinding {
+    public func regionsWriting(_ written: String) -> [String] { [] }
 }

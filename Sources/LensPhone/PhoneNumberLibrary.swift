@@ -41,4 +41,26 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
             }
         }
     }
+
+    public func regionsWriting(_ written: String) -> [String] {
+        var utf8 = Array(written.utf8)
+        guard !utf8.isEmpty else { return [] }
+        var capacity = 32
+        while true {
+            var codes = [CChar](repeating: 0, count: 3 * capacity)
+            let count = Int(utf8.withUnsafeMutableBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    codes.withUnsafeMutableBytes { out in
+                        lens_phone_grouped_regions(chars.baseAddress, chars.count, out.baseAddress!.assumingMemoryBound(to: (CChar, CChar, CChar).self),
+                                                   Int32(capacity))
+                    }
+                }
+            })
+            guard count <= capacity else {
+                capacity = count
+                continue
+            }
+            return (0..<count).map { i in String(decoding: codes[(3 * i)..<(3 * i + 2)].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        }
+    }
 }

@@ -87,6 +87,16 @@ extension LensDatabase {
         }
     }
 
+    /// Which of `numbers` (E.164) some screenshot already holds as a phone entity.
+    public func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
+        guard !numbers.isEmpty else { return [] }
+        return try writer.read { db in
+            let marks = Array(repeating: "?", count: numbers.count).joined(separator: ",")
+            return try Set(String.fetchAll(db, sql: "SELECT DISTINCT normalized FROM entity WHERE type = 'phone' AND normalized IN (\(marks))",
+                                           arguments: StatementArguments(numbers)))
+        }
+    }
+
     /// The entities stored for a screenshot, in the order they were found.
     public func entities(ofScreenshot id: Int64) throws -> [StoredEntity] {
         try writer.read { db in try Self.entities(ofScreenshot: id, in: db) }

@@ -50,9 +50,8 @@ struct ReindexCommand: ParsableCommand {
                          report.connections.map { ", \($0) connections" } ?? "", seconds))
             guard entities else { return }
         }
-        let extractor = EntityExtractors.make(region: regionOption.region, fallbackRegions: settings.phoneRegions)
         let start = ContinuousClock.now
-        let (screenshots, found) = try library.reextractEntities { extractor.entities(in: $0, reference: $1) }
+        let (screenshots, found) = try library.reextractEntities(region: regionOption.region, phoneRegions: settings.phoneRegions)
         // Connections follow from the entities: recompute them too (manual links stay).
         let (_, edges) = try MindMapUseCases.rebuild(library)
         let seconds = (ContinuousClock.now - start).seconds

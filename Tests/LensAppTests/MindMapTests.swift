@@ -20,11 +20,12 @@ struct MindMapTests {
     /// Records `text` as the recognized text of a new screenshot at `path`, with its entities,
     /// and connects it as the queue drain does.
     @discardableResult
-    func add(_ text: String, path: String, keeper: ConnectionKeeper) throws -> Int64 {
+    func add(_ text: String, path: String, keeper: ConnectionKeeper, knowing: Bool = false) throws -> Int64 {
         let registration = try library.database.register(FileObservation(
             path: path, size: 10, modifiedAt: 1, sha256: String(repeating: "0", count: 56) + String(format: "%08x", path.hashValue & 0x7fff_ffff),
             format: .png, seenAt: 2))
-        let entities = EntityExtractors.make(region: "US").entities(in: text)
+        let extractor = knowing ? EntityExtractors.make(region: "US", knowing: library.database) : EntityExtractors.make(region: "US")
+        let entities = extractor.entities(in: text)
         try library.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1), entities: entities,
                                                for: registration.id, seconds: 0.1)
         try keeper.connect(registration.id)
@@ -59,6 +60,25 @@ struct MindMapTests {
         #expect(Set(nearD.nodes.map(\.id)) == [c, d])
         let small = try MindMapUseCases.mindMap(library, minimumScore: 0, type: nil, around: nil, depth: 1, maximumNodes: 2)
         #expect(small.nodes.count == 2)
+    }
+
+    /// A national number with no country in its text is the number the library holds in
+    /// international form: on import once that one is stored, and after `reindex --entities`
+    /// whichever came first.
+    @Test func nationalNumbersJoinTheInternationalOnesTheLibraryHolds() throws {
+        let keeper = ConnectionKeeper(database: library.database)
+        let national = "Tidewater Books\nTel: 020 7946 0018"
+        let early = try add(national, path: "/s/early.png", keeper: keeper, knowing: true)
+        #expect(try library.database.entities(ofScreenshot: early).filter { $0.type == "phone" }.isEmpty)
+        let card = try add("Tidewater Books Ltd\nPhone +44 20 7946 0018", path: "/s/card.png", keeper: keeper, knowing: true)
+        let late = try add(national, path: "/s/late.png", keeper: keeper, knowing: true)
+        #expect(try library.database.entities(ofScreenshot: late).filter { $0.type == "phone" }.map(\.normalized) == ["+442079460018"])
+        #expect(try library.database.edges(minimumScore: 0).contains { [$0.a, $0.b] == [card, late] })
+
+        _ = try library.reextractEntities(region: "US", phoneRegions: [])
+        #expect(try library.database.entities(ofScreenshot: early).filter { $0.type == "phone" }.map(\.normalized) == ["+442079460018"])
+        _ = try MindMapUseCases.rebuild(library)
+        #expect(try library.database.edges(minimumScore: 0).contains { [$0.a, $0.b] == [early, card] })
     }
 
     /// Label text is escaped: file names with quotes, backslashes, newlines and braces stay text,

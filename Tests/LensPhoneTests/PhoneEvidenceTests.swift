@@ -1,5 +1,6 @@
 import LensCore
 import LensPhone
+import Synchronization
 import Testing
 
 /// The extractor's reading of numbers beyond one region's matcher (see ``PhoneEvidence``), with
@@ -28,6 +29,36 @@ struct PhoneEvidenceTests {
         #expect(phones("Call 030 901820 now", fallback: ["FR", "DE"]) == ["+4930901820"])
         // A number of the default region keeps its reading whatever else the text says.
         #expect(phones("Call (415) 555-0132, Germany", fallback: ["DE"]) == ["+14155550132"])
+    }
+
+    /// Without evidence in the text, a national number is the one of its readings the library
+    /// already holds in international form, and none when it holds none or several.
+    @Test(arguments: [
+        (Set(["+442079460018"]), ["+442079460018"]),
+        (Set<String>(), []),
+        (Set(["+14155550132"]), []),
+    ])
+    func nationalNumbersTheLibraryKnows(held: Set<String>, expected: [String]) {
+        var extractor = EntityExtractor(region: "US", suffixes: Self.suffixes, phoneFinder: PhoneNumberLibrary())
+        let asked = Mutex<[String]>([])
+        extractor.knownPhoneNumbers = { numbers in
+            asked.withLock { $0 = numbers }
+            return held.intersection(numbers)
+        }
+        #expect(extractor.entities(in: "Tidewater Books\nTel: 020 7946 0018").filter { $0.type == .phone }.map(\.normalized) == expected)
+        // Its readings are those of every country that groups numbers so, not of Britain alone.
+        let readings = asked.withLock { $0 }
+        #expect(readings.contains("+442079460018") && readings.count > 1, "\(readings)")
+    }
+
+    @Test func severalKnownReadingsAreNoAnswer() {
+        let library = PhoneNumberLibrary()
+        let readings = library.regionsWriting("020 7946 0018")
+        #expect(readings.contains("GB") && readings.count > 1, "\(readings)")
+        var extractor = EntityExtractor(region: "US", suffixes: Self.suffixes, phoneFinder: library)
+        let all = Set(readings.flatMap { region in library.phoneNumbers(in: "020 7946 0018", region: region, exactGrouping: true).map(\.e164) })
+        extractor.knownPhoneNumbers = { all.intersection($0) }
+        #expect(extractor.entities(in: "Tel: 020 7946 0018").filter { $0.type == .phone }.isEmpty)
     }
 
     @Test(arguments: [

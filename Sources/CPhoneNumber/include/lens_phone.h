@@ -29,6 +29,12 @@ int lens_phone_find(const char *text, size_t length, const char *region,
 int lens_phone_find_grouped(const char *text, size_t length, const char *region, int exact_grouping,
                             lens_phone_match *matches, int capacity);
 
+/// The regions in which all of `length` bytes of `text` (one number written without a country
+/// code) is a valid number written with that region's grouping (`020 7946 0018`: GB, CN, IN,
+/// JP…). Writes at most `capacity` two-letter codes to `regions` (3 bytes each, NUL-ended) and
+/// returns how many regions there are in all.
+int lens_phone_grouped_regions(const char *text, size_t length, char (*regions)[3], int capacity);
+
 /// Whether libphonenumber knows `region` (e.g. "US", "GB", "DE").
 int lens_phone_is_supported_region(const char *region);
 
