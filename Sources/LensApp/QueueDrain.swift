@@ -91,10 +91,11 @@ struct QueueDrain: Sendable {
                 try database.releaseClaim(on: item.id)
                 throw CancellationError()
             }
+            var entities: [Entity] = []
             do {
                 // Secrets are masked here, before anything of the text reaches the database.
                 let (kept, secrets) = privacy(path).filter(recognition)
-                let entities = ((extractor(path)?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
+                entities = ((extractor(path)?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
                     .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
                 try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
                                                for: item.id, seconds: seconds)
@@ -105,6 +106,10 @@ struct QueueDrain: Sendable {
             }
             do {
                 try connections?.connect(item.id)
+                if let extractor = extractor(path) {
+                    try NationalNumbers.revisit(after: item.id, entities: entities, database: database, extractor: extractor,
+                                                connections: connections)
+                }
             } catch {
                 // The text is stored; `lens graph --rebuild` recomputes what is missing.
                 logger.warning("could not connect \(path) to related screenshots: \(error)")

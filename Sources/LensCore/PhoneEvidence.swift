@@ -125,6 +125,8 @@ public enum PhoneEvidence {
     /// Whether a run of digits looks like a national number dialled with the trunk prefix most
     /// countries use: `0`, then 8–11 more digits in groups (`020 7946 0018`, `(030) 901820`). Dates
     /// and versions (`2021-11-17`) are not: reading a run in every region costs about 1 ms.
+    public static func isTrunkNumber(_ written: String) -> Bool { isTrunkNumber(Array(written.utf8)[...]) }
+
     static func isTrunkNumber(_ run: ArraySlice<UInt8>) -> Bool {
         let digits = run.filter { $0 >= 0x30 && $0 <= 0x39 }
         return digits.first == UInt8(ascii: "0") && (9...12).contains(digits.count) && run.contains(where: isSeparator)

@@ -63,4 +63,11 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
             return (0..<count).map { i in String(decoding: codes[(3 * i)..<(3 * i + 2)].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         }
     }
+
+    /// How `e164` is written in its own country (`+442079460018` → `020 7946 0018`).
+    public func nationalFormat(of e164: String) -> String? {
+        var out = [CChar](repeating: 0, count: 64)
+        guard lens_phone_national_format(e164, &out, out.count) != 0 else { return nil }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -87,6 +87,42 @@ extension LensDatabase {
         }
     }
 
+    /// Gives `extract` the stored text of each of `ids` with its capture time and its stored text
+    /// entities, and replaces those entities with what it returns (`nil`: keep them); returns the
+    /// ids that changed.
+    public func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.id, lens_inflate(t.body) AS text, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
+                WHERE t.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments(ids))
+        }
+        var changed: [Int64] = []
+        for row in rows {
+            let id: Int64 = row["id"]
+            let stored = try entities(ofScreenshot: id).filter { $0.source == "text" && $0.type != "secret" }
+            guard let found = extract(row["text"] ?? "", Date(timeIntervalSince1970: row["captured_at"] ?? 0), stored) else { continue }
+            try writer.write { db in
+                try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text' AND type <> 'secret'", arguments: [id])
+                try Self.insertTextEntities(found.filter { $0.type != .secret }, of: id, in: db)
+            }
+            changed.append(id)
+        }
+        return changed
+    }
+
+    /// The screenshots (other than `id`, at most `limit`) whose text holds the numbers `groups`
+    /// in a row (`020`, `7946`, `0018`), however they are separated: an FTS5 phrase of digit
+    /// tokens. Anything but digits in a group is refused, so no other text reaches `MATCH`.
+    public func screenshots(showingDigitGroups groups: [String], excluding id: Int64, limit: Int = 50) throws -> [Int64] {
+        guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return [] }
+        return try writer.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid <> ? LIMIT ?",
+                               arguments: ["\"" + groups.joined(separator: " ") + "\"", id, limit])
+        }
+    }
+
     /// Which of `numbers` (E.164) some screenshot already holds as a phone entity.
     public func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
         guard !numbers.isEmpty else { return [] }

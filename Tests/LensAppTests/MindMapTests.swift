@@ -63,22 +63,34 @@ struct MindMapTests {
     }
 
     /// A national number with no country in its text is the number the library holds in
-    /// international form: on import once that one is stored, and after `reindex --entities`
-    /// whichever came first.
+    /// international form, whichever screenshot came first: on import once that one is stored;
+    /// and when it comes later, the screenshots showing its national form are read again.
     @Test func nationalNumbersJoinTheInternationalOnesTheLibraryHolds() throws {
         let keeper = ConnectionKeeper(database: library.database)
-        let national = "Tidewater Books\nTel: 020 7946 0018"
+        let extractor = EntityExtractors.make(region: "US", knowing: library.database)
+        func phones(_ id: Int64) throws -> [String] {
+            try library.database.entities(ofScreenshot: id).filter { $0.type == "phone" }.map(\.normalized)
+        }
+        let national = "Tidewater Books\nTel: 020 7946 0018\nopen 9-17, ask for Ann"
         let early = try add(national, path: "/s/early.png", keeper: keeper, knowing: true)
-        #expect(try library.database.entities(ofScreenshot: early).filter { $0.type == "phone" }.isEmpty)
+        let other = try add("Order 020 7946 0018 77 shipped", path: "/s/other.png", keeper: keeper, knowing: true)
+        #expect(try phones(early).isEmpty)
         let card = try add("Tidewater Books Ltd\nPhone +44 20 7946 0018", path: "/s/card.png", keeper: keeper, knowing: true)
-        let late = try add(national, path: "/s/late.png", keeper: keeper, knowing: true)
-        #expect(try library.database.entities(ofScreenshot: late).filter { $0.type == "phone" }.map(\.normalized) == ["+442079460018"])
-        #expect(try library.database.edges(minimumScore: 0).contains { [$0.a, $0.b] == [card, late] })
-
-        _ = try library.reextractEntities(region: "US", phoneRegions: [])
-        #expect(try library.database.entities(ofScreenshot: early).filter { $0.type == "phone" }.map(\.normalized) == ["+442079460018"])
-        _ = try MindMapUseCases.rebuild(library)
+        let cardEntities = extractor.entities(in: "Tidewater Books Ltd\nPhone +44 20 7946 0018")
+        let before = try library.database.entities(ofScreenshot: early)
+        #expect(try NationalNumbers.revisit(after: card, entities: cardEntities, database: library.database, extractor: extractor,
+                                            connections: keeper) == [early])
+        #expect(try phones(early) == ["+442079460018"])
+        // What the screenshot held stays as it was; the number is added.
+        #expect(try library.database.entities(ofScreenshot: early).filter { $0.type != "phone" } == before)
+        #expect(try phones(other).isEmpty) // the digits are there, but not as that number
         #expect(try library.database.edges(minimumScore: 0).contains { [$0.a, $0.b] == [early, card] })
+
+        let late = try add(national, path: "/s/late.png", keeper: keeper, knowing: true)
+        #expect(try phones(late) == ["+442079460018"])
+        #expect(try library.database.edges(minimumScore: 0).contains { [$0.a, $0.b] == [card, late] })
+        _ = try library.reextractEntities(region: "US", phoneRegions: [])
+        #expect(try phones(early) == ["+442079460018"])
     }
 
     /// Label text is escaped: file names with quotes, backslashes, newlines and braces stay text,

@@ -35,6 +35,10 @@ int lens_phone_find_grouped(const char *text, size_t length, const char *region,
 /// returns how many regions there are in all.
 int lens_phone_grouped_regions(const char *text, size_t length, char (*regions)[3], int capacity);
 
+/// Writes the national form of an E.164 number (`+442079460018` → `020 7946 0018`) to `out`
+/// (`size` bytes, NUL-ended); returns 0 when `e164` is no number.
+int lens_phone_national_format(const char *e164, char *out, size_t size);
+
 /// Whether libphonenumber knows `region` (e.g. "US", "GB", "DE").
 int lens_phone_is_supported_region(const char *region);
 
