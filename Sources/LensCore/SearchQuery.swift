@@ -23,6 +23,10 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// Terms joined by AND; each inner array is a group of alternatives joined by OR.
     public private(set) var groups: [[Term]]
+    /// When the whole query is the start of a web address (`github.com/apple/sw`,
+    /// `https://www.Example.org/Docs`): that start without scheme or `www.`, the host lower-cased
+    /// (`example.org/Docs`). Search looks it up among the URLs found in screenshots first.
+    public private(set) var webAddressPrefix: String?
 
     public static let minimumPrefixLength = 2
 
@@ -63,6 +67,27 @@ public struct SearchQuery: Sendable, Equatable {
         guard !groups.isEmpty else { throw .empty }
         guard groups.contains(where: { !$0[0].isExcluded }) else { throw .onlyExclusions }
         self.groups = groups
+        let raws = Self.lex(input)
+        if raws.count == 1, let raw = raws.first, !raw.quoted, !raw.excluded { webAddressPrefix = Self.webAddressPrefix(raw.text) }
+    }
+
+    /// `example.org/do` from `example.org/do`, `www.example.org/do*` or `HTTPS://Example.org/do`: a
+    /// host of two or more labels (letters, digits, `-`; the last one two letters or more), then a
+    /// path of characters RFC 3986 allows; nil for anything else (`555-0132`, `setup.py`…
+    /// pass: file names are told apart by the entities, not here).
+    static func webAddressPrefix(_ typed: String) -> String? {
+        var text = Substring(typed)
+        while text.hasSuffix("*") { text.removeLast() }
+        for scheme in ["https://", "http://"] where text.lowercased().hasPrefix(scheme) { text = text.dropFirst(scheme.count) }
+        if text.lowercased().hasPrefix("www.") { text = text.dropFirst(4) }
+        let host = text.prefix { $0 != "/" }
+        let path = text.dropFirst(host.count)
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }),
+              let last = labels.last, last.count >= 2, last.allSatisfy(\.isLetter),
+              path.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~/?#[]@!$&'()*+,;=%:".contains($0)) })
+        else { return nil }
+        return host.lowercased() + path
     }
 
     /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.

@@ -129,6 +129,15 @@ extension LensDatabase {
                                    query.fts5Expression(completions: completions)]
                 }
                 var seen = Set<Int64>()
+                // The start of a web address: the URLs found in screenshots answer it from the
+                // entity index (an FTS5 phrase of `example org` and a path prefix walks the long
+                // doclists of `org` and `com`: 45 ms at the 95th percentile on real text). The
+                // text is searched only when no URL starts so.
+                if let prefix = query.webAddressPrefix {
+                    rows = try Self.webAddressMatches(prefix, conditions: conditions, arguments: filterArguments, wanted: wanted, in: db)
+                    if !rows.isEmpty { expressions = [] }
+                    seen.formUnion(rows.map(\.id))
+                }
                 for (pass, expression) in expressions.enumerated() where rows.count < wanted {
                     // Completions are ranked among fewer candidates: they come after exact hits anyway.
                     let window = pass == 0 ? Self.candidateWindow : Self.candidateWindow / 2
@@ -216,6 +225,39 @@ extension LensDatabase {
             (id: $0["id"] as Int64, score: $0["score"] as Double, snippet: ($0["snippet"] as String?) ?? "")
         }
         return (hits.sorted { ($0.score, $0.id) > ($1.score, $1.id) }, cut)
+    }
+
+    /// The newest `wanted` screenshots with a URL starting with `prefix` (after `http(s)://` and
+    /// `www.`), with a snippet around the first place the text shows it. Four range reads of the
+    /// `(type, normalized)` index, one per way the address may have been normalized.
+    static func webAddressMatches(_ prefix: String, conditions: [String], arguments: StatementArguments, wanted: Int,
+                                  in db: Database) throws -> [(id: Int64, score: Double, snippet: String)] {
+        guard wanted > 0 else { return [] }
+        let starts = ["https://", "http://", "https://www.", "http://www."].map { $0 + prefix }
+        let ranges = starts.map { _ in "SELECT screenshot_id FROM entity WHERE type = 'url' AND normalized >= ? AND normalized < ?" }
+        let filter = conditions.isEmpty ? "" : "WHERE screenshot_id IN (SELECT s.id FROM screenshot s WHERE \(conditions.joined(separator: " AND ")))"
+        var bounds: [String] = []
+        for start in starts { bounds += [start, start + "\u{10FFFF}"] }
+        let ids = try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT screenshot_id AS id FROM (\(ranges.joined(separator: " UNION ALL "))) \(filter) ORDER BY id DESC LIMIT ?
+            """, arguments: StatementArguments(bounds) + arguments + [wanted])
+        guard !ids.isEmpty else { return [] }
+        let texts = try Dictionary(Row.fetchAll(db, sql: """
+            SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id IN (\(placeholders(ids.count)))
+            """, arguments: StatementArguments(ids)).map { ($0["id"] as Int64, ($0["text"] as String?) ?? "") }, uniquingKeysWith: { a, _ in a })
+        let host = String(prefix.prefix { $0 != "/" })
+        return ids.map { id in (id, 0, snippet(of: texts[id] ?? "", around: prefix, orElse: host)) }
+    }
+
+    /// Some 16 words of `text` around the first place it shows `fragment` (or `fallback`), that
+    /// place marked as FTS5's `snippet()` marks matches.
+    static func snippet(of text: String, around fragment: String, orElse fallback: String) -> String {
+        guard let found = text.range(of: fragment, options: .caseInsensitive) ?? text.range(of: fallback, options: .caseInsensitive) else {
+            return String(text.prefix(120))
+        }
+        let before = text[..<found.lowerBound].suffix(60), after = text[found.upperBound...].prefix(60)
+        return (before.startIndex > text.startIndex ? "…" : "") + before + String(SearchHit.matchStart) + text[found]
+            + String(SearchHit.matchEnd) + after + (after.endIndex < text.endIndex ? "…" : "")
     }
 
     /// How many screenshots hold `term`, by the vocabulary.

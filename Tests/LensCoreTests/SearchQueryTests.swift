@@ -64,4 +64,21 @@ struct SearchQueryTests {
             #expect(!query.fts5Expression.contains("\u{0}"))
         }
     }
+
+    @Test(arguments: [
+        ("github.com/apple/sw", "github.com/apple/sw"),
+        ("HTTPS://www.Example.org/Docs*", "example.org/Docs"),
+        ("docs.example.co.uk", "docs.example.co.uk"),
+        ("localhost:8000", nil),
+        ("555-0132", nil),
+        ("setup.py", "setup.py"),
+        ("\"example.org/docs\"", nil),
+        ("example.org docs", nil),
+        ("-example.org docs", nil),
+        ("example.org/\"x", nil),
+        ("v1.2", nil),
+    ] as [(String, String?)])
+    func webAddressStartsAreRecognized(query: String, prefix: String?) throws {
+        #expect(try SearchQuery(parsing: query).webAddressPrefix == prefix)
+    }
 }

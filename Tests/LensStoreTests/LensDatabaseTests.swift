@@ -19,12 +19,12 @@ struct StoreFixture {
     static func hash(_ n: Int) -> String { String(repeating: "0", count: 64 - String(n, radix: 16).count) + String(n, radix: 16) }
 
     @discardableResult
-    func add(_ text: String, path: String, hash: Int, capturedAt: Double = 1_700_000_000) throws -> Int64 {
+    func add(_ text: String, path: String, hash: Int, capturedAt: Double = 1_700_000_000, entities: [Entity] = []) throws -> Int64 {
         let registration = try database.register(FileObservation(
             path: path, size: 100, modifiedAt: capturedAt, sha256: Self.hash(hash), format: .png, seenAt: capturedAt + 10))
         let item = try #require(try database.claimNext(owner: getpid()))
         #expect(item.id == registration.id)
-        try database.recordRecognition(Recognition(text: text, words: [], width: 10, height: 10), for: item.id, seconds: 0.1)
+        try database.recordRecognition(Recognition(text: text, words: [], width: 10, height: 10), entities: entities, for: item.id, seconds: 0.1)
         return item.id
     }
 

@@ -116,4 +116,36 @@ import Testing
             // refused by the parser with a message: fine
         }
     }
+
+    /// The start of a web address is looked up among the URLs found in screenshots, newest
+    /// first; the text is searched only when no URL starts so.
+    @Test func webAddressStartsAreFoundAmongTheURLs() throws {
+        let store = try StoreFixture()
+        func add(_ text: String, url: String?, normalized: String? = nil, hash: Int, path: String = "/s") throws -> Int64 {
+            var entities: [Entity] = []
+            if let url, let range = text.range(of: url) {
+                let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+                entities = [Entity(type: .url, value: url, normalized: normalized ?? "https://" + url, start: start, end: start + url.utf8.count)]
+            }
+            return try store.add(text, path: "\(path)/\(hash).png", hash: hash, entities: entities)
+        }
+        let a = try add("docs at example.org/docs/install today", url: "example.org/docs/install", hash: 1)
+        let b = try add("see https://www.example.org/download", url: "https://www.example.org/download",
+                        normalized: "https://www.example.org/download", hash: 2, path: "/t")
+        _ = try add("example.com/docs is another site", url: "example.com/docs", hash: 3)
+        let d = try add("it mentions example.org/dogs in passing", url: nil, hash: 4)
+        let found = try hits(store, "example.org/do")
+        #expect(found.map(\.id) == [b, a], "\(found.map { ($0.id, $0.snippet) }) a=\(a) b=\(b) d=\(d)")
+        #expect(try hits(store, "HTTPS://www.Example.org/do*").map(\.id) == [b, a])
+        let snippet = try #require(try hits(store, "example.org/docs").first?.snippet)
+        #expect(snippet.contains("\(SearchHit.matchStart)example.org/docs\(SearchHit.matchEnd)"), "\(snippet)")
+        // No URL starts so: the text is searched as before.
+        #expect(try hits(store, "example.org/dog").map(\.id) == [d])
+        // Filters hold.
+        #expect(try store.database.search(SearchRequest(query: try SearchQuery(parsing: "example.org/do"), folder: "/t")).map(\.id) == [b])
+        // Hostile input never reaches SQL as text.
+        for query in ["example.org/\"'*)", "example.org/%", "example.org/'; DROP TABLE entity; --"] {
+            _ = try hits(store, query)
+        }
+    }
 }
