@@ -78,6 +78,11 @@ struct SearchBench: ParsableCommand {
                             """, arguments: [String(format: "%064x", i), 1.7e9 + Double(i) * 60, 1.7e9, 1.7e9])
                         let id = db.lastInsertedRowID
                         try db.execute(sql: "INSERT INTO screenshot_text (id, body) VALUES (?, lens_deflate(?))", arguments: [id, text])
+                        // The URLs and e-mails written in it as entities, as an import would store them.
+                        for (type, value) in corpus.lastEntities {
+                            try db.execute(sql: "INSERT INTO entity (screenshot_id, type, value, normalized) VALUES (?, ?, ?, ?)",
+                                           arguments: [id, type, value, value.lowercased()])
+                        }
                         try db.execute(sql: """
                             INSERT INTO path (screenshot_id, path, size, modified_at, first_seen_at, last_seen_at)
                             VALUES (?, ?, 1, 0, 0, 0)
@@ -195,14 +200,22 @@ struct SyntheticCorpus {
         cumulative = (1...ordered.count).map { rank in total += 1.0 / Double(rank); return total }
     }
 
+    /// The URLs and e-mails of the last document, with their types.
+    var lastEntities: [(String, String)] = []
+
     mutating func document(words count: Int) -> String {
         var parts: [String] = []
         parts.reserveCapacity(count)
+        lastEntities.removeAll(keepingCapacity: true)
         while parts.count < count {
             switch rng.next() % 60 {
             case 0: parts.append(String(format: "(415) 555-01%02d", Int(rng.next() % 100)))
-            case 1: parts.append("https://\(vocabulary[Int(rng.next() % 500)]).example.org/\(vocabulary[Int(rng.next() % 2000)])/\(Int(rng.next() % 1000))")
-            case 2: parts.append("\(vocabulary[Int(rng.next() % 3000)]).\(vocabulary[Int(rng.next() % 3000)])@example.com")
+            case 1:
+                parts.append("https://\(vocabulary[Int(rng.next() % 500)]).example.org/\(vocabulary[Int(rng.next() % 2000)])/\(Int(rng.next() % 1000))")
+                lastEntities.append(("url", parts[parts.count - 1]))
+            case 2:
+                parts.append("\(vocabulary[Int(rng.next() % 3000)]).\(vocabulary[Int(rng.next() % 3000)])@example.com")
+                lastEntities.append(("email", parts[parts.count - 1]))
             case 3: parts.append(String(format: "2024-%02d-%02d", 1 + Int(rng.next() % 12), 1 + Int(rng.next() % 28)))
             default: parts.append(zipfWord())
             }
