@@ -36,9 +36,12 @@ struct GraphBench: ParsableCommand {
     @Option(help: "Keep the store built with --store at this path (e.g. for the web page's mind map).")
     var keep: String?
 
+    @Option(help: "Time the store part on this library instead of a synthetic one (e.g. a `lens restore` of `lens-bench realtext`): its newest 1,000 screenshots arrive one by one. Their states are set back to done as they go.")
+    var reuse: String?
+
     func run() throws {
         try timeIndex()
-        if store > 0 { try timeStore(size: store) }
+        if let reuse { try timeStore(reusing: reuse) } else if store > 0 { try timeStore(size: store) }
     }
 
     /// Through the real store and use cases: the rebuild `lens graph --rebuild` runs (load the
@@ -76,10 +79,25 @@ struct GraphBench: ParsableCommand {
             }
         }
         print(String(format: "\nstore of %d screenshots built in %.1f s; the first %d are in the graph:", size, buildSeconds, size - tail))
+        try timeArrivals(library, newest: Array((size - tail + 1)...size).map(Int64.init))
+    }
+
+    /// The same on an existing library: its newest 1,000 screenshots arrive one by one.
+    func timeStore(reusing path: String) throws {
+        let library = try Library(databasePath: path)
+        let ids = try library.database.unsafeBulkWrite { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id DESC LIMIT 1000")
+        }
+        print("\nlibrary \(path); all but its newest \(ids.count) screenshots are in the graph:")
+        try timeArrivals(library, newest: ids.reversed())
+    }
+
+    /// Rebuilds the graph over all but `newest`, which then arrive one by one (in that order)
+    /// through the daemon's step.
+    func timeArrivals(_ library: Library, newest: [Int64]) throws {
         fflush(nil)
-        // Rebuild over all but the last `tail`, which then arrive one by one.
         try library.database.unsafeBulkWrite { db in
-            try db.execute(sql: "UPDATE screenshot SET state = 'queued' WHERE id > ?", arguments: [size - tail])
+            try db.execute(sql: "UPDATE screenshot SET state = 'queued' WHERE id IN (\(newest.map(String.init).joined(separator: ",")))")
         }
         let (counts, rebuildSeconds) = try Measure.time { try MindMapUseCases.rebuild(library) }
         print(String(format: "  lens graph --rebuild: %.1f s (%d screenshots with linkable entities, %d edges)",
@@ -87,11 +105,11 @@ struct GraphBench: ParsableCommand {
         fflush(nil)
         let keeper = ConnectionKeeper(database: library.database)
         var perNew: [Double] = []
-        for id in (size - tail + 1)...size {
+        for id in newest {
             try library.database.unsafeBulkWrite { db in
                 try db.execute(sql: "UPDATE screenshot SET state = 'done' WHERE id = ?", arguments: [id])
             }
-            let (_, seconds) = try Measure.time { try keeper.connect(Int64(id)) }
+            let (_, seconds) = try Measure.time { try keeper.connect(id) }
             perNew.append(seconds * 1000)
         }
         let load = perNew.removeFirst()
