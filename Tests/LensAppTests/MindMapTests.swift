@@ -93,6 +93,22 @@ struct MindMapTests {
         #expect(try phones(early) == ["+442079460018"])
     }
 
+    /// What an edge shares is stored compactly and read back the same; the JSON of libraries
+    /// from before still reads.
+    @Test func sharedEntitiesRoundTripAndOldJSONReads() {
+        let shared = [SharedEntity(type: "email", a: "smcv@debian.org", b: "smcv@debian.org", similarity: 1),
+                      SharedEntity(type: "person", a: "jon smith", b: "jon smyth", similarity: 0.889),
+                      SharedEntity(type: "url", a: "example.org/a\tb", b: "example.org/a\tb", similarity: 1)]
+        let stored = MindMapUseCases.encoded(shared)
+        #expect(stored == "email\tsmcv@debian.org\nperson\tjon smith\tjon smyth\t0.889\nurl\texample.org/a b")
+        #expect(MindMapUseCases.decoded(stored) == Array(shared.prefix(2))
+                + [SharedEntity(type: "url", a: "example.org/a b", b: "example.org/a b", similarity: 1)])
+        #expect(MindMapUseCases.encoded([]).isEmpty && MindMapUseCases.decoded("").isEmpty)
+        let old = #"[{"a":"jon smith","b":"jon smyth","similarity":0.889,"type":"person"}]"#
+        #expect(MindMapUseCases.describe(old) == ["person: jon smith ~ jon smyth"])
+        #expect(MindMapUseCases.describe(stored) == ["email: smcv@debian.org", "person: jon smith ~ jon smyth", "url: example.org/a b"])
+    }
+
     /// Label text is escaped: file names with quotes, backslashes, newlines and braces stay text,
     /// and GraphViz's dot and sfdp both accept the result.
     @Test func hostileNamesMakeValidDOT() throws {
