@@ -6,6 +6,8 @@
 /// (`rn`/`m`, `l`/`1`/`I`, `0`/`O`, `5`/`S`, `cl`/`d`, `vv`/`w`, `e`/`c`, `u`/`v`), then a letter
 /// dropped or doubled, then (for longer words, where few real words lie that close) any one
 /// character added, such as an icon read as a glyph glued to the word (`Abstract4`), or changed.
+/// A letter typed with a diacritic may come out as any letter or none: the `eng` model knows few
+/// of them (`Petrović` → `Petrovié`, `Szabó` → `Szabé`, `Sørensen` → `Sgrensen`).
 public enum OCRConfusions {
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
 
@@ -19,13 +21,27 @@ public enum OCRConfusions {
     /// letter, then for words of five or more characters one character added, and of seven or more
     /// one changed. Never `word` itself, and nothing for words under three characters (too many
     /// real words lie that close).
-    public static func variants(of word: String) -> [String] {
+    /// `typed`: the word as typed, when its accents are known; a letter that had one may be any
+    /// letter, or missing, in the text.
+    public static func variants(of word: String, typed: String? = nil) -> [String] {
         let characters = Array(word)
         guard characters.count >= 3 else { return [] }
         var seen: Set<String> = [word]
         var result: [String] = []
         func add(_ candidate: String) {
             if seen.insert(candidate).inserted { result.append(candidate) }
+        }
+        if let typed = typed.map({ Array($0.lowercased()) }), typed.count == characters.count {
+            for index in characters.indices where typed[index] != characters[index] && characters[index].isLetter {
+                for glyph in alphabet where glyph != characters[index] {
+                    var changed = characters
+                    changed[index] = glyph
+                    add(String(changed))
+                }
+                var dropped = characters
+                dropped.remove(at: index)
+                add(String(dropped))
+            }
         }
         for (a, b) in pairs {
             for (from, to) in [(a, b), (b, a)] {

@@ -245,8 +245,14 @@ extension SearchQuery {
     /// The whole single words the query asks for (not prefixes, phrases or exclusions), folded:
     /// the ones that may have been misread by OCR where they appear.
     public var fuzzyCandidates: [String] {
+        fuzzyCandidatesAsTyped.map { Self.folded($0) }
+    }
+
+    /// The same words as typed, with their case and accents (which letters carried a diacritic
+    /// matters: the `eng` model misreads most of them, see ``OCRConfusions``).
+    public var fuzzyCandidatesAsTyped: [String] {
         groups.filter { !$0[0].isExcluded }.flatMap { $0 }
-            .filter { !$0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map { Self.folded($0.text) }
+            .filter { !$0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map(\.text)
     }
 
     /// The expression with some whole words replaced by an `OR` of themselves and `alternatives`

@@ -151,8 +151,9 @@ extension LensDatabase {
                 // (so exact hits keep their places).
                 if request.allowsFuzzy, rows.count < wanted {
                     var alternatives: [String: [String]] = [:]
-                    for word in Set(query.fuzzyCandidates) {
-                        let found = try Self.knownSpellings(OCRConfusions.variants(of: word), in: db)
+                    for typed in Set(query.fuzzyCandidatesAsTyped) {
+                        let word = SearchQuery.folded(typed)
+                        let found = try Self.knownSpellings(OCRConfusions.variants(of: word, typed: typed), in: db)
                         if !found.isEmpty { alternatives[word] = found }
                     }
                     if !alternatives.isEmpty {
