@@ -53,10 +53,12 @@ let package = Package(
         .target(name: "LensPhone", dependencies: ["LensCore", "CPhoneNumber"], exclude: ["README.md"]),
         // zlib, to store recognized text deflated (about half its size; see LensStore/README.md).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // FTS5's ranking with IDFs from Lens's vocabulary (see the file's header).
+        .target(name: "CFTS5Rank", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "LensStore",
             dependencies: [
-                "LensCore", "CZlib",
+                "LensCore", "CZlib", "CFTS5Rank",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -221,17 +221,34 @@ extension SearchQuery {
     }
 
     private func render(completions: [String: [String]], exactPrefixes: Bool, alternatives: [String: [String]]) -> String {
+        rendered(completions: completions, exactPrefixes: exactPrefixes, alternatives: alternatives).expression
+    }
+
+    /// A phrase of an FTS5 expression: its text (tokens as written in the query) and whether
+    /// its last token is a prefix.
+    public struct Phrase: Sendable, Equatable {
+        public var text: String
+        public var isPrefix: Bool
+    }
+
+    /// The expression, and its phrases in the order they appear in it (the order FTS5 numbers
+    /// them in, which a ranking function's per-phrase arguments follow).
+    func rendered(completions: [String: [String]], exactPrefixes: Bool, alternatives: [String: [String]]) -> (expression: String, phrases: [Phrase]) {
+        var phrases: [Phrase] = []
+        func phrase(_ text: String, prefix: Bool = false) -> String {
+            phrases.append(Phrase(text: text, isPrefix: prefix))
+            return Self.quoted(text) + (prefix ? "*" : "")
+        }
         func render(_ group: [Term]) -> String {
             let parts = group.map { term -> String in
-                let quoted = Self.quoted(term.text)
                 guard term.isPrefix else {
-                    guard !term.isExcluded, let others = alternatives[Self.folded(term.text)], !others.isEmpty else { return quoted }
-                    return "(" + ([quoted] + others.map(Self.quoted)).joined(separator: " OR ") + ")"
+                    guard !term.isExcluded, let others = alternatives[Self.folded(term.text)], !others.isEmpty else { return phrase(term.text) }
+                    return "(" + ([phrase(term.text)] + others.map { phrase($0) }).joined(separator: " OR ") + ")"
                 }
-                guard Self.searchTokens(in: term.text).count == 1 else { return quoted + "*" }
-                if exactPrefixes { return quoted }
-                guard let words = completions[Self.folded(term.text)], !words.isEmpty else { return quoted + "*" }
-                return words.count == 1 ? Self.quoted(words[0]) : "(" + words.map(Self.quoted).joined(separator: " OR ") + ")"
+                guard Self.searchTokens(in: term.text).count == 1 else { return phrase(term.text, prefix: true) }
+                if exactPrefixes { return phrase(term.text) }
+                guard let words = completions[Self.folded(term.text)], !words.isEmpty else { return phrase(term.text, prefix: true) }
+                return words.count == 1 ? phrase(words[0]) : "(" + words.map { phrase($0) }.joined(separator: " OR ") + ")"
             }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
         }
@@ -239,7 +256,12 @@ extension SearchQuery {
         let negative = groups.filter { $0[0].isExcluded }.map(render)
         var expression = positive.joined(separator: " AND ")
         for n in negative { expression = "(\(expression)) NOT \(n)" }
-        return expression
+        return (expression, phrases)
+    }
+
+    /// The phrases of ``fts5Expression(completions:exactPrefixes:)`` in order.
+    public func phrases(completions: [String: [String]] = [:], exactPrefixes: Bool = false, alternatives: [String: [String]] = [:]) -> [Phrase] {
+        rendered(completions: completions, exactPrefixes: exactPrefixes, alternatives: alternatives).phrases
     }
 
     /// The whole single words the query asks for (not prefixes, phrases or exclusions), folded:

@@ -1,3 +1,4 @@
+import CFTS5Rank
 import Foundation
 import GRDB
 import LensCore
@@ -67,6 +68,9 @@ public final class LensDatabase: Sendable {
             // or deleted with a screenshot does not linger in the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
             for function in TextCompression.functions + Vocabulary.functions { db.add(function: function) }
+            // `lens_rank`: bm25 with IDFs from the vocabulary table (see Search.swift).
+            let rc = lens_fts5_register_rank(db.sqliteConnection)
+            guard rc == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register lens_rank") }
         }
         return config
     }

@@ -166,4 +166,33 @@ import Testing
             _ = try hits(store, query)
         }
     }
+
+    /// `lens_rank` with the vocabulary's counts gives what FTS5's bm25 gives, score for score,
+    /// for words, alternatives, exclusions, phrases and prefixes (the last two counted by FTS5).
+    @Test func lensRankEqualsBM25() throws {
+        let store = try StoreFixture()
+        let texts = ["invoice total paid", "invoice invoice overdue", "paid in full, thank you", "total due tomorrow",
+                     "overdue invoice reminder", "receipt total", "thank you for the invoice", "nothing here"]
+        for (i, text) in texts.enumerated() { try store.add(text, path: "/s/\(i).png", hash: i + 1) }
+        let queries: [(String, [String?])] = [
+            (#""invoice""#, ["invoice"]), (#""invoice" OR "paid""#, ["invoice", "paid"]),
+            (#""total" AND "invoice""#, ["total", "invoice"]), (#"("invoice") NOT "overdue""#, ["invoice", "overdue"]),
+            (#""thank you" OR "total""#, [nil, "total"]), (#""inv"* OR "due""#, [nil, "due"]),
+        ]
+        for (expression, words) in queries {
+            let counts = try words.map { word in try word.map { String(try store.database.documentCount(of: $0)) } ?? "NULL" }
+            let rank = "lens_rank(" + (["1.0", "3.0", "2.0"] + counts).joined(separator: ", ") + ")"
+            let (bm25, ours) = try store.database.unsafeBulkWrite { db in
+                (try Row.fetchAll(db, sql: "SELECT rowid, rank FROM screenshot_fts WHERE screenshot_fts MATCH ? ORDER BY rank, rowid",
+                                  arguments: [expression]).map { [($0[0] as Int64), ($0[1] as Double)] as [Any] },
+                 try Row.fetchAll(db, sql: "SELECT rowid, rank FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rank MATCH ? ORDER BY rank, rowid",
+                                  arguments: [expression, rank]).map { [($0[0] as Int64), ($0[1] as Double)] as [Any] })
+            }
+            #expect(bm25.count == ours.count && bm25.count > 0, "\(expression)")
+            for (a, b) in zip(bm25, ours) {
+                #expect(a[0] as! Int64 == b[0] as! Int64, "\(expression)")
+                #expect(abs((a[1] as! Double) - (b[1] as! Double)) < 1e-9, "\(expression): \(a) \(b)")
+            }
+        }
+    }
 }
