@@ -195,4 +195,18 @@ import Testing
             }
         }
     }
+
+    /// A phrase of several words is ranked with its rarest word's count standing for its own:
+    /// for a query of one phrase that is a constant, so the order is bm25's.
+    @Test func aPhraseIsRankedInBM25sOrder() throws {
+        let store = try StoreFixture()
+        let texts = ["thank you thank you very much", "thank you", "a long message that says thank you once among many other words here",
+                     "thank you and thank you and thank you", "you thank nobody", "thank goodness", "see you"]
+        for (i, text) in texts.enumerated() { try store.add(text, path: "/s/\(i).png", hash: i + 1) }
+        let bm25 = try store.database.unsafeBulkWrite { db in
+            try Int64.fetchAll(db, sql: #"SELECT rowid FROM screenshot_fts WHERE screenshot_fts MATCH '"thank you"' ORDER BY rank"#)
+        }
+        #expect(bm25.count == 4)
+        #expect(try hits(store, #""thank you""#).map(\.id) == bm25)
+    }
 }
