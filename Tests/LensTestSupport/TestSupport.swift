@@ -31,9 +31,21 @@ public enum TestSupport {
         try String(contentsOf: samplesFolder.appendingPathComponent(name + ".txt"), encoding: .utf8)
     }
 
-    /// A fresh, empty folder under the system temp folder.
+    /// The folder every temporary folder of this test process is made in, removed when the
+    /// process exits (test runs used to leave thousands of folders in /tmp).
+    static let temporaryRoot: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lens-tests-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("lens-tests-\(getpid())", isDirectory: true)
+            try? FileManager.default.removeItem(at: root)
+        }
+        return url
+    }()
+
+    /// A fresh, empty folder under ``temporaryRoot``.
     public static func makeTemporaryFolder(_ label: String = "lens-test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
+        let url = temporaryRoot
             .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
