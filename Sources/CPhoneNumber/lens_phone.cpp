@@ -59,7 +59,7 @@ extern "C" int lens_phone_find_grouped(const char *text, size_t length, const ch
     return found;
 }
 
-extern "C" int lens_phone_grouped_regions(const char *text, size_t length, char (*regions)[3], int capacity) {
+extern "C" int lens_phone_grouped_regions(const char *text, size_t length, char *regions, int capacity) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     static const std::set<std::string> all = [&util] {
         std::set<std::string> out;
@@ -78,7 +78,7 @@ extern "C" int lens_phone_grouped_regions(const char *text, size_t length, char 
         PhoneNumberMatch match;
         if (!(matcher.HasNext() && matcher.Next(&match)) || match.start() != 0
             || static_cast<size_t>(match.end()) != length) continue;
-        if (found < capacity) copy(regions[found], 3, region);
+        if (found < capacity) copy(regions + 3 * found, 3, region);
         ++found;
     }
     return found;

@@ -23,13 +23,10 @@ enum NationalNumbers {
             let shown = try database.screenshots(showingDigitGroups: groups, excluding: id)
             changed.formUnion(try database.reextractEntities(ids: shown) { text, seen, stored in
                 guard !stored.contains(where: { $0.type == EntityType.phone.rawValue && $0.normalized == number }) else { return nil }
-                let found = extractor.entities(in: text, reference: seen).filter { $0.type != .secret }
+                let found = extractor.entities(in: text, reference: seen)
                 // Only the number is taken: the rest of what is stored stays as its import found it.
                 guard let gained = found.first(where: { $0.type == .phone && $0.normalized == number }) else { return nil }
-                let kept = stored.compactMap { entity -> Entity? in
-                    guard let type = EntityType(rawValue: entity.type), let start = entity.start, let end = entity.end else { return nil }
-                    return Entity(type: type, value: entity.value, normalized: entity.normalized, start: start, end: end)
-                }
+                let kept = stored.compactMap(\.entity)
                 guard !kept.contains(where: { $0.start < gained.end && gained.start < $0.end }) else { return nil }
                 return (kept + [gained]).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
             })

@@ -309,10 +309,6 @@ extension ScreenshotDetail {
     /// Vendor, total and date, when the recognized text is a receipt or an invoice.
     public var receipt: Receipt? {
         guard let text else { return nil }
-        let found = entities.compactMap { stored -> Entity? in
-            guard let type = EntityType(rawValue: stored.type), let start = stored.start, let end = stored.end else { return nil }
-            return Entity(type: type, value: stored.value, normalized: stored.normalized, start: start, end: end)
-        }
-        return ReceiptReading.receipt(in: text, entities: found)
+        return ReceiptReading.receipt(in: text, entities: entities.compactMap(\.entity))
     }
 }

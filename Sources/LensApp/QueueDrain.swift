@@ -92,10 +92,11 @@ struct QueueDrain: Sendable {
                 throw CancellationError()
             }
             var entities: [Entity] = []
+            let extractor = extractor(path)
             do {
                 // Secrets are masked here, before anything of the text reaches the database.
                 let (kept, secrets) = privacy(path).filter(recognition)
-                entities = ((extractor(path)?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
+                entities = ((extractor?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
                     .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
                 try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
                                                for: item.id, seconds: seconds)
@@ -106,7 +107,7 @@ struct QueueDrain: Sendable {
             }
             do {
                 try connections?.connect(item.id)
-                if let extractor = extractor(path) {
+                if let extractor {
                     try NationalNumbers.revisit(after: item.id, entities: entities, database: database, extractor: extractor,
                                                 connections: connections)
                 }

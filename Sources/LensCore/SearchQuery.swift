@@ -92,7 +92,7 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.
     public var fts5Expression: String {
-        render(completions: [:], exactPrefixes: false, alternatives: [:])
+        fts5(completions: [:]).expression
     }
 
     private struct RawTerm {
@@ -213,17 +213,6 @@ extension SearchQuery {
         groups.flatMap { $0 }.filter { $0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map { Self.folded($0.text) }
     }
 
-    /// The expression with each prefix term's last word replaced: by the word as typed so far
-    /// (`exactPrefixes`) or by its completions (an `OR` of them; none known: `"word"*`, which then
-    /// has little to merge). Other terms are rendered as in ``fts5Expression``.
-    public func fts5Expression(completions: [String: [String]], exactPrefixes: Bool = false) -> String {
-        render(completions: completions, exactPrefixes: exactPrefixes, alternatives: [:])
-    }
-
-    private func render(completions: [String: [String]], exactPrefixes: Bool, alternatives: [String: [String]]) -> String {
-        rendered(completions: completions, exactPrefixes: exactPrefixes, alternatives: alternatives).expression
-    }
-
     /// A phrase of an FTS5 expression: its text (tokens as written in the query) and whether
     /// its last token is a prefix.
     public struct Phrase: Sendable, Equatable {
@@ -232,8 +221,13 @@ extension SearchQuery {
     }
 
     /// The expression, and its phrases in the order they appear in it (the order FTS5 numbers
-    /// them in, which a ranking function's per-phrase arguments follow).
-    func rendered(completions: [String: [String]], exactPrefixes: Bool, alternatives: [String: [String]]) -> (expression: String, phrases: [Phrase]) {
+    /// them in, which a ranking function's per-phrase arguments follow). Each prefix term's last
+    /// word is replaced by the word as typed so far (`exactPrefixes`) or by its `completions` (an
+    /// `OR` of them; none known: `"word"*`, which then has little to merge); whole words with
+    /// `alternatives` (the spellings OCR made of them) become an `OR` of themselves and those.
+    /// ``fts5Expression`` is the expression with none of these.
+    public func fts5(completions: [String: [String]], exactPrefixes: Bool = false,
+                     alternatives: [String: [String]] = [:]) -> (expression: String, phrases: [Phrase]) {
         var phrases: [Phrase] = []
         func phrase(_ text: String, prefix: Bool = false) -> String {
             phrases.append(Phrase(text: text, isPrefix: prefix))
@@ -259,28 +253,14 @@ extension SearchQuery {
         return (expression, phrases)
     }
 
-    /// The phrases of ``fts5Expression(completions:exactPrefixes:)`` in order.
-    public func phrases(completions: [String: [String]] = [:], exactPrefixes: Bool = false, alternatives: [String: [String]] = [:]) -> [Phrase] {
-        rendered(completions: completions, exactPrefixes: exactPrefixes, alternatives: alternatives).phrases
-    }
 
-    /// The whole single words the query asks for (not prefixes, phrases or exclusions), folded:
-    /// the ones that may have been misread by OCR where they appear.
-    public var fuzzyCandidates: [String] {
-        fuzzyCandidatesAsTyped.map { Self.folded($0) }
-    }
-
-    /// The same words as typed, with their case and accents (which letters carried a diacritic
-    /// matters: the `eng` model misreads most of them, see ``OCRConfusions``).
+    /// The whole single words the query asks for (not prefixes, phrases or exclusions), as typed:
+    /// the ones that may have been misread by OCR where they appear. Case and accents are kept
+    /// (which letters carried a diacritic matters: the `eng` model misreads most of them, see
+    /// ``OCRConfusions``).
     public var fuzzyCandidatesAsTyped: [String] {
         groups.filter { !$0[0].isExcluded }.flatMap { $0 }
             .filter { !$0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map(\.text)
-    }
-
-    /// The expression with some whole words replaced by an `OR` of themselves and `alternatives`
-    /// (the spellings OCR made of them); prefixes are rendered as by ``fts5Expression(completions:exactPrefixes:)``.
-    public func fts5Expression(alternatives: [String: [String]], completions: [String: [String]]) -> String {
-        render(completions: completions, exactPrefixes: false, alternatives: alternatives)
     }
 
     /// Whether the query has a word typed only in part (a single-word prefix term).

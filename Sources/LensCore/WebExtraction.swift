@@ -55,20 +55,18 @@ public enum WebExtraction {
         }
         let utf8 = Array(text.utf8)
         // An address cut short by a bracket it did not open may have another one after it
-        // (`[http://a.org/1](http://a.org/2)`): the rest of the match is searched again.
-        var pending = [(text: text, offset: 0)]
-        while let (part, offset) = pending.popLast() {
-            for match in schemeOrWWW.matches(in: part) {
-                let start = offset + match.start
-                if offset > 0, match.start == 0, start > 0, utf8[start - 1] < 0x80,
-                   Character(Unicode.Scalar(utf8[start - 1])).isLetter || Character(Unicode.Scalar(utf8[start - 1])).isNumber || utf8[start - 1] == UInt8(ascii: "_") { continue }
-                let (trimmed, end) = unwrapped(trimTrail(match.text), start: start, in: utf8)
-                if end < offset + match.end {
-                    pending.append((String(decoding: utf8[end..<(offset + match.end)], as: UTF8.self), end))
-                }
-                guard !overlaps(start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
-                found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: start, end: end))
+        // (`[http://a.org/1](http://a.org/2)`): the rest of the match is searched again, with the
+        // text around it in view of the pattern's look-behind.
+        var pending = schemeOrWWW.matches(in: text)
+        while !pending.isEmpty {
+            let match = pending.removeFirst()
+            let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
+            if end < match.end {
+                let rest = text.utf8.index(text.startIndex, offsetBy: end)..<text.utf8.index(text.startIndex, offsetBy: match.end)
+                pending += schemeOrWWW.matches(in: text, within: [NSRange(rest, in: text)])
             }
+            guard !overlaps(match.start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
+            found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
         for match in bare.matches(in: text) {
             guard let host = match[2] else { continue }

@@ -15,52 +15,48 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
     }
 
     public func phoneNumbers(in text: String, region: String, exactGrouping: Bool) -> [FoundPhoneNumber] {
-        var utf8 = Array(text.utf8)
-        guard !utf8.isEmpty else { return [] }
-        var capacity = 16
-        while true {
-            var matches = [lens_phone_match](repeating: lens_phone_match(), count: capacity)
-            let found = utf8.withUnsafeMutableBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    lens_phone_find_grouped(chars.baseAddress, chars.count, region, exactGrouping ? 1 : 0, &matches, Int32(capacity))
-                }
-            }
-            guard found >= 0 else { return [] }
-            guard Int(found) <= capacity else {
-                capacity = Int(found)
-                continue
-            }
-            return matches.prefix(Int(found)).map { match in
-                var match = match
-                let e164 = withUnsafeBytes(of: &match.e164) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                let ext = withUnsafeBytes(of: &match.extension) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                let owner = withUnsafeBytes(of: &match.region) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                return FoundPhoneNumber(start: Int(match.start), end: Int(match.end), e164: e164,
-                                        extensionNumber: ext.isEmpty ? nil : ext,
-                                        region: owner.isEmpty || owner == "ZZ" ? nil : owner)
-            }
+        let found = Self.filled(capacity: 16, of: lens_phone_match(), from: text) { chars, length, matches, capacity in
+            lens_phone_find_grouped(chars, length, region, exactGrouping ? 1 : 0, matches, capacity)
+        }
+        return found.map { match in
+            var match = match
+            let e164 = withUnsafeBytes(of: &match.e164) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let ext = withUnsafeBytes(of: &match.extension) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let owner = withUnsafeBytes(of: &match.region) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            return FoundPhoneNumber(start: Int(match.start), end: Int(match.end), e164: e164,
+                                    extensionNumber: ext.isEmpty ? nil : ext,
+                                    region: owner.isEmpty || owner == "ZZ" ? nil : owner)
         }
     }
 
     public func regionsWriting(_ written: String) -> [String] {
-        var utf8 = Array(written.utf8)
+        // Three bytes a code ("GB\0"): a region is a triple of chars.
+        let codes = Self.filled(capacity: 32, of: (CChar(0), CChar(0), CChar(0)), from: written) { chars, length, out, capacity in
+            out.withMemoryRebound(to: CChar.self, capacity: 3 * Int(capacity)) { lens_phone_grouped_regions(chars, length, $0, capacity) }
+        }
+        return codes.map { String(decoding: [UInt8(bitPattern: $0.0), UInt8(bitPattern: $0.1)], as: UTF8.self) }
+    }
+
+    /// Calls a C function of the shim that writes at most `capacity` results and returns how many
+    /// there are in all (negative: an error), with more room until all fit.
+    private static func filled<Result>(capacity: Int, of empty: Result, from text: String,
+                                       _ call: (UnsafePointer<CChar>, Int, UnsafeMutablePointer<Result>, Int32) -> Int32) -> [Result] {
+        var utf8 = Array(text.utf8)
         guard !utf8.isEmpty else { return [] }
-        var capacity = 32
+        var capacity = capacity
         while true {
-            var codes = [CChar](repeating: 0, count: 3 * capacity)
-            let count = Int(utf8.withUnsafeMutableBufferPointer { bytes in
+            var results = [Result](repeating: empty, count: capacity)
+            let found = Int(utf8.withUnsafeMutableBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    codes.withUnsafeMutableBytes { out in
-                        lens_phone_grouped_regions(chars.baseAddress, chars.count, out.baseAddress!.assumingMemoryBound(to: (CChar, CChar, CChar).self),
-                                                   Int32(capacity))
-                    }
+                    results.withUnsafeMutableBufferPointer { call(chars.baseAddress!, chars.count, $0.baseAddress!, Int32(capacity)) }
                 }
             })
-            guard count <= capacity else {
-                capacity = count
+            guard found >= 0 else { return [] }
+            guard found <= capacity else {
+                capacity = found
                 continue
             }
-            return (0..<count).map { i in String(decoding: codes[(3 * i)..<(3 * i + 2)].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            return Array(results.prefix(found))
         }
     }
 

@@ -47,27 +47,35 @@ extension LensDatabase {
     public func reextractEntities(batchSize: Int = 500, _ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
         var last: Int64 = 0, screenshots = 0, entities = 0
         while true {
-            let rows = try writer.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT t.id, lens_inflate(t.body) AS text, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
-                    WHERE t.id > ? ORDER BY t.id LIMIT ?
-                    """, arguments: [last, batchSize])
-            }
+            let rows = try writer.read { db in try Self.textsAndCaptureTimes(where: "t.id > ? ORDER BY t.id LIMIT ?", [last, batchSize], in: db) }
             guard let lastRow = rows.last else { return (screenshots, entities) }
-            last = lastRow["id"]
-            let found = rows.map { row -> (Int64, [Entity]) in
-                (row["id"], extract(row["text"] ?? "", Date(timeIntervalSince1970: row["captured_at"] ?? 0)))
-            }
+            last = lastRow.id
+            let found = rows.map { row in (row.id, extract(row.text, row.seen)) }
             try writer.write { db in
-                for (id, list) in found {
-                    // Masked secrets stay: they are found before the text is stored, not in it.
-                    try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text' AND type <> 'secret'", arguments: [id])
-                    try Self.insertTextEntities(list, of: id, in: db)
-                }
+                for (id, list) in found { try Self.replaceTextEntities(of: id, with: list, in: db) }
             }
             screenshots += found.count
             entities += found.reduce(0) { $0 + $1.1.count }
         }
+    }
+
+    /// Stored texts (inflated) with their capture times: `condition` follows `WHERE` (on `t`,
+    /// the text row).
+    static func textsAndCaptureTimes(where condition: String, _ arguments: StatementArguments,
+                                     in db: Database) throws -> [(id: Int64, text: String, seen: Date)] {
+        try Row.fetchAll(db, sql: """
+            SELECT t.id, lens_inflate(t.body) AS text, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
+            WHERE \(condition)
+            """, arguments: arguments).map {
+            ($0["id"], $0["text"] ?? "", Date(timeIntervalSince1970: $0["captured_at"] ?? 0))
+        }
+    }
+
+    /// Replaces the entities found in a screenshot's text. Masked secrets stay: they are found
+    /// before the text is stored, not in it.
+    static func replaceTextEntities(of id: Int64, with entities: [Entity], in db: Database) throws {
+        try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text' AND type <> 'secret'", arguments: [id])
+        try insertTextEntities(entities.filter { $0.type != .secret }, of: id, in: db)
     }
 
     static func insertCodeEntities(_ entities: [Entity], of id: Int64, in db: Database) throws {
@@ -93,21 +101,14 @@ extension LensDatabase {
     public func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let rows = try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT t.id, lens_inflate(t.body) AS text, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
-                WHERE t.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-                """, arguments: StatementArguments(ids))
+            try Self.textsAndCaptureTimes(where: "t.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))", StatementArguments(ids), in: db)
         }
         var changed: [Int64] = []
         for row in rows {
-            let id: Int64 = row["id"]
-            let stored = try entities(ofScreenshot: id).filter { $0.source == "text" && $0.type != "secret" }
-            guard let found = extract(row["text"] ?? "", Date(timeIntervalSince1970: row["captured_at"] ?? 0), stored) else { continue }
-            try writer.write { db in
-                try db.execute(sql: "DELETE FROM entity WHERE screenshot_id = ? AND source = 'text' AND type <> 'secret'", arguments: [id])
-                try Self.insertTextEntities(found.filter { $0.type != .secret }, of: id, in: db)
-            }
-            changed.append(id)
+            let stored = try entities(ofScreenshot: row.id).filter { $0.source == "text" && $0.type != "secret" }
+            guard let found = extract(row.text, row.seen, stored) else { continue }
+            try writer.write { db in try Self.replaceTextEntities(of: row.id, with: found, in: db) }
+            changed.append(row.id)
         }
         return changed
     }

@@ -119,14 +119,13 @@ extension LensDatabase {
                     AND rowid IN (SELECT s.id FROM screenshot s WHERE \(conditions.joined(separator: " AND ")))
                     """
                 let wanted = max(0, request.limit) + max(0, request.offset)
-                var expressions = [(query.fts5Expression, query.phrases())]
+                var expressions = [query.fts5(completions: [:])]
                 var completions: [String: [String]] = [:]
                 if query.hasExpandablePrefix {
                     let truncated: Bool
                     (completions, truncated) = try self.completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db)
                     isApproximate = truncated
-                    expressions = [(query.fts5Expression(completions: [:], exactPrefixes: true), query.phrases(exactPrefixes: true)),
-                                   (query.fts5Expression(completions: completions), query.phrases(completions: completions))]
+                    expressions = [query.fts5(completions: [:], exactPrefixes: true), query.fts5(completions: completions)]
                 }
                 var seen = Set<Int64>()
                 // The start of a web address: the URLs found in screenshots answer it from the
@@ -157,9 +156,8 @@ extension LensDatabase {
                         if !found.isEmpty { alternatives[word] = found }
                     }
                     if !alternatives.isEmpty {
-                        let expression = query.fts5Expression(alternatives: alternatives, completions: completions)
-                        let (found, cut) = try Self.rankedMatches(expression, phrases: query.phrases(completions: completions, alternatives: alternatives),
-                                                                  filter: filter, arguments: filterArguments,
+                        let (expression, phrases) = query.fts5(completions: completions, alternatives: alternatives)
+                        let (found, cut) = try Self.rankedMatches(expression, phrases: phrases, filter: filter, arguments: filterArguments,
                                                                   wanted: wanted, window: Self.candidateWindow, in: db)
                         isApproximate = isApproximate || cut
                         let used = alternatives.values.flatMap { $0 }

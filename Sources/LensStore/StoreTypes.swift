@@ -73,6 +73,14 @@ public struct StoredEntity: Sendable, Equatable, Codable {
     }
 }
 
+extension StoredEntity {
+    /// The entity as found in the text, or nil for a code's payload (no offsets) or an unknown type.
+    public var entity: Entity? {
+        guard let type = EntityType(rawValue: type), let start, let end else { return nil }
+        return Entity(type: type, value: value, normalized: normalized, start: start, end: end)
+    }
+}
+
 public struct ScreenshotDetail: Sendable {
     public var id: Int64
     public var sha256: String

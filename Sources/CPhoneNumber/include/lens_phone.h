@@ -31,9 +31,9 @@ int lens_phone_find_grouped(const char *text, size_t length, const char *region,
 
 /// The regions in which all of `length` bytes of `text` (one number written without a country
 /// code) is a valid number written with that region's grouping (`020 7946 0018`: GB, CN, IN,
-/// JP…). Writes at most `capacity` two-letter codes to `regions` (3 bytes each, NUL-ended) and
+/// JP…). Writes at most `capacity` two-letter codes to `regions`, 3 bytes each (NUL-ended), and
 /// returns how many regions there are in all.
-int lens_phone_grouped_regions(const char *text, size_t length, char (*regions)[3], int capacity);
+int lens_phone_grouped_regions(const char *text, size_t length, char *regions, int capacity);
 
 /// Writes the national form of an E.164 number (`+442079460018` → `020 7946 0018`) to `out`
 /// (`size` bytes, NUL-ended); returns 0 when `e164` is no number.
