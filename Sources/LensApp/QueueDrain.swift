@@ -52,6 +52,14 @@ struct QueueDrain: Sendable {
             }
             try await group.waitForAll()
         }
+        // The queue is empty: a good moment to merge the search index, if it is in pieces.
+        if !Task.isCancelled, !stopWhen() {
+            do {
+                if try database.mergeSearchIndexIfFragmented() { logger.debug("merged the search index") }
+            } catch {
+                logger.warning("could not merge the search index: \(error)")
+            }
+        }
     }
 
     private func process(_ item: ClaimedItem) async throws -> ItemOutcome {

@@ -91,6 +91,8 @@ struct SearchBench: ParsableCommand {
                 }
                 next += batch
             }
+            // As the queue drain does once the queue is empty.
+            try store.mergeSearchIndexIfFragmented()
         }
         print("synthetic index:   \(documents) screenshots x \(words) words, built in \(String(format: "%.1f", buildSeconds)) s")
         return rawTextBytes
@@ -140,6 +142,7 @@ struct SearchBench: ParsableCommand {
         for (kind, make) in kinds {
             var times: [Double] = []
             var hits = 0
+            var slowest = (text: "", milliseconds: 0.0)
             let kindStart = ContinuousClock.now
             for _ in 0..<queries where (ContinuousClock.now - kindStart).seconds < secondsPerKind {
                 let text = make()
@@ -148,10 +151,12 @@ struct SearchBench: ParsableCommand {
                 let (found, seconds) = try Measure.time { try store.search(request) }
                 hits += found.count
                 times.append(seconds * 1000)
+                if seconds * 1000 > slowest.milliseconds { slowest = (text, seconds * 1000) }
             }
-            print(String(format: "  %-16@ p50 %6.2f ms  p95 %7.2f ms  max %7.2f ms  (%d queries, mean hits %.1f)  e.g. %@",
+            print(String(format: "  %-16@ p50 %6.2f ms  p95 %7.2f ms  max %7.2f ms  (%d queries, mean hits %.1f)  e.g. %@, slowest %@",
                          kind as NSString, Measure.percentile(times, 0.5), Measure.percentile(times, 0.95),
-                         times.max() ?? 0, times.count, Double(hits) / Double(max(1, times.count)), samples[kind]![0] as NSString))
+                         times.max() ?? 0, times.count, Double(hits) / Double(max(1, times.count)), samples[kind]![0] as NSString,
+                         slowest.text as NSString))
             fflush(nil)
         }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LensCore
-import LensStore
+@testable import LensStore
 import LensTestSupport
 import Testing
 
@@ -81,6 +81,10 @@ import Testing
         let narrow = try hits(store, "rare")
         #expect(narrow.map(\.id) == [3] && !narrow[0].isApproximate)
         #expect(try hits(store, "common rare").map(\.id) == [3])
+        // A phrase is ranked in the same walk that finds its window.
+        let phrase = try hits(store, "\"common word\"")
+        #expect(phrase.count == 20 && phrase.allSatisfy { $0.isApproximate && $0.id > 50 })
+        #expect(phrase.allSatisfy { $0.snippet.contains("\(SearchHit.matchStart)common word\(SearchHit.matchEnd)") })
     }
 
     @Test func wordsOCRMisreadAreFoundAfterEveryExactHit() throws {
@@ -208,5 +212,35 @@ import Testing
         }
         #expect(bm25.count == 4)
         #expect(try hits(store, #""thank you""#).map(\.id) == bm25)
+    }
+
+    /// A phrase's best rows get their snippets either by a lookup each or by a walk of their
+    /// rowid range (whichever reads less); both give the same hits, scores and snippets.
+    @Test func aPhrasesSnippetsAreTheSameWhicheverWayTheyAreMade() throws {
+        let store = try StoreFixture()
+        for n in 1...60 {
+            let text = n % 7 == 0 ? "before the order number \(n) after" : "number \(n) of the order, then order and number"
+            try store.add(text, path: "/s/\(n).png", hash: n)
+        }
+        let looked = try LensDatabase.$lookupCostInDoclistEntries.withValue(0) { try hits(store, "\"order number\"") }
+        let walked = try LensDatabase.$lookupCostInDoclistEntries.withValue(.infinity) { try hits(store, "\"order number\"") }
+        #expect(looked.map(\.id) == (1...60).filter { $0 % 7 == 0 }.reversed().map(Int64.init))
+        #expect(looked == walked)
+        let marked = "\(SearchHit.matchStart)order number\(SearchHit.matchEnd)"
+        #expect(looked.allSatisfy { $0.snippet.contains(marked) })
+    }
+
+    /// Screenshots indexed one at a time leave the index in pieces; once a tenth of it lies
+    /// outside its largest piece it is merged, and searches find the same.
+    @Test func aSearchIndexInPiecesIsMergedAndFindsTheSame() throws {
+        let store = try StoreFixture()
+        for n in 1...6 { try store.add("note \(n) about invoices and orders", path: "/s/\(n).png", hash: n) }
+        let before = try hits(store, "invoices orders")
+        let pieces = { try store.database.unsafeBulkWrite { db in try Int.fetchOne(db, sql: "SELECT count(DISTINCT segid) FROM screenshot_fts_idx") ?? 0 } }
+        #expect(try pieces() > 1)
+        #expect(try store.database.mergeSearchIndexIfFragmented())
+        #expect(try pieces() == 1)
+        #expect(try !store.database.mergeSearchIndexIfFragmented())
+        #expect(try hits(store, "invoices orders") == before && before.count == 6)
     }
 }
