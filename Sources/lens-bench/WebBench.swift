@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import GRDB
 import LensApp
 import LensCore
 
@@ -30,6 +31,9 @@ struct WebBench: AsyncParsableCommand {
     @Option(help: "The lens binary.")
     var lens: String = Measure.siblingLens
 
+    @Flag(help: "Type words of the library's own vocabulary (by how many screenshots hold them), for a library of real text (lens-bench realtext, then lens restore); without it, the synthetic corpus's words.")
+    var real = false
+
     func run() async throws {
         let work = try Measure.makeTemporaryFolder("lens-bench-web")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -50,7 +54,16 @@ struct WebBench: AsyncParsableCommand {
 
         // Keystrokes: each word typed letter by letter (2+ letters), as the page sends them.
         let corpus = SyntheticCorpus(seed: 2024)
+        // Words of 3 or more letters, the most widespread first.
+        let vocabulary = real ? try await DatabaseQueue(path: db, configuration: { var c = Configuration(); c.readonly = true; return c }()).read { db in
+            try String.fetchAll(db, sql: "SELECT term FROM term WHERE length(term) >= 3 AND term NOT GLOB '*[^a-z]*' ORDER BY docs DESC, term")
+        } : []
         var rng = SplitMix64(seed: 7)
+        func word(rankIn ranks: Range<Int>) -> String {
+            guard real else { return corpus.word(rankIn: ranks, using: &rng) }
+            let upper = min(ranks.upperBound, vocabulary.count), lower = min(ranks.lowerBound, max(0, upper - 1))
+            return vocabulary[lower + Int(rng.next() % UInt64(max(1, upper - lower)))]
+        }
         let bands: [(String, Range<Int>)] = [("common word (rank 1-50)", 0..<50), ("mid word (rank 200-2000)", 200..<2000),
                                              ("rare word (rank 10000+)", 10_000..<40_000)]
         let session = URLSession(configuration: .ephemeral)
@@ -60,7 +73,7 @@ struct WebBench: AsyncParsableCommand {
         for (label, ranks) in bands {
             var serverTimes: [Double] = [], roundTrips: [Double] = []
             for _ in 0..<wordsPerBand {
-                let word = corpus.word(rankIn: ranks, using: &rng)
+                let word = word(rankIn: ranks)
                 for length in 2...max(2, word.count) {
                     let prefix = String(word.prefix(length))
                     let (server, roundTrip) = try await keystroke(session, base, prefix)
@@ -75,7 +88,7 @@ struct WebBench: AsyncParsableCommand {
         // A second word after a common one: "word1 wo", "word1 wor"…
         var twoWords: ([Double], [Double]) = ([], [])
         for _ in 0..<wordsPerBand {
-            let first = corpus.word(rankIn: 0..<200, using: &rng), second = corpus.word(rankIn: 0..<2000, using: &rng)
+            let first = word(rankIn: 0..<200), second = word(rankIn: 0..<2000)
             for length in 2...max(2, second.count) {
                 let (s, r) = try await keystroke(session, base, first + " " + String(second.prefix(length)))
                 twoWords.0.append(s)

@@ -40,6 +40,8 @@ import Testing
         ("[x] \u{2}Crème\u{3}\n\n\u{2}brûlée\u{3}", "[x] [Crème] [brûlée]", [[5, 10], [13, 19]]),
         ("\u{2}😀x\u{3}", "[😀x]", [[1, 4]]),
         ("no match", "no match", []),
+        // Runs of whitespace (ASCII or not) become one space; control characters are shown escaped.
+        ("a\t\u{A0} b\u{7}\u{85}c \u{2}é\u{3}", "a b\\u{7} c [é]", [[12, 13]]),
     ])
     func offsetsAreUTF16InsideTheBrackets(raw: String, snippet: String, matches: [[Int]]) {
         let result = OutputStyle.plainSnippetWithMatches(raw)

@@ -110,6 +110,19 @@ import Testing
         #expect(try hits(store, "rt").isEmpty)
     }
 
+    /// Misreadings are tried below ``LensDatabase/fewHits`` exact hits, however many are asked
+    /// for: a page asking for 60 finds what the CLI's 20 find.
+    @Test func misreadingsAreTriedOnlyWhenExactHitsAreFew() throws {
+        let store = try StoreFixture()
+        for n in 1..<LensDatabase.fewHits { try store.add("invoice \(n)", path: "/s/\(n).png", hash: n) }
+        let misread = try store.add("lnvoice from Northwind", path: "/s/m.png", hash: 100)
+        let few = try hits(store, "invoice", limit: 60)
+        #expect(few.count == LensDatabase.fewHits && few.last?.id == misread && few.last?.fuzzyWords == ["lnvoice"])
+        try store.add("invoice \(LensDatabase.fewHits)", path: "/s/last.png", hash: 200)
+        let enough = try hits(store, "invoice", limit: 60)
+        #expect(enough.count == LensDatabase.fewHits && enough.allSatisfy { $0.fuzzyWords.isEmpty && $0.id != misread })
+    }
+
     /// A letter typed with a diacritic may be any letter, or none, in what OCR read; a plain
     /// letter keeps to the confusion list.
     @Test func lettersWithDiacriticsMayBeMisreadAsAnyLetter() throws {
