@@ -49,7 +49,7 @@ public enum TextResemblance {
         return (0..<bandCount).map { band in
             var hash = mix(UInt64(band + 1))
             for row in 0..<rowsPerBand { hash = mix(hash ^ minimums[band * rowsPerBand + row]) }
-            return Int64(bitPattern: hash)
+            return stored(hash)
         }
     }
 
@@ -70,8 +70,16 @@ public enum TextResemblance {
                 let value = mix(word ^ seed)
                 if value < minimum { minimum = value }
             }
-            return (key, Int64(bitPattern: minimum))
+            return (key, stored(minimum))
         }
+    }
+
+    /// The top 32 bits, signed: SQLite stores such an integer in 4 bytes rather than 8, which
+    /// makes the band table 30 % smaller (46 → 32 MB at 100,000 screenshots of real text). A key
+    /// shared by chance (some 75 pairs among 800,000 keys) only adds a comparison; ranks keep
+    /// their order, and copies, which share the whole minimum, their shared rank.
+    static func stored(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: value) >> 32
     }
 
     /// How many screenshots on each side, in a band key's rank order, one is compared with.

@@ -288,6 +288,24 @@ extension LensDatabase {
                 CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
                 """)
         }
+        migrator.registerMigration("v14: band keys and ranks in 32 bits") { db in
+            // `TextResemblance` keeps the top 32 bits of each (SQLite then stores 4 bytes, not 8);
+            // SQLite's >> is arithmetic, as Swift's is on Int64, so the keys are the ones new
+            // texts get. Two keys of one screenshot that become one are kept once.
+            try db.execute(sql: """
+                CREATE TABLE text_band_narrow (
+                    band          INTEGER NOT NULL,
+                    rank          INTEGER NOT NULL DEFAULT 0,
+                    screenshot_id INTEGER NOT NULL REFERENCES screenshot(id) ON DELETE CASCADE,
+                    PRIMARY KEY (band, rank, screenshot_id)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO text_band_narrow (band, rank, screenshot_id)
+                    SELECT band >> 32, rank >> 32, screenshot_id FROM text_band ORDER BY band >> 32, rank >> 32, screenshot_id;
+                DROP TABLE text_band;
+                ALTER TABLE text_band_narrow RENAME TO text_band;
+                CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
+                """)
+        }
         return migrator
     }
 
