@@ -34,7 +34,7 @@ extension LensDatabase {
             return found
         }
         guard !dryRun, !removed.isEmpty else { return GarbageReport(removed: removed, bytesBefore: before, bytesAfter: before, vacuumed: false) }
-        try writer.write { db in try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('optimize')") }
+        try writer.write(Self.mergeSearchIndex)
         let (free, total) = try writer.read { db in
             (try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1)
         }
@@ -66,7 +66,12 @@ extension LensDatabase {
         }
         let total = pages.reduce(0, +), largest = pages.max() ?? 0
         guard pages.count > 1, (total - largest) * 10 >= total else { return false }
-        try writer.write { db in try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('optimize')") }
+        try writer.write(Self.mergeSearchIndex)
         return true
+    }
+
+    /// FTS5's `optimize`: every segment of the index merged into one, deleted entries dropped.
+    static func mergeSearchIndex(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('optimize')")
     }
 }

@@ -81,9 +81,7 @@ extension LensDatabase {
     /// segment (FTS5 keeps deleted terms in old segments until they are merged), then checkpoints
     /// and truncates the WAL. With `secure_delete` on, every page freed on the way is zeroed.
     public func wipeFreedPages() throws {
-        try writer.write { db in
-            try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts) VALUES ('optimize')")
-        }
+        try writer.write(Self.mergeSearchIndex)
         try writer.writeWithoutTransaction { db in
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }

@@ -101,16 +101,16 @@ extension LensDatabase {
     public func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let rows = try writer.read { db in
-            try Self.textsAndCaptureTimes(where: "t.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))", StatementArguments(ids), in: db)
+            try Self.textsAndCaptureTimes(where: "t.id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids), in: db).map { row in
+                (row, try Self.entities(ofScreenshot: row.id, in: db).filter { $0.source == "text" && $0.type != "secret" })
+            }
         }
-        var changed: [Int64] = []
-        for row in rows {
-            let stored = try entities(ofScreenshot: row.id).filter { $0.source == "text" && $0.type != "secret" }
-            guard let found = extract(row.text, row.seen, stored) else { continue }
-            try writer.write { db in try Self.replaceTextEntities(of: row.id, with: found, in: db) }
-            changed.append(row.id)
+        let changed = rows.compactMap { row, stored in extract(row.text, row.seen, stored).map { (row.id, $0) } }
+        guard !changed.isEmpty else { return [] }
+        try writer.write { db in
+            for (id, found) in changed { try Self.replaceTextEntities(of: id, with: found, in: db) }
         }
-        return changed
+        return changed.map(\.0)
     }
 
     /// The screenshots (other than `id`, at most `limit`) whose text holds the numbers `groups`
@@ -128,9 +128,9 @@ extension LensDatabase {
     public func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
         guard !numbers.isEmpty else { return [] }
         return try writer.read { db in
-            let marks = Array(repeating: "?", count: numbers.count).joined(separator: ",")
-            return try Set(String.fetchAll(db, sql: "SELECT DISTINCT normalized FROM entity WHERE type = 'phone' AND normalized IN (\(marks))",
-                                           arguments: StatementArguments(numbers)))
+            try Set(String.fetchAll(db, sql: """
+                SELECT DISTINCT normalized FROM entity WHERE type = 'phone' AND normalized IN (\(databaseQuestionMarks(count: numbers.count)))
+                """, arguments: StatementArguments(numbers)))
         }
     }
 

@@ -191,14 +191,14 @@ extension LensDatabase {
             let ids = rows.map(\.id)
             var dates: [Int64: (Double, Double)] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(Self.placeholders(ids.count)))
+                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
                 """, arguments: StatementArguments(ids)) {
                 dates[row["id"]] = (row["captured_at"], row["imported_at"])
             }
             var paths: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT screenshot_id, path FROM path
-                WHERE screenshot_id IN (\(Self.placeholders(ids.count))) AND gone_at IS NULL
+                WHERE screenshot_id IN (\(databaseQuestionMarks(count: ids.count))) AND gone_at IS NULL
                 ORDER BY first_seen_at, path
                 """, arguments: StatementArguments(ids)) {
                 paths[row["screenshot_id"], default: []].append(row["path"])
@@ -278,7 +278,7 @@ extension LensDatabase {
         let looksUp = walked > Double(best.count * tokenCount) * Self.lookupCostInDoclistEntries
         let snippets = try Dictionary(Row.fetchAll(db, sql: """
             SELECT rowid AS id, \(snippet) AS snippet FROM screenshot_fts
-            WHERE screenshot_fts MATCH ? AND \(looksUp ? "" : "rowid BETWEEN \(oldest) AND \(latest) AND +")rowid IN (\(placeholders(best.count)))
+            WHERE screenshot_fts MATCH ? AND \(looksUp ? "" : "rowid BETWEEN \(oldest) AND \(latest) AND +")rowid IN (\(databaseQuestionMarks(count: best.count)))
             """, arguments: [expression] + StatementArguments(best.map(\.id))).map {
             ($0["id"] as Int64, ($0["snippet"] as String?) ?? "")
         }, uniquingKeysWith: { a, _ in a })
@@ -301,7 +301,7 @@ extension LensDatabase {
             """, arguments: StatementArguments(bounds) + arguments + [wanted])
         guard !ids.isEmpty else { return [] }
         let texts = try Dictionary(Row.fetchAll(db, sql: """
-            SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id IN (\(placeholders(ids.count)))
+            SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
             """, arguments: StatementArguments(ids)).map { ($0["id"] as Int64, ($0["text"] as String?) ?? "") }, uniquingKeysWith: { a, _ in a })
         let host = String(prefix.prefix { $0 != "/" })
         return ids.map { id in (id, 0, snippet(of: texts[id] ?? "", around: prefix, orElse: host)) }
@@ -401,10 +401,6 @@ extension LensDatabase {
                 """, arguments: [id])
             return (sha256, paths)
         }
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ",")
     }
 
     /// Checks at startup that this SQLite has a working FTS5 with the tokenizer Lens needs
