@@ -55,10 +55,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // FTS5's ranking with IDFs from Lens's vocabulary (see the file's header).
         .target(name: "CFTS5Rank", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // A time limit for one connection's statements (SQLite's progress handler).
+        .target(name: "CSQLiteDeadline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "LensStore",
             dependencies: [
-                "LensCore", "CZlib", "CFTS5Rank",
+                "LensCore", "CZlib", "CFTS5Rank", "CSQLiteDeadline",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -21,6 +21,7 @@ test_packages=(
   chromium chromium-driver                              # lens serve's page, driven by Selenium
   fonts-dejavu-core                                     # the browser tests render screenshots with it
   python3-venv                                          # a venv for Selenium, pytest and Pillow from PyPI (test tooling only)
+  curl iproute2                                         # lens serve reached from a second network namespace
 )
 [[ "${LENS_DEPS:-test}" == "run" ]] || packages+=("${test_packages[@]}")
 

@@ -56,7 +56,7 @@ public enum ConfigurationFile {
     }
 
     private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "regions", "stability_ms", "log_level", "folders",
-                                                         "max_file_mb", "max_megapixels", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy"]
+                                                         "max_file_mb", "max_megapixels", "ocr_timeout_s", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy"]
     private static let webKeys: Set<String> = ["enabled", "listen", "token"]
     private static let privacyKeys: Set<String> = ["mask", "skip_images_with"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
@@ -95,6 +95,7 @@ public enum ConfigurationFile {
         if let megapixels = try int(table, "max_megapixels", failTop) {
             config.maximumPixels = (1...1000).contains(megapixels) ? megapixels * 1_000_000 : 0
         }
+        config.ocrTimeoutSeconds = try int(table, "ocr_timeout_s", failTop) ?? config.ocrTimeoutSeconds
         if let policy = try string(table, "symlinks", failTop) {
             guard let parsed = LensConfiguration.SymlinkPolicy(rawValue: policy) else {
                 throw failTop("symlinks", "must be \"inside\", \"follow\" or \"never\"")
@@ -310,6 +311,9 @@ extension ConfigurationFile {
             # their header, before anything is decoded (a 150 KB PNG can declare 30000x30000).
             max_file_mb = 256
             max_megapixels = 64
+            # One image may take this long to recognize; then it is stopped and listed as failed
+            # ('lens retry' tries again), so a slow one never holds the rest up for long.
+            ocr_timeout_s = 60
 
             # Symbolic links inside the folders: "inside" follows those pointing inside the watched folders,
             # "follow" every one, "never" none. A link pointing elsewhere (e.g. to ~/.ssh) is never read

@@ -48,11 +48,10 @@ public enum OpenMPLimit {
         let args = CommandLine.arguments
         if args.count > 1, readingSubcommands.contains(args[1]) { return }
         setenv(variable, "1", 1)
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) }
-        argv.append(nil)
-        execv("/proc/self/exe", &argv)
+        // The arguments as the process got them: bytes, so that a file name that is not UTF-8
+        // survives (CommandLine.arguments has repaired it).
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
         // execv only returns on failure; continue in-process.
-        for p in argv { free(p) }
     }
 
     /// The thread limit libgomp actually uses in this process (`omp_get_thread_limit()`),

@@ -56,14 +56,14 @@ struct FileScanner {
     /// the watcher does not follow folder links at all.
     func verdict(on path: String, roots: [String]) -> LinkVerdict {
         var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return .read }
+        guard path.withSystemPath({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFLNK else { return .read }
         switch symlinks {
         case .follow: return .read
         case .never: return .skip
         case .inside:
-            guard let resolved = realpath(path, nil) else { return .read } // a loop or a dangling link: stat reports it
+            guard let resolved = path.withSystemPath({ realpath($0, nil) }) else { return .read } // a loop or a dangling link: stat reports it
             defer { free(resolved) }
-            let target = String(cString: resolved)
+            let target = SystemPath.string(fromBytes: UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
             if roots.contains(where: { target == $0 || target.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { return .read }
             return .refuse(FileFailure(path: path, reason: "symbolic link to \(target), outside the folders being read "
                                        + "(symlinks = \"follow\" in the config allows it)"))
@@ -73,9 +73,9 @@ struct FileScanner {
     /// The real paths of `folders`, for `verdict(on:roots:)`.
     static func realRoots(_ folders: [String]) -> [String] {
         folders.map { folder in
-            guard let resolved = realpath(folder, nil) else { return folder }
+            guard let resolved = folder.withSystemPath({ realpath($0, nil) }) else { return folder }
             defer { free(resolved) }
-            return String(cString: resolved)
+            return SystemPath.string(fromBytes: UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
         }
     }
 
@@ -96,7 +96,7 @@ struct FileScanner {
                 }
             }
             var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard path.withSystemPath({ stat($0, &info) }) == 0 else {
                 let reason = errno == ELOOP ? "symbolic link loop" : String(cString: strerror(errno))
                 failure(FileFailure(path: path, reason: explicit ? "cannot open: \(reason)" : reason))
                 return
@@ -106,19 +106,16 @@ struct FileScanner {
                 found.append(FoundFile(path: path, info: info, isExplicit: explicit))
             case S_IFDIR:
                 guard visited.insert(DirectoryKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
-                guard let (entries, undecodable) = directoryEntries(path) else {
+                guard let entries = directoryEntries(path) else {
                     failure(FileFailure(path: path, reason: "cannot list folder: \(String(cString: strerror(errno)))"))
                     return
-                }
-                for name in undecodable where !name.hasPrefix(".") {
-                    // Lens stores paths as text; a name that is not UTF-8 cannot round-trip yet.
-                    failure(FileFailure(path: path + "/" + name, reason: "file name is not valid UTF-8 (not supported yet)"))
                 }
                 for name in entries.sorted() where !name.hasPrefix(".") {
                     visit(path == "/" ? "/" + name : path + "/" + name, explicit: false)
                 }
             default:
-                if explicit { failure(FileFailure(path: path, reason: "not a regular file or folder")) }
+                // A FIFO, socket or device: never opened. Reported when asked for, or named like an image.
+                if explicit || FoundFile.hasImageExtension(path) { failure(FileFailure(path: path, reason: Self.notRegular(info))) }
             }
         }
         for root in roots { visit(root, explicit: true) }
@@ -126,35 +123,53 @@ struct FileScanner {
     }
 
     /// Names in a folder, via readdir so that an unreadable folder is an error rather than empty.
-    /// Names that are not valid UTF-8 come back apart, with their bad bytes shown as `\xNN`.
-    private func directoryEntries(_ path: String) -> (names: [String], undecodable: [String])? {
-        guard let dir = opendir(path) else { return nil }
+    /// Names that are not valid UTF-8 are kept by ``SystemPath``'s reversible mapping.
+    private func directoryEntries(_ path: String) -> [String]? {
+        guard let dir = path.withSystemPath({ opendir($0) }) else { return nil }
         defer { closedir(dir) }
-        var names: [String] = [], undecodable: [String] = []
+        var names: [String] = []
         while let entry = readdir(dir) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
                 let all = raw.bindMemory(to: UInt8.self)
                 return Array(all[..<(all.firstIndex(of: 0) ?? all.count)])
             }
-            if let name = String(validating: bytes, as: UTF8.self) {
-                if name != "." && name != ".." { names.append(name) }
-            } else {
-                undecodable.append(bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined())
-            }
+            let name = SystemPath.string(fromBytes: bytes)
+            if name != "." && name != ".." { names.append(name) }
         }
-        return (names, undecodable)
+        return names
+    }
+
+    static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// Why a file that is not a regular file is not read: opening a FIFO blocks until a writer
+    /// comes, and a device or socket has no bytes of an image.
+    static func notRegular(_ info: stat) -> String {
+        let kind = switch info.st_mode & S_IFMT {
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "neither a file nor a folder"
+        }
+        return "not a regular file: it is \(kind)"
     }
 
     /// Reads the file once: the first bytes decide whether it is an image, the rest feed SHA-256.
     func examine(path: String, info: stat) -> Result<ScannedImage, FileFailure> {
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(FileFailure(path: path, reason: Self.notRegular(info))) }
         let size = Int(info.st_size)
         guard size > 0 else { return .failure(FileFailure(path: path, reason: Self.emptyFile)) }
         guard size <= maximumFileBytes else {
             return .failure(FileFailure(path: path, reason: "file is \(size) bytes, over the \(maximumFileBytes)-byte limit"))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a file replaced by a FIFO since it was examined must not block the scan.
+        let fd = path.withSystemPath({ open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) })
         guard fd >= 0 else { return .failure(FileFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
+        var reopened = stat()
+        guard fstat(fd, &reopened) == 0, reopened.st_mode & S_IFMT == S_IFREG else {
+            return .failure(FileFailure(path: path, reason: Self.notRegular(reopened)))
+        }
         var hasher = SHA256()
         // 64 KB reads: a 1 MB buffer per file cost a megabyte of zeroing for every text file in a
         // folder of 100,000 (half the scan time), and hashing is no faster with larger reads.
@@ -202,7 +217,7 @@ struct FileScanner {
     ///     asked for these files by name or folder, brings it back).
     func ingest(_ file: FoundFile, into database: LensDatabase, batch: Int64? = nil, respectingRemovals: Bool = false) throws -> Ingestion {
         switch examine(path: file.path, info: file.info) {
-        case .failure(let failure) where [Self.notAnImage, Self.emptyFile].contains(failure.reason) && !file.claimsToBeImage:
+        case .failure(let failure) where ([Self.notAnImage, Self.emptyFile].contains(failure.reason) || !Self.isRegular(file.info)) && !file.claimsToBeImage:
             return .skipped
         case .failure(let failure):
             return .failed(failure)
@@ -231,7 +246,11 @@ struct FoundFile {
 
     /// Whether a non-image here is worth reporting: it was asked for, or its name says it is an image.
     var claimsToBeImage: Bool {
-        isExplicit || Self.imageExtensions.contains((path as NSString).pathExtension.lowercased())
+        isExplicit || Self.hasImageExtension(path)
+    }
+
+    static func hasImageExtension(_ path: String) -> Bool {
+        imageExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 }
 

@@ -74,7 +74,7 @@ public enum HistoryUseCases {
             return .init(path: path, action: .kept, detail: "it changed since it was indexed")
         }
         guard let trash else {
-            guard unlink(path) == 0 else { return .init(path: path, action: .kept, detail: String(cString: strerror(errno))) }
+            guard path.withSystemPath({ unlink($0) }) == 0 else { return .init(path: path, action: .kept, detail: String(cString: strerror(errno))) }
             return .init(path: path, action: .deleted, detail: nil)
         }
         do {
@@ -91,7 +91,7 @@ public enum HistoryUseCases {
     private static func uniqueName(in folder: String, for name: String) -> String {
         var candidate = folder + "/" + name
         var n = 1
-        while FileManager.default.fileExists(atPath: candidate) {
+        while candidate.withSystemPath({ access($0, F_OK) }) == 0 {
             n += 1
             let base = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
             candidate = folder + "/" + base + "-\(n)" + (ext.isEmpty ? "" : "." + ext)
@@ -101,10 +101,10 @@ public enum HistoryUseCases {
 
     /// Renames, or copies and unlinks when the two places are on different file systems.
     private static func move(_ from: String, to: String) throws {
-        if rename(from, to) == 0 { return }
+        if from.withSystemPath({ old in to.withSystemPath { new in rename(old, new) } }) == 0 { return }
         guard errno == EXDEV else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         try FileManager.default.copyItem(atPath: from, toPath: to)
-        guard unlink(from) == 0 else {
+        guard from.withSystemPath({ unlink($0) }) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(atPath: to)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
@@ -115,10 +115,10 @@ public enum HistoryUseCases {
     /// connections again; trashed files go back where they were (unless something is there now).
     public static func undo(_ library: Library, batch: Int64?, undoDays: Int, now: Date = Date()) throws -> UndoReport {
         let outcome = try library.database.undo(batch: batch, expiredBefore: now.timeIntervalSince1970 - Double(undoDays) * 86_400,
-                                                undoDays: undoDays, now: now.timeIntervalSince1970)
+                                                undoDays: undoDays, isAlive: isProcessAlive, now: now.timeIntervalSince1970)
         var files: [DeleteReport.FileAction] = []
         for file in outcome.trashed {
-            if FileManager.default.fileExists(atPath: file.path) {
+            if file.path.withSystemPath({ access($0, F_OK) }) == 0 {
                 files.append(.init(path: file.path, action: .kept, detail: "left in the trash at \(file.trash): a file is at its place now"))
                 continue
             }
@@ -136,10 +136,34 @@ public enum HistoryUseCases {
         return UndoReport(batch: outcome.batch, removed: outcome.removed, restored: outcome.restoredIDs, files: files)
     }
 
+    /// Undoing an import, or a batch of more than this many screenshots, is confirmed first.
+    public static let largeBatch = 100
+
+    /// The batch `undo` would revert, and whether undoing it must be confirmed (an import, or more
+    /// than ``largeBatch`` screenshots). Changes nothing.
+    public static func undoCandidate(_ library: Library, batch: Int64?, undoDays: Int, now: Date = Date()) throws
+        -> (batch: BatchRecord, needsConfirmation: Bool) {
+        let record = try library.database.undoCandidate(batch: batch, expiredBefore: now.timeIntervalSince1970 - Double(undoDays) * 86_400,
+                                                        undoDays: undoDays, isAlive: isProcessAlive)
+        return (record, record.kind == .import || record.items > largeBatch)
+    }
+
+    /// Brings an undone batch back without OCR (the newest undone, or `batch`); the screenshots
+    /// that return get their connections again.
+    public static func redo(_ library: Library, batch: Int64?, undoDays: Int, now: Date = Date()) throws -> UndoReport {
+        let outcome = try library.database.redo(batch: batch, expiredBefore: now.timeIntervalSince1970 - Double(undoDays) * 86_400,
+                                                undoDays: undoDays, isAlive: isProcessAlive, now: now.timeIntervalSince1970)
+        if !outcome.restoredIDs.isEmpty {
+            let keeper = ConnectionKeeper(database: library.database)
+            for id in outcome.restoredIDs { try keeper.connect(id) }
+        }
+        return UndoReport(batch: outcome.batch, removed: outcome.removed, restored: outcome.restoredIDs, files: [])
+    }
+
     /// Lets go of what batches older than `undoDays` kept for undo, trashed files included;
     /// returns how many trashed files were deleted. Part of `lens gc`.
     public static func expire(_ library: Library, undoDays: Int, now: Date = Date()) throws -> Int {
         let trashed = try library.database.expireBatches(startedBefore: now.timeIntervalSince1970 - Double(undoDays) * 86_400)
-        return trashed.reduce(0) { count, file in unlink(file.trash) == 0 ? count + 1 : count }
+        return trashed.reduce(0) { count, file in file.trash.withSystemPath({ unlink($0) }) == 0 ? count + 1 : count }
     }
 }

@@ -189,8 +189,10 @@ public struct Importer: Sendable {
         let (recognized, failedIDs) = tally.result
         failures += try database.failures(ids: failedIDs + knownFailedIDs + poisonedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
         let elapsed = ContinuousClock.now - start
+        // What is stored now: a screenshot taken out meanwhile (lens delete) is not counted.
+        let stored = try database.recognizedIDs(among: addedIDs.subtracting(failedIDs))
         let summary = ImportSummary(
-            added: addedIDs.subtracting(failedIDs).count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,
+            added: stored.count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,
             failed: failures.sorted { $0.path < $1.path },
             seconds: elapsed.seconds)
         logger.info("import finished", metadata: [

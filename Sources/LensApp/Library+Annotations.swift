@@ -6,6 +6,7 @@ import LensStore
 // and the web layer depend on LensApp alone.
 public typealias SearchRequest = LensStore.SearchRequest
 public typealias SearchHit = LensStore.SearchHit
+public typealias SearchError = LensStore.SearchError
 public typealias ScreenshotDetail = LensStore.ScreenshotDetail
 public typealias EntityCount = LensStore.EntityCount
 public typealias BatchRecord = LensStore.BatchRecord

@@ -191,7 +191,7 @@ public struct DoctorReport: Sendable, Encodable {
             for name in names where !name.hasPrefix(".") {
                 var info = stat()
                 let child = folder + "/" + name
-                if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { pending.append(child) }
+                if child.withSystemPath({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR { pending.append(child) }
             }
         }
         return count

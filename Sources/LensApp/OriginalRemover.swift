@@ -1,4 +1,5 @@
 import Foundation
+import LensCore
 import LensStore
 import Logging
 
@@ -37,9 +38,9 @@ struct OriginalRemover: Sendable {
     /// only files really inside a folder that asks for it are ever deleted.
     static func liesInside(_ path: String, folder: String) -> Bool {
         func real(_ p: String) -> String? {
-            guard let resolved = realpath(p, nil) else { return nil }
+            guard let resolved = p.withSystemPath({ realpath($0, nil) }) else { return nil }
             defer { free(resolved) }
-            return String(cString: resolved)
+            return SystemPath.string(fromBytes: UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
         }
         guard let parent = real((path as NSString).deletingLastPathComponent), let root = real(folder) else { return false }
         return parent == root || parent.hasPrefix(root.hasSuffix("/") ? root : root + "/")
@@ -57,7 +58,7 @@ struct OriginalRemover: Sendable {
             logger.warning("kept \(OutputStyle.visible(path)) (delete_after_import): it changed after it was recognized")
             return
         }
-        guard unlink(path) == 0 else {
+        guard path.withSystemPath({ unlink($0) }) == 0 else {
             let code = errno
             let hint = code == EROFS || code == EACCES || code == EPERM
                 ? " (under systemd, add the folder to ReadWritePaths= in the unit)" : ""

@@ -35,6 +35,8 @@ public struct OutputStyle: Sendable {
         for scalar in text.unicodeScalars {
             if scalar.properties.generalCategory == .control && !(keepingLineBreaks && scalar == "\n") {
                 out += String(format: "\\u{%X}", scalar.value)
+            } else if SystemPath.isEscaped(String(scalar)) {
+                out += SystemPath.visible(String(scalar)) // a byte of a file name that is not UTF-8: \xE9
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -155,8 +157,9 @@ public enum JSONOutput {
             fuzzy = hit.fuzzyWords.isEmpty ? nil : true
             fuzzy_words = hit.fuzzyWords.isEmpty ? nil : hit.fuzzyWords
             id = hit.id
-            path = hit.paths.first
-            paths = hit.paths
+            // Names that are not UTF-8 as `\xNN` (JSON text cannot carry their bytes).
+            path = hit.paths.first.map(SystemPath.visible)
+            paths = hit.paths.map(SystemPath.visible)
             score = hit.score
             (snippet, matches) = OutputStyle.plainSnippetWithMatches(hit.snippet)
             captured_at = hit.capturedAt
@@ -217,8 +220,8 @@ public enum JSONOutput {
             tags = d.tags
             note = d.note
             confidence = d.confidence
-            paths = d.paths
-            gone_paths = d.gonePaths
+            paths = d.paths.map(SystemPath.visible)
+            gone_paths = d.gonePaths.map(SystemPath.visible)
             sha256 = d.sha256
             size = d.byteCount
             format = d.format

@@ -38,15 +38,37 @@ struct QueueDrain: Sendable {
     var afterRecording: @Sendable (ClaimedItem) -> Void = { _ in }
     let owner: Int32 = getpid()
 
-    /// Claims and recognizes items until the queue is empty or `stopWhen` says so (checked before
-    /// each claim, so work in flight always finishes).
+    /// How often a worker with nothing to do looks for new items while another is still busy.
+    static let idlePoll = Duration.milliseconds(200)
+
+    /// Claims and recognizes items until the queue is empty and no worker is busy, or `stopWhen`
+    /// says so (checked before each claim, so work in flight always finishes).
+    ///
+    /// A worker that finds the queue empty while another is still recognizing (a slow image)
+    /// keeps looking for new items instead of ending: the drain ends only when all are idle, so
+    /// screenshots that arrive meanwhile are recognized at once, not after the slow one.
     func run(stopWhen: @escaping @Sendable () -> Bool = { false },
              onOutcome: @escaping @Sendable (ItemOutcome) -> Void) async throws {
+        let busy = BusyWorkers()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<pool.workerCount {
                 group.addTask {
-                    while !Task.isCancelled, !stopWhen(), let item = try database.claimNext(owner: owner) {
-                        onOutcome(try await process(item))
+                    while !Task.isCancelled, !stopWhen() {
+                        busy.enter()
+                        guard let item = try Self.claim(database, owner: owner, leavingOnFailure: busy) else {
+                            guard busy.leave() > 0 else { return }
+                            try await Task.sleep(for: Self.idlePoll)
+                            continue
+                        }
+                        let outcome: ItemOutcome
+                        do {
+                            outcome = try await process(item)
+                        } catch {
+                            busy.leave()
+                            throw error
+                        }
+                        busy.leave()
+                        onOutcome(outcome)
                     }
                 }
             }
@@ -59,6 +81,16 @@ struct QueueDrain: Sendable {
             } catch {
                 logger.warning("could not merge the search index: \(error)")
             }
+        }
+    }
+
+    /// The next item, or nil; a failed claim leaves the busy count as it found it.
+    private static func claim(_ database: LensDatabase, owner: Int32, leavingOnFailure busy: BusyWorkers) throws -> ClaimedItem? {
+        do {
+            return try database.claimNext(owner: owner)
+        } catch {
+            busy.leave()
+            throw error
         }
     }
 
@@ -106,8 +138,10 @@ struct QueueDrain: Sendable {
                 let (kept, secrets) = privacy(path).filter(recognition)
                 entities = ((extractor?.entities(in: kept.text, reference: item.capturedAt) ?? []) + secrets.filter { $0.start != nil }.map(\.entity))
                     .sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-                try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
-                                               for: item.id, seconds: seconds)
+                guard try database.recordRecognition(kept, entities: entities, codeEntities: secrets.filter { $0.start == nil }.map(\.entity),
+                                                     for: item.id, seconds: seconds) else {
+                    return .failed(id: item.id, reason: "\(path): taken out of the library (lens delete or undo) while it was being recognized")
+                }
                 let tags = item.paths.flatMap(folderTags)
                 if !tags.isEmpty { try database.changeTags(of: item.id, adding: tags) }
             } catch where LensDatabase.isTransientStorageError(error) {
@@ -146,6 +180,18 @@ struct QueueDrain: Sendable {
     }
 }
 
+/// How many of a drain's workers hold an item (or are claiming one).
+private final class BusyWorkers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func enter() { lock.withLock { count += 1 } }
+
+    /// Returns how many others are still busy.
+    @discardableResult
+    func leave() -> Int { lock.withLock { count -= 1; return count } }
+}
+
 struct ReadError: Error, CustomStringConvertible {
     var description: String
     /// The errno behind it, when there is one.
@@ -162,7 +208,7 @@ struct ReadError: Error, CustomStringConvertible {
 
 /// Reads a whole file, refusing files over `limit` bytes.
 func readWholeFile(_ path: String, limit: Int) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = path.withSystemPath({ open($0, O_RDONLY | O_CLOEXEC) })
     guard fd >= 0 else { let code = errno; throw ReadError(description: "cannot open: \(String(cString: strerror(code)))", code: code) }
     defer { close(fd) }
     var info = stat()

@@ -333,7 +333,7 @@ final class IntakeService: Service, @unchecked Sendable {
         case .fileMoved(let from, let to):
             forget(from)
             var info = stat()
-            guard isIncluded(to), stat(to, &info) == 0 else {
+            guard isIncluded(to), to.withSystemPath({ stat($0, &info) }) == 0 else {
                 try? database.markGone(path: from)
                 return
             }
@@ -452,7 +452,7 @@ final class IntakeService: Service, @unchecked Sendable {
 
     private func observe(_ path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard path.withSystemPath({ stat($0, &info) }) == 0 else {
             if errno == ELOOP { logger.warning("\(OutputStyle.visible(path)): symbolic link loop") }
             return
         }
@@ -472,7 +472,7 @@ final class IntakeService: Service, @unchecked Sendable {
             let settled = lock.withLock {
                 tracker.settled(at: Self.now()) { path in
                     var info = stat()
-                    guard stat(path, &info) == 0 else { return nil }
+                    guard path.withSystemPath({ stat($0, &info) }) == 0 else { return nil }
                     return StabilityTracker.Observation(size: Int(info.st_size), modifiedAt: FileScanner.modificationTime(info))
                 }
             }
@@ -497,7 +497,7 @@ final class IntakeService: Service, @unchecked Sendable {
                 continue
             }
             var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard path.withSystemPath({ stat($0, &info) }) == 0 else {
                 if errno == ELOOP { logger.warning("\(OutputStyle.visible(path)): symbolic link loop") }
                 continue
             }

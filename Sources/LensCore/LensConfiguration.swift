@@ -22,6 +22,9 @@ public struct LensConfiguration: Sendable, Equatable {
     /// Images with more pixels than this are refused from their header, before decoding
     /// (`max_megapixels`): a 150 KB PNG can declare 900 Mpx.
     public var maximumPixels: Int = 64_000_000
+    /// How long recognizing one image may take before it is stopped and failed (`ocr_timeout_s`),
+    /// so that one slow image (a photo of noise, a huge page) cannot hold a worker for minutes.
+    public var ocrTimeoutSeconds: Int = 60
     /// Which symbolic links inside watched or imported folders are followed (`symlinks`).
     public var symlinks: SymlinkPolicy = .inside
     /// Where `lens delete --file` moves files so `lens undo` can bring them back (`trash`);
@@ -157,6 +160,7 @@ public struct LensConfiguration: Sendable, Equatable {
         if languages.isEmpty { found.append(("languages", "must name at least one language")) }
         if !(1...(4 << 30)).contains(maximumFileBytes) { found.append(("max_file_mb", "must be between 1 and 4096")) }
         if !(1_000_000...1_000_000_000).contains(maximumPixels) { found.append(("max_megapixels", "must be between 1 and 1000")) }
+        if !(1...3600).contains(ocrTimeoutSeconds) { found.append(("ocr_timeout_s", "must be between 1 and 3600 seconds")) }
         if !Self.isRegionCode(region) { found.append(("region", "must be a two-letter ISO 3166 code such as \"US\" or \"GB\"")) }
         if let bad = phoneRegions.first(where: { !Self.isRegionCode($0) }) {
             found.append(("regions", "\"\(bad)\" is not a two-letter ISO 3166 code such as \"US\" or \"GB\""))

@@ -23,13 +23,17 @@ public enum OCRConfusions {
     /// real words lie that close).
     /// `typed`: the word as typed, when its accents are known; a letter that had one may be any
     /// letter, or missing, in the text.
-    public static func variants(of word: String, typed: String? = nil) -> [String] {
+    /// `limit`: at most this many spellings, the nearest; a word longer than
+    /// ``SearchQuery/longestExpandableWord`` has none (its variants grow with its length, and
+    /// each is a lookup: a 3,200-character word made 230,000 of them).
+    public static func variants(of word: String, typed: String? = nil, limit: Int = 2_000) -> [String] {
         let characters = Array(word)
-        guard characters.count >= 3 else { return [] }
+        guard characters.count >= 3, word.unicodeScalars.count <= SearchQuery.longestExpandableWord, limit > 0 else { return [] }
         var seen: Set<String> = [word]
         var result: [String] = []
+        var isFull: Bool { result.count >= limit }
         func add(_ candidate: String) {
-            if seen.insert(candidate).inserted { result.append(candidate) }
+            if !isFull, seen.insert(candidate).inserted { result.append(candidate) }
         }
         if let typed = typed.map({ Array($0.lowercased()) }), typed.count == characters.count {
             for index in characters.indices where typed[index] != characters[index] && characters[index].isLetter {
@@ -52,7 +56,7 @@ public enum OCRConfusions {
                 }
             }
         }
-        if characters.count >= 4 {
+        if characters.count >= 4, !isFull {
             for index in characters.indices {
                 var dropped = characters
                 dropped.remove(at: index)
@@ -64,8 +68,8 @@ public enum OCRConfusions {
                 add(String(doubled))
             }
         }
-        if characters.count >= 5 {
-            for index in 0...characters.count {
+        if characters.count >= 5, !isFull {
+            for index in 0...characters.count where !isFull {
                 for glyph in alphabet {
                     var added = characters
                     added.insert(glyph, at: index)
@@ -73,8 +77,8 @@ public enum OCRConfusions {
                 }
             }
         }
-        if characters.count >= 7 {
-            for index in characters.indices {
+        if characters.count >= 7, !isFull {
+            for index in characters.indices where !isFull {
                 for glyph in alphabet where glyph != characters[index] {
                     var changed = characters
                     changed[index] = glyph

@@ -29,11 +29,24 @@ public struct SearchQuery: Sendable, Equatable {
     public private(set) var webAddressPrefix: String?
 
     public static let minimumPrefixLength = 2
+    /// The longest query parsed, in Unicode scalars. A search box holds a few words; a pasted log
+    /// line or base64 blob is refused with a message instead of being searched at great cost.
+    public static let maximumLength = 1_000
+    /// The most words (runs of letters and digits, over every term, phrase and exclusion) one
+    /// query searches: each is a doclist walk, and each may be expanded to completions and
+    /// misreadings.
+    public static let maximumWords = 32
+    /// Words longer than this are searched as typed only: no completions, no misreadings. No
+    /// natural-language word is this long; hashes, tokens and base64 runs are, and each of their
+    /// one-edit variants would be a lookup.
+    public static let longestExpandableWord = 40
 
     public enum ParseError: Error, Equatable, CustomStringConvertible {
         case empty
         case onlyExclusions
         case prefixTooShort(String)
+        case tooLong(length: Int)
+        case tooManyWords(count: Int)
 
         public var description: String {
             switch self {
@@ -43,15 +56,32 @@ public struct SearchQuery: Sendable, Equatable {
                 return "A query needs at least one word to find; '-word' only excludes."
             case .prefixTooShort(let p):
                 return "The prefix '\(p)*' is too short: use at least \(SearchQuery.minimumPrefixLength) letters before '*'."
+            case .tooLong(let length):
+                return "The query is \(length) characters long; at most \(SearchQuery.maximumLength) are searched: keep a few distinctive words."
+            case .tooManyWords(let count):
+                return "The query has \(count) words; at most \(SearchQuery.maximumWords) are searched at once: keep a few distinctive words."
             }
         }
     }
 
-    /// Parses `input`. Never fails on odd characters; fails only when nothing searchable is left.
+    /// Parses `input`. Never fails on odd characters; fails when nothing searchable is left, or
+    /// when the query is over ``maximumLength`` or ``maximumWords`` (so its cost is bounded).
     public init(parsing input: String) throws(ParseError) {
+        let length = input.unicodeScalars.count
+        guard length <= Self.maximumLength else { throw .tooLong(length: length) }
         var groups: [[Term]] = []
         var pendingOr = false
-        for raw in Self.lex(input) {
+        let raws = Self.lex(input)
+        var words = 0
+        for raw in raws {
+            if raw.text == "OR" && !raw.quoted && !raw.excluded && !raw.starred {
+                pendingOr = !groups.isEmpty
+                continue
+            }
+            words += Self.searchTokens(in: raw.text).count
+        }
+        guard words <= Self.maximumWords else { throw .tooManyWords(count: words) }
+        for raw in raws {
             if raw.text == "OR" && !raw.quoted && !raw.excluded && !raw.starred {
                 pendingOr = !groups.isEmpty
                 continue
@@ -67,7 +97,6 @@ public struct SearchQuery: Sendable, Equatable {
         guard !groups.isEmpty else { throw .empty }
         guard groups.contains(where: { !$0[0].isExcluded }) else { throw .onlyExclusions }
         self.groups = groups
-        let raws = Self.lex(input)
         if raws.count == 1, let raw = raws.first, !raw.quoted, !raw.excluded { webAddressPrefix = Self.webAddressPrefix(raw.text) }
     }
 
@@ -210,7 +239,8 @@ extension SearchQuery {
     /// `OR` of phrases, one per completion, it was slower at 100,000 screenshots (p50 114 ms
     /// against 41) and found fewer of the right screenshots.
     public var expandablePrefixes: [String] {
-        groups.flatMap { $0 }.filter { $0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map { Self.folded($0.text) }
+        groups.flatMap { $0 }.filter { $0.isPrefix && Self.searchTokens(in: $0.text).count == 1 && Self.isExpandable($0.text) }
+            .map { Self.folded($0.text) }
     }
 
     /// A phrase of an FTS5 expression: its text (tokens as written in the query) and whether
@@ -260,7 +290,13 @@ extension SearchQuery {
     /// ``OCRConfusions``).
     public var fuzzyCandidatesAsTyped: [String] {
         groups.filter { !$0[0].isExcluded }.flatMap { $0 }
-            .filter { !$0.isPrefix && Self.searchTokens(in: $0.text).count == 1 }.map(\.text)
+            .filter { !$0.isPrefix && Self.searchTokens(in: $0.text).count == 1 && Self.isExpandable($0.text) }.map(\.text)
+    }
+
+    /// Whether a word is short enough to be expanded to completions or misreadings
+    /// (``longestExpandableWord``).
+    static func isExpandable(_ word: String) -> Bool {
+        word.unicodeScalars.count <= longestExpandableWord
     }
 
     /// Whether the query has a word typed only in part (a single-word prefix term).

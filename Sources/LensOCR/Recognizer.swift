@@ -10,6 +10,8 @@ public enum RecognitionError: Error, Equatable, CustomStringConvertible, Sendabl
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case languageNotInstalled(String)
     case engineFailed
+    /// Recognition ran past the time limit and was stopped.
+    case timedOut(seconds: Int)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum RecognitionError: Error, Equatable, CustomStringConvertible, Sendabl
             return "Tesseract language data for '\(lang)' is not installed (install the Debian package \(packages.joined(separator: " ")))"
         case .engineFailed:
             return "Tesseract failed to recognize the image"
+        case .timedOut(let seconds):
+            return "recognition took over \(seconds) s (ocr_timeout_s) and was stopped; 'lens retry' tries again"
         }
     }
 
@@ -52,10 +56,14 @@ public struct RecognizerSettings: Sendable, Equatable {
     public var readsCodes: Bool
     /// Tesseract variables set on every handle (e.g. `tessedit_do_invert`), for experiments with `lens-bench ocr`.
     public var variables: [String: String]
+    /// How long one image may take; past it, recognition is stopped (`ocr_timeout_s`).
+    public var timeLimit: Duration
+    public static let defaultTimeLimit = Duration.seconds(60)
 
     public init(languages: String = "eng", dataPath: String? = nil, sourceResolution: Int = 96,
                 maximumPixels: Int = 64_000_000, tuning: OCRTuning = .screenshots, readsCodes: Bool = true,
-                variables: [String: String] = [:]) {
+                variables: [String: String] = [:], timeLimit: Duration = RecognizerSettings.defaultTimeLimit) {
+        self.timeLimit = timeLimit
         self.languages = languages
         self.dataPath = dataPath
         self.sourceResolution = sourceResolution
@@ -131,6 +139,7 @@ public final class Recognizer {
     ///   folder's; `nil` means the settings' languages.
     public func recognize(_ data: [UInt8], languages: String? = nil) throws(RecognitionError) -> Recognition {
         guard !data.isEmpty else { throw .emptyFile }
+        let started = ContinuousClock.now
         let api = try handle(for: languages)
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         let headerOK = data.withUnsafeBufferPointer { buf in
@@ -164,7 +173,17 @@ public final class Recognizer {
         TessBaseAPISetSourceResolution(api, Int32(settings.sourceResolution))
         TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(settings.tuning.pageSegmentation.tesseractMode)))
         defer { TessBaseAPIClear(api) }
-        guard TessBaseAPIRecognize(api, nil) == 0 else { throw .engineFailed }
+        // Tesseract stops at its monitor's deadline (between words and passes). What preparing
+        // the image took counts against the same limit.
+        let limit = settings.timeLimit
+        let remaining = limit - (ContinuousClock.now - started)
+        let seconds = Int(limit.components.seconds)
+        guard remaining > .zero, let monitor = TessMonitorCreate() else { throw .timedOut(seconds: seconds) }
+        defer { TessMonitorDelete(monitor) }
+        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+        let status = TessBaseAPIRecognize(api, monitor)
+        guard ContinuousClock.now - started <= limit else { throw .timedOut(seconds: seconds) }
+        guard status == 0 else { throw .engineFailed }
         let (text, words) = readWords(api, scale: report.scale)
         return Recognition(text: text, words: words, width: width, height: height, codes: found.map(\.code))
     }

@@ -10,6 +10,10 @@ public struct BatchRecord: Sendable, Equatable, Encodable {
     public var startedAt: Date
     public var finishedAt: Date?
     public var undoneAt: Date?
+    /// When it was last brought back by `lens redo` (it may be undone again).
+    public var redoneAt: Date?
+    /// The process running it, while it runs (an import).
+    public var pid: Int32?
     /// What it was about: the folders imported, the screenshots deleted, the file restored.
     public var summary: String
     /// Screenshots it added (import, restore) or removed (delete).
@@ -17,7 +21,19 @@ public struct BatchRecord: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, kind, summary, items
-        case startedAt = "started_at", finishedAt = "finished_at", undoneAt = "undone_at"
+        case startedAt = "started_at", finishedAt = "finished_at", undoneAt = "undone_at", redoneAt = "redone_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(items, forKey: .items)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(finishedAt, forKey: .finishedAt)
+        try container.encode(undoneAt, forKey: .undoneAt)
+        try container.encodeIfPresent(redoneAt, forKey: .redoneAt)
     }
 }
 
@@ -50,6 +66,10 @@ public enum UndoError: Error, Equatable, CustomStringConvertible {
     case alreadyUndone(Int64, at: Date)
     case expired(Int64, days: Int)
     case notUndoable(Int64, reason: String)
+    /// Another process is running this batch (an import): its screenshots are still arriving.
+    case running(Int64, kind: BatchRecord.Kind, pid: Int32)
+    case nothingToRedo
+    case notUndone(Int64)
 
     public var description: String {
         switch self {
@@ -59,15 +79,23 @@ public enum UndoError: Error, Equatable, CustomStringConvertible {
         case .expired(let id, let days):
             "batch \(id) is older than \(days) days (undo_days) and has expired: what it needed to undo was let go by lens gc"
         case .notUndoable(let id, let reason): "batch \(id) cannot be undone: \(reason)"
+        case .running(let id, let kind, let pid):
+            "batch \(id) (\(kind.rawValue)) is still running in process \(pid): wait for it to finish (or stop it), then undo"
+        case .nothingToRedo: "there is nothing to redo: no batch is undone (lens history lists the batches)"
+        case .notUndone(let id): "batch \(id) is not undone, so there is nothing to redo"
         }
     }
 }
 
 extension LensDatabase {
     /// Opens a batch in the log; its items are recorded as the work goes.
-    public func beginBatch(_ kind: BatchRecord.Kind, summary: String, now: Double = Date().timeIntervalSince1970) throws -> Int64 {
+    /// `pid`: the process running it, so that `lens undo` can tell a running batch from one
+    /// whose process died.
+    public func beginBatch(_ kind: BatchRecord.Kind, summary: String, pid: Int32 = getpid(),
+                           now: Double = Date().timeIntervalSince1970) throws -> Int64 {
         try writer.write { db in
-            try db.execute(sql: "INSERT INTO batch (kind, started_at, summary) VALUES (?, ?, ?)", arguments: [kind.rawValue, now, summary])
+            try db.execute(sql: "INSERT INTO batch (kind, started_at, summary, pid) VALUES (?, ?, ?, ?)",
+                           arguments: [kind.rawValue, now, summary, pid])
             return db.lastInsertedRowID
         }
     }
@@ -99,7 +127,8 @@ extension LensDatabase {
                     startedAt: Date(timeIntervalSince1970: row["started_at"]),
                     finishedAt: (row["finished_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     undoneAt: (row["undone_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    summary: row["summary"], items: row["items"] ?? 0)
+                    redoneAt: (row["redone_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    pid: row["pid"], summary: row["summary"], items: row["items"] ?? 0)
     }
 
     /// Whether this content was taken out of the index on purpose (lens delete, or an undone
@@ -159,32 +188,56 @@ extension LensDatabase {
     /// Reverts batch `id` (or the newest batch not yet undone): an import's or a restore's new
     /// screenshots leave the index (and are remembered as removed); a delete's come back as they
     /// were, ids included when free. Batches that started before `expiredBefore` are refused.
-    public func undo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int,
+    /// The batch `lens undo` would revert (`id`, or the newest not yet undone), with its item
+    /// count, checked as ``undo(batch:expiredBefore:undoDays:isAlive:now:)`` checks it; nothing
+    /// changes. The command line asks before undoing an import or a large batch.
+    public func undoCandidate(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int,
+                              isAlive: (Int32) -> Bool) throws -> BatchRecord {
+        try writer.read { db in try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db) }
+    }
+
+    private static func undoCandidate(_ id: Int64?, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool,
+                                      in db: Database) throws -> BatchRecord {
+        // A batch still running (an import adding screenshots): undoing it, or any other, while
+        // it runs would take screenshots out from under it, and its report would be false.
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, kind, pid FROM batch WHERE finished_at IS NULL AND undone_at IS NULL AND pid IS NOT NULL ORDER BY id DESC
+            """) where isAlive(row["pid"]) {
+            throw UndoError.running(row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import, pid: row["pid"])
+        }
+        let items = "(SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items"
+        let row: Row?
+        if let id {
+            row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE id = ?", arguments: [id])
+            guard row != nil else { throw UndoError.noSuchBatch(id) }
+        } else {
+            row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1")
+            guard row != nil else { throw UndoError.nothingToUndo }
+        }
+        let batch = Self.batchRecord(row!)
+        if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
+        if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+        if batch.kind == .replace {
+            throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
+        }
+        return batch
+    }
+
+    /// Reverts batch `id` (or the newest batch not yet undone): an import's or a restore's new
+    /// screenshots leave the index (archived in the batch, so ``redo(batch:expiredBefore:undoDays:now:)``
+    /// brings them back without OCR, and remembered as removed); a delete's come back as they
+    /// were, ids included when free. Refused while a batch is running in a live process
+    /// (`isAlive`), and for batches that started before `expiredBefore`.
+    public func undo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
         try writer.write { db in
-            let row: Row?
-            if let id {
-                row = try Row.fetchOne(db, sql: "SELECT *, 0 AS items FROM batch WHERE id = ?", arguments: [id])
-                guard row != nil else { throw UndoError.noSuchBatch(id) }
-            } else {
-                row = try Row.fetchOne(db, sql: "SELECT *, 0 AS items FROM batch WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1")
-                guard row != nil else { throw UndoError.nothingToUndo }
-            }
-            var batch = Self.batchRecord(row!)
-            if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
-            if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+            var batch = try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db)
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
             switch batch.kind {
             case .replace:
-                throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
+                throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index")
             case .import, .restore:
-                let hashes = try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [batch.id])
-                for sha in hashes {
-                    try db.execute(sql: "DELETE FROM screenshot WHERE sha256 = ?", arguments: [sha])
-                    guard db.changesCount > 0 else { continue }
-                    outcome.removed += 1
-                    try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)", arguments: [sha, batch.id])
-                }
+                outcome.removed = try Self.takeOut(batch: batch.id, in: db)
             case .delete:
                 let items = try Row.fetchAll(db, sql: "SELECT sha256, record, trashed FROM batch_item WHERE batch_id = ?",
                                              arguments: [batch.id])
@@ -208,6 +261,85 @@ extension LensDatabase {
             }
             try db.execute(sql: "UPDATE batch SET undone_at = ? WHERE id = ?", arguments: [now, batch.id])
             batch.undoneAt = Date(timeIntervalSince1970: now)
+            outcome.batch = batch
+            return outcome
+        }
+    }
+
+    /// Takes the screenshots batch `id` added out of the index, archiving each in its item (for
+    /// redo) and remembering its content as removed. Returns how many were there.
+    private static func takeOut(batch id: Int64, in db: Database) throws -> Int {
+        var removed = 0
+        let hashes = try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [id])
+        for sha in hashes {
+            guard let screenshot = try Int64.fetchOne(db, sql: "SELECT id FROM screenshot WHERE sha256 = ?", arguments: [sha]),
+                  let archive = try Self.archive(id: screenshot, in: db) else { continue }
+            try db.execute(sql: "UPDATE batch_item SET record = ? WHERE batch_id = ? AND sha256 = ?",
+                           arguments: [String(decoding: try JSONEncoder().encode(archive), as: UTF8.self), id, sha])
+            try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [screenshot])
+            try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)", arguments: [sha, id])
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Brings back batch `id` (or the newest undone batch) as it was before its undo, without
+    /// OCR: an undone import's or restore's screenshots return from what the undo archived (ids,
+    /// text, tags, notes, links), an undone delete is deleted again (its files stay where undo put
+    /// them). The batch can then be undone again. Refused once the batch has expired.
+    public func redo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
+                     now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
+        try writer.write { db in
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, kind, pid FROM batch WHERE finished_at IS NULL AND undone_at IS NULL AND pid IS NOT NULL ORDER BY id DESC
+                """) where isAlive(row["pid"]) {
+                throw UndoError.running(row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import, pid: row["pid"])
+            }
+            let items = "(SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items"
+            let row: Row?
+            if let id {
+                row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE id = ?", arguments: [id])
+                guard row != nil else { throw UndoError.noSuchBatch(id) }
+            } else {
+                row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE undone_at IS NOT NULL ORDER BY undone_at DESC, id DESC LIMIT 1")
+                guard row != nil else { throw UndoError.nothingToRedo }
+            }
+            var batch = Self.batchRecord(row!)
+            guard batch.undoneAt != nil else { throw UndoError.notUndone(batch.id) }
+            if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+            var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
+            switch batch.kind {
+            case .replace:
+                throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index")
+            case .delete:
+                for sha in try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [batch.id]) {
+                    guard let screenshot = try Int64.fetchOne(db, sql: "SELECT id FROM screenshot WHERE sha256 = ?", arguments: [sha]),
+                          let archive = try Self.archive(id: screenshot, in: db) else { continue }
+                    try db.execute(sql: "UPDATE batch_item SET record = ?, trashed = NULL WHERE batch_id = ? AND sha256 = ?",
+                                   arguments: [String(decoding: try JSONEncoder().encode(archive), as: UTF8.self), batch.id, sha])
+                    try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [screenshot])
+                    try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)", arguments: [sha, batch.id])
+                    outcome.removed += 1
+                }
+            case .import, .restore:
+                let records = try String?.fetchAll(db, sql: "SELECT record FROM batch_item WHERE batch_id = ?", arguments: [batch.id])
+                if records.contains(where: { $0 == nil }) && !records.isEmpty {
+                    // Undone before Lens archived what an undo takes out, or expired by lens gc.
+                    throw UndoError.notUndoable(batch.id, reason: "what its undo took out was not kept; 'lens import' of its files recognizes them again")
+                }
+                var restored: [(Int64, [ArchivedScreenshot.ArchivedLink])] = []
+                for record in records.compactMap({ $0 }) {
+                    let archive = try JSONDecoder().decode(ArchivedScreenshot.self, from: Data(record.utf8))
+                    try db.execute(sql: "DELETE FROM removed_content WHERE sha256 = ?", arguments: [archive.sha256])
+                    if let id = try Self.insert(archive, keepingID: true, in: db) { restored.append((id, archive.links)) }
+                }
+                for (id, links) in restored { try Self.insertLinks(links, of: id, in: db) }
+                try db.execute(sql: "UPDATE batch_item SET record = NULL WHERE batch_id = ?", arguments: [batch.id])
+                outcome.restoredIDs = restored.map(\.0).sorted()
+            }
+            try db.execute(sql: "UPDATE batch SET undone_at = NULL, redone_at = ? WHERE id = ?", arguments: [now, batch.id])
+            batch.undoneAt = nil
+            batch.redoneAt = Date(timeIntervalSince1970: now)
             outcome.batch = batch
             return outcome
         }

@@ -47,8 +47,11 @@ extension LensDatabase {
     /// Stores the OCR result of a claimed item and marks it done; the text enters the index.
     /// `recognition` must already be masked (LensApp's privacy filter); `codeEntities` are entities
     /// found in its code payloads, stored without offsets.
+    /// Returns false, storing nothing, when the screenshot was taken out of the library (`lens
+    /// delete`, an undo) while it was being recognized.
+    @discardableResult
     public func recordRecognition(_ recognition: Recognition, entities: [Entity] = [], codeEntities: [Entity] = [],
-                                  for id: Int64, seconds: Double, now: Double = Date().timeIntervalSince1970) throws {
+                                  for id: Int64, seconds: Double, now: Double = Date().timeIntervalSince1970) throws -> Bool {
         try writer.write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'done', confidence = ?, width = ?, height = ?,
@@ -56,7 +59,9 @@ extension LensDatabase {
                     retry_at = NULL
                 WHERE id = ?
                 """, arguments: [recognition.meanConfidence, recognition.width, recognition.height, seconds, now, id])
+            guard db.changesCount > 0 else { return false }
             try Self.storeText(of: recognition, entities: entities, codeEntities: codeEntities, for: id, in: db)
+            return true
         }
     }
 
@@ -171,6 +176,21 @@ extension LensDatabase {
         }
     }
 
+    /// Which of `ids` are in the library and recognized now (an import's report counts only
+    /// what is really stored when it ends).
+    public func recognizedIDs(among ids: some Collection<Int64>) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try writer.read { db in
+            var found = Set<Int64>()
+            for chunk in Array(ids).chunked(500) {
+                found.formUnion(try Int64.fetchAll(db, sql: """
+                    SELECT id FROM screenshot WHERE state = 'done' AND id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """, arguments: StatementArguments(chunk)))
+            }
+            return found
+        }
+    }
+
     public static func isTransientStorageError(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM].contains(error.resultCode)
@@ -197,5 +217,12 @@ extension LensDatabase {
                 ORDER BY p.path
                 """, arguments: StatementArguments(ids)).map { ($0["path"], $0["last_error"] ?? "unknown error") }
         }
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

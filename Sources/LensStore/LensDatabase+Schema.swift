@@ -306,6 +306,14 @@ extension LensDatabase {
                 CREATE INDEX text_band_screenshot ON text_band(screenshot_id);
                 """)
         }
+        migrator.registerMigration("v15: the process running a batch, and redone batches") { db in
+            // An import's batch is open while it runs; undo must not take its screenshots out
+            // from under it. Redo brings an undone batch back from what its undo archived.
+            try db.execute(sql: """
+                ALTER TABLE batch ADD COLUMN pid INTEGER;
+                ALTER TABLE batch ADD COLUMN redone_at REAL;
+                """)
+        }
         return migrator
     }
 

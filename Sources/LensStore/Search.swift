@@ -1,3 +1,4 @@
+import CSQLiteDeadline
 import Foundation
 import GRDB
 import LensCore
@@ -25,6 +26,9 @@ public struct SearchRequest: Sendable {
     /// When there are few exact hits (``LensDatabase/fewHits``), also look for the spellings OCR makes of the
     /// query's words (``OCRConfusions``); such hits come after every other and name the words used.
     public var allowsFuzzy = true
+    /// How long the search may run before it is stopped with ``SearchError/tooCostly(milliseconds:)``:
+    /// a bound for whatever the query's shape, so that no request holds a reader for long.
+    public var timeLimit: Duration = LensDatabase.searchTimeLimit
 
     public init(query: SearchQuery?, folder: String? = nil, since: Date? = nil, until: Date? = nil,
                 minimumConfidence: Double? = nil, entityTypes: [String] = [],
@@ -59,6 +63,19 @@ public struct SearchHit: Sendable, Equatable {
     public var isApproximate: Bool = false
     /// The vocabulary words, OCR misreadings of a query word, that found this hit (empty for an exact hit).
     public var fuzzyWords: [String] = []
+}
+
+/// Why a search stopped without an answer.
+public enum SearchError: Error, Equatable, CustomStringConvertible {
+    /// It ran past its ``SearchRequest/timeLimit``.
+    case tooCostly(milliseconds: Int)
+
+    public var description: String {
+        switch self {
+        case .tooCostly(let milliseconds):
+            return "the search was stopped after \(milliseconds) ms: use fewer or more distinctive words"
+        }
+    }
 }
 
 /// How often one entity (by normalized value) occurs in the library.
@@ -106,6 +123,12 @@ extension LensDatabase {
     @TaskLocal static var lookupCostInDoclistEntries = 1_000.0
     /// How many completions a word typed in part expands to.
     public static let completionLimit = 16
+    /// The most OCR misreadings of the query's words looked up in the vocabulary, for the whole
+    /// query (shared by its words, each word's nearest first): some 2 µs each.
+    public static let misreadingLookups = 4_000
+    /// How long a search may run (``SearchRequest/timeLimit``). Searches take milliseconds at
+    /// 100,000 screenshots; this bounds what no shape limit foresaw.
+    public static let searchTimeLimit = Duration.seconds(1)
 
     /// Finds screenshots by their text, best matches first.
     ///
@@ -118,98 +141,112 @@ extension LensDatabase {
     /// own prefix query merges the doclists of every completion: half a second for `lo*`); exact
     /// hits come before completions. Snippets are made for the returned rows only.
     public func search(_ request: SearchRequest) throws -> [SearchHit] {
-        try writer.read { db in
-            let (conditions, filterArguments) = Self.filterConditions(request)
-            var rows: [(id: Int64, score: Double, snippet: String)] = []
-            var isApproximate = false
-            var fuzzy: [Int64: [String]] = [:]
-            if let query = request.query {
-                let filter = conditions.isEmpty ? "" : """
-                    AND rowid IN (SELECT s.id FROM screenshot s WHERE \(conditions.joined(separator: " AND ")))
-                    """
-                let wanted = max(0, request.limit) + max(0, request.offset)
-                var expressions = [query.fts5(completions: [:])]
-                var completions: [String: [String]] = [:]
-                if query.hasExpandablePrefix {
-                    let truncated: Bool
-                    (completions, truncated) = try self.completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db)
-                    isApproximate = truncated
-                    expressions = [query.fts5(completions: [:], exactPrefixes: true), query.fts5(completions: completions)]
+        let milliseconds = Int(request.timeLimit.components.seconds * 1000 + request.timeLimit.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            return try writer.read { db in
+                var deadline = lens_sqlite_deadline()
+                lens_sqlite_set_deadline(db.sqliteConnection, &deadline, Int32(clamping: milliseconds))
+                defer { lens_sqlite_clear_deadline(db.sqliteConnection) }
+                return try search(request, in: db)
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw SearchError.tooCostly(milliseconds: milliseconds)
+        }
+    }
+
+    private func search(_ request: SearchRequest, in db: Database) throws -> [SearchHit] {
+        let (conditions, filterArguments) = Self.filterConditions(request)
+        var rows: [(id: Int64, score: Double, snippet: String)] = []
+        var isApproximate = false
+        var fuzzy: [Int64: [String]] = [:]
+        if let query = request.query {
+            let filter = conditions.isEmpty ? "" : """
+                AND rowid IN (SELECT s.id FROM screenshot s WHERE \(conditions.joined(separator: " AND ")))
+                """
+            let wanted = max(0, request.limit) + max(0, request.offset)
+            var expressions = [query.fts5(completions: [:])]
+            var completions: [String: [String]] = [:]
+            if query.hasExpandablePrefix {
+                let truncated: Bool
+                (completions, truncated) = try self.completions(of: query.expandablePrefixes, limit: Self.completionLimit, in: db)
+                isApproximate = truncated
+                expressions = [query.fts5(completions: [:], exactPrefixes: true), query.fts5(completions: completions)]
+            }
+            var seen = Set<Int64>()
+            // The start of a web address: the URLs found in screenshots answer it from the
+            // entity index (an FTS5 phrase of `example org` and a path prefix walks the long
+            // doclists of `org` and `com`: 45 ms at the 95th percentile on real text). The
+            // text is searched only when no URL starts so.
+            if let prefix = query.webAddressPrefix {
+                rows = try Self.webAddressMatches(prefix, conditions: conditions, arguments: filterArguments, wanted: wanted, in: db)
+                if !rows.isEmpty { expressions = [] }
+                seen.formUnion(rows.map(\.id))
+            }
+            for (pass, (expression, phrases)) in expressions.enumerated() where rows.count < wanted {
+                // Completions are ranked among fewer candidates: they come after exact hits anyway.
+                let window = pass == 0 ? Self.candidateWindow : Self.candidateWindow / 2
+                let (found, cut) = try Self.rankedMatches(expression, phrases: phrases, filter: filter, arguments: filterArguments,
+                                                          wanted: wanted, window: window, in: db)
+                isApproximate = isApproximate || cut
+                for hit in found where seen.insert(hit.id).inserted { rows.append(hit) }
+            }
+            // Few hits: the words may have been misread where they appear. Try the spellings
+            // OCR makes of them that the vocabulary holds, after every exact hit (so exact hits
+            // keep their places).
+            if request.allowsFuzzy, rows.count < min(wanted, Self.fewHits) {
+                var alternatives: [String: [String]] = [:]
+                let candidates = Set(query.fuzzyCandidatesAsTyped)
+                let lookups = Self.misreadingLookups / max(1, candidates.count)
+                for typed in candidates {
+                    let word = SearchQuery.folded(typed)
+                    let found = try Self.knownSpellings(OCRConfusions.variants(of: word, typed: typed, limit: lookups), in: db)
+                    if !found.isEmpty { alternatives[word] = found }
                 }
-                var seen = Set<Int64>()
-                // The start of a web address: the URLs found in screenshots answer it from the
-                // entity index (an FTS5 phrase of `example org` and a path prefix walks the long
-                // doclists of `org` and `com`: 45 ms at the 95th percentile on real text). The
-                // text is searched only when no URL starts so.
-                if let prefix = query.webAddressPrefix {
-                    rows = try Self.webAddressMatches(prefix, conditions: conditions, arguments: filterArguments, wanted: wanted, in: db)
-                    if !rows.isEmpty { expressions = [] }
-                    seen.formUnion(rows.map(\.id))
-                }
-                for (pass, (expression, phrases)) in expressions.enumerated() where rows.count < wanted {
-                    // Completions are ranked among fewer candidates: they come after exact hits anyway.
-                    let window = pass == 0 ? Self.candidateWindow : Self.candidateWindow / 2
+                if !alternatives.isEmpty {
+                    let (expression, phrases) = query.fts5(completions: completions, alternatives: alternatives)
                     let (found, cut) = try Self.rankedMatches(expression, phrases: phrases, filter: filter, arguments: filterArguments,
-                                                              wanted: wanted, window: window, in: db)
+                                                              wanted: wanted, window: Self.candidateWindow, in: db)
                     isApproximate = isApproximate || cut
-                    for hit in found where seen.insert(hit.id).inserted { rows.append(hit) }
-                }
-                // Few hits: the words may have been misread where they appear. Try the spellings
-                // OCR makes of them that the vocabulary holds, after every exact hit (so exact hits
-                // keep their places).
-                if request.allowsFuzzy, rows.count < min(wanted, Self.fewHits) {
-                    var alternatives: [String: [String]] = [:]
-                    for typed in Set(query.fuzzyCandidatesAsTyped) {
-                        let word = SearchQuery.folded(typed)
-                        let found = try Self.knownSpellings(OCRConfusions.variants(of: word, typed: typed), in: db)
-                        if !found.isEmpty { alternatives[word] = found }
-                    }
-                    if !alternatives.isEmpty {
-                        let (expression, phrases) = query.fts5(completions: completions, alternatives: alternatives)
-                        let (found, cut) = try Self.rankedMatches(expression, phrases: phrases, filter: filter, arguments: filterArguments,
-                                                                  wanted: wanted, window: Self.candidateWindow, in: db)
-                        isApproximate = isApproximate || cut
-                        let used = alternatives.values.flatMap { $0 }
-                        for hit in found where seen.insert(hit.id).inserted {
-                            fuzzy[hit.id] = used.filter { word in Self.folded(hit.snippet).contains(word) }
-                            rows.append(hit)
-                        }
+                    let used = alternatives.values.flatMap { $0 }
+                    for hit in found where seen.insert(hit.id).inserted {
+                        fuzzy[hit.id] = used.filter { word in Self.folded(hit.snippet).contains(word) }
+                        rows.append(hit)
                     }
                 }
-                rows = Array(rows.dropFirst(max(0, request.offset)).prefix(max(0, request.limit)))
-            } else {
-                rows = try Row.fetchAll(db, sql: """
-                    SELECT s.id AS id, 0.0 AS score, substr(lens_inflate(t.body), 1, 160) AS snippet
-                    FROM screenshot s JOIN screenshot_text t ON t.id = s.id
-                    WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
-                    ORDER BY s.captured_at DESC, s.id DESC LIMIT ? OFFSET ?
-                    """, arguments: filterArguments + [max(0, request.limit), max(0, request.offset)]).map {
-                    ($0["id"], $0["score"], $0["snippet"] ?? "")
-                }
             }
-            guard !rows.isEmpty else { return [] }
-            let ids = rows.map(\.id)
-            var dates: [Int64: (Double, Double)] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
-                """, arguments: StatementArguments(ids)) {
-                dates[row["id"]] = (row["captured_at"], row["imported_at"])
+            rows = Array(rows.dropFirst(max(0, request.offset)).prefix(max(0, request.limit)))
+        } else {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT s.id AS id, 0.0 AS score, substr(lens_inflate(t.body), 1, 160) AS snippet
+                FROM screenshot s JOIN screenshot_text t ON t.id = s.id
+                WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                ORDER BY s.captured_at DESC, s.id DESC LIMIT ? OFFSET ?
+                """, arguments: filterArguments + [max(0, request.limit), max(0, request.offset)]).map {
+                ($0["id"], $0["score"], $0["snippet"] ?? "")
             }
-            var paths: [Int64: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT screenshot_id, path FROM path
-                WHERE screenshot_id IN (\(databaseQuestionMarks(count: ids.count))) AND gone_at IS NULL
-                ORDER BY first_seen_at, path
-                """, arguments: StatementArguments(ids)) {
-                paths[row["screenshot_id"], default: []].append(row["path"])
-            }
-            return rows.map { row in
-                let (captured, imported) = dates[row.id] ?? (0, 0)
-                return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
-                                 capturedAt: Date(timeIntervalSince1970: captured),
-                                 importedAt: Date(timeIntervalSince1970: imported), isApproximate: isApproximate,
-                                 fuzzyWords: fuzzy[row.id] ?? [])
-            }
+        }
+        guard !rows.isEmpty else { return [] }
+        let ids = rows.map(\.id)
+        var dates: [Int64: (Double, Double)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, captured_at, imported_at FROM screenshot WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+            """, arguments: StatementArguments(ids)) {
+            dates[row["id"]] = (row["captured_at"], row["imported_at"])
+        }
+        var paths: [Int64: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT screenshot_id, path FROM path
+            WHERE screenshot_id IN (\(databaseQuestionMarks(count: ids.count))) AND gone_at IS NULL
+            ORDER BY first_seen_at, path
+            """, arguments: StatementArguments(ids)) {
+            paths[row["screenshot_id"], default: []].append(row["path"])
+        }
+        return rows.map { row in
+            let (captured, imported) = dates[row.id] ?? (0, 0)
+            return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
+                             capturedAt: Date(timeIntervalSince1970: captured),
+                             importedAt: Date(timeIntervalSince1970: imported), isApproximate: isApproximate,
+                             fuzzyWords: fuzzy[row.id] ?? [])
         }
     }
 

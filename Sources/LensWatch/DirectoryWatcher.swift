@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LensCore
 import Logging
 
 /// Watches folder trees with the kernel's inotify API and reports ``WatchEvent``s.
@@ -128,7 +129,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
         var visited = Set<String>()
         while let folder = pending.popLast() {
             guard visited.insert(folder).inserted else { continue }
-            let wd = inotify_add_watch(fd, folder, Self.mask)
+            let wd = folder.withSystemPath({ inotify_add_watch(fd, $0, Self.mask) })
             if wd < 0 {
                 let code = errno
                 if code == ENOSPC {
@@ -147,12 +148,12 @@ public final class DirectoryWatcher: @unchecked Sendable {
             pathsByDescriptor[wd] = folder
             descriptorsByPath[folder] = wd
             lock.unlock()
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            guard let names = Self.names(in: folder) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let child = folder == "/" ? "/" + name : folder + "/" + name
                 var info = stat()
                 // lstat: a symlink to a folder is not followed (no loops, no escaping the tree).
-                if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { pending.append(child) }
+                if child.withSystemPath({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR { pending.append(child) }
             }
         }
         return true
@@ -205,6 +206,22 @@ public final class DirectoryWatcher: @unchecked Sendable {
         }
     }
 
+    /// The names in a folder, those that are not UTF-8 kept by ``SystemPath``; nil when it cannot be read.
+    static func names(in folder: String) -> [String]? {
+        guard let dir = folder.withSystemPath({ opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+                let all = raw.bindMemory(to: UInt8.self)
+                return Array(all[..<(all.firstIndex(of: 0) ?? all.count)])
+            }
+            let name = SystemPath.string(fromBytes: bytes)
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Turns one read's raw events into ``WatchEvent``s, pairing renames by cookie (across reads).
     private func decode(_ buffer: [UInt8], count: Int) -> [WatchEvent] {
         var out: [WatchEvent] = []
@@ -216,7 +233,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
                 return (e.wd, e.mask, e.cookie, Int(e.len))
             }
             let nameBytes = buffer[(offset + headerSize)..<min(count, offset + headerSize + length)]
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            let name = SystemPath.string(fromBytes: nameBytes.prefix { $0 != 0 })
             offset += headerSize + length
 
             if mask & UInt32(IN_Q_OVERFLOW) != 0 {
@@ -259,7 +276,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
                 if isDirectory {
                     _ = addWatches(under: path)
                     out.append(.directoryAppeared(path))
-                } else if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                } else if path.withSystemPath({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFLNK {
                     // A new symbolic link gets no IN_CLOSE_WRITE: it is complete once created.
                     // The reader decides whether to follow it (the symlink policy).
                     out.append(.fileChanged(path))

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LensApp
 import LensCore
+import Logging
 import NIOCore
 
 /// The JSON API and the images. Every answer is what the command line's `--json` prints for the
@@ -11,10 +12,14 @@ import NIOCore
 struct APIRoutes {
     let library: Library
     let settings: WebSettings
+    var logger = Logger(label: "lens.web")
     let facetsCache = FacetsCache()
 
     /// The most results one search request returns.
     static let maximumLimit = 200
+    /// The most values one filter of a search takes (`tag=`, `type=`, `entity=`): each is a
+    /// condition on every candidate row.
+    static let maximumFilterValues = 16
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/search") { request, _ in await respond { try await search(request) } }
@@ -66,7 +71,13 @@ struct APIRoutes {
                 let body = try await decode(UndoRequest.self, request, context, allowingEmpty: true)
                 let report = try await offloaded { [library, settings, facetsCache] in
                     defer { facetsCache.invalidate() }
-                    return try HistoryUseCases.undo(library, batch: body?.batch, undoDays: settings.undoDays)
+                    // As on the command line: an import, or a large batch, needs to be confirmed.
+                    let (candidate, needsConfirmation) = try HistoryUseCases.undoCandidate(library, batch: body?.batch, undoDays: settings.undoDays)
+                    if needsConfirmation && body?.confirm != true {
+                        throw APIError(.conflict, "undoing batch \(candidate.id) (\(candidate.kind.rawValue), \(candidate.items) screenshots) "
+                                       + "takes them out of the library: send {\"batch\": \(candidate.id), \"confirm\": true}")
+                    }
+                    return try HistoryUseCases.undo(library, batch: candidate.id, undoDays: settings.undoDays)
                 }
                 return try JSONResponse.ok(report)
             }
@@ -138,6 +149,9 @@ struct APIRoutes {
         form.types = query[values: "type"].map(String.init).filter { !$0.isEmpty }
         form.entities = query[values: "entity"].map(String.init).filter { !$0.isEmpty }
         form.tags = query[values: "tag"].map(String.init).filter { !$0.isEmpty }
+        for (name, values) in [("type", form.types), ("entity", form.entities), ("tag", form.tags)] where values.count > Self.maximumFilterValues {
+            throw APIError(.badRequest, "\(values.count) \(name) filters; at most \(Self.maximumFilterValues) are accepted")
+        }
         form.region = settings.region
         form.isBeingTyped = query["typing"] == "1" || query["typing"] == "true"
         form.isExact = query["exact"] == "1" || query["exact"] == "true"
@@ -225,7 +239,15 @@ struct APIRoutes {
 
     func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext, allowingEmpty: Bool = false) async throws -> T? {
         var request = request
-        let buffer = try await request.collectBody(upTo: 1 << 20)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: SecurityMiddleware.maximumBodyBytes)
+        } catch let error as NIOTooManyBytesError {
+            throw error
+        } catch {
+            // Broken chunked encoding, a connection closed mid-body: the client's request.
+            throw APIError(.badRequest, "the request's body could not be read")
+        }
         if buffer.readableBytes == 0 && allowingEmpty { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
@@ -253,8 +275,18 @@ struct APIRoutes {
             return JSONResponse.error(.conflict, error.description)
         } catch let error as AnnotationError {
             return JSONResponse.error(.badRequest, error.description)
+        } catch let error as SearchError {
+            return JSONResponse.error(.unprocessableContent, error.description)
+        } catch is NIOTooManyBytesError {
+            return JSONResponse.error(.contentTooLarge, "the body is over \(SecurityMiddleware.maximumBodyBytes) bytes")
         } catch {
-            return JSONResponse.error(.internalServerError, Library.explanation(of: error, path: "the database") ?? "\(error)")
+            // A storage problem the user can act on (disk full, locked) says so; anything else
+            // may carry SQL or internal names, which are logged, never sent.
+            if let explanation = Library.explanation(of: error, path: "the database") {
+                return JSONResponse.error(.serviceUnavailable, explanation)
+            }
+            logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "detail": "\(error)"])
+            return JSONResponse.error(.internalServerError, "internal error (the server's log says more)")
         }
     }
 }
@@ -271,7 +303,7 @@ struct APIError: Error {
 
 struct TagChange: Decodable { var add: [String]?; var remove: [String]? }
 struct NoteChange: Decodable { var note: String? }
-struct UndoRequest: Decodable { var batch: Int64? }
+struct UndoRequest: Decodable { var batch: Int64?; var confirm: Bool? }
 struct LinkRequest: Decodable { var a: Int64; var b: Int64; var note: String? }
 
 /// The last facets, valid while the library's change mark stays the same and nothing was

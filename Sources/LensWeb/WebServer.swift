@@ -81,8 +81,17 @@ public enum WebServer {
     }
 }
 
-/// Runs blocking library work (SQLite, file reads, leptonica) on NIO's thread pool, off the
-/// event loops and Swift's cooperative threads, so one slow thumbnail never stalls a search.
+/// Runs blocking library work (SQLite, file reads, leptonica) on a thread pool of its own, off
+/// the event loops and Swift's cooperative threads, so one slow thumbnail never stalls a search.
+/// NIO's shared pool has one thread per core: two slow requests on two cores held every other
+/// one up. Each search is bounded in time (``LensDatabase/searchTimeLimit``); these threads are
+/// mostly waiting on SQLite's readers (a pool of 5), so more of them than cores is right.
 func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await NIOThreadPool.singleton.runIfActive(work)
+    try await blockingWork.runIfActive(work)
 }
+
+private let blockingWork: NIOThreadPool = {
+    let pool = NIOThreadPool(numberOfThreads: max(6, 2 * System.coreCount))
+    pool.start()
+    return pool
+}()

@@ -85,14 +85,19 @@ struct RestoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try global.openLibrary()
         let settings = try configOption.load()
+        let path = global.databasePath
+        let isNew = !FileManager.default.fileExists(atPath: path)
         let report: RestoreReport
         do {
+            let library = try global.openLibrary(creating: true)
             report = try BackupUseCases.restore(library, from: LensLocations.absolute(file), replacing: mode == .replace,
                                                 privacy: settings.privacy, region: settings.region)
-        } catch let error as BackupError {
-            throw LensCLIError(message: error.message + "; nothing was changed")
+        } catch {
+            // A refused restore into a library it created leaves nothing behind.
+            if isNew { for file in [path, path + "-wal", path + "-shm", path + ".crashes"] { unlink(file) } }
+            if let error = error as? BackupError { throw LensCLIError(message: error.message + "; nothing was changed") }
+            throw error
         }
         if json {
             try printJSON(report)

@@ -41,6 +41,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Refuse images of more than this many megapixels, from their header.", valueName: "mpx"))
     var maxMegapixels: Int = 64
 
+    @Option(help: ArgumentHelp("Stop recognizing an image after this many seconds and list it as failed.", valueName: "seconds"))
+    var ocrTimeout: Int?
+
     @Option(help: ArgumentHelp("Symbolic links inside the folders: inside (followed when they point inside the folders), follow or never.",
                                valueName: "policy"))
     var symlinks: String = "inside"
@@ -55,18 +58,20 @@ struct ImportCommand: AsyncParsableCommand {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
         guard (1...4096).contains(maxFileMb) else { throw ValidationError("--max-file-mb must be between 1 and 4096.") }
         guard (1...1000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be between 1 and 1000.") }
+        if let ocrTimeout, !(1...3600).contains(ocrTimeout) { throw ValidationError("--ocr-timeout must be between 1 and 3600 seconds.") }
         guard LensConfiguration.SymlinkPolicy(rawValue: symlinks) != nil else {
             throw ValidationError("--symlinks must be inside, follow or never.")
         }
-        for path in paths where !FileManager.default.fileExists(atPath: path) {
-            throw ValidationError("'\(path)' does not exist.")
+        for path in paths where path.withSystemPath({ access($0, F_OK) }) != 0 {
+            throw ValidationError("'\(OutputStyle.visible(path))' does not exist.")
         }
     }
 
     func run() async throws {
         let settings = try configOption.load()
-        let library = try global.openLibrary()
-        var options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000),
+        let library = try global.openLibrary(creating: true)
+        var options = ImportOptions(workers: workers, recognizer: .init(languages: languages, maximumPixels: maxMegapixels * 1_000_000,
+                                                                        timeLimit: .seconds(ocrTimeout ?? settings.ocrTimeoutSeconds)),
                                     maximumFileBytes: maxFileMb << 20, region: regionOption.region,
                                     symlinks: LensConfiguration.SymlinkPolicy(rawValue: symlinks)!)
         options.folders = settings.folders // their tags (and masks) go to the screenshots under them

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LensApp
+import LensCore
 
 /// Entry point: fix the OpenMP environment, parse, run, and map errors to Lens's exit codes
 /// (0 ok, 1 some files failed, 2 usage, configuration or environment error).
@@ -9,7 +10,7 @@ enum Main {
     static func main() async {
         OpenMPLimit.reexecIfNeeded()
         do {
-            var command = try Lens.parseAsRoot()
+            var command = try Lens.parseAsRoot(Main.arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -34,6 +35,17 @@ enum Main {
     }
 }
 
+extension Main {
+    /// The arguments, with file names that are not UTF-8 kept as ``SystemPath`` text
+    /// (`CommandLine.arguments` replaces their bytes with U+FFFD, and the file is then not found).
+    static var arguments: [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+            return SystemPath.string(fromBytes: UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) })
+        }
+    }
+}
+
 /// An error the user can fix; printed as `lens: message`, exit status 2.
 struct LensCLIError: Error {
     var message: String
@@ -50,7 +62,7 @@ struct Lens: AsyncParsableCommand {
               lens import ~/Pictures/Screenshots
               lens search "invoice 2024"
             """,
-        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self]
+        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self]
     )
 }
 
@@ -73,9 +85,16 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// Opens the library, turning failures into a message that names the file.
-    func openLibrary() throws -> Library {
+    /// Opens the library, turning failures into a message that names the file. Only the commands
+    /// that bring screenshots in (`import`, `watch`, `restore`) create it: any other command given
+    /// a path where there is no library (a typo in `--db`) says so, rather than answering from a
+    /// new, empty one.
+    func openLibrary(creating: Bool = false) throws -> Library {
         Logging.bootstrap(level: logLevel)
+        if !creating && !FileManager.default.fileExists(atPath: databasePath) {
+            throw LensCLIError(message: "there is no library at \(OutputStyle.visible(databasePath)): 'lens import FOLDER' creates it "
+                               + "(or give the right --db, or set LENS_DB)")
+        }
         do {
             return try Library(databasePath: databasePath)
         } catch {

@@ -55,11 +55,12 @@ struct WatchCommand: AsyncParsableCommand {
         var globalOptions = global
         if globalOptions.db == nil, let database = settings.database { globalOptions.db = database }
         if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
-        let library = try globalOptions.openLibrary()
+        let library = try globalOptions.openLibrary(creating: true)
         let logger = Logger(label: "lens.watch")
         var importOptions = ImportOptions(
             workers: workers ?? settings.workers ?? ProcessInfo.processInfo.activeProcessorCount,
-            recognizer: .init(languages: settings.languages.joined(separator: "+"), maximumPixels: settings.maximumPixels),
+            recognizer: .init(languages: settings.languages.joined(separator: "+"), maximumPixels: settings.maximumPixels,
+                              timeLimit: .seconds(settings.ocrTimeoutSeconds)),
             maximumFileBytes: settings.maximumFileBytes,
             retryPolicy: .daemon,
             region: settings.region,

@@ -1,4 +1,5 @@
 import Foundation
+import LensStore
 import LensTestSupport
 import Testing
 
@@ -199,7 +200,7 @@ struct CLITests {
     @Test(arguments: ["\"", "(", "NEAR(", "a:b", "*", "-", "-x", "'; DROP TABLE screenshot; --", "\"\"\"", "x*", "OR", "^"])
     func hostileQueriesGiveResultsOrAClearMessage(query: String) throws {
         let lens = try LensBinary()
-        _ = try lens.run(["status"]) // creates the database
+        _ = try LensDatabase(path: lens.database) // creates the database
         let result = try lens.run(["search", "--", query])
         #expect(result.status == 0 || result.status == 2, "status \(result.status): \(result.stderr)")
         #expect(!result.stderr.localizedCaseInsensitiveContains("sql"), "\(result.stderr)")
@@ -458,15 +459,25 @@ struct CLITests {
     @Test func theDatabaseFollowsXDGAndLENS_DB() throws {
         let lens = try LensBinary()
         let data = lens.home.appendingPathComponent("xdg-data")
+        // Only commands that bring screenshots in create the library: an import of nothing does.
+        let empty = lens.home.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        func create(_ environment: [String: String?]) throws {
+            let created = try lens.run(["import", "--no-progress", empty.path], environment: environment, useDefaultDatabase: true)
+            #expect(created.status == 0, "\(created.stderr)")
+        }
+        try create(["XDG_DATA_HOME": data.path])
         let xdg = try lens.run(["status", "--json"], environment: ["XDG_DATA_HOME": data.path], useDefaultDatabase: true)
         #expect((try xdg.json() as? [String: Any])?["database"] as? String == data.path + "/lens/lens.db")
         let mode = try FileManager.default.attributesOfItem(atPath: data.path + "/lens/lens.db")[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: data.path + "/lens")[.posixPermissions] as? Int == 0o700)
 
+        try create(["LENS_DB": lens.home.appendingPathComponent("env.db").path])
         let env = try lens.run(["status", "--json"], environment: ["LENS_DB": lens.home.appendingPathComponent("env.db").path], useDefaultDatabase: true)
         #expect((try env.json() as? [String: Any])?["database"] as? String == lens.home.appendingPathComponent("env.db").path)
 
+        try create([:])
         let home = try lens.run(["status", "--json"], useDefaultDatabase: true)
         #expect((try home.json() as? [String: Any])?["database"] as? String == lens.home.path + "/.local/share/lens/lens.db")
     }
@@ -496,7 +507,8 @@ struct CLITests {
         while process.isRunning || searches == 0 {
             let result = try lens.run(["search", "--json", "report"])
             searches += 1
-            if result.status != 0 { failures.append(result.stderr) }
+            // Before the import has created the library, search says there is none.
+            if result.status != 0 && !result.stderr.contains("there is no library at") { failures.append(result.stderr) }
         }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -536,7 +548,8 @@ struct CLITests {
         var pollErrors: [String] = []
         while Date() < deadline, process.isRunning {
             let poll = try lens.run(["status", "--json"])
-            if poll.status != 0 { pollErrors.append(poll.stderr) }
+            // Before the import has created the library, status says there is none.
+            if poll.status != 0 && !poll.stderr.contains("there is no library at") { pollErrors.append(poll.stderr) }
             done = ((try? poll.json() as? [String: Any])?["counts"] as? [String: Int])?["done"] ?? 0
             if done >= 2 { break }
             Thread.sleep(forTimeInterval: 0.05)

@@ -44,7 +44,7 @@ struct HistoryTests {
         #expect(try lens.importSamples().status == 0)
         #expect(try Self.history(lens).count == 1)
 
-        let undone = try lens.run(["undo", "--json"])
+        let undone = try lens.run(["undo", "--json", "--yes"])
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect((try undone.json() as? [String: Any])?["removed"] as? Int == TestSupport.samplePNGCount)
         #expect(try Self.counts(lens).values.reduce(0, +) == 0)
@@ -237,7 +237,7 @@ struct HistoryTests {
         let lens = try LensBinary()
         #expect(try lens.importSamples().status == 0)
         for command in ["init", "import", "watch", "retry", "search", "show", "tag", "untag", "tags", "note", "extract", "entities",
-                        "reindex", "graph", "link", "unlink", "delete", "undo", "history", "export", "restore", "status", "stats",
+                        "reindex", "graph", "link", "unlink", "delete", "undo", "redo", "history", "export", "restore", "status", "stats",
                         "gc", "doctor"] {
             let help = try lens.run(["help", command], useDefaultDatabase: true)
             #expect(help.status == 0, "\(command)")

@@ -6,6 +6,7 @@ import Testing
 @Suite struct ServeTests {
     @Test func aNonLoopbackAddressNeedsAToken() throws {
         let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
         let refused = try lens.run(["serve", "--listen", "0.0.0.0:0"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("reachable from other machines") && refused.stderr.contains("token"))
@@ -19,6 +20,7 @@ import Testing
 
     @Test func serveAnswersAndStopsOnSIGTERM() throws {
         let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
         let process = Process()
         process.executableURL = LensBinary.url
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", lens.database]
@@ -42,5 +44,54 @@ import Testing
         #expect(result.stdout == "http://127.0.0.1:7500/?q=caf%C3%A9%20%26%20co\n")
         let nobody = try lens.runProgram(LensBinary.url.path, ["open", "--listen", "127.0.0.1:1"])
         #expect(nobody.status == 2 && nobody.stderr.contains("nothing listens on 127.0.0.1:1"))
+    }
+
+    /// A server on 0.0.0.0 with a token, reached by a real remote client: a second network
+    /// namespace joined to this one by a veth pair, which names the server by its address.
+    @Test(.enabled(if: getuid() == 0, "network namespaces need root"))
+    func aTokenServerServesARemoteClientByAddress() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+        let config = lens.home.appendingPathComponent("config.toml")
+        try "[web]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let tag = String(getpid() % 100_000)
+        let namespace = "lens-remote-\(tag)", hostSide = "lh\(tag)", clientSide = "lc\(tag)"
+        // Link-local addresses on a link of our own: traffic never leaves this machine.
+        let serverAddress = "169.254.77.1", clientAddress = "169.254.77.2"
+        func ip(_ arguments: String) throws -> LensBinary.Result { try lens.runProgram("/usr/sbin/ip", arguments.split(separator: " ").map(String.init)) }
+        defer {
+            _ = try? ip("netns del \(namespace)")
+            _ = try? ip("link del \(hostSide)")
+        }
+        for step in ["netns add \(namespace)", "link add \(hostSide) type veth peer name \(clientSide)",
+                     "link set \(clientSide) netns \(namespace)", "addr add \(serverAddress)/30 dev \(hostSide)", "link set \(hostSide) up",
+                     "netns exec \(namespace) ip addr add \(clientAddress)/30 dev \(clientSide)",
+                     "netns exec \(namespace) ip link set \(clientSide) up", "netns exec \(namespace) ip link set lo up"] {
+            let result = try ip(step)
+            try #require(result.status == 0, "ip \(step): \(result.stderr)")
+        }
+        let server = Process()
+        server.executableURL = LensBinary.url
+        server.arguments = ["serve", "--listen", "0.0.0.0:0", "--db", lens.database, "--config", config.path]
+        server.environment = ["HOME": lens.home.path, "XDG_CACHE_HOME": lens.home.path + "/cache"]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        defer { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(line.range(of: #":(\d+)/"#, options: .regularExpression).map { String(line[$0].dropFirst().dropLast()) })
+        let url = "http://\(serverAddress):\(port)/api/search?q=cafe"
+        func remote(_ headers: [String]) throws -> LensBinary.Result {
+            try lens.runProgram("/usr/sbin/ip", ["netns", "exec", namespace, "curl", "-s", "--max-time", "20", "-w", "\n%{http_code}"]
+                                + headers.flatMap { ["-H", $0] } + [url])
+        }
+        let served = try remote(["Authorization: Bearer \(token)"])
+        #expect(served.stdout.hasSuffix("\n200"), "\(served.stdout) \(served.stderr)")
+        #expect(served.stdout.contains("receipt_light.png"))
+        let refused = try remote([])
+        #expect(refused.stdout.hasSuffix("\n401"), "\(refused.stdout)")
+        let wrong = try remote(["Authorization: Bearer nope"])
+        #expect(wrong.stdout.hasSuffix("\n401"), "\(wrong.stdout)")
     }
 }

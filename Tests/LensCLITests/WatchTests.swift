@@ -41,8 +41,8 @@ struct WatchTests {
     }
 
     /// Polls `lens status` until `condition` holds on the counts (or 60 s pass).
-    static func waitForCounts(_ lens: LensBinary, _ condition: ([String: Int]) -> Bool) throws -> [String: Int] {
-        let deadline = Date().addingTimeInterval(60)
+    static func waitForCounts(_ lens: LensBinary, timeout: TimeInterval = 60, _ condition: ([String: Int]) -> Bool) throws -> [String: Int] {
+        let deadline = Date().addingTimeInterval(timeout)
         var counts: [String: Int] = [:]
         while Date() < deadline {
             let status = try lens.run(["status", "--json"])

@@ -78,6 +78,40 @@ public enum TestSupport {
             + be(0) + Array("IEND".utf8) + be(crc32(Array("IEND".utf8)))
     }
 
+    /// A gray PNG of random pixels: no text, and slow to recognize (Tesseract's layout analysis
+    /// and word passes chew on thousands of specks). Deflate's stored blocks: no compressor needed.
+    public static func noisePNG(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc32(body))
+        }
+        var state = seed | 1
+        var raw: [UInt8] = []
+        raw.reserveCapacity((width + 1) * height)
+        for _ in 0..<height {
+            raw.append(0) // filter: none
+            for _ in 0..<width {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                raw.append(UInt8(truncatingIfNeeded: state))
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let length = min(65_535, raw.count - offset)
+            let isLast = offset + length == raw.count
+            zlib += [isLast ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            zlib += raw[offset..<offset + length]
+            offset += length
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += be(b << 16 | a)
+        let header = be(UInt32(width)) + be(UInt32(height)) + [8, 0, 0, 0, 0] // 8-bit gray
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for b in bytes {

@@ -446,15 +446,15 @@ $("#delete").addEventListener("click", async () => {
   const id = current.id;
   try {
     const report = await api(`/api/screenshots/${id}`, { method: "DELETE" });
-    showBanner(`Deleted #${id} from the index (batch ${report.batch}).`, id);
+    showBanner(`Deleted #${id} from the index (batch ${report.batch}).`, report.batch);
     navigate("/");
   } catch (error) { $("#note-state").textContent = error.message; }
 });
 
-function showBanner(message, id) {
+function showBanner(message, batch) {
   const banner = $("#banner");
   banner.querySelector("span").textContent = message;
-  banner.dataset.id = id;
+  banner.dataset.batch = batch;
   banner.hidden = false;
   clearTimeout(banner.timer);
   banner.timer = setTimeout(() => { banner.hidden = true; }, 15000);
@@ -463,7 +463,8 @@ function showBanner(message, id) {
 $("#undo").addEventListener("click", async () => {
   const banner = $("#banner");
   try {
-    const report = await api("/api/undo", { method: "POST" });
+    // The batch this page made, not whatever is newest by now (an import may have run since).
+    const report = await api("/api/undo", { method: "POST", body: { batch: Number(banner.dataset.batch) } });
     banner.hidden = true;
     const back = report.restored && report.restored[0];
     if (back) navigate(`/screenshots/${back}`);
