@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LensCore
 import LensStore
+import LensWatch
 
 /// A file found by the scanner, identified by content.
 struct ScannedImage: Sendable {
@@ -106,7 +107,7 @@ struct FileScanner {
                 found.append(FoundFile(path: path, info: info, isExplicit: explicit))
             case S_IFDIR:
                 guard visited.insert(DirectoryKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
-                guard let entries = directoryEntries(path) else {
+                guard let entries = DirectoryWatcher.names(in: path) else {
                     failure(FileFailure(path: path, reason: "cannot list folder: \(String(cString: strerror(errno)))"))
                     return
                 }
@@ -120,23 +121,6 @@ struct FileScanner {
         }
         for root in roots { visit(root, explicit: true) }
         return found
-    }
-
-    /// Names in a folder, via readdir so that an unreadable folder is an error rather than empty.
-    /// Names that are not valid UTF-8 are kept by ``SystemPath``'s reversible mapping.
-    private func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = path.withSystemPath({ opendir($0) }) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
-                let all = raw.bindMemory(to: UInt8.self)
-                return Array(all[..<(all.firstIndex(of: 0) ?? all.count)])
-            }
-            let name = SystemPath.string(fromBytes: bytes)
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }

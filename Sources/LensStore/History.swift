@@ -198,23 +198,9 @@ extension LensDatabase {
 
     private static func undoCandidate(_ id: Int64?, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool,
                                       in db: Database) throws -> BatchRecord {
-        // A batch still running (an import adding screenshots): undoing it, or any other, while
-        // it runs would take screenshots out from under it, and its report would be false.
-        for row in try Row.fetchAll(db, sql: """
-            SELECT id, kind, pid FROM batch WHERE finished_at IS NULL AND undone_at IS NULL AND pid IS NOT NULL ORDER BY id DESC
-            """) where isAlive(row["pid"]) {
-            throw UndoError.running(row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import, pid: row["pid"])
-        }
-        let items = "(SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items"
-        let row: Row?
-        if let id {
-            row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE id = ?", arguments: [id])
-            guard row != nil else { throw UndoError.noSuchBatch(id) }
-        } else {
-            row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1")
-            guard row != nil else { throw UndoError.nothingToUndo }
-        }
-        let batch = Self.batchRecord(row!)
+        try refuseWhileRunning(isAlive: isAlive, in: db)
+        let row = try batchRow(id, newestWhere: "undone_at IS NULL", orElse: .nothingToUndo, in: db)
+        let batch = Self.batchRecord(row)
         if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
         if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
         if batch.kind == .replace {
@@ -266,8 +252,35 @@ extension LensDatabase {
         }
     }
 
-    /// Takes the screenshots batch `id` added out of the index, archiving each in its item (for
-    /// redo) and remembering its content as removed. Returns how many were there.
+    /// A batch still running in a live process (an import adding screenshots): undoing it, or any
+    /// other, while it runs would take screenshots out from under it, and its report would be false.
+    private static func refuseWhileRunning(isAlive: (Int32) -> Bool, in db: Database) throws {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, kind, pid FROM batch WHERE finished_at IS NULL AND undone_at IS NULL AND pid IS NOT NULL ORDER BY id DESC
+            """) where isAlive(row["pid"]) {
+            throw UndoError.running(row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import, pid: row["pid"])
+        }
+    }
+
+    /// Batch `id` with its item count, or the newest (most recently undone, for redo) matching
+    /// `condition` when `id` is nil.
+    private static func batchRow(_ id: Int64?, newestWhere condition: String, orElse missing: UndoError, in db: Database) throws -> Row {
+        let items = "(SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items"
+        if let id {
+            guard let row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE id = ?", arguments: [id]) else {
+                throw UndoError.noSuchBatch(id)
+            }
+            return row
+        }
+        guard let row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE \(condition) ORDER BY coalesce(undone_at, 0) DESC, id DESC LIMIT 1") else {
+            throw missing
+        }
+        return row
+    }
+
+    /// Takes the screenshots of batch `id` out of the index (those an import or restore added, or
+    /// those a delete removed, for its redo), archiving each in its item (for redo, or for undo
+    /// of the delete) and remembering its content as removed. Returns how many were there.
     private static func takeOut(batch id: Int64, in db: Database) throws -> Int {
         var removed = 0
         let hashes = try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [id])
@@ -290,21 +303,9 @@ extension LensDatabase {
     public func redo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
         try writer.write { db in
-            for row in try Row.fetchAll(db, sql: """
-                SELECT id, kind, pid FROM batch WHERE finished_at IS NULL AND undone_at IS NULL AND pid IS NOT NULL ORDER BY id DESC
-                """) where isAlive(row["pid"]) {
-                throw UndoError.running(row["id"], kind: BatchRecord.Kind(rawValue: row["kind"]) ?? .import, pid: row["pid"])
-            }
-            let items = "(SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items"
-            let row: Row?
-            if let id {
-                row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE id = ?", arguments: [id])
-                guard row != nil else { throw UndoError.noSuchBatch(id) }
-            } else {
-                row = try Row.fetchOne(db, sql: "SELECT b.*, \(items) FROM batch b WHERE undone_at IS NOT NULL ORDER BY undone_at DESC, id DESC LIMIT 1")
-                guard row != nil else { throw UndoError.nothingToRedo }
-            }
-            var batch = Self.batchRecord(row!)
+            try Self.refuseWhileRunning(isAlive: isAlive, in: db)
+            let row = try Self.batchRow(id, newestWhere: "undone_at IS NOT NULL", orElse: .nothingToRedo, in: db)
+            var batch = Self.batchRecord(row)
             guard batch.undoneAt != nil else { throw UndoError.notUndone(batch.id) }
             if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
@@ -312,15 +313,9 @@ extension LensDatabase {
             case .replace:
                 throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index")
             case .delete:
-                for sha in try String.fetchAll(db, sql: "SELECT sha256 FROM batch_item WHERE batch_id = ?", arguments: [batch.id]) {
-                    guard let screenshot = try Int64.fetchOne(db, sql: "SELECT id FROM screenshot WHERE sha256 = ?", arguments: [sha]),
-                          let archive = try Self.archive(id: screenshot, in: db) else { continue }
-                    try db.execute(sql: "UPDATE batch_item SET record = ?, trashed = NULL WHERE batch_id = ? AND sha256 = ?",
-                                   arguments: [String(decoding: try JSONEncoder().encode(archive), as: UTF8.self), batch.id, sha])
-                    try db.execute(sql: "DELETE FROM screenshot WHERE id = ?", arguments: [screenshot])
-                    try db.execute(sql: "INSERT OR REPLACE INTO removed_content (sha256, batch_id) VALUES (?, ?)", arguments: [sha, batch.id])
-                    outcome.removed += 1
-                }
+                // Deleted from the index again; its files stay where the undo put them.
+                try db.execute(sql: "UPDATE batch_item SET trashed = NULL WHERE batch_id = ?", arguments: [batch.id])
+                outcome.removed = try Self.takeOut(batch: batch.id, in: db)
             case .import, .restore:
                 let records = try String?.fetchAll(db, sql: "SELECT record FROM batch_item WHERE batch_id = ?", arguments: [batch.id])
                 if records.contains(where: { $0 == nil }) && !records.isEmpty {

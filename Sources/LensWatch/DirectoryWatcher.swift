@@ -206,8 +206,10 @@ public final class DirectoryWatcher: @unchecked Sendable {
         }
     }
 
-    /// The names in a folder, those that are not UTF-8 kept by ``SystemPath``; nil when it cannot be read.
-    static func names(in folder: String) -> [String]? {
+    /// The names in a folder (without `.` and `..`), via readdir so that an unreadable folder is
+    /// an error rather than empty; names that are not UTF-8 are kept by ``SystemPath``. Nil, with
+    /// `errno` set, when the folder cannot be read. The scanner lists folders with it too.
+    public static func names(in folder: String) -> [String]? {
         guard let dir = folder.withSystemPath({ opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
