@@ -195,6 +195,11 @@ struct AnnotationTests {
         #expect(Set(tagged) == [receipt, chat])
         let both = try store.database.search(SearchRequest(query: nil, tags: ["trip-2024", "receipts"])).map(\.id)
         #expect(both == [receipt])
+        // A tag is matched whole (the FTS5 lookup that narrows it down matches words), with or
+        // without a query.
+        #expect(try store.database.search(SearchRequest(query: nil, tags: ["trip"])).isEmpty)
+        #expect(try store.database.search(SearchRequest(query: try SearchQuery(parsing: "receipt"), tags: ["2024"])).isEmpty)
+        #expect(try store.database.search(SearchRequest(query: try SearchQuery(parsing: "receipt"), tags: ["receipts"])).map(\.id) == [receipt])
         #expect(try store.database.tagCounts().map { "\($0.tag) \($0.count)" } == ["trip-2024 2", "receipts 1"])
 
         // A new recognition replaces the text, not the tags or the note.
