@@ -84,12 +84,20 @@ extern "C" int lens_phone_grouped_regions(const char *text, size_t length, char 
     return found;
 }
 
-extern "C" int lens_phone_national_format(const char *e164, char *out, size_t size) {
+static int format_e164(const char *e164, PhoneNumberUtil::PhoneNumberFormat format, char *out, size_t size) {
     const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
     PhoneNumber number;
     if (e164 == nullptr || size == 0 || util.Parse(e164, "ZZ", &number) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
-    std::string national;
-    util.Format(number, PhoneNumberUtil::NATIONAL, &national);
-    copy(out, size, national);
+    std::string formatted;
+    util.Format(number, format, &formatted);
+    copy(out, size, formatted);
     return 1;
+}
+
+extern "C" int lens_phone_national_format(const char *e164, char *out, size_t size) {
+    return format_e164(e164, PhoneNumberUtil::NATIONAL, out, size);
+}
+
+extern "C" int lens_phone_international_format(const char *e164, char *out, size_t size) {
+    return format_e164(e164, PhoneNumberUtil::INTERNATIONAL, out, size);
 }

@@ -23,7 +23,8 @@ public enum BackupUseCases {
     }
 
     static let formatName = "lens-export"
-    static let version = 1
+    /// 2: dates are ISO 8601 text (1 wrote seconds since 1970; both are read).
+    static let version = 2
     /// Screenshots read from the database at a time.
     static let pageSize = 200
 
@@ -50,6 +51,7 @@ public enum BackupUseCases {
     private static func exportJSON(_ library: Library, into sink: FileSink, now: Date) throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[ArchivedScreenshot.datesAsText] = true
         var count = 0
         try library.database.readArchives(pageSize: pageSize, total: { total in
             let header = Header(format: formatName, version: version, screenshots: total, exportedAt: ISO8601DateFormatter().string(from: now))
@@ -133,10 +135,10 @@ public enum BackupUseCases {
         guard let header = try? JSONDecoder().decode(Header.self, from: first), header.format == formatName else {
             throw fail(1, "not a Lens export (its first line should be {\"format\":\"\(formatName)\",...})")
         }
-        guard header.version == version else {
+        guard (1...version).contains(header.version) else {
             throw fail(1, header.version > version
                 ? "export version \(header.version) is newer than this Lens reads (\(version)): upgrade Lens"
-                : "export version \(header.version) is not one this Lens reads (\(version))")
+                : "export version \(header.version) is not one this Lens reads (1 to \(version))")
         }
         let decoder = JSONDecoder()
         var seen = Set<String>(), line = 1

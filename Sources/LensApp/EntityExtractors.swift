@@ -57,6 +57,13 @@ public enum EntityExtractors {
         return found.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
     }
 
+    /// A normalized value as a person reads it: a phone number grouped with its country code
+    /// (`+14155550132` → `+1 415-555-0132`); other types as they are.
+    public static func readable(_ normalized: String, type: String) -> String {
+        guard type == EntityType.phone.rawValue else { return normalized }
+        return PhoneNumberLibrary().internationalFormat(of: normalized) ?? normalized
+    }
+
     /// Whether libphonenumber knows `region`.
     public static func isSupported(region: String) -> Bool {
         PhoneNumberLibrary().isSupported(region: region)

@@ -21,6 +21,9 @@ public struct Library: Sendable {
         try database.search(request)
     }
 
+    /// Whether the library holds no screenshot yet (then "no matches" means "import first").
+    public func isEmpty() throws -> Bool { try database.isEmpty() }
+
     public func topEntities(type: String?, limit: Int) throws -> [EntityCount] {
         try database.topEntities(type: type, limit: limit)
     }

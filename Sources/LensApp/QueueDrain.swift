@@ -157,7 +157,8 @@ struct QueueDrain: Sendable {
                 // The text is stored; `lens graph --rebuild` recomputes what is missing.
                 logger.warning("could not connect \(path) to related screenshots: \(error)")
             }
-            logger.debug("recognized", metadata: ["path": "\(path)", "seconds": "\(seconds)"])
+            // The file's name, never its text (the log is not a place for what was on screen).
+            logger.info("indexed \(OutputStyle.visible(path))", metadata: ["id": "\(item.id)", "seconds": "\(String(format: "%.2f", seconds))"])
             afterRecording(item)
             return .recognized(id: item.id)
         }

@@ -3,8 +3,8 @@
 ///
 /// Generated on the query side only and looked up in the index's vocabulary (a primary-key probe
 /// each), so no index of misspellings is stored. The confusions are the ones OCR makes on UI text
-/// (`rn`/`m`, `l`/`1`/`I`, `0`/`O`, `5`/`S`, `cl`/`d`, `vv`/`w`, `e`/`c`, `u`/`v`), then a letter
-/// dropped or doubled, then (for longer words, where few real words lie that close) any one
+/// (`rn`/`m`, `l`/`1`/`I`, `0`/`O`, `5`/`S`, `cl`/`d`, `vv`/`w`, `e`/`c`, `u`/`v`), then two
+/// neighbouring letters swapped (a typing slip in the query: `invioce`), a letter dropped or doubled, then (for longer words, where few real words lie that close) any one
 /// character added, such as an icon read as a glyph glued to the word (`Abstract4`), or changed.
 /// A letter typed with a diacritic may come out as any letter or none: the `eng` model knows few
 /// of them (`Petrović` → `Petrovié`, `Szabó` → `Szabé`, `Sørensen` → `Sgrensen`).
@@ -17,8 +17,8 @@ public enum OCRConfusions {
         ("e", "c"), ("u", "v"), ("b", "6"), ("g", "9"), ("z", "2"), ("h", "b"), ("n", "h"), ("a", "o"),
     ]
 
-    /// Spellings one edit away from `word` (folded), nearest first: a confusion, a dropped or doubled
-    /// letter, then for words of five or more characters one character added, and of seven or more
+    /// Spellings one edit away from `word` (folded), nearest first: a confusion, two neighbours
+    /// swapped, a dropped or doubled letter, then for words of five or more characters one character added, and of seven or more
     /// one changed. Never `word` itself, and nothing for words under three characters (too many
     /// real words lie that close).
     /// `typed`: the word as typed, when its accents are known; a letter that had one may be any
@@ -54,6 +54,15 @@ public enum OCRConfusions {
                     add(word.replacingCharacters(in: range, with: to))
                     searchStart = range.upperBound
                 }
+            }
+        }
+        // Two neighbours swapped, the commonest typing slip (`invioce`, `Nowakowksa`): a
+        // Levenshtein distance of 2, which nothing below reaches.
+        if characters.count >= 4 {
+            for index in characters.indices.dropLast() where characters[index] != characters[index + 1] {
+                var swapped = characters
+                swapped.swapAt(index, index + 1)
+                add(String(swapped))
             }
         }
         if characters.count >= 4, !isFull {

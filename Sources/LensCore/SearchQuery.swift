@@ -300,6 +300,16 @@ extension SearchQuery {
     }
 
     /// Whether the query has a word typed only in part (a single-word prefix term).
+    /// `argument` as a word to complete (`pharm` → look for `pharm*`) when it is one plain word
+    /// of at least three letters or digits as typed (no quotes, operators, `*` or punctuation),
+    /// else `nil`.
+    public static func plainWordToComplete(_ argument: String) -> String? {
+        let word = argument.trimmingCharacters(in: .whitespaces)
+        guard word.count >= 3, word.count <= longestExpandableWord, word != "OR", word != "AND", word != "NOT",
+              word.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        return word
+    }
+
     public var hasExpandablePrefix: Bool { !expandablePrefixes.isEmpty }
 
     static func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

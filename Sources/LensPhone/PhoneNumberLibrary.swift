@@ -62,8 +62,17 @@ public struct PhoneNumberLibrary: PhoneNumberFinding {
 
     /// How `e164` is written in its own country (`+442079460018` → `020 7946 0018`).
     public func nationalFormat(of e164: String) -> String? {
+        formatted(e164, with: lens_phone_national_format)
+    }
+
+    /// `e164` grouped for reading, with its country code (`+14155550132` → `+1 415-555-0132`).
+    public func internationalFormat(of e164: String) -> String? {
+        formatted(e164, with: lens_phone_international_format)
+    }
+
+    private func formatted(_ e164: String, with format: (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> Int32) -> String? {
         var out = [CChar](repeating: 0, count: 64)
-        guard lens_phone_national_format(e164, &out, out.count) != 0 else { return nil }
+        guard format(e164, &out, out.count) != 0 else { return nil }
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -6,6 +6,11 @@ import LensCore
 extension LensDatabase {
     // MARK: - Reading
 
+    /// Whether the library holds no screenshot at all (queued, failed or recognized).
+    public func isEmpty() throws -> Bool {
+        try writer.read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM screenshot)") ?? false) }
+    }
+
     /// Everything known about one screenshot.
     public func screenshot(id: Int64) throws -> ScreenshotDetail? {
         try writer.read { db in

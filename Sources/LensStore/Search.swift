@@ -468,6 +468,11 @@ extension LensDatabase {
 
     /// Checks at startup that this SQLite has a working FTS5 with the tokenizer Lens needs
     /// (GRDB's Linux support is community-maintained; a build without FTS5 must fail loudly).
+    /// The version of the SQLite library Lens runs on (`lens version`).
+    public static func sqliteVersion() throws -> String {
+        try DatabaseQueue().read { db in try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "unknown" }
+    }
+
     public static func selfCheck() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in

@@ -21,7 +21,7 @@ struct EntitiesCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: ArgumentHelp("Only entities of this type (url, email, phone, person, date, money).", valueName: "type"))
     var type: String?
 
-    @Option(help: "How many to list.")
+    @Option(parsing: .unconditional, help: "How many to list.")
     var top: Int = 20
 
     @Flag(help: "Print a JSON array.")
@@ -44,9 +44,10 @@ struct EntitiesCommand: ParsableCommand {
             return
         }
         for count in counts {
-            let shown = count.example == count.normalized ? "" : "  (\(OutputStyle.visible(count.example)))"
+            let readable = EntityExtractors.readable(count.normalized, type: count.type)
+            let shown = count.example == count.normalized || count.example == readable ? "" : "  (\(OutputStyle.visible(count.example)))"
             print(String(format: "%6d  ", count.screenshots) + count.type.padding(toLength: 7, withPad: " ", startingAt: 0)
-                  + OutputStyle.visible(count.normalized) + shown)
+                  + OutputStyle.visible(readable) + shown)
         }
     }
 }

@@ -30,7 +30,7 @@ struct GraphCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only connections with at least this score (0-1).", valueName: "s"))
     var minScore: Double = 0
 
-    @Option(help: ArgumentHelp("At most this many screenshots.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many screenshots.", valueName: "n"))
     var maxNodes: Int?
 
     @Option(name: .customLong("type"), help: ArgumentHelp("Only connections through this entity type (person, email, phone, url).", valueName: "type"))
@@ -70,6 +70,8 @@ struct GraphCommand: ParsableCommand {
             let data = try MindMapUseCases.render(map, format: MindMapUseCases.Format(rawValue: format)!)
             if let output {
                 try MindMapUseCases.write(data, to: output)
+                print("Wrote the mind map to \(OutputStyle.visible(LensLocations.absolute(output))): "
+                      + "\(map.nodes.count) screenshots, \(map.edges.count) connections.")
             } else {
                 FileHandle.standardOutput.write(data)
             }

@@ -132,7 +132,7 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("How many batches to list.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many batches to list.", valueName: "n"))
     var limit: Int = 20
 
     @Flag(help: "Print a JSON array of {id, kind, started_at, finished_at, undone_at, summary, items}.")

@@ -93,8 +93,10 @@ struct ImportCommand: AsyncParsableCommand {
             for failure in summary.failed {
                 print("failed: \(OutputStyle.visible(failure.path)): \(failure.reason)")
             }
-            print(String(format: "%d added, %d already known, %d skipped (not images), %d failed in %.1f s (%.2f images/s)",
-                         summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds, summary.imagesPerSecond))
+            // The rate only when something was recognized (453 images/s of nothing says nothing).
+            let rate = summary.recognized > 0 ? String(format: " (%.2f images/s)", summary.imagesPerSecond) : ""
+            print(String(format: "%d added, %d already known, %d skipped (not images), %d failed in %.1f s",
+                         summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds) + rate)
         }
         if !summary.failed.isEmpty { throw ExitCode(1) }
     }

@@ -10,7 +10,7 @@ enum Main {
     static func main() async {
         OpenMPLimit.reexecIfNeeded()
         do {
-            var command = try Lens.parseAsRoot(Main.arguments)
+            var command = try Lens.parseAsRoot(Main.arguments == ["-V"] ? ["--version"] : Main.arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -21,6 +21,10 @@ enum Main {
             exit(2)
         } catch {
             let code = Lens.exitCode(for: error)
+            if code == .validationFailure, let unknown = Main.unknownCommand(in: Main.arguments) {
+                FileHandle.standardError.write(Data((unknown + "\n").utf8))
+                exit(2)
+            }
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((Lens.fullMessage(for: error) + "\n").utf8))
                 exit(2)
@@ -46,6 +50,32 @@ extension Main {
     }
 }
 
+extension Main {
+    /// "unknown command" with the nearest command's name, when the first argument names no
+    /// command (`lens serch invoice` would otherwise be "2 unexpected arguments").
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = Lens.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        var message = "lens: '\(OutputStyle.visible(first))' is not a lens command."
+        if let nearest = Suggestion.nearest(to: first, among: names) {
+            message += " Did you mean '\(nearest)'?"
+        }
+        return message + " See 'lens --help' for the commands."
+    }
+}
+
+/// The candidate nearest to a mistyped word, within two edits (one for words of four letters or
+/// fewer), or `nil`.
+enum Suggestion {
+    static func nearest(to typed: String, among candidates: [String]) -> String? {
+        let limit = typed.count <= 4 ? 1 : 2
+        return candidates
+            .compactMap { candidate in EditDistance.levenshtein(typed.lowercased(), candidate, limit: limit).map { (candidate, $0) } }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+    }
+}
+
 /// An error the user can fix; printed as `lens: message`, exit status 2.
 struct LensCLIError: Error {
     var message: String
@@ -62,7 +92,8 @@ struct Lens: AsyncParsableCommand {
               lens import ~/Pictures/Screenshots
               lens search "invoice 2024"
             """,
-        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self]
+        version: LensVersion.current,
+        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self, VersionCommand.self]
     )
 }
 

@@ -54,7 +54,8 @@ struct SearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The region for --entity phone numbers and dates without a country or order; default: $ENTITY_REGION, else US.", valueName: "cc"))
     var region: String = RegionOption.environmentRegion ?? "US"
 
-    @Option(help: "The most results to show.")
+    // `.unconditional`: `--limit -1` is a value (refused below), not a missing one.
+    @Option(parsing: .unconditional, help: "The most results to show.")
     var limit: Int = 20
 
     @Flag(help: "Print the results as a JSON array.")
@@ -63,12 +64,22 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Only the words as written: no matches through OCR misreadings (lnvoice for invoice).")
     var exact = false
 
+    /// The long options `lens search` takes, for "did you mean" (its query takes every other
+    /// argument, so the parser cannot suggest them itself).
+    static let longOptionNames = ["--folder", "--since", "--until", "--min-confidence", "--type", "--entity", "--tag",
+                                  "--region", "--limit", "--json", "--exact", "--db", "--log-level", "--help"]
+
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
         if let minConfidence, !(0...100).contains(minConfidence) {
             throw ValidationError("--min-confidence must be between 0 and 100.")
         }
         if let unknown = query.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+            let options = Self.longOptionNames
+            let name = String(unknown.prefix { $0 != "=" })
+            if let nearest = Suggestion.nearest(to: name, among: options) {
+                throw ValidationError("Unknown option '\(unknown)'. Did you mean '\(nearest)'?")
+            }
             throw ValidationError("Unknown option '\(unknown)'. To search for it, quote it inside a phrase: '\"\(unknown)\"'.")
         }
         _ = try makeRequest()
@@ -107,9 +118,33 @@ struct SearchCommand: ParsableCommand {
             return
         }
         guard !hits.isEmpty else {
-            print("No matches.")
+            try explainNoMatches(in: library)
             return
         }
+        printHits(hits)
+    }
+
+    /// "No matches." and what might help: an empty library says how to fill it; a last word that
+    /// starts words the library holds shows those matches, as the page does while typing.
+    private func explainNoMatches(in library: Library) throws {
+        if try library.isEmpty() {
+            print("The library is empty: 'lens import FOLDER' adds the screenshots in a folder, 'lens watch' keeps adding new ones.")
+            return
+        }
+        if let last = query.last, let word = SearchQuery.plainWordToComplete(last) {
+            var widened = try makeRequest()
+            widened.query = try? SearchQuery(parsing: (query.dropLast() + [word + "*"]).joined(separator: " "))
+            let hits = try library.search(widened)
+            if !hits.isEmpty {
+                print("No screenshot holds the word '\(word)'; these hold words starting with it ('\(word)*'):")
+                printHits(hits)
+                return
+            }
+        }
+        print("No matches.")
+    }
+
+    private func printHits(_ hits: [SearchHit]) {
         let style = OutputStyle.forStandardOutput()
         let dateFormat = Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateSeparator(.dash)
         for hit in hits {

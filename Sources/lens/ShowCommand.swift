@@ -70,7 +70,11 @@ struct ShowCommand: ParsableCommand {
             print("\(entity.type):".padding(toLength: 13, withPad: " ", startingAt: 0) + OutputStyle.visible(entity.value) + normalized)
         }
         if !detail.tags.isEmpty { print("tags:        \(detail.tags.joined(separator: " "))") }
-        if let note = detail.note { print("note:        \(OutputStyle.visible(note))") }
+        if let note = detail.note {
+            // One line per line of the note, aligned under the first.
+            let lines = note.split(separator: "\n", omittingEmptySubsequences: false).map { OutputStyle.visible($0) }
+            print("note:        " + lines.joined(separator: "\n             "))
+        }
         if let receipt = detail.receipt {
             print("receipt:     " + ([receipt.vendor, receipt.total, receipt.date].compactMap { $0 }.map { OutputStyle.visible($0) }.joined(separator: " · ")))
         }

@@ -126,5 +126,10 @@ struct NoteCommand: ParsableCommand {
         let library = try global.openLibrary()
         let id = try screenshotID(library, target)
         try annotating { try library.setNote(of: id, to: text, appending: append) }
+        if text.isEmpty && !append {
+            print("\(id): note cleared.")
+        } else {
+            print("\(id): note \(append ? "extended" : "saved"); it is searchable ('lens show \(id)' shows it).")
+        }
     }
 }

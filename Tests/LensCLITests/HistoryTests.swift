@@ -207,7 +207,7 @@ struct HistoryTests {
         let cases: [(URL, String)] = [
             (try variant("types.jsonl", good.replacingOccurrences(of: "\"byte_count\":", with: "\"byte_count\":\"many\",\"x\":")), "line 2: not a screenshot record: byte_count"),
             (try variant("huge.jsonl", good.replacingOccurrences(of: "\"text\":\"", with: "\"text\":\"\(huge)")), "text is over 4 MiB"),
-            (try variant("version.jsonl", good.replacingOccurrences(of: "\"version\":1", with: "\"version\":7")), "export version 7 is newer"),
+            (try variant("version.jsonl", good.replacingOccurrences(of: "\"version\":2", with: "\"version\":7")), "export version 7 is newer"),
             (try variant("notjson.jsonl", "hello\n"), "line 1: not a Lens export"),
             (try variant("empty.jsonl", ""), "is empty: not a Lens export"),
             (try variant("short.jsonl", lines.prefix(3).joined(separator: "\n") + "\n"), "holds 2 (cut short?)"),

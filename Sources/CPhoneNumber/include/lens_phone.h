@@ -38,6 +38,8 @@ int lens_phone_grouped_regions(const char *text, size_t length, char *regions, i
 /// Writes the national form of an E.164 number (`+442079460018` → `020 7946 0018`) to `out`
 /// (`size` bytes, NUL-ended); returns 0 when `e164` is no number.
 int lens_phone_national_format(const char *e164, char *out, size_t size);
+/// `e164` in libphonenumber's international format (`+1 415-555-0132`); 1 on success, else 0.
+int lens_phone_international_format(const char *e164, char *out, size_t size);
 
 /// Whether libphonenumber knows `region` (e.g. "US", "GB", "DE").
 int lens_phone_is_supported_region(const char *region);
