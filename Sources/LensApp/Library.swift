@@ -168,10 +168,11 @@ public struct DoctorReport: Sendable, Encodable {
             checks.append(FileManager.default.isExecutableFile(atPath: binary)
                 ? Check(name: "systemd unit", status: .ok, detail: unitPath, fix: nil)
                 : Check(name: "systemd unit", status: .problem, detail: "\(unitPath) runs \(binary), which is not there",
-                        fix: "bash scripts/install.sh (installs the binary where the unit expects it)"))
+                        fix: ServiceInstructions.sourceFolder().map { "bash \($0)/scripts/install.sh (installs the binary where the unit expects it)" }
+                            ?? "install lens at \(binary), or edit ExecStart in \(unitPath)"))
         } else {
             checks.append(Check(name: "systemd unit", status: .note, detail: "not installed at \(unitPath) (optional)",
-                                fix: "bash scripts/install.sh, then systemctl --user enable --now lens"))
+                                fix: ServiceInstructions.steps(unitPath: unitPath).joined(separator: "; then ")))
         }
         report.checks = checks
         return report

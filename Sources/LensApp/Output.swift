@@ -151,8 +151,11 @@ public enum JSONOutput {
         /// Present (true) for a hit found through an OCR misreading of a query word, with the words used.
         var fuzzy: Bool?
         var fuzzy_words: [String]?
+        /// Present when every file of the screenshot is gone: where it was last seen.
+        var gone_path: String?
 
         public init(_ hit: SearchHit) {
+            gone_path = hit.lastGonePath.map(SystemPath.visible)
             approximate = hit.isApproximate ? true : nil
             fuzzy = hit.fuzzyWords.isEmpty ? nil : true
             fuzzy_words = hit.fuzzyWords.isEmpty ? nil : hit.fuzzyWords

@@ -108,11 +108,25 @@ public enum PersonExtraction {
                 let lineEnd = utf8[span.lowerBound...].firstIndex(of: 0x0A) ?? utf8.count
                 let line = string(utf8, lineStart..<lineEnd)
                 if line.drop(while: \.isWhitespace).hasPrefix(value), line.split(whereSeparator: \.isWhitespace).count <= 4 { continue }
+                // One word after a postal code on its line is the town of an address
+                // ("16 Congress Ave, TX 78701 Austin", "75002 Paris"): postal codes are runs of
+                // 4 to 6 digits in most countries; times, house numbers and prices are shorter.
+                if hasDigitRun(of: 4, in: utf8[lineStart..<span.lowerBound]) { continue }
             }
             found.append(Entity(type: .person, value: string(utf8, start..<end), normalized: words.joined(separator: " "),
                                 start: start, end: end))
         }
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// Whether `bytes` hold `length` or more ASCII digits in a row.
+    static func hasDigitRun(of length: Int, in bytes: ArraySlice<UInt8>) -> Bool {
+        var run = 0
+        for byte in bytes {
+            run = (0x30...0x39).contains(byte) ? run + 1 : 0
+            if run >= length { return true }
+        }
+        return false
     }
 
     /// `Maarten` and `Berg` with only `van der` between them → `Maarten van der Berg`.

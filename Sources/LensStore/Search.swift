@@ -63,6 +63,8 @@ public struct SearchHit: Sendable, Equatable {
     public var isApproximate: Bool = false
     /// The vocabulary words, OCR misreadings of a query word, that found this hit (empty for an exact hit).
     public var fuzzyWords: [String] = []
+    /// When every file holding it is gone: the last path it was seen at (to name it by).
+    public var lastGonePath: String?
 }
 
 /// Why a search stopped without an answer.
@@ -242,12 +244,24 @@ extension LensDatabase {
             """, arguments: StatementArguments(ids)) {
             paths[row["screenshot_id"], default: []].append(row["path"])
         }
+        // Screenshots whose files are all gone are still named by where they were last seen.
+        var gone: [Int64: String] = [:]
+        let orphans = ids.filter { paths[$0] == nil }
+        if !orphans.isEmpty {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT screenshot_id, path FROM path
+                WHERE screenshot_id IN (\(databaseQuestionMarks(count: orphans.count)))
+                ORDER BY gone_at, path
+                """, arguments: StatementArguments(orphans)) {
+                gone[row["screenshot_id"]] = row["path"] // the last one gone wins
+            }
+        }
         return rows.map { row in
             let (captured, imported) = dates[row.id] ?? (0, 0)
             return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
                              capturedAt: Date(timeIntervalSince1970: captured),
                              importedAt: Date(timeIntervalSince1970: imported), isApproximate: isApproximate,
-                             fuzzyWords: fuzzy[row.id] ?? [])
+                             fuzzyWords: fuzzy[row.id] ?? [], lastGonePath: gone[row.id])
         }
     }
 

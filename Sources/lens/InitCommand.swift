@@ -53,15 +53,22 @@ struct InitCommand: ParsableCommand {
             throw LensCLIError(message: "\(error)")
         }
         print("Wrote \(path)" + (chosen.isEmpty ? " (no folder is watched yet: edit it to add one)." : ", watching:"))
-        for folder in chosen { print("  \(folder)") }
-        print("""
-
-            To index in the background, install the user service and start it:
-              install -Dm755 "$(command -v lens)" ~/.local/bin/lens
-              install -Dm644 systemd/lens.service ~/.config/systemd/user/lens.service
-              systemctl --user daemon-reload && systemctl --user enable --now lens
-            Or run it in the foreground: lens watch
-            """)
+        for folder in chosen {
+            let expanded = folder.hasPrefix("~") ? home + folder.dropFirst() : folder
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: expanded, isDirectory: &isFolder)
+            print("  \(OutputStyle.visible(folder))" + (exists && isFolder.boolValue ? "" : exists ? "  (not a folder!)" : "  (does not exist yet)"))
+            if !exists || !isFolder.boolValue {
+                let problem = exists ? "is not a folder" : "does not exist"
+                FileHandle.standardError.write(Data(("lens: warning: \(OutputStyle.visible(expanded)) \(problem): create it, "
+                    + "or correct the path in \(path) ('lens doctor' checks it)\n").utf8))
+            }
+        }
+        let unitPath = (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config")
+            + "/systemd/user/lens.service"
+        print("\nTo index in the background, start the user service:")
+        for step in ServiceInstructions.steps(unitPath: unitPath) { print("  " + step) }
+        print("Or run it in the foreground: lens watch")
     }
 
     /// Asks a yes/no question on a terminal; without one, the answer is no.

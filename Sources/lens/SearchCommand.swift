@@ -148,7 +148,8 @@ struct SearchCommand: ParsableCommand {
         let style = OutputStyle.forStandardOutput()
         let dateFormat = Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateSeparator(.dash)
         for hit in hits {
-            let path = hit.paths.first.map { OutputStyle.visible($0) } ?? "(no present path)"
+            let path = hit.paths.first.map { OutputStyle.visible($0) }
+                ?? hit.lastGonePath.map { OutputStyle.visible($0) + " (file gone)" } ?? "(no present path)"
             let header = "\(hit.id)  \(path)  \(hit.capturedAt.formatted(dateFormat))"
             print(style.isStyled ? "\u{1B}[36m\(header)\u{1B}[0m" : header)
             print("    " + style.snippet(hit.snippet))

@@ -32,6 +32,21 @@ struct PersonExtractionTests {
         #expect(String(decoding: Array(text.utf8)[person.start..<person.end], as: UTF8.self) == name)
     }
 
+    /// A town that is also a given name, after a postal code on an address line, is no person;
+    /// the same given name where names stand still is.
+    @Test(arguments: [
+        ("address\n16 Congress Ave, TX 78701 Austin", [String]()),
+        ("Mail to\n1200 Elm Street\n53703 Madison", []),
+        ("Via Roma 12\n50123 Florence", []),
+        ("Shipping: 4 Kings Road, 2031 Chelsea", []),
+        ("Can you call Austin at 16:30", ["Austin"]),
+        ("Thanks, Austin\nsee you in room 4017", ["Austin"]),
+        ("Contact: Madison Reyes\n78701", ["Madison Reyes"]),
+    ])
+    func townsOfAddressesAreNotPeople(text: String, names: [String]) {
+        #expect(PersonExtraction.entities(in: text).map(\.value) == names, "\(PersonExtraction.entities(in: text))")
+    }
+
     @Test(arguments: [
         "Invoice INV-55719 from Copperpot Diner", "Welcome Aboard", "Password Reset Request", "Direct Messages",
         "The Quarterly Report", "Sales Director, Marigold Bakery", "Monday March", "New York City",

@@ -166,6 +166,7 @@ enum RawHTTP {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue } // a signal (another test's child ending) is no answer
             if n <= 0 { break } // the server may answer (413) and close before reading it all
             sent += n
         }
@@ -173,6 +174,7 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             answer += buffer[0..<n]
         }

@@ -196,6 +196,8 @@ def test_an_entity_chip_searches_by_that_entity(browser, server):
     wait(browser, lambda d: "entity=phone" in d.current_url)
     wait(browser, lambda d: sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"])
     assert browser.find_element(By.ID, "entity-filter").is_displayed()
+    # The chip shows the number as it was written, not as normalized.
+    assert browser.find_element(By.ID, "entity-filter").text.startswith("phone: (415) 555-0132")
 
 
 def test_tag_a_screenshot_then_find_it_by_tag(browser, server):
@@ -294,6 +296,46 @@ def test_the_page_works_at_phone_width_in_dark_mode(browser, server):
         assert background == "rgb(21, 24, 28)"
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.set_window_size(1280, 900)
+
+
+def test_a_screenshot_whose_file_is_gone_keeps_its_name(browser, server):
+    shot = server["inbox"] / "vanishing_receipt.png"
+    render(shot, ["Vanishing Pharmacy receipt", "Total 42.00"])
+    deadline = time.time() + 30
+    while time.time() < deadline and not get(server["url"], "api/search?q=vanishing"):
+        time.sleep(0.3)
+    shot.unlink()
+    while time.time() < deadline and not (get(server["url"], "api/search?q=vanishing") or [{}])[0].get("gone_path"):
+        time.sleep(0.3)
+    open_page(browser, server, "?q=vanishing")
+    wait(browser, lambda d: len(cards(d)) == 1)
+    card = cards(browser)[0]
+    assert card.find_elements(By.TAG_NAME, "img") == []  # no broken image
+    placeholder = card.find_element(By.CSS_SELECTOR, ".gone-file")
+    assert "file gone" in placeholder.text.lower() and "vanishing_receipt.png" in placeholder.text
+    assert card_names(browser) == ["vanishing_receipt.png"]
+    card.find_element(By.TAG_NAME, "a").click()
+    wait(browser, lambda d: d.find_element(By.ID, "shot-title").text == "vanishing_receipt.png")
+    assert browser.find_element(By.CSS_SELECTOR, "#shot-gone .gone-file").is_displayed()
+    assert not browser.find_element(By.ID, "shot-image").is_displayed()
+    assert "Vanishing Pharmacy" in browser.find_element(By.ID, "shot-text").text
+
+
+def test_connected_screenshots_show_without_scrolling(browser, server):
+    browser.set_window_size(1400, 900)
+    try:
+        open_page(browser, server, "?q=Priya")
+        wait(browser, lambda d: "contact_card.png" in card_names(d))
+        link = next(c for c in cards(browser) if "contact_card" in c.text).find_element(By.TAG_NAME, "a")
+        link.click()
+        section = wait(browser, EC.visibility_of_element_located((By.ID, "connections-section")))
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", section)
+        height = browser.execute_script("return window.innerHeight")
+        assert top + 60 < height, f"'Connected' starts at {top} px of a {height} px window"
+        if os.environ.get("LENS_SCREENSHOTS"):  # a folder to look at the page in
+            browser.save_screenshot(os.path.join(os.environ["LENS_SCREENSHOTS"], "detail-1400.png"))
+    finally:
         browser.set_window_size(1280, 900)
 
 

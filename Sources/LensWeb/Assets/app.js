@@ -98,6 +98,8 @@ function searchParams() {
   }
   const entity = $("#entity-filter").dataset.value;
   if (entity) params.set("entity", entity);
+  const shown = $("#entity-filter").dataset.shown;
+  if (entity && shown) params.set("shown", shown);
   return params;
 }
 
@@ -113,14 +115,18 @@ function readSearchFromURL() {
     }
     field.value = value;
   }
-  setEntityFilter(params.get("entity"));
+  setEntityFilter(params.get("entity"), params.get("shown"));
 }
 
-function setEntityFilter(value) {
+/** The entity filter's chip: `phone: 020 7946 0018`, the value as it was written where the
+ * user picked it (`shown`), else as normalized. */
+function setEntityFilter(value, shown) {
   const chip = $("#entity-filter");
   chip.dataset.value = value || "";
+  chip.dataset.shown = (value && shown) || "";
   chip.hidden = !value;
-  chip.querySelector("span").textContent = value || "";
+  const type = value ? value.slice(0, value.indexOf(":")) : "";
+  chip.querySelector("span").textContent = value ? (shown ? `${type}: ${shown}` : value) : "";
 }
 
 /** Puts the search in the URL (bookmarkable; Back returns to it) without a history entry per key. */
@@ -208,14 +214,24 @@ function renderHits(hits, { byDay, prepend = false }) {
 function card_(hit) {
   const q = $("#q").value.trim();
   const href = `/screenshots/${hit.id}${q ? `?q=${encodeURIComponent(q)}` : ""}`;
-  const name = hit.path ? hit.path.split("/").pop() : `#${hit.id}`;
-  const folder = hit.path ? hit.path.split("/").slice(-2, -1)[0] || "/" : "";
-  return el("li", { class: "card", "data-id": hit.id },
-    el("a", { href, "data-link": true, title: hit.path || "" },
-      el("div", { class: "thumb" }, el("img", { src: `/thumbnails/${hit.id}`, alt: name, loading: "lazy", decoding: "async" })),
+  const known = hit.path || hit.gone_path; // a screenshot whose files are gone keeps its last name
+  const name = known ? known.split("/").pop() : `#${hit.id}`;
+  const folder = known ? known.split("/").slice(-2, -1)[0] || "/" : "";
+  const thumb = hit.path
+    ? el("img", { src: `/thumbnails/${hit.id}`, alt: name, loading: "lazy", decoding: "async" })
+    : gonePlaceholder(name);
+  return el("li", { class: "card" + (hit.path ? "" : " gone"), "data-id": hit.id },
+    el("a", { href, "data-link": true, title: hit.path || (hit.gone_path ? `${hit.gone_path} (file gone)` : "") },
+      el("div", { class: "thumb" }, thumb),
       el("div", { class: "snippet" }, snippet(hit)),
       el("div", { class: "where" }, el("span", {}, folder ? `${folder}/${name}` : name),
         el("time", { datetime: hit.captured_at }, new Date(hit.captured_at).toLocaleDateString()))));
+}
+
+/** What stands for an image whose file is gone: its name and "file gone"; the text stays searchable. */
+function gonePlaceholder(name) {
+  return el("div", { class: "gone-file", role: "img", "aria-label": `${name}: file gone` },
+    el("span", { class: "gone-mark" }, "file gone"), el("span", { class: "gone-name" }, name));
 }
 
 /** The snippet with its matches marked; the brackets the JSON puts around them are dropped. */
@@ -339,8 +355,20 @@ function render(shot) {
   ].filter(Boolean).join(" · ");
   const image = $("#shot-image");
   image.alt = `Screenshot ${name}`;
-  image.src = `/images/${shot.id}`;
-  image.onerror = () => { $("#shot-size").textContent = "The file is gone or changed; only the text is left."; };
+  $("#shot-gone").replaceChildren();
+  if (shot.paths.length) {
+    image.hidden = false;
+    image.src = `/images/${shot.id}`;
+  } else {
+    image.hidden = true;
+    image.removeAttribute("src");
+    $("#shot-gone").append(gonePlaceholder(name));
+  }
+  image.onerror = () => {
+    image.hidden = true;
+    $("#shot-gone").replaceChildren(gonePlaceholder(name));
+    $("#shot-size").textContent = "The file is gone or changed; only the text is left.";
+  };
   $("#shot-size").textContent = shot.width ? `${shot.width} × ${shot.height} px` : "";
   drawBoxes(shot);
   $("#shot-text").textContent = shot.text;
@@ -387,7 +415,7 @@ function renderEntities(shot) {
     if (seen.has(key)) continue;
     seen.add(key);
     chips.push(el("button", { type: "button", class: "chip", title: `Every screenshot with ${entity.normalized}`,
-      onclick: () => navigate(`/?entity=${encodeURIComponent(key)}`) },
+      onclick: () => navigate(`/?entity=${encodeURIComponent(key)}&shown=${encodeURIComponent(entity.value)}`) },
       el("span", { class: "kind" }, entity.type), entity.value));
   }
   $("#shot-entities").replaceChildren(...chips);
