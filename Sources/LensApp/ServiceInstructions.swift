@@ -4,6 +4,13 @@ import Foundation
 /// `lens doctor` print name files that exist on this machine (a source clone's
 /// `scripts/install.sh` exists only in a clone).
 public enum ServiceInstructions {
+    /// Where the user unit belongs: `$XDG_CONFIG_HOME/systemd/user/lens.service`, else under `~/.config`.
+    public static func unitPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return configHome + "/systemd/user/lens.service"
+    }
+
     /// The running executable's path.
     public static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

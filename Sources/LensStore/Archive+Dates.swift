@@ -8,13 +8,17 @@ extension ArchivedScreenshot {
     /// Set to `true` in an encoder's `userInfo` to write dates as ISO 8601 text.
     public static let datesAsText = CodingUserInfoKey(rawValue: "lens.datesAsText")!
 
+    /// One value-type style for every date of an export (a formatter object made per date was
+    /// five allocations of a heavyweight class per record).
+    static let iso8601 = Date.ISO8601FormatStyle()
+
     /// `seconds` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC, microseconds: what a Double of a date
     /// this century holds, so text → seconds → text gives the same text).
     public static func isoText(_ seconds: Double) -> String {
         let micros = (seconds * 1_000_000).rounded()
         let whole = (micros / 1_000_000).rounded(.down)
         let fraction = Int(micros - whole * 1_000_000)
-        let base = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: whole)) // ends in Z
+        let base = iso8601.format(Date(timeIntervalSince1970: whole)) // ends in Z
         return String(base.dropLast()) + "." + String(format: "%06d", fraction) + "Z"
     }
 
@@ -29,7 +33,7 @@ extension ArchivedScreenshot {
             fraction = value
             text = text[..<dot] + text[digits.endIndex...]
         }
-        guard let date = ISO8601DateFormatter().date(from: String(text)) else { return nil }
+        guard let date = try? iso8601.parse(String(text)) else { return nil }
         return date.timeIntervalSince1970 + fraction
     }
 }

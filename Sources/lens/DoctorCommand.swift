@@ -26,9 +26,8 @@ struct DoctorCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configHome = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
         let report = DoctorReport.collect(databasePath: global.databasePath, configPath: ConfigurationFile.path(explicit: config),
-                                          unitPath: configHome + "/systemd/user/lens.service")
+                                          unitPath: ServiceInstructions.unitPath())
         if json {
             try printJSON(report)
             return

@@ -64,10 +64,8 @@ struct InitCommand: ParsableCommand {
                     + "or correct the path in \(path) ('lens doctor' checks it)\n").utf8))
             }
         }
-        let unitPath = (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config")
-            + "/systemd/user/lens.service"
         print("\nTo index in the background, start the user service:")
-        for step in ServiceInstructions.steps(unitPath: unitPath) { print("  " + step) }
+        for step in ServiceInstructions.steps(unitPath: ServiceInstructions.unitPath()) { print("  " + step) }
         print("Or run it in the foreground: lens watch")
     }
 
