@@ -105,10 +105,13 @@ public struct DoctorReport: Sendable, Encodable {
             ? Check(name: "public suffixes", status: .ok, detail: EntityExtractors.publicSuffixListPath, fix: nil)
             : Check(name: "public suffixes", status: .problem, detail: "missing: bare domains (example.org/docs) are not found",
                     fix: "sudo apt-get install publicsuffix"))
-        let dot = ["/usr/bin/dot", "/usr/local/bin/dot"].first(where: FileManager.default.isExecutableFile)
-        checks.append(dot.map { Check(name: "GraphViz", status: .ok, detail: $0, fix: nil) }
-            ?? Check(name: "GraphViz", status: .note, detail: "dot not found: lens graph --format svg cannot draw",
-                     fix: "sudo apt-get install graphviz"))
+        // Every program `lens graph --format svg` runs (MindMapUseCases.render).
+        let programs = ["dot", "gvpack", "neato", "sfdp"]
+        let missing = programs.filter { MindMapUseCases.graphVizProgram($0) == nil }
+        checks.append(missing.isEmpty
+            ? Check(name: "GraphViz", status: .ok, detail: programs.compactMap(MindMapUseCases.graphVizProgram).joined(separator: ", "), fix: nil)
+            : Check(name: "GraphViz", status: .note, detail: missing.joined(separator: ", ") + " not found: lens graph --format svg cannot draw",
+                    fix: "sudo apt-get install graphviz"))
 
         // The configuration, and what its folders ask of inotify.
         var folders: [LensConfiguration.Folder] = []

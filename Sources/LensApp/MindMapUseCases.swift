@@ -181,19 +181,35 @@ public enum MindMapUseCases {
         decoded(via).map { $0.a == $0.b ? "\($0.type): \($0.a)" : "\($0.type): \($0.a) ~ \($0.b)" }
     }
 
-    /// The map in `format`; SVG is drawn by GraphViz (`dot`, or `sfdp` past 300 nodes), run with
-    /// an argument array and the DOT text on its standard input, never through a shell.
+    /// The map in `format`. SVG is drawn by GraphViz, each group on its own and the groups
+    /// packed by size, largest first, into a near-square picture: up to 300 screenshots each
+    /// group is laid out by `dot`, packed by `gvpack -g` and drawn by `neato -n2` (which keeps
+    /// the positions and splines); past that `sfdp` lays out and packs in one run. Every program
+    /// runs with an argument array and the DOT text on its standard input, never through a shell.
     public static func render(_ map: MindMap, format: Format) throws -> Data {
         switch format {
         case .json: return Data(try GraphJSONWriter.json(map).utf8)
         case .dot: return Data(DOTWriter.dot(map).utf8)
         case .svg:
-            let program = map.nodes.count > 300 ? "sfdp" : "dot"
-            guard let executable = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + program }).first(where: FileManager.default.isExecutableFile) else {
-                throw MindMapError(message: "SVG needs GraphViz's \(program): install the Debian package graphviz")
+            if map.nodes.count > 300 || map.nodes.isEmpty {
+                return try runFilter(graphViz("sfdp"), ["-Tsvg"], input: Data(DOTWriter.dot(map).utf8))
             }
-            return try runFilter(executable, ["-Tsvg"], input: Data(DOTWriter.dot(map).utf8))
+            let laidOut = try runFilter(graphViz("dot"), ["-Tdot"], input: Data(DOTWriter.componentGraphs(map).utf8))
+            let packed = try runFilter(graphViz("gvpack"), ["-g", "-slens"], input: laidOut)
+            return try runFilter(graphViz("neato"), ["-n2", "-Tsvg"], input: packed)
         }
+    }
+
+    /// Where GraphViz's `program` is installed, if it is.
+    static func graphVizProgram(_ program: String) -> String? {
+        ["/usr/bin/", "/usr/local/bin/"].map { $0 + program }.first(where: FileManager.default.isExecutableFile)
+    }
+
+    private static func graphViz(_ program: String) throws -> String {
+        guard let executable = graphVizProgram(program) else {
+            throw MindMapError(message: "SVG needs GraphViz's \(program): install the Debian package graphviz")
+        }
+        return executable
     }
 
     private static func runFilter(_ executable: String, _ arguments: [String], input: Data) throws -> Data {

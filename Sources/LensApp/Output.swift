@@ -153,8 +153,11 @@ public enum JSONOutput {
         var fuzzy_words: [String]?
         /// Present when every file of the screenshot is gone: where it was last seen.
         var gone_path: String?
+        /// Present (`note`, `tags`) when the snippet shows the note or the tags, which the query matched.
+        var matched_in: String?
 
         public init(_ hit: SearchHit) {
+            matched_in = hit.matchedIn == .text ? nil : hit.matchedIn.rawValue
             gone_path = hit.lastGonePath.map(SystemPath.visible)
             approximate = hit.isApproximate ? true : nil
             fuzzy = hit.fuzzyWords.isEmpty ? nil : true

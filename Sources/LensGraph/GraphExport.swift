@@ -158,37 +158,76 @@ public struct MindMap: Sendable, Equatable {
 /// Writes a mind map as GraphViz DOT: one cluster per connected component, nodes labeled with
 /// the file name and top entities, edges with what links them and the score.
 public enum DOTWriter {
+    /// The map as one graph. Its groups (connected components) are drawn apart and packed by
+    /// size into a near-square picture (`pack`, `packmode="graph"`) by `neato`, `fdp` and
+    /// `sfdp`. (GraphViz 2.42's `dot` drops edge labels when it packs: ``componentGraphs(_:)``
+    /// is what `lens graph --format svg` lays out with `dot`.)
     public static func dot(_ map: MindMap) -> String {
-        var out = "graph lens {\n  graph [overlap=false, splines=true, fontname=\"Helvetica\"];\n"
-        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n"
-        let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        func line(_ id: Int64) -> String {
-            let node = nodes[id] ?? MindMap.Node(id: id, path: nil, entities: [])
-            var label = [node.name]
-            if !node.copies.isEmpty {
-                label.append("+ \(node.copies.count) near-duplicate\(node.copies.count == 1 ? "" : "s"): "
-                             + node.copies.map(\.name).joined(separator: ", "))
-            }
-            label += node.entities
-            return "n\(id) [label=\(quoted(label.joined(separator: "\n"))), tooltip=\(quoted(node.path ?? node.name))];\n"
-        }
+        var out = "graph lens {\n" + header(packed: true)
         var drawn = Set<Int64>()
+        let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, component) in MindMap.components(of: map.edges).enumerated() {
             out += "  subgraph cluster_\(index + 1) {\n    style=dotted;\n"
-            for id in component { out += "    " + line(id) }
+            for id in component { out += "    " + line(id, nodes) }
             out += "  }\n"
             drawn.formUnion(component)
         }
         // Screenshots without connections (asked for with --isolated), outside any cluster.
-        for node in map.nodes where !drawn.contains(node.id) { out += "  " + line(node.id) }
-        for edge in map.edges {
-            var label = edge.via.joined(separator: "\n")
-            if edge.isManual { label = (["linked by hand" + (edge.note.map { ": \($0)" } ?? "")] + edge.via).joined(separator: "\n") }
-            let style = edge.isManual ? ", style=dashed" : ""
-            out += "  n\(edge.a) -- n\(edge.b) [label=\(quoted(label + String(format: "\n%.2f", edge.score))), "
-                + "penwidth=\(String(format: "%.1f", 1 + 3 * edge.score))\(style)];\n"
-        }
+        for node in map.nodes where !drawn.contains(node.id) { out += "  " + line(node.id, nodes) }
+        for edge in map.edges { out += "  " + line(edge) }
         return out + "}\n"
+    }
+
+    /// The map as one graph per group (connected component), largest first, then one of the
+    /// screenshots without connections: to be laid out each on its own (`dot -Tdot`) and packed
+    /// (`gvpack -g`), as `lens graph --format svg` does.
+    public static func componentGraphs(_ map: MindMap) -> String {
+        let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let components = MindMap.components(of: map.edges)
+        var component: [Int64: Int] = [:]
+        for (index, ids) in components.enumerated() { for id in ids { component[id] = index } }
+        var edges = Array(repeating: [MindMap.Edge](), count: components.count)
+        for edge in map.edges { if let index = component[edge.a] { edges[index].append(edge) } }
+        var out = ""
+        for (index, ids) in components.enumerated() {
+            out += "graph group_\(index + 1) {\n" + header(packed: false)
+            out += "  subgraph cluster_\(index + 1) {\n    style=dotted;\n"
+            for id in ids { out += "    " + line(id, nodes) }
+            out += "  }\n"
+            for edge in edges[index] { out += "  " + line(edge) }
+            out += "}\n"
+        }
+        let isolated = map.nodes.filter { component[$0.id] == nil }
+        if !isolated.isEmpty {
+            out += "graph isolated {\n" + header(packed: true)
+            for node in isolated { out += "  " + line(node.id, nodes) }
+            out += "}\n"
+        }
+        return out
+    }
+
+    private static func header(packed: Bool) -> String {
+        "  graph [overlap=false, splines=true, fontname=\"Helvetica\"\(packed ? ", pack=true, packmode=\"graph\"" : "")];\n"
+            + "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n"
+    }
+
+    private static func line(_ id: Int64, _ nodes: [Int64: MindMap.Node]) -> String {
+        let node = nodes[id] ?? MindMap.Node(id: id, path: nil, entities: [])
+        var label = [node.name]
+        if !node.copies.isEmpty {
+            label.append("+ \(node.copies.count) near-duplicate\(node.copies.count == 1 ? "" : "s"): "
+                         + node.copies.map(\.name).joined(separator: ", "))
+        }
+        label += node.entities
+        return "n\(id) [label=\(quoted(label.joined(separator: "\n"))), tooltip=\(quoted(node.path ?? node.name))];\n"
+    }
+
+    private static func line(_ edge: MindMap.Edge) -> String {
+        var label = edge.via.joined(separator: "\n")
+        if edge.isManual { label = (["linked by hand" + (edge.note.map { ": \($0)" } ?? "")] + edge.via).joined(separator: "\n") }
+        let style = edge.isManual ? ", style=dashed" : ""
+        return "n\(edge.a) -- n\(edge.b) [label=\(quoted(label + String(format: "\n%.2f", edge.score))), "
+            + "penwidth=\(String(format: "%.1f", 1 + 3 * edge.score))\(style)];\n"
     }
 
     /// A DOT string literal: backslashes and quotes escaped, line breaks as `\n`, control

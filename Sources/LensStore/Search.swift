@@ -65,6 +65,13 @@ public struct SearchHit: Sendable, Equatable {
     public var fuzzyWords: [String] = []
     /// When every file holding it is gone: the last path it was seen at (to name it by).
     public var lastGonePath: String?
+    /// What the snippet shows: the text, or the note or the tags when the query matched those only.
+    public var matchedIn: Field = .text
+
+    /// A part of a screenshot that a query searches.
+    public enum Field: String, Sendable {
+        case text, tags, note
+    }
 }
 
 /// Why a search stopped without an answer.
@@ -158,7 +165,7 @@ extension LensDatabase {
 
     private func search(_ request: SearchRequest, in db: Database) throws -> [SearchHit] {
         let (conditions, filterArguments) = try Self.filterConditions(request, in: db)
-        var rows: [(id: Int64, score: Double, snippet: String)] = []
+        var rows: [Match] = []
         var isApproximate = false
         var fuzzy: [Int64: [String]] = [:]
         if let query = request.query {
@@ -225,8 +232,9 @@ extension LensDatabase {
                 WHERE s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
                 ORDER BY s.captured_at DESC, s.id DESC LIMIT ? OFFSET ?
                 """, arguments: filterArguments + [max(0, request.limit), max(0, request.offset)]).map {
-                ($0["id"], $0["score"], $0["snippet"] ?? "")
+                Match(id: $0["id"], score: $0["score"], snippet: $0["snippet"] ?? "")
             }
+            rows = try Self.showingFilters(of: request, in: rows, db: db)
         }
         guard !rows.isEmpty else { return [] }
         let ids = rows.map(\.id)
@@ -261,7 +269,7 @@ extension LensDatabase {
             return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
                              capturedAt: Date(timeIntervalSince1970: captured),
                              importedAt: Date(timeIntervalSince1970: imported), isApproximate: isApproximate,
-                             fuzzyWords: fuzzy[row.id] ?? [], lastGonePath: gone[row.id])
+                             fuzzyWords: fuzzy[row.id] ?? [], lastGonePath: gone[row.id], matchedIn: row.field)
         }
     }
 
@@ -275,7 +283,7 @@ extension LensDatabase {
     /// the window). A phrase of several words takes its rarest word's count; a lone prefix is
     /// still counted by FTS5.
     private static func rankedMatches(_ expression: String, phrases: [SearchQuery.Phrase], filter: String, arguments: StatementArguments,
-                                      wanted: Int, window: Int, in db: Database) throws -> (hits: [(id: Int64, score: Double, snippet: String)], cut: Bool) {
+                                      wanted: Int, window: Int, in db: Database) throws -> (hits: [Match], cut: Bool) {
         guard wanted > 0 else { return ([], false) }
         // The rank function is set for this query (`rank MATCH`). Its arguments are numbers.
         // A phrase of several words counts as its rarest word's rows (an upper bound of its own):
@@ -309,9 +317,9 @@ extension LensDatabase {
                 SELECT rowid AS id, -rank AS score, \(snippet) AS snippet
                 FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rank MATCH ? AND rowid >= ? \(filter) ORDER BY rank LIMIT ?
                 """, arguments: [expression, rank, cut ? candidates[window - 1] : last] + arguments + [wanted]).map {
-                (id: $0["id"] as Int64, score: $0["score"] as Double, snippet: ($0["snippet"] as String?) ?? "")
+                Match(id: $0["id"], score: $0["score"], snippet: ($0["snippet"] as String?) ?? "")
             }
-            return (hits.sorted { ($0.score, $0.id) > ($1.score, $1.id) }, cut)
+            return (try showingAnnotations(matching: expression, in: hits.sorted { ($0.score, $0.id) > ($1.score, $1.id) }, db: db), cut)
         }
         // A phrase of several words. When its words are common and the phrase is not, the walk
         // above reads both long doclists whole, and the ranking query read them again (17 ms for
@@ -334,14 +342,15 @@ extension LensDatabase {
             """, arguments: [expression] + StatementArguments(best.map(\.id))).map {
             ($0["id"] as Int64, ($0["snippet"] as String?) ?? "")
         }, uniquingKeysWith: { a, _ in a })
-        return (best.map { (id: $0.id, score: $0.score, snippet: snippets[$0.id] ?? "") }, cut)
+        return (try showingAnnotations(matching: expression, in: best.map { Match(id: $0.id, score: $0.score, snippet: snippets[$0.id] ?? "") },
+                                       db: db), cut)
     }
 
     /// The newest `wanted` screenshots with a URL starting with `prefix` (after `http(s)://` and
     /// `www.`), with a snippet around the first place the text shows it. Four range reads of the
     /// `(type, normalized)` index, one per way the address may have been normalized.
     static func webAddressMatches(_ prefix: String, conditions: [String], arguments: StatementArguments, wanted: Int,
-                                  in db: Database) throws -> [(id: Int64, score: Double, snippet: String)] {
+                                  in db: Database) throws -> [Match] {
         guard wanted > 0 else { return [] }
         let starts = ["https://", "http://", "https://www.", "http://www."].map { $0 + prefix }
         let ranges = starts.map { _ in "SELECT screenshot_id FROM entity WHERE type = 'url' AND normalized >= ? AND normalized < ?" }
@@ -356,7 +365,106 @@ extension LensDatabase {
             SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
             """, arguments: StatementArguments(ids)).map { ($0["id"] as Int64, ($0["text"] as String?) ?? "") }, uniquingKeysWith: { a, _ in a })
         let host = String(prefix.prefix { $0 != "/" })
-        return ids.map { id in (id, 0, snippet(of: texts[id] ?? "", around: prefix, orElse: host)) }
+        return ids.map { id in Match(id: id, score: 0, snippet: snippet(of: texts[id] ?? "", around: prefix, orElse: host)) }
+    }
+
+    /// A screenshot found, with what to show of it.
+    struct Match {
+        var id: Int64
+        var score: Double
+        var snippet: String
+        var field: SearchHit.Field = .text
+    }
+
+    /// `matches` with the snippets of those whose text holds no match (the query matched their
+    /// tags or note only) made from what matched: the note's words around the match, or the tags
+    /// (matches marked) and the text's first words. Only such rows are read again, a few at most.
+    private static func showingAnnotations(matching expression: String, in matches: [Match], db: Database) throws -> [Match] {
+        let unmarked = matches.filter { !$0.snippet.contains(SearchHit.matchStart) }.map(\.id)
+        guard !unmarked.isEmpty else { return matches }
+        let mark = "'\(SearchHit.matchStart)', '\(SearchHit.matchEnd)', '…'"
+        var found: [Int64: (SearchHit.Field, String)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT rowid AS id, snippet(screenshot_fts, 1, \(mark), 64) AS tags, snippet(screenshot_fts, 2, \(mark), 16) AS note
+            FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid IN (\(databaseQuestionMarks(count: unmarked.count)))
+            """, arguments: [expression] + StatementArguments(unmarked)) {
+            let tags: String = row["tags"] ?? "", note: String = row["note"] ?? ""
+            if note.contains(SearchHit.matchStart) {
+                found[row["id"]] = (.note, note)
+            } else if tags.contains(SearchHit.matchStart) {
+                found[row["id"]] = (.tags, readableTags(tags))
+            }
+        }
+        return matches.map { match in
+            guard let (field, shown) = found[match.id] else { return match }
+            var match = match
+            match.snippet = field == .tags ? shown + " · " + match.snippet : shown
+            match.field = field
+            return match
+        }
+    }
+
+    /// A snippet of the tags column (a JSON array, `["work","re\u{2}ceipts\u{3}"]`) as a list:
+    /// `work, receipts` with the marks kept.
+    static func readableTags(_ snippet: String) -> String {
+        var list = snippet
+        if list.hasPrefix("[\"") { list.removeFirst(2) } else if list.hasPrefix("[") { list.removeFirst() }
+        if list.hasSuffix("\"]") { list.removeLast(2) } else if list.hasSuffix("]") { list.removeLast() }
+        return list.replacingOccurrences(of: "\",\"", with: ", ").replacingOccurrences(of: "\\\"", with: "\"")
+    }
+
+    /// A listing by filters alone shows why each screenshot is in it: an entity filter's value
+    /// where the text has it (the first entity of a filtered type), marked; else a tag filter's
+    /// tags, marked, before the text's first words.
+    private static func showingFilters(of request: SearchRequest, in matches: [Match], db: Database) throws -> [Match] {
+        guard !matches.isEmpty, !request.entities.isEmpty || !request.entityTypes.isEmpty || !request.tags.isEmpty else { return matches }
+        let ids = matches.map(\.id)
+        if !request.entities.isEmpty || !request.entityTypes.isEmpty {
+            var wanted: [String] = [], arguments: StatementArguments = []
+            for entity in request.entities {
+                wanted.append("(type = ? AND normalized = ?)")
+                arguments += [entity.type, entity.normalized]
+            }
+            for type in request.entityTypes {
+                wanted.append("type = ?")
+                arguments += [type]
+            }
+            var values: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT screenshot_id, value FROM entity
+                WHERE screenshot_id IN (\(databaseQuestionMarks(count: ids.count))) AND (\(wanted.joined(separator: " OR ")))
+                  AND source = 'text'
+                ORDER BY screenshot_id, start
+                """, arguments: StatementArguments(ids) + arguments) where values[row["screenshot_id"]] == nil {
+                values[row["screenshot_id"]] = row["value"]
+            }
+            let texts = try Dictionary(Row.fetchAll(db, sql: """
+                SELECT id, lens_inflate(body) AS text FROM screenshot_text WHERE id IN (\(databaseQuestionMarks(count: values.count)))
+                """, arguments: StatementArguments(Array(values.keys))).map { ($0["id"] as Int64, ($0["text"] as String?) ?? "") },
+                uniquingKeysWith: { a, _ in a })
+            return matches.map { match in
+                guard let value = values[match.id], let text = texts[match.id], text.range(of: value) != nil else { return match }
+                var match = match
+                match.snippet = snippet(of: text, around: value, orElse: value)
+                return match
+            }
+        }
+        var tagLists: [Int64: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, tags FROM screenshot_text WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+            """, arguments: StatementArguments(ids)) {
+            let json: String = row["tags"] ?? "[]"
+            tagLists[row["id"]] = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        }
+        let filtered = Set(request.tags)
+        return matches.map { match in
+            guard let tags = tagLists[match.id], !tags.isEmpty else { return match }
+            var match = match
+            let marked = tags.map { filtered.contains($0) ? "\(SearchHit.matchStart)\($0)\(SearchHit.matchEnd)" : $0 }
+            match.snippet = marked.joined(separator: ", ") + " · " + match.snippet
+            match.field = .tags
+            return match
+        }
     }
 
     /// Some 16 words of `text` around the first place it shows `fragment` (or `fallback`), that

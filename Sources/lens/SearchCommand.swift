@@ -152,7 +152,8 @@ struct SearchCommand: ParsableCommand {
                 ?? hit.lastGonePath.map { OutputStyle.visible($0) + " (file gone)" } ?? "(no present path)"
             let header = "\(hit.id)  \(path)  \(hit.capturedAt.formatted(dateFormat))"
             print(style.isStyled ? "\u{1B}[36m\(header)\u{1B}[0m" : header)
-            print("    " + style.snippet(hit.snippet))
+            let field = hit.matchedIn == .text ? "" : hit.matchedIn.rawValue + ": "
+            print("    " + field + style.snippet(hit.snippet))
         }
     }
 }

@@ -200,6 +200,45 @@ struct MindMapTests {
         #expect(try library.database.edges(minimumScore: 0) == stored)
     }
 
+    /// Sixteen groups of 2 to 9 screenshots, chains and stars: the SVG lays each group out on its
+    /// own and packs them into a picture near a screen's shape (side by side they made a strip
+    /// 6 times as wide as high), with no two screenshots' boxes overlapping and every
+    /// connection's label drawn.
+    @Test func theSVGPacksGroupsIntoASanePicture() throws {
+        var nodes: [MindMap.Node] = [], edges: [MindMap.Edge] = []
+        var next: Int64 = 1
+        for group in 0..<16 {
+            let size = [2, 3, 3, 4, 5, 6, 9][group % 7]
+            let ids = (0..<Int64(size)).map { next + $0 }
+            next += Int64(size)
+            nodes += ids.map { MindMap.Node(id: $0, path: "/s/screenshot-\($0).png", entities: ["person: Priya Nair", "phone: (415) 555-0132"]) }
+            for (a, b) in zip(ids, ids.dropFirst()) {
+                let from = group.isMultiple(of: 2) ? ids[0] : a // stars and chains
+                edges.append(MindMap.Edge(a: from, b: b, score: 0.9, via: ["phone: +1415555\(group)"]))
+            }
+        }
+        let svg = String(decoding: try MindMapUseCases.render(MindMap(nodes: nodes, edges: edges), format: .svg), as: UTF8.self)
+        let size = try #require(svg.firstMatch(of: /<svg width="(\d+)pt" height="(\d+)pt"/))
+        let aspect = Double(size.1)! / Double(size.2)!
+        #expect(aspect > 0.5 && aspect < 2.2, "\(size.1) x \(size.2) pt")
+        // Every label, and a box per screenshot, none over another.
+        for group in 0..<16 { #expect(svg.contains("phone: +1415555\(group)\n") || svg.contains(">phone: +1415555\(group)<")) }
+        var boxes: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+        for node in svg.matches(of: /<g id="node\d+" class="node">[\s\S]*?<path[^>]* d="([^"]+)"/) {
+            let numbers = String(node.1).split(whereSeparator: { !"0123456789.-".contains($0) }).compactMap { Double($0) }
+            let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
+            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+            boxes.append((xs.min()!, ys.min()!, xs.max()!, ys.max()!))
+        }
+        #expect(boxes.count == nodes.count)
+        var overlaps = 0
+        for i in boxes.indices { for j in boxes.indices where i < j {
+            let (a, b) = (boxes[i], boxes[j])
+            if a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 { overlaps += 1 }
+        } }
+        #expect(overlaps == 0)
+    }
+
     @Test func outputPathsAreChecked() throws {
         #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path) }
         #expect(throws: MindMapError.self) { try MindMapUseCases.write(Data("x".utf8), to: root.path + "/missing/map.dot") }

@@ -105,4 +105,41 @@ struct FirstHourTests {
         let line = try String(contentsOf: again, encoding: .utf8).split(separator: "\n")[1]
         #expect(line.contains("\"captured_at\":\"2024-03-05T14:02:11.250000Z\""), "\(line.prefix(300))")
     }
+
+    @Test func snippetsShowWhatMatched() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        func hits(_ arguments: [String]) throws -> [[String: Any]] {
+            let run = try lens.run(["search", "--json"] + arguments)
+            return try #require(try run.json() as? [[String: Any]], "\(run.stderr)")
+        }
+        func id(of sample: String) throws -> String {
+            let all = try hits(["--since", "2000-01-01", "--limit", "50"])
+            let found = all.first { ($0["path"] as? String)?.hasSuffix(sample) == true }
+            return try #require(found?["id"] as? Int).description
+        }
+        let chat = try id(of: "chat_dark.png"), card = try id(of: "contact_card.png")
+        #expect(try lens.run(["note", chat, "called the plumber Copperpot on Monday"]).status == 0)
+        #expect(try lens.run(["tag", card, "plumbing"]).status == 0)
+
+        // A word found only in the note: the note is shown, the word marked, and said to be the note.
+        let note = try #require(try hits(["copperpot"]).first)
+        #expect(note["matched_in"] as? String == "note" && (note["snippet"] as? String)?.contains("[Copperpot]") == true, "\(note)")
+        let printed = try lens.run(["search", "copperpot"])
+        #expect(printed.stdout.contains("note: called the plumber [Copperpot] on Monday"), "\(printed.stdout)")
+        // Only in the tags: the tags, marked, then the text's first words.
+        let tagged = try #require(try hits(["plumbing"]).first)
+        #expect(tagged["matched_in"] as? String == "tags" && (tagged["snippet"] as? String)?.hasPrefix("[plumbing] · ") == true, "\(tagged)")
+        let byTag = try #require(try hits(["--tag", "plumbing"]).first)
+        #expect((byTag["snippet"] as? String)?.hasPrefix("[plumbing] · Contact") == true, "\(byTag)")
+        // A word in the text keeps the text's snippet.
+        let text = try #require(try hits(["Deployment"]).first)
+        #expect(text["matched_in"] == nil && (text["snippet"] as? String)?.contains("[Deployment]") == true, "\(text)")
+
+        // An entity filter alone: the entity, as written, marked, wherever it is in the text.
+        let phones = try hits(["--entity", "phone:+14155550132"])
+        #expect(phones.count == 2 && phones.allSatisfy { ($0["snippet"] as? String)?.contains("[(415) 555-0132]") == true }, "\(phones)")
+        let money = try hits(["--type", "money"])
+        #expect(!money.isEmpty && money.allSatisfy { ($0["snippet"] as? String)?.contains("[$") == true }, "\(money)")
+    }
 }

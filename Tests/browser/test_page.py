@@ -198,6 +198,12 @@ def test_an_entity_chip_searches_by_that_entity(browser, server):
     assert browser.find_element(By.ID, "entity-filter").is_displayed()
     # The chip shows the number as it was written, not as normalized.
     assert browser.find_element(By.ID, "entity-filter").text.startswith("phone: (415) 555-0132")
+    # Each excerpt shows the number where its text has it, marked.
+    marks = [[m.text for m in card.find_elements(By.CSS_SELECTOR, ".snippet mark")] for card in cards(browser)]
+    assert marks == [["(415) 555-0132"], ["(415) 555-0132"]], marks
+    # A link without the value as written (normalized only) still shows it as written.
+    open_page(browser, server, "?entity=phone%3A%2B14155550132")
+    wait(browser, lambda d: browser.find_element(By.ID, "entity-filter").text.startswith("phone: (415) 555-0132"))
 
 
 def test_tag_a_screenshot_then_find_it_by_tag(browser, server):
@@ -209,6 +215,10 @@ def test_tag_a_screenshot_then_find_it_by_tag(browser, server):
     wait(browser, lambda d: "trip-2026" in d.find_element(By.ID, "shot-tags").text)
     open_page(browser, server, "?tag=trip-2026")
     wait(browser, lambda d: card_names(d) == ["qr_ticket.png"])
+    # The excerpt says why the screenshot is listed: its tag, marked.
+    excerpt = cards(browser)[0].find_element(By.CLASS_NAME, "snippet")
+    assert excerpt.find_element(By.CLASS_NAME, "field").text.lower() == "tags"
+    assert [m.text for m in excerpt.find_elements(By.TAG_NAME, "mark")] == ["trip-2026"]
     assert browser.find_element(By.NAME, "tag").get_attribute("value") == "trip-2026"
 
 

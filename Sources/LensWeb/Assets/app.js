@@ -129,6 +129,18 @@ function setEntityFilter(value, shown) {
   chip.querySelector("span").textContent = value ? (shown ? `${type}: ${shown}` : value) : "";
 }
 
+/** A chip opened from a link without `shown` (normalized: `phone:+442079460018`) takes the
+ * value as the first listed screenshot writes it: without a query, the excerpts mark it. */
+function labelEntityFilterAsWritten(hits, params) {
+  const chip = $("#entity-filter");
+  const value = chip.dataset.value;
+  if (!value || chip.dataset.shown || params.has("q")) return;
+  const hit = hits.find((h) => (h.matches || []).length);
+  if (!hit) return;
+  const [start, end] = hit.matches[0];
+  chip.querySelector("span").textContent = `${value.slice(0, value.indexOf(":"))}: ${hit.snippet.slice(start, end)}`;
+}
+
 /** Puts the search in the URL (bookmarkable; Back returns to it) without a history entry per key. */
 function syncURL() {
   const query = searchParams().toString();
@@ -173,6 +185,7 @@ async function runSearch({ append = false } = {}) {
   search.offset = offset + hits.length;
   search.more = hits.length === pageSize;
   renderHits(hits, { byDay: !params.has("q") });
+  labelEntityFilterAsWritten(hits, params);
   if (!performance.getEntriesByName("lens-first-results").length) {
     performance.mark("lens-first-results");
     loadFacets(); // after the first results: the filters never delay them
@@ -223,7 +236,7 @@ function card_(hit) {
   return el("li", { class: "card" + (hit.path ? "" : " gone"), "data-id": hit.id },
     el("a", { href, "data-link": true, title: hit.path || (hit.gone_path ? `${hit.gone_path} (file gone)` : "") },
       el("div", { class: "thumb" }, thumb),
-      el("div", { class: "snippet" }, snippet(hit)),
+      el("div", { class: "snippet" }, hit.matched_in ? el("span", { class: "field" }, hit.matched_in) : null, snippet(hit)),
       el("div", { class: "where" }, el("span", {}, folder ? `${folder}/${name}` : name),
         el("time", { datetime: hit.captured_at }, new Date(hit.captured_at).toLocaleDateString()))));
 }
