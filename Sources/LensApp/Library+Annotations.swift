@@ -28,21 +28,35 @@ extension Library {
         LensDatabase.explanation(of: error, path: path)
     }
 
-    /// Adds and removes tags; returns the screenshot's tags after the change.
+    /// What a user types goes through the same guard as what OCR reads: every kind of secret.
+    static let typedTextGuard = SecretDetector()
+
+    /// Adds and removes tags; returns the screenshot's tags after the change. A tag holding a
+    /// secret (`ghp_…`) is refused with ``AnnotationError/secretInTag(kind:)``: a tag is a word,
+    /// so there is nothing to keep around a marker.
     @discardableResult
     public func changeTags(of id: Int64, adding: [String] = [], removing: [String] = []) throws -> [String] {
-        try database.changeTags(of: id, adding: adding, removing: removing)
+        for tag in adding {
+            if let secret = Self.typedTextGuard.secrets(in: tag).first { throw AnnotationError.secretInTag(kind: secret.kind.rawValue) }
+        }
+        return try database.changeTags(of: id, adding: adding, removing: removing)
     }
 
-    /// Sets the note (`nil` or empty clears it), or adds a line to it.
-    public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws {
-        try database.setNote(of: id, to: text, appending: appending)
+    /// Sets the note (`nil` or empty clears it), or adds a line to it, with its secrets masked
+    /// as a screenshot's text is; returns the kinds masked.
+    @discardableResult
+    public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws -> [SecretKind] {
+        let masked = text.map { Self.typedTextGuard.masking($0) }
+        try database.setNote(of: id, to: masked?.text, appending: appending)
+        return masked?.secrets.map(\.kind) ?? []
     }
 
     public func tagCounts() throws -> [(tag: String, count: Int)] { try database.tagCounts() }
 
     /// Draws a link by hand; false when either screenshot does not exist.
-    public func link(_ x: Int64, _ y: Int64, note: String?) throws -> Bool { try database.link(x, y, note: note) }
+    public func link(_ x: Int64, _ y: Int64, note: String?) throws -> Bool {
+        try database.link(x, y, note: note.map { Self.typedTextGuard.masking($0).text })
+    }
 
     /// Removes a link drawn by hand; false when there was none.
     public func unlink(_ x: Int64, _ y: Int64) throws -> Bool { try database.unlink(x, y) }

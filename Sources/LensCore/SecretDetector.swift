@@ -81,25 +81,51 @@ public struct SecretDetector: Sendable {
         guard !kinds.isEmpty, !text.isEmpty else { return [] }
         let scan = SecretScan(text: text)
         var found: [Secret] = []
-        // Most specific first: fixed shapes and checksums, then labels, then prose cues.
-        if kinds.contains(.apiKey) { found += scan.providerKeys() + scan.privateKeyBlocks() + scan.connectionPasswords() }
-        if kinds.contains(.iban) { found += scan.ibans() }
+        // Most specific first: fixed shapes and checksums, then labels, then prose cues. The rules
+        // that expect OCR's noise (SecretScan+OCRNoise) come with the clean ones they widen.
+        if kinds.contains(.apiKey) {
+            found += scan.noisyPrivateKeyBlocks() + scan.providerKeys() + scan.noisyProviderKeys() + scan.privateKeyBlocks()
+                + scan.connectionPasswords() + scan.noisyConnectionPasswords() + scan.setupKeys()
+        }
+        if kinds.contains(.iban) { found += scan.ibans() + scan.noisyIBANs() }
         if kinds.contains(.card) { found += scan.cards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() }
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
+        if kinds.contains(.password) || kinds.contains(.apiKey) { found += scan.labelledValues().filter { kinds.contains($0.kind) } }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
-        var taken = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
+        let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
-        for secret in found where !taken.contains(where: { $0.overlaps(secret.start..<secret.end) }) {
-            taken.append(secret.start..<secret.end)
+        for secret in found.map(scan.extendedAcrossSpaces) {
+            let range = secret.start..<secret.end
+            guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
+            // Two rules that found parts of one key or password (a clean rule the part before an
+            // OCR space, a noisy one the whole): one secret, their union.
+            let isValue = secret.kind == .apiKey || secret.kind == .password
+            if let index = kept.firstIndex(where: { ($0.start..<$0.end).overlaps(range) }) {
+                if isValue, kept[index].kind == .apiKey || kept[index].kind == .password {
+                    kept[index].start = min(kept[index].start, secret.start)
+                    kept[index].end = max(kept[index].end, secret.end)
+                }
+                continue
+            }
             kept.append(secret)
         }
-        return kept.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        // A union may have reached a neighbour: merge until none overlap.
+        kept.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        var merged: [Secret] = []
+        for secret in kept {
+            if let last = merged.last, last.end > secret.start {
+                merged[merged.count - 1].end = max(last.end, secret.end)
+            } else {
+                merged.append(secret)
+            }
+        }
+        return merged
     }
 
     static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,40})?\]"#)

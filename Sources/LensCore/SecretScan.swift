@@ -177,7 +177,11 @@ struct SecretScan {
                     guard (13...19).contains(digits.count) else { continue }
                     let start = groups[first].start, end = groups[last].end
                     if isAfterIBANPrefix(start) { break }
-                    if let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
+                    // Cards are written whole or in groups of four (Amex and Diners 4-6-5, 4-6-4);
+                    // an order number's 3-7-7 groups are not a card whatever its digits.
+                    let sizes = groups[first...last].map { $0.end - $0.start }
+                    let isCardGrouping = sizes.count == 1 || sizes.dropLast().allSatisfy { $0 == 4 } || sizes == [4, 6, 5] || sizes == [4, 6, 4]
+                    if isCardGrouping, let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
                         found.append(secret(.card, network, start, end))
                     } else if isLabelledCard(before: start), Set(digits).count > 2 {
                         // After a clear label, a number OCR misread by a digit is still a card.

@@ -7,9 +7,12 @@ public enum AnnotationError: Error, Equatable, CustomStringConvertible {
     /// Only recognized screenshots carry tags and notes (they are indexed with the text).
     case notRecognized(id: Int64)
     case invalidTag(String)
+    /// A tag that holds a secret (named by its kind only: the value is never repeated).
+    case secretInTag(kind: String)
 
     public var description: String {
         switch self {
+        case .secretInTag(let kind): "that tag holds a secret (\(kind)): tags are shown everywhere, so it is not stored"
         case .notRecognized(let id): "screenshot \(id) is not recognized yet; tag it once its text is stored (lens status)"
         case .invalidTag(let tag): "'\(tag)' is not a tag: use letters, digits, '-', '_' or '.', without spaces"
         }

@@ -125,11 +125,15 @@ struct NoteCommand: ParsableCommand {
     func run() throws {
         let library = try global.openLibrary()
         let id = try screenshotID(library, target)
-        try annotating { try library.setNote(of: id, to: text, appending: append) }
+        let masked = try annotating { try library.setNote(of: id, to: text, appending: append) }
         if text.isEmpty && !append {
             print("\(id): note cleared.")
         } else {
             print("\(id): note \(append ? "extended" : "saved"); it is searchable ('lens show \(id)' shows it).")
+        }
+        if !masked.isEmpty {
+            let kinds = Set(masked.map(\.rawValue)).sorted().joined(separator: ", ")
+            print("   It held \(masked.count == 1 ? "a secret" : "\(masked.count) secrets") (\(kinds)), stored masked as in screenshots.")
         }
     }
 }

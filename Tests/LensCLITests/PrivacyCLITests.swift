@@ -42,4 +42,22 @@ struct PrivacyCLITests {
         let bad = try lens.run(["reindex", "--privacy", "--config", config.path])
         #expect(bad.status != 0 && bad.stderr.contains("privacy.mask") && bad.stderr.contains("'cards' is not a kind of secret"), "\(bad.stderr)")
     }
+
+    /// What a user types is guarded as what OCR reads: a note keeps its words and loses its
+    /// password; a tag that is a token is refused, and the refusal does not repeat it.
+    @Test func notesAndTagsKeepNoSecret() throws {
+        let lens = try LensBinary()
+        #expect(try lens.importSamples().status == 0)
+        let note = try lens.run(["note", "1", "router admin, password: Hx7!pq92Lz"])
+        #expect(note.status == 0 && note.stdout.contains("It held a secret (password), stored masked"), "\(note.stdout)")
+        #expect(try lens.run(["show", "1"]).stdout.contains("router admin, password: [password]"))
+        #expect(try lens.run(["search", "router"]).stdout.contains("[password]"))
+        let token = "ghp_Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0O"
+        let tag = try lens.run(["tag", "1", token])
+        #expect(tag.status != 0 && tag.stderr.contains("holds a secret (api_key)") && !tag.stderr.contains(token), "\(tag.stderr)")
+        let export = lens.home.appendingPathComponent("all.jsonl")
+        #expect(try lens.run(["export", "--output", export.path]).status == 0)
+        let exported = try String(contentsOf: export, encoding: .utf8)
+        #expect(!exported.contains("Hx7!pq92Lz") && !exported.contains(token))
+    }
 }

@@ -69,6 +69,51 @@ struct SecretDetectorTests {
              kind: .seedPhrase, value: "absorb"),
     ]
 
+    /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
+    /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
+    /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
+    static let readByOCR: [Case] = [
+        Case(text: "Secret key sk live IENTRvbD3vp290wV26TdbCGm", kind: .apiKey, value: "IENTRvbD3vp290wV26TdbCGm"),
+        Case(text: "Secret key sk_live_ MGm2GyHxmoxQ4LWXev5dDc1N", kind: .apiKey, value: "MGm2GyHxmoxQ4LWXev5dDc1N"),
+        Case(text: "$ export GITHUB_TOKEN=ghp_Zq8RkW2mT5xVb7Nc Lp4HsJd9FgYa3Ue6Qi0O", kind: .apiKey, value: "Lp4HsJd9FgYa3Ue6Qi0O"),
+        Case(text: "Your new token: glpat-_XY238]9qzWeJr4Btx4h", kind: .apiKey, value: "9qzWeJr4Btx4h"),
+        Case(text: "$ git clone https: //oauth2: glpat-O0ix9efyTUTVRpxWeIAhF@gitlab.com/acme/infra.git", kind: .apiKey, value: "ix9efyTUTVRpxWeIAhF"),
+        Case(text: "xoxb-57483853224 - 3606632112796 -YY70sMzras jhVBsVQtSAJdQV", kind: .apiKey, value: "jhVBsVQtSAJdQV"),
+        Case(text: "Bot User OAuth Token\nxoxb-34198113286-0957433973675-I68mZEUe@1qAmaVIXyG4FezN", kind: .apiKey, value: "1qAmaVIXyG4FezN"),
+        Case(text: "aws_access_key_id = AKIA98QB9GX3QGSIF@YB", kind: .apiKey, value: "98QB9GX3QGSIF"),
+        Case(text: "aws_secret_access_ key = FEuw0GblpNE1LrH7PY40C2dwj q9Apn481V+f3jw1", kind: .apiKey, value: "q9Apn481V+f3jw1"),
+        Case(text: "Bearer eyJhbGciOiAiSFMyNT YiLCAidHIwljogIkpX VCJ9.eyJzdWliOiAiNDgONjAOMTciLCAibmFtZSI6ICJ1c2VyIn0.WGIuHXBLS4ArIHc4",
+             kind: .apiKey, value: "WGIuHXBLS4ArIHc4"),
+        Case(text: "OPENAI_API_KEY=\"ut 7tR9V3yt YyESRhLORPaTgBenhOapE6\"", kind: .apiKey, value: "YyESRhLORPaTgBenhOapE6"),
+        Case(text: "STRIPE_TOKEN=\"BFoIFK}4uCgzOLNard4h9T8IrcWFUGhY”", kind: .apiKey, value: "4uCgzOLNard4h9T8IrcWFUGhY"),
+        Case(text: "——BEGIN EC PRIVATE KEY———\nbVOoXMt 9ne31z8cmV31rQuOsHpFfi4xHcqhH2Eoc1lyyy2dLHoraQuo4HPp9A+GoV\n61LKdib4zUZ4TyzI=\n——END EC PRIVATE KEY———",
+             kind: .apiKey, value: "9ne31z8cmV31rQuOsHpFfi"),
+        Case(text: "-----BEGIN OPENSSH PRIVATE KEY----~-\n6BqwarW1cjd/6xDIbRqAZAqYg4rzHSrZ2zF/fRh1USysEm2aZE1 /EOhSqs@MNJ5/", kind: .apiKey,
+             value: "6xDIbRqAZAqYg4rzHSrZ2zF"),
+        Case(text: "DATABASE_URL=postgres: //depLoy : K4EW3YvP4q! Bp3-0@10.0.3.12:5432/app", kind: .apiKey, value: "Bp3-0"),
+        Case(text: "DATABASE_URL=postgres://jenkins :N5Mq%4r@uGb2_eV@gitlab.acme.io:5432/app", kind: .apiKey, value: "uGb2_eV"),
+        Case(text: "DATABASE_URL=postgres: //app:MUaN4#vsdV3Q10.0.3.12:5432/app", kind: .apiKey, value: "MUaN4#vsdV3"),
+        Case(text: "Enter this setup key in your authenticator app:\n4ZH7 RIJA Y2GB ELSY SJJG QB5Z OZAP 3KLV", kind: .apiKey, value: "SJJG QB5Z"),
+        Case(text: "Can't scan the QR code?\njbsw y3dp ehpk 3pxp jbsw y3dp ehpk 3pxp", kind: .apiKey, value: "ehpk 3pxp"),
+        Case(text: "Guest network\nWi-Fi password W9040iAVnmTnzo\nValid until Sunday", kind: .password, value: "W9040iAVnmTnzo"),
+        Case(text: "app: the new pass is X DWnxSjd1#h", kind: .password, value: "DWnxSjd1#h"),
+        Case(text: "$ mysql -u app -p?8THx?ANZFU orders", kind: .password, value: "?8THx?ANZFU"),
+        Case(text: "$ pg_dump --password=Xq7!kd92Lm -h db.internal sales", kind: .password, value: "Xq7!kd92Lm"),
+        Case(text: "$ export PGPASSWORD='wet+zA4KF !%VPYjyx'", kind: .password, value: "%VPYjyx"),
+        Case(text: "# .env\nSMTP_PASS=- ?Q6dDw@xl\nDEBUG=false", kind: .password, value: "?Q6dDw@xl"),
+        Case(text: "REDIS_PASSWORD=! y3YLmkuRU_2Wp", kind: .password, value: "y3YLmkuRU_2Wp"),
+        Case(text: "Use 482913 to sign in to your Contoso account.", kind: .otp, value: "482913"),
+        Case(text: "IBAN FRS7 9573 9318 5210 5654 0966 654", kind: .iban, value: "9318 5210 5654"),
+        Case(text: "IBAN NLO09 GUPJ 0776 7270 45", kind: .iban, value: "0776 7270"),
+    ]
+
+    @Test(arguments: readByOCR)
+    func findsWhatOCRMadeOfIt(_ example: Case) {
+        let masked = SecretDetector().masking(example.text)
+        #expect(masked.secrets.contains { $0.kind == example.kind }, "found \(masked.secrets.map(\.kind)) in \(masked.text)")
+        #expect(!masked.text.contains(example.value), "left in: \(masked.text)")
+    }
+
     @Test(arguments: positives)
     func findsAndMasks(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
@@ -102,6 +147,21 @@ struct SecretDetectorTests {
         "I am able to absorb about above absent access accident account across act action",
         "Invoice DE 2024 0001 due on 12/29",
         "The meeting code of conduct was updated",
+        // What an OCR-tolerant rule must not eat: terminals, orders, ports, prose after labels.
+        "$ git log --oneline -3\n9fceb02 Fix rounding in invoices\n3a7bd3e Bump version to 2.4.1\ne83c516 Add retry",
+        "b5a2c96250612366ea272ffac6d9744aaf4b45aacd96aa7cfcb931ee3b558259  release.tar.gz",
+        "Order #716-6744939-3768287 shipped",
+        "$ docker run -p 8080:80 nginx:1.25.3\n$ ssh -p 2222 deploy@example.net",
+        "$ tar -pzcf backup.tgz . && rsync -pavz src/ dest/",
+        "Change password\nPassword must be at least 12 characters\nForgot password?",
+        "The password is shown once. Store it in your password manager",
+        "Reset your password: https://example.org/reset",
+        "Token expires in 24 hours; secret rotation every 90 days",
+        "access_token_url='https://github.com/login/oauth/access_token'",
+        "publicKey = \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\"",
+        "https://github.com/xoxa-nyc/xoxa-nyc.github.io/blob/master/README.md",
+        "Version 4.12.7 (build 40213), Invoice INV-2025-4402 due 12/4/2026",
+        "Call +1 (415) 555-0199 before 14 March 2025",
     ]
 
     @Test(arguments: negatives)

@@ -1,0 +1,470 @@
+import Foundation
+
+/// The rules that expect what OCR does to a secret on a screen: spaces inserted inside a token
+/// (`sk_live_ MGm2…`, `ghp_Zq8R kW2m…`), an underscore read as a space (`sk live …`), a character
+/// confused (`J` → `]`, `0` → `O`, `@` → `Q`), curly or mismatched quotes, dashes of a PEM header
+/// read as em dashes. Each finds where a value starts by its label or its provider's prefix, then
+/// takes the value across the spaces OCR put in it: a following piece on the same line belongs to
+/// the value when it looks machine-made (``isMachineMade(_:_:)``), never when it is a plain word or
+/// a flag, so `mysql -pS3cr3t! orders` masks the password and keeps `orders`.
+extension SecretScan {
+    // MARK: - Pieces of a line
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
+    /// The length of a quote character at `index` (ASCII `'` `"` `` ` ``, or `‘ ’ “ ” „` in
+    /// UTF-8), 0 when there is none.
+    func quoteLength(at index: Int) -> Int {
+        guard index < utf8.count else { return 0 }
+        let byte = utf8[index]
+        if byte == 0x22 || byte == 0x27 || byte == 0x60 { return 1 }
+        if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, (0x98...0x9E).contains(utf8[index + 2]) { return 3 }
+        return 0
+    }
+
+    /// Whether a piece of a line (no spaces in it) looks machine-made rather than a word: a digit,
+    /// a symbol, or a capital after its first letter with small letters around. A flag (`-h`,
+    /// `--force`) is not, nor a word with punctuation after it (`short.`, `Forgot?`).
+    func isMachineMade(_ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        let bytes = utf8[start..<end]
+        if bytes.first == 0x2D, end - start >= 2, Self.isLetter(utf8[start + 1]) || utf8[start + 1] == 0x2D { return false }
+        var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
+        var previous: UInt8 = 0
+        for byte in bytes {
+            defer { previous = byte }
+            switch byte {
+            case 0x30...0x39: digit = true
+            case 0x41...0x5A:
+                letters += 1
+                if (0x61...0x7A).contains(previous) { innerCapital = true } // `aB`, as in random text and camelCase
+            case 0x61...0x7A:
+                letters += 1
+                lower = true
+            case 0x21, 0x23, 0x24, 0x25, 0x26, 0x2A, 0x2B, 0x2F, 0x3D, 0x3F, 0x40, 0x5E, 0x5F, 0x7E, 0x7C, 0x5C: symbol = true
+            default: break
+            }
+        }
+        // Trailing sentence punctuation alone does not make a word machine-made (`Forgot?`).
+        if symbol, !digit, !innerCapital, letters > 0 {
+            let core = bytes.reversed().drop { !Self.isAlphanumeric($0) }
+            if core.allSatisfy({ Self.isLetter($0) }) { return false }
+        }
+        return digit || symbol || (innerCapital && lower)
+    }
+
+    static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// The next piece of the line from `index`: its bounds after at most `maximumSpaces` spaces,
+    /// nil at the end of the line.
+    func piece(from index: Int, maximumSpaces: Int = 2) -> (start: Int, end: Int)? {
+        var start = index, spaces = 0
+        while start < utf8.count, Self.isSpace(utf8[start]) {
+            spaces += 1
+            start += 1
+        }
+        guard spaces <= maximumSpaces, start < utf8.count, !Self.isLineBreak(utf8[start]) else { return nil }
+        var end = start
+        while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) { end += 1 }
+        return (start, end)
+    }
+
+    /// Where a value written after `index` ends, taken across the spaces OCR inserted: each
+    /// following piece of the line that looks machine-made, up to `maximumLength` bytes.
+    func valueEnd(from end: Int, maximumLength: Int = 160, stoppingAt stops: Set<UInt8> = []) -> Int {
+        var end = end
+        let start = end
+        func isStopped(_ piece: (start: Int, end: Int)) -> Bool {
+            !stops.isEmpty && keyPieceEnd(piece.start, piece.end) < piece.end
+        }
+        while var next = piece(from: end), next.end - start <= maximumLength {
+            // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`),
+            // joins what is around it.
+            if utf8[next.start..<next.end].allSatisfy({ [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }) || next.end - next.start <= 2,
+               let after = piece(from: next.end), isMachineMade(after.start, after.end), !isStopped(after) {
+                next = (next.start, after.end)
+            }
+            guard isMachineMade(next.start, next.end), !isStopped(next) else { break }
+            end = next.end
+        }
+        return end
+    }
+
+    /// The value after a label ending at `index`: quoted (to the next quote of any kind on the line,
+    /// or to its end), else a piece and the machine-made pieces after it. `[start, end)` and
+    /// whether it was quoted; nil when the line ends first.
+    func value(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
+        var i = index
+        while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
+        guard i < utf8.count, !Self.isLineBreak(utf8[i]) else { return nil }
+        let quote = quoteLength(at: i)
+        if quote > 0 {
+            let start = i + quote
+            var end = start
+            while end < utf8.count, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
+            guard end > start else { return nil }
+            return (start, end, true)
+        }
+        guard let first = piece(from: i, maximumSpaces: 0) else { return nil }
+        var end = first.end
+        // A list or a sentence goes on after the value: `pass: S3cret!, then…`.
+        while end > first.start, [0x2C, 0x3B].contains(utf8[end - 1]) { end -= 1 }
+        guard end == first.end else { return (first.start, end, false) }
+        return (first.start, valueEnd(from: end), false)
+    }
+
+    /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
+    /// for `l`) put back as a letter, for the checks of randomness.
+    static func withoutOCRJunk(_ value: String) -> String {
+        String(value.map { "@}{][)(|!$€".contains($0) ? "x" : $0 })
+    }
+
+    /// The value's bytes without the spaces OCR put in it.
+    func squeezed(_ start: Int, _ end: Int) -> String {
+        String(decoding: utf8[start..<end].filter { !Self.isSpace($0) }, as: UTF8.self)
+    }
+
+    // MARK: - Labels and assignments
+
+    /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
+    /// `db.password`, `--password`, `clientSecret`), then `=`, `:`, `:=`, `is` or only spaces.
+    static let secretIdentifier = TextMatcher(
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|(?=[ \t]))"#)
+
+    /// What an identifier names: a password, a token or key, or nothing.
+    static func secretName(_ identifier: String) -> SecretKind? {
+        let bare = identifier.drop { $0 == "-" }
+        guard bare.count >= 3 else { return nil }
+        // Its words: split at `_ - .` and where a small letter meets a capital (`clientSecret`).
+        var words: [String] = [], current = ""
+        var previous: Character?
+        for character in bare {
+            if "_.-".contains(character) {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = ""
+            } else {
+                if character.isUppercase, let previous, previous.isLowercase, !current.isEmpty {
+                    words.append(current.lowercased())
+                    current = ""
+                }
+                current.append(character)
+            }
+            previous = character
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        // What names a secret's place or kind, not the secret: `TOKEN_URL`, `SECRET_NAME`,
+        // `passwordVariable`, `publicKey`.
+        let about: Set<String> = ["url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint",
+                                  "header", "length", "size", "count", "prefix", "hint", "label", "policy", "format", "mode", "reset",
+                                  "expiry", "expires", "ttl", "timeout", "hash", "strength", "confirm", "confirmation"]
+        if let last = words.last, about.contains(last) { return nil }
+        if words.contains("public") { return nil }
+        let passwords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
+        if words.contains(where: passwords.contains) { return .password }
+        // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
+        let upper = bare.uppercased()
+        if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
+        if words.contains("secret") || words.contains("token") || words.contains("apikey") { return .apiKey }
+        if bare == upper, ["SECRET", "TOKEN", "APIKEY"].contains(where: upper.contains) { return .apiKey }
+        // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
+        if let index = words.firstIndex(of: "key"), index > 0,
+           ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master", "license", "licence",
+            "app", "service", "admin", "account", "subscription", "webhook", "setup"].contains(words[index - 1]) {
+            return .apiKey
+        }
+        return nil
+    }
+
+    /// Values after labels, whatever their separator and quoting: `export PGPASSWORD='…'`,
+    /// `SMTP_PASS=…`, `--password=…`, `Wi-Fi password …`, `OPENAI_API_KEY="…”`, and values OCR
+    /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
+    func labelledValues() -> [Secret] {
+        var found = gluedPasswords()
+        guard lowered.contains("pass") || lowered.contains("pwd") || lowered.contains("secret") || lowered.contains("token")
+            || lowered.contains("key") else { return found }
+        for match in Self.secretIdentifier.matches(in: text) {
+            guard let identifier = match[1], let kind = Self.secretName(identifier) else { continue }
+            let separator = match[2] ?? match[3]
+            guard let (start, end, quoted) = value(after: match.end), end > start else { continue }
+            let value = squeezed(start, end)
+            if separator == nil || separator == "is" {
+                // Without `=` or `:`, only a value that is clearly no word (`password is too
+                // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
+                // scrap of one or two characters OCR cut from the next.
+                guard value.count >= 6, quoted || startsMachineMade(start, end) else { continue }
+                // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
+                // or a `pass` of any kind is followed by its own number.
+                if separator == nil, kind == .password, !identifier.lowercased().contains("passw"), !identifier.lowercased().contains("pwd"),
+                   !identifier.lowercased().contains("passphrase") { continue }
+            }
+            switch kind {
+            case .password:
+                guard Self.isPasswordValue(value, quoted: quoted) else { continue }
+                found.append(secret(.password, nil, start, end))
+            default:
+                guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { continue }
+                found.append(secret(.apiKey, nil, start, end))
+            }
+        }
+        return found
+    }
+
+    /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
+    func gluedPasswords() -> [Secret] {
+        guard lowered.contains(" -p") else { return [] }
+        var found: [Secret] = []
+        for match in Self.gluedPasswordFlag.matches(in: text) {
+            let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
+            let end = valueEnd(from: match.end)
+            let value = squeezed(start, end)
+            guard value.count >= 4, !value.allSatisfy({ $0.isASCIIDigit || $0 == ":" }), Self.isPasswordValue(value, quoted: false),
+                  startsMachineMade(start, end), !value.contains("/") else { continue }
+            found.append(secret(.password, nil, start, end))
+        }
+        return found
+    }
+
+    /// Whether the value at `[start, end)` starts with a machine-made piece (or a scrap of one
+    /// or two characters and then one), not a word that pieces after it happen to follow.
+    func startsMachineMade(_ start: Int, _ end: Int) -> Bool {
+        guard let first = piece(from: start, maximumSpaces: 0) else { return false }
+        if isMachineMade(first.start, min(first.end, end)) { return true }
+        guard first.end - first.start <= 2, let next = piece(from: first.end), next.end <= end else { return false }
+        return isMachineMade(next.start, next.end)
+    }
+
+    static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p[^\s\-]\S*"#)
+
+    // MARK: - Provider keys read with noise
+
+    /// Provider prefixes as OCR reads them (an underscore may come out as a space, `g` as `q`),
+    /// and how many characters of key follow.
+    /// `digits`: the fewest digits a key of that shape holds (random keys of 20+ characters over
+    /// 62 symbols lack one 3 % of the time or less; Slack's are mostly digits; Hugging Face's none).
+    static let noisyPrefixes: [(label: String, pattern: String, minimum: Int, maximum: Int, digits: Int)] = [
+        ("GitHub", #"[gq9]h[pousr](?: ?_ ?| )"#, 34, 38, 1),
+        ("GitHub", #"github(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
+        ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
+        ("Slack", #"xox[abposre](?: ?[\-_] ?| )"#, 46, 120, 8),
+        ("Stripe", #"[sr]k(?: ?_ ?| )(?:live|test)(?: ?_ ?| )"#, 12, 100, 1),
+        ("AWS", #"A[KS5]IA"#, 15, 17, 1),
+        ("Google", #"AIza"#, 33, 37, 1),
+        ("OpenAI", #"sk-(?:proj|svcacct|admin)-"#, 20, 200, 1),
+        ("Anthropic", #"sk-ant-(?:api|admin|sid)\d\d-"#, 20, 200, 1),
+        ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
+        ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
+        ("JWT", #"eyJ"#, 30, 2000, 1),
+    ]
+
+    static let noisyPrefixMatcher = TextMatcher(
+        #"(?<![A-Za-z0-9_\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
+
+    /// Provider keys whose prefix survived OCR but whose body was split or misread: the prefix,
+    /// then the body's pieces (machine-made, or any piece while the body is shorter than the
+    /// provider's keys), counted without spaces; a JWT needs `.eyJ` or a second dot inside.
+    func noisyProviderKeys() -> [Secret] {
+        var found: [Secret] = []
+        for match in Self.noisyPrefixMatcher.matches(in: text) {
+            guard let index = (1...Self.noisyPrefixes.count).first(where: { match[$0] != nil }) else { continue }
+            let provider = Self.noisyPrefixes[index - 1]
+            var end = match.end, length = 0
+            // The body's first piece starts right after the prefix.
+            var first = end
+            while first < utf8.count, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
+            first = keyPieceEnd(end, first)
+            length = first - end
+            end = first
+            while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
+                let stop = keyPieceEnd(next.start, next.end)
+                guard stop > next.start, length < provider.minimum || isMachineMade(next.start, stop),
+                      length + (stop - next.start) <= provider.maximum + 2 else { break }
+                length += stop - next.start
+                end = stop
+                if stop < next.end { break }
+            }
+            guard (provider.minimum...(provider.maximum + 2)).contains(length) else { continue }
+            let body = squeezed(match.end, end)
+            guard Set(body.suffix(16)).count > 3 else { continue } // a placeholder shows the shape only
+            // Random, not words joined (`hf_requiredCharacteristicTypes…`, `xoxp-1-SlackAppConfig…`).
+            guard body.filter(\.isASCIIDigit).count >= provider.digits, Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
+            if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
+            if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
+            found.append(secret(.apiKey, provider.label, match.start, end))
+        }
+        return found
+    }
+
+    /// What ends a key inside a piece: the `@` of `user:TOKEN@host` (see ``isHostAt(_:)``), quotes, `<>`, `,;`.
+    static let keyStops: Set<UInt8> = [0x40, 0x22, 0x27, 0x60, 0x3C, 0x3E, 0x2C, 0x3B]
+
+    /// Whether the `@` at `index` starts a host (`@github.com`, `@10.0.3.12`): else OCR read a
+    /// `0` or an `a` of the key as `@`.
+    func isHostAt(_ index: Int) -> Bool {
+        var i = index + 1, dot = false, name = false
+        while i < utf8.count, !Self.isSpace(utf8[i]), !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
+            if utf8[i] == 0x2E, name { dot = true }
+            if Self.isAlphanumeric(utf8[i]) { name = true }
+            i += 1
+        }
+        return dot || (name && i < utf8.count && utf8[i] == 0x3A)
+    }
+
+    /// Where a key's piece ends: its end, or a stop (an `@` only before a host).
+    func keyPieceEnd(_ start: Int, _ end: Int) -> Int {
+        var i = start
+        while i < end {
+            let byte = utf8[i]
+            if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i) { return i }
+            i += 1
+        }
+        return end
+    }
+
+    // MARK: - Private keys, setup keys, credentials in addresses
+
+    /// A PEM header as OCR reads it: dashes of any kind (or none), spaces anywhere.
+    static let noisyPEMHeader = TextMatcher(
+        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*KEY(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
+    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*KEY(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
+
+    /// A private-key block from its header to its footer, or to the end of what is visible,
+    /// whatever OCR did to the lines between; it needs 20 base64 characters after the header.
+    func noisyPrivateKeyBlocks() -> [Secret] {
+        guard lowered.contains("private") else { return [] }
+        var found: [Secret] = []
+        let footers = Self.noisyPEMFooter.matches(in: text)
+        for header in Self.noisyPEMHeader.matches(in: text) {
+            let footer = footers.first { $0.end > header.end }
+            // The key's lines: up to the footer's `END` (its dashes may have gone to the header).
+            let bodyEnd = footer.map { f in f.start + (Array(f.text.utf8).firstIndex(of: UInt8(ascii: "E")) ?? 0) } ?? utf8.count
+            let after = slice(header.end, max(header.end, min(bodyEnd, header.end + 120)))
+            guard after.filter({ $0.isLetter || $0.isNumber || "+/=".contains($0) }).count >= 20 else { continue }
+            found.append(secret(.apiKey, "private key", header.start, footer?.end ?? utf8.count))
+        }
+        return found
+    }
+
+    /// A 2FA setup key shown in groups of four (`JBSW Y3DP EHPK 3PXP …`, also in small letters)
+    /// after words that introduce one; OCR may read a base32 letter as a digit it is not.
+    static let setupKeyCue = TextMatcher(
+        #"(?i)(setup\s+key|secret\s+key|authenticator|two[\s\-]factor|2fa|can.t\s+scan|manual(?:ly)?\s+entr|enter\s+(?:this|the)\s+(?:key|code)|time[\s\-]based|totp)"#)
+    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{4}[ \-]){3,}[A-Z0-9]{2,4}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{4}[ \-]){3,}[a-z0-9]{2,4}(?![A-Za-z0-9])"#)
+
+    func setupKeys() -> [Secret] {
+        guard !Self.setupKeyCue.matches(in: text).isEmpty else { return [] }
+        let cues = Self.setupKeyCue.matches(in: text).map(\.end)
+        return Self.groupedKey.matches(in: text).compactMap { match in
+            guard cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) else { return nil }
+            let compact = match.text.filter { $0.isLetter || $0.isNumber }
+            // Letters mostly: a base32 key, not a phone number or a date in groups.
+            guard compact.count >= 16, compact.filter(\.isLetter).count * 2 >= compact.count else { return nil }
+            return secret(.apiKey, "2FA secret", match.start, match.end)
+        }
+    }
+
+    /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//` and inside the
+    /// password, an `@` in the password (the last `@` before the host ends it).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?[^\s:/@"'`\[\]]{1,64} ?: ?"#)
+
+    func noisyConnectionPasswords() -> [Secret] {
+        guard lowered.contains("//") else { return [] }
+        return Self.noisyCredentialURL.matches(in: text).compactMap { match in
+            let start = match.end
+            // The password runs to the last `@` of the address (a password may hold one).
+            var end = start, lastAt: Int?
+            while end < utf8.count, !Self.isLineBreak(utf8[end]) {
+                if Self.isSpace(utf8[end]) {
+                    guard let next = piece(from: end, maximumSpaces: 1), isMachineMade(next.start, next.end) else { break }
+                }
+                if utf8[end] == 0x40 { lastAt = end }
+                if utf8[end] == 0x2F { break } // the path after the host
+                end += 1
+            }
+            // No `@` left (OCR read it as `a` or `Q`): the rest of the address goes, host and all.
+            let stop = lastAt ?? end
+            guard stop > start else { return nil }
+            let value = squeezed(start, stop)
+            guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
+                  !value.contains(where: { "\"'`<>;[]{}\\".contains($0) }) else { return nil }
+            if lastAt == nil, !(value.count >= 6 && isMachineMade(start, stop) && value.contains(where: \.isLetter)) { return nil }
+            return Secret(kind: .apiKey, label: "connection string", start: start, end: stop, marker: "[password]")
+        }
+    }
+
+    /// `Use 482913 to sign in`: a code before what it is for.
+    static let codeForSigningIn = TextMatcher(
+        #"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(\d{3}[\- ]\d{3}|\d{4,8})\s+(?:to|for)\s+(?:sign[\s\-]?in|log[\s\-]?in|verify|confirm|continue|reset|activate|complete)\b"#)
+
+    func signInCodes() -> [Secret] {
+        guard lowered.contains(" to ") || lowered.contains(" for ") else { return [] }
+        return Self.codeForSigningIn.matches(in: text).compactMap { match in
+            guard let value = match[1] else { return nil }
+            return secret(.otp, nil, match.start, match.start + value.utf8.count)
+        }
+    }
+
+    /// An IBAN whose digits OCR read as letters (`FRS7 9573…`, `DE89 37O4…`): the letters OCR
+    /// confuses with digits (``OCRConfusions``' `s`/`5`, `o`/`0`, `l`/`1`, `b`/`6`, `g`/`9`, `z`/`2`,
+    /// and `B`/`8`, `I`/`1`) read as those digits where the IBAN has digits, then the mod-97 check;
+    /// after an `IBAN` label, the number is masked even when no reading passes it.
+    static let noisyIBANCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})([0-9OSIlBZG]{2})((?:[ \-]?[A-Za-z0-9]){10,32})"#)
+    static let digitLookalikes: [UInt8: UInt8] = [
+        UInt8(ascii: "O"): UInt8(ascii: "0"), UInt8(ascii: "o"): UInt8(ascii: "0"), UInt8(ascii: "S"): UInt8(ascii: "5"),
+        UInt8(ascii: "s"): UInt8(ascii: "5"), UInt8(ascii: "I"): UInt8(ascii: "1"), UInt8(ascii: "l"): UInt8(ascii: "1"),
+        UInt8(ascii: "B"): UInt8(ascii: "8"), UInt8(ascii: "Z"): UInt8(ascii: "2"), UInt8(ascii: "G"): UInt8(ascii: "6"),
+        UInt8(ascii: "g"): UInt8(ascii: "9"), UInt8(ascii: "b"): UInt8(ascii: "6"),
+    ]
+
+    /// After an `IBAN` label, its number whatever OCR did to its groups (`NLO09 GUPJ 0776…`).
+    static let labelledIBAN = TextMatcher(#"(?i)\bIBAN\b\s*[:#.]?\s*((?:[A-Z0-9]{2,6}[ \-]?){3,9})"#)
+
+    func noisyIBANs() -> [Secret] {
+        var found: [Secret] = []
+        if lowered.contains("iban") {
+            for match in Self.labelledIBAN.matches(in: text) {
+                guard let value = match[1] else { continue }
+                let compact = value.filter { $0.isLetter || $0.isNumber }
+                guard (12...34).contains(compact.count), compact.filter(\.isASCIIDigit).count >= 6 else { continue }
+                var end = match.end
+                while end > match.start, Self.isSpace(utf8[end - 1]) || utf8[end - 1] == 0x2D { end -= 1 }
+                let start = end - value.trimmingCharacters(in: CharacterSet(charactersIn: " -")).utf8.count
+                found.append(secret(.iban, String(compact.prefix(2)), start, end))
+            }
+        }
+        return found + Self.noisyIBANCandidates.matches(in: text).compactMap { match in
+            guard let country = match[1], let length = Self.ibanLengths[country] else { return nil }
+            var compact: [UInt8] = [], end = match.start
+            while end < match.end, compact.count < length {
+                let byte = utf8[end]
+                if byte != 0x20, byte != 0x2D { compact.append(byte) }
+                end += 1
+            }
+            guard compact.count == length, end >= utf8.count || !Self.isAlphanumeric(utf8[end]) else { return nil }
+            // Check digits are digits; in the rest, a look-alike in a group of digits is a digit.
+            var read = compact
+            for index in 2..<4 { read[index] = Self.digitLookalikes[read[index]] ?? read[index] }
+            // By the groups of four an IBAN is shown in: a group of 3+ digits has no letters (a
+            // bank code of letters, `BNBG`, stays as it is).
+            for group in stride(from: 4, to: read.count, by: 4) {
+                let range = group..<min(group + 4, read.count)
+                guard read[range].filter({ (0x30...0x39).contains($0) }).count >= min(3, range.count - 1) else { continue }
+                for index in range { read[index] = Self.digitLookalikes[read[index]] ?? read[index] }
+            }
+            let labelled = match.start >= 5 && lowered[lowered.utf8.index(lowered.utf8.startIndex, offsetBy: max(0, match.start - 12))..<lowered.utf8.index(lowered.utf8.startIndex, offsetBy: match.start)].contains("iban")
+            guard Self.isIBANChecksumValid(read) || labelled else { return nil }
+            return secret(.iban, country, match.start, end)
+        }
+    }
+
+    /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
+    /// a JWT split at a dot).
+    func extendedAcrossSpaces(_ secret: Secret) -> Secret {
+        guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key" else { return secret }
+        let end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
+        guard end > secret.end else { return secret }
+        var extended = secret
+        extended.end = end
+        return extended
+    }
+}

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Secrets on rendered screens, read by Lens's own OCR: what leaks into the library.
+
+    python3 rendered.py --seed 1 --count 200 --out /tmp/secrets-seed1     # render
+    python3 rendered.py --score /tmp/secrets-seed1 --lens .build/release/lens
+
+Rendering: each case is a small HTML "screen" (a terminal, a chat, a settings page, a config file)
+drawn by headless Chromium (the browser the page's tests use) in one of the installed fonts
+(`scripts/install-bench-fonts.sh` adds Liberation, Noto, Roboto, Open Sans, Hack, Fira Code and
+Inconsolata to DejaVu), at 15–26 px, light or dark. Every secret is random (drawn from the seed:
+tokens in each provider's documented shape, passwords, PEM keys, base32 setup keys, codes); the
+phrasings come from the kinds people meet (exports, flags, URLs with credentials, messages). A
+negative screen holds what must stay searchable: git logs, checksums, UUIDs, order, tracking and
+phone numbers, ISBNs, versions, dates, amounts, ports.
+
+Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
+in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
+the database file's bytes. A leak is any run of 8 characters of the secret, whitespace removed,
+found there with whitespace removed. A false positive is a negative screen whose stored text
+holds a secret marker. Develop on one seed, report on another.
+"""
+import argparse
+import base64
+import hashlib
+import html
+import json
+import os
+import random
+import re
+import string
+import subprocess
+import sys
+import tempfile
+import uuid
+
+FONTS = {
+    "sans": ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Roboto", "Open Sans"],
+    "serif": ["DejaVu Serif", "Liberation Serif", "Noto Serif"],
+    "mono": ["DejaVu Sans Mono", "Liberation Mono", "Noto Mono", "Hack", "Fira Code", "Inconsolata"],
+}
+THEMES = {"light": ("#ffffff", "#1f2328"), "dark": ("#0d1117", "#e6edf3"), "grey": ("#f3f3f3", "#333333"),
+          "solarized": ("#002b36", "#93a1a1")}
+
+
+def rand(rng, alphabet, n):
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+ALNUM = string.ascii_letters + string.digits
+B32 = string.ascii_uppercase + "234567"
+
+
+def luhn_complete(rng, prefix, length):
+    digits = prefix + rand(rng, string.digits, length - len(prefix) - 1)
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        v = int(d)
+        if i % 2 == 0:
+            v *= 2
+            if v > 9:
+                v -= 9
+        total += v
+    return digits + str((10 - total % 10) % 10)
+
+
+def iban(rng):
+    country, length = rng.choice([("DE", 22), ("GB", 22), ("FR", 27), ("NL", 18), ("ES", 24)])
+    if country == "GB":
+        bban = rand(rng, string.ascii_uppercase, 4) + rand(rng, string.digits, 14)
+    elif country == "NL":
+        bban = rand(rng, string.ascii_uppercase, 4) + rand(rng, string.digits, 10)
+    else:
+        bban = rand(rng, string.digits, length - 4)
+    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
+    check = 98 - int(numeric) % 97
+    compact = f"{country}{check:02d}{bban}"
+    return " ".join(compact[i:i + 4] for i in range(0, len(compact), 4))
+
+
+def password(rng):
+    while True:
+        p = rand(rng, string.ascii_letters + string.digits + "!#%&*+-?@^_", rng.randint(10, 16))
+        if any(c.isdigit() for c in p) and any(c.isupper() for c in p) and any(c.islower() for c in p):
+            return p
+
+
+def pem(rng):
+    kind = rng.choice(["RSA PRIVATE KEY", "OPENSSH PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY"])
+    body = base64.b64encode(rng.randbytes(rng.randint(120, 220))).decode()
+    lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+    return kind, lines
+
+
+def jwt(rng):
+    def part(obj):
+        return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+    return part({"alg": "HS256", "typ": "JWT"}) + "." + part({"sub": rand(rng, string.digits, 8), "name": "user"}) + "." + \
+        base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+
+
+def secret_case(rng):
+    """(kind, lines, secret values): one screen's worth."""
+    user = rng.choice(["deploy", "admin", "ci", "app", "jenkins", "maria"])
+    host = rng.choice(["db.internal", "10.0.3.12", "pg.example.net", "gitlab.acme.io"])
+    choice = rng.randrange(22)
+    if choice == 0:
+        v = "ghp_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ export GITHUB_TOKEN={v}", "$ gh repo clone acme/website"], [v]
+    if choice == 1:
+        v = "ghp_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ git remote set-url origin https://{user}:{v}@github.com/acme/app.git", "$ git push"], [v]
+    if choice == 2:
+        v = "glpat-" + rand(rng, ALNUM + "_-", 20)
+        return "api_key", ["Personal access token created", f"Your new token: {v}", "Make sure you save it"], [v]
+    if choice == 3:
+        v = f"xoxb-{rand(rng, string.digits, 11)}-{rand(rng, string.digits, 13)}-{rand(rng, ALNUM, 24)}"
+        return "api_key", ["Bot User OAuth Token", v, "Reinstall to Workspace"], [v]
+    if choice == 4:
+        v = "AKIA" + rand(rng, string.ascii_uppercase + string.digits, 16)
+        s = rand(rng, ALNUM + "/+", 40)
+        return "api_key", ["[default]", f"aws_access_key_id = {v}", f"aws_secret_access_key = {s}"], [v, s]
+    if choice == 5:
+        v = "sk_live_" + rand(rng, ALNUM, 24)
+        return "api_key", ["Standard keys", f"Secret key  {v}", "Reveal live key"], [v]
+    if choice == 6:
+        kind, lines = pem(rng)
+        return "api_key", [f"-----BEGIN {kind}-----"] + lines + [f"-----END {kind}-----"], lines
+    if choice == 7:
+        v = password(rng)
+        return "password", ["Guest network", f"Wi-Fi password {v}", "Valid until Sunday"], [v]
+    if choice == 8:
+        v = password(rng)
+        return "password", [f"$ mysql -u {user} -p{v} orders", "mysql>"], [v]
+    if choice == 9:
+        v = password(rng)
+        return "password", [f"$ pg_dump --password={v} -h {host} sales > sales.sql"], [v]
+    if choice == 10:
+        v = password(rng)
+        q = rng.choice(["'", '"'])
+        return "password", [f"$ export PGPASSWORD={q}{v}{q}", f"$ psql -h {host} -U {user}"], [v]
+    if choice == 11:
+        v = password(rng)
+        name = rng.choice(["DB_PASSWORD", "MYSQL_ROOT_PASSWORD", "SMTP_PASS", "REDIS_PASSWORD"])
+        return "password", ["# .env", f"{name}={v}", "DEBUG=false"], [v]
+    if choice == 12:
+        v = password(rng)
+        return "password", [f"{user}: the new pass is {v}", "ok thanks, logging in now"], [v]
+    if choice == 13:
+        v = rand(rng, B32, 32)
+        shown = " ".join(v[i:i + 4] for i in range(0, 32, 4))
+        if rng.random() < 0.5:
+            shown = shown.lower()
+        return "api_key", ["Can't scan the QR code?", "Enter this setup key in your authenticator app:", shown], [v]
+    if choice == 14:
+        v = rand(rng, string.digits, 6)
+        return "otp", [f"Your sign-in code is {v}", "It expires in 10 minutes."], [v]
+    if choice == 15:
+        v = rand(rng, string.digits, 6)
+        return "otp", [f"Use {v} to sign in to your Contoso account.", "Don't share this code."], [v]
+    if choice == 16:
+        v = luhn_complete(rng, rng.choice(["4", "51", "55", "2221"]), 16)
+        shown = " ".join(v[i:i + 4] for i in range(0, 16, 4))
+        return "card", ["Payment method", f"Card number {shown}", "Expiry 09/28"], [v]
+    if choice == 17:
+        v = iban(rng)
+        return "iban", ["Pay by bank transfer", f"IBAN {v}", "Reference INV-2291"], [v.replace(" ", "")]
+    if choice == 18:
+        v = jwt(rng)
+        return "api_key", ["Authorization header", f"Bearer {v}"], [v]
+    if choice == 19:
+        v = password(rng)
+        return "api_key", [f"DATABASE_URL=postgres://{user}:{v}@{host}:5432/app"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 32)
+        name = rng.choice(["OPENAI_API_KEY", "SENDGRID_SECRET", "APP_SECRET_KEY", "STRIPE_TOKEN"])
+        return "api_key", [f"{name}=\"{v}\"", "PORT=8080"], [v]
+    v = "glpat-" + rand(rng, ALNUM + "_-", 20)
+    return "api_key", [f"$ git clone https://oauth2:{v}@gitlab.com/acme/infra.git"], [v]
+
+
+def negative_case(rng):
+    choice = rng.randrange(8)
+    if choice == 0:
+        lines = ["$ git log --oneline -4"]
+        for _ in range(4):
+            lines.append(f"{hashlib.sha1(rng.randbytes(8)).hexdigest()[:rng.choice([7, 40])]} "
+                         + rng.choice(["Fix rounding in invoices", "Bump version to 2.4.1", "Add retry to uploads", "Merge branch 'main'"]))
+        return lines
+    if choice == 1:
+        return ["$ sha256sum release.tar.gz", f"{hashlib.sha256(rng.randbytes(8)).hexdigest()}  release.tar.gz"]
+    if choice == 2:
+        return ["Request ID", str(uuid.UUID(bytes=rng.randbytes(16))), "Status 200 OK"]
+    if choice == 3:
+        return ["Order #" + f"{rng.randint(100, 999)}-{rng.randint(1000000, 9999999)}-{rng.randint(1000000, 9999999)}",
+                "Tracking 1Z" + rand(rng, string.ascii_uppercase + string.digits, 16), f"Total ${rng.randint(10, 400)}.{rng.randint(10, 99)}"]
+    if choice == 4:
+        return ["ISBN 978-" + f"{rng.randint(0, 9)}-{rng.randint(100, 999)}-{rng.randint(10000, 99999)}-{rng.randint(0, 9)}",
+                f"Call +1 (415) 555-{rng.randint(1000, 9999)} before {rng.randint(1, 28)} March 2025"]
+    if choice == 5:
+        return [f"$ docker run -p {rng.randint(3000, 9000)}:80 nginx:1.{rng.randint(20, 27)}.{rng.randint(0, 5)}",
+                f"$ ssh -p {rng.randint(2000, 2999)} {rng.choice(['deploy', 'admin'])}@example.net"]
+    if choice == 6:
+        return ["Change password", "Password must be at least 12 characters", "Forgot password?", "Verification code sent"]
+    return [f"Version {rng.randint(1, 9)}.{rng.randint(0, 30)}.{rng.randint(0, 99)} (build {rng.randint(10000, 99999)})",
+            f"Invoice INV-{rng.randint(2020, 2026)}-{rng.randint(1000, 9999)} due {rng.randint(1, 28)}/{rng.randint(1, 12)}/2026"]
+
+
+def page(lines, font, px, theme, mono):
+    bg, fg = THEMES[theme]
+    body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
+    return f"""<!doctype html><html><head><meta charset="utf-8"><style>
+      body {{ margin: 0; background: {bg}; color: {fg}; }}
+      #screen {{ display: inline-block; padding: 18px 22px; font-family: '{font}'; font-size: {px}px; line-height: 1.45;
+                white-space: pre; {'' if mono else 'letter-spacing: 0;'} }}
+    </style></head><body><div id="screen">{body}</div></body></html>"""
+
+
+def render(args):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--window-size=1600,900", "--hide-scrollbars", "--force-device-scale-factor=1"]:
+        options.add_argument(a)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    manifest = []
+    try:
+        for index in range(args.count):
+            negative = rng.random() < args.negatives
+            if negative:
+                kind, lines, values = "negative", negative_case(rng), []
+            else:
+                kind, lines, values = secret_case(rng)
+            family = "mono" if lines[0].startswith(("$", "#", "[", "-----")) or "=" in lines[0] else rng.choice(["sans", "serif", "mono"])
+            font = rng.choice(FONTS[family])
+            px = rng.randint(args.min_px, args.max_px)
+            theme = rng.choice(list(THEMES))
+            name = f"s{args.seed}_{index:04d}.png"
+            with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
+                f.write(page(lines, font, px, theme, family == "mono"))
+            driver.get("file://" + f.name)
+            driver.find_element(By.ID, "screen").screenshot(os.path.join(args.out, name))
+            os.unlink(f.name)
+            manifest.append(dict(file=name, kind=kind, values=values, lines=lines, font=font, px=px, theme=theme))
+    finally:
+        driver.quit()
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    print(f"rendered {len(manifest)} screens into {args.out}")
+
+
+def squeeze(text):
+    return re.sub(r"\s+", "", text)
+
+
+def leaked_runs(value, haystack):
+    v = squeeze(value)
+    return sorted({v[i:i + 8] for i in range(0, max(1, len(v) - 7)) if len(v) >= 8 and v[i:i + 8] in haystack})
+
+
+def score(args):
+    folder = args.score
+    manifest = json.load(open(os.path.join(folder, "manifest.json")))
+    work = tempfile.mkdtemp(prefix="lens-secrets-")
+    db = os.path.join(work, "lens.db")
+    subprocess.run([args.lens, "import", "--no-progress", "--db", db, folder], check=True, stdout=subprocess.DEVNULL)
+    export = os.path.join(work, "all.jsonl")
+    subprocess.run([args.lens, "export", "--db", db, "--output", export], check=True, stdout=subprocess.DEVNULL)
+    records = {}
+    for line in open(export, encoding="utf-8").read().splitlines()[1:]:
+        record = json.loads(line)
+        for path in record.get("paths", []):
+            records[os.path.basename(path["path"] if isinstance(path, dict) else path)] = record
+    raw = b""
+    for name in os.listdir(work):
+        if name.startswith("lens.db"):
+            raw += open(os.path.join(work, name), "rb").read()
+    raw_text = squeeze(raw.decode("latin-1"))
+    by_kind = {}
+    negatives = false_positives = 0
+    for case in manifest:
+        record = records.get(case["file"])
+        stored = json.dumps(record, ensure_ascii=False) if record else ""
+        text = record.get("text", "") if record else ""
+        if case["kind"] == "negative":
+            negatives += 1
+            if re.search(r"\[(card|iban|account|api key|password|PIN|one-time code|seed phrase)\b", text):
+                false_positives += 1
+                if args.show:
+                    print(f"  false positive {case['file']}: {text[:200]!r}")
+            continue
+        tally = by_kind.setdefault(case["kind"], [0, 0])
+        tally[0] += 1
+        runs = []
+        haystack = squeeze(stored)
+        for value in case["values"]:
+            runs += leaked_runs(value, haystack) + leaked_runs(value, raw_text)
+        if runs:
+            tally[1] += 1
+            if args.show:
+                print(f"  leak {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
+    print(f"{'kind':10} {'screens':>8} {'leaked':>8}")
+    total = leaked = 0
+    for kind, (n, bad) in sorted(by_kind.items()):
+        print(f"{kind:10} {n:8d} {bad:8d}")
+        total += n
+        leaked += bad
+    print(f"{'all':10} {total:8d} {leaked:8d}")
+    print(f"negative screens: {negatives}, false positives: {false_positives}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--negatives", type=float, default=0.25, help="share of negative screens")
+    parser.add_argument("--min-px", type=int, default=15)
+    parser.add_argument("--max-px", type=int, default=26)
+    parser.add_argument("--out")
+    parser.add_argument("--score", help="a rendered folder to import and score")
+    parser.add_argument("--lens", default=".build/release/lens")
+    parser.add_argument("--show", action="store_true")
+    args = parser.parse_args()
+    if args.score:
+        score(args)
+    elif args.out:
+        render(args)
+    else:
+        parser.error("give --out to render or --score to score")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
