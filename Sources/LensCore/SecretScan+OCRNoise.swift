@@ -358,7 +358,10 @@ extension SecretScan {
             guard cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) else { return nil }
             let compact = match.text.filter { $0.isLetter || $0.isNumber }
             // Letters mostly: a base32 key, not a phone number or a date in groups.
-            guard compact.count >= 16, compact.filter(\.isLetter).count * 2 >= compact.count else { return nil }
+            // and a digit (`this code with your` is four words; a random base32 key of 16+
+            // characters lacks one of its six digits 4 % of the time or less).
+            guard compact.count >= 16, compact.filter(\.isLetter).count * 2 >= compact.count,
+                  compact.contains(where: \.isNumber) else { return nil }
             return secret(.apiKey, "2FA secret", match.start, match.end)
         }
     }

@@ -162,6 +162,7 @@ struct SecretDetectorTests {
         "https://github.com/xoxa-nyc/xoxa-nyc.github.io/blob/master/README.md",
         "Version 4.12.7 (build 40213), Invoice INV-2025-4402 due 12/4/2026",
         "Call +1 (415) 555-0199 before 14 March 2025",
+        "Two-factor authentication\nScan this code with your\nauthenticator app",
     ]
 
     @Test(arguments: negatives)
