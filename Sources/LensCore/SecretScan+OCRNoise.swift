@@ -195,8 +195,8 @@ extension SecretScan {
                 guard value.count >= 6, quoted || startsMachineMade(start, end) else { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
-                if separator == nil, kind == .password, !identifier.lowercased().contains("passw"), !identifier.lowercased().contains("pwd"),
-                   !identifier.lowercased().contains("passphrase") { continue }
+                let lower = identifier.lowercased()
+                if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains) { continue }
             }
             switch kind {
             case .password:
@@ -300,14 +300,16 @@ extension SecretScan {
 
     /// Whether the `@` at `index` starts a host (`@github.com`, `@10.0.3.12`): else OCR read a
     /// `0` or an `a` of the key as `@`.
+    /// Looks at most 253 bytes on (the longest host name), so a piece of many `@` costs little.
     func isHostAt(_ index: Int) -> Bool {
-        var i = index + 1, dot = false, name = false
-        while i < utf8.count, !Self.isSpace(utf8[i]), !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
-            if utf8[i] == 0x2E, name { dot = true }
+        var i = index + 1, name = false
+        let limit = min(utf8.count, index + 254)
+        while i < limit, !Self.isSpace(utf8[i]), !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
+            if utf8[i] == 0x2E, name { return true }
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
         }
-        return dot || (name && i < utf8.count && utf8[i] == 0x3A)
+        return name && i < utf8.count && utf8[i] == 0x3A
     }
 
     /// Where a key's piece ends: its end, or a stop (an `@` only before a host).
@@ -352,8 +354,8 @@ extension SecretScan {
     static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{4}[ \-]){3,}[A-Z0-9]{2,4}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{4}[ \-]){3,}[a-z0-9]{2,4}(?![A-Za-z0-9])"#)
 
     func setupKeys() -> [Secret] {
-        guard !Self.setupKeyCue.matches(in: text).isEmpty else { return [] }
         let cues = Self.setupKeyCue.matches(in: text).map(\.end)
+        guard !cues.isEmpty else { return [] }
         return Self.groupedKey.matches(in: text).compactMap { match in
             guard cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) else { return nil }
             let compact = match.text.filter { $0.isLetter || $0.isNumber }
@@ -454,7 +456,7 @@ extension SecretScan {
                 guard read[range].filter({ (0x30...0x39).contains($0) }).count >= min(3, range.count - 1) else { continue }
                 for index in range { read[index] = Self.digitLookalikes[read[index]] ?? read[index] }
             }
-            let labelled = match.start >= 5 && lowered[lowered.utf8.index(lowered.utf8.startIndex, offsetBy: max(0, match.start - 12))..<lowered.utf8.index(lowered.utf8.startIndex, offsetBy: match.start)].contains("iban")
+            let labelled = slice(max(0, match.start - 12), match.start).lowercased().contains("iban")
             guard Self.isIBANChecksumValid(read) || labelled else { return nil }
             return secret(.iban, country, match.start, end)
         }
