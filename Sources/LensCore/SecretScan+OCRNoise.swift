@@ -111,7 +111,13 @@ extension SecretScan {
         // A list or a sentence goes on after the value: `pass: S3cret!, then…`.
         while end > first.start, [0x2C, 0x3B].contains(utf8[end - 1]) { end -= 1 }
         guard end == first.end else { return (first.start, end, false) }
-        return (first.start, valueEnd(from: end), false)
+        end = valueEnd(from: end)
+        // No password or key is one or two characters: OCR split it (`DB_PASSWORD=0 j -hZgCaF36`),
+        // so the next pieces belong to it, whatever they look like, until it has three or more.
+        while squeezed(first.start, end).count < 3, let next = piece(from: end, maximumSpaces: 1) {
+            end = valueEnd(from: next.end)
+        }
+        return (first.start, end, false)
     }
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
@@ -181,9 +187,9 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        guard lowered.contains("pass") || lowered.contains("pwd") || lowered.contains("secret") || lowered.contains("token")
-            || lowered.contains("key") else { return found }
-        for match in Self.secretIdentifier.matches(in: text) {
+        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key"])
+        guard !lines.isEmpty else { return found }
+        for match in Self.secretIdentifier.matches(in: text, within: lines) {
             guard let identifier = match[1], let kind = Self.secretName(identifier) else { continue }
             let separator = match[2] ?? match[3]
             guard let (start, end, quoted) = value(after: match.end), end > start else { continue }
@@ -197,6 +203,10 @@ extension SecretScan {
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
                 if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains) { continue }
+                // And the name ends with what it holds: `ldap_parse_password_expiring_control to
+                // libldap-2.4` names a function about passwords, not one.
+                guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "secret", "token", "key"]
+                    .contains(where: lower.hasSuffix) else { continue }
             }
             switch kind {
             case .password:
@@ -212,7 +222,7 @@ extension SecretScan {
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {
-        guard lowered.contains(" -p") else { return [] }
+        guard mentions(" -p") else { return [] }
         var found: [Secret] = []
         for match in Self.gluedPasswordFlag.matches(in: text) {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
@@ -229,12 +239,17 @@ extension SecretScan {
     /// or two characters and then one), not a word that pieces after it happen to follow.
     func startsMachineMade(_ start: Int, _ end: Int) -> Bool {
         guard let first = piece(from: start, maximumSpaces: 0) else { return false }
-        if isMachineMade(first.start, min(first.end, end)) { return true }
-        guard first.end - first.start <= 2, let next = piece(from: first.end), next.end <= end else { return false }
+        // Symbols alone are an operator (`passwd <= 1:4.0.12-6`); a scrap is letters or digits.
+        if utf8[first.start..<first.end].contains(where: Self.isAlphanumeric), isMachineMade(first.start, min(first.end, end)) {
+            return true
+        }
+        guard first.end - first.start <= 2, utf8[first.start..<first.end].allSatisfy(Self.isAlphanumeric), let next = piece(from: first.end), next.end <= end else { return false }
         return isMachineMade(next.start, next.end)
     }
 
-    static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p[^\s\-]\S*"#)
+    /// `-p` and a password glued to it; one starting with `-` only before a symbol or digit
+    /// (`-p-+Ifsnm4Ms`), not a letter (`-p-v` would be flags).
+    static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p(?:[^\s\-]|-(?=[^\sA-Za-z\-]))\S*"#)
 
     // MARK: - Provider keys read with noise
 
@@ -246,7 +261,7 @@ extension SecretScan {
         ("GitHub", #"[gq9]h[pousr](?: ?_ ?| )"#, 34, 38, 1),
         ("GitHub", #"github(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
         ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
-        ("Slack", #"xox[abposre](?: ?[\-_] ?| )"#, 46, 120, 8),
+        ("Slack", #"[xX][oO0][xX][abposreABPOSRE](?: ?[\-_] ?| )"#, 46, 120, 8),
         ("Stripe", #"[sr]k(?: ?_ ?| )(?:live|test)(?: ?_ ?| )"#, 12, 100, 1),
         ("AWS", #"A[KS5]IA"#, 15, 17, 1),
         ("Google", #"AIza"#, 33, 37, 1),
@@ -273,6 +288,9 @@ extension SecretScan {
             var first = end
             while first < utf8.count, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
             first = keyPieceEnd(end, first)
+            // A prefix read with a space must be followed by something no word is (`sf/hf
+            // multilibs on upcoming…` is prose).
+            if match.text.contains(" "), !isMachineMade(end, first) { continue }
             length = first - end
             end = first
             while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
@@ -287,7 +305,13 @@ extension SecretScan {
             let body = squeezed(match.end, end)
             guard Set(body.suffix(16)).count > 3 else { continue } // a placeholder shows the shape only
             // Random, not words joined (`hf_requiredCharacteristicTypes…`, `xoxp-1-SlackAppConfig…`).
-            guard body.filter(\.isASCIIDigit).count >= provider.digits, Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
+            // A key without a digit passes when its prefix was read whole and its case changes as
+            // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
+            // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
+            let exactPrefix = !match.text.contains(" ") && !squeezed(match.end, end).contains(" ")
+            let caseChanges = zip(body.utf8, body.utf8.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
+            guard body.filter(\.isASCIIDigit).count >= provider.digits || (exactPrefix && caseChanges >= 3),
+                  Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
@@ -298,13 +322,18 @@ extension SecretScan {
     /// What ends a key inside a piece: the `@` of `user:TOKEN@host` (see ``isHostAt(_:)``), quotes, `<>`, `,;`.
     static let keyStops: Set<UInt8> = [0x40, 0x22, 0x27, 0x60, 0x3C, 0x3E, 0x2C, 0x3B]
 
-    /// Whether the `@` at `index` starts a host (`@github.com`, `@10.0.3.12`): else OCR read a
-    /// `0` or an `a` of the key as `@`.
+    /// Whether the `@` at `index` starts a host (`@github.com`, `@10.0.3.12`, `@git lab.com`): else
+    /// OCR read a `0` or an `a` of the key as `@`.
     /// Looks at most 253 bytes on (the longest host name), so a piece of many `@` costs little.
     func isHostAt(_ index: Int) -> Bool {
-        var i = index + 1, name = false
+        var i = index + 1, name = false, spaces = 0
         let limit = min(utf8.count, index + 254)
-        while i < limit, !Self.isSpace(utf8[i]), !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
+        // One space may be inside the host: OCR splits `gitlab.com` as `git lab.com`.
+        while i < limit, !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
+            if Self.isSpace(utf8[i]) {
+                spaces += 1
+                guard spaces == 1, name else { break }
+            }
             if utf8[i] == 0x2E, name { return true }
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
@@ -333,7 +362,7 @@ extension SecretScan {
     /// A private-key block from its header to its footer, or to the end of what is visible,
     /// whatever OCR did to the lines between; it needs 20 base64 characters after the header.
     func noisyPrivateKeyBlocks() -> [Secret] {
-        guard lowered.contains("private") else { return [] }
+        guard mentions("private") else { return [] }
         var found: [Secret] = []
         let footers = Self.noisyPEMFooter.matches(in: text)
         for header in Self.noisyPEMHeader.matches(in: text) {
@@ -354,6 +383,7 @@ extension SecretScan {
     static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{4}[ \-]){3,}[A-Z0-9]{2,4}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{4}[ \-]){3,}[a-z0-9]{2,4}(?![A-Za-z0-9])"#)
 
     func setupKeys() -> [Secret] {
+        guard mentions("key", "authenticator", "factor", "2fa", "scan", "manual", "code", "based", "totp") else { return [] }
         let cues = Self.setupKeyCue.matches(in: text).map(\.end)
         guard !cues.isEmpty else { return [] }
         return Self.groupedKey.matches(in: text).compactMap { match in
@@ -368,12 +398,12 @@ extension SecretScan {
         }
     }
 
-    /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//` and inside the
-    /// password, an `@` in the password (the last `@` before the host ends it).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?[^\s:/@"'`\[\]]{1,64} ?: ?"#)
+    /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//`, inside the user
+    /// name (`dep Loy`) and inside the password, an `@` in the password (the last `@` before the host ends it).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})? ?: ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
-        guard lowered.contains("//") else { return [] }
+        guard mentions("//") else { return [] }
         return Self.noisyCredentialURL.matches(in: text).compactMap { match in
             let start = match.end
             // The password runs to the last `@` of the address (a password may hold one).
@@ -387,6 +417,13 @@ extension SecretScan {
                 end += 1
             }
             // No `@` left (OCR read it as `a` or `Q`): the rest of the address goes, host and all.
+            // So too when what follows the last `@` is no host name but more of the password
+            // (`@P6EOPdBBTYPa9Tagitlab.com`: an `@` misread inside it, the real one read as `a`).
+            if let at = lastAt, let label = piece(from: at + 1, maximumSpaces: 0) {
+                let name = utf8[label.start..<label.end].prefix { $0 != 0x2E && $0 != 0x3A && $0 != 0x2F }
+                if name.count >= 12, isMachineMade(label.start, label.start + name.count),
+                   name.contains(where: { (0x41...0x5A).contains($0) }) { lastAt = nil }
+            }
             let stop = lastAt ?? end
             guard stop > start else { return nil }
             let value = squeezed(start, stop)
@@ -402,7 +439,7 @@ extension SecretScan {
         #"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(\d{3}[\- ]\d{3}|\d{4,8})\s+(?:to|for)\s+(?:sign[\s\-]?in|log[\s\-]?in|verify|confirm|continue|reset|activate|complete)\b"#)
 
     func signInCodes() -> [Secret] {
-        guard lowered.contains(" to ") || lowered.contains(" for ") else { return [] }
+        guard mentions(" to ", " for ") else { return [] }
         return Self.codeForSigningIn.matches(in: text).compactMap { match in
             guard let value = match[1] else { return nil }
             return secret(.otp, nil, match.start, match.start + value.utf8.count)
@@ -422,19 +459,21 @@ extension SecretScan {
     ]
 
     /// After an `IBAN` label, its number whatever OCR did to its groups (`NLO09 GUPJ 0776…`).
-    static let labelledIBAN = TextMatcher(#"(?i)\bIBAN\b\s*[:#.]?\s*((?:[A-Z0-9]{2,6}[ \-]?){3,9})"#)
+    /// OCR reads a `0` as `@`, `®` or `©`, a `1` as `|` or `]`, a `5` as `§` or `$`.
+    static let labelledIBAN = TextMatcher(#"(?i)\bIBAN\b\s*[:#.]?\s*((?:[A-Z0-9@®©§$|\]]{2,6}[ \-]?){3,9})"#)
 
     func noisyIBANs() -> [Secret] {
         var found: [Secret] = []
-        if lowered.contains("iban") {
+        if mentions("iban") {
             for match in Self.labelledIBAN.matches(in: text) {
                 guard let value = match[1] else { continue }
-                let compact = value.filter { $0.isLetter || $0.isNumber }
-                guard (12...34).contains(compact.count), compact.filter(\.isASCIIDigit).count >= 6 else { continue }
+                let compact = value.filter { !$0.isWhitespace && $0 != "-" }
+                let digits = compact.filter { $0.isASCIIDigit || "@®©§$|]".contains($0) }.count
+                guard (12...34).contains(compact.count), digits >= 6, compact.contains(where: \.isLetter) else { continue }
                 var end = match.end
                 while end > match.start, Self.isSpace(utf8[end - 1]) || utf8[end - 1] == 0x2D { end -= 1 }
                 let start = end - value.trimmingCharacters(in: CharacterSet(charactersIn: " -")).utf8.count
-                found.append(secret(.iban, String(compact.prefix(2)), start, end))
+                found.append(secret(.iban, String(compact.prefix(2)).uppercased(), start, end))
             }
         }
         return found + Self.noisyIBANCandidates.matches(in: text).compactMap { match in
@@ -466,7 +505,14 @@ extension SecretScan {
     /// a JWT split at a dot).
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
         guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key" else { return secret }
-        let end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
+        var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
+        // A JWT without its signature yet (fewer than two dots): OCR may have put a scrap of junk
+        // (`Ind.`) between the payload and the signature; the signature is 8+ characters after it.
+        if secret.label == "JWT", squeezed(secret.start, end).filter({ $0 == "." }).count < 2 || utf8[end - 1] == 0x2E,
+           let junk = piece(from: end), junk.end - junk.start <= 4, let signature = piece(from: junk.end),
+           signature.end - signature.start >= 8, isMachineMade(signature.start, signature.end) {
+            end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
+        }
         guard end > secret.end else { return secret }
         var extended = secret
         extended.end = end

@@ -141,6 +141,52 @@ struct PrivacyTests {
         #expect(try library.secretBoxes(id: checkout).count >= 4)
     }
 
+    /// One screen of `Tests/Fixtures/secrets/ocr-noise`: rendered by `Tests/SecretCases/rendered.py
+    /// --seed 1` (a development seed) in the font, size and theme it names.
+    struct RenderedScreen: Decodable {
+        var file: String
+        var kind: String
+        var values: [String]
+        var font: String
+        var px: Int
+        var words: [String]
+    }
+
+    /// Secrets as OCR reads them from real fonts at 15–20 px: split by spaces (a Slack token, a
+    /// PEM block, a setup key in groups), a character misread (`&` as `6`), a password after a
+    /// label with no colon, a token inside a clone URL. Each leaked with the clean-text rules. No
+    /// 8 characters of any of them is stored; the thumbnail paints over every word of them (OCR of
+    /// it at full size reads none), and the words around still find the screenshot.
+    @Test func secretsAsOCRMangledThemAreMaskedInTextAndThumbnails() async throws {
+        let folder = Self.fixtures.appendingPathComponent("ocr-noise")
+        let screens = try JSONDecoder().decode([RenderedScreen].self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+        let root = try TestSupport.makeTemporaryFolder("lens-privacy-noise")
+        let shots = root.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        for screen in screens {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(screen.file), to: shots.appendingPathComponent(screen.file))
+        }
+        let path = root.appendingPathComponent("lens.db").path
+        let library = try Library(databasePath: path)
+        let summary = try await Importer(library: library, options: ImportOptions(workers: 2), logger: Logger(label: "test")).run(paths: [shots.path])
+        #expect(summary.failed.isEmpty)
+        #expect(try Self.leaks(of: screens.flatMap(\.values), in: path) == [])
+
+        let cache = ThumbnailCache(folder: root.appendingPathComponent("thumbs").path, maximumSide: 4000)
+        for screen in screens {
+            let id = try #require(try Self.ids(library, screen.words[0]).first, "\(screen.file): \(screen.words[0])")
+            for word in screen.words { #expect(try Self.ids(library, word).contains(id), "\(word) finds \(screen.file)") }
+            #expect(try !library.secretBoxes(id: id).isEmpty, "\(screen.file)")
+            let thumbnail = root.appendingPathComponent("\(id).jpg")
+            try Data(try cache.thumbnail(of: id, in: library).bytes).write(to: thumbnail)
+            let seen = try SingleImage.text(atPath: thumbnail.path).filter { !$0.isWhitespace }
+            for value in screen.values {
+                let leaked = Self.pieces(of: value).filter { $0.count == 8 && seen.contains($0) }
+                #expect(leaked.isEmpty, "\(screen.file) (\(screen.font), \(screen.px) px): the thumbnail shows \(leaked)")
+            }
+        }
+    }
+
     /// A library written before Lens masked secrets: `lens doctor` counts its texts, masking them
     /// rewrites text, index, entities and payloads, and wipes the freed pages.
     @Test func anOldLibraryIsMaskedInPlace() throws {

@@ -79,6 +79,7 @@ struct SecretDetectorTests {
         Case(text: "Your new token: glpat-_XY238]9qzWeJr4Btx4h", kind: .apiKey, value: "9qzWeJr4Btx4h"),
         Case(text: "$ git clone https: //oauth2: glpat-O0ix9efyTUTVRpxWeIAhF@gitlab.com/acme/infra.git", kind: .apiKey, value: "ix9efyTUTVRpxWeIAhF"),
         Case(text: "xoxb-57483853224 - 3606632112796 -YY70sMzras jhVBsVQtSAJdQV", kind: .apiKey, value: "jhVBsVQtSAJdQV"),
+        Case(text: "Bot User OAuth Token\nxOxb-70913385842-2291846620385-T4kqLm2RzYv8WcNdHs6JpBaE", kind: .apiKey, value: "T4kqLm2RzYv8WcNdHs6JpBaE"),
         Case(text: "Bot User OAuth Token\nxoxb-34198113286-0957433973675-I68mZEUe@1qAmaVIXyG4FezN", kind: .apiKey, value: "1qAmaVIXyG4FezN"),
         Case(text: "aws_access_key_id = AKIA98QB9GX3QGSIF@YB", kind: .apiKey, value: "98QB9GX3QGSIF"),
         Case(text: "aws_secret_access_ key = FEuw0GblpNE1LrH7PY40C2dwj q9Apn481V+f3jw1", kind: .apiKey, value: "q9Apn481V+f3jw1"),
@@ -102,9 +103,20 @@ struct SecretDetectorTests {
         Case(text: "$ export PGPASSWORD='wet+zA4KF !%VPYjyx'", kind: .password, value: "%VPYjyx"),
         Case(text: "# .env\nSMTP_PASS=- ?Q6dDw@xl\nDEBUG=false", kind: .password, value: "?Q6dDw@xl"),
         Case(text: "REDIS_PASSWORD=! y3YLmkuRU_2Wp", kind: .password, value: "y3YLmkuRU_2Wp"),
+        Case(text: "XOXb - 51928374650 - 8273645519203 - qWeR7tYuI9oPaS0dFgHjKl2z", kind: .apiKey, value: "qWeR7tYuI9oPaS0dFgHjKl2z"),
+        Case(text: "Bearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiMTIzNDU2NzgiLCAibmFtZSI6ICJ1c2VyIn0 Ind. 9kLm2PqR7sTuV0wX iyZ4aB6cD8eF",
+             kind: .apiKey, value: "9kLm2PqR7sTuV0wX"),
+        Case(text: "DATABASE_URL=postgres://dep Loy: Mx Q7pLrT&Zvb-@pg.example.net :5432/app", kind: .apiKey, value: "Q7pLrT&Zvb"),
+        Case(text: "# .env\nDB_PASSWORD=7 k -mWqLeRt82\nDEBUG=false", kind: .password, value: "mWqLeRt82"),
+        Case(text: "$ git clone https://oauth2:glpat -qRt482Kd1Xc8sw7hap Li@git Lab.com/acme/infra.git", kind: .apiKey, value: "Kd1Xc8sw7hap"),
+        Case(text: "$ git clone https: //oauth2:glpat-4xWK7@P6EOPdBBTYPa9Tagitlab.com/acme/infra.git", kind: .apiKey, value: "P6EOPdBBTYPa9T"),
+        Case(text: "Your new token: glpat-nsJGe_kkjYCkvxXjtFDdf", kind: .apiKey, value: "kkjYCkvxXjtFDdf"),
+        Case(text: "$ mysql -u deploy -p-+Kqzbw7Nt orders", kind: .password, value: "+Kqzbw7Nt"),
         Case(text: "Use 482913 to sign in to your Contoso account.", kind: .otp, value: "482913"),
         Case(text: "IBAN FRS7 9573 9318 5210 5654 0966 654", kind: .iban, value: "9318 5210 5654"),
         Case(text: "IBAN NLO09 GUPJ 0776 7270 45", kind: .iban, value: "0776 7270"),
+        Case(text: "IBAN ES12 418@ 9023 5561 2087 @913", kind: .iban, value: "9023 5561 2087"),
+        Case(text: "IBAN FR4® 2204 1180 5530 9912 7734 819", kind: .iban, value: "5530 9912 7734"),
     ]
 
     @Test(arguments: readByOCR)
@@ -163,6 +175,11 @@ struct SecretDetectorTests {
         "Version 4.12.7 (build 40213), Invoice INV-2025-4402 due 12/4/2026",
         "Call +1 (415) 555-0199 before 14 March 2025",
         "Two-factor authentication\nScan this code with your\nauthenticator app",
+        // Real text that once set rules off (Debian changelogs and man pages, `lens-bench secrets --real`).
+        "  * Add Replaces on passwd <= 1:4.0.12-6, since we are stealing its files",
+        "  * Stop building sf/hf multilibs on upcoming Ubuntu releases.",
+        "  * Add ldap_parse_password_expiring_control to libldap-2.4-2.symbols.",
+        " curl --anyauth --user me:pwd https://example.com",
     ]
 
     @Test(arguments: negatives)

@@ -17,7 +17,9 @@ Scoring imports the folder with `lens import` into a fresh database, then looks 
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
 the database file's bytes. A leak is any run of 8 characters of the secret, whitespace removed,
 found there with whitespace removed. A false positive is a negative screen whose stored text
-holds a secret marker. Develop on one seed, report on another.
+holds a secret marker. The same lines as clean text go through `lens extract --json` too: clean-text
+recall is the share of screens whose every value is masked there (no 8 characters of it left, a
+short value not left whole). Develop on one seed, report on another.
 """
 import argparse
 import base64
@@ -280,20 +282,40 @@ def score(args):
             raw += open(os.path.join(work, name), "rb").read()
     raw_text = squeeze(raw.decode("latin-1"))
     by_kind = {}
-    negatives = false_positives = 0
+    negatives = false_positives = clean_false_positives = 0
     for case in manifest:
+        # The same lines as clean text (no OCR): `lens extract` must mask every value.
+        clean = "\n".join(case["lines"])
+        found = subprocess.run([args.lens, "extract", "--json"], input=clean, capture_output=True, text=True, check=True).stdout
+        kept = clean
+        for entity in map(json.loads, found.splitlines()):
+            if entity.get("type") == "secret":
+                start, end = entity["start"], entity["end"]
+                raw_clean = clean.encode()
+                kept = kept.replace(raw_clean[start:end].decode(errors="ignore"), " ") if start < end else kept
+        clean_found = any(json.loads(line).get("type") == "secret" for line in found.splitlines())
         record = records.get(case["file"])
         stored = json.dumps(record, ensure_ascii=False) if record else ""
         text = record.get("text", "") if record else ""
         if case["kind"] == "negative":
             negatives += 1
+            if clean_found:
+                clean_false_positives += 1
+                if args.show:
+                    print(f"  false positive on clean text {case['file']}: {clean[:200]!r}")
             if re.search(r"\[(card|iban|account|api key|password|PIN|one-time code|seed phrase)\b", text):
                 false_positives += 1
                 if args.show:
                     print(f"  false positive {case['file']}: {text[:200]!r}")
             continue
-        tally = by_kind.setdefault(case["kind"], [0, 0])
+        tally = by_kind.setdefault(case["kind"], [0, 0, 0])
         tally[0] += 1
+        # Clean text: found when no 8 characters of a value (or a short value whole) are left.
+        squeezed_kept = squeeze(kept)
+        if all(not leaked_runs(v, squeezed_kept) and (len(squeeze(v)) >= 8 or squeeze(v) not in squeezed_kept) for v in case["values"]):
+            tally[2] += 1
+        elif args.show:
+            print(f"  missed on clean text {case['file']}: {case['lines']}")
         runs = []
         haystack = squeeze(stored)
         for value in case["values"]:
@@ -302,14 +324,15 @@ def score(args):
             tally[1] += 1
             if args.show:
                 print(f"  leak {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
-    print(f"{'kind':10} {'screens':>8} {'leaked':>8}")
-    total = leaked = 0
-    for kind, (n, bad) in sorted(by_kind.items()):
-        print(f"{kind:10} {n:8d} {bad:8d}")
+    print(f"{'kind':10} {'screens':>8} {'leaked':>8} {'clean text recall':>18}")
+    total = leaked = masked = 0
+    for kind, (n, bad, good) in sorted(by_kind.items()):
+        print(f"{kind:10} {n:8d} {bad:8d} {good / n:18.3f}")
         total += n
         leaked += bad
-    print(f"{'all':10} {total:8d} {leaked:8d}")
-    print(f"negative screens: {negatives}, false positives: {false_positives}")
+        masked += good
+    print(f"{'all':10} {total:8d} {leaked:8d} {masked / max(total, 1):18.3f}")
+    print(f"negative screens: {negatives}, false positives: {false_positives} after OCR, {clean_false_positives} on clean text")
 
 
 def main():
