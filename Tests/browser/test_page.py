@@ -250,6 +250,123 @@ def test_the_mind_map_leads_to_a_screenshot(browser, server):
     wait(browser, lambda d: "Priya Nair" in d.find_element(By.ID, "shot-text").text)
 
 
+# What a reader of the map sees: node boxes (thumbnail and caption) that overlap, edge labels drawn
+# under a node or over another label. Measured on the rendered page, in screen pixels.
+MAP_MEASURE = """
+const nodes = [...document.querySelectorAll('#map .node')].map(g => g.getBoundingClientRect());
+const hit = (a, b, t) => a.left < b.right - t && b.left < a.right - t && a.top < b.bottom - t && b.top < a.bottom - t;
+let overlaps = 0, covered = 0, labelOverlaps = 0;
+for (let i = 0; i < nodes.length; i++) for (let j = i + 1; j < nodes.length; j++) if (hit(nodes[i], nodes[j], 0.5)) overlaps++;
+const labels = [...document.querySelectorAll('#map .edge-label')].filter(l => getComputedStyle(l).display !== 'none')
+  .map(l => l.getBoundingClientRect());
+for (const l of labels) if (nodes.some(n => hit(l, n, 0))) covered++;
+for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) if (hit(labels[i], labels[j], 0.5)) labelOverlaps++;
+const frame = document.querySelector('#map').getBoundingClientRect();
+const drawing = document.querySelector('#map > g').getBoundingClientRect();
+return {nodes: nodes.length, overlaps, covered, labelOverlaps, labels: labels.length,
+        clusters: document.querySelectorAll('#map .cluster').length,
+        inside: drawing.left >= frame.left - 1 && drawing.right <= frame.right + 1 && drawing.top >= frame.top - 1 && drawing.bottom <= frame.bottom + 1,
+        fill: Math.max(drawing.width / frame.width, drawing.height / frame.height),
+        frame: [frame.left, frame.top, frame.width, frame.height], controls: document.querySelector('#map-controls').getBoundingClientRect().height};
+"""
+
+
+def settled_map(browser, server, path):
+    open_page(browser, server, path)
+    wait(browser, lambda d: d.find_element(By.ID, "map").get_attribute("data-settled") == "true")
+    return browser.execute_script(MAP_MEASURE)
+
+
+def test_the_map_keeps_nodes_and_labels_apart_on_a_desktop_and_a_phone(browser, server):
+    try:
+        for width, height in [(1400, 900), (390, 844)]:
+            browser.set_window_size(width, height)
+            seen = settled_map(browser, server, "map")
+            browser.save_screenshot(str(Path(server["home"]) / f"map-{width}.png"))
+            assert seen["nodes"] >= 3, seen
+            assert seen["overlaps"] == 0 and seen["covered"] == 0 and seen["labelOverlaps"] == 0, seen
+            assert seen["labels"] >= 2, seen  # the samples' two connections are labelled where they can be read
+            assert seen["inside"] and seen["fill"] > 0.5, seen  # fitted to the frame, using it
+            if width < 500:
+                # On a phone the controls are one row and the map takes the width and most of the height.
+                assert seen["controls"] < 60, seen
+                assert seen["frame"][2] >= width * 0.9 and seen["frame"][3] >= height * 0.5, seen
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_a_tap_opens_a_screenshot_and_two_fingers_zoom(browser, server):
+    try:
+        browser.set_window_size(390, 844)
+        settled_map(browser, server, "map")
+        root = browser.find_element(By.CSS_SELECTOR, "#map > g")
+        before = root.get_attribute("transform")
+        frame = browser.find_element(By.ID, "map").rect
+        cx, cy = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+
+        def touch(kind, points):
+            browser.execute_cdp_cmd("Input.dispatchTouchEvent", {
+                "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+        # Pinch out: two fingers move apart, the map zooms in around them.
+        touch("touchStart", [(cx - 20, cy), (cx + 20, cy)])
+        for step in range(1, 6):
+            touch("touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
+        touch("touchEnd", [])
+        scale = lambda t: float(re.search(r"scale\(([\d.]+)\)", t).group(1))
+        assert scale(root.get_attribute("transform")) > scale(before) * 1.5, (before, root.get_attribute("transform"))
+        # A tap on a node opens its screenshot.
+        settled_map(browser, server, "map")
+        node = browser.find_elements(By.CSS_SELECTOR, "#map .node")[0]
+        box = browser.execute_script("const r = arguments[0].querySelector('rect').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]", node)
+        node_id = node.get_attribute("data-id")
+        touch("touchStart", [tuple(box)])
+        touch("touchEnd", [])
+        wait(browser, lambda d: d.current_url.endswith(f"/screenshots/{node_id}"))
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+@pytest.fixture(scope="module")
+def generated():
+    """A generated library of 600 screenshots whose entities recur (lens-bench graph), served."""
+    home = Path(tempfile.mkdtemp(prefix="lens-map-"))
+    db = home / "lens.db"
+    subprocess.run([str(LENS.parent / "lens-bench"), "graph", "--sizes", "600", "--brute-force-limit", "0", "--store", "600",
+                    "--keep", str(db)], check=True, stdout=subprocess.DEVNULL)
+    serve = subprocess.Popen([str(LENS), "serve", "--db", str(db), "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
+    url = None
+    while url is None:
+        line = serve.stdout.readline()
+        assert line, "lens serve exited"
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        url = found and found.group(1)
+    yield {"url": url, "home": str(home)}
+    serve.terminate()
+    serve.wait()
+
+
+def test_a_library_of_hundreds_keeps_its_groups_apart(browser, generated):
+    # Through phones: hundreds of screenshots in one large group and dozens of small ones.
+    seen = settled_map(browser, generated, "map?type=phone&max_nodes=600")
+    browser.save_screenshot(str(Path(generated["home"]) / "map-generated.png"))
+    assert seen["nodes"] >= 30 and seen["clusters"] == 1, seen
+    assert seen["overlaps"] == 0 and seen["covered"] == 0 and seen["labelOverlaps"] == 0 and seen["labels"] >= 20, seen
+    # The large group opens on a click, laid out on its own with no overlaps either.
+    webdriver.ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#map .cluster")).click().perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .cluster"))
+    opened = browser.execute_script(MAP_MEASURE)
+    assert opened["nodes"] >= 300 and opened["overlaps"] == 0 and opened["covered"] == 0 and opened["labelOverlaps"] == 0, opened
+
+
+def test_a_missing_screenshot_says_so_and_offers_a_way_back(browser, server):
+    open_page(browser, server, "screenshots/99999")
+    wait(browser, lambda d: d.find_element(By.ID, "shot-missing").is_displayed())
+    assert "99999" in browser.find_element(By.ID, "shot-missing-why").text
+    assert not browser.find_element(By.ID, "shot-editor").is_displayed()
+    browser.find_element(By.LINK_TEXT, "Back to search").click()
+    wait(browser, lambda d: len(cards(d)) >= 8)
+
+
 def test_hostile_text_and_names_stay_text(browser, server):
     open_page(browser, server, "?q=markup")
     wait(browser, lambda d: len(cards(d)) == 1)

@@ -33,7 +33,11 @@ export async function api(path, { method = "GET", body, signal } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -343,14 +347,19 @@ async function showScreenshot(id) {
   const q = new URLSearchParams(location.search).get("q") || "";
   if (q) $("#q").value = q;
   $("#shot-title").textContent = `#${id}`;
+  $("#shot-missing").hidden = true;
+  $("#shot-editor").hidden = false;
   try {
     render(await api(`/api/screenshots/${id}${q ? `?typing=1&q=${encodeURIComponent(q)}` : ""}`));
   } catch (error) {
+    // No editor for what is not there: its buttons would do nothing.
     current = null;
-    $("#shot-title").textContent = error.message;
-    for (const id of ["#shot-meta", "#shot-text", "#shot-paths", "#shot-tags", "#shot-entities", "#shot-codes", "#shot-connections"]) {
-      $(id).replaceChildren();
-    }
+    document.title = "Not found · Lens";
+    $("#shot-editor").hidden = true;
+    $("#shot-missing").hidden = false;
+    $("#shot-missing-why").textContent = error.status === 404
+      ? `There is no screenshot #${id} in this library: it may have been deleted, or the link is wrong.`
+      : `Screenshot #${id} could not be shown: ${error.message}`;
     $("#shot-image").removeAttribute("src");
     $("#boxes").replaceChildren();
   }

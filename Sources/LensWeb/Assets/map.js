@@ -1,14 +1,24 @@
 // The mind map: screenshots linked by the people, numbers, addresses and links they share.
-// The data is GET /api/graph (the JSON of `lens graph --format json`); the layout is a small force
-// simulation in the page so that nodes can be dragged. It is written here rather than taken from
-// a library: Debian ships d3-force only as version 1 split over five node-d3-* packages, and what
-// the map needs is ~80 lines: springs on edges, repulsion between nearby nodes through a uniform
-// grid (linear per step, so a few thousand nodes settle in well under a second), weak gravity.
+// The data is GET /api/graph (the JSON of `lens graph --format json`). The layout is written here
+// rather than taken from a library (Debian ships d3-force only as version 1 split over five
+// node-d3-* packages, and nothing for packing): each connected group is laid out on its own by a
+// small force simulation (springs on edges, repulsion between nearby nodes through a uniform grid,
+// so a step is linear in the nodes), its boxes are then pushed apart until no two overlap, and the
+// groups are packed into the view by size, largest first, in rows as wide as the view's shape
+// asks (what GraphViz's `pack` does for `lens graph --format svg`). Edge labels go where no node
+// and no other label covers them, or show when the edge is hovered. Past CLUSTER_ABOVE
+// screenshots, a large group is one node (its size and what its screenshots share most) that
+// opens on a click or a tap.
 import { el, api, navigate } from "/assets/app.js";
 
 const $ = (selector) => document.querySelector(selector);
-let run = 0;          // the newest map load; older ones stop
+const GAP = 18;                // the clear space around every node's box
+const CLUSTER_ABOVE = 400;     // screenshots on the map before large groups become one node
+const CLUSTER_SIZE = 25;       // a group larger than this is then one node
+let run = 0;                   // the newest map load; older ones stop
 let view = { x: 0, y: 0, k: 1 };
+let expanded = new Set();      // the groups opened by a click, by their first screenshot's id
+let lastGraph = null, lastQuery = "";
 
 export function hideMap() { run++; }
 
@@ -26,6 +36,7 @@ export async function showMap(params) {
   }
   if (!query.has("max_nodes")) query.set("max_nodes", "300");
   $("#map-status").textContent = "Loading…";
+  $("#map").dataset.settled = "false";
   let graph;
   try {
     graph = await api(`/api/graph?${query}`);
@@ -35,14 +46,23 @@ export async function showMap(params) {
     return;
   }
   if (mine !== run) return;
+  if (String(query) !== lastQuery) expanded = new Set();
+  lastGraph = graph;
+  lastQuery = String(query);
+  render(graph, query, form.elements.thumbs.checked);
+}
+
+function render(graph, query, thumbnails, focusKey = null) {
   const started = performance.now();
-  draw(graph, mine, form.elements.thumbs.checked, () => {
-    const ms = Math.round(performance.now() - started);
-    $("#map").dataset.layoutMs = String(ms);
-    $("#map-status").textContent = graph.nodes.length
-      ? `${graph.nodes.length} screenshots, ${graph.edges.length} connections${query.has("around") ? ` around #${query.get("around")}` : ", strongest groups first"}. Drag to move, scroll to zoom, click to open. (laid out in ${ms} ms)`
-      : "No connections yet: screenshots that share a person, phone number, e-mail address or link are connected.";
-  });
+  const shown = draw(graph, thumbnails, focusKey);
+  const ms = Math.round(performance.now() - started);
+  $("#map").dataset.layoutMs = String(ms);
+  $("#map").dataset.settled = "true";
+  const clusters = shown.clusters === 1 ? ", 1 large group closed (click it to open it)"
+    : shown.clusters ? `, ${shown.clusters} large groups closed (click one to open it)` : "";
+  $("#map-status").textContent = graph.nodes.length
+    ? `${graph.nodes.length} screenshots, ${graph.edges.length} connections${query.has("around") ? ` around #${query.get("around")}` : ", strongest groups first"}${clusters}. Drag to move, scroll or pinch to zoom, click to open. (laid out in ${ms} ms)`
+    : "No connections yet: screenshots that share a person, phone number, e-mail address or link are connected.";
 }
 
 $("#map-controls").addEventListener("change", () => {
@@ -59,171 +79,398 @@ $("#map-controls").addEventListener("input", (event) => {
 });
 $("#map-controls").addEventListener("submit", (event) => event.preventDefault());
 
-function draw(graph, mine, thumbnails, done) {
+// ---------------------------------------------------------------- layout (no DOM)
+
+/** The connected groups of `nodes` (indices), largest first. */
+function groups(nodes, edges) {
+  const parent = nodes.map((_, i) => i);
+  const find = (i) => { while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; } return i; };
+  for (const edge of edges) parent[find(edge.s.i)] = find(edge.t.i);
+  const byRoot = new Map();
+  for (const node of nodes) {
+    const root = find(node.i);
+    if (!byRoot.has(root)) byRoot.set(root, []);
+    byRoot.get(root).push(node);
+  }
+  return [...byRoot.values()].sort((a, b) => b.length - a.length || a[0].id - b[0].id);
+}
+
+/** Lays out one group around (0, 0): a force simulation, then boxes pushed apart. */
+function layoutGroup(members, edges, w, h, roomForLabels) {
+  const n = members.length;
+  if (n === 1) { members[0].x = 0; members[0].y = 0; return; }
+  // Edges long enough for a label between two boxes when labels are drawn.
+  const spacing = Math.max(w, h) * (roomForLabels ? 2.3 : 1.6);
+  members.forEach((node, i) => {
+    // A sunflower spiral: deterministic and evenly spread.
+    const radius = spacing * 0.5 * Math.sqrt(i + 0.5), angle = i * Math.PI * (3 - Math.sqrt(5));
+    node.x = radius * Math.cos(angle); node.y = radius * Math.sin(angle); node.vx = 0; node.vy = 0;
+  });
+  if (n > 2) {
+    const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768); // a number: no string keys in the hot loop
+    const steps = Math.max(60, Math.min(300, Math.round(30000 / n)));
+    let alpha = 1;
+    const decay = Math.pow(0.02, 1 / steps);
+    for (let step = 0; step < steps; step++) {
+      const grid = new Map();
+      for (const node of members) {
+        const key = cell(Math.floor(node.x / spacing), Math.floor(node.y / spacing));
+        const bucket = grid.get(key);
+        if (bucket) bucket.push(node); else grid.set(key, [node]);
+      }
+      for (const node of members) {
+        const cx = Math.floor(node.x / spacing), cy = Math.floor(node.y / spacing);
+        for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+          const bucket = grid.get(cell(cx + dx, cy + dy));
+          if (!bucket) continue;
+          for (const other of bucket) {
+            if (other === node) continue;
+            let x = node.x - other.x, y = node.y - other.y;
+            let d2 = x * x + y * y;
+            if (d2 === 0) { x = (node.i % 7) - 3 || 1; y = (other.i % 5) - 2 || 1; d2 = x * x + y * y; }
+            if (d2 > spacing * spacing) continue;
+            const push = Math.min((spacing * spacing / d2 - 1) * 0.03 * alpha, 2);
+            node.vx += x * push; node.vy += y * push;
+          }
+        }
+        node.vx -= node.x * 0.004 * alpha; node.vy -= node.y * 0.004 * alpha;
+      }
+      for (const edge of edges) {
+        const x = edge.t.x - edge.s.x, y = edge.t.y - edge.s.y;
+        const d = Math.sqrt(x * x + y * y) || 1;
+        const pull = (d - spacing) / d * 0.1 * alpha * (0.5 + edge.score);
+        edge.s.vx += x * pull; edge.s.vy += y * pull; edge.t.vx -= x * pull; edge.t.vy -= y * pull;
+      }
+      for (const node of members) {
+        node.vx *= 0.6; node.vy *= 0.6;
+        node.x += node.vx; node.y += node.vy;
+      }
+      alpha *= decay;
+    }
+  }
+  separate(members, w, h);
+}
+
+/** Pushes boxes of `w` × `h` apart until none comes within GAP of another. Each pass moves the
+ * overlapping pairs apart along the axis that needs least; if passes do not clear them all, the
+ * group is spread out (every distance grows) and the passes run again, so it always ends. */
+function separate(members, w, h) {
+  const W = w + GAP, H = h + GAP;
+  const cellSize = Math.max(W, H);
+  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768);
+  for (let round = 0; round < 30; round++) {
+    let overlaps = 0;
+    for (let pass = 0; pass < 12; pass++) {
+      overlaps = 0;
+      const grid = new Map();
+      for (const node of members) {
+        const key = cell(Math.floor(node.x / cellSize), Math.floor(node.y / cellSize));
+        const bucket = grid.get(key);
+        if (bucket) bucket.push(node); else grid.set(key, [node]);
+      }
+      for (const node of members) {
+        const cx = Math.floor(node.x / cellSize), cy = Math.floor(node.y / cellSize);
+        for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+          const bucket = grid.get(cell(cx + dx, cy + dy));
+          if (!bucket) continue;
+          for (const other of bucket) {
+            if (other.i <= node.i) continue;
+            const x = other.x - node.x, y = other.y - node.y;
+            const ox = W - Math.abs(x), oy = H - Math.abs(y);
+            if (ox <= 0 || oy <= 0) continue;
+            overlaps++;
+            if (ox / W < oy / H) {
+              const move = (ox / 2 + 0.5) * (x < 0 || (x === 0 && node.i % 2) ? -1 : 1);
+              node.x -= move; other.x += move;
+            } else {
+              const move = (oy / 2 + 0.5) * (y < 0 || (y === 0 && node.i % 2) ? -1 : 1);
+              node.y -= move; other.y += move;
+            }
+          }
+        }
+      }
+      if (!overlaps) return;
+    }
+    for (const node of members) { node.x *= 1.25; node.y *= 1.25; }
+  }
+}
+
+/** Packs the groups' boxes in rows, largest first, rows as wide as the view's shape asks. */
+function pack(boxes, aspect) {
+  const area = boxes.reduce((sum, b) => sum + (b.width + GAP) * (b.height + GAP), 0);
+  const rowWidth = Math.max(Math.sqrt(area * aspect), ...boxes.map((b) => b.width + GAP));
+  let x = 0, y = 0, rowHeight = 0;
+  for (const box of boxes) {
+    if (x > 0 && x + box.width > rowWidth) { x = 0; y += rowHeight + GAP; rowHeight = 0; }
+    box.x = x; box.y = y;
+    x += box.width + GAP;
+    rowHeight = Math.max(rowHeight, box.height);
+  }
+}
+
+/** What the members of a group share most: the entity on most of its edges. */
+function strongest(edges) {
+  const counts = new Map();
+  for (const edge of edges) for (const via of edge.via.slice(0, 1)) counts.set(via, (counts.get(via) || 0) + 1);
+  let best = "", most = 0;
+  for (const [via, count] of counts) if (count > most) { best = via; most = count; }
+  return best;
+}
+
+/** Text width at the labels' 10 px, roughly (no DOM measuring: this runs for every label). */
+const textWidth = (text, px = 10) => text.length * px * 0.62 + 8;
+
+// ---------------------------------------------------------------- drawing
+
+function draw(graph, thumbnails, focusKey) {
+  const started = performance.now();
   const svg = $("#map");
   svg.replaceChildren();
   const width = svg.clientWidth || 800, height = svg.clientHeight || 600;
   const showThumbs = thumbnails && graph.nodes.length <= 200;
-  const nodeWidth = showThumbs ? 128 : 110, nodeHeight = showThumbs ? 80 : 22;
+  const nodeWidth = showThumbs ? 128 : 110, boxHeight = showThumbs ? 80 : 22;
+  // The caption under a thumbnail is part of the node's box.
+  const nodeHeight = showThumbs ? boxHeight + 18 : boxHeight;
 
-  const spacing = Math.max(nodeWidth, nodeHeight * 2) * 1.4;
-  // Nodes on a sunflower spiral (deterministic, evenly spread: about two to a grid cell), edges by index.
   const index = new Map();
-  const nodes = graph.nodes.map((node, i) => {
-    const radius = spacing * 0.4 * Math.sqrt(i + 0.5), angle = i * Math.PI * (3 - Math.sqrt(5));
-    index.set(node.id, i);
-    return { ...node, x: radius * Math.cos(angle), y: radius * Math.sin(angle), vx: 0, vy: 0, pinned: false };
-  });
-  const edges = graph.edges.filter((e) => index.has(e.source) && index.has(e.target))
+  let nodes = graph.nodes.map((node, i) => { index.set(node.id, i); return { ...node, i, x: 0, y: 0 }; });
+  let edges = graph.edges.filter((e) => index.has(e.source) && index.has(e.target))
     .map((e) => ({ ...e, s: nodes[index.get(e.source)], t: nodes[index.get(e.target)] }));
+
+  // Large groups become one node each when the map is large.
+  const clusterWidth = 170, clusterHeight = 46;
+  const all = groups(nodes, edges).map((members) => {
+    const key = members.reduce((m, n) => Math.min(m, n.id), Infinity);
+    const ids = new Set(members.map((n) => n.id));
+    const closed = nodes.length > CLUSTER_ABOVE && members.length > CLUSTER_SIZE && !expanded.has(key);
+    return { key, members, closed, own: edges.filter((e) => ids.has(e.s.id)) };
+  });
+  // Labels are drawn when the edges on the map are few enough to read them.
+  const labelsShown = all.reduce((sum, g) => sum + (g.closed ? 0 : g.own.length), 0) <= 400;
+  const parts = [];
+  let clusters = 0;
+  for (const { key, members, closed, own } of all) {
+    if (closed) {
+      clusters++;
+      parts.push({ key, cluster: { count: members.length, via: strongest(own) }, members: [], edges: [], width: clusterWidth, height: clusterHeight });
+      continue;
+    }
+    members.forEach((node, i) => { node.i = i; });
+    layoutGroup(members, own, nodeWidth, nodeHeight, labelsShown);
+    const xs = members.map((n) => n.x), ys = members.map((n) => n.y);
+    const left = Math.min(...xs), top = Math.min(...ys);
+    for (const node of members) { node.x -= left; node.y -= top; }
+    parts.push({ key, members, edges: own, width: Math.max(...xs) - left + nodeWidth, height: Math.max(...ys) - top + nodeHeight });
+  }
+  pack(parts, Math.max(0.5, Math.min(3, width / height)));
+  svg.dataset.layoutOnlyMs = String(Math.round(performance.now() - started));
+  // Node positions are box centres.
+  for (const part of parts) {
+    for (const node of part.members) { node.x += part.x + nodeWidth / 2; node.y += part.y + nodeHeight / 2; }
+  }
+  nodes = parts.flatMap((p) => p.members);
+  edges = parts.flatMap((p) => p.edges);
 
   const root = el("g", {});
   const edgeLayer = el("g", {}), labelLayer = el("g", {}), nodeLayer = el("g", {});
   root.append(edgeLayer, labelLayer, nodeLayer);
   svg.append(root);
-  const labelEdges = edges.length <= 80;
+
   for (const edge of edges) {
     edge.line = el("line", { class: edge.manual ? "manual" : "", "stroke-width": (1 + 3 * edge.score).toFixed(1) },
       el("title", {}, [...(edge.manual ? [`linked by hand${edge.note ? `: ${edge.note}` : ""}`] : []), ...edge.via, `score ${edge.score}`].join("\n")));
     edgeLayer.append(edge.line);
-    if (labelEdges && edge.via.length) {
-      edge.label = el("text", { class: "edge-label", "text-anchor": "middle" }, edge.via[0].length > 36 ? edge.via[0].slice(0, 35) + "…" : edge.via[0]);
+    if (edge.via.length) {
+      const text = edge.via[0].length > 36 ? edge.via[0].slice(0, 35) + "…" : edge.via[0];
+      edge.label = el("text", { class: "edge-label", "text-anchor": "middle" }, text);
+      edge.labelWidth = textWidth(text);
       labelLayer.append(edge.label);
+      // A label with no room shows while its edge is hovered.
+      edge.line.addEventListener("pointerenter", () => edge.label.classList.add("shown"));
+      edge.line.addEventListener("pointerleave", () => edge.label.classList.remove("shown"));
     }
   }
   for (const node of nodes) {
     const label = node.copies.length ? `${node.name} +${node.copies.length}` : node.name;
     node.group = el("g", { class: "node", "data-id": node.id, tabindex: 0, role: "link", "aria-label": `Screenshot ${node.name}` },
       el("title", {}, [node.path || node.name, ...node.entities].join("\n")),
-      el("rect", { x: -nodeWidth / 2, y: -nodeHeight / 2, width: nodeWidth, height: nodeHeight, rx: 5 }),
+      el("rect", { x: -nodeWidth / 2, y: -nodeHeight / 2, width: nodeWidth, height: boxHeight, rx: 5 }),
       showThumbs
-        ? el("image", { href: `/thumbnails/${node.id}`, x: -nodeWidth / 2 + 2, y: -nodeHeight / 2 + 2, width: nodeWidth - 4, height: nodeHeight - 4, preserveAspectRatio: "xMinYMin slice" })
+        ? el("image", { href: `/thumbnails/${node.id}`, x: -nodeWidth / 2 + 2, y: -nodeHeight / 2 + 2, width: nodeWidth - 4, height: boxHeight - 4, preserveAspectRatio: "xMinYMin slice" })
         : el("text", { "text-anchor": "middle", dy: "0.35em" }, label.length > 18 ? label.slice(0, 17) + "…" : label),
-      showThumbs ? el("text", { "text-anchor": "middle", y: nodeHeight / 2 + 13 }, label.length > 22 ? label.slice(0, 21) + "…" : label) : null);
+      showThumbs ? el("text", { "text-anchor": "middle", y: nodeHeight / 2 - 4 }, label.length > 20 ? label.slice(0, 19) + "…" : label) : null);
     node.group.addEventListener("keydown", (event) => { if (event.key === "Enter") navigate(`/screenshots/${node.id}`); });
     nodeLayer.append(node.group);
   }
+  const clusterNodes = parts.filter((p) => p.cluster).map((part) => {
+    const via = part.cluster.via.length > 26 ? part.cluster.via.slice(0, 25) + "…" : part.cluster.via;
+    const group = el("g", { class: "node cluster", "data-cluster": part.key, tabindex: 0, role: "button",
+      "aria-label": `A group of ${part.cluster.count} screenshots${via ? ` sharing ${via}` : ""}: open it`,
+      transform: `translate(${(part.x + clusterWidth / 2).toFixed(1)},${(part.y + clusterHeight / 2).toFixed(1)})` },
+    el("title", {}, `${part.cluster.count} connected screenshots${part.cluster.via ? `, most through ${part.cluster.via}` : ""}. Click to open the group.`),
+    el("rect", { x: -clusterWidth / 2, y: -clusterHeight / 2, width: clusterWidth, height: clusterHeight, rx: 10 }),
+    el("text", { "text-anchor": "middle", y: -4 }, `${part.cluster.count} screenshots`),
+    el("text", { "text-anchor": "middle", y: 12, class: "via" }, via || "connected"));
+    const open = () => { expanded.add(part.key); render(lastGraph, new URLSearchParams(lastQuery), $("#map-controls").elements.thumbs.checked, part.key); };
+    group.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
+    group.open = open;
+    nodeLayer.append(group);
+    return group;
+  });
 
-  view = { x: width / 2, y: height / 2, k: nodes.length > 150 ? 0.6 : 1 };
-  const applyView = () => root.setAttribute("transform", `translate(${view.x},${view.y}) scale(${view.k})`);
-  applyView();
-  const paint = () => {
-    for (const edge of edges) {
-      edge.line.setAttribute("x1", edge.s.x.toFixed(1)); edge.line.setAttribute("y1", edge.s.y.toFixed(1));
-      edge.line.setAttribute("x2", edge.t.x.toFixed(1)); edge.line.setAttribute("y2", edge.t.y.toFixed(1));
-      if (edge.label) {
-        edge.label.setAttribute("x", ((edge.s.x + edge.t.x) / 2).toFixed(1));
-        edge.label.setAttribute("y", ((edge.s.y + edge.t.y) / 2 - 3).toFixed(1));
+  // Edge labels: where neither a node nor a label already placed covers them.
+  const cellSize = Math.max(nodeWidth, nodeHeight) + GAP;
+  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768);
+  const grid = new Map();
+  for (const node of nodes) {
+    const key = cell(Math.floor(node.x / cellSize), Math.floor(node.y / cellSize));
+    if (!grid.has(key)) grid.set(key, []);
+    grid.get(key).push(node);
+  }
+  const placed = [];
+  const free = (x, y, w, h) => {
+    const cx = Math.floor(x / cellSize), cy = Math.floor(y / cellSize);
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+      for (const node of grid.get(cell(cx + dx, cy + dy)) || []) {
+        if (Math.abs(node.x - x) < (nodeWidth + w) / 2 + 2 && Math.abs(node.y - y) < (nodeHeight + h) / 2 + 2) return false;
       }
     }
-    for (const node of nodes) node.group.setAttribute("transform", `translate(${node.x.toFixed(1)},${node.y.toFixed(1)})`);
+    return !placed.some((p) => Math.abs(p.x - x) < (p.w + w) / 2 && Math.abs(p.y - y) < (p.h + h) / 2);
   };
-
-  // The simulation, a few steps per frame until it cools.
-  const simulation = { alpha: 1 };
-  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768); // a number: no string keys in the hot loop
-  const step = () => {
-    const alpha = simulation.alpha;
-    const grid = new Map();
-    for (const node of nodes) {
-      const key = cell(Math.floor(node.x / spacing), Math.floor(node.y / spacing));
-      const bucket = grid.get(key);
-      if (bucket) bucket.push(node); else grid.set(key, [node]);
-    }
-    for (const node of nodes) {
-      const cx = Math.floor(node.x / spacing), cy = Math.floor(node.y / spacing);
-      for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-        for (const other of grid.get(cell(cx + dx, cy + dy)) || []) {
-          if (other === node) continue;
-          let x = node.x - other.x, y = node.y - other.y;
-          let d2 = x * x + y * y;
-          if (d2 === 0) { x = Math.random() - 0.5; y = Math.random() - 0.5; d2 = x * x + y * y; }
-          if (d2 > spacing * spacing) continue;
-          const push = (spacing * spacing / d2 - 1) * 0.02 * alpha;
-          node.vx += x * Math.min(push, 2); node.vy += y * Math.min(push, 2);
+  for (const edge of edges) {
+    if (!edge.label) continue;
+    let spot = null;
+    if (labelsShown) {
+      // Along the edge, on it or just beside it.
+      const length = Math.hypot(edge.t.x - edge.s.x, edge.t.y - edge.s.y) || 1;
+      const nx = -(edge.t.y - edge.s.y) / length, ny = (edge.t.x - edge.s.x) / length;
+      search: for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
+        for (const side of [0, 10, -10]) {
+          const x = edge.s.x + (edge.t.x - edge.s.x) * t + nx * side, y = edge.s.y + (edge.t.y - edge.s.y) * t + ny * side;
+          if (free(x, y, edge.labelWidth, 15)) { spot = { x, y, w: edge.labelWidth, h: 15 }; break search; }
         }
       }
-      node.vx -= node.x * 0.002 * alpha; node.vy -= node.y * 0.002 * alpha;
     }
-    for (const edge of edges) {
-      const x = edge.t.x - edge.s.x, y = edge.t.y - edge.s.y;
-      const d = Math.sqrt(x * x + y * y) || 1;
-      const pull = (d - spacing * 1.1) / d * 0.08 * alpha * (0.5 + edge.score);
-      edge.s.vx += x * pull; edge.s.vy += y * pull; edge.t.vx -= x * pull; edge.t.vy -= y * pull;
-    }
-    for (const node of nodes) {
-      if (node.pinned) { node.vx = node.vy = 0; continue; }
-      node.vx *= 0.6; node.vy *= 0.6;
-      node.x += node.vx; node.y += node.vy;
-    }
-    simulation.alpha *= 0.97;
-  };
-  let reported = false, painted = 0;
-  // Steps for a slice of each frame; the DOM is written at most four times a second while the
-  // map settles (writing thousands of attributes costs more than a step), and once at the end.
-  const frame = () => {
-    if (mine !== run) return;
-    const until = performance.now() + (nodes.length > 500 ? 40 : 12);
-    while (simulation.alpha > 0.02 && performance.now() < until) step();
-    if (simulation.alpha <= 0.02 || nodes.length <= 500 || performance.now() - painted > 250) {
-      paint();
-      painted = performance.now();
-    }
-    if (simulation.alpha > 0.02) requestAnimationFrame(frame);
-    else if (!reported) { reported = true; if (!touched) fit(); svg.dataset.settled = "true"; done(); }
-  };
-  svg.dataset.settled = "false";
-  requestAnimationFrame(frame);
+    const at = spot || { x: (edge.s.x + edge.t.x) / 2, y: (edge.s.y + edge.t.y) / 2 };
+    if (spot) placed.push(spot); else edge.label.classList.add("no-room");
+    edge.label.setAttribute("x", at.x.toFixed(1));
+    edge.label.setAttribute("y", (at.y + 3.5).toFixed(1));
+  }
 
-  // Once settled, the whole map fits the frame (unless the person already moved it).
-  let touched = false;
-  const fit = () => {
-    if (!nodes.length) return;
-    const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
-    const left = Math.min(...xs) - nodeWidth, right = Math.max(...xs) + nodeWidth;
-    const top = Math.min(...ys) - nodeHeight, bottom = Math.max(...ys) + nodeHeight;
-    const k = Math.min(1.5, Math.max(0.1, Math.min(width / (right - left), height / (bottom - top))));
-    view = { k, x: width / 2 - k * (left + right) / 2, y: height / 2 - k * (top + bottom) / 2 };
+  // The estimate of a label's width is rough: measured now, a label that still touches one placed
+  // before it waits for a hover instead.
+  if (labelsShown) {
+    const kept = [];
+    for (const edge of edges) {
+      if (!edge.label || edge.label.classList.contains("no-room")) continue;
+      const b = edge.label.getBBox(), r = edge.label.getBoundingClientRect(); // as drawn, with the font's full height
+      if (kept.some((k) => r.left < k.right + 2 && k.left < r.right + 2 && r.top < k.bottom + 2 && k.top < r.bottom + 2)
+        || nodes.some((n) => Math.abs(n.x - (b.x + b.width / 2)) < (nodeWidth + b.width) / 2 && Math.abs(n.y - (b.y + b.height / 2)) < (nodeHeight + b.height) / 2)) {
+        edge.label.classList.add("no-room");
+      } else {
+        kept.push(r);
+      }
+    }
+  }
+
+  const paintEdge = (edge) => {
+    edge.line.setAttribute("x1", edge.s.x.toFixed(1)); edge.line.setAttribute("y1", edge.s.y.toFixed(1));
+    edge.line.setAttribute("x2", edge.t.x.toFixed(1)); edge.line.setAttribute("y2", edge.t.y.toFixed(1));
+  };
+  for (const edge of edges) paintEdge(edge);
+  for (const node of nodes) node.group.setAttribute("transform", `translate(${node.x.toFixed(1)},${node.y.toFixed(1)})`);
+
+  // The whole map (or the group just opened) fits the frame.
+  const applyView = () => root.setAttribute("transform", `translate(${view.x.toFixed(2)},${view.y.toFixed(2)}) scale(${view.k.toFixed(4)})`);
+  // On a map of thousands of edges, drawing them all takes longer than a frame: they are left
+  // out while the map moves and come back when it stops.
+  let still = null;
+  const moving = () => {
+    if (edges.length <= 1500) return;
+    svg.classList.add("moving");
+    clearTimeout(still);
+    still = setTimeout(() => svg.classList.remove("moving"), 200);
+  };
+  const fit = (box) => {
+    const margin = 12;
+    const k = Math.min(1.5, Math.max(0.02, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)));
+    view = { k, x: width / 2 - k * (box.x + box.width / 2), y: height / 2 - k * (box.y + box.height / 2) };
     applyView();
   };
+  const whole = { x: 0, y: 0, width: Math.max(1, ...parts.map((p) => p.x + p.width)), height: Math.max(1, ...parts.map((p) => p.y + p.height)) };
+  const focus = focusKey != null ? parts.find((p) => p.key === focusKey && !p.cluster) : null;
+  fit(focus ? { x: focus.x, y: focus.y, width: focus.width, height: focus.height } : whole);
 
-  // Pan, zoom, drag and click.
-  let pointer = null;
+  // Pan, zoom (wheel or two fingers), drag a node, click or tap to open.
+  const pointers = new Map();
+  let pointer = null, pinch = null;
+  const local = (event) => { const box = svg.getBoundingClientRect(); return { x: event.clientX - box.left, y: event.clientY - box.top }; };
+  const zoomAt = (px, py, k) => {
+    k = Math.min(4, Math.max(0.02, k));
+    view.x = px - (px - view.x) * (k / view.k); view.y = py - (py - view.y) * (k / view.k); view.k = k;
+    moving();
+    applyView();
+  };
   svg.onpointerdown = (event) => {
-    const group = event.target.closest(".node");
-    const node = group ? nodes[index.get(Number(group.dataset.id))] : null;
-    pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, node, moved: false };
-    touched = true;
+    pointers.set(event.pointerId, local(event));
     svg.setPointerCapture(event.pointerId);
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: view.k };
+      pointer = null;
+      return;
+    }
+    const target = event.target.closest(".node");
+    const node = target && target.dataset.id ? nodes.find((n) => n.id === Number(target.dataset.id)) : null;
+    const cluster = target && target.dataset.cluster ? target : null;
+    pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, node, cluster, moved: false };
     svg.classList.add("dragging");
   };
   svg.onpointermove = (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, local(event));
+    if (pinch && pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, pinch.k * Math.hypot(a.x - b.x, a.y - b.y) / pinch.distance);
+      return;
+    }
     if (!pointer || pointer.id !== event.pointerId) return;
     const dx = event.clientX - pointer.x, dy = event.clientY - pointer.y;
-    if (Math.abs(dx) + Math.abs(dy) > 3) pointer.moved = true;
+    if (Math.abs(dx) + Math.abs(dy) > 4) pointer.moved = true;
     if (!pointer.moved) return;
     pointer.x = event.clientX; pointer.y = event.clientY;
     if (pointer.node) {
-      pointer.node.x += dx / view.k; pointer.node.y += dy / view.k; pointer.node.pinned = true;
-      if (simulation.alpha < 0.1) { simulation.alpha = 0.1; requestAnimationFrame(frame); }
-      paint();
+      const node = pointer.node;
+      node.x += dx / view.k; node.y += dy / view.k;
+      node.group.setAttribute("transform", `translate(${node.x.toFixed(1)},${node.y.toFixed(1)})`);
+      for (const edge of edges) {
+        if (edge.s !== node && edge.t !== node) continue;
+        paintEdge(edge);
+        if (edge.label) {
+          edge.label.setAttribute("x", ((edge.s.x + edge.t.x) / 2).toFixed(1));
+          edge.label.setAttribute("y", ((edge.s.y + edge.t.y) / 2 + 3.5).toFixed(1));
+        }
+      }
     } else {
-      view.x += dx; view.y += dy; applyView();
+      view.x += dx; view.y += dy; moving(); applyView();
     }
   };
-  svg.onpointerup = (event) => {
+  const release = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
     svg.classList.remove("dragging");
-    if (pointer && !pointer.moved && pointer.node) navigate(`/screenshots/${pointer.node.id}`);
-    pointer = null;
+    if (event.type === "pointerup" && pointer && pointer.id === event.pointerId && !pointer.moved) {
+      if (pointer.node) navigate(`/screenshots/${pointer.node.id}`);
+      else if (pointer.cluster) pointer.cluster.open();
+    }
+    if (pointer && pointer.id === event.pointerId) pointer = null;
   };
+  svg.onpointerup = release;
+  svg.onpointercancel = release;
   svg.onwheel = (event) => {
     event.preventDefault();
-    touched = true;
-    const box = svg.getBoundingClientRect();
-    const px = event.clientX - box.left, py = event.clientY - box.top;
-    const factor = Math.exp(-event.deltaY * 0.0015);
-    const k = Math.min(4, Math.max(0.1, view.k * factor));
-    view.x = px - (px - view.x) * (k / view.k); view.y = py - (py - view.y) * (k / view.k); view.k = k;
-    applyView();
+    const at = local(event);
+    zoomAt(at.x, at.y, view.k * Math.exp(-event.deltaY * 0.0015));
   };
+  return { nodes: nodes.length, clusters };
 }
