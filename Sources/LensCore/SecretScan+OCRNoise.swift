@@ -100,9 +100,10 @@ extension SecretScan {
         guard i < utf8.count, !Self.isLineBreak(utf8[i]) else { return nil }
         let quote = quoteLength(at: i)
         if quote > 0 {
-            let start = i + quote
+            // At most a kilobyte: a line of many labels costs linear time, not quadratic.
+            let start = i + quote, limit = min(utf8.count, start + 1024)
             var end = start
-            while end < utf8.count, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
+            while end < limit, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
             guard end > start else { return nil }
             return (start, end, true)
         }
@@ -308,9 +309,8 @@ extension SecretScan {
             // A key without a digit passes when its prefix was read whole and its case changes as
             // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
-            let exactPrefix = !match.text.contains(" ") && !squeezed(match.end, end).contains(" ")
             let caseChanges = zip(body.utf8, body.utf8.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
-            guard body.filter(\.isASCIIDigit).count >= provider.digits || (exactPrefix && caseChanges >= 3),
+            guard body.filter(\.isASCIIDigit).count >= provider.digits || (!match.text.contains(" ") && caseChanges >= 3),
                   Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
@@ -407,8 +407,10 @@ extension SecretScan {
         return Self.noisyCredentialURL.matches(in: text).compactMap { match in
             let start = match.end
             // The password runs to the last `@` of the address (a password may hold one).
+            // A password and a host fit in 512 bytes; a line of many addresses stays linear.
             var end = start, lastAt: Int?
-            while end < utf8.count, !Self.isLineBreak(utf8[end]) {
+            let limit = min(utf8.count, start + 512)
+            while end < limit, !Self.isLineBreak(utf8[end]) {
                 if Self.isSpace(utf8[end]) {
                     guard let next = piece(from: end, maximumSpaces: 1), isMachineMade(next.start, next.end) else { break }
                 }

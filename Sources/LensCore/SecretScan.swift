@@ -34,21 +34,23 @@ struct SecretScan {
     /// that lets most texts skip a rule. A byte search: `String.contains` goes through
     /// Foundation's locale-aware search, which took half the detector's time.
     func mentions(_ cues: String...) -> Bool {
-        cues.contains { cue in
-            let needle = Array(cue.utf8)
-            guard let first = needle.first, needle.count <= lowered.count else { return false }
-            var i = 0
-            let last = lowered.count - needle.count
-            while i <= last {
-                if lowered[i] == first {
-                    var j = 1
-                    while j < needle.count, lowered[i + j] == needle[j] { j += 1 }
-                    if j == needle.count { return true }
-                }
-                i += 1
+        cues.contains { Self.holds(lowered[...], Array($0.utf8)) }
+    }
+
+    /// Whether `bytes` hold `needle` somewhere.
+    static func holds(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= bytes.count else { return false }
+        var i = bytes.startIndex
+        let last = bytes.endIndex - needle.count
+        while i <= last {
+            if bytes[i] == first {
+                var j = 1
+                while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
             }
-            return false
+            i += 1
         }
+        return false
     }
 
     /// The lines that hold any of `cues` (small letters), as UTF-16 ranges for
@@ -59,12 +61,7 @@ struct SecretScan {
         var windows: [NSRange] = []
         var lineStart = 0, lineStart16 = 0, offset16 = 0
         func close(_ end: Int) {
-            let line = lowered[lineStart..<end]
-            if needles.contains(where: { needle in
-                line.count >= needle.count && line.indices.dropLast(needle.count - 1).contains { i in
-                    line[i] == needle[0] && lowered[i..<(i + needle.count)].elementsEqual(needle)
-                }
-            }) {
+            if needles.contains(where: { Self.holds(lowered[lineStart..<end], $0) }) {
                 windows.append(NSRange(location: lineStart16, length: offset16 - lineStart16))
             }
         }

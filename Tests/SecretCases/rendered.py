@@ -287,13 +287,12 @@ def score(args):
         # The same lines as clean text (no OCR): `lens extract` must mask every value.
         clean = "\n".join(case["lines"])
         found = subprocess.run([args.lens, "extract", "--json"], input=clean, capture_output=True, text=True, check=True).stdout
-        kept = clean
-        for entity in map(json.loads, found.splitlines()):
-            if entity.get("type") == "secret":
-                start, end = entity["start"], entity["end"]
-                raw_clean = clean.encode()
-                kept = kept.replace(raw_clean[start:end].decode(errors="ignore"), " ") if start < end else kept
-        clean_found = any(json.loads(line).get("type") == "secret" for line in found.splitlines())
+        secrets = [e for e in map(json.loads, found.splitlines()) if e.get("type") == "secret"]
+        blanked = bytearray(clean.encode())  # each secret's bytes made spaces: offsets stay valid
+        for entity in secrets:
+            blanked[entity["start"]:entity["end"]] = b" " * (entity["end"] - entity["start"])
+        kept = blanked.decode(errors="ignore")
+        clean_found = bool(secrets)
         record = records.get(case["file"])
         stored = json.dumps(record, ensure_ascii=False) if record else ""
         text = record.get("text", "") if record else ""

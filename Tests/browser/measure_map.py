@@ -10,22 +10,16 @@ alternate a wheel zoom and a drag (requestAnimationFrame timestamps: 16.7 ms is 
 rate), and saves screenshots OUT-WIDTH.png to look at.
 """
 import json
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-db, path, out = sys.argv[1], sys.argv[2], sys.argv[3]
-widths = [int(w) for w in sys.argv[4].split(",")] if len(sys.argv) > 4 else [1400, 390]
-p = subprocess.Popen([str(Path(__file__).resolve().parents[2] / ".build/debug/lens"), "serve", "--db", db, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
-url = None
-while url is None:
-    line = p.stdout.readline()
-    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-    if m: url = m.group(1)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_page import MAP_MEASURE, serve_database  # noqa: E402  (what the tests count, the same way)
+
 FRAMES = r"""
 const done = arguments[arguments.length - 1];
 const svg = document.querySelector('#map');
@@ -58,44 +52,36 @@ const tick = (t) => {
 };
 requestAnimationFrame(tick);
 """
-MEASURE = """
-const rects = [...document.querySelectorAll('#map .node')].map(g => g.getBoundingClientRect());
-let overlaps = 0;
-for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) {
-  const a = rects[i], b = rects[j];
-  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlaps++;
-}
-const labels = [...document.querySelectorAll('#map .edge-label')].filter(l => getComputedStyle(l).display !== 'none').map(l => l.getBoundingClientRect());
-let covered = 0;
-for (const l of labels) if (rects.some(a => l.left < a.right && a.left < l.right && l.top < a.bottom && a.top < l.bottom)) covered++;
-let labelOverlaps = 0;
-for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) {
-  const a = labels[i], b = labels[j];
-  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) labelOverlaps++;
-}
-const box = document.querySelector('#map').getBoundingClientRect();
-const all = document.querySelector('#map > g').getBoundingClientRect();
-return {nodes: rects.length, overlaps, labels: labels.length, hidden: document.querySelectorAll('#map .edge-label.no-room').length, covered, labelOverlaps,
-        layoutMs: document.querySelector('#map').dataset.layoutMs, fill: [(all.width/box.width).toFixed(2), (all.height/box.height).toFixed(2)],
-        status: document.querySelector('#map-status').textContent};
-"""
-o = webdriver.ChromeOptions()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]: o.add_argument(a)
-o.binary_location = "/usr/bin/chromium"
-d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
-try:
-    for w in widths:
-        d.set_window_size(w, 900 if w > 500 else 844)
-        d.get(url + path)
-        for _ in range(100):
-            if d.execute_script("return document.querySelector('#map').dataset.settled") == "true": break
-            time.sleep(0.1)
-        time.sleep(1.0)
-        print(w, json.dumps(d.execute_script(MEASURE)))
-        d.save_screenshot(f"{out}-{w}.png")
-        d.set_script_timeout(120)
-        print("frames", json.dumps(d.execute_async_script(FRAMES, "expand" in out)))
-        d.save_screenshot(f"{out}-{w}-after.png")
-        print(w, json.dumps(d.execute_script(MEASURE)))
-finally:
-    d.quit(); p.terminate()
+
+
+def main():
+    db, path, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    widths = [int(w) for w in sys.argv[4].split(",")] if len(sys.argv) > 4 else [1400, 390]
+    serve, url = serve_database(db)
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        for width in widths:
+            driver.set_window_size(width, 900 if width > 500 else 844)
+            driver.get(url + path)
+            for _ in range(100):
+                if driver.execute_script("return document.querySelector('#map').dataset.settled") == "true":
+                    break
+                time.sleep(0.1)
+            time.sleep(1.0)
+            print(width, json.dumps(driver.execute_script(MAP_MEASURE)))
+            driver.save_screenshot(f"{out}-{width}.png")
+            driver.set_script_timeout(120)
+            print("frames", json.dumps(driver.execute_async_script(FRAMES, "expand" in out)))
+            driver.save_screenshot(f"{out}-{width}-after.png")
+            print(width, json.dumps(driver.execute_script(MAP_MEASURE)))
+    finally:
+        driver.quit()
+        serve.terminate()
+
+
+if __name__ == "__main__":
+    main()

@@ -264,6 +264,7 @@ for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j
 const frame = document.querySelector('#map').getBoundingClientRect();
 const drawing = document.querySelector('#map > g').getBoundingClientRect();
 return {nodes: nodes.length, overlaps, covered, labelOverlaps, labels: labels.length,
+        hidden: document.querySelectorAll('#map .edge-label.no-room').length, layoutMs: document.querySelector('#map').dataset.layoutMs,
         clusters: document.querySelectorAll('#map .cluster').length,
         inside: drawing.left >= frame.left - 1 && drawing.right <= frame.right + 1 && drawing.top >= frame.top - 1 && drawing.bottom <= frame.bottom + 1,
         fill: Math.max(drawing.width / frame.width, drawing.height / frame.height),
@@ -326,6 +327,17 @@ def test_a_tap_opens_a_screenshot_and_two_fingers_zoom(browser, server):
         browser.set_window_size(1280, 900)
 
 
+def serve_database(db):
+    """`lens serve` on a database file, on a free port: the process and the page's address."""
+    serve = subprocess.Popen([str(LENS), "serve", "--db", str(db), "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
+    while True:
+        line = serve.stdout.readline()
+        assert line, "lens serve exited"
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if found:
+            return serve, found.group(1)
+
+
 @pytest.fixture(scope="module")
 def generated():
     """A generated library of 600 screenshots whose entities recur (lens-bench graph), served."""
@@ -333,13 +345,7 @@ def generated():
     db = home / "lens.db"
     subprocess.run([str(LENS.parent / "lens-bench"), "graph", "--sizes", "600", "--brute-force-limit", "0", "--store", "600",
                     "--keep", str(db)], check=True, stdout=subprocess.DEVNULL)
-    serve = subprocess.Popen([str(LENS), "serve", "--db", str(db), "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
-    url = None
-    while url is None:
-        line = serve.stdout.readline()
-        assert line, "lens serve exited"
-        found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-        url = found and found.group(1)
+    serve, url = serve_database(db)
     yield {"url": url, "home": str(home)}
     serve.terminate()
     serve.wait()

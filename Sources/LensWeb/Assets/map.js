@@ -81,7 +81,7 @@ $("#map-controls").addEventListener("submit", (event) => event.preventDefault())
 
 // ---------------------------------------------------------------- layout (no DOM)
 
-/** The connected groups of `nodes` (indices), largest first. */
+/** The connected groups of `nodes`, each with its edges, largest first. */
 function groups(nodes, edges) {
   const parent = nodes.map((_, i) => i);
   const find = (i) => { while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; } return i; };
@@ -89,10 +89,37 @@ function groups(nodes, edges) {
   const byRoot = new Map();
   for (const node of nodes) {
     const root = find(node.i);
-    if (!byRoot.has(root)) byRoot.set(root, []);
-    byRoot.get(root).push(node);
+    if (!byRoot.has(root)) byRoot.set(root, { members: [], edges: [] });
+    byRoot.get(root).members.push(node);
   }
-  return [...byRoot.values()].sort((a, b) => b.length - a.length || a[0].id - b[0].id);
+  for (const edge of edges) byRoot.get(find(edge.s.i)).edges.push(edge);
+  return [...byRoot.values()].sort((a, b) => b.members.length - a.members.length || a.members[0].id - b.members[0].id);
+}
+
+/** Items with `x` and `y` bucketed in square cells of `size`: what is near a point is in the 3 × 3
+ * cells around it, so a pass over all items that looks at their neighbours is linear. */
+class Grid {
+  constructor(items, size) {
+    this.size = size;
+    this.cells = new Map();
+    for (const item of items) {
+      const key = Grid.key(Math.floor(item.x / size), Math.floor(item.y / size));
+      const bucket = this.cells.get(key);
+      if (bucket) bucket.push(item); else this.cells.set(key, [item]);
+    }
+  }
+
+  static key(cx, cy) { return (cx + 32768) * 65536 + (cy + 32768); } // a number: no string keys in the hot loop
+
+  /** Calls `visit` with each item in the cells around (x, y) until it returns true; whether one did. */
+  some(x, y, visit) {
+    const cx = Math.floor(x / this.size), cy = Math.floor(y / this.size);
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+      const bucket = this.cells.get(Grid.key(cx + dx, cy + dy));
+      if (bucket) for (const item of bucket) if (visit(item)) return true;
+    }
+    return false;
+  }
 }
 
 /** Lays out one group around (0, 0): a force simulation, then boxes pushed apart. */
@@ -107,32 +134,22 @@ function layoutGroup(members, edges, w, h, roomForLabels) {
     node.x = radius * Math.cos(angle); node.y = radius * Math.sin(angle); node.vx = 0; node.vy = 0;
   });
   if (n > 2) {
-    const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768); // a number: no string keys in the hot loop
     const steps = Math.max(60, Math.min(300, Math.round(30000 / n)));
     let alpha = 1;
     const decay = Math.pow(0.02, 1 / steps);
     for (let step = 0; step < steps; step++) {
-      const grid = new Map();
+      const grid = new Grid(members, spacing);
       for (const node of members) {
-        const key = cell(Math.floor(node.x / spacing), Math.floor(node.y / spacing));
-        const bucket = grid.get(key);
-        if (bucket) bucket.push(node); else grid.set(key, [node]);
-      }
-      for (const node of members) {
-        const cx = Math.floor(node.x / spacing), cy = Math.floor(node.y / spacing);
-        for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-          const bucket = grid.get(cell(cx + dx, cy + dy));
-          if (!bucket) continue;
-          for (const other of bucket) {
-            if (other === node) continue;
-            let x = node.x - other.x, y = node.y - other.y;
-            let d2 = x * x + y * y;
-            if (d2 === 0) { x = (node.i % 7) - 3 || 1; y = (other.i % 5) - 2 || 1; d2 = x * x + y * y; }
-            if (d2 > spacing * spacing) continue;
-            const push = Math.min((spacing * spacing / d2 - 1) * 0.03 * alpha, 2);
-            node.vx += x * push; node.vy += y * push;
-          }
-        }
+        grid.some(node.x, node.y, (other) => {
+          if (other === node) return false;
+          let x = node.x - other.x, y = node.y - other.y;
+          let d2 = x * x + y * y;
+          if (d2 === 0) { x = (node.i % 7) - 3 || 1; y = (other.i % 5) - 2 || 1; d2 = x * x + y * y; }
+          if (d2 > spacing * spacing) return false;
+          const push = Math.min((spacing * spacing / d2 - 1) * 0.03 * alpha, 2);
+          node.vx += x * push; node.vy += y * push;
+          return false;
+        });
         node.vx -= node.x * 0.004 * alpha; node.vy -= node.y * 0.004 * alpha;
       }
       for (const edge of edges) {
@@ -156,38 +173,26 @@ function layoutGroup(members, edges, w, h, roomForLabels) {
  * group is spread out (every distance grows) and the passes run again, so it always ends. */
 function separate(members, w, h) {
   const W = w + GAP, H = h + GAP;
-  const cellSize = Math.max(W, H);
-  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768);
   for (let round = 0; round < 30; round++) {
-    let overlaps = 0;
     for (let pass = 0; pass < 12; pass++) {
-      overlaps = 0;
-      const grid = new Map();
+      let overlaps = 0;
+      const grid = new Grid(members, Math.max(W, H));
       for (const node of members) {
-        const key = cell(Math.floor(node.x / cellSize), Math.floor(node.y / cellSize));
-        const bucket = grid.get(key);
-        if (bucket) bucket.push(node); else grid.set(key, [node]);
-      }
-      for (const node of members) {
-        const cx = Math.floor(node.x / cellSize), cy = Math.floor(node.y / cellSize);
-        for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-          const bucket = grid.get(cell(cx + dx, cy + dy));
-          if (!bucket) continue;
-          for (const other of bucket) {
-            if (other.i <= node.i) continue;
-            const x = other.x - node.x, y = other.y - node.y;
-            const ox = W - Math.abs(x), oy = H - Math.abs(y);
-            if (ox <= 0 || oy <= 0) continue;
-            overlaps++;
-            if (ox / W < oy / H) {
-              const move = (ox / 2 + 0.5) * (x < 0 || (x === 0 && node.i % 2) ? -1 : 1);
-              node.x -= move; other.x += move;
-            } else {
-              const move = (oy / 2 + 0.5) * (y < 0 || (y === 0 && node.i % 2) ? -1 : 1);
-              node.y -= move; other.y += move;
-            }
+        grid.some(node.x, node.y, (other) => {
+          if (other.i <= node.i) return false;
+          const x = other.x - node.x, y = other.y - node.y;
+          const ox = W - Math.abs(x), oy = H - Math.abs(y);
+          if (ox <= 0 || oy <= 0) return false;
+          overlaps++;
+          if (ox / W < oy / H) {
+            const move = (ox / 2 + 0.5) * (x < 0 || (x === 0 && node.i % 2) ? -1 : 1);
+            node.x -= move; other.x += move;
+          } else {
+            const move = (oy / 2 + 0.5) * (y < 0 || (y === 0 && node.i % 2) ? -1 : 1);
+            node.y -= move; other.y += move;
           }
-        }
+          return false;
+        });
       }
       if (!overlaps) return;
     }
@@ -239,11 +244,10 @@ function draw(graph, thumbnails, focusKey) {
 
   // Large groups become one node each when the map is large.
   const clusterWidth = 170, clusterHeight = 46;
-  const all = groups(nodes, edges).map((members) => {
+  const all = groups(nodes, edges).map(({ members, edges: own }) => {
     const key = members.reduce((m, n) => Math.min(m, n.id), Infinity);
-    const ids = new Set(members.map((n) => n.id));
     const closed = nodes.length > CLUSTER_ABOVE && members.length > CLUSTER_SIZE && !expanded.has(key);
-    return { key, members, closed, own: edges.filter((e) => ids.has(e.s.id)) };
+    return { key, members, closed, own };
   });
   // Labels are drawn when the edges on the map are few enough to read them.
   const labelsShown = all.reduce((sum, g) => sum + (g.closed ? 0 : g.own.length), 0) <= 400;
@@ -270,6 +274,7 @@ function draw(graph, thumbnails, focusKey) {
   }
   nodes = parts.flatMap((p) => p.members);
   edges = parts.flatMap((p) => p.edges);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
 
   const root = el("g", {});
   const edgeLayer = el("g", {}), labelLayer = el("g", {}), nodeLayer = el("g", {});
@@ -319,24 +324,15 @@ function draw(graph, thumbnails, focusKey) {
   });
 
   // Edge labels: where neither a node nor a label already placed covers them.
-  const cellSize = Math.max(nodeWidth, nodeHeight) + GAP;
-  const cell = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768);
-  const grid = new Map();
-  for (const node of nodes) {
-    const key = cell(Math.floor(node.x / cellSize), Math.floor(node.y / cellSize));
-    if (!grid.has(key)) grid.set(key, []);
-    grid.get(key).push(node);
-  }
+  // Cells as large as the farthest a node's centre can be from a label's it touches (the widest
+  // label, with room for the estimate to be short), so those nodes are in the cells around it.
+  const widest = Math.max(0, ...edges.map((edge) => edge.labelWidth || 0));
+  const grid = new Grid(nodes, Math.max(nodeWidth + 1.25 * widest, nodeHeight + 20) / 2 + 4);
+  const coversNode = (x, y, w, h, slack) => grid.some(x, y, (node) =>
+    Math.abs(node.x - x) < (nodeWidth + w) / 2 + slack && Math.abs(node.y - y) < (nodeHeight + h) / 2 + slack);
   const placed = [];
-  const free = (x, y, w, h) => {
-    const cx = Math.floor(x / cellSize), cy = Math.floor(y / cellSize);
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-      for (const node of grid.get(cell(cx + dx, cy + dy)) || []) {
-        if (Math.abs(node.x - x) < (nodeWidth + w) / 2 + 2 && Math.abs(node.y - y) < (nodeHeight + h) / 2 + 2) return false;
-      }
-    }
-    return !placed.some((p) => Math.abs(p.x - x) < (p.w + w) / 2 && Math.abs(p.y - y) < (p.h + h) / 2);
-  };
+  const free = (x, y, w, h) => !coversNode(x, y, w, h, 2)
+    && !placed.some((p) => Math.abs(p.x - x) < (p.w + w) / 2 && Math.abs(p.y - y) < (p.h + h) / 2);
   for (const edge of edges) {
     if (!edge.label) continue;
     let spot = null;
@@ -365,7 +361,7 @@ function draw(graph, thumbnails, focusKey) {
       if (!edge.label || edge.label.classList.contains("no-room")) continue;
       const b = edge.label.getBBox(), r = edge.label.getBoundingClientRect(); // as drawn, with the font's full height
       if (kept.some((k) => r.left < k.right + 2 && k.left < r.right + 2 && r.top < k.bottom + 2 && k.top < r.bottom + 2)
-        || nodes.some((n) => Math.abs(n.x - (b.x + b.width / 2)) < (nodeWidth + b.width) / 2 && Math.abs(n.y - (b.y + b.height / 2)) < (nodeHeight + b.height) / 2)) {
+        || coversNode(b.x + b.width / 2, b.y + b.height / 2, b.width, b.height, 0)) {
         edge.label.classList.add("no-room");
       } else {
         kept.push(r);
@@ -421,7 +417,7 @@ function draw(graph, thumbnails, focusKey) {
       return;
     }
     const target = event.target.closest(".node");
-    const node = target && target.dataset.id ? nodes.find((n) => n.id === Number(target.dataset.id)) : null;
+    const node = target && target.dataset.id ? byId.get(Number(target.dataset.id)) : null;
     const cluster = target && target.dataset.cluster ? target : null;
     pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, node, cluster, moved: false };
     svg.classList.add("dragging");
