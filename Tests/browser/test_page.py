@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -262,7 +263,7 @@ const labels = [...document.querySelectorAll('#map .edge-label')].filter(l => ge
 for (const l of labels) if (nodes.some(n => hit(l, n, 0))) covered++;
 for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) if (hit(labels[i], labels[j], 0.5)) labelOverlaps++;
 const frame = document.querySelector('#map').getBoundingClientRect();
-const drawing = document.querySelector('#map > g').getBoundingClientRect();
+const drawing = document.querySelector('#map > svg > g').getBoundingClientRect();
 return {nodes: nodes.length, overlaps, covered, labelOverlaps, labels: labels.length,
         hidden: document.querySelectorAll('#map .edge-label.no-room').length, layoutMs: document.querySelector('#map').dataset.layoutMs,
         clusters: document.querySelectorAll('#map .cluster').length,
@@ -300,8 +301,8 @@ def test_a_tap_opens_a_screenshot_and_two_fingers_zoom(browser, server):
     try:
         browser.set_window_size(390, 844)
         settled_map(browser, server, "map")
-        root = browser.find_element(By.CSS_SELECTOR, "#map > g")
-        before = root.get_attribute("transform")
+        drawing = browser.find_element(By.CSS_SELECTOR, "#map > svg")
+        before = drawing.get_attribute("style")
         frame = browser.find_element(By.ID, "map").rect
         cx, cy = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
 
@@ -314,7 +315,7 @@ def test_a_tap_opens_a_screenshot_and_two_fingers_zoom(browser, server):
             touch("touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
         touch("touchEnd", [])
         scale = lambda t: float(re.search(r"scale\(([\d.]+)\)", t).group(1))
-        assert scale(root.get_attribute("transform")) > scale(before) * 1.5, (before, root.get_attribute("transform"))
+        assert scale(drawing.get_attribute("style")) > scale(before) * 1.5, (before, drawing.get_attribute("style"))
         # A tap on a node opens its screenshot.
         settled_map(browser, server, "map")
         node = browser.find_elements(By.CSS_SELECTOR, "#map .node")[0]
@@ -362,6 +363,25 @@ def test_a_library_of_hundreds_keeps_its_groups_apart(browser, generated):
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .cluster"))
     opened = browser.execute_script(MAP_MEASURE)
     assert opened["nodes"] >= 300 and opened["overlaps"] == 0 and opened["covered"] == 0 and opened["labelOverlaps"] == 0, opened
+
+
+def test_zooming_into_a_large_group_opens_it(browser, generated):
+    seen = settled_map(browser, generated, "map?type=phone&max_nodes=590")
+    assert seen["clusters"] == 1, seen
+    # Real wheel input over the closed group, a notch at a time, until it opens.
+    for _ in range(40):
+        clusters = browser.find_elements(By.CSS_SELECTOR, "#map .cluster")
+        if not clusters:
+            break
+        webdriver.ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(clusters[0]), 0, -120).perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .cluster"))
+    opened = browser.execute_script(MAP_MEASURE)
+    # The group just opened fills the frame: its hundreds of screenshots are in view.
+    in_view = browser.execute_script("""
+const f = document.querySelector('#map').getBoundingClientRect();
+return [...document.querySelectorAll('#map .node')].map(n => n.getBoundingClientRect())
+  .filter(r => r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom).length;""")
+    assert opened["nodes"] >= 300 and opened["overlaps"] == 0 and in_view >= 300, (in_view, opened)
 
 
 def test_a_missing_screenshot_says_so_and_offers_a_way_back(browser, server):

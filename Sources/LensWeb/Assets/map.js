@@ -8,7 +8,7 @@
 // asks (what GraphViz's `pack` does for `lens graph --format svg`). Edge labels go where no node
 // and no other label covers them, or show when the edge is hovered. Past CLUSTER_ABOVE
 // screenshots, a large group is one node (its size and what its screenshots share most) that
-// opens on a click or a tap.
+// opens on a click, a tap, Enter, or when zoomed into.
 import { el, api, navigate } from "/assets/app.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -21,6 +21,13 @@ let expanded = new Set();      // the groups opened by a click, by their first s
 let lastGraph = null, lastQuery = "";
 
 export function hideMap() { run++; }
+
+// Where the map is on the page, read once until the page scrolls or resizes: reading it after the
+// view changed forces a layout of every element on the map (15-60 ms a pointer event at 3,000
+// screenshots).
+let frame = null;
+const mapFrame = () => (frame ||= $("#map").getBoundingClientRect());
+for (const event of ["scroll", "resize"]) window.addEventListener(event, () => { frame = null; }, { passive: true });
 
 export async function showMap(params) {
   const mine = ++run;
@@ -58,8 +65,8 @@ function render(graph, query, thumbnails, focusKey = null) {
   const ms = Math.round(performance.now() - started);
   $("#map").dataset.layoutMs = String(ms);
   $("#map").dataset.settled = "true";
-  const clusters = shown.clusters === 1 ? ", 1 large group closed (click it to open it)"
-    : shown.clusters ? `, ${shown.clusters} large groups closed (click one to open it)` : "";
+  const clusters = shown.clusters === 1 ? ", 1 large group closed (click or zoom into it to open it)"
+    : shown.clusters ? `, ${shown.clusters} large groups closed (click or zoom into one to open it)` : "";
   $("#map-status").textContent = graph.nodes.length
     ? `${graph.nodes.length} screenshots, ${graph.edges.length} connections${query.has("around") ? ` around #${query.get("around")}` : ", strongest groups first"}${clusters}. Drag to move, scroll or pinch to zoom, click to open. (laid out in ${ms} ms)`
     : "No connections yet: screenshots that share a person, phone number, e-mail address or link are connected.";
@@ -96,14 +103,15 @@ function groups(nodes, edges) {
   return [...byRoot.values()].sort((a, b) => b.members.length - a.members.length || a.members[0].id - b.members[0].id);
 }
 
-/** Items with `x` and `y` bucketed in square cells of `size`: what is near a point is in the 3 × 3
- * cells around it, so a pass over all items that looks at their neighbours is linear. */
+/** Items with `x` and `y` bucketed in cells of `width` × `height` (square unless a height is given):
+ * what is near a point is in the 3 × 3 cells around it, so a pass over all items that looks at
+ * their neighbours is linear. */
 class Grid {
-  constructor(items, size) {
-    this.size = size;
+  constructor(items, width, height = width) {
+    this.width = width; this.height = height;
     this.cells = new Map();
     for (const item of items) {
-      const key = Grid.key(Math.floor(item.x / size), Math.floor(item.y / size));
+      const key = Grid.key(Math.floor(item.x / width), Math.floor(item.y / height));
       const bucket = this.cells.get(key);
       if (bucket) bucket.push(item); else this.cells.set(key, [item]);
     }
@@ -111,9 +119,18 @@ class Grid {
 
   static key(cx, cy) { return (cx + 32768) * 65536 + (cy + 32768); } // a number: no string keys in the hot loop
 
+  /** Calls `visit` with each cell's items around (x, y) and whether (x, y) is in that cell. */
+  eachCell(x, y, visit) {
+    const cx = Math.floor(x / this.width), cy = Math.floor(y / this.height);
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+      const bucket = this.cells.get(Grid.key(cx + dx, cy + dy));
+      if (bucket) visit(bucket, dx === 0 && dy === 0);
+    }
+  }
+
   /** Calls `visit` with each item in the cells around (x, y) until it returns true; whether one did. */
   some(x, y, visit) {
-    const cx = Math.floor(x / this.size), cy = Math.floor(y / this.size);
+    const cx = Math.floor(x / this.width), cy = Math.floor(y / this.height);
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
       const bucket = this.cells.get(Grid.key(cx + dx, cy + dy));
       if (bucket) for (const item of bucket) if (visit(item)) return true;
@@ -137,18 +154,31 @@ function layoutGroup(members, edges, w, h, roomForLabels) {
     const steps = Math.max(60, Math.min(300, Math.round(30000 / n)));
     let alpha = 1;
     const decay = Math.pow(0.02, 1 / steps);
+    // Nearby nodes push apart, as strongly as they are close. A cell crowded with more than
+    // CROWD nodes pushes as one body from their centre, as strong as all of them together (what
+    // Barnes-Hut does for far nodes, here for dense ones): springs can pull a tightly linked group
+    // of thousands into a few cells, and a step then stays linear instead of quadratic.
+    const CROWD = 12;
+    const repel = (node, ox, oy, weight, salt) => {
+      let x = node.x - ox, y = node.y - oy;
+      let d2 = x * x + y * y;
+      if (d2 === 0) { x = (node.i % 7) - 3 || 1; y = (salt % 5) - 2 || 1; d2 = x * x + y * y; }
+      if (d2 > spacing * spacing) return;
+      const push = Math.min((spacing * spacing / d2 - 1) * 0.03 * alpha * weight, 2);
+      node.vx += x * push; node.vy += y * push;
+    };
     for (let step = 0; step < steps; step++) {
       const grid = new Grid(members, spacing);
       for (const node of members) {
-        grid.some(node.x, node.y, (other) => {
-          if (other === node) return false;
-          let x = node.x - other.x, y = node.y - other.y;
-          let d2 = x * x + y * y;
-          if (d2 === 0) { x = (node.i % 7) - 3 || 1; y = (other.i % 5) - 2 || 1; d2 = x * x + y * y; }
-          if (d2 > spacing * spacing) return false;
-          const push = Math.min((spacing * spacing / d2 - 1) * 0.03 * alpha, 2);
-          node.vx += x * push; node.vy += y * push;
-          return false;
+        grid.eachCell(node.x, node.y, (bucket, own) => {
+          if (bucket.length <= CROWD) {
+            for (const other of bucket) if (other !== node) repel(node, other.x, other.y, 1, other.i);
+            return;
+          }
+          if (!bucket.sum) bucket.sum = bucket.reduce((s, n) => { s.x += n.x; s.y += n.y; return s; }, { x: 0, y: 0 });
+          const count = own ? bucket.length - 1 : bucket.length;
+          const sx = own ? bucket.sum.x - node.x : bucket.sum.x, sy = own ? bucket.sum.y - node.y : bucket.sum.y;
+          repel(node, sx / count, sy / count, count, count);
         });
         node.vx -= node.x * 0.004 * alpha; node.vy -= node.y * 0.004 * alpha;
       }
@@ -173,10 +203,22 @@ function layoutGroup(members, edges, w, h, roomForLabels) {
  * group is spread out (every distance grows) and the passes run again, so it always ends. */
 function separate(members, w, h) {
   const W = w + GAP, H = h + GAP;
+  // A group squeezed into less room than its boxes need is first spread out to that room (a tightly
+  // linked group of thousands would otherwise take many rounds of passes).
+  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+  for (const node of members) {
+    left = Math.min(left, node.x); right = Math.max(right, node.x);
+    top = Math.min(top, node.y); bottom = Math.max(bottom, node.y);
+  }
+  const room = (right - left + W) * (bottom - top + H), needed = 1.3 * members.length * W * H;
+  if (room < needed) {
+    const f = Math.sqrt(needed / room);
+    for (const node of members) { node.x *= f; node.y *= f; }
+  }
   for (let round = 0; round < 30; round++) {
     for (let pass = 0; pass < 12; pass++) {
       let overlaps = 0;
-      const grid = new Grid(members, Math.max(W, H));
+      const grid = new Grid(members, W, H);
       for (const node of members) {
         grid.some(node.x, node.y, (other) => {
           if (other.i <= node.i) return false;
@@ -229,9 +271,15 @@ const textWidth = (text, px = 10) => text.length * px * 0.62 + 8;
 
 function draw(graph, thumbnails, focusKey) {
   const started = performance.now();
-  const svg = $("#map");
-  svg.replaceChildren();
-  const width = svg.clientWidth || 800, height = svg.clientHeight || 600;
+  // #map is the frame: it clips, takes the pointer and the wheel. The drawing inside it is an SVG
+  // moved and scaled by a CSS transform: changing that needs no layout of the drawing (an SVG
+  // `transform` on its root group made Chromium lay out every node again, 40-70 ms a frame at
+  // 3,000 screenshots).
+  const frameBox = $("#map");
+  const svg = el("svg", {});
+  frameBox.replaceChildren(svg);
+  frame = null;
+  const width = frameBox.clientWidth || 800, height = frameBox.clientHeight || 600;
   const showThumbs = thumbnails && graph.nodes.length <= 200;
   const nodeWidth = showThumbs ? 128 : 110, boxHeight = showThumbs ? 80 : 22;
   // The caption under a thumbnail is part of the node's box.
@@ -267,7 +315,7 @@ function draw(graph, thumbnails, focusKey) {
     parts.push({ key, members, edges: own, width: Math.max(...xs) - left + nodeWidth, height: Math.max(...ys) - top + nodeHeight });
   }
   pack(parts, Math.max(0.5, Math.min(3, width / height)));
-  svg.dataset.layoutOnlyMs = String(Math.round(performance.now() - started));
+  frameBox.dataset.layoutOnlyMs = String(Math.round(performance.now() - started));
   // Node positions are box centres.
   for (const part of parts) {
     for (const node of part.members) { node.x += part.x + nodeWidth / 2; node.y += part.y + nodeHeight / 2; }
@@ -282,18 +330,27 @@ function draw(graph, thumbnails, focusKey) {
   svg.append(root);
 
   for (const edge of edges) {
-    edge.line = el("line", { class: edge.manual ? "manual" : "", "stroke-width": (1 + 3 * edge.score).toFixed(1) },
-      el("title", {}, [...(edge.manual ? [`linked by hand${edge.note ? `: ${edge.note}` : ""}`] : []), ...edge.via, `score ${edge.score}`].join("\n")));
+    edge.line = el("line", { class: edge.manual ? "manual" : "", "stroke-width": (1 + 3 * edge.score).toFixed(1) });
     edgeLayer.append(edge.line);
-    if (edge.via.length) {
-      const text = edge.via[0].length > 36 ? edge.via[0].slice(0, 35) + "…" : edge.via[0];
-      edge.label = el("text", { class: "edge-label", "text-anchor": "middle" }, text);
-      edge.labelWidth = textWidth(text);
-      labelLayer.append(edge.label);
-      // A label with no room shows while its edge is hovered.
-      edge.line.addEventListener("pointerenter", () => edge.label.classList.add("shown"));
-      edge.line.addEventListener("pointerleave", () => edge.label.classList.remove("shown"));
-    }
+    // What the edge stands for shows while it is hovered: its title, and its label when the label
+    // had no room. On a map with too many edges for labels, both are made then (tens of thousands
+    // of text elements would double the drawing time).
+    const describe = () => {
+      if (!edge.line.firstChild) {
+        edge.line.append(el("title", {}, [...(edge.manual ? [`linked by hand${edge.note ? `: ${edge.note}` : ""}`] : []), ...edge.via, `score ${edge.score}`].join("\n")));
+      }
+      if (!edge.label && edge.via.length) {
+        const text = edge.via[0].length > 36 ? edge.via[0].slice(0, 35) + "…" : edge.via[0];
+        edge.label = el("text", { class: "edge-label no-room", "text-anchor": "middle",
+          x: ((edge.s.x + edge.t.x) / 2).toFixed(1), y: ((edge.s.y + edge.t.y) / 2 + 3.5).toFixed(1) }, text);
+        edge.labelWidth = textWidth(text);
+        labelLayer.append(edge.label);
+      }
+      return edge.label;
+    };
+    if (labelsShown) describe()?.classList.remove("no-room");
+    edge.line.addEventListener("pointerenter", () => describe()?.classList.add("shown"));
+    edge.line.addEventListener("pointerleave", () => edge.label?.classList.remove("shown"));
   }
   for (const node of nodes) {
     const label = node.copies.length ? `${node.name} +${node.copies.length}` : node.name;
@@ -312,13 +369,14 @@ function draw(graph, thumbnails, focusKey) {
     const group = el("g", { class: "node cluster", "data-cluster": part.key, tabindex: 0, role: "button",
       "aria-label": `A group of ${part.cluster.count} screenshots${via ? ` sharing ${via}` : ""}: open it`,
       transform: `translate(${(part.x + clusterWidth / 2).toFixed(1)},${(part.y + clusterHeight / 2).toFixed(1)})` },
-    el("title", {}, `${part.cluster.count} connected screenshots${part.cluster.via ? `, most through ${part.cluster.via}` : ""}. Click to open the group.`),
+    el("title", {}, `${part.cluster.count} connected screenshots${part.cluster.via ? `, most through ${part.cluster.via}` : ""}. Click or zoom in to open the group.`),
     el("rect", { x: -clusterWidth / 2, y: -clusterHeight / 2, width: clusterWidth, height: clusterHeight, rx: 10 }),
     el("text", { "text-anchor": "middle", y: -4 }, `${part.cluster.count} screenshots`),
     el("text", { "text-anchor": "middle", y: 12, class: "via" }, via || "connected"));
     const open = () => { expanded.add(part.key); render(lastGraph, new URLSearchParams(lastQuery), $("#map-controls").elements.thumbs.checked, part.key); };
     group.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
     group.open = open;
+    part.open = open;
     nodeLayer.append(group);
     return group;
   });
@@ -377,15 +435,15 @@ function draw(graph, thumbnails, focusKey) {
   for (const node of nodes) node.group.setAttribute("transform", `translate(${node.x.toFixed(1)},${node.y.toFixed(1)})`);
 
   // The whole map (or the group just opened) fits the frame.
-  const applyView = () => root.setAttribute("transform", `translate(${view.x.toFixed(2)},${view.y.toFixed(2)}) scale(${view.k.toFixed(4)})`);
+  const applyView = () => { svg.style.transform = `translate(${view.x.toFixed(2)}px,${view.y.toFixed(2)}px) scale(${view.k.toFixed(4)})`; };
   // On a map of thousands of edges, drawing them all takes longer than a frame: they are left
   // out while the map moves and come back when it stops.
   let still = null;
   const moving = () => {
     if (edges.length <= 1500) return;
-    svg.classList.add("moving");
+    frameBox.classList.add("moving");
     clearTimeout(still);
-    still = setTimeout(() => svg.classList.remove("moving"), 200);
+    still = setTimeout(() => frameBox.classList.remove("moving"), 200);
   };
   const fit = (box) => {
     const margin = 12;
@@ -400,16 +458,26 @@ function draw(graph, thumbnails, focusKey) {
   // Pan, zoom (wheel or two fingers), drag a node, click or tap to open.
   const pointers = new Map();
   let pointer = null, pinch = null;
-  const local = (event) => { const box = svg.getBoundingClientRect(); return { x: event.clientX - box.left, y: event.clientY - box.top }; };
+  const local = (event) => {
+    const frame = mapFrame();
+    return { x: event.clientX - frame.left, y: event.clientY - frame.top };
+  };
+  const closed = parts.filter((part) => part.cluster);
   const zoomAt = (px, py, k) => {
     k = Math.min(4, Math.max(0.02, k));
+    const closer = k > view.k;
     view.x = px - (px - view.x) * (k / view.k); view.y = py - (py - view.y) * (k / view.k); view.k = k;
     moving();
     applyView();
+    // Zooming into a closed group until it takes most of the frame opens it.
+    if (!closer || !closed.length || k * clusterWidth < 0.6 * Math.min(width, height)) return;
+    const x = (px - view.x) / k, y = (py - view.y) / k;
+    const part = closed.find((p) => x >= p.x && x <= p.x + p.width && y >= p.y && y <= p.y + p.height);
+    if (part) part.open();
   };
-  svg.onpointerdown = (event) => {
+  frameBox.onpointerdown = (event) => {
     pointers.set(event.pointerId, local(event));
-    svg.setPointerCapture(event.pointerId);
+    frameBox.setPointerCapture(event.pointerId);
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: view.k };
@@ -420,9 +488,8 @@ function draw(graph, thumbnails, focusKey) {
     const node = target && target.dataset.id ? byId.get(Number(target.dataset.id)) : null;
     const cluster = target && target.dataset.cluster ? target : null;
     pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, node, cluster, moved: false };
-    svg.classList.add("dragging");
   };
-  svg.onpointermove = (event) => {
+  frameBox.onpointermove = (event) => {
     if (!pointers.has(event.pointerId)) return;
     pointers.set(event.pointerId, local(event));
     if (pinch && pointers.size === 2) {
@@ -454,16 +521,15 @@ function draw(graph, thumbnails, focusKey) {
   const release = (event) => {
     pointers.delete(event.pointerId);
     if (pointers.size < 2) pinch = null;
-    svg.classList.remove("dragging");
     if (event.type === "pointerup" && pointer && pointer.id === event.pointerId && !pointer.moved) {
       if (pointer.node) navigate(`/screenshots/${pointer.node.id}`);
       else if (pointer.cluster) pointer.cluster.open();
     }
     if (pointer && pointer.id === event.pointerId) pointer = null;
   };
-  svg.onpointerup = release;
-  svg.onpointercancel = release;
-  svg.onwheel = (event) => {
+  frameBox.onpointerup = release;
+  frameBox.onpointercancel = release;
+  frameBox.onwheel = (event) => {
     event.preventDefault();
     const at = local(event);
     zoomAt(at.x, at.y, view.k * Math.exp(-event.deltaY * 0.0015));
