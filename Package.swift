@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
@@ -102,6 +103,17 @@ let package = Package(
             exclude: ["README.md", "Assets"],
             plugins: ["EmbedAssets"]
         ),
+        // `lens mcp`: the library for agents over the Model Context Protocol (stdio), through
+        // LensApp's use cases. No SQL here.
+        .target(
+            name: "LensMCP",
+            dependencies: [
+                "LensApp", "LensCore",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"]
+        ),
         // Turns Sources/LensWeb/Assets/* into Swift string constants, so the binary serves the
         // page with no files to install beside it.
         .executableTarget(name: "EmbedAssetsTool", path: "Plugins/EmbedAssetsTool"),
@@ -109,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "lens",
             dependencies: [
-                "LensApp", "LensCore", "LensWeb",
+                "LensApp", "LensCore", "LensWeb", "LensMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
