@@ -16,7 +16,7 @@ extension AgentTools {
     /// the library's text.
     func call(_ name: String, arguments: [String: Value]) async throws -> CallTool.Result {
         let started = ContinuousClock.now
-        defer { logger.debug("tool answered", metadata: ["tool": "\(name)", "ms": "\((ContinuousClock.now - started).milliseconds)"]) }
+        defer { logger.debug("tool answered", metadata: ["tool": "\(name)", "ms": "\(Int((ContinuousClock.now - started).seconds * 1000))"]) }
         do {
             let arguments = Arguments(values: arguments, tool: name)
             switch name {
@@ -71,18 +71,17 @@ extension AgentTools {
         try arguments.allow(["id", "thumbnail"])
         let id = try arguments.id()
         guard let detail = try library.screenshot(id: id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
-        var result = try Self.answer(JSONOutput.Screenshot(detail, includeWords: false))
-        guard try arguments.flag("thumbnail") ?? true else { return result }
-        var content = result.content
+        let answer = try Self.answer(JSONOutput.Screenshot(detail, includeWords: false))
+        guard try arguments.flag("thumbnail") ?? true else { return answer }
+        let picture: Tool.Content
         do {
             let (jpeg, _) = try thumbnails.thumbnail(of: id, in: library)
-            content.append(.image(data: Data(jpeg).base64EncodedString(), mimeType: "image/jpeg", annotations: nil, _meta: nil))
+            picture = .image(data: Data(jpeg).base64EncodedString(), mimeType: "image/jpeg", annotations: nil, _meta: nil)
         } catch let error as ScreenshotFileError {
             // The text is still worth having when the file is gone.
-            content.append(.text(text: "No thumbnail: \(error.description).", annotations: nil, _meta: nil))
+            picture = .text(text: "No thumbnail: \(error.description).", annotations: nil, _meta: nil)
         }
-        result = CallTool.Result(content: content, structuredContent: result.structuredContent)
-        return result
+        return CallTool.Result(content: answer.content + [picture], structuredContent: answer.structuredContent)
     }
 
     private func entities(_ arguments: Arguments) throws -> CallTool.Result {
@@ -165,8 +164,4 @@ extension AgentTools {
     static func decoded(_ json: String) throws -> Value {
         try JSONDecoder().decode(Value.self, from: Data(json.utf8))
     }
-}
-
-extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }
