@@ -314,6 +314,9 @@ extension LensDatabase {
                 ALTER TABLE batch ADD COLUMN redone_at REAL;
                 """)
         }
+        migrator.registerMigration("v16: entity counts, kept by triggers") { db in
+            try db.execute(sql: EntityCounts.migration)
+        }
         return migrator
     }
 

@@ -87,38 +87,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// How often one entity (by normalized value) occurs in the library.
-public struct EntityCount: Sendable, Equatable {
-    public var type: String
-    public var normalized: String
-    /// One way it was written.
-    public var example: String
-    /// Screenshots that show it.
-    public var screenshots: Int
-    /// Times it was found, counting repeats within a screenshot.
-    public var occurrences: Int
-}
-
 extension LensDatabase {
-    /// The most frequent entities, by the number of screenshots that show them.
-    public func topEntities(type: String? = nil, limit: Int = 20) throws -> [EntityCount] {
-        var arguments: StatementArguments = []
-        if let type { arguments += [type] }
-        arguments += [max(0, limit)]
-        return try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT type, normalized, min(value) AS example, count(DISTINCT screenshot_id) AS screenshots,
-                       count(*) AS occurrences
-                FROM entity \(type == nil ? "" : "WHERE type = ?")
-                GROUP BY type, normalized
-                ORDER BY screenshots DESC, occurrences DESC, type, normalized LIMIT ?
-                """, arguments: arguments).map {
-                EntityCount(type: $0["type"], normalized: $0["normalized"], example: $0["example"],
-                            screenshots: $0["screenshots"], occurrences: $0["occurrences"])
-            }
-        }
-    }
-
     /// Below this many exact hits a query also matches OCR misreadings of its words, whatever
     /// the number of hits asked for: the page (60 a request) and the CLI (20) find the same, and
     /// a query that fills a page of its own does not pay for a second walk (1.5–6 ms at 100,000
