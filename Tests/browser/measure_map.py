@@ -8,7 +8,9 @@
 
 Prints, per window width, what MAP_MEASURE counts and the frame intervals of 120 frames that
 alternate a wheel zoom and a drag (requestAnimationFrame timestamps: 16.7 ms is the display's
-rate), and saves screenshots OUT-WIDTH.png to look at.
+rate), then 120 frames of pans only, of zooms only, and with nothing moving on the same page:
+the baseline, since a headless Chromium on a busy machine drops frames of its own. slowFrames counts intervals over
+20 ms. Saves screenshots OUT-WIDTH.png to look at.
 """
 import json
 import sys
@@ -24,7 +26,7 @@ from test_page import MAP_MEASURE, serve_database  # noqa: E402  (what the tests
 FRAMES = r"""
 const done = arguments[arguments.length - 1];
 const svg = document.querySelector('#map');
-const expand = arguments[0];
+const expand = arguments[0], mode = arguments[1];
 let layout = null, t0 = null, drawn = null;
 if (expand) {
   const c = document.querySelector('#map .cluster');
@@ -41,15 +43,20 @@ const tick = (t) => {
   if (i++ >= 120) {
     times.sort((a, b) => a - b);
     const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
-    done({expandMs: layout && layout.toFixed(0), drawnMs: drawn && drawn.toFixed(0), nodes: document.querySelectorAll('#map .node').length, p50: q(0.5), p95: q(0.95), max: times[times.length - 1].toFixed(1), layoutMs: svg.dataset.layoutMs, layoutOnlyMs: svg.dataset.layoutOnlyMs});
+    const slow = times.filter((x) => x > 20).length;
+    done({slowFrames: slow, expandMs: layout && layout.toFixed(0), drawnMs: drawn && drawn.toFixed(0), nodes: document.querySelectorAll('#map .node').length, p50: q(0.5), p95: q(0.95), max: times[times.length - 1].toFixed(1), layoutMs: svg.dataset.layoutMs, layoutOnlyMs: svg.dataset.layoutOnlyMs});
     return;
   }
-  // Alternate pans (pointer drag) and zooms (wheel), one per frame.
-  if (i % 2) svg.dispatchEvent(new WheelEvent('wheel', {deltaY: (i % 4 === 1 ? -40 : 40), clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true, cancelable: true}));
+  if (mode === 'still') { requestAnimationFrame(tick); return; }  // the baseline: nothing moves
+  // Alternate pans (pointer drag) and zooms (wheel, in and out), one per frame, or only one kind.
+  const zoom = mode === 'zoom' || (mode === 'mixed' && i % 2);
+  if (zoom) svg.dispatchEvent(new WheelEvent('wheel', {deltaY: ((mode === 'zoom' ? i % 2 : i % 4 === 1) ? -40 : 40), clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true, cancelable: true}));
   else {
     svg.dispatchEvent(new PointerEvent('pointerdown', {pointerId: 9, clientX: box.left + 5, clientY: box.top + 5, bubbles: true}));
-    svg.dispatchEvent(new PointerEvent('pointermove', {pointerId: 9, clientX: box.left + 25, clientY: box.top + 15, bubbles: true}));
-    svg.dispatchEvent(new PointerEvent('pointerup', {pointerId: 9, clientX: box.left + 25, clientY: box.top + 15, bubbles: true}));
+    // Right and down, then back: the map stays in view.
+    const d = i % 4 < 2 ? 20 : -20;
+    svg.dispatchEvent(new PointerEvent('pointermove', {pointerId: 9, clientX: box.left + 5 + d, clientY: box.top + 5 + d / 2, bubbles: true}));
+    svg.dispatchEvent(new PointerEvent('pointerup', {pointerId: 9, clientX: box.left + 5 + d, clientY: box.top + 5 + d / 2, bubbles: true}));
   }
   requestAnimationFrame(tick);
 };
@@ -78,8 +85,14 @@ def main():
             print(width, json.dumps(driver.execute_script(MAP_MEASURE)))
             driver.save_screenshot(f"{out}-{width}.png")
             driver.set_script_timeout(120)
-            print("frames", json.dumps(driver.execute_async_script(FRAMES, "expand" in out)))
+            print("frames", json.dumps(driver.execute_async_script(FRAMES, "expand" in out, "mixed")))
+            for mode in ["pan", "zoom", "still"]:
+                print(f"{mode:6}", json.dumps(driver.execute_async_script(FRAMES, False, mode)))
             driver.save_screenshot(f"{out}-{width}-after.png")
+            # As drawn while it moves (a dense map shows a sketch until it stops).
+            driver.execute_script("""const m = document.querySelector('#map'), b = m.getBoundingClientRect();
+              m.dispatchEvent(new WheelEvent('wheel', {deltaY: -40, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2, bubbles: true, cancelable: true}));""")
+            driver.save_screenshot(f"{out}-{width}-moving.png")
             print(width, json.dumps(driver.execute_script(MAP_MEASURE)))
     finally:
         driver.quit()

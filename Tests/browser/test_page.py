@@ -152,10 +152,11 @@ def test_search_as_you_type_finds_the_receipt(browser, server):
     for letter in "lumi":
         box.send_keys(letter)
         time.sleep(0.05)
-    wait(browser, lambda d: sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"])
-    assert "q=lumi" in browser.current_url
-    marks = browser.execute_script("return [...document.querySelectorAll('#results .card')].map(c => c.querySelector('mark').textContent)")
-    assert marks and all("lumi" in m.lower() for m in marks)
+    # "lum" finds the same two: the answer to the last keystroke is the one whose URL and marks say "lumi".
+    marks = "return [...document.querySelectorAll('#results .card')].map(c => c.querySelector('mark').textContent)"
+    wait(browser, lambda d: "q=lumi" in d.current_url
+         and sorted(card_names(d)) == ["contact_card.png", "receipt_light.png"]
+         and all("lumi" in m.lower() for m in d.execute_script(marks)))
     # Keystrokes that match nothing empty the grid; the last answer wins.
     box.send_keys("xq")
     wait(browser, lambda d: len(cards(d)) == 0)
@@ -382,6 +383,47 @@ const f = document.querySelector('#map').getBoundingClientRect();
 return [...document.querySelectorAll('#map .node')].map(n => n.getBoundingClientRect())
   .filter(r => r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom).length;""")
     assert opened["nodes"] >= 300 and opened["overlaps"] == 0 and in_view >= 300, (in_view, opened)
+
+
+def test_names_too_small_to_read_are_left_out_until_zoomed_in(browser, generated):
+    seen = settled_map(browser, generated, "map?type=phone&max_nodes=600")
+    webdriver.ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#map .cluster")).click().perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .cluster"))
+    names_drawn = """return [...document.querySelectorAll('#map .node text')]
+      .filter(t => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().height > 0).length;"""
+    scale = "return Number(/scale\\(([0-9.]+)\\)/.exec(document.querySelector('#map > svg').style.transform)[1]);"
+    # Hundreds of screenshots fitted into the frame: an 11 px name would be under 5 px on screen.
+    assert browser.execute_script(scale) < 5 / 11, seen
+    assert browser.execute_script(names_drawn) == 0
+    # Real wheel input, a notch at a time: once names are 5 px or more they are drawn again.
+    frame = browser.find_element(By.ID, "map")
+    for _ in range(60):
+        if browser.execute_script(scale) >= 5 / 11:
+            break
+        webdriver.ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(frame), 0, -120).perform()
+    assert browser.execute_script(scale) >= 5 / 11
+    assert browser.execute_script(names_drawn) > 0
+
+
+def test_a_dense_map_moves_as_a_sketch_and_comes_back_when_it_stops(browser, generated):
+    # Through everything: hundreds of screenshots and thousands of connections.
+    settled_map(browser, generated, "map?max_nodes=600")
+    webdriver.ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#map .cluster")).click().perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .cluster"))
+    assert browser.execute_script(MAP_MEASURE)["nodes"] >= 500
+    state = """const m = document.querySelector('#map'), s = m.querySelector('.sketch'), n = m.querySelector('.node');
+      return {moving: m.classList.contains('moving'), sketch: getComputedStyle(s).display, boxes: (s.getAttribute('d') || '').split('z').length - 1,
+              nodes: m.querySelectorAll('.node').length, node: getComputedStyle(n).visibility};"""
+    assert "dense" in browser.find_element(By.ID, "map").get_attribute("class")
+    # A real wheel notch, and at once how the map is drawn: one path of every node's box.
+    webdriver.ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(browser.find_element(By.ID, "map")), 0, -120).perform()
+    moving = browser.execute_script(state)
+    assert moving["moving"] and moving["sketch"] != "none" and moving["node"] == "hidden", moving
+    assert moving["boxes"] == moving["nodes"], moving
+    # Stopped: the nodes are back, the sketch gone.
+    wait(browser, lambda d: not d.execute_script(state)["moving"])
+    still = browser.execute_script(state)
+    assert still["sketch"] == "none" and still["node"] == "visible", still
 
 
 def test_a_missing_screenshot_says_so_and_offers_a_way_back(browser, server):

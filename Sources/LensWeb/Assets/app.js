@@ -9,7 +9,7 @@ const pageSize = 60;
 
 /** An element with attributes and children; strings become text nodes (so they are never parsed as HTML). */
 export function el(tag, attributes = {}, ...children) {
-  const svg = ["svg", "rect", "line", "g", "text", "title", "image"].includes(tag);
+  const svg = ["svg", "rect", "line", "path", "g", "text", "title", "image"].includes(tag);
   const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
