@@ -25,7 +25,9 @@ let package = Package(
     ],
     targets: [
         // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
-        .target(name: "LensCore", exclude: ["README.md"]),
+        // Its word lists and the name tagger's weights are data files in its Assets folder,
+        // built into the binary by the EmbedAssets plugin.
+        .target(name: "LensCore", exclude: ["README.md", "Assets"], plugins: ["EmbedAssets"]),
 
         // libtesseract + leptonica through their C APIs.
         .systemLibrary(
@@ -114,8 +116,8 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        // Turns Sources/LensWeb/Assets/* into Swift string constants, so the binary serves the
-        // page with no files to install beside it.
+        // Turns a target's Assets/* (the page of LensWeb, the word lists of LensCore) into Swift
+        // string constants, so the binary needs no files installed beside it.
         .executableTarget(name: "EmbedAssetsTool", path: "Plugins/EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .executableTarget(

@@ -12,7 +12,7 @@ struct EmbedAssets: BuildToolPlugin {
         let files = names.map { folder.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedAssets.swift")
         return [.buildCommand(
-            displayName: "Embedding \(files.count) web assets of \(target.name)",
+            displayName: "Embedding \(files.count) assets of \(target.name)",
             executable: try context.tool(named: "EmbedAssetsTool").url,
             arguments: [output.path] + files.map(\.path),
             inputFiles: files,

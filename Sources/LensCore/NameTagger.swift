@@ -7,8 +7,10 @@ import Foundation
 /// or O, left to right with the previous tag as a feature. Features: the word and its
 /// neighbours, word shapes (`Xx`, `Xx'Xx`), prefixes and suffixes, membership of the census
 /// given-name and surname lists, and line starts. Trained by `scripts/train-name-model.py` on
-/// the Broad Twitter Corpus (CC-BY 4.0) sections A, B, E, G and H; its weights are
-/// `NameTagger+Weights.swift` (under 10,000 features, 190 KB of source). Hand-written because no
+/// the Broad Twitter Corpus (CC-BY 4.0; Derczynski, Bontcheva and Roberts, COLING 2016) sections
+/// A, B, E, G and H; its weights are the data file `Assets/name-tagger-weights.tsv` (9,847
+/// features, one a line: the feature, a tab, the averaged perceptron's weights ×100 for O, B and
+/// I), built into the binary. Do not edit the weights: retrain instead. Hand-written because no
 /// package here tags names; the tokenizer and features mirror the training script exactly.
 public enum NameTagger {
     static let tags: [Substring] = ["O", "B", "I"]
@@ -16,7 +18,7 @@ public enum NameTagger {
     /// Feature (its ``featureKey``) → weights for O, B and I.
     static let weights: WeightTable = {
         var table = WeightTable(capacity: 10_500)
-        for line in weightText.split(separator: "\n") {
+        for line in EmbeddedAssets.text(of: "name-tagger-weights.tsv").split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { continue }
             let numbers = line[line.index(after: tab)...].split(separator: " ").compactMap { Int32($0) }
             guard numbers.count == 3 else { continue }

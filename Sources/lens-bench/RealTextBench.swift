@@ -42,7 +42,9 @@ struct RealTextBench: ParsableCommand {
         }
         files.sort()
         let extractor = EntityExtractors.make(region: "US")
-        FileManager.default.createFile(atPath: output, contents: nil)
+        guard FileManager.default.createFile(atPath: output, contents: nil) else {
+            throw ValidationError("cannot create \(output)")
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         defer { try? handle.close() }
         let header: [String: Any] = ["format": "lens-export", "version": 1, "screenshots": documents, "exported_at": "2026-11-23T00:00:00Z"]
