@@ -29,7 +29,15 @@ extension SecretScan {
     func isMachineMade(_ start: Int, _ end: Int) -> Bool {
         guard start < end else { return false }
         let bytes = utf8[start..<end]
-        if bytes.first == 0x2D, end - start >= 2, Self.isLetter(utf8[start + 1]) || utf8[start + 1] == 0x2D { return false }
+        // A flag, unless what follows the `-` is random on its own: 8+ letters, digits or `_` whose
+        // case changes inside (`-vsZnnCZtbBYx`, `-azE_syHqOWVv5j`: a value OCR split before its
+        // `-`), which no flag's name does.
+        if bytes.first == 0x2D, end - start >= 2, Self.isLetter(utf8[start + 1]) || utf8[start + 1] == 0x2D {
+            let rest = bytes.dropFirst()
+            let humps = zip(rest, rest.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
+            guard rest.count >= 8, humps >= 2, rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F }) else { return false }
+            return true
+        }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
         var previous: UInt8 = 0
         for byte in bytes {
@@ -101,7 +109,13 @@ extension SecretScan {
         let quote = quoteLength(at: i)
         if quote > 0 {
             // At most a kilobyte: a line of many labels costs linear time, not quadratic.
-            let start = i + quote, limit = min(utf8.count, start + 1024)
+            // OCR may read one quote as two of different kinds (`="'j sHcd…"`): the value starts
+            // after both. The same quote twice is an empty value (`password = '', domain = ''`).
+            var start = i + quote
+            if start < utf8.count, case let more = quoteLength(at: start), more > 0, !utf8[start..<start + more].elementsEqual(utf8[i..<i + quote]) {
+                start += more
+            }
+            let limit = min(utf8.count, start + 1024)
             var end = start
             while end < limit, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
             guard end > start else { return nil }
@@ -122,9 +136,10 @@ extension SecretScan {
     }
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
-    /// for `l`) put back as a letter, for the checks of randomness.
+    /// for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
+    /// ASCII) put back as a letter, for the checks of randomness.
     static func withoutOCRJunk(_ value: String) -> String {
-        String(value.map { "@}{][)(|!$€".contains($0) ? "x" : $0 })
+        String(value.map { !$0.isASCII || "@}{][)(|!$€".contains($0) ? "x" : $0 })
     }
 
     /// The value's bytes without the spaces OCR put in it.
@@ -229,8 +244,10 @@ extension SecretScan {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
             let end = valueEnd(from: match.end)
             let value = squeezed(start, end)
+            // After `-p-`, the rest decides: `-p-kInjX79TB6` is a password, `-p-verbose` no flag's value.
+            let made = startsMachineMade(start, end) || (utf8[start] == 0x2D && startsMachineMade(start + 1, end))
             guard value.count >= 4, !value.allSatisfy({ $0.isASCIIDigit || $0 == ":" }), Self.isPasswordValue(value, quoted: false),
-                  startsMachineMade(start, end), !value.contains("/") else { continue }
+                  made, !value.contains("/") else { continue }
             found.append(secret(.password, nil, start, end))
         }
         return found
@@ -240,17 +257,19 @@ extension SecretScan {
     /// or two characters and then one), not a word that pieces after it happen to follow.
     func startsMachineMade(_ start: Int, _ end: Int) -> Bool {
         guard let first = piece(from: start, maximumSpaces: 0) else { return false }
-        // Symbols alone are an operator (`passwd <= 1:4.0.12-6`); a scrap is letters or digits.
-        if utf8[first.start..<first.end].contains(where: Self.isAlphanumeric), isMachineMade(first.start, min(first.end, end)) {
+        // Symbols alone are an operator (`passwd <= 1:4.0.12-6`); a scrap is letters, digits or
+        // the symbols a password may start with (`-_ wYQdKeg1opn`), not a comparison or an arrow.
+        let scrap = utf8[first.start..<first.end]
+        if scrap.contains(where: Self.isAlphanumeric), isMachineMade(first.start, min(first.end, end)) {
             return true
         }
-        guard first.end - first.start <= 2, utf8[first.start..<first.end].allSatisfy(Self.isAlphanumeric), let next = piece(from: first.end), next.end <= end else { return false }
+        guard scrap.count <= 2, !scrap.contains(where: { $0 == 0x3C || $0 == 0x3D || $0 == 0x3E }),
+              let next = piece(from: first.end), next.end <= end else { return false }
         return isMachineMade(next.start, next.end)
     }
 
-    /// `-p` and a password glued to it; one starting with `-` only before a symbol or digit
-    /// (`-p-+Ifsnm4Ms`), not a letter (`-p-v` would be flags).
-    static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p(?:[^\s\-]|-(?=[^\sA-Za-z\-]))\S*"#)
+    /// `-p` and a password glued to it, which may start with `-` (`-p-+Ifsnm4Ms`, `-p-kInjX79TB6`).
+    static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p(?:[^\s\-]|-(?=[^\s\-]))\S*"#)
 
     // MARK: - Provider keys read with noise
 
@@ -262,7 +281,8 @@ extension SecretScan {
         ("GitHub", #"[gq9]h[pousr](?: ?_ ?| )"#, 34, 38, 1),
         ("GitHub", #"github(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
         ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
-        ("Slack", #"[xX][oO0][xX][abposreABPOSRE](?: ?[\-_] ?| )"#, 46, 120, 8),
+        // OCR may read one glyph of `xox` as two (`xX0xb-…`).
+        ("Slack", #"[xX]{1,2}[oO0]{1,2}[xX]{1,2}[abposreABPOSRE](?: ?[\-_] ?| )"#, 46, 120, 8),
         ("Stripe", #"[sr]k(?: ?_ ?| )(?:live|test)(?: ?_ ?| )"#, 12, 100, 1),
         ("AWS", #"A[KS5]IA"#, 15, 17, 1),
         ("Google", #"AIza"#, 33, 37, 1),
@@ -270,7 +290,7 @@ extension SecretScan {
         ("Anthropic", #"sk-ant-(?:api|admin|sid)\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
-        ("JWT", #"eyJ"#, 30, 2000, 1),
+        ("JWT", #"ey[J|}\]]"#, 30, 2000, 1),
     ]
 
     static let noisyPrefixMatcher = TextMatcher(
@@ -289,14 +309,20 @@ extension SecretScan {
             var first = end
             while first < utf8.count, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
             first = keyPieceEnd(end, first)
-            // A prefix read with a space must be followed by something no word is (`sf/hf
-            // multilibs on upcoming…` is prose).
-            if match.text.contains(" "), !isMachineMade(end, first) { continue }
+            // A prefix read with a space for its `_` or `-` must be followed by something no
+            // word is (`sf/hf multilibs on upcoming…` is prose). A space beside a `_` or `-` that
+            // was read (`glpat -Cii…`) leaves the prefix whole.
+            let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" })
+            if prefixSplit, !isMachineMade(end, first) { continue }
             length = first - end
             end = first
             while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
                 let stop = keyPieceEnd(next.start, next.end)
-                guard stop > next.start, length < provider.minimum || isMachineMade(next.start, stop),
+                // A scrap of one or two characters OCR cut off (`…IkpX V CJ9.eyJ…`) belongs to the
+                // key when a machine-made piece follows it.
+                let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)
+                    && piece(from: stop).map { isMachineMade($0.start, keyPieceEnd($0.start, $0.end)) } == true
+                guard stop > next.start, length < provider.minimum || scrap || isMachineMade(next.start, stop),
                       length + (stop - next.start) <= provider.maximum + 2 else { break }
                 length += stop - next.start
                 end = stop
@@ -310,7 +336,7 @@ extension SecretScan {
             // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
             let caseChanges = zip(body.utf8, body.utf8.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
-            guard body.filter(\.isASCIIDigit).count >= provider.digits || (!match.text.contains(" ") && caseChanges >= 3),
+            guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && caseChanges >= 3),
                   Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
@@ -326,7 +352,7 @@ extension SecretScan {
     /// OCR read a `0` or an `a` of the key as `@`.
     /// Looks at most 253 bytes on (the longest host name), so a piece of many `@` costs little.
     func isHostAt(_ index: Int) -> Bool {
-        var i = index + 1, name = false, spaces = 0
+        var i = index + 1, name = false, spaces = 0, humps = 0
         let limit = min(utf8.count, index + 254)
         // One space may be inside the host: OCR splits `gitlab.com` as `git lab.com`.
         while i < limit, !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
@@ -334,7 +360,10 @@ extension SecretScan {
                 spaces += 1
                 guard spaces == 1, name else { break }
             }
-            if utf8[i] == 0x2E, name { return true }
+            // A name whose case changes inside again and again is base64 (a JWT's part before its
+            // `.`, after an `@` OCR read into it), not a host (`GitLab.com` changes once).
+            if i > index + 1, (0x61...0x7A).contains(utf8[i - 1]), (0x41...0x5A).contains(utf8[i]) { humps += 1 }
+            if utf8[i] == 0x2E, name { return humps < 2 }
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
         }
@@ -380,7 +409,9 @@ extension SecretScan {
     /// after words that introduce one; OCR may read a base32 letter as a digit it is not.
     static let setupKeyCue = TextMatcher(
         #"(?i)(setup\s+key|secret\s+key|authenticator|two[\s\-]factor|2fa|can.t\s+scan|manual(?:ly)?\s+entr|enter\s+(?:this|the)\s+(?:key|code)|time[\s\-]based|totp)"#)
-    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{4}[ \-]){3,}[A-Z0-9]{2,4}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{4}[ \-]){3,}[a-z0-9]{2,4}(?![A-Za-z0-9])"#)
+    /// Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`) or drop one;
+    /// most groups must still be four long.
+    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{3,5}[ \-]){3,}[A-Z0-9]{2,5}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{3,5}[ \-]){3,}[a-z0-9]{2,5}(?![A-Za-z0-9])"#)
 
     func setupKeys() -> [Secret] {
         guard mentions("key", "authenticator", "factor", "2fa", "scan", "manual", "code", "based", "totp") else { return [] }
@@ -388,6 +419,8 @@ extension SecretScan {
         guard !cues.isEmpty else { return [] }
         return Self.groupedKey.matches(in: text).compactMap { match in
             guard cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) else { return nil }
+            let groups = match.text.split(whereSeparator: { $0 == " " || $0 == "-" })
+            guard groups.dropLast().filter({ $0.count == 4 }).count * 4 >= (groups.count - 1) * 3 else { return nil }
             let compact = match.text.filter { $0.isLetter || $0.isNumber }
             // Letters mostly: a base32 key, not a phone number or a date in groups.
             // and a digit (`this code with your` is four words; a random base32 key of 16+

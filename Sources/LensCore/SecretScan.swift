@@ -114,7 +114,8 @@ struct SecretScan {
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
         // `ntn_…`): the shape new providers follow, checked for randomness below.
-        ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_)?[A-Za-z0-9]{30,}"#),
+        // Some carry a random part before the key (`sgp_AaD80dc6E02eCAE1_d3cb…`).
+        ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_|[A-Za-z0-9]{8,24}_)?[A-Za-z0-9]{30,}"#),
     ]
 
     static let providerMatcher = TextMatcher(
@@ -389,6 +390,8 @@ struct SecretScan {
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
             guard let label = match[1]?.lowercased() else { continue }
+            // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
+            if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
             let quoted = match[2] ?? match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6] else { continue }
             let isPIN = label.hasPrefix("pin")
@@ -400,10 +403,13 @@ struct SecretScan {
             let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
             found.append(secret(.password, isPIN ? "PIN" : nil, start, end))
         }
-        // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`.
+        // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:
+        // any value but a placeholder, and not a uid and gid (`docker run -u 1000:1000`).
         for match in Self.commandLineUser.matches(in: text) {
-            guard let value = match[1], Self.isPasswordValue(value, quoted: true) else { continue }
-            let end = match.end - (match.text.last == "'" || match.text.last == "\"" ? 1 : 0), start = end - value.utf8.count
+            guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
+                  value.lowercased() != "password" else { continue }
+            let closing = match.text.reversed().prefix(while: { "'\"}".contains($0) }).count
+            let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))
         }
         // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`
@@ -414,7 +420,7 @@ struct SecretScan {
         return found
     }
 
-    static let commandLineUser = TextMatcher(#"(?:^|\s)(?:-u|--user)\s+["']?[^\s:"']+:([^\s"']+)["']?"#)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?:\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     static let wifiPassword = TextMatcher(#"(?<=[:;])P:((?:[^;\\]|\\.)*)"#)
 
     /// Whether the text after a password label is a password rather than a word of the interface
@@ -488,7 +494,7 @@ struct SecretScan {
 
     /// Words that make a number next to them a one-time code. Bare `code` only counts when the word
     /// before it is not one of ``codeModifiers`` (a postal, error or country code is no secret).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код)"#
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код)"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -499,8 +505,9 @@ struct SecretScan {
     ]
     static let otpValue = #"(?:G-)?(\d{3}[\- ]\d{3}|\d{4,8})"#
     static let otpMatchers: [TextMatcher] = [
-        // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281"
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d])"#),
+        // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
+        // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d)"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la)\b[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -510,7 +517,7 @@ struct SecretScan {
     ]
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "g-", "código", "код", "码", "碼", "コード", "인증") else { return [] }
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "код", "пароль", "Пароль", "码", "碼", "コード", "인증") else { return [] }
         var found: [Secret] = []
         for (index, matcher) in Self.otpMatchers.enumerated() {
             for match in matcher.matches(in: text) {
@@ -519,6 +526,10 @@ struct SecretScan {
                 let cue = index == 0 ? match[1] : match[2]
                 guard let value else { continue }
                 if let cue, cue.lowercased() == "code" || cue.lowercased() == "coce", isModified(cue: cue, in: match) { continue }
+                // `PIN: 4821` and `password: 123456` first on their line are a form's labels (the
+                // password rule's `[PIN]`); inside a message they are a code's cue (`Your one-time
+                // eBay pin is 3190`, `Use 003407 as your password`).
+                if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
                 // A year next to a cue is a date more often than a code.
                 if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 { continue }
                 let whole = Array(match.text.utf8), needle = Array(value.utf8)
@@ -529,6 +540,13 @@ struct SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether only spaces are between the line's start and `index`.
+    func startsLine(_ index: Int) -> Bool {
+        var i = index
+        while i > 0, Self.isSpace(utf8[i - 1]) { i -= 1 }
+        return i == 0 || Self.isLineBreak(utf8[i - 1])
     }
 
     /// Whether the word before a bare `code` makes it another kind of code (`postal code`).

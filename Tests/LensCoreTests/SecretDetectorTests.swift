@@ -117,6 +117,36 @@ struct SecretDetectorTests {
         Case(text: "IBAN NLO09 GUPJ 0776 7270 45", kind: .iban, value: "0776 7270"),
         Case(text: "IBAN ES12 418@ 9023 5561 2087 @913", kind: .iban, value: "9023 5561 2087"),
         Case(text: "IBAN FR4® 2204 1180 5530 9912 7734 819", kind: .iban, value: "5530 9912 7734"),
+        // A value OCR split before a `-`, the piece after it random on its own (not a flag).
+        Case(text: "MYSQL_ROOT_PASSWORD=y8P -vsZnnCZtbBYx", kind: .password, value: "vsZnnCZtbBYx"),
+        // A password starting with symbols OCR set apart from the rest.
+        Case(text: "Wi-Fi password -_ wYQdKeg1opn", kind: .password, value: "wYQdKeg1opn"),
+        // A JWT whose `J` OCR read as `|`, and one whose middle lost a scrap to a space.
+        Case(text: "token ey|hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+             kind: .apiKey, value: "dozjgNryP4J3jVmNHl0w5N"),
+        Case(text: "export KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlF V UP0THsR8U",
+             kind: .apiKey, value: "UP0THsR8U"),
+        // An `@` OCR read into a JWT, before base64 rather than a host; `-p-` before a letter.
+        Case(text: "Bearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiNTgyMDI0@MzQiLCAibmF tZSI6ICJ1c2VyInO. YMZxrGRyht1Tuo6S819br3oc",
+             kind: .apiKey, value: "YMZxrGRyht1Tuo6S819br3oc"),
+        Case(text: "$ mysql -u jenkins -p-kInjX79TB6 orders", kind: .password, value: "kInjX79TB6"),
+        // A setup key whose group OCR read with a character too many.
+        Case(text: "Enter this setup key in your authenticator app:\n7WO2 TN2H DS5MZ 4LZJ 6U4V CKB3 PWH6 XAFR", kind: .apiKey, value: "7WO2 TN2H"),
+        // One quote read as two; a JWT's signature split before its `-`.
+        Case(text: "APP_SECRET_KEY=\"'j sHcd6SGunVrvgesvnuycjLMjTQk8a6Y\"\nPORT=8080", kind: .apiKey, value: "SGunVrvgesvnuycj"),
+        Case(text: "Bearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiMDk4MjU2MjQiLCAibmFtZSI6ICJ1c2VyIn0.bDUfg66FPDW3oc1aAk -azE_syHqOWVv5j CBEKUMANVQ",
+             kind: .apiKey, value: "azE_syHqOWVv5j"),
+        // A GitLab prefix with its `-` read and a space beside it.
+        Case(text: "glpat -Cii8xKz3Lq9WmN2vB7tR", kind: .apiKey, value: "Cii8xKz3Lq9WmN2vB7tR"),
+        // Slack's `xox` with one glyph read as two.
+        Case(text: "xX0xb-70913385842-2291846620385-T4kqLm2RzYv8WcNdHs6JpBaE", kind: .apiKey, value: "T4kqLm2RzYv8WcNdHs6JpBaE"),
+        // Credentials after `--user` / `-u`, and codes after PIN or пароль.
+        Case(text: "curl --user admin:Zx9qLm2Wv8 https://api.example.org", kind: .password, value: "Zx9qLm2Wv8"),
+        Case(text: "Your one-time eBay pin is 3190", kind: .otp, value: "3190"),
+        Case(text: "Use 003407 as your password to sign in", kind: .otp, value: "003407"),
+        Case(text: "Ваш пароль: 739201", kind: .otp, value: "739201"),
+        // A provider's token with a random part before the key (the shape new providers follow).
+        Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
 
     @Test(arguments: readByOCR)
@@ -180,6 +210,16 @@ struct SecretDetectorTests {
         "  * Stop building sf/hf multilibs on upcoming Ubuntu releases.",
         "  * Add ldap_parse_password_expiring_control to libldap-2.4-2.symbols.",
         " curl --anyauth --user me:pwd https://example.com",
+        // Flags, uids and rules near the words the new rules look for.
+        "$ tar -xzf archive.tar.gz && cmake -DCMAKE_BUILD_TYPE=Release ..",
+        "$ docker run -u 1000:1000 -v $PWD:/src image",
+        "$ git push -u origin main",
+        "Bluetooth: connect with pin 12 on the keypad",
+        "Your password must be 12 characters or more",
+        "curl --user USERNAME:PASSWORD https://example.org",
+        "Config --no-verify-ssl --log-level=debug --dry-run",
+        "Dial in: +44 20 7946 0018, PIN: 482 113 9076#",
+        "def login(self, user = '', password = '', domain = ''):",
     ]
 
     @Test(arguments: negatives)
