@@ -69,6 +69,10 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // Debian's OpenBLAS: the matrix products of the text-embedding model.
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        // Text embeddings for search by meaning: a BERT encoder over OpenBLAS, weights mapped from disk.
+        .target(name: "LensEmbed", dependencies: ["LensCore", "COpenBLAS"], exclude: ["README.md"]),
         .target(
             name: "LensWatch",
             dependencies: [
@@ -133,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "lens-bench",
             dependencies: [
-                "LensApp", "LensCore", "LensStore", "LensPhone", "LensGraph",
+                "LensApp", "LensCore", "LensStore", "LensPhone", "LensGraph", "LensOCR", "LensEmbed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -145,6 +149,7 @@ let package = Package(
         .testTarget(name: "LensWatchTests", dependencies: ["LensWatch", "LensTestSupport"]),
         .testTarget(name: "LensGraphTests", dependencies: ["LensGraph", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensPhoneTests", dependencies: ["LensPhone", "LensCore"]),
+        .testTarget(name: "LensEmbedTests", dependencies: ["LensEmbed", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensOCRTests", dependencies: ["LensOCR", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensStoreTests", dependencies: [
             "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),

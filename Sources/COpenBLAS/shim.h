@@ -1,0 +1,4 @@
+#ifndef LENS_COPENBLAS_SHIM_H
+#define LENS_COPENBLAS_SHIM_H
+#include <cblas.h>
+#endif

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import LensCore
+import LensEmbed
+import LensOCR
+
+/// What an embedding costs next to the OCR it follows: each image of a folder is recognized as
+/// Lens does, then its text embedded, both timed as the thread's own CPU in the same run.
+struct EmbedBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embed",
+        abstract: "CPU per screenshot of the text embedding against its OCR, measured in the same run.",
+        discussion: """
+            Each image is recognized with Lens's settings and its text embedded (all-MiniLM-L6-v2, \
+            the first 256 tokens, as the model's package does); CPU is the thread's own time, one \
+            thread, so the other core's load does not count. Prints the ratio embedding / OCR per \
+            image (median, p95) and in all, and the tokens per text.
+
+            Example: lens-bench embed ../shared/corpus/public
+            """)
+
+    @Argument(help: "A folder of screenshots (e.g. ../shared/corpus/public).")
+    var corpus: String
+
+    @Option(help: "The model's folder (model.safetensors, vocab.txt).")
+    var model = ProcessInfo.processInfo.environment["LENS_MODEL_DIR"] ?? "/usr/local/share/lens/models/all-minilm-l6-v2"
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: corpus).standardizedFileURL
+        let images = try Measure.imageNames(in: folder)
+        guard !images.isEmpty else { throw ValidationError("no images in \(folder.path)") }
+        let recognizer = try Recognizer(settings: RecognizerSettings())
+        let (embedder, load) = try Measure.time { try TextEmbedder(directory: model) }
+        print(String(format: "model loaded in %.0f ms", load * 1000))
+        var ocr: [Double] = [], embed: [Double] = [], tokens: [Int] = []
+        for name in images {
+            let data = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            var start = OCRBench.threadCPUSeconds()
+            guard let text = try? recognizer.recognize(data).text else {
+                print("  \(name): not recognized, skipped")
+                continue
+            }
+            ocr.append(OCRBench.threadCPUSeconds() - start)
+            start = OCRBench.threadCPUSeconds()
+            let ids = embedder.tokenizer.ids(text, maximumTokens: TextEmbedder.maximumTokens)
+            _ = embedder.embedding(ids: ids)
+            embed.append(OCRBench.threadCPUSeconds() - start)
+            tokens.append(ids.count)
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double {
+            let sorted = values.sorted()
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+        }
+        let ratios = zip(embed, ocr).map { $0 / max($1, 1e-9) }
+        print("\(ocr.count) screenshots, tokens per text: median \(Int(percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0)")
+        print(String(format: "OCR CPU per screenshot:       median %.0f ms, p95 %.0f ms, total %.1f s",
+                     percentile(ocr, 0.5) * 1000, percentile(ocr, 0.95) * 1000, ocr.reduce(0, +)))
+        print(String(format: "embedding CPU per screenshot: median %.0f ms, p95 %.0f ms, total %.1f s",
+                     percentile(embed, 0.5) * 1000, percentile(embed, 0.95) * 1000, embed.reduce(0, +)))
+        print(String(format: "embedding / OCR: %.3f in all; per screenshot median %.3f, p95 %.3f",
+                     embed.reduce(0, +) / ocr.reduce(0, +), percentile(ratios, 0.5), percentile(ratios, 0.95)))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LensCore
+import LensEmbed
+import LensTestSupport
+import Testing
+
+/// The forward pass against embeddings the model's own Python package computed once
+/// (`Tests/Embedding/reference.json`, from `make_reference.py`): cosine ≥ 0.999 for every text,
+/// with the weights `scripts/install-deps.sh` unpacks.
+struct TextEmbedderTests {
+    static func cosine(_ a: [Float], _ b: [Float]) -> Float {
+        var dot: Float = 0, na: Float = 0, nb: Float = 0
+        for (x, y) in zip(a, b) {
+            dot += x * y
+            na += x * x
+            nb += y * y
+        }
+        return dot / (na.squareRoot() * nb.squareRoot())
+    }
+
+    @Test func matchesTheModelsOwnPackage() throws {
+        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let reference = try EmbeddingReference.load()
+        var worst: Float = 1
+        for example in reference.cases {
+            let vector = embedder.embedding(example.text)
+            #expect(vector.count == TextEmbedder.dimensions)
+            let similarity = Self.cosine(vector, example.embedding)
+            worst = min(worst, similarity)
+            #expect(similarity >= 0.999, "cosine \(similarity) for \(example.text.prefix(40))")
+        }
+        // The vectors tell texts apart: a paraphrase is nearer its target than an unrelated text.
+        let invoice = embedder.embedding("Quartz Dental — Invoice #2231. Bill to: Ana Souza. Amount due $240.00")
+        let dentist = embedder.embedding("the dentist invoice"), plane = embedder.embedding("plane arrival time")
+        #expect(Self.cosine(invoice, dentist) > Self.cosine(invoice, plane) + 0.1)
+        print("TextEmbedder: worst cosine against the reference \(worst) over \(reference.cases.count) texts")
+    }
+
+    @Test func aMissingOrBrokenModelSaysWhichFileAndWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lens-embed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect { try TextEmbedder(directory: folder.path) } throws: { "\($0)".contains("vocab.txt") }
+        try String(contentsOfFile: EmbeddingReference.modelDirectory + "/vocab.txt", encoding: .utf8)
+            .write(to: folder.appendingPathComponent("vocab.txt"), atomically: true, encoding: .utf8)
+        // A header that claims more bytes than the file has.
+        var bytes = Data([0xFF, 0xFF, 0, 0, 0, 0, 0, 0])
+        bytes.append(Data("{}".utf8))
+        try bytes.write(to: folder.appendingPathComponent("model.safetensors"))
+        #expect { try TextEmbedder(directory: folder.path) } throws: { "\($0)".contains("model.safetensors") && "\($0)".contains("header") }
+        // A valid header without the model's tensors.
+        // (Padded with spaces to 8 bytes, as writers of the format do, so the data is aligned.)
+        var header = Data(#"{"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#.utf8)
+        while header.count % 8 != 0 { header.append(0x20) }
+        var file = Data()
+        for i in 0..<8 { file.append(UInt8((header.count >> (8 * i)) & 0xFF)) }
+        file.append(header)
+        file.append(Data(count: 4))
+        try file.write(to: folder.appendingPathComponent("model.safetensors"))
+        #expect { try TextEmbedder(directory: folder.path) } throws: { "\($0)".contains("embeddings.word_embeddings.weight") }
+    }
+}
