@@ -50,6 +50,13 @@ public struct WordPieceTokenizer: Sendable {
         return ids
     }
 
+    /// The pieces of `text` without `[CLS]` and `[SEP]`, at most `maximum`: a long text's windows.
+    public func pieceIDs(_ text: String, maximum: Int) -> [Int32] {
+        var ids: [Int32] = []
+        for word in Self.words(text) where ids.count < maximum { ids += pieces(of: word) }
+        return Array(ids.prefix(maximum))
+    }
+
     /// One word's pieces: the longest prefix the vocabulary has, then `##` and the longest next.
     func pieces(of word: String) -> [Int32] {
         let characters = Array(word.unicodeScalars)

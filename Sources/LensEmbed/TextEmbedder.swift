@@ -81,6 +81,25 @@ public final class TextEmbedder: @unchecked Sendable {
         embedding(ids: tokenizer.ids(text, maximumTokens: Self.maximumTokens))
     }
 
+    /// The embedding of a whole text: its pieces cut into windows the model's size (254 and
+    /// `[CLS]`, `[SEP]`), at most `maximumWindows` of them (a bounded cost for any text), and the
+    /// mean of their embeddings weighted by their lengths, made unit length again.
+    public func embedding(windowsOf text: String, maximumWindows: Int = 4) -> (vector: [Float], windows: Int) {
+        let size = Self.maximumTokens - 2
+        let pieces = tokenizer.pieceIDs(text, maximum: size * max(1, maximumWindows))
+        guard pieces.count > size else { return (embedding(ids: [tokenizer.classifier] + pieces + [tokenizer.separator]), 1) }
+        var sum = [Float](repeating: 0, count: Self.dimensions)
+        var windows = 0
+        for start in stride(from: 0, to: pieces.count, by: size) {
+            let window = pieces[start..<min(pieces.count, start + size)]
+            let vector = embedding(ids: [tokenizer.classifier] + window + [tokenizer.separator])
+            for j in 0..<Self.dimensions { sum[j] += vector[j] * Float(window.count) }
+            windows += 1
+        }
+        let norm = max(sum.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
+        return (sum.map { $0 / norm }, windows)
+    }
+
     /// The normalized mean of the last layer over `ids` (`[CLS] … [SEP]`, at most 512).
     public func embedding(ids: [Int32]) -> [Float] {
         let n = min(ids.count, Self.positions), d = Self.dimensions

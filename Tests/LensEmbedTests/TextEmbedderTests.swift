@@ -36,6 +36,26 @@ struct TextEmbedderTests {
         print("TextEmbedder: worst cosine against the reference \(worst) over \(reference.cases.count) texts")
     }
 
+    /// A long text is read whole in windows, at most the number asked; a short one is one window
+    /// and the same vector as the model's own.
+    @Test func readsALongTextInWindows() throws {
+        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let short = "Flight BA 283 lands at 14:35, gate B42"
+        #expect(embedder.embedding(windowsOf: short).windows == 1)
+        #expect(Self.cosine(embedder.embedding(windowsOf: short).vector, embedder.embedding(short)) > 0.99999)
+        // A receipt followed by a page about something else: the windows see both; the first
+        // window alone sees only the receipt.
+        let receipt = String(repeating: "Quartz Dental invoice, bill to Ana Souza, amount due 240 dollars. ", count: 30)
+        let flight = String(repeating: "Your flight lands at gate B42, baggage on belt 7, the plane arrives early. ", count: 30)
+        let whole = embedder.embedding(windowsOf: receipt + flight, maximumWindows: 8)
+        #expect(whole.windows > 2 && whole.windows <= 8)
+        let first = embedder.embedding(receipt + flight)
+        let query = embedder.embedding("plane arrival time")
+        #expect(Self.cosine(whole.vector, query) > Self.cosine(first, query))
+        #expect(embedder.embedding(windowsOf: String(repeating: receipt, count: 20), maximumWindows: 3).windows == 3)
+        #expect(abs(whole.vector.reduce(0) { $0 + $1 * $1 } - 1) < 1e-4)
+    }
+
     @Test func aMissingOrBrokenModelSaysWhichFileAndWhy() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lens-embed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
