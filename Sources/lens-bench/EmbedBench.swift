@@ -11,10 +11,10 @@ struct EmbedBench: ParsableCommand {
         commandName: "embed",
         abstract: "CPU per screenshot of the text embedding against its OCR, measured in the same run.",
         discussion: """
-            Each image is recognized with Lens's settings and its text embedded (all-MiniLM-L6-v2, \
-            the first 256 tokens, as the model's package does); CPU is the thread's own time, one \
+            Each image is recognized with Lens's settings and its text embedded (all-MiniLM-L6-v2) \
+            whole, in windows of 256 tokens (at most --windows); CPU is the thread's own time, one \
             thread, so the other core's load does not count. Prints the ratio embedding / OCR per \
-            image (median, p95) and in all, and the tokens per text.
+            image (median, p95) and in all, and the pieces and windows per text.
 
             Example: lens-bench embed ../shared/corpus/public
             """)
@@ -25,6 +25,9 @@ struct EmbedBench: ParsableCommand {
     @Option(help: "The model's folder (model.safetensors, vocab.txt).")
     var model = ProcessInfo.processInfo.environment["LENS_MODEL_DIR"] ?? "/usr/local/share/lens/models/all-minilm-l6-v2"
 
+    @Option(help: "At most this many windows of 256 tokens a text.")
+    var windows = 4
+
     func run() throws {
         let folder = URL(fileURLWithPath: corpus).standardizedFileURL
         let images = try Measure.imageNames(in: folder)
@@ -32,7 +35,7 @@ struct EmbedBench: ParsableCommand {
         let recognizer = try Recognizer(settings: RecognizerSettings())
         let (embedder, load) = try Measure.time { try TextEmbedder(directory: model) }
         print(String(format: "model loaded in %.0f ms", load * 1000))
-        var ocr: [Double] = [], embed: [Double] = [], tokens: [Int] = []
+        var ocr: [Double] = [], embed: [Double] = [], tokens: [Int] = [], windowCounts: [Int] = []
         for name in images {
             let data = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
             var start = OCRBench.threadCPUSeconds()
@@ -42,17 +45,18 @@ struct EmbedBench: ParsableCommand {
             }
             ocr.append(OCRBench.threadCPUSeconds() - start)
             start = OCRBench.threadCPUSeconds()
-            let ids = embedder.tokenizer.ids(text, maximumTokens: TextEmbedder.maximumTokens)
-            _ = embedder.embedding(ids: ids)
+            let (_, windowCount) = embedder.embedding(windowsOf: text, maximumWindows: windows)
             embed.append(OCRBench.threadCPUSeconds() - start)
-            tokens.append(ids.count)
+            tokens.append(embedder.tokenizer.pieceIDs(text, maximum: 100_000).count)
+            windowCounts.append(windowCount)
         }
         func percentile(_ values: [Double], _ p: Double) -> Double {
             let sorted = values.sorted()
             return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
         }
         let ratios = zip(embed, ocr).map { $0 / max($1, 1e-9) }
-        print("\(ocr.count) screenshots, tokens per text: median \(Int(percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0)")
+        print("\(ocr.count) screenshots, pieces per text: median \(Int(percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0);"
+              + " windows: \((1...max(1, windows)).map { w in "\(windowCounts.filter { $0 == w }.count)×\(w)" }.joined(separator: " "))")
         print(String(format: "OCR CPU per screenshot:       median %.0f ms, p95 %.0f ms, total %.1f s",
                      percentile(ocr, 0.5) * 1000, percentile(ocr, 0.95) * 1000, ocr.reduce(0, +)))
         print(String(format: "embedding CPU per screenshot: median %.0f ms, p95 %.0f ms, total %.1f s",
