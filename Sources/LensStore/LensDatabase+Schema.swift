@@ -317,6 +317,9 @@ extension LensDatabase {
         migrator.registerMigration("v16: entity counts, kept by triggers") { db in
             try db.execute(sql: EntityCounts.migration)
         }
+        migrator.registerMigration("v17: text embeddings, dropped when their text changes") { db in
+            try db.execute(sql: Embeddings.migration)
+        }
         return migrator
     }
 
