@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "LensApp",
             dependencies: [
-                "LensCore", "LensOCR", "LensStore", "LensWatch", "LensPhone", "LensGraph",
+                "LensCore", "LensOCR", "LensStore", "LensWatch", "LensPhone", "LensGraph", "LensEmbed",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -155,7 +155,7 @@ let package = Package(
             "LensStore", "LensCore", "LensTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "LensAppTests", dependencies: [
-            "LensApp", "LensStore", "LensCore", "LensGraph", "LensTestSupport",
+            "LensApp", "LensStore", "LensCore", "LensGraph", "LensEmbed", "LensTestSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -17,9 +17,14 @@ struct ReindexCommand: ParsableCommand {
             secrets (lens doctor says when). The index, entities and QR payloads are rewritten and \
             the freed space in the database file is wiped.
 
+            --embeddings makes the text embeddings (search by meaning) that screenshots lack, \
+            newest first, with progress on standard error. It can be stopped and run again: what \
+            is done stays done.
+
             Examples:
               lens reindex --entities --region GB
               lens reindex --privacy
+              lens reindex --embeddings
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -30,12 +35,17 @@ struct ReindexCommand: ParsableCommand {
     @Flag(help: "Mask the secrets in every stored text again, as [privacy] says.")
     var privacy = false
 
+    @Flag(help: "Make the text embeddings that screenshots lack (resumable).")
+    var embeddings = false
+
     @OptionGroup var configOption: ConfigOption
 
     @OptionGroup var regionOption: RegionOption
 
     func validate() throws {
-        guard entities || privacy else { throw ValidationError("Say what to recompute: --entities or --privacy.") }
+        guard entities || privacy || embeddings else {
+            throw ValidationError("Say what to recompute: --entities, --privacy or --embeddings.")
+        }
     }
 
     func run() throws {
@@ -48,6 +58,21 @@ struct ReindexCommand: ParsableCommand {
             let seconds = (ContinuousClock.now - start).seconds
             print(String(format: "%d texts checked, %d with secrets masked%@ (%.1f s)", report.checked, report.changed,
                          report.connections.map { ", \($0) connections" } ?? "", seconds))
+            guard entities || embeddings else { return }
+        }
+        if embeddings {
+            let start = ContinuousClock.now
+            let embedder = try EmbeddingModel.load()
+            var last = ContinuousClock.now
+            let report = try library.fillEmbeddings(with: embedder) { progress in
+                if ContinuousClock.now - last > .seconds(1) {
+                    last = ContinuousClock.now
+                    FileHandle.standardError.write(Data("embedded \(progress.embedded) of \(progress.texts)\n".utf8))
+                }
+                return true
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            print(String(format: "%d embeddings made, %d of %d texts have one (%.1f s)", report.made, report.embedded, report.texts, seconds))
             guard entities else { return }
         }
         let start = ContinuousClock.now
