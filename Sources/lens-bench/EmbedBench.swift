@@ -28,7 +28,11 @@ struct EmbedBench: ParsableCommand {
     @Option(help: "At most this many windows of 256 tokens a text.")
     var windows = 4
 
+    @Option(help: "Also time a scan of this many 8-bit vectors in memory for the 10 nearest (0: skip).")
+    var scan = 0
+
     func run() throws {
+        if scan > 0 { timeScan(count: scan) }
         let folder = URL(fileURLWithPath: corpus).standardizedFileURL
         let images = try Measure.imageNames(in: folder)
         guard !images.isEmpty else { throw ValidationError("no images in \(folder.path)") }
@@ -50,10 +54,6 @@ struct EmbedBench: ParsableCommand {
             tokens.append(embedder.tokenizer.pieceIDs(text, maximum: 100_000).count)
             windowCounts.append(windowCount)
         }
-        func percentile(_ values: [Double], _ p: Double) -> Double {
-            let sorted = values.sorted()
-            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-        }
         let ratios = zip(embed, ocr).map { $0 / max($1, 1e-9) }
         print("\(ocr.count) screenshots, pieces per text: median \(Int(percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0);"
               + " windows: \((1...max(1, windows)).map { w in "\(windowCounts.filter { $0 == w }.count)×\(w)" }.joined(separator: " "))")
@@ -63,5 +63,40 @@ struct EmbedBench: ParsableCommand {
                      percentile(embed, 0.5) * 1000, percentile(embed, 0.95) * 1000, embed.reduce(0, +)))
         print(String(format: "embedding / OCR: %.3f in all; per screenshot median %.3f, p95 %.3f",
                      embed.reduce(0, +) / ocr.reduce(0, +), percentile(ratios, 0.5), percentile(ratios, 0.95)))
+    }
+
+    func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+
+    /// The brute-force scan search by meaning would start from: every vector's dot product with
+    /// the query's, the 10 best kept. Random unit vectors: the cost does not depend on the values.
+    func timeScan(count: Int) {
+        var state: UInt64 = 42
+        func random() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int64(bitPattern: state >> 11) % 2001 - 1000) / 1000
+        }
+        let vectors = (0..<count).map { _ in QuantizedVector((0..<TextEmbedder.dimensions).map { _ in random() }) }
+        var times: [Double] = []
+        for _ in 0..<21 {
+            let query = QuantizedVector((0..<TextEmbedder.dimensions).map { _ in random() })
+            let (_, seconds) = Measure.time { () -> [Int] in
+                var best: [(Float, Int)] = []
+                for (i, vector) in vectors.enumerated() {
+                    let score = vector.dot(query)
+                    if best.count < 10 || score > best[best.count - 1].0 {
+                        best.append((score, i))
+                        best.sort { $0.0 > $1.0 }
+                        if best.count > 10 { best.removeLast() }
+                    }
+                }
+                return best.map(\.1)
+            }
+            times.append(seconds)
+        }
+        print(String(format: "scan of %d vectors for the 10 nearest: median %.1f ms, p95 %.1f ms (in memory, one thread)",
+                     count, percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000))
     }
 }
