@@ -100,13 +100,18 @@ public final class TextEmbedder: @unchecked Sendable {
         return (sum.map { $0 / norm }, windows)
     }
 
-    /// The normalized mean of the last layer over `ids` (`[CLS] … [SEP]`, at most 512).
+    /// The normalized mean of the last layer over `ids` (`[CLS] … [SEP]`, at most 512; an id the
+    /// model has no row for reads as `[UNK]`). No ids: a vector of zeros.
     public func embedding(ids: [Int32]) -> [Float] {
         let n = min(ids.count, Self.positions), d = Self.dimensions
+        guard n > 0 else { return [Float](repeating: 0, count: d) }
+        let rows = words.count / d
         var x = [Float](repeating: 0, count: n * d)
         x.withUnsafeMutableBufferPointer { x in
             for (t, id) in ids.prefix(n).enumerated() {
-                let word = Int(id) * d, position = t * d
+                // The weights are read through unchecked pointers: an id must name a row.
+                let row = (0..<rows).contains(Int(id)) ? Int(id) : Int(tokenizer.unknown)
+                let word = row * d, position = t * d
                 for j in 0..<d { x[t * d + j] = words[word + j] + positionEmbeddings[position + j] + tokenTypes[j] }
             }
             Self.normalizeLayers(x, rows: n, weight: embeddingNormWeight, bias: embeddingNormBias)

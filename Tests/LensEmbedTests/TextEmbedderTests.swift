@@ -56,6 +56,16 @@ struct TextEmbedderTests {
         #expect(abs(whole.vector.reduce(0) { $0 + $1 * $1 } - 1) < 1e-4)
     }
 
+    /// Ids from outside the tokenizer cannot read past the weights.
+    @Test func anIdWithoutARowReadsAsUnknown() throws {
+        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let unknown = embedder.embedding(ids: [embedder.tokenizer.classifier, embedder.tokenizer.unknown, embedder.tokenizer.separator])
+        #expect(embedder.embedding(ids: [embedder.tokenizer.classifier, -5, embedder.tokenizer.separator]) == unknown)
+        #expect(embedder.embedding(ids: [embedder.tokenizer.classifier, 1_000_000, embedder.tokenizer.separator]) == unknown)
+        #expect(embedder.embedding(ids: []).allSatisfy { $0 == 0 })
+        #expect(embedder.embedding(ids: Array(repeating: 1037, count: 600)).count == TextEmbedder.dimensions)
+    }
+
     @Test func aMissingOrBrokenModelSaysWhichFileAndWhy() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lens-embed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
