@@ -34,8 +34,7 @@ extension SecretScan {
         // `-`), which no flag's name does.
         if bytes.first == 0x2D, end - start >= 2, Self.isLetter(utf8[start + 1]) || utf8[start + 1] == 0x2D {
             let rest = bytes.dropFirst()
-            let humps = zip(rest, rest.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
-            guard rest.count >= 8, humps >= 2, rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F }) else { return false }
+            guard rest.count >= 8, Self.caseChanges(rest) >= 2, rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F }) else { return false }
             return true
         }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
@@ -63,6 +62,12 @@ extension SecretScan {
     }
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// How often a small letter is followed by a capital: random keys do it again and again
+    /// (`kkjYCkvxXjtF`), words and names once at most (`GitLab`, `correctAB`).
+    static func caseChanges(_ bytes: some Collection<UInt8>) -> Int {
+        zip(bytes, bytes.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
+    }
 
     /// The next piece of the line from `index`: its bounds after at most `maximumSpaces` spaces,
     /// nil at the end of the line.
@@ -335,8 +340,7 @@ extension SecretScan {
             // A key without a digit passes when its prefix was read whole and its case changes as
             // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
-            let caseChanges = zip(body.utf8, body.utf8.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
-            guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && caseChanges >= 3),
+            guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && Self.caseChanges(body.utf8) >= 3),
                   Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
@@ -352,7 +356,7 @@ extension SecretScan {
     /// OCR read a `0` or an `a` of the key as `@`.
     /// Looks at most 253 bytes on (the longest host name), so a piece of many `@` costs little.
     func isHostAt(_ index: Int) -> Bool {
-        var i = index + 1, name = false, spaces = 0, humps = 0
+        var i = index + 1, name = false, spaces = 0
         let limit = min(utf8.count, index + 254)
         // One space may be inside the host: OCR splits `gitlab.com` as `git lab.com`.
         while i < limit, !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
@@ -362,8 +366,7 @@ extension SecretScan {
             }
             // A name whose case changes inside again and again is base64 (a JWT's part before its
             // `.`, after an `@` OCR read into it), not a host (`GitLab.com` changes once).
-            if i > index + 1, (0x61...0x7A).contains(utf8[i - 1]), (0x41...0x5A).contains(utf8[i]) { humps += 1 }
-            if utf8[i] == 0x2E, name { return humps < 2 }
+            if utf8[i] == 0x2E, name { return Self.caseChanges(utf8[(index + 1)..<i]) < 2 }
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
         }

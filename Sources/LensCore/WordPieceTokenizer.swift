@@ -41,9 +41,9 @@ public struct WordPieceTokenizer: Sendable {
     /// The ids of `text` between `[CLS]` and `[SEP]`, at most `maximumTokens` in all.
     public func ids(_ text: String, maximumTokens: Int = 256) -> [Int32] {
         var ids: [Int32] = [classifier]
-        for word in Self.words(text) {
+        Self.forEachWord(text) { word in
             ids += pieces(of: word)
-            if ids.count >= maximumTokens - 1 { break }
+            return ids.count < maximumTokens - 1
         }
         if ids.count > maximumTokens - 1 { ids.removeLast(ids.count - (maximumTokens - 1)) }
         ids.append(separator)
@@ -53,7 +53,10 @@ public struct WordPieceTokenizer: Sendable {
     /// The pieces of `text` without `[CLS]` and `[SEP]`, at most `maximum`: a long text's windows.
     public func pieceIDs(_ text: String, maximum: Int) -> [Int32] {
         var ids: [Int32] = []
-        for word in Self.words(text) where ids.count < maximum { ids += pieces(of: word) }
+        Self.forEachWord(text) { word in
+            ids += pieces(of: word)
+            return ids.count < maximum
+        }
         return Array(ids.prefix(maximum))
     }
 
@@ -82,47 +85,49 @@ public struct WordPieceTokenizer: Sendable {
         return result
     }
 
-    /// The normalized words and punctuation marks of `text`, in order.
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = String.UnicodeScalarView()
-        func close() {
-            if !current.isEmpty { words.append(String(current)) }
-            current = String.UnicodeScalarView()
-        }
-        for scalar in normalized(text).unicodeScalars {
-            if scalar == " " {
-                close()
-            } else if isPunctuation(scalar) {
-                close()
-                words.append(String(scalar))
-            } else {
-                current.append(scalar)
+    /// Calls `body` with the normalized words and punctuation marks of `text`, in order, until it
+    /// returns false. The text is normalized one stretch between white space (or CJK ideographs)
+    /// at a time, so a long text costs only as far as its pieces are wanted. The result is the
+    /// same as normalizing it whole: decomposition and case work scalar by scalar, and combining
+    /// marks, the only ones reordered, go anyway.
+    static func forEachWord(_ text: String, _ body: (String) -> Bool) {
+        var stretch = String.UnicodeScalarView()
+        // The stretch's words: normalized, then split around every punctuation mark.
+        func flush() -> Bool {
+            defer { stretch = String.UnicodeScalarView() }
+            guard !stretch.isEmpty else { return true }
+            var word = String.UnicodeScalarView()
+            for scalar in normalized(String(stretch)).unicodeScalars {
+                guard isPunctuation(scalar) else {
+                    word.append(scalar)
+                    continue
+                }
+                if !word.isEmpty, !body(String(word)) { return false }
+                word = String.UnicodeScalarView()
+                if !body(String(scalar)) { return false }
             }
+            return word.isEmpty || body(String(word))
         }
-        close()
-        return words
-    }
-
-    /// Control characters dropped, white space made a space, CJK ideographs set apart, accents
-    /// stripped (NFD, then no combining marks), lower case, as `BertNormalizer` does.
-    static func normalized(_ text: String) -> String {
-        var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar.value == 0 || scalar.value == 0xFFFD || isControl(scalar) { continue }
             if isWhitespace(scalar) {
-                cleaned.append(" ")
+                guard flush() else { return }
             } else if isCJK(scalar) {
-                cleaned.append(" ")
-                cleaned.append(scalar)
-                cleaned.append(" ")
+                guard flush() else { return }
+                stretch.append(scalar)
+                guard flush() else { return }
             } else {
-                cleaned.append(scalar)
+                stretch.append(scalar)
             }
         }
-        // Accents first, then case, in BertNormalizer's order.
+        _ = flush()
+    }
+
+    /// Accents stripped (NFD, then no combining marks), then lower case, in `BertNormalizer`'s
+    /// order; control characters, white space and CJK ideographs are handled by ``forEachWord``.
+    static func normalized(_ text: String) -> String {
         var stripped = String.UnicodeScalarView()
-        for scalar in String(cleaned).decomposedStringWithCanonicalMapping.unicodeScalars
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
         where scalar.properties.generalCategory != .nonspacingMark {
             stripped.append(scalar)
         }

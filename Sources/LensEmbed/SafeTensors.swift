@@ -40,16 +40,26 @@ public final class SafeTensors: @unchecked Sendable {
             throw Failure.unreadable(path, String(cString: strerror(errno)))
         }
         let base = UnsafeRawPointer(mapped)
+        do {
+            tensors = try Self.tensors(in: base, length: length, path: path)
+        } catch {
+            munmap(mapped, length)
+            throw error
+        }
+        self.base = base
+        self.length = length
+    }
+
+    /// The F32 tensors the header names, each checked to lie inside the file with its shape's size.
+    static func tensors(in base: UnsafeRawPointer, length: Int, path: String) throws -> [String: Tensor] {
         var headerLength = 0
         for i in 0..<8 { headerLength |= Int(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * i) }
         // The header is JSON of a few kilobytes; 100 MB would be a hostile file.
         guard headerLength > 0, headerLength <= min(length - 8, 100_000_000) else {
-            munmap(mapped, length)
             throw Failure.malformed(path, "a header of \(headerLength) bytes in a file of \(length)")
         }
         let header = Data(bytes: base + 8, count: headerLength)
         guard let object = try? JSONSerialization.jsonObject(with: header) as? [String: Any] else {
-            munmap(mapped, length)
             throw Failure.malformed(path, "its header is not a JSON object")
         }
         let dataStart = 8 + headerLength
@@ -57,21 +67,24 @@ public final class SafeTensors: @unchecked Sendable {
         for (name, value) in object where name != "__metadata__" {
             guard let entry = value as? [String: Any], let dtype = entry["dtype"] as? String,
                   let shape = entry["shape"] as? [Int], let range = entry["data_offsets"] as? [Int], range.count == 2 else {
-                munmap(mapped, length)
                 throw Failure.malformed(path, "tensor \(name) has no dtype, shape or data_offsets")
             }
             guard dtype == "F32" else { continue }
-            let count = shape.reduce(1, *)
-            let start = dataStart + range[0], end = dataStart + range[1]
-            guard range[0] >= 0, start <= end, end <= length, end - start == count * 4, start % 4 == 0 else {
-                munmap(mapped, length)
+            // A hostile shape may not overflow: its product is checked, never trapped on.
+            var count = 1
+            for dimension in shape {
+                let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+                guard dimension >= 0, !overflow else { throw Failure.malformed(path, "tensor \(name) has the shape \(shape)") }
+                count = product
+            }
+            guard count <= (length - dataStart) / 4, range[0] >= 0, range[0] <= range[1], range[1] <= length - dataStart,
+                  range[1] - range[0] == count * 4,
+                  (dataStart + range[0]) % 4 == 0 else {
                 throw Failure.malformed(path, "tensor \(name)'s bytes \(range) do not fit its shape \(shape) or the file")
             }
-            tensors[name] = Tensor(shape: shape, offset: start, count: count)
+            tensors[name] = Tensor(shape: shape, offset: dataStart + range[0], count: count)
         }
-        self.base = base
-        self.length = length
-        self.tensors = tensors
+        return tensors
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }

@@ -28,6 +28,12 @@ public final class TextEmbedder: @unchecked Sendable {
     let words, positionEmbeddings, tokenTypes, embeddingNormWeight, embeddingNormBias: UnsafeBufferPointer<Float>
     let layers: [Layer]
 
+    /// Where `scripts/install-deps.sh` unpacks the model: `$LENS_MODEL_DIR`, else
+    /// `/usr/local/share/lens/models/all-minilm-l6-v2`.
+    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        environment["LENS_MODEL_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share/lens/models/all-minilm-l6-v2"
+    }
+
     /// The model in `directory`: `model.safetensors` and `vocab.txt`, as install-deps.sh unpacks them.
     public init(directory: String) throws {
         let vocabularyPath = directory + "/vocab.txt"

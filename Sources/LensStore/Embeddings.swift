@@ -39,15 +39,16 @@ enum Embeddings {
 
 extension LensDatabase {
     /// Up to `limit` texts without a vector of `model`, newest first (the ones a user is likeliest
-    /// to look for). A blank text is among them: save it a vector of zeros (it matches nothing),
-    /// so it is not asked for again.
-    public func textsWithoutEmbedding(model: String, limit: Int) throws -> [EmbeddingWork] {
+    /// to look for), only those older than `before` when given: a pass over the library goes on
+    /// from its last batch instead of stepping over every text it already did. A blank text is
+    /// among them: save it a vector of zeros (it matches nothing), so it is not asked for again.
+    public func textsWithoutEmbedding(model: String, limit: Int, before: Int64? = nil) throws -> [EmbeddingWork] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT t.id, t.body FROM screenshot_text t
                 LEFT JOIN screenshot_embedding e ON e.id = t.id AND e.model = (SELECT id FROM embedding_model WHERE name = ?)
-                WHERE e.id IS NULL ORDER BY t.id DESC LIMIT ?
-                """, arguments: [model, max(0, limit)]).map { row in
+                WHERE e.id IS NULL AND t.id < ? ORDER BY t.id DESC LIMIT ?
+                """, arguments: [model, before ?? Int64.max, max(0, limit)]).map { row in
                 let body: [UInt8] = [UInt8](row["body"] as Data)
                 return EmbeddingWork(id: row["id"], text: try TextCompression.inflate(body), body: body)
             }

@@ -23,7 +23,7 @@ struct EmbedBench: ParsableCommand {
     var corpus: String
 
     @Option(help: "The model's folder (model.safetensors, vocab.txt).")
-    var model = ProcessInfo.processInfo.environment["LENS_MODEL_DIR"] ?? "/usr/local/share/lens/models/all-minilm-l6-v2"
+    var model = TextEmbedder.directory()
 
     @Option(help: "At most this many windows of 256 tokens a text.")
     var windows = 4
@@ -55,19 +55,14 @@ struct EmbedBench: ParsableCommand {
             windowCounts.append(windowCount)
         }
         let ratios = zip(embed, ocr).map { $0 / max($1, 1e-9) }
-        print("\(ocr.count) screenshots, pieces per text: median \(Int(percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0);"
+        print("\(ocr.count) screenshots, pieces per text: median \(Int(Measure.percentile(tokens.map(Double.init), 0.5))), max \(tokens.max() ?? 0);"
               + " windows: \((1...max(1, windows)).map { w in "\(windowCounts.filter { $0 == w }.count)×\(w)" }.joined(separator: " "))")
         print(String(format: "OCR CPU per screenshot:       median %.0f ms, p95 %.0f ms, total %.1f s",
-                     percentile(ocr, 0.5) * 1000, percentile(ocr, 0.95) * 1000, ocr.reduce(0, +)))
+                     Measure.percentile(ocr, 0.5) * 1000, Measure.percentile(ocr, 0.95) * 1000, ocr.reduce(0, +)))
         print(String(format: "embedding CPU per screenshot: median %.0f ms, p95 %.0f ms, total %.1f s",
-                     percentile(embed, 0.5) * 1000, percentile(embed, 0.95) * 1000, embed.reduce(0, +)))
+                     Measure.percentile(embed, 0.5) * 1000, Measure.percentile(embed, 0.95) * 1000, embed.reduce(0, +)))
         print(String(format: "embedding / OCR: %.3f in all; per screenshot median %.3f, p95 %.3f",
-                     embed.reduce(0, +) / ocr.reduce(0, +), percentile(ratios, 0.5), percentile(ratios, 0.95)))
-    }
-
-    func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+                     embed.reduce(0, +) / ocr.reduce(0, +), Measure.percentile(ratios, 0.5), Measure.percentile(ratios, 0.95)))
     }
 
     /// The brute-force scan search by meaning would start from: every vector's dot product with
@@ -97,6 +92,6 @@ struct EmbedBench: ParsableCommand {
             times.append(seconds)
         }
         print(String(format: "scan of %d vectors for the 10 nearest: median %.1f ms, p95 %.1f ms (in memory, one thread)",
-                     count, percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000))
+                     count, Measure.percentile(times, 0.5) * 1000, Measure.percentile(times, 0.95) * 1000))
     }
 }

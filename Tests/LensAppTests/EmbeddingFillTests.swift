@@ -18,7 +18,7 @@ struct EmbeddingFillTests {
                 path: "/s/\(n).png", size: 10, modifiedAt: 1, sha256: String(repeating: "0", count: 63) + String(n), format: .png, seenAt: 2))
             try library.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1), for: registration.id, seconds: 0.1)
         }
-        let embedder = try EmbeddingModel.load(directory: EmbeddingReference.modelDirectory)
+        let embedder = try EmbeddingModel.load()
         // Stopped after the first batch of two, as a Ctrl-C would: two are done and stay done.
         var calls = 0
         let first = try library.fillEmbeddings(with: embedder, batchSize: 2) { _ in calls += 1; return false }

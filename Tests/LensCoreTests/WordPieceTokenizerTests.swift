@@ -1,22 +1,9 @@
-import Foundation
 import LensCore
-import LensTestSupport
 import Testing
 
-/// The tokenizer against the ids the model's own tokenizer gave (`Tests/Embedding/reference.json`,
-/// made by `make_reference.py`), with the vocabulary `scripts/install-deps.sh` unpacks, and on a
-/// small vocabulary of its own for the rules one at a time.
+/// The tokenizer's rules one at a time, on a small vocabulary of its own. Against the model's own
+/// tokenizer, with the real vocabulary: `TextEmbedderTests.givesTheModelTokenizersIDs`.
 struct WordPieceTokenizerTests {
-    @Test func givesTheModelTokenizersIDs() throws {
-        let vocabulary = try String(contentsOfFile: EmbeddingReference.modelDirectory + "/vocab.txt", encoding: .utf8)
-        let tokenizer = try #require(WordPieceTokenizer(vocabulary: vocabulary), "no [UNK], [CLS] or [SEP] in the vocabulary")
-        let reference = try EmbeddingReference.load()
-        #expect(reference.cases.count >= 15)
-        for example in reference.cases {
-            #expect(tokenizer.ids(example.text, maximumTokens: reference.max_tokens) == example.ids, "\(example.text.prefix(40))")
-        }
-    }
-
     static let tinyVocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "una", "##ff", "##able", "un", "cafe", ",", "!", "東", "a", "##b"]
         .joined(separator: "\n")
 

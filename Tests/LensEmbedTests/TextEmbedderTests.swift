@@ -18,8 +18,19 @@ struct TextEmbedderTests {
         return dot / (na.squareRoot() * nb.squareRoot())
     }
 
+    /// The tokenizer gives the model tokenizer's ids, with the vocabulary install-deps.sh unpacks.
+    @Test func givesTheModelTokenizersIDs() throws {
+        let vocabulary = try String(contentsOfFile: TextEmbedder.directory() + "/vocab.txt", encoding: .utf8)
+        let tokenizer = try #require(WordPieceTokenizer(vocabulary: vocabulary), "no [UNK], [CLS] or [SEP] in the vocabulary")
+        let reference = try EmbeddingReference.load()
+        #expect(reference.cases.count >= 15)
+        for example in reference.cases {
+            #expect(tokenizer.ids(example.text, maximumTokens: reference.max_tokens) == example.ids, "\(example.text.prefix(40))")
+        }
+    }
+
     @Test func matchesTheModelsOwnPackage() throws {
-        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let embedder = try TextEmbedder(directory: TextEmbedder.directory())
         let reference = try EmbeddingReference.load()
         var worst: Float = 1
         for example in reference.cases {
@@ -39,7 +50,7 @@ struct TextEmbedderTests {
     /// A long text is read whole in windows, at most the number asked; a short one is one window
     /// and the same vector as the model's own.
     @Test func readsALongTextInWindows() throws {
-        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let embedder = try TextEmbedder(directory: TextEmbedder.directory())
         let short = "Flight BA 283 lands at 14:35, gate B42"
         #expect(embedder.embedding(windowsOf: short).windows == 1)
         #expect(Self.cosine(embedder.embedding(windowsOf: short).vector, embedder.embedding(short)) > 0.99999)
@@ -58,7 +69,7 @@ struct TextEmbedderTests {
 
     /// Ids from outside the tokenizer cannot read past the weights.
     @Test func anIdWithoutARowReadsAsUnknown() throws {
-        let embedder = try TextEmbedder(directory: EmbeddingReference.modelDirectory)
+        let embedder = try TextEmbedder(directory: TextEmbedder.directory())
         let unknown = embedder.embedding(ids: [embedder.tokenizer.classifier, embedder.tokenizer.unknown, embedder.tokenizer.separator])
         #expect(embedder.embedding(ids: [embedder.tokenizer.classifier, -5, embedder.tokenizer.separator]) == unknown)
         #expect(embedder.embedding(ids: [embedder.tokenizer.classifier, 1_000_000, embedder.tokenizer.separator]) == unknown)
@@ -71,7 +82,7 @@ struct TextEmbedderTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect { try TextEmbedder(directory: folder.path) } throws: { "\($0)".contains("vocab.txt") }
-        try String(contentsOfFile: EmbeddingReference.modelDirectory + "/vocab.txt", encoding: .utf8)
+        try String(contentsOfFile: TextEmbedder.directory() + "/vocab.txt", encoding: .utf8)
             .write(to: folder.appendingPathComponent("vocab.txt"), atomically: true, encoding: .utf8)
         // A header that claims more bytes than the file has.
         var bytes = Data([0xFF, 0xFF, 0, 0, 0, 0, 0, 0])

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The text-embedding model as `scripts/install-deps.sh` unpacks it, and the reference its own
-/// Python package computed once (`Tests/Embedding/reference.json`, from `make_reference.py`).
+/// What the text-embedding model's own Python package computed once (`Tests/Embedding/reference.json`,
+/// from `make_reference.py`): token ids and vectors.
 public struct EmbeddingReference: Decodable, Sendable {
     public struct Case: Decodable, Sendable {
         public var text: String
@@ -10,9 +10,6 @@ public struct EmbeddingReference: Decodable, Sendable {
     }
     public var max_tokens: Int
     public var cases: [Case]
-
-    public static let modelDirectory = ProcessInfo.processInfo.environment["LENS_MODEL_DIR"]
-        ?? "/usr/local/share/lens/models/all-minilm-l6-v2"
 
     public static func load() throws -> EmbeddingReference {
         let url = TestSupport.packageRoot.appendingPathComponent("Tests/Embedding/reference.json")
