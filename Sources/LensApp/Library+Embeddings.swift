@@ -23,19 +23,29 @@ extension Library {
         public var embedded: Int, texts: Int
     }
 
+    /// Makes the vectors the library lacks (see ``EmbeddingPass/run(in:with:batchSize:progress:)``).
+    @discardableResult
+    public func fillEmbeddings(with embedder: TextEmbedder, batchSize: Int = 16,
+                               progress: (EmbeddingProgress) -> Bool = { _ in true }) throws -> EmbeddingProgress {
+        try EmbeddingPass.run(in: database, with: embedder, batchSize: batchSize, progress: progress)
+    }
+}
+
+/// One pass of making the vectors a library lacks: `lens reindex --embeddings`, the end of
+/// `lens import`, and the daemon when OCR is idle.
+enum EmbeddingPass {
     /// Makes the vectors the library lacks, newest first, `batchSize` texts at a time, and calls
     /// `progress` after each batch. Resumable: what is saved stays, and a later call makes only
     /// what is still missing. Stops when it has gone through the library once, or when `progress`
     /// returns false; a text that changed while its vector was made is left for the next pass. A
     /// blank text gets a vector of zeros (it matches nothing) so it is not asked for again.
-    @discardableResult
-    public func fillEmbeddings(with embedder: TextEmbedder, batchSize: Int = 16,
-                               progress: (EmbeddingProgress) -> Bool = { _ in true }) throws -> EmbeddingProgress {
+    static func run(in database: LensDatabase, with embedder: TextEmbedder, batchSize: Int = 16,
+                    progress: (Library.EmbeddingProgress) -> Bool = { _ in true }) throws -> Library.EmbeddingProgress {
         let zero = QuantizedVector([Float](repeating: 0, count: TextEmbedder.dimensions))
         // Counted once: the report adds what this call makes (two counts a batch would read
         // every row of both tables thousands of times in a large library).
         let (embedded, texts) = try database.embeddingProgress(model: EmbeddingModel.name)
-        var report = EmbeddingProgress(made: 0, embedded: embedded, texts: texts)
+        var report = Library.EmbeddingProgress(made: 0, embedded: embedded, texts: texts)
         var before: Int64?
         while true {
             let work = try database.textsWithoutEmbedding(model: EmbeddingModel.name, limit: max(1, batchSize), before: before)

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensEmbed
 import LensOCR
 import LensPhone
 import LensStore
@@ -9,16 +10,16 @@ public struct Library: Sendable {
     /// The store. `package`: the command line and the web layer go through Library's methods.
     package let database: LensDatabase
     public let databasePath: String
+    /// The vectors and the model search by meaning uses, loaded when first needed.
+    let meaning: MeaningIndex
 
     /// Opens (creating if needed) the database at `path` after checking that SQLite's FTS5 works.
-    public init(databasePath: String) throws {
+    /// The embedding model is looked for in `modelDirectory` when a search first needs it.
+    public init(databasePath: String, modelDirectory: String = TextEmbedder.directory()) throws {
         try LensDatabase.selfCheck()
         self.databasePath = databasePath
         self.database = try LensDatabase(path: databasePath)
-    }
-
-    public func search(_ request: SearchRequest) throws -> [SearchHit] {
-        try database.search(request)
+        self.meaning = MeaningIndex(modelDirectory: modelDirectory)
     }
 
     /// Whether the library holds no screenshot yet (then "no matches" means "import first").

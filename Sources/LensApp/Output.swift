@@ -155,8 +155,14 @@ public enum JSONOutput {
         var gone_path: String?
         /// Present (`note`, `tags`) when the snippet shows the note or the tags, which the query matched.
         var matched_in: String?
+        /// Present (true) for a hit found by meaning alone (no word of the query in it), with how
+        /// near the query it is (a cosine, 0...1 in practice).
+        var semantic: Bool?
+        var similarity: Double?
 
         public init(_ hit: SearchHit) {
+            semantic = hit.similarity == nil ? nil : true
+            similarity = hit.similarity.map { (Double($0) * 1000).rounded() / 1000 }
             matched_in = hit.matchedIn == .text ? nil : hit.matchedIn.rawValue
             gone_path = hit.lastGonePath.map(SystemPath.visible)
             approximate = hit.isApproximate ? true : nil

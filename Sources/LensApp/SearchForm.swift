@@ -22,8 +22,12 @@ public struct SearchForm: Sendable, Equatable {
     /// The text is being typed: its last word, if unfinished (no space after it), also matches
     /// longer words, so `lumi` finds "Lumière" before the word is complete.
     public var isBeingTyped = false
-    /// No OCR-misreading matches (`lens search --exact`).
+    /// No OCR-misreading matches and no matches by meaning (`lens search --exact`).
     public var isExact = false
+    /// How meaning is used; nil: along with the words, except while the text is being typed
+    /// (the words come first and fast; the page asks for meaning once typing pauses) or with
+    /// `isExact`. A text starting with `~` asks for meaning only.
+    public var meaning: SearchMeaning?
 
     public init() {}
 
@@ -55,6 +59,12 @@ public struct SearchForm: Sendable, Equatable {
             throw SearchFormError("the minimum confidence must be between 0 and 100")
         }
         var parsed: SearchQuery?
+        var text = self.text, meaning = self.meaning
+        if let tilde = text.firstIndex(where: { !$0.isWhitespace }), text[tilde] == "~" {
+            text = String(text[text.index(after: tilde)...])
+            meaning = .only
+        }
+        if isExact && meaning == .only { throw SearchFormError("a search by meaning only cannot also be exact: drop --exact or the meaning") }
         do {
             parsed = try SearchQuery(parsing: isBeingTyped ? Self.completingLastWord(text) : text)
         } catch SearchQuery.ParseError.empty where hasFilter || listingWhenEmpty {
@@ -76,6 +86,7 @@ public struct SearchForm: Sendable, Equatable {
                                     minimumConfidence: minimumConfidence, entityTypes: entityTypes,
                                     entities: entityFilters, tags: tags, limit: limit, offset: offset)
         request.allowsFuzzy = !isExact
+        request.meaning = meaning ?? (isExact || isBeingTyped ? .off : .alongWords)
         return request
     }
 

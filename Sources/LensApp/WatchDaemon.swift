@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LensCore
+import LensEmbed
 import LensOCR
 import LensStore
 import LensWatch
@@ -15,6 +16,9 @@ public struct WatchOptions: Sendable {
     public var importOptions: ImportOptions
     /// Re-reads the folders on SIGHUP; throws (and the daemon keeps its folders) if the file is invalid.
     public var reloadFolders: @Sendable () throws -> [LensConfiguration.Folder]
+    /// Where the embedding model is (search by meaning); the daemon reads new texts with it when
+    /// OCR is idle, and goes on without when it is missing.
+    public var modelDirectory = TextEmbedder.directory()
 
     public init(folders: [LensConfiguration.Folder], stabilitySeconds: Double, importOptions: ImportOptions,
                 reloadFolders: @escaping @Sendable () throws -> [LensConfiguration.Folder]) {
@@ -77,22 +81,24 @@ public enum WatchDaemon {
 
     static func run(database: LensDatabase, options: WatchOptions, logger: Logger,
                     notifier: SystemdNotifier = SystemdNotifier(), alongside: [any Service] = []) async throws {
-        let signal = WorkSignal()
+        let signal = WorkSignal(), meaningSignal = WorkSignal()
         let folders = WatchedFolders(options.folders)
         let remover = OriginalRemover(database: database, folders: folders,
                                       maximumFileBytes: options.importOptions.maximumFileBytes, logger: logger)
         let ocr = OCRService(database: database, options: options.importOptions, folders: folders, remover: remover,
-                             keeper: ConnectionKeeper(database: database), signal: signal, logger: logger, notifier: notifier)
+                             keeper: ConnectionKeeper(database: database), signal: signal, drained: meaningSignal,
+                             logger: logger, notifier: notifier)
         let intake = try IntakeService(database: database, options: options, folders: folders, remover: remover,
                                        signal: signal, logger: logger, notifier: notifier)
-        var services: [any Service] = [ocr, intake]
+        let meaning = EmbeddingService(database: database, signal: meaningSignal, modelDirectory: options.modelDirectory, logger: logger)
+        var services: [any Service] = [meaning, ocr, intake]
         if let interval = notifier.watchdogInterval {
             // First in the list, so it is shut down last and keeps systemd informed while OCR drains.
             services.insert(WatchdogService(interval: interval, notifier: notifier), at: 0)
         }
         services += alongside
         let group = ServiceGroup(
-            services: services, // shut down in reverse order: intake stops first, then OCR drains
+            services: services, // shut down in reverse order: intake stops first, then OCR drains, then meaning
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
@@ -130,6 +136,8 @@ struct OCRService: Service {
     /// One for the daemon's life: its entity index is loaded once and kept up to date.
     let keeper: ConnectionKeeper
     let signal: WorkSignal
+    /// Raised after a drain that recorded something: the embedding service's cue.
+    let drained: WorkSignal
     let logger: Logger
     let notifier: SystemdNotifier
 
@@ -196,6 +204,7 @@ struct OCRService: Service {
                 }
                 lastWork = ContinuousClock.now
                 let (recognized, failed) = counter.takeTotals()
+                if recognized > 0 { drained.raise() }
                 if recognized + failed > 0 {
                     logger.info("indexed", metadata: ["recognized": "\(recognized)", "failed": "\(failed)"])
                     if let counts = try? database.stateCounts() {

@@ -119,6 +119,12 @@ public struct SearchQuery: Sendable, Equatable {
         return host.lowercased() + path
     }
 
+    /// What search by meaning reads: the words to find, as typed, without the syntax (quotes,
+    /// `*`, `OR`) and without the excluded ones.
+    public var meaningText: String {
+        groups.flatMap { $0.filter { !$0.isExcluded }.map(\.text) }.joined(separator: " ")
+    }
+
     /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.
     public var fts5Expression: String {
         fts5(completions: [:]).expression

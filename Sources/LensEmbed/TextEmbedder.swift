@@ -91,19 +91,28 @@ public final class TextEmbedder: @unchecked Sendable {
     /// `[CLS]`, `[SEP]`), at most `maximumWindows` of them (a bounded cost for any text), and the
     /// mean of their embeddings weighted by their lengths, made unit length again.
     public func embedding(windowsOf text: String, maximumWindows: Int = 4) -> (vector: [Float], windows: Int) {
+        let windows = windowEmbeddings(of: text, maximumWindows: maximumWindows)
+        return (windows.count == 1 ? windows[0].vector : Self.mean(of: windows), windows.count)
+    }
+
+    /// The windows' embeddings averaged, each weighted by its pieces, made unit length again.
+    public static func mean(of windows: [(vector: [Float], pieces: Int)]) -> [Float] {
+        var sum = [Float](repeating: 0, count: dimensions)
+        for window in windows { for j in 0..<min(dimensions, window.vector.count) { sum[j] += window.vector[j] * Float(window.pieces) } }
+        let norm = max(sum.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
+        return sum.map { $0 / norm }
+    }
+
+    /// Each window's embedding and how many pieces it holds: at least one window (a blank text's
+    /// is zeros), at most `maximumWindows`.
+    public func windowEmbeddings(of text: String, maximumWindows: Int = 4) -> [(vector: [Float], pieces: Int)] {
         let size = Self.maximumTokens - 2
         let pieces = tokenizer.pieceIDs(text, maximum: size * max(1, maximumWindows))
-        guard pieces.count > size else { return (embedding(ids: [tokenizer.classifier] + pieces + [tokenizer.separator]), 1) }
-        var sum = [Float](repeating: 0, count: Self.dimensions)
-        var windows = 0
-        for start in stride(from: 0, to: pieces.count, by: size) {
+        guard pieces.count > size else { return [(embedding(ids: [tokenizer.classifier] + pieces + [tokenizer.separator]), pieces.count)] }
+        return stride(from: 0, to: pieces.count, by: size).map { start in
             let window = pieces[start..<min(pieces.count, start + size)]
-            let vector = embedding(ids: [tokenizer.classifier] + window + [tokenizer.separator])
-            for j in 0..<Self.dimensions { sum[j] += vector[j] * Float(window.count) }
-            windows += 1
+            return (embedding(ids: [tokenizer.classifier] + window + [tokenizer.separator]), window.count)
         }
-        let norm = max(sum.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
-        return (sum.map { $0 / norm }, windows)
     }
 
     /// The normalized mean of the last layer over `ids` (`[CLS] … [SEP]`, at most 512; an id the

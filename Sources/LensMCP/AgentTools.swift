@@ -34,7 +34,10 @@ public struct AgentTools: Sendable {
                     Finds the user's screenshots by the words OCR read in them (also through common OCR \
                     misreadings), best matches first, with filters. Without a query, the filters alone \
                     list screenshots, newest first. Query syntax: all words must appear; "quoted phrase"; \
-                    pref* for a prefix; -word to exclude; a OR b.
+                    pref* for a prefix; -word to exclude; a OR b. After the screenshots holding the words \
+                    come those whose text is about the same thing without them, marked "semantic": true \
+                    with their "similarity"; a query starting with ~ is searched by meaning only \
+                    (~plane arrival time), useful when the exact words are not known.
                     """,
                  inputSchema: Schema.object([
                     "query": Schema.string("What to search for (may be empty when a filter is given)."),

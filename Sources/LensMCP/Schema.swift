@@ -42,7 +42,7 @@ enum Schema {
         "id": id, "path": optionalText, "paths": texts, "score": number, "snippet": text,
         "matches": ["type": "array", "items": ["type": "array", "items": ["type": "integer"]]],
         "captured_at": date, "imported_at": date, "approximate": ["type": "boolean"], "fuzzy": ["type": "boolean"],
-        "fuzzy_words": texts, "gone_path": text, "matched_in": text,
+        "fuzzy_words": texts, "gone_path": text, "matched_in": text, "semantic": ["type": "boolean"], "similarity": number,
     ], required: ["id", "paths", "score", "snippet", "captured_at", "imported_at"])
 
     static let entityCount = record([

@@ -35,6 +35,47 @@ enum Embeddings {
             DELETE FROM screenshot_embedding WHERE id = old.id;
         END;
         """
+
+    /// How many saves and drops the log keeps: a reader further behind loads every vector again.
+    static let changeLogLength = 10_000
+
+    /// Every save and drop of a vector, numbered, so a process that keeps the vectors in memory
+    /// (`lens serve`, an agent's `lens mcp`) reads only what changed since it last looked instead
+    /// of 40 MB at 100,000 screenshots. Only the last ``changeLogLength`` are kept (some 120 KB).
+    /// A `REPLACE` fires no delete trigger (recursive triggers are off), only the insert one.
+    static let changeLogMigration = """
+        CREATE TABLE embedding_change (
+            seq     INTEGER PRIMARY KEY,
+            id      INTEGER NOT NULL
+        );
+        CREATE TRIGGER embedding_change_saved AFTER INSERT ON screenshot_embedding BEGIN
+            INSERT INTO embedding_change (id) VALUES (new.id);
+            DELETE FROM embedding_change WHERE seq <= (SELECT max(seq) FROM embedding_change) - \(changeLogLength);
+        END;
+        CREATE TRIGGER embedding_change_dropped AFTER DELETE ON screenshot_embedding BEGIN
+            INSERT INTO embedding_change (id) VALUES (old.id);
+            DELETE FROM embedding_change WHERE seq <= (SELECT max(seq) FROM embedding_change) - \(changeLogLength);
+        END;
+        """
+}
+
+/// What changed among the vectors of a model since a reader last looked (``LensDatabase/embeddingChanges``).
+public struct EmbeddingChanges: Sendable {
+    /// `saved` is every vector of the model: the reader starts over (it had none, or fell out of
+    /// the log, or the log is not the one it read before).
+    public var isComplete: Bool
+    /// Vectors to add or replace.
+    public var saved: [(id: Int64, vector: QuantizedVector)]
+    /// Ids whose vector went.
+    public var dropped: [Int64]
+    /// What to pass next time.
+    public var mark: EmbeddingChangeMark
+}
+
+/// Where a reader is in the change log: the last entry it read. A log that now ends before it
+/// (another file) or starts after it (entries were cut) makes the reader load everything.
+public struct EmbeddingChangeMark: Sendable, Equatable {
+    var last: Int64
 }
 
 extension LensDatabase {
@@ -82,16 +123,47 @@ extension LensDatabase {
 
     /// Every vector of `model`, in id order, `dimensions` wide; a row of another width is skipped.
     public func embeddings(model: String, dimensions: Int) throws -> [(id: Int64, vector: QuantizedVector)] {
+        try embeddingChanges(since: nil, model: model, dimensions: dimensions).saved
+    }
+}
+
+extension LensDatabase {
+    /// The vectors of `model` saved or dropped since `mark` (nil: all of them), read in one
+    /// transaction. At most ``Embeddings/changeLogLength`` changes are read; a reader further
+    /// behind gets every vector again.
+    public func embeddingChanges(since mark: EmbeddingChangeMark?, model: String, dimensions: Int) throws -> EmbeddingChanges {
         try writer.read { db in
-            var result: [(id: Int64, vector: QuantizedVector)] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, vector FROM screenshot_embedding WHERE model = (SELECT id FROM embedding_model WHERE name = ?) ORDER BY id
-                """, arguments: [model])
-            while let row = try rows.next() {
-                let data: Data = row["vector"]
-                if let vector = QuantizedVector(bytes: [UInt8](data), dimensions: dimensions) { result.append((row["id"], vector)) }
+            let row = try Row.fetchOne(db, sql: "SELECT min(seq) AS first, max(seq) AS last FROM embedding_change")
+            let first: Int64? = row?["first"], last: Int64 = row?["last"] ?? 0
+            let modelID = try Int64.fetchOne(db, sql: "SELECT id FROM embedding_model WHERE name = ?", arguments: [model])
+            guard let mark, mark.last <= last, mark.last + 1 >= (first ?? mark.last + 1) else {
+                var all: [(id: Int64, vector: QuantizedVector)] = []
+                if let modelID {
+                    let rows = try Row.fetchCursor(db, sql: "SELECT id, vector FROM screenshot_embedding WHERE model = ? ORDER BY id",
+                                                   arguments: [modelID])
+                    while let row = try rows.next() {
+                        if let vector = QuantizedVector(bytes: row["vector"] as Data, dimensions: dimensions) { all.append((row["id"], vector)) }
+                    }
+                }
+                return EmbeddingChanges(isComplete: true, saved: all, dropped: [], mark: EmbeddingChangeMark(last: last))
             }
-            return result
+            var saved: [(id: Int64, vector: QuantizedVector)] = [], dropped: [Int64] = [], seen = Set<Int64>()
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.id AS id, e.vector AS vector, e.model AS model FROM embedding_change c
+                LEFT JOIN screenshot_embedding e ON e.id = c.id WHERE c.seq > ? ORDER BY c.seq DESC
+                """, arguments: [mark.last])
+            // Newest first, and each id once: the join reads its current vector, whatever came before.
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                guard seen.insert(id).inserted else { continue }
+                if let data = row["vector"] as Data?, (row["model"] as Int64?) == modelID,
+                   let vector = QuantizedVector(bytes: data, dimensions: dimensions) {
+                    saved.append((id, vector))
+                } else {
+                    dropped.append(id)
+                }
+            }
+            return EmbeddingChanges(isComplete: false, saved: saved, dropped: dropped, mark: EmbeddingChangeMark(last: last))
         }
     }
 }

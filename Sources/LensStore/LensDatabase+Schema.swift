@@ -320,6 +320,9 @@ extension LensDatabase {
         migrator.registerMigration("v17: text embeddings, dropped when their text changes") { db in
             try db.execute(sql: Embeddings.migration)
         }
+        migrator.registerMigration("v18: a log of saved and dropped embeddings, for readers that keep them in memory") { db in
+            try db.execute(sql: Embeddings.changeLogMigration)
+        }
         return migrator
     }
 

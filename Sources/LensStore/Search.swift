@@ -26,6 +26,9 @@ public struct SearchRequest: Sendable {
     /// When there are few exact hits (``LensDatabase/fewHits``), also look for the spellings OCR makes of the
     /// query's words (``OCRConfusions``); such hits come after every other and name the words used.
     public var allowsFuzzy = true
+    /// Whether screenshots are also found by what their text is about (done by LensApp, which
+    /// holds the model; the store matches words only).
+    public var meaning: SearchMeaning = .off
     /// How long the search may run before it is stopped with ``SearchError/tooCostly(milliseconds:)``:
     /// a bound for whatever the query's shape, so that no request holds a reader for long.
     public var timeLimit: Duration = LensDatabase.searchTimeLimit
@@ -44,6 +47,17 @@ public struct SearchRequest: Sendable {
         self.entities = entities
         self.limit = limit
     }
+}
+
+/// How a search uses the meaning of the query (search by meaning, `lens search --meaning`).
+public enum SearchMeaning: String, Sendable {
+    /// Words only.
+    case off
+    /// Words first (every screenshot holding the query's words), then screenshots whose text is
+    /// about the same thing without holding them.
+    case alongWords
+    /// Meaning only: the screenshots nearest the query's meaning, nearest first.
+    case only
 }
 
 /// One search result. The snippet marks matches with ``SearchHit/matchStart`` and ``SearchHit/matchEnd``.
@@ -67,6 +81,9 @@ public struct SearchHit: Sendable, Equatable {
     public var lastGonePath: String?
     /// What the snippet shows: the text, or the note or the tags when the query matched those only.
     public var matchedIn: Field = .text
+    /// How near the query's meaning this screenshot's text is (a cosine, -1...1), when it was
+    /// found by meaning alone (no word of the query matched it); nil for a hit by words.
+    public var similarity: Float?
 
     /// A part of a screenshot that a query searches.
     public enum Field: String, Sendable {
@@ -205,6 +222,34 @@ extension LensDatabase {
             }
             rows = try Self.showingFilters(of: request, in: rows, db: db)
         }
+        return try Self.hits(rows, isApproximate: isApproximate, fuzzy: fuzzy, in: db)
+    }
+
+    /// The screenshots `ids` (found by meaning) that pass `request`'s filters, in the order given,
+    /// each with its `similarity` and the start of its text as the snippet (no word matched).
+    public func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
+        guard !ids.isEmpty else { return [] }
+        return try writer.read { db in
+            let (conditions, arguments) = try Self.filterConditions(request, in: db)
+            let found = try Dictionary(Row.fetchAll(db, sql: """
+                SELECT s.id AS id, substr(lens_inflate(t.body), 1, 160) AS snippet
+                FROM screenshot s JOIN screenshot_text t ON t.id = s.id
+                WHERE s.id IN (\(databaseQuestionMarks(count: ids.count))) AND s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                """, arguments: StatementArguments(ids.map(\.id)) + arguments).map { ($0["id"] as Int64, ($0["snippet"] as String?) ?? "") },
+                uniquingKeysWith: { a, _ in a })
+            let rows = ids.compactMap { item in found[item.id].map { Match(id: item.id, score: 0, snippet: $0) } }
+            let similarities = Dictionary(ids.map { ($0.id, $0.similarity) }, uniquingKeysWith: { a, _ in a })
+            return try Self.hits(rows, isApproximate: false, fuzzy: [:], in: db).map { hit in
+                var hit = hit
+                hit.similarity = similarities[hit.id]
+                return hit
+            }
+        }
+    }
+
+    /// Hits for `rows`, in their order: dates and the paths each is seen at (or, when its files
+    /// are all gone, the last one).
+    private static func hits(_ rows: [Match], isApproximate: Bool, fuzzy: [Int64: [String]], in db: Database) throws -> [SearchHit] {
         guard !rows.isEmpty else { return [] }
         let ids = rows.map(\.id)
         var dates: [Int64: (Double, Double)] = [:]

@@ -30,6 +30,23 @@ struct APIRoutes {
                 return try await screenshot(try id(context), query: parameters["q"].map { typing ? SearchForm.completingLastWord(String($0)) : String($0) })
             }
         }
+        router.get("/api/screenshots/:id/similar") { request, context in
+            await respond {
+                let id = try id(context)
+                var limit = 12
+                if let text = request.uri.queryParameters["limit"] {
+                    guard let value = Int(text), (1...Self.maximumLimit).contains(value) else {
+                        throw APIError(.badRequest, "limit must be a number from 1 to \(Self.maximumLimit)")
+                    }
+                    limit = value
+                }
+                let hits = try await offloaded { [library, limit] in
+                    guard try library.exists(id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
+                    return try library.similar(to: id, limit: limit)
+                }
+                return try JSONResponse.ok(hits.map(JSONOutput.Hit.init))
+            }
+        }
         router.post("/api/screenshots/:id/tags") { request, context in
             await respond {
                 let id = try id(context)
@@ -155,6 +172,13 @@ struct APIRoutes {
         form.region = settings.region
         form.isBeingTyped = query["typing"] == "1" || query["typing"] == "true"
         form.isExact = query["exact"] == "1" || query["exact"] == "true"
+        switch query["meaning"] {
+        case nil: break
+        case "only": form.meaning = .only
+        case "1", "true", "on": form.meaning = .alongWords
+        case "0", "false", "off": form.meaning = .off
+        case let other?: throw APIError(.badRequest, "meaning must be on, off or only, not '\(other)'")
+        }
         if let text = query["limit"] {
             guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
                 throw APIError(.badRequest, "limit must be a number from 1 to \(Self.maximumLimit)")
@@ -277,6 +301,9 @@ struct APIRoutes {
             return JSONResponse.error(.badRequest, error.description)
         } catch let error as SearchError {
             return JSONResponse.error(.unprocessableContent, error.description)
+        } catch let error as MeaningError {
+            // The model or the vectors are not there yet: the search by words still works.
+            return JSONResponse.error(.conflict, error.description)
         } catch is NIOTooManyBytesError {
             return JSONResponse.error(.contentTooLarge, "the body is over \(SecurityMiddleware.maximumBodyBytes) bytes")
         } catch {

@@ -52,14 +52,8 @@ struct RealTextBench: ParsableCommand {
         var written = 0, rawBytes = 0, entityCount = 0
         let start = ContinuousClock.now
         fileLoop: for file in files {
-            guard let text = SecretBench.read(file) else { continue }
-            let kept = text.split(separator: "\n", omittingEmptySubsequences: true)
-                .filter { !$0.hasPrefix(".") && !$0.hasPrefix("'") }
-                .map { $0.replacingOccurrences(of: "\\f[BIRP]", with: "", options: .regularExpression).replacingOccurrences(of: "\\-", with: "-") }
-            for chunk in stride(from: 0, to: kept.count, by: lines) {
+            for piece in Self.pieces(of: file, lines: lines) {
                 guard written < documents else { break fileLoop }
-                let piece = kept[chunk..<min(kept.count, chunk + lines)].joined(separator: "\n")
-                guard piece.utf8.count >= 80 else { continue }
                 let entities = extractor.entities(in: piece).map { e -> [String: Any] in
                     ["type": e.type.rawValue, "value": e.value, "normalized": e.normalized, "start": e.start, "end": e.end, "source": "text"]
                 }
@@ -82,6 +76,17 @@ struct RealTextBench: ParsableCommand {
                      written, Double(rawBytes) / 1e6, Double(rawBytes) / Double(max(written, 1)),
                      Double(entityCount) / Double(max(written, 1)), files.count, (ContinuousClock.now - start).seconds))
         if written < documents { print("only \(written) pieces: the sources ran out (add --sources)") }
+    }
+
+    /// The file's text (gzip read through zcat), roff requests and font escapes dropped, in
+    /// pieces of `lines` non-empty lines, each at least 80 bytes.
+    static func pieces(of file: String, lines: Int) -> [String] {
+        guard let text = SecretBench.read(file) else { return [] }
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: true)
+            .filter { !$0.hasPrefix(".") && !$0.hasPrefix("'") }
+            .map { $0.replacingOccurrences(of: "\\f[BIRP]", with: "", options: .regularExpression).replacingOccurrences(of: "\\-", with: "-") }
+        return stride(from: 0, to: kept.count, by: max(1, lines)).map { kept[$0..<min(kept.count, $0 + lines)].joined(separator: "\n") }
+            .filter { $0.utf8.count >= 80 }
     }
 
     static func fnv(_ text: String) -> UInt64 {

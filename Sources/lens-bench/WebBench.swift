@@ -31,6 +31,9 @@ struct WebBench: AsyncParsableCommand {
     @Option(help: "The lens binary.")
     var lens: String = Measure.siblingLens
 
+    @Option(help: "Also send each query of this file (lens-bench meaning's format) whole, as the page does once typing pauses: words and meaning, and meaning only.")
+    var queries: String?
+
     @Flag(help: "Type words of the library's own vocabulary (by how many screenshots hold them), for a library of real text (lens-bench realtext, then lens restore); without it, the synthetic corpus's words.")
     var real = false
 
@@ -99,6 +102,24 @@ struct WebBench: AsyncParsableCommand {
         allRoundTrip += twoWords.1
         print(row("second word after a common one", twoWords.0, twoWords.1))
         print(row("all keystrokes", allServer, allRoundTrip))
+        if let queries {
+            // Whole queries after typing pauses: words, then meaning (query embedding included).
+            let texts = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: "\t").last.map(String.init) }
+            let words = (0..<wordsPerBand * 2).map { _ in word(rankIn: 0..<2000) + " " + word(rankIn: 200..<10_000) }
+            for (label, meaning, list) in [("paraphrase, words then meaning", "on", texts), ("paraphrase, meaning only", "only", texts),
+                                           ("two words, words then meaning", "on", words)] {
+                var server: [Double] = [], roundTrip: [Double] = []
+                for _ in 0..<2 {
+                    for text in list {
+                        let (s, r) = try await keystroke(session, base, text, typing: false, meaning: meaning)
+                        server.append(s)
+                        roundTrip.append(r)
+                    }
+                }
+                print(row(label, server, roundTrip))
+            }
+        }
         let (_, listing) = try await keystroke(session, base, "")
         print(String(format: "\nthe library, newest first (empty box): %.1f ms round trip", listing))
         let loadedKB = Measure.memory(server.processIdentifier, "VmRSS")
@@ -173,10 +194,11 @@ struct WebBench: AsyncParsableCommand {
     }
 
     /// One search request as the page sends it; the server's own time and the round trip, in ms.
-    private func keystroke(_ session: URLSession, _ base: String, _ text: String) async throws -> (Double, Double) {
+    private func keystroke(_ session: URLSession, _ base: String, _ text: String, typing: Bool = true,
+                           meaning: String? = nil) async throws -> (Double, Double) {
         var components = URLComponents(string: base + "api/search")!
-        components.queryItems = [URLQueryItem(name: "q", value: text), URLQueryItem(name: "limit", value: "60"),
-                                 URLQueryItem(name: "typing", value: "1")]
+        components.queryItems = [URLQueryItem(name: "q", value: text), URLQueryItem(name: "limit", value: "60")]
+            + (typing ? [URLQueryItem(name: "typing", value: "1")] : []) + (meaning.map { [URLQueryItem(name: "meaning", value: $0)] } ?? [])
         let start = ContinuousClock.now
         let (_, response) = try await session.data(from: components.url!)
         let roundTrip = (ContinuousClock.now - start).seconds * 1000

@@ -54,6 +54,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Do not draw a progress bar, even on a terminal.")
     var noProgress = false
 
+    @Flag(help: "Do not read the new texts for meaning after OCR ('lens watch' or 'lens reindex --embeddings' does it later).")
+    var skipMeaning = false
+
     func validate() throws {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
         guard (1...4096).contains(maxFileMb) else { throw ValidationError("--max-file-mb must be between 1 and 4096.") }
@@ -87,6 +90,18 @@ struct ImportCommand: AsyncParsableCommand {
             throw LensCLIError(message: "import stopped: " + (Library.explanation(of: error, path: global.databasePath) ?? "\(error)"))
         }
         bar?.finish()
+        // After OCR: the texts are searchable by their words already; this makes them findable
+        // by meaning too. Without the model, the import is complete all the same.
+        var meaning = ""
+        if !skipMeaning && summary.recognized > 0 {
+            do {
+                let start = ContinuousClock.now
+                let report = try library.fillEmbeddings(with: try EmbeddingModel.load())
+                meaning = String(format: "; %d read for meaning in %.1f s", report.made, (ContinuousClock.now - start).seconds)
+            } catch {
+                FileHandle.standardError.write(Data("lens: search by meaning is off: \(error)\n".utf8))
+            }
+        }
         if json {
             try printJSON(summary)
         } else {
@@ -96,7 +111,7 @@ struct ImportCommand: AsyncParsableCommand {
             // The rate only when something was recognized (453 images/s of nothing says nothing).
             let rate = summary.recognized > 0 ? String(format: " (%.2f images/s)", summary.imagesPerSecond) : ""
             print(String(format: "%d added, %d already known, %d skipped (not images), %d failed in %.1f s",
-                         summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds) + rate)
+                         summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds) + rate + meaning)
         }
         if !summary.failed.isEmpty { throw ExitCode(1) }
     }

@@ -9,6 +9,9 @@ struct SearchCommand: ParsableCommand {
         abstract: "Find screenshots by the text in them, best matches first.",
         discussion: """
             Words must all appear; accents and case are ignored, so 'creme' finds 'Crème'. \
+            Screenshots whose text is about the query without holding its words come after \
+            those that hold them, marked 'by meaning' ('--meaning' or '~query': meaning only; \
+            '--exact': words only). \
             "Quoted phrases" match words in order, 'pref*' matches words starting with 'pref', \
             '-word' excludes, 'a OR b' matches either. Fragments of phone numbers and links, such \
             as 555-0132 or example.org/doc, match where they appear. Without a query, the filters \
@@ -16,6 +19,7 @@ struct SearchCommand: ParsableCommand {
 
             Examples:
               lens search invoice
+              lens search --meaning plane arrival time
               lens search '"order number"' --since 2024-01-01
               lens search 555-0132 --json
               lens search --folder ~/Pictures/Screenshots --since 7d
@@ -61,13 +65,16 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print the results as a JSON array.")
     var json = false
 
-    @Flag(help: "Only the words as written: no matches through OCR misreadings (lnvoice for invoice).")
+    @Flag(help: "Only the words as written: no matches through OCR misreadings (lnvoice for invoice), none by meaning.")
     var exact = false
+
+    @Flag(help: "By meaning only: the screenshots whose text is about the query, whatever its words (also: a query starting with '~').")
+    var meaning = false
 
     /// The long options `lens search` takes, for "did you mean" (its query takes every other
     /// argument, so the parser cannot suggest them itself).
     static let longOptionNames = ["--folder", "--since", "--until", "--min-confidence", "--type", "--entity", "--tag",
-                                  "--region", "--limit", "--json", "--exact", "--db", "--log-level", "--help"]
+                                  "--region", "--limit", "--json", "--exact", "--meaning", "--db", "--log-level", "--help"]
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
@@ -99,6 +106,7 @@ struct SearchCommand: ParsableCommand {
         form.region = region
         form.limit = limit
         form.isExact = exact
+        if meaning { form.meaning = .only }
         do {
             return try form.request()
         } catch {
@@ -121,7 +129,7 @@ struct SearchCommand: ParsableCommand {
             try explainNoMatches(in: library)
             return
         }
-        printHits(hits)
+        Self.printHits(hits)
     }
 
     /// "No matches." and what might help: an empty library says how to fill it; a last word that
@@ -137,20 +145,21 @@ struct SearchCommand: ParsableCommand {
             let hits = try library.search(widened)
             if !hits.isEmpty {
                 print("No screenshot holds the word '\(word)'; these hold words starting with it ('\(word)*'):")
-                printHits(hits)
+                Self.printHits(hits)
                 return
             }
         }
         print("No matches.")
     }
 
-    private func printHits(_ hits: [SearchHit]) {
+    static func printHits(_ hits: [SearchHit]) {
         let style = OutputStyle.forStandardOutput()
         let dateFormat = Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateSeparator(.dash)
         for hit in hits {
             let path = hit.paths.first.map { OutputStyle.visible($0) }
                 ?? hit.lastGonePath.map { OutputStyle.visible($0) + " (file gone)" } ?? "(no present path)"
-            let header = "\(hit.id)  \(path)  \(hit.capturedAt.formatted(dateFormat))"
+            let meaning = hit.similarity.map { String(format: "  (by meaning, %.2f)", $0) } ?? ""
+            let header = "\(hit.id)  \(path)  \(hit.capturedAt.formatted(dateFormat))\(meaning)"
             print(style.isStyled ? "\u{1B}[36m\(header)\u{1B}[0m" : header)
             let field = hit.matchedIn == .text ? "" : hit.matchedIn.rawValue + ": "
             print("    " + field + style.snippet(hit.snippet))

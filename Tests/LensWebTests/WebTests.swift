@@ -28,6 +28,7 @@ struct WebFixture {
         library = try Library(databasePath: folder.appendingPathComponent("lens.db").path)
         let summary = try await Importer(library: library, options: ImportOptions(workers: 2), logger: Logger(label: "test")).run(paths: [images.path])
         #expect(summary.failed.isEmpty)
+        try library.fillEmbeddings(with: try EmbeddingModel.load()) // as lens import does after OCR
         settings = WebSettings(listen: .init(host: "127.0.0.1", port: 7466), token: token,
                                thumbnails: ThumbnailCache(folder: folder.appendingPathComponent("cache").path))
     }
@@ -131,6 +132,42 @@ struct WebAPITests {
             }
             try await client.execute(uri: "/api/search?q=receipt", method: .get) { response in
                 try #expect((json(response.body) as? [Any])?.count == 1)
+            }
+        }
+    }
+
+    @Test func meaningComesAfterWordsAndIsMarked() async throws {
+        let fixture = try await WebFixture.shared()
+        let receipt = try fixture.id(of: "receipt_light")
+        let query = "dessert%20bought%20at%20a%20coffee%20shop"
+        try await fixture.test { client in
+            func hits(_ uri: String) async throws -> [[String: Any]] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    return try #require(try json(response.body) as? [[String: Any]])
+                }
+            }
+            // Plain search and meaning only: the receipt, marked; words only or as-you-type: nothing.
+            for uri in ["/api/search?q=\(query)", "/api/search?q=\(query)&meaning=only", "/api/search?q=\(query)&typing=1&meaning=on"] {
+                let found = try await hits(uri)
+                #expect(found.first?["id"] as? Int64 == receipt && found.first?["semantic"] as? Bool == true, "\(uri)")
+            }
+            for uri in ["/api/search?q=\(query)&meaning=off", "/api/search?q=\(query)&typing=1", "/api/search?q=\(query)&exact=1"] {
+                #expect(try await hits(uri).isEmpty, "\(uri)")
+            }
+            // Words first: the receipt holds "espresso", unmarked; others may follow by meaning.
+            let espresso = try await hits("/api/search?q=espresso")
+            #expect(espresso.first?["id"] as? Int64 == receipt && espresso.first?["semantic"] == nil)
+            try await client.execute(uri: "/api/search?q=x&meaning=maybe", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+            // Similar screenshots: never itself; an unknown id is 404.
+            let similar = try await hits("/api/screenshots/\(receipt)/similar?limit=3")
+            #expect(similar.count <= 3 && !similar.contains { $0["id"] as? Int64 == receipt })
+            #expect(similar.allSatisfy { $0["semantic"] as? Bool == true })
+            try await client.execute(uri: "/api/screenshots/99999/similar", method: .get) { response in #expect(response.status == .notFound) }
+            try await client.execute(uri: "/api/screenshots/\(receipt)/similar?limit=0", method: .get) { response in
+                #expect(response.status == .badRequest)
             }
         }
     }

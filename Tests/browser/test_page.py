@@ -24,7 +24,7 @@ from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 LENS = Path(os.environ.get("LENS_BINARY", ROOT / ".build/debug/lens"))
@@ -110,13 +110,16 @@ def wait(driver, condition, timeout=15):
 
 
 def cards(driver):
-    return driver.find_elements(By.CSS_SELECTOR, "#results .card")
+    """The cards of screenshots found by their words (those found by meaning alone come after, marked)."""
+    return driver.find_elements(By.CSS_SELECTOR, "#results .card:not(.semantic)")
 
 
-def card_names(driver):
-    """The file names on the cards, read in one go (the grid is replaced as answers arrive)."""
+def card_names(driver, semantic=False):
+    """The file names on the cards found by words (or by meaning alone), read in one go (the grid
+    is replaced as answers arrive)."""
+    selector = "#results .card.semantic" if semantic else "#results .card:not(.semantic)"
     return driver.execute_script(
-        "return [...document.querySelectorAll('#results .card .where span')].map(s => s.textContent.split('/').pop())")
+        f"return [...document.querySelectorAll('{selector} .where span')].map(s => s.textContent.split('/').pop())")
 
 
 def no_alert(driver):
@@ -532,6 +535,37 @@ def test_connected_screenshots_show_without_scrolling(browser, server):
             browser.save_screenshot(os.path.join(os.environ["LENS_SCREENSHOTS"], "detail-1400.png"))
     finally:
         browser.set_window_size(1280, 900)
+
+
+def test_a_description_finds_the_receipt_by_meaning(browser, server):
+    # The daemon reads the texts for meaning once OCR is idle.
+    deadline = time.time() + 60
+    while time.time() < deadline and not get(server["url"], "api/search?meaning=only&q=coffee"):
+        time.sleep(0.3)
+    open_page(browser, server)
+    box = browser.find_element(By.ID, "q")
+    box.send_keys("dessert bought at a coffee shop")
+    # No word of it is on the receipt: it comes by meaning, marked, and the status says so.
+    wait(browser, lambda d: card_names(d, semantic=True)[:1] == ["receipt_light.png"])
+    mark = browser.find_element(By.CSS_SELECTOR, "#results .card.semantic .meaning")
+    assert mark.text.lower() == "by meaning" and "similarity" in mark.get_attribute("title")
+    assert "by meaning alone" in browser.find_element(By.ID, "status").text
+    assert cards(browser) == []
+    if os.environ.get("LENS_SCREENSHOTS"):
+        browser.save_screenshot(os.path.join(os.environ["LENS_SCREENSHOTS"], "meaning-search.png"))
+    # "Words only" in the filters takes them away; the URL keeps the choice.
+    Select(browser.find_element(By.NAME, "meaning")).select_by_value("off")
+    wait(browser, lambda d: card_names(d, semantic=True) == [] and "meaning=off" in d.current_url)
+    Select(browser.find_element(By.NAME, "meaning")).select_by_value("")
+    # The receipt's page lists the screenshots about the same things.
+    open_page(browser, server, "?q=espresso")
+    wait(browser, lambda d: card_names(d) == ["receipt_light.png"])
+    cards(browser)[0].find_element(By.TAG_NAME, "a").click()
+    section = wait(browser, EC.visibility_of_element_located((By.ID, "similar-section")))
+    links = section.find_elements(By.CSS_SELECTOR, "li a")
+    assert links and all("/screenshots/" in a.get_attribute("href") for a in links)
+    if os.environ.get("LENS_SCREENSHOTS"):
+        browser.save_screenshot(os.path.join(os.environ["LENS_SCREENSHOTS"], "similar.png"))
 
 
 def test_the_browser_logged_no_errors(browser, server):

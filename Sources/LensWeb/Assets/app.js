@@ -5,6 +5,7 @@ import { showMap, hideMap } from "/assets/map.js";
 
 const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
 const $ = (selector) => document.querySelector(selector);
+const $$ = (selector) => [...document.querySelectorAll(selector)];
 const pageSize = 60;
 
 /** An element with attributes and children; strings become text nodes (so they are never parsed as HTML). */
@@ -89,6 +90,8 @@ const search = {
   timer: 0,
   shown: new Set(),   // ids on the page
   lastDay: "",
+  meaning: false,     // the results shown include matches by meaning (later pages ask for them too)
+  meaningTimer: 0,
 };
 
 function searchParams() {
@@ -96,7 +99,7 @@ function searchParams() {
   const params = new URLSearchParams();
   const q = $("#q").value.trim();
   if (q) params.set("q", q);
-  for (const name of ["folder", "since", "until", "type", "tag"]) {
+  for (const name of ["folder", "since", "until", "type", "tag", "meaning"]) {
     const value = form.elements[name].value;
     if (value) params.set(name, value);
   }
@@ -111,7 +114,7 @@ function readSearchFromURL() {
   const params = new URLSearchParams(location.search);
   $("#q").value = params.get("q") || "";
   const form = $("#filters");
-  for (const name of ["folder", "since", "until", "type", "tag"]) {
+  for (const name of ["folder", "since", "until", "type", "tag", "meaning"]) {
     const value = params.get(name) || "";
     const field = form.elements[name];
     if (field.tagName === "SELECT" && value && ![...field.options].some((o) => o.value === value)) {
@@ -167,6 +170,10 @@ async function runSearch({ append = false } = {}) {
   params.set("limit", String(pageSize));
   params.set("typing", "1"); // the last word may be unfinished: it matches as a prefix
   if (offset) params.set("offset", String(offset));
+  // Words come first and fast; screenshots about the query without its words are asked for
+  // once typing pauses (below), and the pages after that go on with both.
+  if (append && search.meaning && !params.has("meaning")) params.set("meaning", "on");
+  if (!append) { search.meaning = false; clearTimeout(search.meaningTimer); }
   search.loading = true;
   let hits;
   try {
@@ -190,14 +197,41 @@ async function runSearch({ append = false } = {}) {
   search.more = hits.length === pageSize;
   renderHits(hits, { byDay: !params.has("q") });
   labelEntityFilterAsWritten(hits, params);
+  if (!append && params.has("q") && !search.more && !params.has("meaning")) {
+    search.meaningTimer = setTimeout(() => addMeaning(sequence, params), 250);
+  }
   if (!performance.getEntriesByName("lens-first-results").length) {
     performance.mark("lens-first-results");
     loadFacets(); // after the first results: the filters never delay them
   }
+  showCount();
+}
+
+/** The page of results again with the screenshots that match by meaning alone after the ones
+ * holding the words: only those not shown yet are added, so nothing the user sees moves. */
+async function addMeaning(sequence, params) {
+  if (sequence !== search.sequence) return;
+  params.set("meaning", "on");
+  let hits;
+  try {
+    hits = await api(`/api/search?${params}`);
+  } catch { return; } // no model or no vectors yet: the words stand alone
+  if (sequence !== search.sequence) return;
+  search.meaning = true;
+  search.offset = hits.length;
+  search.more = hits.length === pageSize;
+  renderHits(hits, { byDay: false });
+  showCount();
+}
+
+function showCount() {
+  const params = searchParams();
   const count = search.offset;
+  const byMeaning = $$("#results .card.semantic").length;
   $("#status").textContent = count === 0
     ? (searchParams().toString() ? "No screenshot matches." : "The library is empty: import screenshots with lens import or lens watch.")
-    : params.has("q") ? `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"} match, best first.`
+    : params.has("q") ? `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"} match, best first`
+      + (byMeaning ? `; ${byMeaning} by meaning alone.` : ".")
     : `${count}${search.more ? "+" : ""} screenshot${count === 1 ? "" : "s"}, newest first.`;
 }
 
@@ -237,10 +271,13 @@ function card_(hit) {
   const thumb = hit.path
     ? el("img", { src: `/thumbnails/${hit.id}`, alt: name, loading: "lazy", decoding: "async" })
     : gonePlaceholder(name);
-  return el("li", { class: "card" + (hit.path ? "" : " gone"), "data-id": hit.id },
+  const meaning = hit.semantic
+    ? el("span", { class: "meaning", title: `No word of the query is in it: its text is about the same thing (similarity ${hit.similarity})` }, "by meaning")
+    : null;
+  return el("li", { class: "card" + (hit.path ? "" : " gone") + (hit.semantic ? " semantic" : ""), "data-id": hit.id },
     el("a", { href, "data-link": true, title: hit.path || (hit.gone_path ? `${hit.gone_path} (file gone)` : "") },
       el("div", { class: "thumb" }, thumb),
-      el("div", { class: "snippet" }, hit.matched_in ? el("span", { class: "field" }, hit.matched_in) : null, snippet(hit)),
+      el("div", { class: "snippet" }, meaning, hit.matched_in ? el("span", { class: "field" }, hit.matched_in) : null, snippet(hit)),
       el("div", { class: "where" }, el("span", {}, folder ? `${folder}/${name}` : name),
         el("time", { datetime: hit.captured_at }, new Date(hit.captured_at).toLocaleDateString()))));
 }
@@ -403,9 +440,25 @@ function render(shot) {
     el("li", {}, el("a", { href: `/screenshots/${connection.id}`, "data-link": true, title: connection.via.join("\n") },
       el("img", { src: `/thumbnails/${connection.id}`, alt: `Screenshot #${connection.id}`, loading: "lazy" }),
       el("span", {}, connection.manual ? `linked by hand${connection.note ? `: ${connection.note}` : ""}` : connection.via.join(", ") || "near-duplicate"))));
+  showSimilar(shot.id);
   $("#shot-paths").replaceChildren(
     ...shot.paths.map((path) => el("li", {}, path)),
     ...shot.gone_paths.map((path) => el("li", { class: "gone", title: "gone" }, path)));
+}
+
+/** The screenshots about the same thing (by the meaning of their text), under the connections. */
+async function showSimilar(id) {
+  let hits = [];
+  try {
+    hits = await api(`/api/screenshots/${id}/similar?limit=8`);
+  } catch { /* not read for meaning yet, or no model: the section stays hidden */ }
+  if (current?.id !== id) return;
+  renderList("#shot-similar", "#similar-section", hits, (hit) => {
+    const name = (hit.path || hit.gone_path || `#${hit.id}`).split("/").pop();
+    return el("li", {}, el("a", { href: `/screenshots/${hit.id}`, "data-link": true, title: `similarity ${hit.similarity}` },
+      el("img", { src: `/thumbnails/${hit.id}`, alt: `Screenshot ${name}`, loading: "lazy" }),
+      el("span", {}, name)));
+  });
 }
 
 function renderList(listSelector, sectionSelector, items, make) {

@@ -1,0 +1,59 @@
+import Foundation
+@testable import LensApp
+import LensCore
+import LensEmbed
+@testable import LensStore
+import LensTestSupport
+import Logging
+import Testing
+
+/// The daemon's background pass: it waits while OCR has work, then reads every new text for
+/// meaning, and stops at graceful shutdown.
+struct EmbeddingServiceTests {
+    @Test func waitsForOCRThenFillsIn() async throws {
+        let root = try TestSupport.makeTemporaryFolder("lens-embed-service")
+        let database = try LensDatabase(path: root.appendingPathComponent("lens.db").path)
+        func register(_ n: Int) throws -> Int64 {
+            try database.register(FileObservation(path: "/s/\(n).png", size: 10, modifiedAt: 1, sha256: String(format: "%064x", n),
+                                                  format: .png, seenAt: 2)).id
+        }
+        let done = try register(1)
+        let claimed = try #require(try database.claimNext(owner: getpid()))
+        #expect(claimed.id == done)
+        try database.recordRecognition(Recognition(text: "Flight BA 283 lands at 14:35", words: [], width: 1, height: 1), for: done, seconds: 0.1)
+        let waiting = try register(2) // queued for OCR
+
+        let signal = WorkSignal()
+        let service = EmbeddingService(database: database, signal: signal, modelDirectory: TextEmbedder.directory(),
+                                       logger: Logger(label: "test"), batchSize: 1)
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+        // OCR has work: nothing is read for meaning, however often the service is woken.
+        for _ in 0..<5 {
+            signal.raise()
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(try database.embeddingProgress(model: EmbeddingModel.name) == (0, 1))
+
+        // OCR finishes; its drain signals: both texts get their vectors.
+        let item = try #require(try database.claimNext(owner: getpid()))
+        #expect(item.id == waiting)
+        try database.recordRecognition(Recognition(text: "Quartz Dental invoice", words: [], width: 1, height: 1), for: waiting, seconds: 0.1)
+        signal.raise()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try database.embeddingProgress(model: EmbeddingModel.name).embedded < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try database.embeddingProgress(model: EmbeddingModel.name) == (2, 2))
+    }
+
+    @Test func theIdleThreadRunsUnderSchedIdle() async throws {
+        // /proc/thread-self/sched names the policy: 5 is SCHED_IDLE.
+        let policy = try await EmbeddingService.onIdleThread {
+            (try? String(contentsOfFile: "/proc/thread-self/sched", encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("policy") }?.split(separator: ":").last?
+                .trimmingCharacters(in: .whitespaces)
+        }
+        #expect(policy == "5")
+    }
+}
