@@ -22,7 +22,8 @@ extension Library {
             words.limit = wanted
             found = try database.search(words)
         }
-        if found.count < wanted {
+        // Numbers, codes and links are looked for as written; meaning only when asked.
+        if found.count < wanted && (request.meaning == .only || query.readsAsWords) {
             do {
                 found += try nearest(to: query, filteredBy: request, excluding: Set(found.map(\.id)), count: wanted - found.count)
             } catch let error as MeaningError where request.meaning == .alongWords {

@@ -39,12 +39,14 @@ public struct Library: Sendable {
     public func status(now: Date = Date()) throws -> StatusReport {
         let daemon = try database.daemonRecord()
         let running = daemon.map { isProcessAlive($0.pid) } ?? false
+        let meaning = try database.embeddingProgress(model: EmbeddingModel.name)
         return StatusReport(
             database: databasePath, databaseBytes: database.fileSize(), counts: try database.stateCounts(),
             daemon: running ? daemon : nil,
             folderCounts: try database.screenshotCounts(under: running ? daemon?.folders ?? [] : []),
             recognizedLastFiveMinutes: try database.recognizedCount(since: now.addingTimeInterval(-300)),
-            waitingForRetry: try database.waitingForRetryCount())
+            waitingForRetry: try database.waitingForRetryCount(),
+            readForMeaning: meaning.embedded, texts: meaning.texts)
     }
 }
 
@@ -59,6 +61,9 @@ public struct StatusReport: Sendable {
     public var recognizedLastFiveMinutes: Int
     /// Queued items waiting out a backoff after a transient problem (counted in `queued` too).
     public var waitingForRetry: Int
+    /// Texts read for meaning (search by meaning finds them), of all texts.
+    public var readForMeaning: Int
+    public var texts: Int
 }
 
 /// Facts about the OCR environment, for `lens doctor`.

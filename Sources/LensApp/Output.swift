@@ -272,8 +272,13 @@ public enum JSONOutput {
         var folders: [Folder]
         var recognized_last_5_minutes: Int
         var waiting_for_retry: Int
+        /// Texts read for meaning (with a vector of the current model), of all texts.
+        var read_for_meaning: Int
+        var texts: Int
 
         public init(_ report: StatusReport) {
+            read_for_meaning = report.readForMeaning
+            texts = report.texts
             database = report.database
             database_bytes = report.databaseBytes
             counts = Dictionary(uniqueKeysWithValues: report.counts.map { ($0.key.rawValue, $0.value) })

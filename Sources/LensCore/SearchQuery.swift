@@ -125,6 +125,30 @@ public struct SearchQuery: Sendable, Equatable {
         groups.flatMap { $0.filter { !$0.isExcluded }.map(\.text) }.joined(separator: " ")
     }
 
+    /// Whether the query has words a meaning can be read from: a term of letters only (a word
+    /// or a phrase) with a word of three letters or more. Numbers, codes (`INV-2207`), fragments of
+    /// phone numbers and web addresses are looked for as written only: their "meaning" would
+    /// bring screenshots of any number or link.
+    public var readsAsWords: Bool {
+        webAddressPrefix == nil && groups.contains { group in
+            group.contains { term in
+                let tokens = Self.searchTokens(in: term.text)
+                return !term.isExcluded && tokens.allSatisfy { $0.allSatisfy(\.isLetter) } && tokens.contains { $0.count >= 3 }
+            }
+        }
+    }
+
+    /// The excluded terms as a query of their own, any of them (`-draft -"old copy"` → `draft OR
+    /// "old copy"`): what a screenshot found by meaning must not hold. Nil when none is excluded.
+    public var exclusions: SearchQuery? {
+        let excluded = groups.flatMap { $0.filter(\.isExcluded) }.map { Term(text: $0.text, isPrefix: $0.isPrefix, isExcluded: false) }
+        guard !excluded.isEmpty else { return nil }
+        var query = self
+        query.groups = [excluded]
+        query.webAddressPrefix = nil
+        return query
+    }
+
     /// The FTS5 query expression. Safe to bind as the right-hand side of `MATCH`.
     public var fts5Expression: String {
         fts5(completions: [:]).expression

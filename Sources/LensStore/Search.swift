@@ -230,7 +230,12 @@ extension LensDatabase {
     public func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
         guard !ids.isEmpty else { return [] }
         return try writer.read { db in
-            let (conditions, arguments) = try Self.filterConditions(request, in: db)
+            var (conditions, arguments) = try Self.filterConditions(request, in: db)
+            // `-word`: a screenshot holding an excluded word is not offered by meaning either.
+            if let excluded = request.query?.exclusions {
+                conditions.append("s.id NOT IN (SELECT rowid FROM screenshot_fts WHERE screenshot_fts MATCH ?)")
+                arguments += [excluded.fts5Expression]
+            }
             let found = try Dictionary(Row.fetchAll(db, sql: """
                 SELECT s.id AS id, substr(lens_inflate(t.body), 1, 160) AS snippet
                 FROM screenshot s JOIN screenshot_text t ON t.id = s.id

@@ -67,11 +67,15 @@ enum Measure {
 
     /// Queue counts of the database at `db`, from `lens status --json`.
     static func counts(lens: String, db: String) -> [String: Int] {
+        status(lens: lens, db: db)?["counts"] as? [String: Int] ?? [:]
+    }
+
+    /// `lens status --json`.
+    static func status(lens: String, db: String) -> [String: Any]? {
         let pipe = Pipe()
         _ = try? run(lens, ["status", "--json", "--db", db], environment: benchEnvironment, stdout: pipe.fileHandleForWriting)
         try? pipe.fileHandleForWriting.close()
-        let status = try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
-        return status?["counts"] as? [String: Int] ?? [:]
+        return try? JSONSerialization.jsonObject(with: pipe.fileHandleForReading.readDataToEndOfFile()) as? [String: Any]
     }
 
     /// A `/proc/PID/status` figure in kB.

@@ -41,6 +41,8 @@ struct StatusCommand: ParsableCommand {
             print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)" + waiting)
         }
         print("recognized in the last 5 minutes: \(report.recognizedLastFiveMinutes)")
+        print("read for meaning: \(report.readForMeaning) of \(report.texts) texts"
+              + (report.readForMeaning < report.texts ? " (lens watch reads the rest when idle; or lens reindex --embeddings)" : ""))
     }
 }
 

@@ -70,6 +70,11 @@ struct MeaningSearchTests {
         var paged: [Int64] = []
         for offset in stride(from: 0, to: 6, by: 2) { paged += try Self.search(library, "invoice", .alongWords, limit: 2, offset: offset).map(\.id) }
         #expect(paged == whole.map(\.id))
+        // A number is looked for as written: nothing comes by meaning after it.
+        #expect(try Self.search(library, "2207", .alongWords).map(\.id) == [6])
+        // An excluded word keeps its screenshots out of meaning's answers too.
+        #expect(try Self.search(library, "dentist bill", .only).first?.id == 1)
+        #expect(try Self.search(library, "dentist bill -quartz", .only).allSatisfy { $0.id != 1 })
         // The filters hold for hits by meaning too.
         let filtered = try Self.library("lens-meaning-filter", folders: ["/a", "/b", "/b", "/b", "/b", "/b"])
         #expect(try Self.search(filtered, "dentist bill", .only, folder: "/b").allSatisfy { $0.id != 1 })

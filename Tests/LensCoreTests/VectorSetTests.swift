@@ -39,6 +39,14 @@ struct VectorSetTests {
     }
 
     @Test func meaningTextIsTheWordsToFind() throws {
-        #expect(try SearchQuery(parsing: #"plane "arrival time" -train dep* OR leave"#).meaningText == "plane arrival time dep leave")
+        let query = try SearchQuery(parsing: #"plane "arrival time" -train dep* OR leave -"bus stop""#)
+        #expect(query.meaningText == "plane arrival time dep leave")
+        #expect(query.exclusions?.fts5Expression == #"("train" OR "bus stop")"#)
+        #expect(try SearchQuery(parsing: "plane").exclusions == nil)
+        // Words read for meaning; numbers, codes and links are looked for as written.
+        for (text, reads) in [("plane arrival", true), ("555-0132", false), ("INV-2207", false), ("example.org/docs", false),
+                              ("42 kg", false), ("tax 2024", true), ("-plane 555", false)] {
+            #expect(try SearchQuery(parsing: text).readsAsWords == reads, "\(text)")
+        }
     }
 }
