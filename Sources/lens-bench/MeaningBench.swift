@@ -42,6 +42,12 @@ struct MeaningBench: ParsableCommand {
     @Flag(help: "Only check the queries against their targets' words.")
     var check = false
 
+    @Option(help: "Also rank among the corpus, the targets and only the first N other pieces, for each N (in memory, mean of windows).")
+    var sizes: [Int] = [0, 500, 1_000, 2_000]
+
+    @Flag(help: "Print each query's rank and what came first.")
+    var show = false
+
     struct Query {
         var set: String, target: String, text: String
         var targets: Set<Int64> = []
@@ -77,6 +83,13 @@ struct MeaningBench: ParsableCommand {
                 return (scored.firstIndex { query.targets.contains($0.0) }.map { $0 - scored.startIndex } ?? -1) + 1
             }
             let best = windows.keys.map { id in means[id].map { dot(q, $0) } ?? -1 }.max() ?? -1
+            let base = Int64(documents.count - distractors) // ids up to this are the corpus's and the targets'
+            for size in sizes where query.target != "none" {
+                let kept = windows.keys.filter { $0 <= base + Int64(size) }
+                let scored = kept.map { ($0, means[$0].map { dot(q, $0) } ?? -1) }.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.prefix(10)
+                let rank = (scored.firstIndex { query.targets.contains($0.0) }.map { $0 - scored.startIndex } ?? -1) + 1
+                table[query.set, default: [:]]["library of \(kept.count) (memory)", default: []].append(rank)
+            }
             if query.target == "none" {
                 floor["none (best of all)", default: []].append(best)
                 continue
@@ -91,11 +104,17 @@ struct MeaningBench: ParsableCommand {
             row["first window (memory)", default: []].append(memoryRank { windows[$0].map { dot(q, $0[0].vector) } ?? -1 })
             row["best window (memory)", default: []].append(memoryRank { windows[$0]?.map { dot(q, $0.vector) }.max() ?? -1 })
             table[query.set] = row
+            if show {
+                let top = windows.keys.map { ($0, means[$0].map { dot(q, $0) } ?? -1) }.max { ($0.1, $0.0) < ($1.1, $1.0) }
+                let first = top.map { String(documents[Int($0.0) - 1].prefix(60)).replacingOccurrences(of: "\n", with: " ") } ?? ""
+                print("  [\(query.set)] \(row["meaning"]!.last!) \(query.text) (\(query.target)) — first: \(first)")
+            }
         }
         for (set, rows) in table.sorted(by: { $0.key < $1.key }) {
             let n = rows.values.first?.count ?? 0
             print("\n\(set): \(n) queries")
-            for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] {
+            let sized = rows.keys.filter { $0.hasPrefix("library of") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+            for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] + sized {
                 let ranks = rows[method] ?? []
                 let hits = ranks.filter { $0 > 0 }.count
                 let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / Double(max(1, ranks.count))
