@@ -125,31 +125,36 @@ struct SearchCommand: ParsableCommand {
             try printJSON(hits.map(JSONOutput.Hit.init))
             return
         }
-        guard !hits.isEmpty else {
-            try explainNoMatches(in: library)
-            return
+        // No screenshot holds the words (some may be about them): first what might help.
+        let meaningOnly = meaning || query.first?.hasPrefix("~") == true
+        if !meaningOnly && !hits.contains(where: { $0.similarity == nil }) {
+            if try explainNoWordMatches(in: library, hasMeaningHits: !hits.isEmpty) { return }
+            if !hits.isEmpty { print("No screenshot holds these words; these are about them:") }
         }
         Self.printHits(hits)
     }
 
-    /// "No matches." and what might help: an empty library says how to fill it; a last word that
-    /// starts words the library holds shows those matches, as the page does while typing.
-    private func explainNoMatches(in library: Library) throws {
+    /// What might help when no screenshot holds the words, true when it said all there is to say:
+    /// an empty library says how to fill it; a last word that starts words the library holds
+    /// shows those matches, as the page does while typing (then the hits by meaning, if any).
+    private func explainNoWordMatches(in library: Library, hasMeaningHits: Bool) throws -> Bool {
         if try library.isEmpty() {
             print("The library is empty: 'lens import FOLDER' adds the screenshots in a folder, 'lens watch' keeps adding new ones.")
-            return
+            return true
         }
         if let last = query.last, let word = SearchQuery.plainWordToComplete(last) {
             var widened = try makeRequest()
             widened.query = try? SearchQuery(parsing: (query.dropLast() + [word + "*"]).joined(separator: " "))
+            widened.meaning = .off
             let hits = try library.search(widened)
             if !hits.isEmpty {
                 print("No screenshot holds the word '\(word)'; these hold words starting with it ('\(word)*'):")
                 Self.printHits(hits)
-                return
+                return !hasMeaningHits
             }
         }
-        print("No matches.")
+        if !hasMeaningHits { print("No matches.") }
+        return !hasMeaningHits
     }
 
     static func printHits(_ hits: [SearchHit]) {

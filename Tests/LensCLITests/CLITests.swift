@@ -106,7 +106,7 @@ struct CLITests {
         #expect(byTag.count == 2)
         let both = try #require(try lens.run(["search", "--json", "--tag", "cafe", "--tag", "receipts"]).json() as? [[String: Any]])
         #expect((both.first?["paths"] as? [String]) == [receipt] && both.count == 1)
-        let byNote = try #require(try lens.run(["search", "--json", "Friday"]).json() as? [[String: Any]])
+        let byNote = try #require(try lens.run(["search", "--json", "--exact", "Friday"]).json() as? [[String: Any]])
         #expect(byNote.map { $0["id"] as? Int } == [Int(chatID)])
         let tags = try #require(try lens.run(["tags", "--json"]).json() as? [[String: Any]])
         #expect(tags.map { "\($0["tag"] ?? "") \($0["count"] ?? "")" } == ["cafe 2", "receipts 1"])
@@ -170,8 +170,10 @@ struct CLITests {
         _ = try lens.importSamples()
         let json = try lens.run(["search", "--json", "quarterly", "report"])
         #expect(json.status == 0)
-        let hits = try #require(try json.json() as? [[String: Any]])
-        #expect(hits.count == 1)
+        let all = try #require(try json.json() as? [[String: Any]])
+        // One holds the words; those about them without holding them come after, marked.
+        let hits = all.filter { $0["semantic"] == nil }
+        #expect(hits.count == 1 && all.first?["semantic"] == nil && all.dropFirst().allSatisfy { $0["semantic"] as? Bool == true })
         let hit = try #require(hits.first)
         for key in ["id", "path", "paths", "score", "snippet", "imported_at", "captured_at"] {
             #expect(hit[key] != nil, "missing \(key)")
@@ -187,7 +189,9 @@ struct CLITests {
 
         let excluded = try lens.run(["search", "--json", "report", "-quarterly"]) // no `--` needed to exclude
         #expect(excluded.status == 0, "\(excluded.stderr)")
-        #expect((try excluded.json() as? [Any])?.isEmpty == true)
+        // No screenshot holds "report" without "quarterly"; none found by meaning holds "quarterly" either.
+        let others = try #require(try excluded.json() as? [[String: Any]])
+        #expect(others.allSatisfy { $0["semantic"] as? Bool == true && !($0["path"] as? String ?? "").hasSuffix("chat_dark.png") })
         let typo = try lens.run(["search", "report", "--jsn"])
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("Unknown option '--jsn'"))
@@ -274,7 +278,7 @@ struct CLITests {
         let lens = try LensBinary()
         #expect(try lens.importSamples().status == 0)
         // "tickets" is only in the ticket's QR payload, not in its text.
-        let hits = try #require(try lens.run(["search", "--json", "tickets"]).json() as? [[String: Any]])
+        let hits = try #require(try lens.run(["search", "--json", "--exact", "tickets"]).json() as? [[String: Any]])
         #expect(hits.count == 1)
         let ticket = TestSupport.samplePNG("qr_ticket").path
         #expect((hits.first?["paths"] as? [String]) == [ticket])

@@ -54,8 +54,9 @@ struct FirstHourTests {
         // An unfinished word: the words it starts, as the page does while typing, and said so.
         let partial = try lens.run(["search", "Promethe"])
         #expect(partial.stdout.contains("No screenshot holds the word 'Promethe'") && partial.stdout.contains("terminal.png"), "\(partial.stdout)")
-        let json = try lens.run(["search", "--json", "Promethe"])
-        #expect((try json.json() as? [Any])?.isEmpty == true) // scripts get exactly what they asked for
+        // Scripts get exactly what they asked for: no word widened, only what came by meaning, marked.
+        let json = try #require(try lens.run(["search", "--json", "Promethe"]).json() as? [[String: Any]])
+        #expect(json.allSatisfy { $0["semantic"] as? Bool == true })
     }
 
     @Test func changesSayWhatTheyDid() throws {

@@ -90,7 +90,7 @@ struct HistoryTests {
         #expect(!FileManager.default.fileExists(atPath: first) && !FileManager.default.fileExists(atPath: second))
         #expect(try FileManager.default.contentsOfDirectory(atPath: trash.path).count == 1) // one folder per batch
         #expect(try WatchTests.show(lens, id) == nil)
-        #expect((try lens.run(["search", "--json", "bring"]).json() as? [Any])?.isEmpty == true)
+        #expect((try lens.run(["search", "--json", "--exact", "bring"]).json() as? [Any])?.isEmpty == true)
         let database = try LensDatabase(path: lens.database)
         #expect(try database.orphanCounts().values.allSatisfy { $0 == 0 })
 

@@ -71,7 +71,10 @@ struct WebAPITests {
                 #expect(timing.range(of: #"^search;dur=\d+(\.\d+)?$"#, options: .regularExpression) != nil)
                 #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
-                let hits = try #require(try json(response.body) as? [[String: Any]])
+                // The two holding the word, then (marked) those found by meaning alone.
+                let all = try #require(try json(response.body) as? [[String: Any]])
+                let hits = Array(all.prefix { $0["semantic"] == nil })
+                #expect(all.dropFirst(hits.count).allSatisfy { $0["semantic"] as? Bool == true })
                 #expect(Set(hits.compactMap { ($0["path"] as? String)?.split(separator: "/").last }) == ["receipt_light.png", "contact_card.png"])
                 let first = try #require(hits.first)
                 for key in ["id", "path", "paths", "score", "snippet", "matches", "captured_at", "imported_at"] {
@@ -130,7 +133,7 @@ struct WebAPITests {
                     #expect(response.status == .ok || response.status == .badRequest, "\(query): \(response.status)")
                 }
             }
-            try await client.execute(uri: "/api/search?q=receipt", method: .get) { response in
+            try await client.execute(uri: "/api/search?q=receipt&meaning=off", method: .get) { response in
                 try #expect((json(response.body) as? [Any])?.count == 1)
             }
         }
@@ -366,7 +369,11 @@ struct WebAPITests {
                 try #expect(((json(response.body) as? [String: Any])?["removed"] as? [Any])?.count == 1)
             }
             try await client.execute(uri: "/api/screenshots/\(a)", method: .get) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/api/search?q=deploy", method: .get) { try #expect((json($0.body) as? [Any])?.isEmpty == true) }
+            try await client.execute(uri: "/api/search?q=deploy&meaning=off", method: .get) { try #expect((json($0.body) as? [Any])?.isEmpty == true) }
+            // Gone from meaning's answers too.
+            try await client.execute(uri: "/api/search?q=deploy", method: .get) {
+                try #expect((json($0.body) as? [[String: Any]])?.contains { $0["id"] as? Int64 == a } == false)
+            }
             try await client.execute(uri: "/api/undo", method: .post, headers: [.csrfToken: fixture.csrf]) { response in
                 #expect(response.status == .ok)
                 try #expect((json(response.body) as? [String: Any])?["restored"] as? [Int] == [Int(a)])
