@@ -135,7 +135,7 @@ public enum JSONOutput {
         }
     }
 
-    public struct Hit: Encodable {
+    public struct Hit: Encodable, Sendable {
         var id: Int64
         var path: String?
         var paths: [String]

@@ -40,11 +40,13 @@ struct APIRoutes {
                     }
                     limit = value
                 }
-                let hits = try await offloaded { [library, limit] in
+                let hits = try await offloaded { [library, limit] () throws -> [JSONOutput.Hit] in
                     guard try library.exists(id) else { throw ScreenshotFileError.noSuchScreenshot(id) }
-                    return try library.similar(to: id, limit: limit)
+                    // Not read for meaning yet: none known to be similar (an error would be logged
+                    // by every browser showing a screenshot the daemon has not reached).
+                    do { return try library.similar(to: id, limit: limit).map(JSONOutput.Hit.init) } catch is MeaningError { return [] }
                 }
-                return try JSONResponse.ok(hits.map(JSONOutput.Hit.init))
+                return try JSONResponse.ok(hits)
             }
         }
         router.post("/api/screenshots/:id/tags") { request, context in

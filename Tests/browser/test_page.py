@@ -235,11 +235,11 @@ def test_delete_then_undo(browser, server):
     shot_url = wait(browser, lambda d: re.search(r"/screenshots/\d+", d.current_url) and d.current_url)
     wait(browser, EC.element_to_be_clickable((By.ID, "delete"))).click()
     wait(browser, EC.visibility_of_element_located((By.ID, "banner")))
-    assert get(server["url"], "api/search?q=marigold") == []
+    assert get(server["url"], "api/search?meaning=off&q=marigold") == []
     browser.find_element(By.ID, "undo").click()
     wait(browser, lambda d: d.current_url.split("?")[0] == shot_url.split("?")[0])
     wait(browser, lambda d: "Marigold" in d.find_element(By.ID, "shot-text").text)
-    assert len(get(server["url"], "api/search?q=marigold")) == 1
+    assert len(get(server["url"], "api/search?meaning=off&q=marigold")) == 1
 
 
 def test_the_mind_map_leads_to_a_screenshot(browser, server):
@@ -502,10 +502,10 @@ def test_a_screenshot_whose_file_is_gone_keeps_its_name(browser, server):
     shot = server["inbox"] / "vanishing_receipt.png"
     render(shot, ["Vanishing Pharmacy receipt", "Total 42.00"])
     deadline = time.time() + 30
-    while time.time() < deadline and not get(server["url"], "api/search?q=vanishing"):
+    while time.time() < deadline and not get(server["url"], "api/search?meaning=off&q=vanishing"):
         time.sleep(0.3)
     shot.unlink()
-    while time.time() < deadline and not (get(server["url"], "api/search?q=vanishing") or [{}])[0].get("gone_path"):
+    while time.time() < deadline and not (get(server["url"], "api/search?meaning=off&q=vanishing") or [{}])[0].get("gone_path"):
         time.sleep(0.3)
     open_page(browser, server, "?q=vanishing")
     wait(browser, lambda d: len(cards(d)) == 1)
