@@ -261,15 +261,8 @@ struct MeaningBench: ParsableCommand {
         let header: [String: Any] = ["format": "lens-export", "version": 1, "screenshots": documents.count, "exported_at": "2026-11-25T00:00:00Z"]
         handle.write(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]) + Data("\n".utf8))
         for (index, text) in documents.enumerated() {
-            let captured = 1.7e9 + Double(index) * 60
-            let record: [String: Any] = [
-                "id": index + 1, "sha256": String(format: "%016llx%048x", RealTextBench.fnv(text), index),
-                "byte_count": 100_000, "format": "png", "width": 1920, "height": 1080, "state": "done", "confidence": 90.0,
-                "ocr_seconds": 1.0, "captured_at": captured, "imported_at": captured, "recognized_at": captured,
-                "paths": [["path": "/home/user/Pictures/Screenshots/shot-\(index + 1).png", "size": 100_000,
-                           "modified_at": captured, "first_seen_at": captured, "last_seen_at": captured]],
-                "text": text, "codes": [], "entities": [], "tags": [], "links": [],
-            ]
+            let record = RealTextBench.record(id: index + 1, text: text, sha256: String(format: "%016llx%048x", RealTextBench.fnv(text), index),
+                                              path: "/home/user/Pictures/Screenshots/shot-\(index + 1).png", entities: [])
             handle.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
         }
         try handle.close()

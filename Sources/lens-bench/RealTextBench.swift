@@ -59,15 +59,9 @@ struct RealTextBench: ParsableCommand {
                 }
                 entityCount += entities.count
                 rawBytes += piece.utf8.count
-                let captured = 1.7e9 + Double(written) * 60
-                let record: [String: Any] = [
-                    "id": written + 1, "sha256": String(format: "%016llx%016llx%032x", Self.fnv(piece), Self.fnv(file), written),
-                    "byte_count": 100_000, "format": "png", "width": 1920, "height": 1080, "state": "done", "confidence": 90.0,
-                    "ocr_seconds": 1.0, "captured_at": captured, "imported_at": captured, "recognized_at": captured,
-                    "paths": [["path": "/home/user/Pictures/Screenshots/\(written / 1000)/Screenshot \(written).png", "size": 100_000,
-                               "modified_at": captured, "first_seen_at": captured, "last_seen_at": captured]],
-                    "text": piece, "codes": [], "entities": entities, "tags": [], "links": [],
-                ]
+                let record = Self.record(id: written + 1, text: piece,
+                                         sha256: String(format: "%016llx%016llx%032x", Self.fnv(piece), Self.fnv(file), written),
+                                         path: "/home/user/Pictures/Screenshots/\(written / 1000)/Screenshot \(written).png", entities: entities)
                 handle.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
                 written += 1
             }
@@ -87,6 +81,19 @@ struct RealTextBench: ParsableCommand {
             .map { $0.replacingOccurrences(of: "\\f[BIRP]", with: "", options: .regularExpression).replacingOccurrences(of: "\\-", with: "-") }
         return stride(from: 0, to: kept.count, by: max(1, lines)).map { kept[$0..<min(kept.count, $0 + lines)].joined(separator: "\n") }
             .filter { $0.utf8.count >= 80 }
+    }
+
+    /// One screenshot of an export, recognized, with `text` and `entities`, taken a minute after
+    /// the one before it.
+    static func record(id: Int, text: String, sha256: String, path: String, entities: [[String: Any]]) -> [String: Any] {
+        let captured = 1.7e9 + Double(id - 1) * 60
+        return [
+            "id": id, "sha256": sha256,
+            "byte_count": 100_000, "format": "png", "width": 1920, "height": 1080, "state": "done", "confidence": 90.0,
+            "ocr_seconds": 1.0, "captured_at": captured, "imported_at": captured, "recognized_at": captured,
+            "paths": [["path": path, "size": 100_000, "modified_at": captured, "first_seen_at": captured, "last_seen_at": captured]],
+            "text": text, "codes": [], "entities": entities, "tags": [], "links": [],
+        ]
     }
 
     static func fnv(_ text: String) -> UInt64 {

@@ -33,14 +33,12 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws {
         let library = try global.openLibrary()
-        guard let detail = try library.screenshot(idOrPath: target) else {
-            throw LensCLIError(message: "no screenshot with id or path '\(target)'")
-        }
-        let hits = try library.similar(to: detail.id, limit: limit)
+        let id = try screenshotID(library, target)
+        let hits = try library.similar(to: id, limit: limit)
         if json {
             try printJSON(hits.map(JSONOutput.Hit.init))
         } else if hits.isEmpty {
-            print("No screenshot is about the same thing as \(detail.id).")
+            print("No screenshot is about the same thing as \(id).")
         } else {
             SearchCommand.printHits(hits)
         }

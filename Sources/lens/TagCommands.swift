@@ -3,7 +3,7 @@ import Foundation
 import LensApp
 
 /// The screenshot a command is about, by id or path, or a usage error naming what was given.
-private func screenshotID(_ library: Library, _ target: String) throws -> Int64 {
+func screenshotID(_ library: Library, _ target: String) throws -> Int64 {
     guard let detail = try library.screenshot(idOrPath: target) else {
         throw LensCLIError(message: "no screenshot with id or path '\(target)'")
     }
