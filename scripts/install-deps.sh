@@ -24,6 +24,7 @@ test_packages=(
   fonts-dejavu-core                                     # the browser tests render screenshots with it
   python3-venv                                          # a venv for Selenium, pytest and Pillow from PyPI (test tooling only)
   curl iproute2                                         # lens serve reached from a second network namespace
+  postgresql-15                                         # the team library's tests start throwaway clusters (initdb, pg_ctl)
 )
 [[ "${LENS_DEPS:-test}" == "run" ]] || packages+=("${test_packages[@]}")
 

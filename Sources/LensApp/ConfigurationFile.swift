@@ -56,8 +56,9 @@ public enum ConfigurationFile {
     }
 
     private static let topLevelKeys: Set<String> = ["database", "workers", "languages", "region", "regions", "stability_ms", "log_level", "folders",
-                                                         "max_file_mb", "max_megapixels", "ocr_timeout_s", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy"]
+                                                         "max_file_mb", "max_megapixels", "ocr_timeout_s", "symlinks", "trash", "undo_days", "gc_grace_days", "web", "privacy", "store"]
     private static let webKeys: Set<String> = ["enabled", "listen", "token"]
+    private static let storeKeys: Set<String> = ["url"]
     private static let privacyKeys: Set<String> = ["mask", "skip_images_with"]
     private static let folderKeys: Set<String> = ["path", "recursive", "include", "exclude", "languages", "region", "enabled",
                                                   "delete_after_import", "poll_interval", "tags", "mask"]
@@ -116,6 +117,9 @@ public enum ConfigurationFile {
                 throw failHere(key, "unknown key (known: \(known.sorted().joined(separator: ", ")))")
             }
             return (sub, failHere)
+        }
+        if let (store, failStore) = try subtable("store", known: storeKeys), let url = try string(store, "url", failStore) {
+            do { config.store = try StoreAddress(url) } catch { throw failStore("url", error.reason) }
         }
         if let (web, failWeb) = try subtable("web", known: webKeys) {
             config.web.isEnabled = try bool(web, "enabled", failWeb) ?? false

@@ -22,6 +22,8 @@ public struct ImportOptions: Sendable {
     public var folders: [LensConfiguration.Folder] = []
     /// Which secrets are masked before anything is stored (`[privacy]`).
     public var privacy = LensConfiguration.Privacy()
+    /// Only register and queue the files: workers (`lens worker`, on this host or others) recognize them.
+    public var queueOnly = false
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recognizer: RecognizerSettings = RecognizerSettings(),
@@ -146,7 +148,7 @@ public struct Importer: Sendable {
         // 2. Recognize everything queued, including work an interrupted run left behind.
         let total = try database.stateCounts()[.queued] ?? 0
         let tally = Tally()
-        if total > 0 {
+        if total > 0 && !options.queueOnly {
             let settings = options.recognizer
             let pool = try OCRWorkerPool(workerCount: max(1, min(options.workers, total))) {
                 try Recognizer(settings: settings)
@@ -158,7 +160,8 @@ public struct Importer: Sendable {
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                    privacy: PrivacyFilter.make(options.privacy, folders: WatchedFolders(options.folders)),
                                    folderTags: { [folders = WatchedFolders(options.folders)] path in folders.folder(holding: path)?.tags ?? [] },
-                                   connections: ConnectionKeeper(database: database))
+                                   // The mind map's connections are SQLite's only for now.
+                                   connections: database.isPostgreSQL ? nil : ConnectionKeeper(database: database))
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,
             // so this ends with each of them recognized or failed. Another process (a daemon) may
             // take one meanwhile: only items still waiting keep the import here.
@@ -190,7 +193,7 @@ public struct Importer: Sendable {
         failures += try database.failures(ids: failedIDs + knownFailedIDs + poisonedIDs).map { FileFailure(path: $0.path, reason: $0.reason) }
         let elapsed = ContinuousClock.now - start
         // What is stored now: a screenshot taken out meanwhile (lens delete) is not counted.
-        let stored = try database.recognizedIDs(among: addedIDs.subtracting(failedIDs))
+        let stored = options.queueOnly ? addedIDs : try database.recognizedIDs(among: addedIDs.subtracting(failedIDs))
         let summary = ImportSummary(
             added: stored.count, known: known, skipped: skipped, recognized: recognized, resumed: pendingBefore,
             failed: failures.sorted { $0.path < $1.path },

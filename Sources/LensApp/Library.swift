@@ -16,11 +16,25 @@ public struct Library: Sendable {
     /// Opens (creating if needed) the database at `path` after checking that SQLite's FTS5 works.
     /// The embedding model is looked for in `modelDirectory` when a search first needs it.
     public init(databasePath: String, modelDirectory: String = TextEmbedder.directory()) throws {
-        try LensDatabase.selfCheck()
-        self.databasePath = databasePath
-        self.database = try LensDatabase(path: databasePath)
+        try self.init(store: .sqlite(path: databasePath), modelDirectory: modelDirectory)
+    }
+
+    /// Opens the library at `store`: a SQLite file (created if needed, after checking that
+    /// SQLite's FTS5 works) or a PostgreSQL database (its schema set up or migrated).
+    /// `lease`: how long a claim of the OCR queue holds in PostgreSQL before another worker may take it.
+    public init(store: StoreAddress, modelDirectory: String = TextEmbedder.directory(),
+                lease: Double = LensDatabase.defaultLease) throws {
+        if case .sqlite = store { try LensDatabase.selfCheck() }
+        self.databasePath = store.description
+        self.database = try LensDatabase(store: store, lease: lease)
         self.meaning = MeaningIndex(modelDirectory: modelDirectory)
     }
+
+    /// How long a claim of the OCR queue holds in a PostgreSQL library before another worker may take the item.
+    public static let defaultLease = LensDatabase.defaultLease
+
+    /// Whether the library lives in PostgreSQL (a team library) rather than a SQLite file.
+    public var isPostgreSQL: Bool { database.isPostgreSQL }
 
     /// Whether the library holds no screenshot yet (then "no matches" means "import first").
     public func isEmpty() throws -> Bool { try database.isEmpty() }

@@ -82,6 +82,8 @@ public enum MeaningError: Error, Equatable, CustomStringConvertible {
     case noVectors
     /// This screenshot has no vector yet.
     case notRead(Int64)
+    /// The library is in PostgreSQL, whose store keeps no vectors yet.
+    case notInPostgreSQL
 
     public var description: String {
         switch self {
@@ -91,6 +93,8 @@ public enum MeaningError: Error, Equatable, CustomStringConvertible {
             return "no screenshot has been read for meaning yet: run 'lens reindex --embeddings' (lens watch also does it when idle)"
         case .notRead(let id):
             return "screenshot \(id) has not been read for meaning yet: run 'lens reindex --embeddings' (lens watch also does it when idle)"
+        case .notInPostgreSQL:
+            return "search by meaning is not available in a PostgreSQL library yet: search by words (--exact), or use a SQLite library"
         }
     }
 }

@@ -36,6 +36,8 @@ struct QueueDrain: Sendable {
     var connections: ConnectionKeeper? = nil
     /// Runs once an item's text is committed (the daemon deletes originals there, if asked to).
     var afterRecording: @Sendable (ClaimedItem) -> Void = { _ in }
+    /// Where a recorded path is on this host (a worker reading another host's files from a share).
+    var pathMap = PathPrefixMap()
     let owner: Int32 = getpid()
 
     /// How often a worker with nothing to do looks for new items while another is still busy.
@@ -100,7 +102,7 @@ struct QueueDrain: Sendable {
         for path in item.paths {
             let bytes: [UInt8]
             do {
-                bytes = try readWholeFile(path, limit: maximumFileBytes)
+                bytes = try readWholeFile(pathMap.local(path), limit: maximumFileBytes)
             } catch let error as ReadError {
                 lastProblem = "\(path): \(error)"
                 if error.isTransient { transientProblem = lastProblem }

@@ -35,6 +35,8 @@ public struct LensConfiguration: Sendable, Equatable {
     public var undoDays: Int = 30
     /// How long a screenshot's files must all have been gone before `lens gc` removes it.
     public var gcGraceDays: Int = 30
+    /// Where the library lives when it is not the SQLite file (`[store] url = "postgresql://…"`).
+    public var store: StoreAddress?
     /// The local web page (`[web]`).
     public var web = Web()
     /// What is masked before anything is stored (`[privacy]`).

@@ -32,7 +32,8 @@ extension LensDatabase {
     @discardableResult
     public func changeTags(of id: Int64, adding tags: [String] = [], removing: [String] = []) throws -> [String] {
         for tag in tags + removing where !Self.isTag(tag) { throw AnnotationError.invalidTag(tag) }
-        return try writer.write { db in
+        if let postgres { return try postgres.changeTags(of: id, adding: tags, removing: removing) }
+        return try writer().write { db in
             guard let current = try String.fetchOne(db, sql: "SELECT tags FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 throw AnnotationError.notRecognized(id: id)
             }
@@ -47,7 +48,8 @@ extension LensDatabase {
 
     /// Sets the note of screenshot `id` (nil or empty clears it), or appends a line with `appending`.
     public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws {
-        try writer.write { db in
+        if let postgres { return try postgres.setNote(of: id, to: text, appending: appending) }
+        return try writer().write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 throw AnnotationError.notRecognized(id: id)
             }
@@ -60,7 +62,8 @@ extension LensDatabase {
 
     /// The tags and note of screenshot `id`.
     public func annotations(of id: Int64) throws -> (tags: [String], note: String?) {
-        try writer.read { db in
+        if let postgres { return try postgres.annotations(of: id) }
+        return try writer().read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT tags, note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 return ([], nil)
             }
@@ -70,7 +73,8 @@ extension LensDatabase {
 
     /// Every tag with the number of screenshots carrying it, most used first.
     public func tagCounts() throws -> [(tag: String, count: Int)] {
-        try writer.read { db in
+        if let postgres { return try postgres.tagCounts() }
+        return try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT j.value AS tag, count(*) AS n FROM screenshot_text t INDEXED BY screenshot_text_tags, json_each(t.tags) j
                 WHERE t.tags <> '[]' GROUP BY j.value ORDER BY n DESC, tag

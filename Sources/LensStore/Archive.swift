@@ -105,7 +105,7 @@ extension LensDatabase {
     /// neither make the count disagree with the pages nor split the export between two states;
     /// memory holds one page.
     public func readArchives(pageSize: Int, total: (Int) throws -> Void, page: ([ArchivedScreenshot]) throws -> Void) throws {
-        try writer.read { db in
+        try writer().read { db in
             try total(try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot") ?? 0)
             var last: Int64 = 0
             while true {

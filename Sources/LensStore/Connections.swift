@@ -39,7 +39,7 @@ public struct GraphNode: Sendable, Equatable {
 extension LensDatabase {
     /// The linkable entities (type, normalized) of every recognized screenshot, by id.
     public func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
-        try writer.read { db in
+        try writer().read { db in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
@@ -59,7 +59,7 @@ extension LensDatabase {
     /// Adds or replaces computed edges.
     public func saveConnections(_ edges: [StoredEdge]) throws {
         guard !edges.isEmpty else { return }
-        try writer.write { db in
+        try writer().write { db in
             for edge in edges {
                 // Only between screenshots that still exist: the daemon's in-memory index may
                 // remember one that `lens gc` removed meanwhile.
@@ -74,7 +74,7 @@ extension LensDatabase {
 
     /// Replaces every computed edge (manual links stay).
     public func replaceAllConnections(_ edges: [StoredEdge]) throws {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM connection")
             for edge in edges {
                 try db.execute(sql: "INSERT INTO connection (a, b, score, via, resemblance) VALUES (?, ?, ?, ?, ?)",
@@ -85,7 +85,7 @@ extension LensDatabase {
 
     /// Draws (or re-notes) a manual link; returns false when either screenshot does not exist.
     public func link(_ x: Int64, _ y: Int64, note: String?, now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer.write { db in
+        try writer().write { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE id IN (?, ?)", arguments: [x, y]) == 2 else { return false }
             try db.execute(sql: """
                 INSERT INTO manual_link (a, b, note, created_at) VALUES (?, ?, ?, ?)
@@ -97,7 +97,7 @@ extension LensDatabase {
 
     /// Removes a manual link; returns whether there was one.
     public func unlink(_ x: Int64, _ y: Int64) throws -> Bool {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM manual_link WHERE a = ? AND b = ?", arguments: [min(x, y), max(x, y)])
             return db.changesCount > 0
         }
@@ -107,7 +107,7 @@ extension LensDatabase {
     /// with score 1), merged per pair.
     /// With `touching`, only the edges of that screenshot (through the indexes on `a` and `b`).
     public func edges(minimumScore: Double, touching id: Int64? = nil) throws -> [StoredEdge] {
-        try writer.read { db in
+        try writer().read { db in
             var edges: [String: StoredEdge] = [:]
             let only = id == nil ? "" : " AND (a = ? OR b = ?)"
             let ids: StatementArguments = id.map { [$0, $0] } ?? []
@@ -131,7 +131,7 @@ extension LensDatabase {
 
     /// The recognized text (with code payloads) of each of `ids` that has one.
     public func texts(ids: [Int64]) throws -> [Int64: String] {
-        try writer.read { db in
+        try writer().read { db in
             var texts: [Int64: String] = [:]
             for batch in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = Array(ids[batch..<min(ids.count, batch + 500)])
@@ -148,7 +148,7 @@ extension LensDatabase {
     /// screenshots to compare it with, in id order: per key, the `neighbours` nearest in rank on
     /// each side (a bounded read whatever the key's size).
     public func replaceTextBands(of id: Int64, with bands: [(band: Int64, rank: Int64)], neighbours: Int) throws -> [Int64] {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM text_band WHERE screenshot_id = ?", arguments: [id])
             var others = Set<Int64>()
             // Per key, the nearest `neighbours` by rank on each side: two bounded index reads.
@@ -179,7 +179,7 @@ extension LensDatabase {
         }
         // The table's key order, which is also the neighbour order the pairs are taken in.
         rows.sort { ($0.band, $0.rank, $0.id) < ($1.band, $1.rank, $1.id) }
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM text_band")
             let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)")
             for row in rows { try insert.execute(arguments: [row.band, row.id, row.rank]) }
@@ -203,7 +203,7 @@ extension LensDatabase {
     public func forEachText(batchSize: Int = 500, _ body: (Int64, String) throws -> Void) throws {
         var last: Int64 = 0
         while true {
-            let rows = try writer.read { db in
+            let rows = try writer().read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT c.id, c.text FROM screenshot_content c JOIN screenshot s ON s.id = c.id AND s.state = 'done'
                     WHERE c.id > ? ORDER BY c.id LIMIT ?
@@ -217,13 +217,13 @@ extension LensDatabase {
 
     /// Every recognized screenshot, by id.
     public func recognizedIDs() throws -> [Int64] {
-        try writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id") }
+        try writer().read { db in try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id") }
     }
 
     /// Labels for the given screenshots: first live path and up to `entities` most frequent entities.
     public func graphNodes(ids: [Int64], entities perNode: Int = 3) throws -> [GraphNode] {
         guard !ids.isEmpty else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             try ids.map { id in
                 let path = try String.fetchOne(db, sql: """
                     SELECT path FROM path WHERE screenshot_id = ? ORDER BY gone_at IS NOT NULL, first_seen_at LIMIT 1

@@ -84,7 +84,7 @@ extension LensDatabase {
     /// from its last batch instead of stepping over every text it already did. A blank text is
     /// among them: save it a vector of zeros (it matches nothing), so it is not asked for again.
     public func textsWithoutEmbedding(model: String, limit: Int, before: Int64? = nil) throws -> [EmbeddingWork] {
-        try writer.read { db in
+        try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT t.id, t.body FROM screenshot_text t
                 LEFT JOIN screenshot_embedding e ON e.id = t.id AND e.model = (SELECT id FROM embedding_model WHERE name = ?)
@@ -100,7 +100,7 @@ extension LensDatabase {
     /// from; false when the text changed or went meanwhile (the vector is then dropped).
     @discardableResult
     public func saveEmbedding(_ vector: QuantizedVector, model: String, for work: EmbeddingWork) throws -> Bool {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO embedding_model (name) VALUES (?)", arguments: [model])
             try db.execute(sql: """
                 INSERT OR REPLACE INTO screenshot_embedding (id, model, vector)
@@ -112,7 +112,8 @@ extension LensDatabase {
 
     /// How many texts have a vector of `model`, and how many texts there are.
     public func embeddingProgress(model: String) throws -> (embedded: Int, texts: Int) {
-        try writer.read { db in
+        if let postgres { return try postgres.embeddingProgress() }
+        return try writer().read { db in
             let embedded = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM screenshot_embedding WHERE model = (SELECT id FROM embedding_model WHERE name = ?)
                 """, arguments: [model]) ?? 0
@@ -132,7 +133,7 @@ extension LensDatabase {
     /// transaction. At most ``Embeddings/changeLogLength`` changes are read; a reader further
     /// behind gets every vector again.
     public func embeddingChanges(since mark: EmbeddingChangeMark?, model: String, dimensions: Int) throws -> EmbeddingChanges {
-        try writer.read { db in
+        try writer().read { db in
             let row = try Row.fetchOne(db, sql: "SELECT min(seq) AS first, max(seq) AS last FROM embedding_change")
             let first: Int64? = row?["first"], last: Int64 = row?["last"] ?? 0
             let modelID = try Int64.fetchOne(db, sql: "SELECT id FROM embedding_model WHERE name = ?", arguments: [model])

@@ -69,7 +69,7 @@ extension LensDatabase {
     /// its value as the oldest screenshot holding it shows it.
     public func topEntities(type: String? = nil, limit: Int = 20) throws -> [EntityCount] {
         let limit = max(0, limit)
-        return try writer.read { db in
+        return try writer().read { db in
             // Each type's best `limit` from the rank index (the types themselves by index seeks),
             // merged.
             let types = try type.map { [$0] } ?? String.fetchAll(db, sql: """

@@ -22,7 +22,7 @@ extension LensDatabase {
     /// when a fifth or more of the file is free pages, runs `VACUUM`. With `dryRun`, only reports.
     public func collectGarbage(goneBefore: Double, dryRun: Bool) throws -> GarbageReport {
         let before = fileSize()
-        let removed = try writer.write { db -> [GarbageReport.Removed] in
+        let removed = try writer().write { db -> [GarbageReport.Removed] in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT s.id, group_concat(p.path, char(10)) AS paths FROM screenshot s JOIN path p ON p.screenshot_id = s.id
                 GROUP BY s.id HAVING count(p.gone_at) = count(*) AND max(p.gone_at) < ? ORDER BY s.id
@@ -34,13 +34,13 @@ extension LensDatabase {
             return found
         }
         guard !dryRun, !removed.isEmpty else { return GarbageReport(removed: removed, bytesBefore: before, bytesAfter: before, vacuumed: false) }
-        try writer.write(Self.mergeSearchIndex)
-        let (free, total) = try writer.read { db in
+        try writer().write(Self.mergeSearchIndex)
+        let (free, total) = try writer().read { db in
             (try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1)
         }
         var vacuumed = false
         if free * 5 >= total {
-            try writer.barrierWriteWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+            try writer().barrierWriteWithoutTransaction { db in try db.execute(sql: "VACUUM") }
             vacuumed = true
         }
         try checkpoint()
@@ -61,12 +61,13 @@ extension LensDatabase {
     /// leaf page that starts a term, which measures the segments.
     @discardableResult
     public func mergeSearchIndexIfFragmented() throws -> Bool {
-        let pages = try writer.read { db in
+        if postgres != nil { return false }
+        let pages = try writer().read { db in
             try Int.fetchAll(db, sql: "SELECT count(*) FROM screenshot_fts_idx GROUP BY segid")
         }
         let total = pages.reduce(0, +), largest = pages.max() ?? 0
         guard pages.count > 1, (total - largest) * 10 >= total else { return false }
-        try writer.write(Self.mergeSearchIndex)
+        try writer().write(Self.mergeSearchIndex)
         return true
     }
 

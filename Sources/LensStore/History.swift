@@ -93,7 +93,8 @@ extension LensDatabase {
     /// whose process died.
     public func beginBatch(_ kind: BatchRecord.Kind, summary: String, pid: Int32 = getpid(),
                            now: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try writer.write { db in
+        if let postgres { return try postgres.beginBatch(kind, summary: summary, pid: pid, now: now) }
+        return try writer().write { db in
             try db.execute(sql: "INSERT INTO batch (kind, started_at, summary, pid) VALUES (?, ?, ?, ?)",
                            arguments: [kind.rawValue, now, summary, pid])
             return db.lastInsertedRowID
@@ -103,7 +104,8 @@ extension LensDatabase {
     /// Closes a batch; with `droppingIfEmpty`, a batch that recorded nothing leaves no line (an
     /// import that found nothing new is nothing to undo).
     public func finishBatch(_ id: Int64, droppingIfEmpty: Bool = false, now: Double = Date().timeIntervalSince1970) throws {
-        try writer.write { db in
+        if let postgres { return try postgres.finishBatch(id, droppingIfEmpty: droppingIfEmpty, now: now) }
+        return try writer().write { db in
             if droppingIfEmpty, try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM batch_item WHERE batch_id = ?)", arguments: [id]) == true {
                 try db.execute(sql: "DELETE FROM batch WHERE id = ?", arguments: [id])
                 return
@@ -114,7 +116,7 @@ extension LensDatabase {
 
     /// The most recent batches, newest first.
     public func batches(limit: Int = 20) throws -> [BatchRecord] {
-        try writer.read { db in
+        try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT b.*, (SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items
                 FROM batch b ORDER BY b.id DESC LIMIT ?
@@ -134,7 +136,8 @@ extension LensDatabase {
     /// Whether this content was taken out of the index on purpose (lens delete, or an undone
     /// import): the daemon's scans leave it out; `lens import` of its file brings it back.
     public func wasRemoved(sha256: String) throws -> Bool {
-        try writer.read { db in
+        if let postgres { return try postgres.wasRemoved(sha256: sha256) }
+        return try writer().read { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM removed_content WHERE sha256 = ?)"),
                               arguments: [sha256]) ?? false
         }
@@ -144,7 +147,7 @@ extension LensDatabase {
     /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
     /// when to reload.
     public func batchLogVersion() throws -> [Int64] {
-        try writer.read { db in
+        try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch
                 """)
@@ -158,7 +161,7 @@ extension LensDatabase {
     /// index its file again. Returns the batch id and the archives (with their live paths).
     public func deleteScreenshots(ids: [Int64], summary: String, now: Double = Date().timeIntervalSince1970) throws
         -> (batch: Int64, removed: [ArchivedScreenshot]) {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "INSERT INTO batch (kind, started_at, finished_at, summary) VALUES ('delete', ?, ?, ?)",
                            arguments: [now, now, summary])
             let batch = db.lastInsertedRowID
@@ -179,7 +182,7 @@ extension LensDatabase {
 
     /// Notes that a deleted screenshot's file went to the trash folder (so undo can return it).
     public func recordTrashed(_ files: [TrashedFile], sha256: String, batch: Int64) throws {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "UPDATE batch_item SET trashed = ? WHERE batch_id = ? AND sha256 = ?",
                            arguments: [String(decoding: try JSONEncoder().encode(files), as: UTF8.self), batch, sha256])
         }
@@ -193,7 +196,7 @@ extension LensDatabase {
     /// changes. The command line asks before undoing an import or a large batch.
     public func undoCandidate(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int,
                               isAlive: (Int32) -> Bool) throws -> BatchRecord {
-        try writer.read { db in try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db) }
+        try writer().read { db in try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db) }
     }
 
     private static func undoCandidate(_ id: Int64?, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool,
@@ -216,7 +219,7 @@ extension LensDatabase {
     /// (`isAlive`), and for batches that started before `expiredBefore`.
     public func undo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
-        try writer.write { db in
+        try writer().write { db in
             var batch = try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db)
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
             switch batch.kind {
@@ -302,7 +305,7 @@ extension LensDatabase {
     /// them). The batch can then be undone again. Refused once the batch has expired.
     public func redo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
-        try writer.write { db in
+        try writer().write { db in
             try Self.refuseWhileRunning(isAlive: isAlive, in: db)
             let row = try Self.batchRow(id, newestWhere: "undone_at IS NOT NULL", orElse: .nothingToRedo, in: db)
             var batch = Self.batchRecord(row)
@@ -343,7 +346,7 @@ extension LensDatabase {
     /// Lets go of what expired batches kept to be undone (archives of deleted screenshots) and
     /// returns the trashed files they held, for the caller to delete. The log lines stay.
     public func expireBatches(startedBefore: Double) throws -> [TrashedFile] {
-        try writer.write { db in
+        try writer().write { db in
             var trashed: [TrashedFile] = []
             for value in try String.fetchAll(db, sql: """
                 SELECT i.trashed FROM batch_item i JOIN batch b ON b.id = i.batch_id
@@ -378,7 +381,7 @@ extension LensDatabase {
     /// already here keeps its local record (text, tags, note) and the backup adds the rest.
     public func restore(replacing: Bool, summary: String, now: Double = Date().timeIntervalSince1970,
                         records: ((ArchivedScreenshot) throws -> Void) throws -> Void) throws -> RestoreReport {
-        try writer.write { db in
+        try writer().write { db in
             if replacing {
                 try db.execute(sql: "DELETE FROM screenshot; DELETE FROM removed_content;")
             }

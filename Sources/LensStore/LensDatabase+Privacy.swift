@@ -6,7 +6,7 @@ extension LensDatabase {
     /// How many stored texts have not been through secret masking (stored before it existed, or
     /// restored from a backup).
     public func uncheckedTextCount() throws -> Int {
-        try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_text WHERE privacy_checked = 0") ?? 0 }
+        try writer().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_text WHERE privacy_checked = 0") ?? 0 }
     }
 
     /// Runs `mask` over stored texts (every one, or only those not checked yet) and rewrites those
@@ -19,7 +19,7 @@ extension LensDatabase {
         var last: Int64 = 0, checked = 0
         var changed: [Int64] = []
         while true {
-            let rows = try writer.read { db in
+            let rows = try writer().read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT t.id, lens_inflate(t.body) AS text, t.words, s.width, s.height, s.captured_at FROM screenshot_text t
                     JOIN screenshot s ON s.id = t.id
@@ -31,7 +31,7 @@ extension LensDatabase {
             let ids = rows.map { $0["id"] as Int64 }
             let capturedAt = rows.map { Date(timeIntervalSince1970: ($0["captured_at"] as Double?) ?? 0) }
             var codes: [Int64: [DecodedCode]] = [:]
-            try writer.read { db in
+            try writer().read { db in
                 let found = try Row.fetchCursor(db, sql: """
                     SELECT screenshot_id, symbology, payload FROM code WHERE screenshot_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
                     ORDER BY rowid
@@ -60,7 +60,7 @@ extension LensDatabase {
             for (index, id) in ids.enumerated() {
                 if let (masked, secrets) = results.get(index) { rewrites.append((id, masked, secrets, capturedAt[index])) } else { untouched.append(id) }
             }
-            try writer.write { db in
+            try writer().write { db in
                 if !untouched.isEmpty {
                     try db.execute(sql: "UPDATE screenshot_text SET privacy_checked = 1 WHERE id IN (\(untouched.map { _ in "?" }.joined(separator: ",")))",
                                    arguments: StatementArguments(untouched))
@@ -81,8 +81,8 @@ extension LensDatabase {
     /// segment (FTS5 keeps deleted terms in old segments until they are merged), then checkpoints
     /// and truncates the WAL. With `secure_delete` on, every page freed on the way is zeroed.
     public func wipeFreedPages() throws {
-        try writer.write(Self.mergeSearchIndex)
-        try writer.writeWithoutTransaction { db in
+        try writer().write(Self.mergeSearchIndex)
+        try writer().writeWithoutTransaction { db in
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

@@ -12,7 +12,8 @@ extension LensDatabase {
     ///   so an import and a daemon can share one database).
     @discardableResult
     public func requeueAbandoned(isAlive: (Int32) -> Bool) throws -> Int {
-        try writer.write { db in
+        if let postgres { return try postgres.requeueAbandoned(isAlive: isAlive) }
+        return try writer().write { db in
             let owners = try Int32.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM screenshot WHERE state = 'running'")
             var count = 0
             for owner in owners where !isAlive(owner) {
@@ -28,7 +29,8 @@ extension LensDatabase {
 
     /// Atomically takes the oldest queued item for `owner` (a process id), marking it running.
     public func claimNext(owner: Int32, now: Double = Date().timeIntervalSince1970) throws -> ClaimedItem? {
-        try writer.write { db in
+        if let postgres { return try postgres.claimNext(now: now, lease: lease) }
+        return try writer().write { db in
             guard let row = try Row.fetchOne(db, sql: """
                 UPDATE screenshot SET state = 'running', claimed_by = ?, claimed_at = ?, attempts = attempts + 1
                 WHERE id = (SELECT id FROM screenshot WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= ?)
@@ -52,7 +54,8 @@ extension LensDatabase {
     @discardableResult
     public func recordRecognition(_ recognition: Recognition, entities: [Entity] = [], codeEntities: [Entity] = [],
                                   for id: Int64, seconds: Double, now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer.write { db in
+        if let postgres { return try postgres.recordRecognition(recognition, entities: entities, codeEntities: codeEntities, for: id, seconds: seconds, now: now) }
+        return try writer().write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'done', confidence = ?, width = ?, height = ?,
                     ocr_seconds = ?, recognized_at = ?, last_error = NULL, claimed_by = NULL, claimed_at = NULL,
@@ -93,7 +96,8 @@ extension LensDatabase {
 
     /// Marks a claimed item failed with a reason the user can act on.
     public func recordFailure(_ reason: String, for id: Int64) throws {
-        try writer.write { db in
+        if let postgres { return try postgres.recordFailure(reason, for: id) }
+        return try writer().write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'failed', last_error = ?, claimed_by = NULL, claimed_at = NULL,
                     retry_at = NULL WHERE id = ?
@@ -104,7 +108,8 @@ extension LensDatabase {
     /// Returns a claimed item to the queue after a transient failure, to be claimed again no
     /// earlier than `retryAt`; the reason stays visible (`lens status`, `lens show`) meanwhile.
     public func deferItem(_ id: Int64, reason: String, retryAt: Double) throws {
-        try writer.write { db in
+        if let postgres { return try postgres.deferItem(id, reason: reason, retryAt: retryAt) }
+        return try writer().write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'queued', last_error = ?, retry_at = ?, claimed_by = NULL, claimed_at = NULL
                 WHERE id = ?
@@ -114,7 +119,8 @@ extension LensDatabase {
 
     /// Whether some queued item may be claimed now (not waiting out a backoff).
     public func hasClaimableWork(now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer.read { db in
+        if let postgres { return try postgres.hasClaimableWork(now: now) }
+        return try writer().read { db in
             try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM screenshot WHERE state = 'queued' AND (retry_at IS NULL OR retry_at <= ?))
                 """, arguments: [now]) ?? false
@@ -123,15 +129,17 @@ extension LensDatabase {
 
     /// When the earliest item waiting after a transient failure may be claimed, if any waits.
     public func nextRetryTime() throws -> Double? {
-        try writer.read { db in
+        if let postgres { return try postgres.nextRetryTime() }
+        return try writer().read { db in
             try Double.fetchOne(db, sql: "SELECT min(retry_at) FROM screenshot WHERE state = 'queued' AND retry_at IS NOT NULL")
         }
     }
 
     /// When each of `ids` that still waits after a transient failure may be claimed again.
     public func retryTimes(ids: [Int64]) throws -> [Int64: Double] {
+        if let postgres { return try postgres.retryTimes(ids: ids) }
         guard !ids.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try writer().read { db in
             var times: [Int64: Double] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT id, retry_at FROM screenshot
@@ -145,7 +153,8 @@ extension LensDatabase {
 
     /// How many queued items wait for a retry after a transient failure.
     public func waitingForRetryCount() throws -> Int {
-        try writer.read { db in
+        if let postgres { return try postgres.waitingForRetryCount() }
+        return try writer().read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE state = 'queued' AND retry_at IS NOT NULL") ?? 0
         }
     }
@@ -179,8 +188,9 @@ extension LensDatabase {
     /// Which of `ids` are in the library and recognized now (an import's report counts only
     /// what is really stored when it ends).
     public func recognizedIDs(among ids: some Collection<Int64>) throws -> Set<Int64> {
+        if let postgres { return try postgres.recognizedIDs(among: Array(ids)) }
         guard !ids.isEmpty else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             var found = Set<Int64>()
             for chunk in Array(ids).chunked(500) {
                 found.formUnion(try Int64.fetchAll(db, sql: """
@@ -198,7 +208,8 @@ extension LensDatabase {
 
     /// How many items are in each queue state.
     public func stateCounts() throws -> [QueueState: Int] {
-        try writer.read { db in
+        if let postgres { return try postgres.stateCounts() }
+        return try writer().read { db in
             var counts = Dictionary(uniqueKeysWithValues: QueueState.allCases.map { ($0, 0) })
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM screenshot GROUP BY state") {
                 if let state = QueueState(rawValue: row["state"]) { counts[state] = row["n"] }
@@ -209,8 +220,9 @@ extension LensDatabase {
 
     /// Paths that failed, with the reason, for items whose content is `failed`.
     public func failures(ids: [Int64]) throws -> [(path: String, reason: String)] {
+        if let postgres { return try postgres.failures(ids: ids) }
         guard !ids.isEmpty else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT p.path, s.last_error FROM screenshot s JOIN path p ON p.screenshot_id = s.id
                 WHERE s.state = 'failed' AND s.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))

@@ -8,12 +8,14 @@ extension LensDatabase {
 
     /// Whether the library holds no screenshot at all (queued, failed or recognized).
     public func isEmpty() throws -> Bool {
-        try writer.read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM screenshot)") ?? false) }
+        if let postgres { return try postgres.isEmpty() }
+        return try writer().read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM screenshot)") ?? false) }
     }
 
     /// Everything known about one screenshot.
     public func screenshot(id: Int64) throws -> ScreenshotDetail? {
-        try writer.read { db in
+        if let postgres { return try postgres.screenshot(id: id) }
+        return try writer().read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.*, lens_inflate(t.body) AS text, t.words, t.tags, t.note FROM screenshot s
                 LEFT JOIN screenshot_text t ON t.id = s.id
@@ -52,11 +54,11 @@ extension LensDatabase {
     public func reextractEntities(batchSize: Int = 500, _ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
         var last: Int64 = 0, screenshots = 0, entities = 0
         while true {
-            let rows = try writer.read { db in try Self.textsAndCaptureTimes(where: "t.id > ? ORDER BY t.id LIMIT ?", [last, batchSize], in: db) }
+            let rows = try writer().read { db in try Self.textsAndCaptureTimes(where: "t.id > ? ORDER BY t.id LIMIT ?", [last, batchSize], in: db) }
             guard let lastRow = rows.last else { return (screenshots, entities) }
             last = lastRow.id
             let found = rows.map { row in (row.id, extract(row.text, row.seen)) }
-            try writer.write { db in
+            try writer().write { db in
                 for (id, list) in found { try Self.replaceTextEntities(of: id, with: list, in: db) }
             }
             screenshots += found.count
@@ -105,14 +107,14 @@ extension LensDatabase {
     /// ids that changed.
     public func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        let rows = try writer.read { db in
+        let rows = try writer().read { db in
             try Self.textsAndCaptureTimes(where: "t.id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids), in: db).map { row in
                 (row, try Self.entities(ofScreenshot: row.id, in: db).filter { $0.source == "text" && $0.type != "secret" })
             }
         }
         let changed = rows.compactMap { row, stored in extract(row.text, row.seen, stored).map { (row.id, $0) } }
         guard !changed.isEmpty else { return [] }
-        try writer.write { db in
+        try writer().write { db in
             for (id, found) in changed { try Self.replaceTextEntities(of: id, with: found, in: db) }
         }
         return changed.map(\.0)
@@ -123,7 +125,7 @@ extension LensDatabase {
     /// tokens. Anything but digits in a group is refused, so no other text reaches `MATCH`.
     public func screenshots(showingDigitGroups groups: [String], excluding id: Int64, limit: Int = 50) throws -> [Int64] {
         guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             try Int64.fetchAll(db, sql: "SELECT rowid FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid <> ? LIMIT ?",
                                arguments: ["\"" + groups.joined(separator: " ") + "\"", id, limit])
         }
@@ -131,8 +133,9 @@ extension LensDatabase {
 
     /// Which of `numbers` (E.164) some screenshot already holds as a phone entity.
     public func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
+        if let postgres { return try postgres.knownPhoneNumbers(among: numbers) }
         guard !numbers.isEmpty else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             try Set(String.fetchAll(db, sql: """
                 SELECT DISTINCT normalized FROM entity WHERE type = 'phone' AND normalized IN (\(databaseQuestionMarks(count: numbers.count)))
                 """, arguments: StatementArguments(numbers)))
@@ -141,7 +144,7 @@ extension LensDatabase {
 
     /// The entities stored for a screenshot, in the order they were found.
     public func entities(ofScreenshot id: Int64) throws -> [StoredEntity] {
-        try writer.read { db in try Self.entities(ofScreenshot: id, in: db) }
+        try writer().read { db in try Self.entities(ofScreenshot: id, in: db) }
     }
 
     static func entities(ofScreenshot id: Int64, in db: Database) throws -> [StoredEntity] {
@@ -155,13 +158,15 @@ extension LensDatabase {
 
     /// The screenshot recorded at `path` (present or gone).
     public func screenshotID(forPath path: String) throws -> Int64? {
-        try writer.read { db in
+        if let postgres { return try postgres.screenshotID(forPath: path) }
+        return try writer().read { db in
             try Int64.fetchOne(db, sql: "SELECT screenshot_id FROM path WHERE path = ?", arguments: [path])
         }
     }
 
     /// Size of the database file and its WAL, in bytes.
     public func fileSize() -> Int {
+        if let postgres { return postgres.databaseBytes() }
         guard let path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, p in
             total + ((try? FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? 0)
@@ -179,7 +184,7 @@ extension LensDatabase {
     /// - Throws: ``StoreError/cannotSync(path:reason:)`` when a reader kept the checkpoint from
     ///   finishing within the busy timeout; nothing is lost, the caller tries again later.
     public func syncToDisk() throws {
-        let busy = try writer.writeWithoutTransaction { db in
+        let busy = try writer().writeWithoutTransaction { db in
             try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(FULL)").map { $0[0] as Int } ?? 0
         }
         guard busy == 0 else { throw StoreError.cannotSync(path: path ?? "database", reason: "a reader kept the checkpoint from finishing") }
@@ -187,7 +192,7 @@ extension LensDatabase {
 
     /// Folds the WAL back into the main file (e.g. before measuring its size).
     public func checkpoint() throws {
-        try writer.writeWithoutTransaction { db in
+        try writer().writeWithoutTransaction { db in
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
@@ -195,11 +200,11 @@ extension LensDatabase {
     /// Runs SQLite's integrity check and FTS5's own index check; returns the problems
     /// (`["ok"]` when healthy).
     public func integrityCheck() throws -> [String] {
-        let messages = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let messages = try writer().read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         guard messages == ["ok"] else { return messages }
         do {
             // FTS5's check compares the index with the external content; it reports through an error.
-            try writer.write { db in
+            try writer().write { db in
                 // rank = 1 makes FTS5 compare the index with the external content table, not only itself.
                 try db.execute(sql: "INSERT INTO screenshot_fts(screenshot_fts, rank) VALUES ('integrity-check', 1)")
             }
@@ -213,7 +218,7 @@ extension LensDatabase {
     /// stored texts: all 0 in a healthy database (foreign keys cascade, triggers keep the index).
     /// The fault tests check it after crashes; it is cheap enough for `lens doctor`.
     public func orphanCounts() throws -> [String: Int] {
-        try writer.read { db in
+        try writer().read { db in
             var counts: [String: Int] = [:]
             for (table, column) in [("path", "screenshot_id"), ("screenshot_text", "id"), ("code", "screenshot_id"),
                                     ("entity", "screenshot_id"), ("text_band", "screenshot_id"), ("connection", "a"),
@@ -232,6 +237,6 @@ extension LensDatabase {
 
     /// Runs `body` with write access, for bulk loaders such as the benchmark. Not for app code.
     public func unsafeBulkWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.write(body)
+        try writer().write(body)
     }
 }

@@ -14,7 +14,8 @@ extension LensDatabase {
     /// Registering content that was removed on purpose brings it back: the caller decides whether
     /// to (``wasRemoved(sha256:)``).
     public func register(_ file: FileObservation, batch: Int64? = nil) throws -> Registration {
-        try writer.write { db in
+        if let postgres { return try postgres.register(file, batch: batch) }
+        return try writer().write { db in
             let now = file.seenAt
             if let row = try Row.fetchOne(db, sql: "SELECT id, state, last_error FROM screenshot WHERE sha256 = ?",
                                           arguments: [file.sha256]) {
@@ -53,7 +54,8 @@ extension LensDatabase {
     /// The screenshot already recorded at `path` if the file's size and modification time are
     /// unchanged since then, so re-scanning a folder need not re-hash every file.
     public func unchangedScreenshot(atPath path: String, size: Int, modifiedAt: Double) throws -> ScreenshotState? {
-        try writer.read { db in
+        if let postgres { return try postgres.unchangedScreenshot(atPath: path, size: size, modifiedAt: modifiedAt) }
+        return try writer().read { db in
             // Cached: a scan asks this for every file (100,000 in a big folder).
             try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT s.id, s.state, s.last_error FROM path p JOIN screenshot s ON s.id = p.screenshot_id

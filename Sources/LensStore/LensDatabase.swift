@@ -9,11 +9,61 @@ import LensCore
 /// Invariants live in the schema: one row per content hash (`screenshot.sha256 UNIQUE`), a path
 /// belongs to exactly one content (`path.path UNIQUE`), paths go with their content
 /// (`ON DELETE CASCADE`), and the full-text index follows `screenshot.text` through triggers.
+///
+/// A library lives in a SQLite file (the default) or in PostgreSQL (``init(store:)`` with a
+/// `postgresql://` address): the same methods serve both. Those the PostgreSQL store does not do
+/// yet throw ``PostgresStoreError/unsupported(_:)`` naming the operation.
 public final class LensDatabase: Sendable {
     /// The SQLite connection(s). A pool in WAL mode for files, so readers never wait for the writer.
-    let writer: any DatabaseWriter
-    /// The database file, or `nil` in memory.
+    private let sqlite: (any DatabaseWriter)?
+    /// The PostgreSQL store, when the library lives there.
+    let postgres: PostgresStore?
+    /// The database file, or `nil` in memory or in PostgreSQL.
     public let path: String?
+
+    /// The SQLite connections; on PostgreSQL, an error naming the operation (`function`) that the
+    /// PostgreSQL store does not do yet.
+    func writer(_ function: String = #function) throws -> any DatabaseWriter {
+        guard let sqlite else { throw PostgresStoreError.unsupported(function.prefix { $0 != "(" } + " (SQLite only for now)") }
+        return sqlite
+    }
+
+    /// Where the library lives, for messages (a PostgreSQL address without its password).
+    public var location: String { postgres?.address.description ?? path ?? ":memory:" }
+
+    /// Whether the library lives in PostgreSQL.
+    public var isPostgreSQL: Bool { postgres != nil }
+
+    /// Notifications of content queued by any process on any host (PostgreSQL); nil for SQLite,
+    /// whose writers are on this host and whose workers look at the queue themselves.
+    public func queueNotifications() throws -> QueueNotifications? {
+        try postgres.map { try QueueNotifications(store: $0) }
+    }
+
+    /// Opens the library at `store`: a SQLite file, or a PostgreSQL database (connecting to it and
+    /// setting up or migrating its schema). `lease` is how long a claim of the OCR queue holds
+    /// before another worker may take the item over (PostgreSQL; SQLite claims end with their process).
+    /// `worker` names this process's claims in PostgreSQL (default `host:pid`).
+    public convenience init(store: StoreAddress, lease: Double = LensDatabase.defaultLease, worker: String? = nil) throws {
+        switch store {
+        case .sqlite(let path): try self.init(path: path)
+        case .postgresql(let address):
+            try self.init(postgres: PostgresStore(address: address, workerID: worker ?? PostgresStore.defaultWorkerID()), lease: lease)
+        }
+    }
+
+    private init(postgres: PostgresStore, lease: Double) throws {
+        self.sqlite = nil
+        self.path = nil
+        self.postgres = postgres
+        self.lease = lease
+    }
+
+    /// How long a claim holds on PostgreSQL before another worker may take the item: past the
+    /// longest an OCR may run (`ocr_timeout_s`, 60 s by default), so a live worker never loses
+    /// an item it is still recognizing.
+    public static let defaultLease: Double = 180
+    let lease: Double
 
     /// Opens (creating if needed) the database at `path`, migrating it forward.
     ///
@@ -32,8 +82,11 @@ public final class LensDatabase: Sendable {
             close(fd)
         }
         self.path = path
-        self.writer = try Self.openPool(path: path)
-        try Self.migrate(writer)
+        let pool = try Self.openPool(path: path)
+        try Self.migrate(pool)
+        self.sqlite = pool
+        self.postgres = nil
+        self.lease = Self.defaultLease
     }
 
     /// Opens the pool, waiting out a concurrent first open: turning a new file to WAL needs an
@@ -53,8 +106,11 @@ public final class LensDatabase: Sendable {
     /// An in-memory database, for tests.
     public init() throws {
         self.path = nil
-        self.writer = try DatabaseQueue(configuration: Self.configuration())
-        try Self.migrate(writer)
+        let queue = try DatabaseQueue(configuration: Self.configuration())
+        try Self.migrate(queue)
+        self.sqlite = queue
+        self.postgres = nil
+        self.lease = Self.defaultLease
     }
 
     static func configuration() -> Configuration {
@@ -99,7 +155,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 extension LensDatabase {
     /// Returns a claimed item to the queue untouched (e.g. when a shutdown interrupts it).
     public func releaseClaim(on id: Int64) throws {
-        try writer.write { db in
+        if let postgres { return try postgres.releaseClaim(on: id) }
+        return try writer().write { db in
             try db.execute(sql: """
                 UPDATE screenshot SET state = 'queued', claimed_by = NULL, claimed_at = NULL
                 WHERE id = ? AND state = 'running'
@@ -111,7 +168,7 @@ extension LensDatabase {
 extension LensDatabase {
     /// Marks a path deleted or moved out. Its content keeps its record (other paths, history).
     public func markGone(path: String, now: Double = Date().timeIntervalSince1970) throws {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "UPDATE path SET gone_at = ? WHERE path = ? AND gone_at IS NULL", arguments: [now, path])
         }
     }
@@ -120,7 +177,7 @@ extension LensDatabase {
     /// Returns `false` when `from` was not known, so the caller treats `to` as a new candidate.
     public func movePath(from: String, to: String, size: Int, modifiedAt: Double,
                          now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer.write { db in
+        try writer().write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM path WHERE path = ?", arguments: [from]) == true else {
                 return false
             }
@@ -135,7 +192,7 @@ extension LensDatabase {
     /// Live paths recorded under `folder` (for reconciling with what is on disk).
     public func livePaths(under folder: String) throws -> [String] {
         let range = Self.pathRange(inside: folder)
-        return try writer.read { db in
+        return try writer().read { db in
             try String.fetchAll(db, sql: "SELECT path FROM path WHERE gone_at IS NULL AND path > ? AND path < ?",
                                 arguments: [range.lower, range.upper])
         }
@@ -158,7 +215,7 @@ extension LensDatabase {
     /// Returns the ids poisoned by this call.
     @discardableResult
     public func recordCrashes(ids: [Int64]) throws -> [Int64] {
-        try writer.write { db in
+        try writer().write { db in
             var poisoned: [Int64] = []
             for id in Set(ids) {
                 try db.execute(sql: "UPDATE screenshot SET crashes = crashes + 1 WHERE id = ?", arguments: [id])
@@ -179,7 +236,7 @@ extension LensDatabase {
     /// Returns how many were re-queued.
     @discardableResult
     public func retry(ids: [Int64]?) throws -> Int {
-        try writer.write { db in
+        try writer().write { db in
             let reset = """
                 UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL, retry_at = NULL
                 WHERE state = 'failed'
@@ -206,7 +263,7 @@ public struct DaemonRecord: Sendable, Equatable {
 extension LensDatabase {
     /// Records the daemon that has just started (replacing any earlier record).
     public func recordDaemonStart(pid: Int32, folders: [String], now: Double = Date().timeIntervalSince1970) throws {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO daemon (id, pid, started_at, folders) VALUES (1, ?, ?, ?)",
                            arguments: [pid, now, folders.joined(separator: "\n")])
         }
@@ -214,18 +271,19 @@ extension LensDatabase {
 
     /// Updates the watched folders after a reload.
     public func recordDaemonFolders(pid: Int32, folders: [String]) throws {
-        try writer.write { db in
+        try writer().write { db in
             try db.execute(sql: "UPDATE daemon SET folders = ? WHERE pid = ?", arguments: [folders.joined(separator: "\n"), pid])
         }
     }
 
     /// Removes the record of a daemon that stops cleanly.
     public func recordDaemonStop(pid: Int32) throws {
-        try writer.write { db in try db.execute(sql: "DELETE FROM daemon WHERE pid = ?", arguments: [pid]) }
+        try writer().write { db in try db.execute(sql: "DELETE FROM daemon WHERE pid = ?", arguments: [pid]) }
     }
 
     public func daemonRecord() throws -> DaemonRecord? {
-        try writer.read { db in
+        if postgres != nil { return nil }
+        return try writer().read { db in
             try Row.fetchOne(db, sql: "SELECT pid, started_at, folders FROM daemon WHERE id = 1").map {
                 DaemonRecord(pid: $0["pid"], startedAt: Date(timeIntervalSince1970: $0["started_at"]),
                              folders: ($0["folders"] as String).split(separator: "\n").map(String.init))
@@ -235,7 +293,8 @@ extension LensDatabase {
 
     /// Screenshots with a live path under each folder.
     public func screenshotCounts(under folders: [String]) throws -> [String: Int] {
-        try writer.read { db in
+        if let postgres { return try postgres.screenshotCounts(under: folders) }
+        return try writer().read { db in
             var counts: [String: Int] = [:]
             for folder in folders {
                 let range = Self.pathRange(inside: folder)
@@ -249,7 +308,8 @@ extension LensDatabase {
 
     /// How many screenshots were recognized at or after `since`.
     public func recognizedCount(since: Date) throws -> Int {
-        try writer.read { db in
+        if let postgres { return try postgres.recognizedCount(since: since) }
+        return try writer().read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE recognized_at >= ?",
                              arguments: [since.timeIntervalSince1970]) ?? 0
         }

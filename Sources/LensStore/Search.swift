@@ -136,9 +136,10 @@ extension LensDatabase {
     /// own prefix query merges the doclists of every completion: half a second for `lo*`); exact
     /// hits come before completions. Snippets are made for the returned rows only.
     public func search(_ request: SearchRequest) throws -> [SearchHit] {
+        if let postgres { return try postgres.search(request) }
         let milliseconds = Int(request.timeLimit.components.seconds * 1000 + request.timeLimit.components.attoseconds / 1_000_000_000_000_000)
         do {
-            return try writer.read { db in
+            return try writer().read { db in
                 var deadline = lens_sqlite_deadline()
                 lens_sqlite_set_deadline(db.sqliteConnection, &deadline, Int32(clamping: milliseconds))
                 defer { lens_sqlite_clear_deadline(db.sqliteConnection) }
@@ -229,7 +230,7 @@ extension LensDatabase {
     /// each with its `similarity` and the start of its text as the snippet (no word matched).
     public func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
         guard !ids.isEmpty else { return [] }
-        return try writer.read { db in
+        return try writer().read { db in
             var (conditions, arguments) = try Self.filterConditions(request, in: db)
             // `-word`: a screenshot holding an excluded word is not offered by meaning either.
             if let excluded = request.query?.exclusions {
@@ -584,7 +585,7 @@ extension LensDatabase {
     /// A value that changes whenever a screenshot is recognized, removed or annotated, by this
     /// process or another: the web page's live updates poll it (cheap: two aggregates and the batch log).
     public func changeMark() throws -> String {
-        try writer.read { db in
+        try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM screenshot) AS done,
                        (SELECT max(recognized_at) FROM screenshot) AS recognized
@@ -598,7 +599,7 @@ extension LensDatabase {
     /// The content hash of screenshot `id` and its live paths, most recently seen first; nil
     /// when there is no such screenshot.
     public func contentAndPaths(id: Int64) throws -> (sha256: String, paths: [String])? {
-        try writer.read { db in
+        try writer().read { db in
             guard let sha256 = try String.fetchOne(db, sql: "SELECT sha256 FROM screenshot WHERE id = ?", arguments: [id]) else { return nil }
             let paths = try String.fetchAll(db, sql: """
                 SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC, path

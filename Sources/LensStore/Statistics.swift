@@ -41,7 +41,7 @@ public struct Facets: Sendable, Equatable, Encodable {
 extension LensDatabase {
     /// The parts of ``statistics()`` the page's filters need, without reading any text.
     public func facets() throws -> Facets {
-        try writer.read { db in
+        try writer().read { db in
             func pairs(_ sql: String) throws -> [CollectionStatistics.Count] {
                 try Row.fetchAll(db, sql: sql).map { .init(key: $0["k"] ?? "", count: $0["n"]) }
             }
@@ -69,7 +69,7 @@ extension LensDatabase {
 
     public func statistics() throws -> CollectionStatistics {
         let counts = try stateCounts()
-        return try writer.read { db in
+        return try writer().read { db in
             func pairs(_ sql: String) throws -> [CollectionStatistics.Count] {
                 try Row.fetchAll(db, sql: sql).map { .init(key: $0["k"] ?? "", count: $0["n"]) }
             }

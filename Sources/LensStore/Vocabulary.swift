@@ -68,6 +68,6 @@ extension LensDatabase {
 
     /// How many screenshots hold `term` (folded), by the vocabulary.
     public func documentCount(of term: String) throws -> Int {
-        try writer.read { db in try Self.documents(of: term, in: db) }
+        try writer().read { db in try Self.documents(of: term, in: db) }
     }
 }

@@ -57,6 +57,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Do not read the new texts for meaning after OCR ('lens watch' or 'lens reindex --embeddings' does it later).")
     var skipMeaning = false
 
+    @Flag(help: "Only queue the images: 'lens worker' processes on this or other hosts recognize them (a PostgreSQL --store).")
+    var queueOnly = false
+
     func validate() throws {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64.") }
         guard (1...4096).contains(maxFileMb) else { throw ValidationError("--max-file-mb must be between 1 and 4096.") }
@@ -80,6 +83,10 @@ struct ImportCommand: AsyncParsableCommand {
         options.folders = settings.folders // their tags (and masks) go to the screenshots under them
         options.privacy = settings.privacy
         options.phoneRegions = settings.phoneRegions
+        options.queueOnly = queueOnly
+        if queueOnly && !library.isPostgreSQL {
+            throw LensCLIError(message: "--queue-only needs a shared library (--store postgresql://…): 'lens watch' or the next 'lens import' recognizes what a SQLite library queues")
+        }
         let importer = Importer(library: library, options: options, logger: Logger(label: "lens.import"))
         let bar = !noProgress && isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
         let summary: ImportSummary
@@ -93,7 +100,7 @@ struct ImportCommand: AsyncParsableCommand {
         // After OCR: the texts are searchable by their words already; this makes them findable
         // by meaning too. Without the model, the import is complete all the same.
         var meaning = ""
-        if !skipMeaning && summary.recognized > 0 {
+        if !skipMeaning && summary.recognized > 0 && !library.isPostgreSQL {
             do {
                 let start = ContinuousClock.now
                 let report = try library.fillEmbeddings(with: try EmbeddingModel.load())
@@ -110,6 +117,12 @@ struct ImportCommand: AsyncParsableCommand {
             }
             // The rate only when something was recognized (453 images/s of nothing says nothing).
             let rate = summary.recognized > 0 ? String(format: " (%.2f images/s)", summary.imagesPerSecond) : ""
+            if queueOnly {
+                print(String(format: "%d queued for workers, %d already known, %d skipped (not images), %d failed in %.1f s",
+                             summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds))
+                if !summary.failed.isEmpty { throw ExitCode(1) }
+                return
+            }
             print(String(format: "%d added, %d already known, %d skipped (not images), %d failed in %.1f s",
                          summary.added, summary.known, summary.skipped, summary.failed.count, summary.seconds) + rate + meaning)
         }

@@ -93,7 +93,7 @@ struct Lens: AsyncParsableCommand {
               lens search "invoice 2024"
             """,
         version: LensVersion.current,
-        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, RetryCommand.self, SearchCommand.self, SimilarCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self, McpCommand.self, VersionCommand.self]
+        subcommands: [InitCommand.self, ImportCommand.self, WatchCommand.self, WorkerCommand.self, RetryCommand.self, SearchCommand.self, SimilarCommand.self, ShowCommand.self, TagCommand.self, UntagCommand.self, TagsCommand.self, NoteCommand.self, ExtractCommand.self, EntitiesCommand.self, ReindexCommand.self, GraphCommand.self, LinkCommand.self, UnlinkCommand.self, DeleteCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, ExportCommand.self, RestoreCommand.self, StatusCommand.self, StatsCommand.self, GcCommand.self, DoctorCommand.self, ServeCommand.self, OpenCommand.self, McpCommand.self, VersionCommand.self]
     )
 }
 
@@ -105,10 +105,30 @@ struct GlobalOptions: ParsableArguments {
         valueName: "path"))
     var db: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the library lives: a postgresql:// URL for a team library, or a SQLite file.",
+        discussion: "Defaults to $LENS_STORE, else [store] url in the configuration file, else the --db file.",
+        valueName: "url"))
+    var store: String?
+
     @Option(name: .long, help: ArgumentHelp("How much to log on standard error: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "warning"
 
     var databasePath: String { LensLocations.databasePath(explicit: db) }
+
+    /// The library's address: `--store`, `$LENS_STORE`, the configuration's `[store] url`, else
+    /// the SQLite file (`--db`).
+    func storeAddress() throws -> StoreAddress {
+        if db != nil && store != nil { throw LensCLIError(message: "give --db or --store, not both") }
+        if db == nil, let text = store ?? ProcessInfo.processInfo.environment["LENS_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            do { return try StoreAddress(text) } catch { throw LensCLIError(message: error.description) }
+        }
+        if db == nil, store == nil,
+           let configured = (try? ConfigurationFile.load(ConfigurationFile.path(explicit: nil)))?.store {
+            return configured
+        }
+        return .sqlite(path: databasePath)
+    }
 
     func validate() throws {
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
@@ -120,8 +140,16 @@ struct GlobalOptions: ParsableArguments {
     /// that bring screenshots in (`import`, `watch`, `restore`) create it: any other command given
     /// a path where there is no library (a typo in `--db`) says so, rather than answering from a
     /// new, empty one.
-    func openLibrary(creating: Bool = false) throws -> Library {
+    func openLibrary(creating: Bool = false, lease: Double = Library.defaultLease) throws -> Library {
         Logging.bootstrap(level: logLevel)
+        let address = try storeAddress()
+        if case .postgresql = address {
+            do {
+                return try Library(store: address, lease: lease)
+            } catch {
+                throw LensCLIError(message: "\(error)")
+            }
+        }
         if !creating && !FileManager.default.fileExists(atPath: databasePath) {
             throw LensCLIError(message: "there is no library at \(OutputStyle.visible(databasePath)): 'lens import FOLDER' creates it "
                                + "(or give the right --db, or set LENS_DB)")

@@ -22,7 +22,8 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = try global.openLibrary().status()
+        let library = try global.openLibrary()
+        let report = try library.status()
         if json {
             try printJSON(JSONOutput.Status(report))
             return
@@ -33,7 +34,7 @@ struct StatusCommand: ParsableCommand {
             for folder in daemon.folders {
                 print("  \(OutputStyle.visible(folder)): \(report.folderCounts[folder] ?? 0) screenshot(s)")
             }
-        } else {
+        } else if !library.isPostgreSQL {
             print("daemon:    not running")
         }
         for state in [.done, .queued, .running, .failed] as [LensCore.QueueState] {
@@ -41,6 +42,10 @@ struct StatusCommand: ParsableCommand {
             print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)" + waiting)
         }
         print("recognized in the last 5 minutes: \(report.recognizedLastFiveMinutes)")
+        if library.isPostgreSQL {
+            print("read for meaning: not available in a PostgreSQL library yet")
+            return
+        }
         print("read for meaning: \(report.readForMeaning) of \(report.texts) texts"
               + (report.readForMeaning < report.texts ? " (lens watch reads the rest when idle; or lens reindex --embeddings)" : ""))
     }

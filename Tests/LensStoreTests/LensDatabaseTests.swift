@@ -11,9 +11,14 @@ struct StoreFixture {
     let database: LensDatabase
     var path: String { folder.appendingPathComponent("lens.db").path }
 
-    init() throws {
+    init(_ kind: StoreKind = .sqlite) throws {
         folder = try TestSupport.makeTemporaryFolder("lens-store")
-        database = try LensDatabase(path: folder.appendingPathComponent("lens.db").path)
+        switch kind {
+        case .sqlite:
+            database = try LensDatabase(path: folder.appendingPathComponent("lens.db").path)
+        case .postgresql:
+            database = try LensDatabase(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
+        }
     }
 
     static func hash(_ n: Int) -> String { String(repeating: "0", count: 64 - String(n, radix: 16).count) + String(n, radix: 16) }

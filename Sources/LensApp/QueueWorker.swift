@@ -1,0 +1,88 @@
+import Foundation
+import LensCore
+import LensOCR
+import LensStore
+import Logging
+import ServiceLifecycle
+
+/// `lens worker`: recognizes what any host queued in a shared library, until it is stopped.
+///
+/// Claims hold a lease (``LensDatabase/defaultLease``): a worker that dies mid-image (kill -9,
+/// a lost host) loses nothing, since its items become claimable again when their leases end, and
+/// it cannot store them late: only the claim's holder may record a result. It sleeps until
+/// content is queued (PostgreSQL's `NOTIFY`), a retry or a lease comes due, or 30 s pass.
+public struct QueueWorker: Service {
+    let library: Library
+    let options: ImportOptions
+    /// Where the paths the queueing hosts recorded are on this host.
+    let pathMap: PathPrefixMap
+    let logger: Logger
+    /// Called after each item, for a count on the terminal.
+    let onOutcome: @Sendable (_ recognized: Bool, _ path: String?) -> Void
+
+    public init(library: Library, options: ImportOptions, pathMap: PathPrefixMap = PathPrefixMap(), logger: Logger,
+                onOutcome: @escaping @Sendable (_ recognized: Bool, _ path: String?) -> Void = { _, _ in }) {
+        self.library = library
+        self.options = options
+        self.pathMap = pathMap
+        self.logger = logger
+        self.onOutcome = onOutcome
+    }
+
+    /// The longest a worker sleeps without looking at the queue.
+    static let longestSleep = 30.0
+
+    public func run() async throws {
+        let database = library.database
+        try database.requeueAbandoned(isAlive: isProcessAlive)
+        let notifications = try database.queueNotifications()
+        defer { notifications?.close() }
+        let settings = options.recognizer
+        let pool = try OCRWorkerPool(workerCount: max(1, options.workers)) { try Recognizer(settings: settings) }
+        defer { pool.shutdown() }
+        let folders = WatchedFolders(options.folders)
+        let extractor = EntityExtractors.make(region: options.region, fallbackRegions: options.phoneRegions, knowing: database)
+        var drain = QueueDrain(database: database, pool: pool, maximumFileBytes: options.maximumFileBytes,
+                               retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
+                               privacy: PrivacyFilter.make(options.privacy, folders: folders),
+                               folderTags: { path in folders.folder(holding: path)?.tags ?? [] },
+                               connections: database.isPostgreSQL ? nil : ConnectionKeeper(database: database))
+        drain.pathMap = pathMap
+        logger.info("worker started", metadata: ["store": "\(database.location)", "ocr_workers": "\(pool.workerCount)"])
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { [database, logger, onOutcome] outcome in
+                    switch outcome {
+                    case .recognized(let id):
+                        onOutcome(true, (try? database.screenshot(id: id))?.paths.first)
+                    case .failed(let id, let reason):
+                        let failure = (try? database.failures(ids: [id]))?.first
+                        logger.warning("\(OutputStyle.visible(failure?.path ?? "#\(id)")): \(failure?.reason ?? reason)")
+                        onOutcome(false, failure?.path)
+                    case .deferred:
+                        break
+                    }
+                }
+            } catch is CancellationError where Task.isShuttingDownGracefully {
+                break
+            } catch let error as PostgresStoreError where error.isTransient {
+                logger.error("the store is out of reach, trying again in 5 s: \(error)")
+                try? await Task.sleep(for: .seconds(5))
+                continue
+            }
+            // Nothing claimable: sleep until something is queued, a retry or a lease comes due.
+            let now = Date().timeIntervalSince1970
+            let due = (try? database.nextRetryTime()).flatMap { $0 }.map { max(0.05, $0 - now + 0.01) } ?? Self.longestSleep
+            let sleep = min(due, Self.longestSleep)
+            // A SIGTERM ends the sleep at once.
+            try? await cancelWhenGracefulShutdown {
+                if let notifications {
+                    await notifications.wait(upTo: sleep)
+                } else {
+                    try await Task.sleep(for: .milliseconds(Int(min(sleep, 2) * 1000)))
+                }
+            }
+        }
+        logger.info("worker stopped")
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import LensCore
+import PostgresNIO
+
+/// One screenshot's record, tags and notes, in PostgreSQL.
+extension PostgresStore {
+    func isEmpty() throws -> Bool {
+        try withSession { session in try !(session.value("SELECT EXISTS (SELECT 1 FROM screenshot)", as: Bool.self) ?? false) }
+    }
+
+    func screenshotID(forPath path: String) throws -> Int64? {
+        try withSession { session in try session.value("SELECT screenshot_id FROM path WHERE path = \(path)", as: Int64.self) }
+    }
+
+    func screenshot(id: Int64) throws -> ScreenshotDetail? {
+        try withSession { session in
+            guard let row = try session.rows("""
+                SELECT s.*, t.body, t.words, t.tags, t.note FROM screenshot s LEFT JOIN screenshot_text t ON t.id = s.id
+                WHERE s.id = \(id)
+                """).first else { return nil }
+            let paths = try session.rows("""
+                SELECT path, gone_at FROM path WHERE screenshot_id = \(id) ORDER BY first_seen_at, path COLLATE "C"
+                """).map { (try $0.get("path", as: String.self), try $0.optional("gone_at", as: Double.self)) }
+            let text = try row.optional("body", as: String.self)
+            let words = try row.optional("words", as: Data.self)
+            return ScreenshotDetail(
+                id: id, sha256: try row.get("sha256"), byteCount: Int(try row.get("byte_count", as: Int64.self)),
+                format: try row.get("format"), width: try row.optional("width", as: Int32.self).map(Int.init),
+                height: try row.optional("height", as: Int32.self).map(Int.init),
+                state: QueueState(rawValue: try row.get("state", as: String.self)) ?? .queued,
+                attempts: Int(try row.get("attempts", as: Int32.self)), lastError: try row.optional("last_error"), text: text,
+                confidence: try row.optional("confidence"),
+                words: words.flatMap { try? TextCompression.inflate(bytes: [UInt8]($0)) }.map { Recognition.decodeWords($0, text: text ?? "") } ?? [],
+                ocrSeconds: try row.optional("ocr_seconds"),
+                capturedAt: Date(timeIntervalSince1970: try row.get("captured_at")),
+                importedAt: Date(timeIntervalSince1970: try row.get("imported_at")),
+                recognizedAt: try row.optional("recognized_at", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                paths: paths.filter { $0.1 == nil }.map(\.0), gonePaths: paths.filter { $0.1 != nil }.map(\.0),
+                codes: try session.rows("SELECT symbology, payload FROM code WHERE screenshot_id = \(id) ORDER BY id").map {
+                    DecodedCode(symbology: try $0.get("symbology"), payload: try $0.get("payload"))
+                },
+                entities: try entities(ofScreenshot: id, in: session),
+                tags: try row.optional("tags", as: [String].self) ?? [], note: try row.optional("note"))
+        }
+    }
+
+    func entities(ofScreenshot id: Int64, in session: PostgresSession) throws -> [StoredEntity] {
+        try session.rows("""
+            SELECT type, value, normalized, source, start, "end" FROM entity WHERE screenshot_id = \(id) ORDER BY id
+            """).map {
+            StoredEntity(type: try $0.get("type"), value: try $0.get("value"), normalized: try $0.get("normalized"),
+                         source: try $0.get("source"), start: try $0.optional("start", as: Int32.self).map(Int.init),
+                         end: try $0.optional("end", as: Int32.self).map(Int.init))
+        }
+    }
+
+    func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
+        guard !numbers.isEmpty else { return [] }
+        return try withSession { session in
+            Set(try session.rows("""
+                SELECT DISTINCT normalized FROM entity WHERE type = 'phone' AND normalized = ANY(\(numbers))
+                """).map { try $0.get("normalized", as: String.self) })
+        }
+    }
+
+    // MARK: Tags and notes
+
+    /// Changes tags or the note, and makes the row's search document again (the tags and the
+    /// note are searched with the text).
+    private func annotate(_ id: Int64, _ change: (inout [String], inout String?) -> Void) throws -> [String] {
+        try transaction { session in
+            guard let row = try session.rows("""
+                SELECT body, codes, tags, note FROM screenshot_text WHERE id = \(id) FOR UPDATE
+                """).first else { throw AnnotationError.notRecognized(id: id) }
+            var tags = try row.get("tags", as: [String].self), note = try row.optional("note", as: String.self)
+            let (oldTags, oldNote) = (tags, note)
+            change(&tags, &note)
+            guard tags != oldTags || note != oldNote else { return tags }
+            let indexed = try row.get("body", as: String.self) + (try row.optional("codes", as: String.self).map { "\n\n" + $0 } ?? "")
+            try session.execute("""
+                UPDATE screenshot_text SET tags = \(tags), note = \(note),
+                    document = lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: tags.joined(separator: " ")))::tsvector,
+                                             \(Self.vector(of: note ?? ""))::tsvector)
+                WHERE id = \(id)
+                """)
+            return tags
+        }
+    }
+
+    func changeTags(of id: Int64, adding tags: [String], removing: [String]) throws -> [String] {
+        try annotate(id) { list, _ in
+            for tag in tags where !list.contains(tag) { list.append(tag) }
+            list.removeAll { removing.contains($0) }
+        }
+    }
+
+    func setNote(of id: Int64, to text: String?, appending: Bool) throws {
+        _ = try annotate(id) { _, note in
+            let old = note
+            note = text.flatMap { $0.isEmpty ? nil : $0 }
+            if appending, let old, !old.isEmpty { note = note.map { old + "\n" + $0 } ?? old }
+        }
+    }
+
+    func annotations(of id: Int64) throws -> (tags: [String], note: String?) {
+        try withSession { session in
+            guard let row = try session.rows("SELECT tags, note FROM screenshot_text WHERE id = \(id)").first else { return ([], nil) }
+            return (try row.get("tags", as: [String].self), try row.optional("note", as: String.self))
+        }
+    }
+}
+
+/// What `lens status` reads, in PostgreSQL.
+extension PostgresStore {
+    func screenshotCounts(under folders: [String]) throws -> [String: Int] {
+        try withSession { session in
+            var counts: [String: Int] = [:]
+            for folder in folders {
+                let range = LensDatabase.pathRange(inside: folder)
+                counts[folder] = Int(try session.value("""
+                    SELECT count(DISTINCT screenshot_id) FROM path
+                    WHERE gone_at IS NULL AND path > \(range.lower) COLLATE "C" AND path < \(range.upper) COLLATE "C"
+                    """, as: Int64.self) ?? 0)
+            }
+            return counts
+        }
+    }
+
+    func recognizedCount(since: Date) throws -> Int {
+        try withSession { session in
+            Int(try session.value("SELECT count(*) FROM screenshot WHERE recognized_at >= \(since.timeIntervalSince1970)", as: Int64.self) ?? 0)
+        }
+    }
+
+    /// No text is read for meaning in PostgreSQL yet: none of them, of all texts.
+    func embeddingProgress() throws -> (embedded: Int, texts: Int) {
+        try withSession { session in (0, Int(try session.value("SELECT count(*) FROM screenshot_text", as: Int64.self) ?? 0)) }
+    }
+
+    /// The database's size on the server.
+    func databaseBytes() -> Int {
+        (try? withSession { session in Int(try session.value("SELECT pg_database_size(current_database())", as: Int64.self) ?? 0) }) ?? 0
+    }
+}
+
+extension PostgresStore {
+    func tagCounts() throws -> [(tag: String, count: Int)] {
+        try withSession { session in
+            try session.rows("""
+                SELECT tag, count(*) AS n FROM screenshot_text, unnest(tags) AS tag WHERE tags <> '{}'
+                GROUP BY tag ORDER BY n DESC, tag COLLATE "C"
+                """).map { (try $0.get("tag", as: String.self), Int(try $0.get("n", as: Int64.self))) }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LensCore
+import LensTestSupport
+import Testing
+
+/// A shared library in PostgreSQL, driven through the `lens` binary: a folder queued on one
+/// "host", recognized by worker processes, one of them killed with SIGKILL mid-image.
+@Suite(.serialized)
+struct TeamLibraryTests {
+    let cluster: PostgresCluster
+    let address: PostgresAddress
+    let lens: LensBinary
+    var url: String { cluster.url(of: address) }
+
+    init() throws {
+        cluster = try PostgresCluster.shared.get()
+        address = try cluster.makeDatabase()
+        lens = try LensBinary()
+    }
+
+    func sql(_ query: String) throws -> String {
+        try cluster.psql(address.database, query).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts `lens worker` in the background; with `host`, in a UTS namespace of its own under
+    /// that host name (`unshare --uts`), so its claims are another host's.
+    func startWorker(_ extra: [String], host: String? = nil) throws -> Process {
+        let process = Process()
+        let arguments = ["worker", "--store", url, "--workers", "1"] + extra
+        if let host {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = ["--uts", "/bin/sh", "-c", "hostname \(host) && exec \"$0\" \"$@\"", LensBinary.url.path] + arguments
+        } else {
+            process.executableURL = LensBinary.url
+            process.arguments = arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = lens.home.path
+        process.environment = environment
+        let log = lens.home.appendingPathComponent("worker-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func waitFor(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(20_000)
+        }
+        Issue.record("timed out waiting for \(what)")
+    }
+
+    @Test func queuedHereRecognizedByWorkersAndAKilledWorkerLosesNothing() throws {
+        let queued = try lens.run(["import", "--store", url, "--queue-only", "--json", TestSupport.samplesFolder.path], useDefaultDatabase: true)
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let images = Int(try sql("SELECT count(*) FROM screenshot")) ?? 0
+        #expect(images >= 6)
+        #expect(try sql("SELECT count(*) FROM screenshot WHERE state = 'queued'") == "\(images)")
+
+        // Worker A, on "another host", holds short leases; it is killed while it holds a claim.
+        // This host cannot tell it died: only the lease's end gives its image to B.
+        let a = try startWorker(["--lease", "3", "--ocr-timeout", "2"], host: "lens-test-host-a")
+        let owner = "lens-test-host-a:\(a.processIdentifier)"
+        var killedItem = ""
+        try waitFor("worker A to claim an image", seconds: 30) {
+            killedItem = try sql("SELECT id FROM screenshot WHERE state = 'running' AND claimed_by = '\(owner)'")
+            return !killedItem.isEmpty
+        }
+        kill(a.processIdentifier, SIGKILL)
+        a.waitUntilExit()
+        #expect(a.terminationReason == .uncaughtSignal)
+        #expect(try sql("SELECT state FROM screenshot WHERE id = \(killedItem)") == "running")
+
+        // Worker B finishes the queue, the killed worker's image included once its lease ends.
+        let killedAt = Date()
+        let b = try startWorker([])
+        try waitFor("every image to be recognized", seconds: 120) {
+            try sql("SELECT count(*) FROM screenshot WHERE state = 'done'") == "\(images)"
+        }
+        #expect(try sql("SELECT attempts FROM screenshot WHERE id = \(killedItem)") == "2")
+        #expect(Date().timeIntervalSince(killedAt) > 1) // not before the lease ended (3 s after the claim)
+        #expect(try sql("SELECT count(*) FROM screenshot_text") == "\(images)")
+        #expect(try sql("SELECT count(*) FROM screenshot WHERE claimed_by IS NOT NULL") == "0")
+
+        // SIGTERM: B stops cleanly.
+        kill(b.processIdentifier, SIGTERM)
+        b.waitUntilExit()
+        #expect(b.terminationStatus == 0)
+
+        // Every read command answers from the shared library.
+        let search = try lens.run(["search", "--store", url, "--json", "555-0132"], useDefaultDatabase: true)
+        #expect(search.status == 0, "\(search.stderr)")
+        let hits = try #require(try search.json() as? [[String: Any]])
+        #expect(hits.count >= 2)
+        let status = try lens.run(["status", "--store", url, "--json"], useDefaultDatabase: true)
+        #expect(status.status == 0, "\(status.stderr)")
+        let show = try lens.run(["show", "--store", url, killedItem], useDefaultDatabase: true)
+        #expect(show.status == 0 && show.stdout.contains("state:       done"), "\(show.stdout)\(show.stderr)")
+    }
+
+    @Test func aWorkerWakesWhenContentIsQueued() throws {
+        let worker = try startWorker([])
+        defer { kill(worker.processIdentifier, SIGTERM); worker.waitUntilExit() }
+        sleep(1) // idle, listening
+        let one = TestSupport.samplesFolder.appendingPathComponent("receipt_light.png").path
+        let queued = try lens.run(["import", "--store", url, "--queue-only", one], useDefaultDatabase: true)
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let start = Date()
+        try waitFor("the queued image to be recognized", seconds: 20) {
+            try sql("SELECT count(*) FROM screenshot WHERE state = 'done'") == "1"
+        }
+        // Far sooner than the worker's 30 s look at the queue: the NOTIFY woke it.
+        #expect(Date().timeIntervalSince(start) < 15)
+    }
+
+    @Test func badStoreAddressesAreRefusedWithTheReason() throws {
+        let wrong = try lens.run(["search", "--store", "mysql://u:secret@h/db", "x"], useDefaultDatabase: true)
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("not a store Lens knows"))
+        #expect(!wrong.stderr.contains("secret"))
+        let unreachable = try lens.run(["status", "--store", "postgresql://u:secret@/nothing?host=/nonexistent"], useDefaultDatabase: true)
+        #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.contains("cannot connect to the PostgreSQL store"), "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("secret"))
+        let sqliteWorker = try lens.run(["worker"])
+        #expect(sqliteWorker.status == 2 && sqliteWorker.stderr.contains("--store postgresql://"), "\(sqliteWorker.stderr)")
+        let queueOnly = try lens.run(["import", "--queue-only", TestSupport.samplesFolder.path])
+        #expect(queueOnly.status == 2 && queueOnly.stderr.contains("--queue-only needs a shared library"), "\(queueOnly.stderr)")
+    }
+}
