@@ -585,7 +585,8 @@ extension LensDatabase {
     /// A value that changes whenever a screenshot is recognized, removed or annotated, by this
     /// process or another: the web page's live updates poll it (cheap: two aggregates and the batch log).
     public func changeMark() throws -> String {
-        try writer().read { db in
+        if let postgres { return try postgres.changeMark() }
+        return try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM screenshot) AS done,
                        (SELECT max(recognized_at) FROM screenshot) AS recognized
@@ -599,7 +600,11 @@ extension LensDatabase {
     /// The content hash of screenshot `id` and its live paths, most recently seen first; nil
     /// when there is no such screenshot.
     public func contentAndPaths(id: Int64) throws -> (sha256: String, paths: [String])? {
-        try writer().read { db in
+        if let postgres {
+            guard let detail = try postgres.screenshot(id: id) else { return nil }
+            return (detail.sha256, detail.paths)
+        }
+        return try writer().read { db in
             guard let sha256 = try String.fetchOne(db, sql: "SELECT sha256 FROM screenshot WHERE id = ?", arguments: [id]) else { return nil }
             let paths = try String.fetchAll(db, sql: """
                 SELECT path FROM path WHERE screenshot_id = ? AND gone_at IS NULL ORDER BY last_seen_at DESC, path

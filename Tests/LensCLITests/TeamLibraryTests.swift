@@ -101,6 +101,25 @@ struct TeamLibraryTests {
         #expect(status.status == 0, "\(status.stderr)")
         let show = try lens.run(["show", "--store", url, killedItem], useDefaultDatabase: true)
         #expect(show.status == 0 && show.stdout.contains("state:       done"), "\(show.stdout)\(show.stderr)")
+
+        // The page's API answers from it too: search, a screenshot's record, its image.
+        let port = 7600 + Int(getpid() % 300)
+        let server = Process()
+        server.executableURL = LensBinary.url
+        server.arguments = ["serve", "--store", url, "--listen", "127.0.0.1:\(port)"]
+        server.environment = ["HOME": lens.home.path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() }
+        func get(_ path: String, discardingBody: Bool = false) throws -> LensBinary.Result {
+            try lens.runProgram("/usr/bin/curl", ["-s", "--retry", "20", "--retry-connrefused", "--retry-delay", "1", "-w", "\n%{http_code}"]
+                                + (discardingBody ? ["-o", "/dev/null"] : []) + ["http://127.0.0.1:\(port)\(path)"])
+        }
+        let api = try get("/api/search?q=555-0132&meaning=off")
+        #expect(api.stdout.hasSuffix("\n200") && api.stdout.contains("receipt_light.png"), "\(api.stdout)")
+        #expect(try get("/api/screenshots/\(killedItem)").stdout.hasSuffix("\n200"))
+        #expect(try get("/images/\(killedItem)", discardingBody: true).stdout.hasSuffix("\n200"))
     }
 
     @Test func aWorkerWakesWhenContentIsQueued() throws {
@@ -131,5 +150,61 @@ struct TeamLibraryTests {
         #expect(sqliteWorker.status == 2 && sqliteWorker.stderr.contains("--store postgresql://"), "\(sqliteWorker.stderr)")
         let queueOnly = try lens.run(["import", "--queue-only", TestSupport.samplesFolder.path])
         #expect(queueOnly.status == 2 && queueOnly.stderr.contains("--queue-only needs a shared library"), "\(queueOnly.stderr)")
+    }
+
+    /// A worker on another network host: a second network namespace joined by a veth pair, which
+    /// reaches the database by its TCP address across the link, and reads the images through a
+    /// path map (the folder as this host queued it, at another path "there").
+    @Test(.enabled(if: getuid() == 0, "network namespaces need root"))
+    func aWorkerInAnotherNetworkNamespaceRecognizesOverTCP() throws {
+        let tag = String(getpid() % 100_000)
+        let namespace = "lens-worker-\(tag)", hostSide = "pw\(tag)", workerSide = "pv\(tag)"
+        let serverAddress = "169.254.78.1", workerAddress = "169.254.78.2", port = 5439
+        func ip(_ arguments: String) throws -> LensBinary.Result { try lens.runProgram("/usr/sbin/ip", arguments.split(separator: " ").map(String.init)) }
+        defer {
+            _ = try? ip("netns del \(namespace)")
+            _ = try? ip("link del \(hostSide)")
+        }
+        for step in ["netns add \(namespace)", "link add \(hostSide) type veth peer name \(workerSide)",
+                     "link set \(workerSide) netns \(namespace)", "addr add \(serverAddress)/30 dev \(hostSide)", "link set \(hostSide) up",
+                     "netns exec \(namespace) ip addr add \(workerAddress)/30 dev \(workerSide)",
+                     "netns exec \(namespace) ip link set \(workerSide) up", "netns exec \(namespace) ip link set lo up"] {
+            let result = try ip(step)
+            try #require(result.status == 0, "ip \(step): \(result.stderr)")
+        }
+        let server = try PostgresCluster(tcp: (serverAddress, port))
+        defer { server.stop() }
+        let database = try server.makeDatabase()
+        // The folder as the queueing host sees it, and the same files "mounted" elsewhere for the worker.
+        let queued = lens.home.appendingPathComponent("Pictures")
+        let mounted = lens.home.appendingPathComponent("mnt-pictures")
+        try FileManager.default.copyItem(at: TestSupport.samplesFolder, to: queued)
+        let enqueue = try lens.run(["import", "--store", server.url(of: database), "--queue-only", queued.path], useDefaultDatabase: true)
+        #expect(enqueue.status == 0, "\(enqueue.stderr)")
+        // The files are no longer where they were queued: only the path map finds them.
+        try FileManager.default.moveItem(at: queued, to: mounted)
+        let images = try server.psql(database.database, "SELECT count(*) FROM screenshot").trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        worker.arguments = ["netns", "exec", namespace, LensBinary.url.path, "worker", "--workers", "1",
+                            "--store", "postgresql://lens@\(serverAddress):\(port)/\(database.database)",
+                            "--path-map", "\(queued.path)=\(mounted.path)"]
+        worker.environment = ["HOME": lens.home.path]
+        let log = lens.home.appendingPathComponent("netns-worker.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        worker.standardOutput = try FileHandle(forWritingTo: log)
+        worker.standardError = try FileHandle(forWritingTo: log)
+        try worker.run()
+        defer { kill(worker.processIdentifier, SIGTERM); worker.waitUntilExit() }
+        try waitFor("the worker across the link to recognize every image", seconds: 120) {
+            try server.psql(database.database, "SELECT count(*) FROM screenshot WHERE state = 'done'").trimmingCharacters(in: .whitespacesAndNewlines) == images
+        }
+        // Its connections came from the other namespace's address, not the socket or loopback.
+        let clients = try server.psql(database.database, "SELECT DISTINCT host(client_addr) FROM pg_stat_activity WHERE datname = current_database() AND client_addr IS NOT NULL")
+        #expect(clients.contains(workerAddress), "\(clients)")
+        #expect(try server.psql(database.database, "SELECT count(*) FROM screenshot WHERE state = 'failed'").hasPrefix("0"))
+        let log_ = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(!log_.contains("Total paid"), "no OCR text in the worker's log")
     }
 }

@@ -104,11 +104,12 @@ struct QueueContractTests {
         defer { notifications.close() }
         await notifications.wait(upTo: 0.2) // nothing queued: waits it out
         let start = ContinuousClock.now
-        async let woken: Void = notifications.wait(upTo: 20)
+        async let woken: Void = notifications.wait(upTo: 60)
         try await Task.sleep(for: .milliseconds(100))
         _ = try enqueuer.register(Self.observation(3))
         await woken
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Well before the wait's own end (other tests may keep this process's threads busy).
+        #expect(ContinuousClock.now - start < .seconds(30))
         #expect(try worker.hasClaimableWork())
     }
 
@@ -120,7 +121,7 @@ struct QueueContractTests {
             for n in 0..<6 { group.addTask { _ = try LensDatabase(store: .postgresql(address), worker: "h:\(n)") } }
             try await group.waitForAll()
         }
-        #expect(try cluster.psql(address.database, "SELECT count(*) FROM lens_migration") == "1\n")
+        #expect(try cluster.psql(address.database, "SELECT count(*) - count(DISTINCT name), count(*) >= 2 FROM lens_migration") == "0|t\n")
     }
 
     @Test func unsupportedOperationsSayWhatAndWhere() throws {

@@ -12,6 +12,8 @@ import LensCore
 public final class PostgresCluster: Sendable {
     public let folder: String
     public let binaries: String
+    /// The server's port (its socket is `.s.PGSQL.<port>` in ``folder``).
+    public let port: Int
     private let counter = Counter()
 
     public static let shared: Result<PostgresCluster, PostgresClusterError> = {
@@ -36,41 +38,51 @@ public final class PostgresCluster: Sendable {
         return nil
     }
 
-    init() throws {
+    /// `tcp`: also listen on this address and port, trusting clients of its /30 (a veth link a
+    /// test made); the cluster is the caller's to ``stop()``.
+    public init(tcp: (address: String, port: Int)? = nil) throws {
         guard let binaries = Self.binaryFolder() else {
             throw PostgresClusterError(message: "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run bash scripts/install-deps.sh")
         }
         self.binaries = binaries
+        self.port = tcp?.port ?? 5432
         folder = try TestSupport.makeTemporaryFolder("lens-pg").path
         if getuid() == 0 { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
         try run("initdb", ["-D", folder + "/data", "-A", "trust", "-U", "lens", "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync"])
+        var listen = "-c listen_addresses=''"
+        if let tcp {
+            let hba = folder + "/data/pg_hba.conf"
+            let line = "host all all \(tcp.address)/30 trust\n"
+            try run("/bin/sh", ["-c", "printf '%s' \"$0\" >> \"$1\"", line, hba], absolute: true)
+            listen = "-c listen_addresses=\(tcp.address) -p \(tcp.port)"
+        }
         try run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60",
-                           "-o", "-k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start"])
+                           "-o", "-k \(folder) \(listen) -c fsync=off -c max_connections=200", "start"])
     }
 
     /// A new, empty database in the cluster, as a store address.
     public func makeDatabase() throws -> PostgresAddress {
         let name = "lens_test_\(getpid())_\(counter.next())"
-        try run("createdb", ["-h", folder, "-U", "lens", name])
-        return PostgresAddress(socketFolder: folder, user: "lens", database: name)
+        try run("createdb", ["-h", folder, "-U", "lens", "-p", "\(port)", name])
+        return PostgresAddress(port: port, socketFolder: folder, user: "lens", database: name)
     }
 
     /// The URL of `address` as `--store` takes it.
-    public func url(of address: PostgresAddress) -> String { "postgresql://lens@/\(address.database)?host=\(folder)" }
+    public func url(of address: PostgresAddress) -> String { "postgresql://lens@/\(address.database)?host=\(folder)&port=\(port)" }
 
     /// Runs SQL with psql, as the cluster's superuser.
     public func psql(_ database: String, _ sql: String) throws -> String {
-        try run("psql", ["-h", folder, "-U", "lens", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        try run("psql", ["-h", folder, "-U", "lens", "-p", "\(port)", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
-    func stop() {
+    public func stop() {
         _ = try? run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "stop"])
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     @discardableResult
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let path = binaries + "/" + tool
+    func run(_ tool: String, _ arguments: [String], absolute: Bool = false) throws -> String {
+        let path = absolute ? tool : binaries + "/" + tool
         if getuid() == 0 { return try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments) }
         return try Self.run(path, arguments)
     }

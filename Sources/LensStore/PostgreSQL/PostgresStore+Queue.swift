@@ -116,12 +116,12 @@ extension PostgresStore {
         let tags = try kept?.get("tags", as: [String].self) ?? []
         let note = try kept?.optional("note", as: String.self)
         try session.execute("""
-            INSERT INTO screenshot_text (id, body, words, codes, privacy_checked, document)
-            VALUES (\(id), \(recognition.text), \(words), \(payloads), true,
+            INSERT INTO screenshot_text (id, body, words, codes, privacy_checked, length, document)
+            VALUES (\(id), \(recognition.text), \(words), \(payloads), true, \(Int32(clamping: SearchQuery.searchTokens(in: indexed).count)),
                     lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: tags.joined(separator: " ")))::tsvector,
                                   \(Self.vector(of: note ?? ""))::tsvector))
             ON CONFLICT (id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes,
-                privacy_checked = true, document = excluded.document
+                privacy_checked = true, length = excluded.length, document = excluded.document
             """)
         try session.execute("DELETE FROM code WHERE screenshot_id = \(id)")
         try session.execute("DELETE FROM entity WHERE screenshot_id = \(id)")

@@ -78,7 +78,7 @@ extension PostgresStore {
             guard tags != oldTags || note != oldNote else { return tags }
             let indexed = try row.get("body", as: String.self) + (try row.optional("codes", as: String.self).map { "\n\n" + $0 } ?? "")
             try session.execute("""
-                UPDATE screenshot_text SET tags = \(tags), note = \(note),
+                UPDATE screenshot_text SET tags = \(tags), note = \(note), length = \(Int32(clamping: SearchQuery.searchTokens(in: indexed).count)),
                     document = lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: tags.joined(separator: " ")))::tsvector,
                                              \(Self.vector(of: note ?? ""))::tsvector)
                 WHERE id = \(id)
@@ -150,6 +150,18 @@ extension PostgresStore {
                 SELECT tag, count(*) AS n FROM screenshot_text, unnest(tags) AS tag WHERE tags <> '{}'
                 GROUP BY tag ORDER BY n DESC, tag COLLATE "C"
                 """).map { (try $0.get("tag", as: String.self), Int(try $0.get("n", as: Int64.self))) }
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Changes whenever a screenshot is added, recognized or removed, by any host.
+    func changeMark() throws -> String {
+        try withSession { session in
+            guard let row = try session.rows("""
+                SELECT count(*) AS n, coalesce(max(recognized_at), 0)::float8 AS recognized FROM screenshot
+                """).first else { return "0-0" }
+            return "\(try row.get("n", as: Int64.self))-\(try row.get("recognized", as: Double.self))"
         }
     }
 }

@@ -113,6 +113,18 @@ extension PostgresStore {
             batch_id bigint REFERENCES batch (id) ON DELETE SET NULL
         );
         """),
+        ("p2: text lengths and term frequencies, for bm25 as the SQLite store ranks", """
+        -- The number of tokens of the text (and code payloads): bm25's document length.
+        ALTER TABLE screenshot_text ADD COLUMN length integer NOT NULL DEFAULT 0;
+        -- A lexeme's frequency in the text from ts_rank with weights {1,0,0,0} (text only): for a
+        -- one-lexeme query PostgreSQL's ts_rank is sum(1/j^2, j = 1...tf) / zeta(2), and text
+        -- positions come before those of tags and note, so tf = round(1 / (zeta(2) (1 - r)) - 1/2)
+        -- (exact to 256, the positions a tsvector keeps). PostgreSQL has no function that returns
+        -- a lexeme's frequency, and unnesting each candidate's document cost 45 ms a query.
+        CREATE FUNCTION lens_tf(r real) RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE
+            RETURN CASE WHEN r <= 0 THEN 0 WHEN r >= 0.9999 THEN 256
+                        ELSE least(256, round(1 / (1.6449340668482264 * (1 - r)) - 0.5)) END;
+        """),
     ]
 
     /// A fixed key for `pg_advisory_xact_lock`: Lens's migrations, in this database.

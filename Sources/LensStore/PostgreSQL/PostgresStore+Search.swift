@@ -4,9 +4,13 @@ import PostgresNIO
 
 /// Full-text search in PostgreSQL with the SQLite store's contract: the same words match (Lens
 /// tokenizes and folds both the documents and the queries, so the server's locale and parser
-/// play no part), ranked by `ts_rank_cd` among the newest ``LensDatabase/candidateWindow``
-/// matches, with highlighted snippets, filters, prefixes, phrases and exclusions, under a
-/// statement timeout.
+/// play no part), ranked by bm25 as FTS5 computes it (k1 1.2, b 0.75; tags count 3 and the note
+/// 2 against the text's 1) among the newest ``LensDatabase/candidateWindow`` matches, with
+/// highlighted snippets, filters, prefixes, phrases and exclusions, under a statement timeout.
+///
+/// bm25 needs each term's document frequency: counted in the GIN index at query time, up to
+/// ``documentFrequencyCap`` (a bounded walk: a word in more documents than that is weighed as if
+/// in that many), and the library's size and mean length, kept for a minute.
 extension PostgresStore {
     // MARK: Documents and queries
 
@@ -35,15 +39,17 @@ extension PostgresStore {
 
     /// A `tsquery` literal for `query`: groups joined by `&`, a group's alternatives by `|`, a
     /// term of several words as a phrase (`<->`), a prefix as `:*`, an excluded group under `!`.
-    static func tsquery(_ query: SearchQuery) -> String? {
+    static func tsquery(_ query: SearchQuery, exactPrefixes: Bool = false) -> String? {
+        let expandable = exactPrefixes ? Set(query.expandablePrefixes) : []
         var groups: [String] = []
         for group in query.groups {
             let terms = group.compactMap { term -> String? in
                 // A token of marks alone folds to nothing: no lexeme matches it.
                 let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
                 guard !tokens.isEmpty else { return nil }
+                let isPrefix = term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0]))
                 return tokens.enumerated().map { index, token in
-                    quoted(token) + (term.isPrefix && index == tokens.count - 1 ? ":*" : "")
+                    quoted(token) + (isPrefix && index == tokens.count - 1 ? ":*" : "")
                 }.joined(separator: " <-> ")
             }
             guard !terms.isEmpty else { continue }
@@ -53,8 +59,74 @@ extension PostgresStore {
     }
 
     /// ts_rank_cd's weights, in the order D, C, B, A: text 1, note 2, tags 3 (as bm25's column
-    /// weights in the SQLite store).
+    /// weights in the SQLite store). For queries with no term bm25 can weigh.
     static let rankWeights = "'{0.1, 0.1, 0.2, 0.3}'::float4[]"
+    /// The most matches counted for a term's document frequency.
+    static let documentFrequencyCap = 20_000
+
+    /// One term of the bm25 sum: a single lexeme (its frequency recovered from ts_rank, see
+    /// `lens_tf`) or a phrase or prefix (counted once where it matches).
+    struct RankedTerm {
+        var tokens: [String]
+        var isPrefix: Bool
+        var isLexeme: Bool { tokens.count == 1 && !isPrefix }
+
+        /// The term as a tsquery, matching only positions of `weight` (A tags, B note) when given.
+        func tsquery(weight: String = "") -> String {
+            tokens.enumerated().map { index, token in
+                let prefix = isPrefix && index == tokens.count - 1
+                return PostgresStore.quoted(token) + (prefix || !weight.isEmpty ? ":" : "") + (prefix ? "*" : "") + weight
+            }.joined(separator: " <-> ")
+        }
+    }
+
+    static func rankedTerms(_ query: SearchQuery, exactPrefixes: Bool) -> [RankedTerm] {
+        let expandable = exactPrefixes ? Set(query.expandablePrefixes) : []
+        var terms: [RankedTerm] = []
+        for group in query.groups where !group[0].isExcluded {
+            for term in group {
+                let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
+                guard !tokens.isEmpty else { continue }
+                terms.append(RankedTerm(tokens: tokens, isPrefix: term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0]))))
+            }
+        }
+        return terms
+    }
+
+    /// The number of texts and their mean length in tokens, read at most once a minute.
+    func libraryShape(in session: PostgresSession) throws -> (texts: Double, meanLength: Double) {
+        let now = ContinuousClock.now
+        if let cached = shape.withLock({ $0 }), now - cached.at < .seconds(60) { return (cached.texts, cached.meanLength) }
+        guard let row = try session.rows("SELECT count(*) AS n, coalesce(avg(length), 0)::float8 AS mean FROM screenshot_text").first else { return (0, 0) }
+        let value = (Double(try row.get("n", as: Int64.self)), try row.get("mean", as: Double.self))
+        shape.withLock { $0 = (now, value.0, value.1) }
+        return value
+    }
+
+    /// The SQL of a candidate's bm25 score, and its binds appended to `sql`; nil when no term can be weighed.
+    func bm25(_ query: SearchQuery, exactPrefixes: Bool, into sql: inout SQLBuilder, in session: PostgresSession) throws -> String? {
+        let terms = Self.rankedTerms(query, exactPrefixes: exactPrefixes)
+        guard !terms.isEmpty else { return nil }
+        let (texts, meanLength) = try libraryShape(in: session)
+        guard texts > 0 else { return nil }
+        var parts: [String] = []
+        for term in terms {
+            let frequency = Double(try session.value("""
+                SELECT count(*) FROM (SELECT 1 FROM screenshot_text WHERE document @@ \(term.tsquery())::tsquery LIMIT \(Int64(Self.documentFrequencyCap))) AS matches
+                """, as: Int64.self) ?? 0)
+            // FTS5's idf, with its floor.
+            let idf = max(1e-6, log((texts - frequency + 0.5) / (frequency + 0.5)))
+            let q = sql.bind(term.tsquery())
+            let inTags = sql.bind(term.tsquery(weight: "A"))
+            let inNote = sql.bind(term.tsquery(weight: "B"))
+            // A phrase's or a prefix's occurrences: ts_rank_cd counts one cover each, text only.
+            let inText = term.isLexeme ? "lens_tf(ts_rank('{1,0,0,0}', document, \(q)::tsquery, 0))"
+                : "ts_rank_cd('{1,0,0,0}', document, \(q)::tsquery, 0)"
+            let tf = "(\(inText) + 3 * (document @@ \(inTags)::tsquery)::int + 2 * (document @@ \(inNote)::tsquery)::int)"
+            parts.append("\(idf) * \(tf) * 2.2 / (\(tf) + 1.2 * (0.25 + 0.75 * length / \(max(1, meanLength))))")
+        }
+        return parts.joined(separator: " + ")
+    }
 
     // MARK: Search
 
@@ -83,24 +155,22 @@ extension PostgresStore {
         var matches: [(id: Int64, score: Double, snippet: String)] = []
         var isApproximate = false
         if let query = request.query {
-            guard let tsquery = Self.tsquery(query) else { return [] }
-            let q = sql.bind(tsquery)
-            let window = sql.bind(Int64(LensDatabase.candidateWindow + 1))
-            let text = """
-                WITH candidates AS (
-                    SELECT t.id, t.document FROM screenshot_text t JOIN screenshot s ON s.id = t.id
-                    WHERE t.document @@ \(q)::tsquery AND s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
-                    ORDER BY t.id DESC LIMIT \(window))
-                SELECT id, ts_rank_cd(\(Self.rankWeights), document, \(q)::tsquery, 1) AS score,
-                       count(*) OVER () AS total
-                FROM candidates ORDER BY score DESC, id DESC LIMIT \(sql.bind(limit)) OFFSET \(sql.bind(offset))
-                """
-            let rows = try session.rows(sql.query(text))
-            if let total = try rows.first?.get("total", as: Int64.self), total > LensDatabase.candidateWindow { isApproximate = true }
-            let ids = try rows.map { try $0.get("id", as: Int64.self) }
-            let scores = try rows.map { Double(try $0.get("score", as: Float.self)) }
-            let snippets = try self.snippets(ids: ids, query: tsquery, in: session)
-            matches = zip(ids, scores).map { ($0, $1, snippets[$0] ?? "") }
+            // A word typed in part is looked for whole first, then as a prefix (as the SQLite
+            // store does with its completions): whole-word hits come first.
+            let wanted = limit + offset
+            var seen = Set<Int64>()
+            var found: [(id: Int64, score: Double)] = []
+            for exactPrefixes in query.hasExpandablePrefix ? [true, false] : [false] where found.count < wanted {
+                guard let tsquery = Self.tsquery(query, exactPrefixes: exactPrefixes) else { continue }
+                var pass = sql
+                let (rows, cut) = try ranked(query, tsquery: tsquery, exactPrefixes: exactPrefixes, conditions: conditions,
+                                             wanted: wanted, sql: &pass, in: session)
+                isApproximate = isApproximate || cut
+                for row in rows where seen.insert(row.id).inserted { found.append(row) }
+            }
+            let page = Array(found.dropFirst(Int(offset)).prefix(Int(limit)))
+            let snippets = try self.snippets(ids: page.map(\.id), query: Self.tsquery(query) ?? "", in: session)
+            matches = page.map { ($0.id, $0.score, snippets[$0.id] ?? "") }
         } else {
             let text = """
                 SELECT s.id, substr(t.body, 1, 160) AS snippet
@@ -112,6 +182,27 @@ extension PostgresStore {
             matches = try rows.map { (try $0.get("id"), 0, try $0.get("snippet")) }
         }
         return try hits(matches, isApproximate: isApproximate, in: session)
+    }
+
+    /// The best `wanted` matches of `tsquery` by bm25 among the newest candidates, and whether
+    /// there were more candidates than were ranked.
+    private func ranked(_ query: SearchQuery, tsquery: String, exactPrefixes: Bool, conditions: [String], wanted: Int64,
+                        sql: inout SQLBuilder, in session: PostgresSession) throws -> ([(id: Int64, score: Double)], Bool) {
+        let q = sql.bind(tsquery)
+        let window = sql.bind(Int64(LensDatabase.candidateWindow + 1))
+        let score = try bm25(query, exactPrefixes: exactPrefixes, into: &sql, in: session)
+            ?? "ts_rank_cd(\(Self.rankWeights), document, \(q)::tsquery, 1)"
+        let text = """
+            WITH candidates AS (
+                SELECT t.id, t.document, t.length FROM screenshot_text t JOIN screenshot s ON s.id = t.id
+                WHERE t.document @@ \(q)::tsquery AND s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                ORDER BY t.id DESC LIMIT \(window))
+            SELECT id, (\(score))::float4 AS score, count(*) OVER () AS total
+            FROM candidates ORDER BY score DESC, id DESC LIMIT \(sql.bind(wanted))
+            """
+        let rows = try session.rows(sql.query(text))
+        let cut = try rows.first.map { try $0.get("total", as: Int64.self) > LensDatabase.candidateWindow } ?? false
+        return (try rows.map { (try $0.get("id", as: Int64.self), Double(try $0.get("score", as: Float.self))) }, cut)
     }
 
     /// The snippets of `ids`: some sixteen words around the best match, matches marked as the

@@ -22,6 +22,8 @@ final class PostgresStore: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let idle = Mutex<[PostgresConnection]>([])
     private let nextConnectionID = Atomic<Int>(1)
+    /// The library's size and mean text length for bm25, and when they were read.
+    let shape = Mutex<(at: ContinuousClock.Instant, texts: Double, meanLength: Double)?>(nil)
     /// PostgresNIO logs statements at debug level; the store's statements carry OCR text in their
     /// binds and nothing of it may reach a log, so its logger discards everything. Failures reach
     /// the caller as thrown errors.

@@ -1,0 +1,202 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+import LensStore
+
+/// The PostgreSQL store against the SQLite store, on the same real text in the same run: how
+/// far their top 10s agree, search latency, write rate with several writers, and size.
+struct PostgresBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postgres",
+        abstract: "Compare the PostgreSQL store with the SQLite store on real text: top-10 agreement, search p50/p95, write rate, size.",
+        discussion: """
+            Loads the same screenshots (the corpus's ground-truth texts, then pieces of the \
+            machine's man pages and changelogs as 'lens-bench realtext' cuts them) into a new SQLite \
+            file and an empty PostgreSQL database, through the store's own register, claim and \
+            record (the rows a worker writes). Queries are drawn from the loaded texts by a fixed \
+            seed: one or two words, a prefix, a phrase. Agreement is |A ∩ B| / max(|A|, |B|) of the \
+            two top 10s, over queries where either store finds something.
+
+            Example (a throwaway cluster): initdb -D /tmp/pg -A trust -U lens && \
+            pg_ctl -D /tmp/pg -o "-k /tmp/pg -c listen_addresses=''" start && createdb -h /tmp/pg -U lens bench && \
+            lens-bench postgres --store 'postgresql://lens@/bench?host=/tmp/pg' --documents 10000
+            """)
+
+    @Option(help: "The PostgreSQL database to fill (it should be empty).")
+    var store: String
+
+    @Option(help: "How many screenshots of real text, beside the corpus's.")
+    var documents = 5_000
+
+    @Option(help: "The corpus folder with ground-truth texts (its *.json files).")
+    var corpus = "../shared/corpus/public"
+
+    @Option(help: "How many queries.")
+    var queries = 300
+
+    @Option(help: "A second, empty PostgreSQL database for the write-rate figure (none: no write-rate figure).")
+    var writeStore: String?
+
+    @Option(help: "Concurrent writers for the write-rate figure (each a store of its own, as workers are).")
+    var writers: [Int] = [1, 2, 4, 8]
+
+    @Option(help: "Writes per writer count, for the write-rate figure.")
+    var writes = 2_000
+
+    @Flag(help: "Skip loading: the PostgreSQL database and the SQLite file at --sqlite already hold the library.")
+    var reuse = false
+
+    @Option(help: "The SQLite file to fill (or reuse).")
+    var sqlite = "/tmp/lens-postgres-bench.db"
+
+    func run() throws {
+        guard case .postgresql = try StoreAddress(store) else { throw ValidationError("--store must be a postgresql:// URL") }
+        let texts = try loadTexts()
+        print("texts: \(texts.count) (of which \(texts.count - min(documents, texts.count)) from the corpus)")
+        if !reuse { try? FileManager.default.removeItem(atPath: sqlite) }
+        let lite = try LensDatabase(store: .sqlite(path: sqlite))
+        let pg = try LensDatabase(store: try StoreAddress(store))
+        if !reuse {
+            for (name, database) in [("sqlite", lite), ("postgresql", pg)] {
+                let start = ContinuousClock.now
+                for (index, text) in texts.enumerated() { try Self.add(text, number: index, to: database) }
+                let seconds = (ContinuousClock.now - start).seconds
+                print(String(format: "load %@: %d screenshots in %.1f s (%.0f a second, one writer)", name, texts.count, seconds, Double(texts.count) / seconds))
+            }
+        }
+        let sqliteBytes = lite.fileSize(), pgBytes = pg.fileSize()
+        print(String(format: "size: sqlite %.1f MB (%.0f bytes a screenshot), postgresql %.1f MB (%.0f bytes a screenshot, %.2fx)",
+                     Double(sqliteBytes) / 1e6, Double(sqliteBytes) / Double(texts.count), Double(pgBytes) / 1e6,
+                     Double(pgBytes) / Double(texts.count), Double(pgBytes) / Double(max(1, sqliteBytes))))
+
+        // Agreement and latency.
+        var random = SystemRandomNumberGenerator.Seeded(seed: 28)
+        let drawn = Self.queries(from: texts, count: queries, random: &random)
+        var overlaps: [Double] = [], same = 0, bothEmpty = 0
+        var liteTimes: [Double] = [], pgTimes: [Double] = []
+        var worst: [(Double, String)] = []
+        var byKind: [Int: [Double]] = [:], pgByKind: [Int: [Double]] = [:]
+        for (index, query) in drawn.enumerated() {
+            var request = SearchRequest(query: try SearchQuery(parsing: query), limit: 10)
+            request.allowsFuzzy = false
+            var start = ContinuousClock.now
+            let a = try lite.search(request).map(\.id)
+            liteTimes.append((ContinuousClock.now - start).seconds * 1000)
+            start = ContinuousClock.now
+            let b = try pg.search(request).map(\.id)
+            pgTimes.append((ContinuousClock.now - start).seconds * 1000)
+            pgByKind[index % 4, default: []].append(pgTimes.last!)
+            guard !(a.isEmpty && b.isEmpty) else { bothEmpty += 1; continue }
+            let overlap = Double(Set(a).intersection(b).count) / Double(max(a.count, b.count))
+            overlaps.append(overlap)
+            byKind[index % 4, default: []].append(overlap)
+            if Set(a) == Set(b) { same += 1 }
+            worst.append((overlap, query))
+        }
+        let mean = overlaps.reduce(0, +) / Double(max(1, overlaps.count))
+        print(String(format: "top-10 agreement over %d queries (%d found nothing in either): mean %.1f %%, identical sets %.1f %%",
+                     overlaps.count, bothEmpty, mean * 100, Double(same) / Double(max(1, overlaps.count)) * 100))
+        for (kind, name) in ["one word", "two words", "a prefix", "a phrase"].enumerated() {
+            let values = byKind[kind] ?? []
+            print(String(format: "  %@: agreement %.1f %% (%d queries), postgresql p95 %.2f ms", name,
+                         values.reduce(0, +) / Double(max(1, values.count)) * 100, values.count, Self.percentile(pgByKind[kind] ?? [], 0.95)))
+        }
+        for (overlap, query) in worst.sorted(by: { $0.0 < $1.0 }).prefix(5) { print(String(format: "  %.0f %%  %@", overlap * 100, query)) }
+        print(String(format: "search ms (client side, %d queries): sqlite p50 %.2f p95 %.2f; postgresql p50 %.2f p95 %.2f",
+                     drawn.count, Self.percentile(liteTimes, 0.5), Self.percentile(liteTimes, 0.95),
+                     Self.percentile(pgTimes, 0.5), Self.percentile(pgTimes, 0.95)))
+
+        // Write rate: writers registering, claiming and recording new screenshots at once.
+        for count in writers where writes > 0 {
+            guard let writeStore else { break }
+            let stores = try (0..<count).map { n in try LensDatabase(store: try StoreAddress(writeStore), worker: "bench:\(n)") }
+            let base = 10_000_000 + count * 1_000_000
+            let start = ContinuousClock.now
+            DispatchQueue.concurrentPerform(iterations: count) { n in
+                for k in 0..<(writes / count) {
+                    let number = base + n * 100_000 + k
+                    try? Self.add(texts[number % texts.count], number: number, to: stores[n])
+                }
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            print(String(format: "write rate, %d writer(s): %.0f screenshots a second (register + claim + record, 3 transactions each)",
+                         count, Double(writes / count * count) / seconds))
+        }
+    }
+
+    /// One screenshot through the queue, as a worker stores it.
+    static func add(_ text: String, number: Int, to database: LensDatabase) throws {
+        let hash = String(format: "%064llx", UInt64(number) &* 0x9E37_79B9_7F4A_7C15 | 1)
+        let seen = 1_700_000_000 + Double(number)
+        _ = try database.register(FileObservation(path: "/bench/\(number).png", size: text.utf8.count, modifiedAt: seen,
+                                                  sha256: hash, format: .png, seenAt: seen))
+        guard let item = try database.claimNext(owner: getpid()) else { return }
+        try database.recordRecognition(Recognition(text: text, words: [], width: 1280, height: 800), for: item.id, seconds: 0.5)
+    }
+
+    func loadTexts() throws -> [String] {
+        var texts: [String] = []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        for name in names {
+            guard let data = FileManager.default.contents(atPath: corpus + "/" + name),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let text = object["text"] as? String else { continue }
+            texts.append(text)
+        }
+        var files: [String] = []
+        for root in ["/usr/share/doc", "/usr/share/man"] {
+            let walker = FileManager.default.enumerator(atPath: root)
+            while let name = walker?.nextObject() as? String {
+                if name.hasSuffix("changelog.Debian.gz") || (name.hasPrefix("man") && name.hasSuffix(".gz")) { files.append(root + "/" + name) }
+            }
+        }
+        var pieces = 0
+        for file in files.sorted() where pieces < documents {
+            for piece in RealTextBench.pieces(of: file, lines: 25) where pieces < documents {
+                texts.append(piece)
+                pieces += 1
+            }
+        }
+        return texts
+    }
+
+    /// Queries a person might type about these texts: a word, two words, a prefix, a phrase,
+    /// drawn from a random text's words of four letters or more.
+    static func queries(from texts: [String], count: Int, random: inout SystemRandomNumberGenerator.Seeded) -> [String] {
+        var queries: [String] = []
+        while queries.count < count {
+            let text = texts[Int(random.next() % UInt64(texts.count))]
+            let words = SearchQuery.searchTokens(in: text).filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) }
+            guard words.count >= 2 else { continue }
+            let i = Int(random.next() % UInt64(words.count - 1))
+            switch queries.count % 4 {
+            case 0: queries.append(words[i])
+            case 1: queries.append(words[i] + " " + words[Int(random.next() % UInt64(words.count))])
+            case 2: queries.append(String(words[i].prefix(4)) + "*")
+            default: queries.append("\"" + words[i] + " " + words[i + 1] + "\"")
+            }
+        }
+        return queries
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// SplitMix64: the same queries every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
