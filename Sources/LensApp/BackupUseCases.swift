@@ -121,7 +121,8 @@ public enum BackupUseCases {
             try read(path, sink)
         }
         let masking = try library.maskStoredTexts(all: false, privacy: privacy, region: region)
-        if masking.connections == nil { _ = try MindMapUseCases.rebuild(library) }
+        // A PostgreSQL library keeps no mind map yet (its manual links are restored all the same).
+        if masking.connections == nil && !library.isPostgreSQL { _ = try MindMapUseCases.rebuild(library) }
         return report
     }
 

@@ -105,7 +105,8 @@ extension LensDatabase {
     /// neither make the count disagree with the pages nor split the export between two states;
     /// memory holds one page.
     public func readArchives(pageSize: Int, total: (Int) throws -> Void, page: ([ArchivedScreenshot]) throws -> Void) throws {
-        try writer().read { db in
+        if let postgres { return try postgres.readArchives(pageSize: pageSize, total: total, page: page) }
+        return try writer().read { db in
             try total(try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot") ?? 0)
             var last: Int64 = 0
             while true {

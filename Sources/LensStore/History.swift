@@ -381,7 +381,8 @@ extension LensDatabase {
     /// already here keeps its local record (text, tags, note) and the backup adds the rest.
     public func restore(replacing: Bool, summary: String, now: Double = Date().timeIntervalSince1970,
                         records: ((ArchivedScreenshot) throws -> Void) throws -> Void) throws -> RestoreReport {
-        try writer().write { db in
+        if let postgres { return try postgres.restore(replacing: replacing, summary: summary, now: now, records: records) }
+        return try writer().write { db in
             if replacing {
                 try db.execute(sql: "DELETE FROM screenshot; DELETE FROM removed_content;")
             }

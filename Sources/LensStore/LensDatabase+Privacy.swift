@@ -6,7 +6,8 @@ extension LensDatabase {
     /// How many stored texts have not been through secret masking (stored before it existed, or
     /// restored from a backup).
     public func uncheckedTextCount() throws -> Int {
-        try writer().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_text WHERE privacy_checked = 0") ?? 0 }
+        if let postgres { return try postgres.uncheckedTextCount() }
+        return try writer().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot_text WHERE privacy_checked = 0") ?? 0 }
     }
 
     /// Runs `mask` over stored texts (every one, or only those not checked yet) and rewrites those
@@ -16,6 +17,7 @@ extension LensDatabase {
     public func maskStoredTexts(onlyUnchecked: Bool, batchSize: Int = 200,
                                 _ mask: @Sendable (Recognition) -> (Recognition, [MaskedSecret]),
                                 extract: (String, Date) -> [Entity]) throws -> (checked: Int, changed: [Int64]) {
+        if let postgres { return try postgres.maskStoredTexts(onlyUnchecked: onlyUnchecked, batchSize: batchSize, mask, extract: extract) }
         var last: Int64 = 0, checked = 0
         var changed: [Int64] = []
         while true {

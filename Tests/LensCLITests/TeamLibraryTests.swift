@@ -207,4 +207,39 @@ struct TeamLibraryTests {
         let log_ = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(!log_.contains("Total paid"), "no OCR text in the worker's log")
     }
+
+    /// A library moves from SQLite to PostgreSQL and back with lens export and lens restore:
+    /// the exports of all three are the same records (ids, texts, word boxes, entities, tags,
+    /// notes, links a person drew).
+    @Test func aLibraryMovesBetweenTheStoresBothWays() throws {
+        #expect(try lens.importSamples().status == 0)
+        #expect(try lens.run(["tag", "3", "ticket"]).status == 0)
+        #expect(try lens.run(["note", "2", "met at the café"]).status == 0)
+        #expect(try lens.run(["link", "1", "2", "--note", "same day"]).status == 0)
+        let first = lens.home.appendingPathComponent("from-sqlite.jsonl").path
+        let second = lens.home.appendingPathComponent("from-postgresql.jsonl").path
+        let third = lens.home.appendingPathComponent("back-in-sqlite.jsonl").path
+        #expect(try lens.run(["export", "--output", first]).status == 0)
+        let restored = try lens.run(["restore", "--store", url, first], useDefaultDatabase: true)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let found = try lens.run(["search", "--store", url, "--json", "café", "met"], useDefaultDatabase: true)
+        #expect((try found.json() as? [[String: Any]])?.map { $0["id"] as? Int } == [2], "\(found.stdout)\(found.stderr)")
+        #expect(try lens.run(["export", "--store", url, "--output", second], useDefaultDatabase: true).status == 0)
+        let back = lens.home.appendingPathComponent("back.db").path
+        #expect(try lens.runProgram(LensBinary.url.path, ["restore", "--db", back, second]).status == 0)
+        #expect(try lens.runProgram(LensBinary.url.path, ["export", "--db", back, "--output", third]).status == 0)
+        func records(_ path: String) throws -> [NSDictionary] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as! NSDictionary
+            }
+        }
+        let original = try records(first)
+        #expect(original.count >= 6)
+        #expect(try records(second) == original)
+        #expect(try records(third) == original)
+        #expect(original.contains { ($0["links"] as? [Any])?.isEmpty == false })
+        // Moving in again keeps what is there.
+        let again = try lens.run(["restore", "--store", url, first], useDefaultDatabase: true)
+        #expect(again.stdout.contains("0 screenshot(s) restored"), "\(again.stdout)")
+    }
 }

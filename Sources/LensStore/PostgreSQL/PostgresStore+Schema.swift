@@ -125,6 +125,17 @@ extension PostgresStore {
             RETURN CASE WHEN r <= 0 THEN 0 WHEN r >= 0.9999 THEN 256
                         ELSE least(256, round(1 / (1.6449340668482264 * (1 - r)) - 0.5)) END;
         """),
+        ("p3: links a person drew, so a library moved from SQLite keeps them", """
+        CREATE TABLE manual_link (
+            a          bigint NOT NULL REFERENCES screenshot (id) ON DELETE CASCADE,
+            b          bigint NOT NULL REFERENCES screenshot (id) ON DELETE CASCADE,
+            note       text,
+            created_at double precision NOT NULL,
+            PRIMARY KEY (a, b),
+            CHECK (a < b)
+        );
+        CREATE INDEX manual_link_b ON manual_link (b);
+        """),
     ]
 
     /// A fixed key for `pg_advisory_xact_lock`: Lens's migrations, in this database.
