@@ -228,7 +228,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// unicode61's default token characters: categories L*, N*, Co (and marks, which it folds away).
-    static func isTokenScalar(_ s: Unicode.Scalar) -> Bool {
+    public static func isTokenScalar(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber, .privateUse,

@@ -21,12 +21,29 @@ struct LensBinary {
 
     let home: URL
     var database: String { home.appendingPathComponent("lens.db").path }
+    /// The library's `--store` URL when it lives in PostgreSQL (a database of the tests' cluster).
+    let store: String?
+    /// What `lens status` names the library by.
+    var location: String { store.map { _ in storeDescription! } ?? database }
+    private let storeDescription: String?
 
-    init() throws { home = try TestSupport.makeTemporaryFolder("lens-cli") }
+    init(_ kind: StoreKind = .sqlite) throws {
+        home = try TestSupport.makeTemporaryFolder("lens-cli")
+        if kind == .postgresql {
+            let cluster = try PostgresCluster.shared.get()
+            let address = try cluster.makeDatabase()
+            store = cluster.url(of: address)
+            storeDescription = address.description
+        } else {
+            store = nil
+            storeDescription = nil
+        }
+    }
 
-    /// Runs `lens args…` with `--db` pointing into this fixture's folder unless `useDefaultDatabase`.
+    /// Runs `lens args…` on this fixture's library (`--db` in its folder, or `--store`) unless `useDefaultDatabase`.
     func run(_ args: [String], environment extra: [String: String?] = [:], useDefaultDatabase: Bool = false) throws -> Result {
-        try runProgram(Self.url.path, args + (useDefaultDatabase ? [] : ["--db", database]), environment: extra)
+        let library = useDefaultDatabase ? [] : store.map { ["--store", $0] } ?? ["--db", database]
+        return try runProgram(Self.url.path, args + library, environment: extra)
     }
 
     /// Runs any program with this fixture's HOME and no Lens variables from the outer environment.
@@ -61,8 +78,9 @@ struct LensBinary {
 
 @Suite(.serialized)
 struct CLITests {
-    @Test func importPrintsASummaryAsJSON() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func importPrintsASummaryAsJSON(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         let result = try lens.importSamples()
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try #require(try result.json() as? [String: Any])
@@ -89,8 +107,9 @@ struct CLITests {
     }
 
     /// Tags and notes: set by id or path, shown, searchable, and a filter that needs no query.
-    @Test func tagsAndNotesRoundTrip() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func tagsAndNotesRoundTrip(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         #expect(try lens.importSamples().status == 0)
         let receipt = TestSupport.samplePNG("receipt_light").path
         #expect(try lens.run(["tag", receipt, "receipts", "cafe"]).stdout.hasSuffix(": receipts cafe\n"))
@@ -165,8 +184,9 @@ struct CLITests {
         #expect(text.stdout.contains("failed: \(folder.appendingPathComponent("empty.png").path): empty file"))
     }
 
-    @Test func searchPrintsRankedHitsWithMarkedSnippets() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func searchPrintsRankedHitsWithMarkedSnippets(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         _ = try lens.importSamples()
         let json = try lens.run(["search", "--json", "quarterly", "report"])
         #expect(json.status == 0)
@@ -246,8 +266,9 @@ struct CLITests {
         #expect(try String(contentsOfFile: config, encoding: .utf8).contains("path = \"\(shots.path)\""))
     }
 
-    @Test func showAndStatusReportAsJSON() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func showAndStatusReportAsJSON(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         _ = try lens.importSamples()
         let path = TestSupport.samplePNG("terminal").path
         let show = try lens.run(["show", "--json", path])
@@ -268,7 +289,7 @@ struct CLITests {
 
         let status = try #require(try lens.run(["status", "--json"]).json() as? [String: Any])
         #expect((status["counts"] as? [String: Int]) == ["queued": 0, "running": 0, "done": TestSupport.samplePNGCount, "failed": 0])
-        #expect(status["database"] as? String == lens.database)
+        #expect(status["database"] as? String == lens.location)
         #expect((status["database_bytes"] as? Int ?? 0) > 0)
     }
 

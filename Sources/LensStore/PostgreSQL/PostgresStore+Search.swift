@@ -169,7 +169,7 @@ extension PostgresStore {
                 for row in rows where seen.insert(row.id).inserted { found.append(row) }
             }
             let page = Array(found.dropFirst(Int(offset)).prefix(Int(limit)))
-            let snippets = try self.snippets(ids: page.map(\.id), query: Self.tsquery(query) ?? "", in: session)
+            let snippets = try self.snippets(ids: page.map(\.id), query: query, in: session)
             matches = page.map { ($0.id, $0.score, snippets[$0.id] ?? "") }
         } else {
             let text = """
@@ -205,20 +205,55 @@ extension PostgresStore {
         return (try rows.map { (try $0.get("id", as: Int64.self), Double(try $0.get("score", as: Float.self))) }, cut)
     }
 
-    /// The snippets of `ids`: some sixteen words around the best match, matches marked as the
-    /// SQLite store marks them (``SearchHit/matchStart``, ``SearchHit/matchEnd``).
-    private func snippets(ids: [Int64], query: String, in session: PostgresSession) throws -> [Int64: String] {
+    /// The snippets of `ids`: sixteen words around the densest matches, matches marked as the
+    /// SQLite store marks them (``SearchHit/matchStart``, ``SearchHit/matchEnd``). Made here, with
+    /// LensCore's tokenizer and matching, rather than by ts_headline, whose parser splits text
+    /// otherwise (`555-0132` is `555` and `-0132` to it) and folds no accents.
+    private func snippets(ids: [Int64], query: SearchQuery, in session: PostgresSession) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         var snippets: [Int64: String] = [:]
-        let options = "StartSel=\(SearchHit.matchStart), StopSel=\(SearchHit.matchEnd), MaxWords=16, MinWords=8, "
-            + "MaxFragments=1, FragmentDelimiter=…, HighlightAll=false"
-        for row in try session.rows("""
-            SELECT id, ts_headline('simple', body, \(query)::tsquery, \(options)) AS snippet
-            FROM screenshot_text WHERE id = ANY(\(ids))
-            """) {
-            snippets[try row.get("id")] = try row.get("snippet", as: String.self)
+        for row in try session.rows("SELECT id, body, codes FROM screenshot_text WHERE id = ANY(\(ids))") {
+            let text = try row.get("body", as: String.self) + (try row.optional("codes", as: String.self).map { "\n\n" + $0 } ?? "")
+            snippets[try row.get("id")] = Self.snippet(of: text, query: query)
         }
         return snippets
+    }
+
+    static func snippet(of text: String, query: SearchQuery, words: Int = 16) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var tokens: [(start: Int, end: Int, matched: Bool)] = []
+        var index = 0
+        while index < scalars.count {
+            guard SearchQuery.isTokenScalar(scalars[index]) else { index += 1; continue }
+            let start = index
+            while index < scalars.count, SearchQuery.isTokenScalar(scalars[index]) { index += 1 }
+            var token = String.UnicodeScalarView()
+            token.append(contentsOf: scalars[start..<index])
+            tokens.append((start, index, query.highlights(word: String(token))))
+        }
+        guard !tokens.isEmpty else { return "" }
+        // The window of `words` tokens holding the most matches (the first such).
+        let width = min(words, tokens.count)
+        var count = tokens[0..<width].filter(\.matched).count, best = (count, 0)
+        if width < tokens.count {
+            for first in 1...(tokens.count - width) {
+                count += (tokens[first + width - 1].matched ? 1 : 0) - (tokens[first - 1].matched ? 1 : 0)
+                if count > best.0 { best = (count, first) }
+            }
+        }
+        let window = tokens[best.1..<(best.1 + width)]
+        var out = String.UnicodeScalarView()
+        if best.1 > 0 { out.append(contentsOf: "…".unicodeScalars) }
+        var position = window.first!.start
+        for token in window {
+            out.append(contentsOf: scalars[position..<token.start])
+            if token.matched { out.append(contentsOf: String(SearchHit.matchStart).unicodeScalars) }
+            out.append(contentsOf: scalars[token.start..<token.end])
+            if token.matched { out.append(contentsOf: String(SearchHit.matchEnd).unicodeScalars) }
+            position = token.end
+        }
+        if best.1 + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) }
+        return String(out)
     }
 
     private func filterConditions(_ request: SearchRequest, into sql: inout SQLBuilder) -> [String] {
