@@ -9,6 +9,19 @@ struct ConfigurationFileTests {
         try ConfigurationFile.parse(text, file: "config.toml", home: "/home/u")
     }
 
+    @Test func aStoreURLChoosesAPostgreSQLLibraryAndABadOneNamesTheLine() throws {
+        let config = try parse("[store]\nurl = \"postgresql://ana:pw@db.internal/team\"\n")
+        #expect(config.store == .postgresql(PostgresAddress(host: "db.internal", user: "ana", password: "pw", database: "team")))
+        do {
+            _ = try parse("workers = 2\n[store]\nurl = \"mysql://ana:pw@db/team\"\n")
+            Issue.record("a mysql:// store was accepted")
+        } catch {
+            #expect(error.description.contains("config.toml:3: store.url") && error.description.contains("not a store Lens knows"), "\(error)")
+            #expect(!error.description.contains("pw@"))
+        }
+        #expect(throws: ConfigurationError.self) { try parse("[store]\naddress = \"x\"\n") }
+    }
+
     @Test func anEmptyFileMeansTheDefaults() throws {
         #expect(try parse("") == LensConfiguration())
         #expect(try ConfigurationFile.load("/no/such/config.toml") == LensConfiguration())
