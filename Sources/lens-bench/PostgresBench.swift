@@ -52,8 +52,8 @@ struct PostgresBench: ParsableCommand {
 
     func run() throws {
         guard case .postgresql = try StoreAddress(store) else { throw ValidationError("--store must be a postgresql:// URL") }
-        let texts = try loadTexts()
-        print("texts: \(texts.count) (of which \(texts.count - min(documents, texts.count)) from the corpus)")
+        let (texts, fromCorpus) = try loadTexts()
+        print("texts: \(texts.count) (of which \(fromCorpus) from the corpus)")
         if !reuse { try? FileManager.default.removeItem(atPath: sqlite) }
         let lite = try LensDatabase(store: .sqlite(path: sqlite))
         let pg = try LensDatabase(store: try StoreAddress(store))
@@ -135,7 +135,7 @@ struct PostgresBench: ParsableCommand {
         try database.recordRecognition(Recognition(text: text, words: [], width: 1280, height: 800), for: item.id, seconds: 0.5)
     }
 
-    func loadTexts() throws -> [String] {
+    func loadTexts() throws -> (texts: [String], fromCorpus: Int) {
         var texts: [String] = []
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         for name in names {
@@ -143,6 +143,7 @@ struct PostgresBench: ParsableCommand {
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let text = object["text"] as? String else { continue }
             texts.append(text)
         }
+        let fromCorpus = texts.count
         var files: [String] = []
         for root in ["/usr/share/doc", "/usr/share/man"] {
             let walker = FileManager.default.enumerator(atPath: root)
@@ -157,7 +158,7 @@ struct PostgresBench: ParsableCommand {
                 pieces += 1
             }
         }
-        return texts
+        return (texts, fromCorpus)
     }
 
     /// Queries a person might type about these texts: a word, two words, a prefix, a phrase,
