@@ -122,7 +122,7 @@ public enum BackupUseCases {
         }
         let masking = try library.maskStoredTexts(all: false, privacy: privacy, region: region)
         // A PostgreSQL library keeps no mind map yet (its manual links are restored all the same).
-        if masking.connections == nil && !library.isPostgreSQL { _ = try MindMapUseCases.rebuild(library) }
+        if masking.connections == nil { _ = try MindMapUseCases.rebuildIfKept(library) }
         return report
     }
 

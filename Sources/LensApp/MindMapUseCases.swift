@@ -16,6 +16,11 @@ public final class ConnectionKeeper: @unchecked Sendable {
 
     public init(database: LensDatabase) { self.database = database }
 
+    /// A keeper for a queue drain, or nil where the store keeps no mind map (PostgreSQL, for now).
+    static func forDrain(_ database: LensDatabase) -> ConnectionKeeper? {
+        database.isPostgreSQL ? nil : ConnectionKeeper(database: database)
+    }
+
     /// Finds and stores the connections of screenshot `id`, whose entities are stored, to those
     /// indexed before it; then indexes it.
     public func connect(_ id: Int64) throws {
@@ -120,6 +125,11 @@ public enum MindMapUseCases {
 
     /// Recomputes every connection through the index; manual links are kept. Returns the
     /// number of screenshots with linkable entities and of edges.
+    /// ``rebuild(_:)`` where the store keeps a mind map; nil on PostgreSQL (none yet).
+    static func rebuildIfKept(_ library: Library) throws -> (screenshots: Int, edges: Int)? {
+        library.isPostgreSQL ? nil : try rebuild(library)
+    }
+
     public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
         // Copies: band keys of every text, then the pairs sharing one, compared by containment.

@@ -17,16 +17,12 @@ public struct QueueWorker: Service {
     /// Where the paths the queueing hosts recorded are on this host.
     let pathMap: PathPrefixMap
     let logger: Logger
-    /// Called after each item, for a count on the terminal.
-    let onOutcome: @Sendable (_ recognized: Bool, _ path: String?) -> Void
 
-    public init(library: Library, options: ImportOptions, pathMap: PathPrefixMap = PathPrefixMap(), logger: Logger,
-                onOutcome: @escaping @Sendable (_ recognized: Bool, _ path: String?) -> Void = { _, _ in }) {
+    public init(library: Library, options: ImportOptions, pathMap: PathPrefixMap = PathPrefixMap(), logger: Logger) {
         self.library = library
         self.options = options
         self.pathMap = pathMap
         self.logger = logger
-        self.onOutcome = onOutcome
     }
 
     /// The longest a worker sleeps without looking at the queue.
@@ -46,21 +42,16 @@ public struct QueueWorker: Service {
                                retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                privacy: PrivacyFilter.make(options.privacy, folders: folders),
                                folderTags: { path in folders.folder(holding: path)?.tags ?? [] },
-                               connections: database.isPostgreSQL ? nil : ConnectionKeeper(database: database))
+                               connections: ConnectionKeeper.forDrain(database))
         drain.pathMap = pathMap
         logger.info("worker started", metadata: ["store": "\(database.location)", "ocr_workers": "\(pool.workerCount)"])
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { [database, logger, onOutcome] outcome in
-                    switch outcome {
-                    case .recognized(let id):
-                        onOutcome(true, (try? database.screenshot(id: id))?.paths.first)
-                    case .failed(let id, let reason):
+                try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { [database, logger] outcome in
+                    // Each failure with its path and reason, as the daemon logs them.
+                    if case .failed(let id, let reason) = outcome {
                         let failure = (try? database.failures(ids: [id]))?.first
                         logger.warning("\(OutputStyle.visible(failure?.path ?? "#\(id)")): \(failure?.reason ?? reason)")
-                        onOutcome(false, failure?.path)
-                    case .deferred:
-                        break
                     }
                 }
             } catch is CancellationError where Task.isShuttingDownGracefully {

@@ -600,10 +600,7 @@ extension LensDatabase {
     /// The content hash of screenshot `id` and its live paths, most recently seen first; nil
     /// when there is no such screenshot.
     public func contentAndPaths(id: Int64) throws -> (sha256: String, paths: [String])? {
-        if let postgres {
-            guard let detail = try postgres.screenshot(id: id) else { return nil }
-            return (detail.sha256, detail.paths)
-        }
+        if let postgres { return try postgres.contentAndPaths(id: id) }
         return try writer().read { db in
             guard let sha256 = try String.fetchOne(db, sql: "SELECT sha256 FROM screenshot WHERE id = ?", arguments: [id]) else { return nil }
             let paths = try String.fetchAll(db, sql: """

@@ -71,7 +71,7 @@ struct PostgresBench: ParsableCommand {
                      Double(pgBytes) / Double(texts.count), Double(pgBytes) / Double(max(1, sqliteBytes))))
 
         // Agreement and latency.
-        var random = SystemRandomNumberGenerator.Seeded(seed: 28)
+        var random = SplitMix64(seed: 28)
         let drawn = Self.queries(from: texts, count: queries, random: &random)
         var overlaps: [Double] = [], same = 0, bothEmpty = 0
         var liteTimes: [Double] = [], pgTimes: [Double] = []
@@ -100,12 +100,12 @@ struct PostgresBench: ParsableCommand {
         for (kind, name) in ["one word", "two words", "a prefix", "a phrase"].enumerated() {
             let values = byKind[kind] ?? []
             print(String(format: "  %@: agreement %.1f %% (%d queries), postgresql p95 %.2f ms", name,
-                         values.reduce(0, +) / Double(max(1, values.count)) * 100, values.count, Self.percentile(pgByKind[kind] ?? [], 0.95)))
+                         values.reduce(0, +) / Double(max(1, values.count)) * 100, values.count, Measure.percentile(pgByKind[kind] ?? [], 0.95)))
         }
         for (overlap, query) in worst.sorted(by: { $0.0 < $1.0 }).prefix(5) { print(String(format: "  %.0f %%  %@", overlap * 100, query)) }
         print(String(format: "search ms (client side, %d queries): sqlite p50 %.2f p95 %.2f; postgresql p50 %.2f p95 %.2f",
-                     drawn.count, Self.percentile(liteTimes, 0.5), Self.percentile(liteTimes, 0.95),
-                     Self.percentile(pgTimes, 0.5), Self.percentile(pgTimes, 0.95)))
+                     drawn.count, Measure.percentile(liteTimes, 0.5), Measure.percentile(liteTimes, 0.95),
+                     Measure.percentile(pgTimes, 0.5), Measure.percentile(pgTimes, 0.95)))
 
         // Write rate: writers registering, claiming and recording new screenshots at once.
         for count in writers where writes > 0 {
@@ -144,15 +144,8 @@ struct PostgresBench: ParsableCommand {
             texts.append(text)
         }
         let fromCorpus = texts.count
-        var files: [String] = []
-        for root in ["/usr/share/doc", "/usr/share/man"] {
-            let walker = FileManager.default.enumerator(atPath: root)
-            while let name = walker?.nextObject() as? String {
-                if name.hasSuffix("changelog.Debian.gz") || (name.hasPrefix("man") && name.hasSuffix(".gz")) { files.append(root + "/" + name) }
-            }
-        }
         var pieces = 0
-        for file in files.sorted() where pieces < documents {
+        for file in RealTextBench.sourceFiles() where pieces < documents {
             for piece in RealTextBench.pieces(of: file, lines: 25) where pieces < documents {
                 texts.append(piece)
                 pieces += 1
@@ -163,7 +156,7 @@ struct PostgresBench: ParsableCommand {
 
     /// Queries a person might type about these texts: a word, two words, a prefix, a phrase,
     /// drawn from a random text's words of four letters or more.
-    static func queries(from texts: [String], count: Int, random: inout SystemRandomNumberGenerator.Seeded) -> [String] {
+    static func queries(from texts: [String], count: Int, random: inout SplitMix64) -> [String] {
         var queries: [String] = []
         while queries.count < count {
             let text = texts[Int(random.next() % UInt64(texts.count))]
@@ -178,26 +171,5 @@ struct PostgresBench: ParsableCommand {
             }
         }
         return queries
-    }
-
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// SplitMix64: the same queries every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -33,14 +33,7 @@ struct RealTextBench: ParsableCommand {
     var sources: [String] = ["/usr/share/doc", "/usr/share/man"]
 
     func run() throws {
-        var files: [String] = []
-        for root in sources {
-            let walker = FileManager.default.enumerator(atPath: root)
-            while let name = walker?.nextObject() as? String {
-                if name.hasSuffix("changelog.Debian.gz") || (name.hasPrefix("man") && name.hasSuffix(".gz")) { files.append(root + "/" + name) }
-            }
-        }
-        files.sort()
+        let files = Self.sourceFiles(in: sources)
         let extractor = EntityExtractors.make(region: "US")
         guard FileManager.default.createFile(atPath: output, contents: nil) else {
             throw ValidationError("cannot create \(output)")
@@ -70,6 +63,18 @@ struct RealTextBench: ParsableCommand {
                      written, Double(rawBytes) / 1e6, Double(rawBytes) / Double(max(written, 1)),
                      Double(entityCount) / Double(max(written, 1)), files.count, (ContinuousClock.now - start).seconds))
         if written < documents { print("only \(written) pieces: the sources ran out (add --sources)") }
+    }
+
+    /// The Debian changelogs and man pages under `roots`, in sorted order.
+    static func sourceFiles(in roots: [String] = ["/usr/share/doc", "/usr/share/man"]) -> [String] {
+        var files: [String] = []
+        for root in roots {
+            let walker = FileManager.default.enumerator(atPath: root)
+            while let name = walker?.nextObject() as? String {
+                if name.hasSuffix("changelog.Debian.gz") || (name.hasPrefix("man") && name.hasSuffix(".gz")) { files.append(root + "/" + name) }
+            }
+        }
+        return files.sorted()
     }
 
     /// The file's text (gzip read through zcat), roff requests and font escapes dropped, in

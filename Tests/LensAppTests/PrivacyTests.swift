@@ -220,6 +220,34 @@ struct PrivacyTests {
         #expect(try library.maskStoredTexts(all: true, privacy: .init(), region: "US").changed == 0)
     }
 
+    /// An export written before Lens masked secrets, restored into either store: its text is
+    /// masked before the restore returns (the text, the index and the entities).
+    @Test(arguments: StoreKind.allCases)
+    func aRestoredExportIsMasked(_ kind: StoreKind) throws {
+        let root = try TestSupport.makeTemporaryFolder("lens-privacy-restore")
+        let library = try kind == .sqlite ? Library(databasePath: root.appendingPathComponent("lens.db").path)
+            : Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
+        let text = "Checkout Marigold\nWi-Fi password: Sunfl0wer!92\nCall (415) 555-0132"
+        let record: [String: Any] = [
+            "id": 1, "sha256": String(repeating: "b", count: 64), "byte_count": 10, "format": "png", "state": "done",
+            "captured_at": "2024-03-05T10:00:00Z", "imported_at": "2024-03-05T10:00:00Z", "recognized_at": "2024-03-05T10:00:00Z",
+            "paths": [], "text": text, "codes": [], "entities": [], "tags": [], "links": [],
+        ]
+        let header: [String: Any] = ["format": "lens-export", "version": 2, "screenshots": 1, "exported_at": "2024-03-05T10:00:00Z"]
+        let file = root.appendingPathComponent("old.jsonl")
+        try (String(decoding: try JSONSerialization.data(withJSONObject: header), as: UTF8.self) + "\n"
+             + String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self) + "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let report = try BackupUseCases.restore(library, from: file.path, replacing: false)
+        #expect(report.added == 1)
+        #expect(try library.uncheckedTextCount() == 0)
+        let stored = try #require(try library.screenshot(idOrPath: "1"))
+        #expect(stored.text?.contains("Sunfl0wer") == false && stored.text?.contains("Marigold") == true, "\(stored.text ?? "")")
+        #expect(stored.entities.contains { $0.type == "secret" && $0.normalized == "password" })
+        #expect(try Self.ids(library, "Sunfl0wer") == [])
+        #expect(try Self.ids(library, "Marigold") == [1])
+    }
+
     /// `skip_images_with`: such a screenshot is recorded without any text, only the kinds found.
     @Test func skipImagesWithKeepsNoText() {
         let filter = PrivacyFilter(mask: [.card], skipImagesWith: [.seedPhrase])

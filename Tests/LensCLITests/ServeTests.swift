@@ -55,22 +55,10 @@ import Testing
         let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
         let config = lens.home.appendingPathComponent("config.toml")
         try "[web]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let tag = String(getpid() % 100_000)
-        let namespace = "lens-remote-\(tag)", hostSide = "lh\(tag)", clientSide = "lc\(tag)"
-        // Link-local addresses on a link of our own: traffic never leaves this machine.
         let serverAddress = "169.254.77.1", clientAddress = "169.254.77.2"
-        func ip(_ arguments: String) throws -> LensBinary.Result { try lens.runProgram("/usr/sbin/ip", arguments.split(separator: " ").map(String.init)) }
-        defer {
-            _ = try? ip("netns del \(namespace)")
-            _ = try? ip("link del \(hostSide)")
-        }
-        for step in ["netns add \(namespace)", "link add \(hostSide) type veth peer name \(clientSide)",
-                     "link set \(clientSide) netns \(namespace)", "addr add \(serverAddress)/30 dev \(hostSide)", "link set \(hostSide) up",
-                     "netns exec \(namespace) ip addr add \(clientAddress)/30 dev \(clientSide)",
-                     "netns exec \(namespace) ip link set \(clientSide) up", "netns exec \(namespace) ip link set lo up"] {
-            let result = try ip(step)
-            try #require(result.status == 0, "ip \(step): \(result.stderr)")
-        }
+        let client = try RemoteHost("remote", lens: lens, localAddress: serverAddress, remoteAddress: clientAddress)
+        defer { client.remove() }
+        let namespace = client.namespace
         let server = Process()
         server.executableURL = LensBinary.url
         server.arguments = ["serve", "--listen", "0.0.0.0:0", "--db", lens.database, "--config", config.path]

@@ -157,21 +157,10 @@ struct TeamLibraryTests {
     /// path map (the folder as this host queued it, at another path "there").
     @Test(.enabled(if: getuid() == 0, "network namespaces need root"))
     func aWorkerInAnotherNetworkNamespaceRecognizesOverTCP() throws {
-        let tag = String(getpid() % 100_000)
-        let namespace = "lens-worker-\(tag)", hostSide = "pw\(tag)", workerSide = "pv\(tag)"
         let serverAddress = "169.254.78.1", workerAddress = "169.254.78.2", port = 5439
-        func ip(_ arguments: String) throws -> LensBinary.Result { try lens.runProgram("/usr/sbin/ip", arguments.split(separator: " ").map(String.init)) }
-        defer {
-            _ = try? ip("netns del \(namespace)")
-            _ = try? ip("link del \(hostSide)")
-        }
-        for step in ["netns add \(namespace)", "link add \(hostSide) type veth peer name \(workerSide)",
-                     "link set \(workerSide) netns \(namespace)", "addr add \(serverAddress)/30 dev \(hostSide)", "link set \(hostSide) up",
-                     "netns exec \(namespace) ip addr add \(workerAddress)/30 dev \(workerSide)",
-                     "netns exec \(namespace) ip link set \(workerSide) up", "netns exec \(namespace) ip link set lo up"] {
-            let result = try ip(step)
-            try #require(result.status == 0, "ip \(step): \(result.stderr)")
-        }
+        let remote = try RemoteHost("worker", lens: lens, localAddress: serverAddress, remoteAddress: workerAddress)
+        defer { remote.remove() }
+        let namespace = remote.namespace
         let server = try PostgresCluster(tcp: (serverAddress, port))
         defer { server.stop() }
         let database = try server.makeDatabase()

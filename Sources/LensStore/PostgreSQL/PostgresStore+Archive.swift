@@ -120,13 +120,11 @@ extension PostgresStore {
         if let text = archive.text {
             let words = archive.words.flatMap { Data(base64Encoded: $0) }.map { Data(TextCompression.deflate(bytes: [UInt8]($0))) }
             let payloads = archive.codes.isEmpty ? nil : archive.codes.map(\.payload).joined(separator: "\n")
-            let indexed = text + (payloads.map { "\n\n" + $0 } ?? "")
+            let document = SearchDocument(text: text, codes: payloads, tags: archive.tags, note: archive.note)
             try session.execute("""
                 INSERT INTO screenshot_text (id, body, words, codes, tags, note, privacy_checked, length, document)
                 VALUES (\(id), \(text), \(words), \(payloads), \(archive.tags), \(archive.note), false,
-                        \(Int32(clamping: SearchQuery.searchTokens(in: indexed).count)),
-                        lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: archive.tags.joined(separator: " ")))::tsvector,
-                                      \(Self.vector(of: archive.note ?? ""))::tsvector))
+                        \(document.length), lens_document(\(document.text)::tsvector, \(document.tags)::tsvector, \(document.note)::tsvector))
                 """)
         }
         for code in archive.codes {

@@ -110,16 +110,15 @@ extension PostgresStore {
     func storeText(of recognition: Recognition, entities: [Entity], codeEntities: [Entity], for id: Int64, in session: PostgresSession) throws {
         let payloads = recognition.codes.isEmpty ? nil : recognition.codes.map(\.payload).joined(separator: "\n")
         let words = Data(TextCompression.deflate(bytes: Recognition.encode(recognition.words)))
-        let indexed = recognition.text + (payloads.map { "\n\n" + $0 } ?? "")
         // Tags and note stay; the document is made again with the new text.
         let kept = try session.rows("SELECT tags, note FROM screenshot_text WHERE id = \(id) FOR UPDATE").first
         let tags = try kept?.get("tags", as: [String].self) ?? []
         let note = try kept?.optional("note", as: String.self)
+        let document = SearchDocument(text: recognition.text, codes: payloads, tags: tags, note: note)
         try session.execute("""
             INSERT INTO screenshot_text (id, body, words, codes, privacy_checked, length, document)
-            VALUES (\(id), \(recognition.text), \(words), \(payloads), true, \(Int32(clamping: SearchQuery.searchTokens(in: indexed).count)),
-                    lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: tags.joined(separator: " ")))::tsvector,
-                                  \(Self.vector(of: note ?? ""))::tsvector))
+            VALUES (\(id), \(recognition.text), \(words), \(payloads), true, \(document.length),
+                    lens_document(\(document.text)::tsvector, \(document.tags)::tsvector, \(document.note)::tsvector))
             ON CONFLICT (id) DO UPDATE SET body = excluded.body, words = excluded.words, codes = excluded.codes,
                 privacy_checked = true, length = excluded.length, document = excluded.document
             """)

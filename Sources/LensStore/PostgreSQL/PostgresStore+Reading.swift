@@ -54,6 +54,18 @@ extension PostgresStore {
         }
     }
 
+    /// The content hash and live paths of `id`, most recently seen first (an image request reads
+    /// only these, not the text and word boxes).
+    func contentAndPaths(id: Int64) throws -> (sha256: String, paths: [String])? {
+        try withSession { session in
+            guard let sha256 = try session.value("SELECT sha256 FROM screenshot WHERE id = \(id)", as: String.self) else { return nil }
+            let paths = try session.rows("""
+                SELECT path FROM path WHERE screenshot_id = \(id) AND gone_at IS NULL ORDER BY last_seen_at DESC, path COLLATE "C"
+                """).map { try $0.get("path", as: String.self) }
+            return (sha256, paths)
+        }
+    }
+
     func knownPhoneNumbers(among numbers: [String]) throws -> Set<String> {
         guard !numbers.isEmpty else { return [] }
         return try withSession { session in
@@ -76,11 +88,11 @@ extension PostgresStore {
             let (oldTags, oldNote) = (tags, note)
             change(&tags, &note)
             guard tags != oldTags || note != oldNote else { return tags }
-            let indexed = try row.get("body", as: String.self) + (try row.optional("codes", as: String.self).map { "\n\n" + $0 } ?? "")
+            let document = SearchDocument(text: try row.get("body", as: String.self), codes: try row.optional("codes", as: String.self),
+                                          tags: tags, note: note)
             try session.execute("""
-                UPDATE screenshot_text SET tags = \(tags), note = \(note), length = \(Int32(clamping: SearchQuery.searchTokens(in: indexed).count)),
-                    document = lens_document(\(Self.vector(of: indexed))::tsvector, \(Self.vector(of: tags.joined(separator: " ")))::tsvector,
-                                             \(Self.vector(of: note ?? ""))::tsvector)
+                UPDATE screenshot_text SET tags = \(tags), note = \(note), length = \(document.length),
+                    document = lens_document(\(document.text)::tsvector, \(document.tags)::tsvector, \(document.note)::tsvector)
                 WHERE id = \(id)
                 """)
             return tags

@@ -14,23 +14,47 @@ import PostgresNIO
 extension PostgresStore {
     // MARK: Documents and queries
 
-    /// A `tsvector` literal of `text`'s tokens as Lens's index sees them (``SearchQuery/searchTokens(in:)``,
+    /// What a text's row holds for search, made once for every writer of it (recognition,
+    /// masking, tags and notes, restore): the text's length in tokens and the `tsvector`
+    /// literals of the text with its code payloads, the tags and the note.
+    struct SearchDocument {
+        let length: Int32
+        let text: String, tags: String, note: String
+
+        init(text body: String, codes: String?, tags: [String], note: String?) {
+            let tokens = SearchQuery.searchTokens(in: PostgresStore.indexedText(body, codes: codes))
+            length = Int32(clamping: tokens.count)
+            text = PostgresStore.vector(of: tokens)
+            self.tags = PostgresStore.vector(of: SearchQuery.searchTokens(in: tags.joined(separator: " ")))
+            self.note = PostgresStore.vector(of: SearchQuery.searchTokens(in: note ?? ""))
+        }
+    }
+
+    /// The text a screenshot is searched and highlighted by: its text, then its code payloads
+    /// after a blank line (as the SQLite store indexes them).
+    static func indexedText(_ text: String, codes: String?) -> String {
+        text + (codes.map { "\n\n" + $0 } ?? "")
+    }
+
+    /// A `tsvector` literal of tokens as Lens's index sees them (``SearchQuery/searchTokens(in:)``,
     /// folded), with their positions, so phrases match words in order.
-    static func vector(of text: String) -> String {
+    static func vector(of tokens: [String]) -> String {
         var positions: [String: [Int]] = [:]
         var order: [String] = []
-        for (index, token) in SearchQuery.searchTokens(in: text).enumerated() {
+        for (index, token) in tokens.enumerated() {
             let folded = SearchQuery.folded(token)
             // PostgreSQL refuses lexemes of 2 KB or more; such a run of letters is no word anyway.
             guard !folded.isEmpty, folded.utf8.count < 2_000 else { continue }
+            // Positions rise, and stop at 16,383 (PostgreSQL's limit): words past it still match,
+            // phrases there are approximate. At most 256 a lexeme are kept (its limit too).
+            let position = min(index + 1, 16_383)
             if positions[folded] == nil { order.append(folded) }
-            // Positions stop at 16,383 (PostgreSQL's limit): words past it still match, phrases there are approximate.
-            positions[folded, default: []].append(min(index + 1, 16_383))
+            let kept = positions[folded, default: []]
+            guard kept.last != position, kept.count < 256 else { continue }
+            positions[folded, default: []].append(position)
         }
-        return order.map { lexeme in
-            // At most 256 positions a lexeme are kept (PostgreSQL's limit).
-            quoted(lexeme) + ":" + Set(positions[lexeme]!).sorted().prefix(256).map(String.init).joined(separator: ",")
-        }.joined(separator: " ")
+        return order.map { lexeme in quoted(lexeme) + ":" + positions[lexeme]!.map(String.init).joined(separator: ",") }
+            .joined(separator: " ")
     }
 
     static func quoted(_ lexeme: String) -> String {
@@ -40,22 +64,26 @@ extension PostgresStore {
     /// A `tsquery` literal for `query`: groups joined by `&`, a group's alternatives by `|`, a
     /// term of several words as a phrase (`<->`), a prefix as `:*`, an excluded group under `!`.
     static func tsquery(_ query: SearchQuery, exactPrefixes: Bool = false) -> String? {
+        let groups = terms(of: query, exactPrefixes: exactPrefixes).compactMap { group, isExcluded -> String? in
+            guard !group.isEmpty else { return nil }
+            return (isExcluded ? "!" : "") + "(" + group.map { $0.tsquery() }.joined(separator: " | ") + ")"
+        }
+        return groups.isEmpty ? nil : groups.joined(separator: " & ")
+    }
+
+    /// The query's groups of terms, folded as the documents are. With `exactPrefixes`, a word
+    /// typed in part that the SQLite store expands (``SearchQuery/expandablePrefixes``) is a whole word.
+    static func terms(of query: SearchQuery, exactPrefixes: Bool) -> [(terms: [Term], isExcluded: Bool)] {
         let expandable = exactPrefixes ? Set(query.expandablePrefixes) : []
-        var groups: [String] = []
-        for group in query.groups {
-            let terms = group.compactMap { term -> String? in
+        return query.groups.map { group in
+            let terms = group.compactMap { term -> Term? in
                 // A token of marks alone folds to nothing: no lexeme matches it.
                 let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
                 guard !tokens.isEmpty else { return nil }
-                let isPrefix = term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0]))
-                return tokens.enumerated().map { index, token in
-                    quoted(token) + (isPrefix && index == tokens.count - 1 ? ":*" : "")
-                }.joined(separator: " <-> ")
+                return Term(tokens: tokens, isPrefix: term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0])))
             }
-            guard !terms.isEmpty else { continue }
-            groups.append((group[0].isExcluded ? "!" : "") + "(" + terms.joined(separator: " | ") + ")")
+            return (terms, group[0].isExcluded)
         }
-        return groups.isEmpty ? nil : groups.joined(separator: " & ")
     }
 
     /// ts_rank_cd's weights, in the order D, C, B, A: text 1, note 2, tags 3 (as bm25's column
@@ -64,9 +92,9 @@ extension PostgresStore {
     /// The most matches counted for a term's document frequency.
     static let documentFrequencyCap = 20_000
 
-    /// One term of the bm25 sum: a single lexeme (its frequency recovered from ts_rank, see
-    /// `lens_tf`) or a phrase or prefix (counted once where it matches).
-    struct RankedTerm {
+    /// One term of a query: a single lexeme (in bm25, its frequency recovered from ts_rank, see
+    /// `lens_tf`), or a phrase or prefix (its occurrences counted by ts_rank_cd).
+    struct Term {
         var tokens: [String]
         var isPrefix: Bool
         var isLexeme: Bool { tokens.count == 1 && !isPrefix }
@@ -78,19 +106,6 @@ extension PostgresStore {
                 return PostgresStore.quoted(token) + (prefix || !weight.isEmpty ? ":" : "") + (prefix ? "*" : "") + weight
             }.joined(separator: " <-> ")
         }
-    }
-
-    static func rankedTerms(_ query: SearchQuery, exactPrefixes: Bool) -> [RankedTerm] {
-        let expandable = exactPrefixes ? Set(query.expandablePrefixes) : []
-        var terms: [RankedTerm] = []
-        for group in query.groups where !group[0].isExcluded {
-            for term in group {
-                let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
-                guard !tokens.isEmpty else { continue }
-                terms.append(RankedTerm(tokens: tokens, isPrefix: term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0]))))
-            }
-        }
-        return terms
     }
 
     /// The number of texts and their mean length in tokens, read at most once a minute.
@@ -105,15 +120,22 @@ extension PostgresStore {
 
     /// The SQL of a candidate's bm25 score, and its binds appended to `sql`; nil when no term can be weighed.
     func bm25(_ query: SearchQuery, exactPrefixes: Bool, into sql: inout SQLBuilder, in session: PostgresSession) throws -> String? {
-        let terms = Self.rankedTerms(query, exactPrefixes: exactPrefixes)
+        let terms = Self.terms(of: query, exactPrefixes: exactPrefixes).filter { !$0.isExcluded }.flatMap(\.terms)
         guard !terms.isEmpty else { return nil }
         let (texts, meanLength) = try libraryShape(in: session)
         guard texts > 0 else { return nil }
+        // Every term's document frequency in one statement, so the search's statement timeout
+        // bounds them together (a query has at most SearchQuery.maximumWords terms).
+        var counting = SQLBuilder()
+        let counts = terms.map { term in
+            "(SELECT count(*) FROM (SELECT 1 FROM screenshot_text WHERE document @@ \(counting.bind(term.tsquery()))::tsquery "
+                + "LIMIT \(Self.documentFrequencyCap)) AS matches)"
+        }
+        let countText = "SELECT ARRAY[" + counts.joined(separator: ", ") + "] AS counts"
+        let frequencies = try session.rows(counting.query(countText)).first?.get("counts", as: [Int64].self) ?? []
         var parts: [String] = []
-        for term in terms {
-            let frequency = Double(try session.value("""
-                SELECT count(*) FROM (SELECT 1 FROM screenshot_text WHERE document @@ \(term.tsquery())::tsquery LIMIT \(Int64(Self.documentFrequencyCap))) AS matches
-                """, as: Int64.self) ?? 0)
+        for (term, count) in zip(terms, frequencies) {
+            let frequency = Double(count)
             // FTS5's idf, with its floor.
             let idf = max(1e-6, log((texts - frequency + 0.5) / (frequency + 0.5)))
             let q = sql.bind(term.tsquery())
@@ -213,7 +235,7 @@ extension PostgresStore {
         guard !ids.isEmpty else { return [:] }
         var snippets: [Int64: String] = [:]
         for row in try session.rows("SELECT id, body, codes FROM screenshot_text WHERE id = ANY(\(ids))") {
-            let text = try row.get("body", as: String.self) + (try row.optional("codes", as: String.self).map { "\n\n" + $0 } ?? "")
+            let text = Self.indexedText(try row.get("body", as: String.self), codes: try row.optional("codes", as: String.self))
             snippets[try row.get("id")] = Self.snippet(of: text, query: query)
         }
         return snippets
