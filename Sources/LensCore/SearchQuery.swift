@@ -244,19 +244,19 @@ extension SearchQuery {
     /// Whether a recognized word is one the query asked for, as the index would match it (case
     /// and accents ignored; prefixes match word starts; each word of a phrase counts). Used to
     /// draw the matched words' boxes on a screenshot.
-    public func highlights(word: String) -> Bool {
-        let tokens = Self.searchTokens(in: word).map(Self.folded)
-        guard !tokens.isEmpty else { return false }
-        for group in groups where !group[0].isExcluded {
-            for term in group {
-                let parts = Self.searchTokens(in: term.text).map(Self.folded)
-                for (index, part) in parts.enumerated() {
-                    let prefix = term.isPrefix && index == parts.count - 1
-                    if tokens.contains(where: { prefix ? $0.hasPrefix(part) : $0 == part }) { return true }
-                }
-            }
+    public func highlights(word: String) -> Bool { highlighter()(word) }
+
+    /// ``highlights(word:)`` for many words (a snippet, a page of word boxes): the query's words
+    /// are split and folded once, not once a word.
+    public func highlighter() -> @Sendable (String) -> Bool {
+        let parts: [(text: String, isPrefix: Bool)] = groups.filter { !$0[0].isExcluded }.flatMap { $0 }.flatMap { term in
+            let parts = Self.searchTokens(in: term.text).map(Self.folded)
+            return parts.enumerated().map { index, part in (part, term.isPrefix && index == parts.count - 1) }
         }
-        return false
+        return { word in
+            let tokens = Self.searchTokens(in: word).map(Self.folded)
+            return parts.contains { part in tokens.contains { part.isPrefix ? $0.hasPrefix(part.text) : $0 == part.text } }
+        }
     }
 
     /// The distinct index terms of `text`: its tokens folded as the index folds them.
@@ -346,6 +346,8 @@ extension SearchQuery {
 
     /// Lower case without diacritics, as `unicode61 remove_diacritics 2` folds a token.
     public static func folded(_ token: String) -> String {
+        // ASCII has no marks and decomposes to itself: lower case is all there is to do.
+        if token.utf8.allSatisfy({ $0 < 0x80 }) { return token.lowercased() }
         var out = String.UnicodeScalarView()
         for scalar in token.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars where !Self.isMark(scalar) {
             out.append(scalar)

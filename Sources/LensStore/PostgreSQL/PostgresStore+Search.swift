@@ -243,6 +243,7 @@ extension PostgresStore {
 
     static func snippet(of text: String, query: SearchQuery, words: Int = 16) -> String {
         let scalars = Array(text.unicodeScalars)
+        let highlights = query.highlighter()
         var tokens: [(start: Int, end: Int, matched: Bool)] = []
         var index = 0
         while index < scalars.count {
@@ -251,7 +252,7 @@ extension PostgresStore {
             while index < scalars.count, SearchQuery.isTokenScalar(scalars[index]) { index += 1 }
             var token = String.UnicodeScalarView()
             token.append(contentsOf: scalars[start..<index])
-            tokens.append((start, index, query.highlights(word: String(token))))
+            tokens.append((start, index, highlights(String(token))))
         }
         guard !tokens.isEmpty else { return "" }
         // The window of `words` tokens holding the most matches (the first such).
