@@ -94,7 +94,7 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) { found += scan.labelledValues().filter { kinds.contains($0.kind) } }
-        if kinds.contains(.apiKey) { found += scan.labelledTokens() }
+        if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
@@ -128,7 +128,7 @@ public struct SecretDetector: Sendable {
         return merged
     }
 
-    static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,40})?\]"#)
+    static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,60})?\]"#)
 
     /// `text` with every secret replaced by its marker.
     public func masking(_ text: String) -> MaskedText {

@@ -91,14 +91,22 @@ extension SecretScan {
         func isStopped(_ piece: (start: Int, end: Int)) -> Bool {
             !stops.isEmpty && keyPieceEnd(piece.start, piece.end) < piece.end
         }
+        // A machine-made piece that runs into a stop (`…-TEMEQNHb6S@gitlab.com`) still belongs
+        // to the value up to the stop.
+        func untilStop(_ piece: (start: Int, end: Int)) -> Int? {
+            let stop = keyPieceEnd(piece.start, piece.end)
+            return stop > piece.start && isMachineMade(piece.start, stop) ? stop : nil
+        }
         while var next = piece(from: end), next.end - start <= maximumLength {
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`),
             // joins what is around it.
             if utf8[next.start..<next.end].allSatisfy({ [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }) || next.end - next.start <= 2,
-               let after = piece(from: next.end), isMachineMade(after.start, after.end), !isStopped(after) {
+               let after = piece(from: next.end), isMachineMade(after.start, after.end) {
+                guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
-            guard isMachineMade(next.start, next.end), !isStopped(next) else { break }
+            guard isMachineMade(next.start, next.end) else { break }
+            guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
         return end
@@ -128,9 +136,11 @@ extension SecretScan {
         }
         guard let first = piece(from: i, maximumSpaces: 0) else { return nil }
         var end = first.end
-        // A list or a sentence goes on after the value: `pass: S3cret!, then…`.
+        // A list or a sentence goes on after the value: `pass: S3cret!, then…`. Unless what is
+        // left is a scrap (`password 3; AWLEagCU`): then OCR read a letter as the `;`.
         while end > first.start, [0x2C, 0x3B].contains(utf8[end - 1]) { end -= 1 }
-        guard end == first.end else { return (first.start, end, false) }
+        if end < first.end, squeezed(first.start, end).count >= 3 { return (first.start, end, false) }
+        end = first.end
         end = valueEnd(from: end)
         // No password or key is one or two characters: OCR split it (`DB_PASSWORD=0 j -hZgCaF36`),
         // so the next pieces belong to it, whatever they look like, until it has three or more.
@@ -141,10 +151,10 @@ extension SecretScan {
     }
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
-    /// for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
+    /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
     /// ASCII) put back as a letter, for the checks of randomness.
     static func withoutOCRJunk(_ value: String) -> String {
-        String(value.map { !$0.isASCII || "@}{][)(|!$€".contains($0) ? "x" : $0 })
+        String(value.map { !$0.isASCII || "@}{][)(|!$€\\".contains($0) ? "x" : $0 })
     }
 
     /// The value's bytes without the spaces OCR put in it.

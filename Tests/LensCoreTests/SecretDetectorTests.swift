@@ -79,6 +79,11 @@ struct SecretDetectorTests {
         Case(text: "Your new token: glpat-_XY238]9qzWeJr4Btx4h", kind: .apiKey, value: "9qzWeJr4Btx4h"),
         Case(text: "$ git clone https: //oauth2: glpat-O0ix9efyTUTVRpxWeIAhF@gitlab.com/acme/infra.git", kind: .apiKey, value: "ix9efyTUTVRpxWeIAhF"),
         Case(text: "xoxb-57483853224 - 3606632112796 -YY70sMzras jhVBsVQtSAJdQV", kind: .apiKey, value: "jhVBsVQtSAJdQV"),
+        // A `\\` read for an `l` inside a quoted key; a `;` read for a letter right after a label.
+        Case(text: "SENTRY_AUTH_TOKEN=\"Qx7pLm2k W\\aTz9RbYv Nc4Hd8sJfKe\"\nDEBUG=1", kind: .apiKey, value: "aTz9RbYv"),
+        Case(text: "Office Wi-Fi\nWi-Fi password 7; QKTmRv2pXa\nExpires Friday", kind: .password, value: "QKTmRv2pXa"),
+        // The key's last piece runs into the host's `@`: it is the key's up to the `@`.
+        Case(text: "$ git push https://ci:glLpat - Rk3vWq9Tz2mYbN8cLx7é@git Lab. com/team/app.git", kind: .apiKey, value: "Rk3vWq9Tz2mYbN8cLx7"),
         Case(text: "Bot User OAuth Token\nxOxb-70913385842-2291846620385-T4kqLm2RzYv8WcNdHs6JpBaE", kind: .apiKey, value: "T4kqLm2RzYv8WcNdHs6JpBaE"),
         Case(text: "Bot User OAuth Token\nxoxb-34198113286-0957433973675-I68mZEUe@1qAmaVIXyG4FezN", kind: .apiKey, value: "1qAmaVIXyG4FezN"),
         Case(text: "aws_access_key_id = AKIA98QB9GX3QGSIF@YB", kind: .apiKey, value: "98QB9GX3QGSIF"),
