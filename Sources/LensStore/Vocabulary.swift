@@ -48,15 +48,13 @@ enum Vocabulary {
 }
 
 extension LensDatabase {
-    /// The most frequent index words starting with each of `prefixes` (folded), at most `limit`
-    /// each, most frequent first; and whether any prefix had more than that.
-    func completions(of prefixes: [String], limit: Int, in db: Database) throws -> (words: [String: [String]], truncated: Bool) {
+    /// The most frequent index words starting with each of `prefixes` (folded), at most
+    /// ``completionLimit(forPrefix:)`` each, most frequent first; and whether any prefix had more.
+    func completions(of prefixes: [String], in db: Database) throws -> (words: [String: [String]], truncated: Bool) {
         var words: [String: [String]] = [:]
         var truncated = false
         for prefix in Set(prefixes) where !prefix.isEmpty {
-            // Two letters match the most words, each in many screenshots: fewer of them keep the
-            // OR as cheap as a longer prefix's (p95 22 ms with 16 at 100,000 screenshots).
-            let limit = prefix.count <= 2 ? max(1, limit / 2) : limit
+            let limit = Self.completionLimit(forPrefix: prefix)
             let found = try String.fetchAll(db, sql: """
                 SELECT term FROM term WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?
                 """, arguments: [prefix, prefix + "\u{10FFFF}", limit + 1])

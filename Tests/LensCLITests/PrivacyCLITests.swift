@@ -45,8 +45,9 @@ struct PrivacyCLITests {
 
     /// What a user types is guarded as what OCR reads: a note keeps its words and loses its
     /// password; a tag that is a token is refused, and the refusal does not repeat it.
-    @Test func notesAndTagsKeepNoSecret() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func notesAndTagsKeepNoSecret(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         #expect(try lens.importSamples().status == 0)
         let note = try lens.run(["note", "1", "router admin, password: Hx7!pq92Lz"])
         #expect(note.status == 0 && note.stdout.contains("It held a secret (password), stored masked"), "\(note.stdout)")

@@ -218,6 +218,14 @@ struct AnnotationTests {
 
         #expect(try store.ids("ferry") == [chat]) // the note is searchable
         #expect(try store.ids("receipts") == [receipt]) // only the tag has this word
+        // What matched is shown, the same on both stores: the note's words, or the tags marked.
+        let (start, end) = (SearchHit.matchStart, SearchHit.matchEnd)
+        let byNote = try #require(try store.database.search(SearchRequest(query: try SearchQuery(parsing: "ferry"))).first)
+        #expect(byNote.matchedIn == .note && byNote.snippet == "booked the \(start)ferry\(end)\nseat 14C", "\(byNote.snippet)")
+        let byTag = try #require(try store.database.search(SearchRequest(query: try SearchQuery(parsing: "receipts"))).first)
+        #expect(byTag.matchedIn == .tags && byTag.snippet.hasPrefix("\(start)receipts\(end), trip-2024 · "), "\(byTag.snippet)")
+        let listed = try store.database.search(SearchRequest(query: nil, tags: ["receipts"]))
+        #expect(listed.map(\.matchedIn) == [.tags] && listed.first?.snippet.hasPrefix("\(start)receipts\(end), trip-2024 · ") == true)
         let tagged = try store.database.search(SearchRequest(query: nil, tags: ["trip-2024"])).map(\.id)
         #expect(Set(tagged) == [receipt, chat])
         let both = try store.database.search(SearchRequest(query: nil, tags: ["trip-2024", "receipts"])).map(\.id)

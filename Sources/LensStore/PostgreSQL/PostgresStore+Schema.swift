@@ -136,7 +136,51 @@ extension PostgresStore {
         );
         CREATE INDEX manual_link_b ON manual_link (b);
         """),
+        ("p4: the vocabulary with document counts, kept by a trigger, for completions and bm25", """
+        -- Every lexeme of the search documents (text, tags and note) with the number of documents
+        -- holding it: a word typed in part expands to its most frequent completions, and bm25
+        -- reads a word's document frequency here instead of counting the GIN index (the SQLite
+        -- store's `term` table). Byte order, so a prefix's completions are one range.
+        CREATE TABLE lens_vocabulary (term text COLLATE "C" PRIMARY KEY, documents integer NOT NULL);
+        INSERT INTO lens_vocabulary (term, documents) SELECT word, ndoc FROM ts_stat('SELECT document FROM screenshot_text');
+        -- One statement a change, its terms in order: concurrent writers lock the rows they share
+        -- in the same order, so they wait for each other rather than deadlock.
+        CREATE FUNCTION lens_vocabulary_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            added text[] := '{}';
+            removed text[] := '{}';
+        BEGIN
+            IF TG_OP <> 'DELETE' THEN added := tsvector_to_array(NEW.document); END IF;
+            IF TG_OP <> 'INSERT' THEN removed := tsvector_to_array(OLD.document); END IF;
+            INSERT INTO lens_vocabulary AS v (term, documents)
+            SELECT term, sum(delta)::integer
+            FROM (SELECT unnest(added) AS term, 1 AS delta UNION ALL SELECT unnest(removed), -1) AS change
+            GROUP BY term HAVING sum(delta) <> 0 ORDER BY term
+            ON CONFLICT (term) DO UPDATE SET documents = v.documents + EXCLUDED.documents;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER screenshot_text_vocabulary AFTER INSERT OR DELETE OR UPDATE OF document ON screenshot_text
+            FOR EACH ROW EXECUTE FUNCTION lens_vocabulary_change();
+        """),
     ]
+
+    /// A migration's statements: the extended protocol takes one at a time. They end their lines
+    /// with `;`, except inside a function's `$$` body, which is one statement however many lines.
+    static func statements(of sql: String) -> [String] {
+        var statements: [String] = [], current = ""
+        var inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            current += line + "\n"
+            if line.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody, line.hasSuffix(";") {
+                statements.append(String(current.dropLast(2)))
+                current = ""
+            }
+        }
+        statements.append(current)
+        return statements.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    }
 
     /// A fixed key for `pg_advisory_xact_lock`: Lens's migrations, in this database.
     static let migrationLockKey: Int64 = 0x4C45_4E53_0001
@@ -151,8 +195,7 @@ extension PostgresStore {
             let applied = Set(try session.rows("SELECT name FROM lens_migration").map { try $0.get("name", as: String.self) })
             guard applied.isSubset(of: known) else { throw PostgresStoreError.newerSchema(address.description) }
             for (name, sql) in Self.migrations where !applied.contains(name) {
-                // The extended protocol takes one statement at a time; these end their lines with ';'.
-                for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                for statement in Self.statements(of: sql) {
                     try session.execute(PostgresQuery(unsafeSQL: statement))
                 }
                 try session.execute("INSERT INTO lens_migration (name) VALUES (\(name))")

@@ -8,9 +8,12 @@ import PostgresNIO
 /// 2 against the text's 1) among the newest ``LensDatabase/candidateWindow`` matches, with
 /// highlighted snippets, filters, prefixes, phrases and exclusions, under a statement timeout.
 ///
-/// bm25 needs each term's document frequency: counted in the GIN index at query time, up to
-/// ``documentFrequencyCap`` (a bounded walk: a word in more documents than that is weighed as if
-/// in that many), and the library's size and mean length, kept for a minute.
+/// bm25 needs each term's document frequency: a word's from the vocabulary (`lens_vocabulary`,
+/// kept by a trigger as the SQLite store's `term` table is), a phrase's or an unexpanded prefix's
+/// counted in the GIN index at query time, up to ``documentFrequencyCap`` (a bounded walk: one in
+/// more documents than that is weighed as if in that many); and the library's size and mean
+/// length, kept for a minute. A word typed in part is looked for whole first, then as its most
+/// frequent completions in the vocabulary, as the SQLite store does.
 extension PostgresStore {
     // MARK: Documents and queries
 
@@ -61,29 +64,62 @@ extension PostgresStore {
         "'" + lexeme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
+    /// How a word typed in part that the vocabulary can expand (``SearchQuery/expandablePrefixes``)
+    /// is looked for in a pass: as the whole word, or as its completions (none known: as a prefix).
+    enum PrefixPass {
+        case wholeWord
+        case completions([String: [String]])
+    }
+
     /// A `tsquery` literal for `query`: groups joined by `&`, a group's alternatives by `|`, a
     /// term of several words as a phrase (`<->`), a prefix as `:*`, an excluded group under `!`.
-    static func tsquery(_ query: SearchQuery, exactPrefixes: Bool = false) -> String? {
-        let groups = terms(of: query, exactPrefixes: exactPrefixes).compactMap { group, isExcluded -> String? in
+    static func tsquery(_ query: SearchQuery, prefixes: PrefixPass = .completions([:])) -> String? {
+        let groups = terms(of: query, prefixes: prefixes).compactMap { group, isExcluded -> String? in
             guard !group.isEmpty else { return nil }
             return (isExcluded ? "!" : "") + "(" + group.map { $0.tsquery() }.joined(separator: " | ") + ")"
         }
         return groups.isEmpty ? nil : groups.joined(separator: " & ")
     }
 
-    /// The query's groups of terms, folded as the documents are. With `exactPrefixes`, a word
-    /// typed in part that the SQLite store expands (``SearchQuery/expandablePrefixes``) is a whole word.
-    static func terms(of query: SearchQuery, exactPrefixes: Bool) -> [(terms: [Term], isExcluded: Bool)] {
-        let expandable = exactPrefixes ? Set(query.expandablePrefixes) : []
+    /// The query's groups of terms, folded as the documents are, a word typed in part that the
+    /// vocabulary expands taken as `prefixes` says (its completions become alternatives of its group).
+    static func terms(of query: SearchQuery, prefixes: PrefixPass) -> [(terms: [Term], isExcluded: Bool)] {
+        let expandable = Set(query.expandablePrefixes)
         return query.groups.map { group in
-            let terms = group.compactMap { term -> Term? in
+            let terms = group.flatMap { term -> [Term] in
                 // A token of marks alone folds to nothing: no lexeme matches it.
                 let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
-                guard !tokens.isEmpty else { return nil }
-                return Term(tokens: tokens, isPrefix: term.isPrefix && !(tokens.count == 1 && expandable.contains(tokens[0])))
+                guard !tokens.isEmpty else { return [] }
+                guard term.isPrefix, tokens.count == 1, expandable.contains(tokens[0]) else { return [Term(tokens: tokens, isPrefix: term.isPrefix)] }
+                switch prefixes {
+                case .wholeWord: return [Term(tokens: tokens, isPrefix: false)]
+                case .completions(let completions):
+                    guard let words = completions[tokens[0]], !words.isEmpty else { return [Term(tokens: tokens, isPrefix: true)] }
+                    return words.map { Term(tokens: [$0], isPrefix: false) }
+                }
             }
             return (terms, group[0].isExcluded)
         }
+    }
+
+    /// The most frequent words of the vocabulary starting with each of `prefixes` (folded), as
+    /// many as the SQLite store takes (``LensDatabase/completionLimit(forPrefix:)``), most frequent
+    /// first; and whether any prefix had more.
+    func completions(of prefixes: [String], in session: PostgresSession) throws -> (words: [String: [String]], truncated: Bool) {
+        var words: [String: [String]] = [:]
+        var truncated = false
+        for prefix in Set(prefixes) where !prefix.isEmpty {
+            let limit = LensDatabase.completionLimit(forPrefix: prefix)
+            var sql = SQLBuilder()
+            let text = """
+                SELECT term FROM lens_vocabulary WHERE term >= \(sql.bind(prefix)) AND term < \(sql.bind(prefix + "\u{10FFFF}"))
+                AND documents > 0 ORDER BY documents DESC, term LIMIT \(sql.bind(Int64(limit + 1)))
+                """
+            let found = try session.rows(sql.query(text)).map { try $0.get("term", as: String.self) }
+            truncated = truncated || found.count > limit
+            words[prefix] = Array(found.prefix(limit))
+        }
+        return (words, truncated)
     }
 
     /// ts_rank_cd's weights, in the order D, C, B, A: text 1, note 2, tags 3 (as bm25's column
@@ -118,23 +154,20 @@ extension PostgresStore {
         return value
     }
 
-    /// The SQL of a candidate's bm25 score, and its binds appended to `sql`; nil when no term can be weighed.
-    func bm25(_ query: SearchQuery, exactPrefixes: Bool, into sql: inout SQLBuilder, in session: PostgresSession) throws -> String? {
-        let terms = Self.terms(of: query, exactPrefixes: exactPrefixes).filter { !$0.isExcluded }.flatMap(\.terms)
+    /// A candidate's bm25 score as SQL: `frequencies`, each term's frequency in a candidate of
+    /// `candidates` (columns `tf0`, `tf1`…), and `score`, which combines those columns with the
+    /// length (binds appended to `sql`); nil when no term can be weighed. Each frequency is
+    /// computed once a candidate (bm25 uses it twice, and PostgreSQL would evaluate it twice), and
+    /// the tags and note are looked at only for a screenshot that has some.
+    func bm25(_ query: SearchQuery, prefixes: PrefixPass, into sql: inout SQLBuilder,
+              in session: PostgresSession) throws -> (frequencies: [String], score: String)? {
+        let terms = Self.terms(of: query, prefixes: prefixes).filter { !$0.isExcluded }.flatMap(\.terms)
         guard !terms.isEmpty else { return nil }
         let (texts, meanLength) = try libraryShape(in: session)
         guard texts > 0 else { return nil }
-        // Every term's document frequency in one statement, so the search's statement timeout
-        // bounds them together (a query has at most SearchQuery.maximumWords terms).
-        var counting = SQLBuilder()
-        let counts = terms.map { term in
-            "(SELECT count(*) FROM (SELECT 1 FROM screenshot_text WHERE document @@ \(counting.bind(term.tsquery()))::tsquery "
-                + "LIMIT \(Self.documentFrequencyCap)) AS matches)"
-        }
-        let countText = "SELECT ARRAY[" + counts.joined(separator: ", ") + "] AS counts"
-        let frequencies = try session.rows(counting.query(countText)).first?.get("counts", as: [Int64].self) ?? []
-        var parts: [String] = []
-        for (term, count) in zip(terms, frequencies) {
+        let counts = try documentFrequencies(of: terms, in: session)
+        var frequencies: [String] = [], parts: [String] = []
+        for (index, (term, count)) in zip(terms, counts).enumerated() {
             let frequency = Double(count)
             // FTS5's idf, with its floor.
             let idf = max(1e-6, log((texts - frequency + 0.5) / (frequency + 0.5)))
@@ -144,10 +177,26 @@ extension PostgresStore {
             // A phrase's or a prefix's occurrences: ts_rank_cd counts one cover each, text only.
             let inText = term.isLexeme ? "lens_tf(ts_rank('{1,0,0,0}', document, \(q)::tsquery, 0))"
                 : "ts_rank_cd('{1,0,0,0}', document, \(q)::tsquery, 0)"
-            let tf = "(\(inText) + 3 * (document @@ \(inTags)::tsquery)::int + 2 * (document @@ \(inNote)::tsquery)::int)"
-            parts.append("\(idf) * \(tf) * 2.2 / (\(tf) + 1.2 * (0.25 + 0.75 * length / \(max(1, meanLength))))")
+            frequencies.append("\(inText) + CASE WHEN annotated THEN 3 * (document @@ \(inTags)::tsquery)::int "
+                               + "+ 2 * (document @@ \(inNote)::tsquery)::int ELSE 0 END AS tf\(index)")
+            parts.append("\(idf) * tf\(index) * 2.2 / (tf\(index) + 1.2 * (0.25 + 0.75 * length / \(max(1, meanLength))))")
         }
-        return parts.joined(separator: " + ")
+        return (frequencies, parts.joined(separator: " + "))
+    }
+
+    /// Each term's document frequency: a word's from the vocabulary; a phrase's or a prefix's
+    /// counted, all in one statement so that the search's statement timeout bounds them together
+    /// (a query has at most SearchQuery.maximumWords terms, and a prefix 16 completions).
+    func documentFrequencies(of terms: [Term], in session: PostgresSession) throws -> [Int64] {
+        var sql = SQLBuilder()
+        let counts = terms.map { term in
+            term.isLexeme
+                ? "coalesce((SELECT documents FROM lens_vocabulary WHERE term = \(sql.bind(term.tokens[0]))), 0)::int8"
+                : "(SELECT count(*) FROM (SELECT 1 FROM screenshot_text WHERE document @@ \(sql.bind(term.tsquery()))::tsquery "
+                    + "LIMIT \(Self.documentFrequencyCap)) AS matches)"
+        }
+        return try session.rows(sql.query("SELECT ARRAY[" + counts.joined(separator: ", ") + "] AS counts")).first?
+            .get("counts", as: [Int64].self) ?? []
     }
 
     // MARK: Search
@@ -174,25 +223,33 @@ extension PostgresStore {
         var sql = SQLBuilder()
         let conditions = filterConditions(request, into: &sql)
         let limit = Int64(max(0, request.limit)), offset = Int64(max(0, request.offset))
-        var matches: [(id: Int64, score: Double, snippet: String)] = []
+        var matches: [Shown] = []
         var isApproximate = false
         if let query = request.query {
-            // A word typed in part is looked for whole first, then as a prefix (as the SQLite
-            // store does with its completions): whole-word hits come first.
+            // A word typed in part is looked for whole first, then as its completions (as the
+            // SQLite store does): whole-word hits come first.
             let wanted = limit + offset
             var seen = Set<Int64>()
             var found: [(id: Int64, score: Double)] = []
-            for exactPrefixes in query.hasExpandablePrefix ? [true, false] : [false] where found.count < wanted {
-                guard let tsquery = Self.tsquery(query, exactPrefixes: exactPrefixes) else { continue }
+            var passes: [PrefixPass] = [.completions([:])]
+            if query.hasExpandablePrefix {
+                let (completions, truncated) = try self.completions(of: query.expandablePrefixes, in: session)
+                isApproximate = truncated
+                passes = [.wholeWord, .completions(completions)]
+            }
+            for (number, prefixes) in passes.enumerated() where found.count < wanted {
+                guard let tsquery = Self.tsquery(query, prefixes: prefixes) else { continue }
                 var pass = sql
-                let (rows, cut) = try ranked(query, tsquery: tsquery, exactPrefixes: exactPrefixes, conditions: conditions,
+                // Completions are ranked among fewer candidates: they come after exact hits anyway.
+                let window = number == 0 ? LensDatabase.candidateWindow : LensDatabase.candidateWindow / 2
+                let (rows, cut) = try ranked(query, tsquery: tsquery, prefixes: prefixes, window: window, conditions: conditions,
                                              wanted: wanted, sql: &pass, in: session)
                 isApproximate = isApproximate || cut
                 for row in rows where seen.insert(row.id).inserted { found.append(row) }
             }
             let page = Array(found.dropFirst(Int(offset)).prefix(Int(limit)))
             let snippets = try self.snippets(ids: page.map(\.id), query: query, in: session)
-            matches = page.map { ($0.id, $0.score, snippets[$0.id] ?? "") }
+            matches = page.map { Shown(id: $0.id, score: $0.score, snippet: snippets[$0.id]?.snippet ?? "", field: snippets[$0.id]?.field ?? .text) }
         } else {
             let text = """
                 SELECT s.id, substr(t.body, 1, 160) AS snippet
@@ -201,44 +258,103 @@ extension PostgresStore {
                 ORDER BY s.captured_at DESC, s.id DESC LIMIT \(sql.bind(limit)) OFFSET \(sql.bind(offset))
                 """
             let rows = try session.rows(sql.query(text))
-            matches = try rows.map { (try $0.get("id"), 0, try $0.get("snippet")) }
+            matches = try showingFilters(of: request, in: rows.map { Shown(id: try $0.get("id"), score: 0, snippet: try $0.get("snippet")) },
+                                         session: session)
         }
         return try hits(matches, isApproximate: isApproximate, in: session)
     }
 
     /// The best `wanted` matches of `tsquery` by bm25 among the newest candidates, and whether
     /// there were more candidates than were ranked.
-    private func ranked(_ query: SearchQuery, tsquery: String, exactPrefixes: Bool, conditions: [String], wanted: Int64,
-                        sql: inout SQLBuilder, in session: PostgresSession) throws -> ([(id: Int64, score: Double)], Bool) {
+    private func ranked(_ query: SearchQuery, tsquery: String, prefixes: PrefixPass, window candidates: Int, conditions: [String],
+                        wanted: Int64, sql: inout SQLBuilder, in session: PostgresSession) throws -> ([(id: Int64, score: Double)], Bool) {
         let q = sql.bind(tsquery)
-        let window = sql.bind(Int64(LensDatabase.candidateWindow + 1))
-        let score = try bm25(query, exactPrefixes: exactPrefixes, into: &sql, in: session)
-            ?? "ts_rank_cd(\(Self.rankWeights), document, \(q)::tsquery, 1)"
+        let window = sql.bind(Int64(candidates + 1))
+        let bm25 = try self.bm25(query, prefixes: prefixes, into: &sql, in: session)
+        // Without a term bm25 can weigh (exclusions only): ts_rank_cd over the whole query.
+        let frequencies = bm25?.frequencies ?? ["ts_rank_cd(\(Self.rankWeights), document, \(q)::tsquery, 1) AS rank"]
+        let score = bm25?.score ?? "rank"
         let text = """
             WITH candidates AS (
-                SELECT t.id, t.document, t.length FROM screenshot_text t JOIN screenshot s ON s.id = t.id
+                SELECT t.id, t.document, t.length, (t.tags <> '{}' OR coalesce(t.note, '') <> '') AS annotated
+                FROM screenshot_text t JOIN screenshot s ON s.id = t.id
                 WHERE t.document @@ \(q)::tsquery AND s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
-                ORDER BY t.id DESC LIMIT \(window))
-            SELECT id, (\(score))::float4 AS score, count(*) OVER () AS total
-            FROM candidates ORDER BY score DESC, id DESC LIMIT \(sql.bind(wanted))
+                ORDER BY t.id DESC LIMIT \(window)),
+            frequencies AS MATERIALIZED (SELECT id, length, \(frequencies.joined(separator: ", ")) FROM candidates)
+            SELECT id, (\(score))::float8 AS score, count(*) OVER () AS total
+            FROM frequencies ORDER BY score DESC, id DESC LIMIT \(sql.bind(wanted))
             """
         let rows = try session.rows(sql.query(text))
-        let cut = try rows.first.map { try $0.get("total", as: Int64.self) > LensDatabase.candidateWindow } ?? false
-        return (try rows.map { (try $0.get("id", as: Int64.self), Double(try $0.get("score", as: Float.self))) }, cut)
+        let cut = try rows.first.map { try $0.get("total", as: Int64.self) > candidates } ?? false
+        return (try rows.map { (try $0.get("id", as: Int64.self), try $0.get("score", as: Double.self)) }, cut)
     }
 
     /// The snippets of `ids`: sixteen words around the densest matches, matches marked as the
     /// SQLite store marks them (``SearchHit/matchStart``, ``SearchHit/matchEnd``). Made here, with
     /// LensCore's tokenizer and matching, rather than by ts_headline, whose parser splits text
-    /// otherwise (`555-0132` is `555` and `-0132` to it) and folds no accents.
-    private func snippets(ids: [Int64], query: SearchQuery, in session: PostgresSession) throws -> [Int64: String] {
+    /// otherwise (`555-0132` is `555` and `-0132` to it) and folds no accents. When the text holds
+    /// no match (the query matched the tags or note only), what matched is shown, as on SQLite:
+    /// the note's words around the match, or the tags (matches marked) before the text's words.
+    private func snippets(ids: [Int64], query: SearchQuery, in session: PostgresSession) throws -> [Int64: (snippet: String, field: SearchHit.Field)] {
         guard !ids.isEmpty else { return [:] }
-        var snippets: [Int64: String] = [:]
-        for row in try session.rows("SELECT id, body, codes FROM screenshot_text WHERE id = ANY(\(ids))") {
+        var snippets: [Int64: (snippet: String, field: SearchHit.Field)] = [:]
+        for row in try session.rows("SELECT id, body, codes, tags, note FROM screenshot_text WHERE id = ANY(\(ids))") {
             let text = Self.indexedText(try row.get("body", as: String.self), codes: try row.optional("codes", as: String.self))
-            snippets[try row.get("id")] = Self.snippet(of: text, query: query)
+            let shown = Self.snippet(of: text, query: query)
+            var found = (snippet: shown, field: SearchHit.Field.text)
+            if !shown.contains(SearchHit.matchStart) {
+                let note = try row.optional("note", as: String.self).map { Self.snippet(of: $0, query: query) } ?? ""
+                let tags = try row.get("tags", as: [String].self).map { Self.snippet(of: $0, query: query, words: 64) }
+                if note.contains(SearchHit.matchStart) {
+                    found = (note, .note)
+                } else if tags.contains(where: { $0.contains(SearchHit.matchStart) }) {
+                    found = (tags.joined(separator: ", ") + " · " + shown, .tags)
+                }
+            }
+            snippets[try row.get("id")] = found
         }
         return snippets
+    }
+
+    /// A listing by filters alone shows why each screenshot is in it, as on SQLite: an entity
+    /// filter's value where the text has it (the first entity of a filtered type), marked; else a
+    /// tag filter's tags, marked, before the text's first words.
+    private func showingFilters(of request: SearchRequest, in matches: [Shown], session: PostgresSession) throws -> [Shown] {
+        guard !matches.isEmpty, !request.entities.isEmpty || !request.entityTypes.isEmpty || !request.tags.isEmpty else { return matches }
+        let ids = matches.map(\.id)
+        if !request.entities.isEmpty || !request.entityTypes.isEmpty {
+            var sql = SQLBuilder()
+            let wanted = request.entities.map { "(type = \(sql.bind($0.type)) AND normalized = \(sql.bind($0.normalized)))" }
+                + request.entityTypes.map { "type = \(sql.bind($0))" }
+            let text = """
+                SELECT DISTINCT ON (e.screenshot_id) e.screenshot_id, e.value, t.body FROM entity e JOIN screenshot_text t ON t.id = e.screenshot_id
+                WHERE e.screenshot_id = ANY(\(sql.bind(ids))) AND (\(wanted.joined(separator: " OR "))) AND e.source = 'text'
+                ORDER BY e.screenshot_id, e.start
+                """
+            var found: [Int64: (value: String, text: String)] = [:]
+            for row in try session.rows(sql.query(text)) {
+                found[try row.get("screenshot_id")] = (try row.get("value"), try row.get("body"))
+            }
+            return matches.map { match in
+                guard let (value, text) = found[match.id], text.range(of: value) != nil else { return match }
+                var match = match
+                match.snippet = LensDatabase.snippet(of: text, around: value, orElse: value)
+                return match
+            }
+        }
+        var tagLists: [Int64: [String]] = [:]
+        for row in try session.rows("SELECT id, tags FROM screenshot_text WHERE id = ANY(\(ids))") {
+            tagLists[try row.get("id")] = try row.get("tags", as: [String].self)
+        }
+        let filtered = Set(request.tags)
+        return matches.map { match in
+            guard let tags = tagLists[match.id], !tags.isEmpty else { return match }
+            var match = match
+            let marked = tags.map { filtered.contains($0) ? "\(SearchHit.matchStart)\($0)\(SearchHit.matchEnd)" : $0 }
+            match.snippet = marked.joined(separator: ", ") + " · " + match.snippet
+            match.field = .tags
+            return match
+        }
     }
 
     static func snippet(of text: String, query: SearchQuery, words: Int = 16) -> String {
@@ -275,7 +391,9 @@ extension PostgresStore {
             if token.matched { out.append(contentsOf: String(SearchHit.matchEnd).unicodeScalars) }
             position = token.end
         }
-        if best.1 + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) }
+        // As FTS5's snippet(): a window that reaches the last word takes the rest of the text
+        // (`password: [password]` keeps its `]`); else an ellipsis.
+        if best.1 + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) } else { out.append(contentsOf: scalars[position...]) }
         return String(out)
     }
 
@@ -303,7 +421,15 @@ extension PostgresStore {
         return conditions
     }
 
-    private func hits(_ rows: [(id: Int64, score: Double, snippet: String)], isApproximate: Bool,
+    /// A screenshot found, with what to show of it and where the query matched it.
+    struct Shown {
+        var id: Int64
+        var score: Double
+        var snippet: String
+        var field: SearchHit.Field = .text
+    }
+
+    private func hits(_ rows: [Shown], isApproximate: Bool,
                       in session: PostgresSession) throws -> [SearchHit] {
         guard !rows.isEmpty else { return [] }
         let ids = rows.map(\.id)
@@ -323,7 +449,7 @@ extension PostgresStore {
             let (captured, imported) = dates[row.id] ?? (0, 0)
             return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
                              capturedAt: Date(timeIntervalSince1970: captured), importedAt: Date(timeIntervalSince1970: imported),
-                             isApproximate: isApproximate, lastGonePath: paths[row.id] == nil ? gone[row.id] : nil)
+                             isApproximate: isApproximate, lastGonePath: paths[row.id] == nil ? gone[row.id] : nil, matchedIn: row.field)
         }
     }
 }
