@@ -76,7 +76,34 @@ public enum WatchDaemon {
                                                      phoneRegions: options.importOptions.phoneRegions)
             logger.notice("masked secrets in stored texts", metadata: ["checked": "\(report.checked)", "changed": "\(report.changed)"])
         }
-        try await run(database: library.database, options: options, logger: logger, notifier: notifier, alongside: alongside)
+        if library.isPostgreSQL {
+            try await runQueueing(library: library, options: options, logger: logger, notifier: notifier, alongside: alongside)
+        } else {
+            try await run(database: library.database, options: options, logger: logger, notifier: notifier, alongside: alongside)
+        }
+    }
+
+    /// `lens watch` on a shared (PostgreSQL) library: the folders are watched and their new files
+    /// queued, as on SQLite; `lens worker` processes on any host recognize them (registering wakes
+    /// them with `NOTIFY`), and so does this host, with `options.importOptions.workers` of its own
+    /// (none: it only queues). Search by meaning and the mind map are not kept there yet.
+    static func runQueueing(library: Library, options: WatchOptions, logger: Logger,
+                            notifier: SystemdNotifier, alongside: [any Service]) async throws {
+        let database = library.database
+        let folders = WatchedFolders(options.folders)
+        let remover = OriginalRemover(database: database, folders: folders,
+                                      maximumFileBytes: options.importOptions.maximumFileBytes, logger: logger)
+        let intake = try IntakeService(database: database, options: options, folders: folders, remover: remover,
+                                       signal: WorkSignal(), logger: logger, notifier: notifier)
+        var services: [any Service] = []
+        if let interval = notifier.watchdogInterval { services.append(WatchdogService(interval: interval, notifier: notifier)) }
+        if options.importOptions.workers > 0 {
+            var workerOptions = options.importOptions
+            workerOptions.folders = options.folders
+            services.append(QueueWorker(library: library, options: workerOptions, logger: logger))
+        }
+        services.append(intake)
+        try await ServiceGroup(services: services + alongside, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 
     static func run(database: LensDatabase, options: WatchOptions, logger: Logger,

@@ -184,6 +184,8 @@ extension LensDatabase {
     /// - Throws: ``StoreError/cannotSync(path:reason:)`` when a reader kept the checkpoint from
     ///   finishing within the busy timeout; nothing is lost, the caller tries again later.
     public func syncToDisk() throws {
+        // PostgreSQL made the commit durable before it returned (synchronous_commit).
+        if postgres != nil { return }
         let busy = try writer().writeWithoutTransaction { db in
             try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(FULL)").map { $0[0] as Int } ?? 0
         }

@@ -168,6 +168,7 @@ extension LensDatabase {
 extension LensDatabase {
     /// Marks a path deleted or moved out. Its content keeps its record (other paths, history).
     public func markGone(path: String, now: Double = Date().timeIntervalSince1970) throws {
+        if let postgres { return try postgres.markGone(path: path, now: now) }
         try writer().write { db in
             try db.execute(sql: "UPDATE path SET gone_at = ? WHERE path = ? AND gone_at IS NULL", arguments: [now, path])
         }
@@ -177,7 +178,8 @@ extension LensDatabase {
     /// Returns `false` when `from` was not known, so the caller treats `to` as a new candidate.
     public func movePath(from: String, to: String, size: Int, modifiedAt: Double,
                          now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer().write { db in
+        if let postgres { return try postgres.movePath(from: from, to: to, size: size, modifiedAt: modifiedAt, now: now) }
+        return try writer().write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM path WHERE path = ?", arguments: [from]) == true else {
                 return false
             }
@@ -191,6 +193,7 @@ extension LensDatabase {
 
     /// Live paths recorded under `folder` (for reconciling with what is on disk).
     public func livePaths(under folder: String) throws -> [String] {
+        if let postgres { return try postgres.livePaths(under: folder) }
         let range = Self.pathRange(inside: folder)
         return try writer().read { db in
             try String.fetchAll(db, sql: "SELECT path FROM path WHERE gone_at IS NULL AND path > ? AND path < ?",
@@ -261,8 +264,11 @@ public struct DaemonRecord: Sendable, Equatable {
 }
 
 extension LensDatabase {
-    /// Records the daemon that has just started (replacing any earlier record).
+    /// Records the daemon that has just started (replacing any earlier record), for `lens status`.
+    /// A PostgreSQL library keeps no such record: many hosts may watch folders into it, and its
+    /// `lens status` reports the shared queue instead.
     public func recordDaemonStart(pid: Int32, folders: [String], now: Double = Date().timeIntervalSince1970) throws {
+        if postgres != nil { return }
         try writer().write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO daemon (id, pid, started_at, folders) VALUES (1, ?, ?, ?)",
                            arguments: [pid, now, folders.joined(separator: "\n")])
@@ -271,6 +277,7 @@ extension LensDatabase {
 
     /// Updates the watched folders after a reload.
     public func recordDaemonFolders(pid: Int32, folders: [String]) throws {
+        if postgres != nil { return }
         try writer().write { db in
             try db.execute(sql: "UPDATE daemon SET folders = ? WHERE pid = ?", arguments: [folders.joined(separator: "\n"), pid])
         }
@@ -278,6 +285,7 @@ extension LensDatabase {
 
     /// Removes the record of a daemon that stops cleanly.
     public func recordDaemonStop(pid: Int32) throws {
+        if postgres != nil { return }
         try writer().write { db in try db.execute(sql: "DELETE FROM daemon WHERE pid = ?", arguments: [pid]) }
     }
 

@@ -21,6 +21,7 @@ struct WatchCommand: AsyncParsableCommand {
             Examples:
               lens watch
               lens watch --folder ~/Pictures/Screenshots --log-level debug
+              lens watch --store postgresql://lens@db.internal/lens --folder /srv/shots --workers 0
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -31,7 +32,8 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("folder"), help: ArgumentHelp("Watch this folder instead of the configured ones (repeatable).", valueName: "dir"))
     var folders: [String] = []
 
-    @Option(help: "How many images to recognize at once (default: the configuration's, else the number of cores).")
+    @Option(help: ArgumentHelp("How many images to recognize at once (default: the configuration's, else the number of cores).",
+                               discussion: "With a shared library (--store), 0 only queues: 'lens worker' processes on other hosts recognize."))
     var workers: Int?
 
     func run() async throws {
@@ -53,7 +55,11 @@ struct WatchCommand: AsyncParsableCommand {
             throw LensCLIError(message: "the watched folder \(folder.path) does not exist")
         }
         var globalOptions = global
-        if globalOptions.db == nil, let database = settings.database { globalOptions.db = database }
+        let shared = try globalOptions.storeAddress().isPostgreSQL
+        if !shared, globalOptions.db == nil, let database = settings.database { globalOptions.db = database }
+        if workers == 0, !shared {
+            throw LensCLIError(message: "--workers 0 only queues, for a shared library (--store postgresql://…) whose workers recognize elsewhere")
+        }
         if globalOptions.logLevel == "warning" { globalOptions.logLevel = settings.logLevel }
         let library = try globalOptions.openLibrary(creating: true)
         let logger = Logger(label: "lens.watch")

@@ -25,8 +25,12 @@ struct TeamLibraryTests {
     /// Starts `lens worker` in the background; with `host`, in a UTS namespace of its own under
     /// that host name (`unshare --uts`), so its claims are another host's.
     func startWorker(_ extra: [String], host: String? = nil) throws -> Process {
+        try start(["worker", "--store", url, "--workers", "1"] + extra, host: host)
+    }
+
+    /// Starts `lens arguments…` in the background (see ``startWorker(_:host:)``), its output in a log.
+    func start(_ arguments: [String], host: String? = nil) throws -> Process {
         let process = Process()
-        let arguments = ["worker", "--store", url, "--workers", "1"] + extra
         if let host {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
             process.arguments = ["--uts", "/bin/sh", "-c", "hostname \(host) && exec \"$0\" \"$@\"", LensBinary.url.path] + arguments
@@ -120,6 +124,47 @@ struct TeamLibraryTests {
         #expect(api.stdout.hasSuffix("\n200") && api.stdout.contains("receipt_light.png"), "\(api.stdout)")
         #expect(try get("/api/screenshots/\(killedItem)").stdout.hasSuffix("\n200"))
         #expect(try get("/images/\(killedItem)", discardingBody: true).stdout.hasSuffix("\n200"))
+    }
+
+    /// `lens watch` on the host with the folder only queues (`--workers 0`); a worker recognizes.
+    /// Renames and deletions in the folder reach the shared library as on SQLite.
+    @Test func aWatcherQueuesAndAWorkerElsewhereRecognizes() throws {
+        let folder = lens.home.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let watcher = try start(["watch", "--store", url, "--folder", folder.path, "--workers", "0"])
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+        let first = folder.appendingPathComponent("a.png")
+        try FileManager.default.copyItem(at: TestSupport.samplePNG("receipt_light"), to: first)
+        try waitFor("the watcher to queue the new file", seconds: 30) {
+            (try? sql("SELECT state FROM screenshot")) == "queued" // the watcher makes the schema first
+        }
+        usleep(1_500_000)
+        #expect(try sql("SELECT state || ' ' || attempts FROM screenshot") == "queued 0") // nothing recognized here
+
+        let worker = try startWorker([])
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        try waitFor("the worker to recognize it", seconds: 60) { try sql("SELECT state FROM screenshot") == "done" }
+        #expect(try sql("SELECT count(*) FROM screenshot_text WHERE body <> ''") == "1")
+
+        // A rename keeps the recognized screenshot (no second OCR); a deletion marks the path gone.
+        let second = folder.appendingPathComponent("b.png")
+        try FileManager.default.moveItem(at: first, to: second)
+        try waitFor("the rename to reach the library", seconds: 30) {
+            try sql("SELECT path FROM path WHERE gone_at IS NULL") == second.path
+        }
+        #expect(try sql("SELECT count(*) || ' ' || min(attempts) FROM screenshot") == "1 1")
+        try FileManager.default.removeItem(at: second)
+        try waitFor("the deletion to reach the library", seconds: 30) {
+            try sql("SELECT count(*) FROM path WHERE gone_at IS NULL") == "0"
+        }
+        for process in [watcher, worker] {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        // Only queueing is refused without a shared library.
+        let refused = try lens.run(["watch", "--folder", folder.path, "--workers", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--workers 0 only queues"), "\(refused.stderr)")
     }
 
     @Test func aWorkerWakesWhenContentIsQueued() throws {
