@@ -28,6 +28,15 @@ extension Library {
         LensDatabase.explanation(of: error, path: path)
     }
 
+    /// A sentence for what this library's store cannot do yet (a shared PostgreSQL library: the
+    /// mind map, history…), naming the operation; `nil` for other errors. A caller says it as an
+    /// answer, not as a failure of Lens.
+    public static func unsupportedHere(_ error: any Error) -> String? {
+        if let error = error as? PostgresStoreError, case .unsupported = error { return error.description }
+        if let error = error as? MeaningError, case .notInPostgreSQL = error { return "\(error)" }
+        return nil
+    }
+
     /// What a user types goes through the same guard as what OCR reads: every kind of secret.
     static let typedTextGuard = SecretDetector()
 

@@ -40,6 +40,9 @@ extension AgentTools {
             throw MCPError.invalidParams(error.description)
         } catch let error as ScreenshotFileError {
             throw MCPError.invalidParams(error.description)
+        } catch let error where Library.unsupportedHere(error) != nil {
+            // A shared library that does not keep this yet: the agent is told so, as a tool error.
+            return CallTool.Result(content: [.text(text: Library.unsupportedHere(error)!, annotations: nil, _meta: nil)], isError: true)
         } catch {
             logger.error("tool failed", metadata: ["tool": "\(name)", "error": "\(type(of: error))"])
             throw MCPError.internalError("\(name) failed inside Lens (its log on standard error says more)")

@@ -69,6 +69,7 @@ extension LensDatabase {
     /// its value as the oldest screenshot holding it shows it.
     public func topEntities(type: String? = nil, limit: Int = 20) throws -> [EntityCount] {
         let limit = max(0, limit)
+        if let postgres { return try postgres.topEntities(type: type, limit: limit) }
         return try writer().read { db in
             // Each type's best `limit` from the rank index (the types themselves by index seeks),
             // merged.

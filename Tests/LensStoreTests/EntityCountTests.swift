@@ -107,3 +107,72 @@ struct EntityCountTests {
         #expect(try Self.kept(store) == Self.recount(store))
     }
 }
+
+/// The same counts in a PostgreSQL library (migration p5: statement triggers over the rows added
+/// or removed), also when several workers record screenshots that share entities at once.
+struct PostgresEntityCountTests {
+    static func recount(_ store: PostgresStore) throws -> [EntityCountTests.Count] {
+        try store.withSession { session in
+            try session.rows("""
+                SELECT type, normalized, count(DISTINCT screenshot_id) AS s, count(*) AS o FROM entity
+                GROUP BY type, normalized ORDER BY s DESC, o DESC, type COLLATE "C", normalized COLLATE "C"
+                """).map {
+                EntityCountTests.Count(type: try $0.get("type"), normalized: try $0.get("normalized"),
+                                       screenshots: Int(try $0.get("s", as: Int64.self)), occurrences: Int(try $0.get("o", as: Int64.self)))
+            }
+        }
+    }
+
+    static func kept(_ database: LensDatabase) throws -> [EntityCountTests.Count] {
+        try database.topEntities(limit: 10_000).map {
+            EntityCountTests.Count(type: $0.type, normalized: $0.normalized, screenshots: $0.screenshots, occurrences: $0.occurrences)
+        }
+    }
+
+    @Test func countsFollowConcurrentWritersAndReplacedEntities() async throws {
+        let address = try PostgresCluster.shared.get().makeDatabase()
+        let database = try LensDatabase(store: .postgresql(address))
+        let pool = [
+            EntityCountTests.entity(.url, "example.org/docs", "https://example.org/docs"),
+            EntityCountTests.entity(.phone, "(415) 555-0132", "+14155550132"),
+            EntityCountTests.entity(.phone, "415.555.0132", "+14155550132"),
+            EntityCountTests.entity(.email, "Priya@Example.org", "priya@example.org"),
+            EntityCountTests.entity(.person, "Priya Raman", "Priya Raman"),
+            EntityCountTests.entity(.money, "$12.50", "12.50 USD"),
+        ]
+        for n in 0..<60 {
+            _ = try database.register(FileObservation(path: "/s/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n + 1), format: .png, seenAt: 2))
+        }
+        // Four workers, each a store of its own, record at once; each screenshot's entities in
+        // another order, with repeats.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    let store = try LensDatabase(store: .postgresql(address), worker: "h:\(worker)")
+                    var random = SplitMix(seed: UInt64(31 + worker))
+                    while let item = try store.claimNext(owner: getpid()) {
+                        let entities = (0..<(1 + random.next(upTo: 6))).map { _ in pool[random.next(upTo: pool.count)] }
+                        try store.recordRecognition(Recognition(text: "screenshot \(item.id)", words: [], width: 1, height: 1),
+                                                    entities: entities, for: item.id, seconds: 0.1)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let postgres = try #require(database.postgres)
+        #expect(try Self.kept(database) == Self.recount(postgres))
+        #expect(try Self.kept(database).first.map { $0.screenshots > 1 && $0.occurrences >= $0.screenshots } == true)
+
+        // A text stored again replaces its entities: removed ones are counted out.
+        for id: Int64 in 1...20 {
+            try postgres.transaction { session in
+                try postgres.storeText(of: Recognition(text: "again \(id)", words: [], width: 1, height: 1),
+                                       entities: id % 2 == 0 ? [pool[0], pool[0]] : [], codeEntities: [], for: id, in: session)
+            }
+        }
+        #expect(try Self.kept(database) == Self.recount(postgres))
+        #expect(throws: (any Error).self) {
+            try postgres.withSession { session in _ = try session.execute("UPDATE entity SET normalized = 'https://c.example'") }
+        }
+    }
+}

@@ -130,13 +130,10 @@ extension PostgresStore {
         for code in archive.codes {
             try session.execute("INSERT INTO code (screenshot_id, symbology, payload) VALUES (\(id), \(code.symbology), \(code.payload))")
         }
-        for entity in archive.entities {
-            try session.execute("""
-                INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
-                VALUES (\(id), \(entity.type), \(entity.value), \(entity.normalized), \(entity.start.map { Int32(clamping: $0) }),
-                        \(entity.end.map { Int32(clamping: $0) }), \(entity.source))
-                """)
-        }
+        try insertEntities(archive.entities.map {
+            EntityRow(type: $0.type, value: $0.value, normalized: $0.normalized, start: $0.start.map { Int32(clamping: $0) },
+                      end: $0.end.map { Int32(clamping: $0) }, source: $0.source)
+        }, of: id, in: session)
         try insertLinks(archive.links, of: id, in: session)
         return id
     }

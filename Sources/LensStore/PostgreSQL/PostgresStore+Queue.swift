@@ -124,26 +124,40 @@ extension PostgresStore {
             """)
         try session.execute("DELETE FROM code WHERE screenshot_id = \(id)")
         try session.execute("DELETE FROM entity WHERE screenshot_id = \(id)")
-        for entity in entities {
-            try session.execute("""
-                INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
-                VALUES (\(id), \(entity.type.rawValue), \(entity.value), \(entity.normalized), \(Int32(clamping: entity.start)), \(Int32(clamping: entity.end)), 'text')
-                """)
-        }
-        for entity in codeEntities {
-            try session.execute("""
-                INSERT INTO entity (screenshot_id, type, value, normalized, source)
-                VALUES (\(id), \(entity.type.rawValue), \(entity.value), \(entity.normalized), 'code')
-                """)
-        }
+        var rows = entities.map { EntityRow(type: $0.type.rawValue, value: $0.value, normalized: $0.normalized,
+                                            start: Int32(clamping: $0.start), end: Int32(clamping: $0.end), source: "text") }
+        rows += codeEntities.map { EntityRow(type: $0.type.rawValue, value: $0.value, normalized: $0.normalized, source: "code") }
         for code in recognition.codes {
             try session.execute("INSERT INTO code (screenshot_id, symbology, payload) VALUES (\(id), \(code.symbology), \(code.payload))")
             if let url = WebAddress(code.payload) {
-                try session.execute("""
-                    INSERT INTO entity (screenshot_id, type, value, normalized, source) VALUES (\(id), 'url', \(code.payload), \(url.normalized), 'code')
-                    """)
+                rows.append(EntityRow(type: "url", value: code.payload, normalized: url.normalized, source: "code"))
             }
         }
+        try insertEntities(rows, of: id, in: session)
+    }
+
+    /// An entity row as stored.
+    struct EntityRow {
+        var type: String, value: String, normalized: String
+        var start: Int32? = nil, end: Int32? = nil
+        var source: String
+    }
+
+    /// A screenshot's entities in one statement, in their order: the entity_count trigger then
+    /// upserts the counts of the whole statement in key order, so that writers sharing entities
+    /// lock them in the same order (a statement an entity would lock them in text order, and two
+    /// workers could deadlock).
+    func insertEntities(_ rows: [EntityRow], of id: Int64, in session: PostgresSession) throws {
+        guard !rows.isEmpty else { return }
+        // Arrays cannot hold a Swift nil here: -1 stands for none (offsets are never negative).
+        try session.execute("""
+            INSERT INTO entity (screenshot_id, type, value, normalized, start, "end", source)
+            SELECT \(id), type, value, normalized, nullif(start, -1), nullif(finish, -1), source
+            FROM unnest(\(rows.map(\.type))::text[], \(rows.map(\.value))::text[], \(rows.map(\.normalized))::text[],
+                        \(rows.map { $0.start ?? -1 })::int4[], \(rows.map { $0.end ?? -1 })::int4[], \(rows.map(\.source))::text[])
+                 WITH ORDINALITY AS r(type, value, normalized, start, finish, source, position)
+            ORDER BY position
+            """)
     }
 
     func recordFailure(_ reason: String, for id: Int64) throws {

@@ -177,3 +177,37 @@ extension PostgresStore {
         }
     }
 }
+
+/// The most frequent entities, from `entity_count` (migration p5), as the SQLite store reads them.
+extension PostgresStore {
+    func topEntities(type: String?, limit: Int) throws -> [EntityCount] {
+        try withSession { session in
+            // Each type's best `limit` from the rank index (the types by index seeks), merged.
+            let types = try type.map { [$0] } ?? session.rows("""
+                WITH RECURSIVE kind(type) AS (
+                    SELECT min(type) FROM entity_count
+                    UNION ALL SELECT (SELECT min(type) FROM entity_count WHERE type > kind.type) FROM kind WHERE kind.type IS NOT NULL)
+                SELECT type FROM kind WHERE type IS NOT NULL
+                """).map { try $0.get("type", as: String.self) }
+            var counts: [EntityCount] = []
+            for type in types {
+                counts += try session.rows("""
+                    SELECT normalized, screenshots, occurrences FROM entity_count WHERE type = \(type)
+                    ORDER BY screenshots DESC, occurrences DESC, normalized COLLATE "C" LIMIT \(Int64(limit))
+                    """).map {
+                    EntityCount(type: type, normalized: try $0.get("normalized"), example: "",
+                                screenshots: Int(try $0.get("screenshots", as: Int32.self)), occurrences: Int(try $0.get("occurrences", as: Int32.self)))
+                }
+            }
+            counts.sort { ($1.screenshots, $1.occurrences, $0.type, $0.normalized) < ($0.screenshots, $0.occurrences, $1.type, $1.normalized) }
+            counts = Array(counts.prefix(limit))
+            for i in counts.indices {
+                counts[i].example = try session.value("""
+                    SELECT value FROM entity WHERE type = \(counts[i].type) AND normalized = \(counts[i].normalized)
+                    ORDER BY screenshot_id, id LIMIT 1
+                    """, as: String.self) ?? counts[i].normalized
+            }
+            return counts
+        }
+    }
+}
