@@ -66,6 +66,7 @@ extension LensDatabase {
 
     /// How many screenshots hold `term` (folded), by the vocabulary.
     public func documentCount(of term: String) throws -> Int {
-        try writer().read { db in try Self.documents(of: term, in: db) }
+        if let postgres { return try postgres.documentCount(of: term) }
+        return try writer().read { db in try Self.documents(of: term, in: db) }
     }
 }

@@ -73,8 +73,8 @@ extension PostgresStore {
 
     /// A `tsquery` literal for `query`: groups joined by `&`, a group's alternatives by `|`, a
     /// term of several words as a phrase (`<->`), a prefix as `:*`, an excluded group under `!`.
-    static func tsquery(_ query: SearchQuery, prefixes: PrefixPass = .completions([:])) -> String? {
-        let groups = terms(of: query, prefixes: prefixes).compactMap { group, isExcluded -> String? in
+    static func tsquery(_ query: SearchQuery, prefixes: PrefixPass = .completions([:]), alternatives: [String: [String]] = [:]) -> String? {
+        let groups = terms(of: query, prefixes: prefixes, alternatives: alternatives).compactMap { group, isExcluded -> String? in
             guard !group.isEmpty else { return nil }
             return (isExcluded ? "!" : "") + "(" + group.map { $0.tsquery() }.joined(separator: " | ") + ")"
         }
@@ -82,14 +82,20 @@ extension PostgresStore {
     }
 
     /// The query's groups of terms, folded as the documents are, a word typed in part that the
-    /// vocabulary expands taken as `prefixes` says (its completions become alternatives of its group).
-    static func terms(of query: SearchQuery, prefixes: PrefixPass) -> [(terms: [Term], isExcluded: Bool)] {
+    /// vocabulary expands taken as `prefixes` says (its completions become alternatives of its
+    /// group), and a whole word with `alternatives` (the spellings OCR made of it that the
+    /// vocabulary holds) joined by them.
+    static func terms(of query: SearchQuery, prefixes: PrefixPass,
+                      alternatives: [String: [String]] = [:]) -> [(terms: [Term], isExcluded: Bool)] {
         let expandable = Set(query.expandablePrefixes)
         return query.groups.map { group in
             let terms = group.flatMap { term -> [Term] in
                 // A token of marks alone folds to nothing: no lexeme matches it.
                 let tokens = SearchQuery.searchTokens(in: term.text).map(SearchQuery.folded).filter { !$0.isEmpty && $0.utf8.count < 2_000 }
                 guard !tokens.isEmpty else { return [] }
+                if !term.isPrefix, !term.isExcluded, tokens.count == 1, let others = alternatives[tokens[0]], !others.isEmpty {
+                    return [Term(tokens: tokens, isPrefix: false)] + others.map { Term(tokens: [$0], isPrefix: false) }
+                }
                 guard term.isPrefix, tokens.count == 1, expandable.contains(tokens[0]) else { return [Term(tokens: tokens, isPrefix: term.isPrefix)] }
                 switch prefixes {
                 case .wholeWord: return [Term(tokens: tokens, isPrefix: false)]
@@ -159,9 +165,9 @@ extension PostgresStore {
     /// length (binds appended to `sql`); nil when no term can be weighed. Each frequency is
     /// computed once a candidate (bm25 uses it twice, and PostgreSQL would evaluate it twice), and
     /// the tags and note are looked at only for a screenshot that has some.
-    func bm25(_ query: SearchQuery, prefixes: PrefixPass, into sql: inout SQLBuilder,
+    func bm25(_ query: SearchQuery, prefixes: PrefixPass, alternatives: [String: [String]] = [:], into sql: inout SQLBuilder,
               in session: PostgresSession) throws -> (frequencies: [String], score: String)? {
-        let terms = Self.terms(of: query, prefixes: prefixes).filter { !$0.isExcluded }.flatMap(\.terms)
+        let terms = Self.terms(of: query, prefixes: prefixes, alternatives: alternatives).filter { !$0.isExcluded }.flatMap(\.terms)
         guard !terms.isEmpty else { return nil }
         let (texts, meanLength) = try libraryShape(in: session)
         guard texts > 0 else { return nil }
@@ -232,8 +238,10 @@ extension PostgresStore {
             var seen = Set<Int64>()
             var found: [(id: Int64, score: Double)] = []
             var passes: [PrefixPass] = [.completions([:])]
+            var completions: [String: [String]] = [:]
             if query.hasExpandablePrefix {
-                let (completions, truncated) = try self.completions(of: query.expandablePrefixes, in: session)
+                let truncated: Bool
+                (completions, truncated) = try self.completions(of: query.expandablePrefixes, in: session)
                 isApproximate = truncated
                 passes = [.wholeWord, .completions(completions)]
             }
@@ -247,9 +255,40 @@ extension PostgresStore {
                 isApproximate = isApproximate || cut
                 for row in rows where seen.insert(row.id).inserted { found.append(row) }
             }
+            // Few hits: the words may have been misread where they appear. Try the spellings OCR
+            // makes of them that the vocabulary holds, after every exact hit (as on SQLite).
+            var misread = Set<Int64>()
+            var alternatives: [String: [String]] = [:]
+            if request.allowsFuzzy, found.count < min(wanted, Int64(LensDatabase.fewHits)) {
+                let candidates = Set(query.fuzzyCandidatesAsTyped)
+                let lookups = LensDatabase.misreadingLookups / max(1, candidates.count)
+                for typed in candidates {
+                    let word = SearchQuery.folded(typed)
+                    let known = try knownSpellings(OCRConfusions.variants(of: word, typed: typed, limit: lookups), in: session)
+                    if !known.isEmpty { alternatives[word] = known }
+                }
+                if !alternatives.isEmpty, let tsquery = Self.tsquery(query, prefixes: .completions(completions), alternatives: alternatives) {
+                    var pass = sql
+                    let (rows, cut) = try ranked(query, tsquery: tsquery, prefixes: .completions(completions), alternatives: alternatives,
+                                                 window: LensDatabase.candidateWindow, conditions: conditions, wanted: wanted, sql: &pass, in: session)
+                    isApproximate = isApproximate || cut
+                    for row in rows where seen.insert(row.id).inserted {
+                        found.append(row)
+                        misread.insert(row.id)
+                    }
+                }
+            }
             let page = Array(found.dropFirst(Int(offset)).prefix(Int(limit)))
-            let snippets = try self.snippets(ids: page.map(\.id), query: query, in: session)
-            matches = page.map { Shown(id: $0.id, score: $0.score, snippet: snippets[$0.id]?.snippet ?? "", field: snippets[$0.id]?.field ?? .text) }
+            // Exact hits show their exact matches; those of the misreadings' pass show the misreadings too.
+            let snippets = try self.snippets(ids: page.map(\.id).filter { !misread.contains($0) }, query: query, in: session)
+                .merging(try self.snippets(ids: page.map(\.id).filter(misread.contains), query: query, alternatives: alternatives, in: session)) { a, _ in a }
+            let used = alternatives.values.flatMap { $0 }
+            matches = page.map { hit in
+                let snippet = snippets[hit.id]?.snippet ?? ""
+                // Which spellings matched, as the SQLite store tells them: those its snippet shows.
+                let fuzzy = misread.contains(hit.id) ? used.filter { LensDatabase.folded(snippet).contains($0) } : []
+                return Shown(id: hit.id, score: hit.score, snippet: snippet, field: snippets[hit.id]?.field ?? .text, fuzzyWords: fuzzy)
+            }
         } else {
             let text = """
                 SELECT s.id, substr(t.body, 1, 160) AS snippet
@@ -266,11 +305,12 @@ extension PostgresStore {
 
     /// The best `wanted` matches of `tsquery` by bm25 among the newest candidates, and whether
     /// there were more candidates than were ranked.
-    private func ranked(_ query: SearchQuery, tsquery: String, prefixes: PrefixPass, window candidates: Int, conditions: [String],
+    private func ranked(_ query: SearchQuery, tsquery: String, prefixes: PrefixPass, alternatives: [String: [String]] = [:],
+                        window candidates: Int, conditions: [String],
                         wanted: Int64, sql: inout SQLBuilder, in session: PostgresSession) throws -> ([(id: Int64, score: Double)], Bool) {
         let q = sql.bind(tsquery)
         let window = sql.bind(Int64(candidates + 1))
-        let bm25 = try self.bm25(query, prefixes: prefixes, into: &sql, in: session)
+        let bm25 = try self.bm25(query, prefixes: prefixes, alternatives: alternatives, into: &sql, in: session)
         // Without a term bm25 can weigh (exclusions only): ts_rank_cd over the whole query.
         let frequencies = bm25?.frequencies ?? ["ts_rank_cd(\(Self.rankWeights), document, \(q)::tsquery, 1) AS rank"]
         let score = bm25?.score ?? "rank"
@@ -295,12 +335,13 @@ extension PostgresStore {
     /// otherwise (`555-0132` is `555` and `-0132` to it) and folds no accents. When the text holds
     /// no match (the query matched the tags or note only), what matched is shown, as on SQLite:
     /// the note's words around the match, or the tags (matches marked) before the text's words.
-    private func snippets(ids: [Int64], query: SearchQuery, in session: PostgresSession) throws -> [Int64: (snippet: String, field: SearchHit.Field)] {
+    private func snippets(ids: [Int64], query: SearchQuery, alternatives: [String: [String]] = [:],
+                          in session: PostgresSession) throws -> [Int64: (snippet: String, field: SearchHit.Field)] {
         guard !ids.isEmpty else { return [:] }
         var snippets: [Int64: (snippet: String, field: SearchHit.Field)] = [:]
         for row in try session.rows("SELECT id, body, codes, tags, note FROM screenshot_text WHERE id = ANY(\(ids))") {
             let text = Self.indexedText(try row.get("body", as: String.self), codes: try row.optional("codes", as: String.self))
-            let shown = Self.snippet(of: text, query: query)
+            let shown = Self.snippet(of: text, query: query, alternatives: alternatives)
             var found = (snippet: shown, field: SearchHit.Field.text)
             if !shown.contains(SearchHit.matchStart) {
                 let note = try row.optional("note", as: String.self).map { Self.snippet(of: $0, query: query) } ?? ""
@@ -357,9 +398,14 @@ extension PostgresStore {
         }
     }
 
-    static func snippet(of text: String, query: SearchQuery, words: Int = 16) -> String {
+    static func snippet(of text: String, query: SearchQuery, alternatives: [String: [String]] = [:], words: Int = 16) -> String {
         let scalars = Array(text.unicodeScalars)
         let highlights = query.highlighter()
+        // A misspelling found in the fuzzy pass is marked too.
+        let misspellings = Set(alternatives.values.flatMap { $0 })
+        func marks(_ token: String) -> Bool {
+            highlights(token) || (!misspellings.isEmpty && misspellings.contains(SearchQuery.folded(token)))
+        }
         var tokens: [(start: Int, end: Int, matched: Bool)] = []
         var index = 0
         while index < scalars.count {
@@ -368,7 +414,7 @@ extension PostgresStore {
             while index < scalars.count, SearchQuery.isTokenScalar(scalars[index]) { index += 1 }
             var token = String.UnicodeScalarView()
             token.append(contentsOf: scalars[start..<index])
-            tokens.append((start, index, highlights(String(token))))
+            tokens.append((start, index, marks(String(token))))
         }
         guard !tokens.isEmpty else { return "" }
         // The window of `words` tokens holding the most matches (the first such).
@@ -427,6 +473,17 @@ extension PostgresStore {
         var score: Double
         var snippet: String
         var field: SearchHit.Field = .text
+        var fuzzyWords: [String] = []
+    }
+
+    /// Which of `candidates` (spellings, most likely first) the vocabulary holds, at most 8, in order.
+    func knownSpellings(_ candidates: [String], in session: PostgresSession) throws -> [String] {
+        guard !candidates.isEmpty else { return [] }
+        return try session.rows("""
+            SELECT c.term FROM unnest(\(candidates)::text[]) WITH ORDINALITY AS c(term, position)
+            WHERE EXISTS (SELECT 1 FROM lens_vocabulary v WHERE v.term = c.term AND v.documents > 0)
+            ORDER BY c.position LIMIT 8
+            """).map { try $0.get("term", as: String.self) }
     }
 
     private func hits(_ rows: [Shown], isApproximate: Bool,
@@ -449,7 +506,8 @@ extension PostgresStore {
             let (captured, imported) = dates[row.id] ?? (0, 0)
             return SearchHit(id: row.id, paths: paths[row.id] ?? [], score: row.score, snippet: row.snippet,
                              capturedAt: Date(timeIntervalSince1970: captured), importedAt: Date(timeIntervalSince1970: imported),
-                             isApproximate: isApproximate, lastGonePath: paths[row.id] == nil ? gone[row.id] : nil, matchedIn: row.field)
+                             isApproximate: isApproximate, fuzzyWords: row.fuzzyWords, lastGonePath: paths[row.id] == nil ? gone[row.id] : nil,
+                             matchedIn: row.field)
         }
     }
 }
@@ -465,4 +523,13 @@ struct SQLBuilder {
     }
 
     func query(_ sql: String) -> PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
+}
+
+extension PostgresStore {
+    /// How many screenshots hold `term` (folded), by the vocabulary.
+    func documentCount(of term: String) throws -> Int {
+        try withSession { session in
+            Int(try session.value("SELECT documents FROM lens_vocabulary WHERE term = \(term)", as: Int32.self) ?? 0)
+        }
+    }
 }
