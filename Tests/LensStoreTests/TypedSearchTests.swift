@@ -28,6 +28,23 @@ import Testing
         #expect(try hits(store, "lumie*").map(\.id) == [longer, both])
     }
 
+    /// Screenshots whose texts score the same (the same page of a manual, captured again and
+    /// again) come newest first, whatever the page size: pages fetched one by one are the list
+    /// fetched whole.
+    @Test(arguments: StoreKind.allCases)
+    func tiedScoresKeepOneOrderAcrossPages(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
+        for n in 1...30 { try store.add(n % 3 == 0 ? "cherry pick a fix, pick it" : "cherry pick a fix", path: "/s/\(n).png", hash: n) }
+        let whole = try hits(store, "pick", limit: 30).map(\.id)
+        #expect(whole.count == 30)
+        let paged = try stride(from: 0, to: 30, by: 7).flatMap { try hits(store, "pick", limit: 7, offset: $0).map(\.id) }
+        #expect(paged == whole)
+        #expect(try hits(store, "pick", limit: 10).map(\.id) == Array(whole.prefix(10)))
+        // Within a tie, the newest first.
+        let scores = try hits(store, "pick", limit: 30).map(\.score)
+        for i in 1..<30 where scores[i] == scores[i - 1] { #expect(whole[i] < whole[i - 1]) }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func theVocabularyFollowsInsertsUpdatesAndDeletes(_ kind: StoreKind) throws {
         let store = try StoreFixture(kind)
