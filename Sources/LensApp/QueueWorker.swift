@@ -45,6 +45,15 @@ public struct QueueWorker: Service {
                                connections: ConnectionKeeper.forDrain(database))
         drain.pathMap = pathMap
         logger.info("worker started", metadata: ["store": "\(database.location)", "ocr_workers": "\(pool.workerCount)"])
+        // The claims in hand are renewed every third of a lease, so a long recognition keeps its
+        // image; a worker that stops (or is killed) stops renewing, and its leases run out.
+        let renewal = Task.detached { [database, logger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(database.leaseSeconds / 3))
+                do { try database.renewLeases() } catch { logger.warning("cannot renew leases yet: \(error)") }
+            }
+        }
+        defer { renewal.cancel() }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await drain.run(stopWhen: { Task.isShuttingDownGracefully }) { [database, logger] outcome in

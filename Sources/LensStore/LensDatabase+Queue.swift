@@ -46,6 +46,19 @@ extension LensDatabase {
         }
     }
 
+    /// Extends the leases of the items this worker holds to a full lease from `now`, so a
+    /// recognition that runs long is not taken over while it is still being read; returns how
+    /// many. `lens worker` renews every third of a lease. A SQLite library has no leases (its
+    /// claims belong to a process of this host): 0.
+    @discardableResult
+    public func renewLeases(now: Double = Date().timeIntervalSince1970) throws -> Int {
+        guard let postgres else { return 0 }
+        return try postgres.renewLeases(now: now, lease: lease)
+    }
+
+    /// The length of a claim's lease in a shared library, in seconds.
+    public var leaseSeconds: Double { lease }
+
     /// Stores the OCR result of a claimed item and marks it done; the text enters the index.
     /// `recognition` must already be masked (LensApp's privacy filter); `codeEntities` are entities
     /// found in its code payloads, stored without offsets.

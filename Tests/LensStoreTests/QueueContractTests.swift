@@ -94,6 +94,22 @@ struct QueueContractTests {
         #expect(try second.screenshot(id: claim.id)?.state == .done)
     }
 
+    /// A worker that renews its lease keeps its image past the first lease's end; one that stops
+    /// renewing loses it one lease later. A lease already over is not renewed (it may be another's).
+    @Test func aRenewedLeaseKeepsTheImage() throws {
+        let address = try PostgresCluster.shared.get().makeDatabase()
+        let first = try LensDatabase(store: .postgresql(address), lease: 1, worker: "host-a:1")
+        let second = try LensDatabase(store: .postgresql(address), lease: 60, worker: "host-b:2")
+        _ = try first.register(Self.observation(8))
+        let start = Date().timeIntervalSince1970
+        let claim = try #require(try first.claimNext(owner: 1, now: start))
+        #expect(try first.renewLeases(now: start + 0.8) == 1)
+        #expect(try second.claimNext(owner: 2, now: start + 1.5) == nil) // past the first lease, inside the renewed one
+        #expect(try first.renewLeases(now: start + 2.5) == 0) // too late: the lease ended at 1.8
+        #expect(try second.claimNext(owner: 2, now: start + 2.5)?.id == claim.id)
+        #expect(try StoreFixture().database.renewLeases() == 0)
+    }
+
     /// Content queued anywhere wakes a listening worker at once (LISTEN/NOTIFY), not at its next look.
     @Test func queueingWakesAListeningWorker() async throws {
         let cluster = try PostgresCluster.shared.get()

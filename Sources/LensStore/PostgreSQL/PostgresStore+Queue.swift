@@ -160,6 +160,15 @@ extension PostgresStore {
             """)
     }
 
+    func renewLeases(now: Double, lease: Double) throws -> Int {
+        try withSession { session in
+            try session.execute("""
+                UPDATE screenshot SET lease_until = \(now + lease)
+                WHERE state = 'running' AND claimed_by = \(workerID) AND lease_until >= \(now)
+                """)
+        }
+    }
+
     func recordFailure(_ reason: String, for id: Int64) throws {
         _ = try withSession { session in
             try session.execute("""
