@@ -85,7 +85,8 @@ extension LensDatabase {
 
     /// Draws (or re-notes) a manual link; returns false when either screenshot does not exist.
     public func link(_ x: Int64, _ y: Int64, note: String?, now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try writer().write { db in
+        if let postgres { return try postgres.link(x, y, note: note, now: now) }
+        return try writer().write { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM screenshot WHERE id IN (?, ?)", arguments: [x, y]) == 2 else { return false }
             try db.execute(sql: """
                 INSERT INTO manual_link (a, b, note, created_at) VALUES (?, ?, ?, ?)
@@ -97,7 +98,8 @@ extension LensDatabase {
 
     /// Removes a manual link; returns whether there was one.
     public func unlink(_ x: Int64, _ y: Int64) throws -> Bool {
-        try writer().write { db in
+        if let postgres { return try postgres.unlink(x, y) }
+        return try writer().write { db in
             try db.execute(sql: "DELETE FROM manual_link WHERE a = ? AND b = ?", arguments: [min(x, y), max(x, y)])
             return db.changesCount > 0
         }

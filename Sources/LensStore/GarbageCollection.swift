@@ -20,7 +20,10 @@ extension LensDatabase {
     /// since 1970): their text, index rows, entities, codes and edges go with them (foreign keys
     /// cascade; the FTS trigger removes what it indexed). Then merges the full-text index and,
     /// when a fifth or more of the file is free pages, runs `VACUUM`. With `dryRun`, only reports.
+    /// On PostgreSQL the database's size is reported before and after; its space is reused, not
+    /// given back (no `VACUUM FULL` of a shared library).
     public func collectGarbage(goneBefore: Double, dryRun: Bool) throws -> GarbageReport {
+        if let postgres { return try postgres.collectGarbage(goneBefore: goneBefore, dryRun: dryRun) }
         let before = fileSize()
         let removed = try writer().write { db -> [GarbageReport.Removed] in
             let rows = try Row.fetchAll(db, sql: """

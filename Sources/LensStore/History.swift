@@ -68,6 +68,8 @@ public enum UndoError: Error, Equatable, CustomStringConvertible {
     case notUndoable(Int64, reason: String)
     /// Another process is running this batch (an import): its screenshots are still arriving.
     case running(Int64, kind: BatchRecord.Kind, pid: Int32)
+    /// The same, in a library shared by hosts: `worker` is `host:pid`.
+    case runningElsewhere(Int64, kind: BatchRecord.Kind, worker: String)
     case nothingToRedo
     case notUndone(Int64)
 
@@ -81,6 +83,9 @@ public enum UndoError: Error, Equatable, CustomStringConvertible {
         case .notUndoable(let id, let reason): "batch \(id) cannot be undone: \(reason)"
         case .running(let id, let kind, let pid):
             "batch \(id) (\(kind.rawValue)) is still running in process \(pid): wait for it to finish (or stop it), then undo"
+        case .runningElsewhere(let id, let kind, let worker):
+            "batch \(id) (\(kind.rawValue)) is still running on \(worker.split(separator: ":").dropLast().joined(separator: ":")) "
+                + "in process \(worker.split(separator: ":").last ?? ""): wait for it to finish (or stop it), then undo"
         case .nothingToRedo: "there is nothing to redo: no batch is undone (lens history lists the batches)"
         case .notUndone(let id): "batch \(id) is not undone, so there is nothing to redo"
         }
@@ -116,7 +121,8 @@ extension LensDatabase {
 
     /// The most recent batches, newest first.
     public func batches(limit: Int = 20) throws -> [BatchRecord] {
-        try writer().read { db in
+        if let postgres { return try postgres.batches(limit: limit) }
+        return try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT b.*, (SELECT count(*) FROM batch_item i WHERE i.batch_id = b.id) AS items
                 FROM batch b ORDER BY b.id DESC LIMIT ?
@@ -147,7 +153,8 @@ extension LensDatabase {
     /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
     /// when to reload.
     public func batchLogVersion() throws -> [Int64] {
-        try writer().read { db in
+        if let postgres { return try postgres.batchLogVersion() }
+        return try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch
                 """)
@@ -161,7 +168,8 @@ extension LensDatabase {
     /// index its file again. Returns the batch id and the archives (with their live paths).
     public func deleteScreenshots(ids: [Int64], summary: String, now: Double = Date().timeIntervalSince1970) throws
         -> (batch: Int64, removed: [ArchivedScreenshot]) {
-        try writer().write { db in
+        if let postgres { return try postgres.deleteScreenshots(ids: ids, summary: summary, now: now) }
+        return try writer().write { db in
             try db.execute(sql: "INSERT INTO batch (kind, started_at, finished_at, summary) VALUES ('delete', ?, ?, ?)",
                            arguments: [now, now, summary])
             let batch = db.lastInsertedRowID
@@ -182,7 +190,8 @@ extension LensDatabase {
 
     /// Notes that a deleted screenshot's file went to the trash folder (so undo can return it).
     public func recordTrashed(_ files: [TrashedFile], sha256: String, batch: Int64) throws {
-        try writer().write { db in
+        if let postgres { return try postgres.recordTrashed(files, sha256: sha256, batch: batch) }
+        return try writer().write { db in
             try db.execute(sql: "UPDATE batch_item SET trashed = ? WHERE batch_id = ? AND sha256 = ?",
                            arguments: [String(decoding: try JSONEncoder().encode(files), as: UTF8.self), batch, sha256])
         }
@@ -196,7 +205,8 @@ extension LensDatabase {
     /// changes. The command line asks before undoing an import or a large batch.
     public func undoCandidate(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int,
                               isAlive: (Int32) -> Bool) throws -> BatchRecord {
-        try writer().read { db in try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db) }
+        if let postgres { return try postgres.undoCandidate(batch: id, expiredBefore: expiredBefore, undoDays: undoDays) }
+        return try writer().read { db in try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db) }
     }
 
     private static func undoCandidate(_ id: Int64?, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool,
@@ -219,7 +229,8 @@ extension LensDatabase {
     /// (`isAlive`), and for batches that started before `expiredBefore`.
     public func undo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
-        try writer().write { db in
+        if let postgres { return try postgres.undo(batch: id, expiredBefore: expiredBefore, undoDays: undoDays, now: now) }
+        return try writer().write { db in
             var batch = try Self.undoCandidate(id, expiredBefore: expiredBefore, undoDays: undoDays, isAlive: isAlive, in: db)
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
             switch batch.kind {
@@ -305,7 +316,8 @@ extension LensDatabase {
     /// them). The batch can then be undone again. Refused once the batch has expired.
     public func redo(batch id: Int64? = nil, expiredBefore: Double, undoDays: Int, isAlive: (Int32) -> Bool = { _ in false },
                      now: Double = Date().timeIntervalSince1970) throws -> UndoOutcome {
-        try writer().write { db in
+        if let postgres { return try postgres.redo(batch: id, expiredBefore: expiredBefore, undoDays: undoDays, now: now) }
+        return try writer().write { db in
             try Self.refuseWhileRunning(isAlive: isAlive, in: db)
             let row = try Self.batchRow(id, newestWhere: "undone_at IS NOT NULL", orElse: .nothingToRedo, in: db)
             var batch = Self.batchRecord(row)
@@ -346,7 +358,8 @@ extension LensDatabase {
     /// Lets go of what expired batches kept to be undone (archives of deleted screenshots) and
     /// returns the trashed files they held, for the caller to delete. The log lines stay.
     public func expireBatches(startedBefore: Double) throws -> [TrashedFile] {
-        try writer().write { db in
+        if let postgres { return try postgres.expireBatches(startedBefore: startedBefore) }
+        return try writer().write { db in
             var trashed: [TrashedFile] = []
             for value in try String.fetchAll(db, sql: """
                 SELECT i.trashed FROM batch_item i JOIN batch b ON b.id = i.batch_id

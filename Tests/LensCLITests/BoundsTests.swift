@@ -59,37 +59,50 @@ struct BoundsTests {
 
     /// An undo during an import is refused with the running batch's number; the import's report
     /// stays true.
-    @Test func undoWaitsForARunningImport() throws {
-        let lens = try LensBinary()
-        let folder = lens.home.appendingPathComponent("many")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Undo waits for an import running in another process (on PostgreSQL, possibly another
+    /// host's); an import killed with SIGKILL no longer holds it up, and its batch can be undone.
+    @Test(arguments: StoreKind.allCases)
+    func undoWaitsForARunningImport(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
+        let library = lens.store.map { ["--store", $0] } ?? ["--db", lens.database]
+        func startImport(_ name: String, count: Int, tag: Int) throws -> (Process, URL) {
+            let folder = lens.home.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for i in 0..<count {
+                let sample = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
+                try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(sample), tag: tag + i))
+                    .write(to: folder.appendingPathComponent("s\(i).png"))
+            }
+            let output = lens.home.appendingPathComponent("\(name).json")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let importer = Process()
+            importer.executableURL = LensBinary.url
+            importer.arguments = ["import", "--json", "--workers", "1", folder.path] + library
+            importer.environment = ProcessInfo.processInfo.environment.merging(["HOME": lens.home.path]) { $1 }
+            importer.standardOutput = try FileHandle(forWritingTo: output)
+            importer.standardError = FileHandle.nullDevice
+            try importer.run()
+            return (importer, output)
+        }
+        /// Tries undo while `importer` runs, until it was refused `wanted` times.
+        func refusals(while importer: Process, wanted: Int) throws -> Int {
+            let deadline = Date().addingTimeInterval(60)
+            var refusals = 0
+            while importer.isRunning && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.3)
+                guard kind == .postgresql || FileManager.default.fileExists(atPath: lens.database) else { continue }
+                let attempt = try lens.run(["undo", "--yes"])
+                if attempt.status == 0 { Issue.record("undo ran during the import: \(attempt.stdout)"); break }
+                if attempt.stderr.contains("is still running") && attempt.stderr.contains("in process \(importer.processIdentifier)") { refusals += 1 }
+                if refusals >= wanted { break }
+            }
+            return refusals
+        }
+
         let count = 24
-        for i in 0..<count {
-            let name = TestSupport.sampleNames[i % TestSupport.sampleNames.count]
-            try Data(TestSupport.distinctCopy(of: try TestSupport.sampleBytes(name), tag: i)).write(to: folder.appendingPathComponent("s\(i).png"))
-        }
-        let output = lens.home.appendingPathComponent("import.json")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let importer = Process()
-        importer.executableURL = LensBinary.url
-        importer.arguments = ["import", "--json", "--workers", "1", folder.path, "--db", lens.database]
-        importer.environment = ProcessInfo.processInfo.environment.merging(["HOME": lens.home.path]) { $1 }
-        importer.standardOutput = try FileHandle(forWritingTo: output)
-        importer.standardError = FileHandle.nullDevice
-        try importer.run()
+        let (importer, output) = try startImport("many", count: count, tag: 0)
         defer { if importer.isRunning { importer.terminate() } }
-        // Wait until its batch is open and some screenshots are in.
-        let deadline = Date().addingTimeInterval(60)
-        var refusals = 0
-        while importer.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.3)
-            guard FileManager.default.fileExists(atPath: lens.database) else { continue }
-            let attempt = try lens.run(["undo", "--yes"])
-            if attempt.status == 0 { Issue.record("undo ran during the import: \(attempt.stdout)"); break }
-            if attempt.stderr.contains("is still running in process \(importer.processIdentifier)") { refusals += 1 }
-            if refusals >= 2 { break }
-        }
-        #expect(refusals >= 2, "no undo was refused while the import ran")
+        #expect(try refusals(while: importer, wanted: 2) >= 2, "no undo was refused while the import ran")
         importer.waitUntilExit()
         #expect(importer.terminationStatus == 0)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
@@ -98,7 +111,25 @@ struct BoundsTests {
         // Once it has finished, it can be undone.
         #expect(try lens.run(["undo", "--yes"]).status == 0)
         #expect(try HistoryTests.counts(lens).values.reduce(0, +) == 0)
+
+        // An import killed mid-run (SIGKILL: no chance to close its batch) holds nothing up.
+        let (killed, _) = try startImport("more", count: count, tag: 100)
+        defer { if killed.isRunning { killed.terminate() } }
+        #expect(try refusals(while: killed, wanted: 1) >= 1)
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        let batch = try #require(try HistoryTests.history(lens).first)
+        #expect(batch["finished_at"] is NSNull && batch["undone_at"] is NSNull)
+        var undone: [String: Any]?
+        for _ in 0..<20 where undone == nil {
+            let attempt = try lens.run(["undo", "--yes", "--json"])
+            undone = attempt.status == 0 ? try attempt.json() as? [String: Any] : nil
+            if undone == nil { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        #expect((undone?["batch"] as? [String: Any])?["id"] as? Int == batch["id"] as? Int)
+        #expect(try HistoryTests.counts(lens).values.reduce(0, +) == 0)
     }
+
 
     @Test func namedPipesAndSocketsAreNotRegularFiles() throws {
         let lens = try LensBinary()

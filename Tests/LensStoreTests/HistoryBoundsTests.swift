@@ -41,8 +41,42 @@ struct UndoRedoTests {
         #expect(outcome.removed == 3)
     }
 
-    @Test func redoBringsAnUndoneImportBackAsItWasWithoutOCR() throws {
-        let store = try StoreFixture()
+    /// In a library shared by hosts a process id says nothing: a running batch holds a lock on a
+    /// connection of its own, which the server lets go of when that process ends, however it ends.
+    @Test func aBatchRunningOnAnotherHostRefusesUndoUntilItsProcessEnds() throws {
+        let address = try PostgresCluster.shared.get().makeDatabase()
+        let here = try LensDatabase(store: .postgresql(address), worker: "here:1")
+        var other: LensDatabase? = try LensDatabase(store: .postgresql(address), worker: "other-host:4242")
+        let older = try here.beginBatch(.import, summary: "/shots", pid: 1)
+        _ = try here.register(QueueContractTests.observation(1), batch: older)
+        try here.finishBatch(older)
+        let running = try #require(other).beginBatch(.import, summary: "/more", pid: 4242)
+        let refusal = UndoError.runningElsewhere(running, kind: .import, worker: "other-host:4242")
+        for target in [nil, older, running] {
+            #expect(throws: refusal) { try here.undo(batch: target, expiredBefore: 0, undoDays: 30) }
+        }
+        #expect(throws: refusal) { try here.undoCandidate(expiredBefore: 0, undoDays: 30, isAlive: { _ in false }) }
+        #expect(throws: refusal) { try here.redo(expiredBefore: 0, undoDays: 30) }
+        #expect(refusal.description.contains("still running on other-host in process 4242"), "\(refusal.description)")
+        // Its own process sees it running too (its pid, not a host, in the message).
+        #expect(throws: UndoError.running(running, kind: .import, pid: 4242)) {
+            try #require(other).undo(batch: older, expiredBefore: 0, undoDays: 30)
+        }
+        // The process ends without finishing the batch (its connections close, as on kill -9):
+        // the batch is interrupted, and the older one can be undone.
+        other = nil
+        var outcome: UndoOutcome?
+        for _ in 0..<50 where outcome == nil {
+            outcome = try? here.undo(batch: older, expiredBefore: 0, undoDays: 30)
+            if outcome == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(outcome?.removed == 1)
+        #expect(try here.batches().first { $0.id == running }?.finishedAt == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func redoBringsAnUndoneImportBackAsItWasWithoutOCR(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         let (batch, ids) = try Self.importBatch(store, pid: 1)
         _ = try store.database.changeTags(of: ids[0], adding: ["kept"])
         try store.database.setNote(of: ids[1], to: "called on Monday")
@@ -70,8 +104,9 @@ struct UndoRedoTests {
         #expect(try store.database.redo(batch: batch, expiredBefore: 0, undoDays: 30).restoredIDs == ids)
     }
 
-    @Test func redoOfAnUndoneDeleteDeletesAgain() throws {
-        let store = try StoreFixture()
+    @Test(arguments: StoreKind.allCases)
+    func redoOfAnUndoneDeleteDeletesAgain(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         let (_, ids) = try Self.importBatch(store, pid: 1)
         let (deletion, _) = try store.database.deleteScreenshots(ids: [ids[2]], summary: "#\(ids[2])")
         #expect(try store.database.undo(batch: deletion, expiredBefore: 0, undoDays: 30).restoredIDs == [ids[2]])
@@ -82,8 +117,9 @@ struct UndoRedoTests {
         #expect(try store.database.undo(batch: deletion, expiredBefore: 0, undoDays: 30).restoredIDs == [ids[2]])
     }
 
-    @Test func anExpiredUndoneBatchCannotBeRedone() throws {
-        let store = try StoreFixture()
+    @Test(arguments: StoreKind.allCases)
+    func anExpiredUndoneBatchCannotBeRedone(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         let (batch, _) = try Self.importBatch(store, pid: 1)
         _ = try store.database.undo(expiredBefore: 0, undoDays: 30)
         _ = try store.database.expireBatches(startedBefore: Date().timeIntervalSince1970 + 1)
@@ -93,8 +129,9 @@ struct UndoRedoTests {
         #expect(throws: (any Error).self) { try store.database.redo(expiredBefore: 0, undoDays: 30) }
     }
 
-    @Test func textRecordedForAScreenshotTakenOutMeanwhileIsNotStored() throws {
-        let store = try StoreFixture()
+    @Test(arguments: StoreKind.allCases)
+    func textRecordedForAScreenshotTakenOutMeanwhileIsNotStored(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         _ = try store.database.register(FileObservation(path: "/a.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(9), format: .png, seenAt: 2))
         let item = try #require(try store.database.claimNext(owner: getpid()))
         _ = try store.database.deleteScreenshots(ids: [item.id], summary: "")

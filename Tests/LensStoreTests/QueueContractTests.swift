@@ -142,8 +142,8 @@ struct QueueContractTests {
 
     @Test func unsupportedOperationsSayWhatAndWhere() throws {
         let store = try StoreFixture(.postgresql)
-        #expect(throws: PostgresStoreError.unsupported("collectGarbage (SQLite only for now)")) {
-            try store.database.collectGarbage(goneBefore: 0, dryRun: true)
+        #expect(throws: PostgresStoreError.unsupported("edges (SQLite only for now)")) {
+            try store.database.edges(minimumScore: 0)
         }
     }
 }

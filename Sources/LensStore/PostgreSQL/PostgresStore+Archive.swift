@@ -22,7 +22,7 @@ extension PostgresStore {
         }
     }
 
-    private func archive(id: Int64, in session: PostgresSession) throws -> ArchivedScreenshot? {
+    func archive(id: Int64, in session: PostgresSession) throws -> ArchivedScreenshot? {
         guard let row = try session.rows("""
             SELECT s.*, t.body, t.words, t.tags, t.note FROM screenshot s LEFT JOIN screenshot_text t ON t.id = s.id WHERE s.id = \(id)
             """).first else { return nil }
@@ -87,7 +87,7 @@ extension PostgresStore {
         }
     }
 
-    private func insert(_ archive: ArchivedScreenshot, keepingID: Bool, in session: PostgresSession) throws -> Int64? {
+    func insert(_ archive: ArchivedScreenshot, keepingID: Bool, in session: PostgresSession) throws -> Int64? {
         if try session.value("SELECT id FROM screenshot WHERE sha256 = \(archive.sha256)", as: Int64.self) != nil { return nil }
         let state = archive.state == QueueState.running.rawValue ? QueueState.queued.rawValue : archive.state
         let idFree = keepingID ? try session.value("SELECT id FROM screenshot WHERE id = \(archive.id)", as: Int64.self) == nil : false
@@ -138,7 +138,7 @@ extension PostgresStore {
         return id
     }
 
-    private func insertLinks(_ links: [ArchivedScreenshot.ArchivedLink], of id: Int64, in session: PostgresSession) throws {
+    func insertLinks(_ links: [ArchivedScreenshot.ArchivedLink], of id: Int64, in session: PostgresSession) throws {
         for link in links {
             guard let other = try session.value("SELECT id FROM screenshot WHERE sha256 = \(link.other)", as: Int64.self), other != id else { continue }
             try session.execute("""

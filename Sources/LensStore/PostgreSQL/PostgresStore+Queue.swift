@@ -284,25 +284,7 @@ extension PostgresStore {
         }
     }
 
-    // MARK: Batches
-
-    func beginBatch(_ kind: BatchRecord.Kind, summary: String, pid: Int32, now: Double) throws -> Int64 {
-        try withSession { session in
-            try session.value("""
-                INSERT INTO batch (kind, started_at, summary, pid) VALUES (\(kind.rawValue), \(now), \(summary), \(pid)) RETURNING id
-                """, as: Int64.self)!
-        }
-    }
-
-    func finishBatch(_ id: Int64, droppingIfEmpty: Bool, now: Double) throws {
-        try transaction { session in
-            if droppingIfEmpty, try session.value("SELECT NOT EXISTS (SELECT 1 FROM batch_item WHERE batch_id = \(id))", as: Bool.self) == true {
-                try session.execute("DELETE FROM batch WHERE id = \(id)")
-                return
-            }
-            try session.execute("UPDATE batch SET finished_at = \(now) WHERE id = \(id)")
-        }
-    }
+    // MARK: Batches (the log itself: PostgresStore+History.swift)
 
     func wasRemoved(sha256: String) throws -> Bool {
         try withSession { session in

@@ -222,6 +222,11 @@ extension PostgresStore {
         CREATE TRIGGER entity_count_update BEFORE UPDATE OF screenshot_id, type, normalized ON entity
             FOR EACH ROW EXECUTE FUNCTION lens_entity_unmoved();
         """),
+        ("p6: who runs a batch", """
+        -- host:pid of the process that ran the batch, for messages: whether it still runs is its
+        -- advisory lock's to say (PostgresStore+History.swift), as a pid means nothing on another host.
+        ALTER TABLE batch ADD COLUMN worker text;
+        """),
     ]
 
     /// A migration's statements: the extended protocol takes one at a time. They end their lines

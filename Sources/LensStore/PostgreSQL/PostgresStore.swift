@@ -21,6 +21,9 @@ final class PostgresStore: Sendable {
     let workerID: String
     private let configuration: PostgresConnection.Configuration
     private let idle = Mutex<[PostgresConnection]>([])
+    /// The batches this process is running, each with the connection holding its lock (see
+    /// PostgresStore+History.swift).
+    let batchLocks = Mutex<[Int64: PostgresConnection]>([:])
     private let nextConnectionID = Atomic<Int>(1)
     /// The library's size and mean text length for bm25, and when they were read.
     let shape = Mutex<(at: ContinuousClock.Instant, texts: Double, meanLength: Double)?>(nil)
@@ -59,6 +62,7 @@ final class PostgresStore: Sendable {
 
     deinit {
         for connection in idle.withLock({ $0 }) { PostgresStore.close(connection) }
+        for connection in batchLocks.withLock({ Array($0.values) }) { PostgresStore.close(connection) }
     }
 
     // MARK: Connections
