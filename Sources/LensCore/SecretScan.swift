@@ -171,8 +171,9 @@ struct SecretScan {
         return !templateVariable.matches(in: value).isEmpty
     }
 
-    /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>`, `%s`, `{0}`.
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\{\{[^}]*\}\}|<[^<>]+>|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>` (also
+    /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`.
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 
@@ -380,9 +381,10 @@ struct SecretScan {
 
     /// A password label: the word alone or inside an identifier (`db_pass`, `my_password_secure`:
     /// the look-behind lets `_` or `.` precede it, so no pattern for the identifier's start is needed),
-    /// then `:` `=` `:=` `==` or `is`, then the value (quoted, or up to the next space).
+    /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
+    /// first), then the value (quoted, or up to the next space).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(?:\]|\))?\s*(?::=|==|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pwd", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
@@ -394,6 +396,9 @@ struct SecretScan {
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
             let quoted = match[2] ?? match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6] else { continue }
+            // After `!=`, `===` or `!==` (code), only a literal is a value: `password !== confirm` compares two names.
+            if quoted == nil, match.text.contains("!=") || match.text.contains("===") { continue }
+            if quoteAfterName(at: match.start) == false { continue }
             let isPIN = label.hasPrefix("pin")
             if isPIN {
                 guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
@@ -444,18 +449,94 @@ struct SecretScan {
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
     /// random value after it.
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\s*(:=|==|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
-        guard !longRuns.isEmpty, mentions("key", "secret", "token", "bearer", "authorization") else { return [] }
-        return Self.tokenMatcher.matches(in: text).compactMap { match in
+        let hasLiteral = mentions("\"", "'", "`")
+        let compared = hasLiteral ? literalsComparedWithSecrets() : []
+        guard mentions("key", "secret", "token", "bearer", "authorization"), !longRuns.isEmpty || hasLiteral else { return compared }
+        let found: [Secret] = Self.tokenMatcher.matches(in: text).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]
-            guard let value = quoted ?? match[6], Self.isRandomToken(value) else { return nil }
-            // Without `:` `=` or `is` between them, only a value that is clearly random counts.
-            if match[2] == nil, !Self.isClearlyRandom(value) { return nil }
+            guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
+            if !Self.isRandomToken(value) {
+                // A literal assigned to or compared with a secret's name is its value, random or
+                // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
+                // keyword rule has it; not a command's output in backquotes, nor the value of a
+                // setting about the secret (`SECRET_NAME`, `api_key_file`).
+                guard match[3] ?? match[4] != nil, match[2] != nil, Self.isSecretLiteral(value),
+                      !Self.namesAboutASecret.contains(where: { name(at: match.start).hasSuffix($0) }) else { return nil }
+            } else if match[2] == nil, !Self.isClearlyRandom(value) {
+                // Without `:` `=` or `is` between them, only a value that is clearly random counts.
+                return nil
+            }
             let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
             return secret(.apiKey, nil, start, end)
         }
+        return found + compared
+    }
+
+    /// The comparison written the other way round: `if ("…" == password)`.
+    func literalsComparedWithSecrets() -> [Secret] {
+        guard mentions("==", "!="), mentions("pass", "pwd", "secret", "key", "token", "credential") else { return [] }
+        return Self.literalComparedWithSecret.matches(in: text).compactMap { match in
+            guard let value = match[1] ?? match[2], Self.isSecretLiteral(value) else { return nil }
+            let start = match.start + 1
+            return secret(.apiKey, nil, start, start + value.utf8.count)
+        }
+    }
+
+    /// Settings about a secret rather than holding it, by the last word of their name.
+    static let namesAboutASecret = ["name", "file", "path", "ref", "id", "env", "var", "arn", "field", "header", "param", "length",
+                                    "type", "url", "uri", "endpoint", "location", "label", "prefix"]
+
+    /// The name (identifier) that starts at `start`, lower-cased: `LLM_SECRET_NAME` → `llm_secret_name`.
+    func name(at start: Int) -> String {
+        var end = start
+        while end < utf8.count, Self.isNameByte(utf8[end]) { end += 1 }
+        return slice(start, end).lowercased()
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool { isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E }
+
+    /// For a label whose name a quote follows (`"password": …`): whether that quote closes a key
+    /// quoted as a whole (`"db_password"`), rather than ending a path or a slug that merely ends in
+    /// the word (`'/forgot-password' => …`, `"…/creating-a-strong-password":`). Nil when no quote follows.
+    func quoteAfterName(at start: Int) -> Bool? {
+        var end = start
+        while end < utf8.count, Self.isNameByte(utf8[end]) { end += 1 }
+        guard end < utf8.count, utf8[end] == 0x22 || utf8[end] == 0x27 else { return nil }
+        var first = start
+        while first > 0, Self.isNameByte(utf8[first - 1]) { first -= 1 }
+        return first > 0 && utf8[first - 1] == utf8[end]
+    }
+
+    /// A quoted literal, a comparison, and a name holding a secret's word.
+    static let literalComparedWithSecret = TextMatcher(
+        #"(?i)(?:"([^"\n]{1,128})"|'([^'\n]{1,128})')\s*(?:===|!==|==|!=)\s*[\w.$]*?(?:passw(?:or)?d|passwd|pwd|secret|api_?key|token|private_?key|credential)\w*"#)
+
+    /// Whether a literal given to a secret's name holds a value rather than standing in for one:
+    /// 8 to 128 characters with a letter or digit, not a placeholder or template, no stand-in word
+    /// (`your-api-key-here`, `<token>`, `REDACTED`), not a name in capitals or an identifier
+    /// naming another setting (`API_KEY`, `secretKeyRef`), not a link or a path.
+    static func isSecretLiteral(_ value: String) -> Bool {
+        guard (8...128).contains(value.count), !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else {
+            return false
+        }
+        // Low entropy (`glc_1111…`, `aaaaaaaa1`) is filler, not a chosen value.
+        guard entropy(value) >= 2.0 else { return false }
+        let lower = value.lowercased()
+        let standIns = ["your", "example", "sample", "dummy", "fake", "placeholder", "redacted", "changeme", "change_me", "replace",
+                        "insert", "todo", "xxx", "***", "...", "…", "env", "secret_key", "api_key", "apikey", "token", "password"]
+        if standIns.contains(where: { lower.contains($0) }) { return false }
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || value.hasPrefix("/") || value.hasPrefix("~/") || value.hasPrefix("./") {
+            return false
+        }
+        // One identifier-like word (`SECRET_KEY_BASE`, `x-auth-header`, `secretKeyRef`) names a setting.
+        let isIdentifier = value.allSatisfy { $0.isLetter || $0 == "_" || $0 == "-" || $0 == "." }
+        if isIdentifier && (value == value.uppercased() || !value.contains(where: \.isUppercase) || value.contains("_") || value.contains(".")) {
+            return false
+        }
+        return true
     }
 
     /// Whether a value after a token label looks machine-made: 16+ characters of one token

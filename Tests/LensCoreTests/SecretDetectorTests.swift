@@ -62,6 +62,12 @@ struct SecretDetectorTests {
         Case(text: "Marigold Bank: 804513 is your verification code. Do not share it.", kind: .otp, value: "804513"),
         Case(text: "Your Stripe verification code is: 214-576.", kind: .otp, value: "214-576"),
         Case(text: "Votre code de vérification est 771204", kind: .otp, value: "771204"),
+        // A literal given to or compared with a secret's name, random or not, either way round.
+        Case(text: "api_key: 'correct horse battery staple'", kind: .apiKey, value: "correct horse battery staple"),
+        Case(text: "  \"client_secret\": \"Mx9 plum orchard 44\",", kind: .apiKey, value: "Mx9 plum orchard 44"),
+        Case(text: "if (session_token === \"q7!Lantern~rain\") {", kind: .apiKey, value: "q7!Lantern~rain"),
+        Case(text: "assert \"Blue-Heron-2291\" != admin_password", kind: .apiKey, value: "Blue-Heron-2291"),
+        Case(text: "if (db_pass !== 'Gr4nite falls') return", kind: .password, value: "Gr4nite falls"),
         // Seed phrases: 12+ words of the BIP-39 list, also numbered in a grid.
         Case(text: "legal winner thank year wave sausage worth useful legal winner thank yellow", kind: .seedPhrase,
              value: "sausage worth useful", marker: "[seed phrase]"),
@@ -225,6 +231,14 @@ struct SecretDetectorTests {
         "Config --no-verify-ssl --log-level=debug --dry-run",
         "Dial in: +44 20 7946 0018, PIN: 482 113 9076#",
         "def login(self, user = '', password = '', domain = ''):",
+        // Literals after a secret's name that name or stand in for a value rather than hold one.
+        "api_key = \"YOUR_API_KEY_HERE\"",
+        "secret: 'SECRET_KEY_BASE'",
+        "if (tokenType == \"access_token\") {",
+        "if (token === \"undefined\") return",
+        "auth_token: \"https://auth.example.org/token\"",
+        "if (\"refreshed\" == token_state)",
+        "if (password !== confirmPassword) { showError() }",
     ]
 
     @Test(arguments: negatives)
