@@ -83,6 +83,9 @@ extension LensDatabase {
         }
     }
 
+    /// What a shared library (PostgreSQL) answers for the mind map, which it does not keep yet.
+    public static let mindMapOnlyInSQLite = "the mind map (connections between screenshots; the SQLite store keeps them, a shared library not yet)"
+
     /// Draws (or re-notes) a manual link; returns false when either screenshot does not exist.
     public func link(_ x: Int64, _ y: Int64, note: String?, now: Double = Date().timeIntervalSince1970) throws -> Bool {
         if let postgres { return try postgres.link(x, y, note: note, now: now) }
@@ -109,7 +112,8 @@ extension LensDatabase {
     /// with score 1), merged per pair.
     /// With `touching`, only the edges of that screenshot (through the indexes on `a` and `b`).
     public func edges(minimumScore: Double, touching id: Int64? = nil) throws -> [StoredEdge] {
-        try writer().read { db in
+        if postgres != nil { throw PostgresStoreError.unsupported(Self.mindMapOnlyInSQLite) }
+        return try writer().read { db in
             var edges: [String: StoredEdge] = [:]
             let only = id == nil ? "" : " AND (a = ? OR b = ?)"
             let ids: StatementArguments = id.map { [$0, $0] } ?? []

@@ -52,6 +52,7 @@ extension LensDatabase {
     /// and replaces the entities found in text (those from codes stay), `batchSize` screenshots
     /// per transaction. Returns how many screenshots and entities were written.
     public func reextractEntities(batchSize: Int = 500, _ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
+        if let postgres { return try postgres.reextractEntities(batchSize: batchSize, extract) }
         var last: Int64 = 0, screenshots = 0, entities = 0
         while true {
             let rows = try writer().read { db in try Self.textsAndCaptureTimes(where: "t.id > ? ORDER BY t.id LIMIT ?", [last, batchSize], in: db) }
@@ -107,6 +108,7 @@ extension LensDatabase {
     /// ids that changed.
     public func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
+        if let postgres { return try postgres.reextractEntities(ids: ids, extract) }
         let rows = try writer().read { db in
             try Self.textsAndCaptureTimes(where: "t.id IN (\(databaseQuestionMarks(count: ids.count)))", StatementArguments(ids), in: db).map { row in
                 (row, try Self.entities(ofScreenshot: row.id, in: db).filter { $0.source == "text" && $0.type != "secret" })
@@ -125,6 +127,7 @@ extension LensDatabase {
     /// tokens. Anything but digits in a group is refused, so no other text reaches `MATCH`.
     public func screenshots(showingDigitGroups groups: [String], excluding id: Int64, limit: Int = 50) throws -> [Int64] {
         guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return [] }
+        if let postgres { return try postgres.screenshots(showingDigitGroups: groups, excluding: id, limit: limit) }
         return try writer().read { db in
             try Int64.fetchAll(db, sql: "SELECT rowid FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rowid <> ? LIMIT ?",
                                arguments: ["\"" + groups.joined(separator: " ") + "\"", id, limit])
@@ -144,7 +147,8 @@ extension LensDatabase {
 
     /// The entities stored for a screenshot, in the order they were found.
     public func entities(ofScreenshot id: Int64) throws -> [StoredEntity] {
-        try writer().read { db in try Self.entities(ofScreenshot: id, in: db) }
+        if let postgres { return try postgres.entities(ofScreenshot: id) }
+        return try writer().read { db in try Self.entities(ofScreenshot: id, in: db) }
     }
 
     static func entities(ofScreenshot id: Int64, in db: Database) throws -> [StoredEntity] {

@@ -41,7 +41,8 @@ public struct Facets: Sendable, Equatable, Encodable {
 extension LensDatabase {
     /// The parts of ``statistics()`` the page's filters need, without reading any text.
     public func facets() throws -> Facets {
-        try writer().read { db in
+        if let postgres { return try postgres.facets() }
+        return try writer().read { db in
             func pairs(_ sql: String) throws -> [CollectionStatistics.Count] {
                 try Row.fetchAll(db, sql: sql).map { .init(key: $0["k"] ?? "", count: $0["n"]) }
             }

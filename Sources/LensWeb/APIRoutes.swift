@@ -306,6 +306,9 @@ struct APIRoutes {
         } catch let error as MeaningError {
             // The model or the vectors are not there yet: the search by words still works.
             return JSONResponse.error(.conflict, error.description)
+        } catch let error where Library.unsupportedHere(error) != nil {
+            // What a shared library (PostgreSQL) does not do yet, said as such.
+            return JSONResponse.error(.notImplemented, Library.unsupportedHere(error)!)
         } catch is NIOTooManyBytesError {
             return JSONResponse.error(.contentTooLarge, "the body is over \(SecurityMiddleware.maximumBodyBytes) bytes")
         } catch {

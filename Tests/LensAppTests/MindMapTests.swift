@@ -93,6 +93,32 @@ struct MindMapTests {
         #expect(try phones(early) == ["+442079460018"])
     }
 
+    /// The same in a shared library (PostgreSQL), which keeps no mind map: the screenshot showing
+    /// the national form gains the number when the international one arrives.
+    @Test func nationalNumbersJoinInASharedLibraryToo() throws {
+        let database = try LensDatabase(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
+        func add(_ text: String, _ n: Int) throws -> (id: Int64, entities: [Entity]) {
+            _ = try database.register(FileObservation(path: "/s/\(n).png", size: 10, modifiedAt: 1,
+                                                      sha256: String(repeating: "0", count: 63) + String(n), format: .png, seenAt: 2))
+            let item = try #require(try database.claimNext(owner: getpid()))
+            let entities = EntityExtractors.make(region: "US", knowing: database).entities(in: text)
+            try database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1), entities: entities, for: item.id, seconds: 0.1)
+            return (item.id, entities)
+        }
+        func phones(_ id: Int64) throws -> [String] {
+            try database.entities(ofScreenshot: id).filter { $0.type == "phone" }.map(\.normalized)
+        }
+        let early = try add("Tidewater Books\nTel: 020 7946 0018\nopen 9-17, ask for Ann", 1).id
+        let other = try add("Order 020 7946 0018 77 shipped", 2).id
+        #expect(try phones(early).isEmpty)
+        let card = try add("Tidewater Books Ltd\nPhone +44 20 7946 0018", 3)
+        let revisited = try NationalNumbers.revisit(after: card.id, entities: card.entities, database: database,
+                                                    extractor: EntityExtractors.make(region: "US", knowing: database), connections: nil)
+        #expect(revisited == [early])
+        #expect(try phones(early) == ["+442079460018"] && phones(other).isEmpty)
+        #expect(try database.topEntities(type: "phone", limit: 5).first { $0.normalized == "+442079460018" }?.screenshots == 2)
+    }
+
     /// What an edge shares is stored compactly and read back the same; the JSON of libraries
     /// from before still reads.
     @Test func sharedEntitiesRoundTripAndOldJSONReads() {

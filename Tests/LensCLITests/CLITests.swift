@@ -411,7 +411,6 @@ struct CLITests {
                 == ["+14155550132": 2, "+442079460018": 1])
         #expect(counts.allSatisfy { $0["type"] as? String == "phone" })
         let all = try #require(try lens.run(["entities", "--json", "--top", "100"]).json() as? [[String: Any]])
-        guard kind == .sqlite else { return } // re-extraction is not kept in a shared library yet
 
         let reindexed = try lens.run(["reindex", "--entities"])
         #expect(reindexed.status == 0, "\(reindexed.stderr)")

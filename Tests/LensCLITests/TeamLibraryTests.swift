@@ -124,6 +124,17 @@ struct TeamLibraryTests {
         #expect(api.stdout.hasSuffix("\n200") && api.stdout.contains("receipt_light.png"), "\(api.stdout)")
         #expect(try get("/api/screenshots/\(killedItem)").stdout.hasSuffix("\n200"))
         #expect(try get("/images/\(killedItem)", discardingBody: true).stdout.hasSuffix("\n200"))
+        #expect(try get("/thumbnails/\(killedItem)", discardingBody: true).stdout.hasSuffix("\n200"))
+        // The page's filters: folders, entity types and tags of the shared library.
+        let facets = try get("/api/facets")
+        #expect(facets.stdout.hasSuffix("\n200"), "\(facets.stdout)")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(facets.stdout.split(separator: "\n").dropLast().joined(separator: "\n").utf8))
+                                as? [String: Any])
+        #expect((body["types"] as? [[String: Any]])?.contains { $0["key"] as? String == "phone" } == true, "\(body)")
+        #expect((body["folders"] as? [[String: Any]])?.isEmpty == false, "\(body)")
+        // What it does not do yet is said as such, not as an internal error.
+        let graph = try get("/api/graph")
+        #expect(graph.stdout.hasSuffix("\n501") && graph.stdout.contains("does not do this yet"), "\(graph.stdout)")
     }
 
     /// `lens watch` on the host with the folder only queues (`--workers 0`); a worker recognizes.

@@ -142,7 +142,7 @@ struct QueueContractTests {
 
     @Test func unsupportedOperationsSayWhatAndWhere() throws {
         let store = try StoreFixture(.postgresql)
-        #expect(throws: PostgresStoreError.unsupported("edges (SQLite only for now)")) {
+        #expect(throws: PostgresStoreError.unsupported(LensDatabase.mindMapOnlyInSQLite)) {
             try store.database.edges(minimumScore: 0)
         }
     }
