@@ -99,7 +99,12 @@ static void lensRank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
         double f = data->frequency[i];
         score += data->idf[i] * (f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * (double)length / data->averageLength));
     }
-    sqlite3_result_double(result, -1.0 * score);
+    // Equal scores (the same text captured again and again) are ordered newest first: FTS5 orders
+    // equal ranks as it meets them, which depends on the LIMIT, so pages of a search could repeat
+    // some rows and skip others. 1e-12 a rowid shifts a score by 1e-6 at a million screenshots,
+    // far below what a token more or less in a text changes bm25 by (some 1e-2), so only exact
+    // ties are decided by it; re-ranking the window to find them tripled common words' p95.
+    sqlite3_result_double(result, -1.0 * score - 1e-12 * (double)api->xRowid(fts));
 }
 
 int lens_fts5_register_rank(sqlite3 *db) {

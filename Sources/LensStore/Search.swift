@@ -340,34 +340,15 @@ extension LensDatabase {
                 """, arguments: [expression] + arguments + [window + 1])
             guard let last = candidates.last else { return ([], false) }
             let cut = candidates.count > window
-            let oldest = cut ? candidates[window - 1] : last
-            var hits = try Row.fetchAll(db, sql: """
+            // Equal scores are ordered newest first by the rank itself (lens_rank), so the order
+            // does not depend on the LIMIT and pages neither repeat nor skip tied rows.
+            let hits = try Row.fetchAll(db, sql: """
                 SELECT rowid AS id, -rank AS score, \(snippet) AS snippet
                 FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rank MATCH ? AND rowid >= ? \(filter) ORDER BY rank LIMIT ?
-                """, arguments: [expression, rank, oldest] + arguments + [wanted + 1]).map {
+                """, arguments: [expression, rank, cut ? candidates[window - 1] : last] + arguments + [wanted]).map {
                 Match(id: $0["id"], score: $0["score"], snippet: ($0["snippet"] as String?) ?? "")
             }
-            // FTS5 orders equal ranks as it finds them, which depends on the LIMIT: a tie across
-            // the last place (the same text captured again and again) would let pages repeat and
-            // skip rows. The one row more shows such a tie; then the window's ranks alone (no
-            // snippets) decide, newest first among equals, and the rows brought in get snippets.
-            if hits.count > wanted, hits[wanted].score == hits[wanted - 1].score {
-                let ranked = try Row.fetchAll(db, sql: """
-                    SELECT rowid AS id, -rank AS score FROM screenshot_fts
-                    WHERE screenshot_fts MATCH ? AND rank MATCH ? AND rowid >= ? \(filter) ORDER BY rank LIMIT ?
-                    """, arguments: [expression, rank, oldest] + arguments + [window]).map { (id: $0["id"] as Int64, score: $0["score"] as Double) }
-                let best = ranked.sorted { ($0.score, $0.id) > ($1.score, $1.id) }.prefix(wanted)
-                let known = Dictionary(hits.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-                let missing = best.map(\.id).filter { known[$0] == nil }
-                let snippets = missing.isEmpty ? [:] : try Dictionary(Row.fetchAll(db, sql: """
-                    SELECT rowid AS id, \(snippet) AS snippet FROM screenshot_fts
-                    WHERE screenshot_fts MATCH ? AND rowid IN (\(databaseQuestionMarks(count: missing.count)))
-                    """, arguments: [expression] + StatementArguments(missing)).map { ($0["id"] as Int64, ($0["snippet"] as String?) ?? "") },
-                    uniquingKeysWith: { a, _ in a })
-                hits = best.map { known[$0.id] ?? Match(id: $0.id, score: $0.score, snippet: snippets[$0.id] ?? "") }
-            }
-            let ordered = hits.sorted { ($0.score, $0.id) > ($1.score, $1.id) }.prefix(wanted)
-            return (try showingAnnotations(matching: expression, in: Array(ordered), db: db), cut)
+            return (try showingAnnotations(matching: expression, in: hits.sorted { ($0.score, $0.id) > ($1.score, $1.id) }, db: db), cut)
         }
         // A phrase of several words. When its words are common and the phrase is not, the walk
         // above reads both long doclists whole, and the ranking query read them again (17 ms for

@@ -208,8 +208,8 @@ import Testing
         }
     }
 
-    /// `lens_rank` with the vocabulary's counts gives what FTS5's bm25 gives, score for score,
-    /// for words, alternatives, exclusions, phrases and prefixes (the last two counted by FTS5).
+    /// `lens_rank` with the vocabulary's counts gives what FTS5's bm25 gives, score for score (to
+    /// 1e-9; equal scores newest first), for words, alternatives, exclusions, phrases and prefixes (the last two counted by FTS5).
     @Test func lensRankEqualsBM25() throws {
         let store = try StoreFixture()
         let texts = ["invoice total paid", "invoice invoice overdue", "paid in full, thank you", "total due tomorrow",
@@ -224,7 +224,8 @@ import Testing
             let counts = try words.map { word in try word.map { String(try store.database.documentCount(of: $0)) } ?? "NULL" }
             let rank = "lens_rank(" + (["1.0", "3.0", "2.0"] + counts).joined(separator: ", ") + ")"
             let (bm25, ours) = try store.database.unsafeBulkWrite { db in
-                (try Row.fetchAll(db, sql: "SELECT rowid, rank FROM screenshot_fts WHERE screenshot_fts MATCH ? ORDER BY rank, rowid",
+                // lens_rank orders equal scores newest first (a 1e-12 a rowid nudge): so does this.
+                (try Row.fetchAll(db, sql: "SELECT rowid, rank FROM screenshot_fts WHERE screenshot_fts MATCH ? ORDER BY rank, rowid DESC",
                                   arguments: [expression]).map { [($0[0] as Int64), ($0[1] as Double)] as [Any] },
                  try Row.fetchAll(db, sql: "SELECT rowid, rank FROM screenshot_fts WHERE screenshot_fts MATCH ? AND rank MATCH ? ORDER BY rank, rowid",
                                   arguments: [expression, rank]).map { [($0[0] as Int64), ($0[1] as Double)] as [Any] })
