@@ -384,7 +384,7 @@ struct SecretScan {
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
     /// first), then the value (quoted, or up to the next space).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b)\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pwd", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
@@ -399,6 +399,12 @@ struct SecretScan {
             // After `!=`, `===` or `!==` (code), only a literal is a value: `password !== confirm` compares two names.
             if quoted == nil, match.text.contains("!=") || match.text.contains("===") { continue }
             if quoteAfterName(at: match.start) == false { continue }
+            // OCR may drop the space after `is` (`pass is_no@@aYp8-|`): glued to it, only a value
+            // with a digit and a symbol other than `_` counts (`password is_valid` is code).
+            if quoted == nil, match.text.hasSuffix("is" + value),
+               !(value.count >= 6 && value.contains(where: \.isNumber) && value.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" })) {
+                continue
+            }
             let isPIN = label.hasPrefix("pin")
             if isPIN {
                 guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
