@@ -129,7 +129,7 @@ public enum HistoryUseCases {
                 files.append(.init(path: file.path, action: .kept, detail: "left in the trash at \(file.trash): \(error.localizedDescription)"))
             }
         }
-        if let keeper = ConnectionKeeper.forDrain(library.database) {
+        if let keeper = ConnectionKeeper.ifKept(by: library.database) {
             for id in outcome.restoredIDs { try keeper.connect(id) }
         }
         return UndoReport(batch: outcome.batch, removed: outcome.removed, restored: outcome.restoredIDs, files: files)
@@ -152,7 +152,7 @@ public enum HistoryUseCases {
     public static func redo(_ library: Library, batch: Int64?, undoDays: Int, now: Date = Date()) throws -> UndoReport {
         let outcome = try library.database.redo(batch: batch, expiredBefore: now.timeIntervalSince1970 - Double(undoDays) * 86_400,
                                                 undoDays: undoDays, isAlive: isProcessAlive, now: now.timeIntervalSince1970)
-        if let keeper = ConnectionKeeper.forDrain(library.database) {
+        if let keeper = ConnectionKeeper.ifKept(by: library.database) {
             for id in outcome.restoredIDs { try keeper.connect(id) }
         }
         return UndoReport(batch: outcome.batch, removed: outcome.removed, restored: outcome.restoredIDs, files: [])

@@ -160,7 +160,7 @@ public struct Importer: Sendable {
                                    retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                    privacy: PrivacyFilter.make(options.privacy, folders: WatchedFolders(options.folders)),
                                    folderTags: { [folders = WatchedFolders(options.folders)] path in folders.folder(holding: path)?.tags ?? [] },
-                                   connections: ConnectionKeeper.forDrain(database))
+                                   connections: ConnectionKeeper.ifKept(by: database))
             // Items with a transient problem wait out their backoff; the policy bounds the attempts,
             // so this ends with each of them recognized or failed. Another process (a daemon) may
             // take one meanwhile: only items still waiting keep the import here.

@@ -16,8 +16,9 @@ public final class ConnectionKeeper: @unchecked Sendable {
 
     public init(database: LensDatabase) { self.database = database }
 
-    /// A keeper for a queue drain, or nil where the store keeps no mind map (PostgreSQL, for now).
-    static func forDrain(_ database: LensDatabase) -> ConnectionKeeper? {
+    /// A keeper of `database`'s mind map (a queue drain's, an undo's), or nil where the store keeps no
+    /// mind map (PostgreSQL, for now).
+    static func ifKept(by database: LensDatabase) -> ConnectionKeeper? {
         database.isPostgreSQL ? nil : ConnectionKeeper(database: database)
     }
 

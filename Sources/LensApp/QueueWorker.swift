@@ -42,7 +42,7 @@ public struct QueueWorker: Service {
                                retryPolicy: options.retryPolicy, logger: logger, extractor: { _ in extractor },
                                privacy: PrivacyFilter.make(options.privacy, folders: folders),
                                folderTags: { path in folders.folder(holding: path)?.tags ?? [] },
-                               connections: ConnectionKeeper.forDrain(database))
+                               connections: ConnectionKeeper.ifKept(by: database))
         drain.pathMap = pathMap
         logger.info("worker started", metadata: ["store": "\(database.location)", "ocr_workers": "\(pool.workerCount)"])
         // The claims in hand are renewed every third of a lease, so a long recognition keeps its

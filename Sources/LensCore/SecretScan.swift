@@ -518,7 +518,7 @@ struct SecretScan {
 
     /// A quoted literal, a comparison, and a name holding a secret's word.
     static let literalComparedWithSecret = TextMatcher(
-        #"(?i)(?:"([^"\n]{1,128})"|'([^'\n]{1,128})')\s*(?:===|!==|==|!=)\s*[\w.$]*?(?:passw(?:or)?d|passwd|pwd|secret|api_?key|token|private_?key|credential)\w*"#)
+        #"(?i)(?:"([^"\n]{1,128})"|'([^'\n]{1,128})')\s*(?:===|!==|==|!=)\s*[\w.$]{0,64}?(?:passw(?:or)?d|passwd|pwd|secret|api_?key|token|private_?key|credential)"#)
 
     /// Whether a literal given to a secret's name holds a value rather than standing in for one:
     /// 8 to 128 characters with a letter or digit, not a placeholder or template, no stand-in word

@@ -67,18 +67,29 @@ enum EntityCounts {
 extension LensDatabase {
     /// The most frequent entities, by the screenshots that hold them, then occurrences; each with
     /// its value as the oldest screenshot holding it shows it.
+    /// The entity types `entity_count` holds, by index seeks from one type to the next (both stores).
+    static let countedTypesSQL = """
+        WITH RECURSIVE kind(type) AS (
+            SELECT min(type) FROM entity_count
+            UNION ALL SELECT (SELECT min(type) FROM entity_count WHERE type > kind.type) FROM kind WHERE kind.type IS NOT NULL)
+        SELECT type FROM kind WHERE type IS NOT NULL
+        """
+
+    /// Each type's best counts merged: the `limit` most frequent, by screenshots, then
+    /// occurrences, then type and value.
+    static func mostFrequent(_ counts: [EntityCount], limit: Int) -> [EntityCount] {
+        Array(counts.sorted {
+            ($1.screenshots, $1.occurrences, $0.type, $0.normalized) < ($0.screenshots, $0.occurrences, $1.type, $1.normalized)
+        }.prefix(limit))
+    }
+
     public func topEntities(type: String? = nil, limit: Int = 20) throws -> [EntityCount] {
         let limit = max(0, limit)
         if let postgres { return try postgres.topEntities(type: type, limit: limit) }
         return try writer().read { db in
             // Each type's best `limit` from the rank index (the types themselves by index seeks),
             // merged.
-            let types = try type.map { [$0] } ?? String.fetchAll(db, sql: """
-                WITH RECURSIVE kind(type) AS (
-                    SELECT min(type) FROM entity_count
-                    UNION ALL SELECT (SELECT min(type) FROM entity_count WHERE type > kind.type) FROM kind WHERE kind.type IS NOT NULL)
-                SELECT type FROM kind WHERE type IS NOT NULL
-                """)
+            let types = try type.map { [$0] } ?? String.fetchAll(db, sql: Self.countedTypesSQL)
             var counts: [EntityCount] = []
             for type in types {
                 counts += try Row.fetchAll(db, sql: """
@@ -88,8 +99,7 @@ extension LensDatabase {
                     EntityCount(type: type, normalized: $0["normalized"], example: "", screenshots: $0["screenshots"], occurrences: $0["occurrences"])
                 }
             }
-            counts.sort { ($1.screenshots, $1.occurrences, $0.type, $0.normalized) < ($0.screenshots, $0.occurrences, $1.type, $1.normalized) }
-            counts = Array(counts.prefix(limit))
+            counts = Self.mostFrequent(counts, limit: limit)
             for i in counts.indices {
                 counts[i].example = try String.fetchOne(db, sql: """
                     SELECT value FROM entity WHERE type = ? AND normalized = ? ORDER BY screenshot_id, id LIMIT 1

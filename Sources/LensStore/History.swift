@@ -37,6 +37,24 @@ public struct BatchRecord: Sendable, Equatable, Encodable {
     }
 }
 
+extension BatchRecord {
+    /// Refuses, with the reason, a batch `lens undo` cannot revert: already undone, expired, or a
+    /// whole-index replacement. Both stores check a candidate so.
+    func checkUndoable(expiredBefore: Double, undoDays: Int) throws {
+        if let undoneAt { throw UndoError.alreadyUndone(id, at: undoneAt) }
+        if startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(id, days: undoDays) }
+        if kind == .replace {
+            throw UndoError.notUndoable(id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
+        }
+    }
+
+    /// Refuses, with the reason, a batch `lens redo` cannot bring back: not undone, or expired.
+    func checkRedoable(expiredBefore: Double, undoDays: Int) throws {
+        guard undoneAt != nil else { throw UndoError.notUndone(id) }
+        if startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(id, days: undoDays) }
+    }
+}
+
 /// A file that `lens delete --file` moved to the trash folder, so `lens undo` can put it back.
 public struct TrashedFile: Codable, Sendable, Equatable {
     public var path: String
@@ -153,7 +171,6 @@ extension LensDatabase {
     /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
     /// when to reload.
     public func batchLogVersion() throws -> [Int64] {
-        if let postgres { return try postgres.batchLogVersion() }
         return try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch
@@ -214,11 +231,7 @@ extension LensDatabase {
         try refuseWhileRunning(isAlive: isAlive, in: db)
         let row = try batchRow(id, newestWhere: "undone_at IS NULL", orElse: .nothingToUndo, in: db)
         let batch = Self.batchRecord(row)
-        if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
-        if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
-        if batch.kind == .replace {
-            throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
-        }
+        try batch.checkUndoable(expiredBefore: expiredBefore, undoDays: undoDays)
         return batch
     }
 
@@ -321,8 +334,7 @@ extension LensDatabase {
             try Self.refuseWhileRunning(isAlive: isAlive, in: db)
             let row = try Self.batchRow(id, newestWhere: "undone_at IS NOT NULL", orElse: .nothingToRedo, in: db)
             var batch = Self.batchRecord(row)
-            guard batch.undoneAt != nil else { throw UndoError.notUndone(batch.id) }
-            if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+            try batch.checkRedoable(expiredBefore: expiredBefore, undoDays: undoDays)
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
             switch batch.kind {
             case .replace:

@@ -485,15 +485,20 @@ extension LensDatabase {
             let json: String = row["tags"] ?? "[]"
             tagLists[row["id"]] = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
         }
-        let filtered = Set(request.tags)
         return matches.map { match in
             guard let tags = tagLists[match.id], !tags.isEmpty else { return match }
             var match = match
-            let marked = tags.map { filtered.contains($0) ? "\(SearchHit.matchStart)\($0)\(SearchHit.matchEnd)" : $0 }
-            match.snippet = marked.joined(separator: ", ") + " · " + match.snippet
+            match.snippet = Self.snippet(showing: tags, marking: request.tags, before: match.snippet)
             match.field = .tags
             return match
         }
+    }
+
+    /// A listing by tag shows the screenshot's tags, those filtered on marked, before its snippet
+    /// (both stores).
+    static func snippet(showing tags: [String], marking filtered: [String], before snippet: String) -> String {
+        let marked = tags.map { filtered.contains($0) ? "\(SearchHit.matchStart)\($0)\(SearchHit.matchEnd)" : $0 }
+        return marked.joined(separator: ", ") + " · " + snippet
     }
 
     /// Some 16 words of `text` around the first place it shows `fragment` (or `fallback`), that

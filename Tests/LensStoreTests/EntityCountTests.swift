@@ -15,7 +15,8 @@ struct EntityCountTests {
 
     /// Every entity's count, from the entity rows.
     static func recount(_ store: StoreFixture) throws -> [Count] {
-        try store.database.unsafeBulkWrite { db in
+        if let postgres = store.database.postgres { return try PostgresEntityCountTests.recount(postgres) }
+        return try store.database.unsafeBulkWrite { db in
             let counts = try Row.fetchAll(db, sql: """
                 SELECT type, normalized, count(DISTINCT screenshot_id) AS s, count(*) AS o FROM entity
                 GROUP BY type, normalized ORDER BY s DESC, o DESC, type, normalized
@@ -34,18 +35,22 @@ struct EntityCountTests {
         Entity(type: type, value: value, normalized: normalized, start: 0, end: value.utf8.count)
     }
 
-    @Test func countsFollowAddsDeletesUndoAndReextraction() throws {
-        let store = try StoreFixture()
+    /// Entities sharing normalized values, written in several ways.
+    static let pool = [
+        entity(.url, "example.org/docs", "https://example.org/docs"),
+        entity(.url, "https://example.org/docs", "https://example.org/docs"),
+        entity(.phone, "(415) 555-0132", "+14155550132"),
+        entity(.phone, "415.555.0132", "+14155550132"),
+        entity(.email, "Priya@Example.org", "priya@example.org"),
+        entity(.person, "Priya Raman", "Priya Raman"),
+        entity(.money, "$12.50", "12.50 USD"),
+    ]
+
+    @Test(arguments: StoreKind.allCases)
+    func countsFollowAddsDeletesUndoAndReextraction(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         var random = SplitMix(seed: 29)
-        let pool = [
-            Self.entity(.url, "example.org/docs", "https://example.org/docs"),
-            Self.entity(.url, "https://example.org/docs", "https://example.org/docs"),
-            Self.entity(.phone, "(415) 555-0132", "+14155550132"),
-            Self.entity(.phone, "415.555.0132", "+14155550132"),
-            Self.entity(.email, "Priya@Example.org", "priya@example.org"),
-            Self.entity(.person, "Priya Raman", "Priya Raman"),
-            Self.entity(.money, "$12.50", "12.50 USD"),
-        ]
+        let pool = Self.pool
         func check(_ step: String) throws {
             let counts = try Self.recount(store)
             #expect(try Self.kept(store) == counts, "after \(step)")
@@ -132,14 +137,7 @@ struct PostgresEntityCountTests {
     @Test func countsFollowConcurrentWritersAndReplacedEntities() async throws {
         let address = try PostgresCluster.shared.get().makeDatabase()
         let database = try LensDatabase(store: .postgresql(address))
-        let pool = [
-            EntityCountTests.entity(.url, "example.org/docs", "https://example.org/docs"),
-            EntityCountTests.entity(.phone, "(415) 555-0132", "+14155550132"),
-            EntityCountTests.entity(.phone, "415.555.0132", "+14155550132"),
-            EntityCountTests.entity(.email, "Priya@Example.org", "priya@example.org"),
-            EntityCountTests.entity(.person, "Priya Raman", "Priya Raman"),
-            EntityCountTests.entity(.money, "$12.50", "12.50 USD"),
-        ]
+        let pool = EntityCountTests.pool
         for n in 0..<60 {
             _ = try database.register(FileObservation(path: "/s/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n + 1), format: .png, seenAt: 2))
         }

@@ -10,22 +10,12 @@ extension PostgresStore {
         try withSession { session in try entities(ofScreenshot: id, in: session) }
     }
 
-    /// Stored texts with their capture times, for ids in `ids` or after `after` (a page of `limit`).
-    private func texts(ids: [Int64]? = nil, after: Int64 = 0, limit: Int, in session: PostgresSession) throws
-        -> [(id: Int64, text: String, seen: Date)] {
-        let rows: [PostgresRandomAccessRow]
-        if let ids {
-            rows = try session.rows("""
-                SELECT t.id, t.body, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
-                WHERE t.id = ANY(\(ids)) ORDER BY t.id
-                """)
-        } else {
-            rows = try session.rows("""
-                SELECT t.id, t.body, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id
-                WHERE t.id > \(after) ORDER BY t.id LIMIT \(Int64(limit))
-                """)
-        }
-        return try rows.map {
+    /// Stored texts with their capture times: `condition` chooses the rows (on `t`, the text row).
+    private func texts(where condition: PostgresQuery, in session: PostgresSession) throws -> [(id: Int64, text: String, seen: Date)] {
+        var query = PostgresQuery(unsafeSQL: "SELECT t.id, t.body, s.captured_at FROM screenshot_text t JOIN screenshot s ON s.id = t.id WHERE ")
+        query.sql += condition.sql
+        query.binds = condition.binds
+        return try session.rows(query).map {
             (try $0.get("id"), try $0.optional("body", as: String.self) ?? "",
              Date(timeIntervalSince1970: try $0.optional("captured_at", as: Double.self) ?? 0))
         }
@@ -44,7 +34,9 @@ extension PostgresStore {
     func reextractEntities(batchSize: Int, _ extract: (String, Date) -> [Entity]) throws -> (screenshots: Int, entities: Int) {
         var last: Int64 = 0, screenshots = 0, entities = 0
         while true {
-            let rows = try withSession { session in try texts(after: last, limit: batchSize, in: session) }
+            let rows = try withSession { session in
+                try texts(where: "t.id > \(last) ORDER BY t.id LIMIT \(Int64(batchSize))", in: session)
+            }
             guard let tail = rows.last else { return (screenshots, entities) }
             last = tail.id
             let found = rows.map { ($0.id, extract($0.text, $0.seen)) }
@@ -59,7 +51,7 @@ extension PostgresStore {
     func reextractEntities(ids: [Int64], _ extract: (String, Date, [StoredEntity]) -> [Entity]?) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let rows = try withSession { session in
-            try texts(ids: ids, limit: ids.count, in: session).map { row in
+            try texts(where: "t.id = ANY(\(ids)) ORDER BY t.id", in: session).map { row in
                 (row, try entities(ofScreenshot: row.id, in: session).filter { $0.source == "text" && $0.type != "secret" })
             }
         }

@@ -28,7 +28,7 @@ extension PostgresStore {
                 INSERT INTO batch (kind, started_at, summary, pid, worker) VALUES (\(kind.rawValue), \(now), \(summary), \(pid), \(workerID))
                 RETURNING id
                 """, as: Int64.self)!
-            try session.execute("SELECT pg_advisory_lock(\(Self.batchLockKey), \(Int32(truncatingIfNeeded: id)))")
+            try session.execute("SELECT pg_advisory_lock(\(Self.batchLockKey), (\(id) & 2147483647)::int4)")
             try session.execute("COMMIT")
             batchLocks.withLock { $0[id] = connection }
             return id
@@ -71,14 +71,6 @@ extension PostgresStore {
                     items: Int(try row.optional("items", as: Int64.self) ?? 0))
     }
 
-    func batchLogVersion() throws -> [Int64] {
-        try withSession { session in
-            guard let row = try session.rows("SELECT coalesce(max(id), 0) AS a, count(finished_at) AS b, count(undone_at) AS c FROM batch").first
-            else { return [0, 0, 0] }
-            return [try row.get("a"), try row.get("b"), try row.get("c")]
-        }
-    }
-
     func deleteScreenshots(ids: [Int64], summary: String, now: Double) throws -> (batch: Int64, removed: [ArchivedScreenshot]) {
         try transaction { session in
             try session.execute("SELECT pg_advisory_xact_lock(\(Self.historyLockKey))")
@@ -109,11 +101,7 @@ extension PostgresStore {
     private func undoCandidate(_ id: Int64?, expiredBefore: Double, undoDays: Int, in session: PostgresSession) throws -> BatchRecord {
         try refuseWhileRunning(in: session)
         let batch = try batchRecord(id, undone: false, orElse: .nothingToUndo, in: session)
-        if let undone = batch.undoneAt { throw UndoError.alreadyUndone(batch.id, at: undone) }
-        if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
-        if batch.kind == .replace {
-            throw UndoError.notUndoable(batch.id, reason: "a 'lens restore --replace' replaced the whole index; restore the export taken before it")
-        }
+        try batch.checkUndoable(expiredBefore: expiredBefore, undoDays: undoDays)
         return batch
     }
 
@@ -150,8 +138,7 @@ extension PostgresStore {
             try session.execute("SELECT pg_advisory_xact_lock(\(Self.historyLockKey))")
             try refuseWhileRunning(in: session)
             var batch = try batchRecord(id, undone: true, orElse: .nothingToRedo, in: session)
-            guard batch.undoneAt != nil else { throw UndoError.notUndone(batch.id) }
-            if batch.startedAt.timeIntervalSince1970 < expiredBefore { throw UndoError.expired(batch.id, days: undoDays) }
+            try batch.checkRedoable(expiredBefore: expiredBefore, undoDays: undoDays)
             var outcome = UndoOutcome(batch: batch, removed: 0, restoredIDs: [], trashed: [])
             switch batch.kind {
             case .replace:
@@ -198,25 +185,21 @@ extension PostgresStore {
 
     // MARK: Parts
 
-    /// Refuses while any batch still runs: one whose lock its process (on any host) holds.
+    /// Refuses while any batch still runs: one whose lock a process holds, on any host (this
+    /// process's own batches too: their locks are held by connections of their own). One
+    /// statement, however many interrupted batches the log has gathered.
     private func refuseWhileRunning(in session: PostgresSession) throws {
-        for row in try session.rows("""
-            SELECT id, kind, pid, worker FROM batch WHERE finished_at IS NULL AND undone_at IS NULL ORDER BY id DESC
-            """) {
-            let id = try row.get("id", as: Int64.self)
-            let runsHere = batchLocks.withLock { $0[id] != nil }
-            let free = try session.value("""
-                SELECT pg_try_advisory_xact_lock_shared(\(Self.batchLockKey), \(Int32(truncatingIfNeeded: id)))
-                """, as: Bool.self) ?? false
-            if runsHere || !free {
-                let kind = BatchRecord.Kind(rawValue: try row.get("kind")) ?? .import
-                let pid = try row.optional("pid", as: Int32.self) ?? 0
-                if let worker = try row.optional("worker", as: String.self), worker != workerID {
-                    throw UndoError.runningElsewhere(id, kind: kind, worker: worker)
-                }
-                throw UndoError.running(id, kind: kind, pid: pid)
-            }
+        guard let row = try session.rows("""
+            SELECT id, kind, pid, worker FROM batch WHERE finished_at IS NULL AND undone_at IS NULL
+              AND NOT pg_try_advisory_xact_lock_shared(\(Self.batchLockKey), (id & 2147483647)::int4)
+            ORDER BY id DESC LIMIT 1
+            """).first else { return }
+        let id = try row.get("id", as: Int64.self)
+        let kind = BatchRecord.Kind(rawValue: try row.get("kind")) ?? .import
+        if let worker = try row.optional("worker", as: String.self), worker != workerID {
+            throw UndoError.runningElsewhere(id, kind: kind, worker: worker)
         }
+        throw UndoError.running(id, kind: kind, pid: try row.optional("pid", as: Int32.self) ?? 0)
     }
 
     /// Batch `id`, or the newest undone (most recently undone first) or not undone.

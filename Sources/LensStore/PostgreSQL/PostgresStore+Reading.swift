@@ -183,12 +183,8 @@ extension PostgresStore {
     func topEntities(type: String?, limit: Int) throws -> [EntityCount] {
         try withSession { session in
             // Each type's best `limit` from the rank index (the types by index seeks), merged.
-            let types = try type.map { [$0] } ?? session.rows("""
-                WITH RECURSIVE kind(type) AS (
-                    SELECT min(type) FROM entity_count
-                    UNION ALL SELECT (SELECT min(type) FROM entity_count WHERE type > kind.type) FROM kind WHERE kind.type IS NOT NULL)
-                SELECT type FROM kind WHERE type IS NOT NULL
-                """).map { try $0.get("type", as: String.self) }
+            let types = try type.map { [$0] }
+                ?? session.rows(PostgresQuery(unsafeSQL: LensDatabase.countedTypesSQL)).map { try $0.get("type", as: String.self) }
             var counts: [EntityCount] = []
             for type in types {
                 counts += try session.rows("""
@@ -199,8 +195,7 @@ extension PostgresStore {
                                 screenshots: Int(try $0.get("screenshots", as: Int32.self)), occurrences: Int(try $0.get("occurrences", as: Int32.self)))
                 }
             }
-            counts.sort { ($1.screenshots, $1.occurrences, $0.type, $0.normalized) < ($0.screenshots, $0.occurrences, $1.type, $1.normalized) }
-            counts = Array(counts.prefix(limit))
+            counts = LensDatabase.mostFrequent(counts, limit: limit)
             for i in counts.indices {
                 counts[i].example = try session.value("""
                     SELECT value FROM entity WHERE type = \(counts[i].type) AND normalized = \(counts[i].normalized)

@@ -387,12 +387,10 @@ extension PostgresStore {
         for row in try session.rows("SELECT id, tags FROM screenshot_text WHERE id = ANY(\(ids))") {
             tagLists[try row.get("id")] = try row.get("tags", as: [String].self)
         }
-        let filtered = Set(request.tags)
         return matches.map { match in
             guard let tags = tagLists[match.id], !tags.isEmpty else { return match }
             var match = match
-            let marked = tags.map { filtered.contains($0) ? "\(SearchHit.matchStart)\($0)\(SearchHit.matchEnd)" : $0 }
-            match.snippet = marked.joined(separator: ", ") + " · " + match.snippet
+            match.snippet = LensDatabase.snippet(showing: tags, marking: request.tags, before: match.snippet)
             match.field = .tags
             return match
         }
