@@ -25,6 +25,7 @@ test_packages=(
   python3-venv                                          # a venv for Selenium, pytest and Pillow from PyPI (test tooling only)
   curl iproute2                                         # lens serve reached from a second network namespace
   postgresql-15                                         # the team library's tests start throwaway clusters (initdb, pg_ctl)
+  openssl                                               # certificates for the PostgreSQL TLS test
 )
 [[ "${LENS_DEPS:-test}" == "run" ]] || packages+=("${test_packages[@]}")
 

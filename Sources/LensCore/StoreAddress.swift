@@ -44,14 +44,27 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var database: String
-    /// `sslmode`: `disable` (the default here: TLS is for the network, and a socket or loopback
-    /// needs none), `prefer` or `require`.
+    /// `sslmode`, for TCP (a Unix socket never uses TLS, as with libpq). The default here is
+    /// `disable`: TLS is for the network, and a socket or loopback needs none.
     public var tls: TLSMode
+    /// `sslrootcert`: a PEM file of the certificate authorities to trust for `verify-ca` and
+    /// `verify-full`; without it, the system's (Debian's `ca-certificates`).
+    public var rootCertificates: String?
 
-    public enum TLSMode: String, Sendable, Equatable { case disable, prefer, require }
+    /// libpq's modes, with libpq's meaning:
+    /// - `disable`: plain TCP; `prefer`: TLS when the server offers it, unverified;
+    /// - `require`: TLS or no connection, the server's certificate not checked (libpq checks it
+    ///   only when a root certificate file is given: Lens asks for `verify-ca` then);
+    /// - `verifyCA`: TLS, the certificate signed by a trusted authority;
+    /// - `verifyFull`: that, and issued for the host named in the address.
+    public enum TLSMode: String, Sendable, Equatable {
+        case disable, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
 
     public init(host: String? = nil, port: Int = 5432, socketFolder: String? = nil, user: String, password: String? = nil,
-                database: String, tls: TLSMode = .disable) {
+                database: String, tls: TLSMode = .disable, rootCertificates: String? = nil) {
         self.host = host
         self.port = port
         self.socketFolder = socketFolder
@@ -59,6 +72,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         self.password = password
         self.database = database
         self.tls = tls
+        self.rootCertificates = rootCertificates
     }
 
     /// The socket's path when connecting over a Unix socket.
@@ -111,7 +125,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             host = Self.decode(hostPart).map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
         }
         var database = Self.decode(path) ?? ""
-        var tls = TLSMode.disable
+        var tls = TLSMode.disable, rootCertificates: String?
         for (key, value) in parameters {
             switch key {
             case "host": host = value
@@ -122,14 +136,18 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             case "password": password = value
             case "dbname": database = value
             case "sslmode":
-                switch value {
-                case "disable", "allow": tls = .disable
-                case "prefer": tls = .prefer
-                case "require", "verify-ca", "verify-full": tls = .require
-                default: throw fail("sslmode must be disable, prefer or require")
+                if value == "allow" {
+                    tls = .disable // libpq's "allow" tries plain first, and a plain connection is what it gets
+                } else if let mode = TLSMode(rawValue: value) {
+                    tls = mode
+                } else {
+                    throw fail("sslmode must be disable, allow, prefer, require, verify-ca or verify-full")
                 }
+            case "sslrootcert":
+                guard !value.isEmpty else { throw fail("sslrootcert names no file") }
+                rootCertificates = value
             case "application_name", "connect_timeout": continue
-            default: throw fail("'\(key)' is not a setting Lens knows (host, port, user, password, dbname, sslmode)")
+            default: throw fail("'\(key)' is not a setting Lens knows (host, port, user, password, dbname, sslmode, sslrootcert)")
             }
         }
         var socketFolder: String?
@@ -144,7 +162,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         guard !database.isEmpty || !resolvedUser.isEmpty else { throw fail("no database named") }
         if database.isEmpty { database = resolvedUser }
         self.init(host: host, port: port, socketFolder: socketFolder, user: resolvedUser, password: password,
-                  database: database, tls: tls)
+                  database: database, tls: tls, rootCertificates: rootCertificates)
     }
 
     /// The URL without its password: safe for logs and messages.
@@ -154,7 +172,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             return "postgresql://\(credentials)@/\(database)?host=\(socketFolder)" + (port == 5432 ? "" : "&port=\(port)")
         }
         let shownHost = host!.contains(":") ? "[\(host!)]" : host!
-        return "postgresql://\(credentials)@\(shownHost):\(port)/\(database)"
+        return "postgresql://\(credentials)@\(shownHost):\(port)/\(database)" + (tls == .disable ? "" : "?sslmode=\(tls.rawValue)")
     }
 
     /// Percent-decoding, as URLs need for `@`, `:` or `/` in a password or a socket folder.

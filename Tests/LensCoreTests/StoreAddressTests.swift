@@ -19,6 +19,13 @@ struct StoreAddressTests {
         #expect(v6.host == "::1" && v6.port == 5433)
         let encodedSocket = try PostgresAddress(url: "postgresql://u@%2Ftmp%2Fpg/d")
         #expect(encodedSocket.socketFolder == "/tmp/pg")
+        #expect(tcp.tls == .disable && socket.tls == .disable)
+        let verified = try PostgresAddress(url: "postgresql://u@db.internal/d?sslmode=verify-full&sslrootcert=/etc/lens/ca.pem")
+        #expect(verified.tls == .verifyFull && verified.rootCertificates == "/etc/lens/ca.pem")
+        #expect(verified.description == "postgresql://u@db.internal:5432/d?sslmode=verify-full")
+        #expect(try PostgresAddress(url: "postgresql://u@h/d?sslmode=verify-ca").tls == .verifyCA)
+        #expect(try PostgresAddress(url: "postgresql://u@h/d?sslmode=require").tls == .require)
+        #expect(try PostgresAddress(url: "postgresql://u@h/d?sslmode=allow").tls == .disable)
     }
 
     @Test func passwordsNeverShow() throws {
@@ -34,7 +41,7 @@ struct StoreAddressTests {
         }
     }
 
-    @Test(arguments: ["mysql://h/db", "postgresql://h/db?sslmode=sometimes", "postgresql://h/db?options=-c%20x", "postgresql://h:0/db", ""])
+    @Test(arguments: ["mysql://h/db", "postgresql://h/db?sslmode=sometimes", "postgresql://h/db?sslrootcert=", "postgresql://h/db?options=-c%20x", "postgresql://h:0/db", ""])
     func badAddressesSayWhy(text: String) {
         #expect(throws: StoreAddressError.self) { try StoreAddress(text) }
     }

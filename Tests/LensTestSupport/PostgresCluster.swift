@@ -39,8 +39,9 @@ public final class PostgresCluster: Sendable {
     }
 
     /// `tcp`: also listen on this address and port, trusting clients of its /30 (a veth link a
-    /// test made); the cluster is the caller's to ``stop()``.
-    public init(tcp: (address: String, port: Int)? = nil) throws {
+    /// test made); the cluster is the caller's to ``stop()``. `tls`: a PEM certificate and key;
+    /// the server then speaks TLS on TCP and refuses TCP clients without it.
+    public init(tcp: (address: String, port: Int)? = nil, tls: (certificate: String, key: String)? = nil) throws {
         guard let binaries = Self.binaryFolder() else {
             throw PostgresClusterError(message: "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run bash scripts/install-deps.sh")
         }
@@ -52,9 +53,17 @@ public final class PostgresCluster: Sendable {
         var listen = "-c listen_addresses=''"
         if let tcp {
             let hba = folder + "/data/pg_hba.conf"
-            let line = "host all all \(tcp.address)/30 trust\n"
-            try run("/bin/sh", ["-c", "printf '%s' \"$0\" >> \"$1\"", line, hba], absolute: true)
+            // With TLS, the file is replaced: initdb's trusts plain TCP from loopback.
+            let lines = tls == nil ? "host all all \(tcp.address)/30 trust\n" : "local all all trust\nhostssl all all \(tcp.address)/30 trust\n"
+            try run("/bin/sh", ["-c", "printf '%s' \"$0\" \(tls == nil ? ">>" : ">") \"$1\"", lines, hba], absolute: true)
             listen = "-c listen_addresses=\(tcp.address) -p \(tcp.port)"
+        }
+        if let tls {
+            // The server reads its key only if no one else may: copies owned by the server's user.
+            for (file, name) in [(tls.certificate, "server.crt"), (tls.key, "server.key")] {
+                try run("/bin/sh", ["-c", "cat \"$0\" > \"$1\" && chmod 600 \"$1\"", file, folder + "/data/" + name], absolute: true)
+            }
+            listen += " -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key"
         }
         try run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60",
                            "-o", "-k \(folder) \(listen) -c fsync=off -c max_connections=200", "start"])
@@ -91,7 +100,7 @@ public final class PostgresCluster: Sendable {
     /// not Foundation's Process: Process learns of an exit through a descriptor the child inherits,
     /// which the server `pg_ctl start` leaves running inherits too, so Process never sees pg_ctl end.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
+    public static func run(_ path: String, _ arguments: [String]) throws -> String {
         let outputPath = NSTemporaryDirectory() + "lens-pg-output-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()

@@ -3,6 +3,7 @@ import LensCore
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 import Synchronization
 
@@ -41,16 +42,37 @@ final class PostgresStore: Sendable {
         if let socket = address.socketPath {
             configuration = .init(unixSocketPath: socket, username: address.user, password: address.password, database: address.database)
         } else {
-            guard address.tls == .disable else {
-                throw PostgresStoreError.unsupported("sslmode=\(address.tls.rawValue): this build of Lens connects without TLS; "
-                                                     + "reach the server over a Unix socket, loopback or a tunnel (ssh -L)")
-            }
             configuration = .init(host: address.host ?? "localhost", port: address.port, username: address.user,
-                                  password: address.password, database: address.database, tls: .disable)
+                                  password: address.password, database: address.database, tls: try Self.tls(for: address))
         }
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
         try migrate()
+    }
+
+    /// TLS as `sslmode` asks (see ``PostgresAddress/TLSMode``): a server whose certificate fails
+    /// the checks asked for is not connected to, and the error says why.
+    static func tls(for address: PostgresAddress) throws -> PostgresConnection.Configuration.TLS {
+        guard address.tls != .disable else { return .disable }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch address.tls {
+        case .disable: return .disable
+        case .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let file = address.rootCertificates {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw PostgresStoreError.cannotConnect(address.description, reason: "sslrootcert \(file) cannot be read")
+            }
+            tls.trustRoots = .file(file)
+        }
+        do {
+            let context = try NIOSSLContext(configuration: tls)
+            return address.tls == .prefer ? .prefer(context) : .require(context)
+        } catch {
+            throw PostgresStoreError.cannotConnect(address.description, reason: "TLS cannot be set up: \(error)")
+        }
     }
 
     static func defaultWorkerID() -> String {
@@ -73,8 +95,21 @@ final class PostgresStore: Sendable {
             return try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
                                                   id: id, logger: logger).wait()
         } catch {
-            throw PostgresStoreError.cannotConnect(address.description, reason: Self.reason(of: error))
+            throw PostgresStoreError.cannotConnect(address.description, reason: Self.tlsReason(of: error, address: address) ?? Self.reason(of: error))
         }
+    }
+
+    /// A refused certificate in words, rather than BoringSSL's error stack.
+    static func tlsReason(of error: any Error, address: PostgresAddress) -> String? {
+        let underlying = (error as? PSQLError)?.underlying ?? error
+        let trusted = address.rootCertificates.map { "the authorities in \($0)" } ?? "the system's authorities"
+        if let error = underlying as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the server's certificate is not issued for \(address.host ?? "the host") (sslmode=verify-full)"
+        }
+        if case NIOSSLError.handshakeFailed(let stack) = underlying, "\(stack)".contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate is not signed by \(trusted) (sslmode=\(address.tls.rawValue))"
+        }
+        return nil
     }
 
     /// Runs `body` with a connection of its own, returned for reuse afterwards unless it broke.
