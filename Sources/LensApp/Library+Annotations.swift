@@ -33,7 +33,6 @@ extension Library {
     /// answer, not as a failure of Lens.
     public static func unsupportedHere(_ error: any Error) -> String? {
         if let error = error as? PostgresStoreError, case .unsupported = error { return error.description }
-        if let error = error as? MeaningError, case .notInPostgreSQL = error { return "\(error)" }
         return nil
     }
 

@@ -37,7 +37,6 @@ extension Library {
     /// for `excluding`: at most ``MeaningIndex/candidateLimit`` are ranked and filtered.
     private func nearest(to query: SearchQuery, filteredBy request: SearchRequest, excluding: Set<Int64>,
                          count: Int) throws -> [SearchHit] {
-        guard !database.isPostgreSQL else { throw MeaningError.notInPostgreSQL }
         let vectors = try meaning.current(in: database)
         guard !vectors.isEmpty else { throw MeaningError.noVectors }
         let target = try meaning.vector(of: query)
@@ -51,7 +50,6 @@ extension Library {
     /// least ``MeaningIndex/minimumSimilarityOfScreenshots`` alike; no model is needed (the
     /// vectors are stored). Throws ``MeaningError/notRead(_:)`` when `id` has no vector yet.
     public func similar(to id: Int64, limit: Int = 12) throws -> [SearchHit] {
-        guard !database.isPostgreSQL else { throw MeaningError.notInPostgreSQL }
         let vectors = try meaning.current(in: database)
         guard let vector = vectors.vector(for: id) else { throw MeaningError.notRead(id) }
         let candidates = vectors.nearest(to: vector, minimumSimilarity: MeaningIndex.minimumSimilarityOfScreenshots,

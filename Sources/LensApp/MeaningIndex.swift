@@ -82,19 +82,15 @@ public enum MeaningError: Error, Equatable, CustomStringConvertible {
     case noVectors
     /// This screenshot has no vector yet.
     case notRead(Int64)
-    /// The library is in PostgreSQL, whose store keeps no vectors yet.
-    case notInPostgreSQL
 
     public var description: String {
         switch self {
         case .modelMissing(let reason):
             return "search by meaning needs the embedding model: \(reason) (bash scripts/install-deps.sh installs it)"
         case .noVectors:
-            return "no screenshot has been read for meaning yet: run 'lens reindex --embeddings' (lens watch also does it when idle)"
+            return "no screenshot has been read for meaning yet: run 'lens reindex --embeddings' (lens watch and lens worker also do it when idle)"
         case .notRead(let id):
-            return "screenshot \(id) has not been read for meaning yet: run 'lens reindex --embeddings' (lens watch also does it when idle)"
-        case .notInPostgreSQL:
-            return "search by meaning is not available in a PostgreSQL library yet: search by words (--exact), or use a SQLite library"
+            return "screenshot \(id) has not been read for meaning yet: run 'lens reindex --embeddings' (lens watch and lens worker also do it when idle)"
         }
     }
 }

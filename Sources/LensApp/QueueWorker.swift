@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensEmbed
 import LensOCR
 import LensStore
 import Logging
@@ -17,12 +18,25 @@ public struct QueueWorker: Service {
     /// Where the paths the queueing hosts recorded are on this host.
     let pathMap: PathPrefixMap
     let logger: Logger
+    /// Raised each time the queue is found empty: the embedding service's cue.
+    var drained: WorkSignal?
 
     public init(library: Library, options: ImportOptions, pathMap: PathPrefixMap = PathPrefixMap(), logger: Logger) {
         self.library = library
         self.options = options
         self.pathMap = pathMap
         self.logger = logger
+    }
+
+    /// The services of a worker host: the worker, and the reading for meaning it does when the
+    /// shared queue is empty (vectors claimed per text, so hosts share that work too; the model
+    /// is loaded only while there is some). Shut down in reverse order: the worker first.
+    public static func services(library: Library, options: ImportOptions, pathMap: PathPrefixMap = PathPrefixMap(),
+                                modelDirectory: String = TextEmbedder.directory(), logger: Logger) -> [any Service] {
+        var worker = QueueWorker(library: library, options: options, pathMap: pathMap, logger: logger)
+        let signal = WorkSignal()
+        worker.drained = signal
+        return [EmbeddingService(database: library.database, signal: signal, modelDirectory: modelDirectory, logger: logger), worker]
     }
 
     /// The longest a worker sleeps without looking at the queue.
@@ -71,6 +85,7 @@ public struct QueueWorker: Service {
                 continue
             }
             // Nothing claimable: sleep until something is queued, a retry or a lease comes due.
+            drained?.raise()
             let now = Date().timeIntervalSince1970
             let due = (try? database.nextRetryTime()).flatMap { $0 }.map { max(0.05, $0 - now + 0.01) } ?? Self.longestSleep
             let sleep = min(due, Self.longestSleep)

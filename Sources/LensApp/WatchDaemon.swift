@@ -86,7 +86,8 @@ public enum WatchDaemon {
     /// `lens watch` on a shared (PostgreSQL) library: the folders are watched and their new files
     /// queued, as on SQLite; `lens worker` processes on any host recognize them (registering wakes
     /// them with `NOTIFY`), and so does this host, with `options.importOptions.workers` of its own
-    /// (none: it only queues). Search by meaning and the mind map are not kept there yet.
+    /// (none: it only queues), and read for meaning when the queue is empty. The mind map is not
+    /// kept there yet.
     static func runQueueing(library: Library, options: WatchOptions, logger: Logger,
                             notifier: SystemdNotifier, alongside: [any Service]) async throws {
         let database = library.database
@@ -100,7 +101,7 @@ public enum WatchDaemon {
         if options.importOptions.workers > 0 {
             var workerOptions = options.importOptions
             workerOptions.folders = options.folders
-            services.append(QueueWorker(library: library, options: workerOptions, logger: logger))
+            services += QueueWorker.services(library: library, options: workerOptions, modelDirectory: options.modelDirectory, logger: logger)
         }
         services.append(intake)
         try await ServiceGroup(services: services + alongside, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()

@@ -72,8 +72,9 @@ public struct EmbeddingChanges: Sendable {
     public var mark: EmbeddingChangeMark
 }
 
-/// Where a reader is in the change log: the last entry it read. A log that now ends before it
-/// (another file) or starts after it (entries were cut) makes the reader load everything.
+/// Where a reader is in the change log: the last entry it read (SQLite), or the oldest transaction
+/// still running when it read (PostgreSQL, whose writers commit in any order). A log that now ends
+/// before it (another file) or starts after it (entries were cut) makes the reader load everything.
 public struct EmbeddingChangeMark: Sendable, Equatable {
     var last: Int64
 }
@@ -83,8 +84,12 @@ extension LensDatabase {
     /// to look for), only those older than `before` when given: a pass over the library goes on
     /// from its last batch instead of stepping over every text it already did. A blank text is
     /// among them: save it a vector of zeros (it matches nothing), so it is not asked for again.
+    ///
+    /// In a shared library (PostgreSQL) the texts returned are claimed for this process for a few
+    /// minutes, so workers on other hosts filling in vectors at the same time take others.
     public func textsWithoutEmbedding(model: String, limit: Int, before: Int64? = nil) throws -> [EmbeddingWork] {
-        try writer().read { db in
+        if let postgres { return try postgres.textsWithoutEmbedding(model: model, limit: limit, before: before) }
+        return try writer().read { db in
             try Row.fetchAll(db, sql: """
                 SELECT t.id, t.body FROM screenshot_text t
                 LEFT JOIN screenshot_embedding e ON e.id = t.id AND e.model = (SELECT id FROM embedding_model WHERE name = ?)
@@ -100,7 +105,8 @@ extension LensDatabase {
     /// from; false when the text changed or went meanwhile (the vector is then dropped).
     @discardableResult
     public func saveEmbedding(_ vector: QuantizedVector, model: String, for work: EmbeddingWork) throws -> Bool {
-        try writer().write { db in
+        if let postgres { return try postgres.saveEmbedding(vector, model: model, for: work) }
+        return try writer().write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO embedding_model (name) VALUES (?)", arguments: [model])
             try db.execute(sql: """
                 INSERT OR REPLACE INTO screenshot_embedding (id, model, vector)
@@ -112,7 +118,7 @@ extension LensDatabase {
 
     /// How many texts have a vector of `model`, and how many texts there are.
     public func embeddingProgress(model: String) throws -> (embedded: Int, texts: Int) {
-        if let postgres { return try postgres.embeddingProgress() }
+        if let postgres { return try postgres.embeddingProgress(model: model) }
         return try writer().read { db in
             let embedded = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM screenshot_embedding WHERE model = (SELECT id FROM embedding_model WHERE name = ?)
@@ -133,7 +139,8 @@ extension LensDatabase {
     /// transaction. At most ``Embeddings/changeLogLength`` changes are read; a reader further
     /// behind gets every vector again.
     public func embeddingChanges(since mark: EmbeddingChangeMark?, model: String, dimensions: Int) throws -> EmbeddingChanges {
-        try writer().read { db in
+        if let postgres { return try postgres.embeddingChanges(since: mark, model: model, dimensions: dimensions) }
+        return try writer().read { db in
             let row = try Row.fetchOne(db, sql: "SELECT min(seq) AS first, max(seq) AS last FROM embedding_change")
             let first: Int64? = row?["first"], last: Int64 = row?["last"] ?? 0
             let modelID = try Int64.fetchOne(db, sql: "SELECT id FROM embedding_model WHERE name = ?", arguments: [model])

@@ -237,6 +237,7 @@ extension LensDatabase {
     /// each with its `similarity` and the start of its text as the snippet (no word matched).
     public func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
         guard !ids.isEmpty else { return [] }
+        if let postgres { return try postgres.hits(for: ids, filteredBy: request) }
         return try writer().read { db in
             var (conditions, arguments) = try Self.filterConditions(request, in: db)
             // `-word`: a screenshot holding an excluded word is not offered by meaning either.

@@ -100,7 +100,7 @@ struct ImportCommand: AsyncParsableCommand {
         // After OCR: the texts are searchable by their words already; this makes them findable
         // by meaning too. Without the model, the import is complete all the same.
         var meaning = ""
-        if !skipMeaning && summary.recognized > 0 && !library.isPostgreSQL {
+        if !skipMeaning && summary.recognized > 0 {
             do {
                 let start = ContinuousClock.now
                 let report = try library.fillEmbeddings(with: try EmbeddingModel.load())

@@ -42,12 +42,9 @@ struct StatusCommand: ParsableCommand {
             print("\(state.rawValue):".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(report.counts[state] ?? 0)" + waiting)
         }
         print("recognized in the last 5 minutes: \(report.recognizedLastFiveMinutes)")
-        if library.isPostgreSQL {
-            print("read for meaning: not available in a PostgreSQL library yet")
-            return
-        }
+        let reader = library.isPostgreSQL ? "lens worker" : "lens watch"
         print("read for meaning: \(report.readForMeaning) of \(report.texts) texts"
-              + (report.readForMeaning < report.texts ? " (lens watch reads the rest when idle; or lens reindex --embeddings)" : ""))
+              + (report.readForMeaning < report.texts ? " (\(reader) reads the rest when idle; or lens reindex --embeddings)" : ""))
     }
 }
 

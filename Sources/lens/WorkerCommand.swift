@@ -14,7 +14,8 @@ struct WorkerCommand: AsyncParsableCommand {
             queued images one at a time, reads them from the path where they were queued (or \
             where --path-map puts that path on this host), recognizes them and stores the text. \
             A worker that dies mid-image loses nothing: another takes the image when the claim's \
-            lease ends. SIGTERM or Ctrl-C finishes the images in hand, then stops.
+            lease ends. When the queue is empty, workers read the texts for meaning (search by \
+            meaning), each text by one of them. SIGTERM or Ctrl-C finishes the images in hand, then stops.
 
             Examples:
               lens worker --store postgresql://lens@db.internal/lens
@@ -67,7 +68,7 @@ struct WorkerCommand: AsyncParsableCommand {
         options.privacy = settings.privacy
         options.phoneRegions = settings.phoneRegions
         let logger = Logger(label: "lens.worker")
-        let worker = QueueWorker(library: library, options: options, pathMap: try PathPrefixMap(parsing: pathMap), logger: logger)
-        try await ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        let services = QueueWorker.services(library: library, options: options, pathMap: try PathPrefixMap(parsing: pathMap), logger: logger)
+        try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }

@@ -18,9 +18,10 @@ struct MeaningSearchTests {
     ]
 
     /// A library of `texts` (ids 1…, in order) with their vectors made.
-    static func library(_ name: String, texts: [String] = texts, folders: [String]? = nil) throws -> Library {
+    static func library(_ name: String, texts: [String] = texts, folders: [String]? = nil, kind: StoreKind = .sqlite) throws -> Library {
         let root = try TestSupport.makeTemporaryFolder(name)
-        let library = try Library(databasePath: root.appendingPathComponent("lens.db").path)
+        let library = kind == .sqlite ? try Library(databasePath: root.appendingPathComponent("lens.db").path)
+            : try Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
         for (n, text) in texts.enumerated() {
             let folder = folders?[n] ?? "/s"
             let registration = try library.database.register(FileObservation(
@@ -40,14 +41,14 @@ struct MeaningSearchTests {
         return try library.search(request)
     }
 
-    @Test func paraphrasesFindTheirScreenshotByMeaning() throws {
-        let library = try Self.library("lens-meaning-paraphrase")
+    @Test(arguments: StoreKind.allCases)
+    func paraphrasesFindTheirScreenshotByMeaning(_ kind: StoreKind) throws {
+        let library = try Self.library("lens-meaning-paraphrase", kind: kind)
         // No word of these is in the screenshot they describe.
         for (query, id) in [("dentist bill", 1), ("plane arrival time", 2), ("version control history with authors", 3),
                             ("couldn't send my document to the cloud", 4), ("shopping list", 5)] {
             #expect(try Self.search(library, query, .off).isEmpty, "\(query) has no word hit")
             let found = try Self.search(library, query, .only)
-            print("DEBUG", query, found.map { ($0.id, $0.similarity ?? 0) })
             #expect(found.first?.id == Int64(id), "\(query) → \(found.map(\.id))")
             #expect(found.allSatisfy { $0.similarity != nil && $0.similarity! >= MeaningIndex.minimumSimilarity })
             // Plain search finds it as well, marked as found by meaning.
@@ -56,8 +57,9 @@ struct MeaningSearchTests {
         }
     }
 
-    @Test func wordHitsComeFirstAndKeepTheirOrder() throws {
-        let library = try Self.library("lens-meaning-tiers")
+    @Test(arguments: StoreKind.allCases)
+    func wordHitsComeFirstAndKeepTheirOrder(_ kind: StoreKind) throws {
+        let library = try Self.library("lens-meaning-tiers", kind: kind)
         let words = try Self.search(library, "invoice", .off)
         #expect(words.map(\.id) == [6])
         let both = try Self.search(library, "invoice", .alongWords)
@@ -76,15 +78,16 @@ struct MeaningSearchTests {
         #expect(try Self.search(library, "dentist bill", .only).first?.id == 1)
         #expect(try Self.search(library, "dentist bill -quartz", .only).allSatisfy { $0.id != 1 })
         // The filters hold for hits by meaning too.
-        let filtered = try Self.library("lens-meaning-filter", folders: ["/a", "/b", "/b", "/b", "/b", "/b"])
+        let filtered = try Self.library("lens-meaning-filter", folders: ["/a", "/b", "/b", "/b", "/b", "/b"], kind: kind)
         #expect(try Self.search(filtered, "dentist bill", .only, folder: "/b").allSatisfy { $0.id != 1 })
         #expect(try Self.search(filtered, "dentist bill", .only, folder: "/a").map(\.id) == [1])
     }
 
-    @Test func similarScreenshotsAndWhatIsMissing() throws {
+    @Test(arguments: StoreKind.allCases)
+    func similarScreenshotsAndWhatIsMissing(_ kind: StoreKind) throws {
         let library = try Self.library("lens-meaning-similar", texts: Self.texts + [
             "Quartz Dental reminder: your next check-up and cleaning is due in March. Call 555-0142 to book.",
-        ])
+        ], kind: kind)
         let similar = try library.similar(to: 1, limit: 3)
         #expect(similar.first?.id == 7 && !similar.contains { $0.id == 1 })
         #expect(similar.allSatisfy { ($0.similarity ?? 0) >= MeaningIndex.minimumSimilarityOfScreenshots })
@@ -105,11 +108,13 @@ struct MeaningSearchTests {
         #expect(try Self.search(library, "holiday on a beach", .only).allSatisfy { $0.id != registration.id })
 
         // Without vectors, meaning only says what to run; plain search is words alone.
-        let empty = try Library(databasePath: try TestSupport.makeTemporaryFolder("lens-meaning-none").appendingPathComponent("lens.db").path)
+        let empty = kind == .sqlite
+            ? try Library(databasePath: try TestSupport.makeTemporaryFolder("lens-meaning-none").appendingPathComponent("lens.db").path)
+            : try Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
         #expect(throws: MeaningError.noVectors) { try Self.search(empty, "dentist", .only) }
         #expect(try Self.search(empty, "dentist", .alongWords).isEmpty)
         // Without the model, the same: the error names the missing file.
-        let noModel = try Library(databasePath: library.databasePath, modelDirectory: "/nonexistent/model")
+        let noModel = try Library(store: try StoreAddress(library.databasePath), modelDirectory: "/nonexistent/model")
         #expect(try Self.search(noModel, "invoice", .alongWords).map(\.id) == [6])
         do {
             _ = try Self.search(noModel, "invoice", .only)

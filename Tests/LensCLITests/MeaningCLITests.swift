@@ -3,10 +3,11 @@ import LensTestSupport
 import Testing
 
 /// `lens search` by meaning and `lens similar`, through the binary, on the bundled samples
-/// (real OCR, the real model).
+/// (real OCR, the real model), in a file and in a shared library.
 struct MeaningCLITests {
-    @Test func searchByMeaningAndSimilar() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func searchByMeaningAndSimilar(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         let imported = try lens.run(["import", TestSupport.samplesFolder.path])
         #expect(imported.status == 0 && imported.stdout.contains("read for meaning"), "\(imported.stdout)\(imported.stderr)")
 

@@ -191,6 +191,16 @@ struct TeamLibraryTests {
         }
         // Far sooner than the worker's 30 s look at the queue: the NOTIFY woke it.
         #expect(Date().timeIntervalSince(start) < 15)
+        // With the queue empty, the worker reads the text for meaning: the receipt is then found
+        // by what it is about, from any host.
+        try waitFor("the worker to read the text for meaning", seconds: 60) {
+            try sql("SELECT count(*) FROM screenshot_embedding") == "1"
+        }
+        let status = try lens.run(["status", "--store", url], useDefaultDatabase: true)
+        #expect(status.stdout.contains("read for meaning: 1 of 1 texts"), "\(status.stdout)")
+        let found = try lens.run(["search", "--store", url, "--meaning", "--json", "dessert bought at a coffee shop"], useDefaultDatabase: true)
+        let hits = try #require(try found.json() as? [[String: Any]], "\(found.stderr)")
+        #expect((hits.first?["path"] as? String)?.hasSuffix("receipt_light.png") == true && hits.first?["semantic"] as? Bool == true)
     }
 
     @Test func badStoreAddressesAreRefusedWithTheReason() throws {

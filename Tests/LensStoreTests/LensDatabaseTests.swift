@@ -9,6 +9,8 @@ import Testing
 struct StoreFixture {
     let folder: URL
     let database: LensDatabase
+    /// The database in the test cluster, for a PostgreSQL fixture.
+    let postgresAddress: PostgresAddress?
     var path: String { folder.appendingPathComponent("lens.db").path }
 
     init(_ kind: StoreKind = .sqlite) throws {
@@ -16,8 +18,11 @@ struct StoreFixture {
         switch kind {
         case .sqlite:
             database = try LensDatabase(path: folder.appendingPathComponent("lens.db").path)
+            postgresAddress = nil
         case .postgresql:
-            database = try LensDatabase(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
+            let address = try PostgresCluster.shared.get().makeDatabase()
+            database = try LensDatabase(store: .postgresql(address))
+            postgresAddress = address
         }
     }
 

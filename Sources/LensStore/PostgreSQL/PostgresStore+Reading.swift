@@ -144,11 +144,6 @@ extension PostgresStore {
         }
     }
 
-    /// No text is read for meaning in PostgreSQL yet: none of them, of all texts.
-    func embeddingProgress() throws -> (embedded: Int, texts: Int) {
-        try withSession { session in (0, Int(try session.value("SELECT count(*) FROM screenshot_text", as: Int64.self) ?? 0)) }
-    }
-
     /// The database's size on the server.
     func databaseBytes() -> Int {
         (try? withSession { session in Int(try session.value("SELECT pg_database_size(current_database())", as: Int64.self) ?? 0) }) ?? 0

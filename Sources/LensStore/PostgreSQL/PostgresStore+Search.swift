@@ -484,6 +484,34 @@ extension PostgresStore {
             """).map { try $0.get("term", as: String.self) }
     }
 
+    /// The screenshots `ids` (found by meaning) that pass `request`'s filters, in the order given,
+    /// each with its `similarity` and the start of its text as the snippet (as on SQLite).
+    func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
+        let values = [request.folder].compactMap { $0 } + request.entityTypes + request.tags + request.entities.flatMap { [$0.type, $0.normalized] }
+        if values.contains(where: { $0.utf8.contains(0) }) { return [] }
+        return try withSession { session in
+            var sql = SQLBuilder()
+            var conditions = filterConditions(request, into: &sql)
+            // `-word`: a screenshot holding an excluded word is not offered by meaning either.
+            if let excluded = request.query?.exclusions, let tsquery = Self.tsquery(excluded) {
+                conditions.append("NOT t.document @@ \(sql.bind(tsquery))::tsquery")
+            }
+            let text = """
+                SELECT s.id, substr(t.body, 1, 160) AS snippet FROM screenshot s JOIN screenshot_text t ON t.id = s.id
+                WHERE s.id = ANY(\(sql.bind(ids.map(\.id)))) AND s.state = 'done' \(conditions.map { "AND " + $0 }.joined(separator: " "))
+                """
+            var found: [Int64: String] = [:]
+            for row in try session.rows(sql.query(text)) { found[try row.get("id")] = try row.get("snippet", as: String.self) }
+            let shown = ids.compactMap { item in found[item.id].map { Shown(id: item.id, score: 0, snippet: $0) } }
+            let similarities = Dictionary(ids.map { ($0.id, $0.similarity) }, uniquingKeysWith: { a, _ in a })
+            return try hits(shown, isApproximate: false, in: session).map { hit in
+                var hit = hit
+                hit.similarity = similarities[hit.id]
+                return hit
+            }
+        }
+    }
+
     private func hits(_ rows: [Shown], isApproximate: Bool,
                       in session: PostgresSession) throws -> [SearchHit] {
         guard !rows.isEmpty else { return [] }
