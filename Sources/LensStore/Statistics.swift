@@ -68,8 +68,21 @@ extension LensDatabase {
         CollectionStatistics.Count(key: count.key.count > 1 ? String(count.key.dropLast()) : count.key, count: count.count)
     }
 
+    /// How many recognitions since which the last run (no gap over 60 s between two) made, and
+    /// their rate; `times` are recognition times, newest first.
+    static func lastRun(of times: [Double]) -> (images: Int, perSecond: Double?) {
+        var run = times.isEmpty ? 0 : 1
+        while run < times.count, times[run - 1] - times[run] <= 60 { run += 1 }
+        let span = run > 1 ? times[0] - times[run - 1] : 0
+        return (run, span > 0 ? Double(run) / span : nil)
+    }
+
+    /// The most recognition times the last run is looked for in.
+    static let lastRunLimit = 100_000
+
     public func statistics() throws -> CollectionStatistics {
         let counts = try stateCounts()
+        if let postgres { return try postgres.statistics(counts: counts) }
         return try writer().read { db in
             func pairs(_ sql: String) throws -> [CollectionStatistics.Count] {
                 try Row.fetchAll(db, sql: sql).map { .init(key: $0["k"] ?? "", count: $0["n"]) }
@@ -90,17 +103,14 @@ extension LensDatabase {
                 """)
             let meanOCR = try Double.fetchOne(db, sql: "SELECT avg(ocr_seconds) FROM screenshot WHERE state = 'done' AND ocr_seconds IS NOT NULL")
             // The last run: walk back from the newest recognition while gaps stay under a minute.
-            let times = try Double.fetchAll(db, sql: """
-                SELECT recognized_at FROM screenshot WHERE recognized_at IS NOT NULL ORDER BY recognized_at DESC LIMIT 100000
-                """)
-            var run = times.isEmpty ? 0 : 1
-            while run < times.count, times[run - 1] - times[run] <= 60 { run += 1 }
-            let span = run > 1 ? times[0] - times[run - 1] : 0
+            let run = Self.lastRun(of: try Double.fetchAll(db, sql: """
+                SELECT recognized_at FROM screenshot WHERE recognized_at IS NOT NULL ORDER BY recognized_at DESC LIMIT \(Self.lastRunLimit)
+                """))
             return CollectionStatistics(
                 screenshots: total, done: counts[.done] ?? 0, queued: (counts[.queued] ?? 0) + (counts[.running] ?? 0),
                 failed: counts[.failed] ?? 0, poisoned: poisoned, withText: withText, withEntities: withEntities,
                 byEntityType: byType, byFolder: byFolder, byMonth: byMonth, meanOCRSeconds: meanOCR,
-                lastRunImages: run, lastRunImagesPerSecond: span > 0 ? Double(run) / span : nil, databaseBytes: fileSize())
+                lastRunImages: run.images, lastRunImagesPerSecond: run.perSecond, databaseBytes: fileSize())
         }
     }
 }

@@ -138,8 +138,9 @@ struct CLITests {
     }
 
     /// `lens stats` summarizes what was imported, in both forms.
-    @Test func statsSummarizeTheCollection() throws {
-        let lens = try LensBinary()
+    @Test(arguments: StoreKind.allCases)
+    func statsSummarizeTheCollection(_ kind: StoreKind) throws {
+        let lens = try LensBinary(kind)
         #expect(try lens.importSamples().status == 0)
         let stats = try #require(try lens.run(["stats", "--json"]).json() as? [String: Any])
         let count = TestSupport.samplePNGCount
