@@ -121,8 +121,7 @@ public enum BackupUseCases {
             try read(path, sink)
         }
         let masking = try library.maskStoredTexts(all: false, privacy: privacy, region: region)
-        // A PostgreSQL library keeps no mind map yet (its manual links are restored all the same).
-        if masking.connections == nil { _ = try MindMapUseCases.rebuildIfKept(library) }
+        if masking.connections == nil { _ = try MindMapUseCases.rebuild(library) }
         return report
     }
 

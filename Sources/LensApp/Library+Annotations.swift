@@ -96,11 +96,9 @@ extension Library {
     /// Changes whenever screenshots are recognized or removed, by any process: polled for live updates.
     public func changeMark() throws -> String { try database.changeMark() }
 
-    /// The connections of one screenshot, strongest first, each with what links it. A PostgreSQL
-    /// library keeps no mind map yet: none.
+    /// The connections of one screenshot, strongest first, each with what links it.
     public func connections(of id: Int64) throws -> [MindMapConnection] {
-        guard !database.isPostgreSQL else { return [] }
-        return try database.edges(minimumScore: 0, touching: id).map { edge in
+        try database.edges(minimumScore: 0, touching: id).map { edge in
             MindMapConnection(other: edge.a == id ? edge.b : edge.a, score: edge.score, via: MindMapUseCases.describe(edge.via),
                               isManual: edge.isManual, note: edge.note, resemblance: edge.resemblance)
         }.sorted { ($0.score, -$0.other) > ($1.score, -$1.other) }

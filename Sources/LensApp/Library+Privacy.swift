@@ -25,7 +25,7 @@ extension Library {
         let (checked, changed) = try database.maskStoredTexts(onlyUnchecked: !all, { filter.filter($0) },
                                                               extract: { extractor.entities(in: $0, reference: $1) })
         var report = MaskingReport(checked: checked, changed: changed.count)
-        if !changed.isEmpty { report.connections = try MindMapUseCases.rebuildIfKept(self)?.edges }
+        if !changed.isEmpty { report.connections = try MindMapUseCases.rebuild(self).edges }
         return report
     }
 

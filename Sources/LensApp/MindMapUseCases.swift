@@ -5,6 +5,11 @@ import LensStore
 
 /// Keeps the `connection` table in step as screenshots are recognized: each new screenshot is
 /// compared with the entities already indexed (never with every screenshot), then indexed itself.
+///
+/// In a shared library (PostgreSQL) workers on many hosts each keep an index: connecting happens
+/// under the store's lock (``LensDatabase/whileConnecting(_:)``), and first adds the screenshots
+/// the others connected since (``LensDatabase/connected(since:)``), so two screenshots recognized
+/// at once on two hosts are still compared with each other: whichever connects second sees the first.
 public final class ConnectionKeeper: @unchecked Sendable {
     private let database: LensDatabase
     private let lock = NSLock()
@@ -13,13 +18,14 @@ public final class ConnectionKeeper: @unchecked Sendable {
     /// The batch log when the index was loaded: another process's import, delete, undo or
     /// restore changes it, and the index is loaded again so it knows what that process did.
     private var indexedAtLog: [Int64] = []
+    /// Where the index is in the log of screenshots connected (PostgreSQL).
+    private var connectedMark: Int64 = 0
 
     public init(database: LensDatabase) { self.database = database }
 
-    /// A keeper of `database`'s mind map (a queue drain's, an undo's), or nil where the store keeps no
-    /// mind map (PostgreSQL, for now).
+    /// A keeper of `database`'s mind map (a queue drain's, an undo's).
     static func ifKept(by database: LensDatabase) -> ConnectionKeeper? {
-        database.isPostgreSQL ? nil : ConnectionKeeper(database: database)
+        ConnectionKeeper(database: database)
     }
 
     /// Finds and stores the connections of screenshot `id`, whose entities are stored, to those
@@ -28,29 +34,43 @@ public final class ConnectionKeeper: @unchecked Sendable {
         let entities = try database.entities(ofScreenshot: id).compactMap { stored in
             EntityType(rawValue: stored.type).map { (type: $0, normalized: stored.normalized) }
         }
-        let log = try database.batchLogVersion()
-        lock.lock()
-        defer { lock.unlock() }
-        if index == nil || log != indexedAtLog {
-            index = try MindMapUseCases.loadIndex(database)
-            indexedAtLog = log
-        }
-        // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
-        let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
-        for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }
-        var connections = found
-        // Copies: the screenshots sharing a band key of this text, compared by containment.
-        if let text = try database.texts(ids: [id])[id] {
-            let words = TextResemblance.words(in: text)
-            let others = try database.replaceTextBands(of: id, with: TextResemblance.rankedBands(of: words),
-                                                       neighbours: TextResemblance.neighbours)
-            var resemblance: [Int64: Double] = [:]
-            for (other, otherText) in try database.texts(ids: others) {
-                resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
+        try database.whileConnecting {
+            let log = try database.batchLogVersion()
+            let others = try database.connected(since: connectedMark)
+            lock.lock()
+            defer { lock.unlock() }
+            if index == nil || log != indexedAtLog || others == nil {
+                // The mark first: what is connected after it is replayed next time (an entity
+                // added twice is kept once).
+                connectedMark = try database.connected(since: nil)?.mark ?? 0
+                index = try MindMapUseCases.loadIndex(database)
+                indexedAtLog = log
+            } else if let others {
+                for other in others.ids where other != id {
+                    for stored in try database.entities(ofScreenshot: other) {
+                        if let type = EntityType(rawValue: stored.type) { index?.insert(screenshot: other, type: type, normalized: stored.normalized) }
+                    }
+                }
+                connectedMark = others.mark
             }
-            connections = MindMapUseCases.addingResemblance(resemblance.map { (min(id, $0.key), max(id, $0.key), $0.value) }, to: found)
+            // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
+            let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
+            for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }
+            var connections = found
+            // Copies: the screenshots sharing a band key of this text, compared by containment.
+            if let text = try database.texts(ids: [id])[id] {
+                let words = TextResemblance.words(in: text)
+                let others = try database.replaceTextBands(of: id, with: TextResemblance.rankedBands(of: words),
+                                                           neighbours: TextResemblance.neighbours)
+                var resemblance: [Int64: Double] = [:]
+                for (other, otherText) in try database.texts(ids: others) {
+                    resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
+                }
+                connections = MindMapUseCases.addingResemblance(resemblance.map { (min(id, $0.key), max(id, $0.key), $0.value) }, to: found)
+            }
+            try database.saveConnections(connections.map(MindMapUseCases.stored))
+            try database.recordConnected(id)
         }
-        try database.saveConnections(connections.map(MindMapUseCases.stored))
     }
 }
 
@@ -126,12 +146,13 @@ public enum MindMapUseCases {
 
     /// Recomputes every connection through the index; manual links are kept. Returns the
     /// number of screenshots with linkable entities and of edges.
-    /// ``rebuild(_:)`` where the store keeps a mind map; nil on PostgreSQL (none yet).
-    static func rebuildIfKept(_ library: Library) throws -> (screenshots: Int, edges: Int)? {
-        library.isPostgreSQL ? nil : try rebuild(library)
+    /// In a shared library, under the lock workers connect under: none adds an edge meanwhile
+    /// that the rebuild would then erase.
+    public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
+        try library.database.whileConnecting { try rebuildUnlocked(library) }
     }
 
-    public static func rebuild(_ library: Library) throws -> (screenshots: Int, edges: Int) {
+    private static func rebuildUnlocked(_ library: Library) throws -> (screenshots: Int, edges: Int) {
         let screenshots = try linkable(library.database)
         // Copies: band keys of every text, then the pairs sharing one, compared by containment.
         // Each text is read and split into words once; the words are kept in a compact form

@@ -39,7 +39,8 @@ public struct GraphNode: Sendable, Equatable {
 extension LensDatabase {
     /// The linkable entities (type, normalized) of every recognized screenshot, by id.
     public func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
-        try writer().read { db in
+        if let postgres { return try postgres.linkableEntities(types: types) }
+        return try writer().read { db in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
@@ -59,6 +60,7 @@ extension LensDatabase {
     /// Adds or replaces computed edges.
     public func saveConnections(_ edges: [StoredEdge]) throws {
         guard !edges.isEmpty else { return }
+        if let postgres { return try postgres.saveConnections(edges) }
         try writer().write { db in
             for edge in edges {
                 // Only between screenshots that still exist: the daemon's in-memory index may
@@ -74,6 +76,7 @@ extension LensDatabase {
 
     /// Replaces every computed edge (manual links stay).
     public func replaceAllConnections(_ edges: [StoredEdge]) throws {
+        if let postgres { return try postgres.replaceAllConnections(edges) }
         try writer().write { db in
             try db.execute(sql: "DELETE FROM connection")
             for edge in edges {
@@ -82,9 +85,6 @@ extension LensDatabase {
             }
         }
     }
-
-    /// What a shared library (PostgreSQL) answers for the mind map, which it does not keep yet.
-    public static let mindMapOnlyInSQLite = "the mind map (connections between screenshots; the SQLite store keeps them, a shared library not yet)"
 
     /// Draws (or re-notes) a manual link; returns false when either screenshot does not exist.
     public func link(_ x: Int64, _ y: Int64, note: String?, now: Double = Date().timeIntervalSince1970) throws -> Bool {
@@ -112,7 +112,7 @@ extension LensDatabase {
     /// with score 1), merged per pair.
     /// With `touching`, only the edges of that screenshot (through the indexes on `a` and `b`).
     public func edges(minimumScore: Double, touching id: Int64? = nil) throws -> [StoredEdge] {
-        if postgres != nil { throw PostgresStoreError.unsupported(Self.mindMapOnlyInSQLite) }
+        if let postgres { return try postgres.edges(minimumScore: minimumScore, touching: id) }
         return try writer().read { db in
             var edges: [String: StoredEdge] = [:]
             let only = id == nil ? "" : " AND (a = ? OR b = ?)"
@@ -137,7 +137,8 @@ extension LensDatabase {
 
     /// The recognized text (with code payloads) of each of `ids` that has one.
     public func texts(ids: [Int64]) throws -> [Int64: String] {
-        try writer().read { db in
+        if let postgres { return try postgres.texts(ids: ids) }
+        return try writer().read { db in
             var texts: [Int64: String] = [:]
             for batch in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = Array(ids[batch..<min(ids.count, batch + 500)])
@@ -154,7 +155,8 @@ extension LensDatabase {
     /// screenshots to compare it with, in id order: per key, the `neighbours` nearest in rank on
     /// each side (a bounded read whatever the key's size).
     public func replaceTextBands(of id: Int64, with bands: [(band: Int64, rank: Int64)], neighbours: Int) throws -> [Int64] {
-        try writer().write { db in
+        if let postgres { return try postgres.replaceTextBands(of: id, with: bands, neighbours: neighbours) }
+        return try writer().write { db in
             try db.execute(sql: "DELETE FROM text_band WHERE screenshot_id = ?", arguments: [id])
             var others = Set<Int64>()
             // Per key, the nearest `neighbours` by rank on each side: two bounded index reads.
@@ -185,10 +187,14 @@ extension LensDatabase {
         }
         // The table's key order, which is also the neighbour order the pairs are taken in.
         rows.sort { ($0.band, $0.rank, $0.id) < ($1.band, $1.rank, $1.id) }
-        try writer().write { db in
-            try db.execute(sql: "DELETE FROM text_band")
-            let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)")
-            for row in rows { try insert.execute(arguments: [row.band, row.id, row.rank]) }
+        if let postgres {
+            try postgres.replaceAllTextBands(rows)
+        } else {
+            try writer().write { db in
+                try db.execute(sql: "DELETE FROM text_band")
+                let insert = try db.makeStatement(sql: "INSERT INTO text_band (band, screenshot_id, rank) VALUES (?, ?, ?)")
+                for row in rows { try insert.execute(arguments: [row.band, row.id, row.rank]) }
+            }
         }
         var pairs = Set<[Int64]>()
         var start = 0
@@ -207,6 +213,7 @@ extension LensDatabase {
 
     /// Calls `body` with the recognized text of every recognized screenshot, `batchSize` at a time.
     public func forEachText(batchSize: Int = 500, _ body: (Int64, String) throws -> Void) throws {
+        if let postgres { return try postgres.forEachText(batchSize: batchSize, body) }
         var last: Int64 = 0
         while true {
             let rows = try writer().read { db in
@@ -223,12 +230,14 @@ extension LensDatabase {
 
     /// Every recognized screenshot, by id.
     public func recognizedIDs() throws -> [Int64] {
-        try writer().read { db in try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id") }
+        if let postgres { return try postgres.recognizedIDs() }
+        return try writer().read { db in try Int64.fetchAll(db, sql: "SELECT id FROM screenshot WHERE state = 'done' ORDER BY id") }
     }
 
     /// Labels for the given screenshots: first live path and up to `entities` most frequent entities.
     public func graphNodes(ids: [Int64], entities perNode: Int = 3) throws -> [GraphNode] {
         guard !ids.isEmpty else { return [] }
+        if let postgres { return try postgres.graphNodes(ids: ids, entities: perNode) }
         return try writer().read { db in
             try ids.map { id in
                 let path = try String.fetchOne(db, sql: """
@@ -242,5 +251,29 @@ extension LensDatabase {
                 return GraphNode(id: id, path: path, entities: entities)
             }
         }
+    }
+}
+
+extension LensDatabase {
+    /// Runs `body` while no other process connects screenshots into the mind map or rebuilds it:
+    /// in a shared library (PostgreSQL), under an advisory lock, so that every worker's index
+    /// learns of the others' screenshots (``connected(since:)``) before it connects one. A SQLite
+    /// library's keepers see other processes' batches through ``batchLogVersion()``; `body` runs as is.
+    public func whileConnecting<T>(_ body: () throws -> T) throws -> T {
+        if let postgres { return try postgres.holdingMindMapLock(body) }
+        return try body()
+    }
+
+    /// The screenshots connected since `mark`, with the mark to pass next; nil when the log no
+    /// longer reaches back that far (load the index again). Without a mark: none, and the log's
+    /// end (taken before loading an index). A SQLite library logs none: always empty.
+    public func connected(since mark: Int64?) throws -> (ids: [Int64], mark: Int64)? {
+        if let postgres { return try postgres.connectedSince(mark) }
+        return ([], mark ?? 0)
+    }
+
+    /// Logs that screenshot `id` was connected (PostgreSQL; nothing in SQLite).
+    public func recordConnected(_ id: Int64) throws {
+        if let postgres { try postgres.recordConnected(id) }
     }
 }

@@ -171,6 +171,7 @@ extension LensDatabase {
     /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
     /// when to reload.
     public func batchLogVersion() throws -> [Int64] {
+        if let postgres { return try postgres.batchLogVersion() }
         return try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch

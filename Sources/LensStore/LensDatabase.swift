@@ -239,7 +239,8 @@ extension LensDatabase {
     /// Returns how many were re-queued.
     @discardableResult
     public func retry(ids: [Int64]?) throws -> Int {
-        try writer().write { db in
+        if let postgres { return try postgres.retry(ids: ids) }
+        return try writer().write { db in
             let reset = """
                 UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL, retry_at = NULL
                 WHERE state = 'failed'

@@ -77,13 +77,7 @@ struct ReindexCommand: ParsableCommand {
         }
         let start = ContinuousClock.now
         let (screenshots, found) = try library.reextractEntities(region: regionOption.region, phoneRegions: settings.phoneRegions)
-        // Connections follow from the entities: recompute them too (manual links stay). A shared
-        // library (PostgreSQL) keeps no mind map yet.
-        guard !library.isPostgreSQL else {
-            let seconds = (ContinuousClock.now - start).seconds
-            print(String(format: "%d entities in %d screenshots (%.1f s)", found, screenshots, seconds))
-            return
-        }
+        // Connections follow from the entities: recompute them too (manual links stay).
         let (_, edges) = try MindMapUseCases.rebuild(library)
         let seconds = (ContinuousClock.now - start).seconds
         print(String(format: "%d entities in %d screenshots, %d connections (%.1f s)", found, screenshots, edges, seconds))

@@ -4,6 +4,7 @@ import LensCore
 import LensGraph
 import LensStore
 import LensTestSupport
+import Synchronization
 import Testing
 
 /// Connections kept on ingest, rebuilt, linked by hand and drawn, on a real database.
@@ -12,9 +13,12 @@ struct MindMapTests {
     let root: URL
     let library: Library
 
-    init() throws {
+    init() throws { try self.init(.sqlite) }
+
+    init(_ kind: StoreKind) throws {
         root = try TestSupport.makeTemporaryFolder("lens-mindmap")
-        library = try Library(databasePath: root.appendingPathComponent("lens.db").path)
+        library = kind == .sqlite ? try Library(databasePath: root.appendingPathComponent("lens.db").path)
+            : try Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
     }
 
     /// Records `text` as the recognized text of a new screenshot at `path`, with its entities,
@@ -26,19 +30,24 @@ struct MindMapTests {
             format: .png, seenAt: 2))
         let extractor = knowing ? EntityExtractors.make(region: "US", knowing: library.database) : EntityExtractors.make(region: "US")
         let entities = extractor.entities(in: text)
+        let item = try #require(try library.database.claimNext(owner: getpid()))
+        #expect(item.id == registration.id)
         try library.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1), entities: entities,
                                                for: registration.id, seconds: 0.1)
         try keeper.connect(registration.id)
         return registration.id
     }
 
-    @Test func connectionsKeptOnIngestEqualARebuildAndManualLinksSurviveIt() throws {
+    @Test(arguments: StoreKind.allCases)
+    func connectionsKeptOnIngestEqualARebuildAndManualLinksSurviveIt(_ kind: StoreKind) throws {
+        let fixture = try MindMapTests(kind)
+        let library = fixture.library
         let keeper = ConnectionKeeper(database: library.database)
-        let a = try add("From: Jon Smith <jon@example.com>\nCall (415) 555-0132", path: "/s/a.png", keeper: keeper)
-        let b = try add("John Smith\nMobile +1 415-555-0132", path: "/s/b.png", keeper: keeper)
-        let c = try add("From: Jon Smyth <jon.smyth@web.de>\nsee example.org/docs/", path: "/s/c.png", keeper: keeper)
-        let d = try add("Docs at https://www.example.org/docs and 415.555.0133", path: "/s/d.png", keeper: keeper)
-        let e = try add("Nothing in common here", path: "/s/e.png", keeper: keeper)
+        let a = try fixture.add("From: Jon Smith <jon@example.com>\nCall (415) 555-0132", path: "/s/a.png", keeper: keeper)
+        let b = try fixture.add("John Smith\nMobile +1 415-555-0132", path: "/s/b.png", keeper: keeper)
+        let c = try fixture.add("From: Jon Smyth <jon.smyth@web.de>\nsee example.org/docs/", path: "/s/c.png", keeper: keeper)
+        let d = try fixture.add("Docs at https://www.example.org/docs and 415.555.0133", path: "/s/d.png", keeper: keeper)
+        let e = try fixture.add("Nothing in common here", path: "/s/e.png", keeper: keeper)
 
         let incremental = try library.database.edges(minimumScore: 0)
         #expect(incremental.map { [$0.a, $0.b] } == [[a, b], [a, c], [b, c], [c, d]])
@@ -93,7 +102,7 @@ struct MindMapTests {
         #expect(try phones(early) == ["+442079460018"])
     }
 
-    /// The same in a shared library (PostgreSQL), which keeps no mind map: the screenshot showing
+    /// The same in a shared library (PostgreSQL): the screenshot showing
     /// the national form gains the number when the international one arrives.
     @Test func nationalNumbersJoinInASharedLibraryToo() throws {
         let database = try LensDatabase(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
@@ -121,6 +130,55 @@ struct MindMapTests {
 
     /// What an edge shares is stored compactly and read back the same; the JSON of libraries
     /// from before still reads.
+    /// Workers on two hosts keep their own indexes: a screenshot connected by one is in the
+    /// other's comparisons next time it connects (it replays the store's log), however stale its
+    /// index was; and screenshots connected on both at once give the edges a rebuild gives.
+    @Test func workersOnTwoHostsSeeEachOthersScreenshots() throws {
+        let fixture = try MindMapTests(.postgresql)
+        let library = fixture.library
+        let address = try StoreAddress(library.databasePath)
+        let elsewhere = try LensDatabase(store: address, worker: "elsewhere:1")
+        let here = ConnectionKeeper(database: library.database), there = ConnectionKeeper(database: elsewhere)
+        _ = try fixture.add("Nothing in common here", path: "/s/x.png", keeper: there) // its index is loaded now
+        let a = try fixture.add("From: Jon Smith <jon@example.com>", path: "/s/a.png", keeper: here)
+        let b = try fixture.add("Reply to jon@example.com by Friday", path: "/s/b.png", keeper: there)
+        #expect(try library.database.edges(minimumScore: 0).map { [$0.a, $0.b] } == [[a, b]])
+
+        // Forty more, half connected by each host at the same time, sharing numbers and names
+        // (some spelled alike: Dana Kims ~ Dana Kim).
+        var ids: [Int64] = []
+        for n in 0..<40 {
+            // At most 16 holders of an entity (ConnectionFinder.fanOut): past that, which ones a
+            // screenshot links to depends on the order they came in.
+            let names = ["Dana Kim", "Ravi Patel", "Lena Fischer", "Tomas Novak", "Aiko Tanaka", "Omar Haddad", "Sofia Rossi", "Jon Smith"]
+            let text = "Ticket \(n): call (415) 555-01\(10 + n % 7), ask for \(names[n % 8])\(n % 3 == 0 ? "" : "s") re order \(n % 5)"
+            let registration = try library.database.register(FileObservation(
+                path: "/s/t\(n).png", size: 10, modifiedAt: 1, sha256: String(format: "%064x", 1000 + n), format: .png, seenAt: 2))
+            let item = try #require(try library.database.claimNext(owner: getpid()))
+            try library.database.recordRecognition(Recognition(text: text, words: [], width: 1, height: 1),
+                                                   entities: EntityExtractors.make(region: "US").entities(in: text), for: item.id, seconds: 0.1)
+            ids.append(registration.id)
+        }
+        let keepers = [here, there], all = ids
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            for id in all where Int(id) % 2 == half {
+                do { try keepers[half].connect(id) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        // The edges by shared entities (copies by text depend on which neighbours a text had
+        // when it came, on SQLite as here).
+        func byEntities() throws -> Set<String> {
+            Set(try library.database.edges(minimumScore: 0).filter { !$0.via.isEmpty }.map { "\($0.a)-\($0.b) \($0.score) \($0.via)" })
+        }
+        let incremental = try byEntities()
+        #expect(incremental.count > 40)
+        _ = try MindMapUseCases.rebuild(library)
+        let rebuilt = try byEntities()
+        #expect(rebuilt == incremental, "\(rebuilt.symmetricDifference(incremental).sorted().prefix(10))")
+    }
+
     @Test func sharedEntitiesRoundTripAndOldJSONReads() {
         let shared = [SharedEntity(type: "email", a: "smcv@debian.org", b: "smcv@debian.org", similarity: 1),
                       SharedEntity(type: "person", a: "jon smith", b: "jon smyth", similarity: 0.889),
@@ -170,7 +228,10 @@ struct MindMapTests {
     /// A cropped copy and a re-encoded copy of one chat are one node listing its copies, with one
     /// edge to the screenshot they share a person with; a chat of the same app with other people
     /// stays apart. `--isolated` adds the screenshot without connections.
-    @Test func nearDuplicatesAreOneNodeAndIsolatedScreenshotsAreAddedOnRequest() throws {
+    @Test(arguments: StoreKind.allCases)
+    func nearDuplicatesAreOneNodeAndIsolatedScreenshotsAreAddedOnRequest(_ kind: StoreKind) throws {
+        let fixture = try MindMapTests(kind)
+        let library = fixture.library
         let keeper = ConnectionKeeper(database: library.database)
         let chat = """
             Messages  Priya Nair  online
@@ -180,26 +241,26 @@ struct MindMapTests {
             Priya Nair 09:16
             great, see you there
             """
-        let original = try add(chat, path: "/s/chat.png", keeper: keeper)
-        let reencoded = try add(chat.replacingOccurrences(of: "mockups", with: "rnockups"), path: "/s/chat.jpg", keeper: keeper)
-        let cropped = try add(chat.split(separator: "\n").dropFirst().joined(separator: "\n"), path: "/s/chat-crop.png", keeper: keeper)
-        let invite = try add("Invite: design review\nOrganizer: Priya Nair <priya.nair@fabrikam.io>\nRoom four, 9:00",
+        let original = try fixture.add(chat, path: "/s/chat.png", keeper: keeper)
+        let reencoded = try fixture.add(chat.replacingOccurrences(of: "mockups", with: "rnockups"), path: "/s/chat.jpg", keeper: keeper)
+        let cropped = try fixture.add(chat.split(separator: "\n").dropFirst().joined(separator: "\n"), path: "/s/chat-crop.png", keeper: keeper)
+        let invite = try fixture.add("Invite: design review\nOrganizer: Priya Nair <priya.nair@fabrikam.io>\nRoom four, 9:00",
                              path: "/s/invite.png", keeper: keeper)
-        let other = try add("""
+        let other = try fixture.add("""
             Messages  Priya Nair  online
             Priya Nair 18:02
             the invoice for the flat is attached, can you pay it by friday?
             sure, sending it tonight after work
             """, path: "/s/other.png", keeper: keeper)
-        let lonely = try add("A terminal with nothing to link", path: "/s/terminal.png", keeper: keeper)
+        let lonely = try fixture.add("A terminal with nothing to link", path: "/s/terminal.png", keeper: keeper)
         // Copies that share no linkable entity are found by their text alone.
         let log = """
             2024-12-19 05:21:48 INFO [ocr-worker] picked job 4411 from the durable queue
             2024-12-19 05:21:49 WARN [ocr-worker] retrying the upload after a transient failure
             2024-12-19 05:21:52 INFO [ocr-worker] finished job 4411 in three seconds
             """
-        let logShot = try add(log, path: "/s/log.png", keeper: keeper)
-        let logCopy = try add(log.replacingOccurrences(of: "transient", with: "transiemt"), path: "/s/log.jpg", keeper: keeper)
+        let logShot = try fixture.add(log, path: "/s/log.png", keeper: keeper)
+        let logCopy = try fixture.add(log.replacingOccurrences(of: "transient", with: "transiemt"), path: "/s/log.jpg", keeper: keeper)
 
         let stored = try library.database.edges(minimumScore: 0)
         let copyEdges = stored.filter { ($0.resemblance ?? 0) >= TextResemblance.nearDuplicateThreshold }

@@ -134,18 +134,58 @@ struct QueueTests {
         #expect(try store.database.retry(ids: nil) == 0)
     }
 
-    @Test func failuresKeepTheirReason() throws {
-        let store = try StoreFixture()
+    /// In a shared library a claim whose lease ran out is a worker that stopped mid-image: the
+    /// second time, the image is failed as poisoned instead of being handed to the next worker.
+    @Test func anImageWhoseWorkersKeepDyingIsPoisonedNotHandedOn() throws {
+        let store = try StoreFixture(.postgresql)
+        let address = try #require(store.postgresAddress)
+        let lease = store.database.leaseSeconds
+        _ = try store.database.register(FileObservation(path: "/q/evil.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(5), format: .png, seenAt: 1))
+        let first = try #require(try store.database.claimNext(owner: 0, now: 100))
+        // Its worker dies; after the lease another host takes it over, once.
+        let second = try LensDatabase(store: .postgresql(address), worker: "other:2")
+        let again = try #require(try second.claimNext(owner: 0, now: 100 + lease + 1))
+        #expect(again.id == first.id && again.attempts == 2)
+        // That one dies too: the next claim fails it instead.
+        let third = try LensDatabase(store: .postgresql(address), worker: "third:3")
+        #expect(try third.claimNext(owner: 0, now: 100 + 2 * lease + 2) == nil)
+        let detail = try #require(try store.database.screenshot(id: first.id))
+        #expect(detail.state == .failed && detail.lastError?.hasPrefix("poisoned") == true && detail.lastError?.contains("'lens retry \(first.id)'") == true,
+                "\(detail.lastError ?? "")")
+        // lens retry: counts start again. A dead process of this host gives its claim back at
+        // once (no lease to wait out), and that counts as a crash too.
+        #expect(try store.database.retry(ids: nil) == 1)
+        let host = PostgresStore.defaultWorkerID().split(separator: ":").dropLast().joined(separator: ":")
+        let local = try LensDatabase(store: .postgresql(address), worker: "\(host):999999")
+        #expect(try local.claimNext(owner: 0, now: 1_000)?.id == first.id)
+        #expect(try store.database.requeueAbandoned { $0 != 999_999 } == 1)
+        #expect(try store.database.screenshot(id: first.id)?.state == .queued)
+        _ = try #require(try third.claimNext(owner: 0, now: 1_000))
+        #expect(try second.claimNext(owner: 0, now: 1_000 + lease + 1) == nil)
+        #expect(try store.database.screenshot(id: first.id)?.state == .failed)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func failuresKeepTheirReasonUntilRetried(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         _ = try store.database.register(FileObservation(path: "/q/bad.png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(9), format: .png, seenAt: 1))
         let item = try #require(try store.database.claimNext(owner: 1))
         try store.database.recordFailure("truncated PNG", for: item.id)
         #expect(try store.database.failures(ids: [item.id]).map(\.reason) == ["truncated PNG"])
         #expect(try store.database.screenshot(id: item.id)?.state == .failed)
         #expect(try store.database.claimNext(owner: 1) == nil)
+        // lens retry: back in the queue with its counters reset; only failed items are touched.
+        #expect(try store.database.retry(ids: [item.id + 1]) == 0)
+        #expect(try store.database.retry(ids: nil) == 1)
+        #expect(try store.database.screenshot(id: item.id)?.state == .queued)
+        let again = try #require(try store.database.claimNext(owner: 1))
+        #expect(again.id == item.id && again.attempts == 1)
+        #expect(try store.database.retry(ids: [item.id]) == 0)
     }
 
-    @Test func aDeferredItemWaitsOutItsBackoff() throws {
-        let store = try StoreFixture()
+    @Test(arguments: StoreKind.allCases)
+    func aDeferredItemWaitsOutItsBackoff(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
         for n in 1...2 {
             _ = try store.database.register(FileObservation(path: "/q/\(n).png", size: 1, modifiedAt: 1, sha256: StoreFixture.hash(n), format: .png, seenAt: 1))
         }
@@ -163,7 +203,8 @@ struct QueueTests {
         #expect(again.attempts == 2)
         #expect(try store.database.screenshot(id: first.id)?.lastError == "/q/1.png: busy")
         try store.database.recordFailure("gave up", for: again.id)
-        #expect(try store.database.nextRetryTime() == nil)
+        // (In PostgreSQL the other item's lease, still held, is a time something may come due too.)
+        if kind == .sqlite { #expect(try store.database.nextRetryTime() == nil) }
         // A retried failure is claimable at once, its counters reset.
         #expect(try store.database.retry(ids: nil) == 1)
         #expect(try store.database.claimNext(owner: 1, now: 0)?.attempts == 1)

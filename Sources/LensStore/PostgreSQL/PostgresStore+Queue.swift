@@ -68,11 +68,21 @@ extension PostgresStore {
     /// Takes the oldest claimable item: queued and not waiting out a retry, or running under a
     /// lease that ran out (its worker died or lost the database). Other workers skip the row
     /// while this transaction holds it, so no two take the same item.
+    ///
+    /// A claim whose lease ran out counts as a crash: its worker stopped mid-image (crashed, was
+    /// killed, lost the network). An image whose workers stopped ``LensDatabase/poisonCrashCount``
+    /// times is failed as poisoned instead of being handed on, so one file that kills the OCR
+    /// cannot take down every worker of the fleet in turn (`lens retry` tries it again).
     func claimNext(now: Double, lease: Double) throws -> ClaimedItem? {
         try transaction { session in
+            try session.execute("""
+                UPDATE screenshot SET state = 'failed', crashes = crashes + 1, claimed_by = NULL, claimed_at = NULL, lease_until = NULL,
+                    last_error = format('poisoned: the workers recognizing this file stopped before finishing %s times (crashed, killed or cut off); %L tries again', crashes + 1, 'lens retry ' || id)
+                WHERE state = 'running' AND lease_until < \(now) AND crashes + 1 >= \(Int32(LensDatabase.poisonCrashCount))
+                """)
             guard let row = try session.rows("""
                 UPDATE screenshot SET state = 'running', claimed_by = \(workerID), claimed_at = \(now),
-                    lease_until = \(now + lease), attempts = attempts + 1
+                    lease_until = \(now + lease), attempts = attempts + 1, crashes = crashes + (state = 'running')::integer
                 WHERE id = (SELECT id FROM screenshot
                             WHERE state IN ('queued', 'running')
                               AND ((state = 'queued' AND (retry_at IS NULL OR retry_at <= \(now)))
@@ -209,11 +219,28 @@ extension PostgresStore {
             var count = 0
             for owner in owners {
                 guard let pid = owner.split(separator: ":").last.flatMap({ Int32($0) }), !isAlive(pid) else { continue }
+                // A crash of the image's worker, as a lease that runs out is (see claimNext).
                 count += try session.execute("""
-                    UPDATE screenshot SET state = 'queued', claimed_by = NULL, claimed_at = NULL, lease_until = NULL
+                    UPDATE screenshot SET claimed_by = NULL, claimed_at = NULL, lease_until = NULL, crashes = crashes + 1,
+                        state = CASE WHEN crashes + 1 >= \(Int32(LensDatabase.poisonCrashCount)) THEN 'failed' ELSE 'queued' END,
+                        last_error = CASE WHEN crashes + 1 >= \(Int32(LensDatabase.poisonCrashCount)) THEN format('poisoned: the workers recognizing this file stopped before finishing %s times (crashed, killed or cut off); %L tries again', crashes + 1, 'lens retry ' || id) ELSE last_error END
                     WHERE state = 'running' AND claimed_by = \(owner)
                     """)
             }
+            return count
+        }
+    }
+
+    /// `lens retry`: failed items back in the queue, counters reset; idle workers are woken.
+    func retry(ids: [Int64]?) throws -> Int {
+        if let ids, ids.isEmpty { return 0 }
+        return try transaction { session in
+            let count = try session.execute("""
+                UPDATE screenshot SET state = 'queued', attempts = 0, crashes = 0, last_error = NULL, retry_at = NULL,
+                    claimed_by = NULL, claimed_at = NULL, lease_until = NULL
+                WHERE state = 'failed' AND (\(ids == nil) OR id = ANY(\(ids ?? [])))
+                """)
+            if count > 0 { try session.execute("SELECT pg_notify(\(Self.queueChannel), '')") }
             return count
         }
     }

@@ -289,6 +289,40 @@ extension PostgresStore {
         CREATE TRIGGER screenshot_embedding_change AFTER INSERT OR UPDATE OR DELETE ON screenshot_embedding
             FOR EACH ROW EXECUTE FUNCTION lens_embedding_changed();
         """),
+        ("p8: the mind map: connections, band keys of texts, and the log of screenshots connected", """
+        -- As in the SQLite store: computed edges (a < b; `via` the shared entities, one a line) and
+        -- the MinHash band keys (32-bit) by which copies are looked for among neighbours.
+        CREATE TABLE connection (
+            a           bigint NOT NULL REFERENCES screenshot (id) ON DELETE CASCADE,
+            b           bigint NOT NULL REFERENCES screenshot (id) ON DELETE CASCADE,
+            score       double precision NOT NULL,
+            via         text   NOT NULL,
+            resemblance double precision,
+            PRIMARY KEY (a, b),
+            CHECK (a < b)
+        );
+        CREATE INDEX connection_b ON connection (b);
+        CREATE TABLE text_band (
+            band          integer NOT NULL,
+            rank          integer NOT NULL DEFAULT 0,
+            screenshot_id bigint  NOT NULL REFERENCES screenshot (id) ON DELETE CASCADE,
+            PRIMARY KEY (band, rank, screenshot_id)
+        );
+        CREATE INDEX text_band_screenshot ON text_band (screenshot_id);
+        -- Each screenshot connected, in order: a worker's in-memory entity index reads the ones
+        -- other workers connected since it last looked. Appended under the mind map's advisory
+        -- lock, so the order of numbers is the order of commits. The newest 100,000 are kept;
+        -- `seq` in mind_map_log_cut is the highest cut, and an index behind it is loaded again.
+        CREATE TABLE mind_map_log (
+            seq           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            screenshot_id bigint NOT NULL
+        );
+        CREATE TABLE mind_map_log_cut (
+            single boolean PRIMARY KEY DEFAULT true CHECK (single),
+            seq    bigint  NOT NULL DEFAULT 0
+        );
+        INSERT INTO mind_map_log_cut DEFAULT VALUES;
+        """),
     ]
 
     /// A migration's statements: the extended protocol takes one at a time. They end their lines
