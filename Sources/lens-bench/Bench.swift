@@ -24,7 +24,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lens-bench",
         abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
-        subcommands: [AdversarialBench.self, ImportBench.self, OCRBench.self, EntityBench.self, GraphBench.self, RelationsBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self, WebBench.self, FuzzyBench.self, SecretBench.self, RealTextBench.self, EntityCaseBench.self, EmbedBench.self, MeaningBench.self, VectorsBench.self, PostgresBench.self])
+        subcommands: [AdversarialBench.self, ImportBench.self, OCRBench.self, EntityBench.self, GraphBench.self, RelationsBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self, WebBench.self, FuzzyBench.self, SecretBench.self, RealTextBench.self, EntityCaseBench.self, EmbedBench.self, MeaningBench.self, VectorsBench.self, PostgresBench.self, GrowBench.self])
 }
 
 /// Small helpers shared by the benchmarks.
