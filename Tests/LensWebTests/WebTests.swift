@@ -18,14 +18,15 @@ struct WebFixture {
     let settings: WebSettings
     let csrf = "test-csrf-token-0123456789abcdef"
 
-    init(token: String? = nil) async throws {
+    init(token: String? = nil, store kind: StoreKind = .sqlite) async throws {
         folder = try TestSupport.makeTemporaryFolder("lens-web")
         let images = folder.appendingPathComponent("shots")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: TestSupport.samplesFolder.path) where name.hasSuffix(".png") {
             try FileManager.default.copyItem(at: TestSupport.samplesFolder.appendingPathComponent(name), to: images.appendingPathComponent(name))
         }
-        library = try Library(databasePath: folder.appendingPathComponent("lens.db").path)
+        library = kind == .sqlite ? try Library(databasePath: folder.appendingPathComponent("lens.db").path)
+            : try Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
         let summary = try await Importer(library: library, options: ImportOptions(workers: 2), logger: Logger(label: "test")).run(paths: [images.path])
         #expect(summary.failed.isEmpty)
         try library.fillEmbeddings(with: try EmbeddingModel.load()) // as lens import does after OCR
@@ -33,9 +34,12 @@ struct WebFixture {
                                thumbnails: ThumbnailCache(folder: folder.appendingPathComponent("cache").path))
     }
 
-    /// One library for the tests that only read, made once.
-    static func shared() async throws -> WebFixture { try await sharedTask.value }
+    /// One library a store for the tests that only read, made once.
+    static func shared(_ kind: StoreKind = .sqlite) async throws -> WebFixture {
+        try await (kind == .sqlite ? sharedTask : sharedPostgresTask).value
+    }
     private static let sharedTask = Task { try await WebFixture() }
+    private static let sharedPostgresTask = Task { try await WebFixture(store: .postgresql) }
 
     func path(_ name: String) -> String { folder.appendingPathComponent("shots/\(name).png").path }
 
@@ -61,8 +65,9 @@ func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 // thirty imports at once on two cores take over a minute each.
 @Suite("lens serve: the HTTP API", .serialized)
 struct WebAPITests {
-    @Test func searchAnswersWithTheCLIShapeAndServerTiming() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func searchAnswersWithTheCLIShapeAndServerTiming(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         try await fixture.test { client in
             try await client.execute(uri: "/api/search?q=cafe", method: .get) { response in
                 #expect(response.status == .ok)
@@ -90,8 +95,9 @@ struct WebAPITests {
         }
     }
 
-    @Test func anEmptySearchPagesThroughTheLibraryNewestFirst() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func anEmptySearchPagesThroughTheLibraryNewestFirst(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         try await fixture.test { client in
             var seen: [Int] = []
             var dates: [String] = []
@@ -125,8 +131,9 @@ struct WebAPITests {
         }
     }
 
-    @Test func hostileQueriesNeverReachSQL() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func hostileQueriesNeverReachSQL(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         try await fixture.test { client in
             for query in ["%22", "a%20OR", "NEAR(a%20b)", "col%3Aterm", "%2A%2A%2A", "%27%3B%20DROP%20TABLE%20screenshot%3B--", "%00", String(repeating: "a", count: 5000)] {
                 try await client.execute(uri: "/api/search?q=\(query)", method: .get) { response in
@@ -139,8 +146,9 @@ struct WebAPITests {
         }
     }
 
-    @Test func meaningComesAfterWordsAndIsMarked() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func meaningComesAfterWordsAndIsMarked(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         let receipt = try fixture.id(of: "receipt_light")
         let query = "dessert%20bought%20at%20a%20coffee%20shop"
         try await fixture.test { client in
@@ -175,8 +183,9 @@ struct WebAPITests {
         }
     }
 
-    @Test func aScreenshotHasItsWordBoxesAndTheMatchedWords() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func aScreenshotHasItsWordBoxesAndTheMatchedWords(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         let id = try fixture.id(of: "receipt_light")
         try await fixture.test { client in
             try await client.execute(uri: "/api/screenshots/\(id)?q=receipt%20espresso", method: .get) { response in
@@ -340,8 +349,9 @@ struct WebAPITests {
                                           logger: Logger(label: "test"))
     }
 
-    @Test func notesLinksDeleteAndUndoGoThroughTheUseCases() async throws {
-        let fixture = try await WebFixture()
+    @Test(arguments: StoreKind.allCases)
+    func notesLinksDeleteAndUndoGoThroughTheUseCases(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture(store: kind)
         let a = try fixture.id(of: "terminal"), b = try fixture.id(of: "small_text")
         try await fixture.test { client in
             try await client.execute(uri: "/api/screenshots/\(a)/note", method: .put, headers: fixture.changeHeaders,
@@ -396,8 +406,9 @@ struct WebAPITests {
         }
     }
 
-    @Test func theGraphIsLensGraphsJSON() async throws {
-        let fixture = try await WebFixture.shared()
+    @Test(arguments: StoreKind.allCases)
+    func theGraphIsLensGraphsJSON(_ kind: StoreKind) async throws {
+        let fixture = try await WebFixture.shared(kind)
         let contact = try fixture.id(of: "contact_card")
         try await fixture.test { client in
             try await client.execute(uri: "/api/graph", method: .get) { response in
