@@ -28,17 +28,30 @@ public final class ConnectionKeeper: @unchecked Sendable {
         ConnectionKeeper(database: database)
     }
 
+    /// How long this keeper's `connect` calls held the store's mind-map lock, in all: what every
+    /// other worker of a shared library may have waited for (`lens-bench postgres --with-mind-map`).
+    public var secondsHoldingTheLock: Double { lock.withLock { held } }
+    private var held: Double = 0
+
     /// Finds and stores the connections of screenshot `id`, whose entities are stored, to those
-    /// indexed before it; then indexes it.
+    /// indexed before it; then indexes it. Under the lock only what must be: the index brought up
+    /// to date, the entity comparison and the band keys; the copies' texts are read and compared
+    /// after it (the expensive part), and the edges saved then.
     public func connect(_ id: Int64) throws {
         let entities = try database.entities(ofScreenshot: id).compactMap { stored in
             EntityType(rawValue: stored.type).map { (type: $0, normalized: stored.normalized) }
         }
-        try database.whileConnecting {
+        let words = try database.texts(ids: [id])[id].map(TextResemblance.words(in:))
+        let bands = words.map(TextResemblance.rankedBands(of:))
+        let (found, neighbours) = try database.whileConnecting { () throws -> ([Connection], [Int64]) in
+            let start = ContinuousClock.now
             let log = try database.batchLogVersion()
             let others = try database.connected(since: connectedMark)
             lock.lock()
-            defer { lock.unlock() }
+            defer {
+                held += (ContinuousClock.now - start).seconds
+                lock.unlock()
+            }
             if index == nil || log != indexedAtLog || others == nil {
                 // The mark first: what is connected after it is replayed next time (an entity
                 // added twice is kept once).
@@ -56,21 +69,20 @@ public final class ConnectionKeeper: @unchecked Sendable {
             // Mutated in place (`index?.insert`): a local copy would copy the whole index each time.
             let found = ConnectionFinder.connections(of: ScreenshotEntities(id: id, entities: entities), in: index!)
             for (type, normalized) in entities { index?.insert(screenshot: id, type: type, normalized: normalized) }
-            var connections = found
-            // Copies: the screenshots sharing a band key of this text, compared by containment.
-            if let text = try database.texts(ids: [id])[id] {
-                let words = TextResemblance.words(in: text)
-                let others = try database.replaceTextBands(of: id, with: TextResemblance.rankedBands(of: words),
-                                                           neighbours: TextResemblance.neighbours)
-                var resemblance: [Int64: Double] = [:]
-                for (other, otherText) in try database.texts(ids: others) {
-                    resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
-                }
-                connections = MindMapUseCases.addingResemblance(resemblance.map { (min(id, $0.key), max(id, $0.key), $0.value) }, to: found)
-            }
-            try database.saveConnections(connections.map(MindMapUseCases.stored))
+            // Copies: the screenshots sharing a band key of this text.
+            let neighbours = try bands.map { try database.replaceTextBands(of: id, with: $0, neighbours: TextResemblance.neighbours) } ?? []
             try database.recordConnected(id)
+            return (found, neighbours)
         }
+        var connections = found
+        if let words, !neighbours.isEmpty {
+            var resemblance: [Int64: Double] = [:]
+            for (other, otherText) in try database.texts(ids: neighbours) {
+                resemblance[other] = TextResemblance.containment(words, TextResemblance.words(in: otherText))
+            }
+            connections = MindMapUseCases.addingResemblance(resemblance.map { (min(id, $0.key), max(id, $0.key), $0.value) }, to: found)
+        }
+        try database.saveConnections(connections.map(MindMapUseCases.stored))
     }
 }
 

@@ -44,6 +44,12 @@ struct PostgresBench: ParsableCommand {
     @Option(help: "Writes per writer count, for the write-rate figure.")
     var writes = 2_000
 
+    @Flag(help: "Keep the mind map in the write-rate figure: each writer connects what it records, as workers do (under the shared lock).")
+    var withMindMap = false
+
+    @Flag(help: "Find and store entities in the write-rate figure (implied by --with-mind-map).")
+    var withEntities = false
+
     @Flag(help: "Skip loading: the PostgreSQL database and the SQLite file at --sqlite already hold the library (its texts, read from the SQLite file, give the queries).")
     var reuse = false
 
@@ -120,28 +126,39 @@ struct PostgresBench: ParsableCommand {
         for count in writers where writes > 0 {
             guard let writeStore else { break }
             let stores = try (0..<count).map { n in try LensDatabase(store: try StoreAddress(writeStore), worker: "bench:\(n)") }
+            let keepers = withMindMap ? stores.map { ConnectionKeeper(database: $0) } : []
             let base = 10_000_000 + count * 1_000_000
             let start = ContinuousClock.now
+            let extractor = EntityExtractors.make(region: "US")
             DispatchQueue.concurrentPerform(iterations: count) { n in
                 for k in 0..<(writes / count) {
                     let number = base + n * 100_000 + k
-                    try? Self.add(texts[number % texts.count], number: number, to: stores[n])
+                    let text = texts[number % texts.count]
+                    try? Self.add(text, number: number, to: stores[n], entities: withEntities || withMindMap ? extractor.entities(in: text) : [],
+                                  keeper: keepers.isEmpty ? nil : keepers[n])
                 }
             }
             let seconds = (ContinuousClock.now - start).seconds
-            print(String(format: "write rate, %d writer(s): %.0f screenshots a second (register + claim + record, 3 transactions each)",
-                         count, Double(writes / count * count) / seconds))
+            if !keepers.isEmpty {
+                let locked = keepers.map(\.secondsHoldingTheLock).reduce(0, +) / Double(writes / count * count)
+                print(String(format: "  mind map lock held %.2f ms a screenshot: connecting alone would cap a fleet at %.0f screenshots a second",
+                             locked * 1000, 1 / max(1e-9, locked)))
+            }
+            print(String(format: "write rate, %d writer(s): %.0f screenshots a second (register + claim + record, 3 transactions each%@)",
+                         count, Double(writes / count * count) / seconds,
+                         withMindMap ? ", entities found and connected" : withEntities ? ", entities found" : ""))
         }
     }
 
     /// One screenshot through the queue, as a worker stores it.
-    static func add(_ text: String, number: Int, to database: LensDatabase) throws {
+    static func add(_ text: String, number: Int, to database: LensDatabase, entities: [Entity] = [], keeper: ConnectionKeeper? = nil) throws {
         let hash = String(format: "%064llx", UInt64(number) &* 0x9E37_79B9_7F4A_7C15 | 1)
         let seen = 1_700_000_000 + Double(number)
         _ = try database.register(FileObservation(path: "/bench/\(number).png", size: text.utf8.count, modifiedAt: seen,
                                                   sha256: hash, format: .png, seenAt: seen))
         guard let item = try database.claimNext(owner: getpid()) else { return }
-        try database.recordRecognition(Recognition(text: text, words: [], width: 1280, height: 800), for: item.id, seconds: 0.5)
+        try database.recordRecognition(Recognition(text: text, words: [], width: 1280, height: 800), entities: entities, for: item.id, seconds: 0.5)
+        try keeper?.connect(item.id)
     }
 
     /// Every stored text, in id order (the order they were loaded in).

@@ -68,34 +68,41 @@ extension PostgresStore {
         }
     }
 
+    /// One statement for all of them (connecting runs under the mind map's lock), only between
+    /// screenshots that still exist (another host may have deleted one).
     func saveConnections(_ edges: [StoredEdge]) throws {
-        try transaction { session in
-            for edge in edges {
-                // Only between screenshots that still exist (another host may have deleted one).
-                try session.execute("""
-                    INSERT INTO connection (a, b, score, via, resemblance)
-                    SELECT \(edge.a), \(edge.b), \(edge.score), \(edge.via), \(edge.resemblance)
-                    WHERE (SELECT count(*) FROM screenshot WHERE id IN (\(edge.a), \(edge.b))) = 2
-                    ON CONFLICT (a, b) DO UPDATE SET score = excluded.score, via = excluded.via, resemblance = excluded.resemblance
-                    """)
-            }
-        }
+        var byPair: [String: StoredEdge] = [:]
+        for edge in edges { byPair["\(edge.a)-\(edge.b)"] = edge } // a statement may not upsert one row twice
+        try transaction { session in try Self.insertConnections(Array(byPair.values), upserting: true, in: session) }
     }
 
     func replaceAllConnections(_ edges: [StoredEdge]) throws {
         try transaction { session in
             try session.execute("DELETE FROM connection")
-            // In chunks of arrays: one statement a chunk, not one an edge.
-            for start in stride(from: 0, to: edges.count, by: 5_000) {
-                let chunk = edges[start..<min(edges.count, start + 5_000)]
-                try session.execute("""
-                    INSERT INTO connection (a, b, score, via, resemblance)
-                    SELECT * FROM unnest(\(chunk.map(\.a))::bigint[], \(chunk.map(\.b))::bigint[], \(chunk.map(\.score))::float8[],
-                                         \(chunk.map(\.via))::text[], \(chunk.map { $0.resemblance ?? -1 })::float8[])
-                    """)
-            }
-            // (unnest has no NULL for a Swift array of optionals: -1 stands for "not measured".)
-            try session.execute("UPDATE connection SET resemblance = NULL WHERE resemblance < 0")
+            try Self.insertConnections(edges, upserting: false, in: session)
+        }
+    }
+
+    /// Edges in chunks of arrays, one statement a chunk. A resemblance not measured travels as -1
+    /// (an array of Swift optionals has no NULL here) and is stored as NULL.
+    static func insertConnections(_ edges: [StoredEdge], upserting: Bool, in session: PostgresSession) throws {
+        for start in stride(from: 0, to: edges.count, by: 5_000) {
+            let chunk = edges[start..<min(edges.count, start + 5_000)]
+            try session.execute(PostgresQuery(unsafeSQL: """
+                INSERT INTO connection (a, b, score, via, resemblance)
+                SELECT e.a, e.b, e.score, e.via, nullif(e.resemblance, -1)
+                FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[], $5::float8[]) AS e(a, b, score, via, resemblance)
+                WHERE EXISTS (SELECT 1 FROM screenshot WHERE id = e.a) AND EXISTS (SELECT 1 FROM screenshot WHERE id = e.b)
+                \(upserting ? "ON CONFLICT (a, b) DO UPDATE SET score = excluded.score, via = excluded.via, resemblance = excluded.resemblance" : "")
+                """, binds: {
+                    var binds = PostgresBindings()
+                    binds.append(chunk.map(\.a))
+                    binds.append(chunk.map(\.b))
+                    binds.append(chunk.map(\.score))
+                    binds.append(chunk.map(\.via))
+                    binds.append(chunk.map { $0.resemblance ?? -1 })
+                    return binds
+                }()))
         }
     }
 
@@ -144,21 +151,27 @@ extension PostgresStore {
         }
     }
 
+    /// As on SQLite, in three statements rather than three a key: connecting runs under the
+    /// mind map's lock, so every round trip here is one all workers wait for.
     func replaceTextBands(of id: Int64, with bands: [(band: Int64, rank: Int64)], neighbours: Int) throws -> [Int64] {
-        try transaction { session in
+        let keys = bands.map { Int32(truncatingIfNeeded: $0.band) }, ranks = bands.map { Int32(truncatingIfNeeded: $0.rank) }
+        return try transaction { session in
             try session.execute("DELETE FROM text_band WHERE screenshot_id = \(id)")
+            guard !bands.isEmpty else { return [] }
+            // Per key, the nearest `neighbours` by rank on each side: two bounded index reads a key.
             var others = Set<Int64>()
-            for (band, rank) in bands {
-                let band = Int32(truncatingIfNeeded: band), rank = Int32(truncatingIfNeeded: rank)
-                for row in try session.rows("""
-                    (SELECT screenshot_id FROM text_band WHERE band = \(band) AND rank >= \(rank) ORDER BY rank LIMIT \(Int64(neighbours)))
-                    UNION ALL
-                    (SELECT screenshot_id FROM text_band WHERE band = \(band) AND rank < \(rank) ORDER BY rank DESC LIMIT \(Int64(neighbours)))
-                    """) {
-                    others.insert(try row.get("screenshot_id"))
-                }
-                try session.execute("INSERT INTO text_band (band, screenshot_id, rank) VALUES (\(band), \(id), \(rank)) ON CONFLICT DO NOTHING")
+            for row in try session.rows("""
+                SELECT near.screenshot_id FROM unnest(\(keys)::integer[], \(ranks)::integer[]) AS k(band, rank),
+                LATERAL ((SELECT screenshot_id FROM text_band WHERE band = k.band AND rank >= k.rank ORDER BY rank LIMIT \(Int64(neighbours)))
+                         UNION ALL
+                         (SELECT screenshot_id FROM text_band WHERE band = k.band AND rank < k.rank ORDER BY rank DESC LIMIT \(Int64(neighbours)))) AS near
+                """) {
+                others.insert(try row.get("screenshot_id"))
             }
+            try session.execute("""
+                INSERT INTO text_band (band, rank, screenshot_id) SELECT band, rank, \(id) FROM unnest(\(keys)::integer[], \(ranks)::integer[]) AS k(band, rank)
+                ON CONFLICT DO NOTHING
+                """)
             others.remove(id)
             return others.sorted()
         }
