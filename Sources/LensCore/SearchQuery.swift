@@ -247,9 +247,11 @@ extension SearchQuery {
     public func highlights(word: String) -> Bool { highlighter()(word) }
 
     /// ``highlights(word:)`` for many words (a snippet, a page of word boxes): the query's words
-    /// are split and folded once, not once a word.
-    public func highlighter() -> @Sendable (String) -> Bool {
-        let parts: [(text: String, isPrefix: Bool)] = groups.filter { !$0[0].isExcluded }.flatMap { $0 }.flatMap { term in
+    /// are split and folded once, not once a word. Without `phraseWords`, only the terms of one
+    /// word: a phrase's words are then marked where the phrase occurs, by the caller.
+    public func highlighter(phraseWords: Bool = true) -> @Sendable (String) -> Bool {
+        let terms = groups.filter { !$0[0].isExcluded }.flatMap { $0 }.filter { phraseWords || Self.searchTokens(in: $0.text).count == 1 }
+        let parts: [(text: String, isPrefix: Bool)] = terms.flatMap { term in
             let parts = Self.searchTokens(in: term.text).map(Self.folded)
             return parts.enumerated().map { index, part in (part, term.isPrefix && index == parts.count - 1) }
         }

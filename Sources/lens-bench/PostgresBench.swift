@@ -85,20 +85,29 @@ struct PostgresBench: ParsableCommand {
         var liteTimes: [Double] = [], pgTimes: [Double] = []
         var worst: [(Double, String)] = []
         var byKind: [Int: [Double]] = [:], pgByKind: [Int: [Double]] = [:]
+        var snippetsCompared = 0, snippetsSame = 0, differing: [(String, String)] = []
         for (index, query) in drawn.enumerated() {
             var request = SearchRequest(query: try SearchQuery(parsing: query), limit: 10)
             request.allowsFuzzy = false
             var start = ContinuousClock.now
-            let a = try lite.search(request).map(\.id)
+            let liteHits = try lite.search(request)
+            let a = liteHits.map(\.id)
             liteTimes.append((ContinuousClock.now - start).seconds * 1000)
             start = ContinuousClock.now
-            let b: [Int64]
+            var pgHits: [SearchHit] = []
             do {
-                b = try pg.search(request).map(\.id)
+                pgHits = try pg.search(request)
             } catch let error as SearchError {
                 // Past the 1 s limit: counted as a search that took the limit and found nothing.
                 print("  postgresql stopped \(query): \(error)")
-                b = []
+            }
+            let b = pgHits.map(\.id)
+            // The snippets of the screenshots both found: the same words shown, the same marked.
+            let pgSnippets = Dictionary(pgHits.map { ($0.id, $0.snippet) }, uniquingKeysWith: { x, _ in x })
+            for hit in liteHits {
+                guard let other = pgSnippets[hit.id] else { continue }
+                snippetsCompared += 1
+                if other == hit.snippet { snippetsSame += 1 } else if differing.count < 3 { differing.append((hit.snippet, other)) }
             }
             pgTimes.append((ContinuousClock.now - start).seconds * 1000)
             pgByKind[index % 4, default: []].append(pgTimes.last!)
@@ -118,6 +127,9 @@ struct PostgresBench: ParsableCommand {
                          values.reduce(0, +) / Double(max(1, values.count)) * 100, values.count, Measure.percentile(pgByKind[kind] ?? [], 0.95)))
         }
         for (overlap, query) in worst.sorted(by: { $0.0 < $1.0 }).prefix(5) { print(String(format: "  %.0f %%  %@", overlap * 100, query)) }
+        print(String(format: "snippets of screenshots both found: %d of %d the same (%.1f %%)", snippetsSame, snippetsCompared,
+                     Double(snippetsSame) / Double(max(1, snippetsCompared)) * 100))
+        for (x, y) in differing { print("  sqlite: \(x.debugDescription)\n  postgresql: \(y.debugDescription)") }
         print(String(format: "search ms (client side, %d queries): sqlite p50 %.2f p95 %.2f; postgresql p50 %.2f p95 %.2f",
                      drawn.count, Measure.percentile(liteTimes, 0.5), Measure.percentile(liteTimes, 0.95),
                      Measure.percentile(pgTimes, 0.5), Measure.percentile(pgTimes, 0.95)))

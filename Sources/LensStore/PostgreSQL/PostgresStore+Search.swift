@@ -398,13 +398,15 @@ extension PostgresStore {
 
     static func snippet(of text: String, query: SearchQuery, alternatives: [String: [String]] = [:], words: Int = 16) -> String {
         let scalars = Array(text.unicodeScalars)
-        let highlights = query.highlighter()
+        // Words are marked where they stand alone in the query; a phrase's words only where the
+        // phrase occurs (below), as FTS5 marks phrase instances.
+        let highlights = query.highlighter(phraseWords: false)
         // A misspelling found in the fuzzy pass is marked too.
         let misspellings = Set(alternatives.values.flatMap { $0 })
         func marks(_ token: String) -> Bool {
             highlights(token) || (!misspellings.isEmpty && misspellings.contains(SearchQuery.folded(token)))
         }
-        var tokens: [(start: Int, end: Int, matched: Bool)] = []
+        var tokens: [(start: Int, end: Int, matched: Bool)] = [], folded: [String] = []
         var index = 0
         while index < scalars.count {
             guard SearchQuery.isTokenScalar(scalars[index]) else { index += 1; continue }
@@ -413,32 +415,99 @@ extension PostgresStore {
             var token = String.UnicodeScalarView()
             token.append(contentsOf: scalars[start..<index])
             tokens.append((start, index, marks(String(token))))
+            folded.append(SearchQuery.folded(String(token)))
         }
         guard !tokens.isEmpty else { return "" }
-        // The window of `words` tokens holding the most matches (the first such).
-        let width = min(words, tokens.count)
-        var count = tokens[0..<width].filter(\.matched).count, best = (count, 0)
-        if width < tokens.count {
-            for first in 1...(tokens.count - width) {
-                count += (tokens[first + width - 1].matched ? 1 : 0) - (tokens[first - 1].matched ? 1 : 0)
-                if count > best.0 { best = (count, first) }
+        // A phrase's occurrence is one mark from its first word to its last, as FTS5 marks a
+        // phrase instance (`[555-0132]`, not `[555]-[0132]`).
+        let phrases = query.groups.flatMap { $0 }.filter { !$0.isExcluded }
+            .map { SearchQuery.searchTokens(in: $0.text).map(SearchQuery.folded) }.filter { $0.count > 1 }
+        var joined = [Bool](repeating: false, count: tokens.count) // token i's mark runs on into token i + 1
+        for phrase in phrases where phrase.count <= tokens.count {
+            for first in 0...(tokens.count - phrase.count) where folded[first] == phrase[0] && Array(folded[first..<(first + phrase.count)]) == phrase {
+                for i in first..<(first + phrase.count - 1) { joined[i] = true }
+                for i in first..<(first + phrase.count) { tokens[i].matched = true }
             }
         }
-        let window = tokens[best.1..<(best.1 + width)]
+        let start = snippetStart(tokens: tokens.map(\.matched), folded: folded, joined: joined, phrases: phrases, width: words,
+                                 sentenceStarts: sentenceStarts(scalars, tokens.map { ($0.start, $0.end) }))
+        let width = min(words, tokens.count)
+        let best = (0, start)
+        // (A window from a sentence's start may reach past the last word: it shows fewer, as FTS5's.)
+        let window = tokens[start..<min(tokens.count, start + width)]
         var out = String.UnicodeScalarView()
         if best.1 > 0 { out.append(contentsOf: "…".unicodeScalars) }
-        var position = window.first!.start
-        for token in window {
+        // From the text's start when the window starts at its first word (`$ gcloud …` keeps its `$`), as FTS5's.
+        var position = start == 0 ? 0 : window.first!.start
+        for (i, token) in zip(window.indices, window) {
             out.append(contentsOf: scalars[position..<token.start])
-            if token.matched { out.append(contentsOf: String(SearchHit.matchStart).unicodeScalars) }
+            let continues = i > window.startIndex && joined[i - 1]
+            if token.matched && !continues { out.append(contentsOf: String(SearchHit.matchStart).unicodeScalars) }
             out.append(contentsOf: scalars[token.start..<token.end])
-            if token.matched { out.append(contentsOf: String(SearchHit.matchEnd).unicodeScalars) }
+            if token.matched && !(joined[i] && i + 1 < window.endIndex) { out.append(contentsOf: String(SearchHit.matchEnd).unicodeScalars) }
             position = token.end
         }
         // As FTS5's snippet(): a window that reaches the last word takes the rest of the text
         // (`password: [password]` keeps its `]`); else an ellipsis.
         if best.1 + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) } else { out.append(contentsOf: scalars[position...]) }
         return String(out)
+    }
+
+    /// The first token of the snippet's window, chosen as FTS5's snippet() chooses it (so both
+    /// stores show the same words): each match's window scores 1,000 a query term it holds and 1
+    /// a repeat, and is moved to centre its matches; a window starting at a sentence instead
+    /// (after `.` or `:` and a space) scores 100 more, 120 at the text's start; the first best wins.
+    static func snippetStart(tokens matched: [Bool], folded: [String], joined: [Bool], phrases: [[String]], width: Int,
+                             sentenceStarts: [Int]) -> Int {
+        let count = matched.count
+        // The matches: a phrase's occurrence is one (its words run on into each other), a word another.
+        var instances: [(term: String, start: Int, size: Int)] = []
+        var index = 0
+        while index < count {
+            guard matched[index] else { index += 1; continue }
+            var end = index
+            while end < count - 1, joined[end] { end += 1 }
+            let words = Array(folded[index...end])
+            instances.append((end > index && phrases.contains(words) ? words.joined(separator: " ") : folded[index], index, end - index + 1))
+            index = end + 1
+        }
+        func score(from first: Int) -> (score: Int, centred: Int) {
+            var seen = Set<String>(), score = 0, firstMatch = -1, lastEnd = 0
+            for instance in instances where instance.start >= first && instance.start < first + width {
+                score += seen.insert(instance.term).inserted ? 1000 : 1
+                if firstMatch < 0 { firstMatch = instance.start }
+                lastEnd = instance.start + instance.size
+            }
+            var centred = firstMatch - (width - (lastEnd - firstMatch)) / 2
+            if centred + width > count { centred = count - width }
+            return (score, max(0, centred))
+        }
+        var best = (score: 0, start: 0)
+        for instance in instances {
+            let (points, centred) = score(from: instance.start)
+            if points > best.score { best = (points, centred) }
+            guard !sentenceStarts.isEmpty, count > width else { continue }
+            var j = 0
+            while j < sentenceStarts.count - 1, sentenceStarts[j + 1] <= instance.start { j += 1 }
+            if sentenceStarts[j] < instance.start {
+                let points = score(from: sentenceStarts[j]).score + (sentenceStarts[j] == 0 ? 120 : 100)
+                if points > best.score { best = (points, sentenceStarts[j]) }
+            }
+        }
+        return best.start
+    }
+
+    /// The tokens that start a sentence as FTS5's snippet() finds them: the first, and one whose
+    /// preceding spaces follow a `.` or `:`.
+    static func sentenceStarts(_ scalars: [Unicode.Scalar], _ tokens: [(start: Int, end: Int)]) -> [Int] {
+        var starts: [Int] = []
+        for (position, token) in tokens.enumerated() {
+            guard position > 0 else { starts.append(0); continue }
+            var i = token.start - 1
+            while i >= 0, [" ", "\t", "\n", "\r"].contains(scalars[i]) { i -= 1 }
+            if i != token.start - 1, i >= 0, scalars[i] == "." || scalars[i] == ":" { starts.append(position) }
+        }
+        return starts
     }
 
     private func filterConditions(_ request: SearchRequest, into sql: inout SQLBuilder) -> [String] {
