@@ -104,6 +104,55 @@ public struct DoctorReport: Sendable, Encodable {
 
     public var problemCount: Int { checks.filter { $0.status == .problem }.count }
 
+    /// The checks of a shared library (PostgreSQL), in place of a SQLite file's: whether the
+    /// server answers, over what, with which schema, and whether its derived counts hold.
+    public static func sharedLibraryChecks(_ address: PostgresAddress) -> [Check] {
+        let library: LensDatabase
+        do {
+            library = try LensDatabase(store: .postgresql(address))
+        } catch {
+            return [Check(name: "shared library", status: .problem, detail: "\(error)",
+                          fix: "check the address (--store, $LENS_STORE or [store] url), that the server runs and that this host may connect")]
+        }
+        do {
+            guard let health = try library.sharedLibraryHealth() else { return [] }
+            var checks: [Check] = []
+            let over = health.isSocket ? "a Unix socket" : health.isEncrypted ? "TCP with TLS" : "TCP without TLS"
+            let remote = !health.isSocket && !["localhost", "127.0.0.1", "::1"].contains(address.host ?? "")
+            checks.append(Check(name: "shared library", status: remote && !health.isEncrypted ? .note : .ok,
+                                detail: "\(health.serverVersion), over \(over)",
+                                fix: remote && !health.isEncrypted ? "add ?sslmode=verify-full to the address (the server needs ssl = on)" : nil))
+            checks.append(health.migrationsApplied == health.migrationsKnown
+                ? Check(name: "schema", status: .ok, detail: "\(health.migrationsApplied) migrations, as this Lens knows them", fix: nil)
+                : Check(name: "schema", status: .problem, detail: "\(health.migrationsApplied) migrations applied, this Lens knows \(health.migrationsKnown)",
+                        fix: "run the same Lens version on every host"))
+            checks.append(health.expiredLeases == 0
+                ? Check(name: "queue leases", status: .ok, detail: "no claim past its lease", fix: nil)
+                : Check(name: "queue leases", status: .note, detail: "\(health.expiredLeases) claim(s) past their lease: their workers stopped",
+                        fix: "nothing: the next worker's claim takes them over (a second stop fails the image as poisoned)"))
+            checks.append(health.entityCountDrift == 0
+                ? Check(name: "entity counts", status: .ok, detail: "the most frequent entities match a recount", fix: nil)
+                : Check(name: "entity counts", status: .problem, detail: "\(health.entityCountDrift) entities counted otherwise than a recount",
+                        fix: "lens reindex --entities --store …"))
+            return checks
+        } catch {
+            return [Check(name: "shared library", status: .problem, detail: "\(error)", fix: nil)]
+        }
+    }
+
+    /// Collects the checks; `store`, when it is a shared library, is checked instead of a SQLite file.
+    public static func collect(store: StoreAddress, configPath: String, unitPath: String,
+                               limitsFolder: String = "/proc/sys/fs/inotify") -> DoctorReport {
+        guard case .postgresql(let address) = store else {
+            return collect(databasePath: store.description, configPath: configPath, unitPath: unitPath, limitsFolder: limitsFolder)
+        }
+        var report = collect(databasePath: "", configPath: configPath, unitPath: unitPath, limitsFolder: limitsFolder)
+        report.databasePath = address.description
+        report.databaseIntegrity = nil
+        report.checks += sharedLibraryChecks(address)
+        return report
+    }
+
     public static func collect(databasePath: String, configPath: String, unitPath: String,
                                limitsFolder: String = "/proc/sys/fs/inotify") -> DoctorReport {
         var report = DoctorReport(

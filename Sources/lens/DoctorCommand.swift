@@ -10,11 +10,14 @@ struct DoctorCommand: ParsableCommand {
             Checks Tesseract and its languages, OpenMP, SQLite FTS5, libphonenumber, the public \
             suffix list, GraphViz, the configuration and its folders, the inotify limits against \
             the folders watched, the database (integrity, orphan rows, the full-text index) and \
-            the systemd user unit. Exits 1 when a problem is found; notes are optional things.
+            the systemd user unit; for a shared library (--store postgresql://…), the server, \
+            whether the connection is encrypted, the schema, claims past their lease and the \
+            entity counts. Exits 1 when a problem is found; notes are optional things.
 
             Examples:
               lens doctor
               lens doctor --json | jq '.checks[] | select(.status != "ok")'
+              lens doctor --store postgresql://lens@db.internal/lens?sslmode=verify-full
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -26,7 +29,7 @@ struct DoctorCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = DoctorReport.collect(databasePath: global.databasePath, configPath: ConfigurationFile.path(explicit: config),
+        let report = DoctorReport.collect(store: try global.storeAddress(), configPath: ConfigurationFile.path(explicit: config),
                                           unitPath: ServiceInstructions.unitPath())
         if json {
             try printJSON(report)
