@@ -185,6 +185,8 @@ public enum MindMapUseCases {
         }
         let connections = addingResemblance(measured, to: ConnectionFinder.rebuild(screenshots))
         try library.database.replaceAllConnections(connections.map(stored))
+        // A rebuild follows re-extracted or re-masked entities: the workers' indexes are old.
+        try library.database.forgetConnectionIndexes()
         return (screenshots.count, connections.count)
     }
 

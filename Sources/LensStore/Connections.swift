@@ -272,6 +272,12 @@ extension LensDatabase {
         return ([], mark ?? 0)
     }
 
+    /// Makes the other processes' entity indexes load again before they next connect (PostgreSQL;
+    /// a SQLite library's keepers reload when another process records a batch).
+    public func forgetConnectionIndexes() throws {
+        try postgres?.forgetConnectionIndexes()
+    }
+
     /// Logs that screenshot `id` was connected (PostgreSQL; nothing in SQLite).
     public func recordConnected(_ id: Int64) throws {
         if let postgres { try postgres.recordConnected(id) }

@@ -174,7 +174,12 @@ struct MindMapTests {
         }
         let incremental = try byEntities()
         #expect(incremental.count > 40)
+        let before = try #require(try elsewhere.connected(since: nil)).mark
         _ = try MindMapUseCases.rebuild(library)
+        // A rebuild (after entities were re-extracted) makes every worker load its index again, once.
+        #expect(try elsewhere.connected(since: before).map(\.mark) == nil)
+        let after = try #require(try elsewhere.connected(since: nil)).mark
+        #expect(try elsewhere.connected(since: after).map(\.ids) == [])
         let rebuilt = try byEntities()
         #expect(rebuilt == incremental, "\(rebuilt.symmetricDifference(incremental).sorted().prefix(10))")
     }

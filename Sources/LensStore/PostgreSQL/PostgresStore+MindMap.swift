@@ -52,6 +52,17 @@ extension PostgresStore {
         }
     }
 
+    /// Makes every worker load its entity index again before it next connects (entities were
+    /// re-extracted, or the map rebuilt): a marker in the log becomes the cut.
+    func forgetConnectionIndexes() throws {
+        try withSession { session in
+            try session.execute("""
+                WITH marker AS (INSERT INTO mind_map_log (screenshot_id) VALUES (0) RETURNING seq)
+                UPDATE mind_map_log_cut SET seq = (SELECT seq FROM marker)
+                """)
+        }
+    }
+
     func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
         try withSession { session in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
