@@ -29,7 +29,12 @@ struct WebFixture {
             : try Library(store: .postgresql(try PostgresCluster.shared.get().makeDatabase()))
         let summary = try await Importer(library: library, options: ImportOptions(workers: 2), logger: Logger(label: "test")).run(paths: [images.path])
         #expect(summary.failed.isEmpty)
-        try library.fillEmbeddings(with: try EmbeddingModel.load()) // as lens import does after OCR
+        // As lens import does after OCR; on a thread of its own, not Swift's cooperative pool,
+        // which the other tests' event loops and watchers need (2 threads on CI's 2 cores).
+        let library = self.library
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread { done.resume(with: Result { _ = try library.fillEmbeddings(with: try EmbeddingModel.load()) }) }.start()
+        }
         settings = WebSettings(listen: .init(host: "127.0.0.1", port: 7466), token: token,
                                thumbnails: ThumbnailCache(folder: folder.appendingPathComponent("cache").path))
     }
