@@ -59,9 +59,11 @@ public final class ConnectionKeeper: @unchecked Sendable {
                 index = try MindMapUseCases.loadIndex(database)
                 indexedAtLog = log
             } else if let others {
-                for other in others.ids where other != id {
-                    for stored in try database.entities(ofScreenshot: other) {
-                        if let type = EntityType(rawValue: stored.type) { index?.insert(screenshot: other, type: type, normalized: stored.normalized) }
+                // One read for all of them, however many the other hosts connected meanwhile.
+                let replayed = others.ids.filter { $0 != id }
+                if !replayed.isEmpty {
+                    for screenshot in try MindMapUseCases.linkable(database, among: replayed) {
+                        for (type, normalized) in screenshot.entities { index?.insert(screenshot: screenshot.id, type: type, normalized: normalized) }
                     }
                 }
                 connectedMark = others.mark
@@ -98,8 +100,8 @@ public enum MindMapUseCases {
         return index
     }
 
-    static func linkable(_ database: LensDatabase) throws -> [ScreenshotEntities] {
-        try database.linkableEntities(types: ConnectionRules.linkingTypes.map(\.rawValue)).map { row in
+    static func linkable(_ database: LensDatabase, among ids: [Int64]? = nil) throws -> [ScreenshotEntities] {
+        try database.linkableEntities(types: ConnectionRules.linkingTypes.map(\.rawValue), among: ids).map { row in
             ScreenshotEntities(id: row.id, entities: row.entities.compactMap { e in EntityType(rawValue: e.type).map { ($0, e.normalized) } })
         }
     }

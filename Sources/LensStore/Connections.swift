@@ -38,16 +38,18 @@ public struct GraphNode: Sendable, Equatable {
 
 extension LensDatabase {
     /// The linkable entities (type, normalized) of every recognized screenshot, by id.
-    public func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
-        if let postgres { return try postgres.linkableEntities(types: types) }
+    /// With `ids`, only those screenshots' (one read for a worker catching up on what others connected).
+    public func linkableEntities(types: [String], among ids: [Int64]? = nil) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
+        if let postgres { return try postgres.linkableEntities(types: types, among: ids) }
         return try writer().read { db in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
+            let only = ids.map { " AND e.screenshot_id IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
                 JOIN screenshot s ON s.id = e.screenshot_id AND s.state = 'done'
-                WHERE e.type IN (\(types.map { _ in "?" }.joined(separator: ",")))
+                WHERE e.type IN (\(types.map { _ in "?" }.joined(separator: ",")))\(only)
                 ORDER BY e.screenshot_id, e.id
-                """, arguments: StatementArguments(types))
+                """, arguments: StatementArguments(types) + StatementArguments(ids ?? []))
             while let row = try rows.next() {
                 let id: Int64 = row["id"]
                 if byID.last?.id != id { byID.append((id, [])) }
@@ -122,17 +124,25 @@ extension LensDatabase {
                 let edge = StoredEdge(a: row["a"], b: row["b"], score: row["score"], via: row["via"], resemblance: row["resemblance"])
                 edges["\(edge.a)-\(edge.b)"] = edge
             }
-            for row in try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link" + (id == nil ? "" : " WHERE a = ? OR b = ?"),
-                                        arguments: ids) {
-                let key = "\(row["a"] as Int64)-\(row["b"] as Int64)"
-                var edge = edges[key] ?? StoredEdge(a: row["a"], b: row["b"], score: 1, via: "[]")
-                edge.isManual = true
-                edge.score = 1
-                edge.note = row["note"]
-                edges[key] = edge
-            }
-            return edges.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+            let links = try Row.fetchAll(db, sql: "SELECT a, b, note FROM manual_link" + (id == nil ? "" : " WHERE a = ? OR b = ?"),
+                                         arguments: ids).map { (a: $0["a"] as Int64, b: $0["b"] as Int64, note: $0["note"] as String?) }
+            return Self.merging(links, into: edges)
         }
+    }
+
+    /// The computed edges (by `a-b`) with the manual links merged in (score 1, their note), in
+    /// pair order: both stores.
+    static func merging(_ links: [(a: Int64, b: Int64, note: String?)], into computed: [String: StoredEdge]) -> [StoredEdge] {
+        var edges = computed
+        for link in links {
+            let key = "\(link.a)-\(link.b)"
+            var edge = edges[key] ?? StoredEdge(a: link.a, b: link.b, score: 1, via: "[]")
+            edge.isManual = true
+            edge.score = 1
+            edge.note = link.note
+            edges[key] = edge
+        }
+        return edges.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
     }
 
     /// The recognized text (with code payloads) of each of `ids` that has one.

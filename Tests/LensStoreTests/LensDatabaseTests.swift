@@ -341,6 +341,28 @@ struct EntityStorageTests {
                                              for: registration.id, seconds: 0.1)
         #expect(try store.database.entities(ofScreenshot: registration.id).isEmpty)
     }
+
+    /// The linkable entities the mind map's index is made of: every screenshot's, or some screenshots'
+    /// (a worker catching up on what other hosts connected).
+    @Test(arguments: StoreKind.allCases)
+    func linkableEntitiesOfAllOrSomeScreenshots(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
+        let email = Entity(type: .email, value: "ana@example.org", normalized: "ana@example.org", start: 0, end: 15)
+        let phone = Entity(type: .phone, value: "555-0132", normalized: "+14155550132", start: 16, end: 24)
+        let money = Entity(type: .money, value: "$5", normalized: "5.00 USD", start: 25, end: 27)
+        let a = try store.add("ana@example.org 555-0132 $5", path: "/e/a.png", hash: 1, entities: [email, phone, money])
+        let b = try store.add("ana@example.org", path: "/e/b.png", hash: 2, entities: [email])
+        let c = try store.add("555-0132", path: "/e/c.png", hash: 3, entities: [phone])
+        func shown(_ rows: [(id: Int64, entities: [(type: String, normalized: String)])]) -> [String] {
+            rows.map { "\($0.id): " + $0.entities.map { "\($0.type) \($0.normalized)" }.joined(separator: ", ") }
+        }
+        let types = ["email", "phone"]
+        #expect(shown(try store.database.linkableEntities(types: types))
+                == ["\(a): email ana@example.org, phone +14155550132", "\(b): email ana@example.org", "\(c): phone +14155550132"])
+        #expect(shown(try store.database.linkableEntities(types: types, among: [c, a]))
+                == ["\(a): email ana@example.org, phone +14155550132", "\(c): phone +14155550132"])
+        #expect(try store.database.linkableEntities(types: types, among: []).isEmpty)
+    }
 }
 
 struct GarbageCollectionTests {

@@ -63,13 +63,13 @@ extension PostgresStore {
         }
     }
 
-    func linkableEntities(types: [String]) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
+    func linkableEntities(types: [String], among ids: [Int64]?) throws -> [(id: Int64, entities: [(type: String, normalized: String)])] {
         try withSession { session in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
             for row in try session.rows("""
                 SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
                 JOIN screenshot s ON s.id = e.screenshot_id AND s.state = 'done'
-                WHERE e.type = ANY(\(types)) ORDER BY e.screenshot_id, e.id
+                WHERE e.type = ANY(\(types)) AND (\(ids == nil) OR e.screenshot_id = ANY(\(ids ?? []))) ORDER BY e.screenshot_id, e.id
                 """) {
                 let id = try row.get("id", as: Int64.self)
                 if byID.last?.id != id { byID.append((id, [])) }
@@ -131,17 +131,10 @@ extension PostgresStore {
                                       resemblance: try row.optional("resemblance"))
                 edges["\(edge.a)-\(edge.b)"] = edge
             }
-            let links = try id.map { id in try session.rows("SELECT a, b, note FROM manual_link WHERE a = \(id) OR b = \(id)") }
-                ?? session.rows("SELECT a, b, note FROM manual_link")
-            for row in links {
-                let a = try row.get("a", as: Int64.self), b = try row.get("b", as: Int64.self)
-                var edge = edges["\(a)-\(b)"] ?? StoredEdge(a: a, b: b, score: 1, via: "[]")
-                edge.isManual = true
-                edge.score = 1
-                edge.note = try row.optional("note")
-                edges["\(a)-\(b)"] = edge
-            }
-            return edges.values.sorted { ($0.a, $0.b) < ($1.a, $1.b) }
+            let links = try (id.map { id in try session.rows("SELECT a, b, note FROM manual_link WHERE a = \(id) OR b = \(id)") }
+                ?? session.rows("SELECT a, b, note FROM manual_link"))
+                .map { (a: try $0.get("a", as: Int64.self), b: try $0.get("b", as: Int64.self), note: try $0.optional("note", as: String.self)) }
+            return LensDatabase.merging(links, into: edges)
         }
     }
 

@@ -222,10 +222,7 @@ extension PostgresStore {
     }
 
     private func search(_ request: SearchRequest, in session: PostgresSession) throws -> [SearchHit] {
-        // PostgreSQL's text holds no NUL, so a filter value with one matches nothing stored.
-        let values = [request.folder].compactMap { $0 } + request.entityTypes + request.tags
-            + request.entities.flatMap { [$0.type, $0.normalized] }
-        if values.contains(where: { $0.utf8.contains(0) }) { return [] }
+        if Self.filtersHoldNUL(request) { return [] }
         var sql = SQLBuilder()
         let conditions = filterConditions(request, into: &sql)
         let limit = Int64(max(0, request.limit)), offset = Int64(max(0, request.offset))
@@ -432,11 +429,10 @@ extension PostgresStore {
         let start = snippetStart(tokens: tokens.map(\.matched), folded: folded, joined: joined, phrases: phrases, width: words,
                                  sentenceStarts: sentenceStarts(scalars, tokens.map { ($0.start, $0.end) }))
         let width = min(words, tokens.count)
-        let best = (0, start)
         // (A window from a sentence's start may reach past the last word: it shows fewer, as FTS5's.)
         let window = tokens[start..<min(tokens.count, start + width)]
         var out = String.UnicodeScalarView()
-        if best.1 > 0 { out.append(contentsOf: "…".unicodeScalars) }
+        if start > 0 { out.append(contentsOf: "…".unicodeScalars) }
         // From the text's start when the window starts at its first word (`$ gcloud …` keeps its `$`), as FTS5's.
         var position = start == 0 ? 0 : window.first!.start
         for (i, token) in zip(window.indices, window) {
@@ -449,7 +445,7 @@ extension PostgresStore {
         }
         // As FTS5's snippet(): a window that reaches the last word takes the rest of the text
         // (`password: [password]` keeps its `]`); else an ellipsis.
-        if best.1 + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) } else { out.append(contentsOf: scalars[position...]) }
+        if start + width < tokens.count { out.append(contentsOf: "…".unicodeScalars) } else { out.append(contentsOf: scalars[position...]) }
         return String(out)
     }
 
@@ -471,9 +467,16 @@ extension PostgresStore {
             instances.append((end > index && phrases.contains(words) ? words.joined(separator: " ") : folded[index], index, end - index + 1))
             index = end + 1
         }
+        // Instances are in text order: a window's are found by binary search, at most `width` of
+        // them, so a long text with many matches costs matches × width, not matches².
         func score(from first: Int) -> (score: Int, centred: Int) {
+            var low = 0, high = instances.count
+            while low < high {
+                let middle = (low + high) / 2
+                if instances[middle].start < first { low = middle + 1 } else { high = middle }
+            }
             var seen = Set<String>(), score = 0, firstMatch = -1, lastEnd = 0
-            for instance in instances where instance.start >= first && instance.start < first + width {
+            for instance in instances[low...].prefix(while: { $0.start < first + width }) {
                 score += seen.insert(instance.term).inserted ? 1000 : 1
                 if firstMatch < 0 { firstMatch = instance.start }
                 lastEnd = instance.start + instance.size
@@ -483,11 +486,11 @@ extension PostgresStore {
             return (score, max(0, centred))
         }
         var best = (score: 0, start: 0)
+        var j = 0 // the last sentence start at or before the instance (instances come in order)
         for instance in instances {
             let (points, centred) = score(from: instance.start)
             if points > best.score { best = (points, centred) }
             guard !sentenceStarts.isEmpty, count > width else { continue }
-            var j = 0
             while j < sentenceStarts.count - 1, sentenceStarts[j + 1] <= instance.start { j += 1 }
             if sentenceStarts[j] < instance.start {
                 let points = score(from: sentenceStarts[j]).score + (sentenceStarts[j] == 0 ? 120 : 100)
@@ -508,6 +511,13 @@ extension PostgresStore {
             if i != token.start - 1, i >= 0, scalars[i] == "." || scalars[i] == ":" { starts.append(position) }
         }
         return starts
+    }
+
+    /// PostgreSQL's text holds no NUL, so a filter value with one matches nothing stored (and
+    /// could not be bound).
+    static func filtersHoldNUL(_ request: SearchRequest) -> Bool {
+        ([request.folder].compactMap { $0 } + request.entityTypes + request.tags + request.entities.flatMap { [$0.type, $0.normalized] })
+            .contains { $0.utf8.contains(0) }
     }
 
     private func filterConditions(_ request: SearchRequest, into sql: inout SQLBuilder) -> [String] {
@@ -556,8 +566,7 @@ extension PostgresStore {
     /// The screenshots `ids` (found by meaning) that pass `request`'s filters, in the order given,
     /// each with its `similarity` and the start of its text as the snippet (as on SQLite).
     func hits(for ids: [(id: Int64, similarity: Float)], filteredBy request: SearchRequest) throws -> [SearchHit] {
-        let values = [request.folder].compactMap { $0 } + request.entityTypes + request.tags + request.entities.flatMap { [$0.type, $0.normalized] }
-        if values.contains(where: { $0.utf8.contains(0) }) { return [] }
+        if Self.filtersHoldNUL(request) { return [] }
         return try withSession { session in
             var sql = SQLBuilder()
             var conditions = filterConditions(request, into: &sql)
