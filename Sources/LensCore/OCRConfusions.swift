@@ -17,6 +17,17 @@ public enum OCRConfusions {
         ("e", "c"), ("u", "v"), ("b", "6"), ("g", "9"), ("z", "2"), ("h", "b"), ("n", "h"), ("a", "o"),
     ]
 
+    /// The characters OCR reads for `character` one for one among the ``pairs`` whose sides are a
+    /// letter and a digit (`s` and `5`, `g` and `9`), both ways; empty when none.
+    /// Pairs of two letters (`e`/`c`, `h`/`b`) are left out: what they make of a word is another word.
+    public static func singleGlyphPartners(of character: Character) -> String {
+        let folded = Character(character.lowercased())
+        return String(pairs.compactMap { a, b -> Character? in
+            guard a.count == 1, b.count == 1, let x = a.first, let y = b.first, x.isNumber != y.isNumber else { return nil }
+            return x == folded ? y : y == folded ? x : nil
+        })
+    }
+
     /// Spellings one edit away from `word` (folded), nearest first: a confusion, two neighbours
     /// swapped, a dropped or doubled letter, then for words of five or more characters one character added, and of seven or more
     /// one changed. Never `word` itself, and nothing for words under three characters (too many

@@ -98,10 +98,10 @@ extension SecretScan {
             return stop > piece.start && isMachineMade(piece.start, stop) ? stop : nil
         }
         while var next = piece(from: end), next.end - start <= maximumLength {
-            // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`),
+            // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
+            // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
-            if utf8[next.start..<next.end].allSatisfy({ [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }) || next.end - next.start <= 2,
-               let after = piece(from: next.end), isMachineMade(after.start, after.end) {
+            if isJoiner(next), let after = machineMadeAfterScraps(next) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
@@ -110,6 +110,21 @@ extension SecretScan {
             end = next.end
         }
         return end
+    }
+
+    /// A piece that joins the pieces around it when a machine-made one follows: a dot, dash,
+    /// `_` or `:` alone, or a scrap of one or two characters.
+    func isJoiner(_ piece: (start: Int, end: Int)) -> Bool {
+        piece.end - piece.start <= 2 || utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
+    }
+
+    /// The machine-made piece after `scrap` and at most one more joiner (OCR reads one glyph as
+    /// a space and a letter, so a split key may show two scraps in a row), or nil.
+    func machineMadeAfterScraps(_ scrap: (start: Int, end: Int)) -> (start: Int, end: Int)? {
+        guard let after = piece(from: scrap.end) else { return nil }
+        if isMachineMade(after.start, after.end) { return after }
+        guard isJoiner(after), let last = piece(from: after.end), isMachineMade(last.start, last.end) else { return nil }
+        return last
     }
 
     /// The value after a label ending at `index`: quoted (to the next quote of any kind on the line,
@@ -292,21 +307,40 @@ extension SecretScan {
     /// and how many characters of key follow.
     /// `digits`: the fewest digits a key of that shape holds (random keys of 20+ characters over
     /// 62 symbols lack one 3 % of the time or less; Slack's are mostly digits; Hugging Face's none).
+    /// The letters of a prefix read as their look-alikes are spelled with ``tolerant(_:)``.
     static let noisyPrefixes: [(label: String, pattern: String, minimum: Int, maximum: Int, digits: Int)] = [
-        ("GitHub", #"[gq9]h[pousr](?: ?_ ?| )"#, 34, 38, 1),
-        ("GitHub", #"github(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
-        ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
+        ("GitHub", #"[gq9]h[pou0Osr](?: ?_ ?| )"#, 34, 38, 1),
+        ("GitHub", tolerant("github") + #"(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
+        ("GitLab", "g" + tolerant("l") + #"(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
         // OCR may read one glyph of `xox` as two (`xX0xb-…`).
         ("Slack", #"[xX]{1,2}[oO0]{1,2}[xX]{1,2}[abposreABPOSRE](?: ?[\-_] ?| )"#, 46, 120, 8),
-        ("Stripe", #"[sr]k(?: ?_ ?| )(?:live|test)(?: ?_ ?| )"#, 12, 100, 1),
-        ("AWS", #"A[KS5]IA"#, 15, 17, 1),
-        ("Google", #"AIza"#, 33, 37, 1),
-        ("OpenAI", #"sk-(?:proj|svcacct|admin)-"#, 20, 200, 1),
-        ("Anthropic", #"sk-ant-(?:api|admin|sid)\d\d-"#, 20, 200, 1),
+        ("Stripe", #"[sr]k(?: ?_ ?| )(?:"# + tolerant("live") + #"|test)(?: ?_ ?| )"#, 12, 100, 1),
+        ("AWS", "A[KS5]" + tolerant("I") + "A", 15, 17, 1),
+        ("Google", "A" + tolerant("I") + "za", 33, 37, 1),
+        ("OpenAI", #"sk-(?:"# + ["proj", "svcacct", "admin"].map(tolerant).joined(separator: "|") + ")-", 20, 200, 1),
+        ("Anthropic", #"sk-ant-(?:"# + ["api", "admin", "sid"].map(tolerant).joined(separator: "|") + #")\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
         ("JWT", #"ey[J|}\]]"#, 30, 2000, 1),
     ]
+
+    /// A literal as OCR may read it, as a pattern: each thin glyph (`l`, `i`, `I`, `1`) as any
+    /// other or as two (`live` read as `lLive`, `gl` as `gL`), `o` as `0` or `O`, and the other
+    /// single-character confusions search expects (``OCRConfusions``: `s`/`5`, `g`/`9`, `z`/`2`,
+    /// `b`/`6`). Other characters stand for themselves.
+    static func tolerant(_ literal: String) -> String {
+        let thin = "[lLiI1|!]{1,2}"
+        return literal.map { character -> String in
+            switch character {
+            case "l", "i", "I", "1": return thin
+            case "o", "O", "0": return "[oO0]"
+            default:
+                let partners = OCRConfusions.singleGlyphPartners(of: character)
+                guard !partners.isEmpty else { return NSRegularExpression.escapedPattern(for: String(character)) }
+                return "[" + NSRegularExpression.escapedPattern(for: String(character) + partners) + "]"
+            }
+        }.joined()
+    }
 
     static let noisyPrefixMatcher = TextMatcher(
         #"(?<![A-Za-z0-9_\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
@@ -336,7 +370,7 @@ extension SecretScan {
                 // A scrap of one or two characters OCR cut off (`…IkpX V CJ9.eyJ…`) belongs to the
                 // key when a machine-made piece follows it.
                 let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)
-                    && piece(from: stop).map { isMachineMade($0.start, keyPieceEnd($0.start, $0.end)) } == true
+                    && machineMadeAfterScraps(next).map { isMachineMade($0.start, keyPieceEnd($0.start, $0.end)) } == true
                 guard stop > next.start, length < provider.minimum || scrap || isMachineMade(next.start, stop),
                       length + (stop - next.start) <= provider.maximum + 2 else { break }
                 length += stop - next.start
@@ -383,15 +417,26 @@ extension SecretScan {
         return name && i < utf8.count && utf8[i] == 0x3A
     }
 
-    /// Where a key's piece ends: its end, or a stop (an `@` only before a host).
+    /// Where a key's piece ends: its end, or a stop (an `@` only before a host; a quote only
+    /// where it can end a value, not between a key's character and four more: `s!'YKFahc…` is an
+    /// `l` OCR read as `!'`).
     func keyPieceEnd(_ start: Int, _ end: Int) -> Int {
         var i = start
         while i < end {
             let byte = utf8[i]
-            if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i) { return i }
+            if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i), !(byte == 0x27 && isGlyphQuote(i, start, end)) { return i }
             i += 1
         }
         return end
+    }
+
+    /// Whether the `'` at `index`, inside the piece `[start, end)`, sits between a key's character
+    /// (a letter, digit, `!` or `|`) and four letters or digits.
+    func isGlyphQuote(_ index: Int, _ start: Int, _ end: Int) -> Bool {
+        guard index > start, end - index > 4 else { return false }
+        let before = utf8[index - 1]
+        guard Self.isAlphanumeric(before) || before == 0x21 || before == 0x7C else { return false }
+        return utf8[(index + 1)...(index + 4)].allSatisfy(Self.isAlphanumeric)
     }
 
     // MARK: - Private keys, setup keys, credentials in addresses

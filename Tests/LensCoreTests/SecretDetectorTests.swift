@@ -158,6 +158,14 @@ struct SecretDetectorTests {
         Case(text: "Your one-time eBay pin is 3190", kind: .otp, value: "3190"),
         Case(text: "Use 003407 as your password to sign in", kind: .otp, value: "003407"),
         Case(text: "Ваш пароль: 739201", kind: .otp, value: "739201"),
+        // A JWT's payload whose `J` OCR read as ` I `: two scraps (`ey`, `I`) before the rest.
+        Case(text: "Bearer eyJhbGci0iAiSFMyNTYiLCAidHlwI jogIkpXVCI9. ey I ZdWIiOiAIMZMxNDYZNzkiLCAibmFtZSI6ICI1c2VyIn@.wuO8wEKLKWN",
+             kind: .apiKey, value: "ZdWIiOiAIMZMx"),
+        // A prefix's `l` read as `lL` or `L` (the same confusions search expects), and a quote OCR
+        // read inside a key for an `l`.
+        Case(text: "Standard keys\nSecret key sk_lLive_vAdvHCgsYVtkHTGKQDoigvXZ\nReveal live key", kind: .apiKey, value: "vAdvHCgsYVtk"),
+        Case(text: "Standard keys\nSecret key sk_live_s!'YKFahcNwhsUg9ZFKUTGRov\nReveal live key", kind: .apiKey, value: "YKFahcNwhsUg9"),
+        Case(text: "$ git clone https://oauth2:gLpat -xkbQCci8z8HOhFUccfQC@git Lab.com/acme/infra.git", kind: .apiKey, value: "xkbQCci8z8HOh"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
