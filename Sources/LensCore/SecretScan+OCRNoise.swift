@@ -32,8 +32,12 @@ extension SecretScan {
         // A flag, unless what follows the `-` is random on its own: 8+ letters, digits or `_` whose
         // case changes inside (`-vsZnnCZtbBYx`, `-azE_syHqOWVv5j`: a value OCR split before its
         // `-`), which no flag's name does.
+        // Nor is one whose name (before any `=`) holds a symbol no option's name holds
+        // (`-KfbJZ2-%I`: a password that starts with `-`).
         if bytes.first == 0x2D, end - start >= 2, Self.isLetter(utf8[start + 1]) || utf8[start + 1] == 0x2D {
             let rest = bytes.dropFirst()
+            let name = rest.prefix { $0 != 0x3D }
+            if name.count >= 5, name.contains(where: Self.nameForbiddenSymbols.contains) { return true }
             guard rest.count >= 8, Self.caseChanges(rest) >= 2, rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F }) else { return false }
             return true
         }
@@ -60,6 +64,9 @@ extension SecretScan {
         }
         return digit || symbol || (innerCapital && lower)
     }
+
+    /// Symbols no command-line option's name holds: `!` `#` `$` `%` `^` `&` `*` `@` `~` `\`.
+    static let nameForbiddenSymbols: Set<UInt8> = [0x21, 0x23, 0x24, 0x25, 0x5E, 0x26, 0x2A, 0x40, 0x7E, 0x5C]
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 

@@ -166,6 +166,8 @@ struct SecretDetectorTests {
         Case(text: "Standard keys\nSecret key sk_lLive_vAdvHCgsYVtkHTGKQDoigvXZ\nReveal live key", kind: .apiKey, value: "vAdvHCgsYVtk"),
         Case(text: "Standard keys\nSecret key sk_live_s!'YKFahcNwhsUg9ZFKUTGRov\nReveal live key", kind: .apiKey, value: "YKFahcNwhsUg9"),
         Case(text: "$ git clone https://oauth2:gLpat -xkbQCci8z8HOhFUccfQC@git Lab.com/acme/infra.git", kind: .apiKey, value: "xkbQCci8z8HOh"),
+        // A password that starts with `-` and a letter, with a symbol no option's name holds.
+        Case(text: "Guest network\nWi-Fi password -KfbJZ2-%I\nValid until Sunday", kind: .password, value: "KfbJZ2-%I"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
@@ -235,6 +237,9 @@ struct SecretDetectorTests {
         "$ tar -xzf archive.tar.gz && cmake -DCMAKE_BUILD_TYPE=Release ..",
         "$ docker run -u 1000:1000 -v $PWD:/src image",
         "$ git push -u origin main",
+        "$ java -Xmx512m -jar app.jar --format=%s --name=$USER -Dkey=value",
+        "The password flags: --password-file ~/.pw, -p 5432",
+
         "Bluetooth: connect with pin 12 on the keypad",
         "Your password must be 12 characters or more",
         "curl --user USERNAME:PASSWORD https://example.org",

@@ -4,14 +4,17 @@ import LensTestSupport
 @testable import LensWatch
 import Testing
 
-/// Collects a watcher's events on a background task, for assertions with a deadline.
+/// Collects a watcher's events on a thread of its own, for assertions with a deadline: on the
+/// cooperative pool, other suites' synchronous work could keep the collecting task from running
+/// past the deadline (seen under the full suite's load as a missing event).
 final class EventLog: @unchecked Sendable {
+    private static let executor = ThreadExecutor(name: "lens-test-watch-events")
     private let lock = NSLock()
     private var events: [WatchEvent] = []
     private var task: Task<Void, Never>?
 
     init(_ watcher: DirectoryWatcher) {
-        task = Task { [self] in
+        task = Task(executorPreference: Self.executor) { [self] in
             for await event in watcher.events { append(event) }
         }
     }
@@ -20,15 +23,18 @@ final class EventLog: @unchecked Sendable {
 
     var all: [WatchEvent] { lock.withLock { events } }
 
-    /// Waits until `condition` holds for the events so far (or 5 s pass) and returns them.
+    /// Waits until `condition` holds for the events so far (or 20 s pass) and returns them.
     @discardableResult
     func wait(until condition: ([WatchEvent]) -> Bool) async -> [WatchEvent] {
         let deadline = ContinuousClock.now + .seconds(20) // returns as soon as the condition holds; a loaded CI machine can take seconds
-        while ContinuousClock.now < deadline {
-            if condition(all) { return all }
-            try? await Task.sleep(for: .milliseconds(10))
+        // Polls on the executor that collects, so the deadline counts time the events could arrive in.
+        return await withTaskExecutorPreference(Self.executor) {
+            while ContinuousClock.now < deadline {
+                if condition(all) { return all }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return all
         }
-        return all
     }
 
     func finished() async { await task?.value }
