@@ -252,6 +252,8 @@ extension SecretScan {
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
                 // scrap of one or two characters OCR cut from the next.
                 guard value.count >= 6, quoted || startsMachineMade(start, end) else { continue }
+                // Nor a call in code (`if password is_valid(form):`): a name, then its arguments.
+                if !quoted, Self.isCall(value) { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
@@ -272,6 +274,14 @@ extension SecretScan {
         }
         return found
     }
+
+    /// A function or method called with its arguments and nothing after them but punctuation:
+    /// `is_valid(form)`, `check.strength(pw);`.
+    static func isCall(_ value: String) -> Bool {
+        !callShape.matches(in: value).isEmpty
+    }
+
+    static let callShape = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.]*\([^()]{0,64}\)[:;,.]?$"#)
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {

@@ -237,6 +237,8 @@ struct SecretDetectorTests {
         "$ tar -xzf archive.tar.gz && cmake -DCMAKE_BUILD_TYPE=Release ..",
         "$ docker run -u 1000:1000 -v $PWD:/src image",
         "$ git push -u origin main",
+        "if password is_valid(form):\n    login(user, password)",
+
         "$ java -Xmx512m -jar app.jar --format=%s --name=$USER -Dkey=value",
         "The password flags: --password-file ~/.pw, -p 5432",
 
