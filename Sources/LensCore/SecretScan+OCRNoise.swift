@@ -122,7 +122,14 @@ extension SecretScan {
     /// A piece that joins the pieces around it when a machine-made one follows: a dot, dash,
     /// `_` or `:` alone, or a scrap of one or two characters.
     func isJoiner(_ piece: (start: Int, end: Int)) -> Bool {
-        piece.end - piece.start <= 2 || utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
+        isScrap(piece) || utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
+    }
+
+    /// One or two characters OCR cut from a value, maybe with a symbol it read after them
+    /// (`f`, `Ee!`, `Cp?`): at most three bytes, at most two of them letters or digits.
+    func isScrap(_ piece: (start: Int, end: Int)) -> Bool {
+        let bytes = utf8[piece.start..<piece.end]
+        return bytes.count <= 2 || (bytes.count == 3 && bytes.filter(Self.isAlphanumeric).count <= 2)
     }
 
     /// The machine-made piece after `scrap` and at most one more joiner (OCR reads one glyph as
@@ -310,7 +317,7 @@ extension SecretScan {
         if scrap.contains(where: Self.isAlphanumeric), isMachineMade(first.start, min(first.end, end)) {
             return true
         }
-        guard scrap.count <= 2, !scrap.contains(where: { $0 == 0x3C || $0 == 0x3D || $0 == 0x3E }),
+        guard isScrap(first), !scrap.contains(where: { $0 == 0x3C || $0 == 0x3D || $0 == 0x3E }),
               let next = piece(from: first.end), next.end <= end else { return false }
         return isMachineMade(next.start, next.end)
     }
@@ -486,7 +493,8 @@ extension SecretScan {
         #"(?i)(setup\s+key|secret\s+key|authenticator|two[\s\-]factor|2fa|can.t\s+scan|manual(?:ly)?\s+entr|enter\s+(?:this|the)\s+(?:key|code)|time[\s\-]based|totp)"#)
     /// Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`) or drop one;
     /// most groups must still be four long.
-    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9]{3,5}[ \-]){3,}[A-Z0-9]{2,5}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9]{3,5}[ \-]){3,}[a-z0-9]{2,5}(?![A-Za-z0-9])"#)
+    /// A bracket, bar or `!` inside a group is a letter OCR misread (`AJR]` for `AJRJ`).
+    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9\]\[|}{)(!]{3,5}[ \-]){3,}[A-Z0-9\]\[|}{)(!]{2,5}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9\]\[|}{)(!]{3,5}[ \-]){3,}[a-z0-9\]\[|}{)(!]{2,5}(?![A-Za-z0-9])"#)
 
     func setupKeys() -> [Secret] {
         guard mentions("key", "authenticator", "factor", "2fa", "scan", "manual", "code", "based", "totp") else { return [] }

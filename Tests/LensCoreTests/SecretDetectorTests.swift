@@ -168,6 +168,11 @@ struct SecretDetectorTests {
         Case(text: "$ git clone https://oauth2:gLpat -xkbQCci8z8HOhFUccfQC@git Lab.com/acme/infra.git", kind: .apiKey, value: "xkbQCci8z8HOh"),
         // A password that starts with `-` and a letter, with a symbol no option's name holds.
         Case(text: "Guest network\nWi-Fi password -KfbJZ2-%I\nValid until Sunday", kind: .password, value: "KfbJZ2-%I"),
+        // Scraps with the symbol OCR read after them (`Cp?`, `Ee!`) before the rest of a password;
+        // a setup key's group with a bracket read for a letter.
+        Case(text: "ci: the new pass is Cp? W%9jL#1T6AQ0s\nok thanks, logging in now", kind: .password, value: "W%9jL#1T6AQ0s"),
+        Case(text: "# .env\nMYSQL_ROOT_PASSWORD=0*D* f Ee! dd%M\nDEBUG=false", kind: .password, value: "dd%M"),
+        Case(text: "Enter this setup key in your authenticator app:\nXAOP 4CTJ KRAQ AJR] SNUA 6LLV YI3Q YRV6", kind: .apiKey, value: "XAOP 4CTJ"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
