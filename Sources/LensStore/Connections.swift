@@ -282,10 +282,14 @@ extension LensDatabase {
         return ([], mark ?? 0)
     }
 
-    /// Makes the other processes' entity indexes load again before they next connect (PostgreSQL;
-    /// a SQLite library's keepers reload when another process records a batch).
+    /// Makes the other processes' entity indexes load again before they next connect: on
+    /// PostgreSQL a marker in the log of screenshots connected, on SQLite a new generation, which
+    /// ``batchLogVersion()`` holds.
     public func forgetConnectionIndexes() throws {
-        try postgres?.forgetConnectionIndexes()
+        if let postgres { return try postgres.forgetConnectionIndexes() }
+        try writer().write { db in
+            try db.execute(sql: "UPDATE mind_map_generation SET generation = generation + 1")
+        }
     }
 
     /// Logs that screenshot `id` was connected (PostgreSQL; nothing in SQLite).

@@ -168,15 +168,16 @@ extension LensDatabase {
     }
 
     /// A number that changes whenever screenshots are added or taken out by another process's
-    /// batch (import, delete, undo, restore): a long-lived in-memory index compares it to know
-    /// when to reload.
+    /// batch (import, delete, undo, restore), or the mind map is rebuilt: a long-lived in-memory
+    /// index compares it to know when to reload.
     public func batchLogVersion() throws -> [Int64] {
         if let postgres { return try postgres.batchLogVersion() }
         return try writer().read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT coalesce(max(id), 0), count(finished_at), count(undone_at) FROM batch
+                SELECT coalesce(max(id), 0), count(finished_at), count(undone_at),
+                       (SELECT generation FROM mind_map_generation) FROM batch
                 """)
-            return [row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0]
+            return [row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0, row?[3] ?? 0]
         }
     }
 

@@ -323,6 +323,14 @@ extension LensDatabase {
         migrator.registerMigration("v18: a log of saved and dropped embeddings, for readers that keep them in memory") { db in
             try db.execute(sql: Embeddings.changeLogMigration)
         }
+        migrator.registerMigration("v19: a generation of the mind map, raised by a rebuild") { db in
+            // A daemon keeps the entities of every screenshot in memory to connect new ones; a
+            // rebuild after entities were re-extracted raises this, and the daemon loads again.
+            try db.execute(sql: """
+                CREATE TABLE mind_map_generation (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+                INSERT INTO mind_map_generation (id, generation) VALUES (1, 0);
+                """)
+        }
         return migrator
     }
 

@@ -184,6 +184,23 @@ struct MindMapTests {
         #expect(rebuilt == incremental, "\(rebuilt.symmetricDifference(incremental).sorted().prefix(10))")
     }
 
+    /// A daemon on a SQLite library keeps every screenshot's entities in memory: once another
+    /// process re-extracted them and rebuilt the map, it loads them again before it next connects
+    /// (before, it linked new screenshots by entities the library no longer held).
+    @Test func aRebuildMakesADaemonLoadItsEntitiesAgain() throws {
+        let fixture = try MindMapTests()
+        let library = fixture.library
+        let daemon = ConnectionKeeper(database: try LensDatabase(path: library.databasePath))
+        let first = try fixture.add("From: Jon Smith <jon@example.com>", path: "/s/a.png", keeper: daemon)
+        // Another process (`lens reindex --entities`): the entities change (here, none are kept)
+        // and the map is rebuilt.
+        _ = try library.database.reextractEntities { _, _ in [] }
+        _ = try MindMapUseCases.rebuild(library)
+        let second = try fixture.add("Reply to jon@example.com by Friday", path: "/s/b.png", keeper: daemon)
+        let byEntities = try library.database.edges(minimumScore: 0).filter { !$0.via.isEmpty }
+        #expect(byEntities.isEmpty, "\(first)-\(second) linked by \(byEntities.map(\.via))")
+    }
+
     @Test func sharedEntitiesRoundTripAndOldJSONReads() {
         let shared = [SharedEntity(type: "email", a: "smcv@debian.org", b: "smcv@debian.org", similarity: 1),
                       SharedEntity(type: "person", a: "jon smith", b: "jon smyth", similarity: 0.889),
