@@ -120,7 +120,7 @@ extension SecretScan {
     }
 
     /// A piece that joins the pieces around it when a machine-made one follows: a dot, dash,
-    /// `_` or `:` alone, or a scrap of one or two characters.
+    /// `_` or `:` alone, or a scrap (``isScrap(_:)``).
     func isJoiner(_ piece: (start: Int, end: Int)) -> Bool {
         isScrap(piece) || utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
     }

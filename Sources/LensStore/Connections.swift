@@ -43,17 +43,23 @@ extension LensDatabase {
         if let postgres { return try postgres.linkableEntities(types: types, among: ids) }
         return try writer().read { db in
             var byID: [(id: Int64, entities: [(type: String, normalized: String)])] = []
-            let only = ids.map { " AND e.screenshot_id IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
-                JOIN screenshot s ON s.id = e.screenshot_id AND s.state = 'done'
-                WHERE e.type IN (\(types.map { _ in "?" }.joined(separator: ",")))\(only)
-                ORDER BY e.screenshot_id, e.id
-                """, arguments: StatementArguments(types) + StatementArguments(ids ?? []))
-            while let row = try rows.next() {
-                let id: Int64 = row["id"]
-                if byID.last?.id != id { byID.append((id, [])) }
-                byID[byID.count - 1].entities.append((row["type"], row["normalized"]))
+            // Some screenshots' in chunks of 500 ids in order (as `texts(ids:)`), so any number
+            // stays within SQLite's bound on parameters and the rows stay ordered by id.
+            let sorted = ids.map { Array(Set($0)).sorted() }
+            let chunks: [[Int64]?] = sorted.map { ids in stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min(ids.count, $0 + 500)]) } } ?? [nil]
+            for chunk in chunks {
+                let only = chunk.map { " AND e.screenshot_id IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT e.screenshot_id AS id, e.type, e.normalized FROM entity e
+                    JOIN screenshot s ON s.id = e.screenshot_id AND s.state = 'done'
+                    WHERE e.type IN (\(databaseQuestionMarks(count: types.count)))\(only)
+                    ORDER BY e.screenshot_id, e.id
+                    """, arguments: StatementArguments(types) + StatementArguments(chunk ?? []))
+                while let row = try rows.next() {
+                    let id: Int64 = row["id"]
+                    if byID.last?.id != id { byID.append((id, [])) }
+                    byID[byID.count - 1].entities.append((row["type"], row["normalized"]))
+                }
             }
             return byID
         }

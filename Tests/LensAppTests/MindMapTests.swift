@@ -184,13 +184,16 @@ struct MindMapTests {
         #expect(rebuilt == incremental, "\(rebuilt.symmetricDifference(incremental).sorted().prefix(10))")
     }
 
-    /// A daemon on a SQLite library keeps every screenshot's entities in memory: once another
-    /// process re-extracted them and rebuilt the map, it loads them again before it next connects
-    /// (before, it linked new screenshots by entities the library no longer held).
-    @Test func aRebuildMakesADaemonLoadItsEntitiesAgain() throws {
-        let fixture = try MindMapTests()
+    /// A daemon (or a worker) keeps every screenshot's entities in memory: once another process
+    /// re-extracted them and rebuilt the map, it loads them again before it next connects (on
+    /// SQLite it once linked new screenshots by entities the library no longer held).
+    @Test(arguments: StoreKind.allCases)
+    func aRebuildMakesADaemonLoadItsEntitiesAgain(_ kind: StoreKind) throws {
+        let fixture = try MindMapTests(kind)
         let library = fixture.library
-        let daemon = ConnectionKeeper(database: try LensDatabase(path: library.databasePath))
+        let elsewhere = kind == .sqlite ? try LensDatabase(path: library.databasePath)
+            : try LensDatabase(store: try StoreAddress(library.databasePath), worker: "daemon:1")
+        let daemon = ConnectionKeeper(database: elsewhere)
         let first = try fixture.add("From: Jon Smith <jon@example.com>", path: "/s/a.png", keeper: daemon)
         // Another process (`lens reindex --entities`): the entities change (here, none are kept)
         // and the map is rebuilt.

@@ -32,8 +32,8 @@ struct WebFixture {
         // As lens import does after OCR; on a thread of its own, not Swift's cooperative pool,
         // which the other tests' event loops and watchers need (2 threads on CI's 2 cores).
         let library = self.library
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            Thread { done.resume(with: Result { _ = try library.fillEmbeddings(with: try EmbeddingModel.load()) }) }.start()
+        try await withTaskExecutorPreference(Self.embeddingExecutor) {
+            _ = try library.fillEmbeddings(with: try EmbeddingModel.load())
         }
         settings = WebSettings(listen: .init(host: "127.0.0.1", port: 7466), token: token,
                                thumbnails: ThumbnailCache(folder: folder.appendingPathComponent("cache").path))
@@ -43,6 +43,7 @@ struct WebFixture {
     static func shared(_ kind: StoreKind = .sqlite) async throws -> WebFixture {
         try await (kind == .sqlite ? sharedTask : sharedPostgresTask).value
     }
+    private static let embeddingExecutor = ThreadExecutor(name: "lens-test-web-embeddings")
     private static let sharedTask = Task { try await WebFixture() }
     private static let sharedPostgresTask = Task { try await WebFixture(store: .postgresql) }
 
