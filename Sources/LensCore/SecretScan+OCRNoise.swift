@@ -194,9 +194,10 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`), then `=`, `:`, `:=`, `is` or only spaces.
+    /// `db.password`, `--password`, `clientSecret`), then `=`, `:`, `:=`, `is` or only spaces; or
+    /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// What an identifier names: a password, a token or key, or nothing.
     static func secretName(_ identifier: String) -> SecretKind? {
@@ -250,9 +251,23 @@ extension SecretScan {
         let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key"])
         guard !lines.isEmpty else { return found }
         for match in Self.secretIdentifier.matches(in: text, within: lines) {
-            guard let identifier = match[1], let kind = Self.secretName(identifier) else { continue }
-            let separator = match[2] ?? match[3]
-            guard let (start, end, quoted) = value(after: match.end), end > start else { continue }
+            guard var identifier = match[1] else { continue }
+            var separator = match[2] ?? match[3], valueStart = match.end
+            if let word = match[4], let separatorAfterWord = match[5] {
+                // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,
+                // one more word of its case and `=` or `:` end the name. Otherwise the word may
+                // be the value (`password Tr0ub4dor: …`).
+                let caseOf = { (name: String) in name == name.lowercased() ? 1 : name == name.uppercased() ? 2 : 0 }
+                if identifier.contains("_"), caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
+                    identifier += "_" + word
+                    separator = separatorAfterWord
+                } else if let range = match.text.range(of: identifier) {
+                    separator = nil
+                    valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
+                }
+            }
+            guard let kind = Self.secretName(identifier) else { continue }
+            guard let (start, end, quoted) = value(after: valueStart), end > start else { continue }
             let value = squeezed(start, end)
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
@@ -345,7 +360,8 @@ extension SecretScan {
         ("Anthropic", #"sk-ant-(?:"# + ["api", "admin", "sid"].map(tolerant).joined(separator: "|") + #")\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
-        ("JWT", #"ey[J|}\]]"#, 30, 2000, 1),
+        // A JWT's `J` as OCR reads it: `|`, `}`, `]` or `)`.
+        ("JWT", #"ey[J|}\])]"#, 30, 2000, 1),
     ]
 
     /// A literal as OCR may read it, as a pattern: each thin glyph (`l`, `i`, `I`, `1`) as any
@@ -491,27 +507,67 @@ extension SecretScan {
     /// after words that introduce one; OCR may read a base32 letter as a digit it is not.
     static let setupKeyCue = TextMatcher(
         #"(?i)(setup\s+key|secret\s+key|authenticator|two[\s\-]factor|2fa|can.t\s+scan|manual(?:ly)?\s+entr|enter\s+(?:this|the)\s+(?:key|code)|time[\s\-]based|totp)"#)
-    /// Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`) or drop one;
-    /// most groups must still be four long.
-    /// A bracket, bar or `!` inside a group is a letter OCR misread (`AJR]` for `AJRJ`).
-    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Z0-9\]\[|}{)(!]{3,5}[ \-]){3,}[A-Z0-9\]\[|}{)(!]{2,5}(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:[a-z0-9\]\[|}{)(!]{3,5}[ \-]){3,}[a-z0-9\]\[|}{)(!]{2,5}(?![A-Za-z0-9])"#)
+    /// Runs of four or more groups of two to five letters, digits or glyphs OCR reads for a letter
+    /// (a bracket, bar or `!`: `AJR]` for `AJRJ`), in either case; ``setupKeys()`` keeps the runs
+    /// of one case.
+    static let groupedKey = TextMatcher(#"(?<![A-Za-z0-9])(?:[A-Za-z0-9\]\[|}{)(!]{3,5}[ \-]){3,}[A-Za-z0-9\]\[|}{)(!]{2,5}(?![A-Za-z0-9])"#)
+    static let keyGlyphs: Set<UInt8> = Set("][|}{)(!".utf8)
 
     func setupKeys() -> [Secret] {
         guard mentions("key", "authenticator", "factor", "2fa", "scan", "manual", "code", "based", "totp") else { return [] }
         let cues = Self.setupKeyCue.matches(in: text).map(\.end)
         guard !cues.isEmpty else { return [] }
-        return Self.groupedKey.matches(in: text).compactMap { match in
-            guard cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) else { return nil }
-            let groups = match.text.split(whereSeparator: { $0 == " " || $0 == "-" })
-            guard groups.dropLast().filter({ $0.count == 4 }).count * 4 >= (groups.count - 1) * 3 else { return nil }
-            let compact = match.text.filter { $0.isLetter || $0.isNumber }
-            // Letters mostly: a base32 key, not a phone number or a date in groups.
-            // and a digit (`this code with your` is four words; a random base32 key of 16+
-            // characters lacks one of its six digits 4 % of the time or less).
-            guard compact.count >= 16, compact.filter(\.isLetter).count * 2 >= compact.count,
-                  compact.contains(where: \.isNumber) else { return nil }
-            return secret(.apiKey, "2FA secret", match.start, match.end)
+        var found: [Secret] = []
+        for match in Self.groupedKey.matches(in: text) where cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) {
+            // The groups as UTF-8 ranges (the run is ASCII).
+            var groups: [Range<Int>] = [], start = match.start
+            for i in match.start...match.end where i == match.end || utf8[i] == UInt8(ascii: " ") || utf8[i] == UInt8(ascii: "-") {
+                if i > start { groups.append(start..<i) }
+                start = i + 1
+            }
+            // A key is shown in one case; OCR may read a letter of a group in the other (`4SjL`),
+            // so each group may hold one such letter. Runs of groups that fit a case are keys to check.
+            for upper in [true, false] {
+                func others(_ group: Range<Int>) -> Int {
+                    group.filter { upper ? (97...122).contains(utf8[$0]) : (65...90).contains(utf8[$0]) }.count
+                }
+                var run: [Range<Int>] = []
+                for (index, group) in groups.enumerated() {
+                    let fits = others(group) <= 1 && others(group) * 2 < group.count
+                    if fits { run.append(group) }
+                    if !fits || index == groups.count - 1 {
+                        if let key = setupKey(in: run, otherCaseLetters: run.reduce(0) { $0 + others($1) }) { found.append(key) }
+                        run = []
+                    }
+                }
+            }
         }
+        return found
+    }
+
+    /// The setup key these groups are, if they are one.
+    func setupKey(in groups: [Range<Int>], otherCaseLetters: Int) -> Secret? {
+        guard groups.count >= 4, otherCaseLetters <= max(1, groups.count / 4) else { return nil }
+        // Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`), drop
+        // one or read a glyph between two (`XJ)VU`); most groups must still be four long, with
+        // or without such glyphs.
+        let fours = groups.dropLast().filter { group in
+            group.count == 4 || group.filter { !Self.keyGlyphs.contains(utf8[$0]) }.count == 4
+        }
+        guard fours.count * 4 >= (groups.count - 1) * 3 else { return nil }
+        let compact = groups.flatMap { $0.map { utf8[$0] } }.filter { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+        // Letters mostly: a base32 key, not a phone number or a date in groups;
+        // and a digit (`this code with your` is four words; a random base32 key of 16+
+        // characters lacks one of its six digits 4 % of the time or less, of 32 one time in 700).
+        // Without one, six groups or more, one of them without a vowel (`DGXH`): each word of a
+        // run of words has one, while a random group of four lacks one a third of the time.
+        let digits = compact.filter { (48...57).contains($0) }.count
+        guard compact.count >= 16, (compact.count - digits) * 2 >= compact.count else { return nil }
+        if digits == 0 {
+            let vowels = Set("AEIOUYaeiouy".utf8)
+            guard groups.count >= 6, groups.contains(where: { !$0.contains { vowels.contains(utf8[$0]) } }) else { return nil }
+        }
+        return secret(.apiKey, "2FA secret", groups[0].lowerBound, groups[groups.count - 1].upperBound)
     }
 
     /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//`, inside the user

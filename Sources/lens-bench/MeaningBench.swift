@@ -131,6 +131,30 @@ struct MeaningBench: ParsableCommand {
             row["mean of windows (memory)", default: []].append(memoryRank { means[$0].map { dot(q, $0) } ?? -1 })
             row["first window (memory)", default: []].append(memoryRank { windows[$0].map { dot(q, $0[0].vector) } ?? -1 })
             row["best window (memory)", default: []].append(memoryRank { windows[$0]?.map { dot(q, $0.vector) }.max() ?? -1 })
+            // Tried: the nearest 100 shown without near-duplicates of a text shown above them
+            // (folded at a cosine of t), and reordered by maximal marginal relevance (λ).
+            let candidates = windows.keys.compactMap { id in means[id].map { (id, dot(q, $0)) } }
+                .sorted { ($0.1, $0.0) > ($1.1, $1.0) }.prefix(100)
+            func rankOf(_ shown: [Int64]) -> Int { (shown.prefix(10).firstIndex { query.targets.contains($0) } ?? -1) + 1 }
+            for t: Float in [0.95, 0.9, 0.85] {
+                var shown: [Int64] = []
+                for (id, _) in candidates where shown.count < 10 && !shown.contains(where: { dot(means[$0]!, means[id]!) >= t }) {
+                    shown.append(id)
+                }
+                row[String(format: "folded at %.2f (memory)", t), default: []].append(rankOf(shown))
+            }
+            for lambda: Float in [0.9, 0.8, 0.7] {
+                var pool = Array(candidates), shown: [Int64] = []
+                while shown.count < 10, !pool.isEmpty {
+                    let scores = pool.map { c in lambda * c.1 - (1 - lambda) * (shown.map { dot(means[$0]!, means[c.0]!) }.max() ?? 0) }
+                    let best = scores.indices.max { scores[$0] < scores[$1] }!
+                    shown.append(pool.remove(at: best).0)
+                }
+                row[String(format: "mmr %.1f (memory)", lambda), default: []].append(rankOf(shown))
+            }
+            let position = (candidates.firstIndex { query.targets.contains($0.0) }.map { $0 - candidates.startIndex } ?? -1) + 1
+            row["in the top 20 (memory)", default: []].append(position <= 20 ? position : 0)
+            row["in the top 100 (memory)", default: []].append(position)
             table[query.set] = row
             if show {
                 let top = windows.keys.map { ($0, means[$0].map { dot(q, $0) } ?? -1) }.max { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -142,11 +166,14 @@ struct MeaningBench: ParsableCommand {
             let n = rows.values.first?.count ?? 0
             print("\n\(set): \(n) queries")
             let sized = rows.keys.filter { $0.hasPrefix("library of") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
-            for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] + sized {
+            let tried = ["folded at 0.95 (memory)", "folded at 0.90 (memory)", "folded at 0.85 (memory)", "mmr 0.9 (memory)",
+                         "mmr 0.8 (memory)", "mmr 0.7 (memory)", "in the top 20 (memory)", "in the top 100 (memory)"]
+            for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] + tried + sized {
                 let ranks = rows[method] ?? []
                 let hits = ranks.filter { $0 > 0 }.count
                 let mrr = ranks.reduce(0.0) { $0 + ($1 > 0 ? 1 / Double($1) : 0) } / Double(max(1, ranks.count))
-                print(String(format: "  %-26@ top 10: %3d/%d (%.1f %%)  MRR %.3f", method as NSString, hits, ranks.count,
+                let found = method.hasPrefix("in the top") ? "found:" : "top 10:"
+                print(String(format: "  %-26@ %@ %3d/%d (%.1f %%)  MRR %.3f", method as NSString, found as NSString, hits, ranks.count,
                              100 * Double(hits) / Double(max(1, ranks.count)), mrr))
             }
         }

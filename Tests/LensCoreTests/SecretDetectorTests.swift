@@ -173,6 +173,21 @@ struct SecretDetectorTests {
         Case(text: "ci: the new pass is Cp? W%9jL#1T6AQ0s\nok thanks, logging in now", kind: .password, value: "W%9jL#1T6AQ0s"),
         Case(text: "# .env\nMYSQL_ROOT_PASSWORD=0*D* f Ee! dd%M\nDEBUG=false", kind: .password, value: "dd%M"),
         Case(text: "Enter this setup key in your authenticator app:\nXAOP 4CTJ KRAQ AJR] SNUA 6LLV YI3Q YRV6", kind: .apiKey, value: "XAOP 4CTJ"),
+        // A JWT whose `J`s OCR read as `)` and `|`, with a `¢` for a `c`.
+        Case(text: "Authorization header\nBearer ey)hbGciOiAISFMyNTYiLCAidHIwljoglkpXVCJ9.ey|zdWIiOiAIMZEZODY WMTQiLCAibmFtZSI6ICJ1¢2Vyin0.af7 QPVToHD6fvByPSSqI7JZgXR5WHdxj4TknZ8eCCz0",
+             kind: .apiKey, value: "hbGciOiAISFMy"),
+        // A setup key without a digit (one in 700 random ones).
+        Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTFSK XERS GOQG DCSV DGXH EHYW YSBH IXHC",
+             kind: .apiKey, value: "DCSV DGXH"),
+        // A name's last `_` read as a space, and a space read inside the key.
+        Case(text: "[default]\naws_access key id = AKIAIKIK127GA4YNOSL3\naws_secret_access key = Ij jbAVNT/4WqLIU26goHG6hiNLYXN2DUCC461+3X",
+             kind: .apiKey, value: "4WqLIU26goHG6"),
+        Case(text: "STRIPE_SECRET KEY=sk9Qw2LmZ8vR4tY6uP1xN3bC5dF7gH0jK", kind: .apiKey, value: "sk9Qw2LmZ8vR4tY6"),
+        // A glyph read between two letters of a group (`XJ)VU`) and a letter read in the other case (`4SjL`).
+        Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nYJI2 XJ)VU 47UA EFMH KXV6 GEDS5 EOZX O5JZ",
+             kind: .apiKey, value: "47UA EFMH"),
+        Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nZQOM WMZN WQEI PGHD UGTW LNSW YGJY 4SjL",
+             kind: .apiKey, value: "WQEI PGHD"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
@@ -233,6 +248,16 @@ struct SecretDetectorTests {
         "Version 4.12.7 (build 40213), Invoice INV-2025-4402 due 12/4/2026",
         "Call +1 (415) 555-0199 before 14 March 2025",
         "Two-factor authentication\nScan this code with your\nauthenticator app",
+        // A secret's name, one more word and `=`: about the secret, not it.
+        "db_password hint: ask Maria, she set it up in 2019",
+        "api_token expires: 2026-11-30T10:00:00Z",
+        "client_secret file = /etc/lens/client_secret.json",
+        // Words in groups near a setup key's cue, capitalized or not, with a digit among them.
+        "Two-factor authentication\nOpen Your App Then Scan This Code 2FA Done",
+        "Enter this setup key in your authenticator app:\nuse the 2fa code from your phone",
+        "Manual entry\nKEY WILL LAST 30 DAYS THEN EXPIRE",
+        "Two-factor authentication\nSCAN THIS CODE WITH YOUR PHONE THEN TAP NEXT",
+        "Enter this setup key in your authenticator app:\nthen type the code your app shows here and tap next",
         // Real text that once set rules off (Debian changelogs and man pages, `lens-bench secrets --real`).
         "  * Add Replaces on passwd <= 1:4.0.12-6, since we are stealing its files",
         "  * Stop building sf/hf multilibs on upcoming Ubuntu releases.",
