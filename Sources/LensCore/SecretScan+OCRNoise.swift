@@ -481,10 +481,12 @@ extension SecretScan {
 
     // MARK: - Private keys, setup keys, credentials in addresses
 
-    /// A PEM header as OCR reads it: dashes of any kind (or none), spaces anywhere.
+    /// A PEM header as OCR reads it: dashes of any kind (or none), spaces anywhere, and `KEY`
+    /// with its letters misread or one more (`KEVY`): after `BEGIN … PRIVATE`, a `K` and up to
+    /// three letters can only be it.
     static let noisyPEMHeader = TextMatcher(
-        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*KEY(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
-    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*KEY(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
+        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*K\s?[A-Z]{1,3}(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
+    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*K\s?[A-Z]{1,3}(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
 
     /// A private-key block from its header to its footer, or to the end of what is visible,
     /// whatever OCR did to the lines between; it needs 20 base64 characters after the header.
@@ -633,8 +635,9 @@ extension SecretScan {
     ]
 
     /// After an `IBAN` label, its number whatever OCR did to its groups (`NLO09 GUPJ 0776…`).
-    /// OCR reads a `0` as `@`, `®` or `©`, a `1` as `|` or `]`, a `5` as `§` or `$`.
-    static let labelledIBAN = TextMatcher(#"(?i)\bIBAN\b\s*[:#.]?\s*((?:[A-Z0-9@®©§$|\]]{2,6}[ \-]?){3,9})"#)
+    /// OCR reads a `0` as `@`, `®` or `©`, a `1` as `|` or `]`, a `5` as `§` or `$`, a `J` as `)`
+    /// or `}` (`JMU)`).
+    static let labelledIBAN = TextMatcher(#"(?i)\bIBAN\b\s*[:#.]?\s*((?:[A-Z0-9@®©§$|\])}]{2,6}[ \-]?){3,9})"#)
 
     func noisyIBANs() -> [Secret] {
         var found: [Secret] = []

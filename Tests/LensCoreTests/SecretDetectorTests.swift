@@ -179,6 +179,10 @@ struct SecretDetectorTests {
         // A setup key without a digit (one in 700 random ones).
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTFSK XERS GOQG DCSV DGXH EHYW YSBH IXHC",
              kind: .apiKey, value: "DCSV DGXH"),
+        // A PEM header whose `KEY` OCR read as `KEVY`; an IBAN's `J` read as `)`.
+        Case(text: "-----BEGIN OPENSSH PRIVATE KEVY-----\nKSd/C3gg7FE+mdkK2NOrZsR/o7FsipsWs+vSVnDj7PPUNPmZECORUEJTJLo98Azv\n2bCCLpYAWX/aXEr3Ug93PyFWuZLm7tOd5KTo7YPdbd4GkyKwszRb2FNX9UaIwSbO\n-----END OPENSSH PRIVATE KEVY-----",
+             kind: .apiKey, value: "YAWX/aXEr3Ug93"),
+        Case(text: "Pay by bank transfer\nIBAN GB15 JMU) 8123 8456 1835 64\nReference INV-2291", kind: .iban, value: "8456 1835"),
         // A name's last `_` read as a space, and a space read inside the key.
         Case(text: "[default]\naws_access key id = AKIAIKIK127GA4YNOSL3\naws_secret_access key = Ij jbAVNT/4WqLIU26goHG6hiNLYXN2DUCC461+3X",
              kind: .apiKey, value: "4WqLIU26goHG6"),
