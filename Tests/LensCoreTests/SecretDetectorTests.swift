@@ -186,6 +186,7 @@ struct SecretDetectorTests {
         // A name's last `_` read as a space, and a space read inside the key.
         Case(text: "[default]\naws_access key id = AKIAIKIK127GA4YNOSL3\naws_secret_access key = Ij jbAVNT/4WqLIU26goHG6hiNLYXN2DUCC461+3X",
              kind: .apiKey, value: "4WqLIU26goHG6"),
+        // In capitals (the token label's own pattern, `secret key`, also finds this one).
         Case(text: "STRIPE_SECRET KEY=sk9Qw2LmZ8vR4tY6uP1xN3bC5dF7gH0jK", kind: .apiKey, value: "sk9Qw2LmZ8vR4tY6"),
         // A glyph read between two letters of a group (`XJ)VU`) and a letter read in the other case (`4SjL`).
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nYJI2 XJ)VU 47UA EFMH KXV6 GEDS5 EOZX O5JZ",
