@@ -552,9 +552,15 @@ extension SecretScan {
         guard groups.count >= 4, otherCaseLetters <= max(1, groups.count / 4) else { return nil }
         // Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`), drop
         // one or read a glyph between two (`XJ)VU`); most groups must still be four long, with
-        // or without such glyphs.
+        // or without such glyphs, or once one glyph read as both a letter and the digit it looks
+        // like (`S5`, `O0`, `B6`: the letter–digit pairs of ``OCRConfusions``), which no word holds.
         let fours = groups.dropLast().filter { group in
-            group.count == 4 || group.filter { !Self.keyGlyphs.contains(utf8[$0]) }.count == 4
+            if group.count == 4 || group.filter({ !Self.keyGlyphs.contains(utf8[$0]) }).count == 4 { return true }
+            guard group.count == 5 else { return false }
+            return group.dropLast().contains { i in
+                let a = Character(UnicodeScalar(utf8[i])), b = Character(UnicodeScalar(utf8[i + 1]))
+                return OCRConfusions.singleGlyphPartners(of: a).contains(Character(b.lowercased()))
+            }
         }
         guard fours.count * 4 >= (groups.count - 1) * 3 else { return nil }
         let compact = groups.flatMap { $0.map { utf8[$0] } }.filter { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }

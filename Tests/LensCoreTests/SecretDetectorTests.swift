@@ -176,6 +176,9 @@ struct SecretDetectorTests {
         // A JWT whose `J`s OCR read as `)` and `|`, with a `¢` for a `c`.
         Case(text: "Authorization header\nBearer ey)hbGciOiAISFMyNTYiLCAidHIwljoglkpXVCJ9.ey|zdWIiOiAIMZEZODY WMTQiLCAibmFtZSI6ICJ1¢2Vyin0.af7 QPVToHD6fvByPSSqI7JZgXR5WHdxj4TknZ8eCCz0",
              kind: .apiKey, value: "hbGciOiAISFMy"),
+        // A setup key with two groups where OCR read a `5` as `S5`.
+        Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTDAR DOMH FGS5G WTSD ASJD S5LB6 KASY VW3E",
+             kind: .apiKey, value: "WTSD ASJD"),
         // A setup key without a digit (one in 700 random ones).
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTFSK XERS GOQG DCSV DGXH EHYW YSBH IXHC",
              kind: .apiKey, value: "DCSV DGXH"),
