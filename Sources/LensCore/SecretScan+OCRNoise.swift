@@ -530,17 +530,15 @@ extension SecretScan {
             // A key is shown in one case; OCR may read a letter of a group in the other (`4SjL`),
             // so each group may hold one such letter. Runs of groups that fit a case are keys to check.
             for upper in [true, false] {
-                func others(_ group: Range<Int>) -> Int {
-                    group.filter { upper ? (97...122).contains(utf8[$0]) : (65...90).contains(utf8[$0]) }.count
-                }
-                var run: [Range<Int>] = []
-                for (index, group) in groups.enumerated() {
-                    let fits = others(group) <= 1 && others(group) * 2 < group.count
-                    if fits { run.append(group) }
-                    if !fits || index == groups.count - 1 {
-                        if let key = setupKey(in: run, otherCaseLetters: run.reduce(0) { $0 + others($1) }) { found.append(key) }
-                        run = []
-                    }
+                let otherCase: ClosedRange<UInt8> = upper ? 0x61...0x7A : 0x41...0x5A
+                let others = groups.map { group in group.filter { otherCase.contains(utf8[$0]) }.count }
+                var first = 0
+                for index in groups.indices {
+                    let fits = others[index] <= 1 && others[index] * 2 < groups[index].count
+                    guard !fits || index == groups.count - 1 else { continue }
+                    let end = fits ? index + 1 : index
+                    if let key = setupKey(in: Array(groups[first..<end]), otherCaseLetters: others[first..<end].reduce(0, +)) { found.append(key) }
+                    first = index + 1
                 }
             }
         }
@@ -563,13 +561,13 @@ extension SecretScan {
             }
         }
         guard fours.count * 4 >= (groups.count - 1) * 3 else { return nil }
-        let compact = groups.flatMap { $0.map { utf8[$0] } }.filter { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+        let compact = groups.flatMap { $0.map { utf8[$0] } }.filter(Self.isAlphanumeric)
         // Letters mostly: a base32 key, not a phone number or a date in groups;
         // and a digit (`this code with your` is four words; a random base32 key of 16+
         // characters lacks one of its six digits 4 % of the time or less, of 32 one time in 700).
         // Without one, six groups or more, one of them without a vowel (`DGXH`): each word of a
         // run of words has one, while a random group of four lacks one a third of the time.
-        let digits = compact.filter { (48...57).contains($0) }.count
+        let digits = compact.filter { (0x30...0x39).contains($0) }.count
         guard compact.count >= 16, (compact.count - digits) * 2 >= compact.count else { return nil }
         if digits == 0 {
             let vowels = Set("AEIOUYaeiouy".utf8)

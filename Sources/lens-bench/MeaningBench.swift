@@ -136,21 +136,21 @@ struct MeaningBench: ParsableCommand {
             let candidates = windows.keys.compactMap { id in means[id].map { (id, dot(q, $0)) } }
                 .sorted { ($0.1, $0.0) > ($1.1, $1.0) }.prefix(100)
             func rankOf(_ shown: [Int64]) -> Int { (shown.prefix(10).firstIndex { query.targets.contains($0) } ?? -1) + 1 }
-            for t: Float in [0.95, 0.9, 0.85] {
+            for t in Self.foldings {
                 var shown: [Int64] = []
                 for (id, _) in candidates where shown.count < 10 && !shown.contains(where: { dot(means[$0]!, means[id]!) >= t }) {
                     shown.append(id)
                 }
-                row[String(format: "folded at %.2f (memory)", t), default: []].append(rankOf(shown))
+                row[Self.folded(t), default: []].append(rankOf(shown))
             }
-            for lambda: Float in [0.9, 0.8, 0.7] {
+            for lambda in Self.lambdas {
                 var pool = Array(candidates), shown: [Int64] = []
                 while shown.count < 10, !pool.isEmpty {
                     let scores = pool.map { c in lambda * c.1 - (1 - lambda) * (shown.map { dot(means[$0]!, means[c.0]!) }.max() ?? 0) }
                     let best = scores.indices.max { scores[$0] < scores[$1] }!
                     shown.append(pool.remove(at: best).0)
                 }
-                row[String(format: "mmr %.1f (memory)", lambda), default: []].append(rankOf(shown))
+                row[Self.mmr(lambda), default: []].append(rankOf(shown))
             }
             let position = (candidates.firstIndex { query.targets.contains($0.0) }.map { $0 - candidates.startIndex } ?? -1) + 1
             row["in the top 20 (memory)", default: []].append(position <= 20 ? position : 0)
@@ -166,8 +166,7 @@ struct MeaningBench: ParsableCommand {
             let n = rows.values.first?.count ?? 0
             print("\n\(set): \(n) queries")
             let sized = rows.keys.filter { $0.hasPrefix("library of") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
-            let tried = ["folded at 0.95 (memory)", "folded at 0.90 (memory)", "folded at 0.85 (memory)", "mmr 0.9 (memory)",
-                         "mmr 0.8 (memory)", "mmr 0.7 (memory)", "in the top 20 (memory)", "in the top 100 (memory)"]
+            let tried = Self.foldings.map(Self.folded) + Self.lambdas.map(Self.mmr) + ["in the top 20 (memory)", "in the top 100 (memory)"]
             for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] + tried + sized {
                 let ranks = rows[method] ?? []
                 let hits = ranks.filter { $0 > 0 }.count
@@ -186,6 +185,11 @@ struct MeaningBench: ParsableCommand {
         print(String(format: "\nwords+meaning query time: median %.1f ms, p95 %.1f ms (%d queries, %d vectors)",
                      Measure.percentile(times, 0.5) * 1000, Measure.percentile(times, 0.95) * 1000, times.count, windows.count))
     }
+
+    /// The cosines at which a near-duplicate is folded, and the λ of maximal marginal relevance, tried.
+    static let foldings: [Float] = [0.95, 0.9, 0.85], lambdas: [Float] = [0.9, 0.8, 0.7]
+    static func folded(_ t: Float) -> String { String(format: "folded at %.2f (memory)", t) }
+    static func mmr(_ lambda: Float) -> String { String(format: "mmr %.1f (memory)", lambda) }
 
     /// The queries, their targets' texts (the first documents of the library) and, for each
     /// query, the ids of its right answers. Queries sharing a word with a target are refused.
