@@ -693,6 +693,12 @@ extension SecretScan {
            let junk = piece(from: end), junk.end - junk.start <= 4, let signature = piece(from: junk.end),
            signature.end - signature.start >= 8, isMachineMade(signature.start, signature.end) {
             end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
+        } else if secret.label == "JWT", utf8[end - 1] == 0x2E, let signature = piece(from: end),
+                  signature.end - signature.start >= 8,
+                  utf8[signature.start..<signature.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }) {
+            // A JWT that ends at its second dot: what follows a space is its signature, base64url
+            // even when it starts with a `-` a flag would (`In0. -Ht2cik…`).
+            end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
         }
         guard end > secret.end else { return secret }
         var extended = secret

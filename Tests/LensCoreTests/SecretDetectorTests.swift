@@ -196,6 +196,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "47UA EFMH"),
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nZQOM WMZN WQEI PGHD UGTW LNSW YGJY 4SjL",
              kind: .apiKey, value: "WQEI PGHD"),
+        // A JWT whose signature OCR set apart from its dot, starting with a `-` (not a flag).
+        Case(text: "Authorization header\nBearer eyJhbGciO0iAiSFMyNTYiLCAidH1wI jogIkpXVCJ9. eyJzdWLiOiAiOTQxNDU2NDYiLCAibmFtZSI61CJ1c2VyIn0. -Ht2cikKZZoz8k-ittodScNrgvZZNIaFXxZ20JvWB-S4",
+             kind: .apiKey, value: "ittodScNrgvZZNIa"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
