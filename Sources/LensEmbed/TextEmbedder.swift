@@ -104,9 +104,11 @@ public final class TextEmbedder: @unchecked Sendable {
     }
 
     /// Each window's embedding and how many pieces it holds: at least one window (a blank text's
-    /// is zeros), at most `maximumWindows`.
-    public func windowEmbeddings(of text: String, maximumWindows: Int = 4) -> [(vector: [Float], pieces: Int)] {
-        let size = Self.maximumTokens - 2
+    /// is zeros), at most `maximumWindows`, each of at most `windowTokens` tokens (with `[CLS]`
+    /// and `[SEP]`).
+    public func windowEmbeddings(of text: String, maximumWindows: Int = 4,
+                                 windowTokens: Int = maximumTokens) -> [(vector: [Float], pieces: Int)] {
+        let size = max(1, min(windowTokens, Self.maximumTokens) - 2)
         let pieces = tokenizer.pieceIDs(text, maximum: size * max(1, maximumWindows))
         guard pieces.count > size else { return [(embedding(ids: [tokenizer.classifier] + pieces + [tokenizer.separator]), pieces.count)] }
         return stride(from: 0, to: pieces.count, by: size).map { start in

@@ -4,6 +4,7 @@ import LensApp
 import LensCore
 import LensEmbed
 import LensStore
+import Synchronization
 
 /// Search by meaning on queries that share no word with their targets: a library of real text
 /// (man pages and changelogs of this machine) with the targets in it, searched by words alone,
@@ -44,6 +45,9 @@ struct MeaningBench: ParsableCommand {
 
     @Option(help: "Also rank among the corpus, the targets and only the first N other pieces, for each N (in memory, mean of windows).")
     var sizes: [Int] = [0, 500, 1_000, 2_000]
+
+    @Option(help: "Tokens a window holds ([CLS] and [SEP] included); as many windows as cover about 1,016 pieces.")
+    var windowTokens = TextEmbedder.maximumTokens
 
     @Flag(help: "Print each query's rank and what came first.")
     var show = false
@@ -152,6 +156,15 @@ struct MeaningBench: ParsableCommand {
                 }
                 row[Self.mmr(lambda), default: []].append(rankOf(shown))
             }
+            // Tried: the query moved toward its nearest k texts (pseudo-relevance feedback,
+            // q + α · their mean, made unit length again), then ranked again.
+            for (k, alpha) in Self.feedbacks {
+                var moved = q
+                for (id, _) in candidates.prefix(k) { for j in moved.indices { moved[j] += alpha / Float(k) * means[id]![j] } }
+                let norm = max(moved.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
+                moved = moved.map { $0 / norm }
+                row[Self.feedback(k, alpha), default: []].append(memoryRank { means[$0].map { dot(moved, $0) } ?? -1 })
+            }
             let position = (candidates.firstIndex { query.targets.contains($0.0) }.map { $0 - candidates.startIndex } ?? -1) + 1
             row["in the top 20 (memory)", default: []].append(position <= 20 ? position : 0)
             row["in the top 100 (memory)", default: []].append(position)
@@ -166,7 +179,8 @@ struct MeaningBench: ParsableCommand {
             let n = rows.values.first?.count ?? 0
             print("\n\(set): \(n) queries")
             let sized = rows.keys.filter { $0.hasPrefix("library of") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
-            let tried = Self.foldings.map(Self.folded) + Self.lambdas.map(Self.mmr) + ["in the top 20 (memory)", "in the top 100 (memory)"]
+            let tried = Self.foldings.map(Self.folded) + Self.lambdas.map(Self.mmr) + Self.feedbacks.map(Self.feedback)
+                + ["in the top 20 (memory)", "in the top 100 (memory)"]
             for method in ["words", "meaning", "words+meaning", "mean of windows (memory)", "first window (memory)", "best window (memory)"] + tried + sized {
                 let ranks = rows[method] ?? []
                 let hits = ranks.filter { $0 > 0 }.count
@@ -190,6 +204,9 @@ struct MeaningBench: ParsableCommand {
     static let foldings: [Float] = [0.95, 0.9, 0.85], lambdas: [Float] = [0.9, 0.8, 0.7]
     static func folded(_ t: Float) -> String { String(format: "folded at %.2f (memory)", t) }
     static func mmr(_ lambda: Float) -> String { String(format: "mmr %.1f (memory)", lambda) }
+    /// The nearest texts and the weight of their mean added to a query, tried.
+    static let feedbacks: [(Int, Float)] = [(3, 0.3), (3, 0.6), (10, 0.5)]
+    static func feedback(_ k: Int, _ alpha: Float) -> String { String(format: "feedback %d, %.1f (memory)", k, alpha) }
 
     /// The queries, their targets' texts (the first documents of the library) and, for each
     /// query, the ids of its right answers. Queries sharing a word with a target are refused.
@@ -305,7 +322,9 @@ struct MeaningBench: ParsableCommand {
     func build(_ documents: [String], embedder: TextEmbedder) throws -> (Library, [Int64: [(vector: [Float], pieces: Int)]]) {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let signature = String(format: "%016llx-%d", RealTextBench.fnv(documents.joined(separator: "\u{1}")), documents.count)
-        let database = work + "/library.db", cache = work + "/windows-\(signature).json"
+        // Another window size gets its own library and vectors beside the model's own size's.
+        let size = windowTokens == TextEmbedder.maximumTokens ? "" : "-w\(windowTokens)"
+        let database = work + "/library\(size).db", cache = work + "/windows-\(signature)\(size).json"
         if let data = FileManager.default.contents(atPath: cache),
            let saved = try? JSONDecoder().decode([String: [[Float]]].self, from: data), FileManager.default.fileExists(atPath: database) {
             print("reusing \(database)")
@@ -315,7 +334,7 @@ struct MeaningBench: ParsableCommand {
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         let export = work + "/library.jsonl"
-        FileManager.default.createFile(atPath: export, contents: nil)
+        _ = FileManager.default.createFile(atPath: export, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: export))
         let header: [String: Any] = ["format": "lens-export", "version": 1, "screenshots": documents.count, "exported_at": "2026-11-25T00:00:00Z"]
         handle.write(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]) + Data("\n".utf8))
@@ -334,8 +353,14 @@ struct MeaningBench: ParsableCommand {
             let batch = try library.database.textsWithoutEmbedding(model: EmbeddingModel.name, limit: 64, before: before)
             guard let last = batch.last else { break }
             before = last.id
-            for item in batch {
-                let parts = embedder.windowEmbeddings(of: item.text)
+            // Both cores: the texts of a batch are embedded side by side, then stored in order.
+            let count = max(1, 1_016 / max(1, windowTokens - 2)), tokens = windowTokens
+            let made = Mutex([[(vector: [Float], pieces: Int)]](repeating: [], count: batch.count))
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                let parts = embedder.windowEmbeddings(of: batch[index].text, maximumWindows: count, windowTokens: tokens)
+                made.withLock { $0[index] = parts }
+            }
+            for (item, parts) in zip(batch, made.withLock { $0 }) {
                 windows[item.id] = parts
                 try library.database.saveEmbedding(QuantizedVector(TextEmbedder.mean(of: parts)), model: EmbeddingModel.name, for: item)
             }
