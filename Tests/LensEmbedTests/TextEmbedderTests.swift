@@ -65,6 +65,12 @@ struct TextEmbedderTests {
         #expect(Self.cosine(whole.vector, query) > Self.cosine(first, query))
         #expect(embedder.embedding(windowsOf: String(repeating: receipt, count: 20), maximumWindows: 3).windows == 3)
         #expect(abs(whole.vector.reduce(0) { $0 + $1 * $1 } - 1) < 1e-4)
+        // Smaller windows (the bench's --window-tokens) cut the same pieces into more of them,
+        // none past its size; a size past the model's is the model's.
+        let small = embedder.windowEmbeddings(of: receipt + flight, maximumWindows: 16, windowTokens: 128)
+        #expect(small.count > whole.windows && small.allSatisfy { $0.pieces <= 126 })
+        #expect(small.reduce(0) { $0 + $1.pieces } == embedder.windowEmbeddings(of: receipt + flight, maximumWindows: 16).reduce(0) { $0 + $1.pieces })
+        #expect(embedder.windowEmbeddings(of: receipt, windowTokens: 4_096).allSatisfy { $0.pieces <= TextEmbedder.maximumTokens - 2 })
     }
 
     /// Ids from outside the tokenizer cannot read past the weights.
