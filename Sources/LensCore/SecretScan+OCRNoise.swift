@@ -545,16 +545,21 @@ extension SecretScan {
         return found
     }
 
+    /// The digits a base32 key never holds (its alphabet is `A`–`Z` and `2`–`7`).
+    static let digitsBase32Lacks: Set<UInt8> = Set("0189".utf8)
+
     /// The setup key these groups are, if they are one.
     func setupKey(in groups: [Range<Int>], otherCaseLetters: Int) -> Secret? {
         guard groups.count >= 4, otherCaseLetters <= max(1, groups.count / 4) else { return nil }
         // Groups of three to five: OCR may read one character as two (`D5MZ` as `DS5MZ`), drop
         // one or read a glyph between two (`XJ)VU`); most groups must still be four long, with
         // or without such glyphs, or once one glyph read as both a letter and the digit it looks
-        // like (`S5`, `O0`, `B6`: the letter–digit pairs of ``OCRConfusions``), which no word holds.
+        // like (`S5`, `O0`, `B6`: the letter–digit pairs of ``OCRConfusions``), which no word holds,
+        // or once a digit base32 has no glyph for (`0 1 8 9`: `OX83V`, `T4582`), which OCR put in.
         let fours = groups.dropLast().filter { group in
             if group.count == 4 || group.filter({ !Self.keyGlyphs.contains(utf8[$0]) }).count == 4 { return true }
             guard group.count == 5 else { return false }
+            if group.filter({ Self.digitsBase32Lacks.contains(utf8[$0]) }).count == 1 { return true }
             return group.dropLast().contains { i in
                 let a = Character(UnicodeScalar(utf8[i])), b = Character(UnicodeScalar(utf8[i + 1]))
                 return OCRConfusions.singleGlyphPartners(of: a).contains(Character(b.lowercased()))

@@ -581,7 +581,9 @@ struct SecretScan {
 
     /// Words that make a number next to them a one-time code. Bare `code` only counts when the word
     /// before it is not one of ``codeModifiers`` (a postal, error or country code is no secret).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код)"#
+    /// Vietnamese messages say `mã xác nhận` / `mã xác thực` / `mã kích hoạt` / `mã OTP`, often
+    /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -594,9 +596,9 @@ struct SecretScan {
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d)"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d)"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
-        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la)\b[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
+        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"\s*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
         // Google's own shape, alone: "G-830829".
@@ -604,7 +606,8 @@ struct SecretScan {
     ]
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "код", "пароль", "Пароль", "码", "碼", "コード", "인증") else { return [] }
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+                       "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
         for (index, matcher) in Self.otpMatchers.enumerated() {
             for match in matcher.matches(in: text) {

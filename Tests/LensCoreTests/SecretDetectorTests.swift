@@ -158,6 +158,9 @@ struct SecretDetectorTests {
         Case(text: "Your one-time eBay pin is 3190", kind: .otp, value: "3190"),
         Case(text: "Use 003407 as your password to sign in", kind: .otp, value: "003407"),
         Case(text: "Ваш пароль: 739201", kind: .otp, value: "739201"),
+        // Vietnamese, with and without diacritics, the code before or after its cue.
+        Case(text: "Mã xác thực của bạn là 482913. Không chia sẻ mã này cho bất kỳ ai.", kind: .otp, value: "482913"),
+        Case(text: "620417 la ma xac nhan tai khoan MoMo cua ban", kind: .otp, value: "620417"),
         // A JWT's payload whose `J` OCR read as ` I `: two scraps (`ey`, `I`) before the rest.
         Case(text: "Bearer eyJhbGci0iAiSFMyNTYiLCAidHlwI jogIkpXVCI9. ey I ZdWIiOiAIMZMxNDYZNzkiLCAibmFtZSI6ICI1c2VyIn@.wuO8wEKLKWN",
              kind: .apiKey, value: "ZdWIiOiAIMZMx"),
@@ -179,6 +182,9 @@ struct SecretDetectorTests {
         // A setup key with two groups where OCR read a `5` as `S5`.
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTDAR DOMH FGS5G WTSD ASJD S5LB6 KASY VW3E",
              kind: .apiKey, value: "WTSD ASJD"),
+        // A setup key with two groups where OCR put in an `8`, a digit base32 has no glyph for.
+        Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nVGIX 2M7I X4ZS OX83V NILV T4582 CIEI 5317",
+             kind: .apiKey, value: "NILV T4582"),
         // A setup key without a digit (one in 700 random ones).
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTFSK XERS GOQG DCSV DGXH EHYW YSBH IXHC",
              kind: .apiKey, value: "DCSV DGXH"),
@@ -227,6 +233,8 @@ struct SecretDetectorTests {
         "Call (415) 555-0132 or +44 20 7946 0018",
         "ISBN 978-0-306-40615-7, version 2.14.1-3ubuntu2",
         "Total 4,242.42 EUR on 2024-03-05 at 14:30",
+        // Vietnamese codes that are no secret: a tax id, an order, a postal code.
+        "Mã số thuế: 0101234567 — Mã đơn hàng 771332, mã bưu chính 100000",
         "Password: Forgot password?",
         "Your password is too short.",
         "password = ${DB_PASSWORD}",
