@@ -88,7 +88,7 @@ public struct SecretDetector: Sendable {
                 + scan.connectionPasswords() + scan.noisyConnectionPasswords() + scan.setupKeys()
         }
         if kinds.contains(.iban) { found += scan.ibans() + scan.noisyIBANs() }
-        if kinds.contains(.card) { found += scan.cards() }
+        if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() }

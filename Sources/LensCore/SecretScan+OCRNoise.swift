@@ -687,6 +687,34 @@ extension SecretScan {
         }
     }
 
+    /// After a card label, a number in groups of four where OCR read a digit as a glyph that looks
+    /// like it (`495@`: `@ ® ©` `O` `o` for `0`, `| ] ! I l` for `1`, `§ $ S s` for `5`, `B` for
+    /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`), at least ten of its characters digits.
+    static let noisyLabelledCard = TextMatcher(
+        #"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
+
+    func noisyLabelledCards() -> [Secret] {
+        // `cc` as a label only: inside words (`access`, `success`) it is everywhere.
+        guard mentions("card", "credit", "debit", "visa", "amex", "cc ", "cc:", "cc#") else { return [] }
+        return Self.noisyLabelledCard.matches(in: text).compactMap { match in
+            guard let value = match[1] else { return nil }
+            let compact = value.filter { $0 != " " && $0 != "-" }
+            let digits = compact.filter(\.isASCIIDigit).count
+            // Groups of four as cards are shown; a glyph among them (else the clean rule decides).
+            let groups = value.split(whereSeparator: { $0 == " " || $0 == "-" })
+            guard (13...19).contains(compact.count), digits >= 10, digits < compact.count,
+                  groups.count == 1 || groups.dropLast().allSatisfy({ $0.count == 4 }) else { return nil }
+            let end = match.end, start = end - value.utf8.count
+            return secret(.card, nil, start, end)
+        }
+    }
+
+    /// Whether a piece is base64url (letters, digits, `-`, `_`): after a JWT's dot, its signature,
+    /// even where OCR read its digits as letters (`SNNKQUOXOUt`) or it starts with `-`.
+    func isBase64URL(_ piece: (start: Int, end: Int)) -> Bool {
+        utf8[piece.start..<piece.end].allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
     /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
     /// a JWT split at a dot).
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
@@ -696,11 +724,10 @@ extension SecretScan {
         // (`Ind.`) between the payload and the signature; the signature is 8+ characters after it.
         if secret.label == "JWT", squeezed(secret.start, end).filter({ $0 == "." }).count < 2 || utf8[end - 1] == 0x2E,
            let junk = piece(from: end), junk.end - junk.start <= 4, let signature = piece(from: junk.end),
-           signature.end - signature.start >= 8, isMachineMade(signature.start, signature.end) {
+           signature.end - signature.start >= 8, isMachineMade(signature.start, signature.end) || isBase64URL(signature) {
             end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
         } else if secret.label == "JWT", utf8[end - 1] == 0x2E, let signature = piece(from: end),
-                  signature.end - signature.start >= 8,
-                  utf8[signature.start..<signature.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }) {
+                  signature.end - signature.start >= 8, isBase64URL(signature) {
             // A JWT that ends at its second dot: what follows a space is its signature, base64url
             // even when it starts with a `-` a flag would (`In0. -Ht2cik…`).
             end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)

@@ -182,6 +182,11 @@ struct SecretDetectorTests {
         // A setup key with two groups where OCR read a `5` as `S5`.
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTDAR DOMH FGS5G WTSD ASJD S5LB6 KASY VW3E",
              kind: .apiKey, value: "WTSD ASJD"),
+        // A card number with a `0` OCR read as `@`, after its label.
+        Case(text: "Payment method\nCard number 5536 2099 495@ 2958\nExpiry 09/28", kind: .card, value: "2099"),
+        // A JWT's second dot read alone, its signature's digits read as letters (`9U0X0`: `QUOXO`).
+        Case(text: "Authorization header\nBearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiNzEwMjEwMDIiLCAibmFtZSI6ICJ1c2VyIn0 . SNNKQUOXOUt - PA1BWcaj 7TsJLkvh4hR1j rXxeCUGQtyE",
+             kind: .apiKey, value: "SNNKQUOXOUt"),
         // A setup key with two groups where OCR put in an `8`, a digit base32 has no glyph for.
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nVGIX 2M7I X4ZS OX83V NILV T4582 CIEI 5317",
              kind: .apiKey, value: "NILV T4582"),
@@ -233,6 +238,9 @@ struct SecretDetectorTests {
         "Call (415) 555-0132 or +44 20 7946 0018",
         "ISBN 978-0-306-40615-7, version 2.14.1-3ubuntu2",
         "Total 4,242.42 EUR on 2024-03-05 at 14:30",
+        // After a card label, what is no card number: its last digits, a limit, a date and a name.
+        "Card number ending in 2958, Visa Signature, credit limit 5,000 EUR, valid 09/28 for ANA SOUZA",
+        "Debit card issued 2024-03-05, 2 cards, Visa 1.25 %, order 1234 5678",
         // Vietnamese codes that are no secret: a tax id, an order, a postal code.
         "Mã số thuế: 0101234567 — Mã đơn hàng 771332, mã bưu chính 100000",
         "Password: Forgot password?",
