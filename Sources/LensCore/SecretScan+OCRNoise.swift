@@ -732,6 +732,13 @@ extension SecretScan {
             // even when it starts with a `-` a flag would (`In0. -Ht2cik…`).
             end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
         }
+        // A JWT's signature OCR split before a `-` or `_` of its own (`…gbL -COY68EBASPoh88dQ`):
+        // a base64url piece that starts with one and is machine-made after it goes on with it
+        // (a flag after a token, `--data-binary`, has no digit or inner capital).
+        while secret.label == "JWT", let next = piece(from: end, maximumSpaces: 1), next.end - next.start >= 8,
+              utf8[next.start] == 0x2D || utf8[next.start] == 0x5F, isBase64URL(next), isMachineMade(next.start + 1, next.end) {
+            end = valueEnd(from: next.end, stoppingAt: Self.keyStops)
+        }
         guard end > secret.end else { return secret }
         var extended = secret
         extended.end = end

@@ -187,6 +187,9 @@ struct SecretDetectorTests {
         // A JWT's second dot read alone, its signature's digits read as letters (`9U0X0`: `QUOXO`).
         Case(text: "Authorization header\nBearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiNzEwMjEwMDIiLCAibmFtZSI6ICJ1c2VyIn0 . SNNKQUOXOUt - PA1BWcaj 7TsJLkvh4hR1j rXxeCUGQtyE",
              kind: .apiKey, value: "SNNKQUOXOUt"),
+        // A JWT's signature split before a `-` of its own, the piece after it random but for the `-`.
+        Case(text: "Bearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiNjY4MDQ1NjgiLCAibmFtZSI6ICJ1c2VyIn0.7sSyYUU7E3g5U1whsYw67B0gbL -COY68EBASPoh88dQ",
+             kind: .apiKey, value: "COY68EBASPoh88dQ"),
         // A setup key with two groups where OCR put in an `8`, a digit base32 has no glyph for.
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nVGIX 2M7I X4ZS OX83V NILV T4582 CIEI 5317",
              kind: .apiKey, value: "NILV T4582"),
@@ -213,6 +216,13 @@ struct SecretDetectorTests {
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
     ]
+
+    /// Flags after a token are no part of it: the token is masked, they stay searchable.
+    @Test func flagsAfterATokenStay() {
+        let masked = SecretDetector().masking("curl -H Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Xq7ZkLm2PvR9 --data-binary --compressed -o out")
+        #expect(!masked.text.contains("Xq7ZkLm2PvR9"))
+        #expect(masked.text.hasSuffix(" --data-binary --compressed -o out"))
+    }
 
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
