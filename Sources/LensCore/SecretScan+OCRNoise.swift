@@ -689,9 +689,10 @@ extension SecretScan {
 
     /// After a card label, a number in groups of four where OCR read a digit as a glyph that looks
     /// like it (`495@`: `@ ® ©` `O` `o` for `0`, `| ] ! I l` for `1`, `§ $ S s` for `5`, `B` for
-    /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`), at least ten of its characters digits.
+    /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`), at least ten of its characters digits. The
+    /// label is ``cardLabelWords``, with what stands between it and the number taken lazily.
     static let noisyLabelledCard = TextMatcher(
-        #"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
+        cardLabelWords + #"?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
 
     func noisyLabelledCards() -> [Secret] {
         // `cc` as a label only: inside words (`access`, `success`) it is everywhere.

@@ -204,7 +204,9 @@ struct SecretScan {
 
     /// Runs of digit groups joined by single spaces or dashes (`4242 4242 4242 4242`, `4012-8888-…`).
     static let digitRuns = TextMatcher(#"(?<![\p{L}\p{N}.,/:+\-])\d+(?:[ \-]\d+)*(?![\p{L}\p{N}]|[.,]\d)"#)
-    static let cardLabel = TextMatcher(#"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}$"#)
+    /// The words that label a card number (and what may stand between them and it).
+    static let cardLabelWords = #"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}"#
+    static let cardLabel = TextMatcher(cardLabelWords + "$")
 
     func cards() -> [Secret] {
         var found: [Secret] = []

@@ -349,12 +349,13 @@ struct MeaningBench: ParsableCommand {
         var windows: [Int64: [(vector: [Float], pieces: Int)]] = [:]
         var before: Int64?
         let start = ContinuousClock.now
+        // As many windows of `windowTokens` as cover what Lens's default windows do.
+        let tokens = windowTokens, count = max(1, (TextEmbedder.maximumTokens - 2) * 4 / max(1, tokens - 2))
         while true {
             let batch = try library.database.textsWithoutEmbedding(model: EmbeddingModel.name, limit: 64, before: before)
             guard let last = batch.last else { break }
             before = last.id
             // Both cores: the texts of a batch are embedded side by side, then stored in order.
-            let count = max(1, 1_016 / max(1, windowTokens - 2)), tokens = windowTokens
             let made = Mutex([[(vector: [Float], pieces: Int)]](repeating: [], count: batch.count))
             DispatchQueue.concurrentPerform(iterations: batch.count) { index in
                 let parts = embedder.windowEmbeddings(of: batch[index].text, maximumWindows: count, windowTokens: tokens)
