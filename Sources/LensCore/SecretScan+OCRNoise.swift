@@ -612,8 +612,9 @@ extension SecretScan {
             let stop = lastAt ?? end
             guard stop > start else { return nil }
             let value = squeezed(start, stop)
+            // A backslash may be a symbol OCR misread (`^` as `\`); `\(` is a string's interpolation.
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
-                  !value.contains(where: { "\"'`<>;[]{}\\".contains($0) }) else { return nil }
+                  !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
             if lastAt == nil, !(value.count >= 6 && isMachineMade(start, stop) && value.contains(where: \.isLetter)) { return nil }
             return Secret(kind: .apiKey, label: "connection string", start: start, end: stop, marker: "[password]")
         }

@@ -172,8 +172,8 @@ struct SecretScan {
     }
 
     /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>` (also
-    /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`.
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`, Swift's `\(password)`.
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 
@@ -582,7 +582,8 @@ struct SecretScan {
     // MARK: - One-time codes
 
     /// Words that make a number next to them a one-time code. Bare `code` only counts when the word
-    /// before it is not one of ``codeModifiers`` (a postal, error or country code is no secret).
+    /// before it is not one of ``codeModifiers`` (a postal, error or country code is no secret); a
+    /// determiner names no other kind (`Enter this code: 482913`, `Use the code (7744)`).
     /// Vietnamese messages say `mã xác nhận` / `mã xác thực` / `mã kích hoạt` / `mã OTP`, often
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
     static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
@@ -591,7 +592,7 @@ struct SecretScan {
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
         "sort", "swift", "bic", "iata", "airport", "currency", "language", "region", "item", "reference", "order", "booking", "tax",
         "zone", "morse", "machine", "byte", "op", "unicode", "key", "char", "character", "exception", "http", "hs", "naics", "sic",
-        "icd", "cpt", "fare", "class", "seat", "ean", "upc", "isbn", "sku", "article", "part", "model", "style", "this", "the", "dead",
+        "icd", "cpt", "fare", "class", "seat", "ean", "upc", "isbn", "sku", "article", "part", "model", "style", "dead",
         "common", "clean", "new", "old", "legacy", "sample", "example", "test",
     ]
     static let otpValue = #"(?:G-)?(\d{3}[\- ]\d{3}|\d{4,8})"#
@@ -622,8 +623,10 @@ struct SecretScan {
                 // password rule's `[PIN]`); inside a message they are a code's cue (`Your one-time
                 // eBay pin is 3190`, `Use 003407 as your password`).
                 if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
-                // A year next to a cue is a date more often than a code.
-                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 { continue }
+                // A year next to a cue is a date more often than a code (`the code 2019 rewrite`).
+                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 || cue?.lowercased() == "code" {
+                    continue
+                }
                 let whole = Array(match.text.utf8), needle = Array(value.utf8)
                 guard whole.count >= needle.count,
                       let at = (0...(whole.count - needle.count)).first(where: { Array(whole[$0..<$0 + needle.count]) == needle }) else { continue }

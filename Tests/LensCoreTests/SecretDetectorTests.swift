@@ -158,6 +158,9 @@ struct SecretDetectorTests {
         Case(text: "Your one-time eBay pin is 3190", kind: .otp, value: "3190"),
         Case(text: "Use 003407 as your password to sign in", kind: .otp, value: "003407"),
         Case(text: "Ваш пароль: 739201", kind: .otp, value: "739201"),
+        // A determiner before `code` names no other kind of code.
+        Case(text: "Enter this code: 482913 to finish signing in", kind: .otp, value: "482913"),
+        Case(text: "Use the code (7744) on WeChat to log in to your account.", kind: .otp, value: "7744"),
         // Vietnamese, with and without diacritics, the code before or after its cue.
         Case(text: "Mã xác thực của bạn là 482913. Không chia sẻ mã này cho bất kỳ ai.", kind: .otp, value: "482913"),
         Case(text: "620417 la ma xac nhan tai khoan MoMo cua ban", kind: .otp, value: "620417"),
@@ -182,6 +185,8 @@ struct SecretDetectorTests {
         // A setup key with two groups where OCR read a `5` as `S5`.
         Case(text: "Can't scan the QR code?\nEnter this setup key in your authenticator app:\nTDAR DOMH FGS5G WTSD ASJD S5LB6 KASY VW3E",
              kind: .apiKey, value: "WTSD ASJD"),
+        // A password with an `@` of its own and a `^` OCR read as `\`, the user set apart from its `:`.
+        Case(text: "DATABASE_URL=postgres://jenkins :@\\oD&Dak@_b&8&3*m@db. internal:5432/app", kind: .apiKey, value: "oD&Dak@_b"),
         // A card number with a `0` OCR read as `@`, after its label.
         Case(text: "Payment method\nCard number 5536 2099 495@ 2958\nExpiry 09/28", kind: .card, value: "2099"),
         // A JWT's second dot read alone, its signature's digits read as letters (`9U0X0`: `QUOXO`).
@@ -260,6 +265,8 @@ struct SecretDetectorTests {
         "ZIP code 94103, area code 415, error code 404",
         "Copyright 2021 Unicode, Inc.",
         "the source code for 2019 and 2020 is here",
+        "We shipped the code 2019 rewrite; this code 404 page is old",
+        "let url = \"postgres://app:\\(password)@db.internal/app\"",
         "api_key = \"\" # set me",
         "token: <your token here>",
         "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
