@@ -93,8 +93,11 @@ public struct SecretDetector: Sendable {
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
-        if kinds.contains(.password) || kinds.contains(.apiKey) { found += scan.labelledValues().filter { kinds.contains($0.kind) } }
-        if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() }
+        if kinds.contains(.password) { found += scan.spacedFlagPasswords() + scan.passwordsAfterWords() }
+        if kinds.contains(.password) || kinds.contains(.apiKey) {
+            found += (scan.labelledValues() + scan.valuesUnderLabels()).filter { kinds.contains($0.kind) }
+        }
+        if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).

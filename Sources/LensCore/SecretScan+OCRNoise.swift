@@ -197,7 +197,7 @@ extension SecretScan {
     /// `db.password`, `--password`, `clientSecret`), then `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[”’]?[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// What an identifier names: a password, a token or key, or nothing.
     static func secretName(_ identifier: String) -> SecretKind? {
@@ -355,8 +355,9 @@ extension SecretScan {
         ("Slack", #"[xX]{1,2}[oO0]{1,2}[xX]{1,2}[abposreABPOSRE](?: ?[\-_] ?| )"#, 46, 120, 8),
         ("Stripe", #"[sr]k(?: ?_ ?| )(?:"# + tolerant("live") + #"|test)(?: ?_ ?| )"#, 12, 100, 1),
         ("AWS", "A[KS5]" + tolerant("I") + "A", 15, 17, 1),
-        ("Google", "A" + tolerant("I") + "za", 33, 37, 1),
-        ("OpenAI", #"sk-(?:"# + ["proj", "svcacct", "admin"].map(tolerant).joined(separator: "|") + ")-", 20, 200, 1),
+        ("Google", "A" + tolerant("I") + " ?za", 33, 37, 1),
+        ("SendGrid", #"[S$]G ?\. ?"#, 64, 70, 1),
+        ("OpenAI", #"sk ?- ?(?:"# + ["proj", "svcacct", "admin"].map(tolerant).joined(separator: "|") + ") ?- ?", 20, 200, 1),
         ("Anthropic", #"sk-ant-(?:"# + ["api", "admin", "sid"].map(tolerant).joined(separator: "|") + #")\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
@@ -383,7 +384,7 @@ extension SecretScan {
     }
 
     static let noisyPrefixMatcher = TextMatcher(
-        #"(?<![A-Za-z0-9_\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
+        #"(?<![A-Za-z0-9\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
 
     /// Provider keys whose prefix survived OCR but whose body was split or misread: the prefix,
     /// then the body's pieces (machine-made, or any piece while the body is shorter than the
@@ -393,6 +394,9 @@ extension SecretScan {
         for match in Self.noisyPrefixMatcher.matches(in: text) {
             guard let index = (1...Self.noisyPrefixes.count).first(where: { match[$0] != nil }) else { continue }
             let provider = Self.noisyPrefixes[index - 1]
+            // Only a prefix that names its mode (`rk_live_`) may follow a `_`: OCR reads the space
+            // before a key as one (`orders-sync_rk_live_…`); `load_hf_…` is a name.
+            if match.start > 0, utf8[match.start - 1] == 0x5F, provider.label != "Stripe" { continue }
             var end = match.end, length = 0
             // The body's first piece starts right after the prefix.
             var first = end
@@ -411,7 +415,11 @@ extension SecretScan {
                 // key when a machine-made piece follows it.
                 let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)
                     && machineMadeAfterScraps(next).map { isMachineMade($0.start, keyPieceEnd($0.start, $0.end)) } == true
-                guard stop > next.start, length < provider.minimum || scrap || isMachineMade(next.start, stop),
+                // So are one or two pieces of three or four letters that read as words (`…SCqs for
+                // ir5aHwW0…`, `LZH LDGr HoDgFyRiou…`), when a machine-made piece of 10+ follows and
+                // the key has room for them.
+                let wordInside = !scrap && stop == next.end && lettersBeforeLongPiece(next, room: provider.maximum - length)
+                guard stop > next.start, length < provider.minimum || scrap || wordInside || isMachineMade(next.start, stop),
                       length + (stop - next.start) <= provider.maximum + 2 else { break }
                 length += stop - next.start
                 end = stop
@@ -425,12 +433,28 @@ extension SecretScan {
             // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
             guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && Self.caseChanges(body.utf8) >= 3),
-                  Self.entropy(body) >= 3.0, !body.contains("/") else { continue }
+                  Self.entropy(body) >= 3.0, body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
+    }
+
+    /// Whether `first` and at most one more piece are three or four letters each, and a
+    /// machine-made piece of 10+ follows them, all within `room` characters.
+    func lettersBeforeLongPiece(_ first: (start: Int, end: Int), room: Int) -> Bool {
+        var current = first, used = 0
+        for _ in 0..<2 {
+            let count = current.end - current.start
+            guard (3...4).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return false }
+            used += count
+            guard let next = piece(from: current.end, maximumSpaces: 1) else { return false }
+            let stop = keyPieceEnd(next.start, next.end)
+            if stop - next.start >= 10, isMachineMade(next.start, stop) { return used + (stop - next.start) <= room }
+            current = next
+        }
+        return false
     }
 
     /// What ends a key inside a piece: the `@` of `user:TOKEN@host` (see ``isHostAt(_:)``), quotes, `<>`, `,;`.
@@ -465,9 +489,24 @@ extension SecretScan {
         while i < end {
             let byte = utf8[i]
             if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i), !(byte == 0x27 && isGlyphQuote(i, start, end)) { return i }
+            if byte == 0x26, startsQueryParameter(i + 1, end) { return i }
             i += 1
         }
         return end
+    }
+
+    /// Whether a URL's next query parameter (`callback=`) starts at `index`: then the `&` before it
+    /// ends a key (`?key=AIza…&callback=initMap`); an `&` inside a key is a digit OCR misread (`8`).
+    /// OCR may split the parameter's name (`&cal lback=`): letters to the piece's end, then the
+    /// rest of the name and its `=` after one space.
+    func startsQueryParameter(_ index: Int, _ end: Int) -> Bool {
+        var i = index
+        while i < end, Self.isAlphanumeric(utf8[i]) || utf8[i] == 0x5F { i += 1 }
+        if i > index, i < end { return utf8[i] == 0x3D }
+        guard i - index >= 2, let next = piece(from: end, maximumSpaces: 1) else { return false }
+        var j = next.start
+        while j < next.end, Self.isAlphanumeric(utf8[j]) || utf8[j] == 0x5F { j += 1 }
+        return j > next.start && j < next.end && utf8[j] == 0x3D
     }
 
     /// Whether the `'` at `index`, inside the piece `[start, end)`, sits between a key's character
@@ -566,7 +605,8 @@ extension SecretScan {
             }
         }
         guard fours.count * 4 >= (groups.count - 1) * 3 else { return nil }
-        let compact = groups.flatMap { $0.map { utf8[$0] } }.filter(Self.isAlphanumeric)
+        // A glyph OCR read for a letter (`UM2]`) counts as the letter it stands for.
+        let compact = groups.flatMap { $0.map { utf8[$0] } }.filter { Self.isAlphanumeric($0) || Self.keyGlyphs.contains($0) }
         // Letters mostly: a base32 key, not a phone number or a date in groups;
         // and a digit (`this code with your` is four words; a random base32 key of 16+
         // characters lacks one of its six digits 4 % of the time or less, of 32 one time in 700).
@@ -575,8 +615,11 @@ extension SecretScan {
         let digits = compact.filter { (0x30...0x39).contains($0) }.count
         guard compact.count >= 16, (compact.count - digits) * 2 >= compact.count else { return nil }
         if digits == 0 {
+            // Or four or five groups, each of exactly four letters (16 or 20 characters: a key of
+            // 16 lacks a digit 3.6 % of the time), one of them without a vowel.
             let vowels = Set("AEIOUYaeiouy".utf8)
-            guard groups.count >= 6, groups.contains(where: { !$0.contains { vowels.contains(utf8[$0]) } }) else { return nil }
+            guard groups.count >= 6 || groups.allSatisfy({ $0.count == 4 }),
+                  groups.contains(where: { !$0.contains { vowels.contains(utf8[$0]) } }) else { return nil }
         }
         return secret(.apiKey, "2FA secret", groups[0].lowerBound, groups[groups.count - 1].upperBound)
     }
@@ -636,12 +679,12 @@ extension SecretScan {
     /// confuses with digits (``OCRConfusions``' `s`/`5`, `o`/`0`, `l`/`1`, `b`/`6`, `g`/`9`, `z`/`2`,
     /// and `B`/`8`, `I`/`1`) read as those digits where the IBAN has digits, then the mod-97 check;
     /// after an `IBAN` label, the number is masked even when no reading passes it.
-    static let noisyIBANCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})([0-9OSIlBZG]{2})((?:[ \-]?[A-Za-z0-9]){10,32})"#)
+    static let noisyIBANCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})([0-9OSIlBZG@]{2})((?:[ \-]?[A-Za-z0-9@]){10,32})"#)
     static let digitLookalikes: [UInt8: UInt8] = [
         UInt8(ascii: "O"): UInt8(ascii: "0"), UInt8(ascii: "o"): UInt8(ascii: "0"), UInt8(ascii: "S"): UInt8(ascii: "5"),
         UInt8(ascii: "s"): UInt8(ascii: "5"), UInt8(ascii: "I"): UInt8(ascii: "1"), UInt8(ascii: "l"): UInt8(ascii: "1"),
         UInt8(ascii: "B"): UInt8(ascii: "8"), UInt8(ascii: "Z"): UInt8(ascii: "2"), UInt8(ascii: "G"): UInt8(ascii: "6"),
-        UInt8(ascii: "g"): UInt8(ascii: "9"), UInt8(ascii: "b"): UInt8(ascii: "6"),
+        UInt8(ascii: "g"): UInt8(ascii: "9"), UInt8(ascii: "b"): UInt8(ascii: "6"), UInt8(ascii: "@"): UInt8(ascii: "0"),
     ]
 
     /// After an `IBAN` label, its number whatever OCR did to its groups (`NLO09 GUPJ 0776…`).

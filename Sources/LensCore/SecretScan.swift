@@ -232,7 +232,13 @@ struct SecretScan {
                     // Cards are written whole or in groups of four (Amex and Diners 4-6-5, 4-6-4);
                     // an order number's 3-7-7 groups are not a card whatever its digits.
                     let sizes = groups[first...last].map { $0.end - $0.start }
-                    let isCardGrouping = sizes.count == 1 || sizes.dropLast().allSatisfy { $0 == 4 } || sizes == [4, 6, 5] || sizes == [4, 6, 4]
+                    var isCardGrouping = sizes.count == 1 || sizes.dropLast().allSatisfy { $0 == 4 } || sizes == [4, 6, 5] || sizes == [4, 6, 4]
+                    // Nor is a stretch of a longer number in groups of four (a USPS tracking
+                    // number's `9400 1000 … 00`): a card's groups are all of it.
+                    let size = { (index: Int) in groups[index].end - groups[index].start }
+                    if sizes.count > 1, (first > 0 && size(first - 1) == 4) || (last < groups.count - 1 && size(last + 1) == 4 && sizes.last == 4) {
+                        isCardGrouping = false
+                    }
                     if isCardGrouping, let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
                         found.append(secret(.card, network, start, end))
                     } else if isLabelledCard(before: start), Set(digits).count > 2 {
@@ -386,10 +392,10 @@ struct SecretScan {
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
     /// first), then the value (quoted, or up to the next space).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["'”’]?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pwd", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
                        "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
@@ -590,7 +596,7 @@ struct SecretScan {
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
-        "sort", "swift", "bic", "iata", "airport", "currency", "language", "region", "item", "reference", "order", "booking", "tax",
+        "sort", "swift", "bic", "iata", "airport", "currency", "language", "region", "item", "reference", "order", "booking", "tax", "approval",
         "zone", "morse", "machine", "byte", "op", "unicode", "key", "char", "character", "exception", "http", "hs", "naics", "sic",
         "icd", "cpt", "fare", "class", "seat", "ean", "upc", "isbn", "sku", "article", "part", "model", "style", "dead",
         "common", "clean", "new", "old", "legacy", "sample", "example", "test",
@@ -623,8 +629,10 @@ struct SecretScan {
                 // password rule's `[PIN]`); inside a message they are a code's cue (`Your one-time
                 // eBay pin is 3190`, `Use 003407 as your password`).
                 if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
-                // A year next to a cue is a date more often than a code (`the code 2019 rewrite`).
-                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 || cue?.lowercased() == "code" {
+                // A year next to a cue is a date more often than a code (`the code 2019 rewrite`),
+                // unless a colon or `is` gives it (`Your Uber code: 1957`).
+                let given = match.text.contains(":") || match.text.lowercased().contains(" is ")
+                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 || (cue?.lowercased() == "code" && !given) {
                     continue
                 }
                 let whole = Array(match.text.utf8), needle = Array(value.utf8)

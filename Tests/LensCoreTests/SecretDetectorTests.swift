@@ -187,6 +187,52 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "WTSD ASJD"),
         // A password with an `@` of its own and a `^` OCR read as `\`, the user set apart from its `:`.
         Case(text: "DATABASE_URL=postgres://jenkins :@\\oD&Dak@_b&8&3*m@db. internal:5432/app", kind: .apiKey, value: "oD&Dak@_b"),
+        // Values set apart from their label (the second pool of rendered phrasings): after a
+        // password flag and a space, quoted or not, the opening quote maybe a symbol OCR misread.
+        Case(text: "$ docker login -u ops -p 9h2ZyXT9nfisla registry.acme.io\nLogin Succeeded", kind: .password, value: "9h2ZyXT9nfisla"),
+        Case(text: "$ docker login -u admin -p “OV1WVvNurDu registry.acme.io", kind: .password, value: "OV1WVvNurDu"),
+        Case(text: "$ sshpass -p 's8&#0Ok-eyBYjjm9w' ssh jenkins@db. internal", kind: .password, value: "0Ok-eyBYjjm9w"),
+        Case(text: "$ redis-cli -h 10.0.3.12 -a d@xsLYYwgIc502*b ping\nPONG", kind: .password, value: "xsLYYwgIc502"),
+        // On the line under a label alone (a password manager's entry); after words and an arrow.
+        Case(text: "Username\nops@acme.io\nPassword\n2%VeE851+2KxDVr*FZ\nWebsite acme.io", kind: .password, value: "VeE851+2KxDVr"),
+        Case(text: "new password for the NAS — xl*hnmpCp#QiST3t\nthx!", kind: .password, value: "hnmpCp#QiST3t"),
+        // The arrow read as `=`; `pw` for password; a label with a dot OCR added, over a value whose digits it read as letters.
+        Case(text: "new password for the NAS = J4Z#3vIk@tQm6T-9\nthx!", kind: .password, value: "vIk@tQm6T"),
+        Case(text: "the wifi pw is LV8p0#FH%NLw\nthx!", kind: .password, value: "LV8p0#FH%NLw"),
+        Case(text: "Username\nci@acme.io\nPassword.\nUHGOJPlqDOgcpDP-\nWebsite acme.io", kind: .password, value: "UHGOJPlqDOgcpDP"),
+        // A webhook's path whose identifiers OCR split in capitals; a Google key before a parameter OCR split.
+        Case(text: "Webhook URL\nhitps://hooks.slack.com/services/TBK Q8UV2P/BY WV XBTY POM/X{RgrlfLirqCj29NPZRPeOvR", kind: .apiKey, value: "RgrlfLirqCj29"),
+        Case(text: "js?key=AIzawgh lWV_hD_JtyBEkTnIg4o0Hj 8qJtDpQ2ARF&cal lback=initMap\"></scr", kind: .apiKey, value: "JtyBEkTnIg4o0Hj"),
+        // An OpenAI key with a `/` OCR read into it.
+        Case(text: "Save your key\nsk-proj-ofLDh3C9_KI-Otj/FOAUzb1Fn95qG9KWOTVpYGiAZcF62KD4mcexh-eBeOBMejmr7c", kind: .apiKey, value: "FOAUzb1Fn95qG9"),
+        // Arrows read as other symbols; a password starting with `-` under its label and after `-a`.
+        Case(text: "new password for the NAS ~ DhG*RFats9+K#N\nthx!", kind: .password, value: "RFats9+K#N"),
+        Case(text: "Username\ndeploy@acme.io\nPassword\n-CR64tQn?pjq\nWebsite acme.io", kind: .password, value: "CR64tQn?pjq"),
+        Case(text: "$ redis-cli -h db.internal -a -1VemYh#1DDfGLP ping\nPONG", kind: .password, value: "1VemYh#1DDfGLP"),
+        // Two pieces OCR read as words inside a long key; a 16-letter setup key without a digit.
+        Case(text: "orders-sync rk_live_eCy2vngzSBheHkbJdoOB4ocKtkaY2h98wGXD LZH LDGr HoDgFyRiouSKQZkYVShEI j XYj p2FiQkoh1HGTkOfBVA8",
+             kind: .apiKey, value: "HoDgFyRiouSKQZkYVShEI"),
+        Case(text: "Set up authenticator app\nOr enter this key manually:\nCMVA TLUJ HURW NVSW\nTime based: yes", kind: .apiKey, value: "TLUJ HURW"),
+        // A 16-character setup key with a letter OCR read as a bracket.
+        Case(text: "Set up authenticator app\nOr enter this key manually:\nUM2] YMZ4 45GV I6WL\nTime based: yes", kind: .apiKey, value: "YMZ4 45GV"),
+        // A year-like code given by a colon; IBAN check digits and SendGrid's `S` read as `@` and `$`.
+        Case(text: "Messages\nYour Uber code: 1957. Never share this code.", kind: .otp, value: "1957"),
+        Case(text: "Please transfer the deposit to GB@3 QBJQ 8850 3919 2997 59 by Friday.", kind: .iban, value: "8850 3919"),
+        Case(text: "API Key Created\n$G.t6RxYR4wbun3i1NEMKJIRU.n8maL6g2-Cct3z3nusSWyz8aYbYgMq_2nUp56AFod8n", kind: .apiKey, value: "t6RxYR4wbun3i1NE"),
+        // A JSON key whose quotes OCR read as curly ones.
+        Case(text: "{\n“username”: \"deploy\",\n“password”: \"S+NmmmGPBs2*!YzI\",\n“remember”: true\n}", kind: .password, value: "NmmmGPBs2"),
+        // SendGrid's key split at its dots and inside; OpenAI's prefix with spaces at its dashes.
+        Case(text: "API Key Created\nSG. FhIjhK6H9QkV4iZwH3aZ2k . FhQQgF fakQ14Kt 1HJNZAS-Q_GXnm8WOvnGrHLOovtoY", kind: .apiKey, value: "fakQ14Kt"),
+        Case(text: "Save your key\nsk- proj - pC6UdzYxXgGmg JC6FPQ26Q76bTEEopt FYCSOGOK7XxtKCPV3E90EOxGEer 2spCbTR", kind: .apiKey, value: "JC6FPQ26Q76bTEEopt"),
+        // A Slack webhook's path split by OCR; a Google key whose `I` was read as `l`, ended by the next query parameter.
+        Case(text: "Webhook URL\nhttps://hooks.slack.com/services/T99 VOOGOZ/BI412Y DT38V/NDfcZK8Nzaab XafgBA 1IKsu8", kind: .apiKey, value: "NDfcZK8Nzaab"),
+        Case(text: "<script src=\"https://maps.googleapis.com/maps/api/js?key=Alzag9pKJpBg jZb6 3LKw-AgNuP8x1nnBd3f31luN&callback=initMap\"></script>",
+             kind: .apiKey, value: "AgNuP8x1nnBd3f31"),
+        // A Stripe key after a `_` OCR read for a space, and one with a word OCR made of its letters.
+        Case(text: "Restricted keys\norders-sync_rk_live_p1vOUxGiWTPQDTWHIzbDXB0e5KQL9dzIYHB5XGYBTch38ey5yYcgROAOrw2WPvFJ", kind: .apiKey, value: "p1vOUxGiWTPQDTWH"),
+        Case(text: "orders-sync rk_live_f6RpKcAWXrBlQjtGquG2TY7CF5SySCqs for ir5aHww0GdVXhM j sH2KrcXFp3n9RH", kind: .apiKey, value: "ir5aHww0GdVXhM"),
+        // An IBAN in a sentence with two zeros read as `@`.
+        Case(text: "Please transfer the deposit to FR14 4575 9904 0424 @506 3550 @79 by Friday.", kind: .iban, value: "9904 0424"),
         // A card number with a `0` OCR read as `@`, after its label.
         Case(text: "Payment method\nCard number 5536 2099 495@ 2958\nExpiry 09/28", kind: .card, value: "2099"),
         // A JWT's second dot read alone, its signature's digits read as letters (`9U0X0`: `QUOXO`).
@@ -267,6 +313,19 @@ struct SecretDetectorTests {
         "the source code for 2019 and 2020 is here",
         "We shipped the code 2019 rewrite; this code 404 page is old",
         "let url = \"postgres://app:\\(password)@db.internal/app\"",
+        // After flags and labels that take no password: ports, paths, files, revisions, shell operators.
+        "$ mkdir -p MyProject2 && cp -a Photos2024 backup\n$ git log -p HEAD~3\n$ git add -p Package.swift\n$ ls -a Report2024v2",
+        "$ uname -a x86_64\n$ ssh -p 2222 deploy@example.net\n$ docker run -p 8080:80 nginx",
+        "Eradication of \"test $condition -a $condition\" from our scripts; declare -a foo=(1 2x#)",
+        "Password\nForgot password?\nPassword\n••••••••\nPassword reset for your account — 2 days ago\nPassword changed on Mar 4: 14:02",
+        "Password\nShow\nPassword.\nRequired\nWebhook URL\nhttps://hooks.slack.com/services/ is where the form posts",
+        // Real text where a password label, words and a symbol come before no password.
+        "[notifier] password reset for rafael.muller@proton.me\nthe password is not taken from ~/.cvspass file",
+        "client: Reset password pointer to NULL (CVE-2023-5345); password store. \\fIgnome\\fR selects",
+        // A tracking number in groups of four holds no card, whatever four of its groups add up to.
+        "USPS Tracking\n5177 3828 3590 8759 3178 41\nFedEx 2613 0031 0395",
+        // A receipt's approval code is no sign-in code.
+        "CARD SALE\nVISA **** 1289\nAPPROVAL CODE 360028\nTOTAL EUR 47.76",
         "api_key = \"\" # set me",
         "token: <your token here>",
         "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",

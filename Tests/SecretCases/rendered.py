@@ -11,15 +11,20 @@ Inconsolata to DejaVu), at 15–26 px, light or dark. Every secret is random (dr
 tokens in each provider's documented shape, passwords, PEM keys, base32 setup keys, codes); the
 phrasings come from the kinds people meet (exports, flags, URLs with credentials, messages). A
 negative screen holds what must stay searchable: git logs, checksums, UUIDs, order, tracking and
-phone numbers, ISBNs, versions, dates, amounts, ports.
+phone numbers, ISBNs, versions, dates, amounts, ports. `--pool second` draws from phrasings,
+providers and negatives added after the rules had been through many rounds on the first pool
+(Docker, sshpass, YAML, JSON, a password manager's entry, OpenAI, Anthropic, Hugging Face, npm,
+Slack webhooks, SendGrid, Google keys in a URL, PGP keys, SMS codes; pods, digests, document
+links, lock-file hashes, ARNs, GPG fingerprints, wallet addresses, tracking numbers, receipts).
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
 the database file's bytes. A leak is any run of 8 characters of the secret, whitespace removed,
-found there with whitespace removed. A false positive is a negative screen whose stored text
-holds a secret marker. The same lines as clean text go through `lens extract --json` too: clean-text
-recall is the share of screens whose every value is masked there (no 8 characters of it left, a
-short value not left whole). Develop on one seed, report on another.
+found there with whitespace removed; a value shorter than that (a code) is counted apart, as
+"short kept", when the stored text holds it whole. A false positive is a negative screen whose
+stored text holds a secret marker. The same lines as clean text go through `lens extract --json`
+too: clean-text recall is the share of screens whose every value is masked there (no 8
+characters of it left, a short value not left whole). Develop on one seed, report on another.
 """
 import argparse
 import base64
@@ -180,6 +185,138 @@ def secret_case(rng):
     return "api_key", [f"$ git clone https://oauth2:{v}@gitlab.com/acme/infra.git"], [v]
 
 
+def second_secret_case(rng):
+    """The second pool (`--pool second`): phrasings and providers the rules were not written
+    against (the first pool's 22 shapes had been seen through many rounds)."""
+    user = rng.choice(["deploy", "admin", "ci", "app", "jenkins", "maria", "ops"])
+    host = rng.choice(["db.internal", "10.0.3.12", "pg.example.net", "cache-1.acme.io"])
+    choice = rng.randrange(24)
+    if choice == 0:
+        v = password(rng)
+        return "password", [f"$ docker login -u {user} -p {v} registry.acme.io", "Login Succeeded"], [v]
+    if choice == 1:
+        v = password(rng)
+        return "password", [f"$ sshpass -p '{v}' ssh {user}@{host}", "Last login: Tue Mar  4 09:12:44"], [v]
+    if choice == 2:
+        v = password(rng)
+        return "password", [f"$ redis-cli -h {host} -a {v} ping", "PONG"], [v]
+    if choice == 3:
+        v = password(rng)
+        return "password", ["database:", f"  host: {host}", f"  user: {user}", f"  password: {v}", "  pool: 5"], [v]
+    if choice == 4:
+        v = password(rng)
+        return "password", ["{", f'  "username": "{user}",', f'  "password": "{v}",', '  "remember": true', "}"], [v]
+    if choice == 5:
+        v = password(rng)
+        return "password", ["Username", f"{user}@acme.io", "Password", v, "Website  acme.io"], [v]
+    if choice == 6:
+        v = "ghp_" + rand(rng, ALNUM, 36)
+        return "api_key", [f'$ curl -H "Authorization: token {v}" https://api.github.com/user'], [v]
+    if choice == 7:
+        v = "sk-proj-" + rand(rng, ALNUM + "-_", 64)
+        return "api_key", ["Save your key", "Please save this secret key somewhere safe.", v, "You won't be able to view it again."], [v]
+    if choice == 8:
+        v = "sk-ant-api03-" + rand(rng, ALNUM + "-_", 93) + "AA"
+        return "api_key", ["import anthropic", f'client = anthropic.Anthropic(api_key="{v}")'], [v]
+    if choice == 9:
+        v = "hf_" + rand(rng, ALNUM, 34)
+        return "api_key", [f"$ huggingface-cli login --token {v}", "Login successful"], [v]
+    if choice == 10:
+        v = "npm_" + rand(rng, ALNUM, 36)
+        return "api_key", ["# ~/.npmrc", f"//registry.npmjs.org/:_authToken={v}"], [v]
+    if choice == 11:
+        a, b, v = "T" + rand(rng, string.ascii_uppercase + string.digits, 8), "B" + rand(rng, string.ascii_uppercase + string.digits, 10), rand(rng, ALNUM, 24)
+        return "api_key", ["Incoming Webhooks", "Webhook URL", f"https://hooks.slack.com/services/{a}/{b}/{v}"], [v]
+    if choice == 12:
+        v = "SG." + rand(rng, ALNUM + "-_", 22) + "." + rand(rng, ALNUM + "-_", 43)
+        return "api_key", ["API Key Created", "Please copy this key and save it somewhere safe.", v], [v]
+    if choice == 13:
+        v = "rk_live_" + rand(rng, ALNUM, 99)
+        return "api_key", ["Restricted keys", f"orders-sync   {v}", "Created Mar 4"], [v]
+    if choice == 14:
+        v = "AIza" + rand(rng, ALNUM + "-_", 35)
+        return "api_key", [f'<script src="https://maps.googleapis.com/maps/api/js?key={v}&callback=initMap"></script>'], [v]
+    if choice == 15:
+        v = rand(rng, string.digits, 6)
+        line = rng.choice([f"{v} is your Instagram code. Don't share it.", f"G-{v} is your Google verification code.",
+                           f"Your Uber code: {v[:4]}. Never share this code.", f"[Acme] Your login code: {v[:3]}-{v[3:]}",
+                           f"WhatsApp code {v[:3]}-{v[3:]}", f"Login code: {v[:5]}. Do not give this code to anyone"])
+        shown = v[:4] if "Uber" in line else v[:5] if "Login code" in line else v
+        return "otp", ["Messages", line, "now"], [shown]
+    if choice == 16:
+        v = luhn_complete(rng, rng.choice(["4", "51", "2221"]), 16)
+        return "card", ["Name on card  ANA SOUZA", " ".join(v[i:i + 4] for i in range(0, 16, 4)), "Exp 09/28   CVC 381"], [v]
+    if choice == 17:
+        v = luhn_complete(rng, rng.choice(["34", "37"]), 15)
+        return "card", ["American Express", f"{v[:4]} {v[4:10]} {v[10:]}", "Member since 2019"], [v]
+    if choice == 18:
+        v = iban(rng)
+        return "iban", [f"Please transfer the deposit to {v} by Friday.", "Thanks, Lea"], [v.replace(" ", "")]
+    if choice == 19:
+        v = password(rng)
+        return "api_key", [f"mongodb+srv://{user}:{v}@cluster0.ab1cd.mongodb.net/test?retryWrites=true"], [v]
+    if choice == 20:
+        body = base64.b64encode(rng.randbytes(rng.randint(120, 200))).decode()
+        lines = [body[i:i + 64] for i in range(0, len(body), 64)]
+        return "api_key", ["-----BEGIN PGP PRIVATE KEY BLOCK-----", ""] + lines + ["-----END PGP PRIVATE KEY BLOCK-----"], lines
+    if choice == 21:
+        v = password(rng)
+        return "password", [f"$ kubectl create secret generic db --from-literal=password={v}", "secret/db created"], [v]
+    if choice == 22:
+        v = password(rng)
+        return "password", [rng.choice([f"the wifi pw is {v}", f"here's the router password: {v}", f"new password for the NAS → {v}"]),
+                            "thx!"], [v]
+    v = rand(rng, B32, 16)
+    return "api_key", ["Set up authenticator app", "Or enter this key manually:", " ".join(v[i:i + 4] for i in range(0, 16, 4)),
+                       "Time based: yes"], [v]
+
+
+def second_negative_case(rng):
+    choice = rng.randrange(13)
+    if choice == 0:
+        lines = ["$ kubectl get pods", "NAME                         READY   STATUS    RESTARTS   AGE"]
+        for name in rng.sample(["web", "api", "worker", "cron"], 3):
+            lines.append(f"{name}-{rand(rng, string.hexdigits.lower()[:16], 9)}-{rand(rng, string.ascii_lowercase + string.digits, 5)}   1/1     Running   0          {rng.randint(1, 30)}d")
+        return lines
+    if choice == 1:
+        return [f"$ docker pull nginx:1.{rng.randint(20, 27)}", f"Digest: sha256:{hashlib.sha256(rng.randbytes(8)).hexdigest()}",
+                f"Status: Downloaded newer image for nginx:1.{rng.randint(20, 27)}"]
+    if choice == 2:
+        return ["Shared with you", f"https://docs.google.com/document/d/{rand(rng, ALNUM + '-_', 44)}/edit",
+                f"https://www.youtube.com/watch?v={rand(rng, ALNUM + '-_', 11)}"]
+    if choice == 3:
+        return ['"node_modules/lodash": {', '  "version": "4.17.21",',
+                f'  "integrity": "sha512-{base64.b64encode(rng.randbytes(64)).decode()}"', "}"]
+    if choice == 4:
+        return [f"arn:aws:iam::{rand(rng, string.digits, 12)}:role/deploy-{rng.choice(['web', 'ci'])}",
+                f"Instance i-0{rand(rng, '0123456789abcdef', 16)} in vpc-{rand(rng, '0123456789abcdef', 17)}"]
+    if choice == 5:
+        fpr = rand(rng, "0123456789ABCDEF", 40)
+        return ["$ gpg --list-keys", "pub   rsa4096 2023-01-05 [SC]", "      " + " ".join(fpr[i:i + 4] for i in range(0, 40, 4)),
+                "uid   [ultimate] Ana Souza <ana@example.org>"]
+    if choice == 6:
+        return [f"Booking reference {rand(rng, string.ascii_uppercase + string.digits, 6)}",
+                f"Flight LH {rng.randint(100, 999)} · Seat {rng.randint(1, 40)}A · Gate B{rng.randint(1, 40)}",
+                f"E-ticket 220-{rand(rng, string.digits, 10)}"]
+    if choice == 7:
+        return ["Receive bitcoin", "bc1q" + rand(rng, "023456789acdefghjklmnpqrstuvwxyz", 38),
+                f"Transaction {hashlib.sha256(rng.randbytes(8)).hexdigest()}"]
+    if choice == 8:
+        mac = ":".join(rand(rng, "0123456789abcdef", 2) for _ in range(6))
+        return ["$ ifconfig en0", f"\tether {mac}", f"\tinet6 fe80::{rand(rng, '0123456789abcdef', 4)}:{rand(rng, '0123456789abcdef', 4)}%en0",
+                f"\tinet 192.168.1.{rng.randint(2, 250)} netmask 0xffffff00"]
+    if choice == 9:
+        return ["Two-factor authentication is on", f"Recovery codes: {rng.randint(2, 10)} left", "Last used 2 days ago"]
+    if choice == 10:
+        return [f"Your password was changed on {rng.randint(1, 28)} March 2025 at 14:{rng.randint(10, 59)}.",
+                f"If this wasn't you, call 0800 {rng.randint(100, 999)} {rng.randint(1000, 9999)}."]
+    if choice == 11:
+        return ["USPS Tracking", " ".join(rand(rng, string.digits, 4) for _ in range(5)) + " " + rand(rng, string.digits, 2),
+                f"FedEx {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}"]
+    return ["CARD SALE", f"VISA **** {rand(rng, string.digits, 4)}", f"APPROVAL CODE {rand(rng, string.digits, 6)}",
+            f"TOTAL EUR {rng.randint(5, 90)}.{rng.randint(10, 99)}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -232,10 +369,11 @@ def render(args):
     try:
         for index in range(args.count):
             negative = rng.random() < args.negatives
+            second = args.pool == "second"
             if negative:
-                kind, lines, values = "negative", negative_case(rng), []
+                kind, lines, values = "negative", (second_negative_case if second else negative_case)(rng), []
             else:
-                kind, lines, values = secret_case(rng)
+                kind, lines, values = (second_secret_case if second else secret_case)(rng)
             family = "mono" if lines[0].startswith(("$", "#", "[", "-----")) or "=" in lines[0] else rng.choice(["sans", "serif", "mono"])
             font = rng.choice(FONTS[family])
             px = rng.randint(args.min_px, args.max_px)
@@ -307,7 +445,7 @@ def score(args):
                 if args.show:
                     print(f"  false positive {case['file']}: {text[:200]!r}")
             continue
-        tally = by_kind.setdefault(case["kind"], [0, 0, 0])
+        tally = by_kind.setdefault(case["kind"], [0, 0, 0, 0])
         tally[0] += 1
         # Clean text: found when no 8 characters of a value (or a short value whole) are left.
         squeezed_kept = squeeze(kept)
@@ -323,14 +461,22 @@ def score(args):
             tally[1] += 1
             if args.show:
                 print(f"  leak {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
-    print(f"{'kind':10} {'screens':>8} {'leaked':>8} {'clean text recall':>18}")
-    total = leaked = masked = 0
-    for kind, (n, bad, good) in sorted(by_kind.items()):
-        print(f"{kind:10} {n:8d} {bad:8d} {good / n:18.3f}")
+        # A value under 8 characters (a code) cannot leak a run of 8: count it kept when the stored
+        # text holds it whole, not inside a longer run of letters and digits.
+        short = [v for v in case["values"] if len(squeeze(v)) < 8]
+        if any(re.search(r"(?<![0-9A-Za-z])" + re.escape(squeeze(v)) + r"(?![0-9A-Za-z])", text) for v in short):
+            tally[3] += 1
+            if args.show:
+                print(f"  short value kept {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
+    print(f"{'kind':10} {'screens':>8} {'leaked':>8} {'short kept':>11} {'clean text recall':>18}")
+    total = leaked = masked = kept_short = 0
+    for kind, (n, bad, good, short) in sorted(by_kind.items()):
+        print(f"{kind:10} {n:8d} {bad:8d} {short:11d} {good / n:18.3f}")
         total += n
         leaked += bad
         masked += good
-    print(f"{'all':10} {total:8d} {leaked:8d} {masked / max(total, 1):18.3f}")
+        kept_short += short
+    print(f"{'all':10} {total:8d} {leaked:8d} {kept_short:11d} {masked / max(total, 1):18.3f}")
     print(f"negative screens: {negatives}, false positives: {false_positives} after OCR, {clean_false_positives} on clean text")
 
 
@@ -341,6 +487,8 @@ def main():
     parser.add_argument("--negatives", type=float, default=0.25, help="share of negative screens")
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
+    parser.add_argument("--pool", choices=["first", "second"], default="first",
+                        help="which phrasings: the first pool (developed on), or the second (added later, held out)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")

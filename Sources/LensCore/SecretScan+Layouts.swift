@@ -1,0 +1,146 @@
+import Foundation
+
+/// Values set apart from what names them, as screens lay them out: after a command's password
+/// flag and a space (`docker login -u ci -p …`, `sshpass -p '…'`, `redis-cli -a …`), on the line
+/// under a label that stands alone (a password manager's entry: `Password` / `…`), after a label,
+/// a few words and an arrow or a colon (`new password for the NAS → …`), and at the end of a
+/// webhook's address (`hooks.slack.com/services/…`). Each value must look like a secret on its own
+/// (machine-made, mixing letters with digits or symbols), since no `=` or `:` ties it to its label.
+extension SecretScan {
+    /// `-p`, `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may be a password.
+    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-a|-pw|-pass|--pass|--passwd)[ \t]+"#)
+
+    /// Passwords after a flag and a space, 8+ characters. A port (`-p 8080:80`), a path (`mkdir
+    /// -p src/app`), a file (`git add -p Package.swift`, `cp -a Photos2024`), an architecture (`-a
+    /// x86_64`), a revision (`git log -p HEAD~3`), a shell's variable or assignment (`test $a -a
+    /// $b`, `declare -a foo=(1 2)`) or another flag is none.
+    func spacedFlagPasswords() -> [Secret] {
+        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ") else { return [] }
+        return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
+            // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``).
+            guard let (start, end) = separateValue(after: match.end) else { return nil }
+            let value = squeezed(start, end)
+            guard value.count >= 8, !value.contains("/"), !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
+                  Self.shellWord.matches(in: value).isEmpty,
+                  Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    static let fileName = TextMatcher(#"^[\w\-]+\.[A-Za-z0-9]{1,5}$"#)
+    /// What a shell expands or assigns, not a literal: `$condition`, `${X}`, `$(cmd)`, `foo=(1 2)`.
+    static let shellWord = TextMatcher(#"\$[A-Za-z_{(]|^[A-Za-z_]\w*="#)
+
+    /// The value after `index` on its line: quoted (to its closing quote), else a piece and the
+    /// machine-made pieces OCR split from it. An opening quote without a closing one on the line
+    /// (`-p “OV1WV…`: a symbol OCR read as a quote) starts a piece like any other character.
+    func separateValue(after index: Int) -> (start: Int, end: Int)? {
+        guard let (start, end, quoted) = value(after: index), end > start else { return nil }
+        guard quoted else {
+            // A shell's operator ends a command's value (`-p MyProject2 && cp -a …`).
+            var stop = start
+            while let next = piece(from: stop), next.end <= end, stop == start || !isShellOperator(next) { stop = next.end }
+            return startsMachineMade(start, stop) ? (start, stop) : nil
+        }
+        if end < utf8.count, quoteLength(at: end) > 0 { return (start, end) }
+        // The opening glyph belongs to the value: it was one of its characters.
+        var first = start
+        while first > index, !Self.isSpace(utf8[first - 1]) { first -= 1 }
+        guard let piece = piece(from: first, maximumSpaces: 0) else { return nil }
+        let stop = valueEnd(from: piece.end)
+        return startsMachineMade(first, stop) ? (first, stop) : nil
+    }
+
+    /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `|`, `2>&1` aside).
+    func isShellOperator(_ piece: (start: Int, end: Int)) -> Bool {
+        utf8[piece.start..<piece.end].allSatisfy { [0x26, 0x7C, 0x3B, 0x3C, 0x3E].contains($0) }
+    }
+
+    /// Whether a value with no `=` or `:` before it is a secret by its look alone: 6+ characters
+    /// with a letter, and a symbol other than `_ - . :` (which names and versions hold), or
+    /// capitals, small letters and digits switching again and again (`9h2ZyXT9nfis1a`: 9 times)
+    /// as no name does (`Report2024v2`, `MyProject2`: 4); never a number, a date or a time.
+    static func looksLikeSecretOnItsOwn(_ value: String) -> Bool {
+        guard value.count >= 6, value.contains(where: \.isLetter) else { return false }
+        if value.contains(where: { !$0.isLetter && !$0.isNumber && !"_-.:".contains($0) }) { return true }
+        func kind(_ c: Character) -> Int { c.isUppercase ? 1 : c.isLowercase ? 2 : c.isNumber ? 3 : 0 }
+        let switches = zip(value, value.dropFirst()).filter { kind($0) != 0 && kind($1) != 0 && kind($0) != kind($1) }.count
+        return switches >= 5
+    }
+
+    /// A label alone on its line, as a password manager or a key's dialog shows one above its value.
+    static let labelAloneOnItsLine = TextMatcher(
+        #"(?im)^[ \t]*(password|passwort|passcode|passphrase|wi-?fi password|mot de passe|contraseña|kennwort|senha|wachtwoord|пароль|secret key|api key|access token|token)[ \t]*[:.]?[ \t]*$"#)
+
+    /// The value on the line under a label that stands alone; the line holds nothing else.
+    func valuesUnderLabels() -> [Secret] {
+        guard mentions("pass", "secret", "api key", "token", "kennwort", "contrase", "senha", "wachtwoord", "ароль") else { return [] }
+        return Self.labelAloneOnItsLine.matches(in: text).compactMap { match in
+            guard let label = match[1]?.lowercased() else { return nil }
+            var next = match.end
+            while next < utf8.count, Self.isLineBreak(utf8[next]) { next += 1 }
+            while next < utf8.count, Self.isSpace(utf8[next]) { next += 1 }
+            // A password may start with `-` or `_`, which alone on a line starts no flag.
+            var lead = next
+            while lead < utf8.count, utf8[lead] == 0x2D || utf8[lead] == 0x5F { lead += 1 }
+            guard next > match.end, lead - next <= 2, let (found, end) = separateValue(after: lead) else { return nil }
+            let start = found == lead ? next : found
+            var rest = end
+            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            guard rest == utf8.count || Self.isLineBreak(utf8[rest]) else { return nil }
+            let value = squeezed(start, end)
+            let isKey = ["secret key", "api key", "access token", "token"].contains(label)
+            if isKey {
+                guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                return secret(.apiKey, nil, start, end)
+            }
+            // The label says what it is: one machine-made piece (``separateValue(after:)``) that is
+            // no word will do (`UHGOJPlqDOgcpDP-`, whose digits OCR read as letters).
+            guard value.count >= 6, Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A password label, up to four words, then a colon, or an arrow or a dash standing alone
+    /// between spaces, which OCR may read as any one or two symbols: `new password for the NAS →
+    /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`. A symbol against a word is part of
+    /// it (`password reset for ana.souza@…`, `password is not taken from ~/.cvspass`).
+    static let labelWordsThenArrow = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:password|passwort|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4})(?:[ \t]*:|[ \t]+(?:->|=>|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
+
+    func passwordsAfterWords() -> [Secret] {
+        guard mentions("pass", "pw") else { return [] }
+        return Self.labelWordsThenArrow.matches(in: text).compactMap { match in
+            guard let (start, end) = separateValue(after: match.end) else { return nil }
+            let value = squeezed(start, end)
+            guard Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A webhook's address: whoever has it can post. Slack's and Discord's, as OCR may read them
+    /// (spaces around the dots and slashes).
+    static let webhookAddress = TextMatcher(
+        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks) ?/ ?"#)
+
+    /// The path after a webhook's address, taken across the spaces OCR put in it: every piece
+    /// to the end of the line or of a quote, or to a word (`TBK Q8UV2P/BY WV XBTY POM/X{Rgr…`:
+    /// its identifiers are capitals and digits, as no sentence is).
+    func webhookPaths() -> [Secret] {
+        guard mentions("hooks", "webhooks") else { return [] }
+        return Self.webhookAddress.matches(in: text).compactMap { match in
+            var end = match.end
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 200 {
+                let stop = keyPieceEnd(next.start, next.end)
+                guard stop > next.start, Self.sentenceWord.matches(in: slice(next.start, stop)).isEmpty else { break }
+                end = stop
+                if stop < next.end { break }
+            }
+            guard squeezed(match.end, end).count >= 20 else { return nil }
+            return secret(.apiKey, "webhook", match.end, end)
+        }
+    }
+
+    /// A word of a sentence: small letters, maybe capitalized, maybe with punctuation after it.
+    static let sentenceWord = TextMatcher(#"^[A-Z]?[a-z]{2,}[.,;:!?)]*$"#)
+}
