@@ -18,11 +18,16 @@ extension SecretScan {
         guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``).
-            guard let (start, end) = separateValue(after: match.end) else { return nil }
+            guard let (start, end, quoted) = separateValueQuoted(after: match.end), let first = piece(from: start, maximumSpaces: 0) else { return nil }
+            // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
+            // password's first piece holds letters.
+            guard utf8[first.start..<first.end].filter(Self.isLetter).count >= 2 else { return nil }
             let value = squeezed(start, end)
             guard value.count >= 8, !value.contains("/"), !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
-                  Self.shellWord.matches(in: value).isEmpty,
-                  Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: false) else { return nil }
+                  Self.shellWord.matches(in: value).isEmpty, Self.isPasswordValue(value, quoted: false) else { return nil }
+            // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
+            // else it must look like a secret on its own.
+            guard quoted && !value.contains(" ") || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
@@ -35,20 +40,25 @@ extension SecretScan {
     /// machine-made pieces OCR split from it. An opening quote without a closing one on the line
     /// (`-p “OV1WV…`: a symbol OCR read as a quote) starts a piece like any other character.
     func separateValue(after index: Int) -> (start: Int, end: Int)? {
+        separateValueQuoted(after: index).map { ($0.start, $0.end) }
+    }
+
+    /// ``separateValue(after:)``, and whether its value was quoted (closed on the line).
+    func separateValueQuoted(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
         guard let (start, end, quoted) = value(after: index), end > start else { return nil }
         guard quoted else {
             // A shell's operator ends a command's value (`-p MyProject2 && cp -a …`).
             var stop = start
             while let next = piece(from: stop), next.end <= end, stop == start || !isShellOperator(next) { stop = next.end }
-            return startsMachineMade(start, stop) ? (start, stop) : nil
+            return startsMachineMade(start, stop) ? (start, stop, false) : nil
         }
-        if end < utf8.count, quoteLength(at: end) > 0 { return (start, end) }
+        if end < utf8.count, quoteLength(at: end) > 0 { return (start, end, true) }
         // The opening glyph belongs to the value: it was one of its characters.
         var first = start
         while first > index, !Self.isSpace(utf8[first - 1]) { first -= 1 }
         guard let piece = piece(from: first, maximumSpaces: 0) else { return nil }
         let stop = valueEnd(from: piece.end)
-        return startsMachineMade(first, stop) ? (first, stop) : nil
+        return startsMachineMade(first, stop) ? (first, stop, false) : nil
     }
 
     /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `|`, `2>&1` aside).
@@ -113,7 +123,8 @@ extension SecretScan {
         return Self.labelWordsThenArrow.matches(in: text).compactMap { match in
             guard let (start, end) = separateValue(after: match.end) else { return nil }
             let value = squeezed(start, end)
-            guard Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: false) else { return nil }
+            // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
+            guard value.count >= 6, value.contains(where: \.isLetter), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -402,6 +402,12 @@ extension SecretScan {
             var first = end
             while first < utf8.count, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
             first = keyPieceEnd(end, first)
+            // A key in a URL whose next parameter's `&` OCR read as a letter (`…gpgwipoScallback=`):
+            // a piece past the key's length with an `=` after it ends where the key does.
+            if first - end > provider.maximum + 2, let equals = utf8[(end + provider.minimum)..<first].firstIndex(of: 0x3D),
+               equals > end + provider.maximum {
+                first = end + provider.maximum
+            }
             // A prefix read with a space for its `_` or `-` must be followed by something no
             // word is (`sf/hf multilibs on upcoming…` is prose). A space beside a `_` or `-` that
             // was read (`glpat -Cii…`) leaves the prefix whole.
@@ -416,8 +422,8 @@ extension SecretScan {
                 let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)
                     && machineMadeAfterScraps(next).map { isMachineMade($0.start, keyPieceEnd($0.start, $0.end)) } == true
                 // So are one or two pieces of three or four letters that read as words (`…SCqs for
-                // ir5aHwW0…`, `LZH LDGr HoDgFyRiou…`), when a machine-made piece of 10+ follows and
-                // the key has room for them.
+                // ir5aHwW0…`, `LZH LDGr HoDgFyRiou…`), when a machine-made piece of 8+ follows and
+                // the key has room for them (`…Myhe TcJ031uj Y Hgmm…`).
                 let wordInside = !scrap && stop == next.end && lettersBeforeLongPiece(next, room: provider.maximum - length)
                 guard stop > next.start, length < provider.minimum || scrap || wordInside || isMachineMade(next.start, stop),
                       length + (stop - next.start) <= provider.maximum + 2 else { break }
@@ -442,7 +448,7 @@ extension SecretScan {
     }
 
     /// Whether `first` and at most one more piece are three or four letters each, and a
-    /// machine-made piece of 10+ follows them, all within `room` characters.
+    /// machine-made piece of 8+ follows them, all within `room` characters.
     func lettersBeforeLongPiece(_ first: (start: Int, end: Int), room: Int) -> Bool {
         var current = first, used = 0
         for _ in 0..<2 {
@@ -451,7 +457,7 @@ extension SecretScan {
             used += count
             guard let next = piece(from: current.end, maximumSpaces: 1) else { return false }
             let stop = keyPieceEnd(next.start, next.end)
-            if stop - next.start >= 10, isMachineMade(next.start, stop) { return used + (stop - next.start) <= room }
+            if stop - next.start >= 8, isMachineMade(next.start, stop) { return used + (stop - next.start) <= room }
             current = next
         }
         return false
@@ -595,7 +601,7 @@ extension SecretScan {
         // or without such glyphs, or once one glyph read as both a letter and the digit it looks
         // like (`S5`, `O0`, `B6`: the letter–digit pairs of ``OCRConfusions``), which no word holds,
         // or once a digit base32 has no glyph for (`0 1 8 9`: `OX83V`, `T4582`), which OCR put in.
-        let fours = groups.dropLast().filter { group in
+        let fours = groups.filter { group in
             if group.count == 4 || group.filter({ !Self.keyGlyphs.contains(utf8[$0]) }).count == 4 { return true }
             guard group.count == 5 else { return false }
             if group.filter({ Self.digitsBase32Lacks.contains(utf8[$0]) }).count == 1 { return true }
@@ -604,7 +610,7 @@ extension SecretScan {
                 return OCRConfusions.singleGlyphPartners(of: a).contains(Character(b.lowercased()))
             }
         }
-        guard fours.count * 4 >= (groups.count - 1) * 3 else { return nil }
+        guard fours.count * 4 >= groups.count * 3 else { return nil }
         // A glyph OCR read for a letter (`UM2]`) counts as the letter it stands for.
         let compact = groups.flatMap { $0.map { utf8[$0] } }.filter { Self.isAlphanumeric($0) || Self.keyGlyphs.contains($0) }
         // Letters mostly: a base32 key, not a phone number or a date in groups;

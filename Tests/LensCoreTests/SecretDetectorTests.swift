@@ -219,6 +219,15 @@ struct SecretDetectorTests {
         Case(text: "Messages\nYour Uber code: 1957. Never share this code.", kind: .otp, value: "1957"),
         Case(text: "Please transfer the deposit to GB@3 QBJQ 8850 3919 2997 59 by Friday.", kind: .iban, value: "8850 3919"),
         Case(text: "API Key Created\n$G.t6RxYR4wbun3i1NEMKJIRU.n8maL6g2-Cct3z3nusSWyz8aYbYgMq_2nUp56AFod8n", kind: .apiKey, value: "t6RxYR4wbun3i1NE"),
+        // A quoted literal after `-p` (its opening quote curly); a value vouched for by its label and arrow;
+        // a key in a URL whose next `&` OCR read as `S`; a setup key with a group read with a glyph too many.
+        Case(text: "$ sshpass -p ‘qhiL24PIZ_ML' ssh maria@pg.example.net", kind: .password, value: "qhiL24PIZ_ML"),
+        Case(text: "new password for the NAS — ndlpt30Y_r\nthx!", kind: .password, value: "ndlpt30Y_r"),
+        Case(text: "<script src=\"https://maps.googleapis.com/maps/api/js?key=AlzayS5qpLPHrMxiRP_TZGHxr3cTEQFC1gpgwipoScallback=initMap\"></script>",
+             kind: .apiKey, value: "qpLPHrMxiRP_TZGHxr3"),
+        Case(text: "Set up authenticator app\nOr enter this key manually:\nGEG6L C4FD GYL2 CN6H\nTime based: yes", kind: .apiKey, value: "C4FD GYL2"),
+        Case(text: "Restricted keys\norders-syne_rk_live_A0x8hDCdpvjE6tb5AfJlnyDty92JKohsM8hCyBR4Cg97ohOxFVbe7s6iJziP Myhe TcJ031uj Y HgmmEHCCFSSMevQEwsxdo4YMKp",
+             kind: .apiKey, value: "HgmmEHCCFSSMevQEwsxdo4YMKp"),
         // A JSON key whose quotes OCR read as curly ones.
         Case(text: "{\n“username”: \"deploy\",\n“password”: \"S+NmmmGPBs2*!YzI\",\n“remember”: true\n}", kind: .password, value: "NmmmGPBs2"),
         // SendGrid's key split at its dots and inside; OpenAI's prefix with spaces at its dashes.
@@ -316,6 +325,7 @@ struct SecretDetectorTests {
         // After flags and labels that take no password: ports, paths, files, revisions, shell operators.
         "$ mkdir -p MyProject2 && cp -a Photos2024 backup\n$ git log -p HEAD~3\n$ git add -p Package.swift\n$ ls -a Report2024v2",
         "$ uname -a x86_64\n$ ssh -p 2222 deploy@example.net\n$ docker run -p 8080:80 nginx",
+        "$ docker run -p 4559:8@ nginx:1.25.3\n$ ssh -p 2402 admin@example.net",
         "Eradication of \"test $condition -a $condition\" from our scripts; declare -a foo=(1 2x#)",
         "Password\nForgot password?\nPassword\n••••••••\nPassword reset for your account — 2 days ago\nPassword changed on Mar 4: 14:02",
         "Password\nShow\nPassword.\nRequired\nWebhook URL\nhttps://hooks.slack.com/services/ is where the form posts",
