@@ -4,8 +4,9 @@ import Foundation
 /// flag and a space (`docker login -u ci -p …`, `sshpass -p '…'`, `redis-cli -a …`), on the line
 /// under a label that stands alone (a password manager's entry: `Password` / `…`), after a label,
 /// a few words and an arrow or a colon (`new password for the NAS → …`), and at the end of a
-/// webhook's address (`hooks.slack.com/services/…`). Each value must look like a secret on its own
-/// (machine-made, mixing letters with digits or symbols), since no `=` or `:` ties it to its label.
+/// webhook's address (`hooks.slack.com/services/…`). No `=` ties such a value to its label, so each
+/// must be machine-made and no word; after a flag, whose meaning varies by command, it must also
+/// look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``) unless it is quoted.
 extension SecretScan {
     /// `-p`, `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may be a password.
     static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-a|-pw|-pass|--pass|--passwd)[ \t]+"#)
@@ -61,7 +62,7 @@ extension SecretScan {
         return startsMachineMade(first, stop) ? (first, stop, false) : nil
     }
 
-    /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `|`, `2>&1` aside).
+    /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `||`, `|`, `;`, `>`).
     func isShellOperator(_ piece: (start: Int, end: Int)) -> Bool {
         utf8[piece.start..<piece.end].allSatisfy { [0x26, 0x7C, 0x3B, 0x3C, 0x3E].contains($0) }
     }
