@@ -19,7 +19,7 @@ extension SecretScan {
         guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``).
-            guard let (start, end, quoted) = separateValueQuoted(after: match.end), let first = piece(from: start, maximumSpaces: 0) else { return nil }
+            guard let (start, end, quoted) = separateValue(after: match.end), let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters.
             guard utf8[first.start..<first.end].filter(Self.isLetter).count >= 2 else { return nil }
@@ -37,15 +37,10 @@ extension SecretScan {
     /// What a shell expands or assigns, not a literal: `$condition`, `${X}`, `$(cmd)`, `foo=(1 2)`.
     static let shellWord = TextMatcher(#"\$[A-Za-z_{(]|^[A-Za-z_]\w*="#)
 
-    /// The value after `index` on its line: quoted (to its closing quote), else a piece and the
-    /// machine-made pieces OCR split from it. An opening quote without a closing one on the line
-    /// (`-p “OV1WV…`: a symbol OCR read as a quote) starts a piece like any other character.
-    func separateValue(after index: Int) -> (start: Int, end: Int)? {
-        separateValueQuoted(after: index).map { ($0.start, $0.end) }
-    }
-
-    /// ``separateValue(after:)``, and whether its value was quoted (closed on the line).
-    func separateValueQuoted(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
+    /// The value after `index` on its line, and whether it was quoted: to its closing quote, else a
+    /// piece and the machine-made pieces OCR split from it. An opening quote without a closing one
+    /// on the line (`-p “OV1WV…`: a symbol OCR read as a quote) starts a piece like any other character.
+    func separateValue(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
         guard let (start, end, quoted) = value(after: index), end > start else { return nil }
         guard quoted else {
             // A shell's operator ends a command's value (`-p MyProject2 && cp -a …`).
@@ -94,7 +89,7 @@ extension SecretScan {
             // A password may start with `-` or `_`, which alone on a line starts no flag.
             var lead = next
             while lead < utf8.count, utf8[lead] == 0x2D || utf8[lead] == 0x5F { lead += 1 }
-            guard next > match.end, lead - next <= 2, let (found, end) = separateValue(after: lead) else { return nil }
+            guard next > match.end, lead - next <= 2, let (found, end, _) = separateValue(after: lead) else { return nil }
             let start = found == lead ? next : found
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
@@ -122,7 +117,7 @@ extension SecretScan {
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
         return Self.labelWordsThenArrow.matches(in: text).compactMap { match in
-            guard let (start, end) = separateValue(after: match.end) else { return nil }
+            guard let (start, end, _) = separateValue(after: match.end) else { return nil }
             let value = squeezed(start, end)
             // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
             guard value.count >= 6, value.contains(where: \.isLetter), Self.isPasswordValue(value, quoted: false) else { return nil }

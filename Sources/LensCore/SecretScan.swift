@@ -631,8 +631,8 @@ struct SecretScan {
                 if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
                 // A year next to a cue is a date more often than a code (`the code 2019 rewrite`),
                 // unless a colon or `is` gives it (`Your Uber code: 1957`).
-                let given = match.text.contains(":") || match.text.lowercased().contains(" is ")
-                if value.count == 4, let year = Int(value), (1900...2099).contains(year), index != 0 || (cue?.lowercased() == "code" && !given) {
+                if value.count == 4, let year = Int(value), (1900...2099).contains(year),
+                   index != 0 || (cue?.lowercased() == "code" && !match.text.contains(":") && !match.text.lowercased().contains(" is ")) {
                     continue
                 }
                 let whole = Array(match.text.utf8), needle = Array(value.utf8)

@@ -238,10 +238,11 @@ def second_secret_case(rng):
         return "api_key", [f'<script src="https://maps.googleapis.com/maps/api/js?key={v}&callback=initMap"></script>'], [v]
     if choice == 15:
         v = rand(rng, string.digits, 6)
-        line = rng.choice([f"{v} is your Instagram code. Don't share it.", f"G-{v} is your Google verification code.",
-                           f"Your Uber code: {v[:4]}. Never share this code.", f"[Acme] Your login code: {v[:3]}-{v[3:]}",
-                           f"WhatsApp code {v[:3]}-{v[3:]}", f"Login code: {v[:5]}. Do not give this code to anyone"])
-        shown = v[:4] if "Uber" in line else v[:5] if "Login code" in line else v
+        # (message, the code it shows): Uber's codes are four digits, Telegram's five.
+        line, shown = rng.choice([(f"{v} is your Instagram code. Don't share it.", v), (f"G-{v} is your Google verification code.", v),
+                                  (f"Your Uber code: {v[:4]}. Never share this code.", v[:4]),
+                                  (f"[Acme] Your login code: {v[:3]}-{v[3:]}", v), (f"WhatsApp code {v[:3]}-{v[3:]}", v),
+                                  (f"Login code: {v[:5]}. Do not give this code to anyone", v[:5])])
         return "otp", ["Messages", line, "now"], [shown]
     if choice == 16:
         v = luhn_complete(rng, rng.choice(["4", "51", "2221"]), 16)
