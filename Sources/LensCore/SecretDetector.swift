@@ -91,9 +91,11 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() }
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.recoveryCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
-        if kinds.contains(.password) { found += scan.spacedFlagPasswords() + scan.passwordsAfterWords() }
+        if kinds.contains(.password) {
+            found += scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
+        }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.labelledValues() + scan.valuesUnderLabels()).filter { kinds.contains($0.kind) }
         }

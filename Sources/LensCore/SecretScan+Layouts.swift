@@ -8,15 +8,17 @@ import Foundation
 /// must be machine-made and no word; after a flag, whose meaning varies by command, it must also
 /// look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``) unless it is quoted.
 extension SecretScan {
-    /// `-p`, `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may be a password.
-    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-a|-pw|-pass|--pass|--passwd)[ \t]+"#)
+    /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
+    /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
+    /// \\server\share /user:ACME\ana …`).
+    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u):[^\s/]+)[ \t]+"#)
 
     /// Passwords after a flag and a space, 8+ characters. A port (`-p 8080:80`), a path (`mkdir
     /// -p src/app`), a file (`git add -p Package.swift`, `cp -a Photos2024`), an architecture (`-a
     /// x86_64`), a revision (`git log -p HEAD~3`), a shell's variable or assignment (`test $a -a
     /// $b`, `declare -a foo=(1 2)`) or another flag is none.
     func spacedFlagPasswords() -> [Secret] {
-        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ") else { return [] }
+        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``).
             guard let (start, end, quoted) = separateValue(after: match.end), let first = piece(from: start, maximumSpaces: 0) else { return nil }
@@ -24,7 +26,10 @@ extension SecretScan {
             // password's first piece holds letters.
             guard utf8[first.start..<first.end].filter(Self.isLetter).count >= 2 else { return nil }
             let value = squeezed(start, end)
-            guard value.count >= 8, !value.contains("/"), !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
+            // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
+            // (`rsync -a ana@nas:/backup/` is a path.)
+            let path = value.contains("/") && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))
+            guard value.count >= 8, !path, !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
                   Self.shellWord.matches(in: value).isEmpty, Self.isPasswordValue(value, quoted: false) else { return nil }
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.
@@ -150,4 +155,88 @@ extension SecretScan {
 
     /// A word of a sentence: small letters, maybe capitalized, maybe with punctuation after it.
     static let sentenceWord = TextMatcher(#"^[A-Z]?[a-z]{2,}[.,;:!?)]*$"#)
+
+    /// A user name and its password given as a pair after a cue: `staging login is admin / …`,
+    /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`). No label names the second
+    /// piece, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``): `login
+    /// with Google / Apple` is none.
+    static let credentialPair = TextMatcher(
+        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|sign-?in|credentials?|creds|account|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})[ \t]*[/|][ \t]*"#)
+
+    func credentialPairs() -> [Secret] {
+        guard mentions("log", "sign", "cred", "account", "user"), mentions("/", "|") else { return [] }
+        return Self.credentialPair.matches(in: text).compactMap { match in
+            guard let (start, end, quoted) = separateValue(after: match.end) else { return nil }
+            let value = squeezed(start, end)
+            // A path is none (`account for /usr/bin/`, `login.cc chrome/browser/…`).
+            guard value.count >= 6, !value.contains("/"), Self.fileName.matches(in: value).isEmpty,
+                  quoted || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A heading of single-use codes a service gives to get back into an account.
+    static let recoveryCodesCue = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:recovery|backup|scratch|emergency|single[\- ]use)[ \t]+(?:codes?|keys?)(?![A-Za-z])"#)
+    /// A code of such a list as OCR reads it: letters and digits, maybe in dashed groups
+    /// (`079aa-6891d`, `4829 1734`, `XK2P-9QDM`), maybe with a dash or a stop OCR cut from its neighbour.
+    static let listedCode = TextMatcher(#"^[\-–—]?[A-Za-z0-9]+(?:[\-–—][A-Za-z0-9]+)*[\-–—.,;]?$"#)
+
+    /// Recovery (backup) codes: the lines of codes under such a heading (after at most two lines
+    /// of prose), or after it on its line, each a one-time code. A line of codes holds nothing but
+    /// codes and numbering (`1.`), and a digit; a word ends the list (`Recovery codes: 5 left` /
+    /// `Last used 2 days ago` holds none).
+    func recoveryCodes() -> [Secret] {
+        guard mentions("code", "key") else { return [] }
+        var found: [Secret] = []
+        for cue in Self.recoveryCodesCue.matches(in: text) {
+            var lineStart = cue.end, prose = 0, listed = 0
+            while lineStart < utf8.count, listed < 40 {
+                var lineEnd = lineStart
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                if let codes = listedCodes(lineStart, lineEnd) {
+                    found.append(secret(.otp, nil, codes.start, codes.end))
+                    listed += 1
+                } else if listed > 0 || lineStart == cue.end {
+                    if listed > 0 { break }
+                } else {
+                    prose += 1
+                    if prose > 2 { break }
+                }
+                lineStart = lineEnd + 1
+            }
+        }
+        return found
+    }
+
+    /// The span from a line's first code to its last when the line is a line of codes
+    /// (``recoveryCodes()``), else nil.
+    func listedCodes(_ start: Int, _ end: Int) -> (start: Int, end: Int)? {
+        var first: Int?, last = 0, digits = false, index = start
+        while let next = piece(from: index, maximumSpaces: .max), next.start < end {
+            index = next.end
+            let bytes = utf8[next.start..<next.end]
+            let alphanumerics = bytes.filter(Self.isAlphanumeric)
+            // Numbering (`1.`, `12)`), a colon, a bullet or a column's bar join nothing.
+            if alphanumerics.isEmpty || (alphanumerics.count <= 2 && alphanumerics.allSatisfy { (0x30...0x39).contains($0) }
+                                         && bytes.count > alphanumerics.count) { continue }
+            // One or two glyphs OCR read for a letter or digit (`@235b-9c62c`, `¢9942-ffcb2`) stand for one.
+            var junk = 0
+            let piece = String(slice(next.start, next.end).map { character -> Character in
+                guard !character.isASCII || "@#$%&£¢©§|!".contains(character) else { return character }
+                junk += 1
+                return "x"
+            })
+            guard alphanumerics.count >= 4, junk <= 2, !Self.listedCode.matches(in: piece).isEmpty else { return nil }
+            let hasDigit = alphanumerics.contains { (0x30...0x39).contains($0) }
+            // Letters alone: hexadecimal (`fbfaa`) or capitals (`XKPQ`), never a word.
+            guard hasDigit || alphanumerics.allSatisfy({ (0x61...0x66).contains($0) }) || alphanumerics.allSatisfy({ (0x41...0x5A).contains($0) })
+            else { return nil }
+            digits = digits || hasDigit
+            if first == nil { first = next.start }
+            last = next.end
+        }
+        guard let first, digits else { return nil }
+        return (first, last)
+    }
 }

@@ -57,13 +57,17 @@ extension SecretScan {
             default: break
             }
         }
-        // Trailing sentence punctuation alone does not make a word machine-made (`Forgot?`).
+        // Trailing sentence punctuation alone does not make a word machine-made (`Forgot?`); other
+        // symbols after letters do (`Jow%*`: a password's piece).
         if symbol, !digit, !innerCapital, letters > 0 {
-            let core = bytes.reversed().drop { !Self.isAlphanumeric($0) }
+            let core = bytes.reversed().drop { Self.sentencePunctuation.contains($0) }
             if core.allSatisfy({ Self.isLetter($0) }) { return false }
         }
         return digit || symbol || (innerCapital && lower)
     }
+
+    /// What ends a word in a sentence: `. , ; : ! ? ) ' "`.
+    static let sentencePunctuation: Set<UInt8> = Set(".,;:!?)'\"".utf8)
 
     /// Symbols no command-line option's name holds: `!` `#` `$` `%` `^` `&` `*` `@` `~` `\`.
     static let nameForbiddenSymbols: Set<UInt8> = [0x21, 0x23, 0x24, 0x25, 0x5E, 0x26, 0x2A, 0x40, 0x7E, 0x5C]
@@ -228,7 +232,9 @@ extension SecretScan {
         if let last = words.last, about.contains(last) { return nil }
         if words.contains("public") { return nil }
         let passwords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
-        if words.contains(where: passwords.contains) { return .password }
+        // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
+        // where OCR read the `&` before it as `S`).
+        if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
@@ -267,7 +273,8 @@ extension SecretScan {
                 }
             }
             guard let kind = Self.secretName(identifier) else { continue }
-            guard let (start, end, quoted) = value(after: valueStart), end > start else { continue }
+            guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
+            if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
             let value = squeezed(start, end)
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
@@ -290,12 +297,35 @@ extension SecretScan {
                 guard Self.isPasswordValue(value, quoted: quoted) else { continue }
                 found.append(secret(.password, nil, start, end))
             default:
-                guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { continue }
+                // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
+                // OCR read the opening quote curly) is its value, as the token rule has it for clean quotes.
+                // Not a command's output in backquotes (`SUMO_ACCESS_KEY=`etcdctl get …``); a key has a digit.
+                let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
+                    && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
+                    && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
+                guard literal || Self.isRandomToken(Self.withoutOCRJunk(value)) else { continue }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }
         return found
     }
+
+    /// A UUID (a key some services give: Heroku's, npm's legacy ones) from `start`, as OCR split it
+    /// before its dashes and read `0` as `O` or `9` as `Q` (`08fbOcec-eQaf -e070-…`): where it
+    /// ends, or nil.
+    func uuidEnd(from start: Int) -> Int? {
+        var end = start, pieces = 0
+        while pieces < 5, let next = piece(from: end, maximumSpaces: pieces == 0 ? 0 : 1) {
+            end = next.end
+            pieces += 1
+            let text = squeezed(start, end)
+            if text.count > 36 { return nil }
+            if !Self.noisyUUID.matches(in: text).isEmpty { return end }
+        }
+        return nil
+    }
+
+    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQ]{8}(?:-[0-9a-fA-FOQ]{4}){3}-[0-9a-fA-FOQ]{12}$"#)
 
     /// A function or method called with its arguments and nothing after them but punctuation:
     /// `is_valid(form)`, `check.strength(pw);`.
@@ -337,6 +367,28 @@ extension SecretScan {
         return isMachineMade(next.start, next.end)
     }
 
+    /// `password=` in a query or a connection string as OCR split the word (`&pas sword=`,
+    /// `;pas swor d=`); the clean word is the password rule's.
+    static let splitPasswordParameter = TextMatcher(#"(?i)(?<=[?&;])[ \t]?p ?a ?s ?s ?w ?o ?r ?d[ \t]?=[ \t]?"#)
+
+    func splitPasswordParameters() -> [Secret] {
+        guard mentions("pas") else { return [] }
+        return Self.splitPasswordParameter.matches(in: text).compactMap { match in
+            guard match.text.trimmingCharacters(in: .whitespaces).dropLast().contains(" "), let first = piece(from: match.end, maximumSpaces: 0) else {
+                return nil
+            }
+            // The value runs to the next parameter (`&name=`, `;`), across the spaces OCR put in it;
+            // a password may hold an `&` of its own (`e&W#-u!`).
+            func cut(_ end: Int) -> Int {
+                (first.start..<end).first { utf8[$0] == 0x3B || utf8[$0] == 0x26 && startsQueryParameter($0 + 1, end) } ?? end
+            }
+            let end = cut(first.end) < first.end ? cut(first.end) : cut(valueEnd(from: first.end))
+            let value = squeezed(first.start, end)
+            guard value.count >= 4, Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, first.start, end)
+        }
+    }
+
     /// `-p` and a password glued to it, which may start with `-` (`-p-+Ifsnm4Ms`, `-p-kInjX79TB6`).
     static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p(?:[^\s\-]|-(?=[^\s\-]))\S*"#)
 
@@ -363,6 +415,12 @@ extension SecretScan {
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
         // A JWT's `J` as OCR reads it: `|`, `}`, `]` or `)`.
         ("JWT", #"ey[J|}\])]"#, 30, 2000, 1),
+        ("Shopify", #"shp(?:at|ca|pa|ss)(?: ?_ ?| )"#, 30, 34, 1),
+        ("DigitalOcean", #"do[opr](?: ?_ ?| )v"# + tolerant("1") + #"(?: ?_ ?| )"#, 62, 66, 1),
+        // age's (bech32, capitals): OCR puts spaces around its dashes.
+        ("age", #"AGE ?- ?SECRET ?- ?KEY ?- ?"# + tolerant("1"), 56, 60, 1),
+        // An Azure storage account's key in its connection string (base64: `/` and `+` inside).
+        ("Azure", #"Account ?K ?e ?y ?= ?"#, 84, 90, 1),
     ]
 
     /// A literal as OCR may read it, as a pattern: each thin glyph (`l`, `i`, `I`, `1`) as any
@@ -386,14 +444,23 @@ extension SecretScan {
     static let noisyPrefixMatcher = TextMatcher(
         #"(?<![A-Za-z0-9\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
 
+    /// A Telegram bot's: its number, maybe split, and `:AA`. Apart, and only read when the text
+    /// holds `:AA` (a pattern that starts at any digit costs every text with numbers).
+    static let telegramPrefix = (label: "Telegram", pattern: #"(?<![A-Za-z0-9\-])[0-9](?: ?[0-9]){7,9} ?: ?A ?[A4]"#, minimum: 31, maximum: 35, digits: 0)
+    static let telegramPrefixMatcher = TextMatcher(telegramPrefix.pattern)
+
     /// Provider keys whose prefix survived OCR but whose body was split or misread: the prefix,
     /// then the body's pieces (machine-made, or any piece while the body is shorter than the
     /// provider's keys), counted without spaces; a JWT needs `.eyJ` or a second dot inside.
     func noisyProviderKeys() -> [Secret] {
         var found: [Secret] = []
-        for match in Self.noisyPrefixMatcher.matches(in: text) {
-            guard let index = (1...Self.noisyPrefixes.count).first(where: { match[$0] != nil }) else { continue }
-            let provider = Self.noisyPrefixes[index - 1]
+        var candidates = Self.noisyPrefixMatcher.matches(in: text).compactMap { match in
+            (1...Self.noisyPrefixes.count).first { match[$0] != nil }.map { (match: match, provider: Self.noisyPrefixes[$0 - 1]) }
+        }
+        if mentions(":aa", ": aa", ":a4", ": a4", ":a a", ": a a") {
+            candidates += Self.telegramPrefixMatcher.matches(in: text).map { (match: $0, provider: Self.telegramPrefix) }
+        }
+        for (match, provider) in candidates {
             // Only a prefix that names its mode (`rk_live_`) may follow a `_`: OCR reads the space
             // before a key as one (`orders-sync_rk_live_…`); `load_hf_…` is a name.
             if match.start > 0, utf8[match.start - 1] == 0x5F, provider.label != "Stripe" { continue }
@@ -411,7 +478,8 @@ extension SecretScan {
             // A prefix read with a space for its `_` or `-` must be followed by something no
             // word is (`sf/hf multilibs on upcoming…` is prose). A space beside a `_` or `-` that
             // was read (`glpat -Cii…`) leaves the prefix whole.
-            let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" })
+            // (A Telegram bot's number split before its `:AA` is no word either.)
+            let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" }) && provider.label != "Telegram"
             if prefixSplit, !isMachineMade(end, first) { continue }
             length = first - end
             end = first
@@ -431,7 +499,11 @@ extension SecretScan {
                 end = stop
                 if stop < next.end { break }
             }
-            guard (provider.minimum...(provider.maximum + 2)).contains(length) else { continue }
+            // A long key the screen's edge cut off ends its line: half of it is still a key.
+            // (Random, not words: `xoxp-1-SlackAppConfigurationAccessTokenHere` is a placeholder.)
+            let cutOff = provider.minimum >= 30 && length >= provider.minimum / 2 && piece(from: end, maximumSpaces: .max) == nil
+                && Self.isRandomToken(Self.withoutOCRJunk(squeezed(match.end, end)))
+            guard (provider.minimum...(provider.maximum + 2)).contains(length) || cutOff else { continue }
             let body = squeezed(match.end, end)
             guard Set(body.suffix(16)).count > 3 else { continue } // a placeholder shows the shape only
             // Random, not words joined (`hf_requiredCharacteristicTypes…`, `xoxp-1-SlackAppConfig…`).
@@ -439,7 +511,8 @@ extension SecretScan {
             // often as a random key's (`kkjYCkvxXjtF`), not a few times as in words joined
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
             guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && Self.caseChanges(body.utf8) >= 3),
-                  Self.entropy(body) >= 3.0, body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
+                  Self.entropy(body) >= 3.0,
+                  provider.label == "Azure" || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
@@ -474,6 +547,8 @@ extension SecretScan {
         let limit = min(utf8.count, index + 254)
         // One space may be inside the host: OCR splits `gitlab.com` as `git lab.com`.
         while i < limit, !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
+            // No host name holds a quote (`…27@ada928…" https:` is a key OCR read an `@` into).
+            if quoteLength(at: i) > 0 { return false }
             if Self.isSpace(utf8[i]) {
                 spaces += 1
                 guard spaces == 1, name else { break }

@@ -392,11 +392,11 @@ struct SecretScan {
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
     /// first), then the value (quoted, or up to the next space).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|wi-?fi\s+key)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["'”’]?\s*(?:\]|\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase))(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["'”’]?\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
-                       "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호") else { return [] }
+                       "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
             guard let label = match[1]?.lowercased() else { continue }
@@ -431,16 +431,22 @@ struct SecretScan {
             let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))
         }
-        // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`
-        if lowered.starts(with: "wifi:".utf8), let p = Self.wifiPassword.matches(in: text).first, let value = p[1], !value.isEmpty {
-            let start = p.start + 2
-            found.append(secret(.password, "Wi-Fi", start, start + value.utf8.count))
+        // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`, decoded or shown as text on a line.
+        if mentions("wifi:") {
+            for p in Self.wifiPassword.matches(in: text) {
+                guard let value = p[1], !value.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                let end = p.end, start = end - value.utf8.count
+                found.append(secret(.password, "Wi-Fi", start, end))
+            }
         }
         return found
     }
 
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?:\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
-    static let wifiPassword = TextMatcher(#"(?<=[:;])P:((?:[^;\\]|\\.)*)"#)
+    /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,
+    /// then `P:` and the password to its `;` (OCR may put spaces after the separators).
+    static let wifiPassword = TextMatcher(#"(?i)(?<![A-Za-z])WIFI ?:(?: ?[A-OQ-Z] ?:(?:[^;\\\n]|\\.)*;)* ?P ?: ?((?:[^;\\\n]|\\.)+)"#)
 
     /// Whether the text after a password label is a password rather than a word of the interface
     /// (`Password: Forgot?`, `password is too short`): a quoted value of any kind, or one with a
@@ -456,8 +462,20 @@ struct SecretScan {
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation after it (`short.` `Forgot?` `valid\&.`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed()
-        if !core.isEmpty, core.allSatisfy(\.isLetter), !innerCapital { return false }
+        if !core.isEmpty, core.allSatisfy(\.isLetter), !innerCapital, !isUnpronounceable(String(core)) { return false }
         return true
+    }
+
+    /// Whether 8+ small letters hold five consonants in a row (`mdqjfsfqhush`), as random letters
+    /// mostly do and words of an interface do not (`strengths` is as far as English goes).
+    static func isUnpronounceable(_ letters: String) -> Bool {
+        guard letters.count >= 8 else { return false }
+        var run = 0
+        for character in letters.lowercased() {
+            run = "aeiouy".contains(character) ? 0 : run + 1
+            if run >= 5 { return true }
+        }
+        return false
     }
 
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
@@ -468,11 +486,15 @@ struct SecretScan {
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
         let compared = hasLiteral ? literalsComparedWithSecrets() : []
-        guard mentions("key", "secret", "token", "bearer", "authorization"), !longRuns.isEmpty || hasLiteral else { return compared }
+        guard mentions("key", "secret", "token", "bearer", "authorization"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
+            return compared
+        }
         let found: [Secret] = Self.tokenMatcher.matches(in: text).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
-            if !Self.isRandomToken(value) {
+            if quoted == nil, Self.isBasicCredentials(value), match.text.range(of: "basic ", options: .caseInsensitive) != nil {
+                // `Authorization: Basic …`: what follows is a name and a password in base64 (see below).
+            } else if !Self.isRandomToken(value) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
@@ -487,6 +509,19 @@ struct SecretScan {
             return secret(.apiKey, nil, start, end)
         }
         return found + compared
+    }
+
+    /// Whether a value after `Basic` is a user and password in base64 (RFC 7617): 8+ characters of
+    /// its alphabet that decode to `name:password`, or, when OCR split or misread it, 8+ machine-made ones.
+    static func isBasicCredentials(_ value: String) -> Bool {
+        guard value.count >= 8, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=".contains($0)) }) else { return false }
+        var padded = value
+        while padded.count % 4 != 0 { padded += "=" }
+        if let data = Data(base64Encoded: padded), let decoded = String(data: data, encoding: .utf8), decoded.contains(":"),
+           decoded.allSatisfy({ $0.isASCII && !$0.isNewline }) {
+            return true
+        }
+        return value.contains(where: \.isNumber) || caseChanges(value.utf8) >= 2
     }
 
     /// The comparison written the other way round: `if ("…" == password)`.
@@ -601,7 +636,8 @@ struct SecretScan {
         "icd", "cpt", "fare", "class", "seat", "ean", "upc", "isbn", "sku", "article", "part", "model", "style", "dead",
         "common", "clean", "new", "old", "legacy", "sample", "example", "test",
     ]
-    static let otpValue = #"(?:G-)?(\d{3}[\- ]\d{3}|\d{4,8})"#
+    /// A code: 4–8 digits, or two groups of three or four (`482-913`, `6766 7126`).
+    static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
@@ -687,7 +723,12 @@ struct SecretScan {
                 while j < utf8.count, (0x41...0x5A).contains(utf8[j]) || (0x61...0x7A).contains(utf8[j]) { j += 1 }
                 let word = slice(i, j).lowercased()
                 let followedByLetter = j < utf8.count && utf8[j] >= 0x80
-                if BIP39.words.contains(word), !followedByLetter {
+                // A digit of the numbering OCR read as a letter (`11l.error`, `I2.`) is numbering.
+                let misreadNumbering = runStart != nil && word.count == 1 && "li".contains(word)
+                    && (i > 0 && (0x30...0x39).contains(utf8[i - 1]) || j < utf8.count && [0x2E, 0x29].contains(utf8[j]))
+                if misreadNumbering {
+                    // keeps the run going
+                } else if BIP39.words.contains(word), !followedByLetter {
                     if runStart == nil { runStart = i }
                     runEnd = j
                     count += 1
@@ -700,7 +741,8 @@ struct SecretScan {
                 i += 1
             } else {
                 // Digits (numbering), spaces, line breaks and light punctuation keep the run going.
-                if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-".utf8.contains(byte) { close() }
+                // (`_` and `|`: what OCR reads beside a word in a grid, `5.mom_`.)
+                if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-_|".utf8.contains(byte) { close() }
                 i += 1
             }
         }

@@ -73,6 +73,24 @@ struct SecretDetectorTests {
              value: "sausage worth useful", marker: "[seed phrase]"),
         Case(text: "Write these down:\n1. abandon 2. ability 3. able 4. about\n5. above 6. absent 7. absorb 8. abstract\n9. absurd 10. abuse 11. access 12. accident\nNext",
              kind: .seedPhrase, value: "absorb"),
+        // Where secrets show up that the rules first met in the third rendered pool: a Wi-Fi QR
+        // code's text on a line of its own, a router's key with its standard, zip's `-P`, Windows'
+        // `net use … /user:NAME PASSWORD`, a code in two groups, a user and password pair, a list
+        // of recovery codes, an age key.
+        Case(text: "Scanned QR code\nWIFI:S:Harbour-5G;T:WPA;P:Qm7!ruvT2ox;;\nJoin network", kind: .password, value: "Qm7!ruvT2ox"),
+        Case(text: "SSID: Harbour\nNetwork Key (WPA2): 4mqz8tyx2kpa\nAdmin page: 192.168.0.1", kind: .password, value: "4mqz8tyx2kpa"),
+        Case(text: "$ zip -P Rk-7vQ!mz2Lp archive.zip a.txt", kind: .password, value: "Rk-7vQ!mz2Lp"),
+        Case(text: "C:\\> net use Y: \\\\nas\\photos /user:HOME\\lea Wq7!zr2mKp", kind: .password, value: "Wq7!zr2mKp"),
+        Case(text: "Your one-time passcode is 3819 4402", kind: .otp, value: "3819 4402", marker: "[one-time code]"),
+        Case(text: "qa login is tester / Zp4&hW9qLm", kind: .password, value: "Zp4&hW9qLm"),
+        Case(text: "Save your backup codes\nStore them in a safe place.\n7f3a2-91cbd    0c4e8-55a1f\nb2d90-3e7fa    6a1c4-08de2",
+             kind: .otp, value: "b2d90-3e7fa", marker: "[one-time code]"),
+        Case(text: "# public key: age1xyz\nAGE-SECRET-KEY-15FERYXHRDZ9M6Y09MR8WRERWZGJ6F8NTXVHXYRDLM5AAHN0T09NL4UJY86", kind: .apiKey,
+             value: "RDZ9M6Y09MR8WRER", marker: "[api key: age]"),
+        // A user and password in base64 after `Basic` (this one holds no digit); a router's key
+        // of small letters only; `password` glued to what OCR made of the `&` before it.
+        Case(text: "Authorization: Basic bGVhOlhBaGNNTldjeVRM", kind: .apiKey, value: "bGVhOlhBaGNNTldjeVRM"),
+        Case(text: "Network Key (WPA2): qzvtkmwprhxb", kind: .password, value: "qzvtkmwprhxb"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -275,6 +293,46 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "ittodScNrgvZZNIa"),
         // A provider's token with a random part before the key (the shape new providers follow).
         Case(text: "sgp_Kq2mT8vR4xLp9sWn_d3cbA16CC0F18fA14A2EFB61CbDFceEBf9fAD16b", kind: .apiKey, value: "A14A2EFB61CbDFceEBf9"),
+        // The third pool's, as OCR read them: spaces around an age key's dashes, a Telegram bot's
+        // number split, an Azure key split in its connection string, `password` split in a query,
+        // an `@` read into a Shopify token before a quote, a curly opening quote, a QR code's
+        // text with spaces after its separators.
+        Case(text: "AGE - SECRET - KEY - 15FERYXHRDZ9M6Y09MR8WRERWZGJ6F8NTXVHX YRDLM5AAHN0T09NL4UJY86", kind: .apiKey, value: "XVHXYRDLM"),
+        Case(text: "Use this token to access the HTTP API:\n612938475 1:AAVrT_1FJors-6ILi8IHn5kxsC7tVO-HbkQ\nKeep your token secure",
+             kind: .apiKey, value: "FJors-6ILi8"),
+        Case(text: "DefaultEndpointsProtocol=https ; AccountName=files ; AccountKey=5mEFvYOvYz9Qn9xlnEcVZNJ3t OqwghXfPBAbf+f5oBQa+5YqAvL9cnYo0mYRGKiMH3cgR1 lxJeJ+lw0j2VK80Q==; EndpointSuffix=core.windows.net",
+             kind: .apiKey, value: "AvL9cnYo0mYRG"),
+        Case(text: "jdbc:mysql://db:3306/shop?user=app&pas sword=Xr4t vQ9#mL2&useSSL=true", kind: .password, value: "vQ9#mL2"),
+        Case(text: "$ curl -H \"X-Shopify-Access-Token: shpat_1f9c0b2e8d47a3@5be6c1d9f0a2b4c8e\" https: //x.myshopify.com/admin", kind: .apiKey,
+             value: "5be6c1d9f0a2b4c8e"),
+        Case(text: "SECRET_KEY = ‘django-insecure-q7#z!m2k(8x+r4v%p0w$b6n^c3t&y9s- hf(2j*e1u=g5l'", kind: .apiKey, value: "m2k(8x+r4v"),
+        Case(text: "Scanned QR code\nWIFI:S:Home; T:WPA; P:Qm7!ruvT2ox;;", kind: .password, value: "Qm7!ruvT2ox"),
+        // The third pool's second round: base64 after `Basic` split, a Telegram token with an `@`
+        // read into it after a split prefix, recovery codes with a glyph OCR read for a digit or
+        // a letter, a labelled UUID split before its dashes, `curl -u name: password`, a seed
+        // phrase whose numbering OCR read as a letter, an Azure key the screen's edge cut off,
+        // `&` read as `S` before `password=`.
+        Case(text: "Authorization: Basic bGVhOkdy MzNuLVRlYSE=\nConnection: keep-alive", kind: .apiKey, value: "MzNuLVRlYSE"),
+        Case(text: "Use this token to access the HTTP API:\n6129384751 : AAVR 1FJors-6ILi8@Hn5kxsC7tVO-HbkQ", kind: .apiKey, value: "FJors-6ILi8"),
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\n3a7e1-40c9d    b81f2-6d0e4\n¢2d51-9fa0b    7e3c8-a15d2",
+             kind: .otp, value: "7e3c8-a15d2"),
+        Case(text: "HEROKU_API_KEY: 3f2bOa1c -Oe4d -ca60-8c2f-0d1e2f3a4b5c\nWEB_CONCURRENCY: 2", kind: .apiKey, value: "ca60-8c2f"),
+        Case(text: "$ curl -u ops: Zr7?kL%m2+qw@ https://api.example.org/v1", kind: .password, value: "Zr7?kL%m2+qw@"),
+        Case(text: "Secret Recovery Phrase\n1.abandon 2.ability 3. able\n4.about 5.above 6. absent\n7.absorb 8.abstract 9. absurd\n10. abuse 11l.access 12. accident",
+             kind: .seedPhrase, value: "absurd"),
+        Case(text: "DefaultEndpointsProtocol=https;AccountName=files;AccountKey=Tk3pWq9ZrmX2bvC8nL4sYd7Jf0Gh6Rk1uEa5Po2iQw8Mz3 BCDE NxV7tY9uKc2Lb!",
+             kind: .apiKey, value: "NxV7tY9uKc2Lb"),
+        Case(text: "jdbc:mysql://db:3306/shop?user=ciSpassword=K7#qLm2!x&SuseSSL=true", kind: .password, value: "K7#qLm2!x"),
+        // The third pool's third round: a password's piece of letters and symbols (`Jow%*`), a
+        // `/` OCR read inside a password after `/user:`, `AA` split, `AccountK ey`, `_` beside a
+        // word of a seed phrase.
+        Case(text: "jdbc:mysql://db :3306/shop?user=admin&password=kelmq - Tuv%* 7ra&useSSL=true", kind: .password, value: "Tuv%*"),
+        Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ana QP-x4#rd/8LWeZnY#", kind: .password, value: "x4#rd/8LW"),
+        Case(text: "Use this token to access the HTTP API:\n7391026458:A A9kPqe2RtYwmZx4NvLc8HbJsDf 3gu-T5K", kind: .apiKey, value: "RtYwmZx4Nv"),
+        Case(text: "DefaultEndpointsProtocol=https; AccountName=files; AccountK ey=pQ7wZr2Xk/9mBv4NcL8sYd3JfGh6Rk1uEa5Po2iQw8Mz3T LxV7tY9uKc2Lb4HgR1nWq6Ds0FjA5eZoP3yU8iMk==;E",
+             kind: .apiKey, value: "LxV7tY9uKc2Lb4"),
+        Case(text: "Secret Recovery Phrase\n1.abandon 2.ability 3. able\n4.about 5.above_ 6. absent\n7.absorb 8.abstract 9. absurd\n10. abuse 11.access 12. accident",
+             kind: .seedPhrase, value: "absurd"),
     ]
 
     /// Flags after a token are no part of it: the token is masked, they stay searchable.
@@ -399,6 +457,26 @@ struct SecretDetectorTests {
         "auth_token: \"https://auth.example.org/token\"",
         "if (\"refreshed\" == token_state)",
         "if (password !== confirmPassword) { showError() }",
+        // Near the third pool's rules: no codes under the heading, no password after the pair's
+        // cue or a port after zip's and scp's flags, a word after a router key's label, a flag
+        // after `/user:`.
+        "Recovery codes: 5 left\nLast used 2 days ago",
+        "Backup codes\nYou have no backup codes yet.\nGenerate them in Settings",
+        "Sign in / Register",
+        "login with Google / Apple",
+        "src/browser/login_prompt_win.cc src/browser/memory_details.h",
+        "Update the script to account for /usr/bin/ prefix on python3.",
+        "token: xoxb-2-MyWorkspaceBotTokenGoesRightHere",
+        "-e DATADOG_API_KEY=`vault read -field=key /secret/dd`",
+        "Account / Settings / Privacy",
+        "$ shasum -a 256 backup.tar",
+        "$ scp -P 2222 notes.txt ana@example.net:",
+        "Network Key (WPA2): Show",
+        "C:\\> net use Z: \\\\server\\share /user:ACME\\ana /persistent:yes",
+        "Authorization: Basic realm=\"Access to staging\"",
+        "Network Key (WPA2): Hidden",
+        "$ rsync -a ana@nas.local:/backup/photos/ ~/Pictures/",
+        "$ rsync -a ana@nas.local:/backup ~/Pictures",
     ]
 
     @Test(arguments: negatives)

@@ -318,6 +318,168 @@ def second_negative_case(rng):
             f"TOTAL EUR {rng.randint(5, 90)}.{rng.randint(10, 99)}"]
 
 
+HEX = "0123456789abcdef"
+BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def bip39_words():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "Sources", "LensCore", "Assets", "bip39-english.txt")) as f:
+        return [w.strip() for w in f if w.strip()]
+
+
+def third_secret_case(rng):
+    """The third pool (`--pool third`): written before the rules were run on it, from places
+    secrets show up that neither earlier pool has (fine-grained GitHub tokens, PowerShell, .netrc,
+    libpq and JDBC strings, Compose files, Wi-Fi QR text, hotspot and router screens, chats and
+    e-mails, codes on their own line or in two groups, PINs, Twilio, Azure, Telegram, Shopify,
+    DigitalOcean, Django, age, HTTP Basic, curl -u, recovery codes, seed phrases, zip -P, inline
+    environment, net use, a labeled UUID, a card in a chat). A value is the secret without the
+    fixed prefix a provider shows (`github_pat_`, `django-insecure-`, `AGE-SECRET-KEY-1`): eight
+    characters of a public prefix are no leak."""
+    user = rng.choice(["deploy", "admin", "ci", "app", "ana", "svc_backup", "ops"])
+    host = rng.choice(["db.internal", "10.0.4.7", "pg.example.net", "sql-02.acme.io"])
+    ssid = rng.choice(["HomeNet", "Pixel_7", "CasaSouza-5G", "ACME-Guest", "iPhone de Lea"])
+    choice = rng.randrange(30)
+    if choice == 0:
+        v = rand(rng, ALNUM, 22) + "_" + rand(rng, ALNUM, 59)
+        return "api_key", ["Fine-grained personal access tokens", "Make sure to copy your personal access token now.", "github_pat_" + v], [v]
+    if choice == 1:
+        k, s = "AKIA" + rand(rng, string.ascii_uppercase + string.digits, 16), rand(rng, ALNUM + "/+", 40)
+        return "api_key", [f'PS C:\\Users\\{user}> $env:AWS_ACCESS_KEY_ID = "{k}"', f'PS C:\\Users\\{user}> $env:AWS_SECRET_ACCESS_KEY = "{s}"'], [k, s]
+    if choice == 2:
+        v = password(rng)
+        return "password", ["$ cat ~/.netrc", f"machine api.heroku.com login {user}@acme.io password {v}"], [v]
+    if choice == 3:
+        v = password(rng)
+        return "password", [f'$ psql "host={host} port=5432 dbname=app user={user} password={v} sslmode=require"'], [v]
+    if choice == 4:
+        v = password(rng)
+        return "password", ["spring.datasource.url=", f"jdbc:mysql://{host}:3306/shop?user={user}&password={v}&useSSL=true"], [v]
+    if choice == 5:
+        v = password(rng)
+        return "password", ["    environment:", f"      - POSTGRES_USER={user}", f"      - POSTGRES_PASSWORD={v}", "    ports:"], [v]
+    if choice == 6:
+        v = password(rng)
+        return "password", ["Scanned QR code", f"WIFI:S:{ssid};T:WPA;P:{v};;", "Join network"], [v]
+    if choice == 7:
+        v = password(rng)
+        return "password", ["Personal Hotspot", f"Network name      {ssid}", "Security          WPA2-Personal", f"Hotspot password  {v}"], [v]
+    if choice == 8:
+        v = rand(rng, string.ascii_lowercase + string.digits, 12)
+        return "password", [f"SSID: {ssid}", f"Network Key (WPA2): {v}", "Admin page: 192.168.0.1"], [v]
+    if choice == 9:
+        v = password(rng)
+        return "password", [f"staging login is {user} / {v}", "don't post it in #general pls"], [v]
+    if choice == 10:
+        v = password(rng)
+        return "password", [f"Your temporary password is {v}. You will be asked to change it", "when you sign in for the first time."], [v]
+    if choice == 11:
+        v = rand(rng, string.digits, 6)
+        return "otp", ["Your verification code is:", v, "This code expires in 15 minutes."], [v]
+    if choice == 12:
+        v = rand(rng, string.digits, 8)
+        return "otp", [f"Your one-time passcode is {v[:4]} {v[4:]}", "If you didn't ask for it, ignore this e-mail."], [v]
+    if choice == 13:
+        v = rand(rng, string.digits, 4)
+        return "otp", ["Acme Bank", f"Your new card PIN is {v}.", "Memorise it and delete this message."], [v]
+    if choice == 14:
+        sid, v = "AC" + rand(rng, HEX, 32), rand(rng, HEX, 32)
+        return "api_key", ["Account Info", f"Account SID   {sid}", f"Auth Token    {v}", "My Twilio phone number"], [v]
+    if choice == 15:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["Connection string", f"DefaultEndpointsProtocol=https;AccountName=acmefiles;AccountKey={v};EndpointSuffix=core.windows.net"], [v]
+    if choice == 16:
+        v = f"{rng.randint(10**8, 10**10 - 1)}:AA{rand(rng, ALNUM + '_-', 33)}"
+        return "api_key", ["Done! Congratulations on your new bot.", "Use this token to access the HTTP API:", v, "Keep your token secure"], [v]
+    if choice == 17:
+        v = "shpat_" + rand(rng, HEX, 32)
+        return "api_key", [f'$ curl -H "X-Shopify-Access-Token: {v}" https://acme.myshopify.com/admin/api/2024-01/shop.json'], [v]
+    if choice == 18:
+        v = "dop_v1_" + rand(rng, HEX, 64)
+        return "api_key", [f"$ doctl auth init --access-token {v}", "Validating token... OK"], [v]
+    if choice == 19:
+        v = rand(rng, string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)", 50)
+        return "api_key", ["# settings.py", "# SECURITY WARNING: keep the secret key used in production secret!", f"SECRET_KEY = 'django-insecure-{v}'"], [v]
+    if choice == 20:
+        v = rand(rng, BECH32.upper(), 58)
+        pub = "age1" + rand(rng, BECH32, 58)
+        return "api_key", ["# created: 2025-03-04T10:22:31Z", f"# public key: {pub}", "AGE-SECRET-KEY-1" + v], [v]
+    if choice == 21:
+        v = base64.b64encode(f"{user}:{password(rng)}".encode()).decode()
+        return "api_key", ["Request Headers", "Accept: application/json", f"Authorization: Basic {v}", "Connection: keep-alive"], [v]
+    if choice == 22:
+        v = password(rng)
+        return "password", [f"$ curl -u {user}:{v} https://api.acme.io/v1/reports", '{"reports": []}'], [v]
+    if choice == 23:
+        codes = [f"{rand(rng, HEX, 5)}-{rand(rng, HEX, 5)}" for _ in range(8)]
+        return "api_key", ["Download your recovery codes", "Keep them somewhere safe. Each code can be used once."] + \
+            [f"{codes[i]}    {codes[i + 1]}" for i in range(0, 8, 2)], codes
+    if choice == 24:
+        words = rng.sample(bip39_words(), 12)
+        return "api_key", ["Secret Recovery Phrase", "Write down these 12 words in order."] + \
+            [f"{i + 1}. {words[i]}    {i + 2}. {words[i + 1]}    {i + 3}. {words[i + 2]}" for i in range(0, 12, 3)], [" ".join(words)]
+    if choice == 25:
+        v = password(rng)
+        return "password", [rng.choice([f"$ zip -P {v} backup.zip notes.txt", f"$ 7z a -p{v} backup.7z docs/"]), "  adding: notes.txt (deflated 61%)"], [v]
+    if choice == 26:
+        v = password(rng)
+        return "password", [f"$ PGPASSWORD={v} psql -h {host} -U {user} sales", "sales=>"], [v]
+    if choice == 27:
+        v = password(rng)
+        return "password", [f"C:\\> net use Z: \\\\fileserver\\finance /user:ACME\\{user} {v}", "The command completed successfully."], [v]
+    if choice == 28:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ heroku config", f"HEROKU_API_KEY: {v}", "WEB_CONCURRENCY: 2"], [v]
+    v = luhn_complete(rng, rng.choice(["4", "51", "2221"]), 16)
+    return "card", [f"card is {' '.join(v[i:i + 4] for i in range(0, 16, 4))}, exp 09/28", "thanks!! will pay you back friday"], [v]
+
+
+def third_negative_case(rng):
+    choice = rng.randrange(15)
+    if choice == 0:
+        return ["$ shasum -a 256 backup.tar", f"{hashlib.sha256(rng.randbytes(8)).hexdigest()}  backup.tar"]
+    if choice == 1:
+        return [f"commit {hashlib.sha1(rng.randbytes(8)).hexdigest()}", "Author: Ana Souza <ana@example.org>",
+                f"Date:   Tue Mar {rng.randint(1, 28)} 09:12:44 2025 +0100", "", "    Fix the export of empty notes"]
+    if choice == 2:
+        lines = ["REPOSITORY   TAG       IMAGE ID       CREATED       SIZE"]
+        for name in rng.sample(["nginx", "postgres", "redis", "acme/api"], 3):
+            lines.append(f"{name:12} latest    {rand(rng, HEX, 12)}   {rng.randint(2, 9)} days ago    {rng.randint(40, 400)}MB")
+        return lines
+    if choice == 3:
+        return ["Password requirements", "At least 12 characters", "One number and one symbol", "Not a password you used before"]
+    if choice == 4:
+        return [f"Error code 0x8007{rand(rng, HEX.upper(), 4)}", f"Promo code SPRING{rng.randint(10, 40)} applied",
+                f"Postal code {rand(rng, string.digits, 5)}", "Area code 415"]
+    if choice == 5:
+        return ["database:", "  password: ${DB_PASSWORD}", "  api_key: <your-api-key>", '  token: "{{ vault_token }}"']
+    if choice == 6:
+        return [f"POST /v1/charges 200 req_{rand(rng, ALNUM, 14)}", f"ch_3{rand(rng, ALNUM, 23)} succeeded",
+                f"customer cus_{rand(rng, ALNUM, 14)}"]
+    if choice == 7:
+        return [f"Royal Mail {rand(rng, string.ascii_uppercase, 2)}{rand(rng, string.digits, 9)}GB",
+                f"DHL Express {rand(rng, string.digits, 10)}", "Out for delivery"]
+    if choice == 8:
+        return ["Statement", f"Ref 000{rand(rng, string.digits, 9)}", f"Card ending {rand(rng, string.digits, 4)}",
+                f"Balance £{rng.randint(100, 9000)}.{rng.randint(10, 99)}"]
+    if choice == 9:
+        return ["USER       PID %CPU %MEM    VSZ   RSS COMMAND",
+                f"postgres  {rng.randint(1000, 9999)}  0.0  0.4 {rng.randint(200000, 300000)} {rng.randint(8000, 20000)} postgres: checkpointer",
+                f"ana       {rng.randint(1000, 9999)}  1.2  2.1 {rng.randint(900000, 999999)} {rng.randint(80000, 200000)} /usr/bin/python3 app.py"]
+    if choice == 10:
+        return ["# requirements.txt", f"requests==2.31.0 --hash=sha256:{hashlib.sha256(rng.randbytes(8)).hexdigest()}"]
+    if choice == 11:
+        return [f"Merge pull request #{rng.randint(100, 9999)} from ana/fix-login", f"feature/ACME-{rng.randint(100, 9999)}-fix-login",
+                f"{rng.randint(2, 40)} files changed, {rng.randint(10, 400)} insertions(+)"]
+    if choice == 12:
+        return ["Hotel Lisboa Centro", f"Confirmation number {rand(rng, string.digits, 8)}", "Check-in 15:00 · Check-out 11:00"]
+    if choice == 13:
+        return ["$ kubectl get secrets", "NAME          TYPE     DATA   AGE", f"db-password   Opaque   2      {rng.randint(1, 90)}d",
+                f"api-token     Opaque   1      {rng.randint(1, 90)}d"]
+    return [f'<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{base64.b64encode(rng.randbytes(30)).decode()}">']
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -345,6 +507,10 @@ def negative_case(rng):
             f"Invoice INV-{rng.randint(2020, 2026)}-{rng.randint(1000, 9999)} due {rng.randint(1, 28)}/{rng.randint(1, 12)}/2026"]
 
 
+POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
+         "third": (third_secret_case, third_negative_case)}
+
+
 def page(lines, font, px, theme, mono):
     bg, fg = THEMES[theme]
     body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
@@ -370,11 +536,11 @@ def render(args):
     try:
         for index in range(args.count):
             negative = rng.random() < args.negatives
-            second = args.pool == "second"
+            secrets, negatives = POOLS[args.pool]
             if negative:
-                kind, lines, values = "negative", (second_negative_case if second else negative_case)(rng), []
+                kind, lines, values = "negative", negatives(rng), []
             else:
-                kind, lines, values = (second_secret_case if second else secret_case)(rng)
+                kind, lines, values = secrets(rng)
             family = "mono" if lines[0].startswith(("$", "#", "[", "-----")) or "=" in lines[0] else rng.choice(["sans", "serif", "mono"])
             font = rng.choice(FONTS[family])
             px = rng.randint(args.min_px, args.max_px)
@@ -420,6 +586,10 @@ def score(args):
         if name.startswith("lens.db"):
             raw += open(os.path.join(work, name), "rb").read()
     raw_text = squeeze(raw.decode("latin-1"))
+    # What every screen shows, squeezed and kept apart: a run found in the database's bytes is no
+    # leak of a case when another screen shows it too (words of a seed phrase, `security`).
+    # (In any case: the full-text index keeps words in small letters.)
+    shown = "\x00".join(squeeze("\n".join(case["lines"])) for case in manifest).lower()
     by_kind = {}
     negatives = false_positives = clean_false_positives = 0
     for case in manifest:
@@ -456,8 +626,10 @@ def score(args):
             print(f"  missed on clean text {case['file']}: {case['lines']}")
         runs = []
         haystack = squeeze(stored)
+        own = squeeze("\n".join(case["lines"])).lower()
         for value in case["values"]:
-            runs += leaked_runs(value, haystack) + leaked_runs(value, raw_text)
+            runs += leaked_runs(value, haystack)
+            runs += [run for run in leaked_runs(value, raw_text) if shown.count(run.lower()) <= own.count(run.lower())]
         if runs:
             tally[1] += 1
             if args.show:
@@ -488,8 +660,8 @@ def main():
     parser.add_argument("--negatives", type=float, default=0.25, help="share of negative screens")
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
-    parser.add_argument("--pool", choices=["first", "second"], default="first",
-                        help="which phrasings: the first pool (developed on), or the second (added later, held out)")
+    parser.add_argument("--pool", choices=["first", "second", "third"], default="first",
+                        help="which phrasings: the first pool (developed on), the second (added later), the third (added last)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
