@@ -33,7 +33,9 @@ extension SecretScan {
                   Self.shellWord.matches(in: value).isEmpty, Self.isPasswordValue(value, quoted: false) else { return nil }
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.
-            guard quoted && !value.contains(" ") || Self.looksLikeSecretOnItsOwn(value) else { return nil }
+            // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
+            let afterUser = match.text.hasPrefix("/") && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
@@ -157,20 +159,23 @@ extension SecretScan {
     static let sentenceWord = TextMatcher(#"^[A-Z]?[a-z]{2,}[.,;:!?)]*$"#)
 
     /// A user name and its password given as a pair after a cue: `staging login is admin / …`,
-    /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`). No label names the second
+    /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`), a space beside the `/`. No label names the second
     /// piece, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``): `login
     /// with Google / Apple` is none.
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|sign-?in|credentials?|creds|account|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})[ \t]*[/|][ \t]*"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|sign-?in|credentials?|creds|account|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)"#)
 
     func credentialPairs() -> [Secret] {
-        guard mentions("log", "sign", "cred", "account", "user"), mentions("/", "|") else { return [] }
+        // (A pair is set apart by spaces around its `/`: a path or a link has none.)
+        guard mentions(" /", "/ ", " |", "| "), mentions("log", "sign", "cred", "account", "user") else { return [] }
         return Self.credentialPair.matches(in: text).compactMap { match in
             guard let (start, end, quoted) = separateValue(after: match.end) else { return nil }
             let value = squeezed(start, end)
             // A path is none (`account for /usr/bin/`, `login.cc chrome/browser/…`).
+            // After the pair's cue, 8+ letters and digits mixed will do too (`vrshw1N89D`).
+            let mixed = value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard value.count >= 6, !value.contains("/"), Self.fileName.matches(in: value).isEmpty,
-                  quoted || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
+                  quoted || mixed || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
@@ -217,21 +222,25 @@ extension SecretScan {
             index = next.end
             let bytes = utf8[next.start..<next.end]
             let alphanumerics = bytes.filter(Self.isAlphanumeric)
-            // Numbering (`1.`, `12)`), a colon, a bullet or a column's bar join nothing.
-            if alphanumerics.isEmpty || (alphanumerics.count <= 2 && alphanumerics.allSatisfy { (0x30...0x39).contains($0) }
-                                         && bytes.count > alphanumerics.count) { continue }
-            // One or two glyphs OCR read for a letter or digit (`@235b-9c62c`, `¢9942-ffcb2`) stand for one.
+            // Numbering (`1.`, `12)`), a colon, a bullet, a column's bar, or a scrap OCR made of a
+            // glyph or cut from a code (`9`, `=`, the `76` of `76ff9`, the `9ba` of `ef 9ba`) join nothing.
+            if alphanumerics.count <= 3 { continue }
+            // Glyphs OCR put around a code (`~b1la3c-3c91a`, `94c98-c2a95_`) are none of it; one or
+            // two it read for a letter, a digit or a space inside (`@235b-9c62c`, `¢9942-ffcb2`,
+            // `2d5eb-ac323_cc7£7-fba44`) stand for one.
             var junk = 0
-            let piece = String(slice(next.start, next.end).map { character -> Character in
-                guard !character.isASCII || "@#$%&£¢©§|!".contains(character) else { return character }
+            let trimmed = slice(next.start, next.end).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+            let piece = String(trimmed.map { character -> Character in
+                guard !character.isASCII || "@#$%&£¢©§|!_*".contains(character) else { return character }
                 junk += 1
                 return "x"
             })
             guard alphanumerics.count >= 4, junk <= 2, !Self.listedCode.matches(in: piece).isEmpty else { return nil }
             let hasDigit = alphanumerics.contains { (0x30...0x39).contains($0) }
             // Letters alone: hexadecimal (`fbfaa`) or capitals (`XKPQ`), never a word.
-            guard hasDigit || alphanumerics.allSatisfy({ (0x61...0x66).contains($0) }) || alphanumerics.allSatisfy({ (0x41...0x5A).contains($0) })
-            else { return nil }
+            // (A piece that starts with a dash is the rest of a code OCR split: `68bae -Odagf`.)
+            guard hasDigit || bytes.first == 0x2D || alphanumerics.allSatisfy({ (0x61...0x66).contains($0) })
+                    || alphanumerics.allSatisfy({ (0x41...0x5A).contains($0) }) else { return nil }
             digits = digits || hasDigit
             if first == nil { first = next.start }
             last = next.end

@@ -57,20 +57,20 @@ extension SecretScan {
             default: break
             }
         }
-        // Trailing sentence punctuation alone does not make a word machine-made (`Forgot?`); other
-        // symbols after letters do (`Jow%*`: a password's piece).
+        // Trailing punctuation alone does not make a word machine-made (`Forgot?`, `docs/`); symbols
+        // no sentence or path ends with do (`Jow%*`: a password's piece).
         if symbol, !digit, !innerCapital, letters > 0 {
-            let core = bytes.reversed().drop { Self.sentencePunctuation.contains($0) }
+            let core = bytes.reversed().drop { !Self.isAlphanumeric($0) && !Self.passwordSymbols.contains($0) }
             if core.allSatisfy({ Self.isLetter($0) }) { return false }
         }
         return digit || symbol || (innerCapital && lower)
     }
 
-    /// What ends a word in a sentence: `. , ; : ! ? ) ' "`.
-    static let sentencePunctuation: Set<UInt8> = Set(".,;:!?)'\"".utf8)
+    /// Symbols that end a password's piece but no word of a sentence or a path: `% * # ^ $ @ ~ + =`.
+    static let passwordSymbols: Set<UInt8> = Set("%*#^$@~+=".utf8)
 
-    /// Symbols no command-line option's name holds: `!` `#` `$` `%` `^` `&` `*` `@` `~` `\`.
-    static let nameForbiddenSymbols: Set<UInt8> = [0x21, 0x23, 0x24, 0x25, 0x5E, 0x26, 0x2A, 0x40, 0x7E, 0x5C]
+    /// Symbols no command-line option's name of five or more holds: `!` `#` `$` `%` `^` `&` `*` `@` `~` `\` `+`.
+    static let nameForbiddenSymbols: Set<UInt8> = [0x21, 0x23, 0x24, 0x25, 0x5E, 0x26, 0x2A, 0x40, 0x7E, 0x5C, 0x2B]
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
@@ -187,7 +187,7 @@ extension SecretScan {
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
     /// ASCII) put back as a letter, for the checks of randomness.
     static func withoutOCRJunk(_ value: String) -> String {
-        String(value.map { !$0.isASCII || "@}{][)(|!$€\\".contains($0) ? "x" : $0 })
+        String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#".contains($0) ? "x" : $0 })
     }
 
     /// The value's bytes without the spaces OCR put in it.
@@ -264,7 +264,9 @@ extension SecretScan {
                 // one more word of its case and `=` or `:` end the name. Otherwise the word may
                 // be the value (`password Tr0ub4dor: …`).
                 let caseOf = { (name: String) in name == name.lowercased() ? 1 : name == name.uppercased() ? 2 : 0 }
-                if identifier.contains("_"), caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
+                // Two words in capitals that name a secret joined (`SECRET KEY = …`) are one name too.
+                let capitalsNamingASecret = caseOf(identifier) == 2 && caseOf(word) == 2 && Self.secretName(identifier + "_" + word) != nil
+                if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if let range = match.text.range(of: identifier) {
@@ -314,6 +316,11 @@ extension SecretScan {
     /// before its dashes and read `0` as `O` or `9` as `Q` (`08fbOcec-eQaf -e070-…`): where it
     /// ends, or nil.
     func uuidEnd(from start: Int) -> Int? {
+        // Its first group: eight hexadecimal characters, then a dash or a space.
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || byte == 0x4F || byte == 0x51 }
+        guard start + 8 < utf8.count, utf8[start..<start + 8].allSatisfy(isHex), utf8[start + 8] == 0x2D || Self.isSpace(utf8[start + 8]) else {
+            return nil
+        }
         var end = start, pieces = 0
         while pieces < 5, let next = piece(from: end, maximumSpaces: pieces == 0 ? 0 : 1) {
             end = next.end
@@ -372,7 +379,7 @@ extension SecretScan {
     static let splitPasswordParameter = TextMatcher(#"(?i)(?<=[?&;])[ \t]?p ?a ?s ?s ?w ?o ?r ?d[ \t]?=[ \t]?"#)
 
     func splitPasswordParameters() -> [Secret] {
-        guard mentions("pas") else { return [] }
+        guard mentions("p as", "pa ss", "pas s", "pass w", "passw o", "passwo r", "passwor d") else { return [] }
         return Self.splitPasswordParameter.matches(in: text).compactMap { match in
             guard match.text.trimmingCharacters(in: .whitespaces).dropLast().contains(" "), let first = piece(from: match.end, maximumSpaces: 0) else {
                 return nil
@@ -499,9 +506,9 @@ extension SecretScan {
                 end = stop
                 if stop < next.end { break }
             }
-            // A long key the screen's edge cut off ends its line: half of it is still a key.
+            // A long key the screen's edge cut off ends its line: a third of it (20+) is still a key.
             // (Random, not words: `xoxp-1-SlackAppConfigurationAccessTokenHere` is a placeholder.)
-            let cutOff = provider.minimum >= 30 && length >= provider.minimum / 2 && piece(from: end, maximumSpaces: .max) == nil
+            let cutOff = provider.minimum >= 30 && length >= max(20, provider.minimum / 3) && piece(from: end, maximumSpaces: .max) == nil
                 && Self.isRandomToken(Self.withoutOCRJunk(squeezed(match.end, end)))
             guard (provider.minimum...(provider.maximum + 2)).contains(length) || cutOff else { continue }
             let body = squeezed(match.end, end)

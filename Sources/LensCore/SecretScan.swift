@@ -37,20 +37,24 @@ struct SecretScan {
         cues.contains { Self.holds(lowered[...], Array($0.utf8)) }
     }
 
-    /// Whether `bytes` hold `needle` somewhere.
+    /// Whether `bytes` hold `needle` somewhere: `memchr` finds each candidate first byte and
+    /// `memcmp` checks the rest (the C library's loops; the guards run dozens of these per text).
     static func holds(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= bytes.count else { return false }
-        var i = bytes.startIndex
-        let last = bytes.endIndex - needle.count
-        while i <= last {
-            if bytes[i] == first {
-                var j = 1
-                while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
+        return bytes.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { pattern in
+                guard let base = haystack.baseAddress, let wanted = pattern.baseAddress else { return false }
+                var position = base
+                let last = base + (haystack.count - pattern.count)
+                while position <= last {
+                    guard let hit = memchr(position, Int32(first), last - position + 1) else { return false }
+                    let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(candidate, wanted, pattern.count) == 0 { return true }
+                    position = candidate + 1
+                }
+                return false
             }
-            i += 1
         }
-        return false
     }
 
     /// The lines that hold any of `cues` (small letters), as UTF-16 ranges for
@@ -492,6 +496,11 @@ struct SecretScan {
         let found: [Secret] = Self.tokenMatcher.matches(in: text).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
+            if quoted == nil, match.text.range(of: "basic ", options: .caseInsensitive) != nil {
+                // Base64 after `Basic`, taken across the spaces OCR put in it (`YX BwOj9obHJt…`).
+                let start = match.end - value.utf8.count, end = valueEnd(from: match.end)
+                if Self.isBasicCredentials(squeezed(start, end)) { return secret(.apiKey, nil, start, end) }
+            }
             if quoted == nil, Self.isBasicCredentials(value), match.text.range(of: "basic ", options: .caseInsensitive) != nil {
                 // `Authorization: Basic …`: what follows is a name and a password in base64 (see below).
             } else if !Self.isRandomToken(value) {
@@ -514,7 +523,10 @@ struct SecretScan {
     /// Whether a value after `Basic` is a user and password in base64 (RFC 7617): 8+ characters of
     /// its alphabet that decode to `name:password`, or, when OCR split or misread it, 8+ machine-made ones.
     static func isBasicCredentials(_ value: String) -> Bool {
-        guard value.count >= 8, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=".contains($0)) }) else { return false }
+        // (A glyph OCR read for a letter, `|` for `l`, counts as one.)
+        guard value.count >= 8, withoutOCRJunk(value).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=".contains($0)) }) else {
+            return false
+        }
         var padded = value
         while padded.count % 4 != 0 { padded += "=" }
         if let data = Data(base64Encoded: padded), let decoded = String(data: data, encoding: .utf8), decoded.contains(":"),
@@ -723,9 +735,10 @@ struct SecretScan {
                 while j < utf8.count, (0x41...0x5A).contains(utf8[j]) || (0x61...0x7A).contains(utf8[j]) { j += 1 }
                 let word = slice(i, j).lowercased()
                 let followedByLetter = j < utf8.count && utf8[j] >= 0x80
-                // A digit of the numbering OCR read as a letter (`11l.error`, `I2.`) is numbering.
-                let misreadNumbering = runStart != nil && word.count == 1 && "li".contains(word)
-                    && (i > 0 && (0x30...0x39).contains(utf8[i - 1]) || j < utf8.count && [0x2E, 0x29].contains(utf8[j]))
+                // A digit of the numbering OCR read as a letter (`11l.error`, `A.clay` for `4.`) is
+                // numbering: no BIP-39 word is one letter.
+                let misreadNumbering = runStart != nil && word.count == 1
+                    && (i > 0 && (0x30...0x39).contains(utf8[i - 1]) && "li".contains(word) || j < utf8.count && [0x2E, 0x29].contains(utf8[j]))
                 if misreadNumbering {
                     // keeps the run going
                 } else if BIP39.words.contains(word), !followedByLetter {
@@ -736,13 +749,23 @@ struct SecretScan {
                     close()
                 }
                 i = j
-            } else if byte >= 0x80 {
+            } else if byte >= 0x80, runStart == nil {
                 close()
                 i += 1
             } else {
                 // Digits (numbering), spaces, line breaks and light punctuation keep the run going.
-                // (`_` and `|`: what OCR reads beside a word in a grid, `5.mom_`.)
-                if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-_|".utf8.contains(byte) { close() }
+                // (`_` and `|`: what OCR reads beside a word in a grid, `5.mom_`.) Glyphs OCR read
+                // for a number before its stop (`§&.time`) are numbering too.
+                if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-_|".utf8.contains(byte) {
+                    var k = i
+                    while k < utf8.count, k - i < 5, !Self.isLetter(utf8[k]), !SecretScan.isSpace(utf8[k]), !SecretScan.isLineBreak(utf8[k]),
+                          utf8[k] != 0x2E, utf8[k] != 0x29 { k += 1 }
+                    if runStart != nil, k < utf8.count, k - i < 5, utf8[k] == 0x2E || utf8[k] == 0x29 {
+                        i = k
+                        continue
+                    }
+                    close()
+                }
                 i += 1
             }
         }

@@ -80,6 +80,7 @@ struct SecretDetectorTests {
         Case(text: "Scanned QR code\nWIFI:S:Harbour-5G;T:WPA;P:Qm7!ruvT2ox;;\nJoin network", kind: .password, value: "Qm7!ruvT2ox"),
         Case(text: "SSID: Harbour\nNetwork Key (WPA2): 4mqz8tyx2kpa\nAdmin page: 192.168.0.1", kind: .password, value: "4mqz8tyx2kpa"),
         Case(text: "$ zip -P Rk-7vQ!mz2Lp archive.zip a.txt", kind: .password, value: "Rk-7vQ!mz2Lp"),
+        Case(text: "$ 7z a -pmQ4ZB1cw!ktHPx backup.7z docs/", kind: .password, value: "mQ4ZB1cw!ktHPx"),
         Case(text: "C:\\> net use Y: \\\\nas\\photos /user:HOME\\lea Wq7!zr2mKp", kind: .password, value: "Wq7!zr2mKp"),
         Case(text: "Your one-time passcode is 3819 4402", kind: .otp, value: "3819 4402", marker: "[one-time code]"),
         Case(text: "qa login is tester / Zp4&hW9qLm", kind: .password, value: "Zp4&hW9qLm"),
@@ -328,11 +329,41 @@ struct SecretDetectorTests {
         // word of a seed phrase.
         Case(text: "jdbc:mysql://db :3306/shop?user=admin&password=kelmq - Tuv%* 7ra&useSSL=true", kind: .password, value: "Tuv%*"),
         Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ana QP-x4#rd/8LWeZnY#", kind: .password, value: "x4#rd/8LW"),
+        Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ana -KRTqa5wwV39J+-", kind: .password, value: "KRTqa5wwV39J"),
         Case(text: "Use this token to access the HTTP API:\n7391026458:A A9kPqe2RtYwmZx4NvLc8HbJsDf 3gu-T5K", kind: .apiKey, value: "RtYwmZx4Nv"),
         Case(text: "DefaultEndpointsProtocol=https; AccountName=files; AccountK ey=pQ7wZr2Xk/9mBv4NcL8sYd3JfGh6Rk1uEa5Po2iQw8Mz3T LxV7tY9uKc2Lb4HgR1nWq6Ds0FjA5eZoP3yU8iMk==;E",
              kind: .apiKey, value: "LxV7tY9uKc2Lb4"),
         Case(text: "Secret Recovery Phrase\n1.abandon 2.ability 3. able\n4.about 5.above_ 6. absent\n7.absorb 8.abstract 9. absurd\n10. abuse 11.access 12. accident",
              kind: .seedPhrase, value: "absurd"),
+        // Its fourth: scraps and glyphs OCR put around recovery codes, glyphs read for a seed
+        // phrase's number, `SECRET KEY` with its `_` read as a space, a quote read inside a key.
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\n52 e1-4a7c9 = 0d6f3-b81e2\n~c4a09-7f3b1 a90e2-55c7d_",
+             kind: .otp, value: "e1-4a7c9"),
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\n52 e1-4a7c9 = 0d6f3-b81e2\n~c4a09-7f3b1 a90e2-55c7d_",
+             kind: .otp, value: "c4a09-7f3b1"),
+        Case(text: "Secret Recovery Phrase\n1.abandon 2.ability 3. able\n4.about 5.above 6. absent\n7.absorb §&.abstract 9. absurd\n10. abuse 11.access 12. accident",
+             kind: .seedPhrase, value: "absurd"),
+        Case(text: "# settings.py\nSECRET KEY = ‘django-insecure-7k)qmvtn-zpw2ax9+u-rrqbe4$z-w@c31hv^-58t)k-bhs2'", kind: .apiKey, value: "zpw2ax9"),
+        Case(text: "Connection string\nDefaultEndpointsProtocol=https;AccountName=files;AccountKey=Hq7sLm2Zp9wRbT4xNcV8kYd3Jf/G6Rk1uEa5Po2iQw8M'zP3yU8iMkLa",
+             kind: .apiKey, value: "zP3yU8iMkLa"),
+        // Its fifth (after the last held-out seeds): a seed phrase's `4.` read as `A.`, recovery
+        // codes OCR split inside, an Azure key cut short by the screen's edge, a `#` read into a
+        // labelled hexadecimal token, a `|` read into Basic credentials, a pair's password of
+        // letters and digits, a password of letters, digits and `-` after `/user:`.
+        Case(text: "Secret Recovery Phrase\n1.abandon 2.ability 3. able\nA.about 5.above 6. absent\n7.absorb 8.abstract 9. absurd\n10. abuse 11.access 12. accident",
+             kind: .seedPhrase, value: "absurd"),
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\nb5d72-4e0a1 30c9e-fa 7d1\n91fa0 -Ocdbe 4a8e2-6c3f0", kind: .otp, value: "b5d72-4e0a1"),
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\nb5d72-4e0a1 30c9e-fa 7d1\n91fa0 -Ocdbe 4a8e2-6c3f0", kind: .otp, value: "4a8e2-6c3f0"),
+        Case(text: "Connection string\nDefaultEndpointsProtocol=https ;AccountName=files ; AccountKey=/Qk+rTd8mw3 uzP48g HVBRT 27LpxqWZeKjyUCRm 1",
+             kind: .apiKey, value: "27LpxqWZeKjyUCRm"),
+        Case(text: "Account Info\nAuth Token 5c2e8b1f90#7a4d3e6b2c1f0a9d8e7b6c5\nMy phone number", kind: .apiKey, value: "7a4d3e6b2c1f0a9d"),
+        Case(text: "Authorization: Basic b3BzOmt3!VnV6cXJ|Y2h0", kind: .apiKey, value: "VnV6cXJ"),
+        Case(text: "staging login is lea / qrtnw4K72F", kind: .password, value: "qrtnw4K72F"),
+        Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ops KLAR-7mP_4x", kind: .password, value: "KLAR-7mP_4x"),
+        // Its sixth: base64 after `Basic` split in its first eight, two codes OCR joined with a `_`.
+        Case(text: "Authorization: Basic YX BwOjlxcnR5Z1U3RTU=\nConnection: keep-alive", kind: .apiKey, value: "BwOjlxcnR5Z1U3RTU"),
+        Case(text: "Download your recovery codes\nKeep them somewhere safe.\n4c1d9-e70b2    a83f5-26d1c\n9e2b7-fd041_7*c3a-5b8e9",
+             kind: .otp, value: "9e2b7-fd041"),
     ]
 
     /// Flags after a token are no part of it: the token is masked, they stay searchable.
@@ -477,6 +508,8 @@ struct SecretDetectorTests {
         "Network Key (WPA2): Hidden",
         "$ rsync -a ana@nas.local:/backup/photos/ ~/Pictures/",
         "$ rsync -a ana@nas.local:/backup ~/Pictures",
+        "$ ./configure --enable-gcc++ --prefix=/usr",
+        "Recovery codes\nUse any of them once.\nLast generated 2 days ago",
     ]
 
     @Test(arguments: negatives)

@@ -16,11 +16,16 @@ providers and negatives added after the rules had been through many rounds on th
 (Docker, sshpass, YAML, JSON, a password manager's entry, OpenAI, Anthropic, Hugging Face, npm,
 Slack webhooks, SendGrid, Google keys in a URL, PGP keys, SMS codes; pods, digests, document
 links, lock-file hashes, ARNs, GPG fingerprints, wallet addresses, tracking numbers, receipts).
+`--pool third` draws from phrasings written after the second pool had been through four rounds
+(see ``third_secret_case``): Windows, PowerShell, connection strings, Wi-Fi QR text, routers,
+chats, recovery codes, seed phrases, more providers; and negatives near them (`shasum -a`,
+error and promo codes, placeholders, Stripe request ids, `kubectl get secrets`).
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
 the database file's bytes. A leak is any run of 8 characters of the secret, whitespace removed,
-found there with whitespace removed; a value shorter than that (a code) is counted apart, as
+found there with whitespace removed (a run in the database's bytes that another screen shows too,
+a word of a seed phrase, is no leak of this one); a value shorter than that (a code) is counted apart, as
 "short kept", when the stored text holds it whole. A false positive is a negative screen whose
 stored text holds a secret marker. The same lines as clean text go through `lens extract --json`
 too: clean-text recall is the share of screens whose every value is masked there (no 8
