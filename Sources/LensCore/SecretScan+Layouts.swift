@@ -11,7 +11,7 @@ extension SecretScan {
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
     /// \\server\share /user:ACME\ana …`).
-    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u):[^\s/]+)[ \t]+"#)
+    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u): ?[^\s/]+)[ \t]+"#)
 
     /// Passwords after a flag and a space, 8+ characters. A port (`-p 8080:80`), a path (`mkdir
     /// -p src/app`), a file (`git add -p Package.swift`, `cp -a Photos2024`), an architecture (`-a
@@ -20,8 +20,11 @@ extension SecretScan {
     func spacedFlagPasswords() -> [Secret] {
         guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
-            // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``).
-            guard let (start, end, quoted) = separateValue(after: match.end), let first = piece(from: start, maximumSpaces: 0) else { return nil }
+            // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``);
+            // after Windows' `/user:NAME`, whose options start with `/`, it is never one (`-Nq9IsM9pwi9`).
+            let windows = match.text.hasPrefix("/") && match.end < utf8.count && utf8[match.end] == 0x2D
+            guard let (found, end, quoted) = separateValue(after: match.end + (windows ? 1 : 0)),
+                  case let start = windows ? match.end : found, let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters.
             guard utf8[first.start..<first.end].filter(Self.isLetter).count >= 2 else { return nil }
@@ -169,7 +172,11 @@ extension SecretScan {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
         guard mentions(" /", "/ ", " |", "| "), mentions("log", "sign", "cred", "account", "user") else { return [] }
         return Self.credentialPair.matches(in: text).compactMap { match in
-            guard let (start, end, quoted) = separateValue(after: match.end) else { return nil }
+            // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
+            let dash = match.end < utf8.count && utf8[match.end] == 0x2D
+            guard let (found, end, quoted) = separateValue(after: match.end + (dash ? 1 : 0)), case let start = dash ? match.end : found else {
+                return nil
+            }
             let value = squeezed(start, end)
             // A path is none (`account for /usr/bin/`, `login.cc chrome/browser/…`).
             // After the pair's cue, 8+ letters and digits mixed will do too (`vrshw1N89D`).

@@ -436,7 +436,7 @@ struct SecretScan {
             found.append(secret(.password, nil, start, end))
         }
         // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`, decoded or shown as text on a line.
-        if mentions("wifi:") {
+        if mentions("wifi:", ";p:", "; p:") {
             for p in Self.wifiPassword.matches(in: text) {
                 guard let value = p[1], !value.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 let end = p.end, start = end - value.utf8.count
@@ -449,8 +449,9 @@ struct SecretScan {
     /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
     static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,
-    /// then `P:` and the password to its `;` (OCR may put spaces after the separators).
-    static let wifiPassword = TextMatcher(#"(?i)(?<![A-Za-z])WIFI ?:(?: ?[A-OQ-Z] ?:(?:[^;\\\n]|\\.)*;)* ?P ?: ?((?:[^;\\\n]|\\.)+)"#)
+    /// then `P:` and the password to its `;` (OCR may put spaces after the separators, and read
+    /// `WIFI` as `WIFL` or `WIEFI`: the fields' shape says what it is).
+    static let wifiPassword = TextMatcher(#"(?i)(?<![A-Za-z])(?:WIFI|W[A-Z1|]{2,4}(?=[^\n]{0,80}?T ?: ?(?:WPA|WEP|SAE))) ?:(?: ?[A-OQ-Z] ?:(?:[^;\\\n]|\\.)*;)* ?P ?: ?((?:[^;\\\n]|\\.)+)"#)
 
     /// Whether the text after a password label is a password rather than a word of the interface
     /// (`Password: Forgot?`, `password is too short`): a quoted value of any kind, or one with a
@@ -485,7 +486,7 @@ struct SecretScan {
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
     /// random value after it.
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")

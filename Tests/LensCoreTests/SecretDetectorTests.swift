@@ -364,6 +364,14 @@ struct SecretDetectorTests {
         Case(text: "Authorization: Basic YX BwOjlxcnR5Z1U3RTU=\nConnection: keep-alive", kind: .apiKey, value: "BwOjlxcnR5Z1U3RTU"),
         Case(text: "Download your recovery codes\nKeep them somewhere safe.\n4c1d9-e70b2    a83f5-26d1c\n9e2b7-fd041_7*c3a-5b8e9",
              kind: .otp, value: "9e2b7-fd041"),
+        // Its seventh: `WIFI` misread, a name's three underscores read as spaces before a curly
+        // quote, a space after `/user:`, a password that starts with `-` after `/user:` or a pair's `/`.
+        Case(text: "Scanned QR code\nWIEFI:S:Home;T: WPA;P:27KqD4ixHM&;;\nJoin network", kind: .password, value: "27KqD4ixHM"),
+        Case(text: "PS C:\\Users\\ops> $env:AWS SECRET ACCESS KEY = “pRtW8mXkl2BEQzYxB91Lv2R7yk LuMqAnHLE3SNQD\"", kind: .apiKey,
+             value: "pRtW8mXkl2BEQzYx"),
+        Case(text: "C:\\> net use Z: \\\\nas\\share /user: HOME\\ops JKLM8w13R_h", kind: .password, value: "JKLM8w13R_h"),
+        Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ops -Pr8JtN7qwx4", kind: .password, value: "Pr8JtN7qwx4"),
+        Case(text: "staging login is ops / -FCvvsuZSy48KV", kind: .password, value: "FCvvsuZSy48KV"),
     ]
 
     /// Flags after a token are no part of it: the token is masked, they stay searchable.
@@ -510,6 +518,7 @@ struct SecretDetectorTests {
         "$ rsync -a ana@nas.local:/backup ~/Pictures",
         "$ ./configure --enable-gcc++ --prefix=/usr",
         "Recovery codes\nUse any of them once.\nLast generated 2 days ago",
+        "WARN: S:disk;T:full;P:none",
     ]
 
     @Test(arguments: negatives)
