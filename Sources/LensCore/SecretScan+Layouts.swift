@@ -209,9 +209,10 @@ extension SecretScan {
                 if let codes = listedCodes(lineStart, lineEnd) {
                     found.append(secret(.otp, nil, codes.start, codes.end))
                     listed += 1
-                } else if listed > 0 || lineStart == cue.end {
-                    if listed > 0 { break }
-                } else {
+                } else if listed > 0 {
+                    break // a line without codes ends the list
+                } else if lineStart != cue.end {
+                    // Up to two lines of prose before the list (the rest of the cue's line is not one).
                     prose += 1
                     if prose > 2 { break }
                 }
