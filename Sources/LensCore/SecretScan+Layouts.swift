@@ -22,9 +22,9 @@ extension SecretScan {
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``);
             // after Windows' `/user:NAME`, whose options start with `/`, it is never one (`-Nq9IsM9pwi9`).
-            let windows = match.text.hasPrefix("/") && match.end < utf8.count && utf8[match.end] == 0x2D
-            guard let (found, end, quoted) = separateValue(after: match.end + (windows ? 1 : 0)),
-                  case let start = windows ? match.end : found, let first = piece(from: start, maximumSpaces: 0) else { return nil }
+            let windows = match.text.hasPrefix("/")
+            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows),
+                  let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters.
             guard utf8[first.start..<first.end].filter(Self.isLetter).count >= 2 else { return nil }
@@ -37,7 +37,7 @@ extension SecretScan {
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.
             // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
-            let afterUser = match.text.hasPrefix("/") && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            let afterUser = windows && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)
         }
@@ -65,6 +65,13 @@ extension SecretScan {
         guard let piece = piece(from: first, maximumSpaces: 0) else { return nil }
         let stop = valueEnd(from: piece.end)
         return startsMachineMade(first, stop) ? (first, stop, false) : nil
+    }
+
+    /// ``separateValue(after:)`` where no flag can come: when `dashStartsIt`, a `-` at `index`
+    /// is the value's first character, not a flag's.
+    func separateValue(after index: Int, dashStartsIt: Bool) -> (start: Int, end: Int, quoted: Bool)? {
+        guard dashStartsIt, index < utf8.count, utf8[index] == 0x2D else { return separateValue(after: index) }
+        return separateValue(after: index + 1).map { (index, $0.end, $0.quoted) }
     }
 
     /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `||`, `|`, `;`, `>`).
@@ -162,9 +169,9 @@ extension SecretScan {
     static let sentenceWord = TextMatcher(#"^[A-Z]?[a-z]{2,}[.,;:!?)]*$"#)
 
     /// A user name and its password given as a pair after a cue: `staging login is admin / …`,
-    /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`), a space beside the `/`. No label names the second
-    /// piece, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``): `login
-    /// with Google / Apple` is none.
+    /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`), a space beside the `/`. No
+    /// label names the second piece, so it must look like a secret on its own
+    /// (``looksLikeSecretOnItsOwn(_:)``) or mix 8+ letters and digits: `login with Google / Apple` is none.
     static let credentialPair = TextMatcher(
         #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|sign-?in|credentials?|creds|account|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)"#)
 
@@ -173,10 +180,7 @@ extension SecretScan {
         guard mentions(" /", "/ ", " |", "| "), mentions("log", "sign", "cred", "account", "user") else { return [] }
         return Self.credentialPair.matches(in: text).compactMap { match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
-            let dash = match.end < utf8.count && utf8[match.end] == 0x2D
-            guard let (found, end, quoted) = separateValue(after: match.end + (dash ? 1 : 0)), case let start = dash ? match.end : found else {
-                return nil
-            }
+            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
             let value = squeezed(start, end)
             // A path is none (`account for /usr/bin/`, `login.cc chrome/browser/…`).
             // After the pair's cue, 8+ letters and digits mixed will do too (`vrshw1N89D`).
@@ -201,12 +205,33 @@ extension SecretScan {
     func recoveryCodes() -> [Secret] {
         guard mentions("code", "key") else { return [] }
         var found: [Secret] = []
-        for cue in Self.recoveryCodesCue.matches(in: text) {
+        // Each line's codes are worked out once and its end found by a binary search: cues close
+        // together (`backup codes` said on line after line, or many times in one long line) read
+        // the same lines, which would otherwise cost a line's length times the cues.
+        let cues = Self.recoveryCodesCue.matches(in: text)
+        guard !cues.isEmpty else { return [] }
+        let breaks = utf8.indices.filter { Self.isLineBreak(utf8[$0]) }
+        var codesOnLine: [Int: (start: Int, end: Int)?] = [:]
+        func lineEnd(from start: Int) -> Int {
+            var low = 0, high = breaks.count // the first line break at or after `start`
+            while low < high {
+                let middle = (low + high) / 2
+                if breaks[middle] < start { low = middle + 1 } else { high = middle }
+            }
+            return low < breaks.count ? breaks[low] : utf8.count
+        }
+        for cue in cues {
             var lineStart = cue.end, prose = 0, listed = 0
             while lineStart < utf8.count, listed < 40 {
-                var lineEnd = lineStart
-                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
-                if let codes = listedCodes(lineStart, lineEnd) {
+                let end = lineEnd(from: lineStart)
+                let codes: (start: Int, end: Int)?
+                if let known = codesOnLine[lineStart] {
+                    codes = known
+                } else {
+                    codes = listedCodes(lineStart, end)
+                    codesOnLine[lineStart] = codes
+                }
+                if let codes {
                     found.append(secret(.otp, nil, codes.start, codes.end))
                     listed += 1
                 } else if listed > 0 {
@@ -216,7 +241,7 @@ extension SecretScan {
                     prose += 1
                     if prose > 2 { break }
                 }
-                lineStart = lineEnd + 1
+                lineStart = end + 1
             }
         }
         return found
@@ -243,7 +268,7 @@ extension SecretScan {
                 junk += 1
                 return "x"
             })
-            guard alphanumerics.count >= 4, junk <= 2, !Self.listedCode.matches(in: piece).isEmpty else { return nil }
+            guard junk <= 2, !Self.listedCode.matches(in: piece).isEmpty else { return nil }
             let hasDigit = alphanumerics.contains { (0x30...0x39).contains($0) }
             // Letters alone: hexadecimal (`fbfaa`) or capitals (`XKPQ`), never a word.
             // (A piece that starts with a dash is the rest of a code OCR split: `68bae -Odagf`.)

@@ -389,7 +389,8 @@ extension SecretScan {
             func cut(_ end: Int) -> Int {
                 (first.start..<end).first { utf8[$0] == 0x3B || utf8[$0] == 0x26 && startsQueryParameter($0 + 1, end) } ?? end
             }
-            let end = cut(first.end) < first.end ? cut(first.end) : cut(valueEnd(from: first.end))
+            let inFirst = cut(first.end)
+            let end = inFirst < first.end ? inFirst : cut(valueEnd(from: first.end))
             let value = squeezed(first.start, end)
             guard value.count >= 4, Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, first.start, end)
@@ -406,7 +407,9 @@ extension SecretScan {
     /// `digits`: the fewest digits a key of that shape holds (random keys of 20+ characters over
     /// 62 symbols lack one 3 % of the time or less; Slack's are mostly digits; Hugging Face's none).
     /// The letters of a prefix read as their look-alikes are spelled with ``tolerant(_:)``.
-    static let noisyPrefixes: [(label: String, pattern: String, minimum: Int, maximum: Int, digits: Int)] = [
+    typealias NoisyPrefix = (label: String, pattern: String, minimum: Int, maximum: Int, digits: Int)
+
+    static let noisyPrefixes: [NoisyPrefix] = [
         ("GitHub", #"[gq9]h[pou0Osr](?: ?_ ?| )"#, 34, 38, 1),
         ("GitHub", tolerant("github") + #"(?: ?_ ?| )pat(?: ?_ ?| )"#, 78, 86, 1),
         ("GitLab", "g" + tolerant("l") + #"(?:pat|dt|rt|soat|ffct|ft|ptt|cbt|imt|agent|oas)(?: ?[\-_] ?| )"#, 19, 66, 1),
@@ -453,7 +456,7 @@ extension SecretScan {
 
     /// A Telegram bot's: its number, maybe split, and `:AA`. Apart, and only read when the text
     /// holds `:AA` (a pattern that starts at any digit costs every text with numbers).
-    static let telegramPrefix = (label: "Telegram", pattern: #"(?<![A-Za-z0-9\-])[0-9](?: ?[0-9]){7,9} ?: ?A ?[A4]"#, minimum: 31, maximum: 35, digits: 0)
+    static let telegramPrefix: NoisyPrefix = (label: "Telegram", pattern: #"(?<![A-Za-z0-9\-])[0-9](?: ?[0-9]){7,9} ?: ?A ?[A4]"#, minimum: 31, maximum: 35, digits: 0)
     static let telegramPrefixMatcher = TextMatcher(telegramPrefix.pattern)
 
     /// Provider keys whose prefix survived OCR but whose body was split or misread: the prefix,

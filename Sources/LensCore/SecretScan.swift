@@ -498,13 +498,13 @@ struct SecretScan {
             let quoted = match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
             if quoted == nil, match.text.range(of: "basic ", options: .caseInsensitive) != nil {
-                // Base64 after `Basic`, taken across the spaces OCR put in it (`YX BwOj9obHJt…`).
+                // `Authorization: Basic …`: a name and a password in base64 (``isBasicCredentials(_:)``),
+                // taken across the spaces OCR put in it (`YX BwOj9obHJt…`), or the piece alone.
                 let start = match.end - value.utf8.count, end = valueEnd(from: match.end)
                 if Self.isBasicCredentials(squeezed(start, end)) { return secret(.apiKey, nil, start, end) }
+                if Self.isBasicCredentials(value) { return secret(.apiKey, nil, start, match.end) }
             }
-            if quoted == nil, Self.isBasicCredentials(value), match.text.range(of: "basic ", options: .caseInsensitive) != nil {
-                // `Authorization: Basic …`: what follows is a name and a password in base64 (see below).
-            } else if !Self.isRandomToken(value) {
+            if !Self.isRandomToken(value) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
@@ -759,7 +759,7 @@ struct SecretScan {
                 // for a number before its stop (`§&.time`) are numbering too.
                 if !(0x30...0x39).contains(byte), !" \n\t.,;)(#:-_|".utf8.contains(byte) {
                     var k = i
-                    while k < utf8.count, k - i < 5, !Self.isLetter(utf8[k]), !SecretScan.isSpace(utf8[k]), !SecretScan.isLineBreak(utf8[k]),
+                    while k < utf8.count, k - i < 5, !Self.isLetter(utf8[k]), !Self.isSpace(utf8[k]), !Self.isLineBreak(utf8[k]),
                           utf8[k] != 0x2E, utf8[k] != 0x29 { k += 1 }
                     if runStart != nil, k < utf8.count, k - i < 5, utf8[k] == 0x2E || utf8[k] == 0x29 {
                         i = k

@@ -33,6 +33,7 @@ characters of it left, a short value not left whole). Develop on one seed, repor
 """
 import argparse
 import base64
+import functools
 import hashlib
 import html
 import json
@@ -327,7 +328,9 @@ HEX = "0123456789abcdef"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 
 
+@functools.lru_cache(maxsize=1)
 def bip39_words():
+    """The BIP-39 list Lens ships, read once."""
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "..", "Sources", "LensCore", "Assets", "bip39-english.txt")) as f:
         return [w.strip() for w in f if w.strip()]
