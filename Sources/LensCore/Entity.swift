@@ -69,7 +69,38 @@ struct TextMatcher {
         var text: String
         var start: Int, end: Int
         var groups: [String?]
+        /// Each group's range in UTF-16 units (`NSNotFound` when it did not take part).
+        var groupRanges: [NSRange] = []
         subscript(_ index: Int) -> String? { index < groups.count ? groups[index] : nil }
+
+        /// A group's range as UTF-8 offsets into `text` (the text that was searched).
+        func range(_ index: Int, in text: String) -> Range<Int>? {
+            guard index < groupRanges.count, groupRanges[index].location != NSNotFound,
+                  let range = Range(groupRanges[index], in: text) else { return nil }
+            let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+            return start..<(start + text.utf8.distance(from: range.lowerBound, to: range.upperBound))
+        }
+    }
+
+    /// The first match, or nil (the search stops there).
+    func firstMatch(in text: String) -> Match? {
+        let ns = text as NSString
+        return regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)).flatMap { match(of: $0, in: text, ns) }
+    }
+
+    func match(of result: NSTextCheckingResult, in text: String, _ ns: NSString) -> Match? {
+        guard let range = Range(result.range, in: text) else { return nil }
+        var groups: [String?] = []
+        var groupRanges: [NSRange] = []
+        for index in 0..<result.numberOfRanges {
+            let groupRange = result.range(at: index)
+            groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
+            groupRanges.append(groupRange)
+        }
+        return Match(text: String(text[range]),
+                     start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
+                     end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
+                     groups: groups, groupRanges: groupRanges)
     }
 
     func matches(in text: String) -> [Match] {
@@ -85,16 +116,7 @@ struct TextMatcher {
         var out: [Match] = []
         for window in windows {
             for result in regex.matches(in: text, options: [.withTransparentBounds], range: window) {
-                guard let range = Range(result.range, in: text) else { continue }
-                var groups: [String?] = []
-                for index in 0..<result.numberOfRanges {
-                    let groupRange = result.range(at: index)
-                    groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
-                }
-                out.append(Match(text: String(text[range]),
-                                 start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
-                                 end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
-                                 groups: groups))
+                if let made = match(of: result, in: text, ns) { out.append(made) }
             }
         }
         return out

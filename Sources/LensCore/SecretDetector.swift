@@ -84,20 +84,22 @@ public struct SecretDetector: Sendable {
         // Most specific first: fixed shapes and checksums, then labels, then prose cues. The rules
         // that expect OCR's noise (SecretScan+OCRNoise) come with the clean ones they widen.
         if kinds.contains(.apiKey) {
-            found += scan.noisyPrivateKeyBlocks() + scan.providerKeys() + scan.noisyProviderKeys() + scan.privateKeyBlocks()
+            found += scan.noisyPrivateKeyBlocks() + scan.providerKeys() + scan.noisyProviderKeys() + scan.noisyDataCentreKeys() + scan.privateKeyBlocks()
                 + scan.connectionPasswords() + scan.noisyConnectionPasswords() + scan.setupKeys()
         }
         if kinds.contains(.iban) { found += scan.ibans() + scan.noisyIBANs() }
         if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.recoveryCodes() }
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
-        if kinds.contains(.password) {
-            found += scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
+        if kinds.contains(.password) || kinds.contains(.apiKey) {
+            found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters())
+                .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
-            found += (scan.labelledValues() + scan.valuesUnderLabels()).filter { kinds.contains($0.kind) }
+            found += (scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords())
+                .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }

@@ -226,6 +226,10 @@ extension SecretScan {
                 let bare = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'`"))
                 if Self.isPlaceholder(bare) || bare.split(separator: ":").last.map({ Self.isPlaceholder(String($0)) }) == true { continue }
                 let match = ns.substring(with: matchRange)
+                // A public key is none, its name however OCR spelled it (`PublicKkey = …`).
+                if secretRange.location > matchRange.location,
+                   ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location))
+                    .range(of: "public", options: .caseInsensitive) != nil { continue }
                 let lineRange = ns.lineRange(for: matchRange)
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }

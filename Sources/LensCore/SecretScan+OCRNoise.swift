@@ -165,6 +165,15 @@ extension SecretScan {
             var end = start
             while end < limit, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
             guard end > start else { return nil }
+            // A quote glyph with the value going on right after it (`'m#2dH‘DpL&86e6Bh'`: OCR read a
+            // `^` as one) is inside it when another quote closes it on the line.
+            while end < limit, case let length = quoteLength(at: end), length > 0, end + length < limit,
+                  !Self.isSpace(utf8[end + length]), !Self.isLineBreak(utf8[end + length]), !",;)]}".utf8.contains(utf8[end + length]) {
+                var next = end + length
+                while next < limit, !Self.isLineBreak(utf8[next]), quoteLength(at: next) == 0 { next += 1 }
+                guard next < limit, quoteLength(at: next) > 0 else { break }
+                end = next
+            }
             return (start, end, true)
         }
         guard let first = piece(from: i, maximumSpaces: 0) else { return nil }
@@ -187,7 +196,7 @@ extension SecretScan {
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
     /// ASCII) put back as a letter, for the checks of randomness.
     static func withoutOCRJunk(_ value: String) -> String {
-        String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#".contains($0) ? "x" : $0 })
+        String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
     }
 
     /// The value's bytes without the spaces OCR put in it.
@@ -276,13 +285,21 @@ extension SecretScan {
             }
             guard let kind = Self.secretName(identifier) else { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
+            // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
+            if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),
+               let after = value(after: colon + 1), after.end > after.start {
+                (start, end, quoted) = after
+            }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
             let value = squeezed(start, end)
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
                 // scrap of one or two characters OCR cut from the next.
-                guard value.count >= 6, quoted || startsMachineMade(start, end) else { continue }
+                // After a form's label that starts its line (`Hotspot password  -NZF58-qtw-Pql`), no
+                // flag can come: a leading `-` is the password's.
+                let dashed = !quoted && separator == nil && utf8[start] == 0x2D && wordsOnlyBefore(match.start)
+                guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) else { continue }
                 // Nor a call in code (`if password is_valid(form):`): a name, then its arguments.
                 if !quoted, Self.isCall(value) { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
@@ -305,11 +322,31 @@ extension SecretScan {
                 let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
-                guard literal || Self.isRandomToken(Self.withoutOCRJunk(value)) else { continue }
+                guard literal || Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value) else { continue }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }
         return found
+    }
+
+    /// Whether only up to three words (letters) are between the line's start and `index`: a
+    /// form's label (`PPPoE Password`), not a command (`$ mysqldump --password`).
+    func wordsOnlyBefore(_ index: Int) -> Bool {
+        var i = index, words = 0, inWord = false
+        while i > 0, !Self.isLineBreak(utf8[i - 1]) {
+            i -= 1
+            let byte = utf8[i]
+            if Self.isLetter(byte) {
+                if !inWord { words += 1 }
+                inWord = true
+            } else if Self.isSpace(byte) {
+                inWord = false
+            } else {
+                return false
+            }
+            if words > 3 { return false }
+        }
+        return true
     }
 
     /// A UUID (a key some services give: Heroku's, npm's legacy ones) from `start`, as OCR split it
@@ -376,10 +413,13 @@ extension SecretScan {
 
     /// `password=` in a query or a connection string as OCR split the word (`&pas sword=`,
     /// `;pas swor d=`); the clean word is the password rule's.
-    static let splitPasswordParameter = TextMatcher(#"(?i)(?<=[?&;])[ \t]?p ?a ?s ?s ?w ?o ?r ?d[ \t]?=[ \t]?"#)
+    /// Also a token's or secret's parameter (`Lab?t oken=…`: Jupyter's address). Group 1: a password's.
+    static let splitPasswordParameter = TextMatcher(
+        #"(?i)(?<=[?&;])[ \t]?(?:(p ?a ?s ?s ?w ?o ?r ?d)|t ?o ?k ?e ?n|s ?e ?c ?r ?e ?t)[ \t]?=[ \t]?"#)
 
     func splitPasswordParameters() -> [Secret] {
-        guard mentions("p as", "pa ss", "pas s", "pass w", "passw o", "passwo r", "passwor d") else { return [] }
+        guard mentions("p as", "pa ss", "pas s", "pass w", "passw o", "passwo r", "passwor d", "t ok", "to ken", "tok en", "toke n",
+                       "s ec", "se cr", "sec re", "secr et", "secre t") else { return [] }
         return Self.splitPasswordParameter.matches(in: text).compactMap { match in
             guard match.text.trimmingCharacters(in: .whitespaces).dropLast().contains(" "), let first = piece(from: match.end, maximumSpaces: 0) else {
                 return nil
@@ -392,6 +432,10 @@ extension SecretScan {
             let inFirst = cut(first.end)
             let end = inFirst < first.end ? inFirst : cut(valueEnd(from: first.end))
             let value = squeezed(first.start, end)
+            guard match[1] != nil else {
+                guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                return secret(.apiKey, nil, first.start, end)
+            }
             guard value.count >= 4, Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, first.start, end)
         }
@@ -428,7 +472,15 @@ extension SecretScan {
         ("Shopify", #"shp(?:at|ca|pa|ss)(?: ?_ ?| )"#, 30, 34, 1),
         ("DigitalOcean", #"do[opr](?: ?_ ?| )v"# + tolerant("1") + #"(?: ?_ ?| )"#, 62, 66, 1),
         // age's (bech32, capitals): OCR puts spaces around its dashes.
-        ("age", #"AGE ?- ?SECRET ?- ?KEY ?- ?"# + tolerant("1"), 56, 60, 1),
+        // (A dash may come out as `~-` or `—`.)
+        ("age", #"AGE ?[\-~—–]{1,2} ?SECRET ?[\-~—–]{1,2} ?KEY ?[\-~—–]{1,2} ?"# + tolerant("1"), 56, 60, 1),
+        ("Mailgun", #"key ?- ?"#, 31, 33, 1),
+        // Stripe's webhook signing secret.
+        ("Stripe", #"whsec(?: ?_ ?| )"#, 24, 40, 1),
+        // PyPI's (a macaroon in base64url, 150+ characters in use): OCR splits it before its `-`s.
+        ("PyPI", #"pypi ?- ?AgE"#, 80, 250, 1),
+        // X's bearer token: its run of `A`s survives OCR; the rest is split and misread.
+        ("X", #"A{18,24}"#, 40, 120, 1),
         // An Azure storage account's key in its connection string (base64: `/` and `+` inside).
         ("Azure", #"Account ?K ?e ?y ?= ?"#, 84, 90, 1),
     ]
@@ -525,6 +577,8 @@ extension SecretScan {
                   provider.label == "Azure" || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
+            // Mailgun's body is hexadecimal: `key-value pairs, 2 per line…` is prose after a common word.
+            if provider.label == "Mailgun", body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
@@ -533,17 +587,24 @@ extension SecretScan {
     /// Whether `first` and at most one more piece are three or four letters each, and a
     /// machine-made piece of 8+ follows them, all within `room` characters.
     func lettersBeforeLongPiece(_ first: (start: Int, end: Int), room: Int) -> Bool {
+        guard let (_, _, used) = longPieceAfterShortWords(first) else { return false }
+        return used <= room
+    }
+
+    /// The machine-made piece of 8+ that follows `first` and at most one more piece of three or
+    /// four letters, and how many characters they hold together (spaces aside); nil when there is none.
+    func longPieceAfterShortWords(_ first: (start: Int, end: Int)) -> (start: Int, end: Int, used: Int)? {
         var current = first, used = 0
         for _ in 0..<2 {
             let count = current.end - current.start
-            guard (3...4).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return false }
+            guard (3...4).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return nil }
             used += count
-            guard let next = piece(from: current.end, maximumSpaces: 1) else { return false }
+            guard let next = piece(from: current.end, maximumSpaces: 1) else { return nil }
             let stop = keyPieceEnd(next.start, next.end)
-            if stop - next.start >= 8, isMachineMade(next.start, stop) { return used + (stop - next.start) <= room }
+            if stop - next.start >= 8, isMachineMade(next.start, stop) { return (next.start, stop, used + (stop - next.start)) }
             current = next
         }
-        return false
+        return nil
     }
 
     /// What ends a key inside a piece: the `@` of `user:TOKEN@host` (see ``isHostAt(_:)``), quotes, `<>`, `,;`.
@@ -614,14 +675,15 @@ extension SecretScan {
     /// A PEM header as OCR reads it: dashes of any kind (or none), spaces anywhere, and `KEY`
     /// with its letters misread or one more (`KEVY`): after `BEGIN … PRIVATE`, a `K` and up to
     /// three letters can only be it.
+    /// Not only `PRIVATE`: a static or secret key's block too (OpenVPN's `Static key V1`).
     static let noisyPEMHeader = TextMatcher(
-        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*K\s?[A-Z]{1,3}(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
-    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s*K\s?[A-Z]{1,3}(?:\s+BLOCK)?\s?[\-—–_~=]*"#)
+        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
+    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
 
     /// A private-key block from its header to its footer, or to the end of what is visible,
     /// whatever OCR did to the lines between; it needs 20 base64 characters after the header.
     func noisyPrivateKeyBlocks() -> [Secret] {
-        guard mentions("private") else { return [] }
+        guard mentions("private", "static", "secret") else { return [] }
         var found: [Secret] = []
         let footers = Self.noisyPEMFooter.matches(in: text)
         for header in Self.noisyPEMHeader.matches(in: text) {
@@ -856,6 +918,12 @@ extension SecretScan {
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
         guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key" else { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
+        // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
+        // the word and the machine-made piece after it belong to it.
+        while secret.kind == .apiKey, squeezed(secret.start, end).count >= 16, let next = piece(from: end, maximumSpaces: 1),
+              let long = longPieceAfterShortWords(next), long.end - secret.start <= 400 {
+            end = valueEnd(from: long.end, stoppingAt: Self.keyStops)
+        }
         // A JWT without its signature yet (fewer than two dots): OCR may have put a scrap of junk
         // (`Ind.`) between the payload and the signature; the signature is 8+ characters after it.
         if secret.label == "JWT", squeezed(secret.start, end).filter({ $0 == "." }).count < 2 || utf8[end - 1] == 0x2E,

@@ -107,6 +107,10 @@ struct SecretScan {
         ("npm", #"npm_[A-Za-z0-9]{36}"#),
         ("PyPI", #"pypi-AgE[A-Za-z0-9_\-]{50,}"#),
         ("Mailchimp", #"[0-9a-f]{32}-us[0-9]{1,2}"#),
+        ("Mailgun", #"key-[0-9a-f]{32}"#),
+        ("Vault", #"hv[sbr]\.[A-Za-z0-9_\-]{24,}"#),
+        // X's (Twitter's) app-only bearer tokens: 20+ `A`s, then the token (`%` inside).
+        ("X", #"A{20,24}[A-Za-z0-9%]{40,}"#),
         ("Hugging Face", #"hf_[A-Za-z]{34}"#),
         ("Shopify", #"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"#),
         ("DigitalOcean", #"do[opr]_v1_[a-f0-9]{64}"#),
@@ -146,6 +150,7 @@ struct SecretScan {
             guard Set(match.text.suffix(16)).count > 3 else { return nil }
             if label == "2FA secret", !match.text.lowercased().contains("secret=") { return nil }
             if label == "JWT", !Self.isJSONObjectBase64(match.text.prefix { $0 != "." }) { return nil }
+            if label == "Vault", !Self.isRandomToken(match.text) && !Self.isRandomLetters(match.text) { return nil }
             if label == "token" {
                 let body = match.text.split(separator: "_").last.map(String.init) ?? ""
                 guard body.contains(where: \.isUppercase), body.contains(where: \.isLowercase), body.contains(where: \.isNumber),
@@ -181,11 +186,13 @@ struct SecretScan {
 
     // MARK: - Private-key blocks and connection strings
 
+    /// An armoured key block whose header names a key that is not public: `PRIVATE KEY` of any
+    /// kind, OpenVPN's `Static key V1`, a `SECRET KEY` (a public key or a certificate is none).
     static let pemMatcher = TextMatcher(
-        #"-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?=[\s\S]{0,8}[A-Za-z0-9+/=]{20})(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)"#)
+        #"-----BEGIN (?![A-Za-z0-9 ]*PUBLIC)(?:[A-Za-z0-9]+ ){0,3}(?i:key)(?: BLOCK| V\d)?-----(?=[\s\S]{0,8}[A-Za-z0-9+/=]{20})(?:[\s\S]*?-----END (?:[A-Za-z0-9]+ ){0,3}(?i:key)(?: BLOCK| V\d)?-----|[\s\S]*)"#)
 
     func privateKeyBlocks() -> [Secret] {
-        guard mentions("private key") else { return [] }
+        guard mentions("key-----", "key block-----", "key v") else { return [] }
         return Self.pemMatcher.matches(in: text).map { secret(.apiKey, "private key", $0.start, $0.end) }
     }
 
@@ -464,6 +471,12 @@ struct SecretScan {
         }
         if quoted { return true }
         guard value.count >= 4 else { return false }
+        // A field's dots as OCR reads them (`**eseeeee*`, `s*+ss***»`, `s+erseeees`): two letters at
+        // most, or three small ones and no digit, again and again.
+        // Or one character most of the time (`eeeeeesee2`), as no chosen password is.
+        let alphanumerics = Set(value.filter { $0.isLetter || $0.isNumber })
+        if value.count >= 6, alphanumerics.count <= 2 || alphanumerics.count <= 3 && alphanumerics.allSatisfy(\.isLowercase)
+            || (Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= value.count * 3 { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation after it (`short.` `Forgot?` `valid\&.`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed()
@@ -619,6 +632,27 @@ struct SecretScan {
         return entropy(value) >= 3.0
     }
 
+    /// 20+ letters whose case changes again and again (`HgNwZyWlqbliZTziULorQTHc`): a random key
+    /// without a digit (one of 24 random characters lacks one some 1.5 % of the time), as no
+    /// identifier is (`getAccessTokenForUser`: three changes between words).
+    /// Random letters also put capitals side by side (`ZT`, `QTH`) and few small ones in a row,
+    /// where words joined in camel case (`ReplaceWithYourOwnTokenValue`, `getHTTPResponseForURL`)
+    /// put a word's small letters between capitals. A prefix before `.`, `_` or `-` may come first
+    /// (`hvs.fNfyMrKIVKkddhenJJPEgwig`).
+    static func isRandomLetters(_ value: String) -> Bool {
+        value.split(whereSeparator: { "._-".contains($0) }).contains { part in
+            guard part.count >= 20, part.allSatisfy({ $0.isASCII && $0.isLetter }), caseChanges(part.utf8) >= 4,
+                  entropy(String(part)) >= 3.5 else { return false }
+            var capitalPairs = 0, smallRun = 0, longestSmallRun = 0
+            for (a, b) in zip(part, part.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
+            for character in part {
+                smallRun = character.isLowercase ? smallRun + 1 : 0
+                longestSmallRun = max(longestSmallRun, smallRun)
+            }
+            return capitalPairs >= 2 && longestSmallRun <= 6
+        }
+    }
+
     /// Upper and lower case and digits, 24+ characters: what no word or identifier looks like.
     static func isClearlyRandom(_ value: String) -> Bool {
         value.count >= 24 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
@@ -654,7 +688,7 @@ struct SecretScan {
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d)"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.

@@ -372,6 +372,89 @@ struct SecretDetectorTests {
         Case(text: "C:\\> net use Z: \\\\nas\\share /user: HOME\\ops JKLM8w13R_h", kind: .password, value: "JKLM8w13R_h"),
         Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ops -Pr8JtN7qwx4", kind: .password, value: "Pr8JtN7qwx4"),
         Case(text: "staging login is ops / -FCvvsuZSy48KV", kind: .password, value: "FCvvsuZSy48KV"),
+        // A tenth round (a fourth pool of phrasings): a key block whose header names no private
+        // key, a value alone under the line that names it (a label, or a sentence pointing at it),
+        // an app password in groups, SQL that sets a password, a literal given with a secret's
+        // quoted name or as an auth pair's second half, a `.pgpass` line, Mailgun's and X's
+        // keys, a sign-in code of capitals and digits.
+        Case(text: "<tls-auth>\n----BEGIN OpenVPN Static key V1-----\nb3cSbe18fd6295ee0401454bc0e427c0\n5£58ech696e131f566511a28468727db",
+             kind: .apiKey, value: "8ech696e131f5665"),
+        Case(text: "Generated password\nIRun4N19EI\nCopy   Regenerate   Length 16", kind: .password, value: "IRun4N19EI"),
+        Case(text: "Bearer Token\nAAAAAAAAAAAAAAAAAAAAAnF lyaY yvSQRu9 f GQNMOXL1%4 ISKOAZVVMqlA95ZqHsBKBxV6nWC8qPSZX1oN21e01j\nRegenerate",
+             kind: .apiKey, value: "ISKOAZVVMqlA95Zq"),
+        Case(text: "Your API token was successfully created\nCopy this token to access the Cloudflare API.\nXNVzsTBd1B4wp l8WomDHHht IpNLUhHs cKd62Bm8U",
+             kind: .apiKey, value: "l8WomDHHht"),
+        Case(text: "App-Specific Password\nfrlw geql drdu wejx\nEnter it in the app's password field.", kind: .password, value: "geql drdu"),
+        Case(text: "Your app password for your device\nitdk-hpex-chng-zldg", kind: .password, value: "hpex-chng"),
+        Case(text: "mysql> CREATE USER ‘ops'@'%' IDENTIFIED BY '*#i-u5mjo1R';", kind: .password, value: "u5mjo1R"),
+        Case(text: "/** Database password */\ndefine( 'DB_PASSWORD’, 'MthsHMo@7DZA’ );", kind: .password, value: "MthsHMo@7DZA"),
+        Case(text: "r = requests.get(url, auth=(\"app\", \"fwRX0_Wv73\"))", kind: .password, value: "fwRX0_Wv73"),
+        Case(text: "$ cat ~/.pgpass\ndb.internal:5432:sales:ci:Xq7#kLm2pQ", kind: .password, value: "Xq7#kLm2pQ"),
+        Case(text: "Mailgun API keys\nPrivate API key key-ca92332d723319ad2c4eca5570d89a26\nPublic validation key", kind: .apiKey,
+             value: "ca92332d723319ad"),
+        Case(text: "Messages\nYour Steam Guard code: YFPG4\nnow", kind: .otp, value: "YFPG4"),
+        // Its second half: a name's `_` read as a space, a quote doubled or dropped, pieces of a
+        // `.pgpass` line and of base64 split by OCR, a split `token=` parameter, a password
+        // OCR split under its label, Mailchimp's key with digits read as letters.
+        Case(text: "define( ‘DB PASSWORD', ‘'RbmwVDtt8Wh*d4' );", kind: .password, value: "RbmwVDtt8Wh"),
+        Case(text: "define( 'DB_LPASSWORD’, 'IXu+iAaD6zn+Gkr );", kind: .password, value: "IXu+iAaD6zn"),
+        Case(text: "r = requests.get(url, auth=(\"app\", \"“tjnpJLpH7oee\") )", kind: .password, value: "tjnpJLpH7oee"),
+        Case(text: "{\"auths\": {\"registry.acme.io\": {\n\"auth\": \"c3ZjX3J LcG9ydDprx0 LSMTRhaSNURg==\"\n}}}", kind: .password,
+             value: "LcG9ydDprx0"),
+        Case(text: "$ cat ~/.pgpass\n10.0.8.21:5432: sales: app: cJVFXPuH6eMd-FmR", kind: .password, value: "cJVFXPuH6eMd"),
+        Case(text: "$ cat ~/.pgpass\n10.0.8.21:5432:sales:ops:YimoW! 9!B?uIWEU", kind: .password, value: "9!B?uIWEU"),
+        Case(text: "http://127.0.0.1:8888/ Lab?t oken=ec833d1a672c623617e241283ae66bcf2e2b1ab98f970fbe", kind: .apiKey, value: "ec833d1a672c6236"),
+        Case(text: "Generated password\nNZ*g*HgP&K ! 6bco\nCopy Regenerate Length 16", kind: .password, value: "HgP&K"),
+        Case(text: "Copy this token to access the Cloudflare API.\nf -aNI101dxQAdm3-QFUITyoQC1qeHMj kqrdt_3ED", kind: .apiKey, value: "QFUITyoQC1qe"),
+        Case(text: "Your API keys\ndb5563d565e10c13fc8fab05@ca7ea80-us1@ Created Mar 4, 2025", kind: .apiKey, value: "d565e10c13fc"),
+        // Its third: a code's digits that begin a password, Laravel's `base64:` before the key, a
+        // stop OCR read after a token, a key split once, a scrap cut off a password's end, a
+        // random key of letters alone, a quote OCR read inside a password or lost before it,
+        // a label's value that starts with `-`, an age key's dash read as `~-`.
+        Case(text: "Generated password\n3779-!LIBev9XChB\nCopy   Regenerate   Length 16", kind: .password, value: "LIBev9XChB"),
+        Case(text: "APP_KEY=base64 : DOf 3VO@Nu8hKS7VS4tGvHgpLxKxddjqmcpHVNOq30Vns=\nAPP_DEBUG=false", kind: .apiKey, value: "Nu8hKS7VS4tG"),
+        Case(text: "Copy this token to access the Cloudflare API.\n_jyf7Hcg5KiatwBY1sq4SJcGpNwp@vm4R8bvNegB,", kind: .apiKey, value: "Hcg5KiatwBY1"),
+        Case(text: "Your API keys\ndbff5a9e5ed2b90941 a9fdcaff9c2de0-us4 Created Mar 4, 2025", kind: .apiKey, value: "a9fdcaff9c2de0"),
+        Case(text: "Generated password\nrfN68GBew9**WF fq\nCopy Regenerate Length 16", kind: .password, value: "rfN68GBew9"),
+        Case(text: "$ export VAULT_TOKEN=hvs. fNfyMrKIVKkddhenJJPEgwig", kind: .apiKey, value: "fNfyMrKIVKkddhen"),
+        Case(text: "mysql> CREATE USER ‘admin'@\"%\" IDENTIFIED BY 'P5“t@!er%oY“5ga’;", kind: .password, value: "oY“5ga"),
+        Case(text: "mysql> ALTER USER ‘admin'@'localhost' IDENTIFIED BY wlA#&E6*a';", kind: .password, value: "wlA#&E6"),
+        Case(text: "PPPoE Username admin@fibre-isp\nPPPoE Password -nzj9jLf7i\nMTU 1492", kind: .password, value: "nzj9jLf7i"),
+        Case(text: "password = pypi-AgEIcHlwaS5vcmcRyQLTrVKS-tqO3iBe8B_bjex44QgxVb5Wa_ev0bd-iSumx2Wj3sDowgHkL -ML4ae JNQN3uBgof ppd8vx",
+             kind: .apiKey, value: "JNQN3uBgof"),
+        Case(text: "Bearer Token\nAAAAAAAAAAAAAAAAAAAAAY LusROr Ic j ixqYRkSzhkkNy4WfUWppDkp34mT rJs03d1USEEK63UIvDvxrJbif4euxXwut INXKMF rw3mNhzJ BhWhOK",
+             kind: .apiKey, value: "rw3mNhzJ"),
+        // Its fourth: more of what OCR does to Mailchimp's keys, a `.pgpass` host split, a stop after an app password.
+        Case(text: "Your API keys\n7b30bb19ce6FOFOFc7b8b30c9a4945e6-us14 Created Mar 4, 2025", kind: .apiKey, value: "c7b8b30c9a49"),
+        Case(text: "Your API keys\n8706e28adf08b0422a068274ef 7a3b5d-uss Created Mar 4, 2025", kind: .apiKey, value: "8706e28adf08"),
+        Case(text: "Your API keys\n06ch4b6ea743d27403a140101549181a-us14 Created Mar 4, 2025", kind: .apiKey, value: "6ea743d27403"),
+        Case(text: "Your API keys\n7de56e67443bbdd4457837cbb057fbéd-us18 Created Mar 4, 2025", kind: .apiKey, value: "443bbdd44578"),
+        Case(text: "$ cat ~/.pgpass\npg. example. net :5432:sales:deploy:nBaD*Dat8tlkmJC", kind: .password, value: "nBaD*Dat8tlkmJC"),
+        Case(text: "$ cat ~/.pgpass\ndb, internal:5432: sales: app: &2uBVKB2hX-7T2f", kind: .password, value: "2uBVKB2hX"),
+        Case(text: "Your app password for your device\nlgjb dypf ysbg wetd.\nEnter it in the app's password field.", kind: .password, value: "dypf ysbg"),
+        // Its fifth: a `&` OCR read into a key, a character it dropped from Mailchimp's, a quote
+        // it read inside a quoted password, a space inside a `.pgpass` field, a short word it
+        // made of a key's piece.
+        Case(text: "[Interface]\nPrivateKey = srwkINOnO8&cBnb5t+XrqJ1Z9k1D1mvtwlDwOHLSbt+ck=\nAddress = 10.8.0.2/24", kind: .apiKey,
+             value: "cBnb5t+XrqJ1"),
+        Case(text: "Your API keys\nalf14339f29317b8dc712992c57ald3-us8 Created Mar 4, 2025", kind: .apiKey, value: "9f29317b8dc7"),
+        Case(text: "postgres=# ALTER ROLE admin WITH LOGIN PASSWORD 'm#2dH‘DpL&86e6Bh' ;\nALTER ROLE", kind: .password, value: "DpL&86e6Bh"),
+        Case(text: "$ cat ~/.pgpass\npg.example.net :5432: sales: dep Loy: VeF&Z3-#pqBtU", kind: .password, value: "VeF&Z3-#pqBtU"),
+        Case(text: "APP_KEY=base64 : awaR+7J7g87XOukuX3ZOnfM4L/ opel TZWSSNPXEFYXY=\nAPP_DEBUG=false", kind: .apiKey, value: "TZWSSNPXEFYXY"),
+        // Its sixth: an app password's `l` read as `I`, a letter read as two; a name's closing quote read as a comma.
+        Case(text: "Your app password for your device\nwkho gton cngqe fvlf\nEnter it in the app's password field.", kind: .password, value: "gton cngqe"),
+        Case(text: "Your app password for your device\nmxbi dgks iyoy Ittp", kind: .password, value: "dgks iyoy"),
+        Case(text: "define( 'DB_PASSWORD,, 'y5f_87aEDvK&3p-m' );", kind: .password, value: "y5f_87aEDvK"),
+        // Its seventh: a key of letters alone under its label, a bot's token OCR split nine times.
+        Case(text: "Signing secret\nwhsec_yUsLttBktifMAOat fOfUruEsbqqPrBRB\nUse this secret to verify webhook signatures.", kind: .apiKey,
+             value: "fOfUruEsbqqPrBRB"),
+        Case(text: "Bot\nTOKEN\nMzQ2MTE2Mj gyMj IZMDkOMzEy . T1rMCb. OTXCLPolrl rcWOHRqGhzTTXVzZKzh6 - Sqk765bQ\nReset Token", kind: .apiKey,
+             value: "rcWOHRqGhzTTXVzZKzh6"),
+        Case(text: "Signing secret\nwhsec 1059uNeEolQe3gf9ROWCe?7Zilcrfd81U\nUse this secret to verify webhook signatures.", kind: .apiKey,
+             value: "uNeEolQe3gf9"),
+        Case(text: "define( 'DB_PASSWORD', Jh&pT%xZ1tprt’ );", kind: .password, value: "Jh&pT%xZ1tprt"),
+        Case(text: "# public key: age13w79fw0n5nw8wsul7gahxv2erj3s8htvsna22r9dr64vn0dxku0tmlh0yu\nAGE-SECRET-KEY~-1FQAUNZ97V4MC8LXV8VF 959WXM@XM7QD9AHOVOZYGNETRCSOPXQFTZH7 IFW",
+             kind: .apiKey, value: "FQAUNZ97V4MC"),
     ]
 
     /// Flags after a token are no part of it: the token is masked, they stay searchable.
@@ -519,6 +602,42 @@ struct SecretDetectorTests {
         "$ ./configure --enable-gcc++ --prefix=/usr",
         "Recovery codes\nUse any of them once.\nLast generated 2 days ago",
         "WARN: S:disk;T:full;P:none",
+        // The tenth round's: a field's dots as OCR read them, a public key under a name OCR
+        // misspelled, a key's fingerprint or id under its name, words under a label, a call's
+        // arguments that are no pair, a time of day in colons, a promo code.
+        "Sign-in & security\nPassword **eseeeee* Change\nLast changed 7 months ago",
+        "[Peer]\nPublicKkey = uMcvl9U2v/cnupcbwnrD5LVkcW+fbyWvG7fgYjdL3F0=",
+        "Public key\nuMcvl9U2v/cnupcbwnrD5LVkcW+fbyWvG7fgYjdL3F0=",
+        "Key fingerprint\nSHA256:NPfWXSdCN7oxztOY3pZi1f5rI2szfTNEbao1AjaxRws",
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBGRkX2YBEAC7vJ3q8Lr2kTn5Xw9Z1pQ4sYb6Hd8Fc0Mg",
+        "API key\nCreate new key",
+        "Your password\nForgot it? Reset it here",
+        "Access token\nNever expires",
+        "Generated password\nCopy",
+        "auth=(\"user\", \"password\")",
+        "Meeting 10:30:45:12:00",
+        "Promo code SPRING25 applied",
+        "Your order code: 1A2B3C is on its way",
+        "Sign-in & security\nPassword s*+ss***» Change",
+        "\"auth\": \"oauth2-proxy-config\"",
+        "Copy this token to access the API.\nThen paste it into the settings page",
+        "Release checksum 9db58490ab2133e984498b03ffeaea50 for us-east-1",
+        "Password s+erseeees Change",
+        "Your verification code is 4821-ABCD",
+        "export TOKEN_NAME=getAccessTokenForUser",
+        "$ mysqldump --password -h db.internal sales",
+        "Password -f file",
+        "The following command resets the admin password for an AD domain with the name\n\\f5my\\-domain.com\\fR.",
+        "DB:45:3D:1B:B0:1A:F3:23:10:6B:DE:D0:09:61:57:AA:F4:25:E0:5B  S",
+        "9276a43e2951aa46e2b1c33ED38357DB-us2",
+        "Sign-in & security\nPassword eeeeeesee2 Change",
+        "Your new password\nmust have this many words",
+        "print('Hello, world', 'again')",
+        "os.environ.get('DB_PASSWORD', default)",
+        "Press the key-value button, then wait 30 seconds before trying again.",
+        "AUTH_TOKEN=ReplaceWithYourOwnTokenValueHere",
+        "API_TOKEN=getHTTPResponseForURLRequestNow",
+        "Download 9f86d081884c7d659a2feaa0c55ad015-users.csv",
     ]
 
     @Test(arguments: negatives)
@@ -531,6 +650,14 @@ struct SecretDetectorTests {
         let text = "Card 4242 4242 4242 4242, code is 482913"
         #expect(SecretDetector(kinds: [.otp]).secrets(in: text).map(\.kind) == [.otp])
         #expect(SecretDetector(kinds: []).masking(text).text == text)
+    }
+
+    /// A quote read inside a quoted password joins it to the next quote, but a list of quoted
+    /// values stays a list: the next one is no part of the password.
+    @Test func aQuotedPasswordEndsAtItsQuote() {
+        let masked = SecretDetector().masking("password = 'S3cr3t!x', user = 'ana', host = 'db'")
+        #expect(!masked.text.contains("S3cr3t!x"))
+        #expect(masked.text.hasSuffix(", user = 'ana', host = 'db'"), "masked as \(masked.text)")
     }
 
     @Test func maskingTwiceChangesNothing() {

@@ -19,7 +19,10 @@ links, lock-file hashes, ARNs, GPG fingerprints, wallet addresses, tracking numb
 `--pool third` draws from phrasings written after the second pool had been through four rounds
 (see ``third_secret_case``): Windows, PowerShell, connection strings, Wi-Fi QR text, routers,
 chats, recovery codes, seed phrases, more providers; and negatives near them (`shasum -a`,
-error and promo codes, placeholders, Stripe request ids, `kubectl get secrets`).
+error and promo codes, placeholders, Stripe request ids, `kubectl get secrets`). `--pool fourth`
+(see ``fourth_secret_case``), written after the third had been through seven rounds: SQL, PHP,
+Terraform, Ansible, Kubernetes and Docker config, WireGuard and OpenVPN keys, more providers, app
+passwords, bank OTPs; negatives such as public keys, host fingerprints, IMEIs, request ids.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -488,6 +491,170 @@ def third_negative_case(rng):
     return [f'<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{base64.b64encode(rng.randbytes(30)).decode()}">']
 
 
+def fourth_secret_case(rng):
+    """The fourth pool (`--pool fourth`): written after the third pool had been through seven
+    rounds, before any rule was run on it, from places none of the earlier pools has: SQL that
+    sets a password, PHP and Laravel config, Terraform, Ansible, `docker run -e`, `.pgpass`, a
+    Kubernetes Secret's base64, Docker's `config.json`, Python's `auth=`, Jupyter's URL, Vault,
+    Discord, Mailgun, Mailchimp, Stripe webhooks, PyPI, Groq, Cloudflare, X's bearer tokens,
+    WireGuard and OpenVPN keys, a service account's JSON, `gh secret set`, `setx`, app passwords
+    (Apple's, Google's), a password generator, PPPoE and SMTP settings, a bank's OTP with an
+    amount, Steam Guard codes, a card form with its CVV. A value leaves out a public prefix."""
+    user = rng.choice(["deploy", "admin", "ci", "app", "lea", "svc_report", "ops"])
+    host = rng.choice(["db.internal", "10.0.8.21", "pg.example.net", "mysql-3.acme.io"])
+    choice = rng.randrange(30)
+    if choice == 0:
+        v = password(rng)
+        return "password", ["mysql> " + rng.choice([f"CREATE USER '{user}'@'%' IDENTIFIED BY '{v}';", f"ALTER USER '{user}'@'localhost' IDENTIFIED BY '{v}';"]),
+                            "Query OK, 0 rows affected (0.01 sec)"], [v]
+    if choice == 1:
+        v = password(rng)
+        return "password", [f"postgres=# ALTER ROLE {user} WITH LOGIN PASSWORD '{v}';", "ALTER ROLE"], [v]
+    if choice == 2:
+        v = password(rng)
+        return "password", ["/** Database password */", f"define( 'DB_PASSWORD', '{v}' );", "", "/** Database hostname */"], [v]
+    if choice == 3:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["APP_NAME=Laravel", "APP_ENV=production", f"APP_KEY=base64:{v}", "APP_DEBUG=false"], [v]
+    if choice == 4:
+        v = password(rng)
+        return "password", ['resource "azurerm_mssql_server" "main" {', '  administrator_login          = "sqladmin"',
+                            f'  administrator_login_password = "{v}"', "}"], [v]
+    if choice == 5:
+        v = password(rng)
+        return "password", ["[webservers]", f"web1 ansible_host=10.0.0.5 ansible_user={user} ansible_password={v}"], [v]
+    if choice == 6:
+        v = password(rng)
+        return "password", [f"$ docker run -d -e MYSQL_ROOT_PASSWORD={v} -p 3306:3306 mysql:8", rand(rng, HEX, 64)], [v]
+    if choice == 7:
+        v = password(rng)
+        return "password", ["$ cat ~/.pgpass", f"{host}:5432:sales:{user}:{v}"], [v]
+    if choice == 8:
+        v = base64.b64encode(password(rng).encode()).decode()
+        return "password", ["apiVersion: v1", "kind: Secret", "data:", f"  password: {v}", "type: Opaque"], [v]
+    if choice == 9:
+        v = base64.b64encode(f"{user}:{password(rng)}".encode()).decode()
+        return "password", ["$ cat ~/.docker/config.json", '{"auths": {"registry.acme.io": {', f'    "auth": "{v}"', "}}}"], [v]
+    if choice == 10:
+        v = password(rng)
+        return "password", [f'r = requests.get(url, auth=("{user}", "{v}"))', "print(r.status_code)"], [v]
+    if choice == 11:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["    To access the server, open this file in a browser:", "    Or copy and paste one of these URLs:",
+                           f"        http://127.0.0.1:8888/lab?token={v}"], [v]
+    if choice == 12:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f"$ export VAULT_TOKEN=hvs.{v}", "$ vault kv get secret/app"], [v]
+    if choice == 13:
+        v = base64.b64encode(str(rng.randint(10**17, 10**18 - 1)).encode()).decode().rstrip("=") + "." + rand(rng, ALNUM + "-_", 6) + "." + rand(rng, ALNUM + "-_", 38)
+        return "api_key", ["Bot", "TOKEN", v, "Reset Token"], [v]
+    if choice == 14:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["Mailgun API keys", f"Private API key   key-{v}", "Public validation key"], [v]
+    if choice == 15:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["Your API keys", f"{v}-us{rng.randint(1, 21)}   Created Mar 4, 2025   Label: shop-sync"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["Signing secret", f"whsec_{v}", "Use this secret to verify webhook signatures."], [v]
+    if choice == 17:
+        v = rand(rng, ALNUM + "-_", 80)
+        return "api_key", ["[pypi]", "  username = __token__", f"  password = pypi-AgEIcHlwaS5vcmc{v}"], [v]
+    if choice == 18:
+        v = rand(rng, ALNUM, 52)
+        return "api_key", ["from groq import Groq", f'client = Groq(api_key="gsk_{v}")'], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM + "-_", 40)
+        return "api_key", ["Your API token was successfully created", "Copy this token to access the Cloudflare API.", v], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM + "%", 90)
+        return "api_key", ["Bearer Token", "AAAAAAAAAAAAAAAAAAAAA" + v, "Regenerate"], [v]
+    if choice == 21:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["[Interface]", f"PrivateKey = {v}", "Address = 10.8.0.2/24", "DNS = 1.1.1.1"], [v]
+    if choice == 22:
+        lines = [rand(rng, HEX, 32) for _ in range(5)]
+        return "api_key", ["<tls-auth>", "-----BEGIN OpenVPN Static key V1-----"] + lines, lines
+    if choice == 23:
+        v = base64.b64encode(rng.randbytes(45)).decode()
+        return "api_key", ['  "type": "service_account",', '  "private_key_id": "' + rand(rng, HEX, 40) + '",',
+                           f'  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC{v}\\n'], [v]
+    if choice == 24:
+        v = "npm_" + rand(rng, ALNUM, 36)
+        return "api_key", [rng.choice([f'$ gh secret set NPM_TOKEN --body "{v}"', f'C:\\> setx NPM_TOKEN "{v}"']), "✓ Set secret NPM_TOKEN"], [v]
+    if choice == 25:
+        v = "-".join(rand(rng, string.ascii_lowercase, 4) for _ in range(4))
+        shown = v if rng.random() < 0.5 else v.replace("-", " ")
+        return "password", [rng.choice(["App-Specific Password", "Your app password for your device"]), shown,
+                            "Enter it in the app's password field."], [v.replace("-", "")]
+    if choice == 26:
+        v = password(rng)
+        return "password", ["Generated password", v, "Copy   Regenerate   Length 16"], [v]
+    if choice == 27:
+        v = password(rng)
+        return "password", rng.choice([["PPPoE Username   " + user + "@fibre-isp", f"PPPoE Password   {v}", "MTU 1492"],
+                                       ["SMTP server   smtp.acme.io   Port 587", f"Username   {user}@acme.io", f"Password   {v}"]]), [v]
+    if choice == 28:
+        v = rand(rng, string.digits, 6)
+        line, shown = rng.choice([(f"{v} is the OTP for your txn of INR 2,500.00 at AMAZON. Valid for 5 mins. Do not share.", v),
+                                  (f"Your Steam Guard code: {rand(rng, 'BCDFGHJKMNPQRTVWXY23456789', 5)}", None),
+                                  (f"Dear customer, use OTP {v} to confirm payment of EUR 84.20 to ACME GMBH.", v)])
+        if shown is None:
+            shown = line.rsplit(" ", 1)[1]
+        return "otp", ["Messages", line, "now"], [shown]
+    v = luhn_complete(rng, rng.choice(["4", "51", "2221"]), 16)
+    return "card", ["Pay with card", f"Card number   {' '.join(v[i:i + 4] for i in range(0, 16, 4))}", "Expiry   09/28     CVV   381"], [v]
+
+
+def fourth_negative_case(rng):
+    choice = rng.randrange(15)
+    if choice == 0:
+        return ["[Peer]", f"PublicKey = {base64.b64encode(rng.randbytes(32)).decode()}", "Endpoint = vpn.acme.io:51820",
+                "AllowedIPs = 0.0.0.0/0", "PersistentKeepalive = 25"]
+    if choice == 1:
+        return ["$ cat ~/.ssh/authorized_keys", f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{base64.b64encode(rng.randbytes(32)).decode().rstrip('=')} ana@laptop"]
+    if choice == 2:
+        return [f"The authenticity of host 'git.acme.io ({rng.randint(10, 200)}.0.2.{rng.randint(2, 250)})' can't be established.",
+                f"ED25519 key fingerprint is SHA256:{base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}.",
+                "Are you sure you want to continue connecting (yes/no)?"]
+    if choice == 3:
+        return ["version https://git-lfs.github.com/spec/v1", f"oid sha256:{hashlib.sha256(rng.randbytes(8)).hexdigest()}",
+                f"size {rng.randint(10000, 9999999)}"]
+    if choice == 4:
+        return [f"From 0x{rand(rng, HEX, 40)}", f"Txn Hash 0x{rand(rng, HEX, 64)}", f"Block {rng.randint(18000000, 20000000)}"]
+    if choice == 5:
+        return ["About", f"Serial Number   C02{rand(rng, string.ascii_uppercase + string.digits, 9)}",
+                f"IMEI   {luhn_complete(rng, '35', 15)}", f"Model Number   A{rng.randint(2000, 2999)}"]
+    if choice == 6:
+        return [f"mysql> GRANT SELECT, INSERT ON shop.* TO 'app'@'10.0.%';", "Query OK, 0 rows affected (0.00 sec)",
+                "mysql> FLUSH PRIVILEGES;"]
+    if choice == 7:
+        lines = ["CONTAINER ID   IMAGE          STATUS        NAMES"]
+        for name in rng.sample(["web", "db", "cache", "worker"], 3):
+            lines.append(f"{rand(rng, HEX, 12)}   acme/{name}:2.4   Up {rng.randint(2, 50)} hours   {name}_1")
+        return lines
+    if choice == 8:
+        return [f"ASIN   B0{rand(rng, string.ascii_uppercase + string.digits, 8)}", f"Item model number   {rand(rng, string.ascii_uppercase, 2)}-{rng.randint(1000, 9999)}",
+                f"Customer reviews   4.{rng.randint(1, 9)} out of 5"]
+    if choice == 9:
+        return ["Sign-in & security", "Password   ••••••••••   Change", f"Last changed {rng.randint(2, 11)} months ago",
+                "2-Step Verification   On"]
+    if choice == 10:
+        return ["HTTP/2 200", f"x-request-id: {uuid.UUID(bytes=rng.randbytes(16))}", f'etag: "{hashlib.sha1(rng.randbytes(8)).hexdigest()}"',
+                "cache-control: max-age=3600"]
+    if choice == 11:
+        return [f"ami-0{rand(rng, HEX, 16)}   t3.micro   running", f"sg-0{rand(rng, HEX, 16)}   launch-wizard-1",
+                f"subnet-0{rand(rng, HEX, 16)}   eu-west-1a"]
+    if choice == 12:
+        return ["dist/assets", f"  index-{rand(rng, ALNUM, 8)}.js    142.31 kB", f"  index-{rand(rng, ALNUM, 8)}.css    12.08 kB",
+                f"✓ built in {rng.randint(2, 9)}.{rng.randint(10, 99)}s"]
+    if choice == 13:
+        return ["Join Zoom Meeting", f"Meeting ID: {rng.randint(800, 899)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}",
+                f"Dial by your location +1 646 558 {rand(rng, string.digits, 4)} US (New York)"]
+    return [f"Event ID   {rand(rng, HEX, 32)}", f"Release   2.{rng.randint(0, 9)}.{rng.randint(0, 9)}+build.{rng.randint(1000, 9999)}",
+            f"Trace   {rand(rng, HEX, 32)}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -516,7 +683,7 @@ def negative_case(rng):
 
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
-         "third": (third_secret_case, third_negative_case)}
+         "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -668,8 +835,8 @@ def main():
     parser.add_argument("--negatives", type=float, default=0.25, help="share of negative screens")
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
-    parser.add_argument("--pool", choices=["first", "second", "third"], default="first",
-                        help="which phrasings: the first pool (developed on), the second (added later), the third (added last)")
+    parser.add_argument("--pool", choices=list(POOLS), default="first",
+                        help="which phrasings: the first pool (developed on), the second, third and fourth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Secrets given in statements and dialogs rather than after a `name=` label: a value alone on the
+/// line under what names it (`Bearer Token` / …, `Copy this token to access the API.` / …, an app
+/// password in groups of four), SQL that sets a password (`IDENTIFIED BY '…'`), a literal given
+/// with a secret's quoted name (`define('DB_PASSWORD', '…')`) or as the second half of an `auth`
+/// pair (`auth=("ana", "…")`), Docker's base64 `auth` field, a `.pgpass` line, Mailchimp's keys as OCR
+/// reads them, and sign-in codes of letters and digits.
+extension SecretScan {
+    // MARK: - A value under the line that names it
+
+    /// A line that names a secret: a short label (`Generated password`, `Bearer Token`, `Signing
+    /// secret`, `App-Specific Password`) or a sentence about the value below (`Copy this token to
+    /// access the Cloudflare API.`, `Your app password for your device`). Group 1 is the noun.
+    static let secretNounLine = TextMatcher(
+        #"(?i)(?<![A-Za-z])(password|passwort|passcode|passphrase|token|secret|key)s?(?![A-Za-z])"#)
+    static let secretNouns: Set<String> = ["password", "passwort", "passcode", "passphrase", "token", "secret", "key"]
+    static let namingCues: [[UInt8]] = ["pass", "token", "secret", "key"].map { Array($0.utf8) }
+    /// A label that stands alone: up to three words, then the noun, maybe a colon.
+    static let shortLabelLine = TextMatcher(#"^[ \t]*(?:[A-Za-z][A-Za-z'’\-]*[ \t]+){0,3}[A-Za-z]+[ \t]*:?[ \t]*$"#)
+    /// A sentence that points at the value: `this`, `your`, `the`, `new` or `generated` before the noun.
+    static let pointingSentence = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:this|your|the|new|generated)[ \t]+(?:[A-Za-z\-]+[ \t]+){0,2}(?:password|passcode|passphrase|token|secret|key)s?(?![A-Za-z])"#)
+    /// An app password as Apple and Google show one: four groups of four small letters (OCR may
+    /// read an `l` as `I` or `|`, or one letter as two).
+    static let appPasswordGroups = TextMatcher(#"^[a-zI|]{4,5}(?:[ \-][a-zI|]{4,5}){3}[.,]?$"#)
+    /// What makes a line about something that is not the secret: a public key, a fingerprint, an id.
+    static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)
+
+    /// The value alone on the line under a line that names it. Under a short label a password
+    /// need only be no word (``isPasswordValue(_:quoted:)``); under a sentence it must look like a
+    /// secret on its own. A token or key must be random (``isRandomToken(_:)``), its pieces taken
+    /// across the spaces OCR put in it while each is machine-made.
+    func valuesUnderNamingLines() -> [Secret] {
+        guard mentions("pass", "token", "secret", "key") else { return [] }
+        var found: [Secret] = []
+        var lineStart = 0
+        while lineStart < utf8.count {
+            var lineEnd = lineStart
+            while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            // A naming line is short (a label or one sentence); most lines name nothing (a byte search says so).
+            guard lineEnd - lineStart <= 120, Self.namingCues.contains(where: { Self.holds(lowered[lineStart..<lineEnd], $0) }),
+                  case let line = slice(lineStart, lineEnd),
+                  var noun = Self.secretNounLine.firstMatch(in: line)?[1]?.lowercased(),
+                  Self.notASecretsName.firstMatch(in: line) == nil else { continue }
+            // A label ends with its noun (`Signing secret`, `Bearer Token:`, `Token secret`).
+            var lastWord = line.split(whereSeparator: { !$0.isLetter }).last?.lowercased() ?? ""
+            if lastWord.hasSuffix("s") { lastWord.removeLast() }
+            let isLabel = Self.shortLabelLine.firstMatch(in: line) != nil && Self.secretNouns.contains(lastWord)
+            if isLabel { noun = lastWord }
+            guard isLabel || Self.pointingSentence.firstMatch(in: line) != nil else { continue }
+            // The next line that holds anything.
+            var valueStart = lineEnd
+            while valueStart < utf8.count, Self.isLineBreak(utf8[valueStart]) || Self.isSpace(utf8[valueStart]) { valueStart += 1 }
+            var valueEnd = valueStart
+            while valueEnd < utf8.count, !Self.isLineBreak(utf8[valueEnd]) { valueEnd += 1 }
+            while valueEnd > valueStart, Self.isSpace(utf8[valueEnd - 1]) { valueEnd -= 1 }
+            guard valueEnd > valueStart, valueEnd - valueStart <= 200 else { continue }
+            let shown = slice(valueStart, valueEnd)
+            let isPassword = noun.hasPrefix("pass")
+            if isPassword, Self.appPasswordGroups.firstMatch(in: shown) != nil {
+                found.append(secret(.password, nil, valueStart, valueEnd))
+                continue
+            }
+            let value = squeezed(valueStart, valueEnd)
+            let pieces = shown.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            // Under a sentence, a line that ends as a sentence does goes on with it (`…with the name` /
+            // `my-domain.com.`): no password.
+            if !isLabel, isPassword, let last = value.last, ".,;)".contains(last) { continue }
+            if isPassword {
+                // One value to the line's end: a piece, and what OCR split from it (``separateValue(after:)``),
+                // maybe a scrap it cut off last (`rfN68GBew9**WF fq`).
+                guard let separate = separateValue(after: valueStart),
+                      separate.end == valueEnd || piece(from: separate.end).map({ $0.end == valueEnd && isScrap($0) }) == true,
+                      value.count >= 6, Self.isPasswordValue(value, quoted: false),
+                      isLabel || Self.looksLikeSecretOnItsOwn(value) else { continue }
+                found.append(secret(.password, nil, valueStart, valueEnd))
+            } else {
+                // (Without a stop or comma OCR read after it.)
+                var tokenEnd = valueEnd
+                while tokenEnd > valueStart, ".,;".utf8.contains(utf8[tokenEnd - 1]) { tokenEnd -= 1 }
+                let token = squeezed(valueStart, tokenEnd)
+                // The pieces OCR split a token into (a long one into many), a word of a sentence
+                // at most once and short (`Jef sSi yHpW58S7…`: OCR read its first letters as one).
+                let words = pieces.filter { Self.sentenceWord.firstMatch(in: String($0)) != nil }
+                guard pieces.count <= max(8, token.count / 6), words.count <= 1, words.allSatisfy({ $0.count <= 4 }),
+                      token.count >= 20, Self.isRandomToken(Self.withoutOCRJunk(token)) || Self.isRandomLetters(token),
+                      isLabel || Self.isClearlyRandom(Self.withoutOCRJunk(token)) else { continue }
+                found.append(secret(.apiKey, nil, valueStart, tokenEnd))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Statements that set a password
+
+    /// SQL's `IDENTIFIED BY '…'` (MySQL, Oracle; `IDENTIFIED WITH plugin BY '…'`), the literal
+    /// after it; OCR may read the quotes curly.
+    static let identifiedBy = TextMatcher(
+        #"(?im)(?<![A-Za-z])IDENTIFIED[ \t]+(?:WITH[ \t]+[A-Za-z_0-9]+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'‘’“”`]{1,2})?(?:([^\n]{1,128}?)["'‘’“”`](?=[ \t]*;?[ \t]*$)|([^"'‘’“”`\s]{1,128}?)(?:["'‘’“”`]|(?=;?[ \t]*$)))"#)
+    /// A literal given with a secret's quoted name: `define('DB_PASSWORD', '…')`,
+    /// `config.set("api_key", "…")`, `ENV.fetch("SECRET_TOKEN", "…")`. Group 1 the name, 2 the value.
+    /// OCR may read a name's `_` as a space, one quote as two or as a comma, drop a closing quote
+    /// before `)`, or the value's opening one (group 3).
+    static let namedLiteral = TextMatcher(
+        #"["'‘’“”]([A-Za-z][A-Za-z0-9_.\- ]{2,63})["'‘’“”,]{0,2}[ \t]*,[ \t]*(?:["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)|([^\s"'‘’“”,()]{6,128}))(?:["'‘’“”]|(?=[ \t]*\)))"#)
+    /// A user and a password given as an `auth` pair: `auth=("ana", "…")`, `HTTPBasicAuth('ana', '…')`,
+    /// `.basic_auth("ana", "…")`. Group 1 is the password.
+    static let authPair = TextMatcher(
+        #"(?i)auth[A-Za-z_]*[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
+    /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
+    static let authField = TextMatcher(
+        #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)
+    /// A `.pgpass` line: `host:port:database:user:password` (a port or `*` second).
+    /// OCR may put spaces around the colons and inside the host or the password (to the line's end).
+    static let pgpassLine = TextMatcher(
+        #"(?m)^[ \t]*[A-Za-z0-9_.,\-*]+(?: [A-Za-z0-9_.,\-]+){0,3} ?: ?(?:[0-9]{2,5}|\*) ?: ?[^:\s]+(?: [^:\s]+)? ?: ?[^:\s]+(?: [^:\s]+)? ?: ?(\S[^\n]{3,127}?)[ \t]*$"#)
+
+    func statementPasswords() -> [Secret] {
+        var found: [Secret] = []
+        func add(_ kind: SecretKind, _ match: TextMatcher.Match, group: Int, check: (String) -> Bool) {
+            guard let value = match[group], check(value), let range = match.range(group, in: text) else { return }
+            found.append(secret(kind, nil, range.lowerBound, range.upperBound))
+        }
+        if mentions("identified") {
+            // The value to the line's last quote (OCR may read a `^` inside as a quote: `'P5“t@!er%oY“5ga’;`),
+            // or up to a quote; a value whose opening quote OCR lost must look like one.
+            for match in Self.identifiedBy.matches(in: text) {
+                let quoted = match[1] != nil
+                add(.password, match, group: match[2] != nil ? 2 : 3) { Self.isPasswordValue($0, quoted: quoted) }
+            }
+        }
+        if mentions("pass", "pwd", "secret", "token", "key"), mentions(",") {
+            for match in Self.namedLiteral.matches(in: text) {
+                guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name) else { continue }
+                // (Group 3: the opening quote lost, `'DB_PASSWORD', Jh&pT%xZ1tprt’`: then it must look like one.)
+                let quoted = match[2] != nil
+                add(kind, match, group: quoted ? 2 : 3) { value in
+                    kind == .password ? Self.isPasswordValue(value, quoted: quoted) && (quoted || Self.looksLikeSecretOnItsOwn(value))
+                        : Self.isSecretLiteral(value) || Self.isRandomToken(value)
+                }
+            }
+        }
+        if mentions("auth") {
+            for match in Self.authPair.matches(in: text) {
+                add(.password, match, group: 1) { value in
+                    // The second half of a pair, not a word of the call (`auth=("user", "password")` is a placeholder).
+                    value.count >= 4 && Self.isPasswordValue(value, quoted: true)
+                }
+            }
+        }
+        if mentions("auth") {
+            for match in Self.authField.matches(in: text) {
+                // Across the spaces OCR put in it (`c3ZjX3J LcG9ydDprx0 …`), which no sentence word is.
+                add(.password, match, group: 1) { value in
+                    let pieces = value.split(separator: " ")
+                    return pieces.count <= 6 && !pieces.contains { Self.sentenceWord.firstMatch(in: String($0)) != nil }
+                        && Self.isBasicCredentials(Self.withoutOCRJunk(pieces.joined()))
+                }
+            }
+        }
+        // Cued by the file's name or PostgreSQL's port: the pattern is not tried on every text with a `:`.
+        if mentions("pgpass", "5432") {
+            for match in Self.pgpassLine.matches(in: text) {
+                add(.password, match, group: 1) { value in
+                    let squeezed = value.filter { $0 != " " && $0 != "\t" }
+                    // (A `:` inside is escaped in the file, `\:`: more fields are another format, a fingerprint's bytes.)
+                    return !value.contains("/") && !value.contains(":") && value.filter({ $0 == " " }).count <= 2 && value.contains(where: \.isLetter)
+                        && Self.isPasswordValue(squeezed, quoted: false)
+                }
+            }
+        }
+        return found
+    }
+
+    // MARK: - Hexadecimal keys read with noise
+
+    /// Mailchimp's key (32 hexadecimal digits and its data centre, `-us21`) as OCR reads it: any
+    /// character may be a misread one (`O`, `S`, `@` for digits, `F` for `f`, `€839d…`, `06ch4b…`,
+    /// `fbéd`; `-uss` for `-us8`), OCR may split it once or drop or add a character; 26 of its
+    /// characters must read as small hexadecimal digits.
+    static let noisyDataCentreKey = TextMatcher(
+        #"(?<![A-Za-z0-9])([^\s\-"'<>](?: ?[^\s\-"'<>]){29,32}) ?- ?us ?[0-9@&|SsBIlOo]{1,3}(?![A-Za-z0-9])"#)
+
+    func noisyDataCentreKeys() -> [Secret] {
+        guard mentions("-us", "- us", "-u s") else { return [] }
+        return Self.noisyDataCentreKey.matches(in: text).compactMap { match in
+            // Mostly small hexadecimal digits, both digits and letters among them; OCR reads an `f`
+            // as `F`, hardly an `a` to `e` as a capital (`…c33ED38357DB-us2` is another shape).
+            guard let key = match[1], key.filter({ $0 == " " }).count <= 1,
+                  key.filter({ $0.isASCII && ($0.isNumber || ("a"..."f").contains($0)) }).count >= 26, key.contains(where: \.isNumber),
+                  key.contains(where: { ("a"..."f").contains($0) }), key.filter({ ("A"..."E").contains($0) }).count <= 1 else { return nil }
+            return secret(.apiKey, "Mailchimp", match.start, match.end)
+        }
+    }
+
+    // MARK: - Codes of letters and digits
+
+    /// A sign-in code of capitals and digits after the words that name one (Steam Guard's `F4K9B`,
+    /// `Your login code: X7KQ2P`); digits-only codes are ``oneTimeCodes()``'.
+    static let namedLetterCode = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access)[ \t]+code[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{5,8}))(?![A-Za-z0-9])"#)
+
+    func letterCodes() -> [Secret] {
+        guard mentions("code") else { return [] }
+        return Self.namedLetterCode.matches(in: text, within: lines(mentioning: ["code"])).compactMap { match in
+            guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1, in: text) else { return nil }
+            return secret(.otp, nil, range.lowerBound, range.upperBound)
+        }
+    }
+}
