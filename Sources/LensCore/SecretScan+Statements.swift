@@ -149,8 +149,6 @@ extension SecretScan {
                     value.count >= 4 && Self.isPasswordValue(value, quoted: true)
                 }
             }
-        }
-        if mentions("auth") {
             for match in Self.authField.matches(in: text) {
                 // Across the spaces OCR put in it (`c3ZjX3J LcG9ydDprx0 …`), which no sentence word is.
                 add(.password, match, group: 1) { value in
