@@ -73,12 +73,13 @@ struct TextMatcher {
         var groupRanges: [NSRange] = []
         subscript(_ index: Int) -> String? { index < groups.count ? groups[index] : nil }
 
-        /// A group's range as UTF-8 offsets into `text` (the text that was searched).
-        func range(_ index: Int, in text: String) -> Range<Int>? {
-            guard index < groupRanges.count, groupRanges[index].location != NSNotFound,
-                  let range = Range(groupRanges[index], in: text) else { return nil }
-            let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-            return start..<(start + text.utf8.distance(from: range.lowerBound, to: range.upperBound))
+        /// A group's range as UTF-8 offsets into the text that was searched, worked out within the
+        /// match (its cost is the match's length, not the text's).
+        func range(_ index: Int) -> Range<Int>? {
+            guard index < groupRanges.count, let group = groups[index], let whole = groupRanges.first,
+                  case let offset = groupRanges[index].location - whole.location, offset >= 0 else { return nil }
+            let start = self.start + String(decoding: Array(text.utf16.prefix(offset)), as: UTF16.self).utf8.count
+            return start..<(start + group.utf8.count)
         }
     }
 

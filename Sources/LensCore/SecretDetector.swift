@@ -94,11 +94,8 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
-            found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters())
-                .filter { kinds.contains($0.kind) }
-        }
-        if kinds.contains(.password) || kinds.contains(.apiKey) {
-            found += (scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords())
+            found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
+                + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() }

@@ -120,7 +120,7 @@ extension SecretScan {
     func statementPasswords() -> [Secret] {
         var found: [Secret] = []
         func add(_ kind: SecretKind, _ match: TextMatcher.Match, group: Int, check: (String) -> Bool) {
-            guard let value = match[group], check(value), let range = match.range(group, in: text) else { return }
+            guard let value = match[group], check(value), let range = match.range(group) else { return }
             found.append(secret(kind, nil, range.lowerBound, range.upperBound))
         }
         if mentions("identified") {
@@ -203,7 +203,7 @@ extension SecretScan {
     func letterCodes() -> [Secret] {
         guard mentions("code") else { return [] }
         return Self.namedLetterCode.matches(in: text, within: lines(mentioning: ["code"])).compactMap { match in
-            guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1, in: text) else { return nil }
+            guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
     }
