@@ -126,10 +126,11 @@ extension SecretScan {
 
     /// A password label, up to four words, then a colon, or an arrow or a dash standing alone
     /// between spaces, which OCR may read as any one or two symbols: `new password for the NAS →
-    /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`. A symbol against a word is part of
-    /// it (`password reset for ana.souza@…`, `password is not taken from ~/.cvspass`).
+    /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`, `passwd for the kiosk is …`. A
+    /// symbol against a word is part of it (`password reset for ana.souza@…`, `password is not
+    /// taken from ~/.cvspass`).
     static let labelWordsThenArrow = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:password|passwort|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4})(?:[ \t]*:|[ \t]+(?:->|=>|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
+        #"(?i)(?<![A-Za-z])(?:password|passwort|passwd|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4}?)(?:[ \t]*:|[ \t]+(?:->|=>|is|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
 
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
@@ -137,7 +138,8 @@ extension SecretScan {
             guard let (start, end, _) = separateValue(after: match.end) else { return nil }
             let value = squeezed(start, end)
             // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
-            guard value.count >= 6, value.contains(where: \.isLetter), Self.isPasswordValue(value, quoted: false) else { return nil }
+            // (After `is`, an address or a path is where it is kept: `password for root is in /etc/…`.)
+            guard value.count >= 6, value.contains(where: \.isLetter), !value.contains("/"), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -177,6 +177,11 @@ extension SecretScan {
             return (start, end, true)
         }
         guard let first = piece(from: i, maximumSpaces: 0) else { return nil }
+        // A YAML tag says where the value is or how it is kept, not what it is: `!vault |` (the
+        // encrypted block below), `!secret wifi_password` (Home Assistant), `!Ref DbPassword`.
+        if utf8[first.start] == 0x21, first.end - first.start >= 3, utf8[(first.start + 1)..<first.end].allSatisfy(Self.isLetter) {
+            return nil
+        }
         var end = first.end
         // A list or a sentence goes on after the value: `pass: S3cret!, then…`. Unless what is
         // left is a scrap (`password 3; AWLEagCU`): then OCR read a letter as the `;`.
@@ -207,10 +212,11 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`), then `=`, `:`, `:=`, `is` or only spaces; or
+    /// `db.password`, `--password`, `clientSecret`, a subscript's `os.environ["API_KEY"]`), then
+    /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:[”’]?[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// What an identifier names: a password, a token or key, or nothing.
     static func secretName(_ identifier: String) -> SecretKind? {
@@ -234,25 +240,34 @@ extension SecretScan {
         }
         if !current.isEmpty { words.append(current.lowercased()) }
         // What names a secret's place or kind, not the secret: `TOKEN_URL`, `SECRET_NAME`,
-        // `passwordVariable`, `publicKey`.
+        // `passwordVariable`, `publicKey`, and a form's parts (`passwordInput`, `tokenError`).
         let about: Set<String> = ["url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint",
                                   "header", "length", "size", "count", "prefix", "hint", "label", "policy", "format", "mode", "reset",
-                                  "expiry", "expires", "ttl", "timeout", "hash", "strength", "confirm", "confirmation"]
+                                  "expiry", "expires", "ttl", "timeout", "hash", "strength", "confirm", "confirmation",
+                                  "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder"]
         if let last = words.last, about.contains(last) { return nil }
         if words.contains("public") { return nil }
         let passwords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
         if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
+        // A tool's option whose name ends with `pass` (`-storepass`, `-keypass`: keytool's).
+        if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"),
+           !["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"].contains(last) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
         if words.contains("secret") || words.contains("token") || words.contains("apikey") { return .apiKey }
+        // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`.
+        let keyKinds: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master", "license",
+                                     "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
+        if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token") }) {
+            return .apiKey
+        }
         if bare == upper, ["SECRET", "TOKEN", "APIKEY"].contains(where: upper.contains) { return .apiKey }
         // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
         if let index = words.firstIndex(of: "key"), index > 0,
-           ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master", "license", "licence",
-            "app", "service", "admin", "account", "subscription", "webhook", "setup"].contains(words[index - 1]) {
+           keyKinds.contains(words[index - 1]) {
             return .apiKey
         }
         return nil
@@ -292,6 +307,9 @@ extension SecretScan {
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
             let value = squeezed(start, end)
+            // A call in code gives the name what the call returns: `password = getpass.getpass()`,
+            // `const passwordInput = document.getElementById("password")`.
+            if !quoted, Self.isCall(value) { continue }
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
@@ -300,12 +318,14 @@ extension SecretScan {
                 // flag can come: a leading `-` is the password's.
                 let dashed = !quoted && separator == nil && utf8[start] == 0x2D && wordsOnlyBefore(match.start)
                 guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) else { continue }
-                // Nor a call in code (`if password is_valid(form):`): a name, then its arguments.
-                if !quoted, Self.isCall(value) { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
-                if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains) { continue }
+                // A tool that sets passwords is named so (`htpasswd -c …`, `chpasswd`, `smbpasswd`).
+                if separator == nil, lower.hasSuffix("passwd"), lower != "passwd" { continue }
+                // (A tool's option is no pass of that kind: `-storepass …`.)
+                if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains),
+                   !(lower.hasPrefix("-") && lower.hasSuffix("pass")) { continue }
                 // And the name ends with what it holds: `ldap_parse_password_expiring_control to
                 // libldap-2.4` names a function about passwords, not one.
                 guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "secret", "token", "key"]
@@ -481,6 +501,17 @@ extension SecretScan {
         ("PyPI", #"pypi ?- ?AgE"#, 80, 250, 1),
         // X's bearer token: its run of `A`s survives OCR; the rest is split and misread.
         ("X", #"A{18,24}"#, 40, 120, 1),
+        ("Postman", #"PMAK ?- ?"#, 57, 61, 1),
+        // (Capitals and digits: OCR reads a `0` as `O` or `@`, so a body without digits is still one.)
+        ("New Relic", #"NRAK ?- ?"#, 26, 28, 0),
+        ("Tailscale", #"tskey ?- ?[a-z]{3,7} ?- ?"#, 40, 80, 1),
+        ("Figma", #"figd(?: ?_ ?| )"#, 38, 46, 1),
+        ("Databricks", #"dapi"#, 31, 35, 1),
+        ("Sentry", #"sntry[su](?: ?_ ?| )"#, 60, 200, 1),
+        ("Linear", #"lin ?_ ?api ?_ ?"#, 38, 42, 1),
+        ("Notion", #"ntn(?: ?_ ?| )"#, 44, 48, 1),
+        ("Google", #"GOCSPX ?- ?"#, 27, 30, 1),
+        ("Atlassian", #"ATATT3"#, 150, 200, 1),
         // An Azure storage account's key in its connection string (base64: `/` and `+` inside).
         ("Azure", #"Account ?K ?e ?y ?= ?"#, 84, 90, 1),
     ]
@@ -577,8 +608,9 @@ extension SecretScan {
                   provider.label == "Azure" || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
-            // Mailgun's body is hexadecimal: `key-value pairs, 2 per line…` is prose after a common word.
-            if provider.label == "Mailgun", body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
+            // Mailgun's and Databricks' bodies are hexadecimal: `key-value pairs, 2 per line…` is prose
+            // after a common word, `dapiDataGetTopLongShortPositionRatio` a method's name.
+            if provider.label == "Mailgun" || provider.label == "Databricks", body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
@@ -642,6 +674,10 @@ extension SecretScan {
             let byte = utf8[i]
             if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i), !(byte == 0x27 && isGlyphQuote(i, start, end)) { return i }
             if byte == 0x26, startsQueryParameter(i + 1, end) { return i }
+            // A curly quote or a `)` with nothing of the key after it closes a literal or a call
+            // (`Client(auth="ntn_…”)`); inside, it is a glyph OCR misread.
+            let curly = byte == 0xE2 && i + 2 < end && utf8[i + 1] == 0x80 && [0x98, 0x99, 0x9C, 0x9D].contains(utf8[i + 2])
+            if curly || byte == 0x29, !utf8[(i + (curly ? 3 : 1))..<end].contains(where: Self.isAlphanumeric) { return i }
             i += 1
         }
         return end
@@ -779,7 +815,8 @@ extension SecretScan {
 
     /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//`, inside the user
     /// name (`dep Loy`) and inside the password, an `@` in the password (the last `@` before the host ends it).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})? ?: ?"#)
+    /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?(?:[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})?)? ?: ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -808,6 +845,8 @@ extension SecretScan {
             let stop = lastAt ?? end
             guard stop > start else { return nil }
             let value = squeezed(start, stop)
+            // Without a user, a value with a `:` is a method and a user (CVS's `cvs://:pserver:anoncvs@…`).
+            if match.text.replacingOccurrences(of: " ", with: "").hasSuffix("//:"), value.contains(":") { return nil }
             // A backslash may be a symbol OCR misread (`^` as `\`); `\(` is a string's interpolation.
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
                   !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
@@ -887,9 +926,10 @@ extension SecretScan {
     /// After a card label, a number in groups of four where OCR read a digit as a glyph that looks
     /// like it (`495@`: `@ ® ©` `O` `o` for `0`, `| ] ! I l` for `1`, `§ $ S s` for `5`, `B` for
     /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`), at least ten of its characters digits. The
-    /// label is ``cardLabelWords``, with what stands between it and the number taken lazily.
+    /// label is ``cardLabelWords``, with what stands between it and the number taken lazily; the
+    /// number may start the next line (`Virtual card` / `272@ 8259 …`).
     static let noisyLabelledCard = TextMatcher(
-        cardLabelWords + #"?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
+        cardLabelWords + #"?(?:\n[ \t]*)?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
 
     func noisyLabelledCards() -> [Secret] {
         // `cc` as a label only: inside words (`access`, `success`) it is everywhere.
@@ -942,6 +982,21 @@ extension SecretScan {
         while secret.label == "JWT", let next = piece(from: end, maximumSpaces: 1), next.end - next.start >= 8,
               utf8[next.start] == 0x2D || utf8[next.start] == 0x5F, isBase64URL(next), isMachineMade(next.start + 1, next.end) {
             end = valueEnd(from: next.end, stoppingAt: Self.keyStops)
+        }
+        // A long key (40+) whose line goes on with a few pieces, none a word and one machine-made
+        // of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
+        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40 {
+            var pieces: [(start: Int, end: Int)] = []
+            var index = end
+            while pieces.count <= 8, let next = piece(from: index, maximumSpaces: 2) {
+                pieces.append(next)
+                index = next.end
+            }
+            if let last = pieces.last, pieces.count <= 8, piece(from: index, maximumSpaces: .max) == nil,
+               pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) == nil }),
+               pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {
+                end = last.end
+            }
         }
         guard end > secret.end else { return secret }
         var extended = secret

@@ -83,6 +83,12 @@ extension SecretScan {
                 let token = squeezed(valueStart, tokenEnd)
                 // The pieces OCR split a token into (a long one into many), a word of a sentence
                 // at most once and short (`Jef sSi yHpW58S7…`: OCR read its first letters as one).
+                // A wallet's or an ed25519 private key in hexadecimal, under a line that says it is
+                // one (a hash of that length elsewhere is none).
+                if Self.isHexPrivateKey(token), line.range(of: "private key", options: .caseInsensitive) != nil {
+                    found.append(secret(.apiKey, "private key", valueStart, tokenEnd))
+                    continue
+                }
                 let words = pieces.filter { Self.sentenceWord.firstMatch(in: String($0)) != nil }
                 guard pieces.count <= max(8, token.count / 6), words.count <= 1, words.allSatisfy({ $0.count <= 4 }),
                       token.count >= 20, Self.isRandomToken(Self.withoutOCRJunk(token)) || Self.isRandomLetters(token),
@@ -91,6 +97,13 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// 64 hexadecimal digits, maybe after `0x`, as OCR reads them: the `0` of `0x` as `O` or `©`,
+    /// four digits misread (`i` for `1`, `g` for `9`, `s` for `8`).
+    static func isHexPrivateKey(_ token: String) -> Bool {
+        let digits = token.count > 2 && "0Oo©@".contains(token.first!) && token.dropFirst().first == "x" ? token.dropFirst(2) : Substring(token)
+        return (62...66).contains(digits.count) && digits.filter(\.isHexDigit).count >= digits.count - 4
     }
 
     // MARK: - Statements that set a password
@@ -196,15 +209,27 @@ extension SecretScan {
     // MARK: - Codes of letters and digits
 
     /// A sign-in code of capitals and digits after the words that name one (Steam Guard's `F4K9B`,
-    /// `Your login code: X7KQ2P`); digits-only codes are ``oneTimeCodes()``'.
+    /// `Your login code: X7KQ2P`, a meeting's `Passcode: HFFSTW`); digits-only codes are ``oneTimeCodes()``'.
     static let namedLetterCode = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access)[ \t]+code[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{5,8}))(?![A-Za-z0-9])"#)
+        #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access)[ \t]+code|pass[ \t]?code)[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{5,8}))(?![A-Za-z0-9])"#)
+    /// A meeting's passcode of letters and digits in both cases (Zoom's `Passcode: Xy7Qp2`):
+    /// with a digit, or capitals inside, as no word after the label has (`Passcode: Required`).
+    static let mixedPasscode = TextMatcher(#"(?i)(?<![A-Za-z])pass[ \t]?code[ \t]*:[ \t]*([A-Za-z0-9]{5,10})(?![A-Za-z0-9])"#)
 
     func letterCodes() -> [Secret] {
         guard mentions("code") else { return [] }
-        return Self.namedLetterCode.matches(in: text, within: lines(mentioning: ["code"])).compactMap { match in
+        let lines = lines(mentioning: ["code"])
+        var found: [Secret] = Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
             guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
+        if mentions("passcode", "pass code") {
+            for match in Self.mixedPasscode.matches(in: text, within: lines) {
+                guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1),
+                      value.contains(where: \.isNumber) || value.dropFirst().contains(where: \.isUppercase) else { continue }
+                found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
     }
 }

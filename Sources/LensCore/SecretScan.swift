@@ -118,6 +118,18 @@ struct SecretScan {
         ("Discord", #"[A-Z][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}"#),
         ("Square", #"sq0(?:csp|atp)-[0-9A-Za-z_\-]{22,43}|EAAA[A-Za-z0-9_\-]{60}"#),
         ("Azure", #"AccountKey=[A-Za-z0-9+/]{86}=="#),
+        ("Postman", #"PMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}"#),
+        ("New Relic", #"NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9\-]{32}|NRJS-[a-f0-9]{19}"#),
+        ("Tailscale", #"tskey-[a-z]+-[A-Za-z0-9\-]{30,}"#),
+        ("Figma", #"figd_[A-Za-z0-9_\-]{38,45}"#),
+        ("Databricks", #"dapi[a-f0-9]{32}(?:-\d)?"#),
+        ("Sentry", #"sntry[su]_[A-Za-z0-9+/=_\-]{60,}"#),
+        ("Atlassian", #"ATATT3[A-Za-z0-9_\-=]{150,}"#),
+        ("Grafana", #"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}"#),
+        ("Doppler", #"dp\.(?:st|sa|ct|pt|scim|audit)\.[A-Za-z0-9_\-]{40,}"#),
+        ("Replicate", #"r8_[A-Za-z0-9]{37}"#),
+        ("Perplexity", #"pplx-[A-Za-z0-9]{48}"#),
+        ("Pulumi", #"pul-[a-f0-9]{40}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
@@ -198,13 +210,16 @@ struct SecretScan {
 
     /// `scheme://user:password@host`: only the password is a secret (the host stays findable).
     /// OCR often reads `postgres://` as `postgres: //`: a space after the colon or the slashes is allowed.
-    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{1,64}):([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
+    /// The user may be empty: `redis://:password@cache:6379/0`.
+    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}):([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
 
     func connectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
         return Self.credentialURL.matches(in: text).compactMap { match in
             guard let password = match[2], !Self.isPlaceholder(password), password.count >= 3,
                   !password.allSatisfy(\.isASCIIDigit) else { return nil } // `host:8000@` is a port
+            // Without a user, a value with a `:` is a method and a user (CVS's `cvs://:pserver:anoncvs@…`).
+            if match[1]?.isEmpty != false, password.contains(":") { return nil }
             let end = match.end - 2 // before `@` and the host's first character
             let start = end - password.utf8.count
             return Secret(kind: .apiKey, label: "connection string", start: start, end: end, marker: "[password]")
@@ -471,6 +486,10 @@ struct SecretScan {
         }
         if quoted { return true }
         guard value.count >= 4 else { return false }
+        // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
+        if value.first == "!", value.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }) { return false }
+        // A call gives what it returns: `password = getpass.getpass()`.
+        if isCall(value) { return false }
         // A field's dots as OCR reads them (`**eseeeee*`, `s*+ss***»`, `s+erseeees`): two letters at
         // most, or three small ones and no digit, again and again.
         // Or one character most of the time (`eeeeeesee2`), as no chosen password is.
@@ -497,9 +516,10 @@ struct SecretScan {
     }
 
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
-    /// random value after it.
+    /// random value after it. A prompt may show its default between them (`aws configure`'s
+    /// `AWS Secret Access Key [None]: …`).
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
@@ -517,7 +537,8 @@ struct SecretScan {
                 if Self.isBasicCredentials(squeezed(start, end)) { return secret(.apiKey, nil, start, end) }
                 if Self.isBasicCredentials(value) { return secret(.apiKey, nil, start, match.end) }
             }
-            if !Self.isRandomToken(value) {
+            // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)
+            if !Self.isRandomToken(value), quoted != nil || match[2] == nil || !Self.isRandomToken(Self.withoutOCRJunk(value)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
@@ -674,7 +695,9 @@ struct SecretScan {
     /// determiner names no other kind (`Enter this code: 482913`, `Use the code (7744)`).
     /// Vietnamese messages say `mã xác nhận` / `mã xác thực` / `mã kích hoạt` / `mã OTP`, often
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|bestätigungscode|sicherheitscode|código|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    /// OCR's English model reads accented letters as others: `código` as `cédigo` or `cddigo`,
+    /// `Bestätigungscode` as `Bestatigungscode`.
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -688,17 +711,18 @@ struct SecretScan {
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\blautet\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
-        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"\s*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
+        // On one line, and not the end of a longer number in groups (`Meeting ID: 858 0689 6348` / `Passcode: …`).
+        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(?<!\d[ \-])"# + otpValue + #"[ \t]*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ]
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "digo", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
         for (index, matcher) in Self.otpMatchers.enumerated() {

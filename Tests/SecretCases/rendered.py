@@ -23,6 +23,10 @@ error and promo codes, placeholders, Stripe request ids, `kubectl get secrets`).
 (see ``fourth_secret_case``), written after the third had been through seven rounds: SQL, PHP,
 Terraform, Ansible, Kubernetes and Docker config, WireGuard and OpenVPN keys, more providers, app
 passwords, bank OTPs; negatives such as public keys, host fingerprints, IMEIs, request ids.
+`--pool fifth` (see ``fifth_secret_case``), written after the fourth had been through six rounds:
+command-line tools' own password arguments, XML and properties files, more providers, presigned
+URLs, kubeconfig, `otpauth://`, recovery and product keys, codes in other languages, secrets in
+source code; negatives such as certificates, signatures, integrity hashes, data URIs, click ids.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -655,6 +659,195 @@ def fourth_negative_case(rng):
             f"Trace   {rand(rng, HEX, 32)}"]
 
 
+def fifth_secret_case(rng):
+    """The fifth pool (`--pool fifth`): written after the fourth pool had been through six rounds,
+    before any rule was run on it, from places none of the earlier pools has: `keytool`, `openssl`
+    and `htpasswd`/`rabbitmqctl` arguments, `ldapsearch -w`, `smbclient -U user%pass`, `sqlcmd -P`,
+    `nmcli … password`, Maven's `settings.xml`, .NET's `app.config`, Gradle properties, `.yarnrc.yml`,
+    `.databrickscfg`, Sentry, Linear, Notion, Postman, New Relic, Tailscale, Figma and Google OAuth
+    client secrets, `aws configure`'s prompts, presigned S3 and Azure SAS signatures, a kubeconfig's
+    `client-key-data`, `redis://:pass@`, a meeting passcode, an `otpauth://` URI, a BitLocker
+    recovery key, a product key, a wallet's private key, codes in German, French, Spanish and
+    Portuguese, `pw:` in a chat, secrets assigned in source code, a German transfer form, a virtual
+    card. A value leaves out a public prefix."""
+    user = rng.choice(["deploy", "admin", "ci", "jonas", "svc_etl", "ops", "build"])
+    host = rng.choice(["db.internal", "10.1.2.40", "sql.example.net", "ldap.acme.io"])
+    choice = rng.randrange(34)
+    if choice == 0:
+        v = password(rng)
+        return "password", [f"$ keytool -genkeypair -alias app -keystore app.jks -storepass {v} -keypass {v}",
+                            "Generating 2,048 bit RSA key pair and self-signed certificate"], [v]
+    if choice == 1:
+        v = password(rng)
+        return "password", [rng.choice([f"$ openssl enc -aes-256-cbc -salt -in notes.txt -out notes.enc -pass pass:{v}",
+                                         f"$ openssl pkcs12 -export -in cert.pem -inkey key.pem -out app.p12 -passout pass:{v}"])], [v]
+    if choice == 2:
+        v = password(rng)
+        return "password", [rng.choice([f"$ sudo htpasswd -b -c /etc/nginx/.htpasswd {user} {v}", f"$ sudo rabbitmqctl add_user {user} {v}"]),
+                            rng.choice(["Adding password for user " + user, f'Adding user "{user}" ...'])], [v]
+    if choice == 3:
+        v = password(rng)
+        return "password", [f'$ ldapsearch -x -H ldap://{host} -D "cn=admin,dc=acme,dc=io" -w {v} -b "dc=acme,dc=io"', "# extended LDIF"], [v]
+    if choice == 4:
+        v = password(rng)
+        return "password", [f"$ smbclient //fileserver/finance -U {user}%{v}", "Try \"help\" to get a list of possible commands.", "smb: \\>"], [v]
+    if choice == 5:
+        v = password(rng)
+        return "password", ["<servers>", "  <server>", "    <id>nexus-releases</id>", f"    <username>{user}</username>",
+                            f"    <password>{v}</password>", "  </server>"], [v]
+    if choice == 6:
+        v = password(rng)
+        return "password", ["<connectionStrings>", f'  <add name="Shop" connectionString="Server={host};Database=shop;User Id=sa;Password={v};" />',
+                            "</connectionStrings>"], [v]
+    if choice == 7:
+        v = password(rng)
+        return "password", ["# gradle.properties", "signing.keyId=" + rand(rng, HEX, 8).upper(),
+                            rng.choice([f"signing.password={v}", f"ossrhPassword={v}"]), "org.gradle.jvmargs=-Xmx2g"], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 36)
+        return "api_key", ["# .yarnrc.yml", "npmRegistryServer: \"https://npm.acme.io\"", f'npmAuthToken: "{v}"'], [v]
+    if choice == 9:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ cat ~/.databrickscfg", "[DEFAULT]", "host = https://adb-" + rand(rng, string.digits, 16) + ".7.azuredatabricks.net",
+                           f"token = dapi{v}"], [v]
+    if choice == 10:
+        v = rand(rng, ALNUM, 60) + "_" + rand(rng, ALNUM, 43)
+        return "api_key", ["# .sentryclirc / CI variables", f"SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOj{v}"], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["Personal API keys", f"ci-sync   lin_api_{v}", "Created just now · Copy it now, it won't be shown again"], [v]
+    if choice == 12:
+        v = rand(rng, string.digits, 11) + rand(rng, ALNUM, 35)
+        return "api_key", ["from notion_client import Client", f'notion = Client(auth="ntn_{v}")'], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 24) + "-" + rand(rng, HEX, 34)
+        return "api_key", ["Postman API Keys", "Key generated", f"PMAK-{v}"], [v]
+    if choice == 14:
+        v = rand(rng, string.ascii_uppercase + string.digits, 27)
+        return "api_key", [f'$ curl -X POST https://api.newrelic.com/graphql -H "API-Key: NRAK-{v}"'], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 11) + "CNTRL-" + rand(rng, ALNUM, 33)
+        return "api_key", [f"$ sudo tailscale up --authkey=tskey-auth-k{v}", "Success."], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM + "-_", 40)
+        return "api_key", ["Personal access tokens", "Copy this token now. You won't be able to see it again.", f"figd_{v}"], [v]
+    if choice == 17:
+        v = rand(rng, ALNUM + "-_", 28)
+        return "api_key", rng.choice([['{"web": {', f'  "client_id": "{rand(rng, string.digits, 12)}-{rand(rng, string.ascii_lowercase + string.digits, 32)}.apps.googleusercontent.com",',
+                                       f'  "client_secret": "GOCSPX-{v}",', '  "redirect_uris": ["http://localhost:8080/callback"]'],
+                                      [f"$ curl -d client_id=acme-web -d client_secret=GOCSPX-{v} -d grant_type=client_credentials https://oauth2.googleapis.com/token"]]), [v]
+    if choice == 18:
+        v = rand(rng, ALNUM + "/+", 40)
+        return "api_key", ["$ aws configure", f"AWS Access Key ID [None]: AKIA{rand(rng, string.ascii_uppercase + '234567', 16)}",
+                           f"AWS Secret Access Key [None]: {v}", "Default region name [None]: eu-west-1"], [v]
+    if choice == 19:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["https://acme-reports.s3.amazonaws.com/q3.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256",
+                           f"&X-Amz-Credential=AKIA{rand(rng, string.ascii_uppercase + '234567', 16)}%2F20250304%2Feu-west-1%2Fs3%2Faws4_request",
+                           "&X-Amz-Date=20250304T102233Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host", f"&X-Amz-Signature={v}"], [v]
+    if choice == 20:
+        raw = base64.b64encode(rng.randbytes(32)).decode()
+        v = raw.replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+        return "api_key", ["SAS token", f"sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2025-12-31T23:59:59Z&spr=https&sig={v}"], [v]
+    if choice == 21:
+        v = base64.b64encode(rng.randbytes(45)).decode()
+        return "api_key", ["users:", f"- name: {user}", "  user:", "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",
+                           f"    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF{v}"], [v]
+    if choice == 22:
+        v = password(rng)
+        return "password", [rng.choice([f"REDIS_URL=redis://:{v}@cache.acme.io:6379/0", f"broker_url = 'redis://:{v}@10.0.0.9:6379/1'"]), "CELERY_CONCURRENCY=4"], [v]
+    if choice == 23:
+        v = rng.choice([rand(rng, string.digits, 6), rand(rng, ALNUM, 6)])
+        return "otp", ["Join Zoom Meeting", f"https://acme.zoom.us/j/{rand(rng, string.digits, 11)}", f"Meeting ID: 8{rand(rng, string.digits, 2)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}",
+                       f"Passcode: {v}"], [v]
+    if choice == 24:
+        v = rand(rng, B32, 32)
+        return "api_key", ["Scanned QR code", f"otpauth://totp/Acme:{user}@acme.io?secret={v}&issuer=Acme", "Add account"], [v]
+    if choice == 25:
+        groups = []
+        for _ in range(8):
+            groups.append(f"{rng.randint(0, 65535) * 11:06d}")
+        v = "-".join(groups)
+        return "api_key", ["BitLocker recovery key", f"Key ID: {rand(rng, HEX, 8).upper()}", f"Recovery key: {v}"], [v]
+    if choice == 26:
+        v = "-".join(rand(rng, "BCDFGHJKMPQRTVWXY2346789", 5) for _ in range(5))
+        return "api_key", ["Activation", rng.choice([f"Product key: {v}", f"Enter a product key   {v}"]), "Windows is not activated."], [v]
+    if choice == 27:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["Export private key", "Never disclose this key. Anyone with your private key can steal your assets.",
+                           rng.choice([v, "0x" + v])], [v]
+    if choice == 28:
+        v = password(rng)
+        return "password", [rng.choice([f'$ nmcli device wifi connect "Office-5G" password {v}', f"$ sqlcmd -S {host} -U sa -P {v} -Q \"SELECT 1\""]),
+                            rng.choice(["Device 'wlp2s0' successfully activated.", "(1 rows affected)"])], [v]
+    if choice == 29:
+        v = rand(rng, string.digits, 6)
+        line = rng.choice([f"Ihr Bestätigungscode lautet {v}. Geben Sie ihn nicht weiter.", f"Votre code de vérification est {v}.",
+                           f"Tu código de verificación es {v}", f"Seu código de acesso é {v}. Não compartilhe."])
+        return "otp", ["Nachrichten" if line.startswith("Ihr") else "Messages", line, "14:02"], [v]
+    if choice == 30:
+        v = password(rng)
+        return "password", ["#ops", rng.choice([f"{user}: staging box is up, user root pw: {v}", f"creds for the demo → user: {user} / pwd: {v}",
+                                                 f"passwd for the kiosk is {v} fyi"]), "thx!"], [v]
+    if choice == 31:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [rng.choice([f'const apiSecret = "{v}";', f'let clientSecret = "{v}"', f'os.environ["PAYMENTS_API_KEY"] = "{v}"',
+                                       f'private static final String API_TOKEN = "{v}";']), "// TODO: move to the vault"], [v]
+    if choice == 32:
+        v = iban(rng)
+        return "iban", ["Überweisung", "Empfänger   Lea Brandt", f"IBAN   {v}", "Betrag   240,00 EUR"], [v.replace(" ", "")]
+    v = luhn_complete(rng, rng.choice(["4", "53", "2720"]), 16)
+    return "card", ["Virtual card", f"{' '.join(v[i:i + 4] for i in range(0, 16, 4))}", f"Valid thru 11/29   Security code {rand(rng, string.digits, 3)}"], [v]
+
+
+def fifth_negative_case(rng):
+    choice = rng.randrange(15)
+    if choice == 0:
+        return ["https://shop.acme.io/p/boots?utm_source=google&utm_medium=cpc",
+                f"&gclid={rand(rng, ALNUM + '_-', 64)}", f"&fbclid=IwAR{rand(rng, ALNUM + '_-', 56)}"]
+    if choice == 1:
+        return [f'<script src="/js/app.{rand(rng, HEX, 8)}.js"', f'  integrity="sha384-{base64.b64encode(rng.randbytes(48)).decode()}"',
+                '  crossorigin="anonymous"></script>']
+    if choice == 2:
+        return ['.icon {', f"  background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{base64.b64encode(rng.randbytes(45)).decode()});", "}"]
+    if choice == 3:
+        body = base64.b64encode(rng.randbytes(150)).decode()
+        return ["-----BEGIN CERTIFICATE-----", "MIIDdzCCAl+gAwIBAgIE" + body[:44]] + [body[i:i + 64] for i in range(44, len(body), 64)] + ["-----END CERTIFICATE-----"]
+    if choice == 4:
+        body = base64.b64encode(rng.randbytes(110)).decode()
+        return [f"commit {rand(rng, HEX, 40)}", "gpgsig -----BEGIN PGP SIGNATURE-----", " ", " iQIzBAABCAAdFiEE" + body[:48]] + \
+            [" " + body[i:i + 64] for i in range(48, len(body), 64)] + [" -----END PGP SIGNATURE-----"]
+    if choice == 5:
+        return ["$ kubectl describe secret default-token", "Type:  kubernetes.io/service-account-token", "Data", "====",
+                f"ca.crt:     {rng.randint(1000, 1200)} bytes", "namespace:  7 bytes", f"token:      {rng.randint(900, 990)} bytes"]
+    if choice == 6:
+        return ["Overview", f"Application (client) ID   {uuid.UUID(bytes=rng.randbytes(16))}", f"Directory (tenant) ID   {uuid.UUID(bytes=rng.randbytes(16))}",
+                "Client credentials   0 certificate, 1 secret"]
+    if choice == 7:
+        return ["C:\\> net user " + rng.choice(["ana", "jonas"]), f"Password last set            {rng.randint(1, 12)}/{rng.randint(1, 28)}/2025 9:14:02 AM",
+                "Password expires             Never", f"Password changeable          {rng.randint(1, 12)}/{rng.randint(1, 28)}/2025 9:14:02 AM",
+                "Password required            Yes"]
+    if choice == 8:
+        return ['const passwordInput = document.getElementById("password");', "if (passwordInput.value.length < 12) {",
+                '  showError("passwordTooShort");', "}"]
+    if choice == 9:
+        return ["db_password: !vault |", "  $ANSIBLE_VAULT;1.1;AES256"] + ["  " + rand(rng, string.digits + "abcdef", 80) for _ in range(3)]
+    if choice == 10:
+        mac = "-".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(6))
+        return ["Wireless LAN adapter Wi-Fi:", f"   Physical Address. . . . . . . . . : {mac}", f"   DHCPv6 IAID . . . . . . . . . . . : {rng.randint(10**8, 10**9)}",
+                "   DHCPv6 Client DUID. . . . . . . . : 00-01-00-01-" + "-".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(10))]
+    if choice == 11:
+        return ["Tracking", f"USPS   9400 1{rand(rng, string.digits, 3)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 2)}",
+                f"FedEx   {rand(rng, string.digits, 12)}", "Out for delivery"]
+    if choice == 12:
+        return [":root {", f"  --accent: #{rand(rng, HEX, 6)};", f"  --muted: #{rand(rng, HEX, 6)};",
+                f"  font-family: 'Inter-{rand(rng, ALNUM, 8)}', sans-serif;", "}"]
+    if choice == 13:
+        return ["About", f"Device ID   {str(uuid.UUID(bytes=rng.randbytes(16))).upper()}", f"Product ID   00330-{rand(rng, string.digits, 5)}-{rand(rng, string.digits, 5)}-AA{rand(rng, string.digits, 3)}",
+                "Windows is activated with a digital license"]
+    return [f"s3://acme-public/logo.png?versionId={rand(rng, ALNUM + '._', 32)}", f"ETag: {rand(rng, HEX, 32)}", "Last modified: March 4, 2025"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -683,7 +876,8 @@ def negative_case(rng):
 
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
-         "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case)}
+         "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
+         "fifth": (fifth_secret_case, fifth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -836,7 +1030,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second, third and fourth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second, third, fourth and fifth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Secrets that tools and formats take in their own way, as their manuals document them: a
+/// password flag that is not `-p` (`ldapsearch -w`, `sqlcmd -P`, `openssl enc -k`), Samba's
+/// `-U user%password`, a password given as a plain argument (`htpasswd -b file user …`,
+/// `rabbitmqctl add_user user …`, `net user name …`, `echo 'user:…' | chpasswd`), a signed URL's
+/// signature (`X-Amz-Signature=`, Azure's `sig=`), a secret in an XML element or an `appSettings`
+/// entry, and a product or licence key after its label.
+extension SecretScan {
+    // MARK: - Tools' own password arguments
+
+    /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
+    /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
+    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`. OCR may read the `l`
+    /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
+    /// after it is too short, or no password (``isPasswordValue(_:quoted:)``).
+    static let toolPasswordFlag = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+)"#)
+    /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
+    /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
+    static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
+    /// A password given as a plain argument after the user's name: Apache's `htpasswd` in batch
+    /// mode (`-b`; with `-n` no file comes first), `rabbitmqctl add_user`/`change_password`,
+    /// Windows' `net user NAME PASSWORD`. Group 1: htpasswd's options.
+    static let htpasswdCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+"#)
+    static let userThenPassword = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitmqctl[ \t]+(?:add_user|change_password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/*])"#)
+    /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
+    static let chpasswdLine = TextMatcher(
+        #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}:([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
+
+    func toolPasswords() -> [Secret] {
+        var found: [Secret] = []
+        // The value given to the option or as the argument: machine-made (``separateValue(after:)``)
+        // and no word; the tool says it is a password, so it need not look like one on its own.
+        func add(after index: Int, dashStartsIt: Bool = false) {
+            guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: dashStartsIt) else { return }
+            let value = squeezed(start, end)
+            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
+            found.append(secret(.password, nil, start, end))
+        }
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli") {
+            for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        if mentions("%") {
+            for match in Self.sambaUser.matches(in: text) {
+                // OCR may read the `%` as glyphs of another kind (`ciX¥TC7xBh%Df?…`, a `%` of the
+                // password taken for it): a machine-made rest after such a glyph is the password's.
+                if let glyph = utf8[match.start..<match.end].firstIndex(where: { $0 >= 0x80 }),
+                   case let rest = utf8[glyph..<(match.end - 1)].drop(while: { $0 >= 0x80 }), rest.count >= 6,
+                   isMachineMade(rest.startIndex, rest.endIndex) {
+                    var stop = match.end
+                    while stop < utf8.count, !Self.isSpace(utf8[stop]), !Self.isLineBreak(utf8[stop]) { stop += 1 }
+                    found.append(secret(.password, nil, glyph, valueEnd(from: stop)))
+                    continue
+                }
+                add(after: match.end, dashStartsIt: true)
+            }
+        }
+        if mentions("htpasswd") {
+            for match in Self.htpasswdCommand.matches(in: text) {
+                guard let options = match[1]?.replacingOccurrences(of: " ", with: ""), options.contains("b") else { continue }
+                // The file (unless `-n`), the user, then the password, last on the line: the last
+                // piece when there are enough (OCR may split the file's path: `/etc/nginx/. htpasswd`).
+                var pieces: [(start: Int, end: Int)] = []
+                var index = match.end
+                while let argument = piece(from: index, maximumSpaces: .max) {
+                    pieces.append(argument)
+                    index = argument.end
+                }
+                guard let last = pieces.last, pieces.count >= (options.contains("n") ? 2 : 3) else { continue }
+                add(after: last.start, dashStartsIt: true)
+            }
+        }
+        if mentions("rabbitmqctl", "net user") {
+            for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        if mentions("chpasswd") {
+            for match in Self.chpasswdLine.matches(in: text) {
+                guard let value = match[1], Self.isPasswordValue(value, quoted: true), let range = match.range(1) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Signed addresses
+
+    /// A signed URL's signature parameter: S3's and Google Cloud Storage's `X-Amz-Signature`,
+    /// `X-Goog-Signature`, CloudFront's `Signature`, Azure's SAS `sig`, and an STS session token;
+    /// whoever has the address may use it until it expires. At a parameter's start (`?`, `&`,
+    /// `;`), or a line's when the address is wrapped; OCR may put spaces in the name (`X-Amz -
+    /// Signature`, `s ig`) and around the `=`.
+    static let signatureParameter = TextMatcher(
+        #"(?im)(?:(?<=[?&;])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s ?i ?g(?:n ?a ?t ?u ?r ?e)?|security-token)[ \t]?=[ \t]?"#)
+
+    func signatures() -> [Secret] {
+        guard mentions("sig", "s ig", "si g") else { return [] }
+        return Self.signatureParameter.matches(in: text).compactMap { match in
+            // To the next parameter or the line's end, across the spaces OCR put in the value
+            // (`n4X WEG YfRW…`), but not into a sentence after it.
+            var end = match.end
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 400 {
+                if let amp = utf8[next.start..<next.end].firstIndex(of: 0x26) {
+                    end = amp
+                    break
+                }
+                let word = slice(next.start, next.end)
+                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil else { break }
+                end = next.end
+            }
+            guard end > match.end else { return nil }
+            let value = squeezed(match.end, end)
+            // 16+ characters, digits and letters mixed (hexadecimal, base64, maybe `%2F`-escaped).
+            guard value.count >= 16, value.contains(where: \.isNumber), value.contains(where: \.isLetter), !Self.isPlaceholder(value) else { return nil }
+            return secret(.apiKey, "signature", match.end, end)
+        }
+    }
+
+    // MARK: - XML configuration
+
+    /// An element whose name names a secret, and its text: Maven's `<password>…</password>`,
+    /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags. Group 1 is the
+    /// name, 2 the value.
+    static let secretElement = TextMatcher(
+        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\-]{2,63})[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?\1[ \t]?>"#)
+    /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
+    static let settingEntry = TextMatcher(
+        #"(?i)\bkey[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”][ \t]+value[ \t]?=[ \t]?["'“”]([^"'“”\n]{1,256})["'“”]"#)
+
+    func xmlValues() -> [Secret] {
+        guard mentions("</", "value"), mentions("pass", "pwd", "secret", "token", "key") else { return [] }
+        var found: [Secret] = []
+        for matcher in [Self.secretElement, Self.settingEntry] {
+            for match in matcher.matches(in: text) {
+                guard let name = match[1], let kind = Self.secretName(name), let value = match[2], let range = match.range(2),
+                      !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
+                // The element delimits the value as quotes do; a key must still be one (no word, no name).
+                let holds = kind == .password ? Self.isPasswordValue(value, quoted: true)
+                    : Self.isSecretLiteral(value) || Self.isRandomToken(value.filter { $0 != " " })
+                guard holds else { continue }
+                found.append(secret(kind, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Product and licence keys
+
+    /// A product or licence key's label (`Product key:`, `Enter a product key`, `License key`).
+    static let licenceKeyLabel = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:product|licen[cs]e|activation|serial|registration|cd|install(?:ation)?)[ \t]*key[ \t]*(?:[:#=]|is)?[ \t]*"#)
+    /// The key: groups of 4–8 capitals and digits joined by dashes (Windows' `XXXXX-XXXXX-XXXXX-
+    /// XXXXX-XXXXX`, most software licences), spaces taken out; OCR may read a `J` as `]`, a dash
+    /// as a long one.
+    static let licenceKeyShape = TextMatcher(#"^[A-Z0-9\]\[|]{4,8}(?:[\-–—][A-Z0-9\]\[|]{4,8}){2,7}$"#)
+
+    func licenceKeys() -> [Secret] {
+        guard mentions("key") else { return [] }
+        return Self.licenceKeyLabel.matches(in: text, within: lines(mentioning: ["key"])).compactMap { match in
+            // The pieces after the label while they hold only a key's characters (OCR may put a
+            // space beside a dash or inside a group: `V26CY-Y GHWT-…`).
+            var end = match.end
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1),
+                  utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) && !(0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5D || $0 == 0x5B || $0 == 0x7C || $0 >= 0x80 }) {
+                end = next.end
+            }
+            let key = squeezed(match.end, end)
+            // Letters and digits both: a key, not a list of numbers or of words in capitals.
+            guard end > match.end, Self.licenceKeyShape.firstMatch(in: key) != nil, key.contains(where: \.isNumber),
+                  key.filter(\.isLetter).count >= 4 else { return nil }
+            return secret(.apiKey, "product key", match.end, end)
+        }
+    }
+}
