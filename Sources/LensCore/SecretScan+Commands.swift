@@ -21,10 +21,11 @@ extension SecretScan {
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
     /// A password given as a plain argument after the user's name: Apache's `htpasswd` in batch
     /// mode (`-b`; with `-n` no file comes first), `rabbitmqctl add_user`/`change_password`,
-    /// Windows' `net user NAME PASSWORD`. Group 1: htpasswd's options.
+    /// Windows' `net user NAME PASSWORD` (a lone `*` asks for it; OCR may read `rabbitmqctl` as `rabbitmgctl`, `add_user`
+    /// as `add user`). Group 1: htpasswd's options.
     static let htpasswdCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitmqctl[ \t]+(?:add_user|change_password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/*])"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
     static let chpasswdLine = TextMatcher(
         #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}:([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
@@ -72,7 +73,7 @@ extension SecretScan {
                 add(after: last.start, dashStartsIt: true)
             }
         }
-        if mentions("rabbitmqctl", "net user") {
+        if mentions("rabbitm", "net user") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("chpasswd") {
@@ -105,8 +106,9 @@ extension SecretScan {
                     end = amp
                     break
                 }
+                // (A piece of hexadecimal letters alone, `bbabaf`, is a signature's piece, not a word.)
                 let word = slice(next.start, next.end)
-                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil else { break }
+                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) else { break }
                 end = next.end
             }
             guard end > match.end else { return nil }
@@ -120,10 +122,10 @@ extension SecretScan {
     // MARK: - XML configuration
 
     /// An element whose name names a secret, and its text: Maven's `<password>…</password>`,
-    /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags. Group 1 is the
-    /// name, 2 the value.
+    /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags, and in a name
+    /// (`<passwor d>`). Group 1 is the name, 2 the value.
     static let secretElement = TextMatcher(
-        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\-]{2,63})[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?\1[ \t]?>"#)
+        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?[A-Za-z][A-Za-z0-9_.:\- ]{0,63}>"#)
     /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
         #"(?i)\bkey[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”][ \t]+value[ \t]?=[ \t]?["'“”]([^"'“”\n]{1,256})["'“”]"#)
@@ -133,7 +135,8 @@ extension SecretScan {
         var found: [Secret] = []
         for matcher in [Self.secretElement, Self.settingEntry] {
             for match in matcher.matches(in: text) {
-                guard let name = match[1], let kind = Self.secretName(name), let value = match[2], let range = match.range(2),
+                guard let name = match[1]?.replacingOccurrences(of: " ", with: ""), let kind = Self.secretName(name), let value = match[2],
+                      let range = match.range(2),
                       !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
                 // The element delimits the value as quotes do; a key must still be one (no word, no name).
                 let holds = kind == .password ? Self.isPasswordValue(value, quoted: true)
@@ -151,9 +154,9 @@ extension SecretScan {
     static let licenceKeyLabel = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:product|licen[cs]e|activation|serial|registration|cd|install(?:ation)?)[ \t]*key[ \t]*(?:[:#=]|is)?[ \t]*"#)
     /// The key: groups of 4–8 capitals and digits joined by dashes (Windows' `XXXXX-XXXXX-XXXXX-
-    /// XXXXX-XXXXX`, most software licences), spaces taken out; OCR may read a `J` as `]`, a dash
-    /// as a long one.
-    static let licenceKeyShape = TextMatcher(#"^[A-Z0-9\]\[|]{4,8}(?:[\-–—][A-Z0-9\]\[|]{4,8}){2,7}$"#)
+    /// XXXXX-XXXXX`, most software licences), spaces taken out; OCR may read a `J` as `]` or `)`,
+    /// a dash as a long one.
+    static let licenceKeyShape = TextMatcher(#"^[A-Z0-9\]\[|(){}!]{4,8}(?:[\-–—][A-Z0-9\]\[|(){}!]{4,8}){2,7}$"#)
 
     func licenceKeys() -> [Secret] {
         guard mentions("key") else { return [] }
@@ -162,7 +165,7 @@ extension SecretScan {
             // space beside a dash or inside a group: `V26CY-Y GHWT-…`).
             var end = match.end
             while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1),
-                  utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) && !(0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5D || $0 == 0x5B || $0 == 0x7C || $0 >= 0x80 }) {
+                  utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) && !(0x61...0x7A).contains($0) || $0 == 0x2D || Self.keyGlyphs.contains($0) || $0 >= 0x80 }) {
                 end = next.end
             }
             let key = squeezed(match.end, end)

@@ -183,6 +183,10 @@ extension SecretScan {
             return nil
         }
         var end = first.end
+        // In a connection string, the next `;Name=` ends the value (`Password=Abc123!x;Database=shop`).
+        if let next = Self.nextSetting.firstMatch(in: slice(first.start, first.end)) {
+            return (first.start, first.start + next.start, false)
+        }
         // A list or a sentence goes on after the value: `pass: S3cret!, then…`. Unless what is
         // left is a scrap (`password 3; AWLEagCU`): then OCR read a letter as the `;`.
         while end > first.start, [0x2C, 0x3B].contains(utf8[end - 1]) { end -= 1 }
@@ -196,6 +200,8 @@ extension SecretScan {
         }
         return (first.start, end, false)
     }
+
+    static let nextSetting = TextMatcher(#"(?<=.);[A-Za-z][A-Za-z ]{1,30}="#)
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
@@ -317,7 +323,10 @@ extension SecretScan {
                 // After a form's label that starts its line (`Hotspot password  -NZF58-qtw-Pql`), no
                 // flag can come: a leading `-` is the password's.
                 let dashed = !quoted && separator == nil && utf8[start] == 0x2D && wordsOnlyBefore(match.start)
-                guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) else { continue }
+                // After a tool's option (`-storepass Xue! g6C%up-OmT`: OCR split it after a symbol),
+                // a value that looks like a secret on its own will do.
+                let afterOption = separator == nil && identifier.hasPrefix("-") && Self.looksLikeSecretOnItsOwn(value)
+                guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) || afterOption else { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
@@ -508,7 +517,7 @@ extension SecretScan {
         ("Figma", #"figd(?: ?_ ?| )"#, 38, 46, 1),
         ("Databricks", #"dapi"#, 31, 35, 1),
         ("Sentry", #"sntry[su](?: ?_ ?| )"#, 60, 200, 1),
-        ("Linear", #"lin ?_ ?api ?_ ?"#, 38, 42, 1),
+        ("Linear", #"lin(?: ?_ ?| )api(?: ?_ ?| )"#, 38, 42, 1),
         ("Notion", #"ntn(?: ?_ ?| )"#, 44, 48, 1),
         ("Google", #"GOCSPX ?- ?"#, 27, 30, 1),
         ("Atlassian", #"ATATT3"#, 150, 200, 1),
@@ -845,8 +854,9 @@ extension SecretScan {
             let stop = lastAt ?? end
             guard stop > start else { return nil }
             let value = squeezed(start, stop)
-            // Without a user, a value with a `:` is a method and a user (CVS's `cvs://:pserver:anoncvs@…`).
-            if match.text.replacingOccurrences(of: " ", with: "").hasSuffix("//:"), value.contains(":") { return nil }
+            // Without a user, a value with a `:` before the `@` is a method and a user (CVS's
+            // `cvs://:pserver:anoncvs@…`); without an `@` (OCR read it as `0`), the host's port has one.
+            if lastAt != nil, match.text.replacingOccurrences(of: " ", with: "").hasSuffix("//:"), value.contains(":") { return nil }
             // A backslash may be a symbol OCR misread (`^` as `\`); `\(` is a string's interpolation.
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
                   !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
@@ -983,8 +993,18 @@ extension SecretScan {
               utf8[next.start] == 0x2D || utf8[next.start] == 0x5F, isBase64URL(next), isMachineMade(next.start + 1, next.end) {
             end = valueEnd(from: next.end, stoppingAt: Self.keyStops)
         }
-        // A long key (40+) whose line goes on with a few pieces, none a word and one machine-made
-        // of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
+        // A 2FA URI's base32 secret OCR split (`…?secret=KZ Y NCFOIKSG VNSFWKN770237…&issuer=`): the
+        // pieces of base32's letters and digits (and the digits OCR reads for its letters) to the `&`.
+        if secret.label == "2FA secret" {
+            while let next = piece(from: end, maximumSpaces: 1), next.end - secret.start <= 400 {
+                let stop = utf8[next.start..<next.end].firstIndex(of: 0x26) ?? next.end
+                guard stop > next.start, utf8[next.start..<stop].allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { break }
+                end = stop
+                if stop < next.end { break }
+            }
+        }
+        // A long key (40+) whose line goes on with a few pieces, at most one a short word (`Fmrz`),
+        // one machine-made of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
         if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40 {
             var pieces: [(start: Int, end: Int)] = []
             var index = end
@@ -993,8 +1013,25 @@ extension SecretScan {
                 index = next.end
             }
             if let last = pieces.last, pieces.count <= 8, piece(from: index, maximumSpaces: .max) == nil,
-               pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) == nil }),
+               pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end }),
+               case let words = pieces.filter({ Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) != nil }),
+               words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),
                pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {
+                end = last.end
+            }
+        }
+        // A password whose line ends with a few pieces OCR split from it, none a word and one
+        // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end.
+        if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]) {
+            var pieces: [(start: Int, end: Int)] = []
+            var index = end
+            while pieces.count <= 4, let next = piece(from: index, maximumSpaces: 1) {
+                pieces.append(next)
+                index = next.end
+            }
+            if let last = pieces.last, pieces.count <= 4, piece(from: index, maximumSpaces: .max) == nil,
+               !pieces.contains(where: { Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) != nil || keyPieceEnd($0.start, $0.end) < $0.end }),
+               pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
                 end = last.end
             }
         }

@@ -160,7 +160,8 @@ struct SecretScan {
             let label = Self.providers[index - 1].label
             // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
             guard Set(match.text.suffix(16)).count > 3 else { return nil }
-            if label == "2FA secret", !match.text.lowercased().contains("secret=") { return nil }
+            // (OCR may read a character into `secret=`: `secret-=`.)
+            if label == "2FA secret", Self.secretParameter.firstMatch(in: match.text) == nil { return nil }
             if label == "JWT", !Self.isJSONObjectBase64(match.text.prefix { $0 != "." }) { return nil }
             if label == "Vault", !Self.isRandomToken(match.text) && !Self.isRandomLetters(match.text) { return nil }
             if label == "token" {
@@ -171,6 +172,8 @@ struct SecretScan {
             return secret(.apiKey, label, match.start, match.end)
         }
     }
+
+    static let secretParameter = TextMatcher(#"(?i)secret[^=&\s]{0,2}="#)
 
     /// Whether base64url text decodes to a JSON object (a JWT's header does).
     static func isJSONObjectBase64(_ part: Substring) -> Bool {
@@ -445,7 +448,15 @@ struct SecretScan {
             } else {
                 guard Self.isPasswordValue(value, quoted: quoted != nil) else { continue }
             }
-            let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
+            var end = match.end - (quoted != nil ? 1 : 0)
+            let start = end - value.utf8.count
+            // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
+            // its `;`: a space before it is one OCR put inside (no `=` or quote on the way).
+            if quoted == nil, !isPIN, match.start > 0, utf8[match.start - 1] == 0x3B, end < utf8.count, Self.isSpace(utf8[end]),
+               let semicolon = utf8[end..<min(utf8.count, end + 64)].firstIndex(where: { [0x3B, 0x0A, 0x0D, 0x3D, 0x22, 0x27].contains($0) }),
+               utf8[semicolon] == 0x3B {
+                end = semicolon
+            }
             found.append(secret(.password, isPIN ? "PIN" : nil, start, end))
         }
         // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:
@@ -536,6 +547,12 @@ struct SecretScan {
                 let start = match.end - value.utf8.count, end = valueEnd(from: match.end)
                 if Self.isBasicCredentials(squeezed(start, end)) { return secret(.apiKey, nil, start, end) }
                 if Self.isBasicCredentials(value) { return secret(.apiKey, nil, start, match.end) }
+            }
+            // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
+            // machine-made pieces after it, together with it.
+            if quoted == nil, match[2] != nil, value.count < 16, case let start = match.end - value.utf8.count,
+               case let end = valueEnd(from: match.end), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
+                return secret(.apiKey, nil, start, end)
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)
             if !Self.isRandomToken(value), quoted != nil || match[2] == nil || !Self.isRandomToken(Self.withoutOCRJunk(value)) {
@@ -710,8 +727,9 @@ struct SecretScan {
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
+        // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:[^.\n\d]{0,40}?(?:\bis\b|\best\b|\bist\b|\blautet\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.

@@ -507,7 +507,42 @@ struct SecretDetectorTests {
         Case(text: "$ curl -X POST https://api.newrelic.com/graphql -H \"API-Key: NRAK-IKHVSSCSATZKOXD@NMCOFWVIWWZ”", kind: .apiKey, value: "IKHVSSCSATZKOXD"),
         Case(text: "$ smbclient //fileserver/finance -U ciX¥TC7xBh%Df?FgC!_", kind: .password, value: "TC7xBh%Df?FgC"),
         Case(text: "$ smbclient //fileserver/finance -U svc_et]1%iSst!uV2A#vb6", kind: .password, value: "iSst!uV2A#vb6"),
+        // (Its third pair: a value OCR split after a symbol, an `@` read as `0`, a tag's name split, a
+        // tool's name misread, a 2FA URI split or with a character in `secret=`.)
+        Case(text: "$ keytool -genkeypair -alias app -keystore app.jks -storepass Xue! g6C%up-OmT -keypass Xue! g6C%up-OmT", kind: .password, value: "g6C%up-OmT"),
+        Case(text: "broker_url = 'redis://:Pai3RyFhJaolVn4#010.0.0.9:6379/1'", kind: .apiKey, value: "Pai3RyFhJaolVn4"),
+        Case(text: "    <passwor d>R#dE*TLw8eseS</password>", kind: .password, value: "R#dE*TLw8eseS"),
+        Case(text: "$ sudo rabbitmgctl add_user ci a9%@MGn#Ontg1MhT", kind: .password, value: "a9%@MGn#Ontg1MhT"),
+        Case(text: "$ sudo rabbitmqctl add user svc_etl yx96EoY?BRTUH&EI", kind: .password, value: "yx96EoY?BRTUH&EI"),
+        Case(text: "Scanned QR code\notpauth://totp/Acme:build@acme.io?secret=KZ Y NCFOIKSG VNSFWKN770237ANTJR62Y &issuer=Acme", kind: .apiKey, value: "VNSFWKN770237ANTJR62Y"),
+        Case(text: "otpauth://totp/Acme:admin@acme.io?secret-=QWO7BKUPLFIAHGMJIMXBXRTMUEGXALKFN&issuer=Acme", kind: .apiKey, value: "QWO7BKUPLFIAHGMJ"),
+        // (Its fourth pair: both of a prefix's underscores read as spaces, a password that starts with `*`.)
+        Case(text: "Personal API keys\nci-sync lin api XKUzk7zvNyM4n2tFkCc5O8wV8vnjNIdoPRShwvbP", kind: .apiKey, value: "XKUzk7zvNyM4n2tFkCc5"),
+        Case(text: "$ sudo rabbitmqctl add_user svc_etl *BDn5NPBrN8p", kind: .password, value: "BDn5NPBrN8p"),
+        // (Its fifth pair: a short word OCR made in a long key's rest, a digit read for an accented letter.)
+        Case(text: "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF Fmrz j TqXD3/hUVGwj zaqw8xNuMu08 j T6NcTknip3Vu1d+DO9bHfn7Ng/H", kind: .apiKey, value: "zaqw8xNuMu08"),
+        Case(text: "Messages\nTu cédigo de verificaci6n es 874503\n14:02", kind: .otp, value: "874503"),
+        // (Its sixth pair: a space OCR put in a connection string's password, `)` read for a key's `J`, `lLautet`.)
+        Case(text: "  <add name=\"Shop\" connectionString=\"Server=10.1.2.40;Database=shop; User Id=sa;Password=bsZ! Heh Vx29M!q36;\" />", kind: .password, value: "Vx29M!q36"),
+        Case(text: "Enter a product key 6DHJ7-)GWW6-KB8GK-FV6C7-MCMYD", kind: .apiKey, value: "KB8GK-FV6C7"),
+        Case(text: "Ihr Bestatigungscode lLautet 142520. Geben Sie ihn nicht weiter.", kind: .otp, value: "142520"),
+        // (Its seventh pair: a key's first piece too short to judge alone, a password's scraps to the line's
+        // end, a signature's piece of hexadecimal letters.)
+        Case(text: "AWS Secret Access Key [None]: xUHR+PK8WnQB/M8 jSL8QZf0sXAoesOZUfqOgYhJn", kind: .apiKey, value: "jSL8QZf0sXAoesOZ"),
+        Case(text: "signing. password=3mkHgl NY ! F_XIqT", kind: .password, value: "F_XIqT"),
+        Case(text: "&X-Amz-Signature=f7e8c7c809af909a33264e7 bbabaf 064ba8352520cdbc98eldb0e39f FF", kind: .apiKey, value: "064ba8352520cdbc"),
     ]
+
+    /// A word after a password stays: the rest of a line is the password's only when no word is in it.
+    @Test func aWordAfterAPasswordStays() {
+        #expect(SecretDetector().masking("password: Abc123! (changed)").text == "password: [password] (changed)")
+    }
+
+    /// A connection string's next setting is no part of its password.
+    @Test func aConnectionStringsNextSettingStays() {
+        let masked = SecretDetector().masking("Server=db;Password=Abc123!x;Database=shop")
+        #expect(masked.text == "Server=db;Password=[password];Database=shop")
+    }
 
     /// A meeting's id before its passcode stays searchable; the passcode goes.
     @Test func aMeetingIDIsNoCode() {
@@ -717,6 +752,7 @@ struct SecretDetectorTests {
         "$ ffmpeg -i in.mp4 -pass 1 -f null /dev/null",
         "Passcode: Required",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
+        "C:\\> net user ana *",
     ]
 
     @Test(arguments: negatives)
