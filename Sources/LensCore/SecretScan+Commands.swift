@@ -19,11 +19,12 @@ extension SecretScan {
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
-    /// A password given as a plain argument after the user's name: Apache's `htpasswd` in batch
-    /// mode (`-b`; with `-n` no file comes first), `rabbitmqctl add_user`/`change_password`,
-    /// Windows' `net user NAME PASSWORD` (a lone `*` asks for it; OCR may read `rabbitmqctl` as `rabbitmgctl`, `add_user`
-    /// as `add user`). Group 1: htpasswd's options.
+    /// Apache's `htpasswd` and its options (group 1): in batch mode (`-b`) the password is given as
+    /// the last argument, after the file (none with `-n`) and the user's name.
     static let htpasswdCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+"#)
+    /// A password given as a plain argument after the user's name: `rabbitmqctl add_user` or
+    /// `change_password`, Windows' `net user NAME PASSWORD` (a lone `*` asks for it). OCR may read
+    /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`.
     static let userThenPassword = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
