@@ -11,11 +11,13 @@ extension SecretScan {
 
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
     /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
-    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`. OCR may read the `l`
+    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, `redis-cli -a` (a
+    /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
+    /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``).
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-a)[ \t]+)"#)
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -41,7 +43,7 @@ extension SecretScan {
             guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
             found.append(secret(.password, nil, start, end))
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {

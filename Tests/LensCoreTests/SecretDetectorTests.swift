@@ -121,6 +121,8 @@ struct SecretDetectorTests {
         // (Its second pair: a password after `-P` that starts with `-`, `nmcli`'s `password`, meeting passcodes.)
         Case(text: "$ sqlcmd -S sql.acme.io -U sa -P -C0MBgDH39U -Q \"SELECT 1\"", kind: .password, value: "C0MBgDH39U"),
         Case(text: "$ nmcli device wifi connect \"Office-5G\" password -NLp0lOhsu", kind: .password, value: "NLp0lOhsu"),
+        // (And the older pools' leftover: `redis-cli -a` and a password whose case switches seldom.)
+        Case(text: "$ redis-cli -h cache-1.acme.io -a 2gSOYPHCdQ ping\nPONG", kind: .password, value: "2gSOYPHCdQ"),
         Case(text: "Meeting ID: 858 0689 6348\nPasscode: HFFSTW", kind: .otp, value: "HFFSTW"),
         Case(text: "Join Zoom Meeting\nPasscode: Xy7qP2", kind: .otp, value: "Xy7qP2"),
     ]
@@ -753,6 +755,8 @@ struct SecretDetectorTests {
         "Passcode: Required",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
         "C:\\> net user ana *",
+        "$ redis-cli -h cache-1.acme.io -a ping",
+        "$ redis-cli --scan -a",
     ]
 
     @Test(arguments: negatives)
