@@ -15,9 +15,10 @@ extension SecretScan {
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
-    /// after it is too short, or no password (``isPasswordValue(_:quoted:)``).
+    /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
+    /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]*?(?<=[ \t])(?-i:-a)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+)"#)
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -66,13 +67,9 @@ extension SecretScan {
                 guard let options = match[1]?.replacingOccurrences(of: " ", with: ""), options.contains("b") else { continue }
                 // The file (unless `-n`), the user, then the password, last on the line: the last
                 // piece when there are enough (OCR may split the file's path: `/etc/nginx/. htpasswd`).
-                var pieces: [(start: Int, end: Int)] = []
-                var index = match.end
-                while let argument = piece(from: index, maximumSpaces: .max) {
-                    pieces.append(argument)
-                    index = argument.end
-                }
-                guard let last = pieces.last, pieces.count >= (options.contains("n") ? 2 : 3) else { continue }
+                // (At most 12 pieces: a line of many `htpasswd`s costs no more than that each.)
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: .max), let last = pieces.last,
+                      pieces.count >= (options.contains("n") ? 2 : 3) else { continue }
                 add(after: last.start, dashStartsIt: true)
             }
         }
@@ -167,7 +164,8 @@ extension SecretScan {
             // The pieces after the label while they hold only a key's characters (OCR may put a
             // space beside a dash or inside a group: `V26CY-Y GHWT-…`).
             var end = match.end
-            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1),
+            // (A key is 80 characters at most: a line of many labels costs no more than that each.)
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 96,
                   utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) && !(0x61...0x7A).contains($0) || $0 == 0x2D || Self.keyGlyphs.contains($0) || $0 >= 0x80 }) {
                 end = next.end
             }

@@ -179,9 +179,7 @@ extension SecretScan {
         guard let first = piece(from: i, maximumSpaces: 0) else { return nil }
         // A YAML tag says where the value is or how it is kept, not what it is: `!vault |` (the
         // encrypted block below), `!secret wifi_password` (Home Assistant), `!Ref DbPassword`.
-        if utf8[first.start] == 0x21, first.end - first.start >= 3, utf8[(first.start + 1)..<first.end].allSatisfy(Self.isLetter) {
-            return nil
-        }
+        if utf8[first.start] == 0x21, Self.isYAMLTag(slice(first.start, first.end)) { return nil }
         var end = first.end
         // In a connection string, the next `;Name=` ends the value (`Password=Abc123!x;Database=shop`).
         if let next = Self.nextSetting.firstMatch(in: slice(first.start, first.end)) {
@@ -199,6 +197,11 @@ extension SecretScan {
             end = valueEnd(from: next.end)
         }
         return (first.start, end, false)
+    }
+
+    /// A YAML tag: `!` and letters (`!vault`, `!secret`, `!Ref`).
+    static func isYAMLTag(_ value: String) -> Bool {
+        value.count >= 3 && value.first == "!" && value.dropFirst().allSatisfy { $0.isASCII && $0.isLetter }
     }
 
     static let nextSetting = TextMatcher(#"(?<=.);[A-Za-z][A-Za-z ]{1,30}="#)
@@ -224,6 +227,19 @@ extension SecretScan {
     static let secretIdentifier = TextMatcher(
         #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
+    /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
+    /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
+    static let wordsAboutASecret: Set<String> = [
+        "url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint", "header", "length", "size",
+        "count", "prefix", "hint", "label", "policy", "format", "mode", "reset", "expiry", "expires", "ttl", "timeout", "hash",
+        "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder"]
+    static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
+    /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
+    static let wordsEndingInPass: Set<String> = ["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"]
+    /// The words before `key` that make it a secret's name (`api key`, `client_key`, `authkey`).
+    static let kindsOfKey: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master",
+                                          "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
+
     /// What an identifier names: a password, a token or key, or nothing.
     static func secretName(_ identifier: String) -> SecretKind? {
         let bare = identifier.drop { $0 == "-" }
@@ -245,28 +261,21 @@ extension SecretScan {
             previous = character
         }
         if !current.isEmpty { words.append(current.lowercased()) }
-        // What names a secret's place or kind, not the secret: `TOKEN_URL`, `SECRET_NAME`,
-        // `passwordVariable`, `publicKey`, and a form's parts (`passwordInput`, `tokenError`).
-        let about: Set<String> = ["url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint",
-                                  "header", "length", "size", "count", "prefix", "hint", "label", "policy", "format", "mode", "reset",
-                                  "expiry", "expires", "ttl", "timeout", "hash", "strength", "confirm", "confirmation",
-                                  "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder"]
-        if let last = words.last, about.contains(last) { return nil }
+        // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
+        if let last = words.last, Self.wordsAboutASecret.contains(last) { return nil }
         if words.contains("public") { return nil }
-        let passwords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
+        let passwords = Self.passwordWords
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
         if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
         // A tool's option whose name ends with `pass` (`-storepass`, `-keypass`: keytool's).
-        if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"),
-           !["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"].contains(last) { return .password }
+        if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"), !Self.wordsEndingInPass.contains(last) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
         if words.contains("secret") || words.contains("token") || words.contains("apikey") { return .apiKey }
         // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`.
-        let keyKinds: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master", "license",
-                                     "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
+        let keyKinds = Self.kindsOfKey
         if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token") }) {
             return .apiKey
         }
@@ -547,6 +556,8 @@ extension SecretScan {
         (["gocspx"], ("Google", #"GOCSPX ?- ?"#, 27, 30, 1)),
         (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
     ]
+    /// Providers whose keys' bodies are hexadecimal digits.
+    static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks"]
     static let cuedNoisyPrefixMatchers = cuedNoisyPrefixes.map { TextMatcher(#"(?<![A-Za-z0-9\-])"# + $0.prefix.pattern) }
 
     static let noisyPrefixMatcher = TextMatcher(
@@ -628,7 +639,7 @@ extension SecretScan {
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
             // Mailgun's and Databricks' bodies are hexadecimal: `key-value pairs, 2 per line…` is prose
             // after a common word, `dapiDataGetTopLongShortPositionRatio` a method's name.
-            if provider.label == "Mailgun" || provider.label == "Databricks", body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
+            if Self.hexBodiedProviders.contains(provider.label), body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
@@ -688,6 +699,8 @@ extension SecretScan {
     /// `l` OCR read as `!'`).
     func keyPieceEnd(_ start: Int, _ end: Int) -> Int {
         var i = start
+        // (Found once, when a `)` or a curly quote asks: a piece of many costs its length, not its square.)
+        lazy var lastAlphanumeric = utf8[start..<end].lastIndex(where: Self.isAlphanumeric) ?? -1
         while i < end {
             let byte = utf8[i]
             if Self.keyStops.contains(byte), byte != 0x40 || isHostAt(i), !(byte == 0x27 && isGlyphQuote(i, start, end)) { return i }
@@ -695,7 +708,7 @@ extension SecretScan {
             // A curly quote or a `)` with nothing of the key after it closes a literal or a call
             // (`Client(auth="ntn_…”)`); inside, it is a glyph OCR misread.
             let curly = byte == 0xE2 && i + 2 < end && utf8[i + 1] == 0x80 && [0x98, 0x99, 0x9C, 0x9D].contains(utf8[i + 2])
-            if curly || byte == 0x29, !utf8[(i + (curly ? 3 : 1))..<end].contains(where: Self.isAlphanumeric) { return i }
+            if curly || byte == 0x29, lastAlphanumeric < i { return i }
             i += 1
         }
         return end
@@ -1014,39 +1027,41 @@ extension SecretScan {
         }
         // A long key (40+) whose line goes on with a few pieces, at most one a short word (`Fmrz`),
         // one machine-made of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
-        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40 {
-            var pieces: [(start: Int, end: Int)] = []
-            var index = end
-            while pieces.count <= 8, let next = piece(from: index, maximumSpaces: 2) {
-                pieces.append(next)
-                index = next.end
-            }
-            if let last = pieces.last, pieces.count <= 8, piece(from: index, maximumSpaces: .max) == nil,
-               pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end }),
-               case let words = pieces.filter({ Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) != nil }),
-               words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),
-               pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {
-                end = last.end
-            }
+        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40,
+           let pieces = piecesToLineEnd(from: end, atMost: 8, maximumSpaces: 2), let last = pieces.last,
+           pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end }),
+           case let words = pieces.filter({ isSentenceWord($0) }), words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),
+           pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {
+            end = last.end
         }
         // A password whose line ends with a few pieces OCR split from it, none a word and one
         // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end.
-        if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]) {
-            var pieces: [(start: Int, end: Int)] = []
-            var index = end
-            while pieces.count <= 4, let next = piece(from: index, maximumSpaces: 1) {
-                pieces.append(next)
-                index = next.end
-            }
-            if let last = pieces.last, pieces.count <= 4, piece(from: index, maximumSpaces: .max) == nil,
-               !pieces.contains(where: { Self.sentenceWord.firstMatch(in: slice($0.start, $0.end)) != nil || keyPieceEnd($0.start, $0.end) < $0.end }),
-               pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
-                end = last.end
-            }
+        if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]),
+           let pieces = piecesToLineEnd(from: end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
+           !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end }),
+           pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
+            end = last.end
         }
         guard end > secret.end else { return secret }
         var extended = secret
         extended.end = end
         return extended
+    }
+
+    /// The pieces from `index` to the end of its line, when there are at most `limit` of them
+    /// (each at most `maximumSpaces` from the one before); nil when the line goes on further.
+    func piecesToLineEnd(from index: Int, atMost limit: Int, maximumSpaces: Int) -> [(start: Int, end: Int)]? {
+        var pieces: [(start: Int, end: Int)] = []
+        var index = index
+        while let next = piece(from: index, maximumSpaces: maximumSpaces) {
+            guard pieces.count < limit else { return nil }
+            pieces.append(next)
+            index = next.end
+        }
+        return piece(from: index, maximumSpaces: .max) == nil ? pieces : nil
+    }
+
+    func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
+        Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
     }
 }

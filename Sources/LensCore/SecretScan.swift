@@ -498,7 +498,7 @@ struct SecretScan {
         if quoted { return true }
         guard value.count >= 4 else { return false }
         // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
-        if value.first == "!", value.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }) { return false }
+        if isYAMLTag(value) { return false }
         // A call gives what it returns: `password = getpass.getpass()`.
         if isCall(value) { return false }
         // A field's dots as OCR reads them (`**eseeeee*`, `s*+ss***»`, `s+erseeees`): two letters at
