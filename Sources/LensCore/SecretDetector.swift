@@ -96,10 +96,12 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
-                + scan.toolPasswords() + scan.xmlValues())
+                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs()
+                + scan.expectedPasswords())
                 .filter { kinds.contains($0.kind) }
         }
-        if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys() }
+        if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
+            + scan.sessionCookies() + scan.puttyPrivateKeys() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).

@@ -11,14 +11,15 @@ extension SecretScan {
 
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
     /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
-    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, `redis-cli -a` (a
+    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, a Cisco SNMP
+    /// community (its password: `snmp-server community …`), `redis-cli -a` (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+)"#)
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -30,6 +31,14 @@ extension SecretScan {
     /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`.
     static let userThenPassword = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+    /// `lftp -u user,password`: the user and the password after a comma.
+    /// (OCR may read its `l` as `1`, or as `1l`.) The password ends at the first space.
+    static let lftpUser = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[l1I|]{1,2}ftp(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-u[ \t]+[^\s,]{1,64},[ \t]?"#)
+    /// A pre-shared key in strongSwan's `ipsec.secrets` (`%any host : PSK "…"`), and a secret set
+    /// by a network device's `set` command (FortiGate's `set psksecret …`, Juniper's and VyOS's
+    /// `set … pre-shared-key …`, `set password …`).
+    static let presharedKey = TextMatcher(
+        #"(?im):[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
     static let chpasswdLine = TextMatcher(
         #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}:([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
@@ -44,7 +53,7 @@ extension SecretScan {
             guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
             found.append(secret(.password, nil, start, end))
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -72,6 +81,17 @@ extension SecretScan {
                       pieces.count >= (options.contains("n") ? 2 : 3) else { continue }
                 add(after: last.start, dashStartsIt: true)
             }
+        }
+        if mentions("ftp") {
+            for match in Self.lftpUser.matches(in: text) {
+                var end = match.end
+                while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) { end += 1 }
+                guard end - match.end >= 4, Self.isPasswordValue(slice(match.end, end), quoted: true) else { continue }
+                found.append(secret(.password, nil, match.end, end))
+            }
+        }
+        if mentions("psk", "eap", "xauth", "set ") {
+            for match in Self.presharedKey.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("rabbitm", "net user") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }

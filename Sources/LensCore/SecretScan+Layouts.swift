@@ -174,12 +174,13 @@ extension SecretScan {
     /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`), a space beside the `/`. No
     /// label names the second piece, so it must look like a secret on its own
     /// (``looksLikeSecretOnItsOwn(_:)``) or mix 8+ letters and digits: `login with Google / Apple` is none.
+    /// Right after `login is` or `creds:` a pair needs no spaces around its `/` (`login is ops/…`).
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|sign-?in|credentials?|creds|account|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)|(?:log-?in|credentials?|creds)[ \t]*(?:is|are|:|=)[ \t]*[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
 
     func credentialPairs() -> [Secret] {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
-        guard mentions(" /", "/ ", " |", "| "), mentions("log", "sign", "cred", "account", "user") else { return [] }
+        guard mentions("/", "|"), mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
         return Self.credentialPair.matches(in: text).compactMap { match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }

@@ -221,11 +221,11 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`, a subscript's `os.environ["API_KEY"]`), then
+    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -233,7 +233,7 @@ extension SecretScan {
         "url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint", "header", "length", "size",
         "count", "prefix", "hint", "label", "policy", "format", "mode", "reset", "expiry", "expires", "ttl", "timeout", "hash",
         "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder"]
-    static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword"]
+    static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk"]
     /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
     static let wordsEndingInPass: Set<String> = ["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"]
     /// The words before `key` that make it a secret's name (`api key`, `client_key`, `authkey`).
@@ -293,7 +293,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key"])
+        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk"])
         guard !lines.isEmpty else { return found }
         for match in Self.secretIdentifier.matches(in: text, within: lines) {
             guard var identifier = match[1] else { continue }
@@ -555,6 +555,13 @@ extension SecretScan {
         (["ntn"], ("Notion", #"ntn(?: ?_ ?| )"#, 44, 48, 1)),
         (["gocspx"], ("Google", #"GOCSPX ?- ?"#, 27, 30, 1)),
         (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
+        // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
+        // characters, `.`, the rest; OCR puts spaces around the dots and inside the id.
+        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20})? ?\. ?(?:[A-Za-z0-9_\-] ?){5,7}\. ?"#, 25, 42, 1)),
+        // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
+        // the `~` as `v`, or put a space around the `Q`).
+        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3}[0-9] ?Q ?[~v] ?"#, 31, 36, 1)),
+        (["dp.", "dp ."], ("Doppler", #"dp ?\. ?(?:st|sa|ct|pt|scim|audit) ?\. ?(?:[a-z0-9_\-]{2,35} ?\. ?)?"#, 40, 46, 1)),
     ]
     /// Providers whose keys' bodies are hexadecimal digits.
     static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks"]

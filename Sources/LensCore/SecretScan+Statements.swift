@@ -56,6 +56,15 @@ extension SecretScan {
             var valueEnd = valueStart
             while valueEnd < utf8.count, !Self.isLineBreak(utf8[valueEnd]) { valueEnd += 1 }
             while valueEnd > valueStart, Self.isSpace(utf8[valueEnd - 1]) { valueEnd -= 1 }
+            // A short line of the dialog's details may come between (`Format: WIF`, `Type: RSA`).
+            if valueEnd - valueStart <= 24, Self.detailLine.firstMatch(in: slice(valueStart, valueEnd)) != nil {
+                var next = valueEnd
+                while next < utf8.count, Self.isLineBreak(utf8[next]) || Self.isSpace(utf8[next]) { next += 1 }
+                var nextEnd = next
+                while nextEnd < utf8.count, !Self.isLineBreak(utf8[nextEnd]) { nextEnd += 1 }
+                while nextEnd > next, Self.isSpace(utf8[nextEnd - 1]) { nextEnd -= 1 }
+                (valueStart, valueEnd) = (next, nextEnd)
+            }
             guard valueEnd > valueStart, valueEnd - valueStart <= 200 else { continue }
             let shown = slice(valueStart, valueEnd)
             let isPassword = noun.hasPrefix("pass")
@@ -98,6 +107,9 @@ extension SecretScan {
         }
         return found
     }
+
+    /// A dialog's detail on its own line: a word or two, a colon, a word (`Format: WIF`).
+    static let detailLine = TextMatcher(#"^[A-Z][a-z]+(?: [a-z]+)?: ?[A-Za-z0-9\-]{2,12}$"#)
 
     /// 64 hexadecimal digits, maybe after `0x`, as OCR reads them: the `0` of `0x` as `O` or `©`,
     /// four digits misread (`i` for `1`, `g` for `9`, `s` for `8`).
@@ -210,17 +222,34 @@ extension SecretScan {
 
     /// A sign-in code of capitals and digits after the words that name one (Steam Guard's `F4K9B`,
     /// `Your login code: X7KQ2P`, a meeting's `Passcode: HFFSTW`); digits-only codes are ``oneTimeCodes()``'.
+    /// A device's sign-in code is given in two groups of four (GitHub's `WDJB-MJHT`) or as nine
+    /// characters after `enter the code` (Microsoft's `F7K2MQX9P`), which a promotion's code
+    /// (`enter the code SAVE20`) is not: that cue wants letters and digits switching 3+ times.
     static let namedLetterCode = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access)[ \t]+code|pass[ \t]?code)[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{5,8}))(?![A-Za-z0-9])"#)
+        #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access|device|user)[ \t]+code|pass[ \t]?code|(enter[ \t]+the[ \t]+code))[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{5,9}))(?![A-Za-z0-9])"#)
     /// A meeting's passcode of letters and digits in both cases (Zoom's `Passcode: Xy7Qp2`):
     /// with a digit, or capitals inside, as no word after the label has (`Passcode: Required`).
     static let mixedPasscode = TextMatcher(#"(?i)(?<![A-Za-z])pass[ \t]?code[ \t]*:[ \t]*([A-Za-z0-9]{5,10})(?![A-Za-z0-9])"#)
 
+    /// The last line of a message a browser may read its code from (WebOTP's `@acme.com #482913`).
+    static let domainBoundCode = TextMatcher(#"(?m)^[ \t]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+[ \t]+#([A-Za-z0-9]{4,10})(?![A-Za-z0-9])"#)
+
     func letterCodes() -> [Secret] {
-        guard mentions("code") else { return [] }
+        var found: [Secret] = []
+        if mentions("#") {
+            for match in Self.domainBoundCode.matches(in: text) {
+                guard let range = match.range(1) else { continue }
+                found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        guard mentions("code") else { return found }
         let lines = lines(mentioning: ["code"])
-        var found: [Secret] = Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
-            guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1) else { return nil }
+        found += Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
+            guard let value = match[2], value.contains(where: \.isLetter), let range = match.range(2) else { return nil }
+            if match[1] != nil {
+                let switches = zip(value, value.dropFirst()).filter { $0.isNumber != $1.isNumber && $0 != "-" && $1 != "-" }.count
+                guard switches >= 3 || value.contains("-") else { return nil }
+            }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
         if mentions("passcode", "pass code") {

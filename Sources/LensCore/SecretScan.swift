@@ -126,7 +126,8 @@ struct SecretScan {
         ("Sentry", #"sntry[su]_[A-Za-z0-9+/=_\-]{60,}"#),
         ("Atlassian", #"ATATT3[A-Za-z0-9_\-=]{150,}"#),
         ("Grafana", #"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}"#),
-        ("Doppler", #"dp\.(?:st|sa|ct|pt|scim|audit)\.[A-Za-z0-9_\-]{40,}"#),
+        // (A service token names its environment: `dp.st.prd.…`.)
+        ("Doppler", #"dp\.(?:st|sa|ct|pt|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9_\-]{40,}"#),
         ("Replicate", #"r8_[A-Za-z0-9]{37}"#),
         ("Perplexity", #"pplx-[A-Za-z0-9]{48}"#),
         ("Pulumi", #"pul-[a-f0-9]{40}"#),
@@ -419,20 +420,24 @@ struct SecretScan {
     /// A password label: the word alone or inside an identifier (`db_pass`, `my_password_secure`:
     /// the look-behind lets `_` or `.` precede it, so no pattern for the identifier's start is needed),
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
-    /// first), then the value (quoted, or up to the next space).
+    /// first), then the value (quoted, or up to the next space). A Wi-Fi or IPsec pre-shared key
+    /// (`psk="…"`) is a password; JSON kept inside a JSON string escapes its quotes (`\"password\":\"…\"`).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase))(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["'”’]?\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
-                       "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa") else { return [] }
+                       "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
+                       "psk") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
             guard let label = match[1]?.lowercased() else { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
-            let quoted = match[2] ?? match[3] ?? match[4] ?? match[5]
-            guard let value = quoted ?? match[6] else { continue }
+            // (JSON inside a JSON string escapes its quotes: `"{\"password\":\"…\"}"`.)
+            let escaped = match[6]
+            let quoted = match[2] ?? match[3] ?? match[4] ?? match[5] ?? escaped
+            guard let value = quoted ?? match[7] else { continue }
             // After `!=`, `===` or `!==` (code), only a literal is a value: `password !== confirm` compares two names.
             if quoted == nil, match.text.contains("!=") || match.text.contains("===") { continue }
             if quoteAfterName(at: match.start) == false { continue }
@@ -448,7 +453,7 @@ struct SecretScan {
             } else {
                 guard Self.isPasswordValue(value, quoted: quoted != nil) else { continue }
             }
-            var end = match.end - (quoted != nil ? 1 : 0)
+            var end = match.end - (escaped != nil ? 2 : quoted != nil ? 1 : 0)
             let start = end - value.utf8.count
             // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
             // its `;`: a space before it is one OCR put inside (no `=` or quote on the way).
@@ -528,9 +533,9 @@ struct SecretScan {
 
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
     /// random value after it. A prompt may show its default between them (`aws configure`'s
-    /// `AWS Secret Access Key [None]: …`).
+    /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
@@ -551,7 +556,7 @@ struct SecretScan {
             // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
             // machine-made pieces after it, together with it.
             if quoted == nil, match[2] != nil, value.count < 16, case let start = match.end - value.utf8.count,
-               case let end = valueEnd(from: match.end), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
+               case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)
@@ -713,8 +718,9 @@ struct SecretScan {
     /// Vietnamese messages say `mã xác nhận` / `mã xác thực` / `mã kích hoạt` / `mã OTP`, often
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
     /// OCR's English model reads accented letters as others: `código` as `cédigo` or `cddigo`,
-    /// `Bestätigungscode` as `Bestatigungscode`.
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    /// `Bestätigungscode` as `Bestatigungscode`. Italian says `codice`; Polish, Swedish, Turkish,
+    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`).
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i|em)?|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -727,9 +733,13 @@ struct SecretScan {
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
     static let otpMatchers: [TextMatcher] = [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
+        // the verb between in other languages: "è" (Italian), "to"/"jest" (Polish), "är" (Swedish,
+        // `ar` as OCR reads it), "er" (Danish, Norwegian), "on" (Finnish), "je" (Czech); not
+        // English's "code to" (`Text the code to 55555`, a number to send it to); a lone glyph
+        // OCR read for an accented verb (`è` as `@`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\bé\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|[:：=]|为|為|は))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)[^\p{L}\p{N}\s.]{1,2}(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -740,7 +750,7 @@ struct SecretScan {
     ]
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "digo", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
         for (index, matcher) in Self.otpMatchers.enumerated() {

@@ -125,6 +125,41 @@ struct SecretDetectorTests {
         Case(text: "$ redis-cli -h cache-1.acme.io -a 2gSOYPHCdQ ping\nPONG", kind: .password, value: "2gSOYPHCdQ"),
         Case(text: "Meeting ID: 858 0689 6348\nPasscode: HFFSTW", kind: .otp, value: "HFFSTW"),
         Case(text: "Join Zoom Meeting\nPasscode: Xy7qP2", kind: .otp, value: "Xy7qP2"),
+        // The sixth pool's places: tables and CSV exports with a password column, a settings page's
+        // `NAME  value` row, session cookies, a PuTTY key file, a command's printed password, an
+        // `expect` script, network configs, escaped JSON, codes in more languages, device codes.
+        Case(text: "name,url,username,password,note\nGitHub,https://github.com/login,ci,h?V1*M0!f0hg8p7u,\nNetflix,https://netflix.com,ana@acme.io,********,",
+             kind: .password, value: "h?V1*M0!f0hg8p7u"),
+        Case(text: "Service        Login            Password\nVPN            ci           Tq7w9Zr2Kd\nPrinter        admin            (none)", kind: .password, value: "Tq7w9Zr2Kd"),
+        Case(text: "Environment Variables\nKey                         Value\nSMTP_PASS         wCfOKUFIDmM6bGyEpqy6tAHX", kind: .password, value: "wCfOKUFIDmM6bGyEpqy6tAHX"),
+        Case(text: "Cookie: _ga=GA1.2.938072424.4128851566; sessionid=5sjtokcetnb4l96hix5f5dmosxqto4yb; theme=dark", kind: .apiKey, value: "5sjtokcetnb4l96hix5f5dmosxqto4yb"),
+        Case(text: "Set-Cookie: connect.sid=s%3AqL8xw2ZpR4mT7vKc9dNf.Yb3Hg6Jt1Ws5Ue0Ai8Xo; Path=/; HttpOnly", kind: .apiKey, value: "qL8xw2ZpR4mT7vKc9dNf"),
+        Case(text: "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIxKq\nPrivate-Lines: 1\nAAAAIBQ2bXkR1e+7/aGfT0ZkfYxqGkI2Y8k=\nPrivate-MAC: 0a1b2c",
+             kind: .apiKey, value: "AAAAIBQ2bXkR1e+7/aGfT0ZkfYxqGkI2Y8k="),
+        Case(text: "$ kubectl get secret db-creds -o jsonpath='{.data.password}' | base64 -d\nCQji&BqD+Bk6%oJC\n$ ", kind: .password, value: "CQji&BqD+Bk6%oJC"),
+        Case(text: "$ pass show email/fastmail\nXk3#pL9!vQ2w\n$", kind: .password, value: "Xk3#pL9!vQ2w"),
+        Case(text: "#!/usr/bin/expect -f\nspawn ssh ops@db.internal\nexpect \"assword:\"\nsend \"Ab3dE5fG7h!x\\r\"\ninteract", kind: .password, value: "Ab3dE5fG7h!x"),
+        Case(text: "    \"SecretString\": \"{\\\"username\\\":\\\"admin\\\",\\\"password\\\":\\\"d7_UfYC+qR\\\"}\",", kind: .password, value: "d7_UfYC+qR"),
+        Case(text: "network={\n    ssid=\"Acme-Office\"\n    psk=\"Ab3dE5fG7h!x\"\n}", kind: .password, value: "Ab3dE5fG7h!x"),
+        Case(text: "# /etc/ipsec.secrets\n%any vpn.example.net : PSK \"*XZ^TIte1s*a\"", kind: .password, value: "*XZ^TIte1s*a"),
+        Case(text: "config vpn ipsec phase1-interface\n    edit \"to-branch\"\n        set psksecret Hq4!vW8zLp2", kind: .password, value: "Hq4!vW8zLp2"),
+        Case(text: "snmp-server community Vb7xQ2mKp9 RO", kind: .password, value: "Vb7xQ2mKp9"),
+        Case(text: "$ lftp -u ops,Ab3dE5fG7h sftp://db.internal", kind: .password, value: "Ab3dE5fG7h"),
+        Case(text: "login is ops/Ab3dE5fG7h!x until friday", kind: .password, value: "Ab3dE5fG7h!x"),
+        Case(text: "staging admin → ops / Ab3dE5fG7h!x", kind: .password, value: "Ab3dE5fG7h!x"),
+        Case(text: "https://acme.io/auth/magic-link?token=Ab3dE5fG7hIj9kLm0nOp&email=ops%40acme.io", kind: .apiKey, value: "Ab3dE5fG7hIj9kLm0nOp"),
+        Case(text: "Export private key\nFormat: WIF\nKwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn\nAnyone with this key can spend your coins.",
+             kind: .apiKey, value: "KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn"),
+        Case(text: "Access token created\ndp.st.prd.JJZ3WJkCAdj47j8sYIIoQyOoopoSpm51jCA4UNjp", kind: .apiKey, value: "JJZ3WJkCAdj47j8sYIIoQyOoopoSpm51jCA4UNjp"),
+        Case(text: "Il tuo codice di verifica è 178949. Non condividerlo.", kind: .otp, value: "178949"),
+        Case(text: "Twój kod weryfikacyjny to 552013", kind: .otp, value: "552013"),
+        Case(text: "Din verifieringskod är 143878", kind: .otp, value: "143878"),
+        Case(text: "Doğrulama kodunuz: 660412", kind: .otp, value: "660412"),
+        Case(text: "482913 is your Acme verification code.\n\n@acme.com #482913", kind: .otp, value: "#482913"),
+        // (A code in two groups of four is masked whole; the digits-only rule never cut `4821` out of it.)
+        Case(text: "Your verification code is 4821-ABCD", kind: .otp, value: "ABCD"),
+        Case(text: "! First copy your one-time code: WDJB-MJHT\nPress Enter to open github.com in your browser...", kind: .otp, value: "WDJB-MJHT"),
+        Case(text: "To sign in, use a web browser to open the page https://microsoft.com/devicelogin\nand enter the code F7K2MQX9P to authenticate.", kind: .otp, value: "F7K2MQX9P"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -533,6 +568,17 @@ struct SecretDetectorTests {
         Case(text: "AWS Secret Access Key [None]: xUHR+PK8WnQB/M8 jSL8QZf0sXAoesOZUfqOgYhJn", kind: .apiKey, value: "jSL8QZf0sXAoesOZ"),
         Case(text: "signing. password=3mkHgl NY ! F_XIqT", kind: .password, value: "F_XIqT"),
         Case(text: "&X-Amz-Signature=f7e8c7c809af909a33264e7 bbabaf 064ba8352520cdbc98eldb0e39f FF", kind: .apiKey, value: "064ba8352520cdbc"),
+        // (The sixth pool's first pair: `è` read as `@`, a Discord token and an Azure client
+        // secret split or misread, escaped quotes doubled, a curly quote ending a `psk`, an
+        // `lftp` read as `1lftp` with a space after the comma, a link's token split.)
+        Case(text: "Il tuo codice di verifica @ 033562. Non condividerlo.", kind: .otp, value: "033562"),
+        Case(text: "import discord\nclient. run( \"NDA3Mj kxNDQyMDI2NTUxMzgz. FdgEnk.ksBcc8CKRVMDAMAucpxB1YNPUj j OXYi8gzR9-K\" )", kind: .apiKey, value: "ksBcc8CKRVMDAMAucpx"),
+        Case(text: "Certificates & secrets\nci-deploy 3/4/2026 BQ58QvimfGsxMcigSt~GRvigAMNRxE5z9KSOc8Qm", kind: .apiKey, value: "GRvigAMNRxE5z9KSOc8Qm"),
+        Case(text: "\"SecretString”: \"{\\\"username\\”:\\\"deploy\\”, \\\"password\\\"”:\\\"9Vux!%%7%Q?\\\"}\",,", kind: .password, value: "9Vux!%%7%Q?"),
+        Case(text: "network={\nssid=\"Acme-Office”\npsk=\" Jm6h@Y-noke”\nkey_mgmt=WPA-PSK", kind: .password, value: "Jm6h@Y-noke"),
+        Case(text: "$ 1lftp -u svc_backup, SVMkx3voaBou sftp://db.internal", kind: .password, value: "SVMkx3voaBou"),
+        Case(text: "https://acme.io/auth/magic-link?token=F TKUNeNZddosLiqmnOE66RJ-Q-pB31n7&email=svc_backup%40acme.io", kind: .apiKey, value: "TKUNeNZddosLiqmnOE66RJ"),
+        Case(text: "expect “assword:\"\nsend \"rFJyn7yQfJ\\r\"\ninteract", kind: .password, value: "rFJyn7yQfJ"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -718,7 +764,6 @@ struct SecretDetectorTests {
         "Copy this token to access the API.\nThen paste it into the settings page",
         "Release checksum 9db58490ab2133e984498b03ffeaea50 for us-east-1",
         "Password s+erseeees Change",
-        "Your verification code is 4821-ABCD",
         "export TOKEN_NAME=getAccessTokenForUser",
         "$ mysqldump --password -h db.internal sales",
         "Password -f file",
@@ -757,6 +802,18 @@ struct SecretDetectorTests {
         "C:\\> net user ana *",
         "$ redis-cli -h cache-1.acme.io -a ping",
         "$ redis-cli --scan -a",
+        // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
+        // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
+        // that hold no session, a table's empty password.
+        "  * Remove the token cache (Closes: #28923)\n  * Fix build on IBM RS/6000 computers running AIX",
+        "$ gcloud alpha active-directory domains reset-admin-password \\\n    my-domain.com",
+        "$ which pass\n/usr/bin/pass",
+        "Enter the code SAVE20 at checkout. Enter the code WELCOME15 now",
+        "Text the code to 55555 to join",
+        "Cookie: _ga=GA1.2.938072424.4128851566; theme=dark; lang=en-US",
+        "Service   Login   Password\nPrinter   admin   (none)\nScanner   guest   ********",
+        "Password   ••••••••••   Show",
+        "import * as Sentry from \"@sentry/browser\";\nSentry.init({\n  dsn: \"https://4f8e2a1c9b7d4e6f8a0b2c4d6e8f0a1b@o450123.ingest.sentry.io/4505123\",\n});",
     ]
 
     @Test(arguments: negatives)

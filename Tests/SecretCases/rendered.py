@@ -27,6 +27,11 @@ passwords, bank OTPs; negatives such as public keys, host fingerprints, IMEIs, r
 command-line tools' own password arguments, XML and properties files, more providers, presigned
 URLs, kubeconfig, `otpauth://`, recovery and product keys, codes in other languages, secrets in
 source code; negatives such as certificates, signatures, integrity hashes, data URIs, click ids.
+`--pool sixth` (see ``sixth_secret_case``), written after the fifth had been through eight rounds:
+network-device configs, `expect` scripts, Helm and Docker flags, a command whose output is the
+password, escaped JSON, CSV exports and tables with a password column, links and cookies that
+carry a session, more providers, codes in more languages, door codes, device sign-in codes;
+negatives such as Sentry DSNs, Nix store paths, `go.sum`, CIDs, SIDs, transaction hashes.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -848,6 +853,210 @@ def fifth_negative_case(rng):
     return [f"s3://acme-public/logo.png?versionId={rand(rng, ALNUM + '._', 32)}", f"ETag: {rand(rng, HEX, 32)}", "Last modified: March 4, 2025"]
 
 
+B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def sixth_secret_case(rng):
+    """The sixth pool (`--pool sixth`): written after the fifth pool had been through eight rounds,
+    before any rule was run on it, from places none of the earlier pools has: Cisco configs
+    (`password 7`, `enable password`, SNMP communities), `expect` scripts, `helm --set`, `docker run
+    -e`, a command's output that is the password (`base64 -d`, `pass show`, `op read`), AWS Secrets
+    Manager's escaped JSON, a password manager's CSV export, a table with a password column,
+    Jupyter and password-reset links, session cookies, `X-API-Key` headers, Atlassian, Grafana,
+    Discord, Telegram, Azure, Doppler, Pulumi and 1Password tokens, a PuTTY key file, a WIF private
+    key, codes in Italian, Dutch, Polish, Swedish and Turkish, domain-bound and split codes, door
+    and gate codes, `hostapd`/`wpa_supplicant` passphrases, rclone and s3cmd configs, a name/value
+    pair in a settings page, `cmdkey`/`psexec`, `lftp -u user,pass` and CIFS mount options, IPsec
+    pre-shared keys, `user / pass` in a chat, an OAuth token in a URL fragment, device sign-in
+    codes, Amex and Diners card groupings, a US account number. A value leaves out a public prefix."""
+    user = rng.choice(["deploy", "admin", "ci", "marta", "svc_backup", "ops", "kiosk"])
+    host = rng.choice(["db.internal", "10.4.0.21", "files.acme.io", "vpn.example.net"])
+    choice = rng.randrange(34)
+    if choice == 0:
+        v = rng.choice([rand(rng, "0123456789ABCDEF", rng.choice([16, 20, 24])), password(rng)])
+        seven = v if all(c in "0123456789ABCDEF" for c in v) else None
+        line = rng.choice([f" username {user} privilege 15 password 7 {seven}" if seven else f" username {user} privilege 15 password 0 {v}",
+                           f"enable password {v}", f"snmp-server community {v} RO"])
+        return "password", ["Router# show running-config", "hostname edge-01", "!", line, "!", "line vty 0 4"], [v]
+    if choice == 1:
+        v = password(rng)
+        return "password", ["#!/usr/bin/expect -f", f"spawn ssh {user}@{host}", 'expect "assword:"', f'send "{v}\\r"', "interact"], [v]
+    if choice == 2:
+        v = password(rng)
+        return "password", [f"$ helm install db bitnami/postgresql --set {rng.choice(['auth.postgresPassword', 'global.redis.password', 'auth.rootPassword'])}={v}",
+                            "NAME: db", "STATUS: deployed"], [v]
+    if choice == 3:
+        v = password(rng)
+        return "password", [f"$ docker run -d --name db -e {rng.choice(['POSTGRES_PASSWORD', 'MYSQL_ROOT_PASSWORD', 'MARIADB_PASSWORD'])}={v} -p 5432:5432 postgres:16",
+                            rand(rng, HEX, 64)], [v]
+    if choice == 4:
+        v = password(rng)
+        command = rng.choice(["$ kubectl get secret db-creds -o jsonpath='{.data.password}' | base64 -d", "$ pass show email/fastmail",
+                              '$ op read "op://Private/Postgres/password"', "$ security find-generic-password -s office-wifi -w"])
+        return "password", [command, v, "$ "], [v]
+    if choice == 5:
+        v = password(rng).replace("\\", "")
+        return "password", ["$ aws secretsmanager get-secret-value --secret-id prod/db", "{",
+                            f'    "SecretString": "{{\\"username\\":\\"{user}\\",\\"password\\":\\"{v}\\"}}",', '    "VersionStages": ["AWSCURRENT"]', "}"], [v]
+    if choice == 6:
+        v = password(rng).replace(",", "")
+        return "password", ["passwords.csv", "name,url,username,password,note", f"GitHub,https://github.com/login,{user},{v},",
+                            "Netflix,https://netflix.com,marta@acme.io,********,"], [v]
+    if choice == 7:
+        v = password(rng)
+        return "password", ["Service        Login            Password", f"VPN            {user}           {v}", "Printer        admin            (none)"], [v]
+    if choice == 8:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["To access the server, open this file in a browser:", "Or copy and paste one of these URLs:",
+                           f"    http://127.0.0.1:8888/lab?token={v}"], [v]
+    if choice == 9:
+        v = rand(rng, ALNUM + "-_", rng.choice([20, 32, 43]))
+        return "api_key", ["Reset your password", rng.choice([f"https://app.acme.io/users/password/edit?reset_password_token={v}",
+                                                               f"https://acme.io/auth/magic-link?token={v}&email={user}%40acme.io"]),
+                           "This link expires in 1 hour."], [v]
+    if choice == 10:
+        v = rand(rng, string.ascii_lowercase + string.digits, 32)
+        return "api_key", ["Request Headers", "Accept: text/html", rng.choice([f"Cookie: _ga=GA1.2.{rand(rng, string.digits, 9)}.{rand(rng, string.digits, 10)}; sessionid={v}; theme=dark",
+                                                                            f"Set-Cookie: connect.sid=s%3A{v}.{rand(rng, ALNUM, 20)}; Path=/; HttpOnly"])], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [rng.choice([f'$ curl -H "x-api-key: {v}" https://api.acme.io/v2/orders', f"$ http GET api.acme.io/v1/items X-API-Key:{v}"]),
+                           '{"orders": []}'], [v]
+    if choice == 12:
+        v = rand(rng, ALNUM + "-_", 180) + "=" + rand(rng, "0123456789ABCDEF", 8)
+        return "api_key", ["API token created", "Copy your token. You won't be able to see it again.", f"ATATT3xFfGF0{v}"], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM, 32) + "_" + rand(rng, HEX, 8)
+        return "api_key", ["Service accounts › grafana-ci", "Add service account token", f"glsa_{v}"], [v]
+    if choice == 14:
+        head = base64.b64encode(str(rng.randint(10**17, 10**18)).encode()).decode().rstrip("=")
+        v = rand(rng, ALNUM + "-_", 6) + "." + rand(rng, ALNUM + "-_", 38)
+        return "api_key", ["import discord", "client = discord.Client(intents=intents)", f'client.run("{head}.{v}")'], [v]
+    if choice == 15:
+        v = "AA" + rand(rng, ALNUM + "-_", 33)
+        return "api_key", ["BotFather", "Done! Congratulations on your new bot.", "Use this token to access the HTTP API:",
+                           f"{rng.randint(10**9, 8 * 10**9)}:{v}", "Keep your token secure and store it safely"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 3) + "8Q~" + rand(rng, ALNUM + "~._-", 34)
+        return "api_key", ["Certificates & secrets", "Description   Expires   Value   Secret ID", f"ci-deploy   3/4/2026   {v}   {uuid.UUID(bytes=rng.randbytes(16))}"], [v]
+    if choice == 17:
+        prefix, v = rng.choice([("dp.st.prd.", rand(rng, ALNUM, 40)), ("pul-", rand(rng, HEX, 40)), ("ops_eyJ", rand(rng, ALNUM, 120))])
+        return "api_key", [rng.choice(["Service token created", "Access token created", "Service account token"]), f"{prefix}{v}", "Store it in a safe place."], [v]
+    if choice == 18:
+        body = base64.b64encode(rng.randbytes(rng.choice([32, 48]))).decode()
+        return "api_key", ["PuTTY-User-Key-File-3: ssh-ed25519", "Encryption: none", f"Comment: {user}@laptop", "Public-Lines: 2",
+                           "AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(rng, ALNUM, 39), "Private-Lines: 1", body, f"Private-MAC: {rand(rng, HEX, 64)}"], [body]
+    if choice == 19:
+        v = rng.choice(["5", "K", "L"]) + rand(rng, B58, 50)
+        return "api_key", ["Export private key", "Format: WIF", f"Private key: {v}" if rng.random() < 0.5 else v, "Anyone with this key can spend your coins."], [v]
+    if choice == 20:
+        v = rand(rng, string.digits, 6)
+        line = rng.choice([f"Il tuo codice di verifica è {v}. Non condividerlo.", f"Je verificatiecode is {v}.", f"Twój kod weryfikacyjny to {v}",
+                           f"Din verifieringskod är {v}", f"Doğrulama kodunuz: {v}"])
+        return "otp", ["Messages", line, "09:41"], [v]
+    if choice == 21:
+        v = rand(rng, string.digits, 6)
+        if rng.random() < 0.5:
+            return "otp", [f"{v} is your Acme verification code.", "", f"@acme.com #{v}"], [v]
+        shown = f"{v[:3]}-{v[3:]}"
+        return "otp", ["Confirm your email address", f"Your confirmation code is {shown}", "Enter it in the open browser window."], [shown]
+    if choice == 22:
+        v = rand(rng, string.digits, rng.choice([4, 5, 6]))
+        return "password", ["Airbnb · Host", rng.choice([f"the gate code is {v}# and the flat is on the 3rd floor", f"Door code: {v}", f"alarm code is {v}, disarm within 30s",
+                                                       f"lockbox code {v} (key inside)"]), "See you tomorrow!"], [v]
+    if choice == 23:
+        v = password(rng)
+        return "password", rng.choice([["# /etc/hostapd/hostapd.conf", "ssid=Acme-Office", "wpa=2", f"wpa_passphrase={v}", "wpa_key_mgmt=WPA-PSK"],
+                                       ["network={", '    ssid="Acme-Office"', f'    psk="{v}"', "    key_mgmt=WPA-PSK", "}"]]), [v]
+    if choice == 24:
+        v = rand(rng, ALNUM + "-_", rng.choice([32, 40]))
+        return "password", rng.choice([["$ cat ~/.config/rclone/rclone.conf", "[backup]", "type = sftp", f"host = {host}", f"user = {user}", f"pass = {v}"],
+                                       ["$ cat ~/.s3cfg", "[default]", f"access_key = AKIA{rand(rng, string.ascii_uppercase + '234567', 16)}", f"secret_key = {v}"],
+                                       ["$ cat ~/.config/hub", "github.com:", f"- user: {user}", f"  oauth_token: {v}", "  protocol: https"]]), [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, rng.choice([24, 32]))
+        name = rng.choice(["STRIPE_SECRET", "DATABASE_PASSWORD", "SMTP_PASS", "WEBHOOK_SIGNING_KEY"])
+        return "api_key", ["Environment Variables", "Key                         Value", f"{name}         {v}", "Production, Preview"], [v]
+    if choice == 26:
+        v = password(rng)
+        return "password", [rng.choice([f"C:\\> cmdkey /add:{host} /user:{user} /pass:{v}", f"C:\\> psexec \\\\{host} -u {user} -p {v} cmd"]),
+                            rng.choice(["CMDKEY: Credential added successfully.", "PsExec v2.43 - Execute processes remotely"])], [v]
+    if choice == 27:
+        v = password(rng).replace(",", "")
+        return "password", [rng.choice([f"$ lftp -u {user},{v} sftp://{host}", f"$ sudo mount -t cifs //{host}/share /mnt/share -o username={user},password={v},vers=3.0"]),
+                            rng.choice(["lftp {}@{}:~> ".format(user, host), "$ ls /mnt/share"])], [v]
+    if choice == 28:
+        v = password(rng)
+        return "password", rng.choice([["# /etc/ipsec.secrets", f'%any {host} : PSK "{v}"'],
+                                       ["config vpn ipsec phase1-interface", '    edit "to-branch"', f"        set psksecret {v}", "    next"]]), [v]
+    if choice == 29:
+        v = password(rng)
+        return "password", ["#it-help", rng.choice([f"creds for the test tenant: {user} / {v}", f"login is {user}/{v} until friday",
+                                                   f"staging admin → {user} / {v}"]), "👍 thanks"], [v]
+    if choice == 30:
+        v = rand(rng, ALNUM + "-_", 43)
+        return "api_key", [f"https://app.acme.io/callback#access_token={v}&token_type=Bearer&expires_in=3600", "Signed in. You can close this tab."], [v]
+    if choice == 31:
+        v = rng.choice([rand(rng, "BCDFGHJKLMNPQRSTVWXZ", 4) + "-" + rand(rng, "BCDFGHJKLMNPQRSTVWXZ", 4), rand(rng, string.ascii_uppercase + string.digits, 9)])
+        return "otp", rng.choice([["! First copy your one-time code: " + v, "Press Enter to open github.com in your browser..."],
+                                  ["To sign in, use a web browser to open the page https://microsoft.com/devicelogin", f"and enter the code {v} to authenticate."]]), [v]
+    if choice == 32:
+        if rng.random() < 0.5:
+            v = luhn_complete(rng, rng.choice(["34", "37"]), 15)
+            shown = f"{v[:4]} {v[4:10]} {v[10:]}"
+        else:
+            v = luhn_complete(rng, "36", 14)
+            shown = f"{v[:4]} {v[4:10]} {v[10:]}"
+        return "card", ["Wallet", rng.choice(["American Express", "Diners Club"]), shown, f"Expires 0{rng.randint(1, 9)}/2{rng.randint(6, 9)}"], [v]
+    v = rand(rng, string.digits, rng.choice([9, 10, 12]))
+    return "iban", ["Direct deposit", "Routing number   021000021", f"Account number   {v}", "Account type   Checking"], [v]
+
+
+def sixth_negative_case(rng):
+    choice = rng.randrange(15)
+    if choice == 0:
+        return ["import * as Sentry from \"@sentry/browser\";", "Sentry.init({",
+                f'  dsn: "https://{rand(rng, HEX, 32)}@o{rand(rng, string.digits, 6)}.ingest.sentry.io/{rand(rng, string.digits, 7)}",', "});"]
+    if choice == 1:
+        return rng.choice([["Sign in", f"Email   {rng.choice(['ana', 'jonas'])}@acme.io", "Password   ••••••••••   Show", "Forgot password?"],
+                           ["$ ssh-add", "Enter passphrase for /home/ana/.ssh/id_ed25519:", "$ git push", "Password for 'https://ana@github.com':"]])
+    if choice == 2:
+        return ["$ nix-store -q --references result"] + [f"/nix/store/{rand(rng, '0123456789abcdfghijklmnpqrsvwxyz', 32)}-{name}"
+                                                         for name in ["glibc-2.39-52", "openssl-3.0.14", "zlib-1.3.1"]]
+    if choice == 3:
+        return ["go.sum", f"golang.org/x/crypto v0.21.0 h1:{base64.b64encode(rng.randbytes(32)).decode()}",
+                f"golang.org/x/crypto v0.21.0/go.mod h1:{base64.b64encode(rng.randbytes(32)).decode()}"]
+    if choice == 4:
+        return ["Pinned", f"CID   bafybei{rand(rng, 'abcdefghijklmnopqrstuvwxyz234567', 52)}", f"Legacy   Qm{rand(rng, B58, 44)}", "Size 2.4 MB"]
+    if choice == 5:
+        return ["C:\\> whoami /user", "USER NAME      SID", f"acme\\ana       S-1-5-21-{rand(rng, string.digits, 10)}-{rand(rng, string.digits, 10)}-{rand(rng, string.digits, 9)}-1001"]
+    if choice == 6:
+        return ["$ sudo blkid", f'/dev/nvme0n1p1: UUID="{rand(rng, "0123456789ABCDEF", 4)}-{rand(rng, "0123456789ABCDEF", 4)}" TYPE="vfat" PARTUUID="{uuid.UUID(bytes=rng.randbytes(16))}"',
+                f'/dev/nvme0n1p2: UUID="{uuid.UUID(bytes=rng.randbytes(16))}" TYPE="ext4" PARTUUID="{uuid.UUID(bytes=rng.randbytes(16))}"']
+    if choice == 7:
+        return ["Your trip", f"Booking reference   {rand(rng, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 6)}", f"Flight LH {rng.randint(100, 999)} · Gate B{rng.randint(1, 40)} · Seat {rng.randint(1, 40)}C",
+                f"Boarding {rng.randint(6, 22)}:{rng.randint(10, 59)}"]
+    if choice == 8:
+        return ["Transaction Details", f"Transaction Hash:   0x{rand(rng, HEX, 64)}", f"Block:   {rng.randint(18000000, 21000000)}", f"From:   0x{rand(rng, HEX, 40)}"]
+    if choice == 9:
+        return ["$ docker images", "REPOSITORY   TAG       IMAGE ID       CREATED       SIZE"] + \
+            [f"{name}   {tag}   {rand(rng, HEX, 12)}   2 weeks ago   {rng.randint(20, 900)}MB" for name, tag in [("postgres", "16"), ("nginx", "1.27"), ("acme/api", "latest")]]
+    if choice == 10:
+        return ["https://auth.acme.io/authorize?response_type=code&client_id=acme-web", f"&code_challenge={rand(rng, ALNUM + '-_', 43)}&code_challenge_method=S256",
+                f"&state={rand(rng, ALNUM, 22)}&redirect_uri=https%3A%2F%2Fapp.acme.io%2Fcallback"]
+    if choice == 11:
+        return ["Your password was changed", f"Your password was changed on {rng.randint(1, 28)} March 2025 at {rng.randint(8, 22)}:{rng.randint(10, 59)} from Firefox on Linux.",
+                "If this wasn't you, reset your password now."]
+    if choice == 12:
+        return [f"https://github.com/acme/app/actions/runs/{rand(rng, string.digits, 10)}/job/{rand(rng, string.digits, 11)}",
+                f"$ git describe", f"v2.{rng.randint(0, 9)}.{rng.randint(0, 9)}-{rng.randint(1, 40)}-g{rand(rng, HEX, 7)}"]
+    if choice == 13:
+        return ["$ hostnamectl", "  Static hostname: ana-laptop", f"       Machine ID: {rand(rng, HEX, 32)}", f"          Boot ID: {rand(rng, HEX, 32)}",
+                "  Operating System: Debian GNU/Linux 12 (bookworm)"]
+    return ["Rechnung", f"USt-IdNr. DE{rand(rng, string.digits, 9)}", f"Steuernummer {rng.randint(10, 99)}/{rng.randint(100, 999)}/{rng.randint(10000, 99999)}",
+            f"Kundennummer {rand(rng, string.digits, 8)}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -877,7 +1086,7 @@ def negative_case(rng):
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
-         "fifth": (fifth_secret_case, fifth_negative_case)}
+         "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -1030,7 +1239,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second, third, fourth and fifth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the sixth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")

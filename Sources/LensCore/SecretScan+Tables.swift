@@ -1,0 +1,220 @@
+import Foundation
+
+/// Secrets that a screen's layout or a command gives away, with no label beside them: a column
+/// of a table or a CSV export whose header names a password, a row `NAME value` of a page of
+/// environment variables, a session cookie, the private lines of a PuTTY key file, what a
+/// command that reads a password prints, and what an `expect` script sends after a password prompt.
+extension SecretScan {
+    /// A line's cells: split at its commas (`commas`), or at its runs of spaces and tabs; each
+    /// without the spaces and the straight quotes around it.
+    func cells(of line: Range<Int>, commas: Bool) -> [Range<Int>] {
+        var cells: [Range<Int>] = []
+        func add(_ start: Int, _ end: Int) {
+            var start = start, end = end
+            while start < end, Self.isSpace(utf8[start]) || utf8[start] == 0x22 { start += 1 }
+            while end > start, Self.isSpace(utf8[end - 1]) || utf8[end - 1] == 0x22 || utf8[end - 1] == 0x0D { end -= 1 }
+            cells.append(start..<end)
+        }
+        var start = line.lowerBound, index = line.lowerBound
+        while index < line.upperBound {
+            let byte = utf8[index]
+            if commas ? byte == 0x2C : Self.isSpace(byte) {
+                if commas || index > start { add(start, index) }
+                start = index + 1
+            }
+            index += 1
+        }
+        if commas || line.upperBound > start { add(start, line.upperBound) }
+        return cells
+    }
+
+    // MARK: - Columns
+
+    /// A header cell that names a password column: `password`, `Passwort`, `pwd`, `login_password`,
+    /// `PIN`, `secret`, `token` (``secretName(_:)``).
+    static func isSecretColumn(_ header: String) -> Bool {
+        let name = header.lowercased()
+        guard name.count <= 32, name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" || $0 == " " }) else { return false }
+        return name == "pin" || secretName(name.replacingOccurrences(of: " ", with: "_")) != nil
+    }
+
+    /// A cell of a table's header: a name of letters, maybe with `_`, `-` or spaces and digits after.
+    static let headerCell = TextMatcher(#"^[A-Za-z][A-Za-z0-9 _\-]{0,31}$"#)
+
+    /// A table whose header names a password column, as a password manager's CSV export
+    /// (`name,url,username,password`) or a table of logins shows it (`Service  Login  Password`):
+    /// the cell of that column in each row below it with as many cells, to the first empty line
+    /// (50 rows at most). A row's cell under a header is a value whatever it looks like
+    /// (``isPasswordValue(_:quoted:)``: not `********` or `(none)`); in a table of words, OCR may
+    /// split the last column's password, whose pieces then run to the line's end.
+    func passwordColumns() -> [Secret] {
+        guard mentions("pass", "pwd", "pin", "secret", "token", "kennwort") else { return [] }
+        // (Each line without its break.)
+        let lines = lineRanges().map { $0.bytes.last.map { utf8[$0] == 0x0A } == true ? $0.bytes.dropLast() : $0.bytes }
+        var found: [Secret] = []
+        var index = 0
+        while index < lines.count {
+            let header = lines[index]
+            index += 1
+            guard header.count <= 200 else { continue }
+            let commas = utf8[header].filter { $0 == 0x2C }.count >= 2
+            let names = cells(of: header, commas: commas)
+            // A header is names, not a sentence that holds `password`: a CSV's identifiers, a
+            // table's capitalized words (`Service  Login  Password`).
+            guard names.count >= 2, names.count <= 12,
+                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (commas || utf8[$0.lowerBound] < 0x5B) }),
+                  let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
+            var row = index
+            while row < lines.count, row - index < 50, !lines[row].isEmpty {
+                let values = cells(of: lines[row], commas: commas)
+                row += 1
+                var range: Range<Int>
+                if values.count == names.count {
+                    range = values[column]
+                } else if !commas, column == names.count - 1, values.count > names.count, values.count <= names.count + 2 {
+                    range = values[column].lowerBound..<values.last!.upperBound
+                } else { continue }
+                let value = squeezed(range.lowerBound, range.upperBound)
+                guard value.count >= 4, Self.isPasswordValue(value, quoted: commas),
+                      commas || Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    /// A row of a page of environment variables or settings: a name in capitals that names a
+    /// secret (`SMTP_PASS`, `STRIPE_SECRET`), then only spaces and its value, which must be
+    /// machine-made (`API_KEY  Required` is a form).
+    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[ \t]+(?=[^\s=:])"#)
+
+    func namedRows() -> [Secret] {
+        guard mentions("_") else { return [] }
+        return Self.namedRow.matches(in: text).compactMap { match in
+            guard let name = match[1], let kind = Self.secretName(name.lowercased()),
+                  let (start, end, _) = separateValue(after: match.end) else { return nil }
+            var rest = end
+            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            let value = squeezed(start, end)
+            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 8,
+                  Self.isPasswordValue(value, quoted: false),
+                  Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.looksLikeSecretOnItsOwn(value) else { return nil }
+            return secret(kind, nil, start, end)
+        }
+    }
+
+    // MARK: - Cookies
+
+    /// A `Cookie:` or `Set-Cookie:` header (a browser's developer tools show them).
+    static let cookieHeader = TextMatcher(#"(?im)(?<![A-Za-z\-])(?:set-)?cookie[ \t]*:[ \t]*"#)
+    /// What a session cookie's name holds (`sessionid`, `connect.sid`, `PHPSESSID`, `auth_token`).
+    static let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login", "secret"]
+
+    /// The value of a session cookie in a cookie header: whoever has it is signed in. Each
+    /// `name=value` to its `;`; a value of 16+ characters (a flag such as `theme=dark` is none).
+    func sessionCookies() -> [Secret] {
+        guard mentions("cookie") else { return [] }
+        var found: [Secret] = []
+        for match in Self.cookieHeader.matches(in: text) {
+            var lineEnd = match.end
+            while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+            var start = match.end
+            while start < lineEnd {
+                var stop = start
+                while stop < lineEnd, utf8[stop] != 0x3B { stop += 1 }
+                defer { start = stop + 1 }
+                guard let equals = utf8[start..<stop].firstIndex(of: 0x3D) else { continue }
+                let name = slice(start, equals).trimmingCharacters(in: .whitespaces).lowercased()
+                guard Self.sessionCookieWords.contains(where: { name.contains($0) }) else { continue }
+                var valueStart = equals + 1, valueEnd = stop
+                while valueStart < valueEnd, Self.isSpace(utf8[valueStart]) { valueStart += 1 }
+                while valueEnd > valueStart, Self.isSpace(utf8[valueEnd - 1]) { valueEnd -= 1 }
+                guard valueEnd - valueStart >= 16 else { continue }
+                found.append(secret(.apiKey, "session cookie", valueStart, valueEnd))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Key files
+
+    /// PuTTY's key file says how many lines its private key takes: `Private-Lines: 14`.
+    static let puttyPrivateLines = TextMatcher(#"(?im)^[ \t]*Private ?- ?Lines[ \t]*:[ \t]*(\d{1,2})[ \t]*$"#)
+
+    /// The private lines of a PuTTY key file (`.ppk`), as many as it says, to the first empty line.
+    func puttyPrivateKeys() -> [Secret] {
+        guard mentions("private") else { return [] }
+        return Self.puttyPrivateLines.matches(in: text).compactMap { match in
+            guard let count = match[1].flatMap({ Int($0) }), count > 0 else { return nil }
+            var start = match.end
+            while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }
+            var end = start, lines = 0
+            while end < utf8.count, lines < count {
+                var lineEnd = end
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                guard lineEnd > end, !slice(end, lineEnd).contains(": ") else { break }
+                end = lineEnd
+                lines += 1
+                if end < utf8.count, lines < count { end += 1 }
+            }
+            while end > start, Self.isLineBreak(utf8[end - 1]) || Self.isSpace(utf8[end - 1]) { end -= 1 }
+            guard end > start else { return nil }
+            return secret(.apiKey, "private key", start, end)
+        }
+    }
+
+    // MARK: - What commands print and send
+
+    /// A shell prompt, then a command that reads a password or a secret: it names one
+    /// (`kubectl get secret … {.data.password} | base64 -d`, `security find-generic-password -w`,
+    /// `op read op://…/password`) or is a password store's (`pass show`, `gopass show`).
+    static let commandReadingASecret = TextMatcher(
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|secret|token)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
+
+    /// The line a command that reads a password or a secret printed: one value and nothing else,
+    /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`).
+    /// A path, a file's name or a number is what other commands print (`which pass`).
+    func commandOutputs() -> [Secret] {
+        guard mentions("pass", "secret", "token", "op read") else { return [] }
+        return Self.commandReadingASecret.matches(in: text).compactMap { match in
+            var promptIndent = match.start
+            while promptIndent < utf8.count, Self.isSpace(utf8[promptIndent]) { promptIndent += 1 }
+            var start = match.end
+            while start < utf8.count, Self.isSpace(utf8[start]) { start += 1 }
+            guard start - match.end <= promptIndent - match.start else { return nil }
+            guard start < utf8.count, !Self.isLineBreak(utf8[start]), !"$#%>❯/~.".utf8.contains(utf8[start]),
+                  let (found, end, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
+            var rest = end
+            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            let value = squeezed(start, end)
+            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 6, Self.fileName.matches(in: value).isEmpty,
+                  Self.isPasswordValue(value, quoted: quoted),
+                  Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    /// An `expect` script's prompt for a password (`expect "assword:"`), then the `send` that answers it.
+    static let expectThenSend = TextMatcher(
+        #"(?im)^[ \t]*expect[ \t]+(?:-[a-z]+[ \t]+)*["'{“”‘’][^\n]*?(?:assword|assphrase|passcode|PIN)[^\n]*\n[ \t]*send[ \t]+(?:--[ \t]+)?["'{“”‘’]"#)
+
+    /// What an `expect` script sends after a password prompt, to its closing quote (a `\r` or `\n`
+    /// it ends with is the Enter key).
+    func expectedPasswords() -> [Secret] {
+        guard mentions("expect") else { return [] }
+        return Self.expectThenSend.matches(in: text).compactMap { match in
+            var end = match.end
+            while end < utf8.count, !Self.isLineBreak(utf8[end]) { end += 1 }
+            // (The closing quote may be a curly one OCR read: its last byte, 0x9C to 0x9D.)
+            guard var close = utf8[match.end..<end].lastIndex(where: { [0x22, 0x27, 0x7D, 0x9C, 0x9D, 0x98, 0x99].contains($0) }), close > match.end else { return nil }
+            if utf8[close] >= 0x80 {
+                guard close >= match.end + 2, utf8[close - 2] == 0xE2, utf8[close - 1] == 0x80 else { return nil }
+                close -= 2
+            }
+            var stop = close
+            if stop - match.end >= 2, utf8[stop - 2] == 0x5C, [0x72, 0x6E].contains(utf8[stop - 1]) { stop -= 2 }
+            guard stop > match.end, Self.isPasswordValue(squeezed(match.end, stop), quoted: true) else { return nil }
+            return secret(.password, nil, match.end, stop)
+        }
+    }
+}
