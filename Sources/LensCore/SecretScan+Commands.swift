@@ -12,14 +12,14 @@ extension SecretScan {
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
     /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
     /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, a Cisco SNMP
-    /// community (its password: `snmp-server community …`), `redis-cli -a` (a
+    /// community (its password: `snmp-server community …`), `psexec -p`, `redis-cli -a` (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+)"#)
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -32,8 +32,9 @@ extension SecretScan {
     static let userThenPassword = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user)[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
-    /// (OCR may read its `l` as `1`, or as `1l`.) The password ends at the first space.
-    static let lftpUser = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[l1I|]{1,2}ftp(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-u[ \t]+[^\s,]{1,64},[ \t]?"#)
+    /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
+    /// The password ends at the first space.
+    static let lftpUser = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[l1I|]{0,2}ftp(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-u[ \t]+[^\s,]{1,64}[ \t]?,[ \t]?"#)
     /// A pre-shared key in strongSwan's `ipsec.secrets` (`%any host : PSK "…"`), and a secret set
     /// by a network device's `set` command (FortiGate's `set psksecret …`, Juniper's and VyOS's
     /// `set … pre-shared-key …`, `set password …`).
@@ -53,7 +54,7 @@ extension SecretScan {
             guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
             found.append(secret(.password, nil, start, end))
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {

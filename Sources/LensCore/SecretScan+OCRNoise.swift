@@ -557,14 +557,17 @@ extension SecretScan {
         (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
         // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
         // characters, `.`, the rest; OCR puts spaces around the dots and inside the id.
-        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20})? ?\. ?(?:[A-Za-z0-9_\-] ?){5,7}\. ?"#, 25, 42, 1)),
+        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20})? ?\. ?(?:[A-Za-z0-9_\-~] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
         // the `~` as `v`, or put a space around the `Q`).
         (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3}[0-9] ?Q ?[~v] ?"#, 31, 36, 1)),
+        (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
+        // 1Password's service account token: `ops_` and a JWT-like body (hundreds of characters).
+        (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
         (["dp.", "dp ."], ("Doppler", #"dp ?\. ?(?:st|sa|ct|pt|scim|audit) ?\. ?(?:[a-z0-9_\-]{2,35} ?\. ?)?"#, 40, 46, 1)),
     ]
     /// Providers whose keys' bodies are hexadecimal digits.
-    static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks"]
+    static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks", "Pulumi"]
     static let cuedNoisyPrefixMatchers = cuedNoisyPrefixes.map { TextMatcher(#"(?<![A-Za-z0-9\-])"# + $0.prefix.pattern) }
 
     static let noisyPrefixMatcher = TextMatcher(
@@ -628,9 +631,11 @@ extension SecretScan {
                 end = stop
                 if stop < next.end { break }
             }
-            // A long key the screen's edge cut off ends its line: a third of it (20+) is still a key.
+            // A long key the screen's edge cut off ends its line (maybe with a glyph or two of
+            // the edge's junk: `…hNVhcY;j`): a third of it (20+) is still a key.
             // (Random, not words: `xoxp-1-SlackAppConfigurationAccessTokenHere` is a placeholder.)
-            let cutOff = provider.minimum >= 30 && length >= max(20, provider.minimum / 3) && piece(from: end, maximumSpaces: .max) == nil
+            let cutOff = provider.minimum >= 30 && length >= max(20, provider.minimum / 3)
+                && piecesToLineEnd(from: end, atMost: 1, maximumSpaces: .max).map { $0.allSatisfy { $0.end - $0.start <= 3 } } == true
                 && Self.isRandomToken(Self.withoutOCRJunk(squeezed(match.end, end)))
             guard (provider.minimum...(provider.maximum + 2)).contains(length) || cutOff else { continue }
             let body = squeezed(match.end, end)

@@ -224,7 +224,7 @@ extension SecretScan {
     /// `Your login code: X7KQ2P`, a meeting's `Passcode: HFFSTW`); digits-only codes are ``oneTimeCodes()``'.
     /// A device's sign-in code is given in two groups of four (GitHub's `WDJB-MJHT`) or as nine
     /// characters after `enter the code` (Microsoft's `F7K2MQX9P`), which a promotion's code
-    /// (`enter the code SAVE20`) is not: that cue wants letters and digits switching 3+ times.
+    /// (`enter the code SAVE20`, a word and a number) is not.
     static let namedLetterCode = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access|device|user)[ \t]+code|pass[ \t]?code|(enter[ \t]+the[ \t]+code))[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{5,9}))(?![A-Za-z0-9])"#)
     /// A meeting's passcode of letters and digits in both cases (Zoom's `Passcode: Xy7Qp2`):
@@ -246,9 +246,11 @@ extension SecretScan {
         let lines = lines(mentioning: ["code"])
         found += Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
             guard let value = match[2], value.contains(where: \.isLetter), let range = match.range(2) else { return nil }
-            if match[1] != nil {
-                let switches = zip(value, value.dropFirst()).filter { $0.isNumber != $1.isNumber && $0 != "-" && $1 != "-" }.count
-                guard switches >= 3 || value.contains("-") else { return nil }
+            // After `enter the code`, a promotion's word and number (`SAVE20`, `WELCOME15`) is none.
+            if match[1] != nil, !value.contains("-") {
+                let letters = value.prefix { $0.isLetter }, digits = value.drop { $0.isLetter }
+                guard value.contains(where: \.isNumber) || Self.isUnpronounceable(value.lowercased()),
+                      !(letters.count >= 3 && !digits.isEmpty && digits.allSatisfy(\.isNumber)) else { return nil }
             }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }

@@ -85,13 +85,15 @@ extension SecretScan {
 
     /// A row of a page of environment variables or settings: a name in capitals that names a
     /// secret (`SMTP_PASS`, `STRIPE_SECRET`), then only spaces and its value, which must be
-    /// machine-made (`API_KEY  Required` is a form).
-    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[ \t]+(?=[^\s=:])"#)
+    /// machine-made (`API_KEY  Required` is a form). OCR may read a glyph or two of junk between
+    /// them (`DATABASE_PASSWORD —_ …`).
+    /// (OCR may put a space beside a `_` of the name, or a stop after it.)
+    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?: ?_ ?[A-Z0-9]+)+)[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
 
     func namedRows() -> [Secret] {
         guard mentions("_") else { return [] }
         return Self.namedRow.matches(in: text).compactMap { match in
-            guard let name = match[1], let kind = Self.secretName(name.lowercased()),
+            guard let name = match[1]?.replacingOccurrences(of: " ", with: ""), let kind = Self.secretName(name.lowercased()),
                   let (start, end, _) = separateValue(after: match.end) else { return nil }
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
@@ -172,7 +174,8 @@ extension SecretScan {
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|secret|token)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
 
     /// The line a command that reads a password or a secret printed: one value and nothing else,
-    /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`).
+    /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
+    /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
         guard mentions("pass", "secret", "token", "op read") else { return [] }
@@ -182,14 +185,18 @@ extension SecretScan {
             var start = match.end
             while start < utf8.count, Self.isSpace(utf8[start]) { start += 1 }
             guard start - match.end <= promptIndent - match.start else { return nil }
-            guard start < utf8.count, !Self.isLineBreak(utf8[start]), !"$#%>❯/~.".utf8.contains(utf8[start]),
+            // (Not the next prompt, nor a path: `/usr/bin/pass`, `~/.password-store`.)
+            guard start < utf8.count, !Self.isLineBreak(utf8[start]),
+                  !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
+                  utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F),
                   let (found, end, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             let value = squeezed(start, end)
             guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 6, Self.fileName.matches(in: value).isEmpty,
                   Self.isPasswordValue(value, quoted: quoted),
-                  Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                  Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value))
+                    || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -510,7 +510,9 @@ struct SecretScan {
         // most, or three small ones and no digit, again and again.
         // Or one character most of the time (`eeeeeesee2`), as no chosen password is.
         let alphanumerics = Set(value.filter { $0.isLetter || $0.isNumber })
+        // (Or the glyphs a bullet becomes, `e` `s` `o` `a`, and a digit once: `e**eeesee9*`.)
         if value.count >= 6, alphanumerics.count <= 2 || alphanumerics.count <= 3 && alphanumerics.allSatisfy(\.isLowercase)
+            || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
             || (Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= value.count * 3 { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation after it (`short.` `Forgot?` `valid\&.`), is prose.
@@ -559,6 +561,11 @@ struct SecretScan {
                case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
+            // In an address, the pieces OCR split a parameter's token into run to its `&` (none a word).
+            if quoted == nil, match[2] == "=", value.count < 16, case let start = match.end - value.utf8.count,
+               let end = parameterEnd(from: match.end), Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
+                return secret(.apiKey, nil, start, end)
+            }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)
             if !Self.isRandomToken(value), quoted != nil || match[2] == nil || !Self.isRandomToken(Self.withoutOCRJunk(value)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
@@ -575,6 +582,21 @@ struct SecretScan {
             return secret(.apiKey, nil, start, end)
         }
         return found + compared
+    }
+
+    /// Where a query parameter's value that OCR split ends: the `&` of the next parameter
+    /// (`&token_type=`) within eight pieces of `index` on its line, none of them a word; nil without one.
+    func parameterEnd(from index: Int) -> Int? {
+        var end = index
+        for _ in 0..<8 {
+            guard let next = piece(from: end) else { return nil }
+            if let ampersand = utf8[next.start..<next.end].firstIndex(of: 0x26) {
+                return ampersand > next.start || end > index ? ampersand : nil
+            }
+            guard !isSentenceWord(next) else { return nil }
+            end = next.end
+        }
+        return nil
     }
 
     /// Whether a value after `Basic` is a user and password in base64 (RFC 7617): 8+ characters of
@@ -683,7 +705,9 @@ struct SecretScan {
     /// put a word's small letters between capitals. A prefix before `.`, `_` or `-` may come first
     /// (`hvs.fNfyMrKIVKkddhenJJPEgwig`).
     static func isRandomLetters(_ value: String) -> Bool {
-        value.split(whereSeparator: { "._-".contains($0) }).contains { part in
+        // (Base64url's `-` and `_` are inside the key, not between its words: `qhRIddbZ-VRAYMhTrJQD`.)
+        let joined = value.contains(".") ? [] : [Substring(value.filter { $0 != "-" && $0 != "_" })]
+        return (value.split(whereSeparator: { "._-".contains($0) }) + joined).contains { part in
             guard part.count >= 20, part.allSatisfy({ $0.isASCII && $0.isLetter }), caseChanges(part.utf8) >= 4,
                   entropy(String(part)) >= 3.5 else { return false }
             var capitalPairs = 0, smallRun = 0, longestSmallRun = 0
@@ -736,10 +760,10 @@ struct SecretScan {
         // the verb between in other languages: "è" (Italian), "to"/"jest" (Polish), "är" (Swedish,
         // `ar` as OCR reads it), "er" (Danish, Norwegian), "on" (Finnish), "je" (Czech); not
         // English's "code to" (`Text the code to 55555`, a number to send it to); a lone glyph
-        // OCR read for an accented verb (`è` as `@`, `é` as `€`) or a dash or arrow between;
+        // OCR read for an accented verb (`è` as `@` or `6`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)[^\p{L}\p{N}\s.]{1,2}(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.

@@ -579,6 +579,28 @@ struct SecretDetectorTests {
         Case(text: "$ 1lftp -u svc_backup, SVMkx3voaBou sftp://db.internal", kind: .password, value: "SVMkx3voaBou"),
         Case(text: "https://acme.io/auth/magic-link?token=F TKUNeNZddosLiqmnOE66RJ-Q-pB31n7&email=svc_backup%40acme.io", kind: .apiKey, value: "TKUNeNZddosLiqmnOE66RJ"),
         Case(text: "expect “assword:\"\nsend \"rFJyn7yQfJ\\r\"\ninteract", kind: .password, value: "rFJyn7yQfJ"),
+        // (Its second pair: `lftp` read as `ftp`, junk between a row's name and value, Pulumi's
+        // and 1Password's tokens misread or split, `~` read in a Discord token, a code after
+        // `enter the code` whose `0` was read as `O`, a printed password that starts with `%`.)
+        Case(text: "$ ftp -u deploy, Xh%OBUoSPb#f1_ sftp://10.4.0.21", kind: .password, value: "Xh%OBUoSPb#f1_"),
+        Case(text: "DATABASE_PASSWORD —_ Wgusv9jYmQGRe39irXGjjGk3", kind: .password, value: "Wgusv9jYmQGRe39irXGjjGk3"),
+        Case(text: "Access token created\npul -7d367817beb9996065cd86d6057c20e4b53035ed", kind: .apiKey, value: "7d367817beb9996065cd86d6057c20e4b53035ed"),
+        Case(text: "Service token created\nops_eyJBo4yEWpfPbgOmbMopWYXoFY j 93WpJCUN9j 4UvzcScz2TMt 7RPVqreheN6NYhrsqZMs5k3LpFJaKL1BODNa7woXauw8 15wwC",
+             kind: .apiKey, value: "7RPVqreheN6NYhrsqZMs5k3LpFJaKL1BODNa7woXauw8"),
+        Case(text: "import discord\nclient. run(”NTgSNTMWNjMZMTM1MTUWMjUy . ~abrAU. 2jbCeSM9HWC3xFHV2KEEIlatEVLAtmYpIQdXS_”)", kind: .apiKey, value: "2jbCeSM9HWC3xFHV2KEEIlatEVLAtmYpIQdXS_"),
+        Case(text: "and enter the code 2RXUPJTRO to authenticate.", kind: .otp, value: "2RXUPJTRO"),
+        Case(text: "$ security find-generic-password -s office-wifi -w\n%G0kw+GEc*%\n$ ", kind: .password, value: "%G0kw+GEc*%"),
+        // (Its third pair: a long key the screen's edge cut off with junk after it, a row's name
+        // read with a space and a stop, `psexec -p`, a fragment's token in pieces, a printed
+        // password of letters and digits, `è` read as `6`.)
+        Case(text: "API token created\nATATT3xFfGFONtDdmuTrU2Fs3pTPrwXfA5Kyf9507thgEC50J97ZAOKWRiHcZ9YQBZuMPx]XqmuU 1h43F2H9a5nT30yrTfqv0RcWmgci0RACOqg31Q7F_tzZ501fCLC83YOcoD9Br-IC6TbySMhNVhcY;j",
+             kind: .apiKey, value: "1h43F2H9a5nT30yrTfqv0RcWmgci0RACOqg31Q7F"),
+        Case(text: "WEBHOOK _SIGNING_KEY V9x36o0apAczfs6sPDcZVkWa2)JfWIS2h2", kind: .apiKey, value: "V9x36o0apAczfs6sPDcZVkWa2"),
+        Case(text: "DATABASE_PASSWORD. OUEWtOZraLCQnWyTITcua1JppcZFB6Yd", kind: .password, value: "OUEWtOZraLCQnWyTITcua1JppcZFB6Yd"),
+        Case(text: "C:\\> psexec \\\\db.internal -u marta -p _ay-hjCit5AN cmd", kind: .password, value: "_ay-hjCit5AN"),
+        Case(text: "https://app.acme. io/callback#access_token=oGRXAzus fE2bHc LQDxwr TDn2WKFctCtHEWA3-7uRMf5&token_type=Bearer", kind: .apiKey, value: "TDn2WKFctCtHEWA3"),
+        Case(text: "$ op read \"op://Private/Postgres/password\"\nxse6-RWNRI\n$", kind: .password, value: "xse6-RWNRI"),
+        Case(text: "Il tuo codice di verifica 6 646073. Non condividerlo.", kind: .otp, value: "646073"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -813,6 +835,7 @@ struct SecretDetectorTests {
         "Cookie: _ga=GA1.2.938072424.4128851566; theme=dark; lang=en-US",
         "Service   Login   Password\nPrinter   admin   (none)\nScanner   guest   ********",
         "Password   ••••••••••   Show",
+        "Sign in\nEmail jonas@acme.io\nPassword e**eeesee9* Show\nForgot password?",
         "import * as Sentry from \"@sentry/browser\";\nSentry.init({\n  dsn: \"https://4f8e2a1c9b7d4e6f8a0b2c4d6e8f0a1b@o450123.ingest.sentry.io/4505123\",\n});",
     ]
 
