@@ -556,8 +556,9 @@ extension SecretScan {
         (["gocspx"], ("Google", #"GOCSPX ?- ?"#, 27, 30, 1)),
         (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
         // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
-        // characters, `.`, the rest; OCR puts spaces around the dots and inside the id.
-        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20})? ?\. ?(?:[A-Za-z0-9_\-~] ?){5,7}\. ?"#, 25, 42, 1)),
+        // characters, `.`, the rest; OCR puts spaces around the dots and inside the id, and may
+        // read a `J` of the six as `)`.
+        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
         // the `~` as `v`, or put a space around the `Q`).
         (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3}[0-9] ?Q ?[~v] ?"#, 31, 36, 1)),

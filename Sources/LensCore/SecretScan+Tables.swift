@@ -87,13 +87,14 @@ extension SecretScan {
     /// secret (`SMTP_PASS`, `STRIPE_SECRET`), then only spaces and its value, which must be
     /// machine-made (`API_KEY  Required` is a form). OCR may read a glyph or two of junk between
     /// them (`DATABASE_PASSWORD —_ …`).
-    /// (OCR may put a space beside a `_` of the name, or a stop after it.)
-    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?: ?_ ?[A-Z0-9]+)+)[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
+    /// (OCR may put a space beside a `_` of the name, read a `_` as a space, or a stop after it.)
+    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:(?: ?_ ?| )[A-Z0-9]+)+)[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
 
     func namedRows() -> [Secret] {
-        guard mentions("_") else { return [] }
+        guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
         return Self.namedRow.matches(in: text).compactMap { match in
-            guard let name = match[1]?.replacingOccurrences(of: " ", with: ""), let kind = Self.secretName(name.lowercased()),
+            guard let name = match[1].map({ $0.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_").replacingOccurrences(of: " ", with: "_") }),
+                  let kind = Self.secretName(name.lowercased()),
                   let (start, end, _) = separateValue(after: match.end) else { return nil }
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
@@ -189,11 +190,13 @@ extension SecretScan {
             guard start < utf8.count, !Self.isLineBreak(utf8[start]),
                   !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F),
-                  let (found, end, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
-            var rest = end
-            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+                  let (found, first, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
+            // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
+            guard let pieces = piecesToLineEnd(from: first, atMost: 3, maximumSpaces: 1) else { return nil }
+            let end = pieces.last?.end ?? first
             let value = squeezed(start, end)
-            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 6, Self.fileName.matches(in: value).isEmpty,
+            // (Nor code: a `#` prompt is a comment's mark too, `# SECRET_KEY = …` / `SECRET_KEY = 'x'`.)
+            guard value.count >= 6, value.count <= 64, Self.fileName.matches(in: value).isEmpty, Self.shellWord.firstMatch(in: value) == nil,
                   Self.isPasswordValue(value, quoted: quoted),
                   Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value))
                     || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }

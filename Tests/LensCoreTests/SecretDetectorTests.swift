@@ -601,6 +601,13 @@ struct SecretDetectorTests {
         Case(text: "https://app.acme. io/callback#access_token=oGRXAzus fE2bHc LQDxwr TDn2WKFctCtHEWA3-7uRMf5&token_type=Bearer", kind: .apiKey, value: "TDn2WKFctCtHEWA3"),
         Case(text: "$ op read \"op://Private/Postgres/password\"\nxse6-RWNRI\n$", kind: .password, value: "xse6-RWNRI"),
         Case(text: "Il tuo codice di verifica 6 646073. Non condividerlo.", kind: .otp, value: "646073"),
+        // (Its fourth pair: a Discord token's id in three pieces and a `J` read as `)`, a device code
+        // read one glyph longer, a printed password in pieces, a row's name with spaces for `_`.)
+        Case(text: "import discord\nclient. run(\"NjA1Nj LlyNj I50TgyMjAwMzk2.HmBeku. pzni0_TjKHdoXaY1hwWHc - LhkJX31b0za_v470j\")", kind: .apiKey, value: "pzni0_TjKHdoXaY1hwWHc"),
+        Case(text: "import discord\nclient.run(\"MTMXOTYyNjYZNTYyMzIOMDM5.Y)jdaB.aBumnXbSgq3VSVJEtzRRGedvq0773iAWkjxX70\")", kind: .apiKey, value: "aBumnXbSgq3VSVJEtzRRGedvq0773iAWkjxX70"),
+        Case(text: "and enter the code P3KG9BESS3 to authenticate.", kind: .otp, value: "P3KG9BESS3"),
+        Case(text: "$ security find-generic-password -s office-wifi -w\n5&7 Jmt l6KrD&*\n$", kind: .password, value: "l6KrD&*"),
+        Case(text: "Key Value\nWEBHOOK SIGNING KEY pHnxGABQomSgZq1 fuezbXInk\nProduction, Preview", kind: .apiKey, value: "pHnxGABQomSgZq1"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -836,6 +843,9 @@ struct SecretDetectorTests {
         "Service   Login   Password\nPrinter   admin   (none)\nScanner   guest   ********",
         "Password   ••••••••••   Show",
         "Sign in\nEmail jonas@acme.io\nPassword e**eeesee9* Show\nForgot password?",
+        "# keep the secret key used in production secret!\n# SECRET_KEY = 'old'\nSECRET_KEY = 'hmm'",
+        "$ pass show email\nError: email is not in the password store.\n$",
+        "API KEY Required\nSECRET KEY abc",
         "import * as Sentry from \"@sentry/browser\";\nSentry.init({\n  dsn: \"https://4f8e2a1c9b7d4e6f8a0b2c4d6e8f0a1b@o450123.ingest.sentry.io/4505123\",\n});",
     ]
 
