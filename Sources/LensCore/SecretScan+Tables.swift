@@ -51,12 +51,14 @@ extension SecretScan {
         guard mentions("pass", "pwd", "pin", "secret", "token", "kennwort") else { return [] }
         // (Each line without its break.)
         let lines = lineRanges().map { $0.bytes.last.map { utf8[$0] == 0x0A } == true ? $0.bytes.dropLast() : $0.bytes }
+        let headerWords = ["pass", "pwd", "pin", "secret", "token", "kennwort"].map { Array($0.utf8) }
         var found: [Secret] = []
         var index = 0
         while index < lines.count {
             let header = lines[index]
             index += 1
-            guard header.count <= 200 else { continue }
+            // (A byte search first: most lines name no secret.)
+            guard header.count <= 200, headerWords.contains(where: { Self.holds(lowered[header], $0) }) else { continue }
             let commas = utf8[header].filter { $0 == 0x2C }.count >= 2
             let names = cells(of: header, commas: commas)
             // A header is names, not a sentence that holds `password`: a CSV's identifiers, a

@@ -743,8 +743,10 @@ struct SecretScan {
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
     /// OCR's English model reads accented letters as others: `código` as `cédigo` or `cddigo`,
     /// `Bestätigungscode` as `Bestatigungscode`. Italian says `codice`; Polish, Swedish, Turkish,
-    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i|em)?|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`):
+    /// a cue of its own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
+    /// a compound's end at every word costs every text).
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -755,7 +757,10 @@ struct SecretScan {
     ]
     /// A code: 4–8 digits, or two groups of three or four (`482-913`, `6766 7126`).
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
-    static let otpMatchers: [TextMatcher] = [
+    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i|em)?|"#)
+    static let otpMatchers = otpMatchers(cue: otpCue)
+    static let otpMatchersWithCompounds = otpMatchers(cue: otpCueWithCompounds)
+    static func otpMatchers(cue otpCue: String) -> [TextMatcher] { [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // the verb between in other languages: "è" (Italian), "to"/"jest" (Polish), "är" (Swedish,
         // `ar` as OCR reads it), "er" (Danish, Norwegian), "on" (Finnish), "je" (Czech); not
@@ -771,13 +776,14 @@ struct SecretScan {
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(?<!\d[ \-])"# + otpValue + #"[ \t]*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
-    ]
+    ] }
 
     func oneTimeCodes() -> [Secret] {
         guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
-        for (index, matcher) in Self.otpMatchers.enumerated() {
+        let matchers = mentions("kod", "kód", "kood") ? Self.otpMatchersWithCompounds : Self.otpMatchers
+        for (index, matcher) in matchers.enumerated() {
             for match in matcher.matches(in: text) {
                 // The groups: pattern 1 has the cue first; the others the value first.
                 let value = index == 0 ? match[2] : match[1]
