@@ -560,8 +560,8 @@ extension SecretScan {
         // read a `J` of the six as `)`.
         (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
-        // the `~` as `v`, or put a space around the `Q`).
-        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3}[0-9] ?Q ?[~v] ?"#, 31, 36, 1)),
+        // the `~` as `v`, `e` or a dash, a glyph more before it, or put a space around the `Q`).
+        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3,4}[0-9] ?Q ?[~ve\-—] ?"#, 31, 36, 1)),
         (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
         // 1Password's service account token: `ops_` and a JWT-like body (hundreds of characters).
         (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
@@ -612,7 +612,9 @@ extension SecretScan {
             // word is (`sf/hf multilibs on upcoming…` is prose). A space beside a `_` or `-` that
             // was read (`glpat -Cii…`) leaves the prefix whole.
             // (A Telegram bot's number split before its `:AA` is no word either.)
-            let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" }) && provider.label != "Telegram"
+            // (So is a Discord token's id before its dot.)
+            let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" })
+                && provider.label != "Telegram" && provider.label != "Discord"
             if prefixSplit, !isMachineMade(end, first) { continue }
             length = first - end
             end = first

@@ -247,11 +247,13 @@ extension SecretScan {
         let lines = lines(mentioning: ["code"])
         found += Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
             guard let value = match[2], value.contains(where: \.isLetter), let range = match.range(2) else { return nil }
-            // After `enter the code`, a promotion's word and number (`SAVE20`, `WELCOME15`) is none.
+            // After `enter the code`, a promotion's word and number (`SAVE20`, `WELCOME15`) is none;
+            // random letters before digits (`GKQWNYV20`) read as no word: four consonants in a row.
             if match[1] != nil, !value.contains("-") {
                 let letters = value.prefix { $0.isLetter }, digits = value.drop { $0.isLetter }
+                let wordLike = letters.count >= 3 && !letters.lowercased().split(whereSeparator: { "aeiouy".contains($0) }).contains { $0.count >= 4 }
                 guard value.contains(where: \.isNumber) || Self.isUnpronounceable(value.lowercased()),
-                      !(letters.count >= 3 && !digits.isEmpty && digits.allSatisfy(\.isNumber)) else { return nil }
+                      !(wordLike && !digits.isEmpty && digits.allSatisfy(\.isNumber)) else { return nil }
             }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }

@@ -563,7 +563,8 @@ struct SecretScan {
             }
             // In an address, the pieces OCR split a parameter's token into run to its `&` (none a word).
             if quoted == nil, match[2] == "=", value.count < 16, case let start = match.end - value.utf8.count,
-               let end = parameterEnd(from: match.end), Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
+               let end = parameterEnd(from: match.end), case let token = Self.withoutOCRJunk(squeezed(start, end)),
+               Self.isRandomToken(token) || Self.isRandomLetters(token) {
                 return secret(.apiKey, nil, start, end)
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)

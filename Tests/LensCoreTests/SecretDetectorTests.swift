@@ -608,6 +608,14 @@ struct SecretDetectorTests {
         Case(text: "and enter the code P3KG9BESS3 to authenticate.", kind: .otp, value: "P3KG9BESS3"),
         Case(text: "$ security find-generic-password -s office-wifi -w\n5&7 Jmt l6KrD&*\n$", kind: .password, value: "l6KrD&*"),
         Case(text: "Key Value\nWEBHOOK SIGNING KEY pHnxGABQomSgZq1 fuezbXInk\nProduction, Preview", kind: .apiKey, value: "pHnxGABQomSgZq1"),
+        // (Its fifth pair: a Discord token's body split after its dot, an Azure secret's `~` read
+        // as `e` or a glyph read before it, a fragment's token whose `0` became `@`, random
+        // letters before a device code's digits.)
+        Case(text: "import discord\nclient.run(\"NzgwMTM30DgxNjg1NjUwNjI3.frs2bl. pu M9hHT20FU0z0GJhRUU2xPvtrmjfvdQFtnOk\")", kind: .apiKey, value: "M9hHT20FU0z0GJhRUU2x"),
+        Case(text: "Certificates & secrets\nci-deploy 3/4/2026 wqZ8Qewb~YvjorcsHGE10JpiKewlphtqKznbLzSw", kind: .apiKey, value: "YvjorcsHGE10JpiKewlph"),
+        Case(text: "Certificates & secrets\nci-deploy 3/4/2026 Q9PU8Q~fPV9xxaoX3gT.Yt58g77cYzwNoKupq0q6q", kind: .apiKey, value: "fPV9xxaoX3gT"),
+        Case(text: "https: //app. acme. io/callback#access_token=1al j_p6GBS_TRdbC_YISeZskiVsCsIzSKKQp@TkBUHO&token_type=Bearer", kind: .apiKey, value: "YISeZskiVsCsIzSKKQp"),
+        Case(text: "and enter the code GKQWNYV20 to authenticate.", kind: .otp, value: "GKQWNYV20"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -837,7 +845,7 @@ struct SecretDetectorTests {
         "  * Remove the token cache (Closes: #28923)\n  * Fix build on IBM RS/6000 computers running AIX",
         "$ gcloud alpha active-directory domains reset-admin-password \\\n    my-domain.com",
         "$ which pass\n/usr/bin/pass",
-        "Enter the code SAVE20 at checkout. Enter the code WELCOME15 now",
+        "Enter the code SAVE20 at checkout. Enter the code WELCOME15 now. Enter the code SPRING2025 now.",
         "Text the code to 55555 to join",
         "Cookie: _ga=GA1.2.938072424.4128851566; theme=dark; lang=en-US",
         "Service   Login   Password\nPrinter   admin   (none)\nScanner   guest   ********",
