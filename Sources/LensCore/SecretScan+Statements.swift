@@ -50,20 +50,10 @@ extension SecretScan {
             let isLabel = Self.shortLabelLine.firstMatch(in: line) != nil && Self.secretNouns.contains(lastWord)
             if isLabel { noun = lastWord }
             guard isLabel || Self.pointingSentence.firstMatch(in: line) != nil else { continue }
-            // The next line that holds anything.
-            var valueStart = lineEnd
-            while valueStart < utf8.count, Self.isLineBreak(utf8[valueStart]) || Self.isSpace(utf8[valueStart]) { valueStart += 1 }
-            var valueEnd = valueStart
-            while valueEnd < utf8.count, !Self.isLineBreak(utf8[valueEnd]) { valueEnd += 1 }
-            while valueEnd > valueStart, Self.isSpace(utf8[valueEnd - 1]) { valueEnd -= 1 }
+            var (valueStart, valueEnd) = nextFilledLine(after: lineEnd)
             // A short line of the dialog's details may come between (`Format: WIF`, `Type: RSA`).
             if valueEnd - valueStart <= 24, Self.detailLine.firstMatch(in: slice(valueStart, valueEnd)) != nil {
-                var next = valueEnd
-                while next < utf8.count, Self.isLineBreak(utf8[next]) || Self.isSpace(utf8[next]) { next += 1 }
-                var nextEnd = next
-                while nextEnd < utf8.count, !Self.isLineBreak(utf8[nextEnd]) { nextEnd += 1 }
-                while nextEnd > next, Self.isSpace(utf8[nextEnd - 1]) { nextEnd -= 1 }
-                (valueStart, valueEnd) = (next, nextEnd)
+                (valueStart, valueEnd) = nextFilledLine(after: valueEnd)
             }
             guard valueEnd > valueStart, valueEnd - valueStart <= 200 else { continue }
             let shown = slice(valueStart, valueEnd)
@@ -106,6 +96,16 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// The next line after `index` that holds anything, without the spaces around it.
+    func nextFilledLine(after index: Int) -> (start: Int, end: Int) {
+        var start = index
+        while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }
+        var end = start
+        while end < utf8.count, !Self.isLineBreak(utf8[end]) { end += 1 }
+        while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
+        return (start, end)
     }
 
     /// A dialog's detail on its own line: a word or two, a colon, a word (`Format: WIF`).
