@@ -91,17 +91,17 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() }
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() }
         if kinds.contains(.password) { found += scan.passwords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs()
-                + scan.expectedPasswords())
+                + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
-            + scan.sessionCookies() + scan.puttyPrivateKeys() }
+            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).

@@ -19,7 +19,7 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+)"#)
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -40,6 +40,12 @@ extension SecretScan {
     /// `set … pre-shared-key …`, `set password …`).
     static let presharedKey = TextMatcher(
         #"(?im):[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
+    /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), each time they come on the
+    /// line of a tool of net-snmp's (`snmpwalk`, `snmpget`, `snmpset`, …).
+    static let snmpTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])snmp[a-z]{2,12}(?![A-Za-z0-9_\-])"#)
+    static let snmpPassphraseFlag = TextMatcher(#"(?<=[ \t])-[AX][ \t]+"#)
+    /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
+    static let literalOfASecret = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])--from-literal[ \t]*=[ \t]*[A-Za-z0-9_.\-]{1,64}[ \t]*="#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
     static let chpasswdLine = TextMatcher(
         #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}:([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
@@ -54,7 +60,7 @@ extension SecretScan {
             guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
             found.append(secret(.password, nil, start, end))
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -94,6 +100,26 @@ extension SecretScan {
         if mentions("psk", "eap", "xauth", "set ") {
             for match in Self.presharedKey.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
+        if mentions("snmp") {
+            for line in lines(mentioning: ["snmp"]) {
+                guard let tool = Self.snmpTool.matches(in: text, within: [line]).first else { continue }
+                for flag in Self.snmpPassphraseFlag.matches(in: text, within: [line]) where flag.start > tool.end {
+                    add(after: flag.end, dashStartsIt: true)
+                }
+            }
+        }
+        if mentions("from-literal") {
+            // (A ConfigMap's literals are no secrets: the command creates a secret.)
+            for line in lineRanges() where Self.holds(lowered[line.bytes], Array("from-literal".utf8)) && Self.holds(lowered[line.bytes], Array("secret".utf8)) {
+                for literal in Self.literalOfASecret.matches(in: text, within: [line.utf16]) {
+                    guard let (start, end, quoted) = value(after: literal.end), end > start else { continue }
+                    let value = squeezed(start, end)
+                    guard value.count >= 3, !Self.isPlaceholder(value), Self.shellWord.firstMatch(in: value) == nil,
+                          quoted || !Self.isCall(value) else { continue }
+                    found.append(secret(.password, nil, start, end))
+                }
+            }
+        }
         if mentions("rabbitm", "net user") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
@@ -101,6 +127,71 @@ extension SecretScan {
             for match in Self.chpasswdLine.matches(in: text) {
                 guard let value = match[1], Self.isPasswordValue(value, quoted: true), let range = match.range(1) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Secrets piped to a tool
+
+    /// `echo` or `printf` and their options, before the literal they write.
+    static let echoedLiteral = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+(?=\S)"#)
+    /// What reads a password or a secret on its standard input: `docker login --password-stdin`,
+    /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
+    /// `passwd --stdin`, `cryptsetup`, `vault`, `gpg --passphrase-fd`.
+    static let secretReader = TextMatcher(
+        #"(?i)--password-stdin|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
+    /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
+    static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
+
+    /// A literal written by `echo` or `printf` into a pipe to a tool that reads a password or a
+    /// secret (``secretReader``): `echo '…' | docker login -u ci --password-stdin`, `printf '…' |
+    /// docker secret create db -`. Into an encoder (`echo -n '…' | base64`, as a Kubernetes
+    /// secret's value is made) the literal must look like a secret on its own: `echo -n hello |
+    /// base64` is none. (`echo 'user:…' | chpasswd` has a rule of its own: only the password.)
+    func pipedSecrets() -> [Secret] {
+        guard mentions("echo", "printf"), mentions("|") else { return [] }
+        var found: [Secret] = []
+        for match in Self.echoedLiteral.matches(in: text) {
+            guard let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { continue }
+            // Unquoted, the literal is one piece: the pipe comes after it.
+            let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
+            var rest = end + quoteLength(at: end)
+            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            guard rest < utf8.count, utf8[rest] == 0x7C else { continue }
+            var lineEnd = rest
+            while lineEnd < utf8.count, lineEnd - rest < 300, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+            let tool = slice(rest, lineEnd), value = squeezed(start, end)
+            guard value.count >= 4, !tool.contains("chpasswd"), Self.shellWord.firstMatch(in: value) == nil,
+                  Self.isPasswordValue(value, quoted: quoted) else { continue }
+            guard Self.secretReader.firstMatch(in: tool) != nil
+                    || Self.encoder.firstMatch(in: tool) != nil && Self.looksLikeSecretOnItsOwn(value) else { continue }
+            found.append(secret(.password, nil, start, end))
+        }
+        return found
+    }
+
+    /// `oathtool`, which prints the code of a 2FA secret given on its command line.
+    static let oathtoolCommand = TextMatcher(#"(?<![A-Za-z0-9_\-])oathtool(?![A-Za-z0-9_\-])"#)
+
+    /// `oathtool --totp -b KEY`: the key (base32 with `-b`, else hexadecimal) is its argument that
+    /// is no option: 16+ letters and digits, which OCR may split with single spaces.
+    func oathtoolKeys() -> [Secret] {
+        guard mentions("oathtool") else { return [] }
+        var found: [Secret] = []
+        for match in Self.oathtoolCommand.matches(in: text) {
+            var index = match.end, pieces = 0
+            while let next = piece(from: index, maximumSpaces: .max), pieces < 12 {
+                pieces += 1
+                index = next.end
+                // Options and their values (`--totp=SHA256`, `-d 8`, `-s 30s`).
+                guard utf8[next.start] != 0x2D, next.end - next.start >= 4 else { continue }
+                var end = next.end
+                while let more = piece(from: end, maximumSpaces: 1), utf8[more.start..<more.end].allSatisfy(Self.isAlphanumeric) { end = more.end }
+                let key = squeezed(next.start, end)
+                guard key.count >= 16, key.utf8.allSatisfy(Self.isAlphanumeric) else { continue }
+                found.append(secret(.apiKey, "2FA secret", next.start, end))
+                break
             }
         }
         return found
@@ -149,7 +240,7 @@ extension SecretScan {
         #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?[A-Za-z][A-Za-z0-9_.:\- ]{0,63}>"#)
     /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
-        #"(?i)\bkey[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”][ \t]+value[ \t]?=[ \t]?["'“”]([^"'“”\n]{1,256})["'“”]"#)
+        #"(?i)\bkey[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)
 
     func xmlValues() -> [Secret] {
         guard mentions("</", "value"), mentions("pass", "pwd", "secret", "token", "key") else { return [] }

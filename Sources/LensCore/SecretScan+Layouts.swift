@@ -37,13 +37,19 @@ extension SecretScan {
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.
             // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
-            let afterUser = windows && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
+            var lineStart = match.start
+            while lineStart > 0, match.start - lineStart < 120, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+            let userBefore = match.text.hasPrefix("-p") && Self.userFlagBefore.firstMatch(in: slice(lineStart, match.start)) != nil
+            let afterUser = (windows || userBefore) && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
 
     static let fileName = TextMatcher(#"^[\w\-]+\.[A-Za-z0-9]{1,5}$"#)
+    /// A user's name given with `-u` or `--user`, right before a `-p`.
+    static let userFlagBefore = TextMatcher(#"(?:^|[ \t])(?:-u|-U|--user(?:name)?)[ \t=]+[^\s\-][^\s]{0,63}[ \t]+$"#)
     /// What a shell expands or assigns, not a literal: `$condition`, `${X}`, `$(cmd)`, `foo=(1 2)`.
     static let shellWord = TextMatcher(#"\$[A-Za-z_{(]|^[A-Za-z_]\w*="#)
 
@@ -141,6 +147,81 @@ extension SecretScan {
             // (After `is`, an address or a path is where it is kept: `password for root is in /etc/…`.)
             guard value.count >= 6, value.contains(where: \.isLetter), !value.contains("/"), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
+        }
+    }
+
+    /// Labels a note or a router's sticker puts before a password, often without a colon: `pw`,
+    /// a Wi-Fi key in other languages (`WLAN-Schlüssel`, `Clé WPA`, `Clave WiFi`, `Chiave di rete`,
+    /// `Contraseña de la red`, `Senha do Wi-Fi`), and `wifi` with a colon (`wifi (upstairs): …`,
+    /// where without one it names the network).
+    static let looseLabel = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])(?:pw|(?:wlan|wifi|wi-fi|netzwerk)-?schl(?:ü|u|ii|i)ssel|cl[ée] (?:de s[ée]curit[ée](?: r[ée]seau)?|wpa2?|wi-?fi)|clave (?:wpa2?|wi-?fi|de (?:la )?red)|chiave (?:di rete|wpa2?|wi-?fi)|contrase\p{L}{1,3}a de (?:la )?red|senha (?:do|da) (?:wi-?fi|rede)|wi-?f[il1t](?:[ \t]*\([^)\n]{1,24}\))?(?=[ \t]*:))(?![A-Za-z])[ \t]*[:=：]?[ \t]*"#)
+
+    /// The value after a ``looseLabel``: no `=` ties it to the label, so it must look like a
+    /// secret on its own (``looksLikeSecretOnItsOwn(_:)``) or be quoted; after a label that names
+    /// a Wi-Fi key, letters and digits mixed will do (`Pf_1HbdgJD`).
+    func passwordsAfterLooseLabels() -> [Secret] {
+        guard mentions("pw", "schl", "cl", "chiave", "contrase", "senha", "wif", "wi-f") else { return [] }
+        return Self.looseLabel.matches(in: text).compactMap { match in
+            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
+            let value = squeezed(start, end), label = match.text.lowercased()
+            // (`pw = …` and `pw: …` are the password rule's: it knows code's calls, `$pw = ConvertTo-SecureString …`.)
+            if label.hasPrefix("pw"), label.contains(where: { $0 == "=" || $0 == ":" }) { return nil }
+            // `wifi:` alone starts many a line (`wifi: mt76: add support for …`, a changelog's): a
+            // note's value is the last thing on its line.
+            if label.hasPrefix("wi"), !label.contains("("), !label.contains("schl"), piece(from: end, maximumSpaces: .max) != nil || value.contains(":") { return nil }
+            let namesAKey = !label.hasPrefix("pw") && !(label.hasPrefix("wi") && !label.contains("schl"))
+            let mixed = value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            guard value.count >= 6, !value.contains("/"), Self.isPasswordValue(value, quoted: quoted),
+                  quoted || Self.looksLikeSecretOnItsOwn(value) || namesAKey && mixed else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A key or token in a sentence (a chat's `token for the bot → …`, `use this key for staging …`,
+    /// `staging api key is …`): a word for one, up to four words, an arrow, a colon, `is` or a
+    /// space, then the value. The words are loose cues, so the value must be clearly random
+    /// (``isClearlyRandom(_:)``: 24+ characters mixing cases and digits) and of a token's alphabet
+    /// (a fingerprint's `SHA256:…+/…` is none), and no public or host key is meant.
+    static let keyInASentence = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|[~—–»>+]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-]{12})"#)
+    static let junkGlyphs: Set<UInt8> = Set("@}{][)(|!$€\\".utf8)
+    static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "host", "pair", "type", "name", "size"]
+
+    func keysInSentences() -> [Secret] {
+        guard mentions("key", "token", "secret") else { return [] }
+        return Self.keyInASentence.matches(in: text).compactMap { match in
+            let words = (match[1] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            // Words between, or an arrow or `is`: a label and a value side by side have rules of their own.
+            guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy("~—–»>+".contains) }) == true,
+                  !words.contains(where: Self.wordsAboutAPublicValue.contains) else { return nil }
+            // (Nor a public or host key: `public key …`, `ssh host key …`.)
+            var before = match.start
+            while before > 0, Self.isSpace(utf8[before - 1]) { before -= 1 }
+            var wordStart = before
+            while wordStart > 0, Self.isLetter(utf8[wordStart - 1]) { wordStart -= 1 }
+            guard !Self.wordsAboutAPublicValue.contains(slice(wordStart, before).lowercased()) else { return nil }
+            guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
+            let end = valueEnd(from: first.end, maximumLength: 256)
+            let value = squeezed(first.start, end)
+            // Letters and digits only (`kfree_sensitive (CVE-2024-50215)` is words and a reference);
+            // a glyph OCR misread is no symbol of the value: `…ZhNGyCéwp8…`, `…pmJ` read `…pm)`.
+            guard value.utf8.allSatisfy({ Self.isAlphanumeric($0) || $0 >= 0x80 || Self.junkGlyphs.contains($0) }),
+                  Self.isClearlyRandom(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value) else { return nil }
+            return secret(.apiKey, nil, first.start, end)
+        }
+    }
+
+    /// A code alone on its line (`482 913`, `48291356`) in an authenticator app's list of accounts.
+    static let codeAloneOnItsLine = TextMatcher(#"(?m)^[ \t]*(\d{3}[ \t]?\d{3}|\d{4}[ \t]?\d{4})[ \t]*$"#)
+
+    /// The current codes an authenticator app shows (Google Authenticator, Authy, Microsoft
+    /// Authenticator, 2FAS): each a code alone on its line under an account's name.
+    func authenticatorCodes() -> [Secret] {
+        guard mentions("authenticator", "authy", "2fas") else { return [] }
+        return Self.codeAloneOnItsLine.matches(in: text).compactMap { match in
+            guard let range = match.range(1) else { return nil }
+            return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
     }
 

@@ -193,7 +193,11 @@ extension SecretScan {
         end = valueEnd(from: end)
         // No password or key is one or two characters: OCR split it (`DB_PASSWORD=0 j -hZgCaF36`),
         // so the next pieces belong to it, whatever they look like, until it has three or more.
-        while squeezed(first.start, end).count < 3, let next = piece(from: end, maximumSpaces: 1) {
+        // Not when a word of letters follows a scrap of letters: that is a sentence
+        // (`Password: at least 12 characters`).
+        let isLetters = { (start: Int, end: Int) in start < end && self.utf8[start..<end].allSatisfy(Self.isLetter) }
+        while squeezed(first.start, end).count < 3, let next = piece(from: end, maximumSpaces: 1),
+              !(isLetters(first.start, end) && next.end - next.start >= 3 && utf8[next.start..<next.end].allSatisfy({ (0x61...0x7A).contains($0) })) {
             end = valueEnd(from: next.end)
         }
         return (first.start, end, false)
@@ -321,6 +325,9 @@ extension SecretScan {
                 (start, end, quoted) = after
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
+            // A field's mask OCR read as letters is no value, nor the pieces after it
+            // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
+            if !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 8, Self.isPlaceholder(slice(first.start, first.end)) { continue }
             let value = squeezed(start, end)
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
@@ -360,7 +367,9 @@ extension SecretScan {
                 let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
-                guard literal || Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value) else { continue }
+                // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
+                let trimmed = String(value.reversed().drop(while: { "?.,;:".contains($0) }).reversed())
+                guard literal || Self.isRandomToken(Self.withoutOCRJunk(trimmed)) || Self.isRandomLetters(value) else { continue }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }
@@ -410,12 +419,16 @@ extension SecretScan {
     static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQ]{8}(?:-[0-9a-fA-FOQ]{4}){3}-[0-9a-fA-FOQ]{12}$"#)
 
     /// A function or method called with its arguments and nothing after them but punctuation:
-    /// `is_valid(form)`, `check.strength(pw);`.
+    /// `is_valid(form)`, `check.strength(pw);`; or a subscript of a name, as code reads a setting
+    /// (`os.environ["DB_PASSWORD"]`, `ENV['API_KEY']`, `config[:secret]`), or a PowerShell cmdlet
+    /// whose output the name is given (`$pw = ConvertTo-SecureString …`, `Read-Host -AsSecureString`).
     static func isCall(_ value: String) -> Bool {
-        !callShape.matches(in: value).isEmpty
+        !callShape.matches(in: value).isEmpty || cmdletShape.firstMatch(in: value) != nil
     }
 
-    static let callShape = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.]*\([^()]{0,64}\)[:;,.]?$"#)
+    static let cmdletShape = TextMatcher(#"^(?:Get|Set|New|Remove|ConvertTo|ConvertFrom|Read|Invoke|Import|Export|Add|Start|Stop|Test|Select|Out|Write|Join|Split)-[A-Z][A-Za-z]+$"#)
+
+    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+[\[(].{0,64})$"#)
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {
@@ -565,8 +578,29 @@ extension SecretScan {
         (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
         // 1Password's service account token: `ops_` and a JWT-like body (hundreds of characters).
         (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
+        // Google's OAuth access tokens (`gcloud auth print-access-token`): OCR may read the dot as a comma.
+        (["ya29"], ("Google", #"ya29 ?[.,] ?"#, 30, 2048, 1)),
+        // (OCR may read its `9` as `Q`, split it, or read a glyph of the instance id as a symbol.)
+        (["apa9", "apaq"], ("Firebase", #"AAAA[^\s:]{6,8} ?: ?APA[9Q] ?[1lI] ?b ?"#, 120, 200, 1)),
+        (["sl.", "sl ."], ("Dropbox", #"[sS][lLI1] ?\. ?(?:u ?\. ?)?"#, 128, 1400, 1)),
+        // Square's (OCR reads its `0` as `O`), Dynatrace's, Airtable's and Asana's, split or misread.
+        (["xapp"], ("Slack", #"xapp ?- ?[1lI] ?- ?"#, 80, 120, 1)),
+        (["sq0", "sqo", "sq@"], ("Square", #"sq[0Oo@](?:csp|atp) ?- ?"#, 22, 45, 1)),
+        (["c01", "c@1", "co1", "c0l", "c@l"], ("Dynatrace", #"dt[0Oo@]c[0Oo@][1lI] ?\. ?"#, 85, 92, 1)),
+        (["pat"], ("Airtable", #"pat[A-Za-z0-9]{14} ?\. ?"#, 60, 66, 1)),
+        ([":"], ("Asana", #"[12] ?/ ?\d{16} ?: ?"#, 30, 34, 1)),
+        (["eaa"], ("Square", #"EAAA"#, 58, 62, 1)),
+        (["eaa"], ("Meta", #"EAA[B-Z]"#, 96, 400, 1)),
+        (["sk.ey", "sk. ey", "sk .ey"], ("Mapbox", #"sk ?\. ?ey[J|}\])]"#, 60, 400, 1)),
         (["dp.", "dp ."], ("Doppler", #"dp ?\. ?(?:st|sa|ct|pt|scim|audit) ?\. ?(?:[a-z0-9_\-]{2,35} ?\. ?)?"#, 40, 46, 1)),
     ]
+    /// The shape new providers' keys follow (the clean ``providers``' `token`: `nfp_…`, `rnd_…`,
+    /// `pplx-…`), as OCR splits or misreads it: a short prefix in small letters, `_` or `-`, a first
+    /// piece of 6+ letters and digits, then machine-made pieces, 30 to 80 characters in all.
+    static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}[_\-](?=[A-Za-z0-9]{6})"#, 30, 80, 1)
+    static let noisyGenericTokenMatcher = TextMatcher(noisyGenericToken.pattern)
+    static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
+
     /// Providers whose keys' bodies are hexadecimal digits.
     static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks", "Pulumi"]
     static let cuedNoisyPrefixMatchers = cuedNoisyPrefixes.map { TextMatcher(#"(?<![A-Za-z0-9\-])"# + $0.prefix.pattern) }
@@ -593,6 +627,14 @@ extension SecretScan {
         for (entry, matcher) in zip(Self.cuedNoisyPrefixes, Self.cuedNoisyPrefixMatchers) where entry.cues.contains(where: { mentions($0) }) {
             candidates += matcher.matches(in: text).map { (match: $0, provider: entry.prefix) }
         }
+        if mentions("_", "-") {
+            candidates += Self.noisyGenericTokenMatcher.matches(in: text).compactMap { match in
+                // (A hash's name is no provider's: `sha512-…` is an integrity hash.)
+                let name = match.text.dropLast().lowercased()
+                guard !Self.hashNames.contains(where: name.hasPrefix) else { return nil }
+                return (match: match, provider: Self.noisyGenericToken)
+            }
+        }
         for (match, provider) in candidates {
             // Only a prefix that names its mode (`rk_live_`) may follow a `_`: OCR reads the space
             // before a key as one (`orders-sync_rk_live_…`); `load_hf_…` is a name.
@@ -616,6 +658,15 @@ extension SecretScan {
             let prefixSplit = match.text.contains(" ") && !match.text.contains(where: { $0 == "_" || $0 == "-" })
                 && provider.label != "Telegram" && provider.label != "Discord"
             if prefixSplit, !isMachineMade(end, first) { continue }
+            // Any provider's shape (no known prefix vouches for it): every piece machine-made,
+            // none taken for its place alone (`non-deprecated chown syntax (Closes: #1007139)`).
+            // Each piece letters and digits (or a glyph OCR misread): a token's body, not words
+            // joined by `_` or a reference in parentheses (`bpf_trampoline_link (CVE-2026-23319)`).
+            let strict = provider.label == "token"
+            let isTokenPiece = { (start: Int, stop: Int) in
+                self.utf8[start..<stop].allSatisfy { Self.isAlphanumeric($0) || $0 >= 0x80 || Self.junkGlyphs.contains($0) }
+            }
+            if strict, !isMachineMade(end, first) || !isTokenPiece(end, first) { continue }
             length = first - end
             end = first
             while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
@@ -628,7 +679,7 @@ extension SecretScan {
                 // ir5aHwW0…`, `LZH LDGr HoDgFyRiou…`), when a machine-made piece of 8+ follows and
                 // the key has room for them (`…Myhe TcJ031uj Y Hgmm…`).
                 let wordInside = !scrap && stop == next.end && lettersBeforeLongPiece(next, room: provider.maximum - length)
-                guard stop > next.start, length < provider.minimum || scrap || wordInside || isMachineMade(next.start, stop),
+                guard stop > next.start, !strict && (length < provider.minimum || scrap || wordInside) || isMachineMade(next.start, stop) && (!strict || isTokenPiece(next.start, stop)),
                       length + (stop - next.start) <= provider.maximum + 2 else { break }
                 length += stop - next.start
                 end = stop
@@ -651,6 +702,12 @@ extension SecretScan {
                   Self.entropy(body) >= 3.0,
                   provider.label == "Azure" || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
             if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
+            // Any provider's shape: random as the clean rule has it, capitals, small letters and digits.
+            if provider.label == "token" {
+                let random = Self.withoutOCRJunk(body)
+                guard random.contains(where: \.isUppercase), random.contains(where: \.isLowercase), random.contains(where: \.isNumber),
+                      Self.entropy(random) >= 4 else { continue }
+            }
             if provider.label == "AWS", body.contains(where: \.isLowercase) { continue }
             // Mailgun's and Databricks' bodies are hexadecimal: `key-value pairs, 2 per line…` is prose
             // after a common word, `dapiDataGetTopLongShortPositionRatio` a method's name.
@@ -862,7 +919,7 @@ extension SecretScan {
     /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//`, inside the user
     /// name (`dep Loy`) and inside the password, an `@` in the password (the last `@` before the host ends it).
     /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20} ?: ?// ?(?:[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})?)? ?: ?"#)
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})?)? ?: ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }

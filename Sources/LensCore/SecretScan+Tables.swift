@@ -5,10 +5,15 @@ import Foundation
 /// environment variables, a session cookie, the private lines of a PuTTY key file, what a
 /// command that reads a password prints, and what an `expect` script sends after a password prompt.
 extension SecretScan {
-    /// A line's cells: split at its commas (`commas`), or at its runs of spaces and tabs; each
-    /// without the spaces and the straight quotes around it.
-    func cells(of line: Range<Int>, commas: Bool) -> [Range<Int>] {
+    /// How a table's cells are set apart: by commas (a CSV export), by bars (a Markdown or an ASCII
+    /// table: `| Site | User | Password |`), or by runs of spaces and tabs.
+    enum CellSeparator { case commas, bars, spaces }
+
+    /// A line's cells, each without the spaces and the straight quotes around it (a bar before
+    /// the first cell and after the last bounds the row: no cell).
+    func cells(of line: Range<Int>, separatedBy separator: CellSeparator) -> [Range<Int>] {
         var cells: [Range<Int>] = []
+        let commas = separator != .spaces, mark: UInt8 = separator == .bars ? 0x7C : 0x2C
         func add(_ start: Int, _ end: Int) {
             var start = start, end = end
             while start < end, Self.isSpace(utf8[start]) || utf8[start] == 0x22 { start += 1 }
@@ -18,13 +23,17 @@ extension SecretScan {
         var start = line.lowerBound, index = line.lowerBound
         while index < line.upperBound {
             let byte = utf8[index]
-            if commas ? byte == 0x2C : Self.isSpace(byte) {
+            if commas ? byte == mark : Self.isSpace(byte) {
                 if commas || index > start { add(start, index) }
                 start = index + 1
             }
             index += 1
         }
         if commas || line.upperBound > start { add(start, line.upperBound) }
+        if separator == .bars {
+            if cells.first?.isEmpty == true { cells.removeFirst() }
+            if cells.last?.isEmpty == true { cells.removeLast() }
+        }
         return cells
     }
 
@@ -42,7 +51,8 @@ extension SecretScan {
     static let headerCell = TextMatcher(#"^[A-Za-z][A-Za-z0-9 _\-]{0,31}$"#)
 
     /// A table whose header names a password column, as a password manager's CSV export
-    /// (`name,url,username,password`) or a table of logins shows it (`Service  Login  Password`):
+    /// (`name,url,username,password`), a Markdown table (`| Site | User | Password |`) or a table
+    /// of logins shows it (`Service  Login  Password`):
     /// the cell of that column in each row below it with as many cells, to the first empty line
     /// (50 rows at most). A row's cell under a header is a value whatever it looks like
     /// (``isPasswordValue(_:quoted:)``: not `********` or `(none)`); in a table of words, OCR may
@@ -59,21 +69,23 @@ extension SecretScan {
             index += 1
             // (A byte search first: most lines name no secret.)
             guard header.count <= 200, headerWords.contains(where: { Self.holds(lowered[header], $0) }) else { continue }
-            let commas = utf8[header].filter { $0 == 0x2C }.count >= 2
-            let names = cells(of: header, commas: commas)
+            let separator: CellSeparator = utf8[header].filter({ $0 == 0x7C }).count >= 2 ? .bars
+                : utf8[header].filter({ $0 == 0x2C }).count >= 2 ? .commas : .spaces
+            let commas = separator == .commas, delimited = separator != .spaces
+            let names = cells(of: header, separatedBy: separator)
             // A header is names, not a sentence that holds `password`: a CSV's identifiers, a
             // table's capitalized words (`Service  Login  Password`).
             guard names.count >= 2, names.count <= 12,
-                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (commas || utf8[$0.lowerBound] < 0x5B) }),
+                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
                   let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
             var row = index
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
-                let values = cells(of: lines[row], commas: commas)
+                let values = cells(of: lines[row], separatedBy: separator)
                 row += 1
                 var range: Range<Int>
                 if values.count == names.count {
                     range = values[column]
-                } else if !commas, column == names.count - 1, values.count > names.count, values.count <= names.count + 2 {
+                } else if separator == .spaces, column == names.count - 1, values.count > names.count, values.count <= names.count + 2 {
                     range = values[column].lowerBound..<values.last!.upperBound
                 } else { continue }
                 let value = squeezed(range.lowerBound, range.upperBound)
@@ -174,14 +186,14 @@ extension SecretScan {
     /// (`kubectl get secret … {.data.password} | base64 -d`, `security find-generic-password -w`,
     /// `op read op://…/password`) or is a password store's (`pass show`, `gopass show`).
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|secret|token)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|secret|token|\.key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
 
     /// The line a command that reads a password or a secret printed: one value and nothing else,
     /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read") else { return [] }
+        guard mentions("pass", "secret", "token", "op read", ".key") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             var promptIndent = match.start
             while promptIndent < utf8.count, Self.isSpace(utf8[promptIndent]) { promptIndent += 1 }
@@ -193,6 +205,8 @@ extension SecretScan {
                   !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F),
                   let (found, first, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
+            // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
+            if let token = printedToken(from: start, after: match) { return token }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
             guard let pieces = piecesToLineEnd(from: first, atMost: 3, maximumSpaces: 1) else { return nil }
             let end = pieces.last?.end ?? first
@@ -203,6 +217,50 @@ extension SecretScan {
                   Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value))
                     || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A command that prints a file whose name names a key, a token or a secret (`cat
+    /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).
+    static let filePrintingCommand = TextMatcher(
+        #"(?i)^[^\n]*?(?<![A-Za-z0-9_\-])(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s|;&]*(?:key|token|secret|credential)[^\s|;&/]*[ \t]*$"#)
+
+    /// The token or key a command that reads one printed on the next line (`gcloud auth
+    /// print-access-token`, `cat config/master.key`): one machine-made line, as long as such tokens
+    /// are (16 to 4,096 characters), which OCR may have split with single spaces. Hexadecimal alone
+    /// is a hash other commands print (`git log -1 --format=%H -- token.go`), unless the command
+    /// printed a file that names a key.
+    func printedToken(from start: Int, after command: TextMatcher.Match) -> Secret? {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 40, maximumSpaces: 1), let last = pieces.last else { return nil }
+        let value = squeezed(start, last.end)
+        guard (16...4096).contains(value.count), Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+        if value.allSatisfy(\.isHexDigit) {
+            let commandLine = command.text.trimmingCharacters(in: .newlines)
+            guard Self.filePrintingCommand.firstMatch(in: commandLine) != nil else { return nil }
+        }
+        return secret(.apiKey, nil, start, last.end)
+    }
+
+    // MARK: - Names and values apart
+
+    /// A setting given as a name and a value in two fields: a JSON or JavaScript object's `key` or
+    /// `name` and its `value` (Postman's environments, `{ name: 'DB_PASSWORD', value: '…' }`), or a
+    /// Kubernetes container's `env` entry (`- name: DB_PASSWORD` on one line, `value: …` on the next).
+    /// (OCR may read a straight quote as a curly one, and a `_` of a name in capitals as a space or
+    /// put one beside it: `DB_ PASSWORD`, `API SECRET`.)
+    static let namedValue = TextMatcher(
+        #"(?im)["'“”‘’]?(?:key|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:"#)
+
+    /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
+    func namedValues() -> [Secret] {
+        guard mentions("value") else { return [] }
+        return Self.namedValue.matches(in: text).compactMap { match in
+            guard let name = (match[1] ?? match[2])?.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_")
+                    .replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name),
+                  let (start, end, quoted) = value(after: match.end), end > start else { return nil }
+            let value = squeezed(start, end)
+            guard value.count >= 4, Self.isPasswordValue(value, quoted: quoted) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+            return secret(kind, nil, start, end)
         }
     }
 

@@ -131,6 +131,15 @@ struct SecretScan {
         ("Replicate", #"r8_[A-Za-z0-9]{37}"#),
         ("Perplexity", #"pplx-[A-Za-z0-9]{48}"#),
         ("Pulumi", #"pul-[a-f0-9]{40}"#),
+        ("Dropbox", #"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"#),
+        // Firebase Cloud Messaging's legacy server key: an instance id, `:APA91b`, the key.
+        ("Firebase", #"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{120,}"#),
+        // A Meta (Facebook, Instagram) access token: `EAA`, the app's letter, 100+ characters.
+        ("Meta", #"EAA[A-Za-z0-9]{100,}"#),
+        // Mapbox's secret tokens (`pk.` ones are public): `sk.`, a JWT-like body.
+        ("Mapbox", #"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"#),
+        ("Asana", #"[12]/\d{16}:[0-9a-f]{32}"#),
+        ("Airtable", #"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
@@ -193,6 +202,12 @@ struct SecretScan {
     static func isPlaceholder(_ value: String) -> Bool {
         let body = value.filter { !"-_.:/ ".contains($0) }
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
+        // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`):
+        // one character most of the time, as no chosen value is.
+        if body.count >= 8, (Dictionary(body.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= body.count * 3 { return true }
+        // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
+        // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
+        if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
         return !templateVariable.matches(in: value).isEmpty
     }
 
@@ -215,7 +230,8 @@ struct SecretScan {
     /// `scheme://user:password@host`: only the password is a secret (the host stays findable).
     /// OCR often reads `postgres://` as `postgres: //`: a space after the colon or the slashes is allowed.
     /// The user may be empty: `redis://:password@cache:6379/0`.
-    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}):([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
+    /// (OCR may put a space after the user's colon too: `postgres: //deploy: cDP_s*2…@host`.)
+    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
 
     func connectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -402,14 +418,16 @@ struct SecretScan {
         return remainder == 1
     }
 
-    /// An account number after a clear label (`Account number: 12345678`, `Acct #`, `A/C No.`).
+    /// An account number after a clear label (`Account number: 12345678`, `Acct #`, `A/C No.`), or
+    /// after `Account:` alone (group 1) where the text speaks of a bank (`BSB: 062-000`).
     static let accountLabel = TextMatcher(
-        #"(?i)\b(?:(?:bank\s+)?account\s*(?:number|no\.?|num\.?|#)|acct\.?\s*(?:number|no\.?|#)?|a/c\s*(?:no\.?)?|routing\s*(?:number|no\.?)|sort\s*code|BSB)\s*[:#]?\s*(\d[\d \-]{4,22}\d)\b"#)
+        #"(?i)\b(?:(?:bank\s+)?account\s*(?:number|no\.?|num\.?|#)|(account(?=[ \t]*:))|acct\.?\s*(?:number|no\.?|#)?|a/c\s*(?:no\.?)?|routing\s*(?:number|no\.?)|sort\s*code|BSB)\s*[:#]?\s*(\d[\d \-]{4,22}\d)\b"#)
 
     func labelledAccounts() -> [Secret] {
         guard mentions("acc", "a/c", "routing", "sort", "bsb") else { return [] }
+        let bank = mentions("bank", "bsb", "sort code", "routing", "iban")
         return Self.accountLabel.matches(in: text).compactMap { match in
-            guard let value = match[1], value.filter(\.isASCIIDigit).count >= 6 else { return nil }
+            guard let value = match[2], value.filter(\.isASCIIDigit).count >= 6, match[1] == nil || bank else { return nil }
             let end = match.end, start = end - value.utf8.count
             return secret(.iban, "account", start, end)
         }
@@ -423,11 +441,11 @@ struct SecretScan {
     /// first), then the value (quoted, or up to the next space). A Wi-Fi or IPsec pre-shared key
     /// (`psk="…"`) is a password; JSON kept inside a JSON string escapes its quotes (`\"password\":\"…\"`).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contraseña|senha|wachtwoord|lösenord|hasło|heslo|salasana|parola|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
-                       "has", "heslo", "salasana", "parola", "sord", "ароль", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
+                       "has", "heslo", "salasana", "parola", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
@@ -448,6 +466,16 @@ struct SecretScan {
                 continue
             }
             let isPIN = label.hasPrefix("pin")
+            // A piece of one to three characters OCR cut from the password (`Mot de passe : D E@T2%hJeOyT`,
+            // its `_` read as a space): the pieces after it belong to it (``value(after:)``).
+            if quoted == nil, !isPIN, value.utf8.count <= 3, case let at = match.end - value.utf8.count,
+               let (start, end, _) = self.value(after: at), start == at, end > match.end {
+                let whole = squeezed(start, end)
+                if whole.count >= 6, Self.isPasswordValue(whole, quoted: false), Self.looksLikeSecretOnItsOwn(whole) {
+                    found.append(secret(.password, nil, start, end))
+                }
+                continue
+            }
             if isPIN {
                 guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
             } else {
@@ -515,8 +543,8 @@ struct SecretScan {
             || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
             || (Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= value.count * 3 { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
-        // A word, maybe with punctuation after it (`short.` `Forgot?` `valid\&.`), is prose.
-        let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed()
+        // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
+        let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })
         if !core.isEmpty, core.allSatisfy(\.isLetter), !innerCapital, !isUnpronounceable(String(core)) { return false }
         return true
     }
@@ -557,7 +585,8 @@ struct SecretScan {
             }
             // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
             // machine-made pieces after it, together with it.
-            if quoted == nil, match[2] != nil, value.count < 16, case let start = match.end - value.utf8.count,
+            // (After HTTP's `Bearer` no separator comes: `auth header: Bearer feX38cSeal 7WuMX…`.)
+            if quoted == nil, match[2] != nil || match[1]?.lowercased() == "bearer", value.count < 16, case let start = match.end - value.utf8.count,
                case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
@@ -567,16 +596,20 @@ struct SecretScan {
                Self.isRandomToken(token) || Self.isRandomLetters(token) {
                 return secret(.apiKey, nil, start, end)
             }
-            // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`.)
-            if !Self.isRandomToken(value), quoted != nil || match[2] == nil || !Self.isRandomToken(Self.withoutOCRJunk(value)) {
+            // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`; random letters are a token too,
+            // its digits read as letters: `dKMOgkKOTXFfJTqHgRFJ…`.)
+            let random = { (value: String) in Self.isRandomToken(value) || Self.isRandomLetters(value) }
+            let bearer = match[1]?.lowercased() == "bearer"
+            if !random(value), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(value)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
                 // setting about the secret (`SECRET_NAME`, `api_key_file`).
                 guard match[3] ?? match[4] != nil, match[2] != nil, Self.isSecretLiteral(value),
                       !Self.namesAboutASecret.contains(where: { name(at: match.start).hasSuffix($0) }) else { return nil }
-            } else if match[2] == nil, !Self.isClearlyRandom(value) {
-                // Without `:` `=` or `is` between them, only a value that is clearly random counts.
+            } else if match[2] == nil, !Self.isClearlyRandom(value), !bearer {
+                // Without `:` `=` or `is` between them, only a value that is clearly random counts
+                // (after HTTP's `Bearer`, what follows is its token).
                 return nil
             }
             let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
@@ -648,7 +681,9 @@ struct SecretScan {
         guard end < utf8.count, utf8[end] == 0x22 || utf8[end] == 0x27 else { return nil }
         var first = start
         while first > 0, Self.isNameByte(utf8[first - 1]) { first -= 1 }
-        return first > 0 && utf8[first - 1] == utf8[end]
+        // (OCR may read the opening quote curly: `‘api_key': '…'`.)
+        let curly = first >= 3 && utf8[first - 3] == 0xE2 && utf8[first - 2] == 0x80 && (0x98...0x9D).contains(utf8[first - 1])
+        return first > 0 && (utf8[first - 1] == utf8[end] || curly)
     }
 
     /// A quoted literal, a comparison, and a name holding a secret's word.
@@ -747,7 +782,7 @@ struct SecretScan {
     /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`):
     /// a cue of its own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
     /// a compound's end at every word costs every text).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -775,20 +810,25 @@ struct SecretScan {
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
         // On one line, and not the end of a longer number in groups (`Meeting ID: 858 0689 6348` / `Passcode: …`).
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(?<!\d[ \-])"# + otpValue + #"[ \t]*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
+        // A bank's code after the payment it confirms, with its amount and payee between
+        // (`OTP for txn of INR 5,061.00 at AMAZON … is 880363`, `Ihre mTAN für … 358,00 EUR lautet
+        // 88977715`): only the cues no other number has, and `is`, `lautet` or a colon before it.
+        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
         let matchers = mentions("kod", "kód", "kood") ? Self.otpMatchersWithCompounds : Self.otpMatchers
         for (index, matcher) in matchers.enumerated() {
             for match in matcher.matches(in: text) {
-                // The groups: pattern 1 has the cue first; the others the value first.
-                let value = index == 0 ? match[2] : match[1]
-                let cue = index == 0 ? match[1] : match[2]
+                // The groups: patterns 1 and 4 have the cue first; the others the value first.
+                let cueFirst = index == 0 || index == 3
+                let value = cueFirst ? match[2] : match[1]
+                let cue = cueFirst ? match[1] : match[2]
                 guard let value else { continue }
                 if let cue, cue.lowercased() == "code" || cue.lowercased() == "coce", isModified(cue: cue, in: match) { continue }
                 // `PIN: 4821` and `password: 123456` first on their line are a form's labels (the
@@ -801,11 +841,8 @@ struct SecretScan {
                    index != 0 || (cue?.lowercased() == "code" && !match.text.contains(":") && !match.text.lowercased().contains(" is ")) {
                     continue
                 }
-                let whole = Array(match.text.utf8), needle = Array(value.utf8)
-                guard whole.count >= needle.count,
-                      let at = (0...(whole.count - needle.count)).first(where: { Array(whole[$0..<$0 + needle.count]) == needle }) else { continue }
-                let start = match.start + at
-                found.append(secret(.otp, nil, start, start + needle.count))
+                guard let range = match.range(cueFirst ? 2 : 1) else { continue }
+                found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
             }
         }
         return found

@@ -32,6 +32,12 @@ network-device configs, `expect` scripts, Helm and Docker flags, a command whose
 password, escaped JSON, CSV exports and tables with a password column, links and cookies that
 carry a session, more providers, codes in more languages, door codes, device sign-in codes;
 negatives such as Sentry DSNs, Nix store paths, `go.sum`, CIDs, SIDs, transaction hashes.
+`--pool seventh` (see ``seventh_secret_case``), written after the sixth had been through six rounds:
+name/value pairs on two lines or in JSON and XML, password labels in ten more languages, more
+tools' flags, systemd and Heroku config, more providers, SMS codes in more shapes, an
+authenticator's list, TANs, UK and Australian accounts, a Markdown table, notes, secrets piped
+from `echo`, log lines; negatives such as `${{ secrets.X }}`, `(sensitive value)`, `secretKeyRef`,
+code reading the environment, MAC and IPv6 addresses, asset hashes, GHSA ids, Ansible Vault text.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -1057,6 +1063,248 @@ def sixth_negative_case(rng):
             f"Kundennummer {rand(rng, string.digits, 8)}"]
 
 
+def seventh_secret_case(rng):
+    """The seventh pool (`--pool seventh`): written after the sixth pool had been through six rounds,
+    before any rule was run on it, from places none of the earlier pools has: a Kubernetes `env`
+    entry's `name`/`value` lines, key/value pairs in JSON and XML (Postman, NuGet), password labels
+    in German, French, Spanish, Portuguese, Dutch, Polish, Swedish, Finnish, Russian and Turkish,
+    Wi-Fi keys in other languages, a connection dialog's row of labels, form data in `curl -d`,
+    `kubectl create secret --from-literal`, more tools' flags (`snmpwalk -A/-X`, `ipmitool -P`,
+    `mosquitto_pub -P`, `xfreerdp /p:`, `wget --http-password`, `svn --password`, `gpg
+    --passphrase`, `7z -p`), systemd `Environment=`, Heroku's config, `gcloud`'s access tokens,
+    Mapbox, Airtable, Okta, Netlify, Render, Replicate, Perplexity, Dynatrace, Square, Facebook,
+    Firebase, Dropbox, Slack app and Twitch tokens, SMS codes in more shapes, an authenticator's
+    list, bank OTPs and TANs, UK and Australian account numbers, a card and CVC in a chat, a
+    Markdown table, notes, `git credential fill`, Android signing configs, Rails' master key,
+    k3s's node token, new URL schemes with credentials, an initial password, a secret piped
+    from `echo`, PowerShell's `ConvertTo-SecureString`, ODBC's `PWD`, keys in a chat without a
+    separator, `oathtool -b`, secrets in log lines. A value leaves out a public prefix."""
+    user = rng.choice(["deploy", "admin", "ci", "lukas", "svc_sync", "ops", "pi"])
+    host = rng.choice(["db.internal", "10.2.5.9", "nas.home.arpa", "mq.acme.io", "192.168.1.20"])
+    choice = rng.randrange(34)
+    if choice == 0:
+        v = password(rng)
+        name = rng.choice(["DB_PASSWORD", "POSTGRES_PASSWORD", "REDIS_PASS", "SMTP_PASSWORD", "API_SECRET"])
+        return "password", ["    spec:", "      containers:", "      - name: api", "        env:", f"        - name: {name}",
+                            rng.choice([f'          value: "{v}"', f"          value: {v}"]), "        - name: LOG_LEVEL", '          value: "info"'], [v]
+    if choice == 1:
+        v = rand(rng, ALNUM, rng.choice([32, 40]))
+        key = rng.choice(["api_key", "apiKey", "token", "client_secret", "password"])
+        return "api_key", ['  "values": [', f'    {{ "key": "baseUrl", "value": "https://api.acme.io", "enabled": true }},',
+                           f'    {{ "key": "{key}", "value": "{v}", "enabled": true }}', "  ]"], [v]
+    if choice == 2:
+        v = password(rng)
+        label, heading = rng.choice([("Kennwort:", "Zugangsdaten"), ("Passwort:", "Ihre Zugangsdaten"), ("Mot de passe :", "Vos identifiants"),
+                                     ("Contraseña:", "Datos de acceso"), ("Senha:", "Dados de acesso"), ("Wachtwoord:", "Inloggegevens"),
+                                     ("Hasło:", "Dane logowania"), ("Lösenord:", "Inloggningsuppgifter"), ("Salasana:", "Tunnukset"),
+                                     ("Пароль:", "Данные для входа"), ("Şifre:", "Giriş bilgileri")])
+        return "password", [heading, f"{rng.choice(['Benutzer', 'Utilisateur', 'Usuario', 'Usuário', 'Gebruiker', 'Login', 'Användare', 'Käyttäjä', 'Логин', 'Kullanıcı'])}: {user}",
+                            f"{label} {v}", ""], [v]
+    if choice == 3:
+        v = password(rng)
+        label = rng.choice(["WLAN-Schlüssel:", "WLAN-Passwort", "Clé de sécurité :", "Clé WPA", "Clave WiFi:", "Contraseña de la red", "Senha do Wi-Fi:",
+                            "Netzwerkschlüssel", "Chiave di rete:"])
+        return "password", [f"SSID: {rng.choice(['FRITZ!Box 7590 XY', 'Livebox-4F2A', 'MOVISTAR_9C31', 'Vodafone-A1B2'])}", f"{label} {v}"], [v]
+    if choice == 4:
+        v = password(rng)
+        return "password", [f"Host: sftp://{host}   Username: {user}   Password: {v}   Port: 22   [Quickconnect]",
+                            "Status: Connected to " + host, "Status: Directory listing successful"], [v]
+    if choice == 5:
+        v = password(rng).replace("&", "").replace("'", "")
+        return "password", [rng.choice([f"$ curl -X POST https://{host}/login -d 'username={user}&password={v}'",
+                                        f"$ curl https://{host}/api/session --data-urlencode \"password={v}\" --data-urlencode \"user={user}\"",
+                                        f"$ curl -H 'Content-Type: application/json' -d '{{\"user\":\"{user}\",\"pass\":\"{v}\"}}' https://{host}/auth"]),
+                            '{"ok":true}'], [v]
+    if choice == 6:
+        v = password(rng)
+        return "password", [f"$ kubectl create secret generic {rng.choice(['db-creds', 'smtp', 'api'])} --from-literal={rng.choice(['password', 'api-key', 'DB_PASS', 'token'])}={v}",
+                            "secret/db-creds created"], [v]
+    if choice == 7:
+        v = password(rng)
+        line = rng.choice([f"$ snmpwalk -v3 -u {user} -l authPriv -a SHA -A {v} -x AES -X {v} {host}",
+                           f"$ ipmitool -I lanplus -H {host} -U ADMIN -P {v} chassis status",
+                           f"$ mosquitto_pub -h {host} -u {user} -P {v} -t home/door -m open",
+                           f"$ xfreerdp /v:{host} /u:{user} /p:{v} /cert:ignore",
+                           f"$ wget --http-user={user} --http-password={v} https://{host}/backup.tar",
+                           f"$ svn checkout https://{host}/repo --username {user} --password {v}",
+                           f"$ gpg --batch --passphrase '{v}' -d backup.tar.gpg > backup.tar",
+                           f"$ 7z x backup.7z -p{v}"])
+        return "password", [line, rng.choice(["Connected.", "Everything is Ok", "Chassis Power is on", "gpg: AES256.CFB encrypted data"])], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, rng.choice([32, 40]))
+        name = rng.choice(["API_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD", "SECRET_KEY", "SLACK_WEBHOOK_SECRET"])
+        return "api_key", [f"$ systemctl cat {rng.choice(['backup', 'acme-api', 'runner'])}.service", "[Service]",
+                           rng.choice([f'Environment="{name}={v}"', f"Environment={name}={v}"]), "ExecStart=/usr/local/bin/acme-api"], [v]
+    if choice == 9:
+        pw = password(rng).replace("@", "").replace(":", "")
+        skb = rand(rng, HEX, 128)
+        return "password", ["$ heroku config -a acme-api", "=== acme-api Config Vars", f"DATABASE_URL:     postgres://{user}:{pw}@ec2-3-4-5-6.compute-1.amazonaws.com:5432/d8k",
+                            f"SECRET_KEY_BASE:  {skb}", "RAILS_ENV:        production"], [pw, skb]
+    if choice == 10:
+        v = "a0" + rand(rng, ALNUM + "-_", 160)
+        return "api_key", ["$ gcloud auth print-access-token", f"ya29.{v}", "$ "], [v]
+    if choice == 11:
+        prefix, v = rng.choice([("sk.eyJ1Ijoi", rand(rng, ALNUM, 60) + "." + rand(rng, ALNUM + "-_", 22)),
+                                ("pat", rand(rng, ALNUM, 14) + "." + rand(rng, HEX, 64)),
+                                ("SSWS 00", rand(rng, ALNUM + "-_", 40)),
+                                ("nfp_", rand(rng, ALNUM, 36)), ("rnd_", rand(rng, ALNUM, 32)), ("r8_", rand(rng, ALNUM, 37)),
+                                ("pplx-", rand(rng, ALNUM, 48)), ("dt0c01.", rand(rng, string.ascii_uppercase + string.digits, 24) + "." + rand(rng, string.ascii_uppercase + string.digits, 64))])
+        return "api_key", [rng.choice(["New token", "Personal access token", "API token generated", "Token created"]),
+                           rng.choice([f"{prefix}{v}", f"Token: {prefix}{v}"]), rng.choice(["Copy", "You won't see it again."])], [v]
+    if choice == 12:
+        prefix, v = rng.choice([("EAAA", rand(rng, ALNUM + "-_", 60)), ("sq0csp-", rand(rng, ALNUM + "-_", 43)),
+                                ("EAAG", rand(rng, ALNUM, 150)), ("AAAA", rand(rng, ALNUM + "-_", 7) + ":APA91b" + rand(rng, ALNUM + "-_", 134))])
+        return "api_key", [rng.choice(["Credentials", "Access token", "Server key", "Production access token"]), f"{prefix}{v}", "Show  Copy  Replace"], [v]
+    if choice == 13:
+        prefix, v = rng.choice([("sl.", rand(rng, ALNUM + "-_", 136)), ("xapp-1-A0", rand(rng, string.ascii_uppercase + string.digits, 9) + "-" + rand(rng, string.digits, 13) + "-" + rand(rng, HEX, 64)),
+                                ("PASS oauth:", rand(rng, string.ascii_lowercase + string.digits, 30)), ("1/", rand(rng, string.digits, 16) + ":" + rand(rng, HEX, 32)),
+                                ("FASTLY_API_TOKEN=", rand(rng, ALNUM + "-_", 32))])
+        return "api_key", [rng.choice(["Generated access token", "App-Level Token", "bot.cfg", "Asana personal access token", ".env"]), f"{prefix}{v}"], [v]
+    if choice == 14:
+        v = rand(rng, string.digits, rng.choice([5, 6]))
+        line = rng.choice([f"G-{v} is your Google verification code.", f"Telegram code: {v}", f"Your WhatsApp code: {v[:3]}-{v[3:]}" if len(v) == 6 else f"Telegram code {v}",
+                           f"[Alipay] {v}", f"<#> {v} is your code. FA+9qCX9VSu", f"Use {v} to log in. Don't share it.",
+                           f"{v} — your one-time passcode for Chase. Never share it."])
+        shown = re.search(r"\d{3}-\d{3}|\d{5,6}", line).group(0)
+        return "otp", ["Messages", line, "now"], [shown]
+    if choice == 15:
+        v = rand(rng, string.digits, 6)
+        shown = f"{v[:3]} {v[3:]}"
+        return "otp", [rng.choice(["Google Authenticator", "Authy", "Microsoft Authenticator"]), rng.choice(["GitHub", "AWS", "Dropbox", "Proton"]),
+                       f"{user}@acme.io", shown, f"{rng.randint(3, 29)}s"], [v]
+    if choice == 16:
+        v = rand(rng, string.digits, rng.choice([6, 8]))
+        line = rng.choice([f"OTP for txn of INR {rng.randint(100, 9999)}.00 at AMAZON on card XX{rand(rng, string.digits, 4)} is {v}. Valid for 10 mins. Do not share.",
+                           f"Ihre mTAN für die Überweisung über {rng.randint(10, 999)},00 EUR lautet {v}",
+                           f"SMS-TAN: {v}", f"Your one time password (OTP) is {v}"])
+        return "otp", ["Bank", line], [v]
+    if choice == 17:
+        v = rand(rng, string.digits, 8)
+        return "iban", rng.choice([["Pay by bank transfer", f"Sort code   {rand(rng, string.digits, 2)}-{rand(rng, string.digits, 2)}-{rand(rng, string.digits, 2)}", f"Account number   {v}"],
+                                   ["Bank details", f"BSB: {rand(rng, string.digits, 3)}-{rand(rng, string.digits, 3)}", f"Account: {v}"]]), [v]
+    if choice == 18:
+        v = luhn_complete(rng, rng.choice(["4", "51", "55"]), 16)
+        shown = " ".join(v[i:i + 4] for i in range(0, 16, 4))
+        return "card", ["#household", f"use my card {shown} exp 0{rng.randint(1, 9)}/2{rng.randint(7, 9)} cvc {rand(rng, string.digits, 3)}", "got it"], [v]
+    if choice == 19:
+        v = password(rng).replace("|", "")
+        return "password", ["| Site | User | Password |", "|------|------|----------|", f"| VPN | {user} | {v} |", "| Wiki | ana | (SSO) |"], [v]
+    if choice == 20:
+        v = password(rng)
+        return "password", ["Notes", rng.choice([f"wifi (upstairs): {v}", f"nas admin pw {v}", f"router login admin / {v}", f"pw for the NAS is {v}"]),
+                            "buy milk"], [v]
+    if choice == 21:
+        v = rand(rng, ALNUM, 36)
+        return "api_key", ["$ printf 'protocol=https\\nhost=github.com\\n' | git credential fill", "protocol=https", "host=github.com",
+                           f"username={user}", f"password=gho_{v}"], [v]
+    if choice == 22:
+        v = password(rng).replace('"', "")
+        return "password", rng.choice([["<packageSourceCredentials>", "  <acme>", f'    <add key="Username" value="{user}" />',
+                                        f'    <add key="ClearTextPassword" value="{v}" />', "  </acme>"],
+                                       [f"$ dotnet nuget add source https://{host}/nuget -n acme -u {user} -p {v} --store-password-in-clear-text",
+                                        'Package source with Name: acme added successfully.']]), [v]
+    if choice == 23:
+        v = password(rng).replace("'", "").replace('"', "")
+        return "password", ["signingConfigs {", "    release {", '        storeFile file("release.jks")',
+                            rng.choice([f"        storePassword '{v}'", f'        keyPassword "{v}"', f'        storePassword = "{v}"']), '        keyAlias "upload"'], [v]
+    if choice == 24:
+        if rng.random() < 0.5:
+            v = rand(rng, HEX, 32)
+            return "api_key", ["$ cat config/master.key", v, "$ "], [v]
+        v = rand(rng, HEX, 64) + "::server:" + rand(rng, HEX, 32)
+        return "api_key", ["$ sudo cat /var/lib/rancher/k3s/server/node-token", f"K10{v}"], [v]
+    if choice == 25:
+        v = password(rng).replace("@", "").replace(":", "").replace("/", "")
+        return "password", [rng.choice([f'$ mongosh "mongodb+srv://{user}:{v}@cluster0.ab1cd.mongodb.net/"', f"BROKER_URL=amqp://{user}:{v}@{host}:5672/",
+                                        f"$ redis-cli -u redis://default:{v}@{host}:6379", f"sqlalchemy.url = mysql+pymysql://{user}:{v}@{host}/acme",
+                                        f"MAILER_DSN=smtp://{user}:{v}@smtp.mailgun.org:587"])], [v]
+    if choice == 26:
+        v = password(rng)
+        return "password", ["Welcome aboard!", "Your login details:", f"Username: {user}",
+                            rng.choice([f"Initial password {v} (change on first login)", f"Temporary password {v}", f"One-time password {v}"])], [v]
+    if choice == 27:
+        v = password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ printf '{v}' | docker secret create db_pw -", f"$ echo '{v}' | docker login -u {user} --password-stdin",
+                                        f"$ echo -n '{v}' | base64", f"$ echo '{v}' | sudo -S apt update"])], [v]
+    if choice == 28:
+        v = password(rng).replace("'", "").replace('"', "")
+        return "password", ["PS C:\\> " + rng.choice([f"$pw = ConvertTo-SecureString '{v}' -AsPlainText -Force",
+                                                    f'New-LocalUser -Name {user} -Password (ConvertTo-SecureString "{v}" -AsPlainText -Force)',
+                                                    f"Invoke-Sqlcmd -ServerInstance {host} -Username {user} -Password '{v}' -Query 'SELECT 1'"])], [v]
+    if choice == 29:
+        v = password(rng).replace(";", "")
+        return "password", rng.choice([["$ cat ~/.odbc.ini", "[acme]", "Driver=PostgreSQL Unicode", f"Servername={host}", f"UID={user}", f"PWD={v}"],
+                                       [f"Driver={{ODBC Driver 18 for SQL Server}};Server={host};Uid={user};Pwd={v};Encrypt=yes"]]), [v]
+    if choice == 30:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["#backend", rng.choice([f"staging api key is {v}", f"token for the bot → {v}", f"use this key for staging {v}", f"secret = {v} (rotate monday)"]),
+                           "ty!"], [v]
+    if choice == 31:
+        v = rand(rng, B32, 32)
+        return "otp", [f"$ oathtool --totp -b {v}", rand(rng, string.digits, 6)], [v]
+    if choice == 32:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [rng.choice([f"2025-03-04 10:22:31 DEBUG Connecting with password={v}",
+                                       f"2025-03-04 10:22:31 INFO  auth header: Bearer {v}",
+                                       f"2025-03-04 10:22:31 WARN  request failed: {{'url': '/v1/items', 'api_key': '{v}'}}"]),
+                           "2025-03-04 10:22:32 INFO  retrying in 5s"], [v]
+    v = password(rng)
+    return "password", rng.choice([["# secrets.yaml (Home Assistant)", f"mqtt_password: {v}", "latitude: 52.52"],
+                                   [f"$ mysql -h {host} -u {user} --password={v} acme", "mysql>"]]), [v]
+
+
+def seventh_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["      - uses: docker/login-action@v3", "        with:", "          username: ${{ vars.DOCKERHUB_USER }}",
+                f"          password: ${{{{ secrets.{rng.choice(['DOCKERHUB_TOKEN', 'REGISTRY_PASSWORD'])} }}}}"]
+    if choice == 1:
+        return ["$ aws configure list", "      Name                    Value             Type    Location",
+                f"access_key     ****************{rand(rng, string.ascii_uppercase + string.digits, 4)} shared-credentials-file",
+                f"secret_key     ****************{rand(rng, ALNUM, 4)} shared-credentials-file"]
+    if choice == 2:
+        return ["  # aws_db_instance.main will be created", "  + resource \"aws_db_instance\" \"main\" {",
+                "      + password = (sensitive value)", f"      + port     = {rng.choice([5432, 3306])}", "Outputs: db_password = <sensitive>"]
+    if choice == 3:
+        return ["        env:", "        - name: DB_PASSWORD", "          valueFrom:", "            secretKeyRef:", "              name: db-creds", "              key: password"]
+    if choice == 4:
+        return rng.choice([['password = os.environ["DB_PASSWORD"]', 'token = os.getenv("GITHUB_TOKEN")'],
+                           ['token := os.Getenv("GITHUB_TOKEN")', "if token == \"\" {"],
+                           ["const apiKey = process.env.STRIPE_SECRET_KEY;", "const password = await prompt('Password: ');"]])
+    if choice == 5:
+        return ["Create your account", "Password: at least 12 characters, including a number and a symbol", "Passphrase strength: strong",
+                "Your password must not contain your username"]
+    if choice == 6:
+        return ["$ ip a show wlp2s0", f"    link/ether {':'.join(rand(rng, HEX, 2) for _ in range(6))} brd ff:ff:ff:ff:ff:ff",
+                f"    inet 192.168.{rng.randint(0, 9)}.{rng.randint(2, 250)}/24 brd 192.168.1.255 scope global dynamic",
+                f"    inet6 fe80::{rand(rng, HEX, 4)}:{rand(rng, HEX, 4)}:{rand(rng, HEX, 4)}:{rand(rng, HEX, 4)}/64 scope link"]
+    if choice == 7:
+        return ["assets by status 612 KiB [emitted]", f"  asset main.{rand(rng, HEX, 20)}.js 245 KiB [emitted] [immutable]",
+                f"  asset vendor.{rand(rng, HEX, 8)}.css 12 KiB [emitted]", f"webpack 5.91.0 compiled successfully in {rng.randint(900, 9000)} ms"]
+    if choice == 8:
+        return ["$ npm audit", f"semver  <7.5.2", "Severity: high",
+                f"semver vulnerable to Regular Expression Denial of Service - https://github.com/advisories/GHSA-{rand(rng, '23456789cfghjmpqrvwx', 4)}-{rand(rng, '23456789cfghjmpqrvwx', 4)}-{rand(rng, '23456789cfghjmpqrvwx', 4)}",
+                f"CVE-2024-{rng.randint(10000, 49999)}"]
+    if choice == 9:
+        return ["Exception in thread \"main\" java.lang.NullPointerException", f"    at com.acme.api.OrderService$$Lambda${rng.randint(100, 9999)}/0x0000000800{rand(rng, HEX, 6)}.apply(Unknown Source)",
+                f"    at com.acme.api.OrderService.load(OrderService.java:{rng.randint(20, 400)})", f"    at com.acme.api.Order@{rand(rng, HEX, 8)}"]
+    if choice == 10:
+        return ["Shared links", f"https://www.youtube.com/watch?v={rand(rng, ALNUM + '-_', 11)}&t={rng.randint(5, 300)}s",
+                f"https://open.spotify.com/track/{rand(rng, ALNUM, 22)}?si={rand(rng, HEX, 16)}"]
+    if choice == 11:
+        return ["$ cat group_vars/all/vault.yml", "$ANSIBLE_VAULT;1.1;AES256"] + [rand(rng, "0123456789", 2) + rand(rng, HEX, 78) for _ in range(3)]
+    if choice == 12:
+        return ["$ cat assets/hero.png", "version https://git-lfs.github.com/spec/v1", f"oid sha256:{rand(rng, HEX, 64)}", f"size {rng.randint(10000, 9000000)}"]
+    if choice == 13:
+        return ["Join Zoom Meeting", f"Meeting ID: {rng.randint(100, 999)} {rng.randint(1000, 9999)} {rng.randint(1000, 9999)}",
+                f"One tap mobile +16465588656,,{rand(rng, string.digits, 11)}# US (New York)"]
+    if choice == 14:
+        return ["About This Mac", f"Serial Number: C02{rand(rng, string.ascii_uppercase + string.digits, 9)}", f"Part No. M{rand(rng, string.ascii_uppercase + string.digits, 4)}LL/A",
+                f"UPC {rand(rng, string.digits, 12)}"]
+    return ["#team", rng.choice(["did you reset your password? the token expired again", "I'll put the new API key in 1Password, not here",
+                                 "the staging password changed this morning, ask Ana"]), "ok 👍"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -1086,7 +1334,8 @@ def negative_case(rng):
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
-         "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case)}
+         "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
+         "seventh": (seventh_secret_case, seventh_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -1239,7 +1488,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the sixth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the seventh (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
