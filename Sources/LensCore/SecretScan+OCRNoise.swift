@@ -600,6 +600,7 @@ extension SecretScan {
     static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}[_\-](?=[A-Za-z0-9]{6})"#, 30, 80, 1)
     static let noisyGenericTokenMatcher = TextMatcher(noisyGenericToken.pattern)
     static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
+    static let publicKeyAlgorithms: Set<String> = ["ssh", "ecdsa", "rsa", "dsa", "pgp", "gpg", "x509"]
 
     /// Providers whose keys' bodies are hexadecimal digits.
     static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks", "Pulumi"]
@@ -629,9 +630,10 @@ extension SecretScan {
         }
         if mentions("_", "-") {
             candidates += Self.noisyGenericTokenMatcher.matches(in: text).compactMap { match in
-                // (A hash's name is no provider's: `sha512-…` is an integrity hash.)
+                // (A hash's or a public key's algorithm is no provider's: `sha512-…` is an
+                // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
                 let name = match.text.dropLast().lowercased()
-                guard !Self.hashNames.contains(where: name.hasPrefix) else { return nil }
+                guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
                 return (match: match, provider: Self.noisyGenericToken)
             }
         }

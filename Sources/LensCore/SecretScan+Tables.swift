@@ -232,7 +232,8 @@ extension SecretScan {
     /// printed a file that names a key.
     func printedToken(from start: Int, after command: TextMatcher.Match) -> Secret? {
         guard let pieces = piecesToLineEnd(from: start, atMost: 40, maximumSpaces: 1), let last = pieces.last else { return nil }
-        let value = squeezed(start, last.end)
+        // (The screen's edge may leave a glyph of junk after it: `…eBm0039;`.)
+        let value = String(squeezed(start, last.end).reversed().drop(while: { "?.,;:".contains($0) }).reversed())
         guard (16...4096).contains(value.count), Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
         if value.allSatisfy(\.isHexDigit) {
             let commandLine = command.text.trimmingCharacters(in: .newlines)

@@ -698,6 +698,9 @@ struct SecretDetectorTests {
         // (Its fourth pair: Dynatrace's `c01` read `c@1`, a junk glyph after a URL's scheme.)
         Case(text: "Token created\ndt@c@1.8ZW503QLFI3ZWESX2YYUD932G. 93467 LMI FM6AVYX7 FOI5L1H93 1QIDWROUM9MVBGHC4WPEMLMMA7 FO2XLIEO9QBM6", kind: .apiKey, value: "1QIDWROUM9MVBGHC4WPEMLMMA7"),
         Case(text: "sqlalchemy.url = mysql+pymysql]: //ops : 7D_kMGd58NQiz8+q@192.168.1.20/acme", kind: .apiKey, value: "7D_kMGd58NQiz8+q"),
+        // (Its fifth pair: a printed token split before a `-` and ending in a glyph of junk.)
+        Case(text: "$ gcloud auth print-access-token\nya29 .a06Wb1S7h90yES8RW88)_ywV6dptJQ64gC7YoL -mU-S9EWSVVKUERPXoF9cOXW690w7dmJKS7CxtMgSU6P_PZPT9KV-JopwNv5Tt i0Y1-58XZIG1vuiit JUm7embj lp-KSH4AXeeD6QMHhbuRN3sVQSt eBm0039;\n$",
+             kind: .apiKey, value: "S9EWSVVKUERPXoF9cOXW690w7dmJKS7"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -952,6 +955,7 @@ struct SecretDetectorTests {
         "$ kubectl create configmap app --from-literal=log-level=Debug42x",
         "$ echo -n hello | base64",
         "the key fingerprint is SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
+        "$ cat ~/.ssh/authorized_keys\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAInYNF1mHz8AGD8WZ01YLXsMoC7i5BXHJD75cG6y9iBy4 ana@laptop",
         "$ aws configure list\nName Value Type Location\naccess_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file\nsecret_key HKKKKKKKKKKKKKEKDF VC Shared-credentials-file",
         "$ pass show email\nError: email is not in the password store.\n$",
         "API KEY Required\nSECRET KEY abc",

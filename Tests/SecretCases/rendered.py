@@ -1463,8 +1463,9 @@ def score(args):
                 print(f"  leak {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
         # A value under 8 characters (a code) cannot leak a run of 8: count it kept when the stored
         # text holds it whole, not inside a longer run of letters and digits.
+        # (Also with a space OCR or the screen put inside: an authenticator's `158 766`.)
         short = [v for v in case["values"] if len(squeeze(v)) < 8]
-        if any(re.search(r"(?<![0-9A-Za-z])" + re.escape(squeeze(v)) + r"(?![0-9A-Za-z])", text) for v in short):
+        if any(re.search(r"(?<![0-9A-Za-z])" + r" ?".join(map(re.escape, squeeze(v))) + r"(?![0-9A-Za-z])", text) for v in short):
             tally[3] += 1
             if args.show:
                 print(f"  short value kept {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
