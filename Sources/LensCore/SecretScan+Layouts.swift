@@ -161,7 +161,7 @@ extension SecretScan {
     /// secret on its own (``looksLikeSecretOnItsOwn(_:)``) or be quoted; after a label that names
     /// a Wi-Fi key, letters and digits mixed will do (`Pf_1HbdgJD`).
     func passwordsAfterLooseLabels() -> [Secret] {
-        guard mentions("pw", "schl", "cl", "chiave", "contrase", "senha", "wif", "wi-f") else { return [] }
+        guard mentions("pw", "schl", "clé", "cle ", "clave", "chiave", "contrase", "senha", "wif", "wi-f") else { return [] }
         return Self.looseLabel.matches(in: text).compactMap { match in
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
             let value = squeezed(start, end), label = match.text.lowercased()
@@ -189,8 +189,9 @@ extension SecretScan {
     static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "host", "pair", "type", "name", "size"]
 
     func keysInSentences() -> [Secret] {
-        guard mentions("key", "token", "secret") else { return [] }
-        return Self.keyInASentence.matches(in: text).compactMap { match in
+        // (Only on a line that holds a run of 16+ token characters: a clearly random value does.)
+        guard !longRuns.isEmpty, mentions("key", "token", "secret") else { return [] }
+        return Self.keyInASentence.matches(in: text, within: linesWithLongRuns()).compactMap { match in
             let words = (match[1] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             // Words between, or an arrow or `is`: a label and a value side by side have rules of their own.
             guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy("~—–»>+".contains) }) == true,

@@ -602,6 +602,20 @@ extension SecretScan {
     static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
     static let publicKeyAlgorithms: Set<String> = ["ssh", "ecdsa", "rsa", "dsa", "pgp", "gpg", "x509"]
 
+    /// The lines (UTF-16 windows for ``TextMatcher/matches(in:within:)``) that hold a run of 16+
+    /// token characters (``longRuns``).
+    func linesWithLongRuns() -> [NSRange] {
+        guard !longRuns.isEmpty else { return [] }
+        var windows: [NSRange] = []
+        var run = 0
+        for line in lineRanges() {
+            while run < longRuns.count, longRuns[run].upperBound <= line.bytes.lowerBound { run += 1 }
+            guard run < longRuns.count else { break }
+            if longRuns[run].lowerBound < line.bytes.upperBound { windows.append(line.utf16) }
+        }
+        return windows
+    }
+
     /// Providers whose keys' bodies are hexadecimal digits.
     static let hexBodiedProviders: Set<String> = ["Mailgun", "Databricks", "Pulumi"]
     static let cuedNoisyPrefixMatchers = cuedNoisyPrefixes.map { TextMatcher(#"(?<![A-Za-z0-9\-])"# + $0.prefix.pattern) }
@@ -628,8 +642,9 @@ extension SecretScan {
         for (entry, matcher) in zip(Self.cuedNoisyPrefixes, Self.cuedNoisyPrefixMatchers) where entry.cues.contains(where: { mentions($0) }) {
             candidates += matcher.matches(in: text).map { (match: $0, provider: entry.prefix) }
         }
-        if mentions("_", "-") {
-            candidates += Self.noisyGenericTokenMatcher.matches(in: text).compactMap { match in
+        // (Only on a line that holds a run of 16+ token characters: a key's body OCR split keeps one.)
+        if !longRuns.isEmpty, mentions("_", "-") {
+            candidates += Self.noisyGenericTokenMatcher.matches(in: text, within: linesWithLongRuns()).compactMap { match in
                 // (A hash's or a public key's algorithm is no provider's: `sha512-…` is an
                 // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
                 let name = match.text.dropLast().lowercased()

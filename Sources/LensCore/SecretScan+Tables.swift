@@ -254,7 +254,7 @@ extension SecretScan {
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
-        guard mentions("value") else { return [] }
+        guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
         return Self.namedValue.matches(in: text).compactMap { match in
             guard let name = (match[1] ?? match[2])?.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_")
                     .replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name),

@@ -819,11 +819,13 @@ struct SecretScan {
     ] }
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k") else { return [] }
         var found: [Secret] = []
         let matchers = mentions("kod", "kód", "kood") ? Self.otpMatchersWithCompounds : Self.otpMatchers
-        for (index, matcher) in matchers.enumerated() {
+        // (The bank's pattern only where its cues are.)
+        let bankCues = mentions("otp", "tan", "one-time", "one time", "verification")
+        for (index, matcher) in matchers.enumerated() where index != 3 || bankCues {
             for match in matcher.matches(in: text) {
                 // The groups: patterns 1 and 4 have the cue first; the others the value first.
                 let cueFirst = index == 0 || index == 3
