@@ -207,7 +207,7 @@ extension SecretScan {
             let value = squeezed(first.start, end)
             // Letters and digits only (`kfree_sensitive (CVE-2024-50215)` is words and a reference);
             // a glyph OCR misread is no symbol of the value: `…ZhNGyCéwp8…`, `…pmJ` read `…pm)`.
-            guard value.utf8.allSatisfy({ Self.isAlphanumeric($0) || $0 >= 0x80 || Self.junkGlyphs.contains($0) }),
+            guard value.utf8.allSatisfy(Self.isTokenLetterOrJunk),
                   Self.isClearlyRandom(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value) else { return nil }
             return secret(.apiKey, nil, first.start, end)
         }

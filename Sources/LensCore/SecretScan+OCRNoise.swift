@@ -217,6 +217,20 @@ extension SecretScan {
         String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
     }
 
+    /// A value without the glyph or two of junk the screen's edge may leave after it (`…57ed4?`).
+    static func withoutTrailingJunk(_ value: String) -> String {
+        String(value.reversed().drop(while: { "?.,;:".contains($0) }).reversed())
+    }
+
+    /// A letter or digit of a token, or a glyph OCR read for one (``junkGlyphs``, any byte outside ASCII).
+    static func isTokenLetterOrJunk(_ byte: UInt8) -> Bool { isAlphanumeric(byte) || byte >= 0x80 || junkGlyphs.contains(byte) }
+
+    /// A name in capitals as OCR reads it, put back: a space beside a `_` dropped, a space for a `_`
+    /// made one (`DB_ PASSWORD`, `API SECRET` → `DB_PASSWORD`, `API_SECRET`).
+    static func joinedName(_ name: String) -> String {
+        name.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_").replacingOccurrences(of: " ", with: "_")
+    }
+
     /// The value's bytes without the spaces OCR put in it.
     func squeezed(_ start: Int, _ end: Int) -> String {
         String(decoding: utf8[start..<end].filter { !Self.isSpace($0) }, as: UTF8.self)
@@ -368,8 +382,7 @@ extension SecretScan {
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
-                let trimmed = String(value.reversed().drop(while: { "?.,;:".contains($0) }).reversed())
-                guard literal || Self.isRandomToken(Self.withoutOCRJunk(trimmed)) || Self.isRandomLetters(value) else { continue }
+                guard literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value) else { continue }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }
@@ -680,9 +693,7 @@ extension SecretScan {
             // Each piece letters and digits (or a glyph OCR misread): a token's body, not words
             // joined by `_` or a reference in parentheses (`bpf_trampoline_link (CVE-2026-23319)`).
             let strict = provider.label == "token"
-            let isTokenPiece = { (start: Int, stop: Int) in
-                self.utf8[start..<stop].allSatisfy { Self.isAlphanumeric($0) || $0 >= 0x80 || Self.junkGlyphs.contains($0) }
-            }
+            let isTokenPiece = { (start: Int, stop: Int) in self.utf8[start..<stop].allSatisfy(Self.isTokenLetterOrJunk) }
             if strict, !isMachineMade(end, first) || !isTokenPiece(end, first) { continue }
             length = first - end
             end = first

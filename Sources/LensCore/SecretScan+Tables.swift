@@ -107,7 +107,7 @@ extension SecretScan {
     func namedRows() -> [Secret] {
         guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
         return Self.namedRow.matches(in: text).compactMap { match in
-            guard let name = match[1].map({ $0.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_").replacingOccurrences(of: " ", with: "_") }),
+            guard let name = match[1].map(Self.joinedName),
                   let kind = Self.secretName(name.lowercased()),
                   let (start, end, _) = separateValue(after: match.end) else { return nil }
             var rest = end
@@ -233,7 +233,7 @@ extension SecretScan {
     func printedToken(from start: Int, after command: TextMatcher.Match) -> Secret? {
         guard let pieces = piecesToLineEnd(from: start, atMost: 40, maximumSpaces: 1), let last = pieces.last else { return nil }
         // (The screen's edge may leave a glyph of junk after it: `…eBm0039;`.)
-        let value = String(squeezed(start, last.end).reversed().drop(while: { "?.,;:".contains($0) }).reversed())
+        let value = Self.withoutTrailingJunk(squeezed(start, last.end))
         guard (16...4096).contains(value.count), Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
         if value.allSatisfy(\.isHexDigit) {
             let commandLine = command.text.trimmingCharacters(in: .newlines)
@@ -256,8 +256,7 @@ extension SecretScan {
     func namedValues() -> [Secret] {
         guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
         return Self.namedValue.matches(in: text).compactMap { match in
-            guard let name = (match[1] ?? match[2])?.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_")
-                    .replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name),
+            guard let name = (match[1] ?? match[2]).map(Self.joinedName), let kind = Self.secretName(name),
                   let (start, end, quoted) = value(after: match.end), end > start else { return nil }
             let value = squeezed(start, end)
             guard value.count >= 4, Self.isPasswordValue(value, quoted: quoted) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
