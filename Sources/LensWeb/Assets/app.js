@@ -268,9 +268,7 @@ function card_(hit) {
   const known = hit.path || hit.gone_path; // a screenshot whose files are gone keeps its last name
   const name = known ? known.split("/").pop() : `#${hit.id}`;
   const folder = known ? known.split("/").slice(-2, -1)[0] || "/" : "";
-  const thumb = hit.path
-    ? el("img", { src: `/thumbnails/${hit.id}`, alt: name, loading: "lazy", decoding: "async" })
-    : gonePlaceholder(name);
+  const thumb = hit.path ? thumbnail(hit.id, name) : gonePlaceholder(name);
   const meaning = hit.semantic
     ? el("span", { class: "meaning", title: `No word of the query is in it: its text is about the same thing (similarity ${hit.similarity})` }, "by meaning")
     : null;
@@ -280,6 +278,16 @@ function card_(hit) {
       el("div", { class: "snippet" }, meaning, hit.matched_in ? el("span", { class: "field" }, hit.matched_in) : null, snippet(hit)),
       el("div", { class: "where" }, el("span", {}, folder ? `${folder}/${name}` : name),
         el("time", { datetime: hit.captured_at }, new Date(hit.captured_at).toLocaleDateString()))));
+}
+
+/** A card's picture; when the file goes between the answer and the picture's request (the
+ * library is live), the placeholder takes its place rather than a broken image. */
+function thumbnail(id, name) {
+  const image = el("img", { src: `/thumbnails/${id}`, alt: name, loading: "lazy", decoding: "async" });
+  image.addEventListener("error", () => {
+    image.replaceWith(gonePlaceholder(name));
+  }, { once: true });
+  return image;
 }
 
 /** What stands for an image whose file is gone: its name and "file gone"; the text stays searchable. */
