@@ -38,6 +38,13 @@ tools' flags, systemd and Heroku config, more providers, SMS codes in more shape
 authenticator's list, TANs, UK and Australian accounts, a Markdown table, notes, secrets piped
 from `echo`, log lines; negatives such as `${{ secrets.X }}`, `(sensitive value)`, `secretKeyRef`,
 code reading the environment, MAC and IPv6 addresses, asset hashes, GHSA ids, Ansible Vault text.
+`--pool eighth` (see ``eighth_secret_case``), written after the seventh had been through six rounds:
+more config files (Composer, Cargo, RubyGems, `~/.my.cnf`, `wp-config.php`, ESPHome), database
+clients, a dashboard's variables, a browser's cookie table, `env` and `docker inspect` output,
+password managers' panes and CLIs, labels above their values, backup codes, cloud CLIs' `--value`,
+request headers, keys in query strings, more providers, codes and labels in more languages;
+negatives such as `wg show`, `kubectl describe secret`, masked tokens, SRI hashes, pod names,
+image digests, key fingerprints, ARNs, `.env.example`, data URIs, Bitcoin addresses.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -1305,6 +1312,223 @@ def seventh_negative_case(rng):
                                  "the staging password changed this morning, ask Ana"]), "ok 👍"]
 
 
+def eighth_secret_case(rng):
+    """The eighth pool (`--pool eighth`): written after the seventh pool had been through six rounds,
+    before any rule was run on it, from places none of the earlier pools has: Composer's `auth.json`,
+    Cargo's and RubyGems' credentials, `~/.my.cnf`, `wp-config.php`'s defines, Oracle and other
+    database clients (`sqlplus user/pass@db`, `db2 … using`, `tsql -P`, `influx -password`,
+    `clickhouse-client --password`), Jenkins' initial admin password, a hosting dashboard's row of
+    environment variables, newer providers (HubSpot, Pinecone, Supabase, Sentry, LangSmith, xAI,
+    Docker Hub, NuGet, Grafana Cloud), a browser's cookie table, `env | grep` and `docker inspect`
+    output, `terraform output -json`, a password manager's detail pane and CLIs (`bw get`,
+    `secret-tool lookup`, `gopass show -o`, `security … -w`), labels above their values in a form,
+    backup codes in columns, an extended private key, a setup key in small letters, codes in Czech,
+    Danish, Finnish, Hungarian, Romanian, Greek and Norwegian, password labels in more languages,
+    `--value` flags of cloud CLIs, request headers in a table, keys in query strings (`appid=`,
+    `apikey=`, `subscription-key=`), ESPHome's YAML, camera and file-share URLs, Discord and Teams
+    webhooks, a password in a chat sentence after "is", a backup tool's passphrase before its command."""
+    user = rng.choice(["deploy", "admin", "ci", "noor", "svc_ingest", "ops", "root"])
+    host = rng.choice(["db.internal", "10.9.1.14", "files.acme.io", "srv-02.lan", "192.168.0.10"])
+    choice = rng.randrange(34)
+    if choice == 0:
+        v = password(rng).replace('"', "")
+        return "password", ["$ cat ~/.config/composer/auth.json", "{", '    "http-basic": {', f'        "repo.{host}": {{',
+                            f'            "username": "{user}",', f'            "password": "{v}"', "        }", "    }", "}"], [v]
+    if choice == 1:
+        if rng.random() < 0.5:
+            v = rand(rng, ALNUM, 32)
+            return "api_key", ["$ cat ~/.cargo/credentials.toml", "[registry]", f'token = "cio{v}"'], [v]
+        v = rand(rng, HEX, 48)
+        return "api_key", ["$ cat ~/.gem/credentials", "---", f":rubygems_api_key: rubygems_{v}"], [v]
+    if choice == 2:
+        v = password(rng).replace('"', "")
+        return "password", ["$ cat ~/.my.cnf", "[client]", f"user={user}", rng.choice([f'password="{v}"', f"password={v}"]), f"host={host}"], [v]
+    if choice == 3:
+        v = password(rng).replace("'", "")
+        return "password", ["/** Database username */", f"define( 'DB_USER', '{user}' );", "/** Database password */",
+                            f"define( 'DB_PASSWORD', '{v}' );", f"define( 'DB_HOST', 'localhost' );"], [v]
+    if choice == 4:
+        v = password(rng).replace("@", "").replace("/", "").replace("'", "")
+        line = rng.choice([f"$ sqlplus {user}/{v}@{host}:1521/ORCLPDB1", f"$ db2 connect to SAMPLE user {user} using {v}",
+                           f"$ tsql -S {host} -U {user} -P '{v}'", f"$ influx -host {host} -username {user} -password '{v}'",
+                           f"$ clickhouse-client --host {host} --user {user} --password {v}"])
+        return "password", [line, rng.choice(["Connected to:", "Database Connection Information", "1>", "Connected to ClickHouse server"])], [v]
+    if choice == 5:
+        v = rand(rng, "0123456789abcdef", 32)
+        return "password", ["$ sudo cat /var/lib/jenkins/secrets/initialAdminPassword", v, "$ "], [v]
+    if choice == 6:
+        name, prefix, v = rng.choice([("STRIPE_SECRET_KEY", "sk_live_", rand(rng, ALNUM, 99)), ("DATABASE_PASSWORD", "", password(rng)),
+                                      ("OPENAI_API_KEY", "sk-proj-", rand(rng, ALNUM + "-_", 120)), ("SESSION_SECRET", "", rand(rng, ALNUM, 40))])
+        return "api_key", ["Environment Variables", "Key                      Value                                   Environments",
+                           f"{name}    {prefix}{v}    Production, Preview", "NEXT_PUBLIC_SITE_URL    https://acme.io    All"], [v]
+    if choice == 7:
+        prefix, v = rng.choice([("pat-na1-", str(uuid.UUID(bytes=rng.randbytes(16)))), ("pcsk_", rand(rng, ALNUM, 5) + "_" + rand(rng, ALNUM, 62)),
+                                ("sbp_", rand(rng, HEX, 40)), ("sntryu_", rand(rng, HEX, 64)),
+                                ("lsv2_pt_", rand(rng, HEX, 32) + "_" + rand(rng, HEX, 10)), ("xai-", rand(rng, ALNUM, 80)),
+                                ("dckr_pat_", rand(rng, ALNUM + "-_", 27)), ("oy2", rand(rng, string.ascii_lowercase + string.digits, 43)),
+                                ("glc_", rand(rng, ALNUM, 80) + "=")])
+        return "api_key", [rng.choice(["Your new token", "Access token", "Service account token", "API key created"]),
+                           rng.choice([f"{prefix}{v}", f"Key  {prefix}{v}"]), rng.choice(["Make sure to copy it now.", "Done"])], [v.rstrip("=")]
+    if choice == 8:
+        name, v = rng.choice([("connect.sid", "s%3A" + rand(rng, ALNUM + "-_", 32) + "." + rand(rng, ALNUM, 43)),
+                              ("__Secure-next-auth.session-token", rand(rng, ALNUM + "-_", 120)),
+                              ("laravel_session", rand(rng, ALNUM, 40)), ("_gh_sess", rand(rng, ALNUM + "%", 90))])
+        return "api_key", ["Application  >  Cookies  >  https://app.acme.io", "Name    Value    Domain    Path    Expires",
+                           f"{name}    {v}    app.acme.io    /    Session", "theme    dark    app.acme.io    /    2026-12-01"], [v]
+    if choice == 9:
+        name, v = rng.choice([("GH_TOKEN", "gho_" + rand(rng, ALNUM, 36)), ("CI_JOB_TOKEN", rand(rng, ALNUM + "-_", 20)),
+                              ("HOMEBREW_GITHUB_API_TOKEN", "ghp_" + rand(rng, ALNUM, 36)), ("NPM_CONFIG_PASSWORD", password(rng)),
+                              ("OP_SESSION_acme", rand(rng, ALNUM + "-_", 43))])
+        shown = v.split("_", 1)[1] if v.startswith(("gho_", "ghp_")) else v
+        return "api_key", [f"$ env | grep -i {rng.choice(['token', 'pass', 'secret'])}", f"{name}={v}", "SSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket"], [shown]
+    if choice == 10:
+        v = password(rng).replace('"', "")
+        name = rng.choice(["POSTGRES_PASSWORD", "MYSQL_ROOT_PASSWORD", "RABBITMQ_DEFAULT_PASS", "MINIO_ROOT_PASSWORD"])
+        return "password", ["$ docker inspect db --format '{{json .Config.Env}}' | jq", "[", f'  "{name}={v}",',
+                            '  "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin",', '  "LANG=C.UTF-8"', "]"], [v]
+    if choice == 11:
+        v = password(rng).replace('"', "")
+        return "password", ["$ terraform output -json", "{", '  "db_password": {', '    "sensitive": true,', '    "type": "string",',
+                            f'    "value": "{v}"', "  },", '  "db_host": {', '    "sensitive": false,'], [v]
+    if choice == 12:
+        v = password(rng)
+        return "password", [rng.choice(["KeePassXC", "Bitwarden", "1Password"]), f"{rng.choice(['Router', 'Synology NAS', 'Staging DB'])}",
+                            "Username", user, "Password", v, "Website", f"https://{host}"], [v]
+    if choice == 13:
+        v = password(rng)
+        return "password", [rng.choice([f"$ bw get password {rng.choice(['github', 'nas', 'vpn'])}", "$ secret-tool lookup service nas user admin",
+                                        f"$ gopass show -o infra/{rng.choice(['db', 'nas'])}", f"$ security find-generic-password -a {user} -s nas -w"]), v, "$ "], [v]
+    if choice == 14:
+        v = password(rng)
+        return "password", ["FTP account created", "Host", host, "Username", f"{user}@acme.io", "Password", v, "Port", "21"], [v]
+    if choice == 15:
+        codes = [f"{rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}" for _ in range(6)]
+        return "otp", ["Backup codes", "Keep them somewhere safe. Each code can be used once."] + \
+            [f"{i + 1}. {codes[i]}      {i + 4}. {codes[i + 3]}" for i in range(3)], [c.replace(" ", "") for c in codes]
+    if choice == 16:
+        v = rand(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 103)
+        return "seed", ["Export account private key", f"xprv9s21{v}", "Never disclose this key."], [v]
+    if choice == 17:
+        v = rand(rng, B32.lower(), 32)
+        shown = " ".join(v[i:i + 4] for i in range(0, 32, 4))
+        return "otp", ["Can't scan the QR code?", "Enter this key in your authenticator app:", shown, "Time based: Yes"], [v]
+    if choice == 18:
+        v = rand(rng, string.digits, 6)
+        line = rng.choice([f"Váš ověřovací kód je {v}", f"Din bekræftelseskode er {v}", f"Vahvistuskoodisi on {v}",
+                           f"Az ellenőrző kódod: {v}", f"Codul tău de verificare este {v}", f"Ο κωδικός επαλήθευσης είναι {v}",
+                           f"Engangskoden din er {v}"])
+        return "otp", ["Messages", line, "now"], [v]
+    if choice == 19:
+        v = password(rng)
+        label = rng.choice(["Adgangskode:", "Passord:", "Heslo:", "Jelszó:", "Parolă:", "Kata sandi:", "Mật khẩu:", "Contrasenya:",
+                            "Lozinka:", "Geslo:", "Parool:", "Slaptažodis:"])
+        return "password", [rng.choice(["Login", "Konto", "Účet", "Fiók", "Cont", "Akun"]), f"{rng.choice(['User', 'Bruger', 'Uživatel', 'Felhasználó', 'Pengguna'])}: {user}",
+                            f"{label} {v}"], [v]
+    if choice == 20:
+        v = password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ aws ssm put-parameter --name /prod/db/password --type SecureString --value '{v}'",
+                                        f"$ az keyvault secret set --vault-name acme-kv --name db-password --value '{v}'",
+                                        f"$ fly secrets set DATABASE_PASSWORD='{v}' -a acme-api",
+                                        f"$ doppler secrets set DB_PASSWORD '{v}'"]), rng.choice(['{ "Version": 1, "Tier": "Standard" }', "Secrets are staged", "ok"])], [v]
+    if choice == 21:
+        name, v = rng.choice([("Ocp-Apim-Subscription-Key", rand(rng, HEX, 32)), ("X-Shopify-Access-Token", "shpat_" + rand(rng, HEX, 32)),
+                              ("PRIVATE-TOKEN", "glpat-" + rand(rng, ALNUM + "-_", 20)), ("X-Vault-Token", "hvs." + rand(rng, ALNUM, 24)),
+                              ("apikey", rand(rng, ALNUM, 40))])
+        shown = v.split("_", 1)[1] if v.startswith("shpat_") else v.split("-", 1)[1] if v.startswith("glpat-") else v[4:] if v.startswith("hvs.") else v
+        return "api_key", ["Request Headers", "Accept    application/json", f"{name}    {v}", "User-Agent    PostmanRuntime/7.39.0"], [shown]
+    if choice == 22:
+        key, v = rng.choice([("appid", rand(rng, HEX, 32)), ("apikey", rand(rng, ALNUM, 32)), ("subscription-key", rand(rng, HEX, 32)),
+                             ("api_token", rand(rng, ALNUM, 40))])
+        return "api_key", ["GET " + rng.choice([f"https://api.openweathermap.org/data/2.5/weather?q=Berlin&{key}={v}",
+                                                f"https://api.acme.io/v2/items?{key}={v}&page=2"]), "200 OK  312 ms"], [v]
+    if choice == 23:
+        k = base64.b64encode(rng.randbytes(32)).decode()
+        pw = password(rng).replace('"', "")
+        return "api_key", ["api:", "  encryption:", f'    key: "{k}"', "ota:", "  - platform: esphome", f'    password: "{pw}"'], [k.rstrip("="), pw]
+    if choice == 24:
+        v = password(rng).replace("@", "").replace(":", "").replace("/", "")
+        return "password", [rng.choice([f"rtsp://admin:{v}@{host}:554/Streaming/Channels/101", f"smb://{user}:{v}@{host}/share",
+                                        f"vnc://:{v}@{host}:5900", f"webdav://{user}:{v}@{host}/remote.php/dav"])], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM + "-_", 68)
+        if rng.random() < 0.5:
+            return "api_key", ["Webhook URL", f"https://discord.com/api/webhooks/{rand(rng, string.digits, 19)}/{v}"], [v]
+        v = rand(rng, HEX, 32)
+        return "api_key", ["Webhook URL", f"https://acme.webhook.office.com/webhookb2/{uuid.UUID(bytes=rng.randbytes(16))}@{uuid.UUID(bytes=rng.randbytes(16))}/IncomingWebhook/{v}/{uuid.UUID(bytes=rng.randbytes(16))}"], [v]
+    if choice == 26:
+        v = password(rng)
+        return "password", ["#it-help", rng.choice([f"the guest wifi password is {v}", f"new printer admin password is {v} fyi",
+                                                     f"ok so the vpn pass is {v}", f"password for the shared mailbox is now {v}"]), "thanks!"], [v]
+    if choice == 27:
+        v = rand(rng, ALNUM, 43)
+        return "api_key", ["$ cat .npmrc", f"@acme:registry=https://npm.pkg.github.com", f"//npm.pkg.github.com/:_authToken=ghp_{v[:36]}"], [v[:36]]
+    if choice == 28:
+        v = password(rng)
+        return "password", [f"$ sshpass -p '{v}' ssh {user}@{host}" if rng.random() < 0.3 else f"$ net user {user} {v} /add",
+                            rng.choice(["The command completed successfully.", "Welcome to Ubuntu 24.04 LTS"])], [v]
+    if choice == 29:
+        v = password(rng).replace("'", "").replace('"', "")
+        return "password", ["PS> " + rng.choice([f"$cred = New-Object PSCredential('{user}', (ConvertTo-SecureString '{v}' -AsPlainText -Force))",
+                                                 f"Connect-VIServer -Server {host} -User {user} -Password '{v}'",
+                                                 f"Enter-PSSession -ComputerName {host} -Credential {user} # pw {v}"])], [v]
+    if choice == 30:
+        v = password(rng)
+        return "password", ["Reset complete", f"Your new password: {v}" if rng.random() < 0.5 else f"New password — {v}", "Sign in"], [v]
+    if choice == 31:
+        v = rand(rng, string.digits, 4)
+        return "otp", ["Messages", rng.choice([f"Your PIN for the locker is {v}", f"Parcel locker code: {v}", f"Gate code {v}#"]), "now"], [v]
+    if choice == 32:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ cat ~/.config/gh/hosts.yml", "github.com:", f"    oauth_token: gho_{v[:36]}", f"    user: {user}", "    git_protocol: https"], [v[:36]]
+    v = password(rng).replace("'", "")
+    return "password", [rng.choice([f"$ RESTIC_PASSWORD='{v}' restic -r sftp:{user}@{host}:/srv/restic backup ~/",
+                                    f"$ BORG_PASSPHRASE='{v}' borg create ::{{now}} ~/Documents"]), "processed 1,204 files"], [v]
+
+
+def eighth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["$ sudo wg show", "interface: wg0", f"  public key: {base64.b64encode(rng.randbytes(32)).decode()}",
+                "  private key: (hidden)", f"  listening port: {rng.randint(40000, 60000)}"]
+    if choice == 1:
+        return ["$ kubectl describe secret db-creds", "Type:  Opaque", "Data", "====", f"password:  {rng.randint(8, 32)} bytes",
+                f"username:  {rng.randint(4, 10)} bytes"]
+    if choice == 2:
+        return ["$ docker secret ls", "ID                          NAME      DRIVER    CREATED",
+                f"{rand(rng, string.ascii_lowercase + string.digits, 25)}   db_pw               {rng.randint(2, 9)} days ago"]
+    if choice == 3:
+        return ["$ gh auth status", "github.com", f"  ✓ Logged in to github.com account {rng.choice(['noor', 'ops-bot'])} (keyring)",
+                "  - Token: gho_************************************", "  - Token scopes: 'gist', 'read:org', 'repo'"]
+    if choice == 4:
+        return ["API keys", f"Secret key    sk_live_...{rand(rng, ALNUM, 4)}    Created Mar 3", f"Publishable key    pk_live_{rand(rng, ALNUM, 24)}"]
+    if choice == 5:
+        return [f'<script src="/app.js" integrity="sha384-{base64.b64encode(rng.randbytes(48)).decode()}" crossorigin="anonymous"></script>']
+    if choice == 6:
+        return ["$ kubectl get pods", "NAME                          READY   STATUS    RESTARTS   AGE",
+                f"api-{rand(rng, 'bcdfghjklmnpqrstvwxz2456789', 10)}-{rand(rng, 'bcdfghjklmnpqrstvwxz2456789', 5)}   1/1     Running   0          3d",
+                f"worker-{rand(rng, 'bcdfghjklmnpqrstvwxz2456789', 9)}-{rand(rng, 'bcdfghjklmnpqrstvwxz2456789', 5)}   1/1     Running   2          3d"]
+    if choice == 7:
+        return ["$ docker images --digests", f"nginx   1.27   sha256:{rand(rng, HEX, 64)}   {rand(rng, HEX, 12)}   2 weeks ago   188MB"]
+    if choice == 8:
+        return ["$ ssh-keygen -lf ~/.ssh/id_ed25519.pub", f"256 SHA256:{base64.b64encode(rng.randbytes(32)).decode().rstrip('=')} {rng.choice(['noor', 'ops'])}@laptop (ED25519)"]
+    if choice == 9:
+        fp = rand(rng, "0123456789ABCDEF", 40)
+        return ["$ gpg --list-keys", "pub   ed25519 2024-05-01 [SC]", "      " + " ".join(fp[i:i + 4] for i in range(0, 40, 4)),
+                "uid           [ultimate] Noor Haddad <noor@acme.io>"]
+    if choice == 10:
+        return ["$ aws sts get-caller-identity", f'    "UserId": "AROA{rand(rng, string.ascii_uppercase + string.digits, 17)}:noor",',
+                f'    "Account": "{rand(rng, string.digits, 12)}",', f'    "Arn": "arn:aws:sts::{rand(rng, string.digits, 12)}:assumed-role/Dev/noor"']
+    if choice == 11:
+        return ["$ cat .env.example", "STRIPE_SECRET_KEY=sk_test_your_key_here", "DATABASE_PASSWORD=changeme", "JWT_SECRET=<generate with openssl rand -hex 32>"]
+    if choice == 12:
+        return [f'background: url("data:image/png;base64,iVBORw0KGgo{base64.b64encode(rng.randbytes(60)).decode()}");']
+    if choice == 13:
+        return ["Wallet", "Receive bitcoin", f"bc1q{rand(rng, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l', 38)}", "Copy address"]
+    if choice == 14:
+        return ["Sign in", "Email    noor@acme.io", "Password    ••••••••••", "[x] Remember me", "Forgot your password?"]
+    return ["Cargo.lock", '[[package]]', 'name = "serde"', 'version = "1.0.210"', f'checksum = "{rand(rng, HEX, 64)}"']
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -1335,7 +1559,7 @@ def negative_case(rng):
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
-         "seventh": (seventh_secret_case, seventh_negative_case)}
+         "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -1489,7 +1713,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the seventh (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the eighth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
