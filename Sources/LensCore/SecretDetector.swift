@@ -107,7 +107,7 @@ public struct SecretDetector: Sendable {
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
-        for secret in found.map(scan.extendedAcrossSpaces) {
+        for secret in found.map(scan.extendedAcrossSpaces) where !scan.describesASize(secret) {
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
             // Two rules that found parts of one key or password (a clean rule the part before an

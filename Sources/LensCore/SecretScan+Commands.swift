@@ -11,7 +11,8 @@ extension SecretScan {
 
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
     /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
-    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, a Cisco SNMP
+    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, DB2's `connect … user NAME
+    /// using …`, FreeTDS's `tsql -P`, a Cisco SNMP
     /// community (its password: `snmp-server community …`), `psexec -p`, `redis-cli -a` (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
@@ -19,7 +20,16 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+)"#)
+    /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
+    /// password ends at the `@` or the argument's end.
+    static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
+    /// A cloud CLI's flag that takes a secret's value (`aws ssm put-parameter … --value`, `az
+    /// keyvault secret set … --value`, `aws secretsmanager … --secret-string`), on a line that
+    /// names a secret (its name, or `secret` in the command).
+    static let secretValueFlag = TextMatcher(#"(?i)(?<=[ \t])--(?:value|secret-string|secret-value)(?:[ \t]*=[ \t]*|[ \t]+)(?=\S)"#)
+    static let namesASecret = TextMatcher(#"(?i)pass(?:word|wd|phrase)?(?![A-Za-z])|pwd|secret|token|api[\-_]?key|credential|private[\-_]?key"#)
+
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
@@ -60,7 +70,7 @@ extension SecretScan {
             guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
             found.append(secret(.password, nil, start, end))
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -122,6 +132,26 @@ extension SecretScan {
         }
         if mentions("rabbitm", "net user") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
+            for match in Self.oracleLogin.matches(in: text) {
+                var end = match.end
+                while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x40 { end += 1 }
+                let value = slice(match.end, end)
+                guard value.count >= 3, !Self.isPlaceholder(value), Self.isPasswordValue(value, quoted: true) else { continue }
+                found.append(secret(.password, nil, match.end, end))
+            }
+        }
+        if mentions("--value", "--secret-") {
+            for line in lines(mentioning: ["--value", "--secret-"]) {
+                for flag in Self.secretValueFlag.matches(in: text, within: [line]) {
+                    // The secret's name before the flag, or the command's word for it.
+                    var start = flag.start
+                    while start > 0, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+                    guard Self.namesASecret.firstMatch(in: slice(start, flag.start)) != nil else { continue }
+                    add(after: flag.end)
+                }
+            }
         }
         if mentions("chpasswd") {
             for match in Self.chpasswdLine.matches(in: text) {

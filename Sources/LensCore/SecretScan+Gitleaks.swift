@@ -226,11 +226,15 @@ extension SecretScan {
                 let bare = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'`"))
                 if Self.isPlaceholder(bare) || bare.split(separator: ":").last.map({ Self.isPlaceholder(String($0)) }) == true { continue }
                 let match = ns.substring(with: matchRange)
-                // A public key is none, its name however OCR spelled it (`PublicKkey = …`).
+                // A public key is none, its name however OCR spelled it (`PublicKkey = …`), also when
+                // the rule's keyword starts after the word (`public key: …` in `wg show`).
                 if secretRange.location > matchRange.location,
                    ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location))
                     .range(of: "public", options: .caseInsensitive) != nil { continue }
                 let lineRange = ns.lineRange(for: matchRange)
+                let nameStart = max(lineRange.location, matchRange.location - 16)
+                if ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))
+                    .range(of: #"publi(?:c|shable)[ \t_\-]*$"#, options: [.caseInsensitive, .regularExpression]) != nil { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
                 guard let range = Range(secretRange, in: text) else { continue }

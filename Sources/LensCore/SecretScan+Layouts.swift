@@ -132,11 +132,11 @@ extension SecretScan {
 
     /// A password label, up to four words, then a colon, or an arrow or a dash standing alone
     /// between spaces, which OCR may read as any one or two symbols: `new password for the NAS →
-    /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`, `passwd for the kiosk is …`. A
+    /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`, `passwd for the kiosk is (now) …`. A
     /// symbol against a word is part of it (`password reset for ana.souza@…`, `password is not
     /// taken from ~/.cvspass`).
     static let labelWordsThenArrow = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:password|passwort|passwd|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4}?)(?:[ \t]*:|[ \t]+(?:->|=>|is|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
+        #"(?i)(?<![A-Za-z])(?:password|passwort|passwd|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4}?)(?:[ \t]*:|[ \t]+(?:->|=>|is(?:[ \t]+now)?|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
 
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
@@ -186,7 +186,7 @@ extension SecretScan {
     static let keyInASentence = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|[~—–»>+]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-]{12})"#)
     static let junkGlyphs: Set<UInt8> = Set("@}{][)(|!$€\\".utf8)
-    static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "host", "pair", "type", "name", "size"]
+    static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "publishable", "host", "pair", "type", "name", "size"]
 
     func keysInSentences() -> [Secret] {
         // (Only on a line that holds a run of 16+ token characters: a clearly random value does.)
@@ -226,21 +226,26 @@ extension SecretScan {
         }
     }
 
-    /// A webhook's address: whoever has it can post. Slack's and Discord's, as OCR may read them
-    /// (spaces around the dots and slashes).
+    /// A webhook's address: whoever has it can post. Slack's, Discord's and Microsoft Teams'
+    /// (`….webhook.office.com/webhookb2/…/IncomingWebhook/…`), as OCR may read them (spaces around
+    /// the dots and slashes, inside `office`).
     static let webhookAddress = TextMatcher(
-        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks) ?/ ?"#)
+        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks|webhook ?\. ?of ?fice ?\. ?com ?/ ?webhookb2) ?/ ?"#)
+    /// The words of a Teams webhook's path, which OCR may split (`Incoming Webhook`).
+    static let webhookPathWords: Set<String> = ["incoming", "webhook", "incomingwebhook"]
 
     /// The path after a webhook's address, taken across the spaces OCR put in it: every piece
     /// to the end of the line or of a quote, or to a word (`TBK Q8UV2P/BY WV XBTY POM/X{Rgr…`:
     /// its identifiers are capitals and digits, as no sentence is).
     func webhookPaths() -> [Secret] {
-        guard mentions("hooks", "webhooks") else { return [] }
+        guard mentions("hooks", "webhook") else { return [] }
         return Self.webhookAddress.matches(in: text).compactMap { match in
             var end = match.end
-            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 200 {
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 260 {
                 let stop = keyPieceEnd(next.start, next.end)
-                guard stop > next.start, Self.sentenceWord.matches(in: slice(next.start, stop)).isEmpty else { break }
+                let word = slice(next.start, stop)
+                guard stop > next.start, Self.sentenceWord.matches(in: word).isEmpty
+                        || Self.webhookPathWords.contains(word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/"))) else { break }
                 end = stop
                 if stop < next.end { break }
             }
@@ -336,8 +341,14 @@ extension SecretScan {
     /// (``recoveryCodes()``), else nil.
     func listedCodes(_ start: Int, _ end: Int) -> (start: Int, end: Int)? {
         var first: Int?, last = 0, digits = false, index = start
-        while let next = piece(from: index, maximumSpaces: .max), next.start < end {
+        while var next = piece(from: index, maximumSpaces: .max), next.start < end {
             index = next.end
+            // Numbering OCR glued to the code after it (`1.1514 7399` for `1. 1514 7399`) is none of it.
+            if next.end - next.start > 3, let mark = utf8[next.start..<min(next.start + 3, next.end)].firstIndex(where: { $0 == 0x2E || $0 == 0x29 }),
+               mark > next.start, utf8[next.start..<mark].allSatisfy({ (0x30...0x39).contains($0) }), mark + 1 < next.end,
+               Self.isAlphanumeric(utf8[mark + 1]) {
+                next.start = mark + 1
+            }
             let bytes = utf8[next.start..<next.end]
             let alphanumerics = bytes.filter(Self.isAlphanumeric)
             // Numbering (`1.`, `12)`), a colon, a bullet, a column's bar, or a scrap OCR made of a

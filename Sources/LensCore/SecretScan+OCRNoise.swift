@@ -281,7 +281,7 @@ extension SecretScan {
         if !current.isEmpty { words.append(current.lowercased()) }
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
         if let last = words.last, Self.wordsAboutASecret.contains(last) { return nil }
-        if words.contains("public") { return nil }
+        if words.contains("public") || words.contains("publishable") { return nil }
         let passwords = Self.passwordWords
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
@@ -527,6 +527,9 @@ extension SecretScan {
         ("AWS", "A[KS5]" + tolerant("I") + "A", 15, 17, 1),
         ("Google", "A" + tolerant("I") + " ?za", 33, 37, 1),
         ("SendGrid", #"[S$]G ?\. ?"#, 64, 70, 1),
+        ("Vault", #"hv[sbr] ?\. ?"#, 24, 100, 1),
+        ("LangSmith", #"[lI1|]sv2 ?_ ?(?:pt|sk) ?_ ?"#, 40, 46, 1),
+        ("Grafana", #"gl(?:c|sa)(?: ?_ ?| )"#, 32, 120, 1),
         ("OpenAI", #"sk ?- ?(?:"# + ["proj", "svcacct", "admin"].map(tolerant).joined(separator: "|") + ") ?- ?", 20, 200, 1),
         ("Anthropic", #"sk-ant-(?:"# + ["api", "admin", "sid"].map(tolerant).joined(separator: "|") + #")\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
@@ -669,6 +672,9 @@ extension SecretScan {
             // Only a prefix that names its mode (`rk_live_`) may follow a `_`: OCR reads the space
             // before a key as one (`orders-sync_rk_live_…`); `load_hf_…` is a name.
             if match.start > 0, utf8[match.start - 1] == 0x5F, provider.label != "Stripe" { continue }
+            // A key a dashboard shows cut (`sk_live_...4242`, `sk_live_…4242`) is none: only its last
+            // characters are there, after an ellipsis.
+            if startsWithEllipsis(match.end) { continue }
             var end = match.end, length = 0
             // The body's first piece starts right after the prefix.
             var first = end
@@ -743,6 +749,13 @@ extension SecretScan {
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
+    }
+
+    /// Whether an ellipsis (`..`, `...`, `…`) starts at `index`.
+    func startsWithEllipsis(_ index: Int) -> Bool {
+        guard index + 1 < utf8.count else { return false }
+        if utf8[index] == 0x2E, utf8[index + 1] == 0x2E { return true }
+        return index + 2 < utf8.count && utf8[index] == 0xE2 && utf8[index + 1] == 0x80 && utf8[index + 2] == 0xA6
     }
 
     /// Whether `first` and at most one more piece are three or four letters each, and a

@@ -25,7 +25,7 @@ extension SecretScan {
     /// read an `l` as `I` or `|`, or one letter as two).
     static let appPasswordGroups = TextMatcher(#"^[a-zI|]{4,5}(?:[ \-][a-zI|]{4,5}){3}[.,]?$"#)
     /// What makes a line about something that is not the secret: a public key, a fingerprint, an id.
-    static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)
+    static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|publishable|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)
 
     /// The value alone on the line under a line that names it. Under a short label a password
     /// need only be no word (``isPasswordValue(_:quoted:)``); under a sentence it must look like a

@@ -101,8 +101,8 @@ extension SecretScan {
     /// secret (`SMTP_PASS`, `STRIPE_SECRET`), then only spaces and its value, which must be
     /// machine-made (`API_KEY  Required` is a form). OCR may read a glyph or two of junk between
     /// them (`DATABASE_PASSWORD —_ …`).
-    /// (OCR may put a space beside a `_` of the name, read a `_` as a space, or a stop after it.)
-    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:(?: ?_ ?| )[A-Z0-9]+)+)[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
+    /// (OCR may put a space beside a `_` of the name, read a `_` as a space, or a stop or a `_` after it.)
+    static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:(?: ?_ ?| )[A-Z0-9]+)+)_?[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
 
     func namedRows() -> [Secret] {
         guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
@@ -113,7 +113,9 @@ extension SecretScan {
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             let value = squeezed(start, end)
-            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 8,
+            // Last on its line, or a column of a table with more after it (a dashboard's row:
+            // `DATABASE_PASSWORD  …  Production, Preview`) when it has 10+ characters.
+            guard rest == utf8.count || Self.isLineBreak(utf8[rest]) || value.count >= 10, value.count >= 8,
                   Self.isPasswordValue(value, quoted: false),
                   Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(kind, nil, start, end)
@@ -127,11 +129,27 @@ extension SecretScan {
     /// What a session cookie's name holds (`sessionid`, `connect.sid`, `PHPSESSID`, `auth_token`).
     static let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login", "secret"]
 
+    /// A row of a browser's cookie table (its developer tools, an extension): the cookie's name,
+    /// then its value, then its domain and path.
+    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64})[ \t]+(?=[^\s]{10})"#)
+
     /// The value of a session cookie in a cookie header: whoever has it is signed in. Each
     /// `name=value` to its `;`; a value of 16+ characters (a flag such as `theme=dark` is none).
+    /// In a table of cookies (a text that says `cookie`), a row's value after a session cookie's
+    /// name, when it is a token (letters and digits, no address).
     func sessionCookies() -> [Secret] {
         guard mentions("cookie") else { return [] }
         var found: [Secret] = []
+        for row in Self.cookieRow.matches(in: text) {
+            guard let name = row[1]?.lowercased(), Self.sessionCookieWords.contains(where: { name.contains($0) }),
+                  let value = piece(from: row.end, maximumSpaces: 0) else { continue }
+            // (Its pieces taken across the spaces OCR put in it: `6XoCSsracG26qws JDIuQyMC…`.)
+            let end = valueEnd(from: value.end, maximumLength: 512)
+            let token = squeezed(value.start, end)
+            guard token.count >= 16, !token.contains("://"), token.contains(where: \.isNumber), token.contains(where: \.isLetter),
+                  Self.entropy(token) >= 3.5 else { continue }
+            found.append(secret(.apiKey, "session cookie", value.start, end))
+        }
         for match in Self.cookieHeader.matches(in: text) {
             var lineEnd = match.end
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
@@ -246,17 +264,19 @@ extension SecretScan {
 
     /// A setting given as a name and a value in two fields: a JSON or JavaScript object's `key` or
     /// `name` and its `value` (Postman's environments, `{ name: 'DB_PASSWORD', value: '…' }`), or a
-    /// Kubernetes container's `env` entry (`- name: DB_PASSWORD` on one line, `value: …` on the next).
+    /// Kubernetes container's `env` entry (`- name: DB_PASSWORD` on one line, `value: …` on the next),
+    /// or a JSON object named for the setting whose `"value"` comes a few fields down (`terraform
+    /// output -json`: `"db_password": {`, `"sensitive": true,`, `"type": "string",`, `"value": "…"`).
     /// (OCR may read a straight quote as a curly one, and a `_` of a name in capitals as a space or
     /// put one beside it: `DB_ PASSWORD`, `API SECRET`.)
     static let namedValue = TextMatcher(
-        #"(?im)["'“”‘’]?(?:key|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:"#)
+        #"(?im)["'“”‘’]?(?:key|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
         guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
         return Self.namedValue.matches(in: text).compactMap { match in
-            guard let name = (match[1] ?? match[2]).map(Self.joinedName), let kind = Self.secretName(name),
+            guard let name = (match[1] ?? match[2] ?? match[3]).map(Self.joinedName), let kind = Self.secretName(name),
                   let (start, end, quoted) = value(after: match.end), end > start else { return nil }
             let value = squeezed(start, end)
             guard value.count >= 4, Self.isPasswordValue(value, quoted: quoted) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }

@@ -140,6 +140,10 @@ struct SecretScan {
         ("Mapbox", #"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"#),
         ("Asana", #"[12]/\d{16}:[0-9a-f]{32}"#),
         ("Airtable", #"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"#),
+        ("LangSmith", #"lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}"#),
+        ("Supabase", #"sbp_[0-9a-f]{40}"#),
+        ("Docker Hub", #"dckr_pat_[A-Za-z0-9_\-]{27}"#),
+        ("NuGet", #"oy2[a-z0-9]{43}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
@@ -209,6 +213,18 @@ struct SecretScan {
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
         return !templateVariable.matches(in: value).isEmpty
+    }
+
+    /// A size where a value would be: `password:  16 bytes` (`kubectl describe secret` shows how
+    /// long each value is, not the value), `12 characters`.
+    static let sizeDescription = TextMatcher(#"^\d{1,4}[ \t]*(?:bytes?|B|chars?|characters?|digits?|letters?|symbols?)(?![A-Za-z])"#)
+
+    /// Whether a found password or key is a ``sizeDescription``.
+    func describesASize(_ secret: Secret) -> Bool {
+        guard secret.kind == .password || secret.kind == .apiKey, secret.start < utf8.count, (0x30...0x39).contains(utf8[secret.start]) else { return false }
+        var end = secret.start
+        while end < utf8.count, end - secret.start < 24, !Self.isLineBreak(utf8[end]) { end += 1 }
+        return Self.sizeDescription.firstMatch(in: slice(secret.start, end)) != nil
     }
 
     /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>` (also
@@ -440,12 +456,15 @@ struct SecretScan {
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
     /// first), then the value (quoted, or up to the next space). A Wi-Fi or IPsec pre-shared key
     /// (`psk="…"`) is a password; JSON kept inside a JSON string escapes its quotes (`\"password\":\"…\"`).
+    /// The word in the languages a screen may be in (the European Union's, the Nordic and Baltic
+    /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean), as OCR's English
+    /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:"([^"\n]{1,128})"|'([^'\n]{1,128})'|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parol(?:a|ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
-                       "has", "heslo", "salasana", "parola", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
+                       "has", "heslo", "salasana", "parol", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
@@ -481,7 +500,9 @@ struct SecretScan {
             } else {
                 guard Self.isPasswordValue(value, quoted: quoted != nil) else { continue }
             }
-            var end = match.end - (escaped != nil ? 2 : quoted != nil ? 1 : 0)
+            // (A closing quote OCR read curly, `”`, takes three bytes.)
+            let closing = escaped != nil ? 2 : quoted != nil ? (match.text.last.map { String($0).utf8.count } ?? 1) : 0
+            var end = match.end - closing
             let start = end - value.utf8.count
             // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
             // its `;`: a space before it is one OCR put inside (no `=` or quote on the way).
@@ -561,16 +582,19 @@ struct SecretScan {
         return false
     }
 
-    /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`) and a long
-    /// random value after it. A prompt may show its default between them (`aws configure`'s
+    /// HTTP's schemes whose credential is a token: OAuth's `Bearer`, Okta's `SSWS`.
+    static let authorizationSchemes: Set<String> = ["bearer", "ssws"]
+
+    /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`, Okta's `SSWS`,
+    /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
     /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
         let compared = hasLiteral ? literalsComparedWithSecrets() : []
-        guard mentions("key", "secret", "token", "bearer", "authorization"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
+        guard mentions("key", "secret", "token", "bearer", "authorization", "appid", "ssws"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
             return compared
         }
         let found: [Secret] = Self.tokenMatcher.matches(in: text).compactMap { match in
@@ -586,7 +610,7 @@ struct SecretScan {
             // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
             // machine-made pieces after it, together with it.
             // (After HTTP's `Bearer` no separator comes: `auth header: Bearer feX38cSeal 7WuMX…`.)
-            if quoted == nil, match[2] != nil || match[1]?.lowercased() == "bearer", value.count < 16, case let start = match.end - value.utf8.count,
+            if quoted == nil, match[2] != nil || Self.authorizationSchemes.contains(match[1]?.lowercased() ?? ""), value.count < 16, case let start = match.end - value.utf8.count,
                case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
@@ -599,7 +623,7 @@ struct SecretScan {
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`; random letters are a token too,
             // its digits read as letters: `dKMOgkKOTXFfJTqHgRFJ…`.)
             let random = { (value: String) in Self.isRandomToken(value) || Self.isRandomLetters(value) }
-            let bearer = match[1]?.lowercased() == "bearer"
+            let bearer = Self.authorizationSchemes.contains(match[1]?.lowercased() ?? "")
             if !random(value), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(value)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
@@ -779,10 +803,11 @@ struct SecretScan {
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
     /// OCR's English model reads accented letters as others: `código` as `cédigo` or `cddigo`,
     /// `Bestätigungscode` as `Bestatigungscode`. Italian says `codice`; Polish, Swedish, Turkish,
-    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`):
+    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`,
+    /// Finnish with a possessive ending, `vahvistuskoodisi`); Romanian `codul … este`, Greek `κωδικός … είναι`:
     /// a cue of its own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
     /// a compound's end at every word costs every text).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|codul|κωδικ\p{L}*|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -793,7 +818,7 @@ struct SecretScan {
     ]
     /// A code: 4–8 digits, or two groups of three or four (`482-913`, `6766 7126`).
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
-    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i|em)?|"#)
+    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
     static let otpMatchers = otpMatchers(cue: otpCue)
     static let otpMatchersWithCompounds = otpMatchers(cue: otpCueWithCompounds)
     static func otpMatchers(cue otpCue: String) -> [TextMatcher] { [
@@ -804,7 +829,7 @@ struct SecretScan {
         // OCR read for an accented verb (`è` as `@` or `6`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\best\b|\bist\b|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -820,7 +845,7 @@ struct SecretScan {
 
     func oneTimeCodes() -> [Secret] {
         guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
-                       "mã", "ma x", "ma k") else { return [] }
+                       "mã", "ma x", "ma k", "codul", "κωδικ") else { return [] }
         var found: [Secret] = []
         let matchers = mentions("kod", "kód", "kood") ? Self.otpMatchersWithCompounds : Self.otpMatchers
         // (The bank's pattern only where its cues are.)

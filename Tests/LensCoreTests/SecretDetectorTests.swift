@@ -198,6 +198,32 @@ struct SecretDetectorTests {
         Case(text: "SMS-TAN: 615487", kind: .otp, value: "615487"),
         Case(text: "Authy\nDropbox\nana@acme.io\n158 766\n19s", kind: .otp, value: "158 766"),
         Case(text: "Bank details\nBSB: 062-000\nAccount: 39623582", kind: .iban, value: "39623582"),
+        // The eighth pool's places: a JSON object named for the secret with its value fields down
+        // (`terraform output -json`), cloud CLIs' `--value`, database clients' own ways (Oracle's
+        // `user/password@db`, DB2's `using`), codes and password labels in more
+        // languages, a chat's "password for … is now …", an address's `appid`, a cookie table's row,
+        // Okta's `SSWS` scheme, LangSmith's keys.
+        Case(text: "$ terraform output -json\n{\n  \"db_password\": {\n    \"sensitive\": true,\n    \"type\": \"string\",\n    \"value\": \"q7gxGQR_9A\"\n  },", kind: .password, value: "q7gxGQR_9A"),
+        Case(text: "$ aws ssm put-parameter --name /prod/db/password --type SecureString --value 'Wb8#kLq2Zr'", kind: .password, value: "Wb8#kLq2Zr"),
+        Case(text: "$ az keyvault secret set --vault-name acme-kv --name db-password --value 'Tq4!nVz8Lm'\nok", kind: .password, value: "Tq4!nVz8Lm"),
+        Case(text: "$ sqlplus deploy/Hx7_pQ2mZk@db.internal:1521/ORCLPDB1\nConnected to:", kind: .password, value: "Hx7_pQ2mZk"),
+        Case(text: "$ db2 connect to SAMPLE user admin using Jr5?wE2nXq\n", kind: .password, value: "Jr5?wE2nXq"),
+        Case(text: "Messages\nCodul tău de verificare este 588193\nnow", kind: .otp, value: "588193"),
+        Case(text: "Messages\nΟ κωδικός επαλήθευσης είναι 302973\nnow", kind: .otp, value: "302973"),
+        Case(text: "Messages\nVahvistuskoodisi on 732691\nnow", kind: .otp, value: "732691"),
+        Case(text: "Akun\nUser: deploy\nPassord: Gk2#pLm9Qz", kind: .password, value: "Gk2#pLm9Qz"),
+        Case(text: "Cont\nUživatel: noor\nParolă: Zt6&hWq1Nx", kind: .password, value: "Zt6&hWq1Nx"),
+        Case(text: "Fiók\nUser: admin\nLozinka: Bc8*rTy4Uv", kind: .password, value: "Bc8*rTy4Uv"),
+        Case(text: "#it-help\npassword for the shared mailbox is now Xe4!bNq7Ls\nthanks!", kind: .password, value: "Xe4!bNq7Ls"),
+        Case(text: "GET https://api.openweathermap.org/data/2.5/weather?q=Berlin&appid=e9a75c492bd1628643d03c4281bfa24a", kind: .apiKey, value: "e9a75c492bd1628643d03c4281bfa24a"),
+        Case(text: "Application  >  Cookies  >  https://app.acme.io\nName    Value    Domain    Path    Expires\n_gh_sess    VSxqiN5YrouuTBUL2ou9tk5A6hupVAdDR2qP824dyA7D    app.acme.io    /    Session",
+             kind: .apiKey, value: "VSxqiN5YrouuTBUL2ou9tk5A6hupVAdDR2qP824dyA7D"),
+        Case(text: "Token created\nSSWS 00Qx7b-N2vLk9_PzR4tYw8mJc3HdF6gS1aEu5oK\nCopy", kind: .apiKey, value: "N2vLk9_PzR4tYw8mJc3HdF6gS1aEu5oK"),
+        Case(text: "API key created\nKey  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", kind: .apiKey, value: "bb487b8712b7fc55b887869ed7dfdde5"),
+        Case(text: "API key created\nsbp_d776fa1e58635e241b36f6cf2bd48032291f94eb\nMake sure to copy it now.", kind: .apiKey, value: "d776fa1e58635e241b36f6cf2bd48032"),
+        Case(text: "API key created\noy2qanoqahdeaz587vencir05e2cku1kulkdrn2ec7x7ph\nDone", kind: .apiKey, value: "qanoqahdeaz587vencir05e2cku1"),
+        Case(text: "Messages\nAz ellenőrző kódod: 420416\nnow", kind: .otp, value: "420416"),
+        Case(text: "Konto\nPengguna: root\nKata sandi: PJJuFL9zzFu1V", kind: .password, value: "PJJuFL9zzFu1V"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -701,6 +727,26 @@ struct SecretDetectorTests {
         // (Its fifth pair: a printed token split before a `-` and ending in a glyph of junk.)
         Case(text: "$ gcloud auth print-access-token\nya29 .a06Wb1S7h90yES8RW88)_ywV6dptJQ64gC7YoL -mU-S9EWSVVKUERPXoF9cOXW690w7dmJKS7CxtMgSU6P_PZPT9KV-JopwNv5Tt i0Y1-58XZIG1vuiit JUm7embj lp-KSH4AXeeD6QMHhbuRN3sVQSt eBm0039;\n$",
              kind: .apiKey, value: "S9EWSVVKUERPXoF9cOXW690w7dmJKS7"),
+        // (The eighth pool's first pair: a Teams webhook's path split, its `office` too; backup
+        // codes with their numbering glued on; a JSON name read with a doubled quote; Vault's `hvs.`
+        // read with a space; a password label's accented letter read as a digit.)
+        Case(text: "Webhook URL\nhttps: //acme.webhook. of fice. com/webhookb2/98a444ba-f 6bb-2243-31ce-86e9 fFd54b58da5bcc2dbf-4ae3-2953-Ff94F-245d86F39F F2/IncomingWebhook/4bf994526a0e110c7 f6fef4deddd9816/55c115",
+             kind: .apiKey, value: "f6fef4deddd9816"),
+        Case(text: "Webhook URL\nhttps://acme.webhook.office.com/webhookb2/1ee14b06-2206-8d90-b6c8-53b22c54a0a4@80b4369b-3bcd-e 133-38e2-18ae988cG6a03/Incoming Webhook/ef4f1dfc2272cb7834a9de8ba968b8db/a00ddf6a-288c-205 1-eal2-b9a08e537262",
+             kind: .apiKey, value: "ef4f1dfc2272cb78"),
+        Case(text: "Backup codes\nKeep them somewhere safe. Each code can be used once.\n1.32629157 4.4736 7399\n2.11926527 5. 7128 5488", kind: .otp, value: "32629157"),
+        Case(text: "$ terraform output -json\n{\n\"db_password\"”: {\n\"sensitive\": true,\n\"type\": \"string\",\n\"value\": \"pipKNcH6Kl#ws\"\n},", kind: .password, value: "pipKNcH6Kl#ws"),
+        Case(text: "Request Headers\nAccept application/json\nX-Vault-Token hvs. 7RSbgrBwwWdtVEEePh1d6g3F\nUser-Agent PostmanRuntime/7.39.0", kind: .apiKey, value: "7RSbgrBwwWdtVEEePh1d6g3F"),
+        Case(text: "Login\nFelhasznalo: deploy\nJelsz6: d_G#4zA&kYHQm", kind: .password, value: "d_G#4zA&kYHQm"),
+        // (Its second look: a dashboard's row with columns after the value and a `_` OCR added to the
+        // name, a closing quote read curly, a JSON name's `_` read as a space, providers' prefixes
+        // read with a space or an `l` as `I`, a cookie's value split.)
+        Case(text: "Environment Variables\nKey Value Environments\nDATABASE_PASSWORD_ dfF7#P-WOI900& Production, Preview\nNEXT_PUBLIC_SITE_URL https://acme.io All", kind: .password, value: "dfF7#P-WOI900&"),
+        Case(text: "$ cat ~/.config/composer/auth. json\n{\n\"http-basic”: {\n\"repo.192.168.0.10\": {\n\"username\": \"ci\",\n\"password\": \"1zEP2Dsny-C”\n}\n3\n}", kind: .password, value: "1zEP2Dsny-C"),
+        Case(text: "$ terraform output -json\n{\n\"db password\": {\n\"sensitive\": true,\n\"type\": \"string\",\n\"value\": \"?n5DLC8BKAOP?\"\n},", kind: .password, value: "?n5DLC8BKAOP?"),
+        Case(text: "Service account token\nKey glc ILOXZUoFITDeSBRMS5oTmpZ5aUK6ir3ajX2cDiEzI3yYeS9gR9JCBkVYHMKGpyynKP8otFBrPFyS2AKEk=\nDone", kind: .apiKey, value: "ILOXZUoFITDeSBRMS5oTmpZ5aUK6ir3a"),
+        Case(text: "API key created\nKey Isv2_pt_bb487b8712b7fc55b887869ed7dfdde5_e0c3fc432c\nDone", kind: .apiKey, value: "bb487b8712b7fc55b887869ed7dfdde5"),
+        Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nlaravel_session 6XoCSsracG26qws JDIuQyMCbZbbDetNrya6hjtid app.acme.io / Session", kind: .apiKey, value: "JDIuQyMCbZbbDetNrya6hjtid"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -960,6 +1006,14 @@ struct SecretDetectorTests {
         "$ pass show email\nError: email is not in the password store.\n$",
         "API KEY Required\nSECRET KEY abc",
         "import * as Sentry from \"@sentry/browser\";\nSentry.init({\n  dsn: \"https://4f8e2a1c9b7d4e6f8a0b2c4d6e8f0a1b@o450123.ingest.sentry.io/4505123\",\n});",
+        // The eighth pool's neighbours: a secret's size where its value would be (`kubectl describe
+        // secret`), a public key under a `key:` label (`wg show`), a key a dashboard shows cut after
+        // an ellipsis, a publishable key.
+        "$ kubectl describe secret db-creds\nType:  Opaque\nData\n====\npassword:  16 bytes\nusername:  5 bytes",
+        "$ sudo wg show\ninterface: wg0\n  public key: 22aYaU4qOVs/A7MTl2Ad1MLqd0/jacr06eQLlcx5PIA=\n  private key: (hidden)",
+        "API keys\nSecret key sk_live_...Ab3d Created Mar 3",
+        "API keys\nSecret key sk_live_…Ab3d Created Mar 3",
+        "Publishable key pk live xrOwysBnQDOk6MBeqxbpTvte",
     ]
 
     @Test(arguments: negatives)
