@@ -101,7 +101,7 @@ public struct SecretDetector: Sendable {
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
-            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() }
+            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).

@@ -188,6 +188,25 @@ extension SecretScan {
     static let junkGlyphs: Set<UInt8> = Set("@}{][)(|!$€\\".utf8)
     static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "publishable", "host", "pair", "type", "name", "size"]
 
+    /// A quoted value after `key`, `secret` or `token` in a config file (ESPHome's `encryption:` /
+    /// `key: "…"`), which OCR split with a space or two, or read with a doubled or curly quote.
+    static let quotedKey = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])(?:key|secret|token)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z0-9+/=_\-][A-Za-z0-9+/=_\- ]{18,200}?)["'“”‘’]"#)
+
+    /// The value of a ``quotedKey``: spaces OCR put in it aside, 24+ characters of a key's
+    /// alphabet mixing capitals, small letters and digits (`"My Document Title"` is words).
+    func quotedKeys() -> [Secret] {
+        guard mentions("key", "secret", "token"), mentions("\"", "'", "“", "”", "‘", "’") else { return [] }
+        return Self.quotedKey.matches(in: text).compactMap { match in
+            guard let value = match[1], let range = match.range(1) else { return nil }
+            let squeezed = value.filter { $0 != " " }
+            guard value.count - squeezed.count <= 4, squeezed.count >= 24, !value.hasSuffix(" "),
+                  squeezed.contains(where: \.isUppercase), squeezed.contains(where: \.isLowercase), squeezed.contains(where: \.isNumber),
+                  Self.entropy(squeezed) >= 4 else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
     func keysInSentences() -> [Secret] {
         // (Only on a line that holds a run of 16+ token characters: a clearly random value does.)
         guard !longRuns.isEmpty, mentions("key", "token", "secret") else { return [] }
@@ -230,7 +249,7 @@ extension SecretScan {
     /// (`….webhook.office.com/webhookb2/…/IncomingWebhook/…`), as OCR may read them (spaces around
     /// the dots and slashes, inside `office`).
     static let webhookAddress = TextMatcher(
-        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks|webhook ?\. ?of ?fice ?\. ?com ?/ ?webhookb2) ?/ ?"#)
+        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks|webhook ?\. ?of ?fice ?\. ?com ?/ ?webhook[bh]2) ?/ ?"#)
     /// The words of a Teams webhook's path, which OCR may split (`Incoming Webhook`).
     static let webhookPathWords: Set<String> = ["incoming", "webhook", "incomingwebhook"]
 

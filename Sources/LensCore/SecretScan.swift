@@ -460,11 +460,11 @@ struct SecretScan {
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
     static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parol(?:a|ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parol(?:a|ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|m[aậâ]t\s+kh[aẩâ]u|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
-                       "has", "heslo", "salasana", "parol", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
+                       "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
         for match in Self.passwordMatcher.matches(in: text) {
@@ -828,8 +828,9 @@ struct SecretScan {
         // English's "code to" (`Text the code to 55555`, a number to send it to); a lone glyph
         // OCR read for an accented verb (`è` as `@` or `6`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
-        // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#").
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#"), nor of a
+        // password's digits (`-password '8809!8e1z…'`: a symbol glued after them goes on).
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@#$^&*+=~|]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -838,7 +839,7 @@ struct SecretScan {
         // A bank's code after the payment it confirms, with its amount and payee between
         // (`OTP for txn of INR 5,061.00 at AMAZON … is 880363`, `Ihre mTAN für … 358,00 EUR lautet
         // 88977715`): only the cues no other number has, and `is`, `lautet` or a colon before it.
-        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@#$^&*+=~|]| \d|[\-_][^\s\d])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }

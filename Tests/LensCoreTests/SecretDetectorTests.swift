@@ -224,6 +224,8 @@ struct SecretDetectorTests {
         Case(text: "API key created\noy2qanoqahdeaz587vencir05e2cku1kulkdrn2ec7x7ph\nDone", kind: .apiKey, value: "qanoqahdeaz587vencir05e2cku1"),
         Case(text: "Messages\nAz ellenőrző kódod: 420416\nnow", kind: .otp, value: "420416"),
         Case(text: "Konto\nPengguna: root\nKata sandi: PJJuFL9zzFu1V", kind: .password, value: "PJJuFL9zzFu1V"),
+        Case(text: "Cont\nPengguna: ops\nParool: dkeGw1I_mTzNNc", kind: .password, value: "dkeGw1I_mTzNNc"),
+        Case(text: "$ influx -host 10.9.1.14 -username ops -password '8809!8e1z92tWEg'", kind: .password, value: "!8e1z92tWEg"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -747,6 +749,13 @@ struct SecretDetectorTests {
         Case(text: "Service account token\nKey glc ILOXZUoFITDeSBRMS5oTmpZ5aUK6ir3ajX2cDiEzI3yYeS9gR9JCBkVYHMKGpyynKP8otFBrPFyS2AKEk=\nDone", kind: .apiKey, value: "ILOXZUoFITDeSBRMS5oTmpZ5aUK6ir3a"),
         Case(text: "API key created\nKey Isv2_pt_bb487b8712b7fc55b887869ed7dfdde5_e0c3fc432c\nDone", kind: .apiKey, value: "bb487b8712b7fc55b887869ed7dfdde5"),
         Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nlaravel_session 6XoCSsracG26qws JDIuQyMCbZbbDetNrya6hjtid app.acme.io / Session", kind: .apiKey, value: "JDIuQyMCbZbbDetNrya6hjtid"),
+        // (Its second pair: a quoted key split or read with a doubled quote, a Vietnamese label
+        // without its diacritics.)
+        Case(text: "api:\nencryption:\nkey: \"ZF VKnbEUWZGJIIEw/zQz11u2b29X/w9xQEzVKgeAjgU=\"\nota:", kind: .apiKey, value: "VKnbEUWZGJIIEw/zQz11u2b29X"),
+        Case(text: "api:\nencryption:\nkey: \"“lguajfSa013fZDSGsulwLIDRo18rh5jzxPxIo20koW0=\"\nota:", kind: .apiKey, value: "lguajfSa013fZDSGsulwLIDRo18rh5jzx"),
+        Case(text: "Akun\nFelhasznalé: root\nMat khau: *wR*w6jDc+%CL", kind: .password, value: "*wR*w6jDc+%CL"),
+        Case(text: "Webhook URL\nhttps://acme.webhook.office.com/webhookh2/580733d8-5750-3492-6132-53f06ae71b1e@0b9561b8-9fd5-b1c6-c3c0-5180b0eaa7dd/IncomingWebhook/7e7cb044055582f27754994edaef1cb9/d1387abf",
+             kind: .apiKey, value: "7e7cb044055582f27754994edaef1cb9"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
