@@ -153,9 +153,10 @@ extension SecretScan {
     /// Labels a note or a router's sticker puts before a password, often without a colon: `pw`,
     /// a Wi-Fi key in other languages (`WLAN-Schlüssel`, `Clé WPA`, `Clave WiFi`, `Chiave di rete`,
     /// `Contraseña de la red`, `Senha do Wi-Fi`), and `wifi` with a colon (`wifi (upstairs): …`,
-    /// where without one it names the network).
+    /// where without one it names the network). `pw` is a word of its own: in base64 (`…K8p/Pw]pvO…`)
+    /// it is none.
     static let looseLabel = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:pw|(?:wlan|wifi|wi-fi|netzwerk)-?schl(?:ü|u|ii|i)ssel|cl[ée] (?:de s[ée]curit[ée](?: r[ée]seau)?|wpa2?|wi-?fi)|clave (?:wpa2?|wi-?fi|de (?:la )?red)|chiave (?:di rete|wpa2?|wi-?fi)|contrase\p{L}{1,3}a de (?:la )?red|senha (?:do|da) (?:wi-?fi|rede)|wi-?f[il1t](?:[ \t]*\([^)\n]{1,24}\))?(?=[ \t]*:))(?![A-Za-z])[ \t]*[:=：]?[ \t]*"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:(?<![/+.])pw(?=[ \t:=：])|(?:wlan|wifi|wi-fi|netzwerk)-?schl(?:ü|u|ii|i)ssel|cl[ée] (?:de s[ée]curit[ée](?: r[ée]seau)?|wpa2?|wi-?fi)|clave (?:wpa2?|wi-?fi|de (?:la )?red)|chiave (?:di rete|wpa2?|wi-?fi)|contrase\p{L}{1,3}a de (?:la )?red|senha (?:do|da) (?:wi-?fi|rede)|wi-?f[il1t](?:[ \t]*\([^)\n]{1,24}\))?(?=[ \t]*:))(?![A-Za-z])[ \t]*[:=：]?[ \t]*"#)
 
     /// The value after a ``looseLabel``: no `=` ties it to the label, so it must look like a
     /// secret on its own (``looksLikeSecretOnItsOwn(_:)``) or be quoted; after a label that names

@@ -217,7 +217,7 @@ struct SecretScan {
 
     /// A size where a value would be: `password:  16 bytes` (`kubectl describe secret` shows how
     /// long each value is, not the value), `12 characters`.
-    static let sizeDescription = TextMatcher(#"^\d{1,4}[ \t]*(?:bytes?|B|chars?|characters?|digits?|letters?|symbols?)(?![A-Za-z])"#)
+    static let sizeDescription = TextMatcher(#"^\d{1,4}[ \t]+(?:bytes?|chars?|characters?|digits?|letters?|symbols?)(?=[\s,.;)]|$)"#)
 
     /// Whether a found password or key is a ``sizeDescription``.
     func describesASize(_ secret: Secret) -> Bool {
@@ -829,8 +829,9 @@ struct SecretScan {
         // OCR read for an accented verb (`è` as `@` or `6`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#"), nor of a
-        // password's digits (`-password '8809!8e1z…'`: a symbol glued after them goes on).
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@#$^&*+=~|]| \d|[\-_][^\s\d])"#),
+        // password's digits (`-password '8809!8e1z…'`: a symbol glued after them goes on; a keypad's
+        // `#` or `*` ends a code).
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -839,7 +840,7 @@ struct SecretScan {
         // A bank's code after the payment it confirms, with its amount and payee between
         // (`OTP for txn of INR 5,061.00 at AMAZON … is 880363`, `Ihre mTAN für … 358,00 EUR lautet
         // 88977715`): only the cues no other number has, and `is`, `lautet` or a colon before it.
-        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@#$^&*+=~|]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }

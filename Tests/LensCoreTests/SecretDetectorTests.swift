@@ -226,6 +226,10 @@ struct SecretDetectorTests {
         Case(text: "Konto\nPengguna: root\nKata sandi: PJJuFL9zzFu1V", kind: .password, value: "PJJuFL9zzFu1V"),
         Case(text: "Cont\nPengguna: ops\nParool: dkeGw1I_mTzNNc", kind: .password, value: "dkeGw1I_mTzNNc"),
         Case(text: "$ influx -host 10.9.1.14 -username ops -password '8809!8e1z92tWEg'", kind: .password, value: "!8e1z92tWEg"),
+        Case(text: "api:\n  encryption:\n    key: \"cz9EAOWxPw0MVkR8tOFQzhUktmXxGYNLRxjt+ZVEtVQ=\"\nota:\n  - platform: esphome\n    password: \"29B-gRC2-6!CqLL\"", kind: .password, value: "29B-gRC2-6!CqLL"),
+        Case(text: "Messages\nGate code 2607#\nnow", kind: .otp, value: "2607"),
+        Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\n_gh sess vO6bB8nLuOolY8do9tRAdCOaFeM215Bgefw4TLtMukyug] Fyil1 5n3azZfuOsKOvU8wkYPUkO0y97kr7kQYfNJ3jx9c_ app.acme.io / Session",
+             kind: .apiKey, value: "vO6bB8nLuOolY8do9tRAdCOaFeM215Bgefw4TLtMukyug"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1023,6 +1027,7 @@ struct SecretDetectorTests {
         "API keys\nSecret key sk_live_...Ab3d Created Mar 3",
         "API keys\nSecret key sk_live_…Ab3d Created Mar 3",
         "Publishable key pk live xrOwysBnQDOk6MBeqxbpTvte",
+        "background: url(\"data:image/png;base64,iVBORWOKGgoG22itT6K8p/Pw]pvOOPSNpSCnVTwWGU4kUzRFroUqtyiaBnUSLxiy 1 eMIMojCHB4OUW9dmA2DUST1ngSB\");",
     ]
 
     @Test(arguments: negatives)
