@@ -665,6 +665,10 @@ extension SecretScan {
                 // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
                 let name = match.text.dropLast().lowercased()
                 guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
+                // (Nor one a line names public: `Publishable key pk live_9BUM…`.)
+                var lineStart = match.start
+                while lineStart > 0, match.start - lineStart < 40, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+                guard slice(lineStart, match.start).range(of: #"(?i)\bpubli(?:c|shable)\b"#, options: .regularExpression) == nil else { return nil }
                 return (match: match, provider: Self.noisyGenericToken)
             }
         }

@@ -212,6 +212,8 @@ struct SecretScan {
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
+        // A value that says where yours goes (`sk_test_your_key_here`, `your-api-key`).
+        if value.lowercased().split(whereSeparator: { "_-. ".contains($0) }).contains("your") { return true }
         return !templateVariable.matches(in: value).isEmpty
     }
 

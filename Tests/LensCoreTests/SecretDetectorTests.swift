@@ -1028,6 +1028,8 @@ struct SecretDetectorTests {
         "API keys\nSecret key sk_live_…Ab3d Created Mar 3",
         "Publishable key pk live xrOwysBnQDOk6MBeqxbpTvte",
         "background: url(\"data:image/png;base64,iVBORWOKGgoG22itT6K8p/Pw]pvOOPSNpSCnVTwWGU4kUzRFroUqtyiaBnUSLxiy 1 eMIMojCHB4OUW9dmA2DUST1ngSB\");",
+        "Publishable key pk live_9BUMEt0OGG7I9BoSsYovhfB0g",
+        "$ cat .env.example\nSTRIPE_SECRET KEY=sk_test_your_key here\nDATABASE_PASSWORD=changeme",
     ]
 
     @Test(arguments: negatives)
