@@ -463,8 +463,9 @@ async function showSimilar(id) {
   if (current?.id !== id) return;
   renderList("#shot-similar", "#similar-section", hits, (hit) => {
     const name = (hit.path || hit.gone_path || `#${hit.id}`).split("/").pop();
+    // (A screenshot whose file is gone has no picture to ask for: its name stands there.)
     return el("li", {}, el("a", { href: `/screenshots/${hit.id}`, "data-link": true, title: `similarity ${hit.similarity}` },
-      el("img", { src: `/thumbnails/${hit.id}`, alt: `Screenshot ${name}`, loading: "lazy" }),
+      hit.path ? thumbnail(hit.id, `Screenshot ${name}`) : gonePlaceholder(name),
       el("span", {}, name)));
   });
 }
