@@ -144,11 +144,10 @@ extension SecretScan {
         }
         if mentions("--value", "--secret-") {
             for line in lines(mentioning: ["--value", "--secret-"]) {
-                for flag in Self.secretValueFlag.matches(in: text, within: [line]) {
-                    // The secret's name before the flag, or the command's word for it.
-                    var start = flag.start
-                    while start > 0, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
-                    guard Self.namesASecret.firstMatch(in: slice(start, flag.start)) != nil else { continue }
+                // The secret's name before the flag, or the command's word for it: the line's first
+                // such word, looked for once (a line of many flags costs no more than its length).
+                guard let name = Self.namesASecret.matches(in: text, within: [line]).first else { continue }
+                for flag in Self.secretValueFlag.matches(in: text, within: [line]) where flag.start >= name.end {
                     add(after: flag.end)
                 }
             }

@@ -38,9 +38,8 @@ extension SecretScan {
             // else it must look like a secret on its own.
             // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
             // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
-            var lineStart = match.start
-            while lineStart > 0, match.start - lineStart < 120, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
-            let userBefore = match.text.hasPrefix("-p") && Self.userFlagBefore.firstMatch(in: slice(lineStart, match.start)) != nil
+            let userBefore = match.text.hasPrefix("-p")
+                && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             let afterUser = (windows || userBefore) && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)

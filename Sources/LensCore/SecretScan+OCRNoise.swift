@@ -666,9 +666,7 @@ extension SecretScan {
                 let name = match.text.dropLast().lowercased()
                 guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
                 // (Nor one a line names public: `Publishable key pk live_9BUM…`.)
-                var lineStart = match.start
-                while lineStart > 0, match.start - lineStart < 40, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
-                guard slice(lineStart, match.start).range(of: #"(?i)\bpubli(?:c|shable)\b"#, options: .regularExpression) == nil else { return nil }
+                guard slice(lineStart(of: match.start, atMost: 40), match.start).range(of: #"(?i)\bpubli(?:c|shable)\b"#, options: .regularExpression) == nil else { return nil }
                 return (match: match, provider: Self.noisyGenericToken)
             }
         }
@@ -753,6 +751,13 @@ extension SecretScan {
             found.append(secret(.apiKey, provider.label, match.start, end))
         }
         return found
+    }
+
+    /// Where the line holding `index` starts, looking back `atMost` bytes.
+    func lineStart(of index: Int, atMost limit: Int) -> Int {
+        var start = index
+        while start > 0, index - start < limit, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+        return start
     }
 
     /// Whether an ellipsis (`..`, `...`, `…`) starts at `index`.
