@@ -282,8 +282,8 @@ function card_(hit) {
 
 /** A card's picture; when the file goes between the answer and the picture's request (the
  * library is live), the placeholder takes its place rather than a broken image. */
-function thumbnail(id, name) {
-  const image = el("img", { src: `/thumbnails/${id}`, alt: name, loading: "lazy", decoding: "async" });
+function thumbnail(id, name, alt = name) {
+  const image = el("img", { src: `/thumbnails/${id}`, alt, loading: "lazy", decoding: "async" });
   image.addEventListener("error", () => {
     image.replaceWith(gonePlaceholder(name));
   }, { once: true });
@@ -446,7 +446,7 @@ function render(shot) {
   $("#note-state").textContent = "";
   renderList("#shot-connections", "#connections-section", shot.connections, (connection) =>
     el("li", {}, el("a", { href: `/screenshots/${connection.id}`, "data-link": true, title: connection.via.join("\n") },
-      el("img", { src: `/thumbnails/${connection.id}`, alt: `Screenshot #${connection.id}`, loading: "lazy" }),
+      thumbnail(connection.id, `#${connection.id}`, `Screenshot #${connection.id}`),
       el("span", {}, connection.manual ? `linked by hand${connection.note ? `: ${connection.note}` : ""}` : connection.via.join(", ") || "near-duplicate"))));
   showSimilar(shot.id);
   $("#shot-paths").replaceChildren(
@@ -465,7 +465,7 @@ async function showSimilar(id) {
     const name = (hit.path || hit.gone_path || `#${hit.id}`).split("/").pop();
     // (A screenshot whose file is gone has no picture to ask for: its name stands there.)
     return el("li", {}, el("a", { href: `/screenshots/${hit.id}`, "data-link": true, title: `similarity ${hit.similarity}` },
-      hit.path ? thumbnail(hit.id, `Screenshot ${name}`) : gonePlaceholder(name),
+      hit.path ? thumbnail(hit.id, name, `Screenshot ${name}`) : gonePlaceholder(name),
       el("span", {}, name)));
   });
 }
