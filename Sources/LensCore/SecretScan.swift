@@ -461,15 +461,25 @@ struct SecretScan {
     /// The word in the languages a screen may be in (the European Union's, the Nordic and Baltic
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
-    static let passwordMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parol(?:a|ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|m[aậâ]t\s+kh[aẩâ]u|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+    static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
+    /// The rarer languages' labels are searched apart, only in a text that holds one
+    /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
+    /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
+    /// pattern's time).
+    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u"#)
+    static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu"]
+
+    static func passwordMatcher(labels: String) -> TextMatcher {
+        TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+    }
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
-        for match in Self.passwordMatcher.matches(in: text) {
+        let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
+        for match in Self.passwordMatcher.matches(in: text) + cued {
             guard let label = match[1]?.lowercased() else { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
@@ -807,9 +817,9 @@ struct SecretScan {
     /// `Bestätigungscode` as `Bestatigungscode`. Italian says `codice`; Polish, Swedish, Turkish,
     /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`,
     /// Finnish with a possessive ending, `vahvistuskoodisi`); Romanian `codul … este`, Greek `κωδικός … είναι`:
-    /// a cue of its own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
+    /// cues of their own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
     /// a compound's end at every word costs every text).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|codul|κωδικ\p{L}*|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -820,7 +830,9 @@ struct SecretScan {
     ]
     /// A code: 4–8 digits, or two groups of three or four (`482-913`, `6766 7126`).
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
-    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
+    /// (Romanian's and Greek's cues join the compounds: a cue in the big alternation is tried at
+    /// every `c` of every text, so the rarer ones wait for a text that holds them.)
+    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|codul|κωδικ\p{L}*|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
     static let otpMatchers = otpMatchers(cue: otpCue)
     static let otpMatchersWithCompounds = otpMatchers(cue: otpCueWithCompounds)
     static func otpMatchers(cue otpCue: String) -> [TextMatcher] { [
@@ -849,9 +861,9 @@ struct SecretScan {
 
     func oneTimeCodes() -> [Secret] {
         guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
-                       "mã", "ma x", "ma k", "codul", "κωδικ") else { return [] }
+                       "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
         var found: [Secret] = []
-        let matchers = mentions("kod", "kód", "kood") ? Self.otpMatchersWithCompounds : Self.otpMatchers
+        let matchers = mentions("kod", "kód", "kood", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") ? Self.otpMatchersWithCompounds : Self.otpMatchers
         // (The bank's pattern only where its cues are.)
         let bankCues = mentions("otp", "tan", "one-time", "one time", "verification")
         for (index, matcher) in matchers.enumerated() where index != 3 || bankCues {

@@ -210,6 +210,8 @@ struct SecretDetectorTests {
         Case(text: "$ db2 connect to SAMPLE user admin using Jr5?wE2nXq\n", kind: .password, value: "Jr5?wE2nXq"),
         Case(text: "Messages\nCodul tău de verificare este 588193\nnow", kind: .otp, value: "588193"),
         Case(text: "Messages\nΟ κωδικός επαλήθευσης είναι 302973\nnow", kind: .otp, value: "302973"),
+        // (A capital first: the cue that lets the rarer cues' patterns run must see it too.)
+        Case(text: "Κωδικός επαλήθευσης: 481920", kind: .otp, value: "481920"),
         Case(text: "Messages\nVahvistuskoodisi on 732691\nnow", kind: .otp, value: "732691"),
         Case(text: "Akun\nUser: deploy\nPassord: Gk2#pLm9Qz", kind: .password, value: "Gk2#pLm9Qz"),
         Case(text: "Cont\nUživatel: noor\nParolă: Zt6&hWq1Nx", kind: .password, value: "Zt6&hWq1Nx"),
