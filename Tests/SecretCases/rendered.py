@@ -45,6 +45,14 @@ password managers' panes and CLIs, labels above their values, backup codes, clou
 request headers, keys in query strings, more providers, codes and labels in more languages;
 negatives such as `wg show`, `kubectl describe secret`, masked tokens, SRI hashes, pod names,
 image digests, key fingerprints, ARNs, `.env.example`, data URIs, Bitcoin addresses.
+`--pool ninth` (see ``ninth_secret_case``), written after the eighth had been through four rounds:
+more tools' credentials (`wget`, Helm, `crane`, `skopeo`, `twine`, `poetry`, `composer`, `keytool`,
+`plink`, `bcp`, `ncftp`, `vault login`), a notebook server's token, tokens a dashboard shows once,
+device codes, Asterisk, Grafana, Prometheus and `.properties` files, keys in code and Markdown,
+a calendar invite's passcode, a Wi-Fi card, a push notification's code, a BitLocker recovery key,
+a PIN letter; negatives such as hashed passwords (Tor, `shadow`, bcrypt), `-passout env:`,
+restic snapshot ids, Stripe object ids, a JWKS modulus, LFS object ids, UUIDs, transaction
+hashes, hidden codes, advisory ids, signed digests and templated or vaulted config values.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -1529,6 +1537,177 @@ def eighth_negative_case(rng):
     return ["Cargo.lock", '[[package]]', 'name = "serde"', 'version = "1.0.210"', f'checksum = "{rand(rng, HEX, 64)}"']
 
 
+def ninth_secret_case(rng):
+    """The ninth pool (`--pool ninth`): written after the eighth pool had been through four rounds,
+    before any rule was run on it, from places none of the earlier pools has: a notebook server's
+    address with its token, `.pypirc`, `wget`'s, Helm's, `crane`'s, `skopeo`'s, `twine`'s,
+    `poetry config`'s and `composer config`'s credentials, `vault login`, `keytool`'s store and key
+    passwords, PuTTY's `plink -pw`, `bcp -P`, `ncftp -p`, an inline `RSYNC_PASSWORD=`, `hg clone`
+    with a password in its address, a dashboard that shows a token once (Cloudflare, Fly.io,
+    Vercel, Netlify, Render), device sign-in codes (`WDJB-MJHT`), Asterisk's `secret=`, Grafana's
+    and Prometheus's config files, a Java `.properties` line with a dotted name, a key in a
+    Markdown code block, a Go or Rust constant, a password said in a calendar invite, a printed
+    Wi-Fi card (`Network` / `Key`), a one-time code in a push notification's title, a recovery key
+    in groups of six, a PIN in a bank letter, a token in a `curl -H 'X-Auth-Token: …'` line."""
+    user = rng.choice(["deploy", "admin", "ci", "noor", "svc_backup", "ops", "build"])
+    host = rng.choice(["repo.internal", "10.20.0.5", "ftp.acme.io", "nas-01.lan", "192.168.1.20"])
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["$ jupyter server list", "Currently running servers:",
+                           f"http://localhost:8888/?token={v} :: /home/{user}/notebooks"], [v]
+    if choice == 1:
+        v = "pypi-AgEIcHlwaS5vcmc" + rand(rng, ALNUM + "-_", 140)
+        return "api_key", ["$ cat ~/.pypirc", "[distutils]", "index-servers = pypi", "", "[pypi]", "username = __token__",
+                           f"password = {v}"], [v[8:]]
+    if choice == 2:
+        v = password(rng).replace("'", "").replace('"', "")
+        line = rng.choice([f"$ wget --user={user} --password='{v}' https://{host}/backups/db.tar.gz",
+                           f"$ helm repo add acme https://{host}/charts --username {user} --password '{v}'",
+                           f"$ crane auth login {host} -u {user} -p '{v}'",
+                           f"$ skopeo copy --src-creds {user}:'{v}' docker://{host}/app:1.4 oci:app",
+                           f"$ bcp dbo.orders out orders.dat -S {host} -U {user} -P '{v}' -c",
+                           f"$ ncftp -u {user} -p '{v}' {host}",
+                           f"$ plink -ssh {user}@{host} -pw '{v}'"])
+        return "password", [line, rng.choice(["Saving to: 'db.tar.gz'", '"acme" has been added to your repositories', "Login succeeded",
+                                               "Copying blob 4f4fb700ef54 done", "1000 rows copied.", "NcFTP 3.2.6", "Using username \"deploy\"."])], [v]
+    if choice == 3:
+        v = "pypi-AgEIcHlwaS5vcmc" + rand(rng, ALNUM + "-_", 120)
+        return "api_key", [f"$ twine upload -u __token__ -p {v} dist/*", "Uploading distributions to https://upload.pypi.org/legacy/"], [v[8:]]
+    if choice == 4:
+        v = password(rng).replace("'", "").replace('"', "")
+        return "password", [rng.choice([f"$ poetry config http-basic.acme {user} '{v}'", f"$ composer config http-basic.{host} {user} '{v}'"]), "$ "], [v]
+    if choice == 5:
+        v = "hvs." + rand(rng, ALNUM, 24)
+        return "api_key", [rng.choice([f"$ vault login {v}", f"$ VAULT_TOKEN={v} vault kv get secret/app"]),
+                           "Success! You are now authenticated."], [v[4:]]
+    if choice == 6:
+        a, b = password(rng).replace("'", ""), password(rng).replace("'", "")
+        return "password", [f"$ keytool -importkeystore -srckeystore app.p12 -srcstoretype PKCS12 -destkeystore app.jks",
+                            f"    -srcstorepass '{a}' -deststorepass '{b}'", "Import command completed: 1 entries successfully imported"], [a, b]
+    if choice == 7:
+        v = password(rng).replace("'", "")
+        return "password", [f"$ RSYNC_PASSWORD='{v}' rsync -av ./site/ rsync://{user}@{host}/www", "sending incremental file list"], [v]
+    if choice == 8:
+        v = password(rng).replace("@", "").replace(":", "").replace("/", "")
+        return "password", [f"$ hg clone https://{user}:{v}@{host}/hg/tools", "requesting all changes"], [v]
+    if choice == 9:
+        provider, v = rng.choice([("Cloudflare", rand(rng, ALNUM + "-_", 40)), ("Vercel", rand(rng, ALNUM, 24)),
+                                  ("Netlify", "nfp_" + rand(rng, ALNUM, 36)), ("Render", "rnd_" + rand(rng, ALNUM, 28))])
+        return "api_key", [f"{provider} · API Tokens", "Your token was created. Copy it now: you won't see it again.", v, "Copy    Done"], [v[4:] if v.startswith(("nfp_", "rnd_")) else v]
+    if choice == 10:
+        v = "FlyV1 fm2_" + rand(rng, ALNUM + "+/", 120)
+        return "api_key", ["$ fly tokens create deploy -a acme-api", v], [v[10:]]
+    if choice == 11:
+        v = rand(rng, "BCDFGHJKLMNPQRSTVWXZ", 4) + "-" + rand(rng, "BCDFGHJKLMNPQRSTVWXZ", 4)
+        return "otp", ["Device activation", rng.choice([f"First copy your one-time code: {v}", f"Enter the code {v} at github.com/login/device",
+                                                       f"Go to microsoft.com/devicelogin and enter the code {v} to authenticate."])], [v]
+    if choice == 12:
+        v = password(rng)
+        return "password", ["; /etc/asterisk/pjsip.conf", f"[{user}]", "type=auth", "auth_type=userpass", f"username={user}", f"secret={v}"], [v]
+    if choice == 13:
+        v = password(rng).replace(";", "").replace("#", "")
+        return "password", ["$ sudo grep -A3 '^\\[security\\]' /etc/grafana/grafana.ini", "[security]", f"admin_user = {user}", f"admin_password = {v}"], [v]
+    if choice == 14:
+        v = password(rng).replace('"', "")
+        return "password", ["scrape_configs:", "  - job_name: node", "    basic_auth:", f"      username: {user}", f'      password: "{v}"',
+                            "    static_configs:"], [v]
+    if choice == 15:
+        v = password(rng)
+        name = rng.choice(["spring.datasource.password", "mail.smtp.password", "ldap.bind.credentials", "quarkus.datasource.password"])
+        return "password", ["# application.properties", f"spring.datasource.username={user}", f"{name}={v}"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["```bash", f"export OPENWEATHER_KEY={v[:32]}", "python fetch.py --city Oslo", "```"], [v[:32]]
+    if choice == 17:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [rng.choice([f'const apiSecret = "{v}"', f'pub const API_SECRET: &str = "{v}";', f'API_SECRET = "{v}"  # TODO move to env'])], [v]
+    if choice == 18:
+        v = password(rng)
+        return "password", ["Weekly sync — Thursday 10:00", "Join: https://meet.acme.io/r/weekly", f"Room passcode: {v}" if rng.random() < 0.5 else f"Meeting password {v}",
+                            "Accept    Decline"], [v]
+    if choice == 19:
+        v = password(rng)
+        return "password", ["GUEST WIFI", f"Network: {rng.choice(['Acme-Guest', 'CafeNord', 'Hotel_Lobby'])}", f"Key: {v}", "Enjoy your stay"], [v]
+    if choice == 20:
+        v = rand(rng, string.digits, 6)
+        return "otp", [rng.choice([f"{v} — your Acme sign-in code", f"Acme: {v}", f"[{v}] Acme login"]), "Don't share it with anyone. Expires in 10 min.", "now"], [v]
+    if choice == 21:
+        v = "-".join(rand(rng, string.digits, 6) for _ in range(8))
+        return "password", ["BitLocker recovery", "Recovery key ID: " + rand(rng, "0123456789ABCDEF", 8), "Recovery key:", v], [v]
+    if choice == 22:
+        v = rand(rng, string.digits, 4)
+        return "otp", ["Your new card", "Dear customer,", f"the PIN for your card ending {rand(rng, string.digits, 4)} is", v,
+                       "Please memorise it and destroy this letter."], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl -H 'X-Auth-Token: {v}' https://api.{host}/v1/servers", '{"servers": []}'], [v]
+    if choice == 24:
+        v = password(rng).replace("'", "")
+        return "password", [f"$ mysqladmin -u root password '{v}'", "mysqladmin: [Warning] Using a password on the command line interface can be insecure."], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["Settings › Integrations › Zapier", "API key", v[:4] + " " + v[4:], "Regenerate"], [v]
+    if choice == 26:
+        v = password(rng)
+        return "password", ["From: IT Service Desk", "Subject: Your account", f"Hi {user}, your account is ready.",
+                            f"Username: {user}  Temporary password: {v}", "You will be asked to change it at first sign-in."], [v]
+    if choice == 27:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["$ docker run -d \\", f"    -e DD_API_KEY={v[:32]} \\", "    -e DD_SITE=datadoghq.eu \\", "    gcr.io/datadoghq/agent:7"], [v[:32]]
+    if choice == 28:
+        v = password(rng)
+        return "password", ["Router admin", "Device name    Archer AX55", f"Login password    {v}", "Firmware    1.3.2 Build 20240112"], [v]
+    if choice == 29:
+        v = base64.b64encode(rng.randbytes(33)).decode()
+        return "api_key", ["$ kubectl get secret app-tls -o yaml", "apiVersion: v1", "data:", f"  api-token: {v}", "kind: Secret"], [v]
+    if choice == 30:
+        v = rand(rng, string.digits, 8)
+        return "otp", ["Bank", f"mTAN for transfer to DE89 **** 3000: {v}" if rng.random() < 0.5 else f"Ihre TAN lautet {v}", "Valid for 5 minutes"], [v]
+    v = password(rng).replace("'", "")
+    return "password", [f"$ openssl pkcs12 -export -in cert.pem -inkey key.pem -out cert.p12 -passout 'pass:{v}'", "$ "], [v]
+
+
+def ninth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["$ sudo grep HashedControlPassword /etc/tor/torrc", f"HashedControlPassword 16:{rand(rng, '0123456789ABCDEF', 58)}"]
+    if choice == 1:
+        return ["$ sudo getent shadow noor", f"noor:$6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}:19800:0:99999:7:::"]
+    if choice == 2:
+        return ["id | email | password_hash", f"7 | noor@acme.io | $2b$12${rand(rng, ALNUM + './', 53)}"]
+    if choice == 3:
+        return ["$ openssl pkcs12 -export -in cert.pem -inkey key.pem -out cert.p12 -passout env:P12_PASSWORD", "$ "]
+    if choice == 4:
+        return ["$ restic -r /srv/restic --password-file /run/secrets/restic snapshots", "ID        Time                 Host",
+                f"{rand(rng, HEX, 8)}  2026-11-02 03:00:01  nas-01", f"{rand(rng, HEX, 8)}  2026-11-09 03:00:02  nas-01"]
+    if choice == 5:
+        return ["Payments", f"pi_{rand(rng, ALNUM, 24)}    €42.00    Succeeded", f"cus_{rand(rng, ALNUM, 14)}    noor@acme.io",
+                f"ch_{rand(rng, ALNUM, 24)}    Refunded"]
+    if choice == 6:
+        return ['{"keys": [{"kty": "RSA", "kid": "' + rand(rng, HEX, 16) + '", "use": "sig",',
+                f'  "n": "{rand(rng, ALNUM + "-_", 86)}", "e": "AQAB"}}]}}']
+    if choice == 7:
+        return ["$ git lfs ls-files -l", f"{rand(rng, HEX, 64)} * assets/logo.psd"]
+    if choice == 8:
+        return ["Generate a secret:", "    openssl rand -hex 32", "and put it in SECRET_KEY in your .env (never commit it)."]
+    if choice == 9:
+        return ["$ uuidgen", str(uuid.UUID(bytes=rng.randbytes(16))), "$ cat /proc/sys/kernel/random/boot_id", str(uuid.UUID(bytes=rng.randbytes(16)))]
+    if choice == 10:
+        return ["Transaction", f"Tx hash 0x{rand(rng, HEX, 64)}", f"Block {rng.randint(18000000, 21000000)}", "Status: Success"]
+    if choice == 11:
+        return ["Authenticator", "Acme (noor@acme.io)", "••• •••", "GitHub", "••• •••"]
+    if choice == 12:
+        return ["$ npm audit", f"lodash  <4.17.21", "Severity: high", f"Command Injection - https://github.com/advisories/GHSA-{rand(rng, '23456789cfghjmpqrvwx', 4)}-{rand(rng, '23456789cfghjmpqrvwx', 4)}-{rand(rng, '23456789cfghjmpqrvwx', 4)}"]
+    if choice == 13:
+        return ["$ docker trust inspect --pretty acme/app:1.4", "Signer    Digest                                                              Signers",
+                f"1.4       {rand(rng, HEX, 64)}    ci", f"Root Key:    {rand(rng, HEX, 64)}"]
+    if choice == 14:
+        return ["Order confirmation", f"Order #{rng.randint(100000, 999999)}", f"Tracking 1Z{rand(rng, string.ascii_uppercase + string.digits, 16)}",
+                f"Total €{rng.randint(10, 500)}.{rng.randint(10, 99)}", "Password protected? No"]
+    return ["# config.yaml", "auth:", "  password: ${DB_PASSWORD}", "  token: {{ .Values.apiToken }}", "  secret: !vault |", "    $ANSIBLE_VAULT;1.1;AES256"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -1559,7 +1738,8 @@ def negative_case(rng):
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
-         "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case)}
+         "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case),
+         "ninth": (ninth_secret_case, ninth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
