@@ -227,10 +227,11 @@ extension SecretScan {
                 if Self.isPlaceholder(bare) || bare.split(separator: ":").last.map({ Self.isPlaceholder(String($0)) }) == true { continue }
                 let match = ns.substring(with: matchRange)
                 // A public key is none, its name however OCR spelled it (`PublicKkey = …`), also when
-                // the rule's keyword starts after the word (`public key: …` in `wg show`).
+                // the rule's keyword starts after the word (`public key: …` in `wg show`); nor is a
+                // hash of a secret (`HashedControlPassword 16:…`, `password_hash: …`).
                 if secretRange.location > matchRange.location,
-                   ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location))
-                    .range(of: "public", options: .caseInsensitive) != nil { continue }
+                   case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)).lowercased(),
+                   name.contains("public") || name.contains("hash") { continue }
                 let lineRange = ns.lineRange(for: matchRange)
                 let nameStart = max(lineRange.location, matchRange.location - 16)
                 if ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))

@@ -8,6 +8,26 @@ import Foundation
 /// must be machine-made and no word; after a flag, whose meaning varies by command, it must also
 /// look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``) unless it is quoted.
 extension SecretScan {
+    /// A line that names a network (`Network:`, `SSID:`, `WLAN:`, `Wi-Fi name:`), as a Wi-Fi card,
+    /// a router's sticker or a hotel's welcome sheet shows it.
+    static let networkNameLine = TextMatcher(#"(?im)^[ \t]*(?:(?:wi-?fi|wireless|wlan)[ \t]+)?(?:network(?:[ \t]+name)?|ssid|wlan|wi-?fi(?:[ \t]+name)?)[ \t]*[:：]"#)
+    /// A `Key:` line: its value runs to the line's end.
+    static let keyLine = TextMatcher(#"(?im)^[ \t]*(?:network[ \t]+|wi-?fi[ \t]+|wlan[ \t]+)?key[ \t]*[:：][ \t]*(\S[^\n]{0,127}?)[ \t]*$"#)
+
+    /// The key of a network named on the line before it (`Network: CafeNord` /
+    /// `Key: 8nf*YtoyPGB`): a bare `Key:` names too much, but a network's key is its password.
+    func networkKeys() -> [Secret] {
+        guard mentions("key"), mentions("network", "ssid", "wlan", "wifi", "wi-fi", "wireless") else { return [] }
+        let names = Self.networkNameLine.matches(in: text)
+        guard !names.isEmpty else { return [] }
+        return Self.keyLine.matches(in: text).compactMap { match in
+            guard let range = match.range(1), let value = match[1],
+                  names.contains(where: { $0.start < match.start && utf8[$0.start..<match.start].filter { $0 == 0x0A }.count == 1 }),
+                  Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, "Wi-Fi", range.lowerBound, range.upperBound)
+        }
+    }
+
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
     /// \\server\share /user:ACME\ana …`).

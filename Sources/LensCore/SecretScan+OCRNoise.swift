@@ -282,6 +282,8 @@ extension SecretScan {
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
         if let last = words.last, Self.wordsAboutASecret.contains(last) { return nil }
         if words.contains("public") || words.contains("publishable") { return nil }
+        // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
+        if words.contains(where: { $0.hasPrefix("hashed") }) { return nil }
         let passwords = Self.passwordWords
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
@@ -331,7 +333,7 @@ extension SecretScan {
                     valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
                 }
             }
-            guard let kind = Self.secretName(identifier) else { continue }
+            guard let kind = Self.secretName(identifier) ?? match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) }) else { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
             if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),
@@ -382,11 +384,27 @@ extension SecretScan {
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
-                guard literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value) else { continue }
+                if !(literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
+                    // A shorter value given to a bare `secret` with `=` or `:` that looks like a
+                    // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one.
+                    guard identifier.lowercased().hasSuffix("secret"), separator != nil, separator != "is",
+                          Self.isPasswordValue(value, quoted: quoted), Self.looksLikeSecretOnItsOwn(value) else { continue }
+                    found.append(secret(.password, nil, start, end))
+                    continue
+                }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }
         return found
+    }
+
+    /// What a name OCR split with a space names, joined with the letters before that space
+    /// (`?subscript ion-key=…`: `subscription-key`), when the part after the space names nothing.
+    func nameJoined(_ identifier: String, at start: Int) -> SecretKind? {
+        guard start >= 2, Self.isSpace(utf8[start - 1]), Self.isLetter(utf8[start - 2]) else { return nil }
+        var from = start - 2
+        while from > 0, start - from < 24, Self.isLetter(utf8[from - 1]) { from -= 1 }
+        return Self.secretName(slice(from, start - 1) + identifier)
     }
 
     /// Whether only up to three words (letters) are between the line's start and `index`: a

@@ -235,6 +235,20 @@ extension SecretScan {
     /// The last line of a message a browser may read its code from (WebOTP's `@acme.com #482913`).
     static let domainBoundCode = TextMatcher(#"(?m)^[ \t]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+[ \t]+#([A-Za-z0-9]{4,10})(?![A-Za-z0-9])"#)
 
+    /// A code alone on the line after a line that names it and ends with `is` or a colon (a PIN
+    /// letter's `the PIN for your card ending 5193 is` / `1191`): only the words no other number
+    /// has (a bare `code` may be a postal one).
+    static let codeUnderItsCue = TextMatcher(
+        #"(?im)(?<![A-Za-z])(?:pin|passcode|one[\s\-]?time\s+(?:code|password|pin)|(?:verification|security|sign[\s\-]?in|log[\s\-]?in)\s+code|(?-i:[mM]?TAN))(?![A-Za-z])[^\n]{0,60}?(?:\bis|[:：])[ \t]*\r?\n[ \t]*(\d{4,8})[ \t]*$"#)
+
+    func codesUnderTheirCue() -> [Secret] {
+        guard mentions("pin", "passcode", "code", "tan") else { return [] }
+        return Self.codeUnderItsCue.matches(in: text).compactMap { match in
+            guard let range = match.range(1) else { return nil }
+            return secret(.otp, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
     func letterCodes() -> [Secret] {
         var found: [Secret] = []
         if mentions("#") {

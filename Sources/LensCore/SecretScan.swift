@@ -148,8 +148,8 @@ struct SecretScan {
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
         // `ntn_…`): the shape new providers follow, checked for randomness below.
-        // Some carry a random part before the key (`sgp_AaD80dc6E02eCAE1_d3cb…`).
-        ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_|[A-Za-z0-9]{8,24}_)?[A-Za-z0-9]{30,}"#),
+        // Some carry a random part before the key (`sgp_AaD80dc6E02eCAE1_d3cb…`, Pinecone's five: `pcsk_7iKeg_…`).
+        ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_|[A-Za-z0-9]{4,24}_)?[A-Za-z0-9]{30,}"#),
     ]
 
     static let providerMatcher = TextMatcher(
@@ -819,7 +819,7 @@ struct SecretScan {
     /// Finnish with a possessive ending, `vahvistuskoodisi`); Romanian `codul … este`, Greek `κωδικός … είναι`:
     /// cues of their own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
     /// a compound's end at every word costs every text).
-    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
+    static let otpCue = #"(one[\s\-]?time[\s\-]+(?:pass(?:word|code)?|code|pin)|otp|pass\s?code|(?:verification|verify|security|log-?in|sign[\s\-]?in|authentication|auth|confirmation|access|activation|2fa|sms|text|sms-)\s*code|code|coce|pin|password|(?-i:(?:[mM]|i|SMS-|sms|push|chip|photo)?TAN)|пароль|verificatiecode|sms-code|verifizierungscode|best\p{L}{1,2}tigungscode|sicherheitscode|c\p{L}{1,2}digo|codice|验证码|驗證碼|認証コード|確認コード|인증\s?코드|인증번호|код|m[aã]\s+(?:x[aá]c\s+(?:nh[aậ]n|th[uự]c)|k[ií]ch\s+ho[aạ]t|otp))"#
     static let codeModifiers: Set<String> = [
         "postal", "zip", "post", "area", "country", "calling", "dial", "dialing", "error", "exit", "status", "return", "response",
         "source", "promo", "promotional", "discount", "coupon", "voucher", "gift", "tracking", "product", "bar", "qr", "color", "colour",
@@ -850,11 +850,11 @@ struct SecretScan {
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
         // On one line, and not the end of a longer number in groups (`Meeting ID: 858 0689 6348` / `Passcode: …`).
-        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(?<!\d[ \-])"# + otpValue + #"[ \t]*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
+        TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])(?<!\d[ \-])"# + otpValue + #"[ \t]*[(（]?[^.\n\d()]{0,30}?(?<![\p{L}\[])(one[\s\-]?time|otp|pass\s?code|verification\s+code|security\s+code|login\s+code|sign[\s\-]?in\s+code|authentication\s+code|验证码|驗證碼|認証コード)(?![\p{L}])"#),
         // A bank's code after the payment it confirms, with its amount and payee between
         // (`OTP for txn of INR 5,061.00 at AMAZON … is 880363`, `Ihre mTAN für … 358,00 EUR lautet
         // 88977715`): only the cues no other number has, and `is`, `lautet` or a colon before it.
-        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:m|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:[mM]|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }

@@ -224,6 +224,22 @@ struct SecretDetectorTests {
         Case(text: "API key created\nKey  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", kind: .apiKey, value: "bb487b8712b7fc55b887869ed7dfdde5"),
         Case(text: "API key created\nsbp_d776fa1e58635e241b36f6cf2bd48032291f94eb\nMake sure to copy it now.", kind: .apiKey, value: "d776fa1e58635e241b36f6cf2bd48032"),
         Case(text: "API key created\noy2qanoqahdeaz587vencir05e2cku1kulkdrn2ec7x7ph\nDone", kind: .apiKey, value: "qanoqahdeaz587vencir05e2cku1"),
+        // The ninth pool's first look (seed 1101): a Wi-Fi card's key under its network's name;
+        // Composer's and Poetry's `http-basic` user and password; a bare `secret=` given a
+        // password (Asterisk's); a TAN after OCR read its `m` as `M`; a code before a dash and
+        // `your … sign-in code`; a PIN on the line after the one that names it.
+        Case(text: "GUEST WIFI\nNetwork: CafeNord\nKey: 8nf*YtoyPGB\nEnjoy your stay", kind: .password, value: "8nf*YtoyPGB"),
+        Case(text: "Wi-Fi\nSSID: Hotel_Lobby\nKey: JMg18DgGak", kind: .password, value: "JMg18DgGak"),
+        Case(text: "$ poetry config http-basic.acme deploy '4XH+-WmF&b3M_?j'\n$", kind: .password, value: "4XH+-WmF&b3M_?j"),
+        Case(text: "$ composer config http-basic.repo.acme.io build '#AezlUByGI8'", kind: .password, value: "#AezlUByGI8"),
+        Case(text: "; /etc/asterisk/pjsip.conf\n[noor]\ntype=auth\nusername=noor\nsecret=9Rfj-EV+8vL4nK", kind: .password, value: "9Rfj-EV+8vL4nK"),
+        Case(text: "Bank\nMTAN for transfer to DE89 **** 3000: 96034811\nValid for 5 minutes", kind: .otp, value: "96034811"),
+        Case(text: "815633 — your Acme sign-in code\nDon't share it with anyone.", kind: .otp, value: "815633"),
+        Case(text: "Dear customer,\nthe PIN for your card ending 5193 is\n1191\nPlease memorise it.", kind: .otp, value: "1191"),
+        // A name OCR split in a query string: `subscript ion-key`.
+        Case(text: "GET https://api.acme.io/v2/items?subscript ion-key=77ee83988b3e7774575a83d26d1fbb22&page=2", kind: .apiKey, value: "77ee83988b3e7774575a83d26d1fbb22"),
+        // A random part of five before the key (Pinecone's).
+        Case(text: "Pinecone console\npcsk_7iKeg_T8sLm2QWn4vXz9RpYbK3cJdF6hA1uE5oGtNqVwZxMy7B2nC4\nDone", kind: .apiKey, value: "T8sLm2QWn4vXz9RpYbK3cJdF6hA1uE5o"),
         Case(text: "Messages\nAz ellenőrző kódod: 420416\nnow", kind: .otp, value: "420416"),
         Case(text: "Konto\nPengguna: root\nKata sandi: PJJuFL9zzFu1V", kind: .password, value: "PJJuFL9zzFu1V"),
         Case(text: "Cont\nPengguna: ops\nParool: dkeGw1I_mTzNNc", kind: .password, value: "dkeGw1I_mTzNNc"),
@@ -1021,6 +1037,13 @@ struct SecretDetectorTests {
         "$ pass show email\nError: email is not in the password store.\n$",
         "API KEY Required\nSECRET KEY abc",
         "import * as Sentry from \"@sentry/browser\";\nSentry.init({\n  dsn: \"https://4f8e2a1c9b7d4e6f8a0b2c4d6e8f0a1b@o450123.ingest.sentry.io/4505123\",\n});",
+        // The ninth pool's neighbours: Tor's hashed control password; a `Key:` that names no
+        // network's; a postal code on the line after its label; a secret's setting that is a word.
+        "$ sudo grep HashedControlPassword /etc/tor/torrc\nHashedControlPassword 16:F6CBFD0765D8607229F556836C09DDDDB728B035E7E9D69172262E00AD",
+        "Keyboard shortcuts\nNetwork: Ethernet 2\nSettings\nKey: Ctrl+Shift+P",
+        "Shipping address\nPostal code is\n10115\nBerlin",
+        "[general]\nsecret=yes\nsecret: required",
+        "export SORT_KEY=created_at\nexport SSH_KEY=~/.ssh/id_ed25519\nCACHE_KEY=user:1042:profile",
         // The eighth pool's neighbours: a secret's size where its value would be (`kubectl describe
         // secret`), a public key under a `key:` label (`wg show`), a key a dashboard shows cut after
         // an ellipsis, a publishable key.
