@@ -333,7 +333,10 @@ extension SecretScan {
                     valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
                 }
             }
-            guard let kind = Self.secretName(identifier) ?? match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) }) else { continue }
+            // (Only before `=` or `:`: after spaces alone, the word before is a word of prose, as in
+            // `Add new upstream signing key 19882D92…`.)
+            guard let kind = Self.secretName(identifier)
+                    ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
             if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),

@@ -1044,6 +1044,8 @@ struct SecretDetectorTests {
         "Shipping address\nPostal code is\n10115\nBerlin",
         "[general]\nsecret=yes\nsecret: required",
         "export SORT_KEY=created_at\nexport SSH_KEY=~/.ssh/id_ed25519\nCACHE_KEY=user:1042:profile",
+        // (A key's fingerprint after two words of prose: `signing key` is no name OCR split.)
+        "  * Add new upstream signing key 19882D92DDA4C400C22C0D56CC2AF4472167BE03\n    to debian/upstream/signing-key.asc",
         // The eighth pool's neighbours: a secret's size where its value would be (`kubectl describe
         // secret`), a public key under a `key:` label (`wg show`), a key a dashboard shows cut after
         // an ellipsis, a publishable key.
