@@ -238,11 +238,30 @@ extension SecretScan {
     /// A code alone on the line after a line that names it and ends with `is` or a colon (a PIN
     /// letter's `the PIN for your card ending 5193 is` / `1191`): only the words no other number
     /// has (a bare `code` may be a postal one).
+    /// Whether a line holds only digits (spaces around them aside), as many as `count` says.
+    func hasLineOfDigitsAlone(_ count: ClosedRange<Int>) -> Bool {
+        var digits = 0, other = false
+        for byte in utf8 {
+            if Self.isLineBreak(byte) {
+                if !other, count.contains(digits) { return true }
+                digits = 0
+                other = false
+            } else if (0x30...0x39).contains(byte) {
+                digits += 1
+            } else if !Self.isSpace(byte) {
+                other = true
+            }
+        }
+        return !other && count.contains(digits)
+    }
+
     static let codeUnderItsCue = TextMatcher(
         #"(?im)(?<![A-Za-z])(?:pin|passcode|one[\s\-]?time\s+(?:code|password|pin)|(?:verification|security|sign[\s\-]?in|log[\s\-]?in)\s+code|(?-i:[mM]?TAN))(?![A-Za-z])[^\n]{0,60}?(?:\bis|[:：])[ \t]*\r?\n[ \t]*(\d{4,8})[ \t]*$"#)
 
     func codesUnderTheirCue() -> [Secret] {
-        guard mentions("pin", "passcode", "code", "tan") else { return [] }
+        // (First a line of 4–8 digits alone, found in one pass over the bytes: the cues are words
+        // of many texts, such a line is rare.)
+        guard hasLineOfDigitsAlone(4...8), mentions("pin", "passcode", "code", "tan") else { return [] }
         return Self.codeUnderItsCue.matches(in: text).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
