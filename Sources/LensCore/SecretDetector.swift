@@ -91,7 +91,8 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue() }
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue()
+            + scan.codesInWarnedMessages() }
         if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()

@@ -243,7 +243,7 @@ extension SecretScan {
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -288,6 +288,9 @@ extension SecretScan {
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
         if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
+        // A setting's `credentials` (`ldap.bind.credentials=…`) holds a password; the caller takes
+        // only a value that looks like one on its own (no path).
+        if let last = words.last, last == "credentials" || last == "credential" { return .password }
         // A tool's option whose name ends with `pass` (`-storepass`, `-keypass`: keytool's).
         if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"), !Self.wordsEndingInPass.contains(last) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
@@ -313,7 +316,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk"])
+        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk", "credential"])
         guard !lines.isEmpty else { return found }
         for match in Self.secretIdentifier.matches(in: text, within: lines) {
             guard var identifier = match[1] else { continue }
@@ -378,6 +381,9 @@ extension SecretScan {
             switch kind {
             case .password:
                 guard Self.isPasswordValue(value, quoted: quoted) else { continue }
+                if identifier.lowercased().hasSuffix("credentials") || identifier.lowercased().hasSuffix("credential") {
+                    guard separator != nil, separator != "is", Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { continue }
+                }
                 found.append(secret(.password, nil, start, end))
             default:
                 // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
@@ -597,6 +603,7 @@ extension SecretScan {
         (["hvs", "hvb", "hvr"], ("Vault", #"hv[sbr] ?\. ?"#, 24, 100, 1)),
         (["sv2"], ("LangSmith", #"[lI1|]sv2 ?_ ?(?:pt|sk) ?_ ?"#, 40, 46, 1)),
         (["glc", "glsa"], ("Grafana", #"gl(?:c|sa)(?: ?_ ?| )"#, 32, 120, 1)),
+        (["fm2", "fm1", "flyv"], ("Fly.io", #"fm[12][ar]? ?_ ?"#, 60, 800, 1)),
         // (Capitals and digits: OCR reads a `0` as `O` or `@`, so a body without digits is still one.)
         (["nrak"], ("New Relic", #"NRAK ?- ?"#, 26, 28, 0)),
         (["tskey"], ("Tailscale", #"tskey ?- ?[a-z]{3,7} ?- ?"#, 40, 80, 1)),

@@ -238,6 +238,34 @@ extension SecretScan {
     /// A code alone on the line after a line that names it and ends with `is` or a colon (a PIN
     /// letter's `the PIN for your card ending 5193 is` / `1191`): only the words no other number
     /// has (a bare `code` may be a postal one).
+    /// A message's warning not to share it (`Don't share it with anyone`, `Do not share this`).
+    static let noSharingWarning = TextMatcher(#"(?i)(?<![A-Za-z])(?:don[’']?t|do not|never)\s+share(?![A-Za-z])"#)
+    /// A number of 4–8 digits standing alone: after a line's start, a space, `[` or `: `; not a
+    /// price, an order number, a time, a date or a part of a longer number.
+    static let numberAlone = TextMatcher(#"(?<![\p{L}\p{N}#$€£¥.,:/_\-])(\d{4,8})(?![\p{N}\p{L}%/:_]|[.,\-]\d)"#)
+
+    /// A code in a message that warns not to share it, on the warning's line or one of the two
+    /// before it (a push notification's title: `[316295] Acme login`, `Acme: 872436`), when no
+    /// code word came with it.
+    func codesInWarnedMessages() -> [Secret] {
+        guard mentions("share") else { return [] }
+        var found: [Secret] = []
+        for warning in Self.noSharingWarning.matches(in: text) {
+            var from = warning.start, breaks = 0
+            while from > 0, breaks < 3 {
+                if utf8[from - 1] == 0x0A { breaks += 1; if breaks == 3 { break } }
+                from -= 1
+            }
+            var to = warning.end
+            while to < utf8.count, !Self.isLineBreak(utf8[to]) { to += 1 }
+            for number in Self.numberAlone.matches(in: slice(from, to)) {
+                guard let range = number.range(1) else { continue }
+                found.append(secret(.otp, nil, from + range.lowerBound, from + range.upperBound))
+            }
+        }
+        return found
+    }
+
     /// Whether a line holds only digits (spaces around them aside), as many as `count` says.
     func hasLineOfDigitsAlone(_ count: ClosedRange<Int>) -> Bool {
         var digits = 0, other = false

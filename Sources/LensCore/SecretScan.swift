@@ -144,6 +144,8 @@ struct SecretScan {
         ("Supabase", #"sbp_[0-9a-f]{40}"#),
         ("Docker Hub", #"dckr_pat_[A-Za-z0-9_\-]{27}"#),
         ("NuGet", #"oy2[a-z0-9]{43}"#),
+        // Fly.io's macaroon tokens (`fly tokens create`: `FlyV1 fm2_…`, base64 with `+` and `/`).
+        ("Fly.io", #"fm[12][ar]?_[A-Za-z0-9+/=]{60,}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
@@ -474,7 +476,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
@@ -546,7 +548,9 @@ struct SecretScan {
     }
 
     /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
+    /// password may be quoted on its own, `deploy:'…'`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,
     /// then `P:` and the password to its `;` (OCR may put spaces after the separators, and read
     /// `WIFI` as `WIFL` or `WIEFI`: the fields' shape says what it is).

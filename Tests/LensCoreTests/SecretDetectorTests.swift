@@ -236,6 +236,13 @@ struct SecretDetectorTests {
         Case(text: "Bank\nMTAN for transfer to DE89 **** 3000: 96034811\nValid for 5 minutes", kind: .otp, value: "96034811"),
         Case(text: "815633 — your Acme sign-in code\nDon't share it with anyone.", kind: .otp, value: "815633"),
         Case(text: "Dear customer,\nthe PIN for your card ending 5193 is\n1191\nPlease memorise it.", kind: .otp, value: "1191"),
+        // (Its held-out seed 1109, looked at after it was measured: a registry tool's `--src-creds
+        // user:'…'`, a setting named `credentials`.)
+        Case(text: "$ skopeo copy --src-creds deploy:'Ks#629Rd!8M^A' docker://192.168.1.20/app:1.4 oci:app", kind: .password, value: "Ks#629Rd!8M^A"),
+        Case(text: "# application.properties\nspring.datasource.username=deploy\nldap.bind.credentials=UfIuIdVj#N-J&mX5", kind: .password, value: "UfIuIdVj#N-J&mX5"),
+        // (And its seed 1111's short codes: a push notification whose only cue is its warning.)
+        Case(text: "[316295] Acme login\nDon't share it with anyone. Expires in 10 min.\nnow", kind: .otp, value: "316295"),
+        Case(text: "Acme: 872436\nDo not share this with anyone.", kind: .otp, value: "872436"),
         // A name OCR split in a query string: `subscript ion-key`.
         Case(text: "GET https://api.acme.io/v2/items?subscript ion-key=77ee83988b3e7774575a83d26d1fbb22&page=2", kind: .apiKey, value: "77ee83988b3e7774575a83d26d1fbb22"),
         // A random part of five before the key (Pinecone's).
@@ -254,6 +261,11 @@ struct SecretDetectorTests {
     /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
     /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
     static let readByOCR: [Case] = [
+        // (The ninth pool's held-out 1109 as OCR read it: a name split at its dots; Fly.io's token
+        // split and its `FlyV1` read as `Flyvi`.)
+        Case(text: "# application.properties\nspring. datasource.username=deploy\nldap .bind. credentials=UfIuIdVj#N-J&mx5", kind: .password, value: "UfIuIdVj#N-J&mx5"),
+        Case(text: "$ fly tokens create deploy -a acme-api\nFlyvi fm2_jcKxgZw1uQuL7eCmkilNOFzZ+oqDrzmnIyKU16LaW LMyUbiFkO0e Jb5weMfwer7 LRFALYOkKIUM1VZ3emHbnj 6nMtNrzQNiSEmOdc80xGOGq7Z6x9eJ7L",
+             kind: .apiKey, value: "LMyUbiFkO0e"),
         // The space after `is` dropped, the value glued to it (rendered seed 131).
         Case(text: "maria: the new pass is_k3@@Qv9-|\nok thanks, logging in now", kind: .password, value: "_k3@@Qv9-|"),
         Case(text: "Secret key sk live IENTRvbD3vp290wV26TdbCGm", kind: .apiKey, value: "IENTRvbD3vp290wV26TdbCGm"),
@@ -1044,6 +1056,10 @@ struct SecretDetectorTests {
         "Shipping address\nPostal code is\n10115\nBerlin",
         "[general]\nsecret=yes\nsecret: required",
         "export SORT_KEY=created_at\nexport SSH_KEY=~/.ssh/id_ed25519\nCACHE_KEY=user:1042:profile",
+        // (A warning not to share next to numbers that are no code: a price, an order number, a date, a time.)
+        "Order #482913 shipped 12/03/2026 at 14:05\nTotal €1249.00\nDon't share your account password with anyone.",
+        // (A setting's `credentials` that holds a path or a word.)
+        "keyring: /etc/ceph/ceph.client.admin.keyring\ncredentials: /etc/ceph/ceph.client.admin.keyring\nspring.cloud.gcp.credentials.location=file:/secrets/key.json\ncredentials = none",
         // (A key's fingerprint after two words of prose: `signing key` is no name OCR split.)
         "  * Add new upstream signing key 19882D92DDA4C400C22C0D56CC2AF4472167BE03\n    to debian/upstream/signing-key.asc",
         // The eighth pool's neighbours: a secret's size where its value would be (`kubectl describe
