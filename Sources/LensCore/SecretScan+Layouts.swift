@@ -22,7 +22,8 @@ extension SecretScan {
         guard !names.isEmpty else { return [] }
         return Self.keyLine.matches(in: text).compactMap { match in
             guard let range = match.range(1), let value = match[1],
-                  names.contains(where: { $0.start < match.start && utf8[$0.start..<match.start].filter { $0 == 0x0A }.count == 1 }),
+                  names.contains(where: { $0.start < match.start && match.start - $0.start <= 256
+                      && utf8[$0.start..<match.start].filter { $0 == 0x0A }.count == 1 }),
                   Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, "Wi-Fi", range.lowerBound, range.upperBound)
         }

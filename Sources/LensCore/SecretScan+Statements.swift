@@ -251,13 +251,14 @@ extension SecretScan {
         guard mentions("share") else { return [] }
         var found: [Secret] = []
         for warning in Self.noSharingWarning.matches(in: text) {
+            // (At most 512 bytes either way: a text of one long line costs no more.)
             var from = warning.start, breaks = 0
-            while from > 0, breaks < 3 {
+            while from > 0, warning.start - from < 512 {
                 if utf8[from - 1] == 0x0A { breaks += 1; if breaks == 3 { break } }
                 from -= 1
             }
             var to = warning.end
-            while to < utf8.count, !Self.isLineBreak(utf8[to]) { to += 1 }
+            while to < utf8.count, to - warning.end < 512, !Self.isLineBreak(utf8[to]) { to += 1 }
             for number in Self.numberAlone.matches(in: slice(from, to)) {
                 guard let range = number.range(1) else { continue }
                 found.append(secret(.otp, nil, from + range.lowerBound, from + range.upperBound))
