@@ -230,8 +230,8 @@ extension SecretScan {
                 // the rule's keyword starts after the word (`public key: …` in `wg show`); nor is a
                 // hash of a secret (`HashedControlPassword 16:…`, `password_hash: …`).
                 if secretRange.location > matchRange.location,
-                   case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)).lowercased(),
-                   name.contains("public") || name.contains("hash") { continue }
+                   case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
+                   name.lowercased().contains("public") || Self.saysHash(name) { continue }
                 let lineRange = ns.lineRange(for: matchRange)
                 let nameStart = max(lineRange.location, matchRange.location - 16)
                 if ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))

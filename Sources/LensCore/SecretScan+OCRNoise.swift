@@ -799,6 +799,13 @@ extension SecretScan {
     }
     static let publicWord = TextMatcher(#"(?i)\bpubli(?:c|shable)\b"#)
 
+    /// `hash`, `hashed` or `hashes` as a word or a part of a name (`password_hash`,
+    /// `HashedControlPassword`, `PASSWORD_HASH`), not inside another word (`hashicorp`).
+    static let hashWord = TextMatcher(#"(?<![A-Za-z])[Hh]ash(?:ed|es)?(?![a-z])|(?<=[a-z])Hash(?:ed|es)?(?![a-z])|(?<![A-Za-z])HASH(?:ED|ES)?(?![A-Z])"#)
+
+    /// Whether a name or a command says its value is a hash (``hashWord``).
+    static func saysHash(_ text: String) -> Bool { hashWord.firstMatch(in: text) != nil }
+
     /// Whether an ellipsis (`..`, `...`, `…`) starts at `index`.
     func startsWithEllipsis(_ index: Int) -> Bool {
         guard index + 1 < utf8.count else { return false }

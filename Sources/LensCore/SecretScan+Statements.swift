@@ -235,9 +235,6 @@ extension SecretScan {
     /// The last line of a message a browser may read its code from (WebOTP's `@acme.com #482913`).
     static let domainBoundCode = TextMatcher(#"(?m)^[ \t]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+[ \t]+#([A-Za-z0-9]{4,10})(?![A-Za-z0-9])"#)
 
-    /// A code alone on the line after a line that names it and ends with `is` or a colon (a PIN
-    /// letter's `the PIN for your card ending 5193 is` / `1191`): only the words no other number
-    /// has (a bare `code` may be a postal one).
     /// A message's warning not to share it (`Don't share it with anyone`, `Do not share this`).
     static let noSharingWarning = TextMatcher(#"(?i)(?<![A-Za-z])(?:don[’']?t|do not|never)\s+share(?![A-Za-z])"#)
     /// A number of 4–8 digits standing alone: after a line's start, a space, `[` or `: `; not a
@@ -284,6 +281,9 @@ extension SecretScan {
         return !other && count.contains(digits)
     }
 
+    /// A code alone on the line after a line that names it and ends with `is` or a colon (a PIN
+    /// letter's `the PIN for your card ending 5193 is` / `1191`): only the words no other number
+    /// has (a bare `code` may be a postal one).
     static let codeUnderItsCue = TextMatcher(
         #"(?im)(?<![A-Za-z])(?:pin|passcode|one[\s\-]?time\s+(?:code|password|pin)|(?:verification|security|sign[\s\-]?in|log[\s\-]?in)\s+code|(?-i:[mM]?TAN))(?![A-Za-z])[^\n]{0,60}?(?:\bis|[:：])[ \t]*\r?\n[ \t]*(\d{4,8})[ \t]*$"#)
 

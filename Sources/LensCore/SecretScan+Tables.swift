@@ -215,7 +215,7 @@ extension SecretScan {
         guard mentions("pass", "secret", "token", "op read", ".key") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
-            guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) else { return nil }
+            guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }
             var promptIndent = match.start
             while promptIndent < utf8.count, Self.isSpace(utf8[promptIndent]) { promptIndent += 1 }
             var start = match.end
