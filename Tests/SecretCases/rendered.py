@@ -53,6 +53,15 @@ a calendar invite's passcode, a Wi-Fi card, a push notification's code, a BitLoc
 a PIN letter; negatives such as hashed passwords (Tor, `shadow`, bcrypt), `-passout env:`,
 restic snapshot ids, Stripe object ids, a JWKS modulus, LFS object ids, UUIDs, transaction
 hashes, hidden codes, advisory ids, signed digests and templated or vaulted config values.
+`--pool tenth` (see ``tenth_secret_case``), written after the ninth had been through four rounds:
+CI runners' and build services' tokens, password managers' sessions and `show` output, Fastlane,
+Rails credentials, Matrix, Cloudinary, Terraform Cloud, `printenv` lines named `*_PASS`/`*_PWD`,
+`.git-credentials`, colloquial chat, codes shown in two groups and beside an amount, a browser's
+suggested password, `sssd.conf`, an OpenVPN `auth.txt`, `aws sts` JSON, `terraform output`, an
+app password, an age secret key, NetworkManager's `psk=`, flow mappings, Android signing configs;
+negatives such as LLM token counts, exit and status codes, VINs, public client keys (PostHog,
+Mapbox `pk.`), password-age notices, S3 response headers, short links, empty settings, BSSIDs,
+`Content-MD5`, a GPG signing key id, age and Nostr public keys, `git ls-remote`, Docker volumes.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -1708,6 +1717,191 @@ def ninth_negative_case(rng):
     return ["# config.yaml", "auth:", "  password: ${DB_PASSWORD}", "  token: {{ .Values.apiToken }}", "  secret: !vault |", "    $ANSIBLE_VAULT;1.1;AES256"]
 
 
+def tenth_secret_case(rng):
+    """The tenth pool (`--pool tenth`): written after the ninth pool had been through four rounds,
+    before any rule was run on it, from places none of the earlier pools has: a GitLab runner's
+    `glrt-` token, Bitwarden's `BW_SESSION`, Fastlane's and `match`'s passwords, a SIM card's PUK,
+    Rails' `secret_key_base`, a Matrix access token, a `CLOUDINARY_URL`, Terraform Cloud's
+    `.atlasv1.` token, CircleCI, Buildkite, SonarQube and Heroku tokens, `keepassxc-cli show -s`,
+    `printenv` lines named `*_PASS`/`*_PWD`, a `.git-credentials` file, colloquial chat (`pw is`,
+    `creds: user / pass`), codes spoken in groups (`481 293`, `481-293`) and a bank's code beside an
+    amount, a browser's suggested password, `code-server`'s config, `sssd.conf`'s
+    `ldap_default_authtok`, an OpenVPN `auth.txt` (a user line, then the password alone),
+    `kubectl config view --raw`, `aws sts get-session-token` JSON, `terraform output`, a Nextcloud
+    app password, `AGE-SECRET-KEY-1`, NetworkManager's keyfile `psk=`, `mosquitto_sub -P`, a `.env` with `export` and spaces around `=`, a YAML flow mapping and an Android
+    `signingConfigs` block."""
+    user = rng.choice(["deploy", "admin", "ci", "noor", "svc_backup", "ops", "build", "mika"])
+    host = rng.choice(["git.acme.io", "10.0.4.12", "nas.lan", "db-02.internal", "192.168.10.3"])
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = "glrt-" + rand(rng, ALNUM + "-_", 20)
+        return "api_key", [f"$ sudo gitlab-runner register --non-interactive --url https://{host} \\", f"    --token {v} --executor docker",
+                           "Runtime platform  arch=amd64 os=linux"], [v[5:]]
+    if choice == 1:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["$ bw unlock", "? Master password: [hidden]", "Your vault is now unlocked!", "To unlock your vault, set your session key:",
+                           f'$ export BW_SESSION="{v}"'], [v]
+    if choice == 2:
+        v = password(rng).replace('"', "")
+        name = rng.choice(["FASTLANE_PASSWORD", "MATCH_PASSWORD", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"])
+        return "password", ["# fastlane/.env.default", f"FASTLANE_USER={user}@acme.io", f'{name}="{v}"', "FASTLANE_TEAM_ID=8RX2Q9A7LM"], [v]
+    if choice == 3:
+        v = rand(rng, string.digits, 8)
+        return "password", ["Your SIM card", f"PIN1  {rand(rng, string.digits, 4)}", f"PUK1  {v}", "Keep this card in a safe place."], [v]
+    if choice == 4:
+        v = rand(rng, HEX, 128)
+        return "api_key", ["$ bin/rails credentials:show", "# aws:", "#   access_key_id: 123", "", f"secret_key_base: {v}"], [v]
+    if choice == 5:
+        v = "syt_" + rand(rng, ALNUM, 12) + "_" + rand(rng, ALNUM, 20) + "_" + rand(rng, ALNUM, 6)
+        return "api_key", ["Settings · Help & About", "Advanced", "Homeserver is https://matrix.acme.io", "Access Token", v,
+                           "Your access token gives full access to your account. Do not share it with anyone."], [v[4:]]
+    if choice == 6:
+        key, secret = rand(rng, string.digits, 15), rand(rng, ALNUM + "-_", 27)
+        return "api_key", [f"CLOUDINARY_URL=cloudinary://{key}:{secret}@acme-media", "NODE_ENV=production"], [secret]
+    if choice == 7:
+        v = rand(rng, ALNUM, 14) + ".atlasv1." + rand(rng, ALNUM, 67)
+        return "api_key", ["$ cat ~/.terraform.d/credentials.tfrc.json", "{", '  "credentials": {', '    "app.terraform.io": {',
+                           f'      "token": "{v}"', "    }", "  }", "}"], [v]
+    if choice == 8:
+        provider, prefix, body = rng.choice([("CircleCI", "CCIPAT_", rand(rng, ALNUM, 22) + "_" + rand(rng, HEX, 40)),
+                                              ("Buildkite", "bkua_", rand(rng, HEX, 40)), ("SonarQube", "squ_", rand(rng, HEX, 40)),
+                                              ("Heroku", "HRKU-", rand(rng, ALNUM + "-_", 60))])
+        return "api_key", [f"{provider} — Personal API Tokens", f"Name: {user}-laptop", f"Token: {prefix}{body}", "Created just now"], [body]
+    if choice == 9:
+        v = password(rng)
+        return "password", [f"$ keepassxc-cli show -s ~/vault.kdbx Email/{user}", "Title: Work mail", f"UserName: {user}@acme.io",
+                            f"Password: {v}", "URL: https://mail.acme.io", "Notes:"], [v]
+    if choice == 10:
+        v = password(rng)
+        name = rng.choice(["SMTP_PASS", "MYSQL_PWD", "REDIS_PASS", "LDAP_BIND_PW", "MQTT_PASS", "FTP_PWD"])
+        return "password", ["$ printenv | grep -iE 'pass|pwd|pw'", f"{name}={v}", "PWD=/home/" + user], [v]
+    if choice == 11:
+        if rng.random() < 0.5:
+            kind, v, shown = "api_key", rand(rng, ALNUM, 36), None
+            shown = "ghp_" + v
+        else:
+            kind, v = "password", password(rng).replace("@", "").replace(":", "").replace("/", "")
+            shown = v
+        return kind, ["$ cat ~/.git-credentials", f"https://{user}:{shown}@github.com"], [v]
+    if choice == 12:
+        v = password(rng)
+        line = rng.choice([f"pw is {v}", f"the pwd: {v}", f"creds: {user} / {v}", f"login {user} pass {v}", f"user {user}, pw {v} — don't share"])
+        return "password", [f"{rng.choice(['Ana', 'Jonas', 'Priya'])}  10:42", "can you check the staging box?", line, "thx 🙏"], [v]
+    if choice == 13:
+        v = rand(rng, string.digits, 6)
+        shown = rng.choice([f"{v[:3]} {v[3:]}", f"{v[:3]}-{v[3:]}"])
+        return "otp", ["Messages · now", rng.choice([f"Your verification code is {shown}", f"{shown} is your Acme security code",
+                                                     f"Use {shown} to sign in to Acme. Never share this code."])], [v]
+    if choice == 14:
+        v = rand(rng, string.digits, 6)
+        return "otp", ["HDFC Bank", f"OTP for txn of INR {rng.randint(100, 9999)}.00 at AMAZON on card XX{rand(rng, string.digits, 4)} is {v}. Valid for 3 mins. Do not share."], [v]
+    if choice == 15:
+        v = "-".join(rand(rng, string.ascii_letters + string.digits, 3) + rand(rng, string.ascii_letters + string.digits, 3) for _ in range(3))
+        return "password", ["Sign up", f"Email   {user}@acme.io", "Password   ••••••••••••••••", "Use suggested password", v, "Chrome will save this password in Google Password Manager"], [v]
+    if choice == 16:
+        v = rand(rng, string.ascii_lowercase + string.digits, 24)
+        return "password", ["$ cat ~/.config/code-server/config.yaml", "bind-addr: 127.0.0.1:8080", "auth: password", f"password: {v}", "cert: false"], [v]
+    if choice == 17:
+        v = password(rng)
+        return "password", ["# /etc/sssd/sssd.conf", "[domain/acme.io]", "id_provider = ldap", f"ldap_default_bind_dn = cn={user},dc=acme,dc=io",
+                            "ldap_default_authtok_type = password", f"ldap_default_authtok = {v}"], [v]
+    if choice == 18:
+        v = password(rng)
+        return "password", ["$ sudo cat /etc/openvpn/client/auth.txt", f"{user}", v, "$ sudo systemctl restart openvpn-client@office"], [v]
+    if choice == 19:
+        v = jwt(rng)
+        return "api_key", ["$ kubectl config view --raw", "users:", f"- name: {user}", "  user:", f"    token: {v}"], [v.split(".")[2]]
+    if choice == 20:
+        sk, st = rand(rng, ALNUM + "+/", 40), "IQoJb3JpZ2luX2Vj" + rand(rng, ALNUM + "+/", 200)
+        return "api_key", ["$ aws sts get-session-token", "{", '    "Credentials": {', f'        "AccessKeyId": "ASIA{rand(rng, B32, 16)}",',
+                           f'        "SecretAccessKey": "{sk}",', f'        "SessionToken": "{st[:90]}', "}"], [sk, st[16:90]]
+    if choice == 21:
+        v = password(rng).replace('"', "")
+        return "password", ["$ terraform output", f'db_host = "{host}"', f'db_password = "{v}"', 'db_port = 5432'], [v]
+    if choice == 22:
+        v = "-".join(rand(rng, string.ascii_letters + string.digits, 5) for _ in range(5))
+        return "password", ["Nextcloud · Security", "Devices & sessions", f"App name   {rng.choice(['Thunderbird', 'DAVx5', 'phone'])}",
+                            "Use the credentials below to configure your app or device.", f"Username  {user}", f"Password  {v}", "Done"], [v]
+    if choice == 23:
+        v = "AGE-SECRET-KEY-1" + rand(rng, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)
+        return "api_key", ["$ age-keygen -o key.txt", f"Public key: age1{rand(rng, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l', 58)}", "$ cat key.txt",
+                           "# created: 2026-11-20T10:02:11Z", v], [v[16:]]
+    if choice == 24:
+        v = password(rng)
+        return "password", ["$ sudo cat /etc/NetworkManager/system-connections/Home.nmconnection", "[wifi]", "ssid=Home-5G",
+                            "[wifi-security]", "key-mgmt=wpa-psk", f"psk={v}"], [v]
+    if choice == 25:
+        v = password(rng).replace("'", "")
+        return "password", [f"$ mosquitto_sub -h {host} -t 'sensors/#' -u {user} -P '{v}'", "sensors/kitchen/temp 21.4"], [v]
+    if choice == 26:
+        v = rand(rng, ALNUM, 40)
+        name = rng.choice(["OPENAI_API_KEY", "STRIPE_SECRET", "SENDGRID_TOKEN", "MAPS_SECRET_KEY"])
+        return "api_key", ["# .env", f"export {name} = {v}", "export DEBUG = false"], [v]
+    if choice == 27:
+        v = password(rng).replace(",", "").replace("}", "")
+        return "password", ["# docker-compose.override.yml", "services:", "  db:", f"    environment: {{POSTGRES_USER: {user}, POSTGRES_PASSWORD: {v}}}"], [v]
+    if choice == 28:
+        a, b = password(rng).replace('"', ""), password(rng).replace('"', "")
+        return "password", ["android {", "    signingConfigs {", "        release {", '            storeFile file("release.jks")',
+                            f'            storePassword "{a}"', '            keyAlias "upload"', f'            keyPassword "{b}"'], [a, b]
+    if choice == 29:
+        v = rand(rng, string.ascii_uppercase + string.digits, 5)
+        return "otp", ["Steam", f"Hi {user},", "Here is the Steam Guard code you need to login to account " + user + ":", v,
+                       "This email was generated because of a login attempt from a web or mobile device."], [v]
+    if choice == 30:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl https://api.{host}/v2/items \\", f"    -H 'apikey: {v}'"], [v]
+    v = password(rng).replace("'", "")
+    return "password", [f"$ ldapmodify -x -H ldap://{host} -D 'cn=admin,dc=acme,dc=io' -y <(echo -n '{v}') -f add.ldif", "modifying entry"], [v]
+
+
+def tenth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ['"usage": {', f'  "prompt_tokens": {rng.randint(100, 9000)},', f'  "completion_tokens": {rng.randint(10, 4000)},',
+                f'  "total_tokens": {rng.randint(9000, 13000)}', "},", '"max_tokens": 4096']
+    if choice == 1:
+        return ["$ ./run.sh", "Killed", f"Process exited with exit code {rng.choice([1, 2, 137, 143])}",
+                f"HTTP status code {rng.choice([404, 429, 503])} from https://api.acme.io", f"ZIP code {rand(rng, string.digits, 5)}"]
+    if choice == 2:
+        return ["Vehicle", f"VIN  {rand(rng, 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789', 17)}", f"Serial number  C02{rand(rng, string.ascii_uppercase + string.digits, 9)}",
+                f"Registration  {rand(rng, string.ascii_uppercase, 2)}{rng.randint(10, 99)} {rand(rng, string.ascii_uppercase, 3)}"]
+    if choice == 3:
+        return ["<script>", f"  posthog.init('phc_{rand(rng, ALNUM, 43)}', {{api_host: 'https://eu.posthog.com'}})",
+                f"  mapboxgl.accessToken = 'pk.eyJ1Ijoi{rand(rng, ALNUM, 30)}.{rand(rng, ALNUM + '-_', 22)}';", "</script>"]
+    if choice == 4:
+        return ["Account security", f"Password last changed {rng.randint(2, 40)} days ago", f"Password expires in {rng.randint(2, 30)} days",
+                "Minimum password length: 12", "Two-factor authentication: On"]
+    if choice == 5:
+        return ["$ curl -sI https://acme-assets.s3.amazonaws.com/logo.png", f"x-amz-id-2: {base64.b64encode(rng.randbytes(57)).decode()}",
+                f"x-amz-request-id: {rand(rng, '0123456789ABCDEF', 16)}", f'ETag: "{rand(rng, HEX, 32)}"']
+    if choice == 6:
+        return ["Watch later", f"https://youtu.be/{rand(rng, ALNUM + '-_', 11)}", f"https://bit.ly/{rand(rng, ALNUM, 7)}",
+                f"https://www.youtube.com/watch?v={rand(rng, ALNUM + '-_', 11)}&t=42s"]
+    if choice == 7:
+        return ["Settings", "API key: not set", "token: null", "password: (none)", "secret: false", "Secret Santa draw on Friday!"]
+    if choice == 8:
+        return ["$ nmcli dev wifi list", "BSSID              SSID        CHAN  SIGNAL  SECURITY",
+                f"{':'.join(rand(rng, '0123456789ABCDEF', 2) for _ in range(6))}  Home-5G     36    82      WPA2",
+                f"{':'.join(rand(rng, '0123456789ABCDEF', 2) for _ in range(6))}  CafeNord    6     40      WPA2 WPA3"]
+    if choice == 9:
+        return ["HTTP/1.1 200 OK", f"Content-MD5: {base64.b64encode(rng.randbytes(16)).decode()}",
+                f"Digest: sha-256={base64.b64encode(rng.randbytes(32)).decode()}", "Content-Type: application/json"]
+    if choice == 10:
+        return ["$ git config --global user.signingkey", rand(rng, "0123456789ABCDEF", 16), "$ git config --global commit.gpgsign", "true"]
+    if choice == 11:
+        return ["Share with me", f"age recipient: age1{rand(rng, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l', 58)}",
+                f"nostr: npub1{rand(rng, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l', 58)}"]
+    if choice == 12:
+        return ["$ git ls-remote origin", f"{rand(rng, HEX, 40)}\tHEAD", f"{rand(rng, HEX, 40)}\trefs/heads/main", f"{rand(rng, HEX, 40)}\trefs/tags/v2.4.1"]
+    if choice == 13:
+        return ["$ docker volume ls", "DRIVER    VOLUME NAME", f"local     {rand(rng, HEX, 64)}", "local     pgdata"]
+    if choice == 14:
+        return ["Your reservation", f"Confirmation number: {rng.randint(10000000, 99999999)}", f"Check-in code for the app: see email",
+                f"Record locator {rand(rng, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 6)}", "Room 412 · 2 nights"]
+    return ["Keyboard shortcuts", "Key: Ctrl+Shift+P   Command palette", "Key: F5   Start debugging", f"Token count: {rng.randint(1000, 90000):,}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -1739,7 +1933,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
          "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case),
-         "ninth": (ninth_secret_case, ninth_negative_case)}
+         "ninth": (ninth_secret_case, ninth_negative_case),
+         "tenth": (tenth_secret_case, tenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
