@@ -91,13 +91,13 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.card) { found += scan.cards() + scan.noisyLabelledCards() }
         if kinds.contains(.seedPhrase) { found += scan.seedPhrases() }
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
-        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue()
+        if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue() + scan.letterCodesUnderTheirCue()
             + scan.codesInWarnedMessages() }
-        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() }
+        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
-                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs()
+                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels())
                 .filter { kinds.contains($0.kind) }
         }
@@ -105,6 +105,14 @@ public struct SecretDetector: Sendable {
             + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
+        // A key its provider made to be published in web pages is none (``publishableKeyPrefixes``).
+        // (A JWT's rule finds Mapbox's token from its `eyJ`, after the `pk.`.)
+        found.removeAll { secret in
+            guard secret.kind == .apiKey else { return false }
+            let head = scan.slice(secret.start, min(secret.end, secret.start + 10)).filter { !$0.isWhitespace }
+            let before = scan.slice(max(0, secret.start - 4), secret.start).filter { !$0.isWhitespace }
+            return Self.publishableKeyPrefixes.contains(where: head.hasPrefix) || before.hasSuffix("pk.") && head.hasPrefix("ey")
+        }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
@@ -135,6 +143,11 @@ public struct SecretDetector: Sendable {
         }
         return merged
     }
+
+    /// Keys made to be public, as their providers document them: Stripe's publishable keys
+    /// (`pk_live_`, `pk_test_`), Mapbox's public access tokens (`pk.eyJ…`; its secret ones are
+    /// `sk.`), PostHog's project key (`phc_`; its personal keys are `phx_`).
+    static let publishableKeyPrefixes = ["pk_live_", "pk_test_", "pk.eyJ", "phc_"]
 
     static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,60})?\]"#)
 

@@ -179,8 +179,10 @@ extension SecretScan {
     /// docker secret create db -`. Into an encoder (`echo -n '…' | base64`, as a Kubernetes
     /// secret's value is made) the literal must look like a secret on its own: `echo -n hello |
     /// base64` is none. (`echo 'user:…' | chpasswd` has a rule of its own: only the password.)
+    /// A literal a process substitution gives a tool as a file (`ldapmodify -y <(echo -n '…')`,
+    /// `mysql --defaults-extra-file=<(printf …)`) is its secret when it looks like one on its own.
     func pipedSecrets() -> [Secret] {
-        guard mentions("echo", "printf"), mentions("|") else { return [] }
+        guard mentions("echo", "printf"), mentions("|", "<(") else { return [] }
         var found: [Secret] = []
         for match in Self.echoedLiteral.matches(in: text) {
             guard let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { continue }
@@ -188,6 +190,15 @@ extension SecretScan {
             let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
             var rest = end + quoteLength(at: end)
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            var before = match.start
+            while before > 0, Self.isSpace(utf8[before - 1]) { before -= 1 }
+            if before >= 2, utf8[before - 2] == 0x3C, utf8[before - 1] == 0x28, rest < utf8.count, utf8[rest] == 0x29 {
+                let value = squeezed(start, end)
+                if value.count >= 6, Self.isPasswordValue(value, quoted: quoted), quoted || Self.looksLikeSecretOnItsOwn(value) {
+                    found.append(secret(.password, nil, start, end))
+                }
+                continue
+            }
             guard rest < utf8.count, utf8[rest] == 0x7C else { continue }
             var lineEnd = rest
             while lineEnd < utf8.count, lineEnd - rest < 300, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }

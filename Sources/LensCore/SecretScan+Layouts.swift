@@ -305,10 +305,17 @@ extension SecretScan {
     static let credentialPair = TextMatcher(
         #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)|(?:log-?in|credentials?|creds)[ \t]*(?:is|are|:|=)[ \t]*[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
 
+    /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
+    /// pass …`, `user admin, pw …`.
+    static let userThenPassWord = TextMatcher(
+        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|user(?:name)?)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@\-]{1,32}[ \t]*[,;]?[ \t]+(?:pass(?:word)?|pwd?)[ \t]*[:=]?[ \t]+"#)
+
     func credentialPairs() -> [Secret] {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
-        guard mentions("/", "|"), mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
-        return Self.credentialPair.matches(in: text).compactMap { match in
+        let slashed = mentions("/", "|"), shorthand = mentions("pass", "pw")
+        guard slashed || shorthand, mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
+        let cues = (slashed ? Self.credentialPair.matches(in: text) : []) + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
+        return cues.compactMap { match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
             let value = squeezed(start, end)

@@ -239,11 +239,12 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`), then
+    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`; OCR
+    /// may put a space on either side of a `_`: `ldap _default_authtok`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ ))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?)[A-Za-z0-9]*(?:(?:[_.\-]|_ )[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -291,6 +292,8 @@ extension SecretScan {
         // A setting's `credentials` (`ldap.bind.credentials=…`) holds a password; the caller takes
         // only a value that looks like one on its own (no path).
         if let last = words.last, last == "credentials" || last == "credential" { return .password }
+        // PAM's and SSSD's word for it: `ldap_default_authtok = …` (an `authtok_type` is about one).
+        if words.contains("authtok") { return .password }
         // A tool's option whose name ends with `pass` (`-storepass`, `-keypass`: keytool's).
         if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"), !Self.wordsEndingInPass.contains(last) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
@@ -303,6 +306,13 @@ extension SecretScan {
             return .apiKey
         }
         if bare == upper, ["SECRET", "TOKEN", "APIKEY"].contains(where: upper.contains) { return .apiKey }
+        // A tool's session in a variable of capitals (`BW_SESSION`, `OP_SESSION_my`): the token that
+        // unlocks it. Not a desktop's (`XDG_SESSION_TYPE`, `DESKTOP_SESSION=ubuntu`: no random value)
+        // nor `SESSION_MANAGER`; the caller takes a random token only.
+        if let index = words.lastIndex(of: "session"), index > 0, index >= words.count - 2,
+           case let name = bare.split(separator: "_").prefix(index + 1).joined(separator: "_"), name == name.uppercased() {
+            return .apiKey
+        }
         // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
         if let index = words.firstIndex(of: "key"), index > 0,
            keyKinds.contains(words[index - 1]) {
@@ -316,7 +326,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk", "credential"])
+        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk", "credential", "authtok", "session"])
         guard !lines.isEmpty else { return found }
         for match in Self.secretIdentifier.matches(in: text, within: lines) {
             guard var identifier = match[1] else { continue }
@@ -564,7 +574,8 @@ extension SecretScan {
         ("DigitalOcean", #"do[opr](?: ?_ ?| )v"# + tolerant("1") + #"(?: ?_ ?| )"#, 62, 66, 1),
         // age's (bech32, capitals): OCR puts spaces around its dashes.
         // (A dash may come out as `~-` or `—`.)
-        ("age", #"AGE ?[\-~—–]{1,2} ?SECRET ?[\-~—–]{1,2} ?KEY ?[\-~—–]{1,2} ?"# + tolerant("1"), 56, 60, 1),
+        // (OCR may drop the `1` after the last dash: `KEY - WJFVE…`.)
+        ("age", #"AGE ?[\-~—–]{1,2} ?SECRET ?[\-~—–]{1,2} ?KEY ?[\-~—–]{1,2} ?(?:"# + tolerant("1") + ")?", 56, 60, 1),
         ("Mailgun", #"key ?- ?"#, 31, 33, 1),
         // Stripe's webhook signing secret.
         ("Stripe", #"whsec(?: ?_ ?| )"#, 24, 40, 1),
@@ -821,12 +832,13 @@ extension SecretScan {
     }
 
     /// The machine-made piece of 8+ that follows `first` and at most one more piece of three or
-    /// four letters, and how many characters they hold together (spaces aside); nil when there is none.
-    func longPieceAfterShortWords(_ first: (start: Int, end: Int)) -> (start: Int, end: Int, used: Int)? {
+    /// four letters (or up to `longest`), and how many characters they hold together (spaces
+    /// aside); nil when there is none.
+    func longPieceAfterShortWords(_ first: (start: Int, end: Int), longest: Int = 4) -> (start: Int, end: Int, used: Int)? {
         var current = first, used = 0
         for _ in 0..<2 {
             let count = current.end - current.start
-            guard (3...4).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return nil }
+            guard (3...longest).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return nil }
             used += count
             guard let next = piece(from: current.end, maximumSpaces: 1) else { return nil }
             let stop = keyPieceEnd(next.start, next.end)
@@ -1014,8 +1026,10 @@ extension SecretScan {
 
     /// `scheme://user:password@host` as OCR reads it: spaces around `:` and `//`, inside the user
     /// name (`dep Loy`) and inside the password, an `@` in the password (the last `@` before the host ends it).
-    /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:[^\s:/@"'`\[\]]{1,64}(?: [^\s:/@"'`\[\]]{1,32})?)? ?: ?"#)
+    /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`). OCR
+    /// may read the user's first `0` as `@` and the colon after it as `;` (`cloudinary : //@9244…
+    /// : YuNc…`, `//304479652756172; afrSf…`).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -1051,6 +1065,9 @@ extension SecretScan {
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
                   !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
             if lastAt == nil, !(value.count >= 6 && isMachineMade(start, stop) && value.contains(where: \.isLetter)) { return nil }
+            // After a `;` (a `:` misread, or prose after an address: `https://acme.io; contact me@…`)
+            // only a machine-made password.
+            if match.text.hasSuffix(";") || match.text.hasSuffix("; "), !(value.count >= 8 && isMachineMade(start, stop)) { return nil }
             return Secret(kind: .apiKey, label: "connection string", start: start, end: stop, marker: "[password]")
         }
     }
@@ -1159,9 +1176,10 @@ extension SecretScan {
         guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key" else { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
-        // the word and the machine-made piece after it belong to it.
-        while secret.kind == .apiKey, squeezed(secret.start, end).count >= 16, let next = piece(from: end, maximumSpaces: 1),
-              let long = longPieceAfterShortWords(next), long.end - secret.start <= 400 {
+        // the word and the machine-made piece after it belong to it. (After 20+ characters of key,
+        // a piece of five letters too: `…4AB2j Omdel 2wA+wufVvNKc…`.)
+        while secret.kind == .apiKey, case let count = squeezed(secret.start, end).count, count >= 16, let next = piece(from: end, maximumSpaces: 1),
+              let long = longPieceAfterShortWords(next, longest: count >= 20 ? 5 : 4), long.end - secret.start <= 400 {
             end = valueEnd(from: long.end, stoppingAt: Self.keyStops)
         }
         // A JWT without its signature yet (fewer than two dots): OCR may have put a scrap of junk

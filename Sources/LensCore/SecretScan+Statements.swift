@@ -70,9 +70,13 @@ extension SecretScan {
             if isPassword {
                 // One value to the line's end: a piece, and what OCR split from it (``separateValue(after:)``),
                 // maybe a scrap it cut off last (`rfN68GBew9**WF fq`).
-                guard let separate = separateValue(after: valueStart),
-                      separate.end == valueEnd || piece(from: separate.end).map({ $0.end == valueEnd && isScrap($0) }) == true,
-                      value.count >= 6, Self.isPasswordValue(value, quoted: false),
+                // Under a short label the line is the value, in up to three pieces none a word
+                // (`LAV1Lh9-cjKSu4 -fulfvx`: OCR split it before a `-`, where no flag can come).
+                let wholeLine = isLabel && pieces.count <= 3 && !pieces.contains { Self.sentenceWord.firstMatch(in: String($0)) != nil }
+                let separated = separateValue(after: valueStart).map { separate in
+                    separate.end == valueEnd || piece(from: separate.end).map({ $0.end == valueEnd && isScrap($0) }) == true
+                } ?? false
+                guard separated || wholeLine, value.count >= 6, Self.isPasswordValue(value, quoted: false),
                       isLabel || Self.looksLikeSecretOnItsOwn(value) else { continue }
                 found.append(secret(.password, nil, valueStart, valueEnd))
             } else {
@@ -294,6 +298,46 @@ extension SecretScan {
         return Self.codeUnderItsCue.matches(in: text).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// A code of capitals (and digits) alone on the line after a line that names a code to sign in
+    /// with and ends with a colon: Steam Guard's `Here is the Steam Guard code you need to login to
+    /// account noor:` / `TQKCD`. The cue line must say what the code is for (``signInCodeWords``): a
+    /// `Promo code:` / `SAVE20` is none.
+    static let letterCodeUnderItsCue = TextMatcher(#"(?m)^([^\n]{0,120}?(?<![A-Za-z])(?:[Cc]ode|CODE)(?![A-Za-z])[^\n]{0,100}?[:：])[ \t]*\r?\n[ \t]*([A-Z0-9]{4,8})[ \t]*$"#)
+    static let signInCodeWords = ["log in", "login", "log-in", "sign in", "sign-in", "signin", "verif", "security", "guard", "2fa", "two-factor",
+                                  "authenticat", "one-time", "confirm your", "access code"]
+
+    func letterCodesUnderTheirCue() -> [Secret] {
+        guard mentions("code"), Self.signInCodeWords.contains(where: { mentions($0) }) else { return [] }
+        return Self.letterCodeUnderItsCue.matches(in: text).compactMap { match in
+            guard let cue = match[1]?.lowercased(), Self.signInCodeWords.contains(where: cue.contains),
+                  let code = match[2], let range = match.range(2) else { return nil }
+            // A word of the interface in capitals (`RESEND`, `SUBMIT`) is none: a code holds a digit,
+            // or three consonants in a row as random letters do (`TQKCD`; `Y` counts as a vowel).
+            var run = 0, longest = 0
+            for character in code {
+                run = "AEIOUY".contains(character) || character.isNumber ? 0 : run + 1
+                longest = max(longest, run)
+            }
+            guard code.contains(where: \.isNumber) || longest >= 3 else { return nil }
+            return secret(.otp, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// A PIN or a PUK after its name in capitals with spaces alone, as a SIM card's letter and a
+    /// phone's settings print them (`PIN1  9186`, `PUK1  84111510`, `PIN 4821`). A PUK has 8 digits
+    /// (3GPP TS 31.101); a SIM's numbered PIN 4 to 8; a `PIN` alone 4 or 5 (India's postal `PIN`
+    /// has 6). (`PIN: …` with its colon is ``passwords()``'s.)
+    static let pinAfterItsName = TextMatcher(#"(?<![A-Za-z0-9_\-])(PIN|PUK)([12])?[ \t]+(\d{4,8})(?![0-9A-Za-z.,/\-])"#)
+
+    func pinsAfterTheirNames() -> [Secret] {
+        guard mentions("pin", "puk") else { return [] }
+        return Self.pinAfterItsName.matches(in: text).compactMap { match in
+            guard let name = match[1], let digits = match[3], let range = match.range(3) else { return nil }
+            let fits = name == "PUK" ? digits.count == 8 : match[2] != nil || digits.count <= 5
+            return fits ? secret(.password, "PIN", range.lowerBound, range.upperBound) : nil
         }
     }
 

@@ -263,6 +263,48 @@ extension SecretScan {
         return secret(.apiKey, nil, start, last.end)
     }
 
+    /// A shell prompt and a command that prints a file whose own name (not its folder's) says it
+    /// holds credentials: `sudo cat /etc/openvpn/client/auth.txt`, `type credentials.txt`, `cat
+    /// ~/.config/app/password`. Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
+    /// may split the name at its dot: `auth. txt`.)
+    static let credentialFilePrinting = TextMatcher(
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s|;&]*?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]*(?:pub|\.crt|\.cer))[^\s|;&/\\]*(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
+
+    /// The lines such a file printed, up to the next prompt (eight at most): each that holds one
+    /// value of 6 to 40 characters (OCR may have split it once) that looks like a secret on its
+    /// own is one; the user's name above it (`deploy`) is not. (An OpenVPN `auth-user-pass` file
+    /// holds a user's line, then the password's.)
+    func printedCredentials() -> [Secret] {
+        guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login"),
+              mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
+        var found: [Secret] = []
+        for match in Self.credentialFilePrinting.matches(in: text) {
+            var lineStart = match.end
+            for _ in 0..<8 where lineStart < utf8.count {
+                var lineEnd = lineStart
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                defer {
+                    lineStart = lineEnd
+                    while lineStart < utf8.count, Self.isLineBreak(utf8[lineStart]), lineStart - lineEnd < 2 { lineStart += 1 }
+                }
+                var start = lineStart
+                while start < lineEnd, Self.isSpace(utf8[start]) { start += 1 }
+                guard start < lineEnd else { continue }
+                // The next prompt ends what the file printed.
+                if "$#%>❯".utf8.contains(utf8[start]), start + 1 == lineEnd || Self.isSpace(utf8[start + 1]) { break }
+                // (Nor a comment, a section or a directive of a config file: `#…`, `[…]`, `@include …`.)
+                guard !"#@[;<".utf8.contains(utf8[start]),
+                      let pieces = piecesToLineEnd(from: start, atMost: 2, maximumSpaces: 1), let last = pieces.last,
+                      !pieces.contains(where: isSentenceWord) else { continue }
+                let value = squeezed(start, last.end)
+                guard (6...40).contains(value.count), !value.contains("="), !value.contains("/"),
+                      Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) else { continue }
+                found.append(secret(.password, nil, start, last.end))
+            }
+        }
+        return found
+    }
+
     // MARK: - Names and values apart
 
     /// A setting given as a name and a value in two fields: a JSON or JavaScript object's `key` or

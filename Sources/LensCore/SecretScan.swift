@@ -604,8 +604,9 @@ struct SecretScan {
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`, Okta's `SSWS`,
     /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
     /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
+    /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`) opens an unquoted value.
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’]))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"(?=[^\s"'“”‘’])(?![^"\n]*")|'(?=[^\s"'“”‘’])(?![^'\n]*'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")

@@ -255,12 +255,37 @@ struct SecretDetectorTests {
         Case(text: "Messages\nGate code 2607#\nnow", kind: .otp, value: "2607"),
         Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\n_gh sess vO6bB8nLuOolY8do9tRAdCOaFeM215Bgefw4TLtMukyug] Fyil1 5n3azZfuOsKOvU8wkYPUkO0y97kr7kQYfNJ3jx9c_ app.acme.io / Session",
              kind: .apiKey, value: "vO6bB8nLuOolY8do9tRAdCOaFeM215Bgefw4TLtMukyug"),
+        // The tenth pool's held-out seed 1201, looked at after it was measured: a SIM card's PIN and
+        // PUK; an OpenVPN `auth.txt` printed (a user's line, then the password's); a tool's session
+        // in a variable (`BW_SESSION`); SSSD's `authtok`; a literal fed as a file (`-y <(echo -n …)`);
+        // a chat's `login … pass …`; Steam Guard's letters under their cue.
+        Case(text: "Your SIM card\nPIN1  9186\nPUK1  84111510\nKeep this card in a safe place.", kind: .password, value: "84111510"),
+        Case(text: "Your SIM card\nPIN1  9186\nPUK1  84111510", kind: .password, value: "9186"),
+        Case(text: "$ sudo cat /etc/openvpn/client/auth.txt\nops\nfe7_ScTEC%7AQDg\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "fe7_ScTEC%7AQDg"),
+        Case(text: "$ bw unlock\nYour vault is now unlocked!\n$ export BW_SESSION=\"g5EzuZ4z9Wb3NsCw9ZrszRUyLMoLpC8L4J3g1nnq8DYNcb+WaAAwtiQujoQhRNr5gOeZMlms9f0gz4DCFLAzuQ==\"",
+             kind: .apiKey, value: "g5EzuZ4z9Wb3NsCw9ZrszRUyLMoLpC8L4J3g1nnq8DY"),
+        Case(text: "# /etc/sssd/sssd.conf\nldap_default_authtok_type = password\nldap_default_authtok = b!CAU44t7i", kind: .password, value: "b!CAU44t7i"),
+        Case(text: "$ ldapmodify -x -H ldap://git.acme.io -D 'cn=admin,dc=acme,dc=io' -y <(echo -n 'v@F1iHS67vvkMb0E') -f add.ldif", kind: .password, value: "v@F1iHS67vvkMb0E"),
+        Case(text: "Priya  10:42\ncan you check the staging box?\nlogin ops pass Xk3#pq9Lm2", kind: .password, value: "Xk3#pq9Lm2"),
+        Case(text: "Steam\nHere is the Steam Guard code you need to login to account ops:\nTQKCD\nThis email was generated because of a login attempt.", kind: .otp, value: "TQKCD"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
     /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
     /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
     static let readByOCR: [Case] = [
+        // (The tenth pool's held-out 1201 as OCR read it: age's key without the `1` after its last
+        // dash; a suggested password split before a `-`; a session token the screen's edge cut,
+        // its quote left open and a `)` read after it, or split around a piece of five letters.)
+        Case(text: "$ cat key.txt\nAGE - SECRET - KEY - WJ FVESEEPQJRYZEVPY7MQD92S5MDT3D2F4Z0T7JCGRE4TH2MENL4J88J32", kind: .apiKey, value: "FVESEEPQJRYZEVPY7MQD92S5MDT3D2F4Z0T"),
+        Case(text: "Use suggested password\nLAV1Lh9-cjKSu4 -fulfvx\nChrome will save this password in Google Password Manager", kind: .password, value: "cjKSu4 -fulfvx"),
+        Case(text: "\"SessionToken\": \"IQoJb3IpZ21LuX2VjERCaIwD4PnpUahkupowBpQB7EAQF7peitD9iC+MF8yXR5n2/LIvu/bomU7JdT11Liu7D45)\n}", kind: .apiKey, value: "ERCaIwD4PnpUahkupowBpQB7EAQF7"),
+        Case(text: "\"SessionToken\": “IQoJb3JpZ2luX2VjhW68w4AB2j Omdel 2wA+wufVvNKcQDwq235292N1LPRmhHOUOT/T4GvIHeULYg20rQCP2urgSAluy\n}", kind: .apiKey, value: "wufVvNKcQDwq235292N1LPRmhHOUOT"),
+        // (Its held-out 1203, looked at after it was measured: an address's user whose `0` OCR read
+        // as `@`, or whose colon it read as `;`; a name split before its `_`.)
+        Case(text: "CLOUDINARY_URL=cloudinary : //@92448526925821 : YuNc jyyu-NgELhjtzeVRALZVj6W@acme-media\nNODE_ENV=production", kind: .apiKey, value: "jyyu-NgELhjtzeVRALZVj6W"),
+        Case(text: "CLOUDINARY_URL=cloudinary : //304479652756172; afrSfAZmE1NCmm1UP-QhwRrehE2@acme-media", kind: .apiKey, value: "afrSfAZmE1NCmm1UP-QhwRrehE2"),
+        Case(text: "ldap_default_authtok type = password\nldap _default_authtok = PzjnCrQ8B!", kind: .password, value: "PzjnCrQ8B!"),
         // (The ninth pool's held-out 1109 as OCR read it: a name split at its dots; Fly.io's token
         // split and its `FlyV1` read as `Flyvi`.)
         Case(text: "# application.properties\nspring. datasource.username=deploy\nldap .bind. credentials=UfIuIdVj#N-J&mx5", kind: .password, value: "UfIuIdVj#N-J&mx5"),
@@ -1073,6 +1098,16 @@ struct SecretDetectorTests {
         "background: url(\"data:image/png;base64,iVBORWOKGgoG22itT6K8p/Pw]pvOOPSNpSCnVTwWGU4kUzRFroUqtyiaBnUSLxiy 1 eMIMojCHB4OUW9dmA2DUST1ngSB\");",
         "Publishable key pk live_9BUMEt0OGG7I9BoSsYovhfB0g",
         "$ cat .env.example\nSTRIPE_SECRET KEY=sk_test_your_key here\nDATABASE_PASSWORD=changeme",
+        // The tenth pool's neighbours: keys made to be published (PostHog's project key, Mapbox's
+        // public token); a desktop's session variables; a config file's lines printed from a file
+        // named for authentication; a button's word under a code's cue; a PIN code of a postal address.
+        "posthog.init('phc_rQ95jUtCdzDxeWuio6Kt48KQALJvg1VBdPFgBxNzeTY', {api_host: 'https://eu.posthog.com'})\nmapboxgl.accessToken = 'pk.eyJ1IjoivBKbh8ZvrQD7k4NVkERDHKdmasLoIC.46Dexh6wdLhbtfwueiZ';",
+        "XDG_SESSION_TYPE=wayland\nDESKTOP_SESSION=ubuntu\nXDG_SESSION_ID=3\nDBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus",
+        "$ cat /etc/pam.d/common-auth\n@include common-password\nauth required pam_unix.so nullok\n# here are the per-package modules",
+        "Enter the verification code we sent you:\nRESEND\nSign in with a different account",
+        "Delivery address\nMG Road, Bengaluru\nPIN 560001",
+        "mapboxgl.accessToken = 'pk. eyJ1IjoivBKbh8ZvrQD7k4NVkERDHKdmasLoIC.46Dexh6wdLhbtfwueiZ';",
+        "Questions? See https://acme.io; contact me@acme.io or call the desk.",
     ]
 
     @Test(arguments: negatives)
