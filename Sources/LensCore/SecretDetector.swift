@@ -109,7 +109,8 @@ public struct SecretDetector: Sendable {
         // (A JWT's rule finds Mapbox's token from its `eyJ`, after the `pk.`.)
         found.removeAll { secret in
             guard secret.kind == .apiKey else { return false }
-            let head = scan.slice(secret.start, min(secret.end, secret.start + 10)).filter { !$0.isWhitespace }
+            // (As OCR reads it: spaces inside, a `,` for the `.`, `]` or `)` for the `J`.)
+            let head = String(scan.slice(secret.start, min(secret.end, secret.start + 10)).filter { !$0.isWhitespace }.map { $0 == "," ? "." : $0 })
             let before = scan.slice(max(0, secret.start - 4), secret.start).filter { !$0.isWhitespace }
             return Self.publishableKeyPrefixes.contains(where: head.hasPrefix) || before.hasSuffix("pk.") && head.hasPrefix("ey")
         }
@@ -147,7 +148,7 @@ public struct SecretDetector: Sendable {
     /// Keys made to be public, as their providers document them: Stripe's publishable keys
     /// (`pk_live_`, `pk_test_`), Mapbox's public access tokens (`pk.eyJ…`; its secret ones are
     /// `sk.`), PostHog's project key (`phc_`; its personal keys are `phx_`).
-    static let publishableKeyPrefixes = ["pk_live_", "pk_test_", "pk.eyJ", "phc_"]
+    static let publishableKeyPrefixes = ["pk_live_", "pk_test_", "pk.ey", "phc_"]
 
     static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,60})?\]"#)
 

@@ -292,10 +292,11 @@ extension SecretScan {
                 guard start < lineEnd else { continue }
                 // The next prompt ends what the file printed.
                 if "$#%>❯".utf8.contains(utf8[start]), start + 1 == lineEnd || Self.isSpace(utf8[start + 1]) { break }
-                // (Nor a comment, a section or a directive of a config file: `#…`, `[…]`, `@include …`.)
-                guard !"#@[;<".utf8.contains(utf8[start]),
-                      let pieces = piecesToLineEnd(from: start, atMost: 2, maximumSpaces: 1), let last = pieces.last,
-                      !pieces.contains(where: isSentenceWord) else { continue }
+                // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
+                // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
+                guard utf8[start] != 0x3C, let pieces = piecesToLineEnd(from: start, atMost: 2, maximumSpaces: 1), let last = pieces.last,
+                      !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
+                      !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D), !pieces.contains(where: isSentenceWord) else { continue }
                 let value = squeezed(start, last.end)
                 guard (6...40).contains(value.count), !value.contains("="), !value.contains("/"),
                       Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) else { continue }

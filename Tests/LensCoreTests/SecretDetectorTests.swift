@@ -262,6 +262,8 @@ struct SecretDetectorTests {
         Case(text: "Your SIM card\nPIN1  9186\nPUK1  84111510\nKeep this card in a safe place.", kind: .password, value: "84111510"),
         Case(text: "Your SIM card\nPIN1  9186\nPUK1  84111510", kind: .password, value: "9186"),
         Case(text: "$ sudo cat /etc/openvpn/client/auth.txt\nops\nfe7_ScTEC%7AQDg\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "fe7_ScTEC%7AQDg"),
+        Case(text: "$ sudo cat /etc/openvpn/client/auth.txt\ndeploy\n@3J8^2OE@uQA3x\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "@3J8^2OE@uQA3x"),
+        Case(text: "$ sudo cat /etc/openvpn/client/auth.txt\nsvc_backup\n#^7?C29!3RjbFHz\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "#^7?C29!3RjbFHz"),
         Case(text: "$ bw unlock\nYour vault is now unlocked!\n$ export BW_SESSION=\"g5EzuZ4z9Wb3NsCw9ZrszRUyLMoLpC8L4J3g1nnq8DYNcb+WaAAwtiQujoQhRNr5gOeZMlms9f0gz4DCFLAzuQ==\"",
              kind: .apiKey, value: "g5EzuZ4z9Wb3NsCw9ZrszRUyLMoLpC8L4J3g1nnq8DY"),
         Case(text: "# /etc/sssd/sssd.conf\nldap_default_authtok_type = password\nldap_default_authtok = b!CAU44t7i", kind: .password, value: "b!CAU44t7i"),
@@ -284,6 +286,7 @@ struct SecretDetectorTests {
         // (Its held-out 1203, looked at after it was measured: an address's user whose `0` OCR read
         // as `@`, or whose colon it read as `;`; a name split before its `_`.)
         Case(text: "CLOUDINARY_URL=cloudinary : //@92448526925821 : YuNc jyyu-NgELhjtzeVRALZVj6W@acme-media\nNODE_ENV=production", kind: .apiKey, value: "jyyu-NgELhjtzeVRALZVj6W"),
+        Case(text: "$ sudo cat /etc/openvpn/client/auth. txt\nsvc_backup\n#°72C29! 3RjbFHZ\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "C29! 3RjbFHZ"),
         Case(text: "CLOUDINARY_URL=cloudinary : //304479652756172; afrSfAZmE1NCmm1UP-QhwRrehE2@acme-media", kind: .apiKey, value: "afrSfAZmE1NCmm1UP-QhwRrehE2"),
         Case(text: "ldap_default_authtok type = password\nldap _default_authtok = PzjnCrQ8B!", kind: .password, value: "PzjnCrQ8B!"),
         // (The ninth pool's held-out 1109 as OCR read it: a name split at its dots; Fly.io's token
@@ -1103,7 +1106,7 @@ struct SecretDetectorTests {
         // named for authentication; a button's word under a code's cue; a PIN code of a postal address.
         "posthog.init('phc_rQ95jUtCdzDxeWuio6Kt48KQALJvg1VBdPFgBxNzeTY', {api_host: 'https://eu.posthog.com'})\nmapboxgl.accessToken = 'pk.eyJ1IjoivBKbh8ZvrQD7k4NVkERDHKdmasLoIC.46Dexh6wdLhbtfwueiZ';",
         "XDG_SESSION_TYPE=wayland\nDESKTOP_SESSION=ubuntu\nXDG_SESSION_ID=3\nDBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus",
-        "$ cat /etc/pam.d/common-auth\n@include common-password\nauth required pam_unix.so nullok\n# here are the per-package modules",
+        "$ cat /etc/pam.d/common-auth\n@include common-password\nauth required pam_unix.so nullok\n# here are the per-package modules\n[default=1]",
         "Enter the verification code we sent you:\nRESEND\nSign in with a different account",
         "Delivery address\nMG Road, Bengaluru\nPIN 560001",
         "mapboxgl.accessToken = 'pk. eyJ1IjoivBKbh8ZvrQD7k4NVkERDHKdmasLoIC.46Dexh6wdLhbtfwueiZ';",
