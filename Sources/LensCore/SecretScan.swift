@@ -604,9 +604,10 @@ struct SecretScan {
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`, Okta's `SSWS`,
     /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
     /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
-    /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`) opens an unquoted value.
+    /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`, OCR may double it: `"“IQoJ…`)
+    /// opens an unquoted value.
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"(?=[^\s"'“”‘’])(?![^"\n]*")|'(?=[^\s"'“”‘’])(?![^'\n]*'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]*")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]*'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
@@ -787,13 +788,20 @@ struct SecretScan {
         return (value.split(whereSeparator: { "._-".contains($0) }) + joined).contains { part in
             guard part.count >= 20, part.allSatisfy({ $0.isASCII && $0.isLetter }), caseChanges(part.utf8) >= 4,
                   entropy(String(part)) >= 3.5 else { return false }
-            var capitalPairs = 0, smallRun = 0, longestSmallRun = 0
+            var capitalPairs = 0
             for (a, b) in zip(part, part.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
-            for character in part {
-                smallRun = character.isLowercase ? smallRun + 1 : 0
-                longestSmallRun = max(longestSmallRun, smallRun)
+            // A run of 7+ small letters is a word's (`Response`) unless five consonants come in a
+            // row in it, as in no word of English (`xJjBxzSHcdvzsfdCVRq…`: `cdvzsfd`).
+            let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { run in
+                guard run.count > 6 else { return false }
+                var consonants = 0
+                for character in run {
+                    consonants = "aeiouy".contains(character) ? 0 : consonants + 1
+                    if consonants >= 5 { return false }
+                }
+                return true
             }
-            return capitalPairs >= 2 && longestSmallRun <= 6
+            return capitalPairs >= 2 && !wordLike
         }
     }
 

@@ -289,6 +289,11 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/openvpn/client/auth. txt\nsvc_backup\n#°72C29! 3RjbFHZ\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "C29! 3RjbFHZ"),
         Case(text: "CLOUDINARY_URL=cloudinary : //304479652756172; afrSfAZmE1NCmm1UP-QhwRrehE2@acme-media", kind: .apiKey, value: "afrSfAZmE1NCmm1UP-QhwRrehE2"),
         Case(text: "ldap_default_authtok type = password\nldap _default_authtok = PzjnCrQ8B!", kind: .password, value: "PzjnCrQ8B!"),
+        // (And its held-out 1207 at 15–16 px: an open quote OCR doubled; random letters with a run of
+        // seven small ones, their closing quote read curly.)
+        Case(text: "\"SessionToken\": \"“IQoJb3JpZ21uX2VjG7AOTS3Gr6hZVw1rBpigcPj 6vNn9BSLSUMmLK4TUUQD rrMCzqZgq7 raq8iycrX3VVGmLES6BFk\n}", kind: .apiKey,
+             value: "6vNn9BSLSUMmLK4TUUQD"),
+        Case(text: "$ curl https://api.git.acme.io/v2/items \\\n-H 'apikey: xJjBxzSHcdvzsfdCVRqlASBxuJXrQDWQ’", kind: .apiKey, value: "xJjBxzSHcdvzsfdCVRqlASBxuJXrQDWQ"),
         // (The ninth pool's held-out 1109 as OCR read it: a name split at its dots; Fly.io's token
         // split and its `FlyV1` read as `Flyvi`.)
         Case(text: "# application.properties\nspring. datasource.username=deploy\nldap .bind. credentials=UfIuIdVj#N-J&mx5", kind: .password, value: "UfIuIdVj#N-J&mx5"),
