@@ -605,9 +605,10 @@ struct SecretScan {
     /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
     /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
     /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`, OCR may double it: `"“IQoJ…`)
-    /// opens an unquoted value.
+    /// opens an unquoted value (as far as a quoted value may run, 256 characters: the look-ahead
+    /// for its closing quote stays bounded on a long line of labels).
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]*")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]*'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
