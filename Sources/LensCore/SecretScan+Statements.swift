@@ -316,12 +316,7 @@ extension SecretScan {
                   let code = match[2], let range = match.range(2) else { return nil }
             // A word of the interface in capitals (`RESEND`, `SUBMIT`) is none: a code holds a digit,
             // or three consonants in a row as random letters do (`TQKCD`; `Y` counts as a vowel).
-            var run = 0, longest = 0
-            for character in code {
-                run = "AEIOUY".contains(character) || character.isNumber ? 0 : run + 1
-                longest = max(longest, run)
-            }
-            guard code.contains(where: \.isNumber) || longest >= 3 else { return nil }
+            guard code.contains(where: \.isNumber) || Self.longestConsonantRun(code) >= 3 else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
     }

@@ -589,13 +589,17 @@ struct SecretScan {
     /// Whether 8+ small letters hold five consonants in a row (`mdqjfsfqhush`), as random letters
     /// mostly do and words of an interface do not (`strengths` is as far as English goes).
     static func isUnpronounceable(_ letters: String) -> Bool {
-        guard letters.count >= 8 else { return false }
-        var run = 0
-        for character in letters.lowercased() {
-            run = "aeiouy".contains(character) ? 0 : run + 1
-            if run >= 5 { return true }
+        letters.count >= 8 && longestConsonantRun(letters) >= 5
+    }
+
+    /// The most consonants in a row (`Y` counts as a vowel; a digit or a symbol ends a run).
+    static func longestConsonantRun(_ text: some StringProtocol) -> Int {
+        var run = 0, longest = 0
+        for character in text {
+            run = character.isLetter && !"aeiouyAEIOUY".contains(character) ? run + 1 : 0
+            longest = max(longest, run)
         }
-        return false
+        return longest
     }
 
     /// HTTP's schemes whose credential is a token: OAuth's `Bearer`, Okta's `SSWS`.
@@ -793,15 +797,7 @@ struct SecretScan {
             for (a, b) in zip(part, part.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
             // A run of 7+ small letters is a word's (`Response`) unless five consonants come in a
             // row in it, as in no word of English (`xJjBxzSHcdvzsfdCVRq…`: `cdvzsfd`).
-            let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { run in
-                guard run.count > 6 else { return false }
-                var consonants = 0
-                for character in run {
-                    consonants = "aeiouy".contains(character) ? 0 : consonants + 1
-                    if consonants >= 5 { return false }
-                }
-                return true
-            }
+            let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
             return capitalPairs >= 2 && !wordLike
         }
     }
