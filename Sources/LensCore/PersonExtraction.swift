@@ -30,7 +30,9 @@ public enum PersonExtraction {
     static let particleGap = TextMatcher(#"^(?:[ \t]+(?:"# + particleWords + #"))+[ \t]+$"#)
     static let candidate = TextMatcher(#"(?<![\p{L}\p{N}@._-])(?:\p{Lu}\.(?:[ \t]+|"# + particles + #"[ \t]+)"# + word + #"(?:"# + particles + #"[ \t]+"# + word
                                        + #"){0,2}|"# + word + #"(?:"# + particles + #"[ \t]+"# + word + #"){1,3})(?![\p{L}\p{N}@_-])"#)
-    static let emailLocalPart = TextMatcher(#"[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)"#)
+    /// (Starting only where a run of its characters starts, and taking the run whole: tried from
+    /// every position of a long run with no `@` after it, the regex cost the square of its length.)
+    static let emailLocalPart = TextMatcher(#"(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]++(?=@[\p{L}\p{N}-]+\.)"#)
     static let cueBefore = TextMatcher(#"(?:\b(?:(?i:From|To|Cc|Bcc|Author|Organi[sz]er|Owner|Bill to|Attendees?|Guests?|Reviewer|Assignee)[ \t]*:|(?i:customer)=|(?:Dear|Hi|Hello|Hey),?|(?i:maintained by|owned by|signed by|call|ask|contact|thanks|regards),?)|^[ \t]*--|\[|"name":)[ \t]*"?$"#)
     static let cueAfter = TextMatcher(#"^(?:[ \t]*(?:<[^>\s]+@|[-–|][ \t]*[^\s@]+@|\([^)\s]+@)|[ \t]+\d{1,2}:\d{2}\b|[ \t]*\])"#)
     /// Capitalized words that start UI labels, headings and sentences, never names.
@@ -44,6 +46,7 @@ public enum PersonExtraction {
 
     public static func entities(in text: String) -> [Entity] {
         let utf8 = Array(text.utf8)
+        let lines = LineBreaks(utf8)
         // The words of each e-mail address's local part (`katarzyna.nowakowski` → both names).
         let addressWords: [Set<String>] = emailLocalPart.matches(in: text).map { match in
             Set(folded(string(utf8, match.start..<match.end)).split { !$0.isLetter }.map(String.init))
@@ -57,11 +60,14 @@ public enum PersonExtraction {
             guard words.count >= 2, let first = words.first, let last = words.last,
                   !words.contains(where: { notNames.contains(string(utf8, $0).lowercased()) }) else { return nil }
             let start = first.lowerBound, end = last.upperBound
-            let lineStart = utf8[..<start].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-            let lineEnd = utf8[end...].firstIndex(of: 0x0A) ?? utf8.count
-            let before = string(utf8, lineStart..<start), after = string(utf8, end..<lineEnd)
+            let (lineStart, lineEnd) = lines.bounds(start, end)
+            // The cues are short: only the line's last bytes before the name and its first after it
+            // are read, so a long line of names costs its length, not its square. (A line cut short
+            // starts with a letter, so that `^` in ``cueBefore`` is the line's start only.)
+            let beforeStart = max(lineStart, start - cueReach), afterEnd = min(lineEnd, end + cueReach)
+            let before = (beforeStart > lineStart ? "x" : "") + string(utf8, beforeStart..<start), after = string(utf8, end..<afterEnd)
             let hasCue = !cueBefore.matches(in: before).isEmpty || !cueAfter.matches(in: after).isEmpty
-            let isAlone = before.allSatisfy(\.isWhitespace) && after.allSatisfy(\.isWhitespace)
+            let isAlone = beforeStart == lineStart && afterEnd == lineEnd && before.allSatisfy(\.isWhitespace) && after.allSatisfy(\.isWhitespace)
             let firstWord = string(utf8, first)
             let given = firstWord.hasSuffix(".") ? "" : folded(firstWord.split(separator: "-").first.map(String.init) ?? "")
             let inAddress = words.count == 2 && given.count > 1
@@ -104,19 +110,45 @@ public enum PersonExtraction {
             // One word starting a short line is a label or a menu item ("Mark as read",
             // "Archive") far more often than a name.
             if words.count == 1 {
-                let lineStart = utf8[..<span.lowerBound].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-                let lineEnd = utf8[span.lowerBound...].firstIndex(of: 0x0A) ?? utf8.count
-                let line = string(utf8, lineStart..<lineEnd)
-                if line.drop(while: \.isWhitespace).hasPrefix(value), line.split(whereSeparator: \.isWhitespace).count <= 4 { continue }
+                let (lineStart, lineEnd) = lines.bounds(span.lowerBound, span.upperBound)
+                // (A line of four words is short: one over `cueReach` × 4 bytes is not read whole.)
+                if lineEnd - lineStart <= cueReach * 4 {
+                    let line = string(utf8, lineStart..<lineEnd)
+                    if line.drop(while: \.isWhitespace).hasPrefix(value), line.split(whereSeparator: \.isWhitespace).count <= 4 { continue }
+                }
                 // One word after a postal code on its line is the town of an address
                 // ("16 Congress Ave, TX 78701 Austin", "75002 Paris"): postal codes are runs of
                 // 4 to 6 digits in most countries; times, house numbers and prices are shorter.
-                if hasDigitRun(of: 4, in: utf8[lineStart..<span.lowerBound]) { continue }
+                if hasDigitRun(of: 4, in: utf8[max(lineStart, span.lowerBound - cueReach)..<span.lowerBound]) { continue }
             }
             found.append(Entity(type: .person, value: string(utf8, start..<end), normalized: words.joined(separator: " "),
                                 start: start, end: end))
         }
         return found.sorted { $0.start < $1.start }
+    }
+
+    /// How far before and after a name its cues are looked for, in bytes.
+    static let cueReach = 64
+
+    /// Where each line of a text starts and ends, found by halving rather than by walking the line.
+    struct LineBreaks {
+        let breaks: [Int], count: Int
+
+        init(_ utf8: [UInt8]) {
+            breaks = utf8.indices.filter { utf8[$0] == 0x0A }
+            count = utf8.count
+        }
+
+        /// The start and end (its line break or the text's end) of the line that holds `start..<end`
+        /// (which holds no line break).
+        func bounds(_ start: Int, _ end: Int) -> (start: Int, end: Int) {
+            // The first break at or after `end`.
+            var low = 0, high = breaks.count
+            while low < high { let mid = (low + high) / 2; if breaks[mid] < end { low = mid + 1 } else { high = mid } }
+            let lineEnd = low < breaks.count ? breaks[low] : count
+            let lineStart = low > 0 && breaks[low - 1] < start ? breaks[low - 1] + 1 : 0
+            return (lineStart, lineEnd)
+        }
     }
 
     /// Whether `bytes` hold `length` or more ASCII digits in a row.

@@ -132,8 +132,24 @@ public struct SecretDetector: Sendable {
             }
             kept.append(secret)
         }
-        // A union may have reached a neighbour: merge until none overlap.
+        // A key or password a rule's length limit cut inside a run of key characters (a 2,000-character
+        // `"privateKey": "LS0tLS1…"`) goes on to the run's end: no part of one run stays readable.
+        // (Each byte is walked once: a secret that starts inside a run walked before takes its end.)
         kept.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        func isKeyByte(_ byte: UInt8) -> Bool { SecretScan.isAlphanumeric(byte) || byte == 0x2B || byte == 0x2F || byte == 0x3D }
+        var walked = 0
+        for index in kept.indices where kept[index].kind == .apiKey || kept[index].kind == .password {
+            var end = kept[index].end
+            guard end > 0, end < scan.utf8.count, isKeyByte(scan.utf8[end - 1]), isKeyByte(scan.utf8[end]) else { continue }
+            if end < walked {
+                end = walked
+            } else {
+                while end < scan.utf8.count, isKeyByte(scan.utf8[end]) || scan.utf8[end] == 0x2D || scan.utf8[end] == 0x5F { end += 1 }
+                walked = end
+            }
+            kept[index].end = end
+        }
+        // A union may have reached a neighbour: merge until none overlap.
         var merged: [Secret] = []
         for secret in kept {
             if let last = merged.last, last.end > secret.start {
@@ -174,10 +190,9 @@ public struct SecretDetector: Sendable {
 
     /// The marker for a secret of `kind` whose value is `value`.
     static func marker(_ kind: SecretKind, label: String?, value: String) -> String {
-        let digits = value.filter(\.isASCIIDigit)
         switch kind {
         case .card:
-            return label == "security code" || label == "expiry" ? "[card \(label!)]" : "[card ••••\(digits.suffix(4))]"
+            return label == "security code" || label == "expiry" ? "[card \(label!)]" : "[card ••••\(value.filter(\.isASCIIDigit).suffix(4))]"
         case .iban:
             let tail = value.filter { $0.isLetter || $0.isNumber }.suffix(4)
             return label == "account" ? "[account ••••\(tail)]" : "[iban ••••\(tail)]"

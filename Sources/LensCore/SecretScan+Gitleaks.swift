@@ -20,7 +20,45 @@ struct GitleaksRules: Sendable {
         /// `AND`: every kind of check it has must hold; `OR`: any one.
         var needsAll: Bool
         var regexes: [NSRegularExpression]
-        var stopwords: [String]
+        var stopwords: [String] { didSet { stopwordIndex = Self.index(stopwords) } }
+        /// The stopwords (ASCII, small letters) by their first three bytes; shorter ones under 0.
+        /// The generic rule has 1,446: `String.contains` for each took half a millisecond a match.
+        private(set) var stopwordIndex: [UInt32: [[UInt8]]] = [:]
+
+        init(target: Target, needsAll: Bool, regexes: [NSRegularExpression], stopwords: [String]) {
+            self.target = target
+            self.needsAll = needsAll
+            self.regexes = regexes
+            self.stopwords = stopwords
+            stopwordIndex = Self.index(stopwords)
+        }
+
+        static func index(_ stopwords: [String]) -> [UInt32: [[UInt8]]] {
+            var index: [UInt32: [[UInt8]]] = [:]
+            for word in stopwords {
+                let bytes = Array(word.lowercased().utf8)
+                index[bytes.count >= 3 ? key(bytes, 0) : 0, default: []].append(bytes)
+            }
+            return index
+        }
+
+        static func key(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+            UInt32(bytes[at]) << 16 | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2])
+        }
+
+        /// Whether `value`, in small letters, holds a stopword: each position looked up once.
+        func holdsStopword(_ value: String) -> Bool {
+            let bytes = value.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+            func holds(_ word: [UInt8], at start: Int) -> Bool {
+                start + word.count <= bytes.count && bytes[start..<(start + word.count)].elementsEqual(word)
+            }
+            if let short = stopwordIndex[0], short.contains(where: { word in bytes.indices.contains { holds(word, at: $0) } }) { return true }
+            guard bytes.count >= 3 else { return false }
+            for start in 0...(bytes.count - 3) {
+                if let words = stopwordIndex[Self.key(bytes, start)], words.contains(where: { holds($0, at: start) }) { return true }
+            }
+            return false
+        }
 
         func allows(secret: String, match: String, line: String) -> Bool {
             let subject: String
@@ -30,8 +68,7 @@ struct GitleaksRules: Sendable {
             case .line: subject = line
             }
             let regexHolds = regexes.contains { $0.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil }
-            let lowered = secret.lowercased()
-            let stopwordHolds = stopwords.contains { lowered.contains($0) }
+            let stopwordHolds = holdsStopword(secret)
             if needsAll {
                 return (regexes.isEmpty || regexHolds) && (stopwords.isEmpty || stopwordHolds)
             }
@@ -200,7 +237,7 @@ extension SecretScan {
         var found: [Secret] = []
         for number in triggered {
             let rule = rules.rules[number]
-            for result in matches(of: rule, lines: lines) {
+            for result in matches(of: rule, lines: lines, ns) {
                 // gitleaks trims line breaks at the ends of a match.
                 var matchRange = result.range
                 while matchRange.length > 0, ns.character(at: matchRange.location + matchRange.length - 1) == 0x0A { matchRange.length -= 1 }
@@ -232,10 +269,12 @@ extension SecretScan {
                 if secretRange.location > matchRange.location,
                    case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
                    name.lowercased().contains("public") || Self.saysHash(name) { continue }
-                let lineRange = ns.lineRange(for: matchRange)
+                // The match's line, but no more than ``allowlistReach`` units on either side: the
+                // allowlists read words near the match, and a long line of matches would otherwise be
+                // read once per match.
+                let lineRange = Self.line(holding: matchRange, in: lines, reach: Self.allowlistReach)
                 let nameStart = max(lineRange.location, matchRange.location - 16)
-                if ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))
-                    .range(of: #"publi(?:c|shable)[ \t_\-]*$"#, options: [.caseInsensitive, .regularExpression]) != nil { continue }
+                if Self.publicNameEnd.firstMatch(in: ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))) != nil { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
                 guard let range = Range(secretRange, in: text) else { continue }
@@ -253,12 +292,15 @@ extension SecretScan {
     /// even within lines). Its leftmost match starts where the run of `[A-Za-z0-9_.-]` before a
     /// keyword does (at most 50 back: Go's `\w` is ASCII), so it is tried anchored there once per
     /// keyword, which finds what the search finds.
-    func matches(of rule: GitleaksRules.Rule, lines: [(bytes: Range<Int>, utf16: NSRange)]) -> [NSTextCheckingResult] {
+    /// Each search copies only its window (``NSRegularExpression/results(in:_:options:range:first:)``),
+    /// and an anchored try reads at most ``longestAnchoredMatch`` units: a line of thousands of
+    /// keywords costs its length times that, not its square.
+    func matches(of rule: GitleaksRules.Rule, lines: [(bytes: Range<Int>, utf16: NSRange)], _ ns: NSString) -> [RegexResult] {
         let options: NSRegularExpression.MatchingOptions = [.withTransparentBounds, .withoutAnchoringBounds]
         guard rule.startsWithIdentifier, !rule.spansLines else {
-            return windows(of: rule, lines: lines).flatMap { rule.regex.matches(in: text, options: options, range: $0) }
+            return windows(of: rule, lines: lines).flatMap { rule.regex.results(in: text, ns, options: options, range: $0) }
         }
-        var results: [NSTextCheckingResult] = []
+        var results: [RegexResult] = []
         var covered = 0 // UTF-16 offset the last match ended at
         for (index, line) in lines.enumerated() where rule.keywords.contains(where: { Self.holds(lowered[line.bytes], $0) }) {
             let end = NSMaxRange(lines[min(index + 1, lines.count - 1)].utf16)
@@ -270,7 +312,8 @@ extension SecretScan {
                     while back < 50, i - back - 1 >= line.bytes.lowerBound, Self.isIdentifierByte(utf8[i - back - 1]) { back += 1 }
                     let start = offset16 - back // the bytes walked back over are ASCII: one UTF-16 unit each
                     if start >= covered,
-                       let result = rule.regex.firstMatch(in: text, options: options.union(.anchored), range: NSRange(location: start, length: end - start)) {
+                       let result = rule.regex.results(in: text, ns, options: options.union(.anchored),
+                                                       range: NSRange(location: start, length: min(end, start + Self.longestAnchoredMatch) - start), first: true).first {
                         results.append(result)
                         covered = NSMaxRange(result.range)
                     }
@@ -282,6 +325,31 @@ extension SecretScan {
         }
         return results
     }
+
+    /// `public` or `publishable` right before a match (`public key: …`), compiled once.
+    static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)[ \t_\-]*$"#)
+
+    /// How far a gitleaks allowlist reads around a match, in UTF-16 units.
+    static let allowlistReach = 512
+
+    /// The UTF-16 range of the line that holds `range` (line break included, as `NSString`'s
+    /// `lineRange(for:)` has it), cut to `reach` units on either side of it; found by halving.
+    static func line(holding range: NSRange, in lines: [(bytes: Range<Int>, utf16: NSRange)], reach: Int) -> NSRange {
+        var low = 0, high = lines.count
+        while low < high { let mid = (low + high) / 2; if NSMaxRange(lines[mid].utf16) <= range.location { low = mid + 1 } else { high = mid } }
+        guard low < lines.count else { return range }
+        var end = NSMaxRange(lines[low].utf16)
+        // (A range across lines ends on the line of its last unit.)
+        var last = low
+        while NSMaxRange(range) > end, last + 1 < lines.count { last += 1; end = NSMaxRange(lines[last].utf16) }
+        let start = max(lines[low].utf16.location, range.location - reach)
+        end = min(end, NSMaxRange(range) + reach)
+        return NSRange(location: start, length: end - start)
+    }
+
+    /// The most UTF-16 units an anchored try of a one-line rule reads: far more than any key a
+    /// rule describes, far less than a hostile line.
+    static let longestAnchoredMatch = 4_096
 
     static func isIdentifierByte(_ byte: UInt8) -> Bool {
         isAlphanumeric(byte) || byte == 0x5F || byte == 0x2E || byte == 0x2D

@@ -81,7 +81,10 @@ extension SecretScan {
     }
 
     /// The next piece of the line from `index`: its bounds after at most `maximumSpaces` spaces,
-    /// nil at the end of the line.
+    /// nil at the end of the line. A piece ends after ``longestPiece`` bytes, spaces or not: rules
+    /// ask for the piece after each label or cue, and a line of thousands of them without a space
+    /// (`;Password=;Password=…`) would cost the square of its length. No line a screen shows is
+    /// that long without a space; the next piece starts where the cut one ended.
     func piece(from index: Int, maximumSpaces: Int = 2) -> (start: Int, end: Int)? {
         var start = index, spaces = 0
         while start < utf8.count, Self.isSpace(utf8[start]) {
@@ -90,9 +93,13 @@ extension SecretScan {
         }
         guard spaces <= maximumSpaces, start < utf8.count, !Self.isLineBreak(utf8[start]) else { return nil }
         var end = start
-        while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) { end += 1 }
+        let limit = min(utf8.count, start + Self.longestPiece)
+        while end < limit, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) { end += 1 }
         return (start, end)
     }
+
+    /// The most bytes ``piece(from:maximumSpaces:)`` takes.
+    static let longestPiece = 1_024
 
     /// Where a value written after `index` ends, taken across the spaces OCR inserted: each
     /// following piece of the line that looks machine-made, up to `maximumLength` bytes.
@@ -328,7 +335,16 @@ extension SecretScan {
         var found = gluedPasswords()
         let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk", "credential", "authtok", "session"])
         guard !lines.isEmpty else { return found }
-        for match in Self.secretIdentifier.matches(in: text, within: lines) {
+        // A label inside the value of a label before it is that value's text, once the value was
+        // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
+        // value is read for one label, so a line of many labels costs its length, not its square.
+        var readUntil = 0
+        for match in Self.secretIdentifier.matches(in: text, within: lines) where match.start >= readUntil {
+            let foundBefore = found.count
+            var read: (start: Int, end: Int)?
+            defer {
+                if let read, found.count > foundBefore || read.end - read.start >= Self.longValue { readUntil = read.end }
+            }
             guard var identifier = match[1] else { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
             if let word = match[4], let separatorAfterWord = match[5] {
@@ -357,9 +373,12 @@ extension SecretScan {
                 (start, end, quoted) = after
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
+            read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
-            if !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 8, Self.isPlaceholder(slice(first.start, first.end)) { continue }
+            // (Its first piece within the value: a piece runs on past a connection string's `;Name=`.)
+            if !quoted, let first = piece(from: start, maximumSpaces: 0), case let firstEnd = min(first.end, max(end, start + 8)),
+               firstEnd - first.start >= 8, Self.isPlaceholder(slice(first.start, firstEnd)) { continue }
             let value = squeezed(start, end)
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
@@ -416,6 +435,9 @@ extension SecretScan {
         }
         return found
     }
+
+    /// A value this long (bytes) is read once, whatever labels are inside it: see ``labelledValues()``.
+    static let longValue = 64
 
     /// What a name OCR split with a space names, joined with the letters before that space
     /// (`?subscript ion-key=…`: `subscription-key`), when the part after the space names nothing.
@@ -719,9 +741,12 @@ extension SecretScan {
             // characters are there, after an ellipsis.
             if startsWithEllipsis(match.end) { continue }
             var end = match.end, length = 0
-            // The body's first piece starts right after the prefix.
+            // The body's first piece starts right after the prefix. (Read no further than a key
+            // and a parameter's name could go: a piece longer is no key, and a line of prefixes
+            // glued together would be read to its end once per prefix.)
             var first = end
-            while first < utf8.count, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
+            let readable = min(utf8.count, end + provider.maximum + 64)
+            while first < readable, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
             first = keyPieceEnd(end, first)
             // A key in a URL whose next parameter's `&` OCR read as a letter (`…gpgwipoScallback=`):
             // a piece past the key's length with an `=` after it ends where the key does.
@@ -933,7 +958,9 @@ extension SecretScan {
         guard mentions("private", "static", "secret") else { return [] }
         var found: [Secret] = []
         let footers = Self.noisyPEMFooter.matches(in: text)
-        for header in Self.noisyPEMHeader.matches(in: text) {
+        // (A header inside the block before it is that block's: a block without its footer runs to
+        // the text's end, and a text of headers alone would be read once per header.)
+        for header in Self.noisyPEMHeader.matches(in: text) where header.start >= (found.last?.end ?? 0) {
             let footer = footers.first { $0.end > header.end }
             // The key's lines: up to the footer's `END` (its dashes may have gone to the header).
             let bodyEnd = footer.map { f in f.start + (Array(f.text.utf8).firstIndex(of: UInt8(ascii: "E")) ?? 0) } ?? utf8.count

@@ -137,7 +137,7 @@ extension SecretScan {
     /// A user and a password given as an `auth` pair: `auth=("ana", "…")`, `HTTPBasicAuth('ana', '…')`,
     /// `.basic_auth("ana", "…")`. Group 1 is the password.
     static let authPair = TextMatcher(
-        #"(?i)auth[A-Za-z_]*[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
+        #"(?i)auth[A-Za-z_]{0,40}+[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
     /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
     static let authField = TextMatcher(
         #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)

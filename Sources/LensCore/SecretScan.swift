@@ -85,8 +85,9 @@ struct SecretScan {
     func slice(_ start: Int, _ end: Int) -> String { String(decoding: utf8[start..<end], as: UTF8.self) }
 
     func secret(_ kind: SecretKind, _ label: String?, _ start: Int, _ end: Int) -> Secret {
+        // (Only a card's and an account's markers show some of the value: a key's may be long.)
         Secret(kind: kind, label: label, start: start, end: end,
-               marker: SecretDetector.marker(kind, label: label, value: slice(start, end)))
+               marker: SecretDetector.marker(kind, label: label, value: kind == .card || kind == .iban ? slice(start, end) : ""))
     }
 
     // MARK: - Provider keys
@@ -286,11 +287,19 @@ struct SecretScan {
                 groups.append((i, j))
                 i = j + 1
             }
-            // Left to right, the longest window of whole groups that is a card number.
+            // Left to right, the longest window of whole groups that is a card number. A window
+            // holds at most 19 digits, so at most 19 groups: a long run of numbers (a spreadsheet,
+            // a hex dump) costs its length, not its square.
             var first = 0
             while first < groups.count {
                 var taken = false
-                for last in stride(from: groups.count - 1, through: first, by: -1) {
+                var digitCount = 0, lastWithin = first - 1
+                while lastWithin + 1 < groups.count, case let more = groups[lastWithin + 1].end - groups[lastWithin + 1].start,
+                      digitCount + more <= 19 {
+                    digitCount += more
+                    lastWithin += 1
+                }
+                for last in stride(from: lastWithin, through: first, by: -1) {
                     let digits = groups[first...last].map { slice($0.start, $0.end) }.joined()
                     guard (13...19).contains(digits.count) else { continue }
                     let start = groups[first].start, end = groups[last].end

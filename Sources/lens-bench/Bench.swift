@@ -24,7 +24,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lens-bench",
         abstract: "Measure Lens: import throughput against the tesseract CLI, and search over a synthetic index.",
-        subcommands: [AdversarialBench.self, ImportBench.self, OCRBench.self, EntityBench.self, GraphBench.self, RelationsBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self, WebBench.self, FuzzyBench.self, SecretBench.self, RealTextBench.self, EntityCaseBench.self, EmbedBench.self, MeaningBench.self, VectorsBench.self, PostgresBench.self, GrowBench.self])
+        subcommands: [AdversarialBench.self, HostileTextBench.self, ImportBench.self, OCRBench.self, EntityBench.self, GraphBench.self, RelationsBench.self, SearchBench.self, BurstBench.self, LatencyBench.self, IdleBench.self, WebBench.self, FuzzyBench.self, SecretBench.self, RealTextBench.self, EntityCaseBench.self, EmbedBench.self, MeaningBench.self, VectorsBench.self, PostgresBench.self, GrowBench.self])
 }
 
 /// Small helpers shared by the benchmarks.
@@ -33,6 +33,15 @@ enum Measure {
         let start = ContinuousClock.now
         let value = try body()
         return (value, (ContinuousClock.now - start).seconds)
+    }
+
+    /// The ground-truth texts of a corpus folder's JSON sidecars (`"text"`), in file-name order.
+    static func groundTruthTexts(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            return object["text"] as? String
+        }
     }
 
     /// The names of the images in `folder` (recognized by their bytes), sorted.

@@ -185,14 +185,7 @@ struct SecretBench: ParsableCommand {
     }
 
     func scoreCorpus(_ folder: String, _ detector: SecretDetector) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
-        var texts: [String] = []
-        for name in names {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let text = object["text"] as? String else { continue }
-            texts.append(text)
-        }
+        let texts = try Measure.groundTruthTexts(in: folder)
         var alarms = 0
         for text in texts {
             for secret in detector.secrets(in: text) {

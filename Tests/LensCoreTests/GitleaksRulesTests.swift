@@ -14,6 +14,30 @@ struct GitleaksRulesTests {
         }
     }
 
+    /// The stopword search by first three bytes finds what a search for each word finds.
+    @Test func stopwordsAreFoundAsByEachWord() throws {
+        let list = try #require(GitleaksRules.shared.rules.flatMap(\.allowlists).first { $0.stopwords.count > 1_000 })
+        var state: UInt64 = 11
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        var held = 0
+        for index in 0..<3_000 {
+            var value = String((0..<(8 + index % 40)).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return letters[Int(state >> 33) % letters.count]
+            })
+            // A third of the values hold a stopword, in any case, anywhere.
+            if index % 3 == 0 {
+                let word = list.stopwords[index % list.stopwords.count]
+                let at = value.index(value.startIndex, offsetBy: index % value.count)
+                value.insert(contentsOf: index % 2 == 0 ? word.uppercased() : word, at: at)
+            }
+            let expected = list.stopwords.contains { value.lowercased().contains($0) }
+            #expect(list.holdsStopword(value) == expected, "\(value)")
+            if expected { held += 1 }
+        }
+        #expect(held >= 1_000)
+    }
+
     /// Keys of providers Lens has no shape of its own for (random values in each documented shape).
     @Test(arguments: [
         ("export DATABRICKS_HOST=x\ntoken dapi3a37dfe702393e0fa6c8bbc2a299e490 ok", "dapi3a37dfe702393e0fa6c8bbc2a299e490"),

@@ -1,0 +1,216 @@
+import ArgumentParser
+import Foundation
+import LensApp
+import LensCore
+
+/// Times extraction (secrets masked, then entities) on texts made to cost the most: thousands of
+/// labels on one line, long runs with no space, numbers in groups, names side by side. Each kind
+/// is timed at two sizes: a cost linear in the text grows by the sizes' ratio, a quadratic one by
+/// its square. Ordinary text (a corpus's ground truth, cut to the same sizes) is the baseline,
+/// measured in the same run.
+struct HostileTextBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hostile-text",
+        abstract: "Time extraction on hostile texts at two sizes: growth with size, and cost against ordinary text.",
+        discussion: """
+            Prints, per kind: the time at --size and at 4 × --size (the fastest of --rounds), the \
+            growth between them (4 is linear, 16 quadratic) and the time per kilobyte at the larger \
+            size against ordinary text's. A kind that takes longer than --give-up seconds once is \
+            reported as such and not timed again.
+
+            Example: lens-bench hostile-text --corpus ../shared/corpus/public --size 8000
+            """)
+
+    @Option(help: "A corpus folder whose JSON sidecars hold ground-truth text: the ordinary baseline.")
+    var corpus = "../shared/corpus/public"
+
+    @Option(help: "The smaller size in bytes; the larger is four times it.")
+    var size = 8_000
+
+    @Option(help: "Timed runs per kind and size; the fastest is printed.")
+    var rounds = 3
+
+    @Option(help: "Stop timing a kind after one run slower than this (seconds).")
+    var giveUp: Double = 30
+
+    @Option(help: "Only the kinds whose name contains this.")
+    var only: String?
+
+    @Flag(help: "Also time each stage apart (secrets, dates, money, people, the rest) at both sizes.")
+    var stages = false
+
+    @Option(help: "Write each kind's text at the larger size to this folder (for timing `lens extract` of two builds) and stop.")
+    var write: String?
+
+    /// A kind of hostile text: made to any size from a repeated unit or a generator.
+    struct Kind: Sendable {
+        var name: String
+        var make: @Sendable (Int) -> String
+    }
+
+    static func repeated(_ unit: String) -> @Sendable (Int) -> String {
+        { size in String(String(repeating: unit, count: size / unit.utf8.count + 1).utf8.prefix(size))! }
+    }
+
+    /// Deterministic characters from `alphabet`, `count` of them.
+    static func random(_ alphabet: String, _ count: Int, seed: UInt64 = 7) -> String {
+        let letters = Array(alphabet)
+        var state = seed
+        return String((0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return letters[Int(state >> 33) % letters.count]
+        })
+    }
+
+    static let base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    static let kinds: [Kind] = [
+        Kind(name: "token:\" repeated", make: repeated("token:\"")),
+        Kind(name: "token: repeated", make: repeated("token:")),
+        Kind(name: "password= repeated", make: repeated("password=")),
+        Kind(name: ";Password= repeated", make: repeated(";Password=")),
+        Kind(name: "secret: \"a repeated", make: repeated("secret: \"a ")),
+        Kind(name: "Password<tab> repeated", make: repeated("Password\t")),
+        Kind(name: "export A_KEY= repeated", make: repeated("export A_KEY=")),
+        Kind(name: "API_KEY=sk- repeated", make: repeated("API_KEY=sk-")),
+        Kind(name: "password: on each line", make: repeated("password:\n")),
+        Kind(name: "key and 12 random, spaced", make: { size in
+            let pieces = random(base64, size / 17 * 12 + 12)
+            return Array(pieces).chunked(12).map { "key " + String($0) }.joined(separator: " ")
+        }),
+        Kind(name: "$ cat authauth…", make: { "$ cat " + repeated("auth")($0 - 6) }),
+        Kind(name: "$ cat auth.txt on each line", make: repeated("$ cat auth.txt\n")),
+        Kind(name: "groups of four digits", make: repeated("4111 ")),
+        Kind(name: "one run of digits", make: repeated("4")),
+        Kind(name: "one run of hex", make: { random("0123456789abcdef", $0) }),
+        Kind(name: "one base64 blob", make: { random(base64, $0) }),
+        Kind(name: "base64 split every 7", make: { size in Array(random(base64, size * 7 / 8)).chunked(7).map { String($0) }.joined(separator: " ") }),
+        Kind(name: "A_ repeated", make: repeated("A_")),
+        Kind(name: "-p repeated", make: repeated("-p")),
+        Kind(name: "a@ repeated", make: repeated("a@")),
+        Kind(name: "https://user: repeated", make: repeated("https://user:")),
+        Kind(name: "BEGIN PRIVATE KEY lines", make: repeated("-----BEGIN PRIVATE KEY-----\n")),
+        Kind(name: "names side by side", make: repeated("Anna Smith, ")),
+        Kind(name: "From: and a name repeated", make: repeated("From: Anna Smith ")),
+        Kind(name: "code sentences", make: repeated("Your code is 123456. ")),
+        Kind(name: "phone numbers", make: repeated("+1 415 555 0132 ")),
+        Kind(name: "amounts", make: repeated("$1,234.56 ")),
+        Kind(name: "dates", make: repeated("2024-01-02 ")),
+        Kind(name: "quotes", make: repeated("\"'")),
+        Kind(name: "brackets", make: repeated("((")),
+        Kind(name: "seed words", make: repeated("abandon ability able about above absent ")),
+        Kind(name: "capitals words", make: { size in Array(random("ABCDEFGHIJKLMNOPQRSTUVWXYZ", size * 5 / 6)).chunked(5).map { String($0) }.joined(separator: " ") }),
+        Kind(name: "combining marks", make: { size in "e" + String(repeating: "\u{301}", count: size / 2) }),
+        Kind(name: "Authorization: Bearer repeated", make: repeated("Authorization: Bearer ")),
+        Kind(name: "ghp_ repeated", make: repeated("ghp_")),
+        Kind(name: "sk_live_ repeated", make: repeated("sk_live_")),
+        Kind(name: "IDENTIFIED BY ' repeated", make: repeated("IDENTIFIED BY '")),
+        Kind(name: "PIN and digits repeated", make: repeated("PIN 1234 ")),
+        Kind(name: "card numbers after labels", make: repeated("card number 4111 1111 1111 1111 ")),
+        Kind(name: "IBANs", make: repeated("IBAN DE89 3704 0044 0532 0130 00 ")),
+        Kind(name: "verification codes", make: repeated("verification code 123456 ")),
+        Kind(name: "hex dump lines", make: repeated("00000010  48 65 6c 6c 6f 20 57 6f  72 6c 64 0a 00 00 00 00  |Hello World.....|\n")),
+        Kind(name: "addresses with passwords", make: repeated("postgres://u:p4ss@h ")),
+        Kind(name: "key= and a random value", make: { size in
+            Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
+        }),
+    ]
+
+    func run() throws {
+        let ordinary = try ordinaryText()
+        let large = size * 4
+        // Ordinary text with its line breaks made spaces: one long line.
+        let oneLine = ordinary.replacingOccurrences(of: "\n", with: " ")
+        let kinds = [Kind(name: "ordinary text on one line", make: { Self.prefix(oneLine, $0) })] + Self.kinds
+        if let write {
+            try FileManager.default.createDirectory(atPath: write, withIntermediateDirectories: true)
+            let all = [Kind(name: "ordinary text", make: { Self.prefix(ordinary, $0) })] + kinds
+            for (index, kind) in all.enumerated() where only.map({ kind.name.contains($0) }) ?? true {
+                let name = String(kind.name.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+                try kind.make(large).write(toFile: "\(write)/\(String(format: "%02d", index))-\(name).txt", atomically: true, encoding: .utf8)
+            }
+            print("wrote the texts of \(large) bytes to \(write)")
+            return
+        }
+        var sink = 0
+        /// The fastest of `rounds` runs, in seconds, or nil when one run took over `giveUp`.
+        func fastest(_ text: String) -> Double? {
+            var best = Double.infinity
+            for _ in 0..<max(1, rounds) {
+                let start = ContinuousClock.now
+                sink &+= EntityExtractors.entitiesMaskingSecrets(in: text, region: "US").count
+                let seconds = (ContinuousClock.now - start).seconds
+                best = min(best, seconds)
+                if seconds > giveUp { return nil }
+            }
+            return best
+        }
+        // The tables (phone metadata, gitleaks rules, suffixes) load on first use: not timed.
+        _ = fastest("warm up: token=abc Anna Smith +1 415 555 0132 $3.20")
+        guard let small = fastest(Self.prefix(ordinary, size)), let big = fastest(Self.prefix(ordinary, large)) else {
+            throw ValidationError("ordinary text took over \(giveUp) s")
+        }
+        if stages { printStages(Self.prefix(ordinary, size), Self.prefix(ordinary, large)) }
+        let ordinaryPerKB = big / Double(large) * 1_000
+        print("sizes \(size) and \(large) bytes; fastest of \(rounds); ordinary text: \(Self.ms(small)) and \(Self.ms(big)) ms, growth \(Self.f(big / small)), \(Self.ms(ordinaryPerKB)) ms/KB")
+        print("kind".padding(toLength: 30, withPad: " ", startingAt: 0) + "   small ms    large ms  growth   ms/KB  × ordinary")
+        var worst = (name: "", ratio: 0.0)
+        for kind in kinds where only.map({ kind.name.contains($0) }) ?? true {
+            let name = kind.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+            guard let a = fastest(kind.make(size)) else { print("\(name)   over \(giveUp) s at \(size) bytes"); continue }
+            guard let b = fastest(kind.make(large)) else { print("\(name) \(Self.pad(Self.ms(a), 10))   over \(giveUp) s"); continue }
+            let perKB = b / Double(large) * 1_000
+            let ratio = perKB / ordinaryPerKB
+            if ratio > worst.ratio { worst = (kind.name, ratio) }
+            print("\(name) \(Self.pad(Self.ms(a), 10)) \(Self.pad(Self.ms(b), 11)) \(Self.pad(Self.f(b / a), 7)) \(Self.pad(Self.ms(perKB), 7)) \(Self.pad(Self.f(ratio), 11))")
+            if stages { printStages(kind.make(size), kind.make(large)) }
+        }
+        print("costliest kind against ordinary text: \(worst.name), \(Self.f(worst.ratio)) ×")
+        if sink == -1 { print(sink) }
+    }
+
+    /// Each stage's time on the two texts (one run each) and its growth.
+    func printStages(_ small: String, _ large: String) {
+        let detector = SecretDetector()
+        let stages: [(String, (String) -> Int)] = [
+            ("secrets", { detector.secrets(in: $0).count }),
+            ("e-mails and URLs", { WebExtraction.emails(in: $0).count }),
+            ("dates", { DateExtraction.entities(in: $0).count }),
+            ("money", { MoneyExtraction.entities(in: $0).count }),
+            ("people", { PersonExtraction.entities(in: $0).count }),
+            ("all entities", { EntityExtractors.make(region: "US").entities(in: $0).count }),
+        ]
+        for (name, body) in stages {
+            let (_, a) = Measure.time { body(small) }
+            let (_, b) = Measure.time { body(large) }
+            print("    \(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(Self.pad(Self.ms(a), 10)) \(Self.pad(Self.ms(b), 11)) \(Self.pad(Self.f(b / max(a, 1e-9)), 7))")
+        }
+    }
+
+    /// A corpus's ground-truth texts, joined, repeated to at least four times the size.
+    func ordinaryText() throws -> String {
+        let texts = try Measure.groundTruthTexts(in: corpus)
+        guard !texts.isEmpty else { throw ValidationError("no ground-truth text in \(corpus)") }
+        var joined = texts.joined(separator: "\n\n")
+        while joined.utf8.count < size * 4 { joined += "\n\n" + joined }
+        return joined
+    }
+
+    /// The text's first `bytes` bytes, cut back to a whole character.
+    static func prefix(_ text: String, _ bytes: Int) -> String {
+        var bytes = Array(text.utf8.prefix(bytes))
+        while let last = bytes.last, last & 0xC0 == 0x80 || last >= 0xC0 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.1f", seconds * 1_000) }
+    static func f(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+}
+
+extension Array {
+    /// The array in runs of `size` (the last may be shorter).
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+@testable import LensCore
+import Testing
+
+/// Texts made to cost the most (thousands of labels on one line, runs with no space, numbers in
+/// groups) are read at a cost linear in their length, and what they hold is still found. Their
+/// times are measured by `lens-bench hostile-text`; here each text must finish (the time limit
+/// guards against a hang, it is no speed goal) and give the right answer.
+@Suite(.timeLimit(.minutes(2)))
+struct ExtractionBoundsTests {
+    let detector = SecretDetector()
+
+    func value(_ secret: Secret, in text: String) -> String {
+        String(decoding: Array(text.utf8)[secret.start..<secret.end], as: UTF8.self)
+    }
+
+    /// A line of one label repeated thousands of times, then a real secret on the next line.
+    @Test(arguments: ["token:\"", "token:", "password=", ";Password=", "secret: \"a ", "Password\t", "API_KEY=sk-", "$ cat auth"])
+    func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
+        let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
+        let found = detector.secrets(in: text)
+        let last = try #require(found.last)
+        #expect(value(last, in: text) == "ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ")
+    }
+
+    /// Numbers in groups of four for 20 KB (a spreadsheet, a hex dump), then a card.
+    @Test func aCardAfterALongRunOfGroupsIsFound() throws {
+        let text = String(repeating: "4111 ", count: 4_000) + "x\nCard 4242 4242 4242 4242 exp 12/29\n"
+        let cards = detector.secrets(in: text).filter { $0.kind == .card }
+        let card = try #require(cards.first { $0.label != "expiry" })
+        #expect(value(card, in: text) == "4242 4242 4242 4242")
+        // The run itself: 4,000 groups of four, grouped as no card is (a card's groups are all of
+        // it), so no window of them is one.
+        #expect(!cards.contains { $0.start < 20_000 })
+    }
+
+    /// A key longer than any rule reads at once is masked to the end of its run, not cut.
+    @Test func aLongKeyIsMaskedWhole() throws {
+        let body = String((0..<2_000).map { Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")[($0 * 7 + $0 / 13) % 64] })
+        let text = "    \"privateKey\": \"\(body)\",\n  \"user\": \"ana\""
+        let secret = try #require(detector.secrets(in: text).first)
+        #expect(value(secret, in: text) == body)
+    }
+
+    /// A secret's run ends where its characters do: a host after `@` stays.
+    @Test func aRunEndsAtItsHost() throws {
+        let text = "git clone https://oauth2:glpat-Xk2mP9vQ7rTz4WbN8cLd@gitlab.com/acme/api.git"
+        let secret = try #require(detector.secrets(in: text).first)
+        #expect(value(secret, in: text) == "glpat-Xk2mP9vQ7rTz4WbN8cLd")
+    }
+
+    /// Many PEM headers with no footer: one block from the first to the text's end.
+    @Test func headersWithoutFootersAreOneBlock() {
+        let text = String(repeating: "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n", count: 800)
+        let found = detector.secrets(in: text)
+        #expect(found.count == 1)
+        #expect(found.first?.start == 0)
+        #expect(found.first?.end == text.utf8.count)
+    }
+
+    /// A name with its cue at the end of a long line of names; the cue is read near the name.
+    @Test func aCuedNameAtTheEndOfALongLineIsFound() {
+        let text = String(repeating: "Anna Smith, ", count: 2_500) + "From: Jane Roe"
+        let people = PersonExtraction.entities(in: text)
+        #expect(people.last?.value == "Jane Roe")
+    }
+
+    /// An e-mail address after a long run of its characters (`A_A_…`) is still found whole.
+    @Test func anAddressAfterALongRunIsFound() {
+        let text = String(repeating: "A_", count: 10_000) + " and ana.lopez@example.com"
+        #expect(WebExtraction.emails(in: text).map(\.value) == ["ana.lopez@example.com"])
+    }
+
+    /// Searching windows of a long text finds what a search of the whole text finds in them,
+    /// look-behinds and look-aheads included, with characters outside ASCII (two UTF-16 units
+    /// for an emoji) around the windows' ends.
+    @Test func windowsFindWhatTheWholeTextFinds() throws {
+        let pattern = #"(?<![A-Za-z])(?:key|token)(?![a-z])[ \t]*[:=][ \t]*(\S+)(?=\s|$)"#
+        let matcher = TextMatcher(pattern)
+        let regex = try NSRegularExpression(pattern: pattern)
+        let lines = (0..<400).map { i in
+            ["token: ab\(i)cd 😀", "😀key=\(i)ef", "monkey: no \(i)", "é token = x\(i) é", "plain line \(i)"][i % 5]
+        }
+        let text = lines.joined(separator: "\n")
+        let ns = text as NSString
+        // Every third line a window, as `lines(mentioning:)` makes them.
+        var windows: [NSRange] = [], location = 0
+        for (index, line) in lines.enumerated() {
+            let length = (line as NSString).length
+            if index % 3 == 0 { windows.append(NSRange(location: location, length: length)) }
+            location += length + 1
+        }
+        let windowed = matcher.matches(in: text, within: windows).map { [$0.start, $0.end] + ($0.range(1).map { [$0.lowerBound, $0.upperBound] } ?? []) }
+        var expected: [[Int]] = []
+        for window in windows {
+            for result in regex.matches(in: text, options: [.withTransparentBounds], range: window) {
+                let whole = Range(result.range, in: text)!, group = Range(result.range(at: 1), in: text)!
+                expected.append([whole.lowerBound, whole.upperBound, group.lowerBound, group.upperBound].map { text.utf8.distance(from: text.startIndex, to: $0) })
+            }
+        }
+        #expect(!expected.isEmpty)
+        #expect(windowed == expected)
+        #expect(ns.length > NSRegularExpression.searchContext * 10)
+    }
+}
