@@ -54,6 +54,8 @@ extension Library {
     /// as a screenshot's text is; returns the kinds masked.
     @discardableResult
     public func setNote(of id: Int64, to text: String?, appending: Bool = false) throws -> [SecretKind] {
+        // (Refused before it is masked: masking costs the text's length.)
+        if let text, text.utf8.count > LensDatabase.maximumNoteBytes { throw AnnotationError.noteTooLong(bytes: text.utf8.count) }
         let masked = text.map { Self.typedTextGuard.masking($0) }
         try database.setNote(of: id, to: masked?.text, appending: appending)
         return masked?.secrets.map(\.kind) ?? []

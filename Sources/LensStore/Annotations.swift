@@ -9,9 +9,12 @@ public enum AnnotationError: Error, Equatable, CustomStringConvertible {
     case invalidTag(String)
     /// A tag that holds a secret (named by its kind only: the value is never repeated).
     case secretInTag(kind: String)
+    /// A note over ``LensDatabase/maximumNoteBytes`` (with what it is appended to).
+    case noteTooLong(bytes: Int)
 
     public var description: String {
         switch self {
+        case .noteTooLong(let bytes): "that note would be \(bytes) bytes; a note holds at most \(LensDatabase.maximumNoteBytes) (the one stored is unchanged)"
         case .secretInTag(let kind): "that tag holds a secret (\(kind)): tags are shown everywhere, so it is not stored"
         case .notRecognized(let id): "screenshot \(id) is not recognized yet; tag it once its text is stored (lens status)"
         case .invalidTag(let tag): "'\(tag)' is not a tag: use letters, digits, '-', '_' or '.', without spaces"
@@ -53,11 +56,23 @@ extension LensDatabase {
             guard let row = try Row.fetchOne(db, sql: "SELECT note FROM screenshot_text WHERE id = ?", arguments: [id]) else {
                 throw AnnotationError.notRecognized(id: id)
             }
-            let old: String? = row["note"]
-            var note = text.flatMap { $0.isEmpty ? nil : $0 }
-            if appending, let old, !old.isEmpty { note = note.map { old + "\n" + $0 } ?? old }
+            let note = try Self.note(text, appendedTo: appending ? row["note"] : nil)
             try db.execute(sql: "UPDATE screenshot_text SET note = ? WHERE id = ?", arguments: [note, id])
         }
+    }
+
+    /// The most bytes a note holds: a note is a few lines about a screenshot. Every note is masked
+    /// for secrets and indexed, at a cost that grows with its length, and `lens note --append`
+    /// run again and again would grow one without end.
+    public static let maximumNoteBytes = 65_536
+
+    /// The note to store: `text` (empty: none), after `old` and a line break when appending;
+    /// refused over ``maximumNoteBytes``.
+    static func note(_ text: String?, appendedTo old: String?) throws -> String? {
+        var note = text.flatMap { $0.isEmpty ? nil : $0 }
+        if let old, !old.isEmpty { note = note.map { old + "\n" + $0 } ?? old }
+        if let note, note.utf8.count > maximumNoteBytes { throw AnnotationError.noteTooLong(bytes: note.utf8.count) }
+        return note
     }
 
     /// The tags and note of screenshot `id`.

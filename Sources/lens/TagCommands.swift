@@ -105,6 +105,9 @@ struct NoteCommand: ParsableCommand {
         commandName: "note",
         abstract: "Set, extend or clear a screenshot's note; notes are searchable.",
         discussion: """
+            A note holds at most 65,536 bytes (with what it is appended to); a longer one is \
+            refused and the stored note kept.
+
             Examples:
               lens note 42 'paid by card, refund expected'
               lens note 42 --append 'refund arrived 3 May'

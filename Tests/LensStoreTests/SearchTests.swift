@@ -256,4 +256,21 @@ struct AnnotationTests {
         #expect(throws: AnnotationError.notRecognized(id: 99)) { try store.database.changeTags(of: 99, adding: ["x"]) }
         if kind == .sqlite { #expect(try store.database.integrityCheck() == ["ok"]) }
     }
+
+    /// A note holds at most `maximumNoteBytes`, appended ones included: one over it is refused and
+    /// the stored note stays as it was.
+    @Test(arguments: StoreKind.allCases)
+    func aNoteHasABoundedLength(_ kind: StoreKind) throws {
+        let store = try StoreFixture(kind)
+        let id = try store.add("ferry timetable", path: "/a/f.png", hash: 1)
+        let limit = LensDatabase.maximumNoteBytes
+        let full = String(repeating: "a", count: limit - 6) + " ferry"
+        try store.database.setNote(of: id, to: full)
+        #expect(try store.database.annotations(of: id).note == full)
+        #expect(throws: AnnotationError.noteTooLong(bytes: limit + 2)) { try store.database.setNote(of: id, to: "x", appending: true) }
+        #expect(throws: AnnotationError.noteTooLong(bytes: limit + 1)) { try store.database.setNote(of: id, to: full + "b") }
+        #expect(try store.database.annotations(of: id).note == full)
+        #expect(try store.ids("ferry") == [id])
+        #expect(AnnotationError.noteTooLong(bytes: limit + 1).description.contains("\(limit)"))
+    }
 }

@@ -61,6 +61,13 @@ struct HTTPBoundsTests {
                 #expect(String(buffer: response.body).contains("at most 1000"))
                 Self.checkHeadersAndBody(response, "long word")
             }
+            // A note over its own limit (64 KiB) in a body under the server's: refused, said why.
+            let longNote = ByteBuffer(string: "{\"note\": \"" + String(repeating: "n", count: 70_000) + "\"}")
+            try await client.execute(uri: "/api/screenshots/\(id)/note", method: .put, headers: fixture.changeHeaders, body: longNote) { response in
+                #expect(response.status == .badRequest, "\(response.status)")
+                #expect(String(buffer: response.body).contains("at most 65536"))
+                Self.checkHeadersAndBody(response, "long note")
+            }
             let big = ByteBuffer(repeating: UInt8(ascii: "a"), count: (1 << 20) + 10)
             try await client.execute(uri: "/api/screenshots/\(id)/note", method: .put, headers: fixture.changeHeaders, body: big) { response in
                 #expect(response.status == .contentTooLarge, "\(response.status)")

@@ -79,14 +79,14 @@ extension PostgresStore {
 
     /// Changes tags or the note, and makes the row's search document again (the tags and the
     /// note are searched with the text).
-    private func annotate(_ id: Int64, _ change: (inout [String], inout String?) -> Void) throws -> [String] {
+    private func annotate(_ id: Int64, _ change: (inout [String], inout String?) throws -> Void) throws -> [String] {
         try transaction { session in
             guard let row = try session.rows("""
                 SELECT body, codes, tags, note FROM screenshot_text WHERE id = \(id) FOR UPDATE
                 """).first else { throw AnnotationError.notRecognized(id: id) }
             var tags = try row.get("tags", as: [String].self), note = try row.optional("note", as: String.self)
             let (oldTags, oldNote) = (tags, note)
-            change(&tags, &note)
+            try change(&tags, &note)
             guard tags != oldTags || note != oldNote else { return tags }
             let document = SearchDocument(text: try row.get("body", as: String.self), codes: try row.optional("codes", as: String.self),
                                           tags: tags, note: note)
@@ -108,9 +108,7 @@ extension PostgresStore {
 
     func setNote(of id: Int64, to text: String?, appending: Bool) throws {
         _ = try annotate(id) { _, note in
-            let old = note
-            note = text.flatMap { $0.isEmpty ? nil : $0 }
-            if appending, let old, !old.isEmpty { note = note.map { old + "\n" + $0 } ?? old }
+            note = try LensDatabase.note(text, appendedTo: appending ? note : nil)
         }
     }
 
