@@ -20,10 +20,10 @@ struct GitleaksRules: Sendable {
         /// `AND`: every kind of check it has must hold; `OR`: any one.
         var needsAll: Bool
         var regexes: [NSRegularExpression]
-        var stopwords: [String] { didSet { stopwordIndex = Self.index(stopwords) } }
+        let stopwords: [String]
         /// The stopwords (ASCII, small letters) by their first three bytes; shorter ones under 0.
         /// The generic rule has 1,446: `String.contains` for each took half a millisecond a match.
-        private(set) var stopwordIndex: [UInt32: [[UInt8]]] = [:]
+        let stopwordIndex: [UInt32: [[UInt8]]]
 
         init(target: Target, needsAll: Bool, regexes: [NSRegularExpression], stopwords: [String]) {
             self.target = target

@@ -960,8 +960,10 @@ extension SecretScan {
         let footers = Self.noisyPEMFooter.matches(in: text)
         // (A header inside the block before it is that block's: a block without its footer runs to
         // the text's end, and a text of headers alone would be read once per header.)
+        var next = 0 // the first footer after the header (headers come in order: read once)
         for header in Self.noisyPEMHeader.matches(in: text) where header.start >= (found.last?.end ?? 0) {
-            let footer = footers.first { $0.end > header.end }
+            while next < footers.count, footers[next].end <= header.end { next += 1 }
+            let footer = next < footers.count ? footers[next] : nil
             // The key's lines: up to the footer's `END` (its dashes may have gone to the header).
             let bodyEnd = footer.map { f in f.start + (Array(f.text.utf8).firstIndex(of: UInt8(ascii: "E")) ?? 0) } ?? utf8.count
             let after = slice(header.end, max(header.end, min(bodyEnd, header.end + 120)))
