@@ -62,6 +62,14 @@ app password, an age secret key, NetworkManager's `psk=`, flow mappings, Android
 negatives such as LLM token counts, exit and status codes, VINs, public client keys (PostHog,
 Mapbox `pk.`), password-age notices, S3 response headers, short links, empty settings, BSSIDs,
 `Content-MD5`, a GPG signing key id, age and Nostr public keys, `git ls-remote`, Docker volumes.
+`--pool eleventh` (see ``eleventh_secret_case``), written after the tenth had been through several
+rounds and before any rule was run on it: more tools' flags and prompts (HTTPie, `wp`, `mysqldump`,
+`chpasswd`, `unrar`, `wrangler`, `hcloud`, `linode-cli`, ngrok, cloudflared, Vercel), server
+configs (Redis, Gitea, Nextcloud, Synapse, Mastodon, TeamSpeak, `ovh.conf`, Scaleway), WebOTP and
+seven-digit codes, an Amex number, `netsh … key=clear`, Azure Service Bus, chat logins; negatives
+such as ObjectIds, onion addresses, magnet links, publishable and site keys, `*_PASSWORD_*`
+settings with numbers, OAuth expiry fields, container ids, stack traces, certificate serials,
+device and product ids, a 16-digit transaction id, and commit messages about tokens and secrets.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -1902,6 +1910,193 @@ def tenth_negative_case(rng):
     return ["Keyboard shortcuts", "Key: Ctrl+Shift+P   Command palette", "Key: F5   Start debugging", f"Token count: {rng.randint(1000, 90000):,}"]
 
 
+def eleventh_secret_case(rng):
+    """The eleventh pool (`--pool eleventh`): written after the tenth pool had been through several
+    rounds and the bounded-cost work, before any rule was run on it, from places none of the earlier
+    pools has: `pip.conf`'s index URL, HTTPie's `-a`, `wp user create --user_pass`, `mysqldump
+    --password=`, `chpasswd`, ngrok's and cloudflared's tokens, a `wrangler secret put` prompt,
+    `hcloud` and `linode-cli` prompts, Scaleway's UUID secret key, OVH's `ovh.conf`, a Graph API
+    `access_token` query, Supabase's service-role key, `vercel --token`, Home Assistant's long-lived
+    token, WebOTP-bound SMS codes (`@acme.io #123456`), seven-digit codes, an Amex number in 4-6-5
+    groups, `unrar -p`, Ansible's `ansible_become_pass`, R's `Sys.setenv`, Redis' `requirepass` and
+    `masterauth`, Gitea's `app.ini`, Nextcloud's `config.php`, Synapse's shared secrets, Mastodon's
+    `OTP_SECRET`, `netsh wlan … key=clear`, an Azure Service Bus `SharedAccessKey`, a `rediss://`
+    URL, TeamSpeak's first-start log, Wi-Fi and admin logins in chat, and codes with no `code` word."""
+    user = rng.choice(["deploy", "admin", "ci", "lena", "svc_sync", "ops", "root", "tomas"])
+    host = rng.choice(["git.acme.io", "10.0.8.21", "nas.home", "db-03.internal", "192.168.1.40"])
+    plain = lambda: password(rng).replace("'", "").replace('"', "").replace(":", "").replace("@", "").replace("/", "")
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain()
+        return "password", ["$ cat ~/.config/pip/pip.conf", "[global]", f"index-url = https://{user}:{v}@pypi.acme.io/simple/",
+                            "trusted-host = pypi.acme.io"], [v]
+    if choice == 1:
+        v = plain()
+        return "password", [f"$ http -a {user}:{v} POST https://{host}/api/items name=lamp", "HTTP/1.1 201 Created",
+                            "Content-Type: application/json"], [v]
+    if choice == 2:
+        v = plain()
+        return "password", [f"$ wp user create {user} {user}@acme.io --role=editor --user_pass='{v}'",
+                            f"Success: Created user {rng.randint(2, 90)}."], [v]
+    if choice == 3:
+        v = plain()
+        return "password", [f"$ mysqldump --user=root --password={v} --single-transaction shop > shop.sql",
+                            "mysqldump: [Warning] Using a password on the command line interface can be insecure."], [v]
+    if choice == 4:
+        v = plain()
+        return "password", [f"$ echo '{user}:{v}' | sudo chpasswd", f"$ sudo passwd -e {user}", "passwd: password expiry information changed."], [v]
+    if choice == 5:
+        v = "2" + rand(rng, ALNUM, 26) + "_" + rand(rng, ALNUM, 21)
+        return "api_key", [f"$ ngrok config add-authtoken {v}", "Authtoken saved to configuration file: /home/lena/.config/ngrok/ngrok.yml"], [v]
+    if choice == 6:
+        token = base64.b64encode(json.dumps({"a": rand(rng, HEX, 32), "t": str(uuid.UUID(bytes=rng.randbytes(16))),
+                                             "s": base64.b64encode(rng.randbytes(24)).decode()}).encode()).decode()
+        return "api_key", ["$ sudo cloudflared service install \\", f"    {token[:80]}\\", f"    {token[80:]}",
+                           "INF Using Systemd", "INF Linux service for cloudflared installed successfully"], [token[:80], token[80:]]
+    if choice == 7:
+        v = rand(rng, ALNUM + "-_", 32)
+        return "api_key", ["$ npx wrangler secret put STRIPE_KEY", f"✔ Enter a secret value: … {v}",
+                           '🌀 Creating the secret for the Worker "shop-api"', "✨ Success! Uploaded secret STRIPE_KEY"], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["$ hcloud context create prod", f"Token: {v}", "Context prod created and activated"], [v]
+    if choice == 9:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ linode-cli configure --token", f"Personal Access Token: {v}", "Default Region (Optional): eu-central"], [v]
+    if choice == 10:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ cat ~/.config/scw/config.yaml", f"access_key: SCW{rand(rng, string.ascii_uppercase + string.digits, 17)}",
+                           f"secret_key: {v}", f"default_organization_id: {uuid.UUID(bytes=rng.randbytes(16))}", "default_region: fr-par"], [v]
+    if choice == 11:
+        a, b = rand(rng, ALNUM, 32), rand(rng, ALNUM, 32)
+        return "api_key", ["# ovh.conf", "[default]", "endpoint=ovh-eu", "[ovh-eu]", f"application_key={rand(rng, ALNUM, 16)}",
+                           f"application_secret={a}", f"consumer_key={b}"], [a, b]
+    if choice == 12:
+        v = "EAAC" + rand(rng, ALNUM, 72)
+        return "api_key", ['$ curl -s "https://graph.facebook.com/v19.0/me/accounts?\\', f'access_token={v}"', '{"data": []}'], [v[4:]]
+    if choice == 13:
+        v = jwt(rng)
+        return "api_key", ["# .env.local", "NEXT_PUBLIC_SUPABASE_URL=https://qxkrzv.supabase.co", f"SUPABASE_SERVICE_ROLE_KEY={v}"], [v.split(".")[2]]
+    if choice == 14:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f"$ vercel deploy --prod --token {v}", "Vercel CLI 33.0.1", "✅  Production: https://shop-acme.vercel.app [2s]"], [v]
+    if choice == 15:
+        v = jwt(rng)
+        return "api_key", ["Profile · Security", "Long-lived access tokens", "Copy your access token. It will not be shown again.", v, "OK"], [v.split(".")[2]]
+    if choice == 16:
+        v = rand(rng, string.digits, 6)
+        return "otp", ["Messages · Today 09:14", rng.choice([f"{v} is your Acme login code. Don't share it.", f"Acme: {v}"]), "", f"@login.acme.io #{v}"], [v]
+    if choice == 17:
+        v = rand(rng, string.digits, 7)
+        return "otp", ["Inbox", rng.choice([f"Use verification code {v} for Microsoft authentication.", f"Security code: {v}",
+                                            f"Your Contoso sign-in code: {v}"]), "If you didn't request a code, you can safely ignore this email."], [v]
+    if choice == 18:
+        v = luhn_complete(rng, rng.choice(["34", "37"]), 15)
+        return "card", ["Wallet · Cards", "American Express Gold", f"{v[:4]} {v[4:10]} {v[10:]}",
+                        f"Valid thru {rng.randint(1, 12):02d}/{rng.randint(27, 31)}", "Security code  ••••"], [v]
+    if choice == 19:
+        v = plain()
+        return "password", [f"$ unrar x -p{v} backup-2026.rar /srv/restore/", "Extracting from backup-2026.rar", "All OK"], [v]
+    if choice == 20:
+        v = plain()
+        return "password", ["# inventory/hosts.ini", "[db]", f"{host} ansible_user={user} ansible_become_pass={v}"], [v]
+    if choice == 21:
+        if rng.random() < 0.5:
+            v, shown = rand(rng, ALNUM, 36), None
+            shown = "ghp_" + v
+        else:
+            v = shown = rand(rng, ALNUM, 40)
+        name = "GITHUB_PAT" if shown.startswith("ghp_") else rng.choice(["ACME_API_SECRET", "MAPS_KEY", "DB_PASS"])
+        return "api_key", [f'> Sys.setenv({name} = "{shown}")', '> remotes::install_github("acme/tools")'], [v]
+    if choice == 22:
+        a, b = plain(), plain()
+        return "password", ["$ grep -E '^(bind|requirepass|masterauth)' /etc/redis/redis.conf", "bind 127.0.0.1 ::1",
+                            f"requirepass {a}", f"masterauth {b}"], [a, b]
+    if choice == 23:
+        a, b = rand(rng, ALNUM, 64), jwt(rng)
+        return "api_key", ["# custom/conf/app.ini", "[security]", "INSTALL_LOCK = true", f"SECRET_KEY = {a}", f"INTERNAL_TOKEN = {b}"], [a, b.split(".")[2]]
+    if choice == 24:
+        salt, secret, v = rand(rng, ALNUM + "+/", 30), rand(rng, ALNUM + "+/", 48), plain()
+        return "password", ["<?php", "$CONFIG = array (", f"  'passwordsalt' => '{salt}',", f"  'secret' => '{secret}',",
+                            f"  'dbuser' => 'nextcloud',", f"  'dbpassword' => '{v}',"], [salt, secret, v]
+    if choice == 25:
+        symbols = ALNUM + ".,;:^&*-_+=#~@"
+        a, b = rand(rng, symbols, 50), rand(rng, symbols, 50)
+        return "api_key", ["# homeserver.yaml", "server_name: matrix.acme.io", f'registration_shared_secret: "{a}"',
+                           f'macaroon_secret_key: "{b}"'], [a, b]
+    if choice == 26:
+        a, b = rand(rng, HEX, 64), base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+        return "api_key", ["# .env.production", "LOCAL_DOMAIN=social.acme.io", f"OTP_SECRET={a}", f"VAPID_PRIVATE_KEY={b}",
+                           f"VAPID_PUBLIC_KEY=B{rand(rng, ALNUM + '-_', 86)}"], [a, b]
+    if choice == 27:
+        v = plain()
+        return "password", ['> netsh wlan show profile name="Home-5G" key=clear', "Security settings", "    Authentication         : WPA2-Personal",
+                            "    Security key           : Present", f"    Key Content            : {v}"], [v]
+    if choice == 28:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["ServiceBusConnection:", "  Endpoint=sb://acme.servicebus.windows.net/;",
+                           f"  SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={v}"], [v]
+    if choice == 29:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"REDIS_URL=rediss://default:{v}@eu1-rapid-fox-31337.upstash.io:6379", "REDIS_TLS=true"], [v]
+    if choice == 30:
+        a, b = rand(rng, ALNUM, 8), rand(rng, ALNUM + "+", 40)
+        return "password", ["I M P O R T A N T", "Server Query Admin Account created",
+                            f'loginname= "serveradmin", password= "{a}"', "ServerAdmin privilege key created, please use it to gain",
+                            "serveradmin rights for your virtualserver.", f"token={b}"], [a, b]
+    v = plain()
+    ssid = rng.choice(["Home-5G", "Nordlys", "CafeGuest"])
+    line = rng.choice([f"new wifi: {ssid} / {v}", f"guest wifi is {ssid}, key {v}", f"the admin login is {user} + {v}",
+                       f"it's {v} (capital first letter)", f"door's open, laptop pw {v}"])
+    return "password", [f"{rng.choice(['Maja', 'Omar', 'Kenji'])}  18:03", line, "👍"], [v]
+
+
+def eleventh_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["> db.orders.find({}, {_id: 1})"] + [f'{{ _id: ObjectId("{rand(rng, HEX, 24)}") }}' for _ in range(3)]
+    if choice == 1:
+        return ["Onion-Location", f"http://{rand(rng, 'abcdefghijklmnopqrstuvwxyz234567', 56)}.onion/", "Tor Browser 13.0.1"]
+    if choice == 2:
+        return [f"magnet:?xt=urn:btih:{rand(rng, HEX, 40)}", "&dn=debian-12.8.0-amd64-netinst.iso", f"Seeds: {rng.randint(10, 900)}  Peers: {rng.randint(1, 90)}"]
+    if choice == 3:
+        return ["Share", f"spotify:track:{rand(rng, ALNUM, 22)}", f"https://open.spotify.com/playlist/{rand(rng, ALNUM, 22)}?si={rand(rng, HEX, 16)}"]
+    if choice == 4:
+        return ["<script>", f"  const stripe = Stripe('pk_test_{rand(rng, ALNUM, 24)}');", "</script>",
+                f'<div class="g-recaptcha" data-sitekey="6Lc{rand(rng, ALNUM + "-_", 37)}"></div>']
+    if choice == 5:
+        return ["# settings.env", f"PASSWORD_MIN_LENGTH={rng.randint(8, 16)}", f"PASSWORD_RESET_TIMEOUT={rng.choice([900, 3600, 86400])}",
+                "TOKEN_EXPIRY_SECONDS=86400", "SECRET_ROTATION_DAYS=90", "API_KEY_HEADER=X-Api-Key"]
+    if choice == 6:
+        return ["{", '  "token_type": "Bearer",', f'  "expires_in": {rng.choice([3599, 3600, 7200])},', '  "scope": "read write",',
+                f'  "refresh_token_expires_in": {rng.randint(10**6, 10**7)}', "}"]
+    if choice == 7:
+        return ["$ docker ps", "CONTAINER ID   IMAGE         STATUS"] + \
+            [f"{rand(rng, HEX, 12)}   {rng.choice(['postgres:16', 'redis:7', 'nginx:1.27'])}   Up {rng.randint(2, 59)} minutes" for _ in range(3)]
+    if choice == 8:
+        return ['Exception in thread "main" java.lang.NullPointerException', f"\tat com.acme.Shop.checkout(Shop.java:{rng.randint(20, 900)})",
+                f"\tat com.acme.Main.main(Main.java:{rng.randint(5, 60)})", f"Object@{rand(rng, HEX, 8)} hashCode=0x{rand(rng, HEX, 8)}"]
+    if choice == 9:
+        return ["$ sudo certbot certificates", "  Certificate Name: acme.io", f"    Serial Number: {rand(rng, HEX, 36)}",
+                "    Key Type: ECDSA", f"    Expiry Date: 2027-02-{rng.randint(10, 28)} (VALID: {rng.randint(20, 89)} days)"]
+    if choice == 10:
+        return ["metadata:", f'  resourceVersion: "{rng.randint(10**6, 10**8)}"', f"  uid: {uuid.UUID(bytes=rng.randbytes(16))}", "  generation: 3"]
+    if choice == 11:
+        return ["About", f"Device ID  {str(uuid.UUID(bytes=rng.randbytes(16))).upper()}",
+                f"Product ID  {rng.randint(10000, 99999)}-{rng.randint(10000, 99999)}-{rng.randint(10000, 99999)}-AA{rng.randint(100, 999)}",
+                f"OS build  22631.{rng.randint(1000, 4999)}"]
+    if choice == 12:
+        return ["Statement", f"Account ending in {rand(rng, string.digits, 4)}", f"Reference: {rand(rng, string.ascii_uppercase + string.digits, 12)}",
+                f"Transaction ID {rand(rng, string.digits, 16)}", f"Amount  €{rng.randint(5, 900)}.{rng.randint(10, 99)}"]
+    if choice == 13:
+        return ["Saved passwords", f"{rng.randint(20, 400)} passwords saved", "Check passwords", "No compromised passwords found",
+                "Password Manager settings"]
+    if choice == 14:
+        return ["$ git log --oneline -3", f"{rand(rng, HEX, 7)} Rotate API token before expiry", f"{rand(rng, HEX, 7)} Remove password from logs",
+                f"{rand(rng, HEX, 7)} Add secret scanning to CI"]
+    return ["$ git stash list", f"stash@{{0}}: WIP on main: {rand(rng, HEX, 7)} Fix tokenizer", f"stash@{{1}}: On auth: {rand(rng, HEX, 7)} key rotation"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -1934,7 +2129,7 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
          "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case),
          "ninth": (ninth_secret_case, ninth_negative_case),
-         "tenth": (tenth_secret_case, tenth_negative_case)}
+         "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
