@@ -93,7 +93,7 @@ public struct SecretDetector: Sendable {
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue() + scan.letterCodesUnderTheirCue()
             + scan.codesInWarnedMessages() }
-        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() }
+        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
@@ -149,6 +149,8 @@ public struct SecretDetector: Sendable {
             }
             kept[index].end = end
         }
+        kept += Self.repeats(of: kept, in: scan.utf8)
+        kept.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         // A union may have reached a neighbour: merge until none overlap.
         var merged: [Secret] = []
         for secret in kept {
@@ -159,6 +161,42 @@ public struct SecretDetector: Sendable {
             }
         }
         return merged
+    }
+
+    /// Where else the text shows a value found as a code, password or key, standing alone: a
+    /// message names its code twice (`Acme: 836610` … `@acme.io #836610`), a terminal echoes a
+    /// password, and the value is as secret the second time whether or not a rule sees its cue
+    /// there. Values of 6+ bytes (shorter ones, `2024`, repeat by chance); at most 32 of them,
+    /// each looked for once: the cost is 32 walks of the text at most.
+    static func repeats(of secrets: [Secret], in utf8: [UInt8]) -> [Secret] {
+        var values: [[UInt8]: Secret] = [:]
+        for secret in secrets where [.otp, .password, .apiKey].contains(secret.kind) && secret.end - secret.start >= 6 && values.count < 32 {
+            let value = Array(utf8[secret.start..<secret.end])
+            // (One piece: a value OCR split with spaces repeats split otherwise.)
+            guard !value.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { continue }
+            if values[value] == nil { values[value] = secret }
+        }
+        guard !values.isEmpty else { return [] }
+        let taken = secrets.map { $0.start..<$0.end }
+        var found: [Secret] = []
+        for (value, secret) in values {
+            var index = 0
+            let first = value[0], last = utf8.count - value.count
+            while index <= last {
+                defer { index += 1 }
+                guard utf8[index] == first, utf8[index..<(index + value.count)].elementsEqual(value) else { continue }
+                let range = index..<(index + value.count)
+                let alone = (index == 0 || !SecretScan.isAlphanumeric(utf8[index - 1]))
+                    && (range.upperBound == utf8.count || !SecretScan.isAlphanumeric(utf8[range.upperBound]))
+                guard alone, !taken.contains(where: { $0.overlaps(range) }) else { continue }
+                var copy = secret
+                copy.start = range.lowerBound
+                copy.end = range.upperBound
+                found.append(copy)
+                index = range.upperBound - 1
+            }
+        }
+        return found
     }
 
     /// Keys made to be public, as their providers document them: Stripe's publishable keys

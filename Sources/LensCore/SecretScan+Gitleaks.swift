@@ -275,6 +275,11 @@ extension SecretScan {
                 let lineRange = Self.line(holding: matchRange, in: lines, reach: Self.allowlistReach)
                 let nameStart = max(lineRange.location, matchRange.location - 16)
                 if Self.publicNameEnd.firstMatch(in: ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))) != nil { continue }
+                // A name in the match that says its value is public (`data-sitekey="6Lc…"`).
+                if secretRange.location > matchRange.location,
+                   case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
+                   Self.namesAPublicValue(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" && $0 != "." })
+                       .flatMap { Self.nameWords($0) }) { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
                 guard let range = Range(secretRange, in: text) else { continue }

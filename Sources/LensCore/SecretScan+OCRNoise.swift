@@ -101,6 +101,26 @@ extension SecretScan {
     /// The most bytes ``piece(from:maximumSpaces:)`` takes.
     static let longestPiece = 1_024
 
+    /// The length of a prompt's mark at `index` followed by a space: `…`, `›`, `»`, or two or
+    /// three dots; nil when there is none.
+    func promptMarkLength(at index: Int) -> Int? {
+        let marks: [[UInt8]] = [[0xE2, 0x80, 0xA6], [0xE2, 0x80, 0xBA], [0xC2, 0xBB], [0x2E, 0x2E, 0x2E], [0x2E, 0x2E]]
+        for mark in marks where index + mark.count < utf8.count && utf8[index..<(index + mark.count)].elementsEqual(mark) {
+            return Self.isSpace(utf8[index + mark.count]) ? mark.count : nil
+        }
+        return nil
+    }
+
+    /// A file's name or a path among the pieces after a value (`unrar x -p… backup.rar /srv/`):
+    /// it starts with `/`, `~/` or `./`, or is a name and a short extension in small letters.
+    func isFileName(_ piece: (start: Int, end: Int)) -> Bool {
+        let bytes = utf8[piece.start..<piece.end]
+        if bytes.first == 0x2F || bytes.starts(with: [0x7E, 0x2F]) || bytes.starts(with: [0x2E, 0x2F]) { return true }
+        guard let dot = bytes.lastIndex(of: 0x2E), dot > piece.start, (2...4).contains(piece.end - dot - 1),
+              utf8[(dot + 1)..<piece.end].allSatisfy({ (0x61...0x7A).contains($0) }) else { return false }
+        return utf8[piece.start..<dot].allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
     /// Where a value written after `index` ends, taken across the spaces OCR inserted: each
     /// following piece of the line that looks machine-made, up to `maximumLength` bytes.
     func valueEnd(from end: Int, maximumLength: Int = 160, stoppingAt stops: Set<UInt8> = []) -> Int {
@@ -123,7 +143,7 @@ extension SecretScan {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
-            guard isMachineMade(next.start, next.end) else { break }
+            guard isMachineMade(next.start, next.end), !isFileName(next) else { break }
             guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
@@ -158,6 +178,12 @@ extension SecretScan {
     func value(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
         var i = index
         while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
+        // A prompt's mark between its question and the answer (`Enter a secret value: … hunter2`,
+        // `› `, `» `; OCR reads a `…` as `..`): the answer follows it.
+        if let mark = promptMarkLength(at: i) {
+            i += mark
+            while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
+        }
         guard i < utf8.count, !Self.isLineBreak(utf8[i]) else { return nil }
         let quote = quoteLength(at: i)
         if quote > 0 {
@@ -246,19 +272,23 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`; OCR
+    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
+    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`); OCR
     /// may put a space on either side of a `_`: `ldap _default_authtok`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\])[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
     static let wordsAboutASecret: Set<String> = [
         "url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint", "header", "length", "size",
         "count", "prefix", "hint", "label", "policy", "format", "mode", "reset", "expiry", "expires", "ttl", "timeout", "hash",
-        "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder"]
+        "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder",
+        // Measures and limits: `PASSWORD_RESET_TIMEOUT=3600`, `TOKEN_MAX_AGE`, `SECRET_ROTATION_DAYS`.
+        "min", "max", "minimum", "maximum", "age", "seconds", "minutes", "hours", "days", "lifetime", "interval", "limit", "attempts",
+        "retries", "rounds", "iterations", "rotation", "history"]
     static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk"]
     /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
     static let wordsEndingInPass: Set<String> = ["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"]
@@ -266,11 +296,23 @@ extension SecretScan {
     static let kindsOfKey: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master",
                                           "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
 
-    /// What an identifier names: a password, a token or key, or nothing.
-    static func secretName(_ identifier: String) -> SecretKind? {
-        let bare = identifier.drop { $0 == "-" }
-        guard bare.count >= 3 else { return nil }
-        // Its words: split at `_ - .` and where a small letter meets a capital (`clientSecret`).
+    /// Whether an identifier's last word says it is about a secret rather than one
+    /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
+    static func namesSomethingAboutASecret(_ identifier: some StringProtocol) -> Bool {
+        let words = nameWords(identifier)
+        return words.count > 1 && wordsAboutASecret.contains(words[words.count - 1])
+    }
+
+    /// Whether a name's words say its value is made to be published: a `public` or `publishable`
+    /// key, or a CAPTCHA's site key (`data-sitekey`, `RECAPTCHA_SITE_KEY`; its pair is the secret key).
+    static func namesAPublicValue(_ words: [String]) -> Bool {
+        words.contains("public") || words.contains("publishable") || words.contains("sitekey")
+            || zip(words, words.dropFirst()).contains { $0 == "site" && $1 == "key" }
+    }
+
+    /// An identifier's words, in small letters: split at `_ - .` and where a small letter meets a
+    /// capital (`clientSecret`).
+    static func nameWords(_ bare: some StringProtocol) -> [String] {
         var words: [String] = [], current = ""
         var previous: Character?
         for character in bare {
@@ -287,9 +329,17 @@ extension SecretScan {
             previous = character
         }
         if !current.isEmpty { words.append(current.lowercased()) }
+        return words
+    }
+
+    /// What an identifier names: a password, a token or key, or nothing.
+    static func secretName(_ identifier: String) -> SecretKind? {
+        let bare = identifier.drop { $0 == "-" }
+        guard bare.count >= 3 else { return nil }
+        let words = nameWords(bare)
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
         if let last = words.last, Self.wordsAboutASecret.contains(last) { return nil }
-        if words.contains("public") || words.contains("publishable") { return nil }
+        if namesAPublicValue(words) { return nil }
         // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
         if words.contains(where: { $0.hasPrefix("hashed") }) { return nil }
         let passwords = Self.passwordWords
@@ -356,6 +406,9 @@ extension SecretScan {
                 let capitalsNamingASecret = caseOf(identifier) == 2 && caseOf(word) == 2 && Self.secretName(identifier + "_" + word) != nil
                 if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
                     identifier += "_" + word
+                    separator = separatorAfterWord
+                } else if word.lowercased() == "value" {
+                    // A prompt's `secret value:`, `token value:` names what it asks for.
                     separator = separatorAfterWord
                 } else if let range = match.text.range(of: identifier) {
                     separator = nil

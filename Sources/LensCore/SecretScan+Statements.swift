@@ -321,6 +321,22 @@ extension SecretScan {
         }
     }
 
+    /// A config file's directive holding a password, its value after spaces, alone on its line:
+    /// Redis' `requirepass …` and `masterauth …`, OpenLDAP's `rootpw …` and `bindpw …`. The name
+    /// is one word in small letters that ends with what it holds (never `auth` alone, a PAM line's,
+    /// nor a tool that sets passwords, `chpasswd`).
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(\S{6,128})(?=[ \t]*$)"#)
+
+    func directivePasswords() -> [Secret] {
+        guard mentions("pass", "pw", "auth") else { return [] }
+        return Self.passwordDirective.matches(in: text).compactMap { match in
+            guard let name = match[1], let value = match[2], name != "auth", !Self.wordsEndingInPass.contains(name),
+                  !name.hasSuffix("passwd"), Self.isPasswordValue(value, quoted: false), !value.contains("/"),
+                  Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) else { return nil }
+            return secret(.password, nil, match.end - value.utf8.count, match.end)
+        }
+    }
+
     /// A PIN or a PUK after its name in capitals with spaces alone, as a SIM card's letter and a
     /// phone's settings print them (`PIN1  9186`, `PUK1  84111510`, `PIN 4821`). A PUK has 8 digits
     /// (3GPP TS 31.101); a SIM's numbered PIN 4 to 8; a `PIN` alone 4 or 5 (India's postal `PIN`

@@ -501,6 +501,11 @@ struct SecretScan {
             // After `!=`, `===` or `!==` (code), only a literal is a value: `password !== confirm` compares two names.
             if quoted == nil, match.text.contains("!=") || match.text.contains("===") { continue }
             if quoteAfterName(at: match.start) == false { continue }
+            // The label is the first word of a longer name about a password, not one:
+            // `PASSWORD_RESET_TIMEOUT=3600`, `password_min_length: 12`.
+            var nameEnd = match.start
+            while nameEnd < utf8.count, Self.isNameByte(utf8[nameEnd]) { nameEnd += 1 }
+            if Self.namesSomethingAboutASecret(slice(match.start, nameEnd)) { continue }
             // OCR may drop the space after `is` (`pass is_no@@aYp8-|`): glued to it, only a value
             // with a digit and a symbol other than `_` counts (`password is_valid` is code).
             if quoted == nil, match.text.hasSuffix("is" + value),

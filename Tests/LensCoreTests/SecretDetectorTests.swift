@@ -270,6 +270,19 @@ struct SecretDetectorTests {
         Case(text: "$ ldapmodify -x -H ldap://git.acme.io -D 'cn=admin,dc=acme,dc=io' -y <(echo -n 'v@F1iHS67vvkMb0E') -f add.ldif", kind: .password, value: "v@F1iHS67vvkMb0E"),
         Case(text: "Priya  10:42\ncan you check the staging box?\nlogin ops pass Xk3#pq9Lm2", kind: .password, value: "Xk3#pq9Lm2"),
         Case(text: "Steam\nHere is the Steam Guard code you need to login to account ops:\nTQKCD\nThis email was generated because of a login attempt.", kind: .otp, value: "TQKCD"),
+        // General forms the eleventh pool showed missing (values made up here): a config file's
+        // directive and its value (Redis, OpenLDAP); a quoted key before `=>` (PHP, Perl); a prompt's
+        // mark between question and answer; a glued `-p` before a file name and a path; a code
+        // named twice in one message, once where no rule sees a cue.
+        Case(text: "requirepass Lq7vW2xTz9\nmasterauth Pm4!rVb8Yq", kind: .password, value: "Pm4!rVb8Yq"),
+        Case(text: "requirepass Lq7vW2xTz9", kind: .password, value: "Lq7vW2xTz9"),
+        Case(text: "rootpw Kz8mQ2vLp4", kind: .password, value: "Kz8mQ2vLp4"),
+        Case(text: "$CONFIG = array (\n  'dbpassword' => 'Hx4&bN9qLm',", kind: .password, value: "Hx4&bN9qLm"),
+        Case(text: "my %conf = ('api_secret' => 'r8Qm2LxV9tKp4WzN7cYb3FhJ');", kind: .apiKey, value: "r8Qm2LxV9tKp4WzN7cYb3FhJ"),
+        Case(text: "✔ Enter a secret value: … Qm8xVt2LpR9wKz4NcY7bHf3J", kind: .apiKey, value: "Qm8xVt2LpR9wKz4NcY7bHf3J"),
+        Case(text: "? Enter the token value: › Zp3Lm8QxVt2RwK9cY4NbHf7J", kind: .apiKey, value: "Zp3Lm8QxVt2RwK9cY4NbHf7J"),
+        Case(text: "$ 7z x -pTq8#mLz2Vw archive.7z /srv/out/", kind: .password, value: "Tq8#mLz2Vw"),
+        Case(text: "Acme: 507214\n\n@acme.example #507214", kind: .otp, value: "507214"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1116,6 +1129,11 @@ struct SecretDetectorTests {
         "Delivery address\nMG Road, Bengaluru\nPIN 560001",
         "mapboxgl.accessToken = 'pk. eyJ1IjoivBKbh8ZvrQD7k4NVkERDHKdmasLoIC.46Dexh6wdLhbtfwueiZ';",
         "Questions? See https://acme.io; contact me@acme.io or call the desk.",
+        // Settings about a password or token, named so by their last word; CAPTCHA site keys,
+        // made to be published (their pair is the secret key); directives that hold no password.
+        "PASSWORD_RESET_TIMEOUT=3600\nPASSWORD_MIN_LENGTH=12\nTOKEN_MAX_AGE=86400",
+        "<div class=\"h-captcha\" data-sitekey=\"9f3c0d2e-4b7a-4e1f-8c2d-5a6b7c8d9e0f\"></div>\nRECAPTCHA_SITE_KEY=6LdQx8kpAAAAAJm2Vt7LzR4wQp9NcY3bHf8K",
+        "auth required pam_unix.so\nbypass enabled\npassword requisite pam_pwquality.so retry=3",
     ]
 
     @Test(arguments: negatives)
