@@ -298,9 +298,16 @@ extension SecretScan {
 
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
+    /// (A long word as OCR misread it by one letter counts too: `PASSWORD _RESET_TIMEOQUT`.)
     static func namesSomethingAboutASecret(_ identifier: some StringProtocol) -> Bool {
         let words = nameWords(identifier)
-        return words.count > 1 && wordsAboutASecret.contains(words[words.count - 1])
+        guard words.count > 1, let last = words.last else { return false }
+        return isWordAboutASecret(last)
+    }
+
+    static func isWordAboutASecret(_ word: String) -> Bool {
+        wordsAboutASecret.contains(word)
+            || word.count >= 6 && wordsAboutASecret.contains { $0.count >= 6 && EditDistance.levenshtein($0, word, limit: 1) != nil }
     }
 
     /// Whether a name's words say its value is made to be published: a `public` or `publishable`
@@ -338,7 +345,7 @@ extension SecretScan {
         guard bare.count >= 3 else { return nil }
         let words = nameWords(bare)
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
-        if let last = words.last, Self.wordsAboutASecret.contains(last) { return nil }
+        if let last = words.last, Self.isWordAboutASecret(last) { return nil }
         if namesAPublicValue(words) { return nil }
         // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
         if words.contains(where: { $0.hasPrefix("hashed") }) { return nil }

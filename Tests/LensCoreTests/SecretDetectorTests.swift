@@ -1132,6 +1132,7 @@ struct SecretDetectorTests {
         // Settings about a password or token, named so by their last word; CAPTCHA site keys,
         // made to be published (their pair is the secret key); directives that hold no password.
         "PASSWORD_RESET_TIMEOUT=3600\nPASSWORD_MIN_LENGTH=12\nTOKEN_MAX_AGE=86400",
+        "PASSWORD _RESET_TIMEOQUT=86400", // as OCR read one
         "<div class=\"h-captcha\" data-sitekey=\"9f3c0d2e-4b7a-4e1f-8c2d-5a6b7c8d9e0f\"></div>\nRECAPTCHA_SITE_KEY=6LdQx8kpAAAAAJm2Vt7LzR4wQp9NcY3bHf8K",
         "auth required pam_unix.so\nbypass enabled\npassword requisite pam_pwquality.so retry=3",
     ]
