@@ -335,13 +335,16 @@ public final class QueueNotifications: Sendable {
         try PostgresSession(connection: connection, logger: store.logger).execute("LISTEN lens_queue")
     }
 
-    /// Returns when content was queued since the last call, or after `seconds`, whichever is first.
-    public func wait(upTo seconds: Double) async {
+    /// Returns when content was queued since the last call, or after `seconds`, whichever is first:
+    /// true when content was queued (a notification came, however late this task got to see it).
+    @discardableResult
+    public func wait(upTo seconds: Double) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline, !Task.isCancelled {
-            if pending.exchange(false, ordering: .acquiringAndReleasing) { return }
+            if pending.exchange(false, ordering: .acquiringAndReleasing) { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
+        return pending.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     public func close() {
