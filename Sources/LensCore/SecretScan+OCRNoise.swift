@@ -307,7 +307,9 @@ extension SecretScan {
 
     static func isWordAboutASecret(_ word: String) -> Bool {
         wordsAboutASecret.contains(word)
-            || word.count >= 6 && wordsAboutASecret.contains { $0.count >= 6 && EditDistance.levenshtein($0, word, limit: 1) != nil }
+            || word.count >= 6 && wordsAboutASecret.contains {
+                $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
+            }
     }
 
     /// Whether a name's words say its value is made to be published: a `public` or `publishable`
