@@ -329,7 +329,7 @@ extension SecretScan {
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
-        return Self.passwordDirective.matches(in: text).compactMap { match in
+        return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
             guard let name = match[1], let value = match[2], name != "auth", !Self.wordsEndingInPass.contains(name),
                   !name.hasSuffix("passwd"), Self.isPasswordValue(value, quoted: false), !value.contains("/"),
                   Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) else { return nil }
