@@ -92,7 +92,7 @@ public struct QueueWorker: Service {
             // A SIGTERM ends the sleep at once.
             try? await cancelWhenGracefulShutdown {
                 if let notifications {
-                    await notifications.wait(upTo: sleep)
+                    if await notifications.wait(upTo: sleep) { logger.debug("woken: content was queued") }
                 } else {
                     try await Task.sleep(for: .milliseconds(Int(min(sleep, 2) * 1000)))
                 }
