@@ -177,7 +177,10 @@ public struct SecretDetector: Sendable {
             if values[value] == nil { values[value] = secret }
         }
         guard !values.isEmpty else { return [] }
-        let taken = secrets.map { $0.start..<$0.end }
+        // The bytes already masked, marked once: a repeat is checked against them in its own
+        // length (against each secret in turn, a page of codes would cost its square).
+        var taken = [Bool](repeating: false, count: utf8.count)
+        for secret in secrets { for index in secret.start..<secret.end { taken[index] = true } }
         var found: [Secret] = []
         for (value, secret) in values {
             var index = 0
@@ -188,7 +191,7 @@ public struct SecretDetector: Sendable {
                 let range = index..<(index + value.count)
                 let alone = (index == 0 || !SecretScan.isAlphanumeric(utf8[index - 1]))
                     && (range.upperBound == utf8.count || !SecretScan.isAlphanumeric(utf8[range.upperBound]))
-                guard alone, !taken.contains(where: { $0.overlaps(range) }) else { continue }
+                guard alone, !taken[range].contains(true) else { continue }
                 var copy = secret
                 copy.start = range.lowerBound
                 copy.end = range.upperBound

@@ -265,21 +265,20 @@ extension SecretScan {
                 let match = ns.substring(with: matchRange)
                 // A public key is none, its name however OCR spelled it (`PublicKkey = …`), also when
                 // the rule's keyword starts after the word (`public key: …` in `wg show`); nor is a
-                // hash of a secret (`HashedControlPassword 16:…`, `password_hash: …`).
+                // hash of a secret (`HashedControlPassword 16:…`, `password_hash: …`), nor a
+                // CAPTCHA's site key (`data-sitekey="6Lc…"`, ``namesAPublicValue(_:)``).
                 if secretRange.location > matchRange.location,
                    case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
-                   name.lowercased().contains("public") || Self.saysHash(name) { continue }
+                   name.lowercased().contains("public") || Self.saysHash(name)
+                    || Self.namesAPublicValue(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && !"_-.".contains($0) }).flatMap { Self.nameWords($0) }) {
+                    continue
+                }
                 // The match's line, but no more than ``allowlistReach`` units on either side: the
                 // allowlists read words near the match, and a long line of matches would otherwise be
                 // read once per match.
                 let lineRange = Self.line(holding: matchRange, in: lines, reach: Self.allowlistReach)
                 let nameStart = max(lineRange.location, matchRange.location - 16)
                 if Self.publicNameEnd.firstMatch(in: ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))) != nil { continue }
-                // A name in the match that says its value is public (`data-sitekey="6Lc…"`).
-                if secretRange.location > matchRange.location,
-                   case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
-                   Self.namesAPublicValue(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" && $0 != "." })
-                       .flatMap { Self.nameWords($0) }) { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
                 guard let range = Range(secretRange, in: text) else { continue }
