@@ -70,6 +70,16 @@ seven-digit codes, an Amex number, `netsh … key=clear`, Azure Service Bus, cha
 such as ObjectIds, onion addresses, magnet links, publishable and site keys, `*_PASSWORD_*`
 settings with numbers, OAuth expiry fields, container ids, stack traces, certificate serials,
 device and product ids, a 16-digit transaction id, and commit messages about tokens and secrets.
+`--pool twelfth` (see ``twelfth_secret_case``), written after the eleventh had been through one
+round and before any rule was run on it: Wi-Fi, Swarm and `kubeadm` join tokens, keys as bare
+arguments (`mc alias set`), mail clients' configs (`.authinfo`, mutt, msmtp, fetchmail), Windows
+service and task passwords, Vault unseal keys, HAProxy, first-start passwords (Elasticsearch,
+Jenkins, MySQL's log), password commands (Neo4j, Grafana, Pulumi), a notebook's `%env`, Azure
+storage keys, `adb pair` and more message codes, TeamViewer, PostgreSQL user mappings, LDIF,
+Syncthing, ntfy, `--oauth2-bearer`, Compose files, a webhook signing secret; negatives such as hex
+dumps, `*_PASSWORD_FILE` paths, Discord and Matrix ids, Syncthing device ids, YouTube links,
+`passwd -S`, password rules, analytics cookies, CloudFront ids, friend codes, `$(pass show …)`,
+ZeroTier ids, remote-desk addresses, a CA key hash and error ids.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -2097,6 +2107,201 @@ def eleventh_negative_case(rng):
     return ["$ git stash list", f"stash@{{0}}: WIP on main: {rand(rng, HEX, 7)} Fix tokenizer", f"stash@{{1}}: On auth: {rand(rng, HEX, 7)} key rotation"]
 
 
+def twelfth_secret_case(rng):
+    """The twelfth pool (`--pool twelfth`): written after the eleventh pool had been through one round,
+    before any rule was run on it, from places none of the earlier pools has: `iwctl --passphrase`,
+    Docker Swarm and `kubeadm` join tokens, MinIO's `mc alias set` (keys as bare arguments), `.npmrc`'s
+    `_auth`, Emacs' `.authinfo`, mutt's `imap_pass`, `.msmtprc` and fetchmail, `x11vnc -passwd`,
+    `schtasks /RP`, `sc.exe … password=`, Vault's unseal keys, HAProxy's `stats auth`,
+    Elasticsearch's and Jenkins' first-start passwords, MySQL's temporary password log line, Neo4j's
+    and Grafana's password commands, `pulumi config set --secret`, a notebook's `%env`, OpenRouter and
+    Bitbucket keys, Azure storage keys in JSON, `adb pair`, Apple, Google and PayPal codes, TeamViewer,
+    PostgreSQL user mappings, an LDIF `olcRootPW`, Syncthing's API key, ntfy tokens, `curl
+    --oauth2-bearer`, and chat lines with `admin/…` and arrows."""
+    user = rng.choice(["deploy", "admin", "ci", "lena", "svc_sync", "ops", "root", "tomas"])
+    host = rng.choice(["git.acme.io", "10.0.8.21", "nas.home", "db-03.internal", "192.168.1.40"])
+    plain = lambda: password(rng).replace("'", "").replace('"', "").replace(":", "").replace("@", "").replace("/", "")
+    lower36 = string.ascii_lowercase + string.digits
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain()
+        return "password", [f"$ iwctl --passphrase '{v}' station wlan0 connect Nordlys", "$ iwctl station wlan0 show | grep State",
+                            "            State                 connected"], [v]
+    if choice == 1:
+        a, b = rand(rng, lower36, 50), rand(rng, lower36, 25)
+        return "api_key", ["To add a worker to this swarm, run the following command:", "",
+                           f"    docker swarm join --token SWMTKN-1-{a}-{b} 10.0.0.5:2377", ""], [a, b]
+    if choice == 2:
+        v = rand(rng, lower36, 6) + "." + rand(rng, lower36, 16)
+        return "api_key", ["You can now join any number of machines by running the following on each node", "as root:", "",
+                           f"  kubeadm join 10.0.0.5:6443 --token {v} \\", f"        --discovery-token-ca-cert-hash sha256:{rand(rng, HEX, 64)}"], [v]
+    if choice == 3:
+        a, b = rand(rng, string.ascii_uppercase + string.digits, 20), rand(rng, ALNUM + "+/", 40)
+        return "api_key", [f"$ mc alias set minio http://{host}:9000 {a} {b}", "Added `minio` successfully."], [b]
+    if choice == 4:
+        v = base64.b64encode(f"{user}:{plain()}".encode()).decode()
+        return "password", ["$ cat ~/.npmrc", "registry=https://npm.acme.io/", f"_auth={v}", "always-auth=true", f"email={user}@acme.io"], [v]
+    if choice == 5:
+        v = plain()
+        return "password", ["~/.authinfo", f"machine imap.gmail.com login {user}@gmail.com password {v} port 993",
+                            f"machine smtp.gmail.com login {user}@gmail.com port 587"], [v]
+    if choice == 6:
+        v = plain()
+        return "password", ["# ~/.muttrc", f'set imap_user = "{user}@acme.io"', f'set imap_pass = "{v}"',
+                            'set folder = "imaps://imap.acme.io:993"', 'set spoolfile = "+INBOX"'], [v]
+    if choice == 7:
+        v = plain()
+        return "password", rng.choice([["# ~/.msmtprc", "account acme", "host smtp.acme.io", "port 587", f"user {user}@acme.io", f"password {v}"],
+                                       ["# ~/.fetchmailrc", f'poll mail.acme.io protocol IMAP user "{user}" password "{v}" ssl', "  keep"]]), [v]
+    if choice == 8:
+        v = plain()
+        return "password", [f"$ x11vnc -display :0 -passwd {v} -forever -shared", "The VNC desktop is:      nas:0", "PORT=5900"], [v]
+    if choice == 9:
+        v = plain()
+        return "password", [f"C:\\> schtasks /Create /TN NightlyBackup /TR C:\\tools\\backup.cmd /SC DAILY /ST 02:00 /RU ACME\\svc_backup /RP {v}",
+                            'SUCCESS: The scheduled task "NightlyBackup" has successfully been created.'], [v]
+    if choice == 10:
+        v = plain()
+        return "password", [f'PS C:\\> sc.exe config AcmeSync obj= ".\\svc_sync" password= "{v}"', "[SC] ChangeServiceConfig SUCCESS"], [v]
+    if choice == 11:
+        keys = [base64.b64encode(rng.randbytes(33)).decode() for _ in range(3)]
+        token = rand(rng, ALNUM, 24)
+        return "api_key", ["$ vault operator init -key-shares=3 -key-threshold=2"] + \
+            [f"Unseal Key {i + 1}: {k}" for i, k in enumerate(keys)] + ["", f"Initial Root Token: hvs.{token}"], keys + [token]
+    if choice == 12:
+        v = plain()
+        return "password", ["listen stats", "    bind :8404", "    stats enable", "    stats uri /haproxy?stats", f"    stats auth admin:{v}"], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM + "*_=-+", 20)
+        return "password", ["✅ Elasticsearch security features have been automatically configured!", "",
+                            "ℹ️  Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):",
+                            f"  {v}", "", "ℹ️  HTTP CA certificate SHA-256 fingerprint:", f"  {rand(rng, HEX, 64)}"], [v]
+    if choice == 14:
+        v = rand(rng, HEX, 32)
+        return "password", ["*************************************************************", "",
+                            "Jenkins initial setup is required. An admin user has been created and a password generated.",
+                            "Please use the following password to proceed to installation:", "", v, "",
+                            "This may also be found at: /var/lib/jenkins/secrets/initialAdminPassword"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM + ";:,.<>/?!#%&()_-+=", 12)
+        return "password", [f"2026-11-27T09:14:02.123456Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: {v}",
+                            "2026-11-27T09:14:05.000123Z 0 [System] [MY-013170] [Server] /usr/sbin/mysqld initializing of server has completed"], [v]
+    if choice == 16:
+        v = plain()
+        return "password", rng.choice([[f"$ neo4j-admin dbms set-initial-password {v}", "Changed password for user 'neo4j'."],
+                                       [f"$ sudo grafana cli admin reset-admin-password {v}", "Admin password changed successfully ✔"]]), [v]
+    if choice == 17:
+        v = plain()
+        return "password", [f"$ pulumi config set --secret dbPassword {v}", "$ pulumi config", "KEY         VALUE",
+                            "aws:region  eu-central-1", "dbPassword  [secret]"], [v]
+    if choice == 18:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["In [1]:", f"%env OPENROUTER_API_KEY=sk-or-v1-{v}", f"env: OPENROUTER_API_KEY=sk-or-v1-{v}"], [v]
+    if choice == 19:
+        v = "ATBB" + rand(rng, ALNUM, 24) + rand(rng, HEX.upper(), 8)
+        return "api_key", ["Add app password", "Your new app password", "Make sure you copy your app password. You won't be able to see it again.",
+                           v, "Close"], [v[4:]]
+    if choice == 20:
+        a, b = base64.b64encode(rng.randbytes(64)).decode(), base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["$ az storage account keys list -g shop -n shopstore", "[", "  {", '    "keyName": "key1",',
+                           '    "permissions": "FULL",', f'    "value": "{a}"', "  },", "  {", '    "keyName": "key2",',
+                           f'    "value": "{b}"', "  }", "]"], [a, b]
+    if choice == 21:
+        v = rand(rng, string.digits, 6)
+        return "otp", [f"$ adb pair 192.168.1.23:{rng.randint(30000, 45000)}", f"Enter pairing code: {v}",
+                       "Successfully paired to 192.168.1.23 [guid=adb-R58M41XYZ-qWk2Lm]"], [v]
+    if choice == 22:
+        v = rand(rng, string.digits, 6)
+        return "otp", ["Messages", rng.choice([f"Your Apple Account code is: {v}. Don't share it with anyone.",
+                                               f"G-{v} is your Google verification code.",
+                                               f"PayPal: Your security code is {v}. Your code expires in 10 minutes. Please don't reply.",
+                                               f"{v} is your Instagram code. Don't share it."])], [v]
+    if choice == 23:
+        v = rand(rng, lower36, 8)
+        return "password", ["TeamViewer", "Allow Remote Control", f"Your ID     {rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)}",
+                            f"Password    {v}"], [v]
+    if choice == 24:
+        v = plain()
+        return "password", ["shop=# CREATE USER MAPPING FOR shop SERVER legacy_db", f"shop-#   OPTIONS (user 'reporting', password '{v}');",
+                            "CREATE USER MAPPING"], [v]
+    if choice == 25:
+        v = plain()
+        return "password", ["$ cat rootpw.ldif", "dn: olcDatabase={1}mdb,cn=config", "changetype: modify", "replace: olcRootPW",
+                            f"olcRootPW: {v}"], [v]
+    if choice == 26:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ['<gui enabled="true" tls="false" debugging="false">', "    <address>127.0.0.1:8384</address>",
+                           f"    <user>{user}</user>", f"    <apikey>{v}</apikey>", "    <theme>default</theme>", "</gui>"], [v]
+    if choice == 27:
+        v = "tk_" + rand(rng, lower36, 29)
+        return "api_key", [f"$ ntfy token add {user}", f"token {v} created for user {user}, never expires"], [v[3:]]
+    if choice == 28:
+        v = rand(rng, ALNUM + "-._", 40)
+        return "api_key", [f"$ curl --oauth2-bearer {v} https://{host}/api/v2/reports", '{"reports": [], "next": null}'], [v]
+    if choice == 29:
+        v = plain()
+        return "password", [f"{rng.choice(['Maja', 'Omar', 'Kenji'])}  09:41", rng.choice([f"router login is admin/{v}", f"{v} ← that's the new root pw",
+                                                                                         f"pass for the nas is {v}", f"try {v}, if not ask Omar",
+                                                                                         f"vpn: {user} / {v}"])], [v]
+    if choice == 30:
+        a, b = rand(rng, lower36, 24), plain()
+        return "api_key", ["# docker-compose.yml", "services:", "  db:", "    image: postgres:16", "    environment:",
+                           f"      - POSTGRES_PASSWORD={b}", "  tunnel:", "    image: cloudflare/cloudflared", f"    command: tunnel run --token {a}"], [a, b]
+    a = rand(rng, ALNUM, 40)
+    return "api_key", ["Settings › API", "Secret key", f"sk_live_{rand(rng, ALNUM, 4)}••••••••••••", "Roll key…",
+                       "Webhook signing secret", f"whsec_{a}"], [a]
+
+
+def twelfth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["$ xxd -l 64 firmware.bin"] + \
+            [f"{i * 16:08x}: " + " ".join(rand(rng, HEX, 4) for _ in range(8)) + "  " + rand(rng, string.ascii_letters + ".", 16) for i in range(4)]
+    if choice == 1:
+        return ["    environment:", "      POSTGRES_PASSWORD_FILE: /run/secrets/db_password", "      MYSQL_ROOT_PASSWORD_FILE: /run/secrets/mysql_root",
+                "secrets:", "  db_password:", "    file: ./secrets/db_password.txt"]
+    if choice == 2:
+        snow = lambda: str(rng.randint(10**17, 10**19 - 1))
+        return [f"https://discord.com/channels/{snow()}/{snow()}/{snow()}", f"Message ID: {snow()}", "Copied to clipboard"]
+    if choice == 3:
+        return ["Room settings · Advanced", f"Internal room ID: !{rand(rng, string.ascii_letters, 18)}:matrix.org",
+                f"Event ID: ${rand(rng, ALNUM + '-_', 43)}", "Room version: 10"]
+    if choice == 4:
+        return ["Add Device", "Device ID", "-".join(rand(rng, B32, 7) for _ in range(8)), "Device Name: laptop"]
+    if choice == 5:
+        return [f"https://www.youtube.com/watch?v={rand(rng, ALNUM + '-_', 11)}&list=PL{rand(rng, ALNUM + '-_', 32)}&index=3",
+                f"{rng.randint(2, 900)}K views · 3 years ago"]
+    if choice == 6:
+        return [f"$ sudo passwd -S lena", f"lena P 2026-{rng.randint(1, 11):02d}-{rng.randint(1, 28):02d} 0 99999 7 -1",
+                "$ sudo chage -l lena | head -2", "Last password change                : Nov 01, 2026", "Password expires                    : never"]
+    if choice == 7:
+        return ["Your password must contain:", "• at least 12 characters", "• one of A-Z, a-z and 0-9", "• one of !@#$%^&*()_+-=",
+                "Not your name, e-mail or birthday."]
+    if choice == 8:
+        return ["Name     Value                          Domain", f"_ga      GA1.1.{rng.randint(10**8, 10**9)}.{rng.randint(10**9, 2 * 10**9)}   .acme.io",
+                f"_gid     GA1.2.{rng.randint(10**8, 10**9)}.{rng.randint(10**9, 2 * 10**9)}   .acme.io", "theme    dark                           shop.acme.io"]
+    if choice == 9:
+        return ["x-cache: Miss from cloudfront", f"x-amz-cf-pop: FRA56-P{rng.randint(1, 9)}",
+                f"x-amz-cf-id: {rand(rng, ALNUM + '-_', 54)}==", f"via: 1.1 {rand(rng, HEX, 32)}.cloudfront.net (CloudFront)"]
+    if choice == 10:
+        return ["Friends", f"Your friend code: SW-{rand(rng, string.digits, 4)}-{rand(rng, string.digits, 4)}-{rand(rng, string.digits, 4)}",
+                f"Steam friend code: {rng.randint(10**8, 10**9)}"]
+    if choice == 11:
+        return ['export DB_PASSWORD="$(pass show acme/db)"', "export GITHUB_TOKEN=$(gh auth token)",
+                'export STRIPE_KEY="$(op read op://Prod/Stripe/secret-key)"']
+    if choice == 12:
+        return [f"$ sudo zerotier-cli join {rand(rng, HEX, 16)}", "200 join OK", "$ sudo zerotier-cli info",
+                f"200 info {rand(rng, HEX, 10)} 1.14.0 ONLINE"]
+    if choice == 13:
+        return ["AnyDesk", "This Desk", f"{rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)}",
+                "Set password for unattended access…", "Your desk is ready."]
+    if choice == 14:
+        return ["$ openssl x509 -pubkey -in /etc/kubernetes/pki/ca.crt | openssl rsa -pubin -outform der 2>/dev/null | \\",
+                "    openssl dgst -sha256 -hex | sed 's/^.* //'", rand(rng, HEX, 64)]
+    return ["Something went wrong.", f"Error ID: {rand(rng, HEX, 32)}", f"Trace: {uuid.UUID(bytes=rng.randbytes(16))}",
+            "Please quote this ID when contacting support."]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -2129,7 +2334,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
          "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case),
          "ninth": (ninth_secret_case, ninth_negative_case),
-         "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case)}
+         "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case),
+         "twelfth": (twelfth_secret_case, twelfth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
