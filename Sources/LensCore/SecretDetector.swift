@@ -95,7 +95,7 @@ public struct SecretDetector: Sendable {
             + scan.codesInWarnedMessages() }
         if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
-            found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.credentialPairs() + scan.splitPasswordParameters()
+            found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels())

@@ -31,19 +31,23 @@ extension SecretScan {
 
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
-    /// \\server\share /user:ACME\ana …`).
-    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u): ?[^\s/]+)[ \t]+"#)
+    /// \\server\share /user:ACME\ana …`), and Windows' `/P` or `/RP` right after a `/U` or `/RU`
+    /// user (`schtasks … /RU ACME\svc /RP …`).
+    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u): ?[^\s/]+|/(?i:r?p))[ \t]+"#)
 
     /// Passwords after a flag and a space, 8+ characters. A port (`-p 8080:80`), a path (`mkdir
     /// -p src/app`), a file (`git add -p Package.swift`, `cp -a Photos2024`), an architecture (`-a
     /// x86_64`), a revision (`git log -p HEAD~3`), a shell's variable or assignment (`test $a -a
     /// $b`, `declare -a foo=(1 2)`) or another flag is none.
     func spacedFlagPasswords() -> [Secret] {
-        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:") else { return [] }
+        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:", " /p ", " /rp ") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``);
             // after Windows' `/user:NAME`, whose options start with `/`, it is never one (`-Nq9IsM9pwi9`).
             let windows = match.text.hasPrefix("/")
+            // Windows' `/P` and `/RP` are a password's only after a user's `/U` or `/RU` (`xcopy /P` prompts).
+            let windowsPassword = windows && !match.text.contains(":")
+            if windowsPassword, Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 300), match.start)) == nil { return nil }
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows),
                   let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
@@ -59,7 +63,7 @@ extension SecretScan {
             // else it must look like a secret on its own.
             // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
             // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
-            let userBefore = match.text.hasPrefix("-p")
+            let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
                 && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             let afterUser = (windows || userBefore) && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
@@ -68,8 +72,8 @@ extension SecretScan {
     }
 
     static let fileName = TextMatcher(#"^[\w\-]+\.[A-Za-z0-9]{1,5}$"#)
-    /// A user's name given with `-u` or `--user`, right before a `-p`.
-    static let userFlagBefore = TextMatcher(#"(?:^|[ \t])(?:-u|-U|--user(?:name)?)[ \t=]+[^\s\-][^\s]{0,63}[ \t]+$"#)
+    /// A user's name given with `-u` or `--user`, right before a `-p` (or Windows' `/U`, `/RU` before `/P`, `/RP`).
+    static let userFlagBefore = TextMatcher(#"(?:^|[ \t])(?:-u|-U|--user(?:name)?|/(?i:r?u))[ \t=]+[^\s\-/][^\s]{0,63}[ \t]+$"#)
     /// What a shell expands or assigns, not a literal: `$condition`, `${X}`, `$(cmd)`, `foo=(1 2)`.
     static let shellWord = TextMatcher(#"\$[A-Za-z_{(]|^[A-Za-z_]\w*="#)
 
@@ -154,19 +158,40 @@ extension SecretScan {
     /// between spaces, which OCR may read as any one or two symbols: `new password for the NAS →
     /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`, `passwd for the kiosk is (now) …`. A
     /// symbol against a word is part of it (`password reset for ana.souza@…`, `password is not
-    /// taken from ~/.cvspass`).
+    /// taken from ~/.cvspass`); a word may be an address (MySQL's log: `A temporary password is
+    /// generated for root@localhost: …`). `pass` counts only as `pass for … is …`.
     static let labelWordsThenArrow = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:password|passwort|passwd|passcode|pw|pwd)((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){1,4}?)(?:[ \t]*:|[ \t]+(?:->|=>|is(?:[ \t]+now)?|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
+        #"(?i)(?<![A-Za-z])(password|passwort|passwd|passcode|pw|pwd|pass(?=[ \t]+for[ \t]))((?:[ \t]+[A-Za-z][A-Za-z'’\-]*(?:[@.][A-Za-z0-9\-]+)*){1,4}?)(?:[ \t]*:|[ \t]+(->|=>|is(?:[ \t]+now)?|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
 
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
         return Self.labelWordsThenArrow.matches(in: text).compactMap { match in
+            // A bare `pass` names many things (`Boarding pass for LH 123: 8F3K2Q`): only `pass for
+            // the NAS is …` says it is the password.
+            if match[1]?.lowercased() == "pass", match[3]?.lowercased().hasPrefix("is") != true { return nil }
             guard let (start, end, _) = separateValue(after: match.end) else { return nil }
             let value = squeezed(start, end)
             // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
             // (After `is`, an address or a path is where it is kept: `password for root is in /etc/…`.)
             guard value.count >= 6, value.contains(where: \.isLetter), !value.contains("/"), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
+        }
+    }
+
+    /// A value that starts its line, then an arrow or a dash standing alone that points back at it
+    /// (OCR may read `←` as `—`, `+` or `<`), then up to five words that end the line with a word
+    /// for a password: a chat's `… ← that's the new root pw`, a note's `… <- wifi password`.
+    static let valueThenArrowToPassword = TextMatcher(
+        #"(?im)^[ \t]*(\S{6,64})[ \t]+(?:←|⟵|<-{1,2}|[—–+<=~-]{1,2})[ \t]+(?:[A-Za-z'’]+[ \t]+){0,5}(?:password|passwd|passcode|pwd|pw)[ \t]*[.!)]?[ \t]*$"#)
+
+    /// The value of a ``valueThenArrowToPassword`` line: nothing ties it to its label but the
+    /// arrow, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``).
+    func passwordsBeforeArrows() -> [Secret] {
+        guard mentions("pass", "pw"), mentions("←", "⟵", "<", "—", "–", "+", "=", "~", "-") else { return [] }
+        return Self.valueThenArrowToPassword.matches(in: text).compactMap { match in
+            guard let range = match.range(1), let value = match[1], Self.isPasswordValue(value, quoted: false),
+                  Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }
 

@@ -278,7 +278,7 @@ extension SecretScan {
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -355,6 +355,9 @@ extension SecretScan {
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
         if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
+        // A name's last word `pw` after others (OpenLDAP's `olcRootPW`, `bindPw`, `admin_pw`); `pw`
+        // alone is a note's label (``looseLabel``).
+        if words.count > 1, words.last == "pw" { return .password }
         // A setting's `credentials` (`ldap.bind.credentials=…`) holds a password; the caller takes
         // only a value that looks like one on its own (no path).
         if let last = words.last, last == "credentials" || last == "credential" { return .password }
@@ -392,7 +395,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pwd", "secret", "token", "key", "psk", "credential", "authtok", "session"])
+        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session"])
         guard !lines.isEmpty else { return found }
         // A label inside the value of a label before it is that value's text, once the value was
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
@@ -459,8 +462,9 @@ extension SecretScan {
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
-                // A tool that sets passwords is named so (`htpasswd -c …`, `chpasswd`, `smbpasswd`).
-                if separator == nil, lower.hasSuffix("passwd"), lower != "passwd" { continue }
+                // A tool that sets passwords is named so (`htpasswd -c …`, `chpasswd`, `smbpasswd`);
+                // an option is not (`x11vnc -passwd …`).
+                if separator == nil, lower.hasSuffix("passwd"), lower.drop(while: { $0 == "-" }) != "passwd" { continue }
                 // (A tool's option is no pass of that kind: `-storepass …`.)
                 if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains),
                    !(lower.hasPrefix("-") && lower.hasSuffix("pass")) { continue }

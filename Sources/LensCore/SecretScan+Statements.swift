@@ -21,6 +21,11 @@ extension SecretScan {
     /// A sentence that points at the value: `this`, `your`, `the`, `new` or `generated` before the noun.
     static let pointingSentence = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:this|your|the|new|generated)[ \t]+(?:[A-Za-z\-]+[ \t]+){0,2}(?:password|passcode|passphrase|token|secret|key)s?(?![A-Za-z])"#)
+    /// A heading that starts with the noun (after an icon OCR may read as a glyph or a letter),
+    /// says whose it is, and ends with a colon: `ℹ️ Password for the elastic user (reset with …):`
+    /// (asides in brackets taken out first). Group 1 is the noun.
+    static let headingLine = TextMatcher(
+        #"(?i)^[ \t]*(?:\S{1,2}[ \t]+)?(password|passphrase|passcode|token|secret|key)[ \t]+for[ \t]+[^:\n]{1,60}?[ \t]*:[ \t]*$"#)
     /// An app password as Apple and Google show one: four groups of four small letters (OCR may
     /// read an `l` as `I` or `|`, or one letter as two).
     static let appPasswordGroups = TextMatcher(#"^[a-zI|]{4,5}(?:[ \-][a-zI|]{4,5}){3}[.,]?$"#)
@@ -43,12 +48,20 @@ extension SecretScan {
             guard lineEnd - lineStart <= 120, Self.namingCues.contains(where: { Self.holds(lowered[lineStart..<lineEnd], $0) }),
                   case let line = slice(lineStart, lineEnd),
                   var noun = Self.secretNounLine.firstMatch(in: line)?[1]?.lowercased(),
-                  Self.notASecretsName.firstMatch(in: line) == nil else { continue }
+                  // (What an aside in brackets says is about something else: `(reset with …)`.)
+                  case let plain = line.contains("(") ? line.replacingOccurrences(of: #"\([^()\n]*\)"#, with: "", options: .regularExpression) : line,
+                  Self.notASecretsName.firstMatch(in: plain) == nil else { continue }
             // A label ends with its noun (`Signing secret`, `Bearer Token:`, `Token secret`).
             var lastWord = line.split(whereSeparator: { !$0.isLetter }).last?.lowercased() ?? ""
             if lastWord.hasSuffix("s") { lastWord.removeLast() }
-            let isLabel = Self.shortLabelLine.firstMatch(in: line) != nil && Self.secretNouns.contains(lastWord)
-            if isLabel { noun = lastWord }
+            var isLabel = Self.shortLabelLine.firstMatch(in: line) != nil && Self.secretNouns.contains(lastWord)
+            if isLabel {
+                noun = lastWord
+            } else if let heading = Self.headingLine.firstMatch(in: plain)?[1]?.lowercased() {
+                // A heading that starts with its noun and says whose it is (`Password for the elastic user:`) labels the value too.
+                noun = heading
+                isLabel = true
+            }
             guard isLabel || Self.pointingSentence.firstMatch(in: line) != nil else { continue }
             var (valueStart, valueEnd) = nextFilledLine(after: lineEnd)
             // A short line of the dialog's details may come between (`Format: WIF`, `Type: RSA`).

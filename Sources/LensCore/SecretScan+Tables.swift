@@ -315,17 +315,26 @@ extension SecretScan {
     /// or a JSON object named for the setting whose `"value"` comes a few fields down (`terraform
     /// output -json`: `"db_password": {`, `"sensitive": true,`, `"type": "string",`, `"value": "…"`).
     /// (OCR may read a straight quote as a curly one, and a `_` of a name in capitals as a space or
-    /// put one beside it: `DB_ PASSWORD`, `API SECRET`.)
+    /// put one beside it: `DB_ PASSWORD`, `API SECRET`.) The name's field (group 1) may be
+    /// `keyName`, and up to three fields may come between it and `"value"` on lines of their own.
     static let namedValue = TextMatcher(
-        #"(?im)["'“”‘’]?(?:key|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
+        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]*\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
         guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
         return Self.namedValue.matches(in: text).compactMap { match in
-            guard let name = (match[1] ?? match[2] ?? match[3]).map(Self.joinedName), let kind = Self.secretName(name),
+            guard let name = (match[2] ?? match[3] ?? match[4]).map(Self.joinedName),
                   let (start, end, quoted) = value(after: match.end), end > start else { return nil }
             let value = squeezed(start, end)
+            guard let kind = Self.secretName(name) else {
+                // An object that is a key, named only by its number (`az storage account keys list`:
+                // `"keyName": "key1"`, `"value": "…"`): a random value is that key.
+                let words = Self.nameWords(name), field = match[1]?.lowercased()
+                guard field == "keyname" || field == "key_name" || words.contains(where: { $0.hasPrefix("key") }),
+                      !Self.namesAPublicValue(words), value.count >= 20, Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                return secret(.apiKey, nil, start, end)
+            }
             guard value.count >= 4, Self.isPasswordValue(value, quoted: quoted) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
             return secret(kind, nil, start, end)
         }

@@ -215,6 +215,9 @@ struct SecretScan {
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
+        // A shell's command substitution says where the value comes from (`"$(pass show acme/db)"`,
+        // `$(op read op://…)`), unless it only prints a literal (`$(echo '…')`).
+        if value.hasPrefix("$("), !value.hasPrefix("$(echo"), !value.hasPrefix("$(printf") { return true }
         // A value that says where yours goes (`sk_test_your_key_here`, `your-api-key`).
         if value.lowercased().split(whereSeparator: { "_-. ".contains($0) }).contains("your") { return true }
         return !templateVariable.matches(in: value).isEmpty
@@ -314,6 +317,9 @@ struct SecretScan {
                     if sizes.count > 1, (first > 0 && size(first - 1) == 4) || (last < groups.count - 1 && size(last + 1) == 4 && sizes.last == 4) {
                         isCardGrouping = false
                     }
+                    // A number in one piece right after what names it an identifier (`Message ID:
+                    // 6641868339028859773`, `Transaction ID 4539…`) is that id, unless a card's label says otherwise.
+                    if sizes.count == 1, isAfterIdentifierLabel(start), !isLabelledCard(before: start) { break }
                     if isCardGrouping, let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
                         found.append(secret(.card, network, start, end))
                     } else if isLabelledCard(before: start), Set(digits).count > 2 {
@@ -336,6 +342,18 @@ struct SecretScan {
         let p = Array(utf8[(start - 5)..<start])
         return (0x41...0x5A).contains(p[0]) && (0x41...0x5A).contains(p[1]) && (0x30...0x39).contains(p[2])
             && (0x30...0x39).contains(p[3]) && p[4] == 0x20 && (start == 5 || !Self.isAlphanumeric(utf8[start - 6]))
+    }
+
+    /// What names a number an identifier: an `ID`, or the order, transaction, invoice, tracking,
+    /// reference, message, ticket or serial it numbers, maybe with `#`, `No.` or `number` and a colon.
+    static let identifierLabel = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:id|ids|identifier|order|transaction|invoice|tracking|reference|ref|message|ticket|serial|snowflake)(?:[ \t]*(?:#|no\.?|number|num))?[ \t]*[:#]?[ \t]*$"#)
+
+    /// Whether the number at `start` comes right after an ``identifierLabel`` on its line.
+    func isAfterIdentifierLabel(_ start: Int) -> Bool {
+        var from = start
+        while from > 0, start - from < 32, !Self.isLineBreak(utf8[from - 1]) { from -= 1 }
+        return Self.identifierLabel.firstMatch(in: slice(from, start)) != nil
     }
 
     func isLabelledCard(before start: Int) -> Bool {
@@ -485,7 +503,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk") else { return [] }
         var found: [Secret] = []
@@ -546,6 +564,9 @@ struct SecretScan {
         for match in Self.commandLineUser.matches(in: text) {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
+            // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
+            // Bearer …` names a header).
+            if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
             let closing = match.text.reversed().prefix(while: { "'\"}".contains($0) }).count
             let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))
@@ -563,8 +584,9 @@ struct SecretScan {
 
     /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
-    /// password may be quoted on its own, `deploy:'…'`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
+    /// HAProxy's `stats auth admin:…`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,
     /// then `P:` and the password to its `;` (OCR may put spaces after the separators, and read
     /// `WIFI` as `WIFL` or `WIEFI`: the fields' shape says what it is).

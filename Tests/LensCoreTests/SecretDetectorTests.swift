@@ -283,6 +283,22 @@ struct SecretDetectorTests {
         Case(text: "? Enter the token value: › Zp3Lm8QxVt2RwK9cY4NbHf7J", kind: .apiKey, value: "Zp3Lm8QxVt2RwK9cY4NbHf7J"),
         Case(text: "$ 7z x -pTq8#mLz2Vw archive.7z /srv/out/", kind: .password, value: "Tq8#mLz2Vw"),
         Case(text: "Acme: 507214\n\n@acme.example #507214", kind: .otp, value: "507214"),
+        // General forms the twelfth pool showed missing (values made up here): an option named
+        // `passwd`; a name whose last word is `pw`; a config's `auth user:password`; Windows' `/RP`
+        // after `/RU`; a password label, words with an address in them, a colon; `pass for … is`;
+        // a heading naming whose password is below it, with an aside; a JSON key named by number.
+        Case(text: "$ vncserver -passwd Wq7!zLm2Rt :1", kind: .password, value: "Wq7!zLm2Rt"),
+        Case(text: "olcRootPW: Jh5mTq8zXv2", kind: .password, value: "Jh5mTq8zXv2"),
+        Case(text: "    bindPw: Jh5mTq8zXv2", kind: .password, value: "Jh5mTq8zXv2"),
+        Case(text: "userlist admins\n    stats auth ops:Vz4#kQm9Lp", kind: .password, value: "Vz4#kQm9Lp"),
+        Case(text: "    stats auth ops: Vz4#kQm9Lp", kind: .password, value: "Vz4#kQm9Lp"),
+        Case(text: "> schtasks /Create /TN Sync /TR C:\\sync.cmd /SC HOURLY /RU CORP\\svc /RP Nb3xKq7LmZ", kind: .password, value: "Nb3xKq7LmZ"),
+        Case(text: "[Note] A temporary password is generated for admin@db-01: Tq9(vLx2=Kp", kind: .password, value: "Tq9(vLx2=Kp"),
+        Case(text: "pass for the printer is Hq7zKm2!Lv", kind: .password, value: "Hq7zKm2!Lv"),
+        Case(text: "Lena  21:07\nQz7!mKp2Lx ← the garage door pw", kind: .password, value: "Qz7!mKp2Lx"),
+        Case(text: "* Password for the kibana_system user (change it with `reset.sh`):\n  Zr8_kVq2mX+tLw4P\n", kind: .password, value: "Zr8_kVq2mX+tLw4P"),
+        Case(text: "{\n  \"keyName\": \"primary\",\n  \"permissions\": \"Full\",\n  \"value\": \"Qm2x8VtLp4RwKz9cNbY3Hf7JdS6gT1aW0eUiOoPq5r==\"\n}", kind: .apiKey,
+             value: "Qm2x8VtLp4RwKz9cNbY3Hf7JdS6gT1aW0eUiOoPq5r=="),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1135,6 +1151,14 @@ struct SecretDetectorTests {
         "PASSWORD _RESET_TIMEOQUT=86400", // as OCR read one
         "<div class=\"h-captcha\" data-sitekey=\"9f3c0d2e-4b7a-4e1f-8c2d-5a6b7c8d9e0f\"></div>\nRECAPTCHA_SITE_KEY=6LdQx8kpAAAAAJm2Vt7LzR4wQp9NcY3bHf8K",
         "auth required pam_unix.so\nbypass enabled\npassword requisite pam_pwquality.so retry=3",
+        // Where a value comes from, not the value (a command substitution); a long number named an
+        // identifier (a chat's snowflake id passes Luhn one time in ten); a pass that is no password;
+        // Windows' `/P` with no user before it.
+        "export DB_PASSWORD=\"$(secret-tool lookup db prod)\"\nexport API_TOKEN=$(vault read -field=token kv/ci)",
+        "Message ID: 6011000990139424\nOrder #: 4111111111111111\nTransaction ID 5555555555554444",
+        "Boarding pass for flight LH 2041: QX7K2P\nGate B12",
+        "Profile — Change password\nSecurity - Reset your password\nv2.4.1 -> new password",
+        "C:\\> xcopy /P C:\\data\\Reports2024 D:\\backup",
     ]
 
     @Test(arguments: negatives)
