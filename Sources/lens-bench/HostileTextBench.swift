@@ -111,6 +111,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "verification codes", make: repeated("verification code 123456 ")),
         Kind(name: "hex dump lines", make: repeated("00000010  48 65 6c 6c 6f 20 57 6f  72 6c 64 0a 00 00 00 00  |Hello World.....|\n")),
         Kind(name: "addresses with passwords", make: repeated("postgres://u:p4ss@h ")),
+        Kind(name: "\"keyName\": \"key1\", repeated", make: repeated("\"keyName\": \"key1\", ")),
+        Kind(name: "value ← the pw lines", make: repeated("Qx7!kp2Lm ← the pw\n")),
+        Kind(name: "password for a.b@c repeated", make: repeated("password for a.b@c.d ")),
+        Kind(name: "Password for (…): lines", make: repeated("Password for the (reset) user:\n")),
+        Kind(name: "ID: and 19 digits repeated", make: repeated("Message ID: 6641868339028859773 ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),
