@@ -173,8 +173,20 @@ extension SecretScan {
             let value = squeezed(start, end)
             // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
             // (After `is`, an address or a path is where it is kept: `password for root is in /etc/…`.)
-            guard value.count >= 6, value.contains(where: \.isLetter), !value.contains("/"), Self.isPasswordValue(value, quoted: false) else { return nil }
+            guard value.count >= 6, value.contains(where: \.isLetter), !Self.isPathLike(value), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
+        }
+    }
+
+    /// Whether a value with a `/` is a path or a link rather than a password that holds one
+    /// (MySQL's generated `szEQ0J/c3h3M`): it starts at a root, a home or a dot, holds two or more
+    /// `/` or a `://`, or one of its parts is a word or a file's name (`bin/tool`, `docs/notes.md`).
+    static func isPathLike(_ value: String) -> Bool {
+        guard value.contains("/") else { return false }
+        if value.hasPrefix("/") || value.hasPrefix("~") || value.hasPrefix(".") || value.contains("://")
+            || value.filter({ $0 == "/" }).count > 1 { return true }
+        return value.split(separator: "/").contains { part in
+            part.allSatisfy(\.isLetter) || fileName.firstMatch(in: String(part)) != nil
         }
     }
 

@@ -295,6 +295,7 @@ struct SecretDetectorTests {
         Case(text: "> schtasks /Create /TN Sync /TR C:\\sync.cmd /SC HOURLY /RU CORP\\svc /RP Nb3xKq7LmZ", kind: .password, value: "Nb3xKq7LmZ"),
         Case(text: "[Note] A temporary password is generated for admin@db-01: Tq9(vLx2=Kp", kind: .password, value: "Tq9(vLx2=Kp"),
         Case(text: "pass for the printer is Hq7zKm2!Lv", kind: .password, value: "Hq7zKm2!Lv"),
+        Case(text: "[Note] A temporary password is generated for root@localhost: q7Zx/Lm2vKp", kind: .password, value: "q7Zx/Lm2vKp"),
         Case(text: "Lena  21:07\nQz7!mKp2Lx ← the garage door pw", kind: .password, value: "Qz7!mKp2Lx"),
         Case(text: "* Password for the kibana_system user (change it with `reset.sh`):\n  Zr8_kVq2mX+tLw4P\n", kind: .password, value: "Zr8_kVq2mX+tLw4P"),
         Case(text: "{\n  \"keyName\": \"primary\",\n  \"permissions\": \"Full\",\n  \"value\": \"Qm2x8VtLp4RwKz9cNbY3Hf7JdS6gT1aW0eUiOoPq5r==\"\n}", kind: .apiKey,
@@ -1157,6 +1158,7 @@ struct SecretDetectorTests {
         "export DB_PASSWORD=\"$(secret-tool lookup db prod)\"\nexport API_TOKEN=$(vault read -field=token kv/ci)",
         "Message ID: 6011000990139424\nOrder #: 4111111111111111\nTransaction ID 5555555555554444",
         "Boarding pass for flight LH 2041: QX7K2P\nGate B12",
+        "The password for the share is kept in /etc/samba/creds\nThe password for root is in vault/prod2024",
         "Profile — Change password\nSecurity - Reset your password\nv2.4.1 -> new password",
         "C:\\> xcopy /P C:\\data\\Reports2024 D:\\backup",
     ]
