@@ -47,7 +47,10 @@ extension SecretScan {
             let windows = match.text.hasPrefix("/")
             // Windows' `/P` and `/RP` are a password's only after a user's `/U` or `/RU` (`xcopy /P` prompts).
             let windowsPassword = windows && !match.text.contains(":")
-            if windowsPassword, Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 300), match.start)) == nil { return nil }
+            // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
+            let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
+                && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
+            if windowsPassword, !userBefore { return nil }
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows),
                   let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
@@ -61,10 +64,8 @@ extension SecretScan {
                   Self.shellWord.matches(in: value).isEmpty, Self.isPasswordValue(value, quoted: false) else { return nil }
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.
-            // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and digits mixed will do.
-            // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
-            let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
-                && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
+            // After Windows' `/user:NAME` the next word is the password (`PREM-9kH_6o`): letters and
+            // digits mixed will do; so after a user's flag (``userBefore``).
             let afterUser = (windows || userBefore) && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             guard quoted && !value.contains(" ") || afterUser || Self.looksLikeSecretOnItsOwn(value) else { return nil }
             return secret(.password, nil, start, end)
@@ -199,7 +200,7 @@ extension SecretScan {
     /// The value of a ``valueThenArrowToPassword`` line: nothing ties it to its label but the
     /// arrow, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``).
     func passwordsBeforeArrows() -> [Secret] {
-        guard mentions("pass", "pw"), mentions("←", "⟵", "<", "—", "–", "+", "=", "~", "-") else { return [] }
+        guard mentions("pass", "pw") else { return [] }
         return Self.valueThenArrowToPassword.matches(in: text).compactMap { match in
             guard let range = match.range(1), let value = match[1], Self.isPasswordValue(value, quoted: false),
                   Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { return nil }

@@ -1920,6 +1920,18 @@ def tenth_negative_case(rng):
     return ["Keyboard shortcuts", "Key: Ctrl+Shift+P   Command palette", "Key: F5   Start debugging", f"Token count: {rng.randint(1000, 90000):,}"]
 
 
+def login_parts(rng):
+    """A user's name and a host, as the eleventh and twelfth pools draw them."""
+    user = rng.choice(["deploy", "admin", "ci", "lena", "svc_sync", "ops", "root", "tomas"])
+    host = rng.choice(["git.acme.io", "10.0.8.21", "nas.home", "db-03.internal", "192.168.1.40"])
+    return user, host
+
+
+def plain_password(rng):
+    """A password without the quotes, colon, `@` or `/` that would end it in a URL or a quoted value."""
+    return password(rng).replace("'", "").replace('"', "").replace(":", "").replace("@", "").replace("/", "")
+
+
 def eleventh_secret_case(rng):
     """The eleventh pool (`--pool eleventh`): written after the tenth pool had been through several
     rounds and the bounded-cost work, before any rule was run on it, from places none of the earlier
@@ -1932,28 +1944,26 @@ def eleventh_secret_case(rng):
     `masterauth`, Gitea's `app.ini`, Nextcloud's `config.php`, Synapse's shared secrets, Mastodon's
     `OTP_SECRET`, `netsh wlan … key=clear`, an Azure Service Bus `SharedAccessKey`, a `rediss://`
     URL, TeamSpeak's first-start log, Wi-Fi and admin logins in chat, and codes with no `code` word."""
-    user = rng.choice(["deploy", "admin", "ci", "lena", "svc_sync", "ops", "root", "tomas"])
-    host = rng.choice(["git.acme.io", "10.0.8.21", "nas.home", "db-03.internal", "192.168.1.40"])
-    plain = lambda: password(rng).replace("'", "").replace('"', "").replace(":", "").replace("@", "").replace("/", "")
+    user, host = login_parts(rng)
     choice = rng.randrange(32)
     if choice == 0:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["$ cat ~/.config/pip/pip.conf", "[global]", f"index-url = https://{user}:{v}@pypi.acme.io/simple/",
                             "trusted-host = pypi.acme.io"], [v]
     if choice == 1:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ http -a {user}:{v} POST https://{host}/api/items name=lamp", "HTTP/1.1 201 Created",
                             "Content-Type: application/json"], [v]
     if choice == 2:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ wp user create {user} {user}@acme.io --role=editor --user_pass='{v}'",
                             f"Success: Created user {rng.randint(2, 90)}."], [v]
     if choice == 3:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ mysqldump --user=root --password={v} --single-transaction shop > shop.sql",
                             "mysqldump: [Warning] Using a password on the command line interface can be insecure."], [v]
     if choice == 4:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ echo '{user}:{v}' | sudo chpasswd", f"$ sudo passwd -e {user}", "passwd: password expiry information changed."], [v]
     if choice == 5:
         v = "2" + rand(rng, ALNUM, 26) + "_" + rand(rng, ALNUM, 21)
@@ -2005,10 +2015,10 @@ def eleventh_secret_case(rng):
         return "card", ["Wallet · Cards", "American Express Gold", f"{v[:4]} {v[4:10]} {v[10:]}",
                         f"Valid thru {rng.randint(1, 12):02d}/{rng.randint(27, 31)}", "Security code  ••••"], [v]
     if choice == 19:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ unrar x -p{v} backup-2026.rar /srv/restore/", "Extracting from backup-2026.rar", "All OK"], [v]
     if choice == 20:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["# inventory/hosts.ini", "[db]", f"{host} ansible_user={user} ansible_become_pass={v}"], [v]
     if choice == 21:
         if rng.random() < 0.5:
@@ -2019,14 +2029,14 @@ def eleventh_secret_case(rng):
         name = "GITHUB_PAT" if shown.startswith("ghp_") else rng.choice(["ACME_API_SECRET", "MAPS_KEY", "DB_PASS"])
         return "api_key", [f'> Sys.setenv({name} = "{shown}")', '> remotes::install_github("acme/tools")'], [v]
     if choice == 22:
-        a, b = plain(), plain()
+        a, b = plain_password(rng), plain_password(rng)
         return "password", ["$ grep -E '^(bind|requirepass|masterauth)' /etc/redis/redis.conf", "bind 127.0.0.1 ::1",
                             f"requirepass {a}", f"masterauth {b}"], [a, b]
     if choice == 23:
         a, b = rand(rng, ALNUM, 64), jwt(rng)
         return "api_key", ["# custom/conf/app.ini", "[security]", "INSTALL_LOCK = true", f"SECRET_KEY = {a}", f"INTERNAL_TOKEN = {b}"], [a, b.split(".")[2]]
     if choice == 24:
-        salt, secret, v = rand(rng, ALNUM + "+/", 30), rand(rng, ALNUM + "+/", 48), plain()
+        salt, secret, v = rand(rng, ALNUM + "+/", 30), rand(rng, ALNUM + "+/", 48), plain_password(rng)
         return "password", ["<?php", "$CONFIG = array (", f"  'passwordsalt' => '{salt}',", f"  'secret' => '{secret}',",
                             f"  'dbuser' => 'nextcloud',", f"  'dbpassword' => '{v}',"], [salt, secret, v]
     if choice == 25:
@@ -2039,7 +2049,7 @@ def eleventh_secret_case(rng):
         return "api_key", ["# .env.production", "LOCAL_DOMAIN=social.acme.io", f"OTP_SECRET={a}", f"VAPID_PRIVATE_KEY={b}",
                            f"VAPID_PUBLIC_KEY=B{rand(rng, ALNUM + '-_', 86)}"], [a, b]
     if choice == 27:
-        v = plain()
+        v = plain_password(rng)
         return "password", ['> netsh wlan show profile name="Home-5G" key=clear', "Security settings", "    Authentication         : WPA2-Personal",
                             "    Security key           : Present", f"    Key Content            : {v}"], [v]
     if choice == 28:
@@ -2054,7 +2064,7 @@ def eleventh_secret_case(rng):
         return "password", ["I M P O R T A N T", "Server Query Admin Account created",
                             f'loginname= "serveradmin", password= "{a}"', "ServerAdmin privilege key created, please use it to gain",
                             "serveradmin rights for your virtualserver.", f"token={b}"], [a, b]
-    v = plain()
+    v = plain_password(rng)
     ssid = rng.choice(["Home-5G", "Nordlys", "CafeGuest"])
     line = rng.choice([f"new wifi: {ssid} / {v}", f"guest wifi is {ssid}, key {v}", f"the admin login is {user} + {v}",
                        f"it's {v} (capital first letter)", f"door's open, laptop pw {v}"])
@@ -2118,13 +2128,11 @@ def twelfth_secret_case(rng):
     Bitbucket keys, Azure storage keys in JSON, `adb pair`, Apple, Google and PayPal codes, TeamViewer,
     PostgreSQL user mappings, an LDIF `olcRootPW`, Syncthing's API key, ntfy tokens, `curl
     --oauth2-bearer`, and chat lines with `admin/…` and arrows."""
-    user = rng.choice(["deploy", "admin", "ci", "lena", "svc_sync", "ops", "root", "tomas"])
-    host = rng.choice(["git.acme.io", "10.0.8.21", "nas.home", "db-03.internal", "192.168.1.40"])
-    plain = lambda: password(rng).replace("'", "").replace('"', "").replace(":", "").replace("@", "").replace("/", "")
+    user, host = login_parts(rng)
     lower36 = string.ascii_lowercase + string.digits
     choice = rng.randrange(32)
     if choice == 0:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ iwctl --passphrase '{v}' station wlan0 connect Nordlys", "$ iwctl station wlan0 show | grep State",
                             "            State                 connected"], [v]
     if choice == 1:
@@ -2139,29 +2147,29 @@ def twelfth_secret_case(rng):
         a, b = rand(rng, string.ascii_uppercase + string.digits, 20), rand(rng, ALNUM + "+/", 40)
         return "api_key", [f"$ mc alias set minio http://{host}:9000 {a} {b}", "Added `minio` successfully."], [b]
     if choice == 4:
-        v = base64.b64encode(f"{user}:{plain()}".encode()).decode()
+        v = base64.b64encode(f"{user}:{plain_password(rng)}".encode()).decode()
         return "password", ["$ cat ~/.npmrc", "registry=https://npm.acme.io/", f"_auth={v}", "always-auth=true", f"email={user}@acme.io"], [v]
     if choice == 5:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["~/.authinfo", f"machine imap.gmail.com login {user}@gmail.com password {v} port 993",
                             f"machine smtp.gmail.com login {user}@gmail.com port 587"], [v]
     if choice == 6:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["# ~/.muttrc", f'set imap_user = "{user}@acme.io"', f'set imap_pass = "{v}"',
                             'set folder = "imaps://imap.acme.io:993"', 'set spoolfile = "+INBOX"'], [v]
     if choice == 7:
-        v = plain()
+        v = plain_password(rng)
         return "password", rng.choice([["# ~/.msmtprc", "account acme", "host smtp.acme.io", "port 587", f"user {user}@acme.io", f"password {v}"],
                                        ["# ~/.fetchmailrc", f'poll mail.acme.io protocol IMAP user "{user}" password "{v}" ssl', "  keep"]]), [v]
     if choice == 8:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ x11vnc -display :0 -passwd {v} -forever -shared", "The VNC desktop is:      nas:0", "PORT=5900"], [v]
     if choice == 9:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"C:\\> schtasks /Create /TN NightlyBackup /TR C:\\tools\\backup.cmd /SC DAILY /ST 02:00 /RU ACME\\svc_backup /RP {v}",
                             'SUCCESS: The scheduled task "NightlyBackup" has successfully been created.'], [v]
     if choice == 10:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f'PS C:\\> sc.exe config AcmeSync obj= ".\\svc_sync" password= "{v}"', "[SC] ChangeServiceConfig SUCCESS"], [v]
     if choice == 11:
         keys = [base64.b64encode(rng.randbytes(33)).decode() for _ in range(3)]
@@ -2169,7 +2177,7 @@ def twelfth_secret_case(rng):
         return "api_key", ["$ vault operator init -key-shares=3 -key-threshold=2"] + \
             [f"Unseal Key {i + 1}: {k}" for i, k in enumerate(keys)] + ["", f"Initial Root Token: hvs.{token}"], keys + [token]
     if choice == 12:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["listen stats", "    bind :8404", "    stats enable", "    stats uri /haproxy?stats", f"    stats auth admin:{v}"], [v]
     if choice == 13:
         v = rand(rng, ALNUM + "*_=-+", 20)
@@ -2187,11 +2195,11 @@ def twelfth_secret_case(rng):
         return "password", [f"2026-11-27T09:14:02.123456Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: {v}",
                             "2026-11-27T09:14:05.000123Z 0 [System] [MY-013170] [Server] /usr/sbin/mysqld initializing of server has completed"], [v]
     if choice == 16:
-        v = plain()
+        v = plain_password(rng)
         return "password", rng.choice([[f"$ neo4j-admin dbms set-initial-password {v}", "Changed password for user 'neo4j'."],
                                        [f"$ sudo grafana cli admin reset-admin-password {v}", "Admin password changed successfully ✔"]]), [v]
     if choice == 17:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"$ pulumi config set --secret dbPassword {v}", "$ pulumi config", "KEY         VALUE",
                             "aws:region  eu-central-1", "dbPassword  [secret]"], [v]
     if choice == 18:
@@ -2221,11 +2229,11 @@ def twelfth_secret_case(rng):
         return "password", ["TeamViewer", "Allow Remote Control", f"Your ID     {rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)}",
                             f"Password    {v}"], [v]
     if choice == 24:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["shop=# CREATE USER MAPPING FOR shop SERVER legacy_db", f"shop-#   OPTIONS (user 'reporting', password '{v}');",
                             "CREATE USER MAPPING"], [v]
     if choice == 25:
-        v = plain()
+        v = plain_password(rng)
         return "password", ["$ cat rootpw.ldif", "dn: olcDatabase={1}mdb,cn=config", "changetype: modify", "replace: olcRootPW",
                             f"olcRootPW: {v}"], [v]
     if choice == 26:
@@ -2239,12 +2247,12 @@ def twelfth_secret_case(rng):
         v = rand(rng, ALNUM + "-._", 40)
         return "api_key", [f"$ curl --oauth2-bearer {v} https://{host}/api/v2/reports", '{"reports": [], "next": null}'], [v]
     if choice == 29:
-        v = plain()
+        v = plain_password(rng)
         return "password", [f"{rng.choice(['Maja', 'Omar', 'Kenji'])}  09:41", rng.choice([f"router login is admin/{v}", f"{v} ← that's the new root pw",
                                                                                          f"pass for the nas is {v}", f"try {v}, if not ask Omar",
                                                                                          f"vpn: {user} / {v}"])], [v]
     if choice == 30:
-        a, b = rand(rng, lower36, 24), plain()
+        a, b = rand(rng, lower36, 24), plain_password(rng)
         return "api_key", ["# docker-compose.yml", "services:", "  db:", "    image: postgres:16", "    environment:",
                            f"      - POSTGRES_PASSWORD={b}", "  tunnel:", "    image: cloudflare/cloudflared", f"    command: tunnel run --token {a}"], [a, b]
     a = rand(rng, ALNUM, 40)
