@@ -80,6 +80,16 @@ Syncthing, ntfy, `--oauth2-bearer`, Compose files, a webhook signing secret; neg
 dumps, `*_PASSWORD_FILE` paths, Discord and Matrix ids, Syncthing device ids, YouTube links,
 `passwd -S`, password rules, analytics cookies, CloudFront ids, friend codes, `$(pass show …)`,
 ZeroTier ids, remote-desk addresses, a CA key hash and error ids.
+`--pool thirteenth` (see ``thirteenth_secret_case``), written after the twelfth had been through one
+round and before any rule was run on it: installer and cloud-init root passwords, PgBouncer, Tor,
+Consul, MongoDB, `redis-cli AUTH`, keepalived, BGP and OSPF keys, Pi-hole, a `git diff` removing a
+secret, Rails and PHP consoles, Ruby's `=>`, Java's `-D…Password=`, `wmic`, Nagios, Dovecot, Postfix,
+`steamcmd`, stream keys, webhook URLs with the secret in the path, Element's and 1Password's keys,
+`firebase login:ci`, camera URLs, chat lines, spaced and lettered codes, a Solana keypair, Plex and
+SQL `INSERT` rows; negatives such as safety numbers, fingerprint phrases, hashed passwords in
+`.htpasswd`, Kickstart and PgBouncer, mail headers, CSP nonces, hashed `known_hosts`, Lightning
+invoices, extension ids, EC2 ids, `vault status`, disk serials, booking references, place ids,
+content-addressed file names and Tailscale node keys.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -2310,6 +2320,211 @@ def twelfth_negative_case(rng):
             "Please quote this ID when contacting support."]
 
 
+def thirteenth_secret_case(rng):
+    """The thirteenth pool (`--pool thirteenth`): written after the twelfth pool had been through one
+    round, before any rule was run on it, from places none of the twelve earlier pools has: Debian
+    preseed and Kickstart root passwords, PgBouncer's `userlist.txt`, Tor's `ADD_ONION` reply, a Consul
+    token's `SecretID`, MongoDB's `createUser`, `redis-cli`'s `AUTH`, keepalived's `auth_pass`, routers'
+    BGP and OSPF keys, `pihole setpassword`, cloud-init's `chpasswd` list, `gcloud secrets versions
+    access`, a `git diff` that removes a secret, a Rails console, passwords given to hash functions, Ruby's
+    `:password =>`, Java's `-D…Password=`, `wmic /password:`, Nagios' `$USER3$`, Dovecot's `{PLAIN}`,
+    Postfix's `sasl_passwd`, `steamcmd +login`, stream keys, webhook URLs with the secret in the path,
+    Element's Security Key, 1Password's Secret Key, `firebase login:ci`, an IP camera's query, chat lines
+    with new verbs, spaced and lettered codes, a Solana keypair, a Plex token and SQL `INSERT` rows."""
+    user, host = login_parts(rng)
+    lower36 = string.ascii_lowercase + string.digits
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain_password(rng)
+        return "password", rng.choice([["# preseed.cfg", "d-i passwd/root-login boolean true", f"d-i passwd/root-password password {v}",
+                                        f"d-i passwd/root-password-again password {v}", f"d-i passwd/username string {user}"],
+                                       ["# ks.cfg", "lang en_US.UTF-8", "keyboard us", f"rootpw --plaintext {v}", "timezone Europe/Oslo --utc"]]), [v]
+    if choice == 1:
+        v = plain_password(rng).replace("%", "")
+        return "password", ["$ sudo cat /etc/pgbouncer/userlist.txt", f'"{user}" "{v}"', '"stats" "SCRAM-SHA-256$4096:' + rand(rng, ALNUM, 12) + '"'], [v]
+    if choice == 2:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["ADD_ONION NEW:ED25519-V3 Port=80,127.0.0.1:8080", f"250-ServiceID={rand(rng, 'abcdefghijklmnopqrstuvwxyz234567', 56)}",
+                           f"250-PrivateKey=ED25519-V3:{v}", "250 OK"], [v]
+    if choice == 3:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ['$ consul acl token create -description "ci deploy" -policy-name deploy',
+                           f"AccessorID:       {uuid.UUID(bytes=rng.randbytes(16))}", f"SecretID:         {v}",
+                           "Description:      ci deploy", "Local:            false"], [v]
+    if choice == 4:
+        v = plain_password(rng)
+        return "password", ["test> use admin", f'admin> db.createUser({{ user: "{user}", pwd: "{v}", roles: ["readWrite"] }})', "{ ok: 1 }"], [v]
+    if choice == 5:
+        v = plain_password(rng)
+        return "password", [f"$ redis-cli -h {host}", f"{host}:6379> AUTH {rng.choice(['default ', user + ' ', ''])}{v}", "OK",
+                            f"{host}:6379> DBSIZE", f"(integer) {rng.randint(10, 90000)}"], [v]
+    if choice == 6:
+        v = rand(rng, ALNUM, 8)
+        return "password", ["vrrp_instance VI_1 {", "    state MASTER", "    virtual_router_id 51", "    authentication {",
+                            "        auth_type PASS", f"        auth_pass {v}", "    }", "}"], [v]
+    if choice == 7:
+        v = plain_password(rng)
+        return "password", rng.choice([["router bgp 65001", f" neighbor 10.0.0.2 remote-as 65002", f" neighbor 10.0.0.2 password {v}"],
+                                       ["interface GigabitEthernet0/1", " ip ospf authentication message-digest",
+                                        f" ip ospf message-digest-key 1 md5 {v}"]]), [v]
+    if choice == 8:
+        v = plain_password(rng)
+        return "password", [rng.choice([f"$ pihole setpassword {v}", f"$ sudo pihole -a -p {v}"]), "  [✓] New password set"], [v]
+    if choice == 9:
+        a, b = plain_password(rng), plain_password(rng)
+        return "password", ["#cloud-config", "ssh_pwauth: true", "chpasswd:", "  list: |", f"    root:{a}", f"    {user}:{b}", "  expire: false"], [a, b]
+    if choice == 10:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ gcloud secrets versions access latest --secret=stripe-api-key", v, "$ "], [v]
+    if choice == 11:
+        name = rng.choice(["SMTP_PASS", "STRIPE_SECRET", "DB_PASSWORD", "SENTRY_AUTH"])
+        v = plain_password(rng) if "PASS" in name else rand(rng, ALNUM, 32)
+        return "password" if "PASS" in name else "api_key", ["$ git diff HEAD~1 -- .env", "diff --git a/.env b/.env", "--- a/.env", "+++ b/.env",
+                                                             "@@ -3,4 +3,4 @@", " APP_ENV=production", f"-{name}={v}", f"+{name}=${{{name}}}"], [v]
+    if choice == 12:
+        v = plain_password(rng)
+        return "password", ["$ bin/rails console", f'irb(main):001> User.create!(email: "{user}@acme.io", password: "{v}", password_confirmation: "{v}")',
+                            f"=> #<User id: {rng.randint(2, 900)}, email: \"{user}@acme.io\">"], [v]
+    if choice == 13:
+        v = plain_password(rng)
+        return "password", [rng.choice([f">>> Hash::make('{v}')", f"php > echo password_hash('{v}', PASSWORD_DEFAULT);",
+                                        f">>> make_password('{v}')", f">>> bcrypt.hashpw(b'{v}', bcrypt.gensalt())"]),
+                            "=> \"$2y$10$" + rand(rng, ALNUM + "./", 53) + "\""], [v]
+    if choice == 14:
+        v = plain_password(rng)
+        return "password", ["ActionMailer::Base.smtp_settings = {", "  :address => 'smtp.acme.io',", "  :port => 587,",
+                            f"  :user_name => '{user}@acme.io',", f"  :password => '{v}',", "  :authentication => :plain", "}"], [v]
+    if choice == 15:
+        v = plain_password(rng)
+        return "password", [rng.choice([f"$ java -Djavax.net.ssl.keyStorePassword={v} -jar gateway.jar",
+                                        f"$ JAVA_OPTS=\"-Dspring.datasource.password={v}\" ./bin/start.sh"]), "Started GatewayApplication in 4.2 seconds"], [v]
+    if choice == 16:
+        v = plain_password(rng)
+        return "password", [f"C:\\> wmic /node:{host} /user:ACME\\{user} /password:{v} os get caption", "Caption",
+                            "Microsoft Windows Server 2022 Standard"], [v]
+    if choice == 17:
+        v = plain_password(rng)
+        return "password", ["# /usr/local/nagios/etc/resource.cfg", "$USER1$=/usr/local/nagios/libexec", "# $USER3$: MySQL monitoring account",
+                            f"$USER3$={v}"], [v]
+    if choice == 18:
+        v = plain_password(rng)
+        return "password", ["# /etc/dovecot/users", f"{user}:{{PLAIN}}{v}:1000:1000::/home/{user}"], [v]
+    if choice == 19:
+        v = plain_password(rng)
+        return "password", ["$ sudo cat /etc/postfix/sasl_passwd", f"[smtp.gmail.com]:587 {user}@gmail.com:{v}",
+                            "$ sudo postmap /etc/postfix/sasl_passwd"], [v]
+    if choice == 20:
+        v = plain_password(rng)
+        return "password", [f"$ steamcmd +login {user} {v} +app_update 896660 validate +quit", "Logging in user '" + user + "' to Steam Public...OK"], [v]
+    if choice == 21:
+        kind = rng.randrange(3)
+        if kind == 0:
+            v = f"live_{rng.randint(10**8, 10**9)}_{rand(rng, ALNUM, 30)}"
+            return "api_key", ["Settings › Stream", "Service: Twitch", "Server: Auto (Recommended)", f"Stream Key: {v}", "Show   Copy"], [v[5:]]
+        v = "-".join(rand(rng, lower36, 4) for _ in range(5))
+        if kind == 1:
+            return "api_key", ["Stream settings", "Stream key (paste in encoder)", v, "Stream URL", "rtmp://a.rtmp.youtube.com/live2"], [v]
+        return "api_key", ["$ ffmpeg -re -i talk.mp4 -c copy -f flv \\", f"    rtmp://a.rtmp.youtube.com/live2/{v}"], [v]
+    if choice == 22:
+        kind = rng.randrange(3)
+        if kind == 0:
+            v = rand(rng, ALNUM + "-_", 22)
+            return "api_key", [f'$ curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/{v}', "Congratulations! You've fired the door_open event"], [v]
+        if kind == 1:
+            v = rand(rng, HEX, 32)
+            return "api_key", ["Incoming Webhook", "Copy the URL below to send data to this channel:",
+                               f"https://acme.webhook.office.com/webhookb2/{uuid.UUID(bytes=rng.randbytes(16))}/IncomingWebhook/{v}/{uuid.UUID(bytes=rng.randbytes(16))}"], [v]
+        v = rand(rng, ALNUM + "-_", 35)
+        return "api_key", [f'$ curl "https://api.telegram.org/bot{rng.randint(10**9, 8 * 10**9)}:AA{v}/sendMessage?chat_id=-100{rng.randint(10**9, 2 * 10**9)}&text=deployed"',
+                           '{"ok":true,"result":{"message_id":' + str(rng.randint(10, 9000)) + "}}"], [v]
+    if choice == 23:
+        v = "Es" + rand(rng, B58, 46)
+        return "api_key", ["Save your Security Key", "Store your Security Key somewhere safe, like a password manager or a safe.",
+                           " ".join(v[i:i + 4] for i in range(0, 48, 4)), "Copy   Download"], [v]
+    if choice == 24:
+        alphabet = "23456789ABCDEFGHJKLMNPQRSTVWXYZ"
+        v = "A3-" + "-".join(rand(rng, alphabet, n) for n in (6, 6, 5, 5, 5, 5))
+        return "api_key", ["Emergency Kit", f"Sign-in address   https://my.1password.com", f"Email address      {user}@acme.io", f"Secret Key         {v}"], [v[3:]]
+    if choice == 25:
+        v = "1//0" + rand(rng, ALNUM + "-_", 99)
+        return "api_key", ["$ firebase login:ci", "✔  Success! Use this token to login on a CI server:", "", v[:52], v[52:], "",
+                           'Example: firebase deploy --token "$FIREBASE_TOKEN"'], [v[:52], v[52:]]
+    if choice == 26:
+        v = plain_password(rng).replace("&", "").replace("#", "").replace("+", "").replace("%", "").replace("?", "")
+        return "password", [f"http://{host}:88/cgi-bin/CGIProxy.fcgi?cmd=snapPicture2&usr=admin&pwd={v}", "200 OK · image/jpeg · 182 KB"], [v]
+    if choice == 27:
+        v = plain_password(rng)
+        return "password", [f"{rng.choice(['Maja', 'Omar', 'Kenji'])}  18:02", rng.choice([f"changed the wifi password to {v}",
+                                                                                         f"I reset it, it's now {v}", f"new one for the shared account: {v}",
+                                                                                         f"the key for Nordlys is {v}", f"use {v} for the admin panel"])], [v]
+    if choice == 28:
+        v = rand(rng, string.digits, 6)
+        if rng.random() < 0.5:
+            return "otp", ["Confirm your email address", "Enter this code in the open browser window:", " ".join(v), "This code expires in 10 minutes."], [v]
+        v = rand(rng, string.ascii_uppercase + string.digits, 3) + "-" + rand(rng, string.ascii_uppercase + string.digits, 3)
+        return "otp", ["Inbox", f"Slack confirmation code: {v}", "Your confirmation code is below — enter it in your open browser window."], [v.replace("-", "")]
+    if choice == 29:
+        nums = [str(rng.randrange(256)) for _ in range(64)]
+        return "api_key", ["$ cat ~/.config/solana/id.json", "[" + ",".join(nums[:32]) + ",", ",".join(nums[32:]) + "]"], [",".join(nums[:8]), ",".join(nums[40:48])]
+    if choice == 30:
+        v = rand(rng, ALNUM + "-_", 20)
+        return "api_key", [f"http://{host}:32400/library/sections/1/all?X-Plex-Token={v}", "<MediaContainer size=\"214\" allowSync=\"1\">"], [v]
+    v = plain_password(rng).replace("'", "")
+    return "password", ["-- seed.sql", f"INSERT INTO users (email, password, role) VALUES ('{user}@acme.io', '{v}', 'admin');", "INSERT 0 1"], [v]
+
+
+def thirteenth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["Safety number", "Verify the security of your end-to-end encryption with Omar."] + \
+            [" ".join(rand(rng, string.digits, 5) for _ in range(4)) for _ in range(3)] + ["Mark as verified"]
+    if choice == 1:
+        words = ["alike", "grub", "ivory", "cabin", "dusk", "ember", "fable", "glint", "harbor", "jolly", "kettle", "lumen", "maple"]
+        return ["Account settings", "Your account's fingerprint phrase:", "-".join(rng.sample(words, 5)), "Learn more"]
+    if choice == 2:
+        return rng.choice([["$ cat /etc/nginx/.htpasswd", f"lena:$apr1${rand(rng, ALNUM, 8)}${rand(rng, ALNUM + './', 22)}",
+                            f"ops:$2y$05${rand(rng, ALNUM + './', 53)}"],
+                           ["# ks.cfg", f"rootpw --iscrypted $6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}", "reboot"]])
+    if choice == 3:
+        return ["$ sudo cat /etc/pgbouncer/userlist.txt",
+                f'"app" "SCRAM-SHA-256$4096:{base64.b64encode(rng.randbytes(16)).decode()}${base64.b64encode(rng.randbytes(32)).decode()}:{base64.b64encode(rng.randbytes(32)).decode()}"',
+                f'"stats" "md5{rand(rng, HEX, 32)}"']
+    if choice == 4:
+        return [f"Message-ID: <CA+{rand(rng, ALNUM + '=_-', 40)}@mail.gmail.com>",
+                f"DKIM-Signature: v=1; a=rsa-sha256; d=acme.io; s=s1; bh={base64.b64encode(rng.randbytes(32)).decode()};",
+                f"Content-Type: multipart/alternative; boundary=\"000000000000{rand(rng, HEX, 16)}\""]
+    if choice == 5:
+        return ["HTTP/2 200", f"content-security-policy: script-src 'self' 'nonce-{base64.b64encode(rng.randbytes(16)).decode()}'",
+                f'etag: "{rand(rng, HEX, 40)}"', "cache-control: no-cache"]
+    if choice == 6:
+        return ["$ head -3 ~/.ssh/known_hosts"] + [f"|1|{base64.b64encode(rng.randbytes(20)).decode()}|{base64.b64encode(rng.randbytes(20)).decode()} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rand(rng, ALNUM + '+/', 43)}"[:118]
+                                                   for _ in range(3)]
+    if choice == 7:
+        return ["Lightning invoice", f"lnbc{rng.randint(1, 900)}u1p{rand(rng, BECH32, 60)}", rand(rng, BECH32, 60), f"Amount: {rng.randint(1, 90)} 000 sats"]
+    if choice == 8:
+        return ["Extensions", "uBlock Origin  1.60.0", f"ID: {rand(rng, 'abcdefghijklmnop', 32)}", "Bitwarden  2026.10.1", f"ID: {rand(rng, 'abcdefghijklmnop', 32)}"]
+    if choice == 9:
+        return ["INSTANCEID             IMAGEID                 STATE    VPC",
+                f"i-0{rand(rng, HEX, 16)}    ami-0{rand(rng, HEX, 16)}   running  vpc-0{rand(rng, HEX, 16)}",
+                f"SecurityGroups: sg-0{rand(rng, HEX, 16)}  VolumeId: vol-0{rand(rng, HEX, 16)}"]
+    if choice == 10:
+        return ["$ vault status", "Key             Value", "Seal Type       shamir", "Initialized     true", "Sealed          false",
+                "Total Shares    5", "Threshold       3", f"Cluster Name    vault-cluster-{rand(rng, HEX, 8)}", f"Cluster ID      {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 11:
+        return ["$ sudo smartctl -i /dev/sda | grep -E 'Model|Serial|WWN'", "Device Model:     WDC WD40EFRX-68N32N0",
+                f"Serial Number:    WD-WCC{rand(rng, string.ascii_uppercase + string.digits, 9)}", f"LU WWN Device Id: 5 0014ee {rand(rng, HEX, 9)}"]
+    if choice == 12:
+        return ["Your trip to Oslo", f"Booking reference: {rand(rng, string.ascii_uppercase + string.digits, 6)}",
+                f"E-ticket number: {rng.randint(100, 999)}-{rng.randint(10**9, 10**10 - 1)}", f"Seat {rng.randint(1, 40)}{rng.choice('ACDF')} · Gate B{rng.randint(1, 30)}"]
+    if choice == 13:
+        return [f"https://www.google.com/maps/place/?q=place_id:ChIJ{rand(rng, ALNUM + '-_', 23)}", f"Plus code: 9FFW+{rand(rng, '23456789CFGHJMPQRVWX', 2)} Oslo"]
+    if choice == 14:
+        return ["$ ls ~/Pictures/inbox"] + [f"{rand(rng, HEX, 40)}.jpg" for _ in range(2)] + \
+            [f"IMG_2026{rng.randint(1, 11):02d}{rng.randint(1, 28):02d}_{rng.randint(0, 23):02d}{rng.randint(0, 59):02d}{rng.randint(0, 59):02d}.jpg"]
+    return ["$ tailscale status --json | jq '.Self | {PublicKey, TailscaleIPs}'", "{",
+            f'  "PublicKey": "nodekey:{rand(rng, HEX, 64)}",', f'  "TailscaleIPs": ["100.{rng.randint(64, 127)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"]', "}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -2343,7 +2558,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "seventh": (seventh_secret_case, seventh_negative_case), "eighth": (eighth_secret_case, eighth_negative_case),
          "ninth": (ninth_secret_case, ninth_negative_case),
          "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case),
-         "twelfth": (twelfth_secret_case, twelfth_negative_case)}
+         "twelfth": (twelfth_secret_case, twelfth_negative_case),
+         "thirteenth": (thirteenth_secret_case, thirteenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
