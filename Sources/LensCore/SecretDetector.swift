@@ -98,12 +98,20 @@ public struct SecretDetector: Sendable {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
-                + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels())
+                + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
+                + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
-            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys() }
+            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
+            + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
+        // Last, and only where no rule found anything: a value shaped like a chosen password
+        // (what a rule with a label found keeps its kind and its extent).
+        if kinds.contains(.password) {
+            let taken = found.map { $0.start..<$0.end }
+            found += scan.passwordShapedValues().filter { shaped in !taken.contains { $0.overlaps(shaped.start..<shaped.end) } }
+        }
         if kinds.contains(.card) { found += scan.cardDetails(near: found.filter { $0.kind == .card }) }
         // A key its provider made to be published in web pages is none (``publishableKeyPrefixes``).
         // (A JWT's rule finds Mapbox's token from its `eyJ`, after the `pk.`.)
@@ -117,7 +125,7 @@ public struct SecretDetector: Sendable {
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
-        for secret in found.map(scan.extendedAcrossSpaces) where !scan.describesASize(secret) {
+        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) {
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
             // Two rules that found parts of one key or password (a clean rule the part before an

@@ -277,7 +277,7 @@ extension SecretScan {
                 // allowlists read words near the match, and a long line of matches would otherwise be
                 // read once per match.
                 let lineRange = Self.line(holding: matchRange, in: lines, reach: Self.allowlistReach)
-                let nameStart = max(lineRange.location, matchRange.location - 16)
+                let nameStart = max(lineRange.location, matchRange.location - 24)
                 if Self.publicNameEnd.firstMatch(in: ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))) != nil { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
@@ -330,8 +330,9 @@ extension SecretScan {
         return results
     }
 
-    /// `public` or `publishable` right before a match (`public key: …`), compiled once.
-    static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)[ \t_\-]*$"#)
+    /// `public` or `publishable` right before a match (`public key: …`), or a field named so
+    /// whose value the match is (`"PublicKey": "nodekey:…"`, Tailscale's), compiled once.
+    static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)(?:[ \t_\-]*key)?[ \t_\-]*(?:["']?[ \t]*[:=][ \t]*["']?)?$"#)
 
     /// How far a gitleaks allowlist reads around a match, in UTF-16 units.
     static let allowlistReach = 512

@@ -124,11 +124,11 @@ extension SecretScan {
 
     /// A label alone on its line, as a password manager or a key's dialog shows one above its value.
     static let labelAloneOnItsLine = TextMatcher(
-        #"(?im)^[ \t]*(password|passwort|passcode|passphrase|wi-?fi password|mot de passe|contraseña|kennwort|senha|wachtwoord|пароль|secret key|api key|access token|token)[ \t]*[:.]?[ \t]*$"#)
+        #"(?im)^[ \t]*(password|passwort|passcode|passphrase|wi-?fi password|mot de passe|contraseña|kennwort|senha|wachtwoord|пароль|secret key|api key|access token|token|stream key)[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*[:.]?[ \t]*$"#)
 
     /// The value on the line under a label that stands alone; the line holds nothing else.
     func valuesUnderLabels() -> [Secret] {
-        guard mentions("pass", "secret", "api key", "token", "kennwort", "contrase", "senha", "wachtwoord", "ароль") else { return [] }
+        guard mentions("pass", "secret", "api key", "token", "kennwort", "contrase", "senha", "wachtwoord", "ароль", "stream key") else { return [] }
         return Self.labelAloneOnItsLine.matches(in: text).compactMap { match in
             guard let label = match[1]?.lowercased() else { return nil }
             var next = match.end
@@ -143,9 +143,10 @@ extension SecretScan {
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             guard rest == utf8.count || Self.isLineBreak(utf8[rest]) else { return nil }
             let value = squeezed(start, end)
-            let isKey = ["secret key", "api key", "access token", "token"].contains(label)
+            let isKey = ["secret key", "api key", "access token", "token", "stream key"].contains(label)
             if isKey {
-                guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                // (A stream key may be groups of small letters and digits: `1mu4-vvxo-rq2i-…`.)
+                guard Self.isRandomToken(Self.withoutOCRJunk(value)) || label == "stream key" && value.count >= 16 && Self.looksLikeSecretOnItsOwn(value) else { return nil }
                 return secret(.apiKey, nil, start, end)
             }
             // The label says what it is: one machine-made piece (``separateValue(after:)``) that is

@@ -347,6 +347,8 @@ extension SecretScan {
         guard bare.count >= 3 else { return nil }
         let words = nameWords(bare)
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
+        // (Consul's and Vault's `SecretID` / `secret_id` is the token itself, not the id of one.)
+        if words == ["secret", "id"], !identifier.contains(" ") { return .apiKey }
         if let last = words.last, Self.isWordAboutASecret(last) { return nil }
         if namesAPublicValue(words) { return nil }
         // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
@@ -725,6 +727,10 @@ extension SecretScan {
         (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
         // Google's OAuth access tokens (`gcloud auth print-access-token`): OCR may read the dot as a comma.
         (["ya29"], ("Google", #"ya29 ?[.,] ?"#, 30, 2048, 1)),
+        // Its refresh tokens: OCR may read the `0` after `1//` as `O`, `@` or `®`.
+        (["1//", "1 //", "1/ /"], ("Google", #"1 ?/ ?/ ?[0O@®Q]"#, 40, 400, 1)),
+        // A Telegram bot's token: the bot's id, `:AA`, 33 characters (OCR puts spaces around the colon).
+        (["telegram", ":aa", ": aa"], ("Telegram", #"(?:(?<=/)bot)?[0-9]{8,10} ?: ?AA"#, 30, 40, 1)),
         // (OCR may read its `9` as `Q`, split it, or read a glyph of the instance id as a symbol.)
         (["apa9", "apaq"], ("Firebase", #"AAAA[^\s:]{6,8} ?: ?APA[9Q] ?[1lI] ?b ?"#, 120, 200, 1)),
         (["sl.", "sl ."], ("Dropbox", #"[sS][lLI1] ?\. ?(?:u ?\. ?)?"#, 128, 1400, 1)),

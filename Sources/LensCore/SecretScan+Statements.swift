@@ -318,15 +318,17 @@ extension SecretScan {
     /// with and ends with a colon: Steam Guard's `Here is the Steam Guard code you need to login to
     /// account noor:` / `TQKCD`. The cue line must say what the code is for (``signInCodeWords``): a
     /// `Promo code:` / `SAVE20` is none.
-    static let letterCodeUnderItsCue = TextMatcher(#"(?m)^([^\n]{0,120}?(?<![A-Za-z])(?:[Cc]ode|CODE)(?![A-Za-z])[^\n]{0,100}?[:：])[ \t]*\r?\n[ \t]*([A-Z0-9]{4,8})[ \t]*$"#)
+    /// (Or its digits spaced apart, as an e-mail shows a code: `6 0 9 7 1 2`.)
+    static let letterCodeUnderItsCue = TextMatcher(#"(?m)^([^\n]{0,120}?(?<![A-Za-z])(?:[Cc]ode|CODE)(?![A-Za-z])[^\n]{0,100}?[:：])[ \t]*\r?\n[ \t]*([A-Z0-9]{4,8}|\d(?:[ \t]\d){3,7})[ \t]*$"#)
     static let signInCodeWords = ["log in", "login", "log-in", "sign in", "sign-in", "signin", "verif", "security", "guard", "2fa", "two-factor",
                                   "authenticat", "one-time", "confirm your", "access code"]
 
     func letterCodesUnderTheirCue() -> [Secret] {
         guard mentions("code"), Self.signInCodeWords.contains(where: { mentions($0) }) else { return [] }
         return Self.letterCodeUnderItsCue.matches(in: text).compactMap { match in
-            guard let cue = match[1]?.lowercased(), Self.signInCodeWords.contains(where: cue.contains),
-                  let code = match[2], let range = match.range(2) else { return nil }
+            // (Digits spaced apart are a code's look: the text's words say what it is for.)
+            guard let cue = match[1]?.lowercased(), let code = match[2], let range = match.range(2),
+                  Self.signInCodeWords.contains(where: cue.contains) || code.contains(" ") || code.contains("\t") else { return nil }
             // A word of the interface in capitals (`RESEND`, `SUBMIT`) is none: a code holds a digit,
             // or three consonants in a row as random letters do (`TQKCD`; `Y` counts as a vowel).
             guard code.contains(where: \.isNumber) || Self.longestConsonantRun(code) >= 3 else { return nil }
@@ -338,14 +340,17 @@ extension SecretScan {
     /// Redis' `requirepass …` and `masterauth …`, OpenLDAP's `rootpw …` and `bindpw …`. The name
     /// is one word in small letters that ends with what it holds (never `auth` alone, a PAM line's,
     /// nor a tool that sets passwords, `chpasswd`).
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(\S{6,128})(?=[ \t]*$)"#)
+    /// (Kickstart's `rootpw --plaintext …`: the option that says it is not hashed may come between.)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{6,128})(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
         return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
             guard let name = match[1], let value = match[2], name != "auth", !Self.wordsEndingInPass.contains(name),
                   !name.hasSuffix("passwd"), Self.isPasswordValue(value, quoted: false), !value.contains("/"),
-                  Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) else { return nil }
+                  Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
+                    // (Or letters whose case changes inside, as no word's does: keepalived's `auth_pass aIrwothG`.)
+                    || value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && Self.classSwitches(Array(value.utf8)[...]) >= 3 else { return nil }
             return secret(.password, nil, match.end - value.utf8.count, match.end)
         }
     }

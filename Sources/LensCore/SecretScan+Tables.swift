@@ -226,6 +226,10 @@ extension SecretScan {
                   !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F),
                   let (found, first, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
+            // (A password file's line holds a hash: `cat .htpasswd` prints `lena:$apr1$…`.)
+            var lineEnd = start
+            while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
+            if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
@@ -240,6 +244,10 @@ extension SecretScan {
             return secret(.password, nil, start, end)
         }
     }
+
+    /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
+    /// `{SSHA}…`, `SCRAM-SHA-256$…`.
+    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:apr1|1|2[abxy]?|5|6|7|y|gy|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
 
     /// A command that prints a file whose name names a key, a token or a secret (`cat
     /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).

@@ -100,7 +100,8 @@ struct SecretScan {
         ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft)-[A-Za-z0-9_\-]{20}|glptt-[0-9a-f]{40}|glcbt-(?:[0-9a-fA-F]{1,5}_)?[A-Za-z0-9_\-]{20}|glimt-[A-Za-z0-9_\-]{25}|glagent-[A-Za-z0-9_\-]{50}|gloas-[A-Za-z0-9_\-]{64}|GR1348941[A-Za-z0-9_\-]{20,}"#),
         ("Slack", #"xox[abposre]-\d{8,}-[A-Za-z0-9\-]{8,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/]{20,}"#),
         ("Stripe", #"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,99}|whsec_[A-Za-z0-9]{24,}"#),
-        ("Google", #"AIza[0-9A-Za-z_\-]{35}|GOCSPX-[A-Za-z0-9_\-]{28}|ya29\.[0-9A-Za-z_\-]{20,}"#),
+        // (And its OAuth refresh tokens, `1//0…`, as `firebase login:ci` and `gcloud` print them.)
+        ("Google", #"AIza[0-9A-Za-z_\-]{35}|GOCSPX-[A-Za-z0-9_\-]{28}|ya29\.[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{40,}"#),
         ("Anthropic", #"sk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_\-]{20,}"#),
         ("OpenAI", #"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|sk-[A-Za-z0-9]{48}"#),
         ("Twilio", #"SK[0-9a-fA-F]{32}"#),
@@ -115,7 +116,8 @@ struct SecretScan {
         ("Hugging Face", #"hf_[A-Za-z]{34}"#),
         ("Shopify", #"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"#),
         ("DigitalOcean", #"do[opr]_v1_[a-f0-9]{64}"#),
-        ("Telegram", #"[0-9]{8,10}:AA[0-9A-Za-z_\-]{33}"#),
+        // (In the Bot API's addresses it follows `/bot`: `https://api.telegram.org/bot<token>/sendMessage`.)
+        ("Telegram", #"(?:(?<=/)bot)?[0-9]{8,10}:AA[0-9A-Za-z_\-]{32,40}"#),
         ("Discord", #"[A-Z][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}"#),
         ("Square", #"sq0(?:csp|atp)-[0-9A-Za-z_\-]{22,43}|EAAA[A-Za-z0-9_\-]{60}"#),
         ("Azure", #"AccountKey=[A-Za-z0-9+/]{86}=="#),

@@ -116,6 +116,18 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "password for a.b@c repeated", make: repeated("password for a.b@c.d ")),
         Kind(name: "Password for (…): lines", make: repeated("Password for the (reset) user:\n")),
         Kind(name: "ID: and 19 digits repeated", make: repeated("Message ID: 6641868339028859773 ")),
+        // The thirteenth round's look-ups: words shaped like passwords, a key's bytes as numbers,
+        // groups of four under a key's name, an INSERT's columns, calls given literals, a
+        // chpasswd list, keys in paths.
+        Kind(name: "password-shaped words", make: repeated("Tq7#mZr2pLx ")),
+        Kind(name: "numbers between commas after key", make: { size in "secret key: [" + String(repeating: "255,", count: max(1, size / 4 - 4)) + "1]" }),
+        Kind(name: "groups of four under Recovery key", make: { size in
+            "Recovery key\n" + Array(random(base64.filter { $0.isLetter || $0.isNumber }, size * 4 / 5)).chunked(4).map { String($0) }.joined(separator: " ")
+        }),
+        Kind(name: "INSERT INTO t (password, …) repeated", make: repeated("INSERT INTO t (password, a, b) VALUES ('x', 'y'")),
+        Kind(name: "set_password(' repeated", make: repeated("set_password('")),
+        Kind(name: "chpasswd: and user:pass lines", make: { size in "chpasswd:\n  list: |\n" + String(repeating: "    ines:Kq2mZt8vLx\n", count: max(1, size / 20)) }),
+        Kind(name: "/key/ repeated", make: repeated("/key/")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

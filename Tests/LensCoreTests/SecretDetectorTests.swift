@@ -300,12 +300,62 @@ struct SecretDetectorTests {
         Case(text: "* Password for the kibana_system user (change it with `reset.sh`):\n  Zr8_kVq2mX+tLw4P\n", kind: .password, value: "Zr8_kVq2mX+tLw4P"),
         Case(text: "{\n  \"keyName\": \"primary\",\n  \"permissions\": \"Full\",\n  \"value\": \"Qm2x8VtLp4RwKz9cNbY3Hf7JdS6gT1aW0eUiOoPq5r==\"\n}", kind: .apiKey,
              value: "Qm2x8VtLp4RwKz9cNbY3Hf7JdS6gT1aW0eUiOoPq5r=="),
+        // The thirteenth round's mechanisms (made-up values). A value shaped like a chosen password
+        // (capital, small letter, digit, a symbol inside), wherever it stands.
+        Case(text: "Ines  10:12\nmoved the printer, use Tq7#mZr2pLx for its web page", kind: .password, value: "Tq7#mZr2pLx"),
+        Case(text: "127.0.0.1:6379> AUTH default Wv4?kLq9Zt", kind: .password, value: "Wv4?kLq9Zt"),
+        Case(text: "127.0.0.1:6379> AUTH Hr5nVkLq2Zt8", kind: .password, value: "Hr5nVkLq2Zt8"),
+        Case(text: "$ steamcmd +login ines Gp4xQk2Lm7Rt +app_update 740 +quit", kind: .password, value: "Gp4xQk2Lm7Rt"),
+        Case(text: "$USER7$=Xk2%pLq9Rv", kind: .password, value: "Xk2%pLq9Rv"),
+        // Consul's and Vault's `SecretID` is the token, a UUID.
+        Case(text: "AccessorID:   1f0c2a9e-5b7d-4c3e-9a8f-2d6e4b1c7a90\nSecretID:     8e2d4c6a-1b3f-4a5c-9d7e-0f2a4c6e8b1d", kind: .apiKey,
+             value: "8e2d4c6a-1b3f-4a5c-9d7e-0f2a4c6e8b1d"),
+        // A key shown in groups under its name; a key's bytes as numbers.
+        Case(text: "Your Recovery Key\nEsTq 4Lm9 Xk2P Rv7Z Ab3c Dq8W Hn5J Kt2Y Mp6F Gs9B Zc4N Uq7E", kind: .apiKey,
+             value: "Ab3c Dq8W Hn5J"),
+        Case(text: "wallet keypair:\n[12,250,7,99,180,33,201,64,5,77,142,219,8,160,91,44,230,17,88,205,63,111,2,190,149,71,26,238,135,54,172,9]",
+             kind: .apiKey, value: "180,33,201,64"),
+        // A password behind a scheme that stores it as it is; a password column's value in an
+        // INSERT; the literal a password-hashing call is given.
+        Case(text: "ines:{PLAIN}Rk8vLq2mZt:1000:1000::/home/ines", kind: .password, value: "Rk8vLq2mZt"),
+        Case(text: "INSERT INTO accounts (login, passwd, team) VALUES ('ines', 'Lq2mZt8vRk', 'ops');", kind: .password, value: "Lq2mZt8vRk"),
+        Case(text: ">>> set_password('Zt8vRk2mLq')", kind: .password, value: "Zt8vRk2mLq"),
+        Case(text: ">>> bcrypt.hashpw(b'Vk2mZt8Lqr', bcrypt.gensalt())", kind: .password, value: "Vk2mZt8Lqr"),
+        // A stream key at the end of an RTMP address, and under its label.
+        Case(text: "rtmp://live.example.net/app/k2v9-x7q4-m3z8-p5w1", kind: .apiKey, value: "k2v9-x7q4-m3z8-p5w1"),
+        Case(text: "Stream key (keep it private)\nq8w3-e5r7-t2y9-u4i6-o1p0", kind: .apiKey, value: "q8w3-e5r7-t2y9-u4i6-o1p0"),
+        // cloud-init's chpasswd list; router keys; Kickstart's plain-text root password.
+        Case(text: "chpasswd:\n  list: |\n    root:Kq2mZt8vLx\n    ines:Rz7pWq4nTs\n  expire: false", kind: .password, value: "Rz7pWq4nTs"),
+        Case(text: " ip ospf message-digest-key 3 md5 Lq2mZt8vRk", kind: .password, value: "Lq2mZt8vRk"),
+        Case(text: "rootpw --plaintext Mz4kPq8vTw", kind: .password, value: "Mz4kPq8vTw"),
+        // Google's refresh token, wrapped by the terminal; a Telegram bot's token in the Bot API's address.
+        Case(text: "Use this token to login on a CI server:\n\n1//0gXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW\nRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5Gs0Ya2Qe", kind: .apiKey,
+             value: "Rt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5Gs0Ya2Qe"),
+        Case(text: "curl https://api.telegram.org/bot123456789:AAk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2M/getMe", kind: .apiKey,
+             value: "k2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2M"),
+        // A key as the path part after `key`; Nagios' user macros; PgBouncer's auth file; a
+        // directive's password of mixed-case letters.
+        Case(text: "curl -X POST https://hooks.example.net/trigger/lamp/with/key/Qr7Tz4Vb8Nc3Wd6Yf1Hj5K", kind: .apiKey, value: "Qr7Tz4Vb8Nc3Wd6Yf1Hj5K"),
+        Case(text: "$USER1$=/usr/lib/nagios/plugins\n$USER5$=Tz4Vb8Nc3W", kind: .password, value: "Tz4Vb8Nc3W"),
+        Case(text: "$ cat /etc/pgbouncer/userlist.txt\n\"ines\" \"Vb8Nc3WdTz\"", kind: .password, value: "Vb8Nc3WdTz"),
+        Case(text: "    authentication {\n        auth_type PASS\n        auth_pass kTzvBnWq\n    }", kind: .password, value: "kTzvBnWq"),
+        // Digits of a code spaced apart, under its cue.
+        Case(text: "Confirm your sign-in\nEnter this code in the open window:\n4 7 1 9 0 3", kind: .otp, value: "4 7 1 9 0 3"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
     /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
     /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
     static let readByOCR: [Case] = [
+        // The thirteenth round's (made-up values): a wrapped token's second line split by OCR;
+        // 1Password's Secret Key with spaces around its dashes; an RTMP host with spaces after
+        // its dots; a key's bytes whose line-end comma OCR dropped.
+        Case(text: "Use this token to login on a CI server:\n1//0gXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW\nRt9Lq 2Zv8Wc4N [b7Xk3Pm6 Hd1Jf5Gs0Ya2Qe", kind: .apiKey,
+             value: "Hd1Jf5Gs0Ya2Qe"),
+        Case(text: "Secret Key A3-K7ZZRC - 8HVDJX- RMGBG - XS22D - 99ZKH- T3YAH", kind: .apiKey, value: "RMGBG"),
+        Case(text: "rtmp://a.rtmp. example. com/live2/k2v9-x7q4-m3z8-p5w1", kind: .apiKey, value: "k2v9-x7q4-m3z8-p5w1"),
+        Case(text: "solana keypair\n[12,250,7,99,180,33,201,64,5,77,142,219,8,160,91,44\n230,17,88,205,63,111,2,190,149,71,26,238,135,54,172,9]",
+             kind: .apiKey, value: "230,17,88,205"),
         // (The tenth pool's held-out 1201 as OCR read it: age's key without the `1` after its last
         // dash; a suggested password split before a `-`; a session token the screen's edge cut,
         // its quote left open and a `)` read after it, or split around a piece of five letters.)
@@ -1161,6 +1211,22 @@ struct SecretDetectorTests {
         "The password for the share is kept in /etc/samba/creds\nThe password for root is in vault/prod2024",
         "Profile — Change password\nSecurity - Reset your password\nv2.4.1 -> new password",
         "C:\\> xcopy /P C:\\data\\Reports2024 D:\\backup",
+        // The thirteenth round's neighbours: hashed passwords printed by a command that names a
+        // password file; a public node key under a field named public; an accessor id; a
+        // fingerprint in groups (hex, one case); a list of numbers named public; a hashtag, a
+        // mention, Markdown, a format string, code's unwrapped member, an e-mail, a shell prompt.
+        "$ cat /etc/nginx/.htpasswd\nines:$apr1$Xk2Lm9Qr$Tz4Vb8Nc3Wd6Yf1Hj5Ks0P\nops:$2y$05$Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxRt9Lq2Zv8Wc4Nb7Xk3Pm6",
+        "  \"PublicKey\": \"nodekey:4f1c2a9e5b7d4c3e9a8f2d6e4b1c7a904f1c2a9e5b7d4c3e9a8f2d6e4b1c7a90\",",
+        "AccessorID:   1f0c2a9e-5b7d-4c3e-9a8f-2d6e4b1c7a90",
+        "Security key fingerprint\nA1B2 C3D4 E5F6 0718 293A 4B5C 6D7E 8F90 A1B2 C3D4",
+        "public key bytes:\n[12,250,7,99,180,33,201,64,5,77,142,219,8,160,91,44,230,17,88,205,63,111,2,190,149,71,26,238,135,54,172,9]",
+        "Loving the new release #Swift6Rocks and thanks @Anna2Dev!\n**Step2** then **Step3**",
+        "printf(\"%-10sName%5d\", label, n); let size = item!.Width2; mail Lena2@Acme.io",
+        "ines@Laptop-2:~$ ls -la",
+        "$USER1$=/usr/lib/nagios/plugins\n$USER2$=$USER1$/contrib",
+        "$ cat /etc/pgbouncer/userlist.txt\n\"ines\" \"SCRAM-SHA-256$4096:c2FsdA==$a2V5$c2VydmVy\"\n\"ops\" \"md52f1c9a8e5b7d4c3e9a8f2d6e4b1c7a90\"",
+        "See Bug#677013#68 for the discussion; set{clear}_mce_nospec() functions",
+        "https://example.net/api/key/value-of-the-day",
     ]
 
     @Test(arguments: negatives)

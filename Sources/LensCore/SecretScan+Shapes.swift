@@ -1,0 +1,417 @@
+import Foundation
+
+/// Rules that recognise a secret by what it is made of where no label names it, each with the
+/// guard that keeps ordinary text out: a value shaped like a chosen password, a key shown in
+/// groups under its name, a key's bytes as a list of numbers, a password behind its scheme tag,
+/// a password column's value in an SQL `INSERT`, the literal given to a password-hashing call,
+/// the key at the end of an RTMP address, and the `user:password` lines of a `chpasswd` list.
+extension SecretScan {
+    // MARK: - Values shaped like a chosen password
+
+    /// Symbols that sites' password rules ask for and that identifiers, numbers, paths, base64
+    /// and addresses do not hold inside a word. (`+`, `-`, `_`, `.`, `@` are left out: base64,
+    /// names, versions and `user@host` hold them.)
+    static let passwordSymbols8: Set<UInt8> = Set("!#%&*?^~".utf8)
+    /// What ends a candidate inside a whitespace-delimited word: assignment and quoting marks,
+    /// brackets, path separators, so that `root:…`, `'…'`, `b'…'`, `{PLAIN}…`, `USER=…` hold
+    /// their value as one piece.
+    static let shapeBreakers: Set<UInt8> = Set("/\\=$:<>()[]{}\"'`,;|".utf8)
+    /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
+    static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
+
+    /// A value that looks like a password someone chose under a site's rules, wherever it stands:
+    /// 8 to 40 characters with a capital, a small letter, a digit and, inside it (not first, not
+    /// last), one of ``passwordSymbols8``. A label says where a password is; this says what one
+    /// looks like when no label does (`use l1Sd+J^rzz+xNQ!W for the admin panel`, `AUTH default
+    /// …`, `steamcmd +login lena …`, a `chpasswd` list). A word of an address, an e-mail, a hashtag
+    /// or mention (its symbol first), Markdown's `**Note2**` (symbols at its ends), a format
+    /// string, code's `value!.Name2` are none.
+    func passwordShapedValues() -> [Secret] {
+        var found: [Secret] = []
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            // One whitespace-delimited word at a time.
+            while index < count, Self.isSpace(utf8[index]) || Self.isLineBreak(utf8[index]) { index += 1 }
+            let wordStart = index
+            while index < count, !Self.isSpace(utf8[index]), !Self.isLineBreak(utf8[index]) { index += 1 }
+            let wordEnd = index
+            guard wordEnd - wordStart >= 8, wordEnd - wordStart <= 1_024 else { continue }
+            let word = utf8[wordStart..<wordEnd]
+            guard word.contains(where: Self.passwordSymbols8.contains) else { continue }
+            // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
+            if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            var start = wordStart
+            while start < wordEnd {
+                while start < wordEnd, Self.shapeBreakers.contains(utf8[start]) { start += 1 }
+                var end = start
+                while end < wordEnd, !Self.shapeBreakers.contains(utf8[end]) { end += 1 }
+                // (Punctuation that ends a sentence is no part of it.)
+                var valueEnd = end
+                while valueEnd > start, utf8[valueEnd - 1] == 0x2E || utf8[valueEnd - 1] == 0x2C { valueEnd -= 1 }
+                if isPasswordShaped(start, valueEnd) { found.append(secret(.password, nil, start, valueEnd)) }
+                start = end
+            }
+        }
+        return found
+    }
+
+    /// How often a value goes from one kind of character to another (capital, small letter, digit,
+    /// other): a chosen password's characters are mixed (`Tq7#mZr2pLx`: 9), a name with a number is
+    /// not (`Bug#1020213`: 3, `PKCS#11-hosted`: 4).
+    static func classSwitches(_ bytes: ArraySlice<UInt8>) -> Int {
+        func kind(_ byte: UInt8) -> Int { (0x41...0x5A).contains(byte) ? 1 : (0x61...0x7A).contains(byte) ? 2 : (0x30...0x39).contains(byte) ? 3 : 0 }
+        return zip(bytes, bytes.dropFirst()).filter { kind($0) != kind($1) }.count
+    }
+
+    static func longestDigitRun(_ bytes: ArraySlice<UInt8>) -> Int {
+        var run = 0, longest = 0
+        for byte in bytes {
+            run = (0x30...0x39).contains(byte) ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
+    /// Whether a value holds a word: four or more letters, small or with one capital first, with a
+    /// vowel and no three consonants in a row (`Clause`, `Google`, `Open` of `OpenSSL`, `hosted`).
+    static func holdsAWord(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            var end = index
+            if (0x41...0x5A).contains(bytes[end]) { end += 1 }
+            let lowerStart = end
+            while end < bytes.endIndex, (0x61...0x7A).contains(bytes[end]) { end += 1 }
+            if end > lowerStart {
+                let run = String(decoding: bytes[index..<end], as: UTF8.self).lowercased()
+                if run.count >= 4, run.contains(where: { "aeiouy".contains($0) }), longestConsonantRun(run) <= 2 { return true }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+
+    func isPasswordShaped(_ start: Int, _ end: Int) -> Bool {
+        guard (8...40).contains(end - start) else { return false }
+        // The symbol must stand between letters or digits: the value's core without the symbols at
+        // its ends (Markdown's `**Step2**`, a hashtag's `#`).
+        var coreStart = start, coreEnd = end
+        while coreStart < end, !Self.isAlphanumeric(utf8[coreStart]) { coreStart += 1 }
+        while coreEnd > coreStart, !Self.isAlphanumeric(utf8[coreEnd - 1]) { coreEnd -= 1 }
+        var upper = false, lower = false, digit = false, innerSymbol = false
+        for index in start..<end {
+            let byte = utf8[index]
+            switch byte {
+            case 0x41...0x5A: upper = true
+            case 0x61...0x7A: lower = true
+            case 0x30...0x39: digit = true
+            default:
+                if Self.passwordSymbols8.contains(byte), index > coreStart, index < coreEnd - 1,
+                   Self.isAlphanumeric(utf8[index - 1]) || Self.isAlphanumeric(utf8[index + 1]) { innerSymbol = true }
+                // Only printable ASCII, or a glyph OCR misread (a byte of a multi-byte character).
+                if byte < 0x21 || byte == 0x7F { return false }
+            }
+        }
+        // (A number of five digits or more is a reference's, `Bug#677013#68`, as random characters seldom are.)
+        guard upper, lower, digit, innerSymbol, Self.classSwitches(utf8[start..<end]) >= 5, !Self.holdsAWord(utf8[start..<end]),
+              Self.longestDigitRun(utf8[start..<end]) <= 4 else { return false }
+        let value = slice(start, end)
+        // Code: a force-unwrapped or optional member (`user!.Name2`, `item?.Size3`), `!=`-less negation.
+        if value.range(of: #"[!?]\.[A-Za-z]"#, options: .regularExpression) != nil { return false }
+        // A format string: two or more `%`, each a conversion (`%-10sName%5d`), and no other symbol.
+        let symbols = value.filter { "!#%&*?^~".contains($0) }
+        if symbols.count >= 2, symbols.allSatisfy({ $0 == "%" }), Self.printfConversion.matches(in: value).count >= symbols.count { return false }
+        // An address's escapes (`%2F…%3D`) are no symbols.
+        if value.range(of: #"%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}"#, options: .regularExpression) != nil { return false }
+        return Self.isPasswordValue(value, quoted: false)
+    }
+}
+
+extension SecretScan {
+    /// The text of up to `count` lines before the line holding `index` (bounded: 600 bytes).
+    func linesAbove(_ index: Int, _ count: Int) -> String {
+        var lineStart = index
+        while lineStart > 0, utf8[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var start = lineStart, seen = 0
+        while start > 0, seen < count, lineStart - start < 600 {
+            start -= 1
+            while start > 0, utf8[start - 1] != 0x0A { start -= 1 }
+            seen += 1
+        }
+        return slice(max(start, lineStart - 600), lineStart)
+    }
+
+    // MARK: - A key in groups under its name
+
+    /// Eight or more groups of three to five letters and digits, alone on their line (four each as
+    /// shown; OCR may merge or drop a glyph).
+    static let groupedKeyLine = TextMatcher(#"(?m)^[ \t]*((?:[A-Za-z0-9]{3,5}[ \t]){7,23}[A-Za-z0-9]{3,5})[ \t]*$"#)
+    static let keyNameCue = TextMatcher(#"(?i)(?:security|recovery|backup|secret|private|restore|emergency)[ \t]+key"#)
+
+    /// A key shown in groups under a line that names it (Element's Security Key, a recovery key):
+    /// capitals, small letters and digits mixed, as random base58 or base64 is (a fingerprint's
+    /// groups are hex in one case; a safety number is digits).
+    func keysInGroups() -> [Secret] {
+        guard mentions(" key") else { return [] }
+        return Self.groupedKeyLine.matches(in: text).compactMap { match in
+            guard let range = match.range(1), let value = match[1] else { return nil }
+            let joined = value.filter { !$0.isWhitespace }
+            guard joined.contains(where: \.isUppercase), joined.contains(where: \.isLowercase), joined.contains(where: \.isNumber),
+                  Self.keyNameCue.firstMatch(in: linesAbove(range.lowerBound, 3)) != nil else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    // MARK: - A key's bytes as numbers
+
+    /// 32 or more numbers between commas, in brackets or not, over lines (OCR puts spaces after
+    /// the commas).
+    /// (OCR may drop the comma at a line's end: the break then separates two numbers.)
+    static let byteList = TextMatcher(#"(?:\d{1,3}(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*)){31,600}\d{1,3}"#)
+    static let byteKeyCue = TextMatcher(#"(?i)(?<![A-Za-z])(?:key(?:pair)?|secret|private|wallet|solana|seed)(?![A-Za-z])|id\.json|keypair"#)
+
+    /// A key stored as its bytes, a JSON list of numbers 0–255 (Solana's `id.json`, a
+    /// `[u8; 64]`), when the list or the lines above name a key, secret or wallet and no word
+    /// says it is public.
+    func byteListKeys() -> [Secret] {
+        guard mentions(","), Self.byteKeyCue.firstMatch(in: text) != nil else { return [] }
+        return Self.byteList.matches(in: text).compactMap { match in
+            let numbers = match.text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard numbers.count >= 32, numbers.allSatisfy({ $0 <= 255 }), Set(numbers).count >= 16 else { return nil }
+            let context = linesAbove(match.start, 3) + slice(max(0, match.start - 80), match.start)
+            guard Self.byteKeyCue.firstMatch(in: context) != nil,
+                  !context.lowercased().contains("public"), !context.lowercased().contains("pubkey") else { return nil }
+            return secret(.apiKey, nil, match.start, match.end)
+        }
+    }
+
+    // MARK: - A password behind its scheme tag
+
+    /// Dovecot's and LDAP's password schemes that store the password as it is (`{PLAIN}`,
+    /// `{CLEARTEXT}`, `{CLEAR}`); hashed schemes (`{SHA512-CRYPT}`, `{SSHA}`) are left alone.
+    static let plainScheme = TextMatcher(#"\{[ \t]?(?:PLAIN|CLEARTEXT|CLEAR|PLAINTEXT)[ \t]?\}[ \t]?([^\s:]{1,128})"#)
+
+    func schemeTaggedPasswords() -> [Secret] {
+        guard mentions("{plain", "{clear", "{ plain", "{ clear") else { return [] }
+        return Self.plainScheme.matches(in: text).compactMap { match in
+            guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true), !Self.isCall(value) else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    // MARK: - A password column in an SQL INSERT
+
+    /// `INSERT INTO users (email, password, role) VALUES ('…', '…', '…')`: the columns, then the
+    /// values (OCR may lose the closing bracket).
+    static let insertRow = TextMatcher(#"(?i)insert[ \t]+into[ \t]+[^\s(]{1,64}[ \t]*\(([^()\n]{1,400})\)[ \t]*values[ \t]*\(([^\n]{1,800})"#)
+    static let quoteGlyphs: Set<Character> = ["'", "\"", "‘", "’", "“", "”", "`"]
+
+    /// The value in the place of a column that names a password or secret, if it is a literal and
+    /// not a hash (`$2y$…`, `md5…`, `SCRAM-…`), a bind parameter (`?`, `$1`, `:pw`) or a call.
+    func insertedSecrets() -> [Secret] {
+        guard mentions("insert"), mentions("values") else { return [] }
+        var found: [Secret] = []
+        for match in Self.insertRow.matches(in: text) {
+            guard let columns = match[1], let valuesRange = match.range(2) else { continue }
+            let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`\"[]")) }
+            // The values' pieces at their commas, as byte ranges.
+            var pieces: [Range<Int>] = []
+            var pieceStart = valuesRange.lowerBound
+            for index in valuesRange where utf8[index] == 0x2C {
+                pieces.append(pieceStart..<index)
+                pieceStart = index + 1
+            }
+            pieces.append(pieceStart..<valuesRange.upperBound)
+            guard pieces.count == names.count else { continue }
+            for (name, piece) in zip(names, pieces) {
+                guard let kind = Self.secretName(name) else { continue }
+                var value = slice(piece.lowerBound, piece.upperBound)
+                let leading = value.prefix(while: { $0 == " " || $0 == "\t" || Self.quoteGlyphs.contains($0) })
+                value.removeFirst(leading.count)
+                while let last = value.last, last == " " || last == ")" || last == ";" || Self.quoteGlyphs.contains(last) { value.removeLast() }
+                guard !leading.filter({ Self.quoteGlyphs.contains($0) }).isEmpty, value.count >= 4,
+                      !value.hasPrefix("$"), !value.hasPrefix("{"), !value.hasPrefix("SCRAM-"), !value.lowercased().hasPrefix("md5"),
+                      !Self.isCall(value), Self.isPasswordValue(value, quoted: false) else { continue }
+                let start = piece.lowerBound + leading.utf8.count
+                found.append(secret(kind, nil, start, start + value.utf8.count))
+            }
+        }
+        return found
+    }
+
+    // MARK: - The literal given to a password-hashing call
+
+    /// A call and its first argument, a string literal (Python's `b'…'` too).
+    static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:'([^'\n]{1,128})'|"([^"\n]{1,128})")"#)
+    static let hashingCalls: Set<String> = ["hashpw", "bcrypt", "scrypt", "crypt", "argon2"]
+
+    /// `password_hash('…', PASSWORD_DEFAULT)`, `make_password('…')`, `bcrypt.hashpw(b'…', …)`,
+    /// `set_password("…")`: a call whose name names a password, or a password-hashing function,
+    /// given a literal that looks like one (a prompt, `'Password: '`, does not).
+    func hashedLiterals() -> [Secret] {
+        guard mentions("pass", "pw", "crypt", "argon", "hash::"), mentions("(") else { return [] }
+        return Self.callWithLiteral.matches(in: text).compactMap { match in
+            guard let callee = match[1], let value = match[2] ?? match[3], let range = match.range(2) ?? match.range(3) else { return nil }
+            let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" }).flatMap { Self.nameWords($0) }
+            // (Laravel's `Hash::make('…')` hashes a password too.)
+            guard words.contains(where: { Self.passwordWords.contains($0) || Self.hashingCalls.contains($0) }) || words.suffix(2) == ["hash", "make"],
+                  !words.contains(where: { $0.hasPrefix("get") || $0 == "input" || $0 == "prompt" }),
+                  !value.contains(where: \.isWhitespace), Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    // MARK: - The key at the end of an RTMP address
+
+    /// An RTMP ingest address: the application's path, then the stream key as its last part
+    /// (`rtmp://a.rtmp.youtube.com/live2/<key>`; OCR may put spaces around `//`).
+    /// (And after a dot of the host: `a.rtmp. youtube. com`.)
+    static let rtmpKey = TextMatcher(#"(?i)rtmps?[ \t]?:[ \t]?/[ \t]?/[^\s/]+(?:(?<=\.)[ \t][^\s/]+){0,4}(?:/[^\s/]+)*?/([^\s/]{12,200})(?=\s|$)"#)
+
+    func streamKeys() -> [Secret] {
+        guard mentions("rtmp") else { return [] }
+        return Self.rtmpKey.matches(in: text).compactMap { match in
+            guard let value = match[1], let range = match.range(1), value.contains(where: \.isNumber), value.contains(where: \.isLetter) else { return nil }
+            return secret(.apiKey, "stream key", range.lowerBound, range.upperBound)
+        }
+    }
+
+    // MARK: - A chpasswd list
+
+    /// cloud-init's `chpasswd:` block (`list: |`, then `user:password` lines), as OCR may read it
+    /// (indentation lost, a space around the colon).
+    static let chpasswdList = TextMatcher(#"(?im)^[ \t]*chpasswd[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:list|users)[ \t]*:[ \t]*\|?[ \t]*\r?\n)?((?:[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?\S{1,128}[ \t]*(?:\r?\n|$)){1,20})"#)
+    static let listedLogin = TextMatcher(#"(?m)^[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?(\S{1,128})[ \t]*$"#)
+
+    /// Each `user:password` line of a `chpasswd` list: a password unless it is `RANDOM`, a hash
+    /// (`$6$…`) or a word (the next setting, `expire: false`).
+    func chpasswdListPasswords() -> [Secret] {
+        guard mentions("chpasswd") else { return [] }
+        var found: [Secret] = []
+        for block in Self.chpasswdList.matches(in: text) {
+            guard let lines = block[1], let blockRange = block.range(1) else { continue }
+            for line in Self.listedLogin.matches(in: lines) {
+                guard let value = line[1], let range = line.range(1), !value.hasPrefix("$"), value.uppercased() != "RANDOM",
+                      Self.isPasswordValue(value, quoted: false) else { continue }
+                found.append(secret(.password, nil, blockRange.lowerBound + range.lowerBound, blockRange.lowerBound + range.upperBound))
+            }
+        }
+        return found
+    }
+}
+
+extension SecretScan {
+    // MARK: - A key wrapped over lines
+
+    /// `secret` and the lines it goes on over, when it is a key that fills its line (32+
+    /// characters from the line's start to its end) and each next line is one random run of key
+    /// characters (OCR may split it with a space or two): a terminal wraps a long token
+    /// (`firebase login:ci` prints its token so). At most 16 lines.
+    func wrapped(_ secret: Secret) -> Secret {
+        guard secret.kind == .apiKey, secret.end - secret.start >= 32 else { return secret }
+        var lineStart = secret.start
+        while lineStart > 0, Self.isSpace(utf8[lineStart - 1]) { lineStart -= 1 }
+        guard lineStart == 0 || Self.isLineBreak(utf8[lineStart - 1]) else { return secret }
+        var result = secret
+        for _ in 0..<16 {
+            var index = result.end
+            while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+            guard index < utf8.count, utf8[index] == 0x0A || utf8[index] == 0x0D else { break }
+            while index < utf8.count, Self.isLineBreak(utf8[index]) || Self.isSpace(utf8[index]) { index += 1 }
+            let start = index
+            // (OCR may split it with spaces, or read a glyph as `@`, `[` or `|`.)
+            var spaces = 0
+            while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
+                let byte = utf8[index]
+                if Self.isSpace(byte) {
+                    spaces += 1
+                } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-".utf8.contains(byte)) {
+                    return result
+                }
+                index += 1
+            }
+            var end = index
+            while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
+            guard end - start >= 16, spaces <= 6, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) else { break }
+            result.end = end
+        }
+        return result
+    }
+}
+
+extension SecretScan {
+    // MARK: - Routers' keys and Redis' AUTH
+
+    /// A routing protocol's key in a router's config: OSPF's `ip ospf message-digest-key 1 md5 …`,
+    /// `ip ospf authentication-key …`, IS-IS's and RIP's `key-string …`.
+    static let routingKey = TextMatcher(#"(?im)(?<![A-Za-z\-])(?:message-digest-key[ \t]+\d{1,3}[ \t]+md5|authentication-key|key-string)(?:[ \t]+[07])?[ \t]+(\S{1,80})[ \t]*$"#)
+    /// Redis' `AUTH [user] password` typed at `redis-cli`'s prompt (`host:6379> AUTH …`).
+    static let redisAuth = TextMatcher(#"(?im)>[ \t]*AUTH[ \t]+(?:[^\s>]{1,64}[ \t]+)?([^\s>]{1,128})[ \t]*$"#)
+
+    func routerAndRedisPasswords() -> [Secret] {
+        guard mentions("key", "auth") else { return [] }
+        var found: [Secret] = []
+        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions("auth") ? Self.redisAuth.matches(in: text) : []) {
+            guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value), value.count >= 4 else { continue }
+            found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+        }
+        return found
+    }
+}
+
+extension SecretScan {
+    // MARK: - Keys in an address's path; Nagios' and PgBouncer's files
+
+    /// A path part that names a key, then the key as the next part
+    /// (`https://maker.ifttt.com/trigger/door/with/key/<key>`, `…/token/<token>`).
+    static let keyInAPath = TextMatcher(#"(?i)/(?:key|token|secret|apikey|api_key|access_token)/([A-Za-z0-9_\-]{16,128})(?=[/?#\s"'`]|$)"#)
+
+    func keysInPaths() -> [Secret] {
+        guard mentions("/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/") else { return [] }
+        return Self.keyInAPath.matches(in: text).compactMap { match in
+            guard let value = match[1], let range = match.range(1), Self.isRandomToken(value) || Self.looksLikeSecretOnItsOwn(value) && value.contains(where: \.isNumber) else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// Nagios' (and Icinga 1's) user macros in `resource.cfg`, where the manual says to keep
+    /// user names and passwords: `$USER3$=…`, any value but a path.
+    static let userMacro = TextMatcher(#"(?m)^[ \t]*\$USER\d{1,3}\$[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
+    /// PgBouncer's `auth_file` (`userlist.txt`): `"user" "password"` lines.
+    static let quotedLoginLine = TextMatcher(#"(?m)^[ \t]*"[^"\s]{1,64}"[ \t]+"([^"\n]{1,128})"[ \t]*$"#)
+
+    func configFilePasswords() -> [Secret] {
+        var found: [Secret] = []
+        if mentions("$user") {
+            for match in Self.userMacro.matches(in: text) {
+                guard let value = match[1], let range = match.range(1), !value.hasPrefix("/"), !value.hasPrefix("$"),
+                      Self.isPasswordValue(value, quoted: false) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        if mentions("userlist", "auth_file") {
+            for match in Self.quotedLoginLine.matches(in: text) {
+                guard let value = match[1], let range = match.range(1), Self.passwordHash.firstMatch(in: value) == nil,
+                      !value.lowercased().hasPrefix("md5"), !value.hasPrefix("SCRAM-"), Self.isPasswordValue(value, quoted: true) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+}
+
+extension SecretScan {
+    // MARK: - 1Password's Secret Key
+
+    /// 1Password's Secret Key (its Emergency Kit): `A3-`, then six groups of capitals and digits
+    /// (6, 6, 5, 5, 5, 5), as OCR reads it (spaces around a dash or inside a group, a dash read as
+    /// `—` or `~`, a glyph more or less).
+    static let onePasswordSecretKey = TextMatcher(#"A3[ \t]?[\-—–~][ \t]?(?:[A-Z0-9](?:[ \t]?[A-Z0-9]){3,7}[ \t]?[\-—–~][ \t]?){5}[A-Z0-9](?:[ \t]?[A-Z0-9]){3,7}"#)
+
+    func onePasswordSecretKeys() -> [Secret] {
+        guard mentions("a3") else { return [] }
+        return Self.onePasswordSecretKey.matches(in: text).map { secret(.apiKey, "1Password", $0.start, $0.end) }
+    }
+}
