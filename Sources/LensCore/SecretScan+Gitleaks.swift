@@ -332,7 +332,7 @@ extension SecretScan {
 
     /// `public` or `publishable` right before a match (`public key: …`), or a field named so
     /// whose value the match is (`"PublicKey": "nodekey:…"`, Tailscale's), compiled once.
-    static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)(?:[ \t_\-]*key)?[ \t_\-]*(?:["']?[ \t]*[:=][ \t]*["']?)?$"#)
+    static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)(?:[ \t_\-]*key)?[ \t_\-]*(?:["'”’]?[ \t]*[:=][ \t]*["'“‘]?)?$"#)
 
     /// How far a gitleaks allowlist reads around a match, in UTF-16 units.
     static let allowlistReach = 512

@@ -12,6 +12,7 @@ extension SecretScan {
     /// and addresses do not hold inside a word. (`+`, `-`, `_`, `.`, `@` are left out: base64,
     /// names, versions and `user@host` hold them.)
     static let passwordSymbols8: Set<UInt8> = Set("!#%&*?^~".utf8)
+    static let passwordSymbolTable: [Bool] = (0..<256).map { passwordSymbols8.contains(UInt8($0)) }
     /// What ends a candidate inside a whitespace-delimited word: assignment and quoting marks,
     /// brackets, path separators, so that `root:…`, `'…'`, `b'…'`, `{PLAIN}…`, `USER=…` hold
     /// their value as one piece.
@@ -30,15 +31,17 @@ extension SecretScan {
         var found: [Secret] = []
         var index = 0
         let count = utf8.count
+        let isSymbol = Self.passwordSymbolTable
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         while index < count {
-            // One whitespace-delimited word at a time.
-            while index < count, Self.isSpace(utf8[index]) || Self.isLineBreak(utf8[index]) { index += 1 }
-            let wordStart = index
-            while index < count, !Self.isSpace(utf8[index]), !Self.isLineBreak(utf8[index]) { index += 1 }
+            // Only the words that hold such a symbol: found in one pass over the bytes.
+            guard isSymbol[Int(utf8[index])] else { index += 1; continue }
+            var wordStart = index
+            while wordStart > 0, !isBlank(utf8[wordStart - 1]), index - wordStart < 1_024 { wordStart -= 1 }
+            while index < count, !isBlank(utf8[index]), index - wordStart < 1_024 { index += 1 }
             let wordEnd = index
-            guard wordEnd - wordStart >= 8, wordEnd - wordStart <= 1_024 else { continue }
+            guard wordEnd - wordStart >= 8 else { continue }
             let word = utf8[wordStart..<wordEnd]
-            guard word.contains(where: Self.passwordSymbols8.contains) else { continue }
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
             var start = wordStart
@@ -176,7 +179,11 @@ extension SecretScan {
     /// `[u8; 64]`), when the list or the lines above name a key, secret or wallet and no word
     /// says it is public.
     func byteListKeys() -> [Secret] {
-        guard mentions(","), Self.byteKeyCue.firstMatch(in: text) != nil else { return [] }
+        // (First 24 digits before a comma, counted in one pass: most texts have fewer. OCR may
+        // have dropped a few of the list's commas.)
+        var digitCommas = 0
+        for index in utf8.indices.dropFirst() where utf8[index] == 0x2C && (0x30...0x39).contains(utf8[index - 1]) { digitCommas += 1 }
+        guard digitCommas >= 24, Self.byteKeyCue.firstMatch(in: text) != nil else { return [] }
         return Self.byteList.matches(in: text).compactMap { match in
             let numbers = match.text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
             guard numbers.count >= 32, numbers.allSatisfy({ $0 <= 255 }), Set(numbers).count >= 16 else { return nil }
@@ -251,7 +258,7 @@ extension SecretScan {
     /// `set_password("…")`: a call whose name names a password, or a password-hashing function,
     /// given a literal that looks like one (a prompt, `'Password: '`, does not).
     func hashedLiterals() -> [Secret] {
-        guard mentions("pass", "pw", "crypt", "argon", "hash::"), mentions("(") else { return [] }
+        guard mentions("('", "(\"", "(b'", "( '", "( \""), mentions("pass", "pw", "crypt", "argon", "hash::") else { return [] }
         return Self.callWithLiteral.matches(in: text).compactMap { match in
             guard let callee = match[1], let value = match[2] ?? match[3], let range = match.range(2) ?? match.range(3) else { return nil }
             let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" }).flatMap { Self.nameWords($0) }
@@ -351,9 +358,9 @@ extension SecretScan {
     static let redisAuth = TextMatcher(#"(?im)>[ \t]*AUTH[ \t]+(?:[^\s>]{1,64}[ \t]+)?([^\s>]{1,128})[ \t]*$"#)
 
     func routerAndRedisPasswords() -> [Secret] {
-        guard mentions("key", "auth") else { return [] }
+        guard mentions("-key", "key-string", ">auth", "> auth") else { return [] }
         var found: [Secret] = []
-        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions("auth") ? Self.redisAuth.matches(in: text) : []) {
+        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: text) : []) {
             guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value), value.count >= 4 else { continue }
             found.append(secret(.password, nil, range.lowerBound, range.upperBound))
         }
@@ -393,8 +400,11 @@ extension SecretScan {
         }
         if mentions("userlist", "auth_file") {
             for match in Self.quotedLoginLine.matches(in: text) {
+                // (A hash: `md5` and 32 hexadecimal digits, either of which OCR may misread; SCRAM's.)
                 guard let value = match[1], let range = match.range(1), Self.passwordHash.firstMatch(in: value) == nil,
-                      !value.lowercased().hasPrefix("md5"), !value.hasPrefix("SCRAM-"), Self.isPasswordValue(value, quoted: true) else { continue }
+                      !value.lowercased().hasPrefix("md5"), !value.hasPrefix("SCRAM"),
+                      !(value.count >= 32 && value.suffix(32).filter(\.isHexDigit).count >= 28),
+                      Self.isPasswordValue(value, quoted: true) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
@@ -411,7 +421,7 @@ extension SecretScan {
     static let onePasswordSecretKey = TextMatcher(#"A3[ \t]?[\-—–~][ \t]?(?:[A-Z0-9](?:[ \t]?[A-Z0-9]){3,7}[ \t]?[\-—–~][ \t]?){5}[A-Z0-9](?:[ \t]?[A-Z0-9]){3,7}"#)
 
     func onePasswordSecretKeys() -> [Secret] {
-        guard mentions("a3") else { return [] }
+        guard mentions("a3-", "a3 -", "a3—", "a3 —", "a3–", "a3 –", "a3~", "a3 ~") else { return [] }
         return Self.onePasswordSecretKey.matches(in: text).map { secret(.apiKey, "1Password", $0.start, $0.end) }
     }
 }

@@ -1217,6 +1217,8 @@ struct SecretDetectorTests {
         // mention, Markdown, a format string, code's unwrapped member, an e-mail, a shell prompt.
         "$ cat /etc/nginx/.htpasswd\nines:$apr1$Xk2Lm9Qr$Tz4Vb8Nc3Wd6Yf1Hj5Ks0P\nops:$2y$05$Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxRt9Lq2Zv8Wc4Nb7Xk3Pm6",
         "  \"PublicKey\": \"nodekey:4f1c2a9e5b7d4c3e9a8f2d6e4b1c7a904f1c2a9e5b7d4c3e9a8f2d6e4b1c7a90\",",
+        "\"PublicKey”: \"nodekey:4f1c2a9e5b7d4c3e9a8f2d6e4b1c7a904f1c2a9e5b7d4c3e9a8f2d6e4b1c7a90\",",
+        "$ sudo cat /etc/pgbouncer/userlist. txt\n\"stats\" \"mdS2f1c9a8e5b7d4c3e9a8f2d6e4b1c7a90\"",
         "AccessorID:   1f0c2a9e-5b7d-4c3e-9a8f-2d6e4b1c7a90",
         "Security key fingerprint\nA1B2 C3D4 E5F6 0718 293A 4B5C 6D7E 8F90 A1B2 C3D4",
         "public key bytes:\n[12,250,7,99,180,33,201,64,5,77,142,219,8,160,91,44,230,17,88,205,63,111,2,190,149,71,26,238,135,54,172,9]",
