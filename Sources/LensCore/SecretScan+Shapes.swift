@@ -19,6 +19,10 @@ extension SecretScan {
     static let shapeBreakers: Set<UInt8> = Set("/\\=$:<>()[]{}\"'`,;|".utf8)
     /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
     static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
+    /// Code's force-unwrapped or optional member (`user!.Name2`); an address's escapes (`%2F…%3D`).
+    /// (Compiled once: ``isPasswordShaped(_:_:)`` runs on every candidate word.)
+    static let unwrappedMember = TextMatcher(#"[!?]\.[A-Za-z]"#)
+    static let twoAddressEscapes = TextMatcher(#"%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}"#)
 
     /// A value that looks like a password someone chose under a site's rules, wherever it stands:
     /// 8 to 40 characters with a capital, a small letter, a digit and, inside it (not first, not
@@ -122,12 +126,12 @@ extension SecretScan {
               Self.longestDigitRun(utf8[start..<end]) <= 4 else { return false }
         let value = slice(start, end)
         // Code: a force-unwrapped or optional member (`user!.Name2`, `item?.Size3`), `!=`-less negation.
-        if value.range(of: #"[!?]\.[A-Za-z]"#, options: .regularExpression) != nil { return false }
+        if Self.unwrappedMember.firstMatch(in: value) != nil { return false }
         // A format string: two or more `%`, each a conversion (`%-10sName%5d`), and no other symbol.
-        let symbols = value.filter { "!#%&*?^~".contains($0) }
-        if symbols.count >= 2, symbols.allSatisfy({ $0 == "%" }), Self.printfConversion.matches(in: value).count >= symbols.count { return false }
+        let symbols = value.utf8.filter(Self.passwordSymbols8.contains)
+        if symbols.count >= 2, symbols.allSatisfy({ $0 == 0x25 }), Self.printfConversion.matches(in: value).count >= symbols.count { return false }
         // An address's escapes (`%2F…%3D`) are no symbols.
-        if value.range(of: #"%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}"#, options: .regularExpression) != nil { return false }
+        if Self.twoAddressEscapes.firstMatch(in: value) != nil { return false }
         return Self.isPasswordValue(value, quoted: false)
     }
 }
