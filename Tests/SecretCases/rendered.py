@@ -90,6 +90,16 @@ SQL `INSERT` rows; negatives such as safety numbers, fingerprint phrases, hashed
 `.htpasswd`, Kickstart and PgBouncer, mail headers, CSP nonces, hashed `known_hosts`, Lightning
 invoices, extension ids, EC2 ids, `vault status`, disk serials, booking references, place ids,
 content-addressed file names and Tailscale node keys.
+`--pool fourteenth` (see ``fourteenth_secret_case``), written after the thirteenth had been through one
+round and before any rule was run on it: mail and file-transfer sessions typed by hand (IMAP `LOGIN`,
+POP3 `PASS`, SMTP `AUTH PLAIN`), SQL Server logins, here-strings, WordPress and Apple app passwords, a
+TLS key log, OpenWrt and MikroTik, Salesforce, Proxmox, gift-card and pickup codes, MEGA and PrivateBin
+links, `Proxy-Authorization`, Azure DevOps, Backblaze, PlanetScale, extended private keys, a Monero
+spend key, `net user`, `openssl passwd`, PINs, chat `creds`, FileVault, labels in Greek, Hebrew, Thai and
+Hindi and a password field's `value=`; negatives such as `sshd` logs and config, MySQL's password
+policy, hashed basic-auth labels and Cisco secrets, `aws sts` ids, a cluster's CA data, extended public
+keys, signed commits, `grep` over code, `klist`, `gpg --list-secret-keys`, `docker secret ls` and
+`luksDump`.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -2525,6 +2535,233 @@ def thirteenth_negative_case(rng):
             f'  "PublicKey": "nodekey:{rand(rng, HEX, 64)}",', f'  "TailscaleIPs": ["100.{rng.randint(64, 127)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"]', "}"]
 
 
+def fourteenth_secret_case(rng):
+    """The fourteenth pool (`--pool fourteenth`): written after the thirteenth pool had been through one
+    round, before any rule was run on it, from places none of the thirteen earlier pools has: mail and
+    file-transfer sessions typed by hand (IMAP `LOGIN`, POP3 and FTP `PASS`, SMTP `AUTH PLAIN`), SQL
+    Server's `CREATE LOGIN`, a here-string fed to `sudo -S`, WordPress application passwords, Apple
+    app-specific passwords, a TLS key log, OpenWrt's `uci`, MikroTik's pre-shared key, a Salesforce
+    session, a Proxmox API token, gift-card codes, parcel pickup codes, MEGA and PrivateBin links whose
+    fragment is the key, `Proxy-Authorization`, an Azure DevOps token, Backblaze B2 keys, PlanetScale
+    passwords, extended private keys, a Monero spend key, `git config sendemail.smtpPass`, Ansible's
+    `-e`, `net user`, passwords given to `openssl passwd` and `mkpasswd`, phone and voicemail PINs,
+    `creds:` in chat, a FileVault recovery key, labels in Greek, Hebrew, Thai and Hindi, a password
+    field's `value=`, messaging servers' `register` commands and newer providers' tokens."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain_password(rng).replace("%", "")
+        kind = rng.randrange(3)
+        if kind == 0:
+            return "password", [f"$ openssl s_client -quiet -connect {host}:993", "* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] Dovecot ready.",
+                                f"a1 LOGIN {user} {v}", "a1 OK Logged in"], [v]
+        if kind == 1:
+            return "password", [f"$ telnet {host} 110", "+OK POP3 ready", f"USER {user}", "+OK", f"PASS {v}", "+OK Logged in."], [v]
+        b = base64.b64encode(f"\0{user}@acme.io\0{v}".encode()).decode()
+        return "password", [f"$ openssl s_client -starttls smtp -connect {host}:587 -quiet", "250 SMTPUTF8", f"AUTH PLAIN {b}",
+                            "235 2.7.0 Authentication successful"], [b]
+    if choice == 1:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"CREATE LOGIN app_{user} WITH PASSWORD = '{v}', CHECK_POLICY = OFF;",
+                                        f"ALTER LOGIN sa WITH PASSWORD = N'{v}';"]), "GO", "Commands completed successfully."], [v]
+    if choice == 2:
+        v = plain_password(rng)
+        return "password", [rng.choice([f"$ sudo -S apt-get update <<< '{v}'", f"$ sudo cryptsetup open /dev/sdb1 vault <<< \"{v}\"",
+                                        f"$ sudo -S -u postgres psql <<< '{v}'"]), "[sudo] password for " + user + ": ", "Hit:1 http://deb.debian.org/debian bookworm InRelease"], [v]
+    if choice == 3:
+        v = " ".join(rand(rng, ALNUM, 4) for _ in range(6))
+        return "password", ["Application Passwords", f"Your new password for “{rng.choice(['CI deploy', 'Zapier', 'iOS app'])}” is:", v,
+                            "Be sure to save this in a safe location. You will not be able to retrieve it."], [v]
+    if choice == 4:
+        v = "-".join(rand(rng, string.ascii_lowercase, 4) for _ in range(4))
+        return "password", rng.choice([["Sign-In and Security", "App-Specific Passwords", "Use this password in the app:", v, "Done"],
+                                       [f'$ xcrun altool --upload-app -f Build.ipa -u {user}@acme.io -p "{v}"', "No errors uploading 'Build.ipa'"]]), [v]
+    if choice == 5:
+        v = rand(rng, HEX, 96)
+        return "api_key", ["$ head -2 $SSLKEYLOGFILE", f"CLIENT_RANDOM {rand(rng, HEX, 64)} {v}",
+                           f"CLIENT_HANDSHAKE_TRAFFIC_SECRET {rand(rng, HEX, 64)} {rand(rng, HEX, 64)}"], [v]
+    if choice == 6:
+        v = plain_password(rng).replace("'", "")
+        return "password", rng.choice([["root@OpenWrt:~# uci show wireless | grep key", f"wireless.default_radio0.key='{v}'",
+                                        "wireless.default_radio0.encryption='psk2'"],
+                                       [f"root@OpenWrt:~# uci set network.wan.password='{v}'", "root@OpenWrt:~# uci commit network"]]), [v]
+    if choice == 7:
+        v = plain_password(rng).replace("\"", "")
+        return "password", [rng.choice([f"[admin@MikroTik] > /interface wireless security-profiles set [ find default=yes ] wpa2-pre-shared-key={v}",
+                                        f"[admin@MikroTik] > /interface wifi security set sec1 passphrase={v}"]), "[admin@MikroTik] > "], [v]
+    if choice == 8:
+        v = "00D" + rand(rng, ALNUM, 12) + "!" + rand(rng, ALNUM + "._", 96)
+        return "api_key", ["$ sf org display --target-org prod", "=== Org Description", "KEY              VALUE",
+                           f"Access Token     {v[:60]}", f"                 {v[60:]}", f"Instance Url     https://acme.my.salesforce.com"], [v[:60], v[60:]]
+    if choice == 9:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ curl -k -H 'Authorization: PVEAPIToken=root@pam!monitoring={v}' \\", f"    https://{host}:8006/api2/json/nodes"], [v]
+    if choice == 10:
+        up = string.ascii_uppercase + string.digits
+        kind = rng.randrange(3)
+        if kind == 0:
+            v = f"{rand(rng, up, 4)}-{rand(rng, up, 6)}-{rand(rng, up, 4)}"
+            return "api_key", ["Amazon.com Gift Card", f"${rng.choice([25, 50, 100])}.00", f"Claim code: {v}", "Redeem at amazon.com/redeem"], [v.replace("-", "")]
+        if kind == 1:
+            v = "-".join(rand(rng, up, 5) for _ in range(3))
+            return "api_key", ["Steam Wallet Code", "Your code:", v, "Redeem it at store.steampowered.com/account/redeemwalletcode"], [v.replace("-", "")]
+        v = " ".join(rand(rng, up, 4) for _ in range(5))
+        return "api_key", ["Google Play gift code", v, f"Value: €{rng.choice([15, 25, 50])}"], [v]
+    if choice == 11:
+        v = rand(rng, string.digits, rng.choice([4, 6]))
+        return "otp", rng.choice([[f"InPost  {rng.randint(8, 20)}:{rng.randint(10, 59)}", f"Your parcel is waiting at locker KRA{rng.randint(10, 99)}M. Pickup code: {v}. Pick it up within 48 h."],
+                                  ["Your order is ready for collection", f"Collection code   {v}", "Bring a photo ID."]]), [v]
+    if choice == 12:
+        if rng.random() < 0.5:
+            v = rand(rng, ALNUM + "-_", 43)
+            return "api_key", ["Share link", f"https://mega.nz/file/{rand(rng, ALNUM, 8)}#{v}", "Copy link   Copy key"], [v]
+        v = rand(rng, B58, 44)
+        return "api_key", ["Your paste is https://paste.acme.io/?" + rand(rng, HEX, 16) + "#" + v, "(Hit Ctrl+C to copy)"], [v]
+    if choice == 13:
+        v = plain_password(rng)
+        b = base64.b64encode(f"{user}:{v}".encode()).decode()
+        return "password", [f"$ curl -v -x http://proxy.acme.io:3128 https://example.org", "> CONNECT example.org:443 HTTP/1.1",
+                            f"> Proxy-Authorization: Basic {b}", "< HTTP/1.1 200 Connection established"], [b]
+    if choice == 14:
+        v = rand(rng, "abcdefghijklmnopqrstuvwxyz234567", 52)
+        return "api_key", ["New personal access token", "Success!", "You have successfully added a new personal access token. Copy the token now!",
+                           v, "Warning - Make sure you copy the above token now. We don't store it and you will not be able to see it again."], [v]
+    if choice == 15:
+        v = "K00" + rand(rng, "0123456789", 1) + rand(rng, ALNUM, 27)
+        key_id = "00" + rand(rng, HEX, 23)
+        return "api_key", rng.choice([["[b2]", "type = b2", f"account = {key_id}", f"key = {v}", "hard_delete = true"],
+                                      [f"$ b2 account authorize {key_id} {v}", "Using https://api.backblazeb2.com"]]), [v]
+    if choice == 16:
+        v = "pscale_pw_" + rand(rng, ALNUM + "_-", 43)
+        return "api_key", ["$ pscale password create shop main ci-deploy", "  NAME        USERNAME        ACCESS HOST URL                 PLAIN TEXT",
+                           f"  ci-deploy   {rand(rng, string.ascii_lowercase + string.digits, 12)}    aws.connect.psdb.cloud   {v}"], [v]
+    if choice == 17:
+        prefix = rng.choice(["xprv9s21ZrQH143K", "tprv8ZgxMBicQKsP"])
+        v = prefix + rand(rng, B58, 95)
+        return "api_key", rng.choice([["Wallet information", "Master private key:", v[:56], v[56:]],
+                                      ['$ bitcoin-cli -rpcwallet=cold listdescriptors true', '  {', f'    "desc": "wpkh({v}/84h/1h/0h/0/*)#{rand(rng, "qpzry9x8gf2tvdw0", 8)}",',
+                                       '    "active": true,']]), [v[:56], v[56:]]
+    if choice == 18:
+        v, pub = rand(rng, HEX, 64), rand(rng, HEX, 64)
+        return "api_key", [f"[wallet 4{rand(rng, B58, 5)}]: spendkey", f"secret: {v}", f"public: {pub}"], [v]
+    if choice == 19:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ git config --global sendemail.smtpServer smtp.gmail.com", f"$ git config --global sendemail.smtpUser {user}@gmail.com",
+                            f"$ git config --global sendemail.smtpPass '{v}'"], [v]
+    if choice == 20:
+        v = plain_password(rng).replace("'", "").replace('"', "")
+        return "password", [rng.choice([f'$ ansible-playbook site.yml -e "ansible_become_pass={v}"',
+                                        f"$ ansible-playbook -i hosts deploy.yml --extra-vars 'ansible_user={user} ansible_password={v}'"]),
+                            "PLAY [all] *********************************************************"], [v]
+    if choice == 21:
+        v = plain_password(rng).replace("/", "")
+        return "password", [rng.choice([f"C:\\> net user {user} {v} /add", f"C:\\> net user Administrator {v}"]), "The command completed successfully."], [v]
+    if choice == 22:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ sudo useradd -m -p \"$(openssl passwd -6 '{v}')\" {user}", f"$ mkpasswd -m sha-512 '{v}'",
+                                        f"$ openssl passwd -1 '{v}'"]), f"$6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}"[:100]], [v]
+    if choice == 23:
+        v = rand(rng, string.digits, rng.choice([4, 6, 8]))
+        return "otp", rng.choice([["Voicemail", f"Your new voicemail PIN is {v}.", "Dial 123 to listen to your messages."],
+                                  ["Notes", "Phone", f"unlock code {v}", "SIM PIN is on the card"],
+                                  ["Settings › Security", f"Restrictions passcode: {v}"]]), [v]
+    if choice == 24:
+        v = plain_password(rng)
+        return "password", [f"{rng.choice(['Maja', 'Omar', 'Kenji'])}  09:14", rng.choice([f"creds for staging: {user} / {v}", f"staging creds {user}/{v}",
+                                                                                         f"login is {user}, pw {v}"])], [v]
+    if choice == 25:
+        up = string.ascii_uppercase + string.digits
+        v = "-".join(rand(rng, up, 4) for _ in range(6))
+        return "api_key", rng.choice([["$ sudo fdesetup changerecovery -personal", "Enter the user name:" + user, f"New personal recovery key = '{v}'"],
+                                      ["FileVault", "Your recovery key is:", v, "Store it somewhere other than this Mac."]]), [v.replace("-", "")]
+    if choice == 26:
+        v = plain_password(rng)
+        label = rng.choice(["Κωδικός πρόσβασης", "סיסמה", "รหัสผ่าน", "पासवर्ड"])
+        return "password", [rng.choice(["Wi-Fi", "Router", "Admin"]), f"{label}: {v}"], [v]
+    if choice == 27:
+        v = plain_password(rng).replace('"', "").replace("&", "").replace("<", "")
+        return "password", ['<form method="post" action="/login">', f'  <input type="text" name="user" value="{user}">',
+                            f'  <input type="password" name="pwd" value="{v}">', "</form>"], [v]
+    if choice == 28:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ sudo ejabberdctl register {user} chat.acme.io {v}", f"$ sudo prosodyctl register {user} chat.acme.io {v}",
+                                        f"$ sudo rabbitmqctl add_user {user} {v}", f"$ sudo mosquitto_passwd -b /etc/mosquitto/passwd {user} {v}"]),
+                            rng.choice(["User " + user + "@chat.acme.io successfully registered", f'Adding user "{user}" ...', ""])], [v]
+    if choice == 29:
+        kind = rng.randrange(5)
+        v = [("sq0atp-" + rand(rng, ALNUM + "-_", 22)), ("nvapi-" + rand(rng, ALNUM + "-_", 64)), ("tvly-" + rand(rng, ALNUM, 32)),
+             ("phx_" + rand(rng, ALNUM, 43)), ("gldt-" + rand(rng, ALNUM + "-_", 20))][kind]
+        name = ["SQUARE_ACCESS_TOKEN", "NVIDIA_API_KEY", "TAVILY_API_KEY", "POSTHOG_PERSONAL_API_KEY", "deploy token"][kind]
+        if kind == 4:
+            return "api_key", ["Deploy tokens", "Your new deploy token", f"username: gitlab+deploy-token-{rng.randint(10, 999)}", v], [v]
+        return "api_key", [rng.choice([f"client = Client(api_key=\"{v}\")", f"{name.lower()}: {v}", f"docker run --rm -e {name} {v} app"])], [v]
+    if choice == 30:
+        v = plain_password(rng)
+        return "password", ["Wi-Fi", rng.choice(["Guest network", "Home"]), f"Network key   {v}", "Show characters ☑"], [v]
+    v = rand(rng, ALNUM, 40)
+    return "api_key", [f"https://hooks.zapier.com/hooks/catch/{rng.randint(10**6, 10**7)}/{rand(rng, string.ascii_lowercase + string.digits, 6)}/",
+                       f"Secret: {v}", "Send a test"], [v]
+
+
+def fourteenth_negative_case(rng):
+    choice = rng.randrange(16)
+    ip = f"203.0.113.{rng.randint(2, 250)}"
+    if choice == 0:
+        return ["$ sudo journalctl -u ssh --since today | tail -3",
+                f"Nov 27 08:1{rng.randint(0, 9)}:02 web sshd[{rng.randint(1000, 99999)}]: Failed password for invalid user admin from {ip} port {rng.randint(30000, 65000)} ssh2",
+                f"Nov 27 08:1{rng.randint(0, 9)}:05 web sshd[{rng.randint(1000, 99999)}]: Accepted publickey for deploy from {ip} port {rng.randint(30000, 65000)} ssh2: ED25519 SHA256:{rand(rng, ALNUM + '+/', 43)}"]
+    if choice == 1:
+        return ["# /etc/ssh/sshd_config", "PasswordAuthentication no", "PermitEmptyPasswords no", "KbdInteractiveAuthentication no",
+                "PubkeyAuthentication yes", "AuthorizedKeysFile .ssh/authorized_keys"]
+    if choice == 2:
+        return ["mysql> SHOW VARIABLES LIKE 'validate_password%';", "| validate_password.length               | 12     |",
+                "| validate_password.mixed_case_count     | 1      |", "| validate_password.policy               | MEDIUM |",
+                "| default_authentication_plugin          | caching_sha2_password |"]
+    if choice == 3:
+        return ["labels:", "  - traefik.enable=true",
+                f"  - traefik.http.middlewares.auth.basicauth.users=admin:$$apr1$${rand(rng, ALNUM, 8)}$${rand(rng, ALNUM + './', 22)}",
+                "  - traefik.http.routers.dash.middlewares=auth"]
+    if choice == 4:
+        return ["hostname core-sw1", f"enable secret 9 $9${rand(rng, ALNUM + './', 14)}${rand(rng, ALNUM + './', 43)}",
+                f"username admin privilege 15 secret 8 $8${rand(rng, ALNUM + './', 14)}${rand(rng, ALNUM + './', 43)}", "service password-encryption"]
+    if choice == 5:
+        account = rand(rng, string.digits, 12)
+        return ["$ aws sts get-caller-identity", "{", f'    "UserId": "AIDA{rand(rng, string.ascii_uppercase + "234567", 17)}",',
+                f'    "Account": "{account}",', f'    "Arn": "arn:aws:iam::{account}:user/ci-deploy"', "}"]
+    if choice == 6:
+        return ["apiVersion: v1", "clusters:", "- cluster:",
+                f"    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSU{rand(rng, ALNUM + '+/', 60)}",
+                f"    server: https://10.0.{rng.randint(0, 9)}.{rng.randint(2, 250)}:6443", "  name: prod"]
+    if choice == 7:
+        return ["Wallet information", "Master public key:", "zpub6" + rand(rng, B58, 50), rand(rng, B58, 56), "Script type: p2wpkh"]
+    if choice == 8:
+        return ["$ git cat-file -p HEAD", f"tree {rand(rng, HEX, 40)}", f"parent {rand(rng, HEX, 40)}", "author Lena Berg <lena@acme.io> 1764230400 +0100",
+                "gpgsig -----BEGIN PGP SIGNATURE-----", " ", f" iHUEABYKAB0WIQ{rand(rng, ALNUM + '+/', 50)}", f" {rand(rng, ALNUM + '+/', 64)}",
+                f" ={rand(rng, ALNUM + '+/', 4)}", " -----END PGP SIGNATURE-----"]
+    if choice == 9:
+        return ["$ grep -rn password src/ | head -3", 'src/auth/views.py:42:    password = request.form["password"]',
+                "src/settings.py:88:PASSWORD_HASHERS = [", "src/auth/forms.py:17:    password2 = forms.CharField(widget=forms.PasswordInput)"]
+    if choice == 10:
+        return ["$ aws iam get-account-password-policy", '{', '    "PasswordPolicy": {', '        "MinimumPasswordLength": 14,',
+                '        "RequireSymbols": true,', f'        "MaxPasswordAge": {rng.choice([60, 90, 180])},', '        "PasswordReusePrevention": 24', "    }", "}"]
+    if choice == 11:
+        return ["Guest Wi-Fi", f"WIFI:S:{rng.choice(['Cafe Nordlys', 'Guest', 'Lobby'])};T:nopass;;", "Scan to join · no password needed"]
+    if choice == 12:
+        return ["$ klist", "Ticket cache: KCM:1000", "Default principal: lena@ACME.IO", "",
+                "Valid starting       Expires              Service principal",
+                f"11/27/2026 08:{rng.randint(10, 59)}:01  11/27/2026 18:{rng.randint(10, 59)}:01  krbtgt/ACME.IO@ACME.IO"]
+    if choice == 13:
+        return ["$ gpg --list-secret-keys --keyid-format long", "/home/lena/.gnupg/pubring.kbx", "-------------------------------",
+                f"sec   ed25519/{rand(rng, HEX.upper(), 16)} 2024-03-01 [SC]", f"      {rand(rng, HEX.upper(), 40)}",
+                "uid                 [ultimate] Lena Berg <lena@acme.io>", f"ssb   cv25519/{rand(rng, HEX.upper(), 16)} 2024-03-01 [E]"]
+    if choice == 14:
+        return ["$ docker secret ls", "ID                          NAME          CREATED", f"{rand(rng, string.ascii_lowercase + string.digits, 25)}   db_password   2 days ago",
+                f"{rand(rng, string.ascii_lowercase + string.digits, 25)}   api_token     5 weeks ago"]
+    return ["$ sudo cryptsetup luksDump /dev/sdb1 | sed -n '/Keyslots/,/Digests/p'", "Keyslots:", "  0: luks2", "	PBKDF:      argon2id",
+            "	Salt:       " + " ".join(rand(rng, HEX, 2) for _ in range(16)), "	            " + " ".join(rand(rng, HEX, 2) for _ in range(16)),
+            "	Digest:     " + " ".join(rand(rng, HEX, 2) for _ in range(16))]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -2559,7 +2796,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "ninth": (ninth_secret_case, ninth_negative_case),
          "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case),
          "twelfth": (twelfth_secret_case, twelfth_negative_case),
-         "thirteenth": (thirteenth_secret_case, thirteenth_negative_case)}
+         "thirteenth": (thirteenth_secret_case, thirteenth_negative_case),
+         "fourteenth": (fourteenth_secret_case, fourteenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -2713,7 +2951,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the eighth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the fourteenth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
