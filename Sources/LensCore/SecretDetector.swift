@@ -99,12 +99,14 @@ public struct SecretDetector: Sendable {
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
-                + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords())
+                + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
+                + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
             + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
-            + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys() }
+            + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
+            + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password
         // (what a rule with a label found keeps its kind and its extent).
@@ -125,7 +127,7 @@ public struct SecretDetector: Sendable {
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
-        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) {
+        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) {
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
             // Two rules that found parts of one key or password (a clean rule the part before an

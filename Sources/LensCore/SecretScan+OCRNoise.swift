@@ -743,6 +743,8 @@ extension SecretScan {
         (["eaa"], ("Square", #"EAAA"#, 58, 62, 1)),
         (["eaa"], ("Meta", #"EAA[B-Z]"#, 96, 400, 1)),
         (["sk.ey", "sk. ey", "sk .ey"], ("Mapbox", #"sk ?\. ?ey[J|}\])]"#, 60, 400, 1)),
+        (["pscale"], ("PlanetScale", #"pscale(?: ?_ ?| )(?:pw|tkn|oauth)(?: ?_ ?| )"#, 32, 64, 1)),
+        (["prv"], ("BIP32", #"[xtyzuvYZ]prv"#, 40, 110, 1)),
         (["dp.", "dp ."], ("Doppler", #"dp ?\. ?(?:st|sa|ct|pt|scim|audit) ?\. ?(?:[a-z0-9_\-]{2,35} ?\. ?)?"#, 40, 46, 1)),
     ]
     /// The shape new providers' keys follow (the clean ``providers``' `token`: `nfp_…`, `rnd_…`,

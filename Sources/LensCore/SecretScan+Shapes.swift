@@ -324,7 +324,11 @@ extension SecretScan {
         guard secret.kind == .apiKey, secret.end - secret.start >= 32 else { return secret }
         var lineStart = secret.start
         while lineStart > 0, Self.isSpace(utf8[lineStart - 1]) { lineStart -= 1 }
-        guard lineStart == 0 || Self.isLineBreak(utf8[lineStart - 1]) else { return secret }
+        // A key after its label (`Access Token     00D…`) that ends its line goes on under it when
+        // it is long (40+): the screen wrapped it in its column. (Not onto a line of hexadecimal
+        // digits: a hash under a key is a hash.)
+        let startsItsLine = lineStart == 0 || Self.isLineBreak(utf8[lineStart - 1])
+        guard startsItsLine || secret.end - secret.start >= 40 else { return secret }
         var result = secret
         for _ in 0..<16 {
             var index = result.end
@@ -332,20 +336,22 @@ extension SecretScan {
             guard index < utf8.count, utf8[index] == 0x0A || utf8[index] == 0x0D else { break }
             while index < utf8.count, Self.isLineBreak(utf8[index]) || Self.isSpace(utf8[index]) { index += 1 }
             let start = index
-            // (OCR may split it with spaces, or read a glyph as `@`, `[` or `|`.)
+            // (OCR may split it with spaces, or read a glyph as `@`, `[` or `|`; a Salesforce
+            // session holds dots.)
             var spaces = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
                     spaces += 1
-                } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-".utf8.contains(byte)) {
+                } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
                     return result
                 }
                 index += 1
             }
             var end = index
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
-            guard end - start >= 16, spaces <= 6, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) else { break }
+            guard end - start >= 16, spaces <= 6, case let piece = Self.withoutOCRJunk(squeezed(start, end)), Self.isRandomToken(piece),
+                  startsItsLine || !piece.allSatisfy(\.isHexDigit) else { break }
             result.end = end
         }
         return result

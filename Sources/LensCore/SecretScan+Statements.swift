@@ -29,6 +29,10 @@ extension SecretScan {
     /// An app password as Apple and Google show one: four groups of four small letters (OCR may
     /// read an `l` as `I` or `|`, or one letter as two).
     static let appPasswordGroups = TextMatcher(#"^[a-zI|]{4,5}(?:[ \-][a-zI|]{4,5}){3}[.,]?$"#)
+    /// WordPress's application passwords: six groups of four letters and digits in both cases
+    /// (OCR may read one glyph as two).
+    static let mixedPasswordGroups = TextMatcher(#"^[A-Za-z0-9]{4,5}(?:[ \-][A-Za-z0-9]{4,5}){4,7}$"#)
+    func value(of shown: String) -> String { shown.filter { $0 != " " && $0 != "-" } }
     /// What makes a line about something that is not the secret: a public key, a fingerprint, an id.
     static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|publishable|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)
 
@@ -71,7 +75,8 @@ extension SecretScan {
             guard valueEnd > valueStart, valueEnd - valueStart <= 200 else { continue }
             let shown = slice(valueStart, valueEnd)
             let isPassword = noun.hasPrefix("pass")
-            if isPassword, Self.appPasswordGroups.firstMatch(in: shown) != nil {
+            if isPassword, Self.appPasswordGroups.firstMatch(in: shown) != nil
+                || Self.mixedPasswordGroups.firstMatch(in: shown) != nil && Self.looksLikeSecretOnItsOwn(value(of: shown)) {
                 found.append(secret(.password, nil, valueStart, valueEnd))
                 continue
             }
@@ -108,11 +113,19 @@ extension SecretScan {
                 let words = pieces.filter { Self.sentenceWord.firstMatch(in: String($0)) != nil }
                 guard pieces.count <= max(8, token.count / 6), words.count <= 1, words.allSatisfy({ $0.count <= 4 }),
                       token.count >= 20, Self.isRandomToken(Self.withoutOCRJunk(token)) || Self.isRandomLetters(token),
-                      isLabel || Self.isClearlyRandom(Self.withoutOCRJunk(token)) else { continue }
+                      isLabel || Self.isClearlyRandom(Self.withoutOCRJunk(token)) || Self.isRandomBase32(Self.withoutOCRJunk(token)) else { continue }
                 found.append(secret(.apiKey, nil, valueStart, tokenEnd))
             }
         }
         return found
+    }
+
+    /// 32+ small letters and digits with more entropy than hexadecimal digits can have (Azure
+    /// DevOps' 52-character tokens are base32) and five consonants in a row somewhere, as no
+    /// English is: a token in one case, not a hash or words run together.
+    static func isRandomBase32(_ value: String) -> Bool {
+        value.count >= 32 && value.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } && value.contains(where: \.isNumber)
+            && longestConsonantRun(value) >= 5 && entropy(value) >= 4.2
     }
 
     /// The next line after `index` that holds anything, without the spaces around it.

@@ -230,6 +230,9 @@ extension SecretScan {
             var lineEnd = start
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
             if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
+            // A search prints the lines it found, each after its file's name (`grep -rn password
+            // src/` → `src/auth.py:42: password = …`): code that names a password, not one.
+            if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
@@ -245,9 +248,14 @@ extension SecretScan {
         }
     }
 
+    /// A search tool (`grep`, ripgrep, `ag`, `ack`, `git grep`, Windows' `findstr`, `Select-String`),
+    /// and the start of a line it prints: a file's name or path and maybe a line number, then `:`.
+    static let searchTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:[ef]?grep|rg|ag|ack|findstr|select-string|sls)(?![A-Za-z0-9_\-])"#)
+    static let searchHit = TextMatcher(#"^[^\s:]{0,200}[/.][^\s:]{1,200}:(?:[ \t]?\d{1,7}[ \t]?:)?"#)
+
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
     /// `{SSHA}…`, `SCRAM-SHA-256$…`.
-    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:apr1|1|2[abxy]?|5|6|7|y|gy|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
+    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:apr1|1|2[abxy]?|5|6|7|8|9|y|gy|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
 
     /// A command that prints a file whose name names a key, a token or a secret (`cat
     /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).

@@ -149,6 +149,10 @@ struct SecretScan {
         ("NuGet", #"oy2[a-z0-9]{43}"#),
         // Fly.io's macaroon tokens (`fly tokens create`: `FlyV1 fm2_…`, base64 with `+` and `/`).
         ("Fly.io", #"fm[12][ar]?_[A-Za-z0-9+/=]{60,}"#),
+        // BIP32's extended private keys (`xprv…`, testnet `tprv…`, SegWit's `yprv`/`zprv`): base58,
+        // 111 characters, shown whole or wrapped (``wrapped(_:)`` takes the rest).
+        ("BIP32", #"[xtyzuvYZ]prv[1-9A-HJ-NP-Za-km-z]{40,108}"#),
+        ("PlanetScale", #"pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_\-.]{32,64}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
@@ -490,15 +494,16 @@ struct SecretScan {
     /// first), then the value (quoted, or up to the next space). A Wi-Fi or IPsec pre-shared key
     /// (`psk="…"`) is a password; JSON kept inside a JSON string escapes its quotes (`\"password\":\"…\"`).
     /// The word in the languages a screen may be in (the European Union's, the Nordic and Baltic
-    /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean), as OCR's English
+    /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
+    /// Thai and Hindi in ``cuedPasswordMatcher``), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
     static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
     /// pattern's time).
-    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u"#)
-    static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu"]
+    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-shared-key"#)
+    static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared"]
 
     static func passwordMatcher(labels: String) -> TextMatcher {
         TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
@@ -507,7 +512,7 @@ struct SecretScan {
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
-                       "psk") else { return [] }
+                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared") else { return [] }
         var found: [Secret] = []
         let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
         for match in Self.passwordMatcher.matches(in: text) + cued {

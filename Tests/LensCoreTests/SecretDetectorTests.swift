@@ -341,6 +341,37 @@ struct SecretDetectorTests {
         Case(text: "    authentication {\n        auth_type PASS\n        auth_pass kTzvBnWq\n    }", kind: .password, value: "kTzvBnWq"),
         // Digits of a code spaced apart, under its cue.
         Case(text: "Confirm your sign-in\nEnter this code in the open window:\n4 7 1 9 0 3", kind: .otp, value: "4 7 1 9 0 3"),
+        // The fourteenth round's: sessions typed by hand (IMAP, POP3, SMTP's AUTH PLAIN), a
+        // here-string to `sudo -S`, a form's password field, `git config`, a TLS key log's secret,
+        // a key in a link's fragment, a gift card's code, a Salesforce session wrapped in its
+        // column, an extended private key, a Wi-Fi key in a column, OpenWrt's and MikroTik's keys,
+        // labels in Greek and Hebrew, a password given to `mkpasswd`, XMPP's `register`, Azure
+        // DevOps' token under the sentence that gives it, WordPress's application password.
+        Case(text: "* OK [CAPABILITY IMAP4rev1] ready\na1 LOGIN ines Vk2mZt8Lqr\na1 OK Logged in", kind: .password, value: "Vk2mZt8Lqr"),
+        Case(text: "+OK POP3 ready\nUSER ines\n+OK\nPASS Zt8vRk2mLq\n+OK Logged in.", kind: .password, value: "Zt8vRk2mLq"),
+        Case(text: "250 SMTPUTF8\nAUTH PLAIN AGluZXNAZXhhbXBsZS5uZXQAVmsybVp0OExxcg==\n235 2.7.0 Authentication successful", kind: .password,
+             value: "AGluZXNAZXhhbXBsZS5uZXQAVmsybVp0OExxcg=="),
+        Case(text: "$ sudo -S apt-get update <<< 'Lq2mZt8vRk'", kind: .password, value: "Lq2mZt8vRk"),
+        Case(text: "  <input type=\"password\" name=\"pwd\" value=\"Rk2mLq8vZt\">", kind: .password, value: "Rk2mLq8vZt"),
+        Case(text: "$ git config --global sendemail.smtpPass 'Mz4kPq8vTw'", kind: .password, value: "Mz4kPq8vTw"),
+        Case(text: "CLIENT_RANDOM 1f0c2a9e5b7d4c3e9a8f2d6e4b1c7a904f1c2a9e5b7d4c3e9a8f2d6e4b1c7a90 8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d",
+             kind: .apiKey, value: "8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d"),
+        Case(text: "https://mega.nz/file/Xk2Lm9Qr#Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4", kind: .apiKey, value: "Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4"),
+        Case(text: "Google Play gift code\nK7QM 2XWP 9RTZ B4NV H3JD", kind: .apiKey, value: "K7QM 2XWP 9RTZ B4NV H3JD"),
+        Case(text: "Access Token     00DXk2Lm9Qr7Tz4V!Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd\n                 Jf5Gs0Ya2Qe.Rt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5",
+             kind: .apiKey, value: "Jf5Gs0Ya2Qe.Rt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5"),
+        Case(text: "Master private key:\nxprv9s21ZrQH143KXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks2Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6HdJf5Gs", kind: .apiKey,
+             value: "xprv9s21ZrQH143KXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks2Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6HdJf5Gs"),
+        Case(text: "Wi-Fi\nNetwork key   Tq7zWm2kLp9", kind: .password, value: "Tq7zWm2kLp9"),
+        Case(text: "wireless.default_radio0.key='Wm2kLp9Tq7z'", kind: .password, value: "Wm2kLp9Tq7z"),
+        Case(text: "/interface wireless security-profiles set [ find default=yes ] wpa2-pre-shared-key=Lp9Tq7zWm2k", kind: .password, value: "Lp9Tq7zWm2k"),
+        Case(text: "Router\nΚωδικός πρόσβασης: Kp9Tq7zWm2", kind: .password, value: "Kp9Tq7zWm2"),
+        Case(text: "סיסמה: Zw2kLp9Tq7", kind: .password, value: "Zw2kLp9Tq7"),
+        Case(text: "$ mkpasswd -m sha-512 'Qm8vLx2kTz'", kind: .password, value: "Qm8vLx2kTz"),
+        Case(text: "$ sudo prosodyctl register ines chat.example.net Tz8vQm2kLx", kind: .password, value: "Tz8vQm2kLx"),
+        Case(text: "You have added a new personal access token. Copy the token now!\nrsnwvfzdq4kq3g3vwh356j43ptcs4zcfmldjtvqfjjk7xq2bnw5c", kind: .apiKey,
+             value: "rsnwvfzdq4kq3g3vwh356j43ptcs4zcfmldjtvqfjjk7xq2bnw5c"),
+        Case(text: "Your new password for “CI deploy” is:\nn5rr CPnO NzzS Sxrv BSfI PJ3j", kind: .password, value: "n5rr CPnO NzzS Sxrv BSfI PJ3j"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1229,6 +1260,17 @@ struct SecretDetectorTests {
         "$ cat /etc/pgbouncer/userlist.txt\n\"ines\" \"SCRAM-SHA-256$4096:c2FsdA==$a2V5$c2VydmVy\"\n\"ops\" \"md52f1c9a8e5b7d4c3e9a8f2d6e4b1c7a90\"",
         "See Bug#677013#68 for the discussion; set{clear}_mce_nospec() functions",
         "https://example.net/api/key/value-of-the-day",
+        // The fourteenth round's neighbours: hashed secrets in a switch's config and in a proxy's
+        // labels; `grep` over code that names a password; sshd's settings and log; anchors and
+        // line numbers in links; a public key under its name; `klist`; a link to a section.
+        "enable secret 9 $9$Xk2Lm9Qr7Tz4Vb$Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm\nusername admin privilege 15 secret 8 $8$Lm9Qr7Tz4Vb8Nc$3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6",
+        "  - traefik.http.middlewares.auth.basicauth.users=admin:$$apr1$$Xk2Lm9Qr$$Tz4Vb8Nc3Wd6Yf1Hj5Ks0P",
+        "$ grep -rn password src/ | head -3\nsrc/auth/views.py:42: password = request.form[\"password\"]\nsrc/settings.py:88:PASSWORD_HASHERS = [",
+        "PasswordAuthentication no\nPermitEmptyPasswords no\nFailed password for invalid user admin from 203.0.113.5 port 52814 ssh2",
+        "https://github.com/acme/app/blob/main/README.md#L10-L20 and https://docs.example.net/guide#getting-started-with-v2",
+        "Master public key:\nzpub6Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks2Pa2MxQ7rWRt9Lq2Zv8Wc4",
+        "Default principal: lena@ACME.IO\nValid starting       Expires              Service principal",
+        "$ docker secret ls\nID                          NAME          CREATED\nq8w3e5r7t2y9u4i6o1p0a2s4d   db_password   2 days ago",
     ]
 
     @Test(arguments: negatives)

@@ -1,0 +1,306 @@
+import Foundation
+
+/// Secrets typed into a protocol's session, a here-string or a form, and keys that formats keep in
+/// places of their own: a TLS key log's secrets, a link's fragment, a gift card's code, a
+/// `git config` value named a password.
+extension SecretScan {
+    // MARK: - Mail and file-transfer sessions typed by hand
+
+    /// IMAP's `LOGIN` after its tag (`a1 LOGIN user password`, RFC 9051; the tag is a client's
+    /// short id, the command in any case): the user's name (quoted or not), then the password.
+    static let imapLogin = TextMatcher(#"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}|\d{1,4}|\.)[ \t]+(?:LOGIN|login|Login)[ \t]+(?:"[^"\n]{1,64}"|[^\s"]{1,64})[ \t]+(?=\S)"#)
+    /// POP3's and FTP's `PASS` (RFC 1939, RFC 959) at a line's start, in capitals as clients send it.
+    static let passCommand = TextMatcher(#"(?m)^[ \t]*(?:[<>\-]{1,4}[ \t]*)?PASS[ \t]+(?=\S)"#)
+    /// The `USER` line that comes before it.
+    static let userCommand = TextMatcher(#"(?m)^[ \t]*(?:[<>\-]{1,4}[ \t]*)?USER[ \t]+\S"#)
+    /// SMTP's `AUTH PLAIN` and IMAP's `AUTHENTICATE PLAIN` with the credentials on the line
+    /// (RFC 4616: base64 of the user's name and the password); OCR may split the base64.
+    static let plainAuthentication = TextMatcher(
+        #"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}[ \t]+)?(?i:AUTH|AUTHENTICATE)[ \t]+(?i:PLAIN)[ \t]+([A-Za-z0-9+/][A-Za-z0-9+/ ]{6,400}={0,2})[ \t]*$"#)
+
+    /// The password a mail or file-transfer session was given by hand (`openssl s_client`,
+    /// `telnet`, `nc`): IMAP's `LOGIN`, POP3's and FTP's `PASS` under its `USER` line, and the
+    /// base64 credentials of `AUTH PLAIN`.
+    func sessionLogins() -> [Secret] {
+        guard mentions("login", "pass ", "plain") else { return [] }
+        var found: [Secret] = []
+        func add(after index: Int) {
+            guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: true) else { return }
+            let value = squeezed(start, end)
+            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
+            found.append(secret(.password, nil, start, end))
+        }
+        if mentions("login") {
+            for match in Self.imapLogin.matches(in: text) { add(after: match.end) }
+        }
+        if mentions("pass "), mentions("user ") {
+            for match in Self.passCommand.matches(in: text) where Self.userCommand.firstMatch(in: linesAbove(match.start, 3)) != nil {
+                add(after: match.end)
+            }
+        }
+        if mentions("plain") {
+            for match in Self.plainAuthentication.matches(in: text) {
+                guard let range = match.range(1), let value = match[1], value.filter({ $0 != " " }).count >= 8 else { continue }
+                var end = range.upperBound
+                while end > range.lowerBound, Self.isSpace(utf8[end - 1]) { end -= 1 }
+                found.append(secret(.password, nil, range.lowerBound, end))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Here-strings
+
+    /// Bash's here-string: what follows `<<<` is the command's standard input.
+    static let hereString = TextMatcher(#"<<<[ \t]*(?=\S)"#)
+
+    /// A literal given as a here-string to a command that reads a password on its standard input
+    /// (``secretReader``: `sudo -S … <<< '…'`, `cryptsetup open … <<< "…"`), as ``pipedSecrets()``
+    /// takes one that `echo` pipes to it.
+    func hereStringSecrets() -> [Secret] {
+        guard mentions("<<<") else { return [] }
+        return Self.hereString.matches(in: text).compactMap { match in
+            var lineStart = match.start
+            while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]), match.start - lineStart < 300 { lineStart -= 1 }
+            guard Self.secretReader.firstMatch(in: slice(lineStart, match.start)) != nil,
+                  let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { return nil }
+            let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
+            let value = squeezed(start, end)
+            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    // MARK: - A form's password field
+
+    /// A form field that holds a password: `type="password"`, or a name that says so
+    /// (`name="pwd"`, `name="user_password"`); quotes of any kind, as OCR reads them.
+    static let passwordField = TextMatcher(
+        #"(?i)(?<![A-Za-z\-])(?:type[ \t]*=[ \t]*["'“”‘’]?password(?![A-Za-z])|name[ \t]*=[ \t]*["'“”‘’]?[A-Za-z_\-]{0,24}(?:password|passwd|pwd|pass)(?![A-Za-z]))"#)
+    static let valueAttribute = TextMatcher(#"(?i)(?<![A-Za-z\-])value[ \t]*=[ \t]*(?=["'“”‘’])"#)
+
+    /// The `value` of an HTML field that holds a password (a page's source, a saved form).
+    func passwordFieldValues() -> [Secret] {
+        guard mentions("value"), mentions("pass", "pwd") else { return [] }
+        var found: [Secret] = []
+        for line in lines(mentioning: ["value"]) where !Self.passwordField.matches(in: text, within: [line]).isEmpty {
+            for match in Self.valueAttribute.matches(in: text, within: [line]) {
+                guard let (start, end, quoted) = value(after: match.end), quoted, end > start,
+                      case let value = slice(start, end), Self.isPasswordValue(value, quoted: true),
+                      !value.hasPrefix("{"), !value.hasPrefix("<?"), !value.contains("{{") else { continue }
+                found.append(secret(.password, nil, start, end))
+            }
+        }
+        return found
+    }
+
+    // MARK: - A TLS key log
+
+    /// A line of the NSS key log format (`SSLKEYLOGFILE`, which browsers and curl write for
+    /// Wireshark): its label, the handshake's client random (not secret), then the secret. OCR may
+    /// read an `_` as a space.
+    static let keyLogLine = TextMatcher(
+        #"(?m)^[ \t]*(?:CLIENT[_ ]RANDOM|(?:CLIENT|SERVER)[_ ](?:EARLY[_ ]|HANDSHAKE[_ ])?TRAFFIC[_ ]SECRET(?:[_ ]?\d)?|(?:EARLY[_ ])?EXPORTER[_ ]SECRET|RSA)[ \t]+(?=[0-9A-Fa-fOo])"#)
+
+    /// A TLS key log's secrets: after the label and the 64 hexadecimal digits of the client
+    /// random, the rest of the line. Where OCR split the random, the whole rest is masked.
+    func keyLogSecrets() -> [Secret] {
+        guard mentions("random", "secret") else { return [] }
+        return Self.keyLogLine.matches(in: text).compactMap { match in
+            guard let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 2), let first = pieces.first, let last = pieces.last,
+                  squeezed(first.start, last.end).count >= 48 else { return nil }
+            let start = pieces.count >= 2 && (first.end - first.start == 64 || first.end - first.start == 16) ? pieces[1].start : first.start
+            return secret(.apiKey, "TLS secret", start, last.end)
+        }
+    }
+
+    // MARK: - Keys in a link's fragment
+
+    /// A link whose fragment is a key (MEGA's `/file/ID#KEY`, PrivateBin's `?ID#KEY`, Bitwarden
+    /// Send's `#/send/ID/KEY`): the browser never sends the fragment, so services that encrypt in
+    /// the browser put the key there. The match ends at the fragment. (OCR may split the address
+    /// once before it: `mega.nz/file/UvKj CWK4#…`.)
+    static let fragmentLink = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:https?://|www\.)[^\s#"'<>]{1,400}(?:[ \t][^\s#"'<>]{1,16})?#(?=[A-Za-z0-9_\-!/])"#)
+
+    /// The fragment of a link when a part of it is random (mixed case and digits, 20+ characters,
+    /// 3.5+ bits a character, 6+ changes between capitals, small letters and digits): anchors are words (`#installation`), line numbers (`#L10-L20`) or routes.
+    func fragmentKeys() -> [Secret] {
+        guard mentions("#"), mentions("http", "www.") else { return [] }
+        return Self.fragmentLink.matches(in: text).compactMap { match in
+            // The fragment, and the pieces OCR split from it (`#V ptB Q9NeHJ…`): each all of a
+            // key's characters, none a word, 300 characters at most.
+            var end = match.end
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 2), next.end - match.end <= 300,
+                  utf8[next.start..<next.end].reversed().drop(while: { ".,;".utf8.contains($0) }).allSatisfy({ Self.isTokenLetterOrJunk($0) || "_-!/".utf8.contains($0) }),
+                  end == match.end || !isSentenceWord(next) {
+                end = next.end
+            }
+            while end > match.end, ".,;".utf8.contains(utf8[end - 1]) { end -= 1 }
+            let fragment = squeezed(match.end, end)
+            let parts = fragment.split(whereSeparator: { "!/".contains($0) })
+            guard parts.contains(where: { part in
+                part.count >= 20 && part.contains(where: \.isUppercase) && part.contains(where: \.isLowercase) && part.contains(where: \.isNumber)
+                    && Self.entropy(String(part)) >= 3.5 && Self.classSwitches(ArraySlice(part.utf8)) >= 6
+            }) else { return nil }
+            return secret(.apiKey, "link key", match.end, end)
+        }
+    }
+
+    // MARK: - Gift cards
+
+    /// A gift card's or a wallet's code after its name (`Claim code:`, `Google Play gift code`,
+    /// `Steam Wallet Code`): whoever reads it can spend it.
+    static let giftCodeLabel = TextMatcher(
+        #"(?i)(?<![A-Za-z])(?:gift[ \t]*(?:card[ \t]*)?(?:code|pin|number)|claim[ \t]*code|redeem(?:ption)?[ \t]*code|wallet[ \t]*code)(?![A-Za-z])[ \t]*[:#]?"#)
+    /// The code: three to six groups of four to six capitals and digits, with dashes or spaces.
+    static let giftCodeShape = TextMatcher(#"^[A-Z0-9]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])(?:[A-Z0-9]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])){1,4}[A-Z0-9]{4,6}$"#)
+
+    func giftCodes() -> [Secret] {
+        guard mentions("gift", "claim", "redeem", "wallet") else { return [] }
+        return Self.giftCodeLabel.matches(in: text, within: lines(mentioning: ["code", "pin", "number"])).compactMap { match in
+            // The rest of the label's line, or the next line when that rest is blank.
+            let (start, end) = nextFilledLine(after: match.end)
+            guard end > start, end - start <= 48, case let code = slice(start, end), Self.giftCodeShape.firstMatch(in: code) != nil,
+                  code.contains(where: \.isNumber), code.filter(\.isLetter).count >= 4 else { return nil }
+            return secret(.apiKey, "gift code", start, end)
+        }
+    }
+
+    // MARK: - `git config`
+
+    /// `git config [scope] NAME VALUE` where the name's last part names a password or token
+    /// (`sendemail.smtpPass`, `credential.…token`, `http.extraHeader`'s `Authorization: …`).
+    static let gitConfigSetting = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])git[ \t]+config(?:[ \t]+--?[A-Za-z\-]+)*[ \t]+[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-"]+){0,3}\.[A-Za-z0-9_\-]*?(?:pass|password|passwd|pwd|token|secret|apikey)[ \t]+(?=\S)"#)
+
+    func gitConfigSecrets() -> [Secret] {
+        guard mentions("git"), mentions("config") else { return [] }
+        return Self.gitConfigSetting.matches(in: text).compactMap { match in
+            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: false) else { return nil }
+            let value = squeezed(start, end)
+            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
+            return secret(.password, nil, start, end)
+        }
+    }
+
+    // MARK: - Wi-Fi keys without a colon
+
+    /// A Wi-Fi key's label then its value in the next column, without a colon (`Network key
+    /// p6s4H55YmO2`, Windows' `Network security key`), on a line of its own; and a wireless
+    /// interface's `key` in a router's config (OpenWrt's `wireless.default_radio0.key='…'`).
+    static let networkKeyColumn = TextMatcher(#"(?im)^[ \t]*(?:network|wi-?fi|wireless|wlan)(?:[ \t]+security)?[ \t]+key[ \t]+(?=[^\s:：=(])(?![^\n]*[:：])"#)
+    static let wirelessConfigKey = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:wireless|wifi|wlan)[A-Za-z0-9_.@\[\]\-]{0,64}\.key[ \t]*=[ \t]*(?=\S)"#)
+
+    func columnNetworkKeys() -> [Secret] {
+        guard mentions(" key", ".key") else { return [] }
+        var found: [Secret] = []
+        for match in Self.networkKeyColumn.matches(in: text) {
+            // One value to the line's end (OCR may split it once).
+            guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                  case let value = squeezed(first.start, last.end), value.count >= 8, Self.isPasswordValue(value, quoted: false),
+                  Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) && value.contains(where: \.isLetter) else { continue }
+            found.append(secret(.password, nil, first.start, last.end))
+        }
+        if mentions(".key") {
+            for match in Self.wirelessConfigKey.matches(in: text) {
+                guard let (start, end, quoted) = value(after: match.end), end > start, case let value = squeezed(start, end),
+                      value.count >= 8, Self.isPasswordValue(value, quoted: quoted) else { continue }
+                found.append(secret(.password, nil, start, end))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Hashes are no secrets
+
+    /// A password's hash as crypt(3) writes it (`$6$salt$hash`, `$2y$10$…`), maybe after a Cisco
+    /// type's digit (`enable secret 9 $9$…`, scrypt; type 8 is PBKDF2), ending the line.
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:apr1|1|2[abxy]?|5|6|7|8|9|y|gy)\$[^\s$]{1,64}\$[^\s$]{8,}$"#)
+
+    /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
+    /// (a hash is no password; the README says which hashes Lens leaves).
+    func isStoredHash(_ secret: Secret) -> Bool {
+        guard secret.kind == .apiKey || secret.kind == .password, secret.end - secret.start >= 20 else { return false }
+        // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
+        // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
+        var lineStart = secret.start
+        while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil
+        }
+    }
+
+    /// Cisco's `enable secret 9 …`, `username … secret 8 …`: the digit says the value is a hash
+    /// (4 SHA-256, 5 MD5, 8 PBKDF2, 9 scrypt); OCR may split it.
+    static let ciscoHashedSecret = TextMatcher(#"(?i)(?<![A-Za-z])secret[ \t]+[4589][ \t]+\S{1,4}(?:[ \t]?\S){10,120}$"#)
+
+    // MARK: - Salesforce sessions
+
+    /// A Salesforce session id (`sf org display`'s access token): the org's id (`00D`, 15
+    /// characters), `!`, the session; OCR may read the `!` as `l`, `I`, `1` or `|`, with a space.
+    static let salesforceSession = TextMatcher(#"(?<![A-Za-z0-9])00D[A-Za-z0-9]{12,15} ?[!lI1|] ?[A-Za-z0-9._]{16,}"#)
+
+    /// The session and the machine-made pieces OCR split from it (``wrapped(_:)`` takes the next
+    /// line when the screen wrapped it).
+    func salesforceSessions() -> [Secret] {
+        guard mentions("00d") else { return [] }
+        return Self.salesforceSession.matches(in: text).map { match in
+            secret(.apiKey, "Salesforce", match.start, valueEnd(from: match.end))
+        }
+    }
+
+    // MARK: - Passwords given to a hashing command
+
+    /// `mkpasswd` and `openssl passwd` print the hash of the password given to them (`mkpasswd -m
+    /// sha-512 '…'`, `openssl passwd -6 -salt x '…'`): the hash is no secret, the argument is.
+    static let passwordHashingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:mkpasswd|openssl[ \t]+passwd)(?![A-Za-z0-9_\-])"#)
+
+    func passwordsGivenToHashing() -> [Secret] {
+        guard mentions("mkpasswd", "passwd") else { return [] }
+        return Self.passwordHashingCommand.matches(in: text).compactMap { match in
+            // The quoted argument, or else the last piece before the command ends (`)`, `|`, `;`).
+            guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 2) else { return nil }
+            var candidate: (start: Int, end: Int)?
+            for piece in pieces {
+                let first = utf8[piece.start]
+                if first == 0x29 || first == 0x7C || first == 0x3B { break }
+                if quoteLength(at: piece.start) > 0 {
+                    guard let (start, end, _) = value(after: piece.start), end > start else { return nil }
+                    candidate = (start, end)
+                    break
+                }
+                if first != 0x2D { candidate = piece }
+            }
+            guard let (start, end) = candidate else { return nil }
+            var stop = end
+            while stop > start, [0x29, 0x22, 0x27, 0x3B].contains(utf8[stop - 1]) { stop -= 1 }
+            let value = squeezed(start, stop)
+            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: true),
+                  !(value.allSatisfy { $0.isLetter || $0 == "-" } && value.lowercased() == value) else { return nil }
+            return secret(.password, nil, start, stop)
+        }
+    }
+
+    // MARK: - Proxmox API tokens
+
+    /// Proxmox VE's API token header: `PVEAPIToken=USER@REALM!TOKENID=SECRET`, the secret a UUID
+    /// (OCR may put spaces around the `!` and inside the UUID).
+    static let proxmoxToken = TextMatcher(#"(?i)PVEAPIToken[ \t]?=[^\s=]{1,64}(?:[ \t][^\s=]{1,32}){0,2}[ \t]?=[ \t]?(?=[0-9A-Fa-fOQ])"#)
+
+    func proxmoxTokens() -> [Secret] {
+        guard mentions("pveapitoken") else { return [] }
+        return Self.proxmoxToken.matches(in: text).compactMap { match in
+            // The UUID's pieces, to a quote or the line's end (at most six: OCR splits it).
+            var end = match.end
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 48 {
+                let stop = utf8[next.start..<next.end].firstIndex(where: { !(Self.isAlphanumeric($0) || $0 == 0x2D) }) ?? next.end
+                guard stop > next.start else { break }
+                end = stop
+                if stop < next.end { break }
+            }
+            guard squeezed(match.end, end).count >= 30 else { return nil }
+            return secret(.apiKey, "Proxmox", match.end, end)
+        }
+    }
+}
