@@ -340,9 +340,10 @@ extension SecretScan {
     /// `creds: ana / …`, `user/pass: ci | …` (OCR reads a `/` as `|`), a space beside the `/`. No
     /// label names the second piece, so it must look like a secret on its own
     /// (``looksLikeSecretOnItsOwn(_:)``) or mix 8+ letters and digits: `login with Google / Apple` is none.
-    /// Right after `login is` or `creds:` a pair needs no spaces around its `/` (`login is ops/…`).
+    /// Right after `login is`, `creds:` or `creds` a pair needs no spaces around its `/` (`login is
+    /// ops/…`, `staging creds ci/…`).
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)|(?:log-?in|credentials?|creds)[ \t]*(?:is|are|:|=)[ \t]*[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
 
     /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
     /// pass …`, `user admin, pw …`.

@@ -350,8 +350,17 @@ extension SecretScan {
             }
             var end = index
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
-            guard end - start >= 16, spaces <= 6, case let piece = Self.withoutOCRJunk(squeezed(start, end)), Self.isRandomToken(piece),
-                  startsItsLine || !piece.allSatisfy(\.isHexDigit) else { break }
+            guard end - start >= 16, spaces <= 6, case let piece = Self.withoutOCRJunk(squeezed(start, end)), Self.isRandomToken(piece) else { break }
+            // Under a key that came after its label, the next line must be the key's alone: it
+            // starts with a key's character, holds no word (`$ aws configure set …` is the next
+            // command) and is no hash.
+            if !startsItsLine {
+                guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit),
+                      !utf8[start..<end].split(whereSeparator: Self.isSpace).contains(where: { word in
+                          let offset = word.startIndex
+                          return isSentenceWord((offset, word.endIndex))
+                      }) else { break }
+            }
             result.end = end
         }
         return result

@@ -122,10 +122,11 @@ extension SecretScan {
 
     /// 32+ small letters and digits with more entropy than hexadecimal digits can have (Azure
     /// DevOps' 52-character tokens are base32) and five consonants in a row somewhere, as no
-    /// English is: a token in one case, not a hash or words run together.
+    /// English is, or 40+ characters with four digits: a token in one case, not a hash or words
+    /// run together.
     static func isRandomBase32(_ value: String) -> Bool {
         value.count >= 32 && value.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } && value.contains(where: \.isNumber)
-            && longestConsonantRun(value) >= 5 && entropy(value) >= 4.2
+            && (longestConsonantRun(value) >= 5 || value.count >= 40 && value.filter(\.isNumber).count >= 4) && entropy(value) >= 4.2
     }
 
     /// The next line after `index` that holds anything, without the spaces around it.

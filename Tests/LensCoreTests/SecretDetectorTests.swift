@@ -372,6 +372,8 @@ struct SecretDetectorTests {
         Case(text: "You have added a new personal access token. Copy the token now!\nrsnwvfzdq4kq3g3vwh356j43ptcs4zcfmldjtvqfjjk7xq2bnw5c", kind: .apiKey,
              value: "rsnwvfzdq4kq3g3vwh356j43ptcs4zcfmldjtvqfjjk7xq2bnw5c"),
         Case(text: "Your new password for “CI deploy” is:\nn5rr CPnO NzzS Sxrv BSfI PJ3j", kind: .password, value: "n5rr CPnO NzzS Sxrv BSfI PJ3j"),
+        Case(text: "Omar  09:14\nstaging creds ci/Vk2mZt8Lqr", kind: .password, value: "Vk2mZt8Lqr"),
+        Case(text: "Copy the token now!\nrmip2fmrak2stv5zb6pltivyyd77vo2cmohkyoq4ne3xa", kind: .apiKey, value: "rmip2fmrak2stv5zb6pltivyyd77vo2cmohkyoq4ne3xa"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -939,6 +941,13 @@ struct SecretDetectorTests {
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
     @Test func aWordAfterAPasswordStays() {
         #expect(SecretDetector().masking("password: Abc123! (changed)").text == "password: [password] (changed)")
+    }
+
+    /// A key that ends its line after its label goes on under it only when the next line is the
+    /// key's alone: the next command stays (`Access Token     00D…` wrapped in its column does not).
+    @Test func theNextCommandUnderAKeyStays() {
+        let masked = SecretDetector().masking("$ export GITHUB_TOKEN=ghp_Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0O\n$ aws configure set region eu-north-1")
+        #expect(masked.text == "$ export GITHUB_TOKEN=[api key: GitHub]\n$ aws configure set region eu-north-1")
     }
 
     /// A connection string's next setting is no part of its password.
