@@ -251,7 +251,8 @@ extension SecretScan {
     /// A search tool (`grep`, ripgrep, `ag`, `ack`, `git grep`, Windows' `findstr`, `Select-String`),
     /// and the start of a line it prints: a file's name or path and maybe a line number, then `:`.
     static let searchTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:[ef]?grep|rg|ag|ack|findstr|select-string|sls)(?![A-Za-z0-9_\-])"#)
-    static let searchHit = TextMatcher(#"^[^\s:]{0,200}[/.][^\s:]{1,200}:(?:[ \t]?\d{1,7}[ \t]?:)?"#)
+    /// (OCR may split the path once or twice: `src/auth/views. py:42:`.)
+    static let searchHit = TextMatcher(#"^(?=[^:\n]{0,240}[/.])[^\s:]{1,200}(?:[ \t][^\s:]{1,40}){0,2}:(?:[ \t]?\d{1,7}[ \t]?:)?"#)
 
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
     /// `{SSHA}…`, `SCRAM-SHA-256$…`.

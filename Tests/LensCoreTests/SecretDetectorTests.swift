@@ -1275,6 +1275,7 @@ struct SecretDetectorTests {
         "enable secret 9 $9$Xk2Lm9Qr7Tz4Vb$Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm\nusername admin privilege 15 secret 8 $8$Lm9Qr7Tz4Vb8Nc$3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6",
         "  - traefik.http.middlewares.auth.basicauth.users=admin:$$apr1$$Xk2Lm9Qr$$Tz4Vb8Nc3Wd6Yf1Hj5Ks0P",
         "$ grep -rn password src/ | head -3\nsrc/auth/views.py:42: password = request.form[\"password\"]\nsrc/settings.py:88:PASSWORD_HASHERS = [",
+        "$ grep -rn password src/ | head -3\nsrc/auth/views. py:42: password = request.form[\"password\"]", // as OCR read one
         "PasswordAuthentication no\nPermitEmptyPasswords no\nFailed password for invalid user admin from 203.0.113.5 port 52814 ssh2",
         "https://github.com/acme/app/blob/main/README.md#L10-L20 and https://docs.example.net/guide#getting-started-with-v2",
         "Master public key:\nzpub6Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks2Pa2MxQ7rWRt9Lq2Zv8Wc4",
