@@ -33,17 +33,22 @@ extension SecretScan {
     /// string, code's `value!.Name2` are none.
     func passwordShapedValues() -> [Secret] {
         var found: [Secret] = []
-        var index = 0
+        var index = 0, scanned = 0
         let count = utf8.count
         let isSymbol = Self.passwordSymbolTable
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         while index < count {
-            // Only the words that hold such a symbol: found in one pass over the bytes.
+            // Only the words that hold such a symbol: found in one pass over the bytes. A word
+            // longer than a kilobyte is read a kilobyte at a time, each byte once (a run of
+            // `x#x#…` past a kilobyte once kept this loop at the same place for ever).
             guard isSymbol[Int(utf8[index])] else { index += 1; continue }
+            let symbol = index
             var wordStart = index
-            while wordStart > 0, !isBlank(utf8[wordStart - 1]), index - wordStart < 1_024 { wordStart -= 1 }
+            while wordStart > scanned, !isBlank(utf8[wordStart - 1]), index - wordStart < 1_024 { wordStart -= 1 }
             while index < count, !isBlank(utf8[index]), index - wordStart < 1_024 { index += 1 }
             let wordEnd = index
+            index = max(wordEnd, symbol + 1)
+            scanned = wordEnd
             guard wordEnd - wordStart >= 8 else { continue }
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).

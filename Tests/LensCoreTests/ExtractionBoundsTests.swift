@@ -23,6 +23,16 @@ struct ExtractionBoundsTests {
         #expect(value(last, in: text) == "ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ")
     }
 
+    /// A run without spaces past a kilobyte that holds a password's symbols (`x#x#…`, a banner of
+    /// `#`, `A!A!…`) is read once: the password-shape rule once stayed at its kilobyte's end for
+    /// ever. The key after it is still found.
+    @Test(arguments: ["x#", "#", "A!", "Ab1!", "https://a.io/x#", "00DAAAAAAAAAAAA!"])
+    func aLongRunOfSymbolsEnds(unit: String) throws {
+        let text = String(repeating: unit, count: 8_192 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
+        let last = try #require(detector.secrets(in: text).last)
+        #expect(value(last, in: text) == "ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ")
+    }
+
     /// Numbers in groups of four for 20 KB (a spreadsheet, a hex dump), then a card.
     @Test func aCardAfterALongRunOfGroupsIsFound() throws {
         let text = String(repeating: "4111 ", count: 4_000) + "x\nCard 4242 4242 4242 4242 exp 12/29\n"
