@@ -220,11 +220,14 @@ extension SecretScan {
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
     func isStoredHash(_ secret: Secret) -> Bool {
-        guard secret.kind == .apiKey || secret.kind == .password, secret.end - secret.start >= 20 else { return false }
+        // (A hash is short: two lines of one at most. Bounded: a 30 KB line of labels gives
+        // thousands of finds, each looked at here.)
+        guard secret.kind == .apiKey || secret.kind == .password, (20...400).contains(secret.end - secret.start) else { return false }
         // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
         // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
         var lineStart = secret.start
-        while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        while lineStart > 0, secret.start - lineStart < 200, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        guard utf8[lineStart..<secret.end].contains(0x24) || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) else { return false }
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil
