@@ -25,10 +25,7 @@ extension SecretScan {
         guard mentions("login", "pass ", "plain") else { return [] }
         var found: [Secret] = []
         func add(after index: Int) {
-            guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: true) else { return }
-            let value = squeezed(start, end)
-            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
-            found.append(secret(.password, nil, start, end))
+            if let password = passwordArgument(after: index, dashStartsIt: true) { found.append(password) }
         }
         if mentions("login") {
             for match in Self.imapLogin.matches(in: text) { add(after: match.end) }
@@ -175,12 +172,16 @@ extension SecretScan {
 
     func gitConfigSecrets() -> [Secret] {
         guard mentions("git"), mentions("config") else { return [] }
-        return Self.gitConfigSetting.matches(in: text).compactMap { match in
-            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: false) else { return nil }
-            let value = squeezed(start, end)
-            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
-            return secret(.password, nil, start, end)
-        }
+        return Self.gitConfigSetting.matches(in: text).compactMap { passwordArgument(after: $0.end, dashStartsIt: false) }
+    }
+
+    /// The password given as the argument after `index` (``separateValue(after:dashStartsIt:)``):
+    /// 4+ characters, no shell variable, a password's value (``isPasswordValue(_:quoted:)``).
+    func passwordArgument(after index: Int, dashStartsIt: Bool) -> Secret? {
+        guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: dashStartsIt) else { return nil }
+        let value = squeezed(start, end)
+        guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
+        return secret(.password, nil, start, end)
     }
 
     // MARK: - Wi-Fi keys without a colon
