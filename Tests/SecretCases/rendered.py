@@ -100,6 +100,16 @@ Hindi and a password field's `value=`; negatives such as `sshd` logs and config,
 policy, hashed basic-auth labels and Cisco secrets, `aws sts` ids, a cluster's CA data, extended public
 keys, signed commits, `grep` over code, `klist`, `gpg --list-secret-keys`, `docker secret ls` and
 `luksDump`.
+`--pool fifteenth` (see ``fifteenth_secret_case``), written after the fourteenth had been through one
+round and before any rule was run on it: values a command prints alone on the next line (`security
+… -w`, `nmcli -s -g`, `wg genkey`, `argocd admin initial-password`, `secret-tool lookup`), `openssl
+dgst -hmac`, `echo … >` a password file, PuTTY and minisign keys, Signal's backup passphrase,
+credentials passed to functions, curl's `-b`, Azure function keys, `oathtool`, ODBC's `Pwd=`, SRT,
+`smbpasswd`, rclone, `ipmitool`, SNMP communities, `x11vnc`, `.mbsyncrc`, `ssh-keygen -N`, client
+secrets, Jenkins tokens, WordPress salts, `ldappasswd -s` and `nsec1`; negatives such as realm and DKIM
+public keys, SOPS and sealed secrets, JWKS, ACME challenges, an Ethereum keystore, masked password
+fields, ULIDs and trace ids, apt's `Release` hashes, `ssh-add -l`, Git LFS pointers, passkey ids,
+`wg show` and `Cargo.lock` checksums.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -2762,6 +2772,188 @@ def fourteenth_negative_case(rng):
             "	Digest:     " + " ".join(rand(rng, HEX, 2) for _ in range(16))]
 
 
+def fifteenth_secret_case(rng):
+    """The fifteenth pool (`--pool fifteenth`): written after the fourteenth pool had been through one
+    round, before any rule was run on it, from places none of the fourteen earlier pools has: a value a
+    command prints alone on the line after it (macOS `security … -w`, `nmcli -s -g …psk`, `wg genkey`,
+    `argocd admin initial-password`, `secret-tool lookup`), `openssl dgst -hmac`, a password written to a
+    file by `echo >`, PuTTY's `.ppk` and minisign's secret keys, Signal's backup passphrase, `kubectl
+    create secret docker-registry`, credentials passed to a function (`server.login(…)`, `auth=(…)`,
+    `NetworkCredential(…)`), curl's `-b` cookie, Azure Functions and APIM keys, `oathtool`, Gradle's proxy
+    password, ODBC's `Pwd=`, SRT's `passphrase=`, `transmission-remote -n`, `smbpasswd` fed by `echo`,
+    rclone's `pass =`, `ipmitool -P`, SNMP communities, `x11vnc -passwd`, `.mbsyncrc`'s `Pass`,
+    offlineimap's `remotepass`, `ssh-keygen -N`, a client secret under its label, LXD's trust password,
+    Jenkins API tokens, WordPress salts, `ldappasswd -s` and Nostr's `nsec1`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain_password(rng).replace("'", "")
+        return "password", rng.choice([[f"$ security add-generic-password -a {user} -s smtp.acme.io -w '{v}'", "$ "],
+                                       ["$ security find-generic-password -s smtp.acme.io -w", v, "$ "]]), [v]
+    if choice == 1:
+        v = plain_password(rng)
+        return "password", ["$ nmcli -s -g 802-11-wireless-security.psk connection show Home", v, "$ nmcli radio wifi", "enabled"], [v]
+    if choice == 2:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", rng.choice([["$ wg genkey | tee /etc/wireguard/private.key", v, "$ chmod 600 /etc/wireguard/private.key"],
+                                      ["$ sudo wg show wg0 private-key", v]]), [v]
+    if choice == 3:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ openssl dgst -sha256 -hmac '{v}' payload.json", f"HMAC-SHA2-256(payload.json)= {rand(rng, HEX, 64)}"], [v]
+    if choice == 4:
+        v = plain_password(rng).replace("'", "").replace("%", "")
+        return "password", [rng.choice([f"$ echo '{v}' > ~/.vault_pass.txt", f"$ printf '%s' '{v}' > ~/.config/restic/password"]),
+                            "$ chmod 600 ~/.vault_pass.txt"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM + "-", 16)
+        return "password", ["$ argocd admin initial-password -n argocd", v, "",
+                            " This password must be only used for first time login. We strongly recommend you update the password using `argocd account update-password`."], [v]
+    if choice == 6:
+        v = rand(rng, ALNUM + "+/", 64) + rand(rng, ALNUM + "+/", 4)
+        return "api_key", ["PuTTY-User-Key-File-3: ssh-ed25519", "Encryption: none", f"Comment: {user}@laptop", "Public-Lines: 2",
+                           "AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(rng, ALNUM + "+/", 39), rand(rng, ALNUM + "+/", 8), "Private-Lines: 1", v,
+                           f"Private-MAC: {rand(rng, HEX, 64)}"], [v]
+    if choice == 7:
+        v = "RWRTY0Iy" + rand(rng, ALNUM + "+/", 64)
+        w = rand(rng, ALNUM + "+/", 70)
+        return "api_key", ["$ cat ~/.minisign/minisign.key", "untrusted comment: minisign encrypted secret key", v, w], [v, w]
+    if choice == 8:
+        v = " ".join(rand(rng, string.digits, 5) for _ in range(6))
+        return "password", ["Chat backups", "Write down this passphrase. You'll need it to restore a backup.", v, "I have written down the passphrase"], [v]
+    if choice == 9:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ kubectl create secret docker-registry regcred --docker-server=registry.acme.io \\",
+                            f"    --docker-username={user} --docker-password='{v}' --docker-email={user}@acme.io", "secret/regcred created"], [v]
+    if choice == 10:
+        v = plain_password(rng).replace('"', "").replace("\\", "")
+        return "password", rng.choice([["import smtplib", "server = smtplib.SMTP_SSL(\"smtp.acme.io\", 465)", f"server.login(\"{user}@acme.io\", \"{v}\")"],
+                                       [f"r = requests.get(\"https://{host}/api/status\", auth=(\"{user}\", \"{v}\"))", "r.raise_for_status()"],
+                                       [f"var cred = new NetworkCredential(\"{user}\", \"{v}\");", "client.Credentials = cred;"]]), [v]
+    if choice == 11:
+        v = rand(rng, ALNUM + "-_", 43)
+        return "api_key", [rng.choice([f"$ curl -b 'session={v}' https://{host}/api/me", f"$ curl --cookie \"auth_token={v}\" https://{host}/api/me"]),
+                           '{"id": 42, "name": "' + user + '"}'], [v]
+    if choice == 12:
+        if rng.random() < 0.5:
+            v = rand(rng, ALNUM, 54) + "=="
+            return "api_key", [f"$ curl -H 'x-functions-key: {v}' \\", "    https://acme-fn.azurewebsites.net/api/resize"], [v]
+        v = rand(rng, HEX, 32)
+        return "api_key", ["POST /translate?api-version=3.0&to=de HTTP/1.1", "Host: api.cognitive.microsofttranslator.com",
+                           f"Ocp-Apim-Subscription-Key: {v}", "Content-Type: application/json"], [v]
+    if choice == 13:
+        s = rand(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 32)
+        return "api_key", [f"$ oathtool --totp -b {s}", rand(rng, string.digits, 6)], [s]
+    if choice == 14:
+        v = plain_password(rng)
+        return "password", ["# ~/.gradle/gradle.properties", "systemProp.https.proxyHost=proxy.acme.io", "systemProp.https.proxyUser=" + user,
+                            f"systemProp.https.proxyPassword={v}"], [v]
+    if choice == 15:
+        v = plain_password(rng).replace(";", "").replace("}", "")
+        return "password", [f"conn = pyodbc.connect(\"Driver={{ODBC Driver 18 for SQL Server}};Server={host};Database=shop;Uid={user};Pwd={v};Encrypt=yes\")"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, rng.choice([16, 24, 32]))
+        return "password", [f"$ ffmpeg -re -i talk.mp4 -c copy -f mpegts 'srt://{host}:9000?passphrase={v}&pbkeylen=16'"], [v]
+    if choice == 17:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ transmission-remote {host}:9091 -n '{user}:{v}' -l", f"$ aria2c --enable-rpc --rpc-secret={v} --dir=/srv/dl"]),
+                            "ID   Done  Have  ETA  Up  Down  Ratio  Status  Name"], [v]
+    if choice == 18:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ (echo '{v}'; echo '{v}') | sudo smbpasswd -s -a {user}", f"Added user {user}."], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM + "-_", 64)
+        return "password", ["$ rclone config show nas", "[nas]", "type = sftp", f"host = {host}", f"user = {user}", f"pass = {v}"], [v]
+    if choice == 20:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ ipmitool -I lanplus -H {host} -U ADMIN -P '{v}' chassis power status", "Chassis Power is on"], [v]
+    if choice == 21:
+        v = rand(rng, ALNUM, rng.choice([12, 16]))
+        return "password", rng.choice([["core-sw1(config)# snmp-server community " + v + " RO 10", "core-sw1(config)# end"],
+                                       [f"$ snmpwalk -v2c -c {v} {host} system", "SNMPv2-MIB::sysDescr.0 = STRING: Linux nas 6.1.0"]]), [v]
+    if choice == 22:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ x11vnc -display :0 -forever -passwd '{v}'", "The VNC desktop is:      nas:0", "PORT=5900"], [v]
+    if choice == 23:
+        v = plain_password(rng).replace('"', "")
+        return "password", rng.choice([["# ~/.mbsyncrc", "IMAPAccount work", f"Host imap.acme.io", f"User {user}@acme.io", f"Pass \"{v}\"", "SSLType IMAPS"],
+                                       ["[Repository work-remote]", "type = IMAP", "remotehost = imap.acme.io", f"remoteuser = {user}", f"remotepass = {v}"]]), [v]
+    if choice == 24:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ ssh-keygen -t ed25519 -N '{v}' -f ~/.ssh/id_deploy", f"$ ssh-keygen -p -f ~/.ssh/id_ed25519 -P '' -N '{v}'"]),
+                            "Your identification has been saved with the new passphrase."], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["Clients › grafana › Credentials", "Client Authenticator   Client Id and Secret", "Client secret", v, "Regenerate"], [v]
+    if choice == 26:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ lxc config set core.trust_password '{v}'", "$ lxc config set core.https_address '[::]:8443'"], [v]
+    if choice == 27:
+        v = "11" + rand(rng, HEX, 32)
+        return "api_key", ["API Token", "Current token(s)", f"ci-deploy   {v}", "Copy this token now, because it cannot be recovered in the future."], [v]
+    if choice == 28:
+        values = [rand(rng, ALNUM + "!#$%&()*+,-.:;<=>?@[]^_{|}~ ", 64).strip() for _ in range(2)]
+        return "api_key", [f"define( 'AUTH_KEY',         '{values[0]}' );", f"define( 'SECURE_AUTH_KEY',  '{values[1]}' );"], values
+    if choice == 29:
+        v = plain_password(rng).replace("'", "").replace('"', "")
+        return "password", [f"$ ldappasswd -H ldap://{host} -x -D \"cn=admin,dc=acme,dc=io\" -W -s '{v}' \"uid={user},ou=people,dc=acme,dc=io\"",
+                            "Enter LDAP Password:"], [v]
+    if choice == 30:
+        v = "nsec1" + rand(rng, "qpzry9x8gf2tvdw0s3jn54khce6mua7l", 58)
+        return "api_key", ["Keys", "Public key", "npub1" + rand(rng, "qpzry9x8gf2tvdw0s3jn54khce6mua7l", 58), "Private key", v, "Never share your private key"], [v]
+    v = plain_password(rng)
+    return "password", [f"$ secret-tool lookup service imap user {user}", v, "$ "], [v]
+
+
+def fifteenth_negative_case(rng):
+    choice = rng.randrange(16)
+    b64 = ALNUM + "+/"
+    if choice == 0:
+        return ["Realm settings › Keys", "Algorithm  Type  Kid  Use  Public key", f"RS256  RSA  {rand(rng, ALNUM + '-_', 43)}  SIG",
+                "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA" + rand(rng, b64, 40), rand(rng, b64, 80)]
+    if choice == 1:
+        return ["$ dig +short TXT google._domainkey.acme.io", f'"v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC{rand(rng, b64, 60)}"',
+                "$ dig +short TXT acme.io", f'"google-site-verification={rand(rng, ALNUM + "-_", 43)}"']
+    if choice == 2:
+        return ["# secrets.enc.yaml", f"password: ENC[AES256_GCM,data:{rand(rng, b64, 16)}=,iv:{rand(rng, b64, 43)}=,tag:{rand(rng, b64, 22)}==,type:str]",
+                "sops:", f"    lastmodified: \"2026-11-2{rng.randint(0, 8)}T10:12:44Z\"", f"    mac: ENC[AES256_GCM,data:{rand(rng, b64, 40)}=,type:str]"]
+    if choice == 3:
+        return ["apiVersion: bitnami.com/v1alpha1", "kind: SealedSecret", "spec:", "  encryptedData:", f"    password: AgB{rand(rng, b64, 70)}",
+                f"    username: AgC{rand(rng, b64, 50)}"]
+    if choice == 4:
+        return ["$ curl -s https://auth.acme.io/.well-known/jwks.json | jq '.keys[0]'", "{", '  "kty": "RSA",', '  "use": "sig",',
+                f'  "kid": "{rand(rng, HEX, 40)}",', f'  "n": "{rand(rng, ALNUM + "-_", 70)}",', '  "e": "AQAB"', "}"]
+    if choice == 5:
+        return ["$ dig +short TXT _acme-challenge.acme.io", f'"{rand(rng, ALNUM + "-_", 43)}"', "$ certbot renew --dry-run",
+                "Congratulations, all simulated renewals succeeded"]
+    if choice == 6:
+        return ['{"address": "' + rand(rng, HEX, 40) + '", "crypto": {"cipher": "aes-128-ctr",', f'  "ciphertext": "{rand(rng, HEX, 64)}",',
+                f'  "cipherparams": {{"iv": "{rand(rng, HEX, 32)}"}}, "kdf": "scrypt",', f'  "mac": "{rand(rng, HEX, 64)}"}}, "version": 3}}']
+    if choice == 7:
+        return ["Connection settings", f"Host: {rng.choice(['db-03.internal', '10.0.8.21'])}   Port: 5432", "Username: app_ro",
+                "Password: ••••••••••   ☑ Save password", "Test Connection"]
+    if choice == 8:
+        ulid = "01J" + rand(rng, "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 23)
+        return [f"level=info msg=\"request done\" request_id={ulid} status=200 dur=12ms",
+                f"traceparent: 00-{rand(rng, HEX, 32)}-{rand(rng, HEX, 16)}-01", f"trace_id={rand(rng, HEX, 32)} span_id={rand(rng, HEX, 16)}"]
+    if choice == 9:
+        return ["Origin: Debian", "Suite: stable", "SHA256:", f" {rand(rng, HEX, 64)}  {rng.randint(10000, 99999)} main/binary-amd64/Packages",
+                f" {rand(rng, HEX, 64)}  {rng.randint(1000, 9999)} main/binary-amd64/Release"]
+    if choice == 10:
+        return ["$ ssh-add -l", f"256 SHA256:{rand(rng, b64, 43)} lena@laptop (ED25519)", f"3072 SHA256:{rand(rng, b64, 43)} deploy@ci (RSA)"]
+    if choice == 11:
+        return ["$ cat assets/hero.png", "version https://git-lfs.github.com/spec/v1", f"oid sha256:{rand(rng, HEX, 64)}", f"size {rng.randint(10000, 9999999)}"]
+    if choice == 12:
+        return ["Passkeys", "Passkey on iPhone · created Nov 3", f"Credential ID  {rand(rng, ALNUM + '-_', 43)}", "Last used 2 days ago", "Remove"]
+    if choice == 13:
+        return ["$ sudo wg show", "interface: wg0", f"  public key: {base64.b64encode(rng.randbytes(32)).decode()}", "  private key: (hidden)",
+                "  listening port: 51820", "", f"peer: {base64.b64encode(rng.randbytes(32)).decode()}", "  preshared key: (hidden)", "  allowed ips: 10.9.0.2/32"]
+    if choice == 14:
+        return ["Password Health", f"{rng.choice(['github.com', 'acme.io', 'bank.example'])}   Strong   ●●●●", "Last changed 3 months ago",
+                f"Reused on {rng.randint(2, 5)} sites", "Change password"]
+    return ["[[package]]", f'name = "{rng.choice(["serde", "tokio", "regex"])}"', f'version = "1.{rng.randint(0, 40)}.{rng.randint(0, 9)}"',
+            'source = "registry+https://github.com/rust-lang/crates.io-index"', f'checksum = "{rand(rng, HEX, 64)}"']
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -2797,7 +2989,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "tenth": (tenth_secret_case, tenth_negative_case), "eleventh": (eleventh_secret_case, eleventh_negative_case),
          "twelfth": (twelfth_secret_case, twelfth_negative_case),
          "thirteenth": (thirteenth_secret_case, thirteenth_negative_case),
-         "fourteenth": (fourteenth_secret_case, fourteenth_negative_case)}
+         "fourteenth": (fourteenth_secret_case, fourteenth_negative_case),
+         "fifteenth": (fifteenth_secret_case, fifteenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -2951,7 +3144,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the fourteenth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the fifteenth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
