@@ -68,10 +68,7 @@ extension SecretScan {
         // The value given to the option or as the argument: machine-made (``separateValue(after:)``)
         // and no word; the tool says it is a password, so it need not look like one on its own.
         func add(after index: Int, dashStartsIt: Bool = false) {
-            guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: dashStartsIt) else { return }
-            let value = squeezed(start, end)
-            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return }
-            found.append(secret(.password, nil, start, end))
+            if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }

@@ -62,9 +62,7 @@ extension SecretScan {
             guard Self.secretReader.firstMatch(in: slice(lineStart, match.start)) != nil,
                   let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { return nil }
             let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
-            let value = squeezed(start, end)
-            guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
-            return secret(.password, nil, start, end)
+            return password(start, end, quoted: quoted)
         }
     }
 
@@ -179,6 +177,12 @@ extension SecretScan {
     /// 4+ characters, no shell variable, a password's value (``isPasswordValue(_:quoted:)``).
     func passwordArgument(after index: Int, dashStartsIt: Bool) -> Secret? {
         guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: dashStartsIt) else { return nil }
+        return password(start, end, quoted: quoted)
+    }
+
+    /// The value from `start` to `end` as a password: 4+ characters, no shell variable, a
+    /// password's value (``isPasswordValue(_:quoted:)``).
+    func password(_ start: Int, _ end: Int, quoted: Bool) -> Secret? {
         let value = squeezed(start, end)
         guard value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) else { return nil }
         return secret(.password, nil, start, end)
@@ -216,7 +220,7 @@ extension SecretScan {
 
     /// A password's hash as crypt(3) writes it (`$6$salt$hash`, `$2y$10$…`), maybe after a Cisco
     /// type's digit (`enable secret 9 $9$…`, scrypt; type 8 is PBKDF2), ending the line.
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:apr1|1|2[abxy]?|5|6|7|8|9|y|gy)\$[^\s$]{1,64}\$[^\s$]{8,}$"#)
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).

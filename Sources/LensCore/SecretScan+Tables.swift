@@ -254,9 +254,13 @@ extension SecretScan {
     /// (OCR may split the path once or twice: `src/auth/views. py:42:`.)
     static let searchHit = TextMatcher(#"^(?=[^:\n]{0,240}[/.])[^\s:]{1,200}(?:[ \t][^\s:]{1,40}){0,2}:(?:[ \t]?\d{1,7}[ \t]?:)?"#)
 
+    /// crypt(3)'s ids of password hashes (`$1$` MD5, `$2y$` bcrypt, `$5$`/`$6$` SHA-2, `$y$`
+    /// yescrypt, `$apr1$` Apache's MD5), one list for ``passwordHash`` and ``storedHash``.
+    static let cryptIds = "apr1|1|2[abxy]?|5|6|7|8|9|y|gy"
+
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
     /// `{SSHA}…`, `SCRAM-SHA-256$…`.
-    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:apr1|1|2[abxy]?|5|6|7|8|9|y|gy|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
+    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:"# + cryptIds + #"|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
 
     /// A command that prints a file whose name names a key, a token or a secret (`cat
     /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).
