@@ -93,7 +93,7 @@ public struct SecretDetector: Sendable {
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue() + scan.letterCodesUnderTheirCue()
             + scan.codesInWarnedMessages() }
-        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() }
+        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() + scan.digitPassphrases() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
@@ -104,7 +104,7 @@ public struct SecretDetector: Sendable {
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
-            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
+            + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.signifySecretKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
@@ -127,7 +127,7 @@ public struct SecretDetector: Sendable {
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
         var kept: [Secret] = []
-        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) {
+        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret) {
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
             // Two rules that found parts of one key or password (a clean rule the part before an

@@ -11,7 +11,8 @@ extension SecretScan {
 
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
     /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
-    /// `openssl enc -k` (`-keyfile` is another option), `nmcli … password`, DB2's `connect … user NAME
+    /// `openssl enc -k` and `openssl dgst -hmac` (`-keyfile` is another option), macOS's `security
+    /// add-generic-password … -w`, `nmcli … password`, DB2's `connect … user NAME
     /// using …`, FreeTDS's `tsql -P`, a Cisco SNMP
     /// community (its password: `snmp-server community …`), `psexec -p`, `redis-cli -a` (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
@@ -20,7 +21,7 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+)"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the `@` or the argument's end.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
@@ -53,10 +54,20 @@ extension SecretScan {
     /// `set … pre-shared-key …`, `set password …`).
     static let presharedKey = TextMatcher(
         #"(?im):[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
-    /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), each time they come on the
-    /// line of a tool of net-snmp's (`snmpwalk`, `snmpget`, `snmpset`, …).
+    /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), and v1's and v2c's
+    /// community (`-c`, its password), each time they come on the line of a tool of net-snmp's
+    /// (`snmpwalk`, `snmpget`, `snmpset`, …).
     static let snmpTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])snmp[a-z]{2,12}(?![A-Za-z0-9_\-])"#)
-    static let snmpPassphraseFlag = TextMatcher(#"(?<=[ \t])-[AX][ \t]+"#)
+    static let snmpPassphraseFlag = TextMatcher(#"(?<=[ \t])-[AXc][ \t]+"#)
+    /// `ssh-keygen`'s passphrases (`-N` new, `-P` old) and `ldappasswd`'s passwords (`-s` new,
+    /// `-a` old; `-w` is every LDAP tool's, ``toolPasswordFlag``).
+    static let sshKeygen = TextMatcher(#"(?<![A-Za-z0-9_\-])ssh-keygen(?![A-Za-z0-9_\-])"#)
+    static let sshKeygenPassphraseFlag = TextMatcher(#"(?<=[ \t])-[NP][ \t]+"#)
+    static let ldappasswd = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[lI1|]dappasswd(?![A-Za-z0-9_\-])"#)
+    static let ldappasswdFlag = TextMatcher(#"(?<=[ \t])-[sa][ \t]+"#)
+    /// The cue, the tool and its options that take a password, each on the tool's line.
+    static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
+        ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag)]
     /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
     static let literalOfASecret = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])--from-literal[ \t]*=[ \t]*[A-Za-z0-9_.\-]{1,64}[ \t]*="#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
@@ -70,7 +81,7 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -110,10 +121,11 @@ extension SecretScan {
         if mentions("psk", "eap", "xauth", "set ") {
             for match in Self.presharedKey.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
-        if mentions("snmp") {
-            for line in lines(mentioning: ["snmp"]) {
-                guard let tool = Self.snmpTool.matches(in: text, within: [line]).first else { continue }
-                for flag in Self.snmpPassphraseFlag.matches(in: text, within: [line]) where flag.start > tool.end {
+        // Tools that take two passwords or more, each after its option on the tool's line.
+        for (cue, tool, flag) in Self.toolsWithPasswordOptions where mentions(cue) {
+            for line in lines(mentioning: [cue]) {
+                guard let tool = tool.matches(in: text, within: [line]).first else { continue }
+                for flag in flag.matches(in: text, within: [line]) where flag.start > tool.end {
                     add(after: flag.end, dashStartsIt: true)
                 }
             }
@@ -167,9 +179,9 @@ extension SecretScan {
     static let echoedLiteral = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+(?=\S)"#)
     /// What reads a password or a secret on its standard input: `docker login --password-stdin`,
     /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
-    /// `passwd --stdin`, `cryptsetup`, `vault`, `gpg --passphrase-fd`.
+    /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`.
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
+        #"(?i)--password-stdin|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 
@@ -181,14 +193,41 @@ extension SecretScan {
     /// A literal a process substitution gives a tool as a file (`ldapmodify -y <(echo -n '…')`,
     /// `mysql --defaults-extra-file=<(printf …)`) is its secret when it looks like one on its own.
     func pipedSecrets() -> [Secret] {
-        guard mentions("echo", "printf"), mentions("|", "<(") else { return [] }
+        guard mentions("echo", "printf"), mentions("|", "<(", ">") else { return [] }
         var found: [Secret] = []
         for match in Self.echoedLiteral.matches(in: text) {
-            guard let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { continue }
+            guard var (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { continue }
             // Unquoted, the literal is one piece: the pipe comes after it.
-            let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
+            var end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
             var rest = end + quoteLength(at: end)
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            // `printf`'s format first (`printf '%s' '…'`): the literal is the argument after it.
+            if utf8[match.start] == 0x70, utf8[start..<end].contains(0x25), rest < utf8.count, !Self.isLineBreak(utf8[rest]),
+               let next = value(after: rest), next.1 > next.0 {
+                (start, valueEnd, quoted) = next
+                end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
+                rest = end + quoteLength(at: end)
+                while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            }
+            // Written to a file that its name says holds a password or a secret (`echo '…' >
+            // ~/.vault_pass.txt`, `printf '%s' '…' > restic/password`).
+            if rest < utf8.count, utf8[rest] == 0x3E {
+                var target = rest
+                while target < utf8.count, utf8[target] == 0x3E || Self.isSpace(utf8[target]) { target += 1 }
+                let value = squeezed(start, end)
+                if let file = piece(from: target, maximumSpaces: 0), Self.namesASecretsFile(slice(file.start, file.end)),
+                   value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) {
+                    found.append(secret(.password, nil, start, end))
+                }
+                continue
+            }
+            // A group's commands (`(echo '…'; echo '…') | smbpasswd -s -a ana`): the
+            // group's pipe, when only the group's end is between.
+            if rest < utf8.count, utf8[rest] == 0x3B || utf8[rest] == 0x29,
+               let pipe = utf8[rest..<min(utf8.count, rest + 200)].firstIndex(where: { $0 == 0x7C || Self.isLineBreak($0) }), utf8[pipe] == 0x7C,
+               case let between = utf8[rest..<pipe], between.contains(0x29), !between.contains(0x3E) {
+                rest = pipe
+            }
             var before = match.start
             while before > 0, Self.isSpace(utf8[before - 1]) { before -= 1 }
             if before >= 2, utf8[before - 2] == 0x3C, utf8[before - 1] == 0x28, rest < utf8.count, utf8[rest] == 0x29 {
@@ -209,6 +248,15 @@ extension SecretScan {
             found.append(secret(.password, nil, start, end))
         }
         return found
+    }
+
+    /// Whether a file's path names a file of a password or a secret (`~/.vault_pass.txt`,
+    /// `restic/password`, `api-token`, `secret.key`), not a public key's (`id_ed25519.pub`,
+    /// `authorized_keys`).
+    static func namesASecretsFile(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        guard !name.hasSuffix(".pub"), !name.contains("public"), !name.contains("authorized") else { return false }
+        return ["pass", "pwd", "secret", "token", "credential", "private", ".key", "_key", "-key"].contains(where: name.contains)
     }
 
     /// `oathtool`, which prints the code of a 2FA secret given on its command line.

@@ -465,3 +465,45 @@ extension SecretScan {
         return (first, last)
     }
 }
+
+extension SecretScan {
+    // MARK: - A passphrase of digits in groups
+
+    /// A line of two to twelve groups of four to six digits and nothing else (OCR may read a `0` as
+    /// `O` or `o`, a `1` as `l` or `I`).
+    static let digitGroupLine = TextMatcher(#"(?m)^[ \t]*((?:[0-9OolI]{4,6}[ \t]+){1,11}[0-9OolI]{4,6})[ \t]*$"#)
+    /// What says such digits are a passphrase or a key to restore with (Signal's backup
+    /// passphrase: 30 digits in six groups of five).
+    static let digitPassphraseCue = TextMatcher(#"(?i)(?<![A-Za-z])(?:pass[ \t]?phrase|recovery|restore|backup)(?![A-Za-z])"#)
+    /// What says they are to be compared, not kept: a safety number, a security code to verify, a fingerprint.
+    static let comparedDigitsCue = TextMatcher(#"(?i)safety[ \t]+number|security[ \t]+code|fingerprint|verif"#)
+
+    /// A passphrase or recovery key of 24+ digits in five or more groups, on up to three lines of
+    /// their own, under (within three lines) or over a line that says what it is.
+    func digitPassphrases() -> [Secret] {
+        guard mentions("phrase", "recover", "restore", "backup") else { return [] }
+        var found: [Secret] = []
+        var block: (start: Int, end: Int, groups: Int, digits: Int, lines: Int)?
+        func close() {
+            guard let b = block, b.groups >= 5, b.digits >= 24 else { return }
+            let context = linesAbove(b.start, 3) + slice(b.end, min(utf8.count, b.end + 160))
+            guard Self.digitPassphraseCue.firstMatch(in: context) != nil, Self.comparedDigitsCue.firstMatch(in: context) == nil else { return }
+            found.append(secret(.password, nil, b.start, b.end))
+        }
+        for match in Self.digitGroupLine.matches(in: text) {
+            guard let range = match.range(1), let groups = match[1]?.split(whereSeparator: { $0 == " " || $0 == "\t" }) else { continue }
+            let digits = groups.reduce(0) { $0 + $1.count }
+            // (Mostly digits: a group of letters OCR could read as digits is a word.)
+            guard groups.allSatisfy({ $0.filter(\.isASCIIDigit).count * 4 >= $0.count * 3 }) else { close(); block = nil; continue }
+            if let b = block, b.lines < 3, range.lowerBound > b.end, utf8[b.end..<range.lowerBound].allSatisfy({ Self.isSpace($0) || Self.isLineBreak($0) }),
+               utf8[b.end..<range.lowerBound].filter(Self.isLineBreak).count == 1 {
+                block = (b.start, range.upperBound, b.groups + groups.count, b.digits + digits, b.lines + 1)
+            } else {
+                close()
+                block = (range.lowerBound, range.upperBound, groups.count, digits, 1)
+            }
+        }
+        close()
+        return found
+    }
+}

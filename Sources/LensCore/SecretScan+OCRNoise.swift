@@ -38,7 +38,11 @@ extension SecretScan {
             let rest = bytes.dropFirst()
             let name = rest.prefix { $0 != 0x3D }
             if name.count >= 5, name.contains(where: Self.nameForbiddenSymbols.contains) { return true }
-            guard rest.count >= 8, Self.caseChanges(rest) >= 2, rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F }) else { return false }
+            // (Base64url's `-` may be inside too, where a digit says no option's name is: `-EfscE-2qW2m…`.)
+            let digit = rest.contains(where: { (0x30...0x39).contains($0) })
+            // (Or digits and letters switching often: `-PLX5kj08bCO1Y6i`.)
+            guard rest.count >= 8, Self.caseChanges(rest) >= 2 || digit && Self.classSwitches(rest) >= 5,
+                  rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && digit }) else { return false }
             return true
         }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
@@ -291,7 +295,8 @@ extension SecretScan {
         "retries", "rounds", "iterations", "rotation", "history"]
     static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk"]
     /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
-    static let wordsEndingInPass: Set<String> = ["bypass", "compass", "surpass", "overpass", "underpass", "trespass", "multipass"]
+    static let wordsEndingInPass: Set<String> = ["bypass", "compass", "encompass", "surpass", "overpass", "underpass", "trespass", "multipass",
+                                                 "firstpass", "subpass", "renderpass", "onepass"]
     /// The words before `key` that make it a secret's name (`api key`, `client_key`, `authkey`).
     static let kindsOfKey: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master",
                                           "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
@@ -365,8 +370,9 @@ extension SecretScan {
         if let last = words.last, last == "credentials" || last == "credential" { return .password }
         // PAM's and SSSD's word for it: `ldap_default_authtok = …` (an `authtok_type` is about one).
         if words.contains("authtok") { return .password }
-        // A tool's option whose name ends with `pass` (`-storepass`, `-keypass`: keytool's).
-        if identifier.hasPrefix("-"), let last = words.last, last.hasSuffix("pass"), !Self.wordsEndingInPass.contains(last) { return .password }
+        // A tool's option or a setting whose name ends with `pass` (`-storepass`, `-keypass`:
+        // keytool's; offlineimap's `remotepass`, `smtppass`).
+        if let last = words.last, last.hasSuffix("pass"), !Self.wordsEndingInPass.contains(last) { return .password }
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
@@ -468,8 +474,10 @@ extension SecretScan {
                 // an option is not (`x11vnc -passwd …`).
                 if separator == nil, lower.hasSuffix("passwd"), lower.drop(while: { $0 == "-" }) != "passwd" { continue }
                 // (A tool's option is no pass of that kind: `-storepass …`.)
+                // (But a mail client's `Pass` setting is, under or after its `User`: `.mbsyncrc`'s
+                // `User ana` / `Pass "…"`, `.fetchmailrc`'s `user "ana" pass "…"`.)
                 if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains),
-                   !(lower.hasPrefix("-") && lower.hasSuffix("pass")) { continue }
+                   !(lower.hasPrefix("-") && lower.hasSuffix("pass")), !(lower == "pass" && userNamed(before: match.start)) { continue }
                 // And the name ends with what it holds: `ldap_parse_password_expiring_control to
                 // libldap-2.4` names a function about passwords, not one.
                 guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "secret", "token", "key"]
@@ -492,9 +500,11 @@ extension SecretScan {
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
                 if !(literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
                     // A shorter value given to a bare `secret` with `=` or `:` that looks like a
-                    // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one.
+                    // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one;
+                    // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value.
                     guard identifier.lowercased().hasSuffix("secret"), separator != nil, separator != "is",
-                          Self.isPasswordValue(value, quoted: quoted), Self.looksLikeSecretOnItsOwn(value) else { continue }
+                          Self.isPasswordValue(value, quoted: quoted), Self.shellWord.firstMatch(in: value) == nil,
+                          Self.looksLikeSecretOnItsOwn(value) || identifier.hasPrefix("-") && value.count >= 6 else { continue }
                     found.append(secret(.password, nil, start, end))
                     continue
                 }
@@ -514,6 +524,16 @@ extension SecretScan {
         var from = start - 2
         while from > 0, start - from < 24, Self.isLetter(utf8[from - 1]) { from -= 1 }
         return Self.secretName(slice(from, start - 1) + identifier)
+    }
+
+    /// A user's name given as a setting (`user ana`, `User ana@example.net`, `login ana`) on the
+    /// line before `index` or starting one of the three lines above it.
+    static let userSetting = TextMatcher(#"(?im)(?:^|[ \t])(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}"#)
+
+    func userNamed(before index: Int) -> Bool {
+        var lineStart = index
+        while lineStart > 0, index - lineStart < 300, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        return Self.userSetting.firstMatch(in: linesAbove(index, 3) + slice(lineStart, index)) != nil
     }
 
     /// Whether only up to three words (letters) are between the line's start and `index`: a
@@ -699,6 +719,8 @@ extension SecretScan {
     /// cue (a pattern per provider searched in every text cost 0.06 ms of a screenshot's 0.66).
     static let cuedNoisyPrefixes: [(cues: [String], prefix: NoisyPrefix)] = [
         (["pmak"], ("Postman", #"PMAK ?- ?"#, 57, 61, 1)),
+        // A Nostr private key (bech32): OCR may read its `1` as `i`, `l` or `I`.
+        (["nsec"], ("Nostr", #"nsec ?[1lIi|] ?"#, 56, 62, 1)),
         // (Vault's and LangSmith's start with `h` and `l`, letters of every text: cued, each of
         // them in the big alternation cost 3 % of a screenshot's detection time.)
         (["hvs", "hvb", "hvr"], ("Vault", #"hv[sbr] ?\. ?"#, 24, 100, 1)),
@@ -1324,10 +1346,11 @@ extension SecretScan {
             end = last.end
         }
         // A password whose line ends with a few pieces OCR split from it, none a word and one
-        // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end.
+        // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end. Not over a
+        // command's next option or an address (`curl -u ana:… -X GET https://…`).
         if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]),
            let pieces = piecesToLineEnd(from: end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
-           !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end }),
+           !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end || isOptionOrAddress($0) }),
            pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
             end = last.end
         }
@@ -1349,6 +1372,13 @@ extension SecretScan {
         }
         return piece(from: index, maximumSpaces: .max) == nil ? pieces : nil
     }
+
+    /// A command's option (`-X`, `--data`, `--dir=/srv`) or an address (`https://…`).
+    func isOptionOrAddress(_ piece: (start: Int, end: Int)) -> Bool {
+        Self.optionOrAddress.firstMatch(in: slice(piece.start, piece.end)) != nil
+    }
+
+    static let optionOrAddress = TextMatcher(#"^--?[A-Za-z][A-Za-z\-]{0,30}(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://"#)
 
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil

@@ -239,6 +239,37 @@ extension SecretScan {
         }
     }
 
+    // MARK: - Encrypted values are no secrets
+
+    /// A line that opens a map of encrypted values (a Sealed Secret's `encryptedData:`,
+    /// `encrypted_data:`), and a line of a map: `name: value`.
+    static let encryptedMapLine = TextMatcher(#"(?i)^[ \t]*encrypted[ \t]?_?[A-Za-z]{0,12}[ \t]*:[ \t]*$"#)
+    static let mapEntryLine = TextMatcher(#"^[ \t]*["']?[A-Za-z0-9_.\-]{1,64}["']?[ \t]*:[ \t]*\S"#)
+
+    /// Whether what a rule found is a value encrypted for a tool to decrypt, which only the key's
+    /// holder can: SOPS's `ENC[AES256_GCM,data:…]`, Vault's transit `vault:v1:…`, a value under a
+    /// Sealed Secret's `encryptedData:` (OCR drops the indentation: the lines between must all be
+    /// `name: value`). It stays searchable, as the README says.
+    func isCiphertext(_ secret: Secret) -> Bool {
+        guard secret.kind == .apiKey || secret.kind == .password else { return false }
+        let head = slice(max(0, secret.start - 5), min(utf8.count, secret.start + 8))
+        if head.contains("ENC[") || head.contains("ENC [") || head.contains("vault:v") { return true }
+        guard mentions("encrypted") else { return false }
+        var lineStart = secret.start
+        while lineStart > 0, secret.start - lineStart < 200, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        var lines = 0
+        while lineStart > 0, lines < 20 {
+            var above = lineStart - 1
+            while above > 0, lineStart - above < 300, !Self.isLineBreak(utf8[above - 1]) { above -= 1 }
+            let line = slice(above, lineStart - 1)
+            if Self.encryptedMapLine.firstMatch(in: line) != nil { return true }
+            guard Self.mapEntryLine.firstMatch(in: line) != nil else { return false }
+            lineStart = above
+            lines += 1
+        }
+        return false
+    }
+
     /// Cisco's `enable secret 9 …`, `username … secret 8 …`: the digit says the value is a hash
     /// (4 SHA-256, 5 MD5, 8 PBKDF2, 9 scrypt); OCR may split it.
     static let ciscoHashedSecret = TextMatcher(#"(?i)(?<![A-Za-z])secret[ \t]+[4589][ \t]+\S{1,4}(?:[ \t]?\S){10,120}$"#)

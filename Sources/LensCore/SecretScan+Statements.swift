@@ -158,13 +158,15 @@ extension SecretScan {
     /// A literal given with a secret's quoted name: `define('DB_PASSWORD', '…')`,
     /// `config.set("api_key", "…")`, `ENV.fetch("SECRET_TOKEN", "…")`. Group 1 the name, 2 the value.
     /// OCR may read a name's `_` as a space, one quote as two or as a comma, drop a closing quote
-    /// before `)`, or the value's opening one (group 3).
+    /// before `)` (the line's last: a `)` inside the value, as WordPress's salts have, does not
+    /// end it), or the value's opening one (group 3).
     static let namedLiteral = TextMatcher(
-        #"["'‘’“”]([A-Za-z][A-Za-z0-9_.\- ]{2,63})["'‘’“”,]{0,2}[ \t]*,[ \t]*(?:["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)|([^\s"'‘’“”,()]{6,128}))(?:["'‘’“”]|(?=[ \t]*\)))"#)
+        #"["'‘’“”]([A-Za-z][A-Za-z0-9_.\- ]{2,63})["'‘’“”,]{0,2}[ \t]*,[ \t]*(?:["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)|([^\s"'‘’“”,()]{6,128}))(?:["'‘’“”]|(?=[ \t]*\)[^"'‘’“”\n]*(?:\n|$)))"#)
     /// A user and a password given as an `auth` pair: `auth=("ana", "…")`, `HTTPBasicAuth('ana', '…')`,
-    /// `.basic_auth("ana", "…")`. Group 1 is the password.
+    /// `.basic_auth("ana", "…")`, and given to a call that signs in (`server.login("ana", "…")`,
+    /// `sign_in("ana", "…")`). Group 1 is the password.
     static let authPair = TextMatcher(
-        #"(?i)auth[A-Za-z_]{0,40}+[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
+        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
     /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
     static let authField = TextMatcher(
         #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)
@@ -198,13 +200,15 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("auth") {
+        if mentions("auth", "login", "signin", "sign_in") {
             for match in Self.authPair.matches(in: text) {
                 add(.password, match, group: 1) { value in
                     // The second half of a pair, not a word of the call (`auth=("user", "password")` is a placeholder).
                     value.count >= 4 && Self.isPasswordValue(value, quoted: true)
                 }
             }
+        }
+        if mentions("auth") {
             for match in Self.authField.matches(in: text) {
                 // Across the spaces OCR put in it (`c3ZjX3J LcG9ydDprx0 …`), which no sentence word is.
                 add(.password, match, group: 1) { value in

@@ -126,6 +126,8 @@ extension SecretScan {
 
     /// A `Cookie:` or `Set-Cookie:` header (a browser's developer tools show them).
     static let cookieHeader = TextMatcher(#"(?im)(?<![A-Za-z\-])(?:set-)?cookie[ \t]*:[ \t]*"#)
+    /// curl's option that sends cookies (`-b`, `--cookie`), then a cookie's `name=`.
+    static let curlCookieFlag = TextMatcher(#"(?<=[ \t])(?:-b|--cookie)(?:[ \t]+|=)["']?(?=[A-Za-z0-9_.\-]{1,64}[ \t]?=)"#)
     /// What a session cookie's name holds (`sessionid`, `connect.sid`, `PHPSESSID`, `auth_token`).
     static let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login", "secret"]
 
@@ -139,9 +141,9 @@ extension SecretScan {
     /// In a table of cookies (a text that says `cookie`), a row's value after a session cookie's
     /// name, when it is a token (letters and digits, no address).
     func sessionCookies() -> [Secret] {
-        guard mentions("cookie") else { return [] }
+        guard mentions("cookie", "-b") else { return [] }
         var found: [Secret] = []
-        for row in Self.cookieRow.matches(in: text) {
+        for row in mentions("cookie") ? Self.cookieRow.matches(in: text) : [] {
             guard let name = row[1]?.lowercased(), Self.sessionCookieWords.contains(where: { name.contains($0) }),
                   let value = piece(from: row.end, maximumSpaces: 0) else { continue }
             // (Its pieces taken across the spaces OCR put in it: `6XoCSsracG26qws JDIuQyMC…`.)
@@ -151,10 +153,27 @@ extension SecretScan {
                   Self.entropy(token) >= 3.5 else { continue }
             found.append(secret(.apiKey, "session cookie", value.start, end))
         }
-        for match in Self.cookieHeader.matches(in: text) {
-            var lineEnd = match.end
-            while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
-            var start = match.end
+        var headers: [(start: Int, end: Int)] = []
+        if mentions("cookie") {
+            for match in Self.cookieHeader.matches(in: text) {
+                var lineEnd = match.end
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                headers.append((match.end, lineEnd))
+            }
+        }
+        // curl's `-b 'name=value; …'` / `--cookie "…"`: the cookies to its closing quote, or to the
+        // next space unquoted (without `=` the argument is a cookie jar's file).
+        if mentions("-b", "--cookie"), mentions("curl") {
+            for match in Self.curlCookieFlag.matches(in: text) {
+                let quote = match.end > 0 ? utf8[match.end - 1] : 0
+                var stop = match.end
+                while stop < utf8.count, stop - match.end < 4096, !Self.isLineBreak(utf8[stop]),
+                      quote == 0x22 || quote == 0x27 ? utf8[stop] != quote : !Self.isSpace(utf8[stop]) { stop += 1 }
+                headers.append((match.end, stop))
+            }
+        }
+        for (headerStart, lineEnd) in headers {
+            var start = headerStart
             while start < lineEnd {
                 var stop = start
                 while stop < lineEnd, utf8[stop] != 0x3B { stop += 1 }
@@ -199,20 +218,50 @@ extension SecretScan {
         }
     }
 
+    /// The comment line of a minisign or signify key file that holds a secret key
+    /// (`untrusted comment: minisign encrypted secret key`, `… signify secret key`).
+    static let secretKeyComment = TextMatcher(#"(?im)^[ \t]*untrusted[ \t]+comment[ \t]*:[^\n]{0,120}?secret[ \t]+key[^\n]{0,60}$"#)
+
+    /// The key under such a comment: the lines to the first empty one or one with a label (two at
+    /// most), whatever OCR made of them (spaces, a `0` read as `@`), when they are mostly base64.
+    func signifySecretKeys() -> [Secret] {
+        guard mentions("untrusted") else { return [] }
+        return Self.secretKeyComment.matches(in: text).compactMap { match in
+            var start = match.end
+            while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }
+            var end = start, lines = 0
+            while end < utf8.count, lines < 2 {
+                var lineEnd = end
+                while lineEnd < utf8.count, lineEnd - end < 512, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                let line = utf8[end..<lineEnd]
+                let base64 = line.filter { Self.isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }.count
+                guard line.count >= 16, !slice(end, lineEnd).contains(": "), base64 * 10 >= line.count * 9 else { break }
+                end = lineEnd
+                lines += 1
+                guard end < utf8.count else { break }
+                end += 1
+            }
+            while end > start, Self.isLineBreak(utf8[end - 1]) || Self.isSpace(utf8[end - 1]) { end -= 1 }
+            guard lines > 0, end > start else { return nil }
+            return secret(.apiKey, "private key", start, end)
+        }
+    }
+
     // MARK: - What commands print and send
 
     /// A shell prompt, then a command that reads a password or a secret: it names one
     /// (`kubectl get secret … {.data.password} | base64 -d`, `security find-generic-password -w`,
-    /// `op read op://…/password`) or is a password store's (`pass show`, `gopass show`).
+    /// `op read op://…/password`, `nmcli -s -g 802-11-wireless-security.psk …`, `wg show wg0
+    /// private-key`) or is a password store's (`pass show`, `gopass show`).
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|secret|token|\.key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
 
     /// The line a command that reads a password or a secret printed: one value and nothing else,
     /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read", ".key") else { return [] }
+        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }

@@ -512,7 +512,7 @@ struct SecretScan {
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
-                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared") else { return [] }
+                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "transmission") else { return [] }
         var found: [Secret] = []
         let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
         for match in Self.passwordMatcher.matches(in: text) + cued {
@@ -559,7 +559,10 @@ struct SecretScan {
             let start = end - value.utf8.count
             // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
             // its `;`: a space before it is one OCR put inside (no `=` or quote on the way).
-            if quoted == nil, !isPIN, match.start > 0, utf8[match.start - 1] == 0x3B, end < utf8.count, Self.isSpace(utf8[end]),
+            // (OCR may put a space after the `;` before the label: `…;Uid=root ; Pwd=Xk2 NOt yg;Encrypt=yes`.)
+            var beforeLabel = match.start
+            while beforeLabel > 0, match.start - beforeLabel < 2, Self.isSpace(utf8[beforeLabel - 1]) { beforeLabel -= 1 }
+            if quoted == nil, !isPIN, beforeLabel > 0, utf8[beforeLabel - 1] == 0x3B, end < utf8.count, Self.isSpace(utf8[end]),
                let semicolon = utf8[end..<min(utf8.count, end + 64)].firstIndex(where: { [0x3B, 0x0A, 0x0D, 0x3D, 0x22, 0x27].contains($0) }),
                utf8[semicolon] == 0x3B {
                 end = semicolon
@@ -568,7 +571,7 @@ struct SecretScan {
         }
         // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:
         // any value but a placeholder, and not a uid and gid (`docker run -u 1000:1000`).
-        for match in Self.commandLineUser.matches(in: text) {
+        for match in Self.commandLineUser.matches(in: text) + (mentions("transmission") ? Self.transmissionAuth.matches(in: text) : []) {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
             // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
@@ -594,6 +597,8 @@ struct SecretScan {
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// `transmission-remote`'s `-n user:password` / `--auth user:password`, as ``commandLineUser``.
+    static let transmissionAuth = TextMatcher(#"(?i)(?<![\w\-])transmission-remote(?![\w\-])[^\n]{0,300}?(?<=[ \t])(?:-n|--auth)(?:\s+|=)["']?[^\s:"']{1,64}: ?["']?([^\s"']{3,128}?)["']?(?=[\s,;]|$)"#)
     /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,
     /// then `P:` and the password to its `;` (OCR may put spaces after the separators, and read
     /// `WIFI` as `WIFL` or `WIEFI`: the fields' shape says what it is).

@@ -374,12 +374,44 @@ struct SecretDetectorTests {
         Case(text: "Your new password for “CI deploy” is:\nn5rr CPnO NzzS Sxrv BSfI PJ3j", kind: .password, value: "n5rr CPnO NzzS Sxrv BSfI PJ3j"),
         Case(text: "Omar  09:14\nstaging creds ci/Vk2mZt8Lqr", kind: .password, value: "Vk2mZt8Lqr"),
         Case(text: "Copy the token now!\nrmip2fmrak2stv5zb6pltivyyd77vo2cmohkyoq4ne3xa", kind: .apiKey, value: "rmip2fmrak2stv5zb6pltivyyd77vo2cmohkyoq4ne3xa"),
+        // The twenty-first round's (made-up values): what a command prints alone under it; options
+        // that take a secret; a password written to a file or piped from a group; cookies sent by
+        // curl; credentials given to a call; mail clients' settings; a passphrase of digits; a
+        // salt with a `)` inside; a minisign key; a Nostr key.
+        Case(text: "$ nmcli -s -g 802-11-wireless-security.psk connection show Home\nTq7zWm2kLp\n$ nmcli radio wifi", kind: .password, value: "Tq7zWm2kLp"),
+        Case(text: "$ openssl dgst -sha256 -hmac 'Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0OxR1y' body.json", kind: .password, value: "Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0OxR1y"),
+        Case(text: "$ echo 'Vk2mZt8Lqr' > ~/.vault_pass.txt", kind: .password, value: "Vk2mZt8Lqr"),
+        Case(text: "$ printf '%s' 'Lq8vZt2mKx' > ~/.config/restic/password", kind: .password, value: "Lq8vZt2mKx"),
+        Case(text: "$ (echo 'Wz9kLp2vQx'; echo 'Wz9kLp2vQy') | sudo smbpasswd -s -a ana", kind: .password, value: "Wz9kLp2vQy"),
+        Case(text: "$ curl -b 'session=Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW' https://example.net/api/me", kind: .apiKey, value: "Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW"),
+        Case(text: "server = smtplib.SMTP_SSL(\"smtp.example.net\", 465)\nserver.login(\"ana@example.net\", \"Tz8vQm2k_Lx\")", kind: .password, value: "Tz8vQm2k_Lx"),
+        Case(text: "IMAPAccount work\nHost imap.example.net\nUser ana@example.net\nPass \"Qm2kLxTz8v\"", kind: .password, value: "Qm2kLxTz8v"),
+        Case(text: "[Repository work-remote]\nremoteuser = ana\nremotepass = 5v-usnq8G2", kind: .password, value: "5v-usnq8G2"),
+        Case(text: "$ ldappasswd -x -D \"cn=admin,dc=example,dc=net\" -W -s 'k2itjoaB1Qfh' \"uid=ana,dc=example,dc=net\"", kind: .password, value: "k2itjoaB1Qfh"),
+        Case(text: "$ ssh-keygen -p -f ~/.ssh/id_ed25519 -P '' -N 'Pv7xLz9qKm'", kind: .password, value: "Pv7xLz9qKm"),
+        Case(text: "$ snmpwalk -v2c -c tzDYm7lL1ribGcwH 192.0.2.7 system", kind: .password, value: "tzDYm7lL1ribGcwH"),
+        Case(text: "$ aria2c --enable-rpc --rpc-secret=4b-5gWEGMz --dir=/srv/dl", kind: .password, value: "4b-5gWEGMz"),
+        Case(text: "$ transmission-remote 192.0.2.7:9091 -n 'ana:I5DXYtOsigEfWO' -l", kind: .password, value: "I5DXYtOsigEfWO"),
+        Case(text: "$ security add-generic-password -a ana -s smtp.example.net -w 'aL47-Aklmctd4s'", kind: .password, value: "aL47-Aklmctd4s"),
+        Case(text: "Chat backups\nWrite down this passphrase. You'll need it to restore a backup.\n38172 55019 26483 90317 44625 71908", kind: .password,
+             value: "38172 55019 26483 90317 44625 71908"),
+        Case(text: "define( 'AUTH_KEY',         'u,{lKNI]#{}Q#k(JkmM=[ x8P)>zQ+w' );", kind: .apiKey, value: "x8P)>zQ+w"),
+        Case(text: "untrusted comment: minisign encrypted secret key\nRWRTY0IyXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5Gs",
+             kind: .apiKey, value: "Wd6Yf1Hj5Ks0Pa2MxQ7rW"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
     /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
     /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
     static let readByOCR: [Case] = [
+        // The twenty-first round's (made-up values): a minisign key split and a `0` read as `@`;
+        // a Nostr key's `1` read as `i`; a value OCR split before a `-` of its own; a connection
+        // string's password split, a space before its label.
+        Case(text: "untrusted comment: minisign encrypted secret key\nRWRTYO@Lygk vPSdURWS fwRIWM1j 3eyWG/Fa+rWe/HIbwcgoVpgj\n8XT4BnxJLEB711Jb936c40Vvfs7 uHWLVPd",
+             kind: .apiKey, value: "fwRIWM1j"),
+        Case(text: "Private key\nnseciwdh3mj5rvfqa2jsokyt9dmvuvecfdqc2p5ye Lmxuvzaj gdtqeljtu585ho", kind: .apiKey, value: "gdtqeljtu585ho"),
+        Case(text: "[nas]\nuser = root\npass = b29YAUWOdNs8hrwM61mX5 -PLX5kj08bCO1Y6i", kind: .password, value: "PLX5kj08bCO1Y6i"),
+        Case(text: "Server=db.example.net ;Database=shop;Uid=root ; Pwd=Xk2Lm9 NOt ygwao;Encrypt=yes", kind: .password, value: "ygwao"),
         // The thirteenth round's (made-up values): a wrapped token's second line split by OCR;
         // 1Password's Secret Key with spaces around its dashes; an RTMP host with spaces after
         // its dots; a key's bytes whose line-end comma OCR dropped.
@@ -956,6 +988,13 @@ struct SecretDetectorTests {
         #expect(masked.text == "Server=db;Password=[password];Database=shop")
     }
 
+    /// An option and an address after a password on curl's line stay: they are no pieces of it.
+    @Test func anOptionAfterAPasswordStays() {
+        let masked = SecretDetector().masking("$ curl -u ana:I5DXYtOsigEfWO -X GET https://api.example.net/v1/users")
+        #expect(!masked.text.contains("I5DXYtOsigEfWO"))
+        #expect(masked.text.hasSuffix(" -X GET https://api.example.net/v1/users"), "masked as \(masked.text)")
+    }
+
     /// A meeting's id before its passcode stays searchable; the passcode goes.
     @Test func aMeetingIDIsNoCode() {
         let masked = SecretDetector().masking("Meeting ID: 858 0689 6348\nPasscode: 482913")
@@ -1281,6 +1320,17 @@ struct SecretDetectorTests {
         "Master public key:\nzpub6Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks2Pa2MxQ7rWRt9Lq2Zv8Wc4",
         "Default principal: lena@ACME.IO\nValid starting       Expires              Service principal",
         "$ docker secret ls\nID                          NAME          CREATED\nq8w3e5r7t2y9u4i6o1p0a2s4d   db_password   2 days ago",
+        // The twenty-first round's: encrypted values (SOPS, a Sealed Secret, also as OCR flattens
+        // it), a community everyone knows, a public key appended to a file, digits to compare,
+        // curl's cookie jar, text written to a file of notes.
+        "password: ENC[AES256_GCM,data:Xk2Lm9Qr7Tz4Vb8N=,iv:Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3P=,tag:m6Hd1Jf5Gs0Ya2Qe==,type:str]",
+        "kind: SealedSecret\nspec:\n  encryptedData:\n    password: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq9Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2Mx\n    username: AgCqZlOxTu65mE8MfKlm2fd9Xk2Lm9Qr",
+        "kind: SealedSecret\nspec:\nencryptedData:\npassword: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq9Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2Mx",
+        "$ snmpwalk -v2c -c public 192.0.2.7 system",
+        "$ echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIXk2Lm9Qr7Tz4Vb8Nc3Wd6 ana@laptop' >> ~/.ssh/authorized_keys",
+        "Verify safety number\n38172 55019 26483 90317\n44625 71908 12345 67890",
+        "$ curl -b cookies.txt -c cookies.txt https://example.net/login",
+        "$ echo 'Kx7mPq2vLz buy milk' > notes.txt",
     ]
 
     @Test(arguments: negatives)
