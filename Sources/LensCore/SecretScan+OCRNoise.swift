@@ -40,9 +40,11 @@ extension SecretScan {
             if name.count >= 5, name.contains(where: Self.nameForbiddenSymbols.contains) { return true }
             // (Base64url's `-` may be inside too, where a digit says no option's name is: `-EfscE-2qW2m…`.)
             let digit = rest.contains(where: { (0x30...0x39).contains($0) })
-            // (Or digits and letters switching often: `-PLX5kj08bCO1Y6i`.)
-            guard rest.count >= 8, Self.caseChanges(rest) >= 2 || digit && Self.classSwitches(rest) >= 5,
-                  rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && digit }) else { return false }
+            // (Or both cases and digits, switching often: `-PLX5kj08bCO1Y6i`; an option's name has
+            // one case, `--enable-x86-feature`.)
+            let cases = rest.contains(where: { (0x41...0x5A).contains($0) }) && rest.contains(where: { (0x61...0x7A).contains($0) })
+            guard rest.count >= 8, Self.caseChanges(rest) >= 2 || cases && digit && Self.classSwitches(rest) >= 5,
+                  rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && digit && cases }) else { return false }
             return true
         }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
@@ -409,6 +411,7 @@ extension SecretScan {
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
         // value is read for one label, so a line of many labels costs its length, not its square.
         var readUntil = 0
+        lazy var isTestLog = Self.testResultLine.matches(in: text).count >= 2 // (``passwords()``)
         for match in Self.secretIdentifier.matches(in: text, within: lines) where match.start >= readUntil {
             let foundBefore = found.count
             var read: (start: Int, end: Int)?
@@ -416,6 +419,7 @@ extension SecretScan {
                 if let read, found.count > foundBefore || read.end - read.start >= Self.longValue { readUntil = read.end }
             }
             guard var identifier = match[1] else { continue }
+            if identifier == "PASS", startsItsLine(match.start), isTestLog { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
             if let word = match[4], let separatorAfterWord = match[5] {
                 // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,
@@ -503,8 +507,9 @@ extension SecretScan {
                     // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one;
                     // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value.
                     guard identifier.lowercased().hasSuffix("secret"), separator != nil, separator != "is",
-                          Self.isPasswordValue(value, quoted: quoted), Self.shellWord.firstMatch(in: value) == nil,
-                          Self.looksLikeSecretOnItsOwn(value) || identifier.hasPrefix("-") && value.count >= 6 else { continue }
+                          Self.isPasswordValue(value, quoted: quoted),
+                          Self.looksLikeSecretOnItsOwn(value)
+                            || identifier.hasPrefix("-") && value.count >= 6 && Self.shellWord.firstMatch(in: value) == nil else { continue }
                     found.append(secret(.password, nil, start, end))
                     continue
                 }
@@ -526,14 +531,16 @@ extension SecretScan {
         return Self.secretName(slice(from, start - 1) + identifier)
     }
 
-    /// A user's name given as a setting (`user ana`, `User ana@example.net`, `login ana`) on the
-    /// line before `index` or starting one of the three lines above it.
-    static let userSetting = TextMatcher(#"(?im)(?:^|[ \t])(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}"#)
+    /// A user's name given as a setting: a line of its own among the three above `index` (`User
+    /// ana@example.net`, `login ana`), or quoted right before it on its line (`user "ana" pass …`).
+    /// (Prose says `user certificates` too.)
+    static let userSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}["']?[ \t]*$"#)
+    static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
     func userNamed(before index: Int) -> Bool {
         var lineStart = index
         while lineStart > 0, index - lineStart < 300, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
-        return Self.userSetting.firstMatch(in: linesAbove(index, 3) + slice(lineStart, index)) != nil
+        return Self.quotedUserBefore.firstMatch(in: slice(lineStart, index)) != nil || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
     }
 
     /// Whether only up to three words (letters) are between the line's start and `index`: a

@@ -164,9 +164,10 @@ extension SecretScan {
         #"["'‘’“”]([A-Za-z][A-Za-z0-9_.\- ]{2,63})["'‘’“”,]{0,2}[ \t]*,[ \t]*(?:["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)|([^\s"'‘’“”,()]{6,128}))(?:["'‘’“”]|(?=[ \t]*\)[^"'‘’“”\n]*(?:\n|$)))"#)
     /// A user and a password given as an `auth` pair: `auth=("ana", "…")`, `HTTPBasicAuth('ana', '…')`,
     /// `.basic_auth("ana", "…")`, and given to a call that signs in (`server.login("ana", "…")`,
-    /// `sign_in("ana", "…")`). Group 1 is the password.
+    /// `sign_in("ana", "…")`) or makes credentials (`new NetworkCredential("ana", "…")`,
+    /// `UsernamePasswordCredentials("ana", "…")`). Group 1 is the password.
     static let authPair = TextMatcher(
-        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
+        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in|[A-Za-z]{0,24}Credentials?)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
     /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
     static let authField = TextMatcher(
         #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)
@@ -200,7 +201,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("auth", "login", "signin", "sign_in") {
+        if mentions("auth", "login", "signin", "sign_in", "credential") {
             for match in Self.authPair.matches(in: text) {
                 add(.password, match, group: 1) { value in
                     // The second half of a pair, not a word of the call (`auth=("user", "password")` is a placeholder).

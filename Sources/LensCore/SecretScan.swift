@@ -515,8 +515,12 @@ struct SecretScan {
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "transmission") else { return [] }
         var found: [Secret] = []
         let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
+        // A test suite's log (`PASS: gdb.mi/mi-cli.exp: …`, automake's `PASS: tests/a.sh`): its
+        // results start lines with `PASS:`, `FAIL:`, `SKIP:`, … and name tests, not passwords.
+        lazy var isTestLog = Self.testResultLine.matches(in: text).count >= 2
         for match in Self.passwordMatcher.matches(in: text) + cued {
             guard let label = match[1]?.lowercased() else { continue }
+            if label == "pass", match.text.hasPrefix("PASS:") || match.text.hasPrefix("PASS :"), startsItsLine(match.start), isTestLog { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
             // (JSON inside a JSON string escapes its quotes: `"{\"password\":\"…\"}"`.)
@@ -597,6 +601,19 @@ struct SecretScan {
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// A line of a test suite's results (DejaGnu's, automake's, TAP harnesses').
+    static let testResultLine = TextMatcher(#"(?m)^[ \t]*(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR|UNSUPPORTED|UNRESOLVED|UNTESTED|KFAIL|KPASS)[ \t]?:[ \t]"#)
+
+    /// Whether only spaces are between the line's start and `index`.
+    func startsItsLine(_ index: Int) -> Bool {
+        var i = index
+        while i > 0, !Self.isLineBreak(utf8[i - 1]) {
+            guard Self.isSpace(utf8[i - 1]) else { return false }
+            i -= 1
+        }
+        return true
+    }
+
     /// `transmission-remote`'s `-n user:password` / `--auth user:password`, as ``commandLineUser``.
     static let transmissionAuth = TextMatcher(#"(?i)(?<![\w\-])transmission-remote(?![\w\-])[^\n]{0,300}?(?<=[ \t])(?:-n|--auth)(?:\s+|=)["']?[^\s:"']{1,64}: ?["']?([^\s"']{3,128}?)["']?(?=[\s,;]|$)"#)
     /// A Wi-Fi QR code's payload: its fields (`S:` name, `T:` security, `H:` hidden) in any order,

@@ -385,6 +385,7 @@ struct SecretDetectorTests {
         Case(text: "$ (echo 'Wz9kLp2vQx'; echo 'Wz9kLp2vQy') | sudo smbpasswd -s -a ana", kind: .password, value: "Wz9kLp2vQy"),
         Case(text: "$ curl -b 'session=Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW' https://example.net/api/me", kind: .apiKey, value: "Xk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW"),
         Case(text: "server = smtplib.SMTP_SSL(\"smtp.example.net\", 465)\nserver.login(\"ana@example.net\", \"Tz8vQm2k_Lx\")", kind: .password, value: "Tz8vQm2k_Lx"),
+        Case(text: "var cred = new NetworkCredential(\"svc_backup\", \"ODOeJvt33nlB12hB\");", kind: .password, value: "ODOeJvt33nlB12hB"),
         Case(text: "IMAPAccount work\nHost imap.example.net\nUser ana@example.net\nPass \"Qm2kLxTz8v\"", kind: .password, value: "Qm2kLxTz8v"),
         Case(text: "[Repository work-remote]\nremoteuser = ana\nremotepass = 5v-usnq8G2", kind: .password, value: "5v-usnq8G2"),
         Case(text: "$ ldappasswd -x -D \"cn=admin,dc=example,dc=net\" -W -s 'k2itjoaB1Qfh' \"uid=ana,dc=example,dc=net\"", kind: .password, value: "k2itjoaB1Qfh"),
@@ -1331,6 +1332,11 @@ struct SecretDetectorTests {
         "Verify safety number\n38172 55019 26483 90317\n44625 71908 12345 67890",
         "$ curl -b cookies.txt -c cookies.txt https://example.net/login",
         "$ echo 'Kx7mPq2vLz buy milk' > notes.txt",
+        // A test suite's results name tests (`PASS: config.sub checks`), and prose a user's certificates.
+        "PASS: gdb.mi/mi-cli.exp: -interpreter-exec console\nPASS: config.sub checks (882 tests)\nFAIL: gdb.base/a.exp: print -x",
+        "are accessible using this method, not the local machine store.\" hence we\n    pass CERT_SYSTEM_STORE_CURRENT_USER.",
+        "only current user certificates\npass CERT_SYSTEM_STORE_CURRENT_USER.",
+        "PASS: elfedit --enable-x86-feature ibt --disable-x86-feature shstk\nPASS: elfedit --enable-x86-feature ibt",
     ]
 
     @Test(arguments: negatives)
