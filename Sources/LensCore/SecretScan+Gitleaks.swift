@@ -146,12 +146,18 @@ struct GitleaksRules: Sendable {
 
     static func slot(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
 
+    /// The most characters a rule's `.*` reads (``icuPattern(_:)``).
+    static let longestWildcard = 256
+
     /// A Go (RE2) pattern in ICU's syntax. They differ where the rules use:
     /// - named groups `(?P<name>…)` (ICU has `(?<name>…)`, and its names allow no `_`): they become
     ///   plain groups; a rule whose only groups they are then reports its whole match, which masks
     ///   more, not less;
     /// - a `{` that starts no repetition (`{{ $.Values.password }}`), literal in Go, an error in ICU;
     /// - `]` first in a set (`[^]]`) and `[` inside one, literal in Go, a nested set in ICU.
+    /// And an unbounded `.*` (the `curl` rules': `\bcurl\b.*?… -u …`) reads at most
+    /// ``longestWildcard`` characters: RE2 runs in linear time, ICU backtracks, and on a line of
+    /// many `curl`s each one read the rest of the line (32 KB of `curl -b '…'` took 1.4 s).
     static func icuPattern(_ pattern: String) -> String {
         let source = Array(pattern.replacingOccurrences(of: #"\(\?P<[A-Za-z0-9_]+>"#, with: "(?:", options: .regularExpression))
         var out = "", i = 0, inSet = false
@@ -199,6 +205,10 @@ struct GitleaksRules: Sendable {
                 if isRepetition(i) { repetitionEnd = source[i...].firstIndex(of: "}")! } else { out += "\\{"; i += 1; continue }
             case "}":
                 if i != repetitionEnd { out += "\\}"; i += 1; continue }
+            case "." where i + 1 < source.count && source[i + 1] == "*":
+                out += ".{0,\(Self.longestWildcard)}"
+                i += 2
+                continue
             default: break
             }
             out.append(c)
