@@ -443,6 +443,10 @@ extension SecretScan {
             // `Add new upstream signing key 19882D92…`.)
             guard let kind = Self.secretName(identifier)
                     ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
+            // A setting whose name only ends in `pass` (`remotepass = …`) is one with `=`: after a
+            // colon it is as likely a name of something else (a kernel changelog's `lpass: Fix …`).
+            if kind == .password, !identifier.hasPrefix("-"), separator != "=", separator != ":=",
+               let last = Self.nameWords(identifier).last, last.hasSuffix("pass"), !Self.passwordWords.contains(last) { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
             if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),
@@ -534,7 +538,8 @@ extension SecretScan {
     /// A user's name given as a setting: a line of its own among the three above `index` (`User
     /// ana@example.net`, `login ana`), or quoted right before it on its line (`user "ana" pass …`).
     /// (Prose says `user certificates` too.)
-    static let userSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}["']?[ \t]*$"#)
+    /// (OCR may split an address after its dot: `User ana@example. net`.)
+    static let userSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}(?:(?<=[.@])[ \t][A-Za-z0-9_.\-]{1,16})?["']?[ \t]*$"#)
     static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
     func userNamed(before index: Int) -> Bool {

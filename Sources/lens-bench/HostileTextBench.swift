@@ -128,6 +128,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "set_password(' repeated", make: repeated("set_password('")),
         Kind(name: "chpasswd: and user:pass lines", make: { size in "chpasswd:\n  list: |\n" + String(repeating: "    ines:Kq2mZt8vLx\n", count: max(1, size / 20)) }),
         Kind(name: "/key/ repeated", make: repeated("/key/")),
+        // (The twenty-first round's: gitleaks' curl rules read the rest of the line per `curl`.)
+        Kind(name: "curl repeated", make: repeated("curl ")),
+        Kind(name: "curl -b 'a=b; repeated", make: repeated("curl -b 'session=Xk2Lm9Qr7Tz4Vb8N; ")),
+        Kind(name: "User/Pass lines", make: repeated("User ana\nPass Xk2Lm9Qr7\n")),
+        Kind(name: "encryptedData: lines", make: repeated("encryptedData:\npassword: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq\n")),
+        Kind(name: "echo '…' > pass repeated", make: repeated("echo 'Xk2Lm9Qr' > ~/.vault_pass ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -412,6 +412,7 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "fwRIWM1j"),
         Case(text: "Private key\nnseciwdh3mj5rvfqa2jsokyt9dmvuvecfdqc2p5ye Lmxuvzaj gdtqeljtu585ho", kind: .apiKey, value: "gdtqeljtu585ho"),
         Case(text: "[nas]\nuser = root\npass = b29YAUWOdNs8hrwM61mX5 -PLX5kj08bCO1Y6i", kind: .password, value: "PLX5kj08bCO1Y6i"),
+        Case(text: "IMAPAccount work\nUser svc_sync@example. net\nPass \"2wYV1Ygu8sTm5L\"", kind: .password, value: "2wYV1Ygu8sTm5L"),
         Case(text: "Server=db.example.net ;Database=shop;Uid=root ; Pwd=Xk2Lm9 NOt ygwao;Encrypt=yes", kind: .password, value: "ygwao"),
         // The thirteenth round's (made-up values): a wrapped token's second line split by OCR;
         // 1Password's Secret Key with spaces around its dashes; an RTMP host with spaces after
@@ -1337,6 +1338,7 @@ struct SecretDetectorTests {
         "are accessible using this method, not the local machine store.\" hence we\n    pass CERT_SYSTEM_STORE_CURRENT_USER.",
         "only current user certificates\npass CERT_SYSTEM_STORE_CURRENT_USER.",
         "PASS: elfedit --enable-x86-feature ibt --disable-x86-feature shstk\nPASS: elfedit --enable-x86-feature ibt",
+        "    - [arm64] ASoC: qcom: lpass: Fix i2s ctl register bit mask",
     ]
 
     @Test(arguments: negatives)
