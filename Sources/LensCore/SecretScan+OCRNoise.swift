@@ -419,7 +419,7 @@ extension SecretScan {
                 if let read, found.count > foundBefore || read.end - read.start >= Self.longValue { readUntil = read.end }
             }
             guard var identifier = match[1] else { continue }
-            if identifier == "PASS", startsItsLine(match.start), isTestLog { continue }
+            if identifier == "PASS", startsLine(match.start), isTestLog { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
             if let word = match[4], let separatorAfterWord = match[5] {
                 // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,

@@ -542,7 +542,7 @@ struct SecretScan {
         lazy var isTestLog = Self.testResultLine.matches(in: text).count >= 2
         for match in Self.passwordMatcher.matches(in: text) + cued {
             guard let label = match[1]?.lowercased() else { continue }
-            if label == "pass", match.text.hasPrefix("PASS:") || match.text.hasPrefix("PASS :"), startsItsLine(match.start), isTestLog { continue }
+            if label == "pass", match.text.hasPrefix("PASS:") || match.text.hasPrefix("PASS :"), startsLine(match.start), isTestLog { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
             // (JSON inside a JSON string escapes its quotes: `"{\"password\":\"…\"}"`.)
@@ -626,14 +626,11 @@ struct SecretScan {
     /// A line of a test suite's results (DejaGnu's, automake's, TAP harnesses').
     static let testResultLine = TextMatcher(#"(?m)^[ \t]*(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR|UNSUPPORTED|UNRESOLVED|UNTESTED|KFAIL|KPASS)[ \t]?:[ \t]"#)
 
-    /// Whether only spaces are between the line's start and `index`.
-    func startsItsLine(_ index: Int) -> Bool {
-        var i = index
-        while i > 0, !Self.isLineBreak(utf8[i - 1]) {
-            guard Self.isSpace(utf8[i - 1]) else { return false }
-            i -= 1
-        }
-        return true
+    /// Whether `secret` is on a line that starts with a test's result (``testResultLine``).
+    func isOnATestResultLine(_ secret: Secret) -> Bool {
+        var lineStart = secret.start
+        while lineStart > 0, secret.start - lineStart < 300, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        return Self.testResultLine.firstMatch(in: slice(lineStart, min(utf8.count, lineStart + 24))) != nil
     }
 
     /// `transmission-remote`'s `-n user:password` / `--auth user:password`, as ``commandLineUser``.

@@ -14,7 +14,9 @@ struct SecretBench: ParsableCommand {
             --real names files or folders of real text with no secrets in them (Debian changelogs, \
             man pages; .gz is read with zcat): they are cut into screenshot-sized pieces of 40 lines and \
             every secret found there is a false alarm, listed with --show. --corpus adds a corpus's \
-            ground-truth texts (which hold no secrets) and times the detector on them.
+            ground-truth texts (which hold no secrets) and times the detector on them. --masked FILE \
+            writes the pieces masking changes; the files of two builds, diffed, show what a change of \
+            rules masks anew or no longer (--all-files reads test logs and the rest too).
 
             Example: lens-bench secrets --cases Tests/SecretCases/cases.jsonl --real /usr/share/doc --corpus ../shared/corpus/public
             """)
@@ -33,6 +35,12 @@ struct SecretBench: ParsableCommand {
 
     @Option(help: "How many times the detector reads every corpus text when timed (each round timed apart).")
     var rounds = 20
+
+    @Flag(help: "Read every text file under --real folders (test logs, READMEs, …), not only changelogs, copyright files, man pages and .txt.")
+    var allFiles = false
+
+    @Option(help: "Write every --real piece that masking changes to this file, one line each (file, line, the masked text as JSON), to diff two builds' files.")
+    var masked: String?
 
     @Flag(help: "List the misses and false alarms.")
     var show = false
@@ -134,7 +142,7 @@ struct SecretBench: ParsableCommand {
             if isFolder.boolValue {
                 let walker = FileManager.default.enumerator(atPath: root)
                 while let name = walker?.nextObject() as? String {
-                    if name.hasSuffix("changelog.Debian.gz") || name.hasSuffix(".1.gz") || name.hasSuffix(".txt") || name.hasSuffix("copyright") {
+                    if allFiles || name.hasSuffix("changelog.Debian.gz") || name.hasSuffix(".1.gz") || name.hasSuffix(".txt") || name.hasSuffix("copyright") {
                         files.append(root + "/" + name)
                     }
                 }
@@ -145,6 +153,9 @@ struct SecretBench: ParsableCommand {
         files = Array(files.sorted().prefix(maxFiles))
         var pieces = 0, bytes = 0
         var alarms: [String: Int] = [:]
+        // (Two builds' files, diffed, show what a change of rules masks anew or no longer: how this
+        // round's regressions in real text were found.)
+        var maskedLines: [String] = []
         for file in files {
             guard let text = Self.read(file) else { continue }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -153,6 +164,10 @@ struct SecretBench: ParsableCommand {
                 let piece = lines[chunk..<min(lines.count, chunk + 40)].joined(separator: "\n")
                 pieces += 1
                 bytes += piece.utf8.count
+                if masked != nil, case let result = detector.masking(piece), !result.secrets.isEmpty,
+                   let json = try? JSONEncoder().encode(result.text) {
+                    maskedLines.append("\(file):\(chunk + 1)\t" + String(decoding: json, as: UTF8.self))
+                }
                 for secret in detector.secrets(in: piece) {
                     alarms[secret.kind.rawValue, default: 0] += 1
                     if show {
@@ -162,6 +177,10 @@ struct SecretBench: ParsableCommand {
                     }
                 }
             }
+        }
+        if let masked {
+            try (maskedLines.joined(separator: "\n") + "\n").write(toFile: masked, atomically: true, encoding: .utf8)
+            print("wrote the \(maskedLines.count) pieces that masking changes to \(masked)")
         }
         print("real text without secrets: \(files.count) files, \(pieces) pieces of 40 lines, \(bytes / 1_000_000) MB")
         for kind in SecretKind.allCases {
