@@ -214,10 +214,9 @@ extension SecretScan {
             if rest < utf8.count, utf8[rest] == 0x3E {
                 var target = rest
                 while target < utf8.count, utf8[target] == 0x3E || Self.isSpace(utf8[target]) { target += 1 }
-                let value = squeezed(start, end)
                 if let file = piece(from: target, maximumSpaces: 0), Self.namesASecretsFile(slice(file.start, file.end)),
-                   value.count >= 4, Self.shellWord.firstMatch(in: value) == nil, Self.isPasswordValue(value, quoted: quoted) {
-                    found.append(secret(.password, nil, start, end))
+                   let password = password(start, end, quoted: quoted) {
+                    found.append(password)
                 }
                 continue
             }

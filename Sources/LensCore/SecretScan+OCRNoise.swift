@@ -411,7 +411,6 @@ extension SecretScan {
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
         // value is read for one label, so a line of many labels costs its length, not its square.
         var readUntil = 0
-        lazy var isTestLog = Self.testResultLine.matches(in: text).count >= 2 // (``passwords()``)
         for match in Self.secretIdentifier.matches(in: text, within: lines) where match.start >= readUntil {
             let foundBefore = found.count
             var read: (start: Int, end: Int)?
@@ -419,7 +418,6 @@ extension SecretScan {
                 if let read, found.count > foundBefore || read.end - read.start >= Self.longValue { readUntil = read.end }
             }
             guard var identifier = match[1] else { continue }
-            if identifier == "PASS", startsLine(match.start), isTestLog { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
             if let word = match[4], let separatorAfterWord = match[5] {
                 // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,
@@ -543,9 +541,8 @@ extension SecretScan {
     static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
     func userNamed(before index: Int) -> Bool {
-        var lineStart = index
-        while lineStart > 0, index - lineStart < 300, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
-        return Self.quotedUserBefore.firstMatch(in: slice(lineStart, index)) != nil || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
+        Self.quotedUserBefore.firstMatch(in: slice(lineStart(of: index, atMost: 300), index)) != nil
+            || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
     }
 
     /// Whether only up to three words (letters) are between the line's start and `index`: a

@@ -57,9 +57,7 @@ extension SecretScan {
     func hereStringSecrets() -> [Secret] {
         guard mentions("<<<") else { return [] }
         return Self.hereString.matches(in: text).compactMap { match in
-            var lineStart = match.start
-            while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]), match.start - lineStart < 300 { lineStart -= 1 }
-            guard Self.secretReader.firstMatch(in: slice(lineStart, match.start)) != nil,
+            guard Self.secretReader.firstMatch(in: slice(lineStart(of: match.start, atMost: 300), match.start)) != nil,
                   let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { return nil }
             let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
             return password(start, end, quoted: quoted)
@@ -230,8 +228,7 @@ extension SecretScan {
         guard secret.kind == .apiKey || secret.kind == .password, (20...400).contains(secret.end - secret.start) else { return false }
         // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
         // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
-        var lineStart = secret.start
-        while lineStart > 0, secret.start - lineStart < 200, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        let lineStart = self.lineStart(of: secret.start, atMost: 200)
         guard utf8[lineStart..<secret.end].contains(0x24) || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) else { return false }
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -255,12 +252,10 @@ extension SecretScan {
         let head = slice(max(0, secret.start - 5), min(utf8.count, secret.start + 8))
         if head.contains("ENC[") || head.contains("ENC [") || head.contains("vault:v") { return true }
         guard mentions("encrypted") else { return false }
-        var lineStart = secret.start
-        while lineStart > 0, secret.start - lineStart < 200, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+        var lineStart = self.lineStart(of: secret.start, atMost: 200)
         var lines = 0
         while lineStart > 0, lines < 20 {
-            var above = lineStart - 1
-            while above > 0, lineStart - above < 300, !Self.isLineBreak(utf8[above - 1]) { above -= 1 }
+            let above = self.lineStart(of: lineStart - 1, atMost: 300)
             let line = slice(above, lineStart - 1)
             if Self.encryptedMapLine.firstMatch(in: line) != nil { return true }
             guard Self.mapEntryLine.firstMatch(in: line) != nil else { return false }

@@ -141,9 +141,10 @@ extension SecretScan {
     /// In a table of cookies (a text that says `cookie`), a row's value after a session cookie's
     /// name, when it is a token (letters and digits, no address).
     func sessionCookies() -> [Secret] {
-        guard mentions("cookie", "-b") else { return [] }
+        let namesCookies = mentions("cookie")
+        guard namesCookies || mentions("-b") else { return [] }
         var found: [Secret] = []
-        for row in mentions("cookie") ? Self.cookieRow.matches(in: text) : [] {
+        for row in namesCookies ? Self.cookieRow.matches(in: text) : [] {
             guard let name = row[1]?.lowercased(), Self.sessionCookieWords.contains(where: { name.contains($0) }),
                   let value = piece(from: row.end, maximumSpaces: 0) else { continue }
             // (Its pieces taken across the spaces OCR put in it: `6XoCSsracG26qws JDIuQyMC…`.)
@@ -154,7 +155,7 @@ extension SecretScan {
             found.append(secret(.apiKey, "session cookie", value.start, end))
         }
         var headers: [(start: Int, end: Int)] = []
-        if mentions("cookie") {
+        if namesCookies {
             for match in Self.cookieHeader.matches(in: text) {
                 var lineEnd = match.end
                 while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }

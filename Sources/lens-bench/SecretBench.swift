@@ -164,11 +164,12 @@ struct SecretBench: ParsableCommand {
                 let piece = lines[chunk..<min(lines.count, chunk + 40)].joined(separator: "\n")
                 pieces += 1
                 bytes += piece.utf8.count
-                if masked != nil, case let result = detector.masking(piece), !result.secrets.isEmpty,
-                   let json = try? JSONEncoder().encode(result.text) {
+                // (One detection per piece: masking returns what it found.)
+                let result = detector.masking(piece)
+                if masked != nil, !result.secrets.isEmpty, let json = try? JSONEncoder().encode(result.text) {
                     maskedLines.append("\(file):\(chunk + 1)\t" + String(decoding: json, as: UTF8.self))
                 }
-                for secret in detector.secrets(in: piece) {
+                for secret in result.secrets {
                     alarms[secret.kind.rawValue, default: 0] += 1
                     if show {
                         let utf8 = Array(piece.utf8)
