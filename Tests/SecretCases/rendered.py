@@ -110,6 +110,15 @@ secrets, Jenkins tokens, WordPress salts, `ldappasswd -s` and `nsec1`; negatives
 public keys, SOPS and sealed secrets, JWKS, ACME challenges, an Ethereum keystore, masked password
 fields, ULIDs and trace ids, apt's `Release` hashes, `ssh-add -l`, Git LFS pointers, passkey ids,
 `wg show` and `Cargo.lock` checksums.
+`--pool sixteenth` (see ``sixteenth_secret_case``), written after the fifteenth had been through one
+round and before any rule was run on it: Redis ACL `>password`, ACME EAB keys, TSIG secrets,
+FreeRADIUS clients, Ceph keyrings, Kafka JAAS, `kadmin`, `samba-tool`, a systemd-cryptenroll recovery
+key, a YubiKey OTP in a chat, a password typed at the prompt, qBittorrent, Deluge, an *arr API key, a
+Zabbix PSK, `yt-dlp`, `vault kv get`, `wpa_passphrase`, `docker history`, crontab, `set -x`,
+shadowsocks, `create-for-rbac`, MySQL `SET PASSWORD`, NATS seeds, Google Authenticator's export,
+`gh secret set`, `rclone obscure`, `kcadm.sh`, Ansible's `password_hash` and a reset dialog; negatives
+such as `pg_hba.conf`, `blkid`, image and key ids, hashed Redis ACLs, boot and machine ids, certificate
+serials, a Ceph fsid, a CI log's `***`, DNSKEYs, `ykman info`, `pkg@version` and torrent hashes.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -2954,6 +2963,204 @@ def fifteenth_negative_case(rng):
             'source = "registry+https://github.com/rust-lang/crates.io-index"', f'checksum = "{rand(rng, HEX, 64)}"']
 
 
+def sixteenth_secret_case(rng):
+    """The sixteenth pool (`--pool sixteenth`): written after the fifteenth pool had been through one
+    round, before any rule was run on it, from places none of the fifteen earlier pools has: Redis ACL's
+    `>password`, ACME's `--eab-hmac-key`, BIND's TSIG secrets (`key { secret "…"; }`, `nsupdate -y`),
+    FreeRADIUS clients, Ceph keyrings, Kafka's JAAS line, `kadmin addprinc -pw`, `samba-tool`, a
+    systemd-cryptenroll recovery key, a YubiKey OTP pasted into a chat, a password typed at the shell
+    prompt (`command not found`), qBittorrent's temporary password, Deluge's `auth` file, an *arr
+    `config.xml` API key, a Zabbix PSK, `yt-dlp -p`, `vault kv get`'s table, `wpa_passphrase`'s output,
+    `docker history` build arguments, crontab lines, a shell trace (`set -x`), shadowsocks' `-k` and
+    `ss://` links, `az ad sp create-for-rbac`, MySQL's `SET PASSWORD`/`ALTER USER … BY`, NATS nkey seeds,
+    Google Authenticator's export link, `gh secret set --body`, `rclone obscure`, `kcadm.sh
+    --new-password` and a password inside an Ansible `password_hash` filter."""
+    user, host = login_parts(rng)
+    modhex = "cbdefghijklnrtuv"
+    choice = rng.randrange(32)
+    if choice == 0:
+        v = plain_password(rng).replace(" ", "")
+        return "password", rng.choice([[f"127.0.0.1:6379> ACL SETUSER {user} on >{v} ~cache:* +get +set", "OK"],
+                                       ["# /etc/redis/users.acl", f"user {user} on >{v} ~* &* +@all", "user default off"]]), [v]
+    if choice == 1:
+        v = rand(rng, ALNUM + "-_", 86)
+        return "api_key", [f"$ certbot register --email {user}@acme.io --server https://acme.zerossl.com/v2/DV90 \\",
+                           f"    --eab-kid {rand(rng, ALNUM + '-_', 22)} --eab-hmac-key {v}"], [v]
+    if choice == 2:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", rng.choice([['key "xfr-key" {', "    algorithm hmac-sha256;", f'    secret "{v}";', "};"],
+                                      [f"$ nsupdate -y hmac-sha256:xfr-key:{v}", "> update add www.acme.io 300 A 192.0.2.10", "> send"]]), [v]
+    if choice == 3:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["# /etc/freeradius/3.0/clients.conf", "client office-ap {", "    ipaddr = 10.0.4.0/24",
+                            f"    secret = {v}", "    shortname = office", "}"], [v]
+    if choice == 4:
+        v = "AQ" + base64.b64encode(rng.randbytes(38)).decode()[2:]
+        return "api_key", ["$ sudo ceph auth get client.admin", "[client.admin]", f"\tkey = {v}", '\tcaps mds = "allow *"', '\tcaps mon = "allow *"'], [v]
+    if choice == 5:
+        v = plain_password(rng).replace('"', "").replace("\\", "")
+        return "password", ["security.protocol=SASL_SSL", "sasl.mechanism=PLAIN",
+                            f"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"{user}\" password=\"{v}\";"], [v]
+    if choice == 6:
+        v = plain_password(rng).replace('"', "")
+        return "password", [f"$ sudo kadmin.local -q \"addprinc -pw {v} {user}@ACME.IO\"", f"Principal \"{user}@ACME.IO\" created."], [v]
+    if choice == 7:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ sudo samba-tool user create {user} {v}", f"$ sudo samba-tool domain provision --realm=ACME.IO --domain=ACME --adminpass='{v}'"]),
+                            f"User '{user}' added successfully"], [v]
+    if choice == 8:
+        v = "-".join(rand(rng, modhex, 8) for _ in range(8))
+        return "password", ["$ sudo systemd-cryptenroll --recovery-key /dev/nvme0n1p3", "A secret recovery key has been generated for this volume:",
+                            "", f"    🔐 {v}", "", "Please save this secret recovery key at a secure location."], [v]
+    if choice == 9:
+        v = "cccccc" + rand(rng, modhex, 38)
+        return "password", [f"[10:4{rng.randint(0, 9)}] noor: can you check the staging deploy?", f"[10:4{rng.randint(0, 9)}] {user}: {v}",
+                            f"[10:4{rng.randint(0, 9)}] {user}: oops, yubikey"], [v]
+    if choice == 10:
+        v = plain_password(rng).replace("'", "").replace("!", "").replace("&", "").replace("*", "").replace("?", "").replace("^", "")
+        return "password", rng.choice([["$ su -", "Password:", "su: Authentication failure", f"$ {v}", f"bash: {v}: command not found"],
+                                       [f"% ssh {user}@{host}", f"{user}@{host}'s password:", "Permission denied, please try again.",
+                                        f"% {v}", f"zsh: command not found: {v}"]]), [v]
+    if choice == 11:
+        v = rand(rng, ALNUM, 9)
+        return "password", ["******** Information ********", "To control qBittorrent, access the WebUI at: http://localhost:8080",
+                            "The WebUI administrator username is: admin",
+                            f"The WebUI administrator password was not set. A temporary password is provided for this session: {v}"], [v]
+    if choice == 12:
+        v = plain_password(rng).replace(":", "")
+        w = rand(rng, HEX, 40)
+        return "password", ["$ cat ~/.config/deluge/auth", f"localclient:{w}:10", f"{user}:{v}:10"], [v, w]
+    if choice == 13:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ cat ~/.config/Sonarr/config.xml", "<Config>", "  <Port>8989</Port>", f"  <ApiKey>{v}</ApiKey>",
+                           "  <AuthenticationMethod>Forms</AuthenticationMethod>", "</Config>"], [v]
+    if choice == 14:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ openssl rand -hex 32 | sudo tee /etc/zabbix/zabbix_agent2.psk", v,
+                           "$ sudo sed -i 's/^# TLSPSKFile=/TLSPSKFile=\\/etc\\/zabbix\\/zabbix_agent2.psk/' /etc/zabbix/zabbix_agent2.conf"], [v]
+    if choice == 15:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"$ yt-dlp -u {user}@acme.io -p '{v}' https://video.acme.io/w/42",
+                                        f"$ yt-dlp --video-password '{v}' https://vimeo.com/{rng.randint(100000000, 999999999)}"]),
+                            "[info] Downloading 1 format(s): 1080p"], [v]
+    if choice == 16:
+        v = plain_password(rng)
+        return "password", [f"$ vault kv get secret/{rng.choice(['db', 'smtp', 'nas'])}", "====== Data ======", "Key         Value",
+                            "---         -----", f"password    {v}", f"username    {user}"], [v]
+    if choice == 17:
+        v = plain_password(rng).replace('"', "")
+        w = rand(rng, HEX, 64)
+        return "password", [f"$ wpa_passphrase Home-5G '{v}'" if "'" not in v else f"$ wpa_passphrase Home-5G \"{v}\"", "network={", '\tssid="Home-5G"',
+                            f'\t#psk="{v}"', f"\tpsk={w}", "}"], [v, w]
+    if choice == 18:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ docker history --no-trunc acme/api:{rng.randint(1, 9)}.{rng.randint(0, 9)}", "IMAGE          CREATED BY",
+                            f"<missing>      /bin/sh -c #(nop)  ENV DB_PASSWORD={v}", "<missing>      /bin/sh -c #(nop) WORKDIR /app"], [v]
+    if choice == 19:
+        v = plain_password(rng).replace("'", "")
+        return "password", ["$ crontab -l", "# m h dom mon dow command",
+                            rng.choice([f"30 2 * * * BORG_PASSPHRASE='{v}' borg create ::'{{hostname}}-{{now}}' /home",
+                                        f"*/5 * * * * curl -fsS -u {user}:{v} https://{host}/ping > /dev/null"])], [v]
+    if choice == 20:
+        v = plain_password(rng).replace("'", "")
+        return "password", ["$ bash -x ./deploy.sh", "+ set -euo pipefail", "++ cat /run/secrets/db", f"+ DB_PASS='{v}'",
+                            f"+ psql -h {host} -U app -c 'select 1'"], [v]
+    if choice == 21:
+        v = plain_password(rng).replace("'", "")
+        if rng.random() < 0.5:
+            return "password", ["$ ps -ef | grep ss-server", f"nobody  812  1  0 09:12 ?  00:00:03 ss-server -s 0.0.0.0 -p 8388 -k {v} -m chacha20-ietf-poly1305"], [v]
+        link = base64.urlsafe_b64encode(f"chacha20-ietf-poly1305:{v}".encode()).decode().rstrip("=")
+        return "password", ["Server config (share with your devices):", f"ss://{link}@{host}:8388#office"], [link[24:]]
+    if choice == 22:
+        v = rand(rng, ALNUM, 3) + "8Q~" + rand(rng, ALNUM + "~.-_", 34)
+        return "api_key", [f"$ az ad sp create-for-rbac --name ci-{user}", "{", f'  "appId": "{uuid.UUID(bytes=rng.randbytes(16))}",',
+                           f'  "displayName": "ci-{user}",', f'  "password": "{v}",', f'  "tenant": "{uuid.UUID(bytes=rng.randbytes(16))}"', "}"], [v]
+    if choice == 23:
+        v = plain_password(rng).replace("'", "")
+        return "password", [rng.choice([f"mysql> SET PASSWORD FOR '{user}'@'%' = '{v}';",
+                                        f"mysql> ALTER USER '{user}'@'localhost' IDENTIFIED WITH caching_sha2_password BY '{v}';"]),
+                            "Query OK, 0 rows affected (0.01 sec)"], [v]
+    if choice == 24:
+        v = "SU" + rand(rng, B32, 56)
+        return "api_key", ["$ cat ~/.nkeys/creds/acme/app.creds", "-----BEGIN NATS USER JWT-----", "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ",
+                           "------END NATS USER JWT------", "", "-----BEGIN USER NKEY SEED-----", v, "------END USER NKEY SEED------"], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM + "-_", 60)
+        return "api_key", ["Export accounts", "Scan this QR code with your new device, or open the link:", f"otpauth-migration://offline?data={v}%3D%3D",
+                           "Exported 4 accounts"], [v]
+    if choice == 26:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ gh secret set {rng.choice(['DEPLOY_KEY', 'SENTRY_AUTH', 'NPM_PUBLISH'])} --repo acme/app --body \"{v}\"",
+                           "✓ Set Actions secret for acme/app"], [v]
+    if choice == 27:
+        v = plain_password(rng).replace("'", "")
+        w = rand(rng, ALNUM + "-_", 48)
+        return "password", [f"$ rclone obscure '{v}'", w, "$ rclone config create nas sftp host nas.home user " + user + " pass " + w], [v, w]
+    if choice == 28:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ kcadm.sh set-password -r acme --username {user} --new-password '{v}' --temporary", "$ "], [v]
+    if choice == 29:
+        v = plain_password(rng).replace("'", "").replace('"', "")
+        return "password", [f"$ ansible all -b -m user -a \"name={user} password={{{{ '{v}' | password_hash('sha512') }}}}\"",
+                            "web-01 | CHANGED => {"], [v]
+    if choice == 30:
+        v = plain_password(rng).replace("'", "")
+        return "password", [f"$ sudo prosodyctl register {user} chat.acme.io '{v}'", f"$ sudo ejabberdctl register {user} chat.acme.io '{v}'"][rng.randrange(2):][:1] + ["$ "], [v]
+    v = plain_password(rng)
+    return "password", ["Reset password for " + user, "Temporary password", v, "☐ Require change at next sign-in", "Copy    Done"], [v]
+
+
+def sixteenth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["# /etc/postgresql/15/main/pg_hba.conf", "# TYPE  DATABASE  USER  ADDRESS        METHOD", "local   all       postgres               peer",
+                f"host    all       all   10.{rng.randint(0, 9)}.0.0/16    scram-sha-256", "host    replication  repl  10.0.9.2/32  scram-sha-256"]
+    if choice == 1:
+        return ["$ sudo blkid", f'/dev/nvme0n1p1: UUID="{rand(rng, HEX.upper(), 4)}-{rand(rng, HEX.upper(), 4)}" TYPE="vfat" PARTUUID="{uuid.UUID(bytes=rng.randbytes(16))}"',
+                f'/dev/nvme0n1p2: UUID="{uuid.UUID(bytes=rng.randbytes(16))}" TYPE="ext4" PARTUUID="{uuid.UUID(bytes=rng.randbytes(16))}"']
+    if choice == 2:
+        return ["$ docker images", "REPOSITORY     TAG      IMAGE ID       CREATED        SIZE",
+                f"acme/api       1.{rng.randint(0, 9)}.{rng.randint(0, 9)}    {rand(rng, HEX, 12)}   2 days ago     184MB",
+                f"postgres       15       {rand(rng, HEX, 12)}   3 weeks ago    412MB"]
+    if choice == 3:
+        return ["$ gpg --list-keys --keyid-format long", f"pub   rsa4096/{rand(rng, HEX.upper(), 16)} 2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)} [SC]",
+                f"      {rand(rng, HEX.upper(), 40)}", f"uid                 [ultimate] Lena Park <lena@acme.io>",
+                f"sub   rsa4096/{rand(rng, HEX.upper(), 16)} 2024-03-11 [E]"]
+    if choice == 4:
+        return ["127.0.0.1:6379> ACL LIST", f'1) "user default on #{rand(rng, HEX, 64)} ~* &* +@all"',
+                f'2) "user worker on #{rand(rng, HEX, 64)} ~jobs:* +@list"']
+    if choice == 5:
+        return ["$ sudo systemd-cryptenroll /dev/nvme0n1p3", "SLOT TYPE", "   0 password", "   1 recovery", "   2 tpm2"]
+    if choice == 6:
+        return ["$ journalctl --list-boots", f" -1 {rand(rng, HEX, 32)} Mon 2026-11-23 08:01:12 CET Mon 2026-11-23 18:44:09 CET",
+                f"  0 {rand(rng, HEX, 32)} Tue 2026-11-24 08:03:55 CET Tue 2026-11-24 11:20:31 CET"]
+    if choice == 7:
+        return ["$ cat /etc/machine-id", rand(rng, HEX, 32), "$ hostnamectl | grep 'Boot ID'", f"           Boot ID: {rand(rng, HEX, 32)}"]
+    if choice == 8:
+        return ["$ sudo certbot certificates", "Found the following certs:", "  Certificate Name: acme.io", f"    Serial Number: {rand(rng, HEX, 36)}",
+                "    Key Type: ECDSA", "    Domains: acme.io www.acme.io", f"    Expiry Date: 2027-02-{rng.randint(10, 28)} 09:12:44+00:00 (VALID: 89 days)"]
+    if choice == 9:
+        return ["$ sudo ceph status", "  cluster:", f"    id:     {uuid.UUID(bytes=rng.randbytes(16))}", "    health: HEALTH_OK", "  services:",
+                f"    mon: 3 daemons, quorum a,b,c (age {rng.randint(2, 30)}d)"]
+    if choice == 10:
+        return ["Run ./scripts/deploy.sh", "  env:", "    API_TOKEN: ***", "    DB_PASSWORD: ***", "Deploying to production with token ***",
+                f"Uploaded build {rand(rng, HEX, 7)} in {rng.randint(10, 90)}s"]
+    if choice == 11:
+        return ["$ dig +dnssec DNSKEY acme.io +short", f"257 3 13 {base64.b64encode(rng.randbytes(64)).decode()}",
+                f"256 3 13 {base64.b64encode(rng.randbytes(64)).decode()}", f"DNSKEY 13 2 3600 20261225000000 20261125000000 {rng.randint(10000, 65535)} acme.io. {base64.b64encode(rng.randbytes(64)).decode()}"]
+    if choice == 12:
+        return ["$ ykman info", "Device type: YubiKey 5 NFC", f"Serial number: {rng.randint(10000000, 29999999)}", f"Firmware version: 5.{rng.randint(2, 7)}.{rng.randint(0, 4)}",
+                "Enabled USB interfaces: OTP, FIDO, CCID"]
+    if choice == 13:
+        return [f"$ npm i -D @types/node@20.{rng.randint(0, 17)}.{rng.randint(0, 9)}", f"$ pip install git+https://github.com/acme/lib@v1.{rng.randint(0, 9)}.0",
+                f"$ docker pull postgres/postgres@sha256:{rand(rng, HEX, 64)}", "$ git push origin main/release-2026"]
+    if choice == 14:
+        return ["$ kafka-consumer-groups.sh --describe --group billing", "GROUP    TOPIC     PARTITION  CURRENT-OFFSET  CONSUMER-ID",
+                f"billing  invoices  0          {rng.randint(1000, 99999)}           consumer-billing-1-{uuid.UUID(bytes=rng.randbytes(16))}"]
+    return ["$ deluge-console info", f"Name: debian-13.{rng.randint(0, 4)}.0-amd64-netinst.iso", f"ID: {rand(rng, HEX, 40)}", "State: Seeding Up Speed: 1.2 MiB/s",
+            f"Ratio: {rng.randint(1, 9)}.{rng.randint(10, 99)}"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -2990,7 +3197,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twelfth": (twelfth_secret_case, twelfth_negative_case),
          "thirteenth": (thirteenth_secret_case, thirteenth_negative_case),
          "fourteenth": (fourteenth_secret_case, fourteenth_negative_case),
-         "fifteenth": (fifteenth_secret_case, fifteenth_negative_case)}
+         "fifteenth": (fifteenth_secret_case, fifteenth_negative_case),
+         "sixteenth": (sixteenth_secret_case, sixteenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
@@ -3144,7 +3352,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the fifteenth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the sixteenth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
