@@ -100,13 +100,15 @@ public struct SecretDetector: Sendable {
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
-                + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing())
+                + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
+                + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
             + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.signifySecretKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() }
+        found += (scan.modhexSecrets() + scan.keysOfTheirOwnFormats()).filter { kinds.contains($0.kind) }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password
         // (what a rule with a label found keeps its kind and its extent).

@@ -10,7 +10,7 @@ extension SecretScan {
     // MARK: - Tools' own password arguments
 
     /// A tool, then (on its line) the option that takes its password: LDAP's tools `-w` (their
-    /// `-P` is a protocol version), SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
+    /// `-P` is a protocol version), shadowsocks' `-k`, `gh secret set … --body`, `rclone obscure …`, SQL Server's `sqlcmd`/`bcp`/`osql` `-P` (also glued to it),
     /// `openssl enc -k` and `openssl dgst -hmac` (`-keyfile` is another option), macOS's `security
     /// add-generic-password … -w`, `nmcli … password`, DB2's `connect … user NAME
     /// using …`, FreeTDS's `tsql -P`, a Cisco SNMP
@@ -21,7 +21,7 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+)"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the `@` or the argument's end.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
@@ -42,9 +42,9 @@ extension SecretScan {
     /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`. Composer's and Poetry's
     /// `config http-basic.REPO USER PASSWORD` too, and `steamcmd +login USER PASSWORD`; the XMPP
     /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
-    /// and Backblaze's `b2 account authorize KEY_ID KEY`.
+    /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`.
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -81,7 +81,7 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -142,7 +142,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -324,7 +324,7 @@ extension SecretScan {
     /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags, and in a name
     /// (`<passwor d>`). Group 1 is the name, 2 the value.
     static let secretElement = TextMatcher(
-        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?[A-Za-z][A-Za-z0-9_.:\- ]{0,63}>"#)
+        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
     /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
         #"(?i)\bkey[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)
@@ -332,9 +332,11 @@ extension SecretScan {
     func xmlValues() -> [Secret] {
         guard mentions("</", "value"), mentions("pass", "pwd", "secret", "token", "key") else { return [] }
         var found: [Secret] = []
-        for matcher in [Self.secretElement, Self.settingEntry] {
+        for (index, matcher) in [Self.secretElement, Self.settingEntry].enumerated() {
             for match in matcher.matches(in: text) {
-                guard let name = match[1]?.replacingOccurrences(of: " ", with: ""), let kind = Self.secretName(name), let value = match[2],
+                // (Either tag's name: OCR may misread one, `<ApikKey>…</Apikey>`.)
+                let names = [match[1], index == 0 ? match[3] : nil].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
+                guard let kind = names.lazy.compactMap({ Self.secretName($0) }).first, let value = match[2],
                       let range = match.range(2),
                       !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
                 // The element delimits the value as quotes do; a key must still be one (no word, no name).

@@ -114,6 +114,11 @@ extension SecretScan {
     /// with a letter, and a symbol other than `_ - . :` (which names and versions hold), or
     /// capitals, small letters and digits switching again and again (`9h2ZyXT9nfis1a`: 9 times)
     /// as no name does (`Report2024v2`, `MyProject2`: 4); never a number, a date or a time.
+    /// Whether a value of 8+ characters holds capitals, small letters and digits (`Cw9MI-lTBU`).
+    static func mixesCapitalsSmallAndDigits(_ value: String) -> Bool {
+        value.count >= 8 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
+    }
+
     static func looksLikeSecretOnItsOwn(_ value: String) -> Bool {
         guard value.count >= 6, value.contains(where: \.isLetter) else { return false }
         if value.contains(where: { !$0.isLetter && !$0.isNumber && !"_-.:".contains($0) }) { return true }
@@ -156,14 +161,15 @@ extension SecretScan {
         }
     }
 
-    /// A password label, up to four words, then a colon, or an arrow or a dash standing alone
+    /// A password label, up to five words, then a colon, or an arrow or a dash standing alone
     /// between spaces, which OCR may read as any one or two symbols: `new password for the NAS →
     /// …` (`—`, `=`, `+`, `~`, `>`), `password for guests: …`, `passwd for the kiosk is (now) …`. A
     /// symbol against a word is part of it (`password reset for ana.souza@…`, `password is not
     /// taken from ~/.cvspass`); a word may be an address (MySQL's log: `A temporary password is
-    /// generated for root@localhost: …`). `pass` counts only as `pass for … is …`.
+    /// generated for root@localhost: …`; qBittorrent's `A temporary password is provided for this
+    /// session: …`). `pass` counts only as `pass for … is …`.
     static let labelWordsThenArrow = TextMatcher(
-        #"(?i)(?<![A-Za-z])(password|passwort|passwd|passcode|pw|pwd|pass(?=[ \t]+for[ \t]))((?:[ \t]+[A-Za-z][A-Za-z'’\-]*(?:[@.][A-Za-z0-9\-]+)*){1,4}?)(?:[ \t]*:|[ \t]+(->|=>|is(?:[ \t]+now)?|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
+        #"(?i)(?<![A-Za-z])(password|passwort|passwd|passcode|pw|pwd|pass(?=[ \t]+for[ \t]))((?:[ \t]+[A-Za-z][A-Za-z'’\-]*(?:[@.][A-Za-z0-9\-]+)*){1,5}?)(?:[ \t]*:|[ \t]+(->|=>|is(?:[ \t]+now)?|[^\sA-Za-z0-9]{1,2})(?=[ \t]))[ \t]*"#)
 
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }

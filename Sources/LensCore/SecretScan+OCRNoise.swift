@@ -43,8 +43,10 @@ extension SecretScan {
             // (Or both cases and digits, switching often: `-PLX5kj08bCO1Y6i`; an option's name has
             // one case, `--enable-x86-feature`.)
             let cases = rest.contains(where: { (0x41...0x5A).contains($0) }) && rest.contains(where: { (0x61...0x7A).contains($0) })
+            // (A `-` inside too when the case changes six times or more: `-E-irXErXjW-yVvvsTcsBpAFI`.)
+            let random = Self.caseChanges(rest) >= 6
             guard rest.count >= 8, Self.caseChanges(rest) >= 2 || cases && digit && Self.classSwitches(rest) >= 5,
-                  rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && digit && cases }) else { return false }
+                  rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && (digit && cases || random) }) else { return false }
             return true
         }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
@@ -301,7 +303,7 @@ extension SecretScan {
                                                  "firstpass", "subpass", "renderpass", "onepass"]
     /// The words before `key` that make it a secret's name (`api key`, `client_key`, `authkey`).
     static let kindsOfKey: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master",
-                                          "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup"]
+                                          "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup", "hmac"]
 
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
@@ -459,6 +461,8 @@ extension SecretScan {
             if !quoted, let first = piece(from: start, maximumSpaces: 0), case let firstEnd = min(first.end, max(end, start + 8)),
                firstEnd - first.start >= 8, Self.isPlaceholder(slice(first.start, firstEnd)) { continue }
             let value = squeezed(start, end)
+            // After spaces alone, a pipe is no value but a filter's or command's (`{{ db_password | password_hash(…) }}`).
+            if separator == nil, !quoted, value.hasPrefix("|") { continue }
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
@@ -507,10 +511,12 @@ extension SecretScan {
                 if !(literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
                     // A shorter value given to a bare `secret` with `=` or `:` that looks like a
                     // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one;
-                    // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value.
+                    // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value;
+                    // after `=`, one of 8+ characters that mixes capitals, small letters and digits
+                    // (FreeRADIUS' `secret = Cw9MI-lTBU`).
                     guard identifier.lowercased().hasSuffix("secret"), separator != nil, separator != "is",
                           Self.isPasswordValue(value, quoted: quoted),
-                          Self.looksLikeSecretOnItsOwn(value)
+                          Self.looksLikeSecretOnItsOwn(value) || separator == "=" && Self.mixesCapitalsSmallAndDigits(value)
                             || identifier.hasPrefix("-") && value.count >= 6 && Self.shellWord.firstMatch(in: value) == nil else { continue }
                     found.append(secret(.password, nil, start, end))
                     continue
@@ -1052,15 +1058,16 @@ extension SecretScan {
     /// A PEM header as OCR reads it: dashes of any kind (or none), spaces anywhere, and `KEY`
     /// with its letters misread or one more (`KEVY`): after `BEGIN … PRIVATE`, a `K` and up to
     /// three letters can only be it.
-    /// Not only `PRIVATE`: a static or secret key's block too (OpenVPN's `Static key V1`).
+    /// Not only `PRIVATE`: a static or secret key's block too (OpenVPN's `Static key V1`), and NATS'
+    /// `USER NKEY SEED`.
     static let noisyPEMHeader = TextMatcher(
-        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
-    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
+        #"(?i)[\-—–_~=]*\s?BEGIN\s+(?:[A-Z0-9]+\s+){0,3}(?:(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}|N\s?KEY\s+SEED)(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
+    static let noisyPEMFooter = TextMatcher(#"(?i)[\-—–_~=]*\s?END\s+(?:[A-Z0-9]+\s+){0,3}(?:(?:PRIVATE|STATIC|SECRET)\s*K\s?[A-Z]{1,3}|N\s?KEY\s+SEED)(?:\s+BLOCK|\s+V\s?[0-9Il])?\s?[\-—–_~=]*"#)
 
     /// A private-key block from its header to its footer, or to the end of what is visible,
     /// whatever OCR did to the lines between; it needs 20 base64 characters after the header.
     func noisyPrivateKeyBlocks() -> [Secret] {
-        guard mentions("private", "static", "secret") else { return [] }
+        guard mentions("private", "static", "secret", "seed") else { return [] }
         var found: [Secret] = []
         let footers = Self.noisyPEMFooter.matches(in: text)
         // (A header inside the block before it is that block's: a block without its footer runs to
@@ -1331,8 +1338,14 @@ extension SecretScan {
         // A JWT's signature OCR split before a `-` or `_` of its own (`…gbL -COY68EBASPoh88dQ`):
         // a base64url piece that starts with one and is machine-made after it goes on with it
         // (a flag after a token, `--data-binary`, has no digit or inner capital).
-        while secret.label == "JWT", let next = piece(from: end, maximumSpaces: 1), next.end - next.start >= 8,
-              utf8[next.start] == 0x2D || utf8[next.start] == 0x5F, isBase64URL(next), isMachineMade(next.start + 1, next.end) {
+        // Any key of 24+ characters so far too (an ACME EAB key, base64url: `… -uHzXxyZRNz-irNF`),
+        // when the piece's case changes four times or more or it holds a digit (a Java property
+        // after a key, `-DskipTests`, changes three times).
+        while secret.label == "JWT" || secret.kind == .apiKey && squeezed(secret.start, end).count >= 24,
+              let next = piece(from: end, maximumSpaces: 1), next.end - next.start >= 8,
+              utf8[next.start] == 0x2D || utf8[next.start] == 0x5F, isBase64URL(next), isMachineMade(next.start + 1, next.end),
+              secret.label == "JWT" || Self.caseChanges(utf8[(next.start + 1)..<next.end]) >= 4
+                || utf8[(next.start + 1)..<next.end].contains(where: { (0x30...0x39).contains($0) }) {
             end = valueEnd(from: next.end, stoppingAt: Self.keyStops)
         }
         // A 2FA URI's base32 secret OCR split (`…?secret=KZ Y NCFOIKSG VNSFWKN770237…&issuer=`): the
@@ -1383,8 +1396,11 @@ extension SecretScan {
     }
 
     /// A command's option (`-X`, `--data`, `--dir=/srv`) or an address (`https://…`).
+    /// (Not a piece whose case changes four times or more: base64url split before a `-` of its own,
+    /// `-E-irXErXjW-yVvvsTcsBpAFI`, which no option's name is.)
     func isOptionOrAddress(_ piece: (start: Int, end: Int)) -> Bool {
         Self.optionOrAddress.firstMatch(in: slice(piece.start, piece.end)) != nil
+            && !(utf8[piece.start] == 0x2D && Self.caseChanges(utf8[piece.start..<piece.end]) >= 4)
     }
 
     static let optionOrAddress = TextMatcher(#"^--?[A-Za-z][A-Za-z\-]{0,30}(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://"#)

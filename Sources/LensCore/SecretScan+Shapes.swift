@@ -262,19 +262,33 @@ extension SecretScan {
     /// A call and its first argument, a string literal (Python's `b'…'` too).
     static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:'([^'\n]{1,128})'|"([^"\n]{1,128})")"#)
     static let hashingCalls: Set<String> = ["hashpw", "bcrypt", "scrypt", "crypt", "argon2"]
+    /// The name of a hashing scheme, which a call that hashes takes after the password or alone
+    /// (Ansible's `password_hash('sha512')`), and which is no password.
+    static let hashScheme = TextMatcher(#"(?i)^(?:sha-?\d{1,3}|md5|blowfish|bcrypt|scrypt|yescrypt|argon2(?:id|i|d)?|pbkdf2[A-Za-z0-9_\-]*|des)(?:_crypt)?$"#)
+    /// A literal piped to Jinja's (Ansible's) `password_hash` filter: `'…' | password_hash('sha512')`.
+    static let hashFilterLiteral = TextMatcher(#"["'‘’“”]([^"'‘’“”\s]{1,128})["'‘’“”][ \t]*\|[ \t]*password_hash(?![A-Za-z0-9_])"#)
 
     /// `password_hash('…', PASSWORD_DEFAULT)`, `make_password('…')`, `bcrypt.hashpw(b'…', …)`,
     /// `set_password("…")`: a call whose name names a password, or a password-hashing function,
-    /// given a literal that looks like one (a prompt, `'Password: '`, does not).
+    /// given a literal that looks like one (a prompt, `'Password: '`, does not); a literal piped to
+    /// Ansible's `password_hash` filter.
     func hashedLiterals() -> [Secret] {
-        guard mentions("('", "(\"", "(b'", "( '", "( \""), mentions("pass", "pw", "crypt", "argon", "hash::") else { return [] }
-        return Self.callWithLiteral.matches(in: text).compactMap { match in
+        var filtered: [Secret] = []
+        if mentions("password_hash") {
+            for match in Self.hashFilterLiteral.matches(in: text) {
+                guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true) else { continue }
+                filtered.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        guard mentions("('", "(\"", "(b'", "( '", "( \""), mentions("pass", "pw", "crypt", "argon", "hash::") else { return filtered }
+        return filtered + Self.callWithLiteral.matches(in: text).compactMap { match in
             guard let callee = match[1], let value = match[2] ?? match[3], let range = match.range(2) ?? match.range(3) else { return nil }
             let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" }).flatMap { Self.nameWords($0) }
             // (Laravel's `Hash::make('…')` hashes a password too.)
             guard words.contains(where: { Self.passwordWords.contains($0) || Self.hashingCalls.contains($0) }) || words.suffix(2) == ["hash", "make"],
                   !words.contains(where: { $0.hasPrefix("get") || $0 == "input" || $0 == "prompt" }),
-                  !value.contains(where: \.isWhitespace), Self.isPasswordValue(value, quoted: false) else { return nil }
+                  !value.contains(where: \.isWhitespace), Self.hashScheme.firstMatch(in: value) == nil,
+                  Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }
@@ -373,7 +387,7 @@ extension SecretScan {
 }
 
 extension SecretScan {
-    // MARK: - Routers' keys and Redis' AUTH
+    // MARK: - Routers' keys and Redis' AUTH and ACL passwords
 
     /// A routing protocol's key in a router's config: OSPF's `ip ospf message-digest-key 1 md5 …`,
     /// `ip ospf authentication-key …`, IS-IS's and RIP's `key-string …`.
@@ -381,10 +395,17 @@ extension SecretScan {
     /// Redis' `AUTH [user] password` typed at `redis-cli`'s prompt (`host:6379> AUTH …`).
     static let redisAuth = TextMatcher(#"(?im)>[ \t]*AUTH[ \t]+(?:[^\s>]{1,64}[ \t]+)?([^\s>]{1,128})[ \t]*$"#)
 
+    /// A Redis ACL rule that adds a password: `>…` after the user's name and the rules before it
+    /// (`ACL SETUSER ana on >… ~cache:* +get`, a `users.acl` line `user ana on >… ~* +@all`).
+    /// (`#…` adds a password's SHA-256 instead: no secret.)
+    static let redisACLPassword = TextMatcher(
+        #"(?im)(?:ACL[ \t]+SETUSER[ \t]+|^[ \t]*user[ \t]+)[^\s>]{1,64}(?:[ \t]+(?:on|off|reset|resetpass|resetkeys|nopass|allkeys|allchannels|allcommands|[~%&+\-][^\s>]{0,64}))*[ \t]+>[ \t]?([^\s]{1,128})"#)
+
     func routerAndRedisPasswords() -> [Secret] {
-        guard mentions("-key", "key-string", ">auth", "> auth") else { return [] }
+        guard mentions("-key", "key-string", ">auth", "> auth", ">") else { return [] }
         var found: [Secret] = []
-        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: text) : []) {
+        let acl = mentions("setuser", "user") ? Self.redisACLPassword.matches(in: text) : []
+        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: text) : []) + acl {
             guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value), value.count >= 4 else { continue }
             found.append(secret(.password, nil, range.lowerBound, range.upperBound))
         }

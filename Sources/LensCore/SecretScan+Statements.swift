@@ -153,8 +153,9 @@ extension SecretScan {
 
     /// SQL's `IDENTIFIED BY '…'` (MySQL, Oracle; `IDENTIFIED WITH plugin BY '…'`), the literal
     /// after it; OCR may read the quotes curly.
+    /// MySQL's `SET PASSWORD [FOR 'user'@'host'] = '…'` sets one the same way.
     static let identifiedBy = TextMatcher(
-        #"(?im)(?<![A-Za-z])IDENTIFIED[ \t]+(?:WITH[ \t]+[A-Za-z_0-9]+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'‘’“”`]{1,2})?(?:([^\n]{1,128}?)["'‘’“”`](?=[ \t]*;?[ \t]*$)|([^"'‘’“”`\s]{1,128}?)(?:["'‘’“”`]|(?=;?[ \t]*$)))"#)
+        #"(?im)(?<![A-Za-z])(?:IDENTIFIED[ \t]+(?:WITH[ \t]+[A-Za-z_0-9]+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?|SET[ \t]+PASSWORD(?:[ \t]+FOR[ \t]+[^=\n]{1,128}?)?[ \t]*=[ \t]*)(["'‘’“”`]{1,2})?(?:([^\n]{1,128}?)["'‘’“”`](?=[ \t]*;?[ \t]*$)|([^"'‘’“”`\s]{1,128}?)(?:["'‘’“”`]|(?=;?[ \t]*$)))"#)
     /// A literal given with a secret's quoted name: `define('DB_PASSWORD', '…')`,
     /// `config.set("api_key", "…")`, `ENV.fetch("SECRET_TOKEN", "…")`. Group 1 the name, 2 the value.
     /// OCR may read a name's `_` as a space, one quote as two or as a comma, drop a closing quote
@@ -182,7 +183,7 @@ extension SecretScan {
             guard let value = match[group], check(value), let range = match.range(group) else { return }
             found.append(secret(kind, nil, range.lowerBound, range.upperBound))
         }
-        if mentions("identified") {
+        if mentions("identified", "set password") {
             // The value to the line's last quote (OCR may read a `^` inside as a quote: `'P5“t@!er%oY“5ga’;`),
             // or up to a quote; a value whose opening quote OCR lost must look like one.
             for match in Self.identifiedBy.matches(in: text) {

@@ -253,16 +253,19 @@ extension SecretScan {
     /// A shell prompt, then a command that reads a password or a secret: it names one
     /// (`kubectl get secret … {.data.password} | base64 -d`, `security find-generic-password -w`,
     /// `op read op://…/password`, `nmcli -s -g 802-11-wireless-security.psk …`, `wg show wg0
-    /// private-key`) or is a password store's (`pass show`, `gopass show`).
+    /// private-key`) or is a password store's (`pass show`, `gopass show`), or hides one reversibly
+    /// (`rclone obscure …` prints what rclone's config keeps, which `rclone reveal` turns back).
+    /// An account's line in `/etc/passwd` or `/etc/group`: name, `x` (or `*`, `!`, nothing), ids.
+    static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}:[x*!]?:\d{1,10}:(?:\d{1,10}:)?"#)
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b)[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b)[^\n]*\n"#)
 
     /// The line a command that reads a password or a secret printed: one value and nothing else,
     /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key") else { return [] }
+        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }
@@ -280,6 +283,8 @@ extension SecretScan {
             var lineEnd = start
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
             if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
+            // (Nor does `/etc/passwd`'s: `root:x:0:0:root:/root:/bin/bash`, the password elsewhere.)
+            if Self.accountEntry.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // A search prints the lines it found, each after its file's name (`grep -rn password
             // src/` → `src/auth.py:42: password = …`): code that names a password, not one.
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }

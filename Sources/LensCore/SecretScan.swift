@@ -177,6 +177,10 @@ struct SecretScan {
         ("PlanetScale", #"pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_\-.]{32,64}"#),
         ("JWT", #"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]{8,})?|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#),
         ("2FA secret", #"otpauth://[A-Za-z]+/[^\s]*"#),
+        // Google Authenticator's export (`otpauth-migration://offline?data=…`): every account's secret, encoded.
+        ("2FA export", #"otpauth-migration://offline\?data=[^\s]+"#),
+        // NATS' nkey seeds: `S`, the key's kind (user, account, operator, server, cluster, curve), base32.
+        ("NATS seed", #"S[UAONCX][A-Z2-7]{56}"#),
         // Any provider's: a short lower-case prefix, `_`, and 30+ random characters (`sgp_…`,
         // `ntn_…`): the shape new providers follow, checked for randomness below.
         // Some carry a random part before the key (`sgp_AaD80dc6E02eCAE1_d3cb…`, Pinecone's five: `pcsk_7iKeg_…`).
@@ -189,7 +193,7 @@ struct SecretScan {
     func providerKeys() -> [Secret] {
         // Each key lies within one long run; a 2FA URI (`?secret=…&issuer=`) is matched in the whole text.
         var matches: [TextMatcher.Match] = []
-        if mentions("otpauth:") {
+        if mentions("otpauth") {
             matches = Self.providerMatcher.matches(in: text)
         } else {
             for run in longRuns {
@@ -271,11 +275,12 @@ struct SecretScan {
 
     /// An armoured key block whose header names a key that is not public: `PRIVATE KEY` of any
     /// kind, OpenVPN's `Static key V1`, a `SECRET KEY` (a public key or a certificate is none).
+    /// NATS' credentials file keeps its seed so (`-----BEGIN USER NKEY SEED-----`).
     static let pemMatcher = TextMatcher(
-        #"-----BEGIN (?![A-Za-z0-9 ]*PUBLIC)(?:[A-Za-z0-9]+ ){0,3}(?i:key)(?: BLOCK| V\d)?-----(?=[\s\S]{0,8}[A-Za-z0-9+/=]{20})(?:[\s\S]*?-----END (?:[A-Za-z0-9]+ ){0,3}(?i:key)(?: BLOCK| V\d)?-----|[\s\S]*)"#)
+        #"-----BEGIN (?![A-Za-z0-9 ]*PUBLIC)(?:[A-Za-z0-9]+ ){0,3}(?i:key|seed)(?: BLOCK| V\d)?-----(?=[\s\S]{0,8}[A-Za-z0-9+/=]{12})(?:[\s\S]*?-----END (?:[A-Za-z0-9]+ ){0,3}(?i:key|seed)(?: BLOCK| V\d)?-----|[\s\S]*)"#)
 
     func privateKeyBlocks() -> [Secret] {
-        guard mentions("key-----", "key block-----", "key v") else { return [] }
+        guard mentions("key-----", "key block-----", "key v", "seed-----") else { return [] }
         return Self.pemMatcher.matches(in: text).map { secret(.apiKey, "private key", $0.start, $0.end) }
     }
 
@@ -515,6 +520,8 @@ struct SecretScan {
     /// then `:` `=` `:=` `==` `!=` `===` or `is` (a JSON or YAML key's closing quote may come
     /// first), then the value (quoted, or up to the next space). A Wi-Fi or IPsec pre-shared key
     /// (`psk="…"`) is a password; JSON kept inside a JSON string escapes its quotes (`\"password\":\"…\"`).
+    /// A curly quote with the value going on right after it is inside it: OCR read a symbol of the
+    /// password as one (`"password": "HVs8Q~“F7vp…"`).
     /// The word in the languages a screen may be in (the European Union's, the Nordic and Baltic
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
     /// Thai and Hindi in ``cuedPasswordMatcher``), as OCR's English
@@ -528,7 +535,7 @@ struct SecretScan {
     static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared"]
 
     static func passwordMatcher(labels: String) -> TextMatcher {
-        TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
+        TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]((?:[^"“”\n]|[“”](?=[^\s"“”,;)\]}])){1,128})["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
     }
 
     func passwords() -> [Secret] {

@@ -134,6 +134,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "User/Pass lines", make: repeated("User ana\nPass Xk2Lm9Qr7\n")),
         Kind(name: "encryptedData: lines", make: repeated("encryptedData:\npassword: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq\n")),
         Kind(name: "echo '…' > pass repeated", make: repeated("echo 'Xk2Lm9Qr' > ~/.vault_pass ")),
+        Kind(name: "command not found lines", make: repeated("$ Xk2#Lm9Qr\nbash: Xk2#Lm9Qr: command not found\n")),
+        Kind(name: "ModHex runs", make: repeated("cccccclrnhbgfkdtuvjiehrcbnfvkjtlgdhe kbrnfdie-vtcjhlgu-")),
+        Kind(name: "cat auth and user:pass lines", make: { size in "$ cat ~/.config/deluge/auth\n" + String(repeating: "ana:Rz8vKm2qTx:10\n", count: max(1, size / 18)) }),
+        Kind(name: "ACL SETUSER with rules", make: { size in "ACL SETUSER ana" + String(repeating: " +get ~k:*", count: max(1, size / 10)) }),
+        Kind(name: "ss:// pieces", make: repeated("ss://Y2hhY 2hhMjAt ")),
+        Kind(name: "dig -y repeated", make: repeated("dig -y a:b ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

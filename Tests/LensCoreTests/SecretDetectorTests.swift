@@ -399,12 +399,60 @@ struct SecretDetectorTests {
         Case(text: "define( 'AUTH_KEY',         'u,{lKNI]#{}Q#k(JkmM=[ x8P)>zQ+w' );", kind: .apiKey, value: "x8P)>zQ+w"),
         Case(text: "untrusted comment: minisign encrypted secret key\nRWRTY0IyXk2Lm9Qr7Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5Gs",
              kind: .apiKey, value: "Wd6Yf1Hj5Ks0Pa2MxQ7rW"),
+        // The twenty-second round's places (values made up): a password typed as a command, a
+        // YubiKey's OTP in a chat, a recovery key in ModHex groups, a Shadowsocks link, a listed
+        // credentials file, Redis ACL rules, MySQL's `SET PASSWORD`, tools' own options.
+        Case(text: "$ su -\nPassword:\nsu: Authentication failure\n$ Hq7#vLm2Rz\nbash: Hq7#vLm2Rz: command not found", kind: .password, value: "Hq7#vLm2Rz"),
+        Case(text: "% Tb4kW9xQp2Ln\nzsh: command not found: Tb4kW9xQp2Ln", kind: .password, value: "Tb4kW9xQp2Ln"),
+        Case(text: "[09:12] ana: cccccclrnhbgfkdtuvjiehrcbnfvkjtlgdheiucrnbvtk\n[09:12] ana: sorry, yubikey", kind: .otp, value: "lrnhbgfkdtuvjieh"),
+        Case(text: "A secret recovery key has been generated for this volume:\n  kbrnfdie-vtcjhlgu-nrdbhecv-tfgkjlib-eunvdkrh-cjbtilfg-hvrdneuk-gtlcbfij",
+             kind: .apiKey, value: "nrdbhecv-tfgkjlib"),
+        Case(text: "ss://Y2hhY2hhMjAtaWV0Zi1wb2x5MTMwNTpRejhWbTJrTHhUdg@198.51.100.4:8388#home", kind: .password, value: "MTMwNTpRejhWbTJrTHhUdg"),
+        Case(text: "$ cat ~/.config/deluge/auth\nana:Rz8vKm2qTx:10", kind: .password, value: "Rz8vKm2qTx"),
+        Case(text: "127.0.0.1:6379> ACL SETUSER ana on >Vt5-hN8qLp ~cache:* +get", kind: .password, value: "Vt5-hN8qLp"),
+        Case(text: "user worker on >k2M9xQv7Lz ~jobs:* +@list", kind: .password, value: "k2M9xQv7Lz"),
+        Case(text: "mysql> SET PASSWORD FOR 'ana'@'%' = 'Xp4-rTq8Lm';", kind: .password, value: "Xp4-rTq8Lm"),
+        Case(text: "$ ss-server -s 0.0.0.0 -p 8388 -k Wq3zLm8Rtv -m aes-256-gcm", kind: .password, value: "Wq3zLm8Rtv"),
+        Case(text: "$ gh secret set DEPLOY --repo ana/site --body \"Ld8Qx2Vm7Kp4Rz9Tn3Wc6Yb1Hf5Js0Ga\"", kind: .password, value: "Ld8Qx2Vm7Kp4Rz9Tn3Wc6Yb1Hf5Js0Ga"),
+        Case(text: "$ rclone obscure 'Nq7-Lp2xWm'\nZb3kQx9Vn2Lm8Rt4Wc7Yf1Hd6Js0Ga5Pe", kind: .password, value: "Zb3kQx9Vn2Lm8Rt4Wc7Yf1Hd6Js0Ga5Pe"),
+        Case(text: "$ sudo samba-tool user create ana Gv4!pLq8Xz", kind: .password, value: "Gv4!pLq8Xz"),
+        Case(text: "$ ansible all -m user -a \"name=ana password={{ 'Jk5%tRw9Qm' | password_hash('sha512') }}\"", kind: .password, value: "Jk5%tRw9Qm"),
+        Case(text: "$ certbot register --eab-kid Kq2Lm9 --eab-hmac-key Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1", kind: .apiKey,
+             value: "Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rW"),
+        Case(text: "-----BEGIN USER NKEY SEED-----\nSUAM5QWERTY2DK7LPZN3XVBCFGHJ4RST6UVWXYZABCDEFGHIJKLMNOPQRS\n------END USER NKEY SEED------", kind: .apiKey,
+             value: "WERTY2DK7LPZN3XVB"),
+        Case(text: "otpauth-migration://offline?data=CjEKCkhlbGxvId6tvu8SFWFuYUBleGFtcGxlLm5ldBoFQWNtZQ%3D%3D", kind: .apiKey, value: "CjEKCkhlbGxvId6tvu8S"),
+        Case(text: "The WebUI administrator password was not set. A temporary password is provided for this session: Tz7qLm2Vx", kind: .password, value: "Tz7qLm2Vx"),
+        Case(text: "client office {\n    ipaddr = 192.0.2.0/24\n    secret = Pw7KL-zTqa\n}", kind: .password, value: "Pw7KL-zTqa"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
     /// `Tests/SecretCases/rendered.py`, the values then replaced by made-up ones of the same shape):
     /// spaces inside tokens, confused characters, curly quotes, labels without a colon, flags.
     static let readByOCR: [Case] = [
+        // The twenty-second round's (made-up values): the prompt's copy of a password typed as a
+        // command read with a letter more; a YubiKey OTP and a recovery key's group split; an
+        // authenticator export's link, a TSIG key, a Ceph key, a Shadowsocks link and a NATS seed
+        // split with spaces; a curly quote read inside a JSON password.
+        Case(text: "% Rk7vQmL-2xpT\nzsh: command not found: Rk7vQL-2xpT", kind: .password, value: "Rk7vQmL-2xpT"),
+        Case(text: "[09:12] ana: ccccccbdkrgjhnvtlucfeidbv rntlkjhgfrdeucbvn", kind: .otp, value: "rntlkjhgfrdeucbvn"),
+        Case(text: "🔐 kbrnfdie-vtcjhlgu-nrdbhecv-tfgk jlib-eunvdkrh-cjbtilfg-hvrdneuk-gtlcbfij", kind: .apiKey, value: "eunvdkrh-cjbtilfg"),
+        Case(text: "otpauth-migration: //off line?data=CjEKCkhlbGxv Id6tvu8SFWFuYUBleGFtcGxl%3D%3D", kind: .apiKey, value: "Id6tvu8SFWFuYUBleGFtcGxl"),
+        Case(text: "$ nsupdate -y hmac-sha256:ddns-key: Qz8vLm2kTx 9W++oR 3EuF 7H2STcW82Rc/ayf JTbNDfnw=", kind: .apiKey, value: "7H2STcW82Rc/ayf"),
+        Case(text: "[client.admin]\nkey = AQBx7Lm2qRz9Vt4Wk8Nc3 Pd6Yf1Hj5Ks0Pa2Mx=", kind: .apiKey, value: "Pd6Yf1Hj5Ks0Pa2Mx="),
+        Case(text: "ss://Y2hhY 2hhMjAtaWV0Zi1wb2x5MTMwNTpRejhWbTJrTHhUdg @198.51.100.4:8388#home", kind: .password, value: "MTMwNTpRejhWbTJrTHhUdg"),
+        Case(text: "-----BEGIN USER NKEY SEED-----\nSUAM5QWERTY2D K7LPZN3XVBCFGHJ4RST6UVWXYZABCDEFGHIJKLMNOPQRS\n------END USER NKEY SEED------", kind: .apiKey,
+             value: "K7LPZN3XVBCFGHJ4RST6"),
+        Case(text: "$ cat ~/.config/deluge/auth\nlocalclient : 4bb6b060f05e6f6d0f 1d43ac f2dd5bbd8e8e82ac: 10", kind: .password, value: "f2dd5bbd8e8e82ac"),
+        Case(text: "{\n\"password\": \"Qv7Lm~“x2Rz._kTpW9nB4\" ,", kind: .password, value: "x2Rz._kTpW9nB4"),
+        Case(text: "——BEGIN USER NKEY SEED———\nSUBQ2UT2KWPOBDXQIW2 JICXMUCDL2GWMNWZQNS5ZB2QKTQ6R47RPDORPZN\n——— END USER NKEY SEED————", kind: .apiKey,
+             value: "JICXMUCDL2GWMNWZ"),
+        Case(text: "0 kbrn fdie-Vtcjhlgu-nrdbhecvr-tfgkjlib-eunvdkrh-cjbtilfg", kind: .apiKey, value: "tfgkjlib-eunvdkrh"),
+        Case(text: "ss: //Y2hhY2hhMjAt aWVOZi 1wb2 x5MTMWNTpRejhWbTJra. internal: 8388#home", kind: .password, value: "x5MTMWNTpRejhWbTJra"),
+        Case(text: "<Config>\n  <ApikKey>9db3b9cba91d641ec7b6334574e1c87f</Apikey>\n</Config>", kind: .apiKey, value: "9db3b9cba91d641ec7b6334574e1c87f"),
+        Case(text: "$ rclone config create nas sftp host nas.home user ana pass Xk2Lm9QrTz4Vb8Nc3Wd6Y -E-irXErXjW-yVvvsTcsBpAFI", kind: .password,
+             value: "irXErXjW-yVvvsTcsBpAFI"),
+        Case(text: "$ cat ~/.config/deluge/auth\nlocalc lient :229e61220e08890b5c305641329e7ac7fide7486:10", kind: .password, value: "329e7ac7fide7486"),
         // The twenty-first round's (made-up values): a minisign key split and a `0` read as `@`;
         // a Nostr key's `1` read as `i`; a value OCR split before a `-` of its own; a connection
         // string's password split, a space before its label.
@@ -1339,6 +1387,15 @@ struct SecretDetectorTests {
         "only current user certificates\npass CERT_SYSTEM_STORE_CURRENT_USER.",
         "PASS: elfedit --enable-x86-feature ibt --disable-x86-feature shstk\nPASS: elfedit --enable-x86-feature ibt",
         "    - [arm64] ASoC: qcom: lpass: Fix i2s ctl register bit mask",
+        // Near the twenty-second round's rules: misspelt commands, a hashed Redis ACL, a scheme's
+        // name given to a hashing filter, `/etc/passwd` listed, ModHex-like words, a link of no credentials.
+        "$ pyhton3 app.py\nbash: pyhton3: command not found\nzsh: command not found: docker-compsoe\nbash: Get-ChildItem: command not found",
+        "127.0.0.1:6379> ACL LIST\n1) \"user default on #5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8 ~* &* +@all\"",
+        "password: \"{{ vault_password | password_hash('sha512') }}\"",
+        "$ cat /etc/passwd\nroot:x:0:0:root:/root:/bin/bash\nana:x:1000:1000:Ana,,,:/home/ana:/bin/bash",
+        "The breeding deflecting budgeting checklist: rebuilding the guild the blended bridge",
+        "$ sudo systemd-cryptenroll /dev/nvme0n1p3\nSLOT TYPE\n   0 password\n   1 recovery",
+        "Mirror: http://deb.debian.org/debian and ss://example the docs explain",
     ]
 
     @Test(arguments: negatives)

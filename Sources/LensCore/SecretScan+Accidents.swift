@@ -1,0 +1,244 @@
+import Foundation
+
+/// Secrets shown by accident or in an encoding of their own: a password typed at the shell's
+/// prompt instead of its password prompt (the shell then says it found no such command), a
+/// YubiKey's one-time password a touch typed into a chat, a recovery key in ModHex groups
+/// (`systemd-cryptenroll --recovery-key`), credentials that a link keeps in base64 (`ss://`), and a
+/// credentials file listed whole (`user:password:level`).
+extension SecretScan {
+    // MARK: - A password typed as a command
+
+    /// What a shell says of a command it does not know, the command being a password typed at the
+    /// prompt after a failed `su` or `ssh`: bash's `bash: …: command not found`, zsh's `zsh: command
+    /// not found: …`, fish's `Unknown command: …`, dash's `sh: 1: …: not found`, PowerShell's `The
+    /// term '…' is not recognized`. Group 1 or 2 is the word.
+    static let unknownCommand = TextMatcher(
+        #"(?im)(?:^|[ \t])(?:-?(?:ba|z|k|da|fi)?sh)(?:[ \t]?:[ \t]?\d{1,5})?[ \t]?:[ \t]?(?:command not found:|unknown command:)[ \t]*([^\s]{6,64})[ \t]*$|(?:^|[ \t])(?:-?(?:ba|z|k|da)?sh)(?:[ \t]?:[ \t]?(?:line[ \t])?\d{1,5})?[ \t]?:[ \t]?([^\s]{6,64})[ \t]?:[ \t]?(?:command[ \t])?not found[ \t]*$|The term ['‘’]([^\s'‘’]{6,64})['‘’] is not recognized"#)
+
+    /// The word a shell did not know as a command, when it looks like a password rather than a
+    /// misspelt name (`pyhton`, `docker-compsoe`, `python3.11`): three kinds of character of four
+    /// (capitals, small letters, digits, symbols) switching three times or more, no path, variable
+    /// or assignment. The same word on the prompt's line is masked as its repeat.
+    func passwordsTypedAsCommands() -> [Secret] {
+        guard mentions("not found", "unknown command", "not recognized") else { return [] }
+        return Self.unknownCommand.matches(in: text).map { match -> [Secret] in
+            guard let group = [1, 2, 3].first(where: { match[$0] != nil }), let value = match[group], let range = match.range(group) else { return [] }
+            guard !value.contains(where: { "/$=\\".contains($0) }), value.contains(where: \.isLetter) else { return [] }
+            let kinds = [value.contains(where: \.isUppercase), value.contains(where: \.isLowercase), value.contains(where: \.isNumber),
+                         value.contains(where: { !$0.isLetter && !$0.isNumber && !"-_.".contains($0) })].filter { $0 }.count
+            guard kinds >= 3, Self.classSwitches(utf8[range.lowerBound..<range.upperBound]) >= 3, Self.isPasswordValue(value, quoted: false) else { return [] }
+            // The prompt's line above, as OCR read it there (split, or a letter misread: `% PMEkKL-92gsUa`).
+            var found = [secret(.password, nil, range.lowerBound, range.upperBound)]
+            if let typed = typedAtThePrompt(above: match.start, like: value) { found.append(typed) }
+            return found
+        }.flatMap { $0 }
+    }
+
+    static let promptLine = TextMatcher(#"(?m)^[ \t]*(?:[$%#>❯]|[^\s@]{1,32}@[^\s:]{1,64}:[^\n$#%]{0,128}[$#%])[ \t]+(\S[^\n]{0,80}?)[ \t]*$"#)
+
+    /// The command on a prompt's line among the three above `index` that is `value` as OCR read it
+    /// again: the same characters without spaces, two edits at most (case aside).
+    func typedAtThePrompt(above index: Int, like value: String) -> Secret? {
+        let from = lineStart(of: index, atMost: 300)
+        var start = from
+        for _ in 0..<3 {
+            guard start > 0 else { break }
+            start = lineStart(of: start - 1, atMost: 300)
+        }
+        for match in Self.promptLine.matches(in: slice(start, from)) {
+            guard let typed = match[1], let range = match.range(1) else { continue }
+            let squeezedTyped = typed.filter { !$0.isWhitespace }
+            guard abs(squeezedTyped.count - value.count) <= 2,
+                  EditDistance.levenshtein(squeezedTyped.lowercased(), value.lowercased(), limit: 2) != nil else { continue }
+            return secret(.password, nil, start + range.lowerBound, start + range.upperBound)
+        }
+        return nil
+    }
+
+    // MARK: - ModHex: YubiKey OTPs and recovery keys
+
+    /// ModHex, Yubico's hex digits as keyboard letters that every layout types alike
+    /// (`cbdefghijklnrtuv` for 0–f), which systemd's recovery keys use too.
+    static let modhexTable: [Bool] = (0..<256).map { "cbdefghijklnrtuv".utf8.contains(UInt8($0)) }
+
+    /// A YubiKey's OTP (a run of 32–64 ModHex letters: the key's public id and 32 letters of
+    /// ciphertext, what a touch types wherever the cursor is) and a recovery key of 8 groups of 8
+    /// (`systemd-cryptenroll --recovery-key`; 4+ groups, as OCR may cut the line). No word is made of
+    /// so few letters at that length. OCR may read an `l` as `1` or `I`: up to two letters of a run
+    /// may be others.
+    func modhexSecrets() -> [Secret] {
+        var found: [Secret] = []
+        let count = utf8.count
+        // Each byte is read once: a run, then (for 8) the groups that follow it.
+        // (In a group, a capital OCR made of a small letter counts as another letter.)
+        func runEnd(from start: Int, capitals: Bool = false) -> (end: Int, others: Int) {
+            var end = start, others = 0
+            while end < count, case let byte = utf8[end],
+                  (0x61...0x7A).contains(byte) || byte == 0x31 || byte == 0x49 || capitals && (0x41...0x5A).contains(byte) {
+                if !Self.modhexTable[Int(byte)] { others += 1 }
+                end += 1
+            }
+            return (end, others)
+        }
+        // A group of a recovery key from `start`: its letters, with one space OCR put inside (`vfgvgf jc`).
+        func group(from start: Int) -> (end: Int, letters: Int, others: Int) {
+            var (end, others) = runEnd(from: start, capitals: true)
+            var letters = end - start
+            if letters < 8, end + 1 < count, utf8[end] == 0x20 {
+                let (restEnd, restOthers) = runEnd(from: end + 1, capitals: true)
+                if restEnd > end + 1, letters + restEnd - end - 1 <= 9 { (end, letters, others) = (restEnd, letters + restEnd - end - 1, others + restOthers) }
+            }
+            return (end, letters, others)
+        }
+        func isBounded(_ end: Int) -> Bool { end == count || !Self.isAlphanumeric(utf8[end]) }
+        var index = 0
+        while index < count {
+            let byte = utf8[index]
+            guard Self.modhexTable[Int(byte)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
+            var (end, others) = runEnd(from: index)
+            var letters = end - index
+            var bounded = isBounded(end)
+            // An OTP OCR split with a space (`…vjdt lruedrtk…`): its runs joined, up to three.
+            var joined = 0
+            while bounded, letters >= 12, letters < 32, joined < 2, end + 1 < count, utf8[end] == 0x20, Self.modhexTable[Int(utf8[end + 1])] {
+                let (nextEnd, nextOthers) = runEnd(from: end + 1)
+                guard isBounded(nextEnd), letters + nextEnd - end - 1 <= 64 else { break }
+                letters += nextEnd - end - 1
+                others += nextOthers
+                end = nextEnd
+                joined += 1
+                bounded = true
+            }
+            // (Random letters: a run of one letter, `jjjj…`, is a test's input.)
+            if bounded, (32...64).contains(letters), others <= 2, Set(utf8[index..<end]).count >= 8 {
+                found.append(secret(.otp, "YubiKey OTP", index, end))
+                index = end
+                continue
+            }
+            // A recovery key's first group (8 letters, maybe split), then groups after `-` (OCR: a
+            // dash of another width, spaces beside it) of 7 to 9 letters (OCR dropped or added one).
+            let first = group(from: index)
+            if first.letters == 8, first.others <= 1, isBounded(first.end) {
+                var groups = 1, last = first.end, next = first.end
+                while next < count {
+                    var cursor = next
+                    while cursor < count, Self.isSpace(utf8[cursor]) { cursor += 1 }
+                    guard cursor < count, utf8[cursor] == 0x2D || utf8[cursor] == 0xE2 else { break }
+                    cursor += utf8[cursor] == 0xE2 ? 3 : 1
+                    while cursor < count, Self.isSpace(utf8[cursor]) { cursor += 1 }
+                    let (groupEnd, groupLetters, groupOthers) = group(from: cursor)
+                    guard (7...9).contains(groupLetters), groupOthers <= 1, isBounded(groupEnd) else { break }
+                    groups += 1
+                    last = groupEnd
+                    next = groupEnd
+                }
+                if groups >= 4, Set(utf8[index..<last]).count >= 9 {
+                    found.append(secret(.apiKey, "recovery key", index, last))
+                    index = last
+                    continue
+                }
+            }
+            index = max(end, index + 1)
+        }
+        return found
+    }
+
+    // MARK: - Credentials a link keeps in base64
+
+    /// Shadowsocks' links (SIP002 `ss://BASE64@host:port`, the legacy `ss://BASE64#tag`): the
+    /// base64 is `method:password` (the legacy one with `@host:port` after it).
+    /// (OCR may split the base64 with spaces: group 1, before the `@`, then it need not decode.)
+    /// (Or with no `@` left: from `//` to the `:port`, the host with it.)
+    static let encodedUserInfo = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9])ssr?[ \t]?:[ \t]?/[ \t]?/[ \t]?(?:([A-Za-z0-9+/_\-]{4,256}(?:[ \t][A-Za-z0-9+/_\-=]{1,256}){1,6})[ \t]?@|([^\s@#:][^@#:\n]{7,400}?)(?=[ \t]?:[ \t]?\d{2,5}(?:[ \t]?#|\s|$))|([A-Za-z0-9+/_\-]{8,512}={0,2})(?=[@#/?\s]|$))"#)
+
+    /// The base64 of such a link, when it decodes to a method and a password, or is all before a host's `@`.
+    func encodedLinkCredentials() -> [Secret] {
+        guard mentions("s://", "s: //", "s:/ /") else { return [] }
+        return Self.encodedUserInfo.matches(in: text).compactMap { match in
+            if let range = match.range(1) { return secret(.password, nil, range.lowerBound, range.upperBound) }
+            // (Up to a port, the first piece must be base64's: both cases and a digit, as no word has.)
+            if let range = match.range(2) {
+                guard let first = piece(from: range.lowerBound, maximumSpaces: 0),
+                      Self.mixesCapitalsSmallAndDigits(slice(first.start, min(first.end, range.upperBound))) else { return nil }
+                return secret(.password, nil, range.lowerBound, range.upperBound)
+            }
+            guard let value = match[3], let range = match.range(3) else { return nil }
+            // (SIP002's form, before `@host`, is credentials whatever OCR made of them.)
+            if range.upperBound < utf8.count, utf8[range.upperBound] == 0x40 { return secret(.password, nil, range.lowerBound, range.upperBound) }
+            var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").replacingOccurrences(of: "=", with: "")
+            while base64.count % 4 != 0 { base64 += "=" }
+            // (Decoded: `chacha20-ietf-poly1305:…`.)
+            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+                  let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    // MARK: - A credentials file listed whole
+
+    /// A command that lists a file whose name says it holds credentials (`cat ~/.config/deluge/auth`,
+    /// `cat /etc/ppp/chap-secrets`, `cat users.passwd`), then its lines of `user:password` with
+    /// more fields after or none (Deluge's `user:password:level`). A hash (`$6$…`), a lone `x` or `*`
+    /// (``passwordHash``, a shadowed entry) is none.
+    static let credentialsFileListing = TextMatcher(
+        #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]*(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
+    /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`.)
+    static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)
+
+    func listedCredentials() -> [Secret] {
+        guard mentions("auth", "secret", "passw", "credentials") else { return [] }
+        var found: [Secret] = []
+        for match in Self.credentialsFileListing.matches(in: text) {
+            // The file's lines up to the next prompt or blank line; at most 20.
+            var lineStart = match.end
+            for _ in 0..<20 {
+                guard lineStart < utf8.count else { break }
+                var lineEnd = lineStart
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - lineStart < 256 { lineEnd += 1 }
+                let line = slice(lineStart, lineEnd)
+                guard let first = line.first(where: { !$0.isWhitespace }), !"$#%>❯".contains(first) else { break }
+                if let entry = Self.credentialLine.firstMatch(in: line), let range = entry.range(1),
+                   case let value = squeezed(lineStart + range.lowerBound, lineStart + range.upperBound),
+                   Self.passwordHash.firstMatch(in: line) == nil, !["x", "*", "!", "!!"].contains(value),
+                   Self.isPasswordValue(value, quoted: false),
+                   Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) || Self.isRandomToken(value) {
+                    found.append(secret(.password, nil, lineStart + range.lowerBound, lineStart + range.upperBound))
+                }
+                lineStart = lineEnd
+                while lineStart < utf8.count, Self.isLineBreak(utf8[lineStart]) { lineStart += 1 }
+            }
+        }
+        return found
+    }
+
+    // MARK: - Keyrings, authenticator exports and TSIG keys given to a tool
+
+    /// A Ceph keyring's `key = AQ…` (its keys are base64 of a type byte and more: `AQ` first), to
+    /// the line's end as OCR may split it (and read the `Q` as `O` or `0`).
+    static let cephKey = TextMatcher(#"(?im)^[ \t]*key[ \t]*=[ \t]*(A[QO0][^\s]{20,80}(?:[ \t][^\s]{1,40}){0,3})[ \t]*$"#)
+    /// Google Authenticator's export link (`otpauth-migration://offline?data=…`: every account's
+    /// secret, encoded), as OCR may read it (spaces around `:`, inside `offline` and the data).
+    static let authenticatorExport = TextMatcher(#"(?im)otpauth-migration[ \t]?:[ \t]?/[ \t]?/[^\n]{0,40}?data[ \t]?=[ \t]?(\S[^\n]{7,800}?)[ \t]*$"#)
+    /// A TSIG key given to `nsupdate`, `dig`, Knot's tools: `-y [hmac-…:]name:secret`, the secret's
+    /// pieces up to a server (`@ns1`) or an option.
+    static let tsigOption = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])k?(?:nsupdate|dig)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-y[ \t]+(?:hmac-[a-z0-9]{2,12}[ \t]?:[ \t]?)?[^\s:]{1,64}[ \t]?:[ \t]?([^\s@\-][^\s]*(?:[ \t](?![@\-])[^\s]+){0,8})"#)
+
+    func keysOfTheirOwnFormats() -> [Secret] {
+        var found: [Secret] = []
+        if mentions("key") {
+            for match in Self.cephKey.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "Ceph key", range.lowerBound, range.upperBound)) } }
+        }
+        if mentions("otpauth-migration") {
+            for match in Self.authenticatorExport.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "2FA export", range.lowerBound, range.upperBound)) } }
+        }
+        if mentions("-y") {
+            for match in Self.tsigOption.matches(in: text) {
+                guard let range = match.range(1), squeezed(range.lowerBound, range.upperBound).count >= 16 else { continue }
+                found.append(secret(.apiKey, "TSIG key", range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+}
