@@ -73,6 +73,11 @@ extension SecretScan {
         // (In a group, a capital OCR made of a small letter counts as another letter.)
         func runEnd(from start: Int, capitals: Bool = false) -> (end: Int, others: Int) {
             var end = start, others = 0
+            // (A capital first counts as another letter.)
+            if !capitals, start < count, (0x41...0x5A).contains(utf8[start]), Self.modhexTable[Int(utf8[start] | 0x20)] {
+                end += 1
+                others += 1
+            }
             while end < count, case let byte = utf8[end],
                   (0x61...0x7A).contains(byte) || byte == 0x31 || byte == 0x49 || capitals && (0x41...0x5A).contains(byte) {
                 if !Self.modhexTable[Int(byte)] { others += 1 }
@@ -94,13 +99,14 @@ extension SecretScan {
         var index = 0
         while index < count {
             let byte = utf8[index]
-            guard Self.modhexTable[Int(byte)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
+            // (A run may start with a capital OCR made of a small letter: `Lgtgjhiv-…`.)
+            guard Self.modhexTable[Int(byte | 0x20)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
             var (end, others) = runEnd(from: index)
             var letters = end - index
             var bounded = isBounded(end)
             // An OTP OCR split with a space (`…vjdt lruedrtk…`): its runs joined, up to three.
             var joined = 0
-            while bounded, letters >= 12, letters < 32, joined < 2, end + 1 < count, utf8[end] == 0x20, Self.modhexTable[Int(utf8[end + 1])] {
+            while bounded, letters >= 12, letters < 32, joined < 2, end + 1 < count, utf8[end] == 0x20, Self.modhexTable[Int(utf8[end + 1] | 0x20)] {
                 let (nextEnd, nextOthers) = runEnd(from: end + 1)
                 guard isBounded(nextEnd), letters + nextEnd - end - 1 <= 64 else { break }
                 letters += nextEnd - end - 1
@@ -216,7 +222,7 @@ extension SecretScan {
 
     /// A Ceph keyring's `key = AQ…` (its keys are base64 of a type byte and more: `AQ` first), to
     /// the line's end as OCR may split it (and read the `Q` as `O` or `0`).
-    static let cephKey = TextMatcher(#"(?im)^[ \t]*key[ \t]*=[ \t]*(A[QO0][^\s]{20,80}(?:[ \t][^\s]{1,40}){0,3})[ \t]*$"#)
+    static let cephKey = TextMatcher(#"(?im)^[ \t]*key[ \t]*=[ \t]*(A[QO0][^\s]{6,80}(?:[ \t][^\s]{1,40}){0,8})[ \t]*$"#)
     /// Google Authenticator's export link (`otpauth-migration://offline?data=…`: every account's
     /// secret, encoded), as OCR may read it (spaces around `:`, inside `offline` and the data).
     static let authenticatorExport = TextMatcher(#"(?im)otpauth-migration[ \t]?:[ \t]?/[ \t]?/[^\n]{0,40}?data[ \t]?=[ \t]?(\S[^\n]{7,800}?)[ \t]*$"#)

@@ -265,8 +265,9 @@ extension SecretScan {
     /// The name of a hashing scheme, which a call that hashes takes after the password or alone
     /// (Ansible's `password_hash('sha512')`), and which is no password.
     static let hashScheme = TextMatcher(#"(?i)^(?:sha-?\d{1,3}|md5|blowfish|bcrypt|scrypt|yescrypt|argon2(?:id|i|d)?|pbkdf2[A-Za-z0-9_\-]*|des)(?:_crypt)?$"#)
-    /// A literal piped to Jinja's (Ansible's) `password_hash` filter: `'…' | password_hash('sha512')`.
-    static let hashFilterLiteral = TextMatcher(#"["'‘’“”]([^"'‘’“”\s]{1,128})["'‘’“”][ \t]*\|[ \t]*password_hash(?![A-Za-z0-9_])"#)
+    /// A literal piped to Jinja's (Ansible's) `password_hash` filter: `'…' | password_hash('sha512')`
+    /// (OCR may put a space beside the `_`).
+    static let hashFilterLiteral = TextMatcher(#"["'‘’“”]([^"'‘’“”\s]{1,128})["'‘’“”][ \t]*\|[ \t]*password[ \t]?_[ \t]?hash(?![A-Za-z0-9_])"#)
 
     /// `password_hash('…', PASSWORD_DEFAULT)`, `make_password('…')`, `bcrypt.hashpw(b'…', …)`,
     /// `set_password("…")`: a call whose name names a password, or a password-hashing function,
@@ -274,7 +275,7 @@ extension SecretScan {
     /// Ansible's `password_hash` filter.
     func hashedLiterals() -> [Secret] {
         var filtered: [Secret] = []
-        if mentions("password_hash") {
+        if mentions("password_hash", "password _hash", "password_ hash") {
             for match in Self.hashFilterLiteral.matches(in: text) {
                 guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true) else { continue }
                 filtered.append(secret(.password, nil, range.lowerBound, range.upperBound))

@@ -453,6 +453,10 @@ struct SecretDetectorTests {
         Case(text: "$ rclone config create nas sftp host nas.home user ana pass Xk2Lm9QrTz4Vb8Nc3Wd6Y -E-irXErXjW-yVvvsTcsBpAFI", kind: .password,
              value: "irXErXjW-yVvvsTcsBpAFI"),
         Case(text: "$ cat ~/.config/deluge/auth\nlocalc lient :229e61220e08890b5c305641329e7ac7fide7486:10", kind: .password, value: "329e7ac7fide7486"),
+        Case(text: "Lbrnfdie-vtcjhlgu-nrdbhecv-tfgkjlib", kind: .apiKey, value: "Lbrnfdie"),
+        Case(text: "[10:40] ci: cccccculungt Ljhbgufjvgjiluchheluhkujirffllbh", kind: .otp, value: "gufjvgjiluchheluhk"),
+        Case(text: "[client.admin]\nkey = AQeP1FhAOA+uGr KHEWPxm30Q4Y 1 wXABVHb5 f 2L03R5uNj vnTqng=", kind: .apiKey, value: "2L03R5uNj"),
+        Case(text: "$ ansible all -m user -a \"name=ana password={{ '-oMI6yh8+Q' | password _hash('sha512') }}\"", kind: .password, value: "-oMI6yh8+Q"),
         // The twenty-first round's (made-up values): a minisign key split and a `0` read as `@`;
         // a Nostr key's `1` read as `i`; a value OCR split before a `-` of its own; a connection
         // string's password split, a space before its label.
