@@ -96,11 +96,12 @@ extension SecretScan {
             return (end, letters, others)
         }
         func isBounded(_ end: Int) -> Bool { end == count || !Self.isAlphanumeric(utf8[end]) }
+        let table = Self.modhexTable
         var index = 0
         while index < count {
             let byte = utf8[index]
             // (A run may start with a capital OCR made of a small letter: `Lgtgjhiv-…`.)
-            guard Self.modhexTable[Int(byte | 0x20)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
+            guard table[Int(byte | 0x20)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
             var (end, others) = runEnd(from: index)
             var letters = end - index
             var bounded = isBounded(end)
@@ -160,7 +161,7 @@ extension SecretScan {
 
     /// The base64 of such a link, when it decodes to a method and a password, or is all before a host's `@`.
     func encodedLinkCredentials() -> [Secret] {
-        guard mentions("s://", "s: //", "s:/ /") else { return [] }
+        guard mentions("ss://", "ss: //", "ss:/ /", "ss :/", "ssr:") else { return [] }
         return Self.encodedUserInfo.matches(in: text).compactMap { match in
             if let range = match.range(1) { return secret(.password, nil, range.lowerBound, range.upperBound) }
             // (Up to a port, the first piece must be base64's: both cases and a digit, as no word has.)
@@ -193,7 +194,7 @@ extension SecretScan {
     static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)
 
     func listedCredentials() -> [Secret] {
-        guard mentions("auth", "secret", "passw", "credentials") else { return [] }
+        guard mentions("auth", "secret", "passw", "credentials"), mentions("cat ", "less ", "more ", "head ", "tail ", "bat ") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialsFileListing.matches(in: text) {
             // The file's lines up to the next prompt or blank line; at most 20.
@@ -233,13 +234,13 @@ extension SecretScan {
 
     func keysOfTheirOwnFormats() -> [Secret] {
         var found: [Secret] = []
-        if mentions("key") {
+        if mentions("key = a", "key =a", "key= a", "key=a") {
             for match in Self.cephKey.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "Ceph key", range.lowerBound, range.upperBound)) } }
         }
         if mentions("otpauth-migration") {
             for match in Self.authenticatorExport.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "2FA export", range.lowerBound, range.upperBound)) } }
         }
-        if mentions("-y") {
+        if mentions("-y"), mentions("nsupdate", "dig") {
             for match in Self.tsigOption.matches(in: text) {
                 guard let range = match.range(1), squeezed(range.lowerBound, range.upperBound).count >= 16 else { continue }
                 found.append(secret(.apiKey, "TSIG key", range.lowerBound, range.upperBound))

@@ -403,9 +403,10 @@ extension SecretScan {
         #"(?im)(?:ACL[ \t]+SETUSER[ \t]+|^[ \t]*user[ \t]+)[^\s>]{1,64}(?:[ \t]+(?:on|off|reset|resetpass|resetkeys|nopass|allkeys|allchannels|allcommands|[~%&+\-][^\s>]{0,64}))*[ \t]+>[ \t]?([^\s]{1,128})"#)
 
     func routerAndRedisPasswords() -> [Secret] {
-        guard mentions("-key", "key-string", ">auth", "> auth", ">") else { return [] }
+        let aclCue = mentions("setuser", "on >", "on  >")
+        guard mentions("-key", "key-string", ">auth", "> auth") || aclCue else { return [] }
         var found: [Secret] = []
-        let acl = mentions("setuser", "user") ? Self.redisACLPassword.matches(in: text) : []
+        let acl = aclCue ? Self.redisACLPassword.matches(in: text) : []
         for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: text) : []) + acl {
             guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value), value.count >= 4 else { continue }
             found.append(secret(.password, nil, range.lowerBound, range.upperBound))
