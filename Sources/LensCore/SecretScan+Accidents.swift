@@ -11,7 +11,7 @@ extension SecretScan {
     /// What a shell says of a command it does not know, the command being a password typed at the
     /// prompt after a failed `su` or `ssh`: bash's `bash: …: command not found`, zsh's `zsh: command
     /// not found: …`, fish's `Unknown command: …`, dash's `sh: 1: …: not found`, PowerShell's `The
-    /// term '…' is not recognized`. Group 1 or 2 is the word.
+    /// term '…' is not recognized`. Group 1, 2 or 3 is the word.
     static let unknownCommand = TextMatcher(
         #"(?im)(?:^|[ \t])(?:-?(?:ba|z|k|da|fi)?sh)(?:[ \t]?:[ \t]?\d{1,5})?[ \t]?:[ \t]?(?:command not found:|unknown command:)[ \t]*([^\s]{6,64})[ \t]*$|(?:^|[ \t])(?:-?(?:ba|z|k|da)?sh)(?:[ \t]?:[ \t]?(?:line[ \t])?\d{1,5})?[ \t]?:[ \t]?([^\s]{6,64})[ \t]?:[ \t]?(?:command[ \t])?not found[ \t]*$|The term ['‘’]([^\s'‘’]{6,64})['‘’] is not recognized"#)
 
@@ -21,7 +21,7 @@ extension SecretScan {
     /// or assignment. The same word on the prompt's line is masked as its repeat.
     func passwordsTypedAsCommands() -> [Secret] {
         guard mentions("not found", "unknown command", "not recognized") else { return [] }
-        return Self.unknownCommand.matches(in: text).map { match -> [Secret] in
+        return Self.unknownCommand.matches(in: text).flatMap { match -> [Secret] in
             guard let group = [1, 2, 3].first(where: { match[$0] != nil }), let value = match[group], let range = match.range(group) else { return [] }
             guard !value.contains(where: { "/$=\\".contains($0) }), value.contains(where: \.isLetter) else { return [] }
             let kinds = [value.contains(where: \.isUppercase), value.contains(where: \.isLowercase), value.contains(where: \.isNumber),
@@ -31,9 +31,10 @@ extension SecretScan {
             var found = [secret(.password, nil, range.lowerBound, range.upperBound)]
             if let typed = typedAtThePrompt(above: match.start, like: value) { found.append(typed) }
             return found
-        }.flatMap { $0 }
+        }
     }
 
+    /// A shell's prompt (`$`, `%`, `#`, `>`, `❯`, or `user@host:path$`) and the command after it.
     static let promptLine = TextMatcher(#"(?m)^[ \t]*(?:[$%#>❯]|[^\s@]{1,32}@[^\s:]{1,64}:[^\n$#%]{0,128}[$#%])[ \t]+(\S[^\n]{0,80}?)[ \t]*$"#)
 
     /// The command on a prompt's line among the three above `index` that is `value` as OCR read it
