@@ -40,12 +40,7 @@ extension SecretScan {
     /// The command on a prompt's line among the three above `index` that is `value` as OCR read it
     /// again: the same characters without spaces, two edits at most (case aside).
     func typedAtThePrompt(above index: Int, like value: String) -> Secret? {
-        let from = lineStart(of: index, atMost: 300)
-        var start = from
-        for _ in 0..<3 {
-            guard start > 0 else { break }
-            start = lineStart(of: start - 1, atMost: 300)
-        }
+        let from = lineStart(of: index, atMost: .max), start = startOfLines(above: index, 3)
         for match in Self.promptLine.matches(in: slice(start, from)) {
             guard let typed = match[1], let range = match.range(1) else { continue }
             let squeezedTyped = typed.filter { !$0.isWhitespace }
@@ -69,19 +64,19 @@ extension SecretScan {
     /// may be others.
     func modhexSecrets() -> [Secret] {
         var found: [Secret] = []
-        let count = utf8.count
+        let count = utf8.count, table = Self.modhexTable
         // Each byte is read once: a run, then (for 8) the groups that follow it.
         // (In a group, a capital OCR made of a small letter counts as another letter.)
         func runEnd(from start: Int, capitals: Bool = false) -> (end: Int, others: Int) {
             var end = start, others = 0
             // (A capital first counts as another letter.)
-            if !capitals, start < count, (0x41...0x5A).contains(utf8[start]), Self.modhexTable[Int(utf8[start] | 0x20)] {
+            if !capitals, start < count, (0x41...0x5A).contains(utf8[start]), table[Int(utf8[start] | 0x20)] {
                 end += 1
                 others += 1
             }
             while end < count, case let byte = utf8[end],
                   (0x61...0x7A).contains(byte) || byte == 0x31 || byte == 0x49 || capitals && (0x41...0x5A).contains(byte) {
-                if !Self.modhexTable[Int(byte)] { others += 1 }
+                if !table[Int(byte)] { others += 1 }
                 end += 1
             }
             return (end, others)
@@ -97,7 +92,6 @@ extension SecretScan {
             return (end, letters, others)
         }
         func isBounded(_ end: Int) -> Bool { end == count || !Self.isAlphanumeric(utf8[end]) }
-        let table = Self.modhexTable
         var index = 0
         while index < count {
             let byte = utf8[index]
@@ -105,17 +99,16 @@ extension SecretScan {
             guard table[Int(byte | 0x20)], index == 0 || !Self.isAlphanumeric(utf8[index - 1]) else { index += 1; continue }
             var (end, others) = runEnd(from: index)
             var letters = end - index
-            var bounded = isBounded(end)
+            let bounded = isBounded(end)
             // An OTP OCR split with a space (`…vjdt lruedrtk…`): its runs joined, up to three.
             var joined = 0
-            while bounded, letters >= 12, letters < 32, joined < 2, end + 1 < count, utf8[end] == 0x20, Self.modhexTable[Int(utf8[end + 1] | 0x20)] {
+            while bounded, letters >= 12, letters < 32, joined < 2, end + 1 < count, utf8[end] == 0x20, table[Int(utf8[end + 1] | 0x20)] {
                 let (nextEnd, nextOthers) = runEnd(from: end + 1)
                 guard isBounded(nextEnd), letters + nextEnd - end - 1 <= 64 else { break }
                 letters += nextEnd - end - 1
                 others += nextOthers
                 end = nextEnd
                 joined += 1
-                bounded = true
             }
             // (Random letters: a run of one letter, `jjjj…`, is a test's input.)
             if bounded, (32...64).contains(letters), others <= 2, Set(utf8[index..<end]).count >= 8 {
@@ -174,10 +167,8 @@ extension SecretScan {
             guard let value = match[3], let range = match.range(3) else { return nil }
             // (SIP002's form, before `@host`, is credentials whatever OCR made of them.)
             if range.upperBound < utf8.count, utf8[range.upperBound] == 0x40 { return secret(.password, nil, range.lowerBound, range.upperBound) }
-            var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").replacingOccurrences(of: "=", with: "")
-            while base64.count % 4 != 0 { base64 += "=" }
             // (Decoded: `chacha20-ietf-poly1305:…`.)
-            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+            guard let data = Self.base64URLDecoded(value), let decoded = String(data: data, encoding: .utf8),
                   let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
@@ -190,7 +181,7 @@ extension SecretScan {
     /// more fields after or none (Deluge's `user:password:level`). A hash (`$6$…`), a lone `x` or `*`
     /// (``passwordHash``, a shadowed entry) is none.
     static let credentialsFileListing = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]*(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
     /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`.)
     static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)
 
@@ -231,7 +222,7 @@ extension SecretScan {
     /// A TSIG key given to `nsupdate`, `dig`, Knot's tools: `-y [hmac-…:]name:secret`, the secret's
     /// pieces up to a server (`@ns1`) or an option.
     static let tsigOption = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])k?(?:nsupdate|dig)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-y[ \t]+(?:hmac-[a-z0-9]{2,12}[ \t]?:[ \t]?)?[^\s:]{1,64}[ \t]?:[ \t]?([^\s@\-][^\s]*(?:[ \t](?![@\-])[^\s]+){0,8})"#)
+        #"(?i)(?<![A-Za-z0-9_\-])k?(?:nsupdate|dig)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-y[ \t]+(?:hmac-[a-z0-9]{2,12}[ \t]?:[ \t]?)?[^\s:]{1,64}[ \t]?:[ \t]?([^\s@\-][^\s]{0,256}(?:[ \t](?![@\-])[^\s]{1,256}){0,8})"#)
 
     func keysOfTheirOwnFormats() -> [Secret] {
         var found: [Secret] = []

@@ -146,13 +146,20 @@ extension SecretScan {
     func linesAbove(_ index: Int, _ count: Int) -> String {
         var lineStart = index
         while lineStart > 0, utf8[lineStart - 1] != 0x0A { lineStart -= 1 }
+        return slice(startOfLines(above: index, count), lineStart)
+    }
+
+    /// Where the `count` lines before the line holding `index` start (at most 600 bytes before it).
+    func startOfLines(above index: Int, _ count: Int) -> Int {
+        var lineStart = index
+        while lineStart > 0, utf8[lineStart - 1] != 0x0A { lineStart -= 1 }
         var start = lineStart, seen = 0
         while start > 0, seen < count, lineStart - start < 600 {
             start -= 1
             while start > 0, utf8[start - 1] != 0x0A { start -= 1 }
             seen += 1
         }
-        return slice(max(start, lineStart - 600), lineStart)
+        return max(start, lineStart - 600)
     }
 
     // MARK: - A key in groups under its name

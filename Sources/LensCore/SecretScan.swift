@@ -226,10 +226,15 @@ struct SecretScan {
 
     /// Whether base64url text decodes to a JSON object (a JWT's header does).
     static func isJSONObjectBase64(_ part: Substring) -> Bool {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return false }
+        guard let data = base64URLDecoded(part) else { return false }
         return (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+    }
+
+    /// The bytes of base64 or base64url text, with or without its padding.
+    static func base64URLDecoded(_ text: some StringProtocol) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").replacingOccurrences(of: "=", with: "")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
     }
 
     /// Words that stand in for a value in examples (`user:pass@host`, `--password="password"`).
