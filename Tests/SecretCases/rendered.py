@@ -119,6 +119,16 @@ shadowsocks, `create-for-rbac`, MySQL `SET PASSWORD`, NATS seeds, Google Authent
 `gh secret set`, `rclone obscure`, `kcadm.sh`, Ansible's `password_hash` and a reset dialog; negatives
 such as `pg_hba.conf`, `blkid`, image and key ids, hashed Redis ACLs, boot and machine ids, certificate
 serials, a Ceph fsid, a CI log's `***`, DNSKEYs, `ykman info`, `pkg@version` and torrent hashes.
+`--pool seventeenth` (see ``seventeenth_secret_case``), written after the sixteenth had been through one
+round and before any rule was run on it: OpenVPN's `auth-user-pass` file, Nextcloud's `OC_PASS`,
+Transmission, `grafana-cli`, Gitea and Forgejo, `tootctl`, `unzip -P`, `qpdf`, a vault password file,
+`podman secret`, `systemd-creds`, RustDesk, WireGuard's `PresharedKey`, `ipsec.secrets`, `racadm`,
+`GOVC_PASSWORD`, `kopia`, Jellyfin, Home Assistant's `secrets.yaml`, Tasmota, OctoPrint, Headscale,
+Woodpecker, the JFrog CLI, UUID-shaped tokens, Duo's `skey`, `lpass` and `gopass`, a table with a
+Password column, PagerDuty, exchange API secrets, FileZilla's `<Pass>`, `redis-cli -a`, `gpg
+--passphrase` and a password manager's CSV export; negatives such as `--password-stdin`, bcrypt and
+argon2 hashes, `podman secret ls`, fingerprints, host keys, `$__file{…}`, `${VAR}` and `!secret`
+references, `secretKeyRef`, ids, snapshot ids, placeholders and a console's `****`.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -3161,6 +3171,201 @@ def sixteenth_negative_case(rng):
             f"Ratio: {rng.randint(1, 9)}.{rng.randint(10, 99)}"]
 
 
+def seventeenth_secret_case(rng):
+    """The seventeenth pool (`--pool seventeenth`): written after the sixteenth pool had been through one
+    round, before any rule was run on it, from places none of the sixteen earlier pools has: OpenVPN's
+    `auth-user-pass` file, Nextcloud's `OC_PASS`, Transmission's `rpc-password`, `grafana-cli
+    reset-admin-password`, Gitea and Forgejo admin commands, `tootctl`'s new password, `unzip -P` and
+    `qpdf --password`, an Ansible vault password file, `podman secret create` and `systemd-creds` fed by
+    `printf`/`echo`, RustDesk, WireGuard's `PresharedKey`, strongSwan's `ipsec.secrets`, `racadm`,
+    `GOVC_PASSWORD`, `kopia` with B2 keys, a Jellyfin token, Home Assistant's `secrets.yaml`, Tasmota's
+    console, OctoPrint's API key page, a Headscale pre-auth key, Woodpecker's agent secret, the JFrog CLI,
+    UUID-shaped tokens (Postmark, Opsgenie, Splunk HEC), Duo's `skey`, `lpass`/`gopass` printing a password
+    alone, a table with a Password column, PagerDuty's `Token token=`, exchange API secrets, FileZilla's
+    base64 `<Pass>`, `redis-cli -a`, `gpg --passphrase` and a password manager's CSV export."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    if choice == 0:
+        v = plain_password(rng)
+        return "password", ["$ sudo cat /etc/openvpn/client/auth.txt", f"{user}@acme.io", v,
+                            "$ sudo openvpn --config office.ovpn --auth-user-pass /etc/openvpn/client/auth.txt"], [v]
+    if choice == 1:
+        v = plain_password(rng)
+        return "password", [f"$ export OC_PASS='{v}'", f"$ sudo -E -u www-data php occ user:add --password-from-env --group=staff {user}",
+                            f'The user "{user}" was created successfully'], [v]
+    if choice == 2:
+        v = plain_password(rng)
+        return "password", ["$ sudo cat /etc/transmission-daemon/settings.json | grep rpc", '    "rpc-authentication-required": true,',
+                            '    "rpc-enabled": true,', f'    "rpc-password": "{v}",', '    "rpc-port": 9091,', f'    "rpc-username": "{user}",'], [v]
+    if choice == 3:
+        v = plain_password(rng)
+        return "password", [f"$ sudo grafana-cli admin reset-admin-password '{v}'",
+                            'INFO [11-28|09:12:44] Starting Grafana                         logger=settings version=11.3.0',
+                            "Admin password changed successfully ✔"], [v]
+    if choice == 4:
+        v = plain_password(rng)
+        return "password", [rng.choice([f"$ sudo -u git gitea admin user create --username {user} --password '{v}' --email {user}@acme.io --admin",
+                                        f"$ forgejo admin user change-password -u {user} -p '{v}'"]),
+                            rng.choice([f"New user '{user}' has been successfully created!", f"{user}'s password has been successfully updated!"])], [v]
+    if choice == 5:
+        v = rand(rng, HEX, 32)
+        return "password", [f"$ RAILS_ENV=production bin/tootctl accounts create {user} --email {user}@acme.io --confirmed --role Owner",
+                            "OK", f"New password: {v}"], [v]
+    if choice == 6:
+        v = plain_password(rng)
+        return "password", rng.choice([[f"$ unzip -P '{v}' invoices-2026.zip", "Archive:  invoices-2026.zip", "  inflating: INV-2026-0412.pdf"],
+                                       [f"$ qpdf --password='{v}' --decrypt statement-11.pdf statement.pdf", "$ ls", "statement-11.pdf  statement.pdf"]]), [v]
+    if choice == 7:
+        v = plain_password(rng)
+        return "password", ["$ cat ~/.ansible/vault_pass.txt", v, "$ ansible-playbook site.yml --vault-password-file ~/.ansible/vault_pass.txt",
+                            "PLAY [all] *********************************************************"], [v]
+    if choice == 8:
+        v = plain_password(rng).replace("%", "")
+        return "password", [f"$ printf '%s' '{v}' | podman secret create db_pass -", rand(rng, HEX, 25), "$ podman secret ls"], [v]
+    if choice == 9:
+        v = plain_password(rng)
+        return "password", [f"$ echo -n '{v}' | sudo systemd-creds encrypt --name=smtp-pass - /etc/credstore.encrypted/smtp-pass",
+                            "$ sudo systemctl restart postfix"], [v]
+    if choice == 10:
+        v = plain_password(rng)
+        return "password", [f"$ sudo rustdesk --password '{v}'", "Done!", f"$ rustdesk --get-id", f"{rng.randint(100000000, 999999999)}"], [v]
+    if choice == 11:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["[Peer]", f"PublicKey = {base64.b64encode(rng.randbytes(32)).decode()}", f"PresharedKey = {v}",
+                           "AllowedIPs = 10.8.0.2/32", "Endpoint = vpn.acme.io:51820"], [v]
+    if choice == 12:
+        v, w = plain_password(rng), plain_password(rng)
+        return "password", ["$ sudo cat /etc/ipsec.secrets", "# source      destination", f'203.0.113.5 198.51.100.7 : PSK "{v}"',
+                            f'{user} : EAP "{w}"'], [v, w]
+    if choice == 13:
+        v = plain_password(rng)
+        return "password", [f"$ racadm -r 10.0.9.{rng.randint(10, 99)} -u root -p '{v}' getsysinfo", "RAC Information:",
+                            f"RAC Date/Time           = Sat Nov 28 2026 09:{rng.randint(10, 59)}:02"], [v]
+    if choice == 14:
+        v = plain_password(rng)
+        return "password", ["$ export GOVC_URL=vcenter.acme.io GOVC_INSECURE=1", "$ export GOVC_USERNAME='administrator@vsphere.local'",
+                            f"$ export GOVC_PASSWORD='{v}'", "$ govc about", "FullName:     VMware vCenter Server 8.0.3 build-24022515"], [v]
+    if choice == 15:
+        v = "K005" + rand(rng, ALNUM, 27)
+        w = plain_password(rng)
+        return "api_key", [f"$ kopia repository connect b2 --bucket=acme-backup --key-id=005{rand(rng, HEX, 21)} \\",
+                           f"    --key={v} --password='{w}'", "Connected to repository."], [v, w]
+    if choice == 16:
+        v = rand(rng, HEX, 32)
+        return "api_key", rng.choice([[f"$ curl -s -H 'X-Emby-Token: {v}' http://media.home:8096/Items/Counts", '{"MovieCount":412,"SeriesCount":38}'],
+                                      [f"http://media.home:8096/Users?api_key={v}", '[{"Name":"lena","ServerId":"f3a1"}]']]), [v]
+    if choice == 17:
+        v = plain_password(rng)
+        w = rand(rng, HEX.upper(), 32)
+        return "password", ["# /config/secrets.yaml", "latitude: 52.3731", f"mqtt_password: {v}", f'zwave_s2_access_control_key: "{w}"',
+                            "esphome_ota: !secret esphome_ota"], [v, w]
+    if choice == 18:
+        v, w = plain_password(rng).replace(";", ""), plain_password(rng).replace(";", "")
+        return "password", [f"12:04:11.201 CMD: Backlog SSID1 Home-5G; Password1 {v}; MqttUser {user}; MqttPassword {w}",
+                            '12:04:11.215 RSL: RESULT = {"SSId1":"Home-5G"}', '12:04:11.230 RSL: RESULT = {"Password1":"****"}'], [v, w]
+    if choice == 19:
+        v = rand(rng, HEX.upper(), 32)
+        return "api_key", ["OctoPrint Settings", "API", "☑ Enable", "Global API Key", v, "Copy     Generate new", "Allow Cross Origin Resource Sharing (CORS)"], [v]
+    if choice == 20:
+        v = rand(rng, HEX, 48)
+        return "api_key", [f"$ headscale preauthkeys create --user {user} --reusable --expiration 24h", v,
+                           f"$ sudo tailscale up --login-server https://hs.acme.io --authkey {v}"], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["  woodpecker-agent:", "    image: woodpeckerci/woodpecker-agent:v2", "    environment:",
+                           "      - WOODPECKER_SERVER=woodpecker-server:9000", f"      - WOODPECKER_AGENT_SECRET={v}"], [v]
+    if choice == 22:
+        v = "cmVmdGtuOjAxOjE3" + rand(rng, ALNUM, 48)
+        return "api_key", [f"$ jf c add acme --url=https://acme.jfrog.io --user={user} --access-token={v} --interactive=false",
+                           "$ jf rt ping", "OK"], [v]
+    if choice == 23:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", rng.choice([[f'$ curl https://api.postmarkapp.com/email -H "X-Postmark-Server-Token: {v}" -d @mail.json', '{"ErrorCode":0,"Message":"OK"}'],
+                                      [f'$ curl -X POST https://api.opsgenie.com/v2/alerts -H "Authorization: GenieKey {v}" -d @alert.json', '{"result":"Request will be processed"}'],
+                                      [f'$ curl -k https://hec.acme.io:8088/services/collector -H "Authorization: Splunk {v}" -d \'{{"event":"ping"}}\'', '{"text":"Success","code":0}']]), [v]
+    if choice == 24:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ sudo cat /etc/duo/pam_duo.conf", "[duo]", f"ikey = DI{rand(rng, string.ascii_uppercase + string.digits, 18)}",
+                           f"skey = {v}", f"host = api-{rand(rng, HEX, 8)}.duosecurity.com", "pushinfo = yes"], [v]
+    if choice == 25:
+        v = plain_password(rng)
+        return "password", rng.choice([["$ lpass show --password 'Email/work'", v], [f"$ gopass show -o infra/{rng.choice(['nas', 'router', 'db'])}", v]]) + ["$ "], [v]
+    if choice == 26:
+        vs = [plain_password(rng) for _ in range(3)]
+        return "password", ["Service        Username     Password           Notes", f"Router         admin        {vs[0]}    office",
+                            f"NAS            {user}       {vs[1]}    backups", f"Printer        scan         {vs[2]}    2nd floor"], vs
+    if choice == 27:
+        v = rand(rng, ALNUM + "-_+", 20)
+        return "api_key", [f"$ curl https://api.pagerduty.com/incidents -H 'Authorization: Token token={v}' -H 'Accept: application/json'",
+                           '{"incidents":[],"limit":25,"offset":0}'], [v]
+    if choice == 28:
+        v, w = rand(rng, ALNUM, 64), rand(rng, ALNUM, 64)
+        return "api_key", ["# ~/bots/grid/.env", f"BINANCE_API_KEY={v}", f"BINANCE_API_SECRET={w}", "SYMBOL=BTCUSDT"], [v, w]
+    if choice == 29:
+        v = base64.b64encode(plain_password(rng).encode()).decode()
+        return "password", ["$ grep -A3 '<Host>' ~/.config/filezilla/sitemanager.xml", f"<Host>{host}</Host>", "<Port>22</Port>", "<Protocol>1</Protocol>",
+                            f"<User>{user}</User>", f'<Pass encoding="base64">{v}</Pass>'], [v]
+    if choice == 30:
+        v = plain_password(rng)
+        return "password", rng.choice([[f"$ redis-cli -h cache-01 -a '{v}' --no-auth-warning INFO keyspace", "# Keyspace", "db0:keys=1841,expires=12"],
+                                       [f"$ REDISCLI_AUTH='{v}' redis-cli -h cache-01 ping", "PONG"]]), [v]
+    if choice == 31:
+        v = plain_password(rng)
+        return "password", [f"$ gpg --batch --yes --pinentry-mode loopback --passphrase '{v}' -c backup-2026-11.tar", "$ ls backup-2026-11.tar*",
+                            "backup-2026-11.tar  backup-2026-11.tar.gpg"], [v]
+    vs = [plain_password(rng).replace(",", "") for _ in range(2)]
+    return "password", ["$ head -3 ~/Downloads/Chrome\\ Passwords.csv", "name,url,username,password,note",
+                        f"github.com,https://github.com/login,{user},{vs[0]},", f"acme.io,https://acme.io/signin,{user}@acme.io,{vs[1]},"], vs
+
+
+def seventeenth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return [f"$ aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin {rng.randint(100000000000, 999999999999)}.dkr.ecr.eu-west-1.amazonaws.com",
+                "Login Succeeded"]
+    if choice == 1:
+        return ["# AdGuardHome.yaml", "users:", "  - name: admin", f"    password: $2y$10${rand(rng, ALNUM + './', 53)}", "auth_attempts: 5"]
+    if choice == 2:
+        return ["# jupyter_server_config.py", f"c.ServerApp.password = 'argon2:$argon2id$v=19$m=10240,t=10,p=8${rand(rng, ALNUM + '+/', 22)}${rand(rng, ALNUM + '+/', 43)}'",
+                "c.ServerApp.ip = '127.0.0.1'"]
+    if choice == 3:
+        return ["$ podman secret ls", "ID                         NAME        DRIVER      CREATED        UPDATED",
+                f"{rand(rng, HEX, 25)}  db_pass     file        2 minutes ago  2 minutes ago",
+                f"{rand(rng, HEX, 25)}  smtp_pass   file        3 days ago     3 days ago"]
+    if choice == 4:
+        return ["$ tailscale status", f"100.64.0.{rng.randint(1, 9)}   laptop    lena@   linux   -", f"100.64.0.{rng.randint(10, 40)}  nas       lena@   linux   active; direct 192.168.1.40:41641",
+                f"100.64.0.{rng.randint(41, 90)}  phone     lena@   android idle"]
+    if choice == 5:
+        return ["$ openssl x509 -in acme.io.crt -noout -fingerprint -sha256",
+                "sha256 Fingerprint=" + ":".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(32))]
+    if choice == 6:
+        return ["$ ssh-keyscan -t ed25519 github.com", "# github.com:22 SSH-2.0-babeld-" + rand(rng, HEX, 8),
+                f"github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{base64.b64encode(rng.randbytes(32)).decode()[:43]}"]
+    if choice == 7:
+        return ["# /etc/grafana/grafana.ini", "[security]", "admin_user = admin", "admin_password = $__file{/run/secrets/grafana_admin}",
+                "cookie_secure = true"]
+    if choice == 8:
+        return ["services:", "  db:", "    image: postgres:16", "    environment:", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}",
+                "      POSTGRES_PASSWORD_FILE: /run/secrets/db_password"]
+    if choice == 9:
+        return ["        env:", "        - name: DB_PASSWORD", "          valueFrom:", "            secretKeyRef:", "              name: db-credentials",
+                "              key: password"]
+    if choice == 10:
+        return ["$ systemd-id128 new", rand(rng, HEX, 32), "$ uuidgen", str(uuid.UUID(bytes=rng.randbytes(16)))]
+    if choice == 11:
+        return ["$ kopia snapshot list", f"lena@laptop:/home/lena", f"  2026-11-2{rng.randint(0, 7)} 02:00:11 CET k{rand(rng, HEX, 32)} 4.1 GB drwxr-xr-x files:88412 dirs:9120 (latest-1)",
+                f"  2026-11-28 02:00:09 CET k{rand(rng, HEX, 32)} 4.1 GB drwxr-xr-x files:88430 dirs:9121 (latest-1,daily-1)"]
+    if choice == 12:
+        return ["# configuration.yaml", "mqtt:", "  broker: 192.168.1.20", "  username: homeassistant", "  password: !secret mqtt_password"]
+    if choice == 13:
+        return ["# group_vars/all.yml", 'db_user: "app"', 'db_password: "{{ vault_db_password }}"', 'smtp_password: "{{ lookup(\'env\', \'SMTP_PASSWORD\') }}"']
+    if choice == 14:
+        return ["Authentication", "Send your API key in the X-Api-Key header:", "  curl -H 'X-Api-Key: <your API key>' http://octopi.local/api/version",
+                '  curl -H "Authorization: Bearer $TOKEN" http://octopi.local/api/job']
+    return ["12:04:11.230 RSL: RESULT = {\"Password1\":\"****\"}", "12:04:11.244 RSL: RESULT = {\"MqttPassword\":\"****\"}",
+            f"12:04:12.002 WIF: Connected to Home-5G (RSSI -{rng.randint(40, 80)} dBm)"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -3198,7 +3403,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirteenth": (thirteenth_secret_case, thirteenth_negative_case),
          "fourteenth": (fourteenth_secret_case, fourteenth_negative_case),
          "fifteenth": (fifteenth_secret_case, fifteenth_negative_case),
-         "sixteenth": (sixteenth_secret_case, sixteenth_negative_case)}
+         "sixteenth": (sixteenth_secret_case, sixteenth_negative_case),
+         "seventeenth": (seventeenth_secret_case, seventeenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
