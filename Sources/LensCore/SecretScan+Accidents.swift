@@ -38,14 +38,16 @@ extension SecretScan {
     static let promptLine = TextMatcher(#"(?m)^[ \t]*(?:[$%#>❯]|[^\s@]{1,32}@[^\s:]{1,64}:[^\n$#%]{0,128}[$#%])[ \t]+(\S[^\n]{0,80}?)[ \t]*$"#)
 
     /// The command on a prompt's line among the three above `index` that is `value` as OCR read it
-    /// again: the same characters without spaces, two edits at most (case aside).
+    /// again: the same characters without spaces, two edits at most or one in five characters (case aside).
     func typedAtThePrompt(above index: Int, like value: String) -> Secret? {
         let from = lineStart(of: index, atMost: .max), start = startOfLines(above: index, 3)
         for match in Self.promptLine.matches(in: slice(start, from)) {
             guard let typed = match[1], let range = match.range(1) else { continue }
             let squeezedTyped = typed.filter { !$0.isWhitespace }
-            guard abs(squeezedTyped.count - value.count) <= 2,
-                  EditDistance.levenshtein(squeezedTyped.lowercased(), value.lowercased(), limit: 2) != nil else { continue }
+            // (Two edits, or one in five characters of a long one: `B-Gwp2XQip®oe0jK`.)
+            let limit = max(2, value.count / 5)
+            guard abs(squeezedTyped.count - value.count) <= limit,
+                  EditDistance.levenshtein(squeezedTyped.lowercased(), value.lowercased(), limit: limit) != nil else { continue }
             return secret(.password, nil, start + range.lowerBound, start + range.upperBound)
         }
         return nil
@@ -215,7 +217,7 @@ extension SecretScan {
 
     /// A Ceph keyring's `key = AQ…` (its keys are base64 of a type byte and more: `AQ` first), to
     /// the line's end as OCR may split it (and read the `Q` as `O` or `0`).
-    static let cephKey = TextMatcher(#"(?im)^[ \t]*key[ \t]*=[ \t]*(A[QO0][^\s]{6,80}(?:[ \t][^\s]{1,40}){0,8})[ \t]*$"#)
+    static let cephKey = TextMatcher(#"(?im)^[ \t]*key[ \t]*=[ \t]*(A[QO0][^\s]{2,80}(?:[ \t][^\s]{1,80}){0,8})[ \t]*$"#)
     /// Google Authenticator's export link (`otpauth-migration://offline?data=…`: every account's
     /// secret, encoded), as OCR may read it (spaces around `:`, inside `offline` and the data).
     static let authenticatorExport = TextMatcher(#"(?im)otpauth-migration[ \t]?:[ \t]?/[ \t]?/[^\n]{0,40}?data[ \t]?=[ \t]?(\S[^\n]{7,800}?)[ \t]*$"#)
@@ -227,7 +229,11 @@ extension SecretScan {
     func keysOfTheirOwnFormats() -> [Secret] {
         var found: [Secret] = []
         if mentions("key = a", "key =a", "key= a", "key=a") {
-            for match in Self.cephKey.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "Ceph key", range.lowerBound, range.upperBound)) } }
+            // (A key is 40 characters: OCR may cut its first piece short, `AQ3ql Wf rN+…`, but not the whole.)
+            for match in Self.cephKey.matches(in: text) {
+                guard let range = match.range(1), squeezed(range.lowerBound, range.upperBound).count >= 32 else { continue }
+                found.append(secret(.apiKey, "Ceph key", range.lowerBound, range.upperBound))
+            }
         }
         if mentions("otpauth-migration") {
             for match in Self.authenticatorExport.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "2FA export", range.lowerBound, range.upperBound)) } }

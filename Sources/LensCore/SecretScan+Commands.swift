@@ -53,7 +53,7 @@ extension SecretScan {
     /// by a network device's `set` command (FortiGate's `set psksecret …`, Juniper's and VyOS's
     /// `set … pre-shared-key …`, `set password …`).
     static let presharedKey = TextMatcher(
-        #"(?im):[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
+        #"(?im):[;,.]?[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
     /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), and v1's and v2c's
     /// community (`-c`, its password), each time they come on the line of a tool of net-snmp's
     /// (`snmpwalk`, `snmpget`, `snmpset`, …).
@@ -179,9 +179,10 @@ extension SecretScan {
     static let echoedLiteral = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+(?=\S)"#)
     /// What reads a password or a secret on its standard input: `docker login --password-stdin`,
     /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
-    /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`.
+    /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
+    /// encrypt` (a credential read from `-`).
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
+        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 
@@ -322,9 +323,10 @@ extension SecretScan {
 
     /// An element whose name names a secret, and its text: Maven's `<password>…</password>`,
     /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags, and in a name
-    /// (`<passwor d>`). Group 1 is the name, 2 the value.
+    /// (`<passwor d>`). The opening tag may hold up to four attributes (FileZilla's `<Pass
+    /// encoding="base64">`: a password in base64 is one). Group 1 is the name, 2 the value.
     static let secretElement = TextMatcher(
-        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
+        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:\-]{0,40}[ \t]?=[ \t]?["'“”][^"'“”<>\n]{0,64}["'“”]){0,4}[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
     /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
         #"(?i)\bkey[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)

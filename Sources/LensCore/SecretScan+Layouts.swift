@@ -360,15 +360,20 @@ extension SecretScan {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
         let slashed = mentions("/", "|"), shorthand = mentions("pass", "pw")
         guard slashed || shorthand, mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
-        let cues = (slashed ? Self.credentialPair.matches(in: text) : []) + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
-        return cues.compactMap { match in
+        let pairs = slashed ? Self.credentialPair.matches(in: text) : []
+        let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
+        return cues.enumerated().compactMap { index, match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
             let value = squeezed(start, end)
             // A path is none (`account for /usr/bin/`, `login.cc chrome/browser/…`).
             // After the pair's cue, 8+ letters and digits mixed will do too (`vrshw1N89D`).
             let mixed = value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
-            guard value.count >= 6, !value.contains("/"), Self.fileName.matches(in: value).isEmpty,
+            // (After `user X pass`, no `/` sets a pair apart: one inside a random value is the value's,
+            // `Hj/nCvoY293Ujt…`, rclone's obscured password; a path starts with one or `~/`, `./`.)
+            let slashInside = index >= pairs.count && mixed && !value.hasPrefix("/") && !value.hasPrefix("~/") && !value.hasPrefix("./")
+                && Self.looksLikeSecretOnItsOwn(value.replacingOccurrences(of: "/", with: ""))
+            guard value.count >= 6, !value.contains("/") || slashInside, Self.fileName.matches(in: value).isEmpty,
                   quoted || mixed || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
             return secret(.password, nil, start, end)
         }

@@ -258,9 +258,10 @@ extension SecretScan {
         String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
     }
 
-    /// A value without the glyph or two of junk the screen's edge may leave after it (`…57ed4?`).
+    /// A value without the glyph or two of junk the screen's edge may leave after it (`…57ed4?`,
+    /// `…62c9%`: no token ends with `%`, whose escapes end with a hex digit; `…GtVv<` at the edge).
     static func withoutTrailingJunk(_ value: String) -> String {
-        String(value.reversed().drop(while: { "?.,;:".contains($0) }).reversed())
+        String(value.reversed().drop(while: { "?.,;:%<>".contains($0) }).reversed())
     }
 
     /// A letter or digit of a token, or a glyph OCR read for one (``junkGlyphs``, any byte outside ASCII).
@@ -282,11 +283,12 @@ extension SecretScan {
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
     /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
     /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`); OCR
-    /// may put a space on either side of a `_`: `ldap _default_authtok`), then
+    /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
+    /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)[A-Za-z0-9]*(?:(?:[_.\-]|_ | _)[A-Za-z0-9]+)*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -303,7 +305,10 @@ extension SecretScan {
                                                  "firstpass", "subpass", "renderpass", "onepass"]
     /// The words before `key` that make it a secret's name (`api key`, `client_key`, `authkey`).
     static let kindsOfKey: Set<String> = ["api", "secret", "access", "private", "client", "auth", "signing", "encryption", "master",
-                                          "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup", "hmac"]
+                                          "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup", "hmac",
+                                          // WireGuard's and IPsec's `PresharedKey`, Azure's `SharedKey`, a Zigbee
+                                          // `network_key`, Z-Wave's `s2_access_control_key`.
+                                          "preshared", "shared", "network", "control"]
 
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
@@ -358,6 +363,8 @@ extension SecretScan {
         // What names a secret's place or kind (``wordsAboutASecret``), or a public key, names no secret.
         // (Consul's and Vault's `SecretID` / `secret_id` is the token itself, not the id of one.)
         if words == ["secret", "id"], !identifier.contains(" ") { return .apiKey }
+        // Duo's secret key is `skey` (`pam_duo.conf`, `authproxy.cfg`; its pair `ikey` is an id).
+        if words == ["skey"] { return .apiKey }
         if let last = words.last, Self.isWordAboutASecret(last) { return nil }
         if namesAPublicValue(words) { return nil }
         // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
@@ -366,6 +373,10 @@ extension SecretScan {
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
         if words.contains(where: { passwords.contains($0) || $0.hasSuffix("password") || $0.hasSuffix("passwd") }) { return .password }
+        // A numbered one (Tasmota's `Password1`, `PASSWORD2`).
+        if let last = words.last, last.last?.isNumber == true, passwords.contains(String(last.reversed().drop(while: \.isNumber).reversed())) {
+            return .password
+        }
         // A name's last word `pw` after others (OpenLDAP's `olcRootPW`, `bindPw`, `admin_pw`); `pw`
         // alone is a note's label (``looseLabel``).
         if words.count > 1, words.last == "pw" { return .password }
@@ -380,6 +391,9 @@ extension SecretScan {
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
+        // A variable of capitals named for a tool's credentials (`REDISCLI_AUTH`, `NEO4J_AUTH`); the
+        // caller takes a value that looks like a secret only (not `ENABLE_AUTH=true`).
+        if bare == upper, words.count > 1, words.last == "auth" { return .password }
         if words.contains("secret") || words.contains("token") || words.contains("apikey") { return .apiKey }
         // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`.
         let keyKinds = Self.kindsOfKey
@@ -407,7 +421,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session"])
+        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session", "_auth"])
         guard !lines.isEmpty else { return found }
         // A label inside the value of a label before it is that value's text, once the value was
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
@@ -441,7 +455,9 @@ extension SecretScan {
             }
             // (Only before `=` or `:`: after spaces alone, the word before is a word of prose, as in
             // `Add new upstream signing key 19882D92…`.)
-            guard let kind = Self.secretName(identifier)
+            // (A tool's bare `--key=` is its key when the value is a random token: kopia's, restic's
+            // B2 `--key=K005…`; a path or a name is not, as the token test below has it.)
+            guard let kind = Self.secretName(identifier) ?? (identifier == "--key" && separator == "=" ? .apiKey : nil)
                     ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
             // A setting whose name only ends in `pass` (`remotepass = …`) is one with `=`: after a
             // colon it is as likely a name of something else (a kernel changelog's `lpass: Fix …`).
@@ -490,17 +506,32 @@ extension SecretScan {
                    !(lower.hasPrefix("-") && lower.hasSuffix("pass")), !(lower == "pass" && userNamed(before: match.start)) { continue }
                 // And the name ends with what it holds: `ldap_parse_password_expiring_control to
                 // libldap-2.4` names a function about passwords, not one.
+                // (A numbered one too: `Password1 …`.)
+                let unnumbered = String(lower.reversed().drop(while: \.isNumber).reversed())
                 guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "secret", "token", "key"]
-                    .contains(where: lower.hasSuffix) else { continue }
+                    .contains(where: unnumbered.hasSuffix) else { continue }
             }
             switch kind {
             case .password:
                 guard Self.isPasswordValue(value, quoted: quoted) else { continue }
+                if identifier.hasSuffix("AUTH") {
+                    guard Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) else { continue }
+                }
                 if identifier.lowercased().hasSuffix("credentials") || identifier.lowercased().hasSuffix("credential") {
                     guard separator != nil, separator != "is", Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { continue }
                 }
                 found.append(secret(.password, nil, start, end))
             default:
+                // An assignment's value OCR split where a piece of it reads as a short word
+                // (`BINANCE_API_KEY=y434UD cbt e3j 1kSHEnDn0j VM8MX…`): the line's pieces to its end
+                // (eight at most), when together they are a token.
+                var value = value
+                if !quoted, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
+                   let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
+                   case let whole = squeezed(start, last.end), Self.isRandomToken(Self.withoutOCRJunk(whole)) {
+                    end = last.end
+                    value = whole
+                }
                 // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
                 // OCR read the opening quote curly) is its value, as the token rule has it for clean quotes.
                 // Not a command's output in backquotes (`SUMO_ACCESS_KEY=`etcdctl get …``); a key has a digit.
@@ -972,9 +1003,11 @@ extension SecretScan {
     /// aside); nil when there is none.
     func longPieceAfterShortWords(_ first: (start: Int, end: Int), longest: Int = 4) -> (start: Int, end: Int, used: Int)? {
         var current = first, used = 0
-        for _ in 0..<2 {
+        // (Or a scrap of one or two letters and digits among them: `…[key] JHAGI a8 jP65iBeG…`.)
+        for _ in 0..<3 {
             let count = current.end - current.start
-            guard (3...longest).contains(count), utf8[current.start..<current.end].allSatisfy(Self.isLetter) else { return nil }
+            guard (3...longest).contains(count) && utf8[current.start..<current.end].allSatisfy(Self.isLetter)
+                    || count <= 2 && utf8[current.start..<current.end].allSatisfy(Self.isAlphanumeric) else { return nil }
             used += count
             guard let next = piece(from: current.end, maximumSpaces: 1) else { return nil }
             let stop = keyPieceEnd(next.start, next.end)
@@ -1365,6 +1398,15 @@ extension SecretScan {
            pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end }),
            case let words = pieces.filter({ isSentenceWord($0) }), words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),
            pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {
+            end = last.end
+        }
+        // Or ends with scraps of it, up to three short pieces of a key's letters, digits, `-` and `_`
+        // (`…[key] ANP - FKRxt`), none a word of a sentence or an option.
+        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40,
+           let pieces = piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+           pieces.allSatisfy({ $0.end - $0.start <= 6 && utf8[$0.start..<$0.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F })
+               && !isSentenceWord($0) && !isOptionOrAddress($0) }),
+           pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: Self.isAlphanumeric) }) {
             end = last.end
         }
         // A password whose line ends with a few pieces OCR split from it, none a word and one

@@ -218,7 +218,13 @@ extension SecretScan {
 
     /// A password's hash as crypt(3) writes it (`$6$salt$hash`, `$2y$10$…`), maybe after a Cisco
     /// type's digit (`enable secret 9 $9$…`, scrypt; type 8 is PBKDF2), ending the line.
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$"#)
+    /// Or a hash in the PHC string format (`$argon2id$v=19$m=…$salt$hash`, `$scrypt$…`, `$pbkdf2-sha256$…`),
+    /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$"#)
+
+    /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
+    /// `m=10240, t=10 , p=8$…`): then a label's `:` or `=`, or a quote, may come right before it.
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
@@ -233,6 +239,7 @@ extension SecretScan {
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil
+                || Self.squeezedStoredHash.firstMatch(in: trimmed.filter { $0 != " " && $0 != "\t" }) != nil
         }
     }
 
@@ -336,5 +343,37 @@ extension SecretScan {
             guard squeezed(match.end, end).count >= 30 else { return nil }
             return secret(.apiKey, "Proxmox", match.end, end)
         }
+    }
+}
+
+// MARK: - HTTP headers that carry a credential
+
+extension SecretScan {
+    /// A header that carries a credential: `Authorization:` with any scheme (PagerDuty's `Token
+    /// token=…`, Opsgenie's `GenieKey …`, Splunk HEC's `Splunk …`), or a header named for a token,
+    /// key or secret (`X-Postmark-Server-Token`, `X-Emby-Token`, `X-Api-Key`, `Private-Token`). OCR
+    /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
+    static let credentialHeader = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)[ \t]?:[ \t]*)["'“”‘’]?"#)
+
+    /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
+    /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
+    /// Postmark's and Opsgenie's tokens are UUIDs); not a placeholder, a variable (`$TOKEN`) or a
+    /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
+    func headerCredentials() -> [Secret] {
+        guard mentions("authorization", "token", "key", "secret", "auth") else { return [] }
+        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :"]))
+            .compactMap { match in
+                if let scheme = match[1]?.lowercased(), ["basic", "bearer", "ssws", "negotiate", "digest", "ntlm"].contains(scheme) { return nil }
+                guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
+                // The value ends at a quote or a `,` or `;`, as a header's does.
+                let stop = (first.start..<first.end).first { quoteLength(at: $0) > 0 || [0x2C, 0x3B].contains(utf8[$0]) } ?? first.end
+                let end = stop < first.end ? stop : valueEnd(from: first.end, maximumLength: 256, stoppingAt: [0x22, 0x27])
+                let value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) })
+                guard value.count >= 12, value.count <= 256, !Self.isPlaceholder(value), !value.hasPrefix("$"), !value.hasPrefix("<"),
+                      value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+/=~".contains($0)) }),
+                      value.contains(where: \.isNumber) || value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) else { return nil }
+                return secret(.apiKey, nil, first.start, end)
+            }
     }
 }

@@ -6,14 +6,15 @@ import Foundation
 /// command that reads a password prints, and what an `expect` script sends after a password prompt.
 extension SecretScan {
     /// How a table's cells are set apart: by commas (a CSV export), by bars (a Markdown or an ASCII
-    /// table: `| Site | User | Password |`), or by runs of spaces and tabs.
-    enum CellSeparator { case commas, bars, spaces }
+    /// table: `| Site | User | Password |`), by runs of spaces and tabs, or by runs of two or more
+    /// (a table laid out in columns whose cells hold a space: `2nd floor`).
+    enum CellSeparator { case commas, bars, spaces, wideSpaces }
 
     /// A line's cells, each without the spaces and the straight quotes around it (a bar before
     /// the first cell and after the last bounds the row: no cell).
     func cells(of line: Range<Int>, separatedBy separator: CellSeparator) -> [Range<Int>] {
         var cells: [Range<Int>] = []
-        let commas = separator != .spaces, mark: UInt8 = separator == .bars ? 0x7C : 0x2C
+        let commas = separator == .commas || separator == .bars, mark: UInt8 = separator == .bars ? 0x7C : 0x2C
         func add(_ start: Int, _ end: Int) {
             var start = start, end = end
             while start < end, Self.isSpace(utf8[start]) || utf8[start] == 0x22 { start += 1 }
@@ -23,7 +24,17 @@ extension SecretScan {
         var start = line.lowerBound, index = line.lowerBound
         while index < line.upperBound {
             let byte = utf8[index]
-            if commas ? byte == mark : Self.isSpace(byte) {
+            if separator == .wideSpaces, Self.isSpace(byte) {
+                // (One space is inside a cell; a tab or two spaces or more end it.)
+                var runEnd = index
+                while runEnd < line.upperBound, Self.isSpace(utf8[runEnd]) { runEnd += 1 }
+                if runEnd - index >= 2 || byte == 0x09 || runEnd == line.upperBound {
+                    if index > start { add(start, index) }
+                    start = runEnd
+                }
+                index = runEnd
+                continue
+            } else if commas ? byte == mark : separator == .spaces && Self.isSpace(byte) {
                 if commas || index > start { add(start, index) }
                 start = index + 1
             }
@@ -78,15 +89,25 @@ extension SecretScan {
             guard names.count >= 2, names.count <= 12,
                   names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
                   let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
+            // A header laid out with runs of spaces between its names: a row's cells may hold one space.
+            let wide = separator == .spaces && cells(of: header, separatedBy: .wideSpaces).count == names.count
             var row = index
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
                 let values = cells(of: lines[row], separatedBy: separator)
+                let wideValues = wide ? cells(of: lines[row], separatedBy: .wideSpaces) : []
                 row += 1
                 var range: Range<Int>
                 if values.count == names.count {
                     range = values[column]
-                } else if separator == .spaces, column == names.count - 1, values.count > names.count, values.count <= names.count + 2 {
-                    range = values[column].lowerBound..<values.last!.upperBound
+                } else if wideValues.count == names.count {
+                    range = wideValues[column]
+                } else if separator == .spaces, values.count > names.count, values.count <= names.count + 2,
+                          column == names.count - 1 || column > 0 && names.count >= 3 {
+                    // OCR made one space of each run, or split the password: the cells before its
+                    // column counted from the left, those after from the right, the rest is the
+                    // password's (a note's extra word with it, rather than a password's piece left out).
+                    // (Between columns on both sides only: a title's word first, `Password Health`, heads no table.)
+                    range = values[column].lowerBound..<values[values.count - (names.count - column)].upperBound
                 } else { continue }
                 let value = squeezed(range.lowerBound, range.upperBound)
                 guard value.count >= 4, Self.isPasswordValue(value, quoted: commas),
@@ -254,18 +275,26 @@ extension SecretScan {
     /// (`kubectl get secret … {.data.password} | base64 -d`, `security find-generic-password -w`,
     /// `op read op://…/password`, `nmcli -s -g 802-11-wireless-security.psk …`, `wg show wg0
     /// private-key`) or is a password store's (`pass show`, `gopass show`), or hides one reversibly
-    /// (`rclone obscure …` prints what rclone's config keeps, which `rclone reveal` turns back).
+    /// (`rclone obscure …` prints what rclone's config keeps, which `rclone reveal` turns back), or
+    /// makes a key or token (``keyMaking``).
     /// An account's line in `/etc/passwd` or `/etc/group`: name, `x` (or `*`, `!`, nothing), ids.
     static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}:[x*!]?:\d{1,10}:(?:\d{1,10}:)?"#)
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b)[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
+    /// Commands that print hashes: git's, checksum tools'.
+    static let hashPrintingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:git|sha\d*sum|md5sum|b2sum|shasum|cksum)(?![A-Za-z0-9_\-])"#)
+
+    /// A command that makes a key or a token and prints it (`headscale preauthkeys create`,
+    /// `headscale apikeys create`, `… api-key generate`): what it prints is that key, hexadecimal or not.
+    static let keyMaking = #"(?:keys?|tokens?)[ \t]+(?:create|generate|new|issue)\b"#
+    static let keyMakingCommand = TextMatcher("(?i)" + keyMaking)
 
     /// The line a command that reads a password or a secret printed: one value and nothing else,
     /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure") else { return [] }
+        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }
@@ -277,8 +306,9 @@ extension SecretScan {
             // (Not the next prompt, nor a path: `/usr/bin/pass`, `~/.password-store`.)
             guard start < utf8.count, !Self.isLineBreak(utf8[start]),
                   !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
-                  utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F),
-                  let (found, first, quoted) = separateValue(after: start, dashStartsIt: true), found == start else { return nil }
+                  utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F) else { return nil }
+            let separate = separateValue(after: start, dashStartsIt: true)
+            guard separate?.start == start || separate == nil && startsWithJunkBeforeToken(start) else { return nil }
             // (A password file's line holds a hash: `cat .htpasswd` prints `lena:$apr1$…`.)
             var lineEnd = start
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
@@ -290,10 +320,13 @@ extension SecretScan {
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
+            guard let (_, first, quoted) = separate else { return nil }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
             guard let pieces = piecesToLineEnd(from: first, atMost: 3, maximumSpaces: 1) else { return nil }
             let end = pieces.last?.end ?? first
             let value = squeezed(start, end)
+            // Hexadecimal that git or a checksum tool printed is a hash (`git log -1 --format=%H -- token.go`).
+            if value.allSatisfy(\.isHexDigit), Self.hashPrintingCommand.firstMatch(in: match.text) != nil { return nil }
             // (Nor code: a `#` prompt is a comment's mark too, `# SECRET_KEY = …` / `SECRET_KEY = 'x'`.)
             guard value.count >= 6, value.count <= 64, Self.fileName.matches(in: value).isEmpty, Self.shellWord.firstMatch(in: value) == nil,
                   Self.isPasswordValue(value, quoted: quoted),
@@ -301,6 +334,16 @@ extension SecretScan {
                     || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
+    }
+
+    /// Whether the line at `start` is a token whose first glyphs OCR read as a short word
+    /// (`Tbf f2d2524c71fb22a91 aee283c1 …`: `7bf` in a light theme): a first piece of three
+    /// characters at most, then machine-made pieces only, to the line's end. Only the printed
+    /// token's test (16+ random characters) may take it.
+    func startsWithJunkBeforeToken(_ start: Int) -> Bool {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 40, maximumSpaces: 1), pieces.count >= 2,
+              pieces[0].end - pieces[0].start <= 3 else { return false }
+        return pieces.dropFirst().allSatisfy { isMachineMade($0.start, $0.end) }
     }
 
     /// A search tool (`grep`, ripgrep, `ag`, `ack`, `git grep`, Windows' `findstr`, `Select-String`),
@@ -334,7 +377,7 @@ extension SecretScan {
         guard (16...4096).contains(value.count), Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
         if value.allSatisfy(\.isHexDigit) {
             let commandLine = command.text.trimmingCharacters(in: .newlines)
-            guard Self.filePrintingCommand.firstMatch(in: commandLine) != nil else { return nil }
+            guard Self.filePrintingCommand.firstMatch(in: commandLine) != nil || Self.keyMakingCommand.firstMatch(in: commandLine) != nil else { return nil }
         }
         return secret(.apiKey, nil, start, last.end)
     }
@@ -348,7 +391,7 @@ extension SecretScan {
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
     /// The lines such a file printed, up to the next prompt (eight at most): each that holds one
-    /// value of 6 to 40 characters (OCR may have split it once) that looks like a secret on its
+    /// value of 6 to 40 characters (OCR may have split it twice) that looks like a secret on its
     /// own is one; the user's name above it (`deploy`) is not. (An OpenVPN `auth-user-pass` file
     /// holds a user's line, then the password's.)
     func printedCredentials() -> [Secret] {
@@ -371,7 +414,7 @@ extension SecretScan {
                 if "$#%>❯".utf8.contains(utf8[start]), start + 1 == lineEnd || Self.isSpace(utf8[start + 1]) { break }
                 // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
-                guard utf8[start] != 0x3C, let pieces = piecesToLineEnd(from: start, atMost: 2, maximumSpaces: 1), let last = pieces.last,
+                guard utf8[start] != 0x3C, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D), !pieces.contains(where: isSentenceWord) else { continue }
                 let value = squeezed(start, last.end)

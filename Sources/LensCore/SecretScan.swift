@@ -273,8 +273,9 @@ struct SecretScan {
     }
 
     /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>` (also
-    /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`, Swift's `\(password)`.
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`, Swift's `\(password)`, Grafana's expansions
+    /// (`$__file{/run/secrets/…}`, `$__env{…}`, `$__vault{…}`; OCR may drop one `_`).
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 
@@ -988,6 +989,12 @@ struct SecretScan {
                     continue
                 }
                 guard let range = match.range(cueFirst ? 2 : 1) else { continue }
+                // A code is a piece of its own: digits that a password's symbols go on from
+                // (`mqtt_password: 3881*-AIfgshsA`) start that password. (A keypad's `#` or `*`
+                // alone after it ends it: `PIN: 4821#`.)
+                let after = range.upperBound
+                if after + 1 < utf8.count, "*-_#%&+=@^~$".utf8.contains(utf8[after]), !Self.isSpace(utf8[after + 1]), !Self.isLineBreak(utf8[after + 1]),
+                   !(utf8[after] == 0x2D && (0x30...0x39).contains(utf8[after + 1])) { continue }
                 found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
             }
         }

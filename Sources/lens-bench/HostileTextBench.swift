@@ -140,6 +140,14 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "ACL SETUSER with rules", make: { size in "ACL SETUSER ana" + String(repeating: " +get ~k:*", count: max(1, size / 10)) }),
         Kind(name: "ss:// pieces", make: repeated("ss://Y2hhY 2hhMjAt ")),
         Kind(name: "dig -y repeated", make: repeated("dig -y a:b ")),
+        // (The twenty-third round's: credential headers, `*_AUTH`, a table's wide columns, a command that makes keys.)
+        Kind(name: "X-…-Token: headers", make: repeated("-H 'X-Api-Token: Kq2mZt8vLx4Rb7Wc' ")),
+        Kind(name: "Authorization: Token token= repeated", make: repeated("Authorization: Token token=")),
+        Kind(name: "REDIS_AUTH= repeated", make: repeated("REDIS_AUTH=Kv7-Lm2qXz ")),
+        Kind(name: "a table with a Password column", make: { size in
+            "Service        Username     Password         Notes\n" + String(repeating: "Printer        scan         Vx7qLm2Tz9k      2nd floor\n", count: max(1, size / 56))
+        }),
+        Kind(name: "$ keys create lines", make: repeated("$ headscale preauthkeys create --user ana\n6f1c9e2a7b4d8053a1e4c7b9d2f60a3e\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -424,6 +424,30 @@ struct SecretDetectorTests {
         Case(text: "otpauth-migration://offline?data=CjEKCkhlbGxvId6tvu8SFWFuYUBleGFtcGxlLm5ldBoFQWNtZQ%3D%3D", kind: .apiKey, value: "CjEKCkhlbGxvId6tvu8S"),
         Case(text: "The WebUI administrator password was not set. A temporary password is provided for this session: Tz7qLm2Vx", kind: .password, value: "Tz7qLm2Vx"),
         Case(text: "client office {\n    ipaddr = 192.0.2.0/24\n    secret = Pw7KL-zTqa\n}", kind: .password, value: "Pw7KL-zTqa"),
+        // The twenty-third round's places (values made up): an XML password with an attribute, a
+        // pre-shared key, a Z-Wave key, a numbered password, a `*_AUTH` variable, credentials in
+        // HTTP headers of any scheme, a key a command makes, a tool's bare `--key=`, a literal piped
+        // to `systemd-creds`, a table whose cells hold spaces, a password that starts with digits.
+        Case(text: "<User>ana</User>\n<Pass encoding=\"base64\">Wm9wN1F4Mm1WazRM</Pass>", kind: .password, value: "Wm9wN1F4Mm1WazRM"),
+        Case(text: "[Peer]\nPresharedKey = Qz8vLm2kTx9WoR3EuF7H2STcW82Rc/ayfJTbNDfnw4M=", kind: .apiKey, value: "Qz8vLm2kTx9WoR3EuF7H2"),
+        Case(text: "zwave_s2_access_control_key: \"4F7A1C9E2B6D8053A1E4C7B9D2F60A3E\"", kind: .apiKey, value: "4F7A1C9E2B6D8053A1E4"),
+        Case(text: "12:04:11.201 CMD: Backlog SSID1 Home; Password1 Tq8vLm2Xz; MqttUser ana", kind: .password, value: "Tq8vLm2Xz"),
+        Case(text: "$ REDISCLI_AUTH='Kv7-Lm2qXz' redis-cli -h cache-01 ping", kind: .password, value: "Kv7-Lm2qXz"),
+        Case(text: "$ curl https://api.pagerduty.com/incidents -H 'Authorization: Token token=qX+bTwLm_zKp-RvNs+Hd'", kind: .apiKey,
+             value: "qX+bTwLm_zKp-RvNs+Hd"),
+        Case(text: "$ curl -X POST https://api.opsgenie.com/v2/alerts -H \"Authorization: GenieKey 3f9c2a71-8b4e-4d6a-9c1f-2e7b5a8d0c43\"", kind: .apiKey,
+             value: "3f9c2a71-8b4e-4d6a-9c1f"),
+        Case(text: "$ curl https://api.postmarkapp.com/email -H \"X-Postmark-Server-Token: 7d2e4b1a-93c6-4f58-b0a7-1e6d9c3f52a8\" -d @mail.json", kind: .apiKey,
+             value: "7d2e4b1a-93c6-4f58"),
+        Case(text: "$ headscale preauthkeys create --user ana --reusable --expiration 24h\n6f1c9e2a7b4d8053a1e4c7b9d2f60a3e5c8b1d7f9a2e4c6b", kind: .apiKey,
+             value: "6f1c9e2a7b4d8053a1e4"),
+        Case(text: "$ kopia repository connect b2 --bucket=acme --key-id=005a1b2c3d --key=K005Lm2qXz9Vt4Wk8Nc3Pd6Yf1Hj5Ks", kind: .apiKey,
+             value: "K005Lm2qXz9Vt4Wk8Nc3"),
+        Case(text: "$ echo -n 'Zq4#vLm8Tx' | sudo systemd-creds encrypt --name=smtp-pass - /etc/credstore.encrypted/smtp-pass", kind: .password, value: "Zq4#vLm8Tx"),
+        Case(text: "Service        Username     Password         Notes\nPrinter        scan         Vx7qLm2Tz9k      2nd floor", kind: .password, value: "Vx7qLm2Tz9k"),
+        Case(text: "# /config/secrets.yaml\nmqtt_password: 3881*-AIfgshsA", kind: .password, value: "AIfgshsA"),
+        Case(text: "[duo]\nikey = DIWJ8X6AEYOR5OMC6TQ1\nskey = Zh5eGmUq9zpfQnyUIu5OL9iGKW8LAbT8nT1uRvCd\nhost = api-3e1c6f2a.duosecurity.com", kind: .apiKey,
+             value: "Zh5eGmUq9zpfQnyUIu5OL9"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -434,6 +458,28 @@ struct SecretDetectorTests {
         // command read with a letter more; a YubiKey OTP and a recovery key's group split; an
         // authenticator export's link, a TSIG key, a Ceph key, a Shadowsocks link and a NATS seed
         // split with spaces; a curly quote read inside a JSON password.
+        // The twenty-third round's (made-up values): a value starting with `_` after a flag, split;
+        // a hex key whose first glyphs OCR read as a word; an assignment's key split around a short
+        // scrap; a printed password split twice; a base64 password in XML split; a table's columns
+        // read with single spaces.
+        Case(text: "--eab-kid Kq2Lm9 --eab-hmac-key _Qb7TmLpXzWv2Rk9NcD4Hs 8JfYq3LmZx kVwPr5TnQzB-7dKs2", kind: .apiKey, value: "8JfYq3LmZx"),
+        Case(text: "$ openssl rand -hex 32 | sudo tee /etc/zabbix/zabbix_agent2.psk\nTbf 4e9c1a7b3d52 8f06e1c4 a9b7d2f3 0e5c8a1 6b4d9f2e7a3c\n$ sudo systemctl restart zabbix-agent2",
+             kind: .apiKey, value: "4e9c1a7b3d52"),
+        Case(text: "# ~/bots/grid/.env\nBINANCE_API_KEY=q7L2mX cbt e3j 1kRtVn8PwZ VM8MXqLzTk4Ns9WbHc2Df\nSYMBOL=BTCUSDT", kind: .apiKey, value: "1kRtVn8PwZ"),
+        Case(text: "$ cat ~/.ansible/vault_pass.txt\nKQ%#L2H#s 7WWd ?C\n$ ansible-playbook site.yml", kind: .password, value: "KQ%#L2H#s"),
+        Case(text: "<User>ana</User>\n<Pass encoding=\"base64\">Wm9wN1F4Mm Jwd2hD</ Pass>", kind: .password, value: "Wm9wN1F4Mm"),
+        Case(text: "Service Username Password Notes\nRouter admin TGSxMf fDJIC1zIJ office", kind: .password, value: "fDJIC1zIJ"),
+        // (And the last round's leftovers: a Ceph key's first piece cut short, a key's tail after a
+        // word and a scrap, scraps at the line's end, a prompt's copy three edits off, a `/` OCR put
+        // into a password after `user X pass`, strongSwan's `:` read as `:;`.)
+        Case(text: "[client.admin]\nkey = AQ7xl Wf rN+KNMxHbfc+1l4sG+FiGC3ykJqPgFjg6sF/mJ4WVkp5Y=", kind: .apiKey, value: "KNMxHbfc+1l4sG"),
+        Case(text: "--eab-hmac-key Zq8vLm2kTx9WoR3EuF7H2STcW82RcayfJTbNDfnw4MqP JHAGI a8 jP65iBeGvvH50QLmkZhonM1IZ4k", kind: .apiKey, value: "jP65iBeGvvH50QLm"),
+        Case(text: "--eab-hmac-key Zq8vLm2kTx9WoR3EuF7H2STcW82RcayfJTbNDfnw4MqP ANP - FKRxt", kind: .apiKey, value: "FKRxt"),
+        Case(text: "% B-Gwp2XQip®oe0jK\nzsh: command not found: B-Gwp2XQlpdoeOjK", kind: .password, value: "B-Gwp2XQip"),
+        Case(text: "$ rclone config create nas sftp host nas.home user ana pass Hj/nCvoY293UjtJrDqax92_-YJRH2m-4sqjN3F", kind: .password, value: "nCvoY293UjtJ"),
+        Case(text: "$ sudo cat /etc/ipsec.secrets\nana :; EAP \"+#0WKv4&AGUjavR\"", kind: .password, value: "0WKv4&AGUjavR"),
+        Case(text: "$ jf c add acme --url=https://acme.jfrog.io --user=ana --access-token=cmVmdGtu0jAxOjE3Qz7xxLRiPHDdGtVv<", kind: .apiKey,
+             value: "cmVmdGtu0jAxOjE3Qz7xx"),
         Case(text: "% Rk7vQmL-2xpT\nzsh: command not found: Rk7vQL-2xpT", kind: .password, value: "Rk7vQmL-2xpT"),
         Case(text: "[09:12] ana: ccccccbdkrgjhnvtlucfeidbv rntlkjhgfrdeucbvn", kind: .otp, value: "rntlkjhgfrdeucbvn"),
         Case(text: "🔐 kbrnfdie-vtcjhlgu-nrdbhecv-tfgk jlib-eunvdkrh-cjbtilfg-hvrdneuk-gtlcbfij", kind: .apiKey, value: "eunvdkrh-cjbtilfg"),
@@ -1400,6 +1446,15 @@ struct SecretDetectorTests {
         "The breeding deflecting budgeting checklist: rebuilding the guild the blended bridge",
         "$ sudo systemd-cryptenroll /dev/nvme0n1p3\nSLOT TYPE\n   0 password\n   1 recovery",
         "Mirror: http://deb.debian.org/debian and ss://example the docs explain",
+        // Near the twenty-third round's rules: references and hashes where a password goes, a
+        // variable about authentication, a header's placeholder, a hash printed by a command about a token.
+        "[security]\nadmin_user = admin\nadmin_password = $__file{/run/secrets/grafana_admin}",
+        "c.ServerApp.password = 'argon2:$argon2id$v=19$m=10240,t=10,p=8$fqZKwKcj/uMIppOt+Hksk3$5oVsZKWMC+pfqnXeaFj+qfAknBV/A+Yl1Fu4TU4u/r0'",
+        "ENABLE_AUTH=true\nSMTP_AUTH=login\nUSE_AUTH=1",
+        "Send your API key in the X-Api-Key header:\n  curl -H 'X-Api-Key: <your API key>' http://octopi.local/api/version",
+        "$ git log -1 --format=%H -- token.go\n3f9c2a718b4e4d6a9c1f2e7b5a8d0c43aa11bb22",
+        "$ aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com\nLogin Succeeded",
+        "Press the Control key: Ctrl+Shift+K\nNetwork key: see the sticker under the router",
     ]
 
     @Test(arguments: negatives)
