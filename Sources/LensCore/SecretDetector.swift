@@ -96,7 +96,7 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() + scan.digitPassphrases() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
-                + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.statementPasswords()
+                + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.valuesUnderNamingSentences() + scan.statementPasswords()
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()

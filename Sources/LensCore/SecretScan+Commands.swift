@@ -14,14 +14,15 @@ extension SecretScan {
     /// `openssl enc -k` and `openssl dgst -hmac` (`-keyfile` is another option), macOS's `security
     /// add-generic-password … -w`, `nmcli … password`, DB2's `connect … user NAME
     /// using …`, FreeTDS's `tsql -P`, a Cisco SNMP
-    /// community (its password: `snmp-server community …`), `psexec -p`, `redis-cli -a` (a
+    /// community (its password: `snmp-server community …`), `ansible-vault encrypt_string '…'` (the
+    /// literal it encrypts, after any options), `psexec -p`, `redis-cli -a` (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+)"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the `@` or the argument's end.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
@@ -42,9 +43,10 @@ extension SecretScan {
     /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`. Composer's and Poetry's
     /// `config http-basic.REPO USER PASSWORD` too, and `steamcmd +login USER PASSWORD`; the XMPP
     /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
-    /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`.
+    /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
+    /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -81,7 +83,7 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -142,7 +144,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -180,9 +182,9 @@ extension SecretScan {
     /// What reads a password or a secret on its standard input: `docker login --password-stdin`,
     /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
     /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
-    /// encrypt` (a credential read from `-`).
+    /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's).
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
+        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 

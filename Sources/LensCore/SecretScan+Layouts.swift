@@ -127,6 +127,32 @@ extension SecretScan {
         return switches >= 5
     }
 
+    /// A tool's `New value:` line (Elasticsearch's `elasticsearch-reset-password`: `Password for the
+    /// [elastic] user successfully reset.` / `New value: …`): a value whose label is generic.
+    static let genericValueLabel = TextMatcher(#"(?im)^[ \t]*(?:new[ \t]+)?value[ \t]*:[ \t]*(?=\S)"#)
+
+    /// The value after a generic `New value:` label when one of the two lines above names a password
+    /// (or a secret or token: then a key): machine-made, 6+ characters, alone on its line.
+    func valuesUnderNamingSentences() -> [Secret] {
+        guard mentions("value:", "value :"), mentions("pass", "secret", "token") else { return [] }
+        return Self.genericValueLabel.matches(in: text).compactMap { match in
+            let above = linesAbove(match.start, 2).lowercased()
+            let kind: SecretKind
+            if ["password", "passphrase", "passwort"].contains(where: above.contains) {
+                kind = .password
+            } else if ["secret", "token"].contains(where: above.contains) {
+                kind = .apiKey
+            } else { return nil }
+            guard let (start, end, _) = separateValue(after: match.end) else { return nil }
+            var rest = end
+            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            let value = squeezed(start, end)
+            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 6, Self.isPasswordValue(value, quoted: false),
+                  Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+            return secret(kind, nil, start, end)
+        }
+    }
+
     /// A label alone on its line, as a password manager or a key's dialog shows one above its value.
     static let labelAloneOnItsLine = TextMatcher(
         #"(?im)^[ \t]*(password|passwort|passcode|passphrase|wi-?fi password|mot de passe|contraseña|kennwort|senha|wachtwoord|пароль|secret key|api key|access token|token|stream key)[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*[:.]?[ \t]*$"#)

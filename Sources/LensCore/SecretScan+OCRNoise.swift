@@ -282,13 +282,14 @@ extension SecretScan {
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
     /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
-    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`); OCR
+    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`), a PHP variable assigned
+    /// (`$wgSecretKey = "…"`); OCR
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:)?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -308,7 +309,10 @@ extension SecretScan {
                                           "license", "licence", "app", "service", "admin", "account", "subscription", "webhook", "setup", "hmac",
                                           // WireGuard's and IPsec's `PresharedKey`, Azure's `SharedKey`, a Zigbee
                                           // `network_key`, Z-Wave's `s2_access_control_key`.
-                                          "preshared", "shared", "network", "control"]
+                                          "preshared", "shared", "network", "control",
+                                          // Airflow's and Python cryptography's `fernet_key`; ASP.NET's `machineKey`
+                                          // `validationKey`/`decryptionKey`; Mattermost's `AtRestEncryptKey`.
+                                          "fernet", "validation", "decryption", "encrypt"]
 
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
@@ -469,6 +473,11 @@ extension SecretScan {
                let after = value(after: colon + 1), after.end > after.start {
                 (start, end, quoted) = after
             }
+            // `reg query`'s row: the name, its type, then the value (`DefaultPassword    REG_SZ    …`).
+            if !quoted, let type = piece(from: start, maximumSpaces: 0), Self.registryType.firstMatch(in: slice(type.start, type.end)) != nil {
+                guard let after = value(after: type.end), after.end > after.start else { continue }
+                (start, end, quoted) = after
+            }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
@@ -557,6 +566,9 @@ extension SecretScan {
         }
         return found
     }
+
+    /// A value's type in the Windows registry, as `reg query` prints it between a name and its value.
+    static let registryType = TextMatcher(#"^REG_(?:SZ|EXPAND_SZ|MULTI_SZ|DWORD|QWORD|BINARY)$"#)
 
     /// A value this long (bytes) is read once, whatever labels are inside it: see ``labelledValues()``.
     static let longValue = 64
@@ -1341,7 +1353,8 @@ extension SecretScan {
     /// Whether a piece is base64url (letters, digits, `-`, `_`): after a JWT's dot, its signature,
     /// even where OCR read its digits as letters (`SNNKQUOXOUt`) or it starts with `-`.
     func isBase64URL(_ piece: (start: Int, end: Int)) -> Bool {
-        utf8[piece.start..<piece.end].allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }
+        // (Its padding may end it: `-nxafr8jDM=`.)
+        utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }
     }
 
     /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
@@ -1418,10 +1431,30 @@ extension SecretScan {
            pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
             end = last.end
         }
-        guard end > secret.end else { return secret }
+        let start = startBeforeSpaces(of: secret)
+        guard end > secret.end || start < secret.start else { return secret }
         var extended = secret
+        extended.start = start
         extended.end = end
         return extended
+    }
+
+    /// Where a key of 16+ characters starts when OCR split its start off: up to two pieces right
+    /// before it (one space apart), each 6+ characters of a token's alphabet mixing capitals, small
+    /// letters and digits, as no label, word or hexadecimal id does (`gnfPKYBy1c [key]`).
+    func startBeforeSpaces(of secret: Secret) -> Int {
+        guard secret.kind == .apiKey, secret.label != "private key", squeezed(secret.start, secret.end).count >= 16 else { return secret.start }
+        var start = secret.start
+        for _ in 0..<2 {
+            guard start >= 2, Self.isSpace(utf8[start - 1]), !Self.isSpace(utf8[start - 2]) else { break }
+            var pieceStart = start - 1
+            while pieceStart > 0, !Self.isSpace(utf8[pieceStart - 1]), !Self.isLineBreak(utf8[pieceStart - 1]), start - pieceStart < 256 { pieceStart -= 1 }
+            let piece = slice(pieceStart, start - 1)
+            guard piece.count >= 6, Self.mixesCapitalsSmallAndDigits(piece),
+                  piece.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+/=-_".contains($0)) }) else { break }
+            start = pieceStart
+        }
+        return start
     }
 
     /// The pieces from `index` to the end of its line, when there are at most `limit` of them

@@ -194,6 +194,10 @@ extension SecretScan {
         if mentions("pass", "pwd", "secret", "token", "key"), mentions(",") {
             for match in Self.namedLiteral.matches(in: text) {
                 guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name) else { continue }
+                // A JSON object's next key is no value: `"Name": "db_pass", "Labels": {}` (`docker secret inspect`).
+                var after = match.end
+                while after < utf8.count, Self.isSpace(utf8[after]) { after += 1 }
+                if after < utf8.count, utf8[after] == 0x3A { continue }
                 // (Group 3: the opening quote lost, `'DB_PASSWORD', Jh&pT%xZ1tprt’`: then it must look like one.)
                 let quoted = match[2] != nil
                 add(kind, match, group: quoted ? 2 : 3) { value in

@@ -89,18 +89,27 @@ extension SecretScan {
             guard names.count >= 2, names.count <= 12,
                   names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
                   let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
-            // A header laid out with runs of spaces between its names: a row's cells may hold one space.
-            let wide = separator == .spaces && cells(of: header, separatedBy: .wideSpaces).count == names.count
+            // A header laid out with runs of spaces between its names: a row's cells may hold one space,
+            // as a name may (`User Name`).
+            let wideNames = separator == .spaces ? cells(of: header, separatedBy: .wideSpaces) : []
+            let wideColumn = wideNames.count >= 2 ? wideNames.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) : nil
             var row = index
+            let kind = Self.secretName(slice(names[column].lowerBound, names[column].upperBound).lowercased().replacingOccurrences(of: " ", with: "_")) ?? .password
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
-                let values = cells(of: lines[row], separatedBy: separator)
-                let wideValues = wide ? cells(of: lines[row], separatedBy: .wideSpaces) : []
+                let line = lines[row]
+                let values = cells(of: line, separatedBy: separator)
+                let wideValues = wideColumn != nil ? cells(of: line, separatedBy: .wideSpaces) : []
                 row += 1
                 var range: Range<Int>
                 if values.count == names.count {
                     range = values[column]
-                } else if wideValues.count == names.count {
-                    range = wideValues[column]
+                } else if let wideColumn, wideValues.count == wideNames.count {
+                    range = wideValues[wideColumn]
+                } else if let wideColumn,
+                          let cell = wideValues.first(where: { Self.column(under: wideNames, of: header, at: $0.lowerBound - line.lowerBound) == wideColumn }) {
+                    // A row with an empty cell (`influx auth create`'s Description): each cell under the
+                    // header's name it starts beneath, as a terminal lays a table out in columns.
+                    range = cell
                 } else if separator == .spaces, values.count > names.count, values.count <= names.count + 2,
                           column == names.count - 1 || column > 0 && names.count >= 3 {
                     // OCR made one space of each run, or split the password: the cells before its
@@ -108,14 +117,25 @@ extension SecretScan {
                     // password's (a note's extra word with it, rather than a password's piece left out).
                     // (Between columns on both sides only: a title's word first, `Password Health`, heads no table.)
                     range = values[column].lowerBound..<values[values.count - (names.count - column)].upperBound
+                } else if separator == .spaces, kind == .apiKey,
+                          let cell = values.first(where: { Self.isClearlyRandom(Self.withoutOCRJunk(squeezed($0.lowerBound, $0.upperBound))) }) {
+                    // Under a token's or key's column, a cell of 24+ random characters is that column's
+                    // wherever OCR's spacing (an empty cell, a name of two words) put it.
+                    range = cell
                 } else { continue }
                 let value = squeezed(range.lowerBound, range.upperBound)
                 guard value.count >= 4, Self.isPasswordValue(value, quoted: commas),
                       commas || Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) else { continue }
-                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+                found.append(secret(kind, nil, range.lowerBound, range.upperBound))
             }
         }
         return found
+    }
+
+    /// The header's column over a cell that starts `offset` bytes into its row: the last name that
+    /// starts at or before it (two bytes of slack), as the columns of a terminal's table line up.
+    static func column(under names: [Range<Int>], of header: Range<Int>, at offset: Int) -> Int? {
+        names.lastIndex { $0.lowerBound - header.lowerBound <= offset + 2 }
     }
 
     /// A row of a page of environment variables or settings: a name in capitals that names a

@@ -616,6 +616,16 @@ struct SecretScan {
             let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))
         }
+        // A `user:password` pair after a tool's `-a`, `-auth` or `--auth` (HTTPie's, `jenkins-cli.jar -auth`):
+        // the password must look like one (`rsync -a host:dst` and `-a 100` hold none).
+        if mentions(" -a", "-auth") {
+            for match in Self.authFlagPair.matches(in: text) {
+                guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value),
+                      Self.looksLikeSecretOnItsOwn(value) || value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
+                      Self.isPasswordValue(value, quoted: false) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
         // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`, decoded or shown as text on a line.
         if mentions("wifi:", ";p:", "; p:") {
             for p in Self.wifiPassword.matches(in: text) {
@@ -631,6 +641,9 @@ struct SecretScan {
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
+    /// A tool's `-a`, `-auth` or `--auth` and a `user:password` pair (HTTPie's `http -a ana:…`,
+    /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
+    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
     static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
@@ -739,7 +752,14 @@ struct SecretScan {
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`; random letters are a token too,
             // its digits read as letters: `dKMOgkKOTXFfJTqHgRFJ…`.)
-            let random = { (value: String) in Self.isRandomToken(value) || Self.isRandomLetters(value) }
+            // (A quoted value OCR split is the same value, `"d44d6b419dc715090f 58e8b…"`, unless a
+            // piece of it is an HTTP scheme: `` `Bearer glsa_…` `` is a scheme and a token.)
+            let random = { (value: String) in
+                let split = quoted != nil && value.contains(" ")
+                    && !value.split(separator: " ").contains { ["bearer", "basic", "token", "ssws", "digest", "negotiate"].contains($0.lowercased()) }
+                let value = split ? value.filter { $0 != " " } : value
+                return Self.isRandomToken(value) || Self.isRandomLetters(value)
+            }
             let bearer = Self.authorizationSchemes.contains(match[1]?.lowercased() ?? "")
             if !random(value), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(value)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
@@ -989,6 +1009,17 @@ struct SecretScan {
                     continue
                 }
                 guard let range = match.range(cueFirst ? 2 : 1) else { continue }
+                // A password label whose own value comes first is no cue for digits further on
+                // (`password=WC6d%pDaoYVQg, uid=1000`: the uid is no code).
+                if cueFirst, let cue, let cueRange = match.range(1), ["password", "passwort", "pin"].contains(cue.lowercased()) {
+                    var i = cueRange.upperBound
+                    while i < range.lowerBound, Self.isSpace(utf8[i]) { i += 1 }
+                    if i < range.lowerBound, utf8[i] == 0x3D || utf8[i] == 0x3A {
+                        i += 1
+                        while i < range.lowerBound, Self.isSpace(utf8[i]) { i += 1 }
+                        if i < range.lowerBound { continue }
+                    }
+                }
                 // A code is a piece of its own: digits that a password's symbols go on from
                 // (`mqtt_password: 3881*-AIfgshsA`) start that password. (A keypad's `#` or `*`
                 // alone after it ends it: `PIN: 4821#`.)

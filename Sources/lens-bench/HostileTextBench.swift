@@ -148,6 +148,14 @@ struct HostileTextBench: ParsableCommand {
             "Service        Username     Password         Notes\n" + String(repeating: "Printer        scan         Vx7qLm2Tz9k      2nd floor\n", count: max(1, size / 56))
         }),
         Kind(name: "$ keys create lines", make: repeated("$ headscale preauthkeys create --user ana\n6f1c9e2a7b4d8053a1e4c7b9d2f60a3e\n")),
+        // (The twenty-fourth round's: PHP variables, `-a user:pass`, `New value:` lines, a table's positional columns.)
+        Kind(name: "$name = repeated", make: repeated("$wgSecretKey = ")),
+        Kind(name: "-a user:pass repeated", make: repeated("-a ana:Xk2#Lm9Qr ")),
+        Kind(name: "New value: lines", make: repeated("Password reset.\nNew value: Xk2#Lm9Qr\n")),
+        Kind(name: "a table with a Token column", make: { size in
+            "ID                 Description  Token                              User Name  Permissions\n"
+                + String(repeating: "0c5f2a9e4b1d7c3a               Qz8vLm2kTx9WoR3EuF7H2STcW82RcayfJTbN==  ana        [read:orgs]\n", count: max(1, size / 100))
+        }),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -448,6 +448,26 @@ struct SecretDetectorTests {
         Case(text: "# /config/secrets.yaml\nmqtt_password: 3881*-AIfgshsA", kind: .password, value: "AIfgshsA"),
         Case(text: "[duo]\nikey = DIWJ8X6AEYOR5OMC6TQ1\nskey = Zh5eGmUq9zpfQnyUIu5OL9iGKW8LAbT8nT1uRvCd\nhost = api-3e1c6f2a.duosecurity.com", kind: .apiKey,
              value: "Zh5eGmUq9zpfQnyUIu5OL9"),
+        // The twenty-fourth round's places (values made up): a registry value after its type, a
+        // generic `New value:` under a line naming a password, `-a`/`-auth` pairs, MinIO's and
+        // Sentinel's positional passwords, a literal for `encrypt_string` and for `--set-password`,
+        // a table's row with an empty cell, a PHP variable, keys named for validation, decryption,
+        // encryption and Fernet.
+        Case(text: "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\n    DefaultPassword    REG_SZ    Tq8vLm2Xz+", kind: .password,
+             value: "Tq8vLm2Xz+"),
+        Case(text: "Password for the [elastic] user successfully reset.\nNew value: K9*vQz_2LmXw=Rt4Hn7p", kind: .password, value: "K9*vQz_2LmXw=Rt4Hn7p"),
+        Case(text: "$ http -a ana:Vb7qLm2Xz9 POST https://api.acme.io/items name=lamp", kind: .password, value: "Vb7qLm2Xz9"),
+        Case(text: "$ java -jar jenkins-cli.jar -s http://ci:8080/ -auth ana:11a6f3c9e2b4d8053a1e4c7b9d2f60a3e build deploy", kind: .password,
+             value: "11a6f3c9e2b4d8053a1e4c7b9d2f60a3e"),
+        Case(text: "$ mc admin user add local ana 'Wq3zLm8Rtv'", kind: .password, value: "Wq3zLm8Rtv"),
+        Case(text: "sentinel auth-pass mymaster Xk2#Lm9Qr7", kind: .password, value: "Xk2#Lm9Qr7"),
+        Case(text: "$ ansible-vault encrypt_string 'Jk5%tRw9Qm' --name 'db_password'", kind: .password, value: "Jk5%tRw9Qm"),
+        Case(text: "$ echo 'Hq7#vLm2Rz' | sudo anydesk --set-password", kind: .password, value: "Hq7#vLm2Rz"),
+        Case(text: "ID                 Description  Token                              User Name  Permissions\n0c5f2a9e4b1d7c3a               Qz8vLm2kTx9WoR3EuF7H2STcW82RcayfJTbN==  ana        [read:orgs]",
+             kind: .apiKey, value: "Qz8vLm2kTx9WoR3EuF7H2"),
+        Case(text: "$wgSecretKey = \"7b2e4f91c3a85d06e1f4b9c2a7d3e8f05c6b1a9d4e2f7c3b\";", kind: .apiKey, value: "7b2e4f91c3a85d06e1f4"),
+        Case(text: "<machineKey validationKey=\"9F3A1C7E5B2D8046A1E3C5B7D9F20486\" decryptionKey=\"C4E6A8B0D2F41357\" />", kind: .apiKey, value: "9F3A1C7E5B2D8046A1E3"),
+        Case(text: "[core]\nfernet_key = rRIak6UIi9eVAEj5M_JGuXF27v37TYklY3W3xBSGWAI=", kind: .apiKey, value: "rRIak6UIi9eVAEj5M_JG"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -478,6 +498,12 @@ struct SecretDetectorTests {
         Case(text: "% B-Gwp2XQip®oe0jK\nzsh: command not found: B-Gwp2XQlpdoeOjK", kind: .password, value: "B-Gwp2XQip"),
         Case(text: "$ rclone config create nas sftp host nas.home user ana pass Hj/nCvoY293UjtJrDqax92_-YJRH2m-4sqjN3F", kind: .password, value: "nCvoY293UjtJ"),
         Case(text: "$ sudo cat /etc/ipsec.secrets\nana :; EAP \"+#0WKv4&AGUjavR\"", kind: .password, value: "0WKv4&AGUjavR"),
+        // (The twenty-fourth round's: a table's token OCR read with single spaces, a key split with
+        // its start cut off, a quoted key split inside a PHP variable, a code's cue whose own value came first.)
+        Case(text: "ID Description Token User Name Permissions\n0ce78a2a63c6e83a 3HsrbiXLnETpy9JFYCFU/ONXEjxzk7iONbXuxikgmBgbMEVG9TC3867w ci [read:orgs/..]",
+             kind: .apiKey, value: "3HsrbiXLnETpy9JFYCFU"),
+        Case(text: "$wgSecretKey = \"d44d6b419dc715090f 58e8bo0ddcaic28230b3cfd5f35db33a03\";", kind: .apiKey, value: "58e8bo0ddcaic28230b3"),
+        Case(text: "//nas.home/backup /mnt/backup cifs username=ana, password=WC6d%pDaoYVQg, uid=1000,iocharset=utf8 0 0", kind: .password, value: "WC6d%pDaoYVQg"),
         Case(text: "$ jf c add acme --url=https://acme.jfrog.io --user=ana --access-token=cmVmdGtu0jAxOjE3Qz7xxLRiPHDdGtVv<", kind: .apiKey,
              value: "cmVmdGtu0jAxOjE3Qz7xx"),
         Case(text: "% Rk7vQmL-2xpT\nzsh: command not found: Rk7vQL-2xpT", kind: .password, value: "Rk7vQmL-2xpT"),
@@ -1455,6 +1481,12 @@ struct SecretDetectorTests {
         "$ git log -1 --format=%H -- token.go\n3f9c2a718b4e4d6a9c1f2e7b5a8d0c43aa11bb22",
         "$ aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com\nLogin Succeeded",
         "Press the Control key: Ctrl+Shift+K\nNetwork key: see the sticker under the router",
+        "dn: uid=ana,ou=people,dc=acme,dc=io\nuserPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=",
+        "    AutoAdminLogon    REG_SZ    1\n    DefaultUserName    REG_SZ    ana",
+        "        \"Spec\": { \"Name\": \"db_pass\", \"Labels\": {} }",
+        "$ rsync -a backup:/srv/data /mnt/data\n$ ssh-keygen -a 100 -t ed25519",
+        "Please confirm that you would like to continue [y/N]y\nNew value: true",
+        "<machineKey validationKey=\"AutoGenerate,IsolateApps\" decryptionKey=\"AutoGenerate,IsolateApps\" />",
     ]
 
     @Test(arguments: negatives)
