@@ -366,7 +366,7 @@ extension SecretScan {
         guard mentions("authorization", "token", "key", "secret", "auth") else { return [] }
         return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :"]))
             .compactMap { match in
-                if let scheme = match[1]?.lowercased(), ["basic", "bearer", "ssws", "negotiate", "digest", "ntlm"].contains(scheme) { return nil }
+                if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
                 // The value ends at a quote or a `,` or `;`, as a header's does.
                 let stop = (first.start..<first.end).first { quoteLength(at: $0) > 0 || [0x2C, 0x3B].contains(utf8[$0]) } ?? first.end

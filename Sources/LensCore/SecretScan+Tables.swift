@@ -50,13 +50,15 @@ extension SecretScan {
 
     // MARK: - Columns
 
-    /// A header cell that names a password column: `password`, `Passwort`, `pwd`, `login_password`,
-    /// `PIN`, `secret`, `token` (``secretName(_:)``).
-    static func isSecretColumn(_ header: String) -> Bool {
+    /// What a header cell's column holds when it names a secret: `password`, `Passwort`, `pwd`,
+    /// `login_password`, `PIN`, `secret`, `token` (``secretName(_:)``); nil for any other column.
+    static func secretColumnKind(_ header: String) -> SecretKind? {
         let name = header.lowercased()
-        guard name.count <= 32, name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" || $0 == " " }) else { return false }
-        return name == "pin" || secretName(name.replacingOccurrences(of: " ", with: "_")) != nil
+        guard name.count <= 32, name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" || $0 == " " }) else { return nil }
+        return secretName(name.replacingOccurrences(of: " ", with: "_")) ?? (name == "pin" ? .password : nil)
     }
+
+    static func isSecretColumn(_ header: String) -> Bool { secretColumnKind(header) != nil }
 
     /// A cell of a table's header: a name of letters, maybe with `_`, `-` or spaces and digits after.
     static let headerCell = TextMatcher(#"^[A-Za-z][A-Za-z0-9 _\-]{0,31}$"#)
@@ -94,7 +96,7 @@ extension SecretScan {
             let wideNames = separator == .spaces ? cells(of: header, separatedBy: .wideSpaces) : []
             let wideColumn = wideNames.count >= 2 ? wideNames.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) : nil
             var row = index
-            let kind = Self.secretName(slice(names[column].lowerBound, names[column].upperBound).lowercased().replacingOccurrences(of: " ", with: "_")) ?? .password
+            let kind = Self.secretColumnKind(slice(names[column].lowerBound, names[column].upperBound)) ?? .password
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
                 let line = lines[row]
                 let values = cells(of: line, separatedBy: separator)

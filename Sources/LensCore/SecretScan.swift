@@ -637,13 +637,14 @@ struct SecretScan {
         return found
     }
 
+    /// A tool's `-a`, `-auth` or `--auth` and a `user:password` pair (HTTPie's `http -a ana:…`,
+    /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
+    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
+
     /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
-    /// A tool's `-a`, `-auth` or `--auth` and a `user:password` pair (HTTPie's `http -a ana:…`,
-    /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
-    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
     static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
@@ -711,6 +712,8 @@ struct SecretScan {
 
     /// HTTP's schemes whose credential is a token: OAuth's `Bearer`, Okta's `SSWS`.
     static let authorizationSchemes: Set<String> = ["bearer", "ssws"]
+    /// HTTP's authorization schemes that name how a credential is sent, not the credential.
+    static let httpSchemes: Set<String> = ["basic", "bearer", "ssws", "digest", "negotiate", "ntlm"]
 
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`, Okta's `SSWS`,
     /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
@@ -756,7 +759,7 @@ struct SecretScan {
             // piece of it is an HTTP scheme: `` `Bearer glsa_…` `` is a scheme and a token.)
             let random = { (value: String) in
                 let split = quoted != nil && value.contains(" ")
-                    && !value.split(separator: " ").contains { ["bearer", "basic", "token", "ssws", "digest", "negotiate"].contains($0.lowercased()) }
+                    && !value.split(separator: " ").contains { Self.httpSchemes.contains($0.lowercased()) || $0.lowercased() == "token" }
                 let value = split ? value.filter { $0 != " " } : value
                 return Self.isRandomToken(value) || Self.isRandomLetters(value)
             }
@@ -983,6 +986,17 @@ struct SecretScan {
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }
 
+    /// Whether a label ending at `index` is followed by `=` or `:` and then something else than
+    /// spaces before `limit`: its own value, before the digits a code's pattern took further on.
+    func labelHasItsOwnValue(from index: Int, before limit: Int) -> Bool {
+        var i = index
+        while i < limit, Self.isSpace(utf8[i]) { i += 1 }
+        guard i < limit, utf8[i] == 0x3D || utf8[i] == 0x3A else { return false }
+        i += 1
+        while i < limit, Self.isSpace(utf8[i]) { i += 1 }
+        return i < limit
+    }
+
     func oneTimeCodes() -> [Secret] {
         guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
@@ -1011,15 +1025,8 @@ struct SecretScan {
                 guard let range = match.range(cueFirst ? 2 : 1) else { continue }
                 // A password label whose own value comes first is no cue for digits further on
                 // (`password=WC6d%pDaoYVQg, uid=1000`: the uid is no code).
-                if cueFirst, let cue, let cueRange = match.range(1), ["password", "passwort", "pin"].contains(cue.lowercased()) {
-                    var i = cueRange.upperBound
-                    while i < range.lowerBound, Self.isSpace(utf8[i]) { i += 1 }
-                    if i < range.lowerBound, utf8[i] == 0x3D || utf8[i] == 0x3A {
-                        i += 1
-                        while i < range.lowerBound, Self.isSpace(utf8[i]) { i += 1 }
-                        if i < range.lowerBound { continue }
-                    }
-                }
+                if cueFirst, let cue, let cueRange = match.range(1), ["password", "passwort", "pin"].contains(cue.lowercased()),
+                   labelHasItsOwnValue(from: cueRange.upperBound, before: range.lowerBound) { continue }
                 // A code is a piece of its own: digits that a password's symbols go on from
                 // (`mqtt_password: 3881*-AIfgshsA`) start that password. (A keypad's `#` or `*`
                 // alone after it ends it: `PIN: 4821#`.)
