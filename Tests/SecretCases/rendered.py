@@ -140,6 +140,16 @@ LiveKit's `keys:`, Nomad's `Secret ID`, `kubeadm join --token`, HTTPie's `-a`, C
 AnyDesk, `influx auth create`, Nextcloud's app password and `ansible-vault encrypt_string`; negatives
 such as hashed LDIF and Juniper passwords, password prompts, CA hashes, Nomad's accessor, `vault
 status`, masked connections, ASP.NET's `AutoGenerate`, `reg query`'s other values, ciphertext, ids.
+`--pool nineteenth` (see ``nineteenth_secret_case``), written after the eighteenth had been through one
+round and before any rule was run on it: `aws ssm get-parameter --with-decryption`, `aws rds
+--master-user-password`, `openstack --os-password`, `consul kv get`, `chamber read`, `infisical secrets
+set`, `wp config set`, `bitcoin-cli walletpassphrase`, Nextcloud's `mail_smtppassword`, `rdesktop`,
+`pscp -pw`, WinSCP's `-passphrase=`, an OpenVPN `--askpass` file, `mkstore`, `dsadd -pwd`, DuckDNS,
+`inadyn.conf`, NickServ, WeeChat's `sasl_password`, ZNC, Composer's `auth.json`, `helm --set-string`,
+`gitlab-runner register`, SNMPv3 users, `pct create`, `rabbitmqadmin`, `swanctl.conf`, `murmurd -supw`,
+`mcrcon`, `influx setup`, Vaultwarden's `ADMIN_TOKEN` and `sonar-scanner -Dsonar.login=`; negatives
+such as Jenkins' and EJSON's encrypted values, KMS ciphertext, an argon2 admin token, key listings
+without values, UUIDs of raft peers, `hdseedid`, host keys, a `${VAR}` in a URL, `existingSecret`.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -3559,6 +3569,183 @@ def eighteenth_negative_case(rng):
             "$ mc admin user info local lena", "AccessKey: lena", "Status: enabled", "PolicyName: readwrite"]
 
 
+def nineteenth_secret_case(rng):
+    """The nineteenth pool (`--pool nineteenth`): written after the eighteenth pool had been through
+    one round, before any rule was run on it, from places none of the eighteen earlier pools has:
+    `aws ssm get-parameter --with-decryption`, `aws rds --master-user-password`, `openstack
+    --os-password`, `consul kv get`, `chamber read`, `infisical secrets set`, `wp config set`,
+    `bitcoin-cli walletpassphrase`, Nextcloud's `mail_smtppassword --value=`, `rdesktop -p`, `pscp
+    -pw`, WinSCP's `-passphrase=`, an OpenVPN `--askpass` file, Oracle's `mkstore -createCredential`,
+    `dsadd -pwd`, DuckDNS's `token=` in a URL, `inadyn.conf`, NickServ's `IDENTIFY`, WeeChat's
+    `sasl_password`, ZNC's `/quote PASS`, Composer's `bearer` and `github-oauth`, `helm --set-string`,
+    `gitlab-runner register --registration-token`, `net-snmp-create-v3-user -A -X`, Proxmox's `pct
+    create --password`, `rabbitmqadmin -p`, strongSwan's `swanctl.conf`, `murmurd -supw`, `mcrcon -p`,
+    `influx setup`, Vaultwarden's `ADMIN_TOKEN` and `sonar-scanner -Dsonar.login=`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    if choice == 0:
+        v = plain_password(rng)
+        return "password", [f"$ aws ssm get-parameter --name /prod/shop/db_password --with-decryption", "{", '    "Parameter": {',
+                            '        "Name": "/prod/shop/db_password",', '        "Type": "SecureString",', f'        "Value": "{v}",',
+                            f'        "Version": {rng.randint(1, 9)},', '        "DataType": "text"', "    }", "}"], [v]
+    if choice == 1:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ aws rds create-db-instance --db-instance-identifier shop-db --engine postgres --master-username {user} \\",
+                            f"    --master-user-password {v} --allocated-storage 20 --db-instance-class db.t4g.micro"], [v]
+    if choice == 2:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ openstack --os-auth-url https://keystone.acme.io:5000/v3 --os-username {user} --os-password {v} server list",
+                            "+--------------------------------------+--------+--------+", "| ID                                   | Name   | Status |"], [v]
+    if choice == 3:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ consul kv get service/shop/api_token", v, "$ consul kv get service/shop/region", "eu-west-1"], [v]
+    if choice == 4:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["$ chamber read shop db_password", "Key            Value              Version    LastModified    User",
+                            f"db_password    {v}    {rng.randint(1, 9)}          2026-11-2{rng.randint(0, 8)}      {user}"], [v]
+    if choice == 5:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ infisical secrets set DB_PASSWORD={v}", "┌─────────────┬──────────────────┬────────────────┐",
+                            "│ SECRET NAME │ SECRET VALUE     │ STATUS         │", "├─────────────┼──────────────────┼────────────────┤",
+                            f"│ DB_PASSWORD │ {v} │ SECRET CREATED │", "└─────────────┴──────────────────┴────────────────┘"], [v]
+    if choice == 6:
+        v = plain_password(rng)
+        return "password", [f"$ wp config set DB_PASSWORD '{v}' --type=constant", "Success: Updated the constant 'DB_PASSWORD' in the 'wp-config.php' file with the raw value."], [v]
+    if choice == 7:
+        v = plain_password(rng)
+        return "password", [f'$ bitcoin-cli walletpassphrase "{v}" 600', "$ bitcoin-cli getwalletinfo | grep unlocked_until", f'  "unlocked_until": {rng.randint(1700000000, 1800000000)},'], [v]
+    if choice == 8:
+        v = plain_password(rng)
+        return "password", [f"$ sudo -u www-data php occ config:system:set mail_smtppassword --value='{v}'", "System config value mail_smtppassword set to string " + "*" * 10], [v]
+    if choice == 9:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ rdesktop -u {user} -p '{v}' -g 1600x900 srv01.acme.io", "Autoselecting keyboard map 'en-us' from locale"], [v]
+    if choice == 10:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"C:\\> pscp -pw {v} backup.tar {user}@{host}:/srv/backup/", "backup.tar                | 48213 kB | 9642.6 kB/s | ETA: 00:00:00 | 100%"], [v]
+    if choice == 11:
+        v = plain_password(rng).replace('"', "")
+        return "password", ["C:\\> winscp.com /command ^", f'  "open sftp://{user}@{host}/ -privatekey=C:\\keys\\{user}.ppk -passphrase=""{v}""" ^', '  "get /srv/report.pdf" "exit"'], [v]
+    if choice == 12:
+        v = plain_password(rng)
+        return "password", ["$ sudo cat /etc/openvpn/client/key-pass.txt", v, "$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt"], [v]
+    if choice == 13:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ mkstore -wrl /u01/app/oracle/wallet -createCredential shop_db app {v}", "Oracle Secret Store Tool Release 19.0.0.0.0 - Production",
+                            "Enter wallet password:"], [v]
+    if choice == 14:
+        v = plain_password(rng).replace(" ", "").replace('"', "")
+        return "password", [f'C:\\> dsadd user "CN={user.title()},OU=Staff,DC=acme,DC=io" -samid {user} -pwd {v} -mustchpwd yes',
+                            f"dsadd succeeded:CN={user.title()},OU=Staff,DC=acme,DC=io"], [v]
+    if choice == 15:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f'$ curl "https://www.duckdns.org/update?domains=acme-home&token={v}&ip="', "OK"], [v]
+    if choice == 16:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["# /etc/inadyn.conf", "period = 300", f"provider default@freedns.afraid.org {{ username = {user} password = {v} hostname = acme.mooo.com }}"], [v]
+    if choice == 17:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"[10:42] /msg NickServ IDENTIFY {user} {v}", "[10:42] -NickServ- You are now identified for " + user + "."], [v]
+    if choice == 18:
+        v = plain_password(rng).replace('"', "")
+        return "password", [f'/set irc.server.libera.sasl_username "{user}"', f'/set irc.server.libera.sasl_password "{v}"', "/save"], [v]
+    if choice == 19:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["/server add znc znc.acme.io/6697 -ssl", f"/quote PASS {user}/libera:{v}", "-*status- You are currently connected to libera."], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ cat ~/.config/composer/auth.json", "{", '    "bearer": {', f'        "repo.acme.io": "{v}"', "    }", "}"], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["$ cat auth.json", "{", '    "github-oauth": {', f'        "github.com": "{v}"', "    }", "}"], [v]
+    if choice == 22:
+        v = plain_password(rng).replace(",", "").replace(" ", "")
+        return "password", [f"$ helm upgrade --install shop ./chart --set-string redis.auth.password={v} --namespace shop",
+                            'Release "shop" has been upgraded. Happy Helming!'], [v]
+    if choice == 23:
+        v = "GR1348941" + rand(rng, ALNUM + "_-", 20)
+        return "api_key", [f"$ sudo gitlab-runner register --non-interactive --url https://git.acme.io/ --registration-token {v} --executor docker",
+                           "Runner registered successfully."], [v]
+    if choice == 24:
+        v, w = plain_password(rng).replace(" ", ""), plain_password(rng).replace(" ", "")
+        return "password", [f"$ sudo net-snmp-create-v3-user -ro -A {v} -a SHA -X {w} -x AES {user}", "adding the following line to /var/lib/snmp/snmpd.conf:",
+                            f'   createUser {user} SHA "{v}" AES "{w}"'], [v, w]
+    if choice == 25:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ pct create 120 local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst --hostname web01 --password {v} --memory 1024",
+                            "extracting archive '/var/lib/vz/template/cache/debian-12-standard_12.7-1_amd64.tar.zst'"], [v]
+    if choice == 26:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ rabbitmqadmin -H mq.acme.io -u {user} -p {v} list queues name messages", "+--------+----------+", "|  name  | messages |"], [v]
+    if choice == 27:
+        v = plain_password(rng).replace('"', "").replace(" ", "")
+        return "password", ["# /etc/swanctl/swanctl.conf", "secrets {", f"    eap-{user} {{", f"        id = {user}", f'        secret = "{v}"', "    }", "}"], [v]
+    if choice == 28:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ sudo murmurd -ini /etc/mumble-server.ini -supw {v}", "<W>2026-11-28 10:12:44.512 Superuser password set on server 1"], [v]
+    if choice == 29:
+        v = plain_password(rng).replace(" ", "").replace('"', "")
+        return "password", [f'$ mcrcon -H {host} -P 25575 -p {v} "list"', f"There are {rng.randint(0, 9)} of a max of 20 players online:"], [v]
+    if choice == 30:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ influx setup --username {user} --password {v} --org acme --bucket metrics --retention 30d --force",
+                            "User     Organization    Bucket", f"{user}     acme            metrics"], [v]
+    if choice == 31:
+        v = base64.b64encode(rng.randbytes(48)).decode()
+        return "api_key", ["# /opt/vaultwarden/.env", "DOMAIN=https://vault.acme.io", "SIGNUPS_ALLOWED=false", f"ADMIN_TOKEN={v}"], [v]
+    v = rand(rng, HEX, 40)
+    return "api_key", ["$ sonar-scanner -Dsonar.projectKey=shop -Dsonar.host.url=https://sonar.acme.io \\", f"    -Dsonar.login={v}",
+                       "INFO: Scanner configuration file: /opt/sonar-scanner/conf/sonar-scanner.properties"], [v]
+
+
+def nineteenth_negative_case(rng):
+    choice = rng.randrange(16)
+    if choice == 0:
+        return ["<com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>", "  <id>deploy-creds</id>", "  <username>deploy</username>",
+                f"  <password>{{{base64.b64encode(rng.randbytes(60)).decode()}}}</password>", "</com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>"]
+    if choice == 1:
+        return ["$ cat secrets.ejson", "{", f'  "_public_key": "{rand(rng, HEX, 64)}",',
+                f'  "db_password": "EJ[1:{base64.b64encode(rng.randbytes(32)).decode()}:{base64.b64encode(rng.randbytes(24)).decode()}:{base64.b64encode(rng.randbytes(28)).decode()}]"', "}"]
+    if choice == 2:
+        return ["$ chamber list shop", "Key            Version    LastModified    User", f"api_token      {rng.randint(1, 9)}          2026-11-2{rng.randint(0, 8)}      ops",
+                f"db_password    {rng.randint(1, 9)}          2026-11-1{rng.randint(0, 8)}      lena"]
+    if choice == 3:
+        return ["$ consul operator raft list-peers", "Node     ID                                    Address          State     Voter",
+                f"srv-1    {uuid.UUID(bytes=rng.randbytes(16))}  10.0.1.11:8300   leader    true",
+                f"srv-2    {uuid.UUID(bytes=rng.randbytes(16))}  10.0.1.12:8300   follower  true"]
+    if choice == 4:
+        return ["$ wp config has DB_PASSWORD && echo set", "set", "$ wp config get DB_HOST", "localhost:3306"]
+    if choice == 5:
+        return ["$ bitcoin-cli getwalletinfo", "{", '  "walletname": "main",', f'  "hdseedid": "{rand(rng, HEX, 40)}",', '  "unlocked_until": 0,',
+                f'  "keypoolsize": {rng.randint(900, 1000)}', "}"]
+    if choice == 6:
+        return ["C:\\> winscp.com /command ^", f'  "open sftp://lena@nas.home/ -hostkey=""ssh-ed25519 255 {base64.b64encode(rng.randbytes(32)).decode()[:43]}""" ^', '  "ls" "exit"']
+    if choice == 7:
+        return ["$ mkstore -wrl /u01/app/oracle/wallet -listCredential", "Oracle Secret Store Tool Release 19.0.0.0.0 - Production", "List credential (index: connect_string username)",
+                "1: shop_db app", "2: report_db reporter"]
+    if choice == 8:
+        return ["$ upsc ups@localhost", "battery.charge: 100", f"battery.runtime: {rng.randint(900, 4000)}", f"ups.serial: {rand(rng, string.ascii_uppercase + string.digits, 12)}",
+                "ups.status: OL"]
+    if choice == 9:
+        return ['C:\\> dsquery user -name lena', '"CN=Lena,OU=Staff,DC=acme,DC=io"', "C:\\> dsget user \"CN=Lena,OU=Staff,DC=acme,DC=io\" -pwdneverexpires", "  pwdneverexpires", "  no"]
+    if choice == 10:
+        return ['$ curl "https://www.duckdns.org/update?domains=acme-home&token=${DUCKDNS_TOKEN}&ip="', "OK"]
+    if choice == 11:
+        return ["[10:42] /msg NickServ INFO lena", f"[10:42] -NickServ- Information on lena (account lena):", f"[10:42] -NickServ- Registered : Mar 0{rng.randint(1, 9)} 2024 09:12:44 (2y 8w ago)",
+                "[10:42] -NickServ- Last seen  : now"]
+    if choice == 12:
+        return ["$ helm upgrade --install shop ./chart --set postgresql.auth.existingSecret=shop-db --set postgresql.auth.secretKeys.userPasswordKey=password",
+                'Release "shop" has been upgraded. Happy Helming!']
+    if choice == 13:
+        return ["$ sudo gitlab-runner verify", "Runtime platform    arch=amd64 os=linux revision=" + rand(rng, HEX, 8) + " version=17.5.2",
+                f"Verifying runner... is valid    runner={rand(rng, ALNUM, 8)}"]
+    if choice == 14:
+        return ["$ aws ssm get-parameter --name /prod/shop/db_password", '    "Type": "SecureString",',
+                f'    "Value": "AQICAHh{base64.b64encode(rng.randbytes(120)).decode()}",', f'    "Version": {rng.randint(1, 9)}']
+    return ["# /opt/vaultwarden/.env", "DOMAIN=https://vault.acme.io",
+            f"ADMIN_TOKEN='$argon2id$v=19$m=65540,t=3,p=4${base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}${base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}'"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -3598,7 +3785,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "fifteenth": (fifteenth_secret_case, fifteenth_negative_case),
          "sixteenth": (sixteenth_secret_case, sixteenth_negative_case),
          "seventeenth": (seventeenth_secret_case, seventeenth_negative_case),
-         "eighteenth": (eighteenth_secret_case, eighteenth_negative_case)}
+         "eighteenth": (eighteenth_secret_case, eighteenth_negative_case),
+         "nineteenth": (nineteenth_secret_case, nineteenth_negative_case)}
 
 
 def page(lines, font, px, theme, mono):
