@@ -21,8 +21,11 @@ extension SecretScan {
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
+    /// Also a wallet's `bitcoin-cli walletpassphrase '…'`, Mumble's `murmurd -supw …`, IRC's
+    /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`, and both
+    /// pass phrases of an SNMPv3 user in `snmpd.conf` (`createUser NAME SHA "…" AES "…"`).
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|createUser[ \t]+[^\s]{1,64}[ \t]+(?:MD5|SHA[\-0-9]{0,4})[ \t]+|(?<=createUser[ \t]{1,8}[^\s]{1,64}[ \t]{1,8}(?:MD5|SHA[\-0-9]{0,4})[ \t]{1,8}\S{1,128}[ \t]{1,8})(?:DES|AES[\-0-9]{0,4})[ \t]+)"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the `@` or the argument's end.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
@@ -44,9 +47,10 @@ extension SecretScan {
     /// `config http-basic.REPO USER PASSWORD` too, and `steamcmd +login USER PASSWORD`; the XMPP
     /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
-    /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
+    /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
+    /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`.
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -59,7 +63,8 @@ extension SecretScan {
     /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), and v1's and v2c's
     /// community (`-c`, its password), each time they come on the line of a tool of net-snmp's
     /// (`snmpwalk`, `snmpget`, `snmpset`, …).
-    static let snmpTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])snmp[a-z]{2,12}(?![A-Za-z0-9_\-])"#)
+    /// (Also `net-snmp-create-v3-user`, which makes an SNMPv3 user with both.)
+    static let snmpTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:snmp[a-z]{2,12}|net-snmp-create-v3-user)(?![A-Za-z0-9_\-])"#)
     static let snmpPassphraseFlag = TextMatcher(#"(?<=[ \t])-[AXc][ \t]+"#)
     /// `ssh-keygen`'s passphrases (`-N` new, `-P` old) and `ldappasswd`'s passwords (`-s` new,
     /// `-a` old; `-w` is every LDAP tool's, ``toolPasswordFlag``).
@@ -83,7 +88,8 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string") {
+        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
+                    "walletpassphrase", "supw", "identify", "quote pass", "raw pass", "createuser") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("%") {
@@ -144,7 +150,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "credential") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -348,6 +354,36 @@ extension SecretScan {
                     : Self.isSecretLiteral(value) || Self.isRandomToken(value.filter { $0 != " " })
                 guard holds else { continue }
                 found.append(secret(kind, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    /// An element's opening tag whose name is followed by its attributes (group 1 the name).
+    static let elementOpening = TextMatcher(#"<[ \t]?([A-Za-z][A-Za-z0-9_.:\-]{2,63})(?=[ \t\r\n])"#)
+    /// An attribute in an opening tag, its name as OCR may split it (group 1 the name, 2 the value).
+    static let attributeValue = TextMatcher(#"([A-Za-z_][A-Za-z0-9_.:\- ]{0,40}?)[ \t]?=[ \t]?["'“”]([^"'“”<>\n]{16,512})["'“”]?"#)
+
+    /// The random values in the opening tag of an element named for a key, whatever their
+    /// attributes' names: ASP.NET's `<machineKey validationKey="…" decryptionKey="…" validation="HMACSHA256" />`,
+    /// whose names OCR splits or misreads (`decryptionK ey=`, `decrypt tonKey=`). A key's element
+    /// holds keys and its algorithms' names, which are no random tokens; an attribute named for a
+    /// public value (`fingerprint=`, `keyId=`) stays.
+    func keyElementAttributes() -> [Secret] {
+        guard mentions("key"), mentions("<") else { return [] }
+        var found: [Secret] = []
+        for match in Self.elementOpening.matches(in: text, within: lines(mentioning: ["key"])) {
+            guard let name = match[1], ["key", "keys"].contains(Self.nameWords(name).last ?? "") else { continue }
+            // The opening tag runs to its `>` (2,000 bytes at most: a line of many tags costs that each).
+            var close = match.end
+            let limit = min(utf8.count, match.end + 2_000)
+            while close < limit, utf8[close] != 0x3E, utf8[close] != 0x3C { close += 1 }
+            for attribute in Self.attributeValue.matches(in: slice(match.end, close)) {
+                guard let range = attribute.range(2), let attributeName = attribute[1],
+                      !Self.nameWords(attributeName.replacingOccurrences(of: " ", with: "")).contains(where: { Self.wordsAboutAPublicValue.contains($0) || $0 == "keyid" }) else { continue }
+                let start = match.end + range.lowerBound, end = match.end + range.upperBound
+                guard Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) else { continue }
+                found.append(secret(.apiKey, nil, start, end))
             }
         }
         return found

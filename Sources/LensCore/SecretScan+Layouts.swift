@@ -143,11 +143,21 @@ extension SecretScan {
             } else if ["secret", "token"].contains(where: above.contains) {
                 kind = .apiKey
             } else { return nil }
-            guard let (start, end, _) = separateValue(after: match.end) else { return nil }
-            var rest = end
-            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+            // The value is alone on its line: a `-` starts it (`New value: -eF=fMveV3…`), and the
+            // pieces OCR split it into (`4wViy8g7Q4S -w76VNK3L`, four at most) run to the line's end.
+            guard let (start, first, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
+            let end: Int
+            if quoted {
+                var rest = first
+                while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
+                guard rest == utf8.count || Self.isLineBreak(utf8[rest]) else { return nil }
+                end = first
+            } else {
+                guard let pieces = piecesToLineEnd(from: start, atMost: 4, maximumSpaces: 2), let last = pieces.last else { return nil }
+                end = last.end
+            }
             let value = squeezed(start, end)
-            guard rest == utf8.count || Self.isLineBreak(utf8[rest]), value.count >= 6, Self.isPasswordValue(value, quoted: false),
+            guard value.count >= 6, value.count <= 128, Self.isPasswordValue(value, quoted: false),
                   Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
             return secret(kind, nil, start, end)
         }
@@ -281,9 +291,10 @@ extension SecretScan {
     static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "publishable", "host", "pair", "type", "name", "size"]
 
     /// A quoted value after `key`, `secret` or `token` in a config file (ESPHome's `encryption:` /
-    /// `key: "…"`), which OCR split with a space or two, or read with a doubled or curly quote.
+    /// `key: "…"`), which OCR split with a space or two, read with a doubled or curly quote, or
+    /// in which it read a glyph or three as junk (`…MOxtGf]jO1Ey…`, `…Ri@Kd6nu…`).
     static let quotedKey = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:key|secret|token)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z0-9+/=_\-][A-Za-z0-9+/=_\- ]{18,200}?)["'“”‘’]"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:key|secret|token)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z0-9+/=_\-][A-Za-z0-9+/=_\- @}{\]\[|!]{18,200}?)["'“”‘’]"#)
 
     /// The value of a ``quotedKey``: spaces OCR put in it aside, 24+ characters of a key's
     /// alphabet mixing capitals, small letters and digits (`"My Document Title"` is words).
@@ -291,8 +302,9 @@ extension SecretScan {
         guard mentions("key", "secret", "token"), mentions("\"", "'", "“", "”", "‘", "’") else { return [] }
         return Self.quotedKey.matches(in: text).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
-            let squeezed = value.filter { $0 != " " }
+            let squeezed = Self.withoutOCRJunk(value.filter { $0 != " " })
             guard value.count - squeezed.count <= 4, squeezed.count >= 24, !value.hasSuffix(" "),
+                  value.filter({ Self.junkGlyphs.contains($0.asciiValue ?? 0) }).count <= 3,
                   squeezed.contains(where: \.isUppercase), squeezed.contains(where: \.isLowercase), squeezed.contains(where: \.isNumber),
                   Self.entropy(squeezed) >= 4 else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)

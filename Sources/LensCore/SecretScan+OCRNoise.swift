@@ -282,14 +282,16 @@ extension SecretScan {
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
     /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
-    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`), a PHP variable assigned
+    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`) or `:` (JSON's and a Python
+    /// dict's `"AtRestEncryptKey": "…"`), a PHP variable assigned
     /// (`$wgSecretKey = "…"`); OCR
+    /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:[”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -474,8 +476,8 @@ extension SecretScan {
                 (start, end, quoted) = after
             }
             // `reg query`'s row: the name, its type, then the value (`DefaultPassword    REG_SZ    …`).
-            if !quoted, let type = piece(from: start, maximumSpaces: 0), Self.registryType.firstMatch(in: slice(type.start, type.end)) != nil {
-                guard let after = value(after: type.end), after.end > after.start else { continue }
+            if !quoted, let typeEnd = registryTypeEnd(from: start) {
+                guard let after = value(after: typeEnd), after.end > after.start else { continue }
                 (start, end, quoted) = after
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
@@ -488,6 +490,11 @@ extension SecretScan {
             let value = squeezed(start, end)
             // After spaces alone, a pipe is no value but a filter's or command's (`{{ db_password | password_hash(…) }}`).
             if separator == nil, !quoted, value.hasPrefix("|") { continue }
+            // An absolute path is a file's name, not its text: `openvpn --askpass /etc/openvpn/client/key-pass.txt`.
+            if !quoted, Self.absolutePath.firstMatch(in: value) != nil { continue }
+            // After spaces alone, a row of a listing that dates the secret holds no value of it
+            // (`chamber list`'s `db_password  3  2026-11-10  lena`, OCR's single spaces between).
+            if separator == nil, !quoted, Self.isoDate.firstMatch(in: slice(start, end)) != nil { continue }
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
@@ -567,8 +574,26 @@ extension SecretScan {
         return found
     }
 
-    /// A value's type in the Windows registry, as `reg query` prints it between a name and its value.
-    static let registryType = TextMatcher(#"^REG_(?:SZ|EXPAND_SZ|MULTI_SZ|DWORD|QWORD|BINARY)$"#)
+    /// A file's absolute path (`/etc/…/key-pass.txt`, `~/.config/…`): two or more parts.
+    static let absolutePath = TextMatcher(#"^(?:~|/[A-Za-z0-9_.\-]{1,64})/[A-Za-z0-9_.\-]{1,64}(?:/[A-Za-z0-9_.\-]{1,64}){0,16}$"#)
+    /// A date as ISO 8601 writes it.
+    static let isoDate = TextMatcher(#"(?<![0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?![0-9])"#)
+
+    /// A value's type in the Windows registry, as `reg query` prints it between a name and its value
+    /// (OCR may read its `_` as a space: `REG SZ`).
+    static let registryType = TextMatcher(#"^REG_+(?:SZ|EXPAND_+SZ|MULTI_+SZ|DWORD|QWORD|BINARY)$"#)
+
+    /// Where a registry type that starts at `index` ends, in one piece or in the two or three OCR split it into.
+    func registryTypeEnd(from index: Int) -> Int? {
+        guard let first = piece(from: index, maximumSpaces: 0), slice(first.start, min(first.end, first.start + 3)) == "REG" else { return nil }
+        var end = first.end
+        for _ in 0..<3 {
+            if Self.registryType.firstMatch(in: slice(first.start, end).replacingOccurrences(of: " ", with: "_")) != nil { return end }
+            guard let next = piece(from: end, maximumSpaces: 1) else { return nil }
+            end = next.end
+        }
+        return nil
+    }
 
     /// A value this long (bytes) is read once, whatever labels are inside it: see ``labelledValues()``.
     static let longValue = 64
@@ -615,11 +640,11 @@ extension SecretScan {
     }
 
     /// A UUID (a key some services give: Heroku's, npm's legacy ones) from `start`, as OCR split it
-    /// before its dashes and read `0` as `O` or `9` as `Q` (`08fbOcec-eQaf -e070-…`): where it
-    /// ends, or nil.
+    /// before its dashes and read `0` as `O`, `9` as `Q` or `1` as `l` or `I` (`08fbOcec-eQaf -e070-…`,
+    /// `4cle0700-…`): where it ends, or nil.
     func uuidEnd(from start: Int) -> Int? {
         // Its first group: eight hexadecimal characters, then a dash or a space.
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || byte == 0x4F || byte == 0x51 }
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49].contains(byte) }
         guard start + 8 < utf8.count, utf8[start..<start + 8].allSatisfy(isHex), utf8[start + 8] == 0x2D || Self.isSpace(utf8[start + 8]) else {
             return nil
         }
@@ -634,7 +659,7 @@ extension SecretScan {
         return nil
     }
 
-    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQ]{8}(?:-[0-9a-fA-FOQ]{4}){3}-[0-9a-fA-FOQ]{12}$"#)
+    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlI]{8}(?:-[0-9a-fA-FOQlI]{4}){3}-[0-9a-fA-FOQlI]{12}$"#)
 
     /// A function or method called with its arguments and nothing after them but punctuation:
     /// `is_valid(form)`, `check.strength(pw);`; or a subscript of a name, as code reads a setting
@@ -1414,11 +1439,13 @@ extension SecretScan {
             end = last.end
         }
         // Or ends with scraps of it, up to three short pieces of a key's letters, digits, `-` and `_`
-        // (`…[key] ANP - FKRxt`), none a word of a sentence or an option.
+        // (`…[key] ANP - FKRxt`, `…KA8nf J -wNCCbL`), none a word of a sentence or an option (a `-`
+        // and letters where a capital follows a small letter twice is base64url's, as no option's
+        // name is: `-DskipTests` once, `-wNCCbL` twice).
         if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40,
            let pieces = piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1), let last = pieces.last,
-           pieces.allSatisfy({ $0.end - $0.start <= 6 && utf8[$0.start..<$0.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F })
-               && !isSentenceWord($0) && !isOptionOrAddress($0) }),
+           pieces.allSatisfy({ $0.end - $0.start <= 8 && utf8[$0.start..<$0.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F })
+               && !isSentenceWord($0) && (!isOptionOrAddress($0) || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2) }),
            pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: Self.isAlphanumeric) }) {
             end = last.end
         }

@@ -221,11 +221,14 @@ extension SecretScan {
     /// Or a hash in the PHC string format (`$argon2id$v=19$m=…$salt$hash`, `$scrypt$…`, `$pbkdf2-sha256$…`),
     /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
     /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`).
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d{1,3})?|ARGON2|BCRYPT)\}[A-Za-z0-9+/=.$]{8,}$"#)
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d{1,3})?|ARGON2|BCRYPT)\}\S{8,}$"#)
 
     /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
-    /// `m=10240, t=10 , p=8$…`): then a label's `:` or `=`, or a quote, may come right before it.
-    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$"#)
+    /// `m=10240, t=10 , p=8$…`, `{SSHA}CCdKbV7…/wet 2t IhrE…`): then a label's `:` or `=`, or a quote,
+    /// may come right before it. SHA-crypt's `$` after the salt OCR reads as an `S`
+    /// (`"$6$soylIM8USFptio…`): 40+ characters of crypt's alphabet after `$1$`, `$5$` or `$6$` are
+    /// a hash as well (a password that starts so and runs that long is no password anyone types).
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d{1,3})?|ARGON2|BCRYPT)\}\S{8,}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
@@ -253,13 +256,17 @@ extension SecretScan {
     static let mapEntryLine = TextMatcher(#"^[ \t]*["']?[A-Za-z0-9_.\-]{1,64}["']?[ \t]*:[ \t]*\S"#)
 
     /// Whether what a rule found is a value encrypted for a tool to decrypt, which only the key's
-    /// holder can: SOPS's `ENC[AES256_GCM,data:…]`, Vault's transit `vault:v1:…`, a value under a
+    /// holder can: SOPS's `ENC[AES256_GCM,data:…]`, Vault's transit `vault:v1:…`, EJSON's `EJ[1:…]`,
+    /// Jenkins' `{AQAAAB…}`, a value under a
     /// Sealed Secret's `encryptedData:` (OCR drops the indentation: the lines between must all be
     /// `name: value`). It stays searchable, as the README says.
     func isCiphertext(_ secret: Secret) -> Bool {
         guard secret.kind == .apiKey || secret.kind == .password else { return false }
         let head = slice(max(0, secret.start - 5), min(utf8.count, secret.start + 8))
-        if head.contains("ENC[") || head.contains("ENC [") || head.contains("vault:v") { return true }
+        if head.contains("ENC[") || head.contains("ENC [") || head.contains("vault:v") || head.contains("EJ[1:") { return true }
+        // Jenkins writes a secret it stores encrypted in braces (`<password>{AQAAABAAAAAQ…}</password>`):
+        // base64 of 40+ characters inside, all the value (OCR may split it and read a glyph as junk).
+        if squeezed(secret.start, secret.end).wholeMatch(of: /\{[^\s{}<>"']{40,}\}/) != nil { return true }
         guard mentions("encrypted") else { return false }
         var lineStart = self.lineStart(of: secret.start, atMost: 200)
         var lines = 0
@@ -377,5 +384,83 @@ extension SecretScan {
                       value.contains(where: \.isNumber) || value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) else { return nil }
                 return secret(.apiKey, nil, first.start, end)
             }
+    }
+}
+
+// MARK: - Tokens that are UUIDs, printed beside their accessors
+
+extension SecretScan {
+    /// A `Secret ID` label at a line's start (`SecretID:`, `Secret ID    =`, Vault's `secret_id    `).
+    static let secretIDLabel = TextMatcher(#"(?im)^[ \t]*secret[ \t_]?id[ \t]*(?:[:=][ \t]*|[ \t]+)(?=[0-9A-Za-z])"#)
+
+    /// A token that is a UUID, printed beside its accessor: the `Secret ID` of Nomad's and Consul's
+    /// ACL tokens (`nomad acl bootstrap`, `consul acl token create`: `SecretID:`), Vault's AppRole
+    /// `secret_id` beside its `secret_id_accessor`. The accessor names the token in logs; the secret
+    /// ID is the token. Without an accessor a secret's ID is public (Azure's portal lists a client
+    /// secret's `Secret ID` beside its `Value`), and a UUID stays searchable. OCR may split the UUID
+    /// (``uuidEnd(from:)``).
+    func secretIDsBesideAccessors() -> [Secret] {
+        guard mentions("accessor"), mentions("secret") else { return [] }
+        return Self.secretIDLabel.matches(in: text).compactMap { match in
+            guard let end = uuidEnd(from: match.end) else { return nil }
+            return secret(.apiKey, nil, match.end, end)
+        }
+    }
+}
+
+// MARK: - Maps of hosts to tokens
+
+extension SecretScan {
+    /// A JSON key that names a kind of credential and opens a map (group 1 the name):
+    /// Composer's `auth.json` (`"github-oauth": {`, `"bearer": {`, `"gitlab-token": {`).
+    static let credentialMapOpening = TextMatcher(#"(?i)["'“”]([A-Za-z_\-]{0,24}(?:oauth|bearer|token)[A-Za-z_\-]{0,24})["'“”][ \t]*:[ \t]*\{[ \t]*$"#)
+    /// A line of such a map: a quoted name (a host), then a quoted value (group 1).
+    /// (OCR may read a quote as two: `"“github.com": …`.)
+    static let mapStringEntry = TextMatcher(#"^[ \t]*["'“”]{1,2}[^"'“”\n]{1,128}["'“”]{1,2}[ \t]*:[ \t]*["'“”]{1,2}([^"'“”\n]{16,256})["'“”]"#)
+
+    /// The tokens in a map of hosts to tokens under a key that names a kind of credential, to the
+    /// map's `}` (eight lines at most): each value that is a random token, hexadecimal included
+    /// (GitHub's older OAuth tokens are 40 hexadecimal digits, which elsewhere may be a hash).
+    func tokensInCredentialMaps() -> [Secret] {
+        guard mentions("oauth", "bearer", "token"), mentions("{") else { return [] }
+        var found: [Secret] = []
+        for match in Self.credentialMapOpening.matches(in: text, within: lines(mentioning: ["oauth", "bearer", "token"])) {
+            var lineStart = match.end
+            for _ in 0..<8 {
+                while lineStart < utf8.count, Self.isLineBreak(utf8[lineStart]) || Self.isSpace(utf8[lineStart]) { lineStart += 1 }
+                guard lineStart < utf8.count else { break }
+                var lineEnd = lineStart
+                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+                let line = slice(lineStart, lineEnd)
+                if let entry = Self.mapStringEntry.firstMatch(in: line), let value = entry[1], let range = entry.range(1),
+                   Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != " " })), !Self.isPlaceholder(value) {
+                    found.append(secret(.apiKey, nil, lineStart + range.lowerBound, lineStart + range.upperBound))
+                }
+                if line.contains("}") { break }
+                lineStart = lineEnd
+            }
+        }
+        return found
+    }
+}
+
+// MARK: - Logins that are tokens
+
+extension SecretScan {
+    /// A `login` setting or option and its value: `-Dsonar.login=…`, `login = …`.
+    static let loginSetting = TextMatcher(#"(?i)(?<![A-Za-z0-9])login[ \t]*[:=][ \t]*(?=[A-Za-z0-9])"#)
+
+    /// A login given as a token: 32+ random characters (hexadecimal will do) in up to four pieces
+    /// to the line's end, as no user's name is. SonarQube's `sonar.login` takes its token so, and
+    /// OCR splits the name at its dot (`-Dsonar. login=…`, `-Dsonar .. login=…`), which a rule that
+    /// wants `sonar.login` whole misses.
+    func loginTokens() -> [Secret] {
+        guard mentions("login") else { return [] }
+        return Self.loginSetting.matches(in: text, within: lines(mentioning: ["login"])).compactMap { match in
+            guard let pieces = piecesToLineEnd(from: match.end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
+                  case let value = squeezed(match.end, last.end), value.count >= 32, value.count <= 256,
+                  Self.isRandomToken(Self.withoutOCRJunk(value)), !Self.isPlaceholder(value) else { return nil }
+            return secret(.apiKey, nil, match.end, last.end)
+        }
     }
 }

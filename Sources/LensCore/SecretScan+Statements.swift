@@ -29,9 +29,11 @@ extension SecretScan {
     /// An app password as Apple and Google show one: four groups of four small letters (OCR may
     /// read an `l` as `I` or `|`, or one letter as two).
     static let appPasswordGroups = TextMatcher(#"^[a-zI|]{4,5}(?:[ \-][a-zI|]{4,5}){3}[.,]?$"#)
-    /// WordPress's application passwords: six groups of four letters and digits in both cases
-    /// (OCR may read one glyph as two).
-    static let mixedPasswordGroups = TextMatcher(#"^[A-Za-z0-9]{4,5}(?:[ \-][A-Za-z0-9]{4,5}){4,7}$"#)
+    /// WordPress's application passwords: six groups of four letters and digits in both cases;
+    /// Nextcloud's, five groups of five joined by `-` (OCR may read one glyph as two, or as junk:
+    /// `31¢44-…`, and put spaces beside a `-`: `mAhYr -hsGEQ-Z9m2S - 1wOHJ -Xe7Qj`).
+    static let mixedPasswordGroups = TextMatcher(
+        #"^(?:[A-Za-z0-9@|!}{\]\[]|[^\x00-\x7F]){4,5}(?:(?:[ \t]?-[ \t]?|[ \t])(?:[A-Za-z0-9@|!}{\]\[]|[^\x00-\x7F]){4,5}){4,7}$"#)
     func value(of shown: String) -> String { shown.filter { $0 != " " && $0 != "-" } }
     /// What makes a line about something that is not the secret: a public key, a fingerprint, an id.
     static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|publishable|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)

@@ -119,11 +119,20 @@ extension SecretScan {
                     // password's (a note's extra word with it, rather than a password's piece left out).
                     // (Between columns on both sides only: a title's word first, `Password Health`, heads no table.)
                     range = values[column].lowerBound..<values[values.count - (names.count - column)].upperBound
+                    // (A token's pieces before it, when a cell before it was empty: `influx auth create`'s Description.)
+                    if kind == .apiKey {
+                        range = tokenPieces(of: values, from: column, through: values.count - (names.count - column), column: column, columnsAfter: nil)
+                    }
                 } else if separator == .spaces, kind == .apiKey,
-                          let cell = values.first(where: { Self.isClearlyRandom(Self.withoutOCRJunk(squeezed($0.lowerBound, $0.upperBound))) }) {
-                    // Under a token's or key's column, a cell of 24+ random characters is that column's
-                    // wherever OCR's spacing (an empty cell, a name of two words) put it.
-                    range = cell
+                          let at = values.indices.first(where: { index in
+                              let cell = Self.withoutOCRJunk(squeezed(values[index].lowerBound, values[index].upperBound))
+                              return Self.isClearlyRandom(cell) || (index > 0 || column == 0) && cell.count >= 20 && Self.isRandomToken(cell)
+                          }) {
+                    // Under a token's or key's column, a cell of 24+ random characters (20+ of a token's
+                    // alphabet after the row's first cell) is that column's
+                    // wherever OCR's spacing (an empty cell, a name of two words) put it, with the
+                    // pieces OCR split from it on both sides (``tokenPieces(of:from:through:column:columnsAfter:)``).
+                    range = tokenPieces(of: values, from: at, through: at, column: column, columnsAfter: names.count - 1 - column)
                 } else { continue }
                 let value = squeezed(range.lowerBound, range.upperBound)
                 guard value.count >= 4, Self.isPasswordValue(value, quoted: commas),
@@ -132,6 +141,26 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// A token's cell in a row OCR read with one space between all cells, and the pieces it split
+    /// the token into (`influx auth create`'s 88-character token: `W1z5i302sEpF 3a+5y7Zr… geWcE Ixr…/g==`):
+    /// the pieces of a token's alphabet on either side (before it, no word of a sentence: a
+    /// description's), never the row's first cell when the token's column is not the first (its name or id); to the right (when
+    /// `columnsAfter` is given), none after a piece that ends with base64's padding `=`, a bracket,
+    /// or the cells the header's later columns need.
+    func tokenPieces(of values: [Range<Int>], from first: Int, through last: Int, column: Int, columnsAfter: Int?) -> Range<Int> {
+        func isTokenPiece(_ cell: Range<Int>) -> Bool {
+            utf8[cell].allSatisfy { Self.isTokenLetterOrJunk($0) || [0x2B, 0x2F, 0x3D, 0x2D, 0x5F].contains($0) }
+                && ![0x5B, 0x28, 0x7B].contains(utf8[cell.lowerBound])
+        }
+        var first = first, last = last
+        while first > (column > 0 ? 1 : 0), isTokenPiece(values[first - 1]), !isSentenceWord((values[first - 1].lowerBound, values[first - 1].upperBound)) { first -= 1 }
+        if let columnsAfter {
+            while last + 1 < values.count, utf8[values[last].upperBound - 1] != 0x3D, values.count - (last + 1) > columnsAfter,
+                  isTokenPiece(values[last + 1]) { last += 1 }
+        }
+        return values[first].lowerBound..<values[last].upperBound
     }
 
     /// The header's column over a cell that starts `offset` bytes into its row: the last name that
@@ -412,16 +441,28 @@ extension SecretScan {
     static let credentialFilePrinting = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
+    /// Whether the text ends after `index`'s line, or the next line that holds anything is a prompt.
+    func promptOrEnd(after index: Int) -> Bool {
+        var next = index
+        while next < utf8.count, Self.isLineBreak(utf8[next]) || Self.isSpace(utf8[next]) { next += 1 }
+        return next == utf8.count || "$#%>❯".utf8.contains(utf8[next]) && (next + 1 == utf8.count || Self.isSpace(utf8[next + 1]))
+    }
+
+    /// A line that is a JSON entry: a quoted name and a colon.
+    static let jsonEntry = TextMatcher(#"^["“”][^"“”\n]{1,128}["“”][ \t]*:"#)
+
     /// The lines such a file printed, up to the next prompt (eight at most): each that holds one
     /// value of 6 to 40 characters (OCR may have split it twice) that looks like a secret on its
     /// own is one; the user's name above it (`deploy`) is not. (An OpenVPN `auth-user-pass` file
-    /// holds a user's line, then the password's.)
+    /// holds a user's line, then the password's.) A file that printed one line of one piece before
+    /// the next prompt (`key-pass.txt`, OCR read a digit of it as a letter: `ORHsOFyT_i`) holds a
+    /// password when the piece is 8+ characters that mix capitals and small letters.
     func printedCredentials() -> [Secret] {
         guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login"),
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialFilePrinting.matches(in: text) {
-            var lineStart = match.end
+            var lineStart = match.end, printed = 0
             for _ in 0..<8 where lineStart < utf8.count {
                 var lineEnd = lineStart
                 while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
@@ -436,12 +477,17 @@ extension SecretScan {
                 if "$#%>❯".utf8.contains(utf8[start]), start + 1 == lineEnd || Self.isSpace(utf8[start + 1]) { break }
                 // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
-                guard utf8[start] != 0x3C, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+                // (Nor a line that opens an object or a list, `"github-oauth": {`, nor a JSON entry,
+                // `"github.com": "${GITHUB_TOKEN}"`: a map's values have rules of their own.)
+                guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D), !pieces.contains(where: isSentenceWord) else { continue }
                 let value = squeezed(start, last.end)
+                printed += 1
+                let alone = printed == 1 && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
+                    && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
                 guard (6...40).contains(value.count), !value.contains("="), !value.contains("/"),
-                      Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) else { continue }
+                      Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) || alone else { continue }
                 found.append(secret(.password, nil, start, last.end))
             }
         }
@@ -454,19 +500,22 @@ extension SecretScan {
     /// `name` and its `value` (Postman's environments, `{ name: 'DB_PASSWORD', value: '…' }`), or a
     /// Kubernetes container's `env` entry (`- name: DB_PASSWORD` on one line, `value: …` on the next),
     /// or a JSON object named for the setting whose `"value"` comes a few fields down (`terraform
-    /// output -json`: `"db_password": {`, `"sensitive": true,`, `"type": "string",`, `"value": "…"`).
+    /// output -json`: `"db_password": {`, `"sensitive": true,`, `"type": "string",`, `"value": "…"`;
+    /// not when a field between names it: `"Parameter": {`, `"Name": "…"`, `"Value": "…"`).
     /// (OCR may read a straight quote as a curly one, and a `_` of a name in capitals as a space or
     /// put one beside it: `DB_ PASSWORD`, `API SECRET`.) The name's field (group 1) may be
-    /// `keyName`, and up to three fields may come between it and `"value"` on lines of their own
+    /// `keyName`, its value a path (`"Name": "/prod/shop/db_password"`, AWS SSM's), and up to three
+    /// fields may come between it and `"value"` on lines of their own
     /// (200 bytes each at most: a long line costs no look-ahead past that).
     static let namedValue = TextMatcher(
-        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
+        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}((?:/?[A-Za-z0-9_.\-]{1,64}/){0,8}[A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:(?![ \t]*["“”]?(?:name|key)["“”]?[ \t]*:)[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
         guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
         return Self.namedValue.matches(in: text).compactMap { match in
-            guard let name = (match[2] ?? match[3] ?? match[4]).map(Self.joinedName),
+            // (A parameter's name may be a path: AWS SSM's `"Name": "/prod/shop/db_password"`; its last part names it.)
+            guard let name = (match[2] ?? match[3] ?? match[4]).map({ Self.joinedName(String($0.split(separator: "/").last ?? "")) }),
                   let (start, end, quoted) = value(after: match.end), end > start else { return nil }
             let value = squeezed(start, end)
             guard let kind = Self.secretName(name) else {

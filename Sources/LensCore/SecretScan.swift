@@ -545,7 +545,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "creds", "auth",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "transmission") else { return [] }
         var found: [Secret] = []
@@ -618,7 +618,7 @@ struct SecretScan {
         }
         // A `user:password` pair after a tool's `-a`, `-auth` or `--auth` (HTTPie's, `jenkins-cli.jar -auth`):
         // the password must look like one (`rsync -a host:dst` and `-a 100` hold none).
-        if mentions(" -a", "-auth") {
+        if mentions(" -a ", "-a=", "-auth") {
             for match in Self.authFlagPair.matches(in: text) {
                 guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value),
                       Self.looksLikeSecretOnItsOwn(value) || value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
@@ -645,7 +645,8 @@ struct SecretScan {
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:\s+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).
@@ -905,8 +906,11 @@ struct SecretScan {
     /// put a word's small letters between capitals. A prefix before `.`, `_` or `-` may come first
     /// (`hvs.fNfyMrKIVKkddhenJJPEgwig`).
     static func isRandomLetters(_ value: String) -> Bool {
-        // (Base64url's `-` and `_` are inside the key, not between its words: `qhRIddbZ-VRAYMhTrJQD`.)
-        let joined = value.contains(".") ? [] : [Substring(value.filter { $0 != "-" && $0 != "_" })]
+        // (Base64url's `-` and `_` are inside the key, not between its words: `qhRIddbZ-VRAYMhTrJQD`;
+        // its `=` pads its end: a Fernet key OCR read without a digit, `cbrlwKesMt_UKNZYL…_VPNLCko=`.)
+        var letters = Substring(value.filter { $0 != "-" && $0 != "_" })
+        while letters.last == "=" { letters = letters.dropLast() }
+        let joined = value.contains(".") ? [] : [letters]
         return (value.split(whereSeparator: { "._-".contains($0) }) + joined).contains { part in
             guard part.count >= 20, part.allSatisfy({ $0.isASCII && $0.isLetter }), caseChanges(part.utf8) >= 4,
                   entropy(String(part)) >= 3.5 else { return false }

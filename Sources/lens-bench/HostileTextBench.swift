@@ -156,6 +156,18 @@ struct HostileTextBench: ParsableCommand {
             "ID                 Description  Token                              User Name  Permissions\n"
                 + String(repeating: "0c5f2a9e4b1d7c3a               Qz8vLm2kTx9WoR3EuF7H2STcW82RcayfJTbN==  ana        [read:orgs]\n", count: max(1, size / 100))
         }),
+        // (The twenty-fifth round's: an element named for a key, maps of hosts to tokens, `createUser`
+        // lines, a `Secret ID` beside an accessor, a table's token split in pieces.)
+        Kind(name: "<machineKey with attributes", make: repeated("<machineKey validationKey=\"9F3A1C7E5B2D8046A1E3C5B7D9F20486\" ")),
+        Kind(name: "a map of hosts to tokens", make: { size in
+            "\"github-oauth\": {\n" + String(repeating: "    \"git.acme.io\": \"Wq3zLm8RtvK2xYp9Nc4Hd7Fg\",\n", count: max(1, size / 44))
+        }),
+        Kind(name: "createUser lines", make: repeated("createUser ana SHA \"Jk5tRw9Qmx\" AES \"Pz3vLm8Rtq\"\n")),
+        Kind(name: "Secret ID beside Accessor ID", make: repeated("Accessor ID = 5b2c8e1f-3a4d-4e5f-8a9b-0c1d2e3f4a5b\nSecret ID = 7d3a9c1e-b4f2-4e6a-9c8d-1f3e5a7b9c02\n")),
+        Kind(name: "a Token column split in pieces", make: { size in
+            "ID Description Token User Name Permissions\n"
+                + String(repeating: "0c5f2a9e4b1d7c3a Qz8vLm2kTx9 WoR3EuF7H2STcW82Rc ayfJTbN== ana [read:orgs]\n", count: max(1, size / 76))
+        }),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

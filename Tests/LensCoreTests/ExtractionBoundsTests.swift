@@ -18,7 +18,9 @@ struct ExtractionBoundsTests {
     @Test(arguments: ["token:\"", "token:", "password=", ";Password=", "secret: \"a ", "Password\t", "API_KEY=sk-", "$ cat auth", "curl ", "curl -b 'a=b; ",
                             "bash: Xk2#Lm9Q: command not found ", "ACL SETUSER a +get ~k:*", "ss://Y2hh Y2hh ", "dig -y a:b ", "cccccclrnhbgfkdtuvj ",
                             "-H 'X-Api-Token: a", "Authorization: Token token=", "REDIS_AUTH=", "Service  Username  Password  ", "$ keys create ",
-                            "$db_pass = ", "-a u:Xk2#Lm9Q ", "New value: ", "ID  Token  User Name  "])
+                            "$db_pass = ", "-a u:Xk2#Lm9Q ", "New value: ", "ID  Token  User Name  ",
+                            "<machineKey a=\"", "\"bearer\": {\n", "createUser a SHA ", "Accessor ID\nSecret ID = ", "/msg NickServ IDENTIFY ",
+                            "\"Name\": \"/a/b_password\",\n"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

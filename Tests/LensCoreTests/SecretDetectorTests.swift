@@ -468,6 +468,24 @@ struct SecretDetectorTests {
         Case(text: "$wgSecretKey = \"7b2e4f91c3a85d06e1f4b9c2a7d3e8f05c6b1a9d4e2f7c3b\";", kind: .apiKey, value: "7b2e4f91c3a85d06e1f4"),
         Case(text: "<machineKey validationKey=\"9F3A1C7E5B2D8046A1E3C5B7D9F20486\" decryptionKey=\"C4E6A8B0D2F41357\" />", kind: .apiKey, value: "9F3A1C7E5B2D8046A1E3"),
         Case(text: "[core]\nfernet_key = rRIak6UIi9eVAEj5M_JGuXF27v37TYklY3W3xBSGWAI=", kind: .apiKey, value: "rRIak6UIi9eVAEj5M_JG"),
+        // The twenty-fifth round's places (values made up): a wallet's passphrase, Mumble's superuser
+        // password, NickServ and a bouncer's `PASS`, an Oracle wallet's credential, both pass phrases
+        // of an SNMPv3 user (command and `snmpd.conf`), Composer's maps of hosts to tokens (hex too),
+        // an SSM parameter's value under its path's name.
+        Case(text: "$ bitcoin-cli walletpassphrase \"Qm7!vRt2Lx\" 600", kind: .password, value: "Qm7!vRt2Lx"),
+        Case(text: "$ sudo murmurd -ini /etc/mumble-server.ini -supw Hx8vKq2LmT", kind: .password, value: "Hx8vKq2LmT"),
+        Case(text: "[10:42] /msg NickServ IDENTIFY ana Tz4pWq9LmR", kind: .password, value: "Tz4pWq9LmR"),
+        Case(text: "/msg NickServ IDENTIFY Tz4pWq9LmR", kind: .password, value: "Tz4pWq9LmR"),
+        Case(text: "/quote PASS ana/libera:Vb7qLm2Xz9", kind: .password, value: "Vb7qLm2Xz9"),
+        Case(text: "$ mkstore -wrl /u01/wallet -createCredential shop_db app Kq2#Lm9vRt", kind: .password, value: "Kq2#Lm9vRt"),
+        Case(text: "$ sudo net-snmp-create-v3-user -ro -A Jk5tRw9Qmx -a SHA -X Pz3vLm8Rtq -x AES ana", kind: .password, value: "Pz3vLm8Rtq"),
+        Case(text: "   createUser ana SHA \"Jk5tRw9Qmx\" AES \"Pz3vLm8Rtq\"", kind: .password, value: "Jk5tRw9Qmx"),
+        Case(text: "   createUser ana SHA \"Jk5tRw9Qmx\" AES \"Pz3vLm8Rtq\"", kind: .password, value: "Pz3vLm8Rtq"),
+        Case(text: "$ cat auth.json\n{\n    \"github-oauth\": {\n        \"github.com\": \"5f2c9a1e7b3d4f6a8c0e2b4d6f8a1c3e5b7d9f0a\"\n    }\n}", kind: .apiKey,
+             value: "5f2c9a1e7b3d4f6a8c0e"),
+        Case(text: "{\n    \"bearer\": {\n        \"repo.acme.io\": \"Wq3zLm8RtvK2xYp9Nc4Hd7Fg1Js6Bt0Ve5Ua\"\n    }\n}", kind: .apiKey, value: "Wq3zLm8RtvK2xYp9Nc4H"),
+        Case(text: "{\n    \"Parameter\": {\n        \"Name\": \"/prod/shop/db_password\",\n        \"Type\": \"SecureString\",\n        \"Value\": \"+7vLm2Xz9q\",\n        \"Version\": 3",
+             kind: .password, value: "+7vLm2Xz9q"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -504,6 +522,34 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "3HsrbiXLnETpy9JFYCFU"),
         Case(text: "$wgSecretKey = \"d44d6b419dc715090f 58e8bo0ddcaic28230b3cfd5f35db33a03\";", kind: .apiKey, value: "58e8bo0ddcaic28230b3"),
         Case(text: "//nas.home/backup /mnt/backup cifs username=ana, password=WC6d%pDaoYVQg, uid=1000,iocharset=utf8 0 0", kind: .password, value: "WC6d%pDaoYVQg"),
+        // (The twenty-fifth round's, values made up: a Fernet key OCR read without a digit, a JSON key
+        // with a glyph of junk inside, a JSON name before its quote and colon, Nextcloud's app password
+        // with spaces beside its dashes, `REG SZ` for `REG_SZ`, an element named for a key whose
+        // attribute name OCR split, a `New value:` split before a `-`, a Nomad token beside its
+        // accessor with `1` read `l`, an influx token split in five with the description empty, a
+        // kubectl token's last scraps, an HTTPie password that starts with `-`.)
+        Case(text: "[core]\nfernet_key = vbrlwKesMt_UKNZYLZVYyeJoKOGYLj_fZ_r_WPNLCkq=", kind: .apiKey, value: "vbrlwKesMt_UKNZYLZVY"),
+        Case(text: "  \"Jwt\": {\n\"Key\": \"Hm4xTvq9RzPLaW2eKj7NcB]sY5uGd@3FwXo8ViEtQ1nA\",", kind: .apiKey, value: "Hm4xTvq9RzPLaW2eKj7N"),
+        Case(text: "\"SqlSettings\": {\n\"AtRestEncryptKey\": \"Wt5hKp}qLm8VzRc2XyBn7DsJfA\",", kind: .apiKey, value: "qLm8VzRc2XyBn7DsJfA"),
+        Case(text: "The app password is:\nqRt5k -aB7mZ-x9Pw2 - Hn4Lc -Vd8Ye\nIt is shown only once.", kind: .password, value: "x9Pw2"),
+        Case(text: "HKEY LOCAL MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\nDefaultPassword REG SZ Kx7mQz2Lwp", kind: .password,
+             value: "Kx7mQz2Lwp"),
+        Case(text: "<machineKey validationKey=\"[api key]\"\ndecryptionK ey=\"7C1D9E3F5A2B4C6D8E0F1A3B5C7D9E2F4A6B8C0D1E3F5A7B9C2 D4E6F8A0B\"\nvalidatton=\"HMACSHA256\" decryption=\"AES\" />",
+             kind: .apiKey, value: "7C1D9E3F5A2B4C6D8E0F"),
+        Case(text: "Password for the [elastic] user successfully reset.\nNew value: -qT=hLwe83zdp=Vko27R", kind: .password, value: "hLwe83zdp"),
+        Case(text: "$ nomad acl bootstrap\nAccessor ID = 5b2c8e1f-3a4d-4e5f-8a9b-0c1d2e3f4a5b\nSecret ID = 7d3a9cle -b4f2-4e6a-9c8d-1f3e5a7b9c02", kind: .apiKey,
+             value: "1f3e5a7b9c02"),
+        Case(text: "ID Description Token User Name Permissions\n0c4d1e2aa780b368 qWLXNMRDikmVrmpUAuXkTdpf k S7geSUdhTi471h8+v94r bypZHXvcGo4a12k5pk/Wy2+KwVWXPGqTkaT761mWwQ== ana [read:orgs/..]",
+             kind: .apiKey, value: "qWLXNMRDikmVrmpUAuXk"),
+        Case(text: "$ kubectl config set-credentials ci --token=sha256~Hd7QkLm2PvX9Rt4Bz8NcW3yF5aJ6eU1gS0iO7p J -xTQRmbP", kind: .apiKey, value: "xTQRmbP"),
+        Case(text: "$ http -a ci:-Rm47-KZ_ POST https://api.acme.io/items name=lamp", kind: .password, value: "-Rm47-KZ_"),
+        // (And the nineteenth pool's, as OCR read them: a name with `|` for an `l`, a map's entry with
+        // a doubled quote and junk, a key-pass file's one line without its digit, a login token split at its dot.)
+        Case(text: "/set irc.server.libera.sas|_password \"Hq7vLmeXzRt\"", kind: .password, value: "Hq7vLmeXzRt"),
+        Case(text: "{\n\"bearer\": {\n\"repo.acme.io”: \"Kq2hhchL@31bRNJMCULHcUVkhka1 8uAkrx6LFS5d”\n3", kind: .apiKey, value: "CULHcUVkhka1"),
+        Case(text: "$ sudo cat /etc/openvpn/client/key-pass.txt\nQRHsOFyTx_i\n$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt",
+             kind: .password, value: "QRHsOFyTx_i"),
+        Case(text: "-Dsonar .. login=7c2e3a281 1a4c5da683437df2fa3c7c0424607fF", kind: .apiKey, value: "1a4c5da683437df2fa3c"),
         Case(text: "$ jf c add acme --url=https://acme.jfrog.io --user=ana --access-token=cmVmdGtu0jAxOjE3Qz7xxLRiPHDdGtVv<", kind: .apiKey,
              value: "cmVmdGtu0jAxOjE3Qz7xx"),
         Case(text: "% Rk7vQmL-2xpT\nzsh: command not found: Rk7vQL-2xpT", kind: .password, value: "Rk7vQmL-2xpT"),
@@ -1487,6 +1533,19 @@ struct SecretDetectorTests {
         "$ rsync -a backup:/srv/data /mnt/data\n$ ssh-keygen -a 100 -t ed25519",
         "Please confirm that you would like to continue [y/N]y\nNew value: true",
         "<machineKey validationKey=\"AutoGenerate,IsolateApps\" decryptionKey=\"AutoGenerate,IsolateApps\" />",
+        "dn: uid=ana,ou=people,dc=acme,dc=io\nuserPassword: {SSHA}Qb4FPCe58LEIngp1]hCNpYk/7M93CGDSig",
+        "dn: uid=ana,ou=people,dc=acme,dc=io\nuserPassword: {SSHA}Kd9xYuF8h7MKB/vm3 iDV@3XdjC4EBtq5",
+        "root@srx# show system root-authentication\nencrypted-password \"$6$abcdIM8USFptioyHcdMLmq/74T7qgy Yil4StA LnFWKLCUrPqigM2hLmehHJq30QUgDiP2V/Mi7DLor.ISXNQ4MuRqSxc\"; ## SECRET-DATA",
+        "$ mvn package -DskipTests -Dtoken.file=/run/secrets/token",
+        "$ cat secrets.ejson\n{\n  \"db_password\": \"EJ[1:PRmbhPms6P5PTfhCHtuwgZVjpFyU4JL1jqqH9KbOoac=:BwKheT9Qe/xPHkMwsYjon26XBasfAG/U:LNxAErTqMOezhdvHaIymdfZXY6H8bTjOp68QXA==]\"\n}",
+        "  <username>deploy</username>\n  <password>{AQAAABAAAAAQwKm4vRt2LxQz8pN7cH3dF6gJ1sB5yT0uE9aW2iO4kL8mZ}</password>",
+        "$ cat auth.json\n{\n    \"github-oauth\": {\n        \"github.com\": \"${GITHUB_TOKEN}\"\n    }\n}",
+        "[10:42] /msg NickServ INFO ana\n[10:42] -NickServ- Registered : Mar 03 2024 09:12:44 (2y 8w ago)",
+        "      git-add: make -A description clearer vs. -u\n      revision.c: introduce --cherry-mark",
+        "$ chamber list shop\nKey Version LastModified User\napi_token 7 2026-11-23 ops\ndb_password 3 2026-11-10 lena",
+        "<password>{u/KZgS6qRleDJQu9U4elMdH7FLI6j9)7V7 Of V4v6iSFe+uoyldX3EA 1 g6/2H9kfJU94YBm6lfV1 GLXM5}</password>",
+        "$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt",
+        "Last login: Sat Nov 28 09:12:44 2026 from 10.0.0.12",
     ]
 
     @Test(arguments: negatives)
