@@ -493,8 +493,11 @@ extension SecretScan {
             // An absolute path is a file's name, not its text: `openvpn --askpass /etc/openvpn/client/key-pass.txt`.
             if !quoted, Self.absolutePath.firstMatch(in: value) != nil { continue }
             // After spaces alone, a row of a listing that dates the secret holds no value of it
-            // (`chamber list`'s `db_password  3  2026-11-10  lena`, OCR's single spaces between).
-            if separator == nil, !quoted, Self.isoDate.firstMatch(in: slice(start, end)) != nil { continue }
+            // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
+            // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);
+            // `chamber read`'s row holds the value before its version.
+            if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start <= 3,
+               Self.isoDate.firstMatch(in: slice(start, end)) != nil { continue }
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
@@ -650,11 +653,14 @@ extension SecretScan {
         }
         var end = start, pieces = 0
         while pieces < 5, let next = piece(from: end, maximumSpaces: pieces == 0 ? 0 : 1) {
-            end = next.end
+            // (A URL's next parameter, a quote or a comma ends it: `…-62457892bfd9&ip=`.)
+            let stop = (next.start..<next.end).first { [0x26, 0x22, 0x27, 0x2C, 0x3B].contains(utf8[$0]) }
+            end = stop ?? next.end
             pieces += 1
             let text = squeezed(start, end)
             if text.count > 36 { return nil }
             if !Self.noisyUUID.matches(in: text).isEmpty { return end }
+            if stop != nil { return nil }
         }
         return nil
     }

@@ -448,7 +448,8 @@ extension SecretScan {
 
 extension SecretScan {
     /// A `login` setting or option and its value: `-Dsonar.login=…`, `login = …`.
-    static let loginSetting = TextMatcher(#"(?i)(?<![A-Za-z0-9])login[ \t]*[:=][ \t]*(?=[A-Za-z0-9])"#)
+    /// (OCR may read its `l` as two letters: `lLogin=`.)
+    static let loginSetting = TextMatcher(#"(?i)(?<![A-Za-z0-9])l?login[ \t]*[:=][ \t]*(?=[A-Za-z0-9])"#)
 
     /// A login given as a token: 32+ random characters (hexadecimal will do) in up to four pieces
     /// to the line's end, as no user's name is. SonarQube's `sonar.login` takes its token so, and

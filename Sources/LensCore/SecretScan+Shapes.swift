@@ -31,6 +31,9 @@ extension SecretScan {
     /// …`, `steamcmd +login lena …`, a `chpasswd` list). A word of an address, an e-mail, a hashtag
     /// or mention (its symbol first), Markdown's `**Note2**` (symbols at its ends), a format
     /// string, code's `value!.Name2` are none.
+    /// An SSH key's type, maybe its size and a hash's name, right before a value (its key or fingerprint).
+    static let keyTypeBefore = TextMatcher(#"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)[ \t]+(?:\d{3,5}[ \t]+)?(?:SHA256:|MD5:)?$"#)
+
     func passwordShapedValues() -> [Secret] {
         var found: [Secret] = []
         var index = 0, scanned = 0
@@ -53,6 +56,10 @@ extension SecretScan {
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
+            // `-hostkey="ssh-ed25519 255 WWU6yx5+0Gc7/…"` gives it: OCR may read a glyph of it as a symbol.
+            if wordStart >= 12, Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ssh-".utf8)) || Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ecdsa-".utf8)),
+               Self.keyTypeBefore.firstMatch(in: slice(lineStart(of: wordStart, atMost: 200), wordStart)) != nil { continue }
             var start = wordStart
             while start < wordEnd {
                 while start < wordEnd, Self.shapeBreakers.contains(utf8[start]) { start += 1 }

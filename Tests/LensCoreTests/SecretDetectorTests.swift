@@ -550,6 +550,12 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/openvpn/client/key-pass.txt\nQRHsOFyTx_i\n$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt",
              kind: .password, value: "QRHsOFyTx_i"),
         Case(text: "-Dsonar .. login=7c2e3a281 1a4c5da683437df2fa3c7c0424607fF", kind: .apiKey, value: "1a4c5da683437df2fa3c"),
+        // (And its held-out seeds' leaks, read after they were scored: a row that holds a date after
+        // the value, a flag's password OCR split after a symbol, a login whose `l` OCR read as two letters.)
+        Case(text: "$ chamber read shop db_password\nKey Value Version LastModified User\ndb password UsKqnrKK55PyP4 2 2026-11-28 admin", kind: .password,
+             value: "UsKqnrKK55PyP4"),
+        Case(text: "$ mcrcon -H db-03.internal -P 25575 -p 8! KTvLSwQh%g \"list\"", kind: .password, value: "KTvLSwQh%g"),
+        Case(text: "-Dsonar. lLogin=3e7f0aa60775eafab4d104f9a27584de68ea48e96", kind: .apiKey, value: "3e7f0aa60775eafab4d1"),
         Case(text: "$ jf c add acme --url=https://acme.jfrog.io --user=ana --access-token=cmVmdGtu0jAxOjE3Qz7xxLRiPHDdGtVv<", kind: .apiKey,
              value: "cmVmdGtu0jAxOjE3Qz7xx"),
         Case(text: "% Rk7vQmL-2xpT\nzsh: command not found: Rk7vQL-2xpT", kind: .password, value: "Rk7vQmL-2xpT"),
@@ -1546,6 +1552,7 @@ struct SecretDetectorTests {
         "<password>{u/KZgS6qRleDJQu9U4elMdH7FLI6j9)7V7 Of V4v6iSFe+uoyldX3EA 1 g6/2H9kfJU94YBm6lfV1 GLXM5}</password>",
         "$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt",
         "Last login: Sat Nov 28 09:12:44 2026 from 10.0.0.12",
+        "\"open sftp://ana@nas.home/ -hostkey=\"\"ssh-ed25519 255 WWU6yx5+0Gc7/QFm+jSI5bK9ZZSu9!OvcLhIMBW6ZnE\"\"\" ^",
     ]
 
     @Test(arguments: negatives)
