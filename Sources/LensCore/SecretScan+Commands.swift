@@ -22,10 +22,13 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     /// Also a wallet's `bitcoin-cli walletpassphrase '…'`, Mumble's `murmurd -supw …`, IRC's
-    /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`, and both
-    /// pass phrases of an SNMPv3 user in `snmpd.conf` (`createUser NAME SHA "…" AES "…"`).
+    /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`.
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|createUser[ \t]+[^\s]{1,64}[ \t]+(?:MD5|SHA[\-0-9]{0,4})[ \t]+|(?<=createUser[ \t]{1,8}[^\s]{1,64}[ \t]{1,8}(?:MD5|SHA[\-0-9]{0,4})[ \t]{1,8}\S{1,128}[ \t]{1,8})(?:DES|AES[\-0-9]{0,4})[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?)"#)
+    /// An SNMPv3 user in `snmpd.conf`: `createUser NAME SHA "…" AES "…"`; each pass phrase's start
+    /// (groups 1 and 2; the second is optional).
+    static let snmpCreateUser = TextMatcher(
+        #"(?<![A-Za-z0-9_\-])createUser[ \t]+[^\s]{1,64}[ \t]+(?:MD5|SHA[\-0-9]{0,4})[ \t]+(?=(\S))(?:\S{1,128}[ \t]+(?:DES|AES[\-0-9]{0,4})[ \t]+(?=(\S)))?"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the `@` or the argument's end.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
@@ -89,8 +92,13 @@ extension SecretScan {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
-                    "walletpassphrase", "supw", "identify", "quote pass", "raw pass", "createuser") {
+                    "walletpassphrase", "supw", "identify", "quote pass", "raw pass") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        if mentions("createuser") {
+            for match in Self.snmpCreateUser.matches(in: text) {
+                for group in [1, 2] { if let range = match.range(group) { add(after: range.lowerBound) } }
+            }
         }
         if mentions("%") {
             for match in Self.sambaUser.matches(in: text) {

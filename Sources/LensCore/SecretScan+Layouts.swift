@@ -55,10 +55,12 @@ extension SecretScan {
                   let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters. (Unless OCR split the password after a symbol
-            // near its start, `-p 6! JWuLSwQh%g`: a scrap of three characters at most with a symbol
-            // and no `:`, then the letters.)
+            // near its start, `-p 6! JWuLSwQh%g`: a scrap of three characters at most that starts
+            // with a letter or digit, then holds a symbol and no `:`, then the letters; not a flag,
+            // `-e`, nor an operator, `&&`, `+`.)
             let scrap = utf8[first.start..<first.end]
-            let splitAfterSymbol = scrap.count <= 3 && !scrap.contains(0x3A) && scrap.contains(where: { !Self.isAlphanumeric($0) })
+            let splitAfterSymbol = scrap.count <= 3 && Self.isAlphanumeric(scrap[scrap.startIndex]) && !scrap.contains(0x3A)
+                && scrap.contains(where: { !Self.isAlphanumeric($0) })
             guard scrap.filter(Self.isLetter).count >= 2 || splitAfterSymbol && squeezed(start, end).filter(\.isLetter).count >= 4 else { return nil }
             let value = squeezed(start, end)
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
