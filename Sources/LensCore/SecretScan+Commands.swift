@@ -92,7 +92,7 @@ extension SecretScan {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
-                    "walletpassphrase", "supw", "identify", "quote pass", "raw pass") {
+                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("createuser") {
@@ -158,7 +158,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "credential") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
