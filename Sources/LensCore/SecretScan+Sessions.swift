@@ -216,19 +216,22 @@ extension SecretScan {
 
     // MARK: - Hashes are no secrets
 
+    /// The hashing schemes an LDAP `userPassword` names in braces (`{SSHA}`): a plaintext one (`{PLAIN}`) is none.
+    static let ldapSchemes = "SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\\d{1,3})?|ARGON2|BCRYPT"
+
     /// A password's hash as crypt(3) writes it (`$6$salt$hash`, `$2y$10$…`), maybe after a Cisco
     /// type's digit (`enable secret 9 $9$…`, scrypt; type 8 is PBKDF2), ending the line.
     /// Or a hash in the PHC string format (`$argon2id$v=19$m=…$salt$hash`, `$scrypt$…`, `$pbkdf2-sha256$…`),
     /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
     /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`).
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d{1,3})?|ARGON2|BCRYPT)\}\S{8,}$"#)
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$"#)
 
     /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
     /// `m=10240, t=10 , p=8$…`, `{SSHA}CCdKbV7…/wet 2t IhrE…`): then a label's `:` or `=`, or a quote,
     /// may come right before it. SHA-crypt's `$` after the salt OCR reads as an `S`
     /// (`"$6$soylIM8USFptio…`): 40+ characters of crypt's alphabet after `$1$`, `$5$` or `$6$` are
     /// a hash as well (a password that starts so and runs that long is no password anyone types).
-    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d{1,3})?|ARGON2|BCRYPT)\}\S{8,}$"#)
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
@@ -260,13 +263,15 @@ extension SecretScan {
     /// Jenkins' `{AQAAAB…}`, a value under a
     /// Sealed Secret's `encryptedData:` (OCR drops the indentation: the lines between must all be
     /// `name: value`). It stays searchable, as the README says.
+    static let bracedCiphertext = TextMatcher(#"^\{[^\s{}<>"']{40,}\}$"#)
+
     func isCiphertext(_ secret: Secret) -> Bool {
         guard secret.kind == .apiKey || secret.kind == .password else { return false }
         let head = slice(max(0, secret.start - 5), min(utf8.count, secret.start + 8))
         if head.contains("ENC[") || head.contains("ENC [") || head.contains("vault:v") || head.contains("EJ[1:") { return true }
         // Jenkins writes a secret it stores encrypted in braces (`<password>{AQAAABAAAAAQ…}</password>`):
         // base64 of 40+ characters inside, all the value (OCR may split it and read a glyph as junk).
-        if squeezed(secret.start, secret.end).wholeMatch(of: /\{[^\s{}<>"']{40,}\}/) != nil { return true }
+        if utf8[secret.start] == 0x7B, Self.bracedCiphertext.firstMatch(in: squeezed(secret.start, secret.end)) != nil { return true }
         guard mentions("encrypted") else { return false }
         var lineStart = self.lineStart(of: secret.start, atMost: 200)
         var lines = 0
@@ -425,19 +430,17 @@ extension SecretScan {
         guard mentions("oauth", "bearer", "token"), mentions("{") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialMapOpening.matches(in: text, within: lines(mentioning: ["oauth", "bearer", "token"])) {
-            var lineStart = match.end
+            var lineEnd = match.end
             for _ in 0..<8 {
-                while lineStart < utf8.count, Self.isLineBreak(utf8[lineStart]) || Self.isSpace(utf8[lineStart]) { lineStart += 1 }
+                let lineStart: Int
+                (lineStart, lineEnd) = nextFilledLine(after: lineEnd)
                 guard lineStart < utf8.count else { break }
-                var lineEnd = lineStart
-                while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
                 let line = slice(lineStart, lineEnd)
                 if let entry = Self.mapStringEntry.firstMatch(in: line), let value = entry[1], let range = entry.range(1),
                    Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != " " })), !Self.isPlaceholder(value) {
                     found.append(secret(.apiKey, nil, lineStart + range.lowerBound, lineStart + range.upperBound))
                 }
                 if line.contains("}") { break }
-                lineStart = lineEnd
             }
         }
         return found

@@ -32,8 +32,9 @@ extension SecretScan {
     /// WordPress's application passwords: six groups of four letters and digits in both cases;
     /// Nextcloud's, five groups of five joined by `-` (OCR may read one glyph as two, or as junk:
     /// `31¢44-…`, and put spaces beside a `-`: `mAhYr -hsGEQ-Z9m2S - 1wOHJ -Xe7Qj`).
-    static let mixedPasswordGroups = TextMatcher(
-        #"^(?:[A-Za-z0-9@|!}{\]\[]|[^\x00-\x7F]){4,5}(?:(?:[ \t]?-[ \t]?|[ \t])(?:[A-Za-z0-9@|!}{\]\[]|[^\x00-\x7F]){4,5}){4,7}$"#)
+    static let mixedPasswordGroups = TextMatcher(#"^"# + groupGlyph + #"{4,5}(?:(?:[ \t]?-[ \t]?|[ \t])"# + groupGlyph + #"{4,5}){4,7}$"#)
+    /// A glyph of such a group: a letter or digit, or the junk or non-ASCII glyph OCR read for one.
+    static let groupGlyph = #"(?:[A-Za-z0-9@|!}{\]\[]|[^\x00-\x7F])"#
     func value(of shown: String) -> String { shown.filter { $0 != " " && $0 != "-" } }
     /// What makes a line about something that is not the secret: a public key, a fingerprint, an id.
     static let notASecretsName = TextMatcher(#"(?i)(?<![A-Za-z])(?:public|publishable|fingerprint|id|ids|forgot|reset|change|expired?|requirements?)(?![A-Za-z])"#)

@@ -356,7 +356,7 @@ extension SecretScan {
             guard start - match.end <= promptIndent - match.start else { return nil }
             // (Not the next prompt, nor a path: `/usr/bin/pass`, `~/.password-store`.)
             guard start < utf8.count, !Self.isLineBreak(utf8[start]),
-                  !("$#%>❯".utf8.contains(utf8[start]) && (start + 1 == utf8.count || Self.isSpace(utf8[start + 1]) || Self.isLineBreak(utf8[start + 1]))),
+                  !isPrompt(at: start),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F) else { return nil }
             let separate = separateValue(after: start, dashStartsIt: true)
             guard separate?.start == start || separate == nil && startsWithJunkBeforeToken(start) else { return nil }
@@ -441,11 +441,15 @@ extension SecretScan {
     static let credentialFilePrinting = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
+    /// Whether a shell's prompt starts at `index`: its mark alone, then a space or the line's end.
+    func isPrompt(at index: Int) -> Bool {
+        "$#%>❯".utf8.contains(utf8[index]) && (index + 1 == utf8.count || Self.isSpace(utf8[index + 1]) || Self.isLineBreak(utf8[index + 1]))
+    }
+
     /// Whether the text ends after `index`'s line, or the next line that holds anything is a prompt.
     func promptOrEnd(after index: Int) -> Bool {
-        var next = index
-        while next < utf8.count, Self.isLineBreak(utf8[next]) || Self.isSpace(utf8[next]) { next += 1 }
-        return next == utf8.count || "$#%>❯".utf8.contains(utf8[next]) && (next + 1 == utf8.count || Self.isSpace(utf8[next + 1]))
+        let next = nextFilledLine(after: index).start
+        return next == utf8.count || isPrompt(at: next)
     }
 
     /// A line that is a JSON entry: a quoted name and a colon.
@@ -474,7 +478,7 @@ extension SecretScan {
                 while start < lineEnd, Self.isSpace(utf8[start]) { start += 1 }
                 guard start < lineEnd else { continue }
                 // The next prompt ends what the file printed.
-                if "$#%>❯".utf8.contains(utf8[start]), start + 1 == lineEnd || Self.isSpace(utf8[start + 1]) { break }
+                if isPrompt(at: start) { break }
                 // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
                 // (Nor a line that opens an object or a list, `"github-oauth": {`, nor a JSON entry,
