@@ -150,6 +150,16 @@ set`, `wp config set`, `bitcoin-cli walletpassphrase`, Nextcloud's `mail_smtppas
 `mcrcon`, `influx setup`, Vaultwarden's `ADMIN_TOKEN` and `sonar-scanner -Dsonar.login=`; negatives
 such as Jenkins' and EJSON's encrypted values, KMS ciphertext, an argon2 admin token, key listings
 without values, UUIDs of raft peers, `hdseedid`, host keys, a `${VAR}` in a URL, `existingSecret`.
+`--pool twentieth` (see ``twentieth_secret_case``), written after the nineteenth had been through one
+round and before any rule was run on it, its lines wrapped at the page's edge as a terminal wraps
+them: Certbot's Cloudflare token, `ddclient.conf`, davfs2 and PPP secrets files, `jarsigner`,
+`apksigner`, `notarytool`, `etcdctl --user`, Keycloak's bootstrap password, `cqlsh`, `--proxy-user`,
+irssi, `mongo -p`, frp, `chisel`, 3proxy, `john --show`, aircrack-ng, PlatformIO, Zigbee2MQTT,
+Node-RED, Concourse, `dotnet nuget`, Maven's GPG passphrase, `wpa_cli`, Authelia, signify and Nebula
+keys, Gotify, Paperless, an Incus trust token, `ejabberdctl` and NZBGet; negatives such as
+certificate serials, etcd member ids, a yescrypt hash, BSSIDs, `ext_pan_id`, Node-RED ids, signify
+public keys, Nebula certificates, GPG key ids, `*_FILE` settings, `${VAR}`, `appid`, `wpa_cli
+status`, SHA-256 digests and an irssi connection without a password.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -3746,6 +3756,197 @@ def nineteenth_negative_case(rng):
             f"ADMIN_TOKEN='$argon2id$v=19$m=65540,t=3,p=4${base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}${base64.b64encode(rng.randbytes(32)).decode().rstrip('=')}'"]
 
 
+def twentieth_secret_case(rng):
+    """The twentieth pool (`--pool twentieth`): written after the nineteenth pool had been through
+    one round, before any rule was run on it, from places none of the nineteen earlier pools has:
+    Certbot's `dns_cloudflare_api_token`, `ddclient.conf`, davfs2's `secrets`, PPP's `chap-secrets`,
+    `jarsigner -storepass -keypass`, `apksigner --ks-pass pass:`, `xcrun notarytool --password`,
+    `etcdctl --user`, Keycloak's `KC_BOOTSTRAP_ADMIN_PASSWORD`, `cqlsh -p`, curl's `--proxy-user`,
+    irssi's `/connect` with a password, the legacy `mongo -p`, frp's `auth.token`, `chisel --auth`,
+    3proxy's `users name:CL:pass`, `john --show`, aircrack-ng's `KEY FOUND!`, PlatformIO's
+    `upload_flags = --auth=`, Zigbee2MQTT's `network_key`, Node-RED's `credentialSecret`, Concourse's
+    `fly login -p`, `dotnet nuget add source -p`, Maven's `-Dgpg.passphrase=`, `wpa_cli set_network
+    psk`, Authelia's `jwt_secret` and session `secret`, a signify secret key, a Nebula private key,
+    Gotify's `?token=`, Paperless's `PAPERLESS_SECRET_KEY` and `PAPERLESS_DBPASS`, an Incus trust
+    token wider than the screen (wrapped as a terminal wraps it), `ejabberdctl register` and
+    NZBGet's `ControlPassword`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    if choice == 0:
+        v = rand(rng, ALNUM + "_-", 40)
+        return "api_key", ["$ sudo cat /etc/letsencrypt/cloudflare.ini", "# Cloudflare API token used by Certbot",
+                           f"dns_cloudflare_api_token = {v}"], [v]
+    if choice == 1:
+        v = rand(rng, HEX, 32)
+        return "password", ["# /etc/ddclient.conf", "use=web, web=dynamicdns.park-your-domain.com/getip", "protocol=namecheap",
+                            "server=dynamicdns.park-your-domain.com", "login=acme.io", f"password={v}", "@, www"], [v]
+    if choice == 2:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["$ sudo tail -2 /etc/davfs2/secrets", "# personal WebDAV",
+                            f"https://cloud.acme.io/remote.php/dav/files/{user}/   {user}   {v}"], [v]
+    if choice == 3:
+        v = plain_password(rng).replace(" ", "")
+        shown = f'"{v}"' if rng.random() < 0.5 else v
+        return "password", ["# /etc/ppp/chap-secrets", "# client        server  secret              IP addresses",
+                            f"{user}        *       {shown}        *"], [v]
+    if choice == 4:
+        v, w = plain_password(rng).replace(" ", ""), plain_password(rng).replace(" ", "")
+        return "password", [f"$ jarsigner -keystore release.jks -storepass {v} -keypass {w} app.apk release", "jar signed."], [v, w]
+    if choice == 5:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ apksigner sign --ks release.jks --ks-key-alias upload --ks-pass pass:{v} app-release.apk"], [v]
+    if choice == 6:
+        v = "-".join(rand(rng, string.ascii_lowercase, 4) for _ in range(4))
+        return "password", [f"$ xcrun notarytool submit App.zip --apple-id {user}@acme.io --team-id {rand(rng, string.ascii_uppercase + string.digits, 10)} \\",
+                            f"    --password {v} --wait", "Conducting pre-submission checks for App.zip and initiating connection to the Apple notary service..."], [v]
+    if choice == 7:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ etcdctl --endpoints=https://10.0.0.11:2379 --user root:{v} member list",
+                            f"{rand(rng, HEX, 16)}, started, etcd-1, https://10.0.0.11:2380, https://10.0.0.11:2379, false"], [v]
+    if choice == 8:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ docker run -p 8080:8080 -e KC_BOOTSTRAP_ADMIN_USERNAME=admin -e KC_BOOTSTRAP_ADMIN_PASSWORD={v} \\",
+                            "    quay.io/keycloak/keycloak:26.0 start-dev"], [v]
+    if choice == 9:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ cqlsh 10.0.0.21 9042 -u cassandra -p {v}", "Connected to Prod Cluster at 10.0.0.21:9042",
+                            "[cqlsh 6.1.0 | Cassandra 4.1.5 | CQL spec 3.4.6 | Native protocol v5]", "cqlsh>"], [v]
+    if choice == 10:
+        v = plain_password(rng).replace(" ", "")
+        flag = rng.choice(["--proxy-user", "-U"])
+        return "password", [f"$ curl -x http://proxy.acme.io:3128 {flag} {user}:{v} -I https://example.com", "HTTP/1.1 200 Connection established"], [v]
+    if choice == 11:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"[10:42] /connect -tls irc.libera.chat 6697 {v} {user}",
+                            "[10:42] -!- Irssi: Looking up irc.libera.chat", "[10:42] -!- Irssi: Connection to irc.libera.chat established"], [v]
+    if choice == 12:
+        v = plain_password(rng)
+        return "password", [f"$ mongo --host db01.acme.io -u admin -p '{v}' --authenticationDatabase admin", "MongoDB shell version v4.4.29",
+                            "connecting to: mongodb://db01.acme.io:27017/?authSource=admin"], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["# frpc.toml", 'serverAddr = "203.0.113.40"', "serverPort = 7000", 'auth.method = "token"', f'auth.token = "{v}"'], [v]
+    if choice == 14:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ chisel client --auth {user}:{v} https://tunnel.acme.io R:2222:localhost:22",
+                            "2026/11/28 10:12:44 client: Connected (Latency 21.4ms)"], [v]
+    if choice == 15:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["# /etc/3proxy/3proxy.cfg", "nserver 1.1.1.1", f"users {user}:CL:{v}", "auth strong", "socks -p1080"], [v]
+    if choice == 16:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["$ john --show shadow.txt", f"{user}:{v}:19700:0:99999:7:::", "", "1 password hash cracked, 0 left"], [v]
+    if choice == 17:
+        v = plain_password(rng).replace(" ", "")
+        master = " ".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(16))
+        return "password", ["                          Aircrack-ng 1.7", f"      [00:00:03] {rng.randint(1000, 14000)}/14344391 keys tested (4096.33 k/s)",
+                            f"                       KEY FOUND! [ {v} ]", f"      Master Key     : {master}"], [v]
+    if choice == 18:
+        v = plain_password(rng).replace(" ", "").replace(";", "")
+        return "password", ["; platformio.ini", "[env:esp32-ota]", "upload_protocol = espota", "upload_port = 192.168.1.50", f"upload_flags = --auth={v}"], [v]
+    if choice == 19:
+        numbers = [rng.randint(0, 255) for _ in range(16)]
+        v = ", ".join(map(str, numbers))
+        return "api_key", ["# zigbee2mqtt/configuration.yaml", "advanced:", f"  pan_id: {rng.randint(1000, 9999)}", f"  network_key: [{v}]",
+                           "  channel: 11"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["// ~/.node-red/settings.js", "module.exports = {", '    flowFile: "flows.json",', f'    credentialSecret: "{v}",',
+                           "    uiPort: process.env.PORT || 1880,"], [v]
+    if choice == 21:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ fly -t ci login -c https://ci.acme.io -u admin -p {v}", "logging in to team 'main'", "", "target saved"], [v]
+    if choice == 22:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ dotnet nuget add source https://nuget.acme.io/v3/index.json -n acme -u {user} -p {v} \\",
+                            "    --store-password-in-clear-text", "Package source with Name: acme added successfully."], [v]
+    if choice == 23:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ mvn clean deploy -P release -Dgpg.passphrase={v} -DskipTests", "[INFO] Scanning for projects..."], [v]
+    if choice == 24:
+        v = plain_password(rng).replace(" ", "")
+        return "password", ["$ sudo wpa_cli -i wlan0", "> add_network", "1", f'> set_network 1 ssid "HomeNet"', "OK", f'> set_network 1 psk "{v}"', "OK"], [v]
+    if choice == 25:
+        v, w = rand(rng, ALNUM, 64), rand(rng, ALNUM, 48)
+        return "api_key", ["# authelia/configuration.yml", "identity_validation:", "  reset_password:", f"    jwt_secret: '{v}'", "session:",
+                           f"  secret: '{w}'"], [v, w]
+    if choice == 26:
+        body = base64.b64encode(b"EdBK" + bytes(4) + rng.randbytes(96)).decode()
+        return "api_key", ["$ cat ~/.signify/acme-release.sec", "untrusted comment: signify secret key", body], [body[12:]]
+    if choice == 27:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ sudo cat /etc/nebula/host.key", "-----BEGIN NEBULA X25519 PRIVATE KEY-----", v, "-----END NEBULA X25519 PRIVATE KEY-----"], [v]
+    if choice == 28:
+        v = "A" + rand(rng, ALNUM + "._-", 14)
+        return "api_key", [f'$ curl "https://push.acme.io/message?token={v}" -F "title=Backup" -F "message=done"',
+                           '{"id":' + str(rng.randint(10, 999)) + ',"appid":3,"message":"done","title":"Backup","priority":0}'], [v]
+    if choice == 29:
+        v, w = rand(rng, ALNUM + "!@#%^&*(-_=+)", 50), plain_password(rng).replace(" ", "")
+        return "api_key", ["# docker-compose.env", "PAPERLESS_DBHOST=db", "PAPERLESS_DBUSER=paperless", f"PAPERLESS_DBPASS={w}",
+                           f"PAPERLESS_SECRET_KEY={v}", "PAPERLESS_OCR_LANGUAGE=deu+eng"], [v, w]
+    if choice == 30:
+        payload = {"client_name": "lena-laptop", "fingerprint": rand(rng, HEX, 64), "addresses": ["10.0.0.5:8443"],
+                   "secret": rand(rng, HEX, 64), "expires_at": "0001-01-01T00:00:00Z"}
+        v = base64.b64encode(json.dumps(payload, separators=(",", ":")).encode()).decode()
+        return "api_key", ["$ incus config trust add lena-laptop", "Client lena-laptop certificate add token:", v], [v[90:]]
+    if choice == 31:
+        v = plain_password(rng).replace(" ", "")
+        return "password", [f"$ sudo ejabberdctl register {user} chat.acme.io {v}", f"User {user}@chat.acme.io successfully registered"], [v]
+    v = plain_password(rng).replace(" ", "")
+    return "password", ["# ~/.nzbget/nzbget.conf", "ControlIP=0.0.0.0", "ControlPort=6789", "ControlUsername=nzbget", f"ControlPassword={v}",
+                        "SecureControl=no"], [v]
+
+
+def twentieth_negative_case(rng):
+    choice = rng.randrange(18)
+    if choice == 0:
+        return ["$ sudo certbot certificates", "  Certificate Name: acme.io", f"    Serial Number: {rand(rng, HEX, 36)}", "    Key Type: ECDSA",
+                "    Certificate Path: /etc/letsencrypt/live/acme.io/fullchain.pem"]
+    if choice == 1:
+        return ["$ etcdctl member list -w table"] + [f"| {rand(rng, HEX, 16)} | started | etcd-{i} | https://10.0.0.1{i}:2380 | false |" for i in range(1, 4)]
+    if choice == 2:
+        salt, digest = rand(rng, "./" + ALNUM, 22), rand(rng, "./" + ALNUM, 43)
+        return ["$ head -1 shadow.txt", f"lena:$y$j9T${salt}${digest}:19700:0:99999:7:::", "$ john --show shadow.txt", "0 password hashes cracked, 1 left"]
+    if choice == 3:
+        bssid = ":".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(6))
+        return [" BSSID              PWR  Beacons    #Data, #/s  CH   MB   ENC CIPHER  AUTH ESSID",
+                f" {bssid}  -42       {rng.randint(10, 99)}        3    0   6  360   WPA2 CCMP   PSK  HomeNet"]
+    if choice == 4:
+        return ["# zigbee2mqtt/configuration.yaml", "advanced:", "  pan_id: GENERATE", f"  ext_pan_id: [{', '.join(str(rng.randint(0, 255)) for _ in range(8))}]",
+                "  network_key: GENERATE"]
+    if choice == 5:
+        return ["[", "  {", f'    "id": "{rand(rng, HEX, 16)}",', '    "type": "mqtt-broker",', '    "broker": "localhost",', '    "credentials": {}', "  }", "]"]
+    if choice == 6:
+        return ["$ cat ~/.signify/acme-release.pub", "untrusted comment: signify public key", base64.b64encode(b"Ed" + rng.randbytes(40)).decode()]
+    if choice == 7:
+        body = base64.b64encode(rng.randbytes(150)).decode()
+        return ["$ cat /etc/nebula/host.crt", "-----BEGIN NEBULA CERTIFICATE-----", body[:64], body[64:128], body[128:], "-----END NEBULA CERTIFICATE-----"]
+    if choice == 8:
+        return ["$ dotnet nuget list source", "Registered Sources:", "  1.  nuget.org [Enabled]", "      https://api.nuget.org/v3/index.json",
+                "  2.  acme [Enabled]", "      https://nuget.acme.io/v3/index.json"]
+    if choice == 9:
+        return ["[INFO] --- gpg:3.2.4:sign (sign-artifacts) @ shop ---", f"[INFO] Signer 'default' is signing 4 files with key {rand(rng, '0123456789ABCDEF', 16)}"]
+    if choice == 10:
+        return ["$ frpc status -c frpc.toml", "TCP", "NAME   STATUS   LOCAL_ADDR     PLUGIN  REMOTE_ADDR", "ssh    running  127.0.0.1:22           203.0.113.40:6000"]
+    if choice == 11:
+        return ["# authelia.env", "AUTHELIA_IDENTITY_VALIDATION_RESET_PASSWORD_JWT_SECRET_FILE=/run/secrets/jwt",
+                "AUTHELIA_SESSION_SECRET_FILE=/run/secrets/session", "AUTHELIA_STORAGE_ENCRYPTION_KEY_FILE=/run/secrets/storage"]
+    if choice == 12:
+        return ["# docker-compose.env", "PAPERLESS_TIME_ZONE=Europe/Berlin", "PAPERLESS_SECRET_KEY=${PAPERLESS_SECRET_KEY}", "PAPERLESS_CONSUMER_POLLING=0"]
+    if choice == 13:
+        return ['$ curl https://push.acme.io/message -H "X-Gotify-Key: $GOTIFY_TOKEN" -F "title=Backup"',
+                '{"id":' + str(rng.randint(10, 999)) + ',"appid":3,"message":"done","title":"Backup","priority":0,"date":"2026-11-28T10:12:44Z"}']
+    if choice == 14:
+        return ["$ sudo wpa_cli -i wlan0 status", f"bssid={':'.join(rand(rng, HEX, 2) for _ in range(6))}", "ssid=HomeNet", "pairwise_cipher=CCMP",
+                "key_mgmt=WPA2-PSK", "wpa_state=COMPLETED"]
+    if choice == 15:
+        return ["$ sudo ejabberdctl registered_users chat.acme.io", "admin", "lena", "tomas"]
+    if choice == 16:
+        return ["$ jarsigner -verify -verbose app.apk | tail -3", f"  SHA-256 digest: {base64.b64encode(rng.randbytes(32)).decode()}", "jar verified."]
+    return ["[10:42] /connect -tls irc.libera.chat 6697", "[10:42] -!- Irssi: Connection to irc.libera.chat established",
+            f"[10:42] -!- Your host is tantalum.libera.chat[{rng.randint(1, 254)}.{rng.randint(1, 254)}.0.1/6697], running version solanum-1.0-dev"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -3786,16 +3987,22 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "sixteenth": (sixteenth_secret_case, sixteenth_negative_case),
          "seventeenth": (seventeenth_secret_case, seventeenth_negative_case),
          "eighteenth": (eighteenth_secret_case, eighteenth_negative_case),
-         "nineteenth": (nineteenth_secret_case, nineteenth_negative_case)}
+         "nineteenth": (nineteenth_secret_case, nineteenth_negative_case),
+         "twentieth": (twentieth_secret_case, twentieth_negative_case)}
+# Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
+# off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
+WRAPPING_POOLS = {"twentieth"}
 
 
-def page(lines, font, px, theme, mono):
+def page(lines, font, px, theme, mono, wrap=False):
     bg, fg = THEMES[theme]
+    # (A terminal breaks a long line at the page's edge, inside a word: `break-all`.)
+    layout = "white-space: pre-wrap; word-break: break-all; max-width: 1556px;" if wrap else "white-space: pre;"
     body = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
     return f"""<!doctype html><html><head><meta charset="utf-8"><style>
       body {{ margin: 0; background: {bg}; color: {fg}; }}
       #screen {{ display: inline-block; padding: 18px 22px; font-family: '{font}'; font-size: {px}px; line-height: 1.45;
-                white-space: pre; {'' if mono else 'letter-spacing: 0;'} }}
+                {layout} {'' if mono else 'letter-spacing: 0;'} }}
     </style></head><body><div id="screen">{body}</div></body></html>"""
 
 
@@ -3825,7 +4032,7 @@ def render(args):
             theme = rng.choice(list(THEMES))
             name = f"s{args.seed}_{index:04d}.png"
             with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
-                f.write(page(lines, font, px, theme, family == "mono"))
+                f.write(page(lines, font, px, theme, family == "mono", wrap=args.pool in WRAPPING_POOLS))
             driver.get("file://" + f.name)
             driver.find_element(By.ID, "screen").screenshot(os.path.join(args.out, name))
             os.unlink(f.name)
@@ -3940,7 +4147,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the sixteenth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twentieth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
