@@ -22,9 +22,12 @@ extension SecretScan {
     /// after it is too short, or no password (``isPasswordValue(_:quoted:)``). The option is looked
     /// for within 300 characters of the tool's name: a line of many names costs no more than that each.
     /// Also a wallet's `bitcoin-cli walletpassphrase '…'`, Mumble's `murmurd -supw …`, IRC's
-    /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`.
+    /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`; irssi's
+    /// `/connect [-tls] HOST PORT PASSWORD [NICK]` (and `/server add`), aircrack-ng's `KEY FOUND! [ … ]`,
+    /// and a bare `--auth=` given no `user:` (espota's and PlatformIO's `upload_flags = --auth=…`,
+    /// OCR may drop a dash; a mode's word, `--auth=none`, is no password).
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|-{1,2}auth=(?![^\s:]{1,64}:))"#)
     /// An SNMPv3 user in `snmpd.conf`: `createUser NAME SHA "…" AES "…"`; each pass phrase's start
     /// (groups 1 and 2; the second is optional).
     static let snmpCreateUser = TextMatcher(
@@ -78,6 +81,24 @@ extension SecretScan {
     /// The cue, the tool and its options that take a password, each on the tool's line.
     static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
         ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag)]
+    /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
+    static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
+    /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
+    /// (`name:password:1000:1000:Name:/home/…`); group 1 the password's field.
+    /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`.)
+    static let accountLine = TextMatcher(
+        #"(?m)^[ \t]*[a-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:|\d{1,10}:\d{1,10}:[^:\n]{0,128}:[/~])"#)
+    /// Whether an account line's password field holds a password as typed (`john --show`'s output,
+    /// a list of cracked or seeded accounts), not what the files hold: a hash (`$6$…`, `$y$…`, a
+    /// DES crypt's 13 characters), a lock (`!`, `*`, `!!`, `*LK*`) or the `x` that points to `shadow`.
+    static func isClearAccountPassword(_ field: String) -> Bool {
+        // (Nor is an address's rest after its scheme: `http://…/f?p=labs:49:::::`.)
+        guard !field.contains("$"), !field.hasPrefix("/"), !field.allSatisfy({ "!*".contains($0) }), !["x", "NP", "LK", "*LK*", "*NP*"].contains(field) else { return false }
+        // (A lock may come before the hash: `!` or `*` then the 13 characters.)
+        let hash = field.drop { "!*".contains($0) }
+        if hash.count == 13, hash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "/") }) { return false }
+        return isPasswordValue(field, quoted: true)
+    }
     /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
     static let literalOfASecret = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])--from-literal[ \t]*=[ \t]*[A-Za-z0-9_.\-]{1,64}[ \t]*="#)
     /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
@@ -92,7 +113,7 @@ extension SecretScan {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
-                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass") {
+                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect", "server add", "key found", "-auth=") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("createuser") {
@@ -178,6 +199,17 @@ extension SecretScan {
                 for flag in Self.secretValueFlag.matches(in: text, within: [line]) where flag.start >= name.end {
                     add(after: flag.end)
                 }
+            }
+        }
+        if mentions(":cl:") {
+            for match in Self.clearProxyUser.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        // (Shadow's empty last fields, `:::`, or its default maximum age: a cue most texts lack.)
+        if mentions(":::", "99999", ":/bin/", ":/usr/") {
+            for match in Self.accountLine.matches(in: text) {
+                guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2,
+                      Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
         if mentions("chpasswd") {

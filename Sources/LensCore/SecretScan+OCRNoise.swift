@@ -481,6 +481,16 @@ extension SecretScan {
                 (start, end, quoted) = after
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
+            // A parameter's value in an address ends at the next parameter's `&`
+            // (`?page_token=nextPageToken&limit=20`: `limit=20` makes no token of it).
+            let inQuery = !quoted && match.range(1).map { $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) } == true
+            if inQuery, let ampersand = utf8[start..<end].firstIndex(of: 0x26), ampersand > start { end = ampersand }
+            // A key given as its bytes (Zigbee2MQTT's `network_key: [51, 0, 126, …]`): the list.
+            if !quoted, let list = byteListEnd(from: start) {
+                read = (start, list)
+                found.append(secret(kind, nil, start, list))
+                continue
+            }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
@@ -510,7 +520,9 @@ extension SecretScan {
                 let dashed = !quoted && separator == nil && utf8[start] == 0x2D && wordsOnlyBefore(match.start)
                 // After a tool's option (`-storepass Xue! g6C%up-OmT`: OCR split it after a symbol),
                 // a value that looks like a secret on its own will do.
-                let afterOption = separator == nil && identifier.hasPrefix("-") && Self.looksLikeSecretOnItsOwn(value)
+                // (Or an app-specific password's four groups of small letters: `notarytool --password abcd-efgh-ijkl-mnop`.)
+                let afterOption = separator == nil && identifier.hasPrefix("-")
+                    && (Self.looksLikeSecretOnItsOwn(value) || kind == .password && Self.appPasswordGroups.firstMatch(in: value) != nil)
                 guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) || afterOption else { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
@@ -521,13 +533,16 @@ extension SecretScan {
                 // (A tool's option is no pass of that kind: `-storepass …`.)
                 // (But a mail client's `Pass` setting is, under or after its `User`: `.mbsyncrc`'s
                 // `User ana` / `Pass "…"`, `.fetchmailrc`'s `user "ana" pass "…"`.)
+                // (Nor is a pre-shared key's `psk` before a quoted value: `wpa_cli`'s `set_network 1 psk "…"`;
+                // `airodump-ng`'s column `PSK  HomeNet` names the network.)
                 if separator == nil, kind == .password, !["passw", "pwd", "passphrase"].contains(where: lower.contains),
+                   !(quoted && lower.hasSuffix("psk")),
                    !(lower.hasPrefix("-") && lower.hasSuffix("pass")), !(lower == "pass" && userNamed(before: match.start)) { continue }
                 // And the name ends with what it holds: `ldap_parse_password_expiring_control to
                 // libldap-2.4` names a function about passwords, not one.
                 // (A numbered one too: `Password1 …`.)
                 let unnumbered = String(lower.reversed().drop(while: \.isNumber).reversed())
-                guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "secret", "token", "key"]
+                guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk", "secret", "token", "key"]
                     .contains(where: unnumbered.hasSuffix) else { continue }
             }
             switch kind {
@@ -545,7 +560,7 @@ extension SecretScan {
                 // (`BINANCE_API_KEY=y434UD cbt e3j 1kSHEnDn0j VM8MX…`): the line's pieces to its end
                 // (eight at most), when together they are a token.
                 var value = value
-                if !quoted, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
+                if !quoted, !inQuery, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
                    let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
                    case let whole = squeezed(start, last.end), Self.isRandomToken(Self.withoutOCRJunk(whole)) {
                     end = last.end
@@ -557,8 +572,30 @@ extension SecretScan {
                 let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
+                // Unquoted, a long value of a key's whole alphabet (Django's and Paperless's
+                // `SECRET_KEY=c1Bw_5^b3yntoU!K#DMX_(G1…`): 32+ characters, letters, digits and two
+                // kinds of symbols or more (no variable's `${…}`), as no name, path or sentence is.
+                // (OCR may split it: its pieces to the line's end, none a word, are its.)
+                // (Not settings in a row, `…;EndpointSuffix=…`, nor text an address encoded, `Root%20CA%20…`.)
+                let isSymbolicKey = { (value: String) in
+                    value.count >= 32 && Self.entropy(value) >= 4.2 && !"${%<".contains(value.first ?? " ")
+                        && !value.contains(";") && !value.contains("\"") && Self.percentEncoding.firstMatch(in: value) == nil
+                        && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+                        && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && Self.isSecretLiteral(value)
+                }
+                var symbolic = false
+                if !quoted, !inQuery, separator == "=" || separator == ":" {
+                    if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
+                       !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), isSymbolicKey(whole) {
+                        end = last.end
+                        value = whole
+                        symbolic = true
+                    } else {
+                        symbolic = isSymbolicKey(value)
+                    }
+                }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
-                if !(literal || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
+                if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
                     // A shorter value given to a bare `secret` with `=` or `:` that looks like a
                     // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one;
                     // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value;
@@ -576,6 +613,52 @@ extension SecretScan {
         }
         return found
     }
+
+    /// Where a list of a key's bytes that opens at `index` closes (Zigbee2MQTT's `[51, 0, 126, …]`,
+    /// C's `{0x2b, 0x7e, …}`): 8 to 64 numbers of one byte each (decimal or `0x` hexadecimal) between
+    /// commas (OCR may read one as a stop, a `0` as `@` or `O`), within 512 bytes; nil for anything else.
+    /// (No library reads a list this loose; a few lines of scanning do.)
+    func byteListEnd(from index: Int) -> Int? {
+        guard index < utf8.count, utf8[index] == 0x5B || utf8[index] == 0x7B else { return nil }
+        let closing: UInt8 = utf8[index] == 0x5B ? 0x5D : 0x7D, limit = min(utf8.count, index + 512)
+        var i = index + 1, count = 0
+        func skipSpaces() { while i < limit, Self.isSpace(utf8[i]) || Self.isLineBreak(utf8[i]) { i += 1 } }
+        while true {
+            skipSpaces()
+            guard i < limit else { return nil }
+            if utf8[i] == closing { return count >= 8 ? i + 1 : nil }
+            var number = 0, digits = 0
+            if utf8[i] == 0x30, i + 1 < limit, utf8[i + 1] | 0x20 == 0x78 {
+                i += 2
+                while i < limit, let digit = Self.hexValue(utf8[i]), digits < 2 { number = number * 16 + digit; digits += 1; i += 1 }
+            } else {
+                // (OCR may read a `0` as `@` or `O`: `[51, @, 126, …]`.)
+                while i < limit, digits < 3, case let byte = utf8[i], (0x30...0x39).contains(byte) || byte == 0x40 || byte == 0x4F || byte == 0x6F {
+                    number = number * 10 + ((0x30...0x39).contains(byte) ? Int(byte - 0x30) : 0)
+                    digits += 1
+                    i += 1
+                }
+            }
+            guard digits > 0, number <= 255 else { return nil }
+            count += 1
+            guard count <= 64 else { return nil }
+            skipSpaces()
+            guard i < limit else { return nil }
+            if utf8[i] == 0x2C || utf8[i] == 0x2E { i += 1 } else if utf8[i] != closing { return nil }
+        }
+    }
+
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x46: Int(byte - 0x41 + 10)
+        case 0x61...0x66: Int(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+
+    /// A byte an address encoded (`%20`, `%3A`).
+    static let percentEncoding = TextMatcher(#"%[0-9A-F]{2}"#)
 
     /// A file's absolute path (`/etc/…/key-pass.txt`, `~/.config/…`): two or more parts.
     static let absolutePath = TextMatcher(#"^(?:~|/[A-Za-z0-9_.\-]{1,64})/[A-Za-z0-9_.\-]{1,64}(?:/[A-Za-z0-9_.\-]{1,64}){0,16}$"#)

@@ -364,9 +364,21 @@ extension SecretScan {
         let startsItsLine = lineStart == 0 || Self.isLineBreak(utf8[lineStart - 1])
         guard startsItsLine || secret.end - secret.start >= 40 else { return secret }
         var result = secret
-        for _ in 0..<16 {
+        var previousLength = secret.end - lineStart
+        for round in 0..<16 {
             var index = result.end
             while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+            // (On the key's own line, a scrap or two OCR cut from its end may follow it: `[key] KSNFJQXYZ`.)
+            if round == 0, startsItsLine, index < utf8.count, !Self.isLineBreak(utf8[index]) {
+                var scrapEnd = index, scraps = 0
+                while scrapEnd < utf8.count, !Self.isLineBreak(utf8[scrapEnd]), scrapEnd - index < 48,
+                      Self.isTokenLetterOrJunk(utf8[scrapEnd]) || "+/=_-. \t".utf8.contains(utf8[scrapEnd]) {
+                    if Self.isSpace(utf8[scrapEnd]), scrapEnd > index, !Self.isSpace(utf8[scrapEnd - 1]) { scraps += 1 }
+                    scrapEnd += 1
+                }
+                guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]), scraps <= 1 else { break }
+                index = scrapEnd
+            }
             guard index < utf8.count, utf8[index] == 0x0A || utf8[index] == 0x0D else { break }
             while index < utf8.count, Self.isLineBreak(utf8[index]) || Self.isSpace(utf8[index]) { index += 1 }
             let start = index
@@ -384,7 +396,21 @@ extension SecretScan {
             }
             var end = index
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
-            guard end - start >= 16, spaces <= 6, case let piece = Self.withoutOCRJunk(squeezed(start, end)), Self.isRandomToken(piece) else { break }
+            // OCR splits a line of base64 often (`ZYTIXZTQyZj FKN2TOODdhYTcwNGM5Y zZRhMzY40WJ Mj …`): a
+            // space per six characters, when the pieces are no sentence's words. The wrap's last
+            // line may be short (`wosZsDFPCs=`): shorter than the one before, 8+ characters that
+            // look like a secret on their own; nothing goes on after it.
+            let length = end - start
+            guard length >= 8, spaces <= max(6, length / 6), case let piece = Self.withoutOCRJunk(squeezed(start, end)) else { break }
+            let isLastLine = length < 16 || length * 4 < previousLength * 3
+            // (A short last line is one piece, its `=` base64's padding at its end: `DNS = 8.8.8.8` is a setting.)
+            let shortEnd = isLastLine && spaces == 0 && piece.count >= 8 && !piece.drop(while: { $0 != "=" }).contains(where: { $0 != "=" })
+                && Self.looksLikeSecretOnItsOwn(piece)
+            guard Self.isRandomToken(piece) || shortEnd else { break }
+            if spaces > 6 {
+                let words = utf8[start..<end].split(whereSeparator: Self.isSpace)
+                guard words.filter({ isSentenceWord(($0.startIndex, $0.endIndex)) }).count * 3 < words.count else { break }
+            }
             // Under a key that came after its label, the next line must be the key's alone: it
             // starts with a key's character, holds no word (`$ aws configure set …` is the next
             // command) and is no hash.
@@ -396,6 +422,8 @@ extension SecretScan {
                       }) else { break }
             }
             result.end = end
+            if isLastLine { break }
+            previousLength = length
         }
         return result
     }

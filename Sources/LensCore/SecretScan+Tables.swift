@@ -78,18 +78,30 @@ extension SecretScan {
         var found: [Secret] = []
         var index = 0
         while index < lines.count {
-            let header = lines[index]
+            var header = lines[index]
             index += 1
             // (A byte search first: most lines name no secret.)
             guard header.count <= 200, headerWords.contains(where: { Self.holds(lowered[header], $0) }) else { continue }
+            // A config file's legend of its columns, commented out (PPP's `chap-secrets`: `# client
+            // server  secret  IP addresses`), heads the rows below it, its names in small letters too.
+            var legendStart = header.lowerBound
+            while legendStart < header.upperBound, Self.isSpace(utf8[legendStart]) { legendStart += 1 }
+            let commented = legendStart + 1 < header.upperBound && utf8[legendStart] == 0x23 && Self.isSpace(utf8[legendStart + 1])
+            if commented {
+                legendStart += 1
+                while legendStart < header.upperBound, Self.isSpace(utf8[legendStart]) { legendStart += 1 }
+                header = legendStart..<header.upperBound
+            }
             let separator: CellSeparator = utf8[header].filter({ $0 == 0x7C }).count >= 2 ? .bars
                 : utf8[header].filter({ $0 == 0x2C }).count >= 2 ? .commas : .spaces
             let commas = separator == .commas, delimited = separator != .spaces
             let names = cells(of: header, separatedBy: separator)
             // A header is names, not a sentence that holds `password`: a CSV's identifiers, a
             // table's capitalized words (`Service  Login  Password`).
+            // (A legend is three words or more, each of letters alone: `# ifdef calc_pass_height` is code.)
             guard names.count >= 2, names.count <= 12,
-                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
+                  !commented || names.count >= 3 && names.allSatisfy({ utf8[$0].allSatisfy(Self.isLetter) }),
+                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || commented || utf8[$0.lowerBound] < 0x5B) }),
                   let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
             // A header laid out with runs of spaces between its names: a row's cells may hold one space,
             // as a name may (`User Name`).
@@ -99,6 +111,8 @@ extension SecretScan {
             let kind = Self.secretColumnKind(slice(names[column].lowerBound, names[column].upperBound)) ?? .password
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
                 let line = lines[row]
+                // (Under a legend, a comment is no row: `# another entry`.)
+                if commented, utf8[line].first(where: { !Self.isSpace($0) }) == 0x23 { row += 1; continue }
                 let values = cells(of: line, separatedBy: separator)
                 let wideValues = wideColumn != nil ? cells(of: line, separatedBy: .wideSpaces) : []
                 row += 1
@@ -112,6 +126,12 @@ extension SecretScan {
                     // A row with an empty cell (`influx auth create`'s Description): each cell under the
                     // header's name it starts beneath, as a terminal lays a table out in columns.
                     range = cell
+                } else if separator == .spaces, wideNames.count < 2, values.count == names.count - 1, column < values.count - 1,
+                          Self.looksLikeSecretOnItsOwn(squeezed(values[column].lowerBound, values[column].upperBound)) {
+                    // OCR made one space of each run in the header too, so a name of two words
+                    // (`IP addresses`) counts twice: a cell before the last, counted from the left, that
+                    // looks like a secret on its own is the column's (`tomas * "3G&KBdorRh5" *`).
+                    range = values[column]
                 } else if separator == .spaces, values.count > names.count, values.count <= names.count + 2,
                           column == names.count - 1 || column > 0 && names.count >= 3 {
                     // OCR made one space of each run, or split the password: the cells before its
@@ -176,6 +196,8 @@ extension SecretScan {
     /// (OCR may put a space beside a `_` of the name, read a `_` as a space, or a stop or a `_` after it.)
     static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:(?: ?_ ?| )[A-Z0-9]+)+)_?[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
 
+    static let capitalsThenEquals = TextMatcher(#"^[A-Z][A-Z0-9_]*="#)
+
     func namedRows() -> [Secret] {
         guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
         return Self.namedRow.matches(in: text).compactMap { match in
@@ -185,6 +207,9 @@ extension SecretScan {
             var rest = end
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             let value = squeezed(start, end)
+            // A last word in capitals then `=` is the name's (OCR read its `_` as a space:
+            // `…_JWT SECRET FILE=/run/secrets/jwt`): an assignment, read by ``labelledValues()``.
+            if Self.capitalsThenEquals.firstMatch(in: value) != nil { return nil }
             // Last on its line, or a column of a table with more after it (a dashboard's row:
             // `DATABASE_PASSWORD  …  Production, Preview`) when it has 10+ characters.
             guard rest == utf8.count || Self.isLineBreak(utf8[rest]) || value.count >= 10, value.count >= 8,
@@ -436,14 +461,28 @@ extension SecretScan {
     /// A shell prompt and a command that prints a file whose own name (not its folder's) says it
     /// holds credentials: `sudo cat /etc/openvpn/client/auth.txt`, `type credentials.txt`, `cat
     /// ~/.config/app/password`. Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
-    /// may split the name at its dot: `auth. txt`.) A path of 256 bytes and a name of 128 at most:
+    /// may split the name at its dot: `auth. txt`.) Options may count lines: `tail -2`, `head -n 5`. A path of 256 bytes and a name of 128 at most:
     /// each start of the lazy path tries the name's look-ahead, so a piece of any length stays linear.
     static let credentialFilePrinting = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z]+[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
     /// Whether a shell's prompt starts at `index`: its mark alone, then a space or the line's end.
     func isPrompt(at index: Int) -> Bool {
         "$#%>❯".utf8.contains(utf8[index]) && (index + 1 == utf8.count || Self.isSpace(utf8[index + 1]) || Self.isLineBreak(utf8[index + 1]))
+    }
+
+    /// The runs of anything but spaces from `start` to `end` (one line); none past eight.
+    func fields(from start: Int, to end: Int) -> [Range<Int>] {
+        var fields: [Range<Int>] = [], index = start
+        while index < end {
+            while index < end, Self.isSpace(utf8[index]) { index += 1 }
+            guard index < end else { break }
+            let fieldStart = index
+            while index < end, !Self.isSpace(utf8[index]) { index += 1 }
+            fields.append(fieldStart..<index)
+            if fields.count > 8 { return [] }
+        }
+        return fields
     }
 
     /// Whether the text ends after `index`'s line, or the next line that holds anything is a prompt.
@@ -467,6 +506,8 @@ extension SecretScan {
         var found: [Secret] = []
         for match in Self.credentialFilePrinting.matches(in: text) {
             var lineStart = match.end, printed = 0
+            // (After a user's `$` prompt, a line starting `# ` is the file's comment, not root's prompt.)
+            let mark = utf8[match.start..<match.end].first { !Self.isSpace($0) }
             for _ in 0..<8 where lineStart < utf8.count {
                 var lineEnd = lineStart
                 while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
@@ -478,7 +519,18 @@ extension SecretScan {
                 while start < lineEnd, Self.isSpace(utf8[start]) { start += 1 }
                 guard start < lineEnd else { continue }
                 // The next prompt ends what the file printed.
-                if isPrompt(at: start) { break }
+                if isPrompt(at: start), !(utf8[start] == 0x23 && mark != 0x23) { break }
+                // A line of three or four fields (davfs2's `secrets`: `https://…/dav/  ana  E9inovNxp3W0g`,
+                // a place, a user, a password): its last field, when that looks like a secret on its own
+                // and the first is a place (an address, a path, a host: a `/` or a `.` in it).
+                if utf8[start] != 0x23, case let fields = fields(from: start, to: lineEnd), (3...4).contains(fields.count),
+                   let last = fields.last, case let value = slice(last.lowerBound, last.upperBound), (6...64).contains(value.count),
+                   !value.contains("/"), !value.contains("="), Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value),
+                   let first = fields.first, utf8[first].contains(where: { $0 == 0x2F || $0 == 0x2E }) {
+                    printed += 1
+                    found.append(secret(.password, nil, last.lowerBound, last.upperBound))
+                    continue
+                }
                 // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
                 // (Nor a line that opens an object or a list, `"github-oauth": {`, nor a JSON entry,

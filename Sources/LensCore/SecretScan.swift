@@ -545,7 +545,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "-a ", "-a=", "creds", "auth",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "transmission") else { return [] }
         var found: [Secret] = []
@@ -646,7 +646,8 @@ struct SecretScan {
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--(?:src-|dest-)?creds|auth)(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth)(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).
@@ -753,6 +754,14 @@ struct SecretScan {
                let end = parameterEnd(from: match.end), case let token = Self.withoutOCRJunk(squeezed(start, end)),
                Self.isRandomToken(token) || Self.isRandomLetters(token) {
                 return secret(.apiKey, nil, start, end)
+            }
+            // A parameter's short token in an address (Gotify's `?token=AAReidVBArHDaEB`, 15
+            // characters): 12+ of a token's alphabet that switch between capitals, small letters
+            // and digits again and again (``looksLikeSecretOnItsOwn(_:)``), as a name does not.
+            if quoted == nil, match[2] == "=", value.count >= 12, match.start > 0, [0x3F, 0x26].contains(utf8[match.start - 1]),
+               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }), Self.looksLikeSecretOnItsOwn(value),
+               Self.entropy(value) >= 3.0 {
+                return secret(.apiKey, nil, match.end - value.utf8.count, match.end)
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`; random letters are a token too,
             // its digits read as letters: `dKMOgkKOTXFfJTqHgRFJ…`.)

@@ -168,6 +168,15 @@ struct HostileTextBench: ParsableCommand {
             "ID Description Token User Name Permissions\n"
                 + String(repeating: "0c5f2a9e4b1d7c3a Qz8vLm2kTx9 WoR3EuF7H2STcW82Rc ayfJTbN== ana [read:orgs]\n", count: max(1, size / 76))
         }),
+        // (The twenty-sixth round's: irssi's `/connect`, lists of a key's bytes, account lines, a
+        // commented legend over rows, `--auth=`.)
+        Kind(name: "/connect lines", make: repeated("/connect -tls irc.libera.chat 6697 Vb7qLm2Xz9 ana\n")),
+        Kind(name: "lists of a key's bytes", make: repeated("network_key: [51, 0, 126, 99, 189, 171, 99, 197, 7, 74, 174, 50]\n")),
+        Kind(name: "account lines", make: repeated("ana:Wq3z!Lm8Rtv:19700:0:99999:7:::\n")),
+        Kind(name: "a commented legend over rows", make: { size in
+            "# client        server  secret              IP addresses\n" + String(repeating: "ana        *       \"Tz4pWq9LmR\"        *\n", count: max(1, size / 40))
+        }),
+        Kind(name: "--auth= repeated", make: repeated("--auth=Jk5tRw9Qmx ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

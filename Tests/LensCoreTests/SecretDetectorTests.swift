@@ -486,6 +486,27 @@ struct SecretDetectorTests {
         Case(text: "{\n    \"bearer\": {\n        \"repo.acme.io\": \"Wq3zLm8RtvK2xYp9Nc4Hd7Fg1Js6Bt0Ve5Ua\"\n    }\n}", kind: .apiKey, value: "Wq3zLm8RtvK2xYp9Nc4H"),
         Case(text: "{\n    \"Parameter\": {\n        \"Name\": \"/prod/shop/db_password\",\n        \"Type\": \"SecureString\",\n        \"Value\": \"+7vLm2Xz9q\",\n        \"Version\": 3",
              kind: .password, value: "+7vLm2Xz9q"),
+        // The twenty-sixth round's places (values made up): a quoted `psk` after spaces, an app
+        // password after `--password`, a long key with symbols unquoted, a short token in an
+        // address, a key as a list of its bytes, irssi's positional password, aircrack-ng's found
+        // key, a bare `--auth=`, curl's proxy user, 3proxy's clear user, an account line with a
+        // password as typed, a commented legend over a secrets file's rows, a secrets file's fields.
+        Case(text: "> set_network 1 psk \"Tq8vLm2Xz_Go\"\nOK", kind: .password, value: "Tq8vLm2Xz_Go"),
+        Case(text: "$ xcrun notarytool submit App.zip --apple-id ana@acme.io \\\n    --password qwer-tzui-opas-dfgh --wait", kind: .password, value: "qwer-tzui-opas-dfgh"),
+        Case(text: "PAPERLESS_SECRET_KEY=h!D_%_8w0J!f2Z2O2yigMeqRApIQ^!0b5bxWQ0cw1QJm", kind: .apiKey, value: "h!D_%_8w0J!f2Z2O2yig"),
+        Case(text: "$ curl \"https://push.acme.io/message?token=AqRvLm2XzTkWp9.\" -F \"title=Backup\"", kind: .apiKey, value: "AqRvLm2XzTkWp9."),
+        Case(text: "advanced:\n  network_key: [51, 0, 126, 99, 189, 171, 99, 197, 7, 74, 174, 50, 106, 110, 191, 214]", kind: .apiKey,
+             value: "51, 0, 126, 99, 189, 171"),
+        Case(text: "[10:42] /connect -tls irc.libera.chat 6697 Vb7qLm2Xz9 ana", kind: .password, value: "Vb7qLm2Xz9"),
+        Case(text: "                       KEY FOUND! [ Hq7#vLm2Rz ]", kind: .password, value: "Hq7#vLm2Rz"),
+        Case(text: "upload_protocol = espota\nupload_flags = --auth=Jk5tRw9Qmx", kind: .password, value: "Jk5tRw9Qmx"),
+        Case(text: "$ curl -x http://proxy.acme.io:3128 -U ana:Pz3vLm8Rtq -I https://example.com", kind: .password, value: "Pz3vLm8Rtq"),
+        Case(text: "nserver 1.1.1.1\nusers ana:CL:Kq2#Lm9vRt\nauth strong", kind: .password, value: "Kq2#Lm9vRt"),
+        Case(text: "$ john --show shadow.txt\nana:Wq3z!Lm8Rtv:19700:0:99999:7:::", kind: .password, value: "Wq3z!Lm8Rtv"),
+        Case(text: "# client        server  secret              IP addresses\nana        *       \"Tz4pWq9LmR\"        *", kind: .apiKey,
+             value: "Tz4pWq9LmR"),
+        Case(text: "$ sudo tail -2 /etc/davfs2/secrets\n# personal WebDAV\nhttps://cloud.acme.io/remote.php/dav/files/ana/   ana   Hx8vKq2LmT", kind: .password,
+             value: "Hx8vKq2LmT"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1186,6 +1207,16 @@ struct SecretDetectorTests {
         #expect(masked.text.hasSuffix(" --data-binary --compressed -o out"))
     }
 
+    /// A token a terminal wrapped goes on to its last, short line, and stops there: a setting
+    /// under a key stays (`DNS = 8.8.8.8` is no scrap of it).
+    @Test func aWrappedTokenEndsAtItsLastLine() {
+        let token = "eyJjbGllbnRfbmFtZSI6ImxlbmEtbGFwdG9wIiwiZmluZ2VycHJpbnQiOiIzYzhlMTFkY2U5MjljZDVjNzdkYmQ1NTgy"
+        let wrapped = SecretDetector().masking("Client ana-laptop certificate add token:\n\(token)\nZDZjNzI4Nzg1N2I5 ZjVkZTNjZGM1MjQ1ZDMyNzZmZmUwN2EzNjYyIiwiYWRkcmVzc2VzIjpbIjEwLjAuMC41Ojg0NDMiXSwic2Vj\nXNfYXQiOiIw=\n$ incus list")
+        #expect(wrapped.text == "Client ana-laptop certificate add token:\n[api key]\n$ incus list", "masked as \(wrapped.text)")
+        let key = "[Interface]\nPrivateKey = 8GboYh0Y0yDYjxoKz4Aq3Vb7QmTz2Wp9LmXc5Nd6Re0=\nDNS = 8.8.8.8"
+        #expect(SecretDetector().masking(key).text.hasSuffix("\nDNS = 8.8.8.8"))
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
@@ -1553,6 +1584,18 @@ struct SecretDetectorTests {
         "$ sudo openvpn --config client.ovpn --askpass /etc/openvpn/client/key-pass.txt",
         "Last login: Sat Nov 28 09:12:44 2026 from 10.0.0.12",
         "\"open sftp://ana@nas.home/ -hostkey=\"\"ssh-ed25519 255 WWU6yx5+0Gc7/QFm+jSI5bK9ZZSu9!OvcLhIMBW6ZnE\"\"\" ^",
+        " BSSID              PWR  Beacons    #Data, #/s  CH   MB   ENC CIPHER  AUTH ESSID\n 8A:44:58:E0:C2:89  -42  54  3  0  6  360   WPA2 CCMP   PSK  HomeNet",
+        "advanced:\n  pan_id: GENERATE\n  ext_pan_id: [221, 12, 97, 48, 3, 77, 190, 5]\n  network_key: GENERATE",
+        "$ head -1 shadow.txt\nana:$y$j9T$Qm7vRt2Lx8Wq3zLm8Rtv4k$Hq7vLm2RzTk9Wp3XqNc4Hd7Fg1Js6Bt0Ve5Ua2Lm8:19700:0:99999:7:::",
+        "ana:x:1000:1000:Ana,,,:/home/ana:/bin/bash\nbin:*:19700:0:99999:7:::\nlp:!:19700::::::\nold:!Ab3dE9gHi0kLm:19700:0:99999:7:::",
+        "[10:42] /connect -tls irc.libera.chat 6697\n[10:42] -!- Irssi: Connection to irc.libera.chat established",
+        "PAPERLESS_SECRET_KEY=${PAPERLESS_SECRET_KEY}\nPAPERLESS_TIME_ZONE=Europe/Berlin",
+        "$ curl -s 'https://api.acme.io/v1/items?page_token=nextPageToken&limit=20'",
+        "$ ssh --auth=none host\n$ git clone --auth=oauth https://git.acme.io/x.git",
+        "      http://labs.oracle.com/pls/apex/f?p=labs:49:::::P49_PROJECT_ID:13 ]",
+        "pkcs11:token=Root%20CA%20Certificates;serial=1%3AROOTS%3ADEFAULT;model=1%2E0;manufacturer=Gnome%20Keyring",
+        "#     ifdef calc_pass_height\n         png_uint_32 pass_height;",
+        "# authelia.env\nAUTHELIA_IDENTITY_ VALIDATION RESET PASSWORD _JWT SECRET FILE=/run/secrets/jwt\nAUTHELIA_ SESSION SECRET FILE=/run/secrets/session",
     ]
 
     @Test(arguments: negatives)
