@@ -584,7 +584,9 @@ extension SecretScan {
                         && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && Self.isSecretLiteral(value)
                 }
                 var symbolic = false
-                if !quoted, !inQuery, separator == "=" || separator == ":" {
+                // (`NAME==…` in an environment file: the value starts with `=`.)
+                let envAssignment = separator == "==" && identifier == identifier.uppercased() && startsLine(match.start)
+                if !quoted, !inQuery, separator == "=" || separator == ":" || envAssignment {
                     if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
                        !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), isSymbolicKey(whole) {
                         end = last.end

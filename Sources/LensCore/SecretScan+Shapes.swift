@@ -34,12 +34,28 @@ extension SecretScan {
     /// An SSH key's type, maybe its size and a hash's name, right before a value (its key or fingerprint).
     static let keyTypeBefore = TextMatcher(#"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)[ \t]+(?:\d{3,5}[ \t]+)?(?:SHA256:|MD5:)?$"#)
 
+    /// A block's header that says it holds nothing secret: `BEGIN CERTIFICATE`, `BEGIN NEBULA
+    /// CERTIFICATE`, `BEGIN PUBLIC KEY` (OCR may read its dashes as `—`).
+    static let publicBlockHeader = TextMatcher(#"(?i)BEGIN[ \t]+(?:[A-Z0-9]+[ \t]+){0,3}(?:CERTIFICATE(?:[ \t]+REQUEST)?|PUBLIC[ \t]+KEY)"#)
+    static let blockFooter = TextMatcher(#"(?i)\bEND[ \t]+(?:[A-Z0-9]+[ \t]+){0,3}(?:CERTIFICATE|KEY|REQUEST)"#)
+
+    /// The text from each public block's header to its footer (8 KB at most; to the text's end without one).
+    func publicBlocks() -> [Range<Int>] {
+        guard mentions("begin"), mentions("certificate", "public") else { return [] }
+        return Self.publicBlockHeader.matches(in: text).map { header in
+            let limit = min(utf8.count, header.end + 8_192)
+            let footer = Self.blockFooter.firstMatch(in: slice(header.end, limit))
+            return header.end..<(footer.map { header.end + $0.start } ?? limit)
+        }
+    }
+
     func passwordShapedValues() -> [Secret] {
         var found: [Secret] = []
         var index = 0, scanned = 0
         let count = utf8.count
         let isSymbol = Self.passwordSymbolTable
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let blocks = publicBlocks()
         while index < count {
             // Only the words that hold such a symbol: found in one pass over the bytes. A word
             // longer than a kilobyte is read a kilobyte at a time, each byte once (a run of
@@ -60,6 +76,8 @@ extension SecretScan {
             // `-hostkey="ssh-ed25519 255 WWU6yx5+0Gc7/…"` gives it: OCR may read a glyph of it as a symbol.
             if wordStart >= 12, Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ssh-".utf8)) || Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ecdsa-".utf8)),
                Self.keyTypeBefore.firstMatch(in: slice(lineStart(of: wordStart, atMost: 200), wordStart)) != nil { continue }
+            // A certificate's or a public key's base64 (OCR may read a glyph of it as `~`).
+            if blocks.contains(where: { $0.contains(wordStart) }) { continue }
             var start = wordStart
             while start < wordEnd {
                 while start < wordEnd, Self.shapeBreakers.contains(utf8[start]) { start += 1 }

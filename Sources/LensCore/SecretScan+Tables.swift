@@ -520,16 +520,25 @@ extension SecretScan {
                 guard start < lineEnd else { continue }
                 // The next prompt ends what the file printed.
                 if isPrompt(at: start), !(utf8[start] == 0x23 && mark != 0x23) { break }
-                // A line of three or four fields (davfs2's `secrets`: `https://…/dav/  ana  E9inovNxp3W0g`,
-                // a place, a user, a password): its last field, when that looks like a secret on its own
-                // and the first is a place (an address, a path, a host: a `/` or a `.` in it).
-                if utf8[start] != 0x23, case let fields = fields(from: start, to: lineEnd), (3...4).contains(fields.count),
-                   let last = fields.last, case let value = slice(last.lowerBound, last.upperBound), (6...64).contains(value.count),
-                   !value.contains("/"), !value.contains("="), Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value),
-                   let first = fields.first, utf8[first].contains(where: { $0 == 0x2F || $0 == 0x2E }) {
-                    printed += 1
-                    found.append(secret(.password, nil, last.lowerBound, last.upperBound))
-                    continue
+                // A line of three fields (davfs2's `secrets`: `https://…/dav/  ana  E9inovNxp3W0g`, a
+                // place, a user, a password): its last, when the first is a place (an address, a
+                // path, a host: a `/` or a `.` in it) and the last looks like a password (letters and
+                // digits at least).
+                // (OCR may put a space after an address's scheme, `https: //…`, and split the password:
+                // what follows the user is its.)
+                if utf8[start] != 0x23, case var fields = fields(from: start, to: lineEnd), fields.count >= 3 {
+                    if utf8[fields[0].upperBound - 1] == 0x3A, utf8[fields[1].lowerBound] == 0x2F {
+                        fields[0] = fields[0].lowerBound..<fields[1].upperBound
+                        fields.remove(at: 1)
+                    }
+                    if (3...4).contains(fields.count), utf8[fields[0]].contains(where: { $0 == 0x2F || $0 == 0x2E }),
+                       let last = fields.last, case let value = squeezed(fields[2].lowerBound, last.upperBound), (6...64).contains(value.count),
+                       !value.contains("/"), !value.contains("="), Self.isPasswordValue(value, quoted: false),
+                       Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) && value.contains(where: \.isLetter) {
+                        printed += 1
+                        found.append(secret(.password, nil, fields[2].lowerBound, last.upperBound))
+                        continue
+                    }
                 }
                 // (Nor a comment, a section or a directive of a config file: `# …`, `[…]`, `@include …`;
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)

@@ -759,8 +759,8 @@ struct SecretScan {
             // characters): 12+ of a token's alphabet that switch between capitals, small letters
             // and digits again and again (``looksLikeSecretOnItsOwn(_:)``), as a name does not.
             if quoted == nil, match[2] == "=", value.count >= 12, match.start > 0, [0x3F, 0x26].contains(utf8[match.start - 1]),
-               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }), Self.looksLikeSecretOnItsOwn(value),
-               Self.entropy(value) >= 3.0 {
+               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }),
+               Self.looksLikeSecretOnItsOwn(value) || Self.isShortRandomLetters(value), Self.entropy(value) >= 3.0 {
                 return secret(.apiKey, nil, match.end - value.utf8.count, match.end)
             }
             // (OCR may read a key's `0` as `@`: `tclwdTTf2q@nsyP3…`; random letters are a token too,
@@ -930,6 +930,17 @@ struct SecretScan {
             let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
             return capitalPairs >= 2 && !wordLike
         }
+    }
+
+    /// 12+ letters of both cases in which capitals stand side by side twice or more and no run of
+    /// four small letters comes (`AE-NLFPUiLWRgng`), as in no identifier joined in camel case
+    /// (`nextPageToken`: each capital starts a word of small letters).
+    static func isShortRandomLetters(_ value: String) -> Bool {
+        let letters = value.filter(\.isLetter)
+        guard letters.count >= 12, letters.contains(where: \.isUppercase), letters.contains(where: \.isLowercase) else { return false }
+        var capitalPairs = 0
+        for (a, b) in zip(value, value.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
+        return capitalPairs >= 2 && !value.split(whereSeparator: { !$0.isLowercase }).contains { $0.count >= 4 }
     }
 
     /// Upper and lower case and digits, 24+ characters: what no word or identifier looks like.

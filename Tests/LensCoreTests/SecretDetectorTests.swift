@@ -537,6 +537,22 @@ struct SecretDetectorTests {
         Case(text: "% B-Gwp2XQip®oe0jK\nzsh: command not found: B-Gwp2XQlpdoeOjK", kind: .password, value: "B-Gwp2XQip"),
         Case(text: "$ rclone config create nas sftp host nas.home user ana pass Hj/nCvoY293UjtJrDqax92_-YJRH2m-4sqjN3F", kind: .password, value: "nCvoY293UjtJ"),
         Case(text: "$ sudo cat /etc/ipsec.secrets\nana :; EAP \"+#0WKv4&AGUjavR\"", kind: .password, value: "0WKv4&AGUjavR"),
+        // (The twenty-sixth round's, from the twentieth pool's held-out leaks: a host OCR split
+        // after its dot, both dashes read as one `—`, a short random query token, an environment
+        // file's `==`, a secrets file's line with its scheme and its password split; and from
+        // seed 2201: a wrapped token's lines split often, an account line's spaced colons, a
+        // commented legend read with single spaces, a byte list's `0` read `@`.)
+        Case(text: "[10:42] /connect -tls irc. libera.chat 6697 9ix8Bp36r+ ana", kind: .password, value: "9ix8Bp36r+"),
+        Case(text: "upload_protocol = espota\nupload_flags = —auth=f+rPs4TOR_n_JTUk", kind: .password, value: "f+rPs4TOR_n_JTUk"),
+        Case(text: "$ curl \"https://push.acme.io/message?token=AE-NLFPUiLWRgng\" -F \"title=Backup\"", kind: .apiKey, value: "AE-NLFPUiLWRgng"),
+        Case(text: "PAPERLESS_SECRET_KEY==7bHUKWEeeFT=uCw=HRHm1cS^1Lew4*qn&E3Ih%u8Soad8+Kvm", kind: .apiKey, value: "HRHm1cS^1Lew4"),
+        Case(text: "$ sudo tail -2 /etc/davfs2/secrets\n# personal WebDAV\nhttps: //cloud.acme.io/remote.php/dav/files/ops/ ops PwB6Y_ 8gexIx", kind: .password,
+             value: "8gexIx"),
+        Case(text: "Client ana-laptop certificate add token:\neyJjbGllbnRfbmFtZSI6ImxlbmEtbGFwdG9wIiwiZmluZ2VycHJpbnQiOiIzYzhlMTFkY2U5MjljZDVjNzdkYmQ1NTgy\nZYTIXZTQyZj FKN2TOODdhYTcwNGM5Y zZRhMzY40WJ Mj dhIiwiYWRkcmVzc2VzI j pbI j EwL jAuMC410j gONDMixSwic2VjcmVOIj",
+             kind: .apiKey, value: "FKN2TOODdhYTcwNGM5Y"),
+        Case(text: "$ john --show shadow. txt\nops : BMQdua? ! 9BwvGA: 19700: 0:99999:7:::", kind: .password, value: "9BwvGA"),
+        Case(text: "# /etc/ppp/chap-secrets\n# client server secret IP addresses\ntomas * \"3G&KBdorRh5\" *", kind: .apiKey, value: "3G&KBdorRh5"),
+        Case(text: "advanced:\n  network_key: [51, @, 126, 99, 189, 171, 99, 197, 7, 74, 174, 50, 106, 110, 191, 214]", kind: .apiKey, value: "189, 171, 99"),
         // (The twenty-fourth round's: a table's token OCR read with single spaces, a key split with
         // its start cut off, a quoted key split inside a PHP variable, a code's cue whose own value came first.)
         Case(text: "ID Description Token User Name Permissions\n0ce78a2a63c6e83a 3HsrbiXLnETpy9JFYCFU/ONXEjxzk7iONbXuxikgmBgbMEVG9TC3867w ci [read:orgs/..]",
@@ -1596,6 +1612,7 @@ struct SecretDetectorTests {
         "pkcs11:token=Root%20CA%20Certificates;serial=1%3AROOTS%3ADEFAULT;model=1%2E0;manufacturer=Gnome%20Keyring",
         "#     ifdef calc_pass_height\n         png_uint_32 pass_height;",
         "# authelia.env\nAUTHELIA_IDENTITY_ VALIDATION RESET PASSWORD _JWT SECRET FILE=/run/secrets/jwt\nAUTHELIA_ SESSION SECRET FILE=/run/secrets/session",
+        "$ cat /etc/nebula/host.crt\n—— BEGIN NEBULA CERTIFICATE———\naVRdsump4rjuFdQMv0030+UaPMih004~x5 f6YVYKngQnv3Dz7tRHnKneavuN7M8aj\n——END NEBULA CERTIFICATE———",
     ]
 
     @Test(arguments: negatives)
