@@ -160,6 +160,17 @@ keys, Gotify, Paperless, an Incus trust token, `ejabberdctl` and NZBGet; negativ
 certificate serials, etcd member ids, a yescrypt hash, BSSIDs, `ext_pan_id`, Node-RED ids, signify
 public keys, Nebula certificates, GPG key ids, `*_FILE` settings, `${VAR}`, `appid`, `wpa_cli
 status`, SHA-256 digests and an irssi connection without a password.
+`--pool twenty-first` (see ``twenty_first_secret_case``), written after the twentieth had been through
+one round and before any rule was run on it, wrapped as the twentieth: proxychains, Squid's
+`cache_peer … login=`, HexChat's `P=`, BitlBee, `sstpc`, hostapd's `sae_password`, `etcdctl put`,
+`redis-cli SET`, `~/.boto`, CouchDB (`curl -X PUT … -d`, `[admins]`), Jetty's `realm.properties`,
+`tomcat-users.xml`, GitHub's and Azure Pipelines' runner tokens, `snyk auth`, `cargo login`, `conan`,
+`nuget setapikey`, `choco apikey`, `expo login`, `ibmcloud --apikey`, `aliyun`, `tccli`, Duplicati,
+VeraCrypt, eCryptfs, `esxcli`, a Vagrantfile, OCI's `pass_phrase`, ActiveMQ's `users.properties` and
+`realm join --one-time-password=`; negatives such as `socks5 127.0.0.1 9050`, `login=PASSTHRU`,
+`etcdctl get`, `redis-cli GET`, `psql`'s role list, `db.getUsers()`, PBKDF2 admins, `${VAR}` passwords, runner
+logs, `snyk test`, `cargo publish`, `nuget push`, API key ids, `veracrypt --list`, OCI fingerprints
+and `realm list`.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -3947,6 +3958,157 @@ def twentieth_negative_case(rng):
             f"[10:42] -!- Your host is tantalum.libera.chat[{rng.randint(1, 254)}.{rng.randint(1, 254)}.0.1/6697], running version solanum-1.0-dev"]
 
 
+def twenty_first_secret_case(rng):
+    """The twenty-first pool (`--pool twenty-first`): written after the twentieth pool had been
+    through one round, before any rule was run on it, from places none of the twenty earlier pools
+    has: proxychains' `socks5 HOST PORT user pass`, Squid's `cache_peer … login=user:pass`,
+    HexChat's `servlist.conf` `P=`, BitlBee's `account add`, `sstpc --password`, hostapd's
+    `sae_password=`, `etcdctl put KEY VALUE`, `redis-cli SET KEY VALUE`, `~/.boto`'s
+    `gs_secret_access_key`, CouchDB's admin set by `curl -X PUT … -d '"…"'`, CouchDB's `[admins]`,
+    Jetty's `realm.properties`, `tomcat-users.xml`, a GitHub Actions runner's `./config.sh --token`,
+    an Azure Pipelines agent's `--auth pat --token`, `snyk auth`, `cargo login`, `conan remote login
+    -p`, `nuget setapikey`, `choco apikey -k`, `expo login -p`, `ibmcloud login --apikey`, `aliyun
+    configure set --access-key-secret`, `tccli configure set secretKey`, `duplicati-cli
+    --passphrase=`, `veracrypt --password=`, eCryptfs' `passphrase_passwd=`, `esxcli system account
+    add -p`, a Vagrantfile's `config.ssh.password`, OCI's `pass_phrase`, ActiveMQ's
+    `users.properties` and `realm join --one-time-password=`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    pw = plain_password(rng).replace(" ", "")
+    if choice == 0:
+        return "password", ["$ tail -3 /etc/proxychains4.conf", "[ProxyList]", f"socks5  10.0.8.21  1080  {user}  {pw}"], [pw]
+    if choice == 1:
+        v = pw.replace(":", "")
+        return "password", ["# /etc/squid/squid.conf", f"cache_peer proxy.acme.io parent 3128 0 no-query default login={user}:{v}",
+                            "never_direct allow all"], [v]
+    if choice == 2:
+        return "password", ["$ grep -A4 N=Libera ~/.config/hexchat/servlist.conf", "N=Libera", f"I={user}", f"P={pw}", "S=irc.libera.chat/6697"], [pw]
+    if choice == 3:
+        return "password", [f"<@root> account add jabber {user}@jabber.acme.io {pw}", "<@root> Account successfully added with tag jabber"], [pw]
+    if choice == 4:
+        return "password", [f"$ sudo sstpc --cert-warn --user {user} --password {pw} vpn.acme.io usepeerdns require-mschap-v2 noauth",
+                            "Nov 28 10:12:44 sstpc[4123]: Connected to vpn.acme.io"], [pw]
+    if choice == 5:
+        return "password", ["# /etc/hostapd/hostapd.conf", "ssid=HomeNet", "wpa=2", "wpa_key_mgmt=SAE", f"sae_password={pw}", "ieee80211w=2"], [pw]
+    if choice == 6:
+        return "password", [f"$ etcdctl put /config/shop/db_password '{pw}'", "OK"], [pw]
+    if choice == 7:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f'127.0.0.1:6379> SET payment:api_key "{v}"', "OK", "127.0.0.1:6379> GET payment:currency", '"EUR"'], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM + "/+", 40)
+        return "api_key", ["$ cat ~/.boto", "[Credentials]", f"gs_access_key_id = GOOG1E{rand(rng, string.ascii_uppercase + string.digits, 54)}"[:80],
+                           f"gs_secret_access_key = {v}"], [v]
+    if choice == 9:
+        return "password", [f"$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/{user} -d '\"{pw}\"'", '""'], [pw]
+    if choice == 10:
+        return "password", ["$ sudo tail -3 /opt/couchdb/etc/local.ini", "[admins]", f"{user} = {pw}"], [pw]
+    if choice == 11:
+        return "password", ["# etc/realm.properties", f"{user}: {pw}, admin, user", "guest: OBF:1v2j1uum1xtv1zej1zer1xtn1uvk1v1v, user"], [pw]
+    if choice == 12:
+        return "password", ["<tomcat-users>", '  <role rolename="manager-script"/>', f'  <user username="{user}" password="{pw.replace(chr(38), "")}" roles="manager-script"/>',
+                            "</tomcat-users>"], [pw.replace("&", "")]
+    if choice == 13:
+        v = rand(rng, string.ascii_uppercase + string.digits, 29)
+        return "api_key", [f"$ ./config.sh --url https://github.com/acme/shop --token {v}", "√ Connected to GitHub", "# Runner Registration"], [v]
+    if choice == 14:
+        v = rand(rng, string.ascii_lowercase + string.digits, 52)
+        return "api_key", ["$ ./config.sh --unattended --url https://dev.azure.com/acme --auth pat \\", f"    --token {v} --pool Default --agent build01"], [v]
+    if choice == 15:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ snyk auth {v}", "Your account has been authenticated. Snyk is now ready to be used."], [v]
+    if choice == 16:
+        v = "cio" + rand(rng, ALNUM, 32)
+        return "api_key", [f"$ cargo login {v}", "       Login token for `crates-io` saved"], [v]
+    if choice == 17:
+        return "password", [f"$ conan remote login acme {user} -p {pw}", f"Changed user of remote 'acme' from 'None' (anonymous) to '{user}' (authenticated)"], [pw]
+    if choice == 18:
+        v = "oy2" + rand(rng, string.ascii_lowercase + string.digits, 43)
+        return "api_key", [f"C:\\> nuget setapikey {v} -Source https://api.nuget.org/v3/index.json",
+                           "The API Key 'oy2…' was saved for the NuGet feed."], [v[3:]]
+    if choice == 19:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"PS C:\\> choco apikey -k {v} -s https://push.chocolatey.org/", "Added ApiKey for https://push.chocolatey.org/"], [v]
+    if choice == 20:
+        return "password", [f"$ npx expo login -u {user} -p {pw}", f"Logged in as {user}"], [pw]
+    if choice == 21:
+        v = rand(rng, ALNUM + "_-", 44)
+        return "api_key", [f"$ ibmcloud login --apikey {v} -r eu-de", "API endpoint: https://cloud.ibm.com", "Authenticating...", "OK"], [v]
+    if choice == 22:
+        v = rand(rng, ALNUM, 30)
+        return "api_key", [f"$ aliyun configure set --profile default --mode AK --access-key-id LTAI{rand(rng, ALNUM, 20)} \\",
+                           f"    --access-key-secret {v} --region cn-hangzhou", "Configure Done!!!"], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ tccli configure set secretId AKID{rand(rng, ALNUM, 32)} secretKey {v} region ap-guangzhou"], [v]
+    if choice == 24:
+        return "password", [f"$ duplicati-cli backup b2://acme-backup/laptop /home/{user} --passphrase={pw} --backup-name=laptop",
+                            "Backup started at 11/28/2026 10:12:44"], [pw]
+    if choice == 25:
+        return "password", [f"$ veracrypt --text --mount ~/vault.hc /mnt/vault --password={pw} --pim=0 --keyfiles= --protect-hidden=no --non-interactive"], [pw]
+    if choice == 26:
+        v = pw.replace(",", "")
+        return "password", [f"$ sudo mount -t ecryptfs /srv/private /srv/private -o key=passphrase:passphrase_passwd={v},ecryptfs_cipher=aes,ecryptfs_key_bytes=16",
+                            "Mounted eCryptfs"], [v]
+    if choice == 27:
+        return "password", [f"[root@esx01:~] esxcli system account add -i svc_backup -p '{pw}' -c '{pw}' -d 'backup account'"], [pw]
+    if choice == 28:
+        return "password", ['Vagrant.configure("2") do |config|', '  config.vm.box = "debian/bookworm64"', '  config.ssh.username = "vagrant"',
+                            f'  config.ssh.password = "{pw}"', "end"], [pw]
+    if choice == 29:
+        return "password", ["$ cat ~/.oci/config", "[DEFAULT]", f"user=ocid1.user.oc1..aaaa{rand(rng, string.ascii_lowercase + string.digits, 30)}",
+                            "key_file=~/.oci/oci_api_key.pem", f"pass_phrase={pw}", "region=eu-frankfurt-1"], [pw]
+    if choice == 30:
+        return "password", ["$ cat conf/users.properties", "# user=password", f"admin={pw}", f"{user}={plain_password(rng).replace(' ', '')}"][:4], [pw]
+    if choice == 31:
+        v = rand(rng, ALNUM, 24)
+        return "password", [f"$ sudo realm join --one-time-password={v} acme.io", " * Successfully enrolled machine in realm"], [v]
+    v = rand(rng, ALNUM + "/+", 40)
+    return "api_key", ["$ cat ~/.boto", "[Credentials]", f"aws_secret_access_key = {v}", "[Boto]", "https_validate_certificates = True"], [v]
+
+
+def twenty_first_negative_case(rng):
+    choice = rng.randrange(17)
+    if choice == 0:
+        return ["$ tail -3 /etc/proxychains4.conf", "[ProxyList]", "socks5  127.0.0.1  9050", "proxy_dns"]
+    if choice == 1:
+        return ["# /etc/squid/squid.conf", "cache_peer proxy.acme.io parent 3128 0 no-query default login=PASSTHRU", "never_direct allow all"]
+    if choice == 2:
+        return ["$ grep -A4 N=Libera ~/.config/hexchat/servlist.conf", "N=Libera", "E=UTF-8 (Unicode)", f"F={rng.randint(10, 40)}", "D=0", "S=irc.libera.chat/6697"]
+    if choice == 3:
+        return ["$ etcdctl get /config/shop/db_host", "/config/shop/db_host", "db01.acme.io:5432"]
+    if choice == 4:
+        return ["127.0.0.1:6379> GET session:count", f'"{rng.randint(100, 9999)}"', "127.0.0.1:6379> TTL session:abc", f"(integer) {rng.randint(10, 3600)}"]
+    if choice == 5:
+        return ["shop=# \\du", "                 List of roles", " Role name |  Attributes", "-----------+--------------", " app       | ", " postgres  | Superuser, Create role"]
+    if choice == 6:
+        return ["shop> db.getUsers()", "{", "  users: [", f"    {{ _id: 'shop.app', userId: UUID('{uuid.UUID(bytes=rng.randbytes(16))}'), user: 'app',",
+                "      mechanisms: [ 'SCRAM-SHA-1', 'SCRAM-SHA-256' ] }", "  ]"]
+    if choice == 7:
+        return ["$ sudo tail -2 /opt/couchdb/etc/local.ini", "[admins]", f"admin = -pbkdf2-{rand(rng, HEX, 40)},{rand(rng, HEX, 32)},10"]
+    if choice == 8:
+        return ["<tomcat-users>", '  <user username="deploy" password="${DEPLOY_PASSWORD}" roles="manager-script"/>', "</tomcat-users>"]
+    if choice == 9:
+        return ["$ ./run.sh", "√ Connected to GitHub", f"Current runner version: '2.321.{rng.randint(0, 9)}'", "2026-11-28 10:12:44Z: Listening for Jobs"]
+    if choice == 10:
+        return ["$ snyk test", f"Tested {rng.randint(50, 400)} dependencies for known issues, found {rng.randint(0, 9)} issues, {rng.randint(0, 9)} vulnerable paths.",
+                "Organization:      acme", "Package manager:   npm"]
+    if choice == 11:
+        return ["$ cargo publish", "   Uploading shop v0.3.1 (/home/lena/shop)", "   Published shop v0.3.1 at registry `crates-io`"]
+    if choice == 12:
+        return ["C:\\> nuget push shop.1.2.0.nupkg -Source https://api.nuget.org/v3/index.json", "Pushing shop.1.2.0.nupkg to 'https://www.nuget.org/api/v2/package'...",
+                "Your package was pushed."]
+    if choice == 13:
+        return ["$ ibmcloud iam api-keys", "Name        Description   Created At                     ID",
+                f"ci-deploy   CI            2026-11-0{rng.randint(1, 9)}T10:12+0000       ApiKey-{uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 14:
+        return ["$ veracrypt --text --list", "1: /home/lena/vault.hc /dev/mapper/veracrypt1 /mnt/vault"]
+    if choice == 15:
+        return ["$ cat ~/.oci/config", "[DEFAULT]", f"fingerprint={':'.join(rand(rng, HEX, 2) for _ in range(16))}", "key_file=~/.oci/oci_api_key.pem",
+                f"tenancy=ocid1.tenancy.oc1..aaaa{rand(rng, string.ascii_lowercase + string.digits, 30)}"]
+    return ["$ realm list", "acme.io", "  type: kerberos", "  realm-name: ACME.IO", "  login-formats: %U@acme.io", "  configured: kerberos-member"]
+
+
 def negative_case(rng):
     choice = rng.randrange(8)
     if choice == 0:
@@ -3988,10 +4150,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "seventeenth": (seventeenth_secret_case, seventeenth_negative_case),
          "eighteenth": (eighteenth_secret_case, eighteenth_negative_case),
          "nineteenth": (nineteenth_secret_case, nineteenth_negative_case),
-         "twentieth": (twentieth_secret_case, twentieth_negative_case)}
+         "twentieth": (twentieth_secret_case, twentieth_negative_case),
+         "twenty-first": (twenty_first_secret_case, twenty_first_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth"}
+WRAPPING_POOLS = {"twentieth", "twenty-first"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -4147,7 +4310,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twentieth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-first (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
