@@ -55,9 +55,9 @@ extension SecretScan {
     /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
     /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
-    /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`.
+    /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`.
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -82,6 +82,29 @@ extension SecretScan {
     /// The cue, the tool and its options that take a password, each on the tool's line.
     static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
         ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag)]
+    /// A key-value store's `put` or `set` of a key whose last part names a secret (`etcdctl put
+    /// /config/shop/db_password '…'`, `redis-cli SET payment:api_key "…"`, `consul kv put app/token …`):
+    /// group 1 the key; the value follows.
+    static let storePut = TextMatcher(#"(?i)(?:put|set)[ \t]+([^\s'"]{1,256})[ \t]+(?=\S)"#)
+    /// A tool's `login` or `auth` given a token as its argument (`cargo login cio…`, `snyk auth
+    /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
+    static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
+    /// proxychains' `[ProxyList]` entry: `socks5 HOST PORT USER PASSWORD`; the password follows.
+    static let proxyListEntry = TextMatcher(#"(?im)^[ \t]*(?:socks[45]|https?|raw)[ \t]+[^\s]{1,64}[ \t]+\d{2,5}[ \t]+[^\s]{1,64}[ \t]+(?=\S)"#)
+    /// An INI section of administrators and their passwords (CouchDB's `[admins]`, a password as
+    /// typed until CouchDB hashes it: `-pbkdf2-…` is a hash) and an entry `name = value` (group 1).
+    static let adminsSection = TextMatcher(#"(?im)^[ \t]*\[admins\][ \t]*$"#)
+    static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
+    /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
+    /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string.
+    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+'"([^"'\s]{4,128})"'"#)
+    /// Whether only spaces and then the line's end, or an option (`-…`), follow `index`.
+    func nextOnLineIsOptionOrEnd(after index: Int) -> Bool {
+        var i = index
+        while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
+        return i == utf8.count || Self.isLineBreak(utf8[i]) || utf8[i] == 0x2D
+    }
+
     /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
@@ -180,7 +203,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -211,6 +234,44 @@ extension SecretScan {
                 guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2,
                       Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        if mentions("etcdctl", "redis-cli", "6379>", "kv put") {
+            for match in Self.storePut.matches(in: text) {
+                guard let key = match[1], let last = key.split(whereSeparator: { "/:.".contains($0) }).last,
+                      let kind = Self.secretName(String(last)), let (start, end, quoted) = value(after: match.end), end > start,
+                      case let value = squeezed(start, end), value.count >= 6, Self.isPasswordValue(value, quoted: quoted) else { continue }
+                found.append(secret(kind, nil, start, end))
+            }
+        }
+        if mentions(" login ", " auth ") {
+            for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
+                guard let token = piece(from: match.end, maximumSpaces: 0), case let value = slice(token.start, token.end),
+                      Self.isRandomToken(value), nextOnLineIsOptionOrEnd(after: token.end) else { continue }
+                found.append(secret(.apiKey, nil, token.start, token.end))
+            }
+        }
+        if mentions("socks4", "socks5", "http ", "raw ") {
+            for match in Self.proxyListEntry.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+        }
+        if mentions("[admins]") {
+            for match in Self.adminsSection.matches(in: text) {
+                var lineStart = match.end
+                for _ in 0..<32 where lineStart < utf8.count {
+                    let line = nextFilledLine(after: lineStart)
+                    guard line.start < line.end, utf8[line.start] != 0x5B else { break }
+                    lineStart = line.end
+                    guard let entry = Self.iniEntry.firstMatch(in: slice(line.start, line.end)), let range = entry.range(1),
+                          case let start = line.start + range.lowerBound, let password = password(start, line.start + range.upperBound, quoted: true),
+                          !isStoredHash(password) else { continue }
+                    found.append(password)
+                }
+            }
+        }
+        if mentions("-d '\"", "--data '\"", "--data-raw '\"") {
+            for match in Self.jsonStringBody.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
             }
         }
         if mentions("chpasswd") {

@@ -223,8 +223,9 @@ extension SecretScan {
     /// type's digit (`enable secret 9 $9$…`, scrypt; type 8 is PBKDF2), ending the line.
     /// Or a hash in the PHC string format (`$argon2id$v=19$m=…$salt$hash`, `$scrypt$…`, `$pbkdf2-sha256$…`),
     /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
-    /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`).
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$"#)
+    /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`), or CouchDB's
+    /// (`admin = -pbkdf2-HASH,SALT,10`).
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[ \t=])-pbkdf2-[0-9a-f]{32,128},[0-9a-f]{16,64},\d{1,7}$"#)
 
     /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
     /// `m=10240, t=10 , p=8$…`, `{SSHA}CCdKbV7…/wet 2t IhrE…`): then a label's `:` or `=`, or a quote,
@@ -242,8 +243,9 @@ extension SecretScan {
         // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
         // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
         let lineStart = self.lineStart(of: secret.start, atMost: 200)
+        // (CouchDB keeps its admins' passwords as `-pbkdf2-HASH,SALT,ITERATIONS`.)
         guard utf8[lineStart..<secret.end].contains(0x24) || utf8[lineStart..<secret.end].contains(0x7B)
-                || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) else { return false }
+                || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) || Self.holds(lowered[lineStart..<secret.end], Array("-pbkdf2-".utf8)) else { return false }
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil

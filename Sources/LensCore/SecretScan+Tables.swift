@@ -461,8 +461,9 @@ extension SecretScan {
     /// A shell prompt and a command that prints a file whose own name (not its folder's) says it
     /// holds credentials: `sudo cat /etc/openvpn/client/auth.txt`, `type credentials.txt`, `cat
     /// ~/.config/app/password`. Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
-    /// may split the name at its dot: `auth. txt`.) Options may count lines: `tail -2`, `head -n 5`. A path of 256 bytes and a name of 128 at most:
-    /// each start of the lazy path tries the name's look-ahead, so a piece of any length stays linear.
+    /// may split the name at its dot: `auth. txt`.) Options may count lines: `tail -2`, `head -n 5`.
+    /// A path of 256 bytes and a name of 128 at most: each start of the lazy path tries the name's
+    /// look-ahead, so a piece of any length stays linear.
     static let credentialFilePrinting = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 

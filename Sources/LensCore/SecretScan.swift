@@ -545,7 +545,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "-a ", "-a=", "creds", "auth",
+        guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "transmission") else { return [] }
         var found: [Secret] = []
@@ -646,8 +646,8 @@ struct SecretScan {
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
-    /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth)(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`, and Squid's `login=user:password`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth|login(?==))(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

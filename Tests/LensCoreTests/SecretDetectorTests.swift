@@ -507,6 +507,18 @@ struct SecretDetectorTests {
              value: "Tz4pWq9LmR"),
         Case(text: "$ sudo tail -2 /etc/davfs2/secrets\n# personal WebDAV\nhttps://cloud.acme.io/remote.php/dav/files/ana/   ana   Hx8vKq2LmT", kind: .password,
              value: "Hx8vKq2LmT"),
+        // (From the twenty-first pool's first seed: a store's put or set of a key named for a
+        // secret, a tool's login given a token, Squid's `login=`, BitlBee's `account add`,
+        // proxychains' entry, CouchDB's `[admins]` and its admin set over HTTP.)
+        Case(text: "$ etcdctl put /config/shop/db_password 'Qm7!vRt2Lx'\nOK", kind: .password, value: "Qm7!vRt2Lx"),
+        Case(text: "127.0.0.1:6379> SET payment:api_key \"Wq3zLm8RtvK2xYp9Nc4Hd7Fg\"\nOK", kind: .apiKey, value: "Wq3zLm8RtvK2xYp9Nc4Hd7Fg"),
+        Case(text: "$ cargo login cioXz5zLm7Byd1762wdz094jGbL3un6Ihf3\n       Login token for `crates-io` saved", kind: .apiKey, value: "Xz5zLm7Byd1762wdz094"),
+        Case(text: "$ snyk auth 7e79d035-f9bb-4d9b-8884-a0f221d94b2a", kind: .apiKey, value: "7e79d035-f9bb-4d9b"),
+        Case(text: "cache_peer proxy.acme.io parent 3128 0 no-query default login=ana:Vb7qLm2Xz9", kind: .password, value: "Vb7qLm2Xz9"),
+        Case(text: "<@root> account add jabber ana@jabber.acme.io Tz4pWq9LmR", kind: .password, value: "Tz4pWq9LmR"),
+        Case(text: "[ProxyList]\nsocks5  10.0.8.21  1080  ana  +cpfs0jjzg1tFeVf", kind: .password, value: "+cpfs0jjzg1tFeVf"),
+        Case(text: "$ sudo tail -3 /opt/couchdb/etc/local.ini\n[admins]\nana = LDaxrI88d", kind: .password, value: "LDaxrI88d"),
+        Case(text: "$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/ana -d '\"nRrW5ILjNgbu%\"'", kind: .password, value: "nRrW5ILjNgbu%"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1613,6 +1625,11 @@ struct SecretDetectorTests {
         "#     ifdef calc_pass_height\n         png_uint_32 pass_height;",
         "# authelia.env\nAUTHELIA_IDENTITY_ VALIDATION RESET PASSWORD _JWT SECRET FILE=/run/secrets/jwt\nAUTHELIA_ SESSION SECRET FILE=/run/secrets/session",
         "$ cat /etc/nebula/host.crt\n—— BEGIN NEBULA CERTIFICATE———\naVRdsump4rjuFdQMv0030+UaPMih004~x5 f6YVYKngQnv3Dz7tRHnKneavuN7M8aj\n——END NEBULA CERTIFICATE———",
+        "[admins]\nadmin = -pbkdf2-f95dc2de566509f7991fcd4ce0def812ad13af46,b7ca46ce7f08024b191191ad9274b200,10",
+        "$ etcdctl get /config/shop/db_host\n/config/shop/db_host\ndb01.acme.io:5432\n$ etcdctl put /config/shop/db_host db02.acme.io",
+        "$ docker login registry.acme.io\n$ gh auth login --web\n$ az login --use-device-code",
+        "[ProxyList]\nsocks5  127.0.0.1  9050\nhttp  10.0.0.1  3128  proxy  required",
+        "cache_peer proxy.acme.io parent 3128 0 no-query default login=PASSTHRU",
     ]
 
     @Test(arguments: negatives)
