@@ -511,6 +511,10 @@ extension SecretScan {
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
+            // A name's id OCR split after the name (IBM's `ApiKey-6f5eea7d-…` read `Apikey -6f5eea7d-…`):
+            // one space, then `-` glued to the value, in a row rather than after a form's label.
+            if separator == nil, !quoted, utf8[start] == 0x2D, start >= 2, Self.isSpace(utf8[start - 1]), !Self.isSpace(utf8[start - 2]),
+               !identifier.hasPrefix("-"), !wordsOnlyBefore(match.start), uuidEnd(from: start + 1) != nil { continue }
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a

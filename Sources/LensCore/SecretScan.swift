@@ -257,7 +257,9 @@ struct SecretScan {
         if value.hasPrefix("$("), !value.hasPrefix("$(echo"), !value.hasPrefix("$(printf") { return true }
         // A value that says where yours goes (`sk_test_your_key_here`, `your-api-key`).
         if value.lowercased().split(whereSeparator: { "_-. ".contains($0) }).contains("your") { return true }
-        return !templateVariable.matches(in: value).isEmpty
+        // (OCR may read a quote glyph after a variable: `${DEPLOY_PASSWORD}'`.)
+        let trimmed = value.hasPrefix("$") ? String(value.reversed().drop(while: { "'\"‘’“”".contains($0) }).reversed()) : value
+        return !templateVariable.matches(in: trimmed).isEmpty
     }
 
     /// A size where a value would be: `password:  16 bytes` (`kubectl describe secret` shows how

@@ -1630,6 +1630,9 @@ struct SecretDetectorTests {
         "$ docker login registry.acme.io\n$ gh auth login --web\n$ az login --use-device-code",
         "[ProxyList]\nsocks5  127.0.0.1  9050\nhttp  10.0.0.1  3128  proxy  required",
         "cache_peer proxy.acme.io parent 3128 0 no-query default login=PASSTHRU",
+        "[admins]\nadmin = -pbkdf2-71b2fb2dd66c8d4aa421dc@8e4a216e91 4bcab22 , 4d25a7d7743f21e9060f907f26c2a810, 10",
+        "<user username=\"deploy\" password=\"${DEPLOY_PASSWORD}'\" roles=\"manager-script'/>",
+        "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026-11-01T10:12+0000 Apikey -6f5eea7d-9a12-0c4e-5d79-b945e281930d",
     ]
 
     @Test(arguments: negatives)
