@@ -98,13 +98,6 @@ extension SecretScan {
     /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
     /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string.
     static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+'"([^"'\s]{4,128})"'"#)
-    /// Whether only spaces and then the line's end, or an option (`-…`), follow `index`.
-    func nextOnLineIsOptionOrEnd(after index: Int) -> Bool {
-        var i = index
-        while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
-        return i == utf8.count || Self.isLineBreak(utf8[i]) || utf8[i] == 0x2D
-    }
-
     /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
@@ -247,7 +240,7 @@ extension SecretScan {
         if mentions(" login ", " auth ") {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
                 guard let token = piece(from: match.end, maximumSpaces: 0), case let value = slice(token.start, token.end),
-                      Self.isRandomToken(value), nextOnLineIsOptionOrEnd(after: token.end) else { continue }
+                      Self.isRandomToken(value), piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }
@@ -261,9 +254,9 @@ extension SecretScan {
                     let line = nextFilledLine(after: lineStart)
                     guard line.start < line.end, utf8[line.start] != 0x5B else { break }
                     lineStart = line.end
+                    // (Its hashed entries, `-pbkdf2-…`, the detector drops as it drops every stored hash.)
                     guard let entry = Self.iniEntry.firstMatch(in: slice(line.start, line.end)), let range = entry.range(1),
-                          case let start = line.start + range.lowerBound, let password = password(start, line.start + range.upperBound, quoted: true),
-                          !isStoredHash(password) else { continue }
+                          case let start = line.start + range.lowerBound, let password = password(start, line.start + range.upperBound, quoted: true) else { continue }
                     found.append(password)
                 }
             }

@@ -576,28 +576,19 @@ extension SecretScan {
                 let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
                     && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
-                // Unquoted, a long value of a key's whole alphabet (Django's and Paperless's
-                // `SECRET_KEY=c1Bw_5^b3yntoU!K#DMX_(G1…`): 32+ characters, letters, digits and two
-                // kinds of symbols or more (no variable's `${…}`), as no name, path or sentence is.
-                // (OCR may split it: its pieces to the line's end, none a word, are its.)
-                // (Not settings in a row, `…;EndpointSuffix=…`, nor text an address encoded, `Root%20CA%20…`.)
-                let isSymbolicKey = { (value: String) in
-                    value.count >= 32 && Self.entropy(value) >= 4.2 && !"${%<".contains(value.first ?? " ")
-                        && !value.contains(";") && !value.contains("\"") && Self.percentEncoding.firstMatch(in: value) == nil
-                        && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
-                        && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && Self.isSecretLiteral(value)
-                }
+                // Unquoted, a long value of a key's whole alphabet (``isSymbolicKey(_:)``); OCR may
+                // split it: its pieces to the line's end, none a word, are its.
                 var symbolic = false
                 // (`NAME==…` in an environment file: the value starts with `=`.)
                 let envAssignment = separator == "==" && identifier == identifier.uppercased() && startsLine(match.start)
                 if !quoted, !inQuery, separator == "=" || separator == ":" || envAssignment {
                     if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
-                       !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), isSymbolicKey(whole) {
+                       !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), Self.isSymbolicKey(whole) {
                         end = last.end
                         value = whole
                         symbolic = true
                     } else {
-                        symbolic = isSymbolicKey(value)
+                        symbolic = Self.isSymbolicKey(value)
                     }
                 }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
@@ -636,7 +627,7 @@ extension SecretScan {
             var number = 0, digits = 0
             if utf8[i] == 0x30, i + 1 < limit, utf8[i + 1] | 0x20 == 0x78 {
                 i += 2
-                while i < limit, let digit = Self.hexValue(utf8[i]), digits < 2 { number = number * 16 + digit; digits += 1; i += 1 }
+                while i < limit, digits < 2, let digit = Character(Unicode.Scalar(utf8[i])).hexDigitValue { number = number * 16 + digit; digits += 1; i += 1 }
             } else {
                 // (OCR may read a `0` as `@` or `O`: `[51, @, 126, …]`.)
                 while i < limit, digits < 3, case let byte = utf8[i], (0x30...0x39).contains(byte) || byte == 0x40 || byte == 0x4F || byte == 0x6F {
@@ -654,13 +645,15 @@ extension SecretScan {
         }
     }
 
-    static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte - 0x30)
-        case 0x41...0x46: Int(byte - 0x41 + 10)
-        case 0x61...0x66: Int(byte - 0x61 + 10)
-        default: nil
-        }
+    /// A long value of a key's whole alphabet (Django's and Paperless's `SECRET_KEY=c1Bw_5^b3yntoU!K#DMX_(G1…`):
+    /// 32+ characters, letters, digits and two kinds of symbols or more (no variable's `${…}`), as no
+    /// name, path or sentence is; not settings in a row (`…;EndpointSuffix=…`), nor text an address
+    /// encoded (`Root%20CA%20…`).
+    static func isSymbolicKey(_ value: String) -> Bool {
+        value.count >= 32 && entropy(value) >= 4.2 && !"${%<".contains(value.first ?? " ")
+            && !value.contains(";") && !value.contains("\"") && percentEncoding.firstMatch(in: value) == nil
+            && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && isSecretLiteral(value)
     }
 
     /// A byte an address encoded (`%20`, `%3A`).

@@ -39,13 +39,17 @@ extension SecretScan {
     static let publicBlockHeader = TextMatcher(#"(?i)BEGIN[ \t]+(?:[A-Z0-9]+[ \t]+){0,3}(?:CERTIFICATE(?:[ \t]+REQUEST)?|PUBLIC[ \t]+KEY)"#)
     static let blockFooter = TextMatcher(#"(?i)\bEND[ \t]+(?:[A-Z0-9]+[ \t]+){0,3}(?:CERTIFICATE|KEY|REQUEST)"#)
 
-    /// The text from each public block's header to its footer (8 KB at most; to the text's end without one).
+    /// The text from each public block's header to the first footer after it (8 KB at most; to
+    /// that limit without one). Headers and footers are each found in one pass over the text, then
+    /// paired in order: a text of thousands of headers costs its length, not 8 KB a header.
     func publicBlocks() -> [Range<Int>] {
         guard mentions("begin"), mentions("certificate", "public") else { return [] }
+        let footers = Self.blockFooter.matches(in: text).map(\.start)
+        var next = 0
         return Self.publicBlockHeader.matches(in: text).map { header in
+            while next < footers.count, footers[next] < header.end { next += 1 }
             let limit = min(utf8.count, header.end + 8_192)
-            let footer = Self.blockFooter.firstMatch(in: slice(header.end, limit))
-            return header.end..<(footer.map { header.end + $0.start } ?? limit)
+            return header.end..<(next < footers.count ? min(footers[next], limit) : limit)
         }
     }
 

@@ -472,20 +472,6 @@ extension SecretScan {
         "$#%>❯".utf8.contains(utf8[index]) && (index + 1 == utf8.count || Self.isSpace(utf8[index + 1]) || Self.isLineBreak(utf8[index + 1]))
     }
 
-    /// The runs of anything but spaces from `start` to `end` (one line); none past eight.
-    func fields(from start: Int, to end: Int) -> [Range<Int>] {
-        var fields: [Range<Int>] = [], index = start
-        while index < end {
-            while index < end, Self.isSpace(utf8[index]) { index += 1 }
-            guard index < end else { break }
-            let fieldStart = index
-            while index < end, !Self.isSpace(utf8[index]) { index += 1 }
-            fields.append(fieldStart..<index)
-            if fields.count > 8 { return [] }
-        }
-        return fields
-    }
-
     /// Whether the text ends after `index`'s line, or the next line that holds anything is a prompt.
     func promptOrEnd(after index: Int) -> Bool {
         let next = nextFilledLine(after: index).start
@@ -527,17 +513,17 @@ extension SecretScan {
                 // digits at least).
                 // (OCR may put a space after an address's scheme, `https: //…`, and split the password:
                 // what follows the user is its.)
-                if utf8[start] != 0x23, case var fields = fields(from: start, to: lineEnd), fields.count >= 3 {
-                    if utf8[fields[0].upperBound - 1] == 0x3A, utf8[fields[1].lowerBound] == 0x2F {
-                        fields[0] = fields[0].lowerBound..<fields[1].upperBound
+                if utf8[start] != 0x23, var fields = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: .max), fields.count >= 3 {
+                    if utf8[fields[0].end - 1] == 0x3A, utf8[fields[1].start] == 0x2F {
+                        fields[0].end = fields[1].end
                         fields.remove(at: 1)
                     }
-                    if (3...4).contains(fields.count), utf8[fields[0]].contains(where: { $0 == 0x2F || $0 == 0x2E }),
-                       let last = fields.last, case let value = squeezed(fields[2].lowerBound, last.upperBound), (6...64).contains(value.count),
+                    if (3...4).contains(fields.count), utf8[fields[0].start..<fields[0].end].contains(where: { $0 == 0x2F || $0 == 0x2E }),
+                       let last = fields.last, case let value = squeezed(fields[2].start, last.end), (6...64).contains(value.count),
                        !value.contains("/"), !value.contains("="), Self.isPasswordValue(value, quoted: false),
                        Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) && value.contains(where: \.isLetter) {
                         printed += 1
-                        found.append(secret(.password, nil, fields[2].lowerBound, last.upperBound))
+                        found.append(secret(.password, nil, fields[2].start, last.end))
                         continue
                     }
                 }

@@ -925,8 +925,7 @@ struct SecretScan {
         return (value.split(whereSeparator: { "._-".contains($0) }) + joined).contains { part in
             guard part.count >= 20, part.allSatisfy({ $0.isASCII && $0.isLetter }), caseChanges(part.utf8) >= 4,
                   entropy(String(part)) >= 3.5 else { return false }
-            var capitalPairs = 0
-            for (a, b) in zip(part, part.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
+            let capitalPairs = Self.capitalPairs(in: part)
             // A run of 7+ small letters is a word's (`Response`) unless five consonants come in a
             // row in it, as in no word of English (`xJjBxzSHcdvzsfdCVRq…`: `cdvzsfd`).
             let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
@@ -940,9 +939,12 @@ struct SecretScan {
     static func isShortRandomLetters(_ value: String) -> Bool {
         let letters = value.filter(\.isLetter)
         guard letters.count >= 12, letters.contains(where: \.isUppercase), letters.contains(where: \.isLowercase) else { return false }
-        var capitalPairs = 0
-        for (a, b) in zip(value, value.dropFirst()) where a.isUppercase && b.isUppercase { capitalPairs += 1 }
-        return capitalPairs >= 2 && !value.split(whereSeparator: { !$0.isLowercase }).contains { $0.count >= 4 }
+        return capitalPairs(in: value) >= 2 && !value.split(whereSeparator: { !$0.isLowercase }).contains { $0.count >= 4 }
+    }
+
+    /// How often two capitals stand side by side (`ZTQ`: twice).
+    static func capitalPairs(in value: some StringProtocol) -> Int {
+        zip(value, value.dropFirst()).filter { $0.isUppercase && $1.isUppercase }.count
     }
 
     /// Upper and lower case and digits, 24+ characters: what no word or identifier looks like.
