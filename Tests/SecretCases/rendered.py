@@ -171,6 +171,17 @@ VeraCrypt, eCryptfs, `esxcli`, a Vagrantfile, OCI's `pass_phrase`, ActiveMQ's `u
 `etcdctl get`, `redis-cli GET`, `psql`'s role list, `db.getUsers()`, PBKDF2 admins, `${VAR}` passwords, runner
 logs, `snyk test`, `cargo publish`, `nuget push`, API key ids, `veracrypt --list`, OCI fingerprints
 and `realm list`.
+`--pool twenty-second` (see ``twenty_second_secret_case``), written after the twenty-first had been
+through a round and before any rule was run on it, wrapped as the twentieth: acme.sh's `CF_Key`, WPS
+PINs, `az keyvault secret show -o tsv`, `DOTENV_KEY`, ZooKeeper's `addauth`, Cisco's TACACS+, RADIUS
+and ISAKMP keys, `adb`'s and `networksetup`'s Wi-Fi passwords, `netsh … hostednetwork key=`,
+Autologon, `op signin`, `mmctl`, VLESS, Trojan and Hysteria 2 links, `hashcat --show`, CrackMapExec,
+`evil-winrm`, Impacket, Hydra, `microk8s join`, `rsyncd.secrets`, stunnel's PSKs, `pvk2pfx`,
+secretsdump's `DefaultPassword`, mimikatz, `smbmap`, WordPress' salts, `SSHPASS` and iwd's
+`Passphrase=`; negatives such as ISAKMP policies, `op whoami`, `netsh … show hostednetwork`, hashcat's
+benchmark, CrackMapExec's banner, `microk8s status`, Key Vault ids, ZooKeeper's digest ACLs (hashes),
+Hydra's start line, `rsyncd.conf`, `stunnel.conf`, WordPress' settings, mimikatz' `(null)`,
+secretsdump's service lines, `adb devices` and iwd's 802.1X profile.
 
 Scoring imports the folder with `lens import` into a fresh database, then looks for every secret
 in everything Lens keeps and answers: the export (text, entities, code payloads, tags, notes) and
@@ -4136,6 +4147,156 @@ def negative_case(rng):
             f"Invoice INV-{rng.randint(2020, 2026)}-{rng.randint(1000, 9999)} due {rng.randint(1, 28)}/{rng.randint(1, 12)}/2026"]
 
 
+def twenty_second_secret_case(rng):
+    """The twenty-second pool (`--pool twenty-second`): written after the twenty-first pool had been
+    through a round, before any rule was run on it, from places none of the twenty-one earlier pools
+    has: acme.sh's `CF_Key`, `hostapd_cli wps_pin`, `az keyvault secret show -o tsv`, a `DOTENV_KEY`,
+    ZooKeeper's `addauth digest`, Cisco's `tacacs-server … key`, `radius-server … key` and `crypto
+    isakmp key`, `adb … connect-network`, macOS' `networksetup -setairportnetwork`, `netsh wlan set
+    hostednetwork … key=`, Sysinternals' Autologon, `op signin`'s session, `mmctl --access-token`,
+    VLESS, Trojan and Hysteria 2 links, `hashcat --show` (MD5 and Kerberos), CrackMapExec's `[+]`
+    line, `evil-winrm -p`, Impacket's `DOMAIN/user:password@host`, Hydra's found line, `microk8s
+    join`, `rsyncd.secrets`, stunnel's PSK file, `pvk2pfx -pi`/`-po`, secretsdump's
+    `DefaultPassword`, mimikatz' `Password :`, `smbmap -p`, WordPress' salts, `SSHPASS=` and iwd's
+    `Passphrase=`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    pw = plain_password(rng).replace(" ", "")
+    if choice == 0:
+        v = rand(rng, HEX, 37)
+        return "api_key", [f'$ export CF_Key="{v}"', '$ export CF_Email="ops@acme.io"', "$ acme.sh --issue --dns dns_cf -d acme.io -d '*.acme.io'"], [v]
+    if choice == 1:
+        v = f"{rng.randint(10000000, 99999999)}"
+        return "password", [f"$ sudo hostapd_cli -i wlan0 wps_pin any {v}", v], [v]
+    if choice == 2:
+        return "password", ["$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv", pw,
+                            "$ az keyvault secret show --vault-name acme-kv --name db-host --query value -o tsv", "db01.acme.io"], [pw]
+    if choice == 3:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f'DOTENV_KEY="dotenv://:key_{v}@dotenv.org/vault/.env.vault?environment=production"'], [v]
+    if choice == 4:
+        v = pw.replace(",", "")
+        return "password", ["[zk: localhost:2181(CONNECTED) 0] addauth digest " + f"{user}:{v}", "[zk: localhost:2181(CONNECTED) 1] ls /app"], [v]
+    if choice == 5:
+        return "password", ["router#show running-config | include tacacs", f"tacacs-server host 10.0.0.5 key 0 {pw}", "tacacs-server directed-request"], [pw]
+    if choice == 6:
+        return "password", ["switch(config)# radius-server host 10.0.0.6 auth-port 1812 acct-port 1813 key " + pw, "switch(config)# aaa new-model"], [pw]
+    if choice == 7:
+        return "password", ["crypto isakmp policy 10", " encryption aes 256", " authentication pre-share", " group 14",
+                            f"crypto isakmp key {pw} address 203.0.113.7"], [pw]
+    if choice == 8:
+        return "password", [f"$ adb shell cmd wifi connect-network HomeNet wpa2 {pw}", "Connection initiated"], [pw]
+    if choice == 9:
+        return "password", [f"$ networksetup -setairportnetwork en0 HomeNet {pw}", "$ networksetup -getairportnetwork en0", "Current Wi-Fi Network: HomeNet"], [pw]
+    if choice == 10:
+        return "password", [f"C:\\> netsh wlan set hostednetwork mode=allow ssid=Hotspot key={pw}", "The hosted network mode has been set to allow.",
+                            "The SSID of the hosted network has been successfully changed."], [pw]
+    if choice == 11:
+        return "password", [f"C:\\Tools> Autologon64.exe {user} ACME {pw} /accepteula", "Autologon successfully configured."], [pw]
+    if choice == 12:
+        v = rand(rng, ALNUM + "_-", 43)
+        return "api_key", ["$ op signin --account acme", f'export OP_SESSION_acme="{v}"', "# This command is meant to be used with your shell's eval function."], [v]
+    if choice == 13:
+        v = rand(rng, string.ascii_lowercase + string.digits, 26)
+        return "api_key", [f"$ mmctl auth login https://chat.acme.io --name acme --access-token {v}", f"credentials for \"acme\": \"{user}@https://chat.acme.io\" stored"], [v]
+    if choice == 14:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"vless://{v}@vpn.acme.io:443?encryption=none&security=reality&sni=www.microsoft.com&fp=chrome&type=tcp#acme-nl"], [v]
+    if choice == 15:
+        v = pw.replace("#", "").replace("?", "").replace("&", "")
+        return "password", [f"trojan://{v}@vpn.acme.io:443?security=tls&sni=vpn.acme.io&type=tcp#acme-de"], [v]
+    if choice == 16:
+        v = pw.replace("#", "").replace("?", "").replace("&", "")
+        return "password", [f"hysteria2://{v}@vpn.acme.io:8443/?sni=vpn.acme.io&insecure=0#acme-fi"], [v]
+    if choice == 17:
+        v = pw.replace(":", "")
+        return "password", ["$ hashcat -m 0 hashes.txt --show", f"{hashlib.md5(v.encode()).hexdigest()}:{v}"], [v]
+    if choice == 18:
+        v = pw.replace(":", "")
+        return "password", ["$ hashcat -m 13100 kerberoast.txt --show | cut -c1-60,900-",
+                            f"$krb5tgs$23$*svc_sql$ACME.IO$MSSQLSvc/db01*${rand(rng, HEX, 32)}$...{rand(rng, HEX, 12)}:{v}"], [v]
+    if choice == 19:
+        return "password", [f"$ crackmapexec smb 10.0.8.0/24 -u {user} -p passwords.txt",
+                            "SMB  10.0.8.21  445  WS01  [*] Windows 10.0 Build 19041 x64 (name:WS01) (domain:ACME)",
+                            f"SMB  10.0.8.21  445  WS01  [+] ACME\\{user}:{pw} (Pwn3d!)"], [pw]
+    if choice == 20:
+        return "password", [f"$ evil-winrm -i 10.0.8.21 -u {user} -p '{pw}'", "Evil-WinRM shell v3.5", "*Evil-WinRM* PS C:\\Users\\" + user + "\\Documents>"], [pw]
+    if choice == 21:
+        v = pw.replace("@", "").replace("'", "")
+        return "password", [f"$ impacket-psexec 'ACME/{user}:{v}@10.0.8.21'", "Impacket v0.12.0 - Copyright Fortra, LLC and its affiliated companies",
+                            "[*] Requesting shares on 10.0.8.21....."], [v]
+    if choice == 22:
+        return "password", ["$ hydra -l admin -P rockyou.txt ssh://10.0.8.21", "[DATA] attacking ssh://10.0.8.21:22/",
+                            f"[22][ssh] host: 10.0.8.21   login: admin   password: {pw}", "1 of 1 target successfully completed, 1 valid password found"], [pw]
+    if choice == 23:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ microk8s add-node", "From the node you wish to join to this cluster, run the following:",
+                           f"microk8s join 10.0.8.21:25000/{v}/{rand(rng, HEX, 12)}"], [v]
+    if choice == 24:
+        return "password", ["$ sudo cat /etc/rsyncd.secrets", f"{user}:{pw.replace(':', '')}", f"backup:{plain_password(rng).replace(' ', '').replace(':', '')}"], [pw.replace(":", "")]
+    if choice == 25:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ sudo cat /etc/stunnel/psk.txt", f"client1:{v}"], [v]
+    if choice == 26:
+        return "password", [f"C:\\> pvk2pfx -pvk acme.pvk -pi {pw} -spc acme.spc -pfx acme.pfx -po {pw}"], [pw]
+    if choice == 27:
+        return "password", ["$ impacket-secretsdump ACME/admin@10.0.8.21 -just-dc-user krbtgt", "[*] Dumping LSA Secrets", "[*] DefaultPassword",
+                            f"(Unknown User):{pw}"], [pw]
+    if choice == 28:
+        return "password", ["mimikatz # sekurlsa::logonpasswords", "         * Username : " + user, "         * Domain   : ACME", f"         * Password : {pw}"], [pw]
+    if choice == 29:
+        return "password", [f"$ smbmap -H 10.0.8.21 -u {user} -p '{pw}' -d ACME", "[+] IP: 10.0.8.21:445  Name: ws01.acme.io"], [pw]
+    if choice == 30:
+        v = "".join(rng.choice(string.ascii_letters + string.digits + "!@#$%^&*()-_[]{}<>~+=,.;:/?|") for _ in range(64))
+        return "api_key", ["// wp-config.php", f"define( 'NONCE_SALT',       '{v}' );", "define( 'WP_DEBUG', false );"], [v]
+    if choice == 31:
+        return "password", [f"$ export SSHPASS='{pw}'", f"$ sshpass -e ssh {user}@{host} uptime"], [pw]
+    return "password", ["$ sudo cat /var/lib/iwd/HomeNet.psk", "[Security]", f"Passphrase={pw}", "[Settings]", "AutoConnect=true"], [pw]
+
+
+def twenty_second_negative_case(rng):
+    choice = rng.randrange(17)
+    if choice == 0:
+        return ["crypto isakmp policy 10", " encryption aes 256", " hash sha256", " authentication pre-share", f" group {rng.choice([14, 19, 20])}", " lifetime 86400"]
+    if choice == 1:
+        return ["$ op whoami", f"URL:          https://acme.1password.com", "Email:        ops@acme.io", f"User ID:      {rand(rng, string.ascii_uppercase + string.digits, 26)}"]
+    if choice == 2:
+        return ["$ networksetup -getairportnetwork en0", "Current Wi-Fi Network: HomeNet", "$ networksetup -getairportpower en0", "Wi-Fi Power (en0): On"]
+    if choice == 3:
+        return ["C:\\> netsh wlan show hostednetwork", "Hosted network settings", "    Mode                   : Allowed", '    SSID name              : "Hotspot"',
+                "    Max number of clients  : 100", "    Authentication         : WPA2-Personal"]
+    if choice == 4:
+        return ["$ hashcat -b -m 0", f"Speed.#1.........: {rng.randint(1000, 60000)}.{rng.randint(0, 9)} MH/s (50.12ms) @ Accel:1024 Loops:1024 Thr:64 Vec:1"]
+    if choice == 5:
+        return ["$ crackmapexec smb 10.0.8.0/24", f"SMB  10.0.8.{rng.randint(2, 250)}  445  WS01  [*] Windows 10.0 Build 19041 x64 (name:WS01) (domain:ACME) (signing:False) (SMBv1:False)"]
+    if choice == 6:
+        return ["$ microk8s status", "microk8s is running", "high-availability: no", "  datastore master nodes: 127.0.0.1:19001"]
+    if choice == 7:
+        return ["$ az keyvault secret list --vault-name acme-kv --query '[].id' -o tsv", "https://acme-kv.vault.azure.net/secrets/db-host",
+                "https://acme-kv.vault.azure.net/secrets/db-password"]
+    if choice == 8:
+        return ["[zk: localhost:2181(CONNECTED) 2] getAcl /app", f"'digest,'admin:{base64.b64encode(rng.randbytes(20)).decode()}", ": cdrwa"]
+    if choice == 9:
+        return ["$ hydra -l admin -P rockyou.txt ssh://10.0.8.21",
+                f"[DATA] max 16 tasks per 1 server, overall 16 tasks, {rng.randint(1000000, 14344399)} login tries (l:1/p:{rng.randint(1000000, 14344399)})"]
+    if choice == 10:
+        return ["# /etc/rsyncd.conf", "[backup]", "    path = /srv/backup", "    auth users = backup", "    secrets file = /etc/rsyncd.secrets"]
+    if choice == 11:
+        return ["# /etc/stunnel/stunnel.conf", "[redis]", "client = yes", "accept = 127.0.0.1:6380", "connect = 10.0.8.21:6379", "PSKidentity = client1",
+                "PSKsecrets = /etc/stunnel/psk.txt"]
+    if choice == 12:
+        return ["// wp-config.php", "define( 'DB_HOST', 'localhost' );", "define( 'DB_CHARSET', 'utf8mb4' );", f"$table_prefix = 'wp{rng.randint(10, 99)}_';"]
+    if choice == 13:
+        return ["mimikatz # sekurlsa::logonpasswords", f"Authentication Id : 0 ; {rng.randint(900, 99999)} (00000000:{rand(rng, HEX, 8)})",
+                "Session           : Service from 0", "User Name         : WS01$", "         * Password : (null)"]
+    if choice == 14:
+        return ["$ impacket-secretsdump ACME/admin@10.0.8.21", "[*] Service RemoteRegistry is in stopped state", "[*] Starting service RemoteRegistry",
+                "[*] Cleaning up..."]
+    if choice == 15:
+        return ["$ adb devices", "List of devices attached", f"{rand(rng, string.ascii_uppercase + string.digits, 12)}\tdevice"]
+    return ["$ sudo cat /var/lib/iwd/HomeNet.8021x", "[Security]", "EAP-Method=PEAP", "EAP-Identity=anonymous@acme.io", "EAP-PEAP-Phase2-Method=MSCHAPV2"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -4151,10 +4312,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "eighteenth": (eighteenth_secret_case, eighteenth_negative_case),
          "nineteenth": (nineteenth_secret_case, nineteenth_negative_case),
          "twentieth": (twentieth_secret_case, twentieth_negative_case),
-         "twenty-first": (twenty_first_secret_case, twenty_first_negative_case)}
+         "twenty-first": (twenty_first_secret_case, twenty_first_negative_case),
+         "twenty-second": (twenty_second_secret_case, twenty_second_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -4310,7 +4472,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-first (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-second (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
