@@ -101,7 +101,7 @@ public struct SecretDetector: Sendable {
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
                 + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
-                + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials())
+                + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials() + scan.accountsFilePasswords() + scan.auditedPasswords() + scan.deviceKeys() + scan.proxyLinkSecrets() + scan.keyVariablesAndConstants())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()
@@ -188,7 +188,14 @@ public struct SecretDetector: Sendable {
     static func repeats(of secrets: [Secret], in utf8: [UInt8]) -> [Secret] {
         var values: [[UInt8]: Secret] = [:]
         for secret in secrets where [.otp, .password, .apiKey].contains(secret.kind) && secret.end - secret.start >= 6 && values.count < 32 {
-            let value = Array(utf8[secret.start..<secret.end])
+            var value = Array(utf8[secret.start..<secret.end])
+            // (A rule that took the option with its value, `-p 'value'`, gives the value: the
+            // repeat is the value alone, `-c 'value'`.)
+            if value.first == 0x2D, let space = value.firstIndex(of: 0x20), value[1..<space].allSatisfy(SecretScan.isLetter) {
+                value = Array(value[(space + 1)...].drop { $0 == 0x27 || $0 == 0x22 })
+                if value.last == 0x27 || value.last == 0x22 { value.removeLast() }
+                guard value.count >= 6 else { continue }
+            }
             // (One piece: a value OCR split with spaces repeats split otherwise.)
             guard !value.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { continue }
             if values[value] == nil { values[value] = secret }

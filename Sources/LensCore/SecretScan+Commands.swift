@@ -55,9 +55,10 @@ extension SecretScan {
     /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
     /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
-    /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`.
+    /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`;
+    /// Sysinternals' `Autologon USER DOMAIN PASSWORD`.
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -81,7 +82,11 @@ extension SecretScan {
     static let ldappasswdFlag = TextMatcher(#"(?<=[ \t])-[sa][ \t]+"#)
     /// The cue, the tool and its options that take a password, each on the tool's line.
     static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
-        ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag)]
+        ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag),
+        ("conan", conanLogin, passwordOption)]
+    /// Conan's `conan remote login REMOTE USER -p PASSWORD` (2.x) and `conan user -p PASSWORD -r REMOTE USER` (1.x).
+    static let conanLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])conan[ \t]+(?:remote[ \t]+login|user)(?![A-Za-z0-9_\-])"#)
+    static let passwordOption = TextMatcher(#"(?<=[ \t])(?:-p|--password)(?:[ \t]+|=)"#)
     /// A key-value store's `put` or `set` of a key whose last part names a secret (`etcdctl put
     /// /config/shop/db_password '…'`, `redis-cli SET payment:api_key "…"`, `consul kv put app/token …`):
     /// group 1 the key; the value follows.
@@ -89,6 +94,10 @@ extension SecretScan {
     /// A tool's `login` or `auth` given a token as its argument (`cargo login cio…`, `snyk auth
     /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
     static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
+    /// A CLI's `config set` or `configure set` of settings, `NAME VALUE` pairs (`aws configure set
+    /// aws_secret_access_key …`, `tccli configure set secretId … secretKey … region …`, `npm config
+    /// set //registry/:_authToken …`): a value whose name names a secret.
+    static let configSet = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])config(?:ure)?[ \t]+set[ \t]+(?=\S)"#)
     /// proxychains' `[ProxyList]` entry: `socks5 HOST PORT USER PASSWORD`; the password follows.
     static let proxyListEntry = TextMatcher(#"(?im)^[ \t]*(?:socks[45]|https?|raw)[ \t]+[^\s]{1,64}[ \t]+\d{2,5}[ \t]+[^\s]{1,64}[ \t]+(?=\S)"#)
     /// An INI section of administrators and their passwords (CouchDB's `[admins]`, a password as
@@ -97,7 +106,7 @@ extension SecretScan {
     static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
     /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
     /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string.
-    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+'"([^"'\s]{4,128})"'"#)
+    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+'"([^"'’\s]{4,128})"['’]"#)
     /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
@@ -196,7 +205,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon") {
             for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -237,10 +246,32 @@ extension SecretScan {
                 found.append(secret(kind, nil, start, end))
             }
         }
+        if mentions("config set", "configure set") {
+            for match in Self.configSet.matches(in: text) {
+                // (At most 16 pieces: a line of many settings costs no more than that.)
+                var index = match.end
+                for _ in 0..<16 {
+                    guard let name = piece(from: index, maximumSpaces: 4) else { break }
+                    index = name.end
+                    let bare = slice(name.start, name.end).split(whereSeparator: { "/:.".contains($0) }).last.map(String.init) ?? ""
+                    // (One piece: the next may be the next setting's name. A split value's rest the detector
+                    // takes as it takes any value's, ``extendedAcrossSpaces(_:)``.)
+                    guard !bare.hasPrefix("-"), let kind = Self.secretName(bare), let piece = piece(from: name.end, maximumSpaces: 4) else { continue }
+                    var start = piece.start, end = piece.end
+                    let closing = end - start > 4 ? (quoteLength(at: end - 1) == 1 ? 1 : quoteLength(at: end - 3) == 3 ? 3 : 0) : 0
+                    let quoted = quoteLength(at: start) > 0 && closing > 0
+                    if quoted { start += quoteLength(at: start); end -= closing }
+                    let value = slice(start, end)
+                    guard value.count >= 6, !value.hasPrefix("-"), Self.isRandomToken(value) || Self.isPasswordValue(value, quoted: quoted) else { continue }
+                    found.append(secret(kind, nil, start, end))
+                    index = end
+                }
+            }
+        }
         if mentions(" login ", " auth ") {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
                 guard let token = piece(from: match.end, maximumSpaces: 0), case let value = slice(token.start, token.end),
-                      Self.isRandomToken(value), piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
+                      Self.isRandomToken(value) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }
@@ -271,6 +302,119 @@ extension SecretScan {
             for match in Self.chpasswdLine.matches(in: text) {
                 guard let value = match[1], Self.isPasswordValue(value, quoted: true), let range = match.range(1) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Network devices, Wi-Fi and clusters
+
+    /// A network device's shared key in its config (Cisco's `tacacs-server host … key [0|7] …`,
+    /// `radius-server … key …`, `crypto isakmp key … address …`, a key chain's `key-string …`,
+    /// `ntp authentication-key N md5 …`; type 7 is reversible, so it is masked too): the value follows.
+    static let deviceKeyTools = ["tacacs", "radius", "isakmp", "key-string", "authentication-key"]
+    static let deviceKey = TextMatcher(#"(?i)(?<=[ \t])(?:key|key-string|md5)[ \t]+(?:[07][ \t]+)?(?=\S)"#)
+    static let deviceKeyTool = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:tacacs-server|radius-server|tacacs[ \t]+server|radius[ \t]+server|crypto[ \t]+isakmp|key-string|ntp[ \t]+authentication-key)(?![A-Za-z0-9_\-])"#)
+    /// A Wi-Fi password given to a command: Android's `cmd wifi connect-network SSID wpa2 …`, macOS'
+    /// `networksetup -setairportnetwork IF SSID …` and `-addpreferredwirelessnetworkatindex IF SSID N
+    /// SECURITY …`, Windows' `netsh wlan set hostednetwork … key=…`; the value follows.
+    static let wifiJoin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:cmd[ \t]+wifi[ \t]+connect-network[ \t]+\S{1,64}[ \t]+(?:wpa2|wpa3|wep)[ \t]+|-setairportnetwork[ \t]+\S{1,32}[ \t]+\S{1,64}[ \t]+|-addpreferredwirelessnetworkatindex[ \t]+\S{1,32}[ \t]+\S{1,64}[ \t]+\d{1,3}[ \t]+\S{1,16}[ \t]+|hostednetwork(?![A-Za-z])[^\n]{0,200}?(?<=[ \t])key[ \t]?=[ \t]?)"#)
+    /// A WPS PIN given to `hostapd_cli` or `wpa_cli` (`wps_pin any 12345670`, `wps_reg BSSID PIN`,
+    /// `wps_ap_pin set PIN`): group 1.
+    /// (OCR may read the `_` as a space or put one after it: `wps_ pin`.)
+    static let wpsPin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])wps(?:_ ?| )(?:pin|reg|check_pin)[ \t]+(?:\S{1,64}[ \t]+)?(\d{4}[ \-]?\d{4})(?![\w\-])|wps_ap_pin[ \t]+set[ \t]+(\d{4}[ \-]?\d{4})(?![\w\-])"#)
+    /// A cluster's join address with its token in the path (MicroK8s' `microk8s join
+    /// HOST:25000/TOKEN/CERT-HASH`): the token, up to the next `/`.
+    static let joinPath = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:microk[8&]{1,2}s|k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
+
+    /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens.
+    func deviceKeys() -> [Secret] {
+        var found: [Secret] = []
+        if Self.deviceKeyTools.contains(where: { mentions($0) }) {
+            for line in lines(mentioning: Self.deviceKeyTools) {
+                guard let tool = Self.deviceKeyTool.matches(in: text, within: [line]).first else { continue }
+                // (The first `key` after the tool: a line of many costs one value.)
+                guard let key = Self.deviceKey.matches(in: text, within: [line]).first(where: { $0.start >= tool.end || tool.text.lowercased() == "key-string" && $0.start >= tool.start }),
+                      let password = passwordArgument(after: key.end, dashStartsIt: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("connect-network", "airportnetwork", "wirelessnetwork", "hostednetwork") {
+            for match in Self.wifiJoin.matches(in: text) {
+                if let password = passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
+            }
+        }
+        if mentions("wps_", "wps ") {
+            for match in Self.wpsPin.matches(in: text) {
+                guard let range = match.range(1) ?? match.range(2) else { continue }
+                found.append(secret(.password, "PIN", range.lowerBound, range.upperBound))
+            }
+        }
+        if mentions(" join ") {
+            for match in Self.joinPath.matches(in: text) {
+                var end = match.end
+                // (OCR may read a `0` as `@`, and split the token once before its `/`.)
+                while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 { end += 1 }
+                if end + 1 < utf8.count, Self.isSpace(utf8[end]), let rest = piece(from: end, maximumSpaces: 1),
+                   let slash = utf8[rest.start..<rest.end].firstIndex(of: 0x2F), utf8[rest.start..<slash].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x40 }),
+                   slash > rest.start, slash - match.end <= 72 {
+                    end = slash
+                }
+                guard end - match.end >= 16 else { continue }
+                found.append(secret(.apiKey, nil, match.end, end))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Files of accounts
+
+    /// A Java properties file of accounts, as its name says (Jetty's `realm.properties`,
+    /// ActiveMQ's and Karaf's `users.properties`, `credentials.properties`; OCR may put a space
+    /// after the dot): group 1 opens its entries.
+    static let accountsPropertiesFile = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:realm|users?|credentials?|passwords?|accounts?)[ ]?\.[ ]?properties(?![A-Za-z0-9])"#)
+    /// An entry of such a file: `name: password[, role…]` or `name=password[, role…]`; group 1 the password.
+    static let accountsEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]?[:=][ \t]?([^\s,]{3,128})[ \t]*(?:,[^\n]{0,256})?$"#)
+    /// Jetty's obfuscated password (`OBF:1v2j1uum…`: anyone may turn it back); OCR may read its
+    /// digits `1` as `i` or `l`, and put a space beside the colon.
+    static let jettyObfuscated = TextMatcher(#"(?<![A-Za-z0-9])OBF ?: ?([0-9a-zA-Z|]{8,512})"#)
+    /// HexChat's `servlist.conf`: a network's `N=` line, then its entries; `P=` is the server's password.
+    static let hexChatPassword = TextMatcher(#"(?m)^[ \t]*P=(?=\S)"#)
+
+    /// The passwords of accounts files shown as they are: a properties file of accounts, Jetty's
+    /// obfuscated ones, HexChat's network list.
+    func accountsFilePasswords() -> [Secret] {
+        var found: [Secret] = []
+        if mentions("obf") {
+            for match in Self.jettyObfuscated.matches(in: text) {
+                guard let range = match.range(1) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
+            }
+        }
+        if mentions("properties") {
+            for file in Self.accountsPropertiesFile.matches(in: text) {
+                // Its lines after the name, to the next prompt or blank line (at most 64).
+                var lineStart = file.end
+                while lineStart < utf8.count, !Self.isLineBreak(utf8[lineStart]) { lineStart += 1 }
+                for _ in 0..<64 where lineStart < utf8.count {
+                    let line = nextFilledLine(after: lineStart)
+                    guard line.start < line.end, utf8[line.start] != 0x24, line.start - lineStart <= 2 else { break }
+                    lineStart = line.end
+                    guard utf8[line.start] != 0x23, utf8[line.start] != 0x21,
+                          let entry = Self.accountsEntry.firstMatch(in: slice(line.start, line.end)), let range = entry.range(1) else { continue }
+                    // (A hashed one, `MD5:…`, `CRYPT:…`, is none; an obfuscated one is found above.)
+                    let value = slice(line.start + range.lowerBound, line.start + range.upperBound)
+                    guard !["MD5:", "CRYPT:", "OBF:"].contains(where: { value.uppercased().hasPrefix($0) }),
+                          let password = password(line.start + range.lowerBound, line.start + range.upperBound, quoted: true) else { continue }
+                    found.append(password)
+                }
+            }
+        }
+        if mentions("servlist", "hexchat", "xchat") || mentions("\nn=") && mentions("\ns=") {
+            for match in Self.hexChatPassword.matches(in: text) {
+                let line = nextFilledLine(after: match.end)
+                guard let password = password(line.start, line.end, quoted: true) else { continue }
+                found.append(password)
             }
         }
         return found

@@ -337,6 +337,10 @@ extension SecretScan {
     static func namesAPublicValue(_ words: [String]) -> Bool {
         words.contains("public") || words.contains("publishable") || words.contains("sitekey")
             || zip(words, words.dropFirst()).contains { $0 == "site" && $1 == "key" }
+            // A GPG key named by its id or fingerprint (Docker images' `GPG_KEY`, `PGP_KEYS`); its
+            // secret part is named so (`GPG_PRIVATE_KEY`, `GPG_PASSPHRASE`).
+            || words.contains(where: { $0 == "gpg" || $0 == "pgp" }) && ["key", "keys", "keyid", "fingerprint"].contains(words.last ?? "")
+                && !words.contains("private") && !words.contains("secret")
     }
 
     /// An identifier's words, in small letters: split at `_ - .` and where a small letter meets a
@@ -729,7 +733,7 @@ extension SecretScan {
     /// `4cle0700-…`): where it ends, or nil.
     func uuidEnd(from start: Int) -> Int? {
         // Its first group: eight hexadecimal characters, then a dash or a space.
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49].contains(byte) }
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49, 0x6F, 0x40].contains(byte) }
         guard start + 8 < utf8.count, utf8[start..<start + 8].allSatisfy(isHex), utf8[start + 8] == 0x2D || Self.isSpace(utf8[start + 8]) else {
             return nil
         }
@@ -747,7 +751,8 @@ extension SecretScan {
         return nil
     }
 
-    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlI]{8}(?:-[0-9a-fA-FOQlI]{4}){3}-[0-9a-fA-FOQlI]{12}$"#)
+    /// (OCR's readings of `0`: `O`, `Q`, `o`, `@`; of `1`: `l`, `I`.)
+    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlIo@]{8}(?:-[0-9a-fA-FOQlIo@]{4}){3}-[0-9a-fA-FOQlIo@]{12}$"#)
 
     /// A function or method called with its arguments and nothing after them but punctuation:
     /// `is_valid(form)`, `check.strength(pw);`; or a subscript of a name, as code reads a setting
@@ -900,6 +905,9 @@ extension SecretScan {
         (["fm2", "fm1", "flyv"], ("Fly.io", #"fm[12][ar]? ?_ ?"#, 60, 800, 1)),
         // (Capitals and digits: OCR reads a `0` as `O` or `@`, so a body without digits is still one.)
         (["nrak"], ("New Relic", #"NRAK ?- ?"#, 26, 28, 0)),
+        (["akid"], ("Tencent Cloud", "AK" + tolerant("I") + "D", 31, 34, 1)),
+        // (Small letters and digits: OCR reads a `0` as `@` or `O`, an `l` as `1` or `i`.)
+        (["oy2"], ("NuGet", #"oy2"#, 42, 46, 1)),
         (["tskey"], ("Tailscale", #"tskey ?- ?[a-z]{3,7} ?- ?"#, 40, 80, 1)),
         (["figd"], ("Figma", #"figd(?: ?_ ?| )"#, 38, 46, 1)),
         (["dapi"], ("Databricks", #"dapi"#, 31, 35, 1)),

@@ -428,4 +428,48 @@ extension SecretScan {
         }
         return found
     }
+
+    // MARK: - Keys in variables and constants
+
+    /// A variable whose name ends in `_KEY` assigned a value (`export CF_Key="…"`, `MEILI_MASTER_KEY=…`,
+    /// PowerShell's `$env:X_KEY = …`): group 1 the name. `key` alone names too much for
+    /// ``secretName(_:)`` (`SORT_KEY=name`, Docker's `GPG_KEY` is a fingerprint), so only a random
+    /// value under it is taken.
+    static let keyVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+|set[ \t]+|\$env:)?([A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){0,4}_(?i:key))[ \t]*=[ \t]*(?=\S)"#)
+    /// Words of a `_KEY` name that say its value is public or no key's secret.
+    static let wordsOfPublicKeys: Set<String> = ["gpg", "pgp", "public", "pub", "ssh", "host", "signing", "primary", "foreign", "sort", "partition",
+                                                 "hash", "cache", "map", "hot", "short", "keyboard", "fingerprint", "id", "license", "licence", "site", "publishable"]
+    /// PHP's `define( 'NAME', '…' );` (WordPress' `wp-config.php`): group 1 the name, group 2 the
+    /// value, to the last quote before `)` on the line. (OCR may read the quotes curly or double,
+    /// drop the name's closing one and read its `_` as a space, and the spaces before the value as
+    /// a dash or `_`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`.)
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”]?[ \t]*,[ \t]*(?:[—_\-]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*;?[ \t]*$"#)
+
+    /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
+    /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).
+    func keyVariablesAndConstants() -> [Secret] {
+        var found: [Secret] = []
+        if mentions("_key") {
+            for match in Self.keyVariable.matches(in: text) {
+                guard let name = match[1], !Self.nameWords(name).contains(where: Self.wordsOfPublicKeys.contains), Self.secretName(name) == nil,
+                      let (start, end, _) = value(after: match.end), end > start, case let value = squeezed(start, end), value.count >= 20,
+                      Self.isRandomToken(Self.withoutOCRJunk(value)), !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) else { continue }
+                found.append(secret(.apiKey, nil, start, end))
+            }
+        }
+        if mentions("define") {
+            for match in Self.phpConstant.matches(in: text) {
+                guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let range = match.range(2), case let value = slice(range.lowerBound, range.upperBound) else { continue }
+                let last = Self.nameWords(name).last ?? ""
+                if let kind = Self.secretName(name) {
+                    if kind == .password, let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
+                    if kind == .apiKey, value.count >= 8, Self.isPasswordValue(value, quoted: true) { found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound)) }
+                } else if last == "key" || last == "salt", value.count >= 16, Self.entropy(value) >= 3.5,
+                          !value.allSatisfy({ $0.isLetter || $0 == " " }), !Self.isPlaceholder(value) {
+                    found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
+                }
+            }
+        }
+        return found
+    }
 }

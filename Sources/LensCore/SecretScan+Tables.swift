@@ -352,11 +352,13 @@ extension SecretScan {
     /// `op read op://…/password`, `nmcli -s -g 802-11-wireless-security.psk …`, `wg show wg0
     /// private-key`) or is a password store's (`pass show`, `gopass show`), or hides one reversibly
     /// (`rclone obscure …` prints what rclone's config keeps, which `rclone reveal` turns back), or
-    /// makes a key or token (``keyMaking``).
+    /// makes a key or token (``keyMaking``). (The command's cue is found once, atomically: a line
+    /// without a next one, `$ … secret … secret …` for 32 KB, would otherwise be read again after
+    /// each cue, its length squared.)
     /// An account's line in `/etc/passwd` or `/etc/group`: name, `x` (or `*`, `!`, nothing), ids.
     static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}:[x*!]?:\d{1,10}:(?:\d{1,10}:)?"#)
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
     /// Commands that print hashes: git's, checksum tools'.
     static let hashPrintingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:git|sha\d*sum|md5sum|b2sum|shasum|cksum)(?![A-Za-z0-9_\-])"#)
 
@@ -383,6 +385,9 @@ extension SecretScan {
             guard start < utf8.count, !Self.isLineBreak(utf8[start]),
                   !isPrompt(at: start),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F) else { return nil }
+            // (Nor an address: `az keyvault secret list --query '[].id'` prints the secrets' ids.)
+            if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
+               utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
             let separate = separateValue(after: start, dashStartsIt: true)
             guard separate?.start == start || separate == nil && startsWithJunkBeforeToken(start) else { return nil }
             // (A password file's line holds a hash: `cat .htpasswd` prints `lena:$apr1$…`.)
@@ -465,7 +470,7 @@ extension SecretScan {
     /// A path of 256 bytes and a name of 128 at most: each start of the lazy path tries the name's
     /// look-ahead, so a piece of any length stays linear.
     static let credentialFilePrinting = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login|psk)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
     /// Whether a shell's prompt starts at `index`: its mark alone, then a space or the line's end.
     func isPrompt(at index: Int) -> Bool {
@@ -488,7 +493,7 @@ extension SecretScan {
     /// the next prompt (`key-pass.txt`, OCR read a digit of it as a letter: `ORHsOFyT_i`) holds a
     /// password when the piece is 8+ characters that mix capitals and small letters.
     func printedCredentials() -> [Secret] {
-        guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login"),
+        guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login", "psk"),
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialFilePrinting.matches(in: text) {
@@ -533,12 +538,16 @@ extension SecretScan {
                 // `"github.com": "${GITHUB_TOKEN}"`: a map's values have rules of their own.)
                 guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
-                      !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D), !pieces.contains(where: isSentenceWord) else { continue }
+                      !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
+                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`.)
+                      !pieces.enumerated().contains(where: { index, piece in isSentenceWord(piece) && !(index == 0 && pieces.count == 3 && slice(pieces[1].start, pieces[1].end) == ":") })
+                else { continue }
                 let value = squeezed(start, last.end)
                 printed += 1
                 let alone = printed == 1 && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
                     && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
-                guard (6...40).contains(value.count), !value.contains("="), !value.contains("/"),
+                // (An identity and its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
+                guard (6...48).contains(value.count), !value.contains("="), !value.contains("/"),
                       Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) || alone else { continue }
                 found.append(secret(.password, nil, start, last.end))
             }

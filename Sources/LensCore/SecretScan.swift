@@ -118,6 +118,8 @@ struct SecretScan {
     /// Sources: the providers' documented formats, as gitleaks and detect-secrets encode them.
     static let providers: [(label: String, pattern: String)] = [
         ("AWS", #"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"#),
+        // Tencent Cloud's SecretId (its SecretKey, 32 characters, has no prefix).
+        ("Tencent Cloud", #"AKID[A-Za-z0-9]{32}"#),
         ("GitHub", #"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82}"#),
         ("GitLab", #"gl(?:pat|dt|rt|soat|ffct|ft)-[A-Za-z0-9_\-]{20}|glptt-[0-9a-f]{40}|glcbt-(?:[0-9a-fA-F]{1,5}_)?[A-Za-z0-9_\-]{20}|glimt-[A-Za-z0-9_\-]{25}|glagent-[A-Za-z0-9_\-]{50}|gloas-[A-Za-z0-9_\-]{64}|GR1348941[A-Za-z0-9_\-]{20,}"#),
         ("Slack", #"xox[abposre]-\d{8,}-[A-Za-z0-9\-]{8,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/]{20,}"#),
@@ -308,6 +310,44 @@ struct SecretScan {
             let end = match.end - 2 // before `@` and the host's first character
             let start = end - password.utf8.count
             return Secret(kind: .apiKey, label: "connection string", start: start, end: end, marker: "[password]")
+        }
+    }
+
+    /// A proxy's share link whose user part is its credential: Trojan's, Hysteria's and AnyTLS'
+    /// password, VLESS' user id (`trojan://PASSWORD@host:443?…#name`, `vless://UUID@host…`; OCR
+    /// may misspell the scheme, `hystertia2://`);
+    /// the credential follows. (OCR may put a space around the `//`, as in ``credentialURL``, split
+    /// the credential, and read its `@` as a letter: `…Bza2avpn.acme.io`.)
+    static let proxyLink = TextMatcher(#"(?i)(?<![A-Za-z0-9+.\-])(trojan|hy[a-z]{5,8}2?|hy2|vless|anytls): ?// ?(?=\S)"#)
+
+    func proxyLinkSecrets() -> [Secret] {
+        guard mentions("trojan", "hyst", "hy2", "vless", "anytls") else { return [] }
+        return Self.proxyLink.matches(in: text).compactMap { match in
+            let start = match.end
+            // To its last `@` (OCR may read a `0` of it as one), within 256 bytes of the line and
+            // before the address's query (`?`, `#`).
+            var index = start, at: Int?
+            while index < min(utf8.count, start + 256), !Self.isLineBreak(utf8[index]), utf8[index] != 0x3F, utf8[index] != 0x23 {
+                if utf8[index] == 0x40 { at = index }
+                index += 1
+            }
+            var end: Int
+            if let at {
+                end = at
+            } else if match[1]?.lowercased() == "vless" {
+                // A UUID's 36 characters (OCR's spaces not counted).
+                end = start
+                var count = 0
+                while end < utf8.count, count < 36, !Self.isLineBreak(utf8[end]) { if !Self.isSpace(utf8[end]) { count += 1 }; end += 1 }
+            } else {
+                // Up to the host's first dot: the credential and the host's first word, glued.
+                guard let piece = piece(from: start, maximumSpaces: 0), let dot = utf8[piece.start..<piece.end].firstIndex(of: 0x2E), dot - start >= 8 else { return nil }
+                end = dot
+            }
+            while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
+            let value = squeezed(start, end)
+            guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= 3, !Self.isPlaceholder(value) else { return nil }
+            return secret(.password, nil, start, end)
         }
     }
 
@@ -534,7 +574,7 @@ struct SecretScan {
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
     /// Thai and Hindi in ``cuedPasswordMatcher``), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
-    static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
+    static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:[ ]?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
@@ -648,8 +688,9 @@ struct SecretScan {
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
-    /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`, and Squid's `login=user:password`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth|login(?==))(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`, and Squid's `login=user:password`;
+    /// ZooKeeper's `addauth digest user:password`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest|--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth|[Ll]ogin(?==))(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

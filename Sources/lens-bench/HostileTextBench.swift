@@ -177,6 +177,18 @@ struct HostileTextBench: ParsableCommand {
             "# client        server  secret              IP addresses\n" + String(repeating: "ana        *       \"Tz4pWq9LmR\"        *\n", count: max(1, size / 40))
         }),
         Kind(name: "--auth= repeated", make: repeated("--auth=Jk5tRw9Qmx ")),
+        // (The twenty-seventh round's: cracked hashes, proxy links, PHP constants, found logins,
+        // a device's keys, `configure set` pairs.)
+        Kind(name: "cracked hash lines", make: { size in
+            "$ hashcat -m 0 hashes.txt --show\n" + String(repeating: "5f4dcc3b5aa765d61d8327deb882cf99:Wq3z!Lm8Rtv\n", count: max(1, size / 44))
+        }),
+        Kind(name: "proxy links", make: repeated("trojan://Vb7qLm2Xz9@vpn.acme.io:443?security=tls#a\n")),
+        Kind(name: "define() of salts", make: repeated("define( 'NONCE_SALT', 'Wq3z!Lm8Rtv%K2xYp9Nc4Hd7Fg' );\n")),
+        Kind(name: "found logins", make: repeated("SMB 10.0.8.21 445 WS01 [+] ACME\\ana:Vb7qLm2Xz9 (Pwn3d!)\n")),
+        Kind(name: "device keys", make: repeated("tacacs-server host 10.0.0.5 key 0 Vb7qLm2Xz9\n")),
+        Kind(name: "configure set pairs", make: { size in
+            "$ tccli configure set" + String(repeating: " secretKey Wq3zLm8RtvK2xYp9Nc4Hd7Fg", count: max(1, size / 35))
+        }),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

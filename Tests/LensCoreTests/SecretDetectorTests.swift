@@ -519,6 +519,39 @@ struct SecretDetectorTests {
         Case(text: "[ProxyList]\nsocks5  10.0.8.21  1080  ana  +cpfs0jjzg1tFeVf", kind: .password, value: "+cpfs0jjzg1tFeVf"),
         Case(text: "$ sudo tail -3 /opt/couchdb/etc/local.ini\n[admins]\nana = LDaxrI88d", kind: .password, value: "LDaxrI88d"),
         Case(text: "$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/ana -d '\"nRrW5ILjNgbu%\"'", kind: .password, value: "nRrW5ILjNgbu%"),
+        // (From the twenty-first pool's held-out seed 2307: a CLI's `configure set` pairs, Tencent
+        // Cloud's SecretId, Conan's `-p`, a password given twice (`-p` and its confirmation `-c`),
+        // Jetty's and ActiveMQ's accounts files, HexChat's network list.)
+        Case(text: "$ tccli configure set secretId AKIDq8Lm2Xz7Rt4Vn9Bw3Kp6Yc1Hd5Fg0Js2 secretKey Wq3zLm8RtvK2xYp9Nc4Hd7FgBs6Tj1Qa region ap-guangzhou", kind: .apiKey, value: "Wq3zLm8RtvK2xYp9Nc4Hd7FgBs6Tj1Qa"),
+        Case(text: "$ tccli configure set secretId AKIDq8Lm2Xz7Rt4Vn9Bw3Kp6Yc1Hd5Fg0Js2 region ap-guangzhou", kind: .apiKey, value: "AKIDq8Lm2Xz7Rt4Vn9Bw3Kp6Yc1Hd5Fg0Js2"),
+        Case(text: "$ aws configure set aws_secret_access_key 'qL7mXz2Rt9Vn4Bw8Kp3Yc6Hd1Fg5Js0Ta7Ue4Wo' --profile ci", kind: .apiKey, value: "qL7mXz2Rt9Vn4Bw8Kp3Yc6Hd1Fg5Js0Ta7Ue4Wo"),
+        Case(text: "$ conan remote login acme ana -p -Rt7-Lm2Xq\nChanged user of remote 'acme' from 'None' (anonymous) to 'ana' (authenticated)", kind: .password, value: "-Rt7-Lm2Xq"),
+        Case(text: "[root@esx01:~] esxcli system account add -i ana -p 'Qm7vRt2LxK9z' -c 'Qm7vRt2LxK9z' -d 'backup'", kind: .password, value: "Qm7vRt2LxK9z"),
+        Case(text: "# etc/realm.properties\nana: Vb7qLm2Xz9, admin, user", kind: .password, value: "Vb7qLm2Xz9"),
+        Case(text: "$ cat conf/users.properties\nadmin=Tz4pWq9LmR\nana=Lx8#vQ2mZr", kind: .password, value: "Lx8#vQ2mZr"),
+        Case(text: "$ grep -A4 N=Libera ~/.config/hexchat/servlist.conf\nN=Libera\nI=ana\nP=Kq2%vLm8Zx\nS=irc.libera.chat/6697", kind: .password, value: "Kq2%vLm8Zx"),
+        // (From the twenty-second pool's first seed, 2401: what security tools print and take,
+        // a network device's keys, Wi-Fi passwords and WPS PINs given to commands, a cluster's join
+        // token, proxy links, `_KEY` variables, PHP constants, a printed PSK file.)
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n0d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f:Tq8!vLm2Xz", kind: .password, value: "Tq8!vLm2Xz"),
+        Case(text: "$ hashcat -m 13100 tgs.txt --show\n$krb5tgs$23$*svc_web$ACME.IO$HTTP/web01*$9a1b2c3d4e5f$...7d8e9f0a1b2c:Wx7#qLm2Rz", kind: .password, value: "Wx7#qLm2Rz"),
+        Case(text: "SMB  10.0.8.9  445  WS02  [+] ACME\\ana:Pq4vLm9Xz2 (Pwn3d!)", kind: .password, value: "Pq4vLm9Xz2"),
+        Case(text: "[*] Dumping LSA Secrets\n[*] DefaultPassword\n(Unknown User):Zr8!Tq2vLm", kind: .password, value: "Zr8!Tq2vLm"),
+        Case(text: "$ impacket-wmiexec 'ACME/ana:Lm2#vQ8xRz@10.0.8.9'", kind: .password, value: "Lm2#vQ8xRz"),
+        Case(text: "tacacs-server host 10.0.0.9 key 0 Vq7mLx2Rt9", kind: .password, value: "Vq7mLx2Rt9"),
+        Case(text: "crypto isakmp key Kx9-Lm2vQz7 address 198.51.100.4", kind: .password, value: "Kx9-Lm2vQz7"),
+        Case(text: "$ adb shell cmd wifi connect-network Cafe wpa2 Tz4pWq9LmR", kind: .password, value: "Tz4pWq9LmR"),
+        Case(text: "$ networksetup -setairportnetwork en0 Cafe Rq3%vLm8Zx", kind: .password, value: "Rq3%vLm8Zx"),
+        Case(text: "C:\\> netsh wlan set hostednetwork mode=allow ssid=Spot key=Wm7vQx2Lr9", kind: .password, value: "Wm7vQx2Lr9"),
+        Case(text: "C:\\> Autologon64.exe ana ACME Qz8vLm2Tx! /accepteula", kind: .password, value: "Qz8vLm2Tx!"),
+        Case(text: "$ sudo hostapd_cli wps_pin any 49226874\n49226874", kind: .password, value: "49226874"),
+        Case(text: "microk8s join 10.0.8.9:25000/9f1e2d3c4b5a69788f7e6d5c4b3a2918/0a1b2c3d4e5f", kind: .apiKey, value: "9f1e2d3c4b5a69788f7e6d5c4b3a2918"),
+        Case(text: "trojan://Vx7mQ2Lz9R@proxy.acme.io:443?security=tls#nl", kind: .password, value: "Vx7mQ2Lz9R"),
+        Case(text: "vless://3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b@proxy.acme.io:443?encryption=none#nl", kind: .password, value: "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b"),
+        Case(text: "$ export CF_Key=\"5a9c1e3b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7\"", kind: .apiKey, value: "5a9c1e3b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7"),
+        Case(text: "define( 'AUTH_SALT',        'q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js' );", kind: .apiKey, value: "q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js"),
+        Case(text: "$ sudo cat /etc/stunnel/psk.txt\nweb1:7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f", kind: .password, value: "7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f"),
+        Case(text: "[zk: localhost:2181(CONNECTED) 0] addauth digest ana:Wq3z!Lm8Rt", kind: .password, value: "Wq3z!Lm8Rt"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -1195,6 +1228,42 @@ struct SecretDetectorTests {
         Case(text: "Akun\nFelhasznalé: root\nMat khau: *wR*w6jDc+%CL", kind: .password, value: "*wR*w6jDc+%CL"),
         Case(text: "Webhook URL\nhttps://acme.webhook.office.com/webhookh2/580733d8-5750-3492-6132-53f06ae71b1e@0b9561b8-9fd5-b1c6-c3c0-5180b0eaa7dd/IncomingWebhook/7e7cb044055582f27754994edaef1cb9/d1387abf",
              kind: .apiKey, value: "7e7cb044055582f27754994edaef1cb9"),
+        // The twenty-seventh round's (made-up values): a UUID token with a `0` read as `@`; a pass
+        // phrase's `_` read as a space; Squid's `login=` read with a capital; a JSON string's closing
+        // quote read curly; a NuGet key with glyphs misread; Jetty's obfuscated password with its `1`s read as `i`.
+        Case(text: "$ snyk auth 5d2e@9a1-7c3b-4e8f-a6d0-9b1c2e3f4a5d\nYour account has been authenticated.", kind: .apiKey, value: "9a1-7c3b-4e8f"),
+        Case(text: "[DEFAULT]\nkey _file=~/.oci/oci_api_key.pem\npass phrase=Qx7*_#2-LmZvRt\nregion=eu-frankfurt-1", kind: .password, value: "Qx7*_#2-LmZvRt"),
+        Case(text: "cache_peer proxy.acme.io parent 3128 0 no-query default Login=ana:Tq8vLm2Xz4", kind: .password, value: "Tq8vLm2Xz4"),
+        Case(text: "$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/ana -d '\"Wx#7LmQ!vR2z\"’", kind: .password, value: "Wx#7LmQ!vR2z"),
+        Case(text: "C:\\> nuget setapikey oy2kq7m3xzw9lbr4tn8vc2ph6jd5fs1@ymu7ea3ki9qz -Source https://api.nuget.org/v3/index.json", kind: .apiKey, value: "kq7m3xzw9lbr4tn8"),
+        Case(text: "guest: OBF:1x2kiuvm1ytz1zfj1zfr1ytxiuvliw2w, user", kind: .password, value: "1x2kiuvm1ytz1zfj"),
+        // (And 2401's: spaces around a cracked hash's colon and inside the hash; a LSA secret's colon
+        // spaced; Impacket's target with a space after its colon; a proxy link's `@` read as a
+        // letter, a VLESS id split; a PHP constant's quotes read curly and its `_` as a space; a
+        // join token's `0` read as `@` and the `8` of `microk8s` as `&`.)
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n0d3 b1f6e9a2c4b7d8e5f1a3c6b9d2e4f : Tq8!vLm2Xz", kind: .password, value: "Tq8!vLm2Xz"),
+        Case(text: "[*] DefaultPassword\n(Unknown User) : Zr8!Tq2vLm", kind: .password, value: "Zr8!Tq2vLm"),
+        Case(text: "$ impacket-psexec 'ACME/ana: Lm2#vQ8xRz@10.0.8.9'", kind: .password, value: "Lm2#vQ8xRz"),
+        Case(text: "trojan: //Vx7mQ2Lz9Rk4avpn.acme.io:443?security=tls#nl", kind: .apiKey, value: "Vx7mQ2Lz9Rk4"),
+        Case(text: "vless: //3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5bAproxy.acme. io:443#nl", kind: .password, value: "0c1d2e3f4a5b"),
+        Case(text: "vless://3f2a1b4c-5d6e-4f70 -8a9b-0c1d2e3f 4a5b@proxy.acme.io:443#nl", kind: .password, value: "0c1d2e3f"),
+        Case(text: "define( 'AUTH SALT’, \"q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js' );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
+        Case(text: "microk&8s join 10.0.8.9:25000/@f1e2d3c4b5a69788f7e6d5c4b3a2918 /0a1b2c3d4e5f", kind: .apiKey, value: "f1e2d3c4b5a69788f7e6d5c4b3a2918"),
+        // (And the held-out seeds 2403 and 2405's, read after both were scored: `wps_ pin`; a join
+        // token split once and its address' dot read as a comma; a `0` of a VLESS id read as `@`;
+        // `hystertia2://`; Impacket's user with a space before the colon; a PHP constant's value
+        // after a dash, or opened by `*`, or not closed; a `_KEY`'s value with `@` for a `0`; a PSK
+        // file's identity read with spaces around its colon.)
+        Case(text: "$ sudo hostapd_cli -i wlanO wps_ pin any 49226874\n49226874", kind: .password, value: "49226874"),
+        Case(text: "microk8s join 10,0.8.9:25000/9f1e2d3c4b5a697 88f7e6d5c4b3a2918/0a1b2c3d4e5f", kind: .apiKey, value: "88f7e6d5c4b3a2918"),
+        Case(text: "vless://3f2a1b4c-5d6e-4f70-8a9b-@c1d2e3f4a5b@proxy.acme.io:443#nl", kind: .password, value: "c1d2e3f4a5b"),
+        Case(text: "hystertia2://Vx7mQ2Lz9R@proxy.acme. io:8443/?sni=proxy.acme.io", kind: .password, value: "Vx7mQ2Lz9R"),
+        Case(text: "$ impacket-psexec 'ACME/ana :Lm2#vQ8xRz@10.0.8.9'", kind: .password, value: "Lm2#vQ8xRz"),
+        Case(text: "define( 'NONCE_SALT', —'q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js' );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
+        Case(text: "define( 'NONCE_SALT', * ;q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js\" );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
+        Case(text: "define(‘NONCE_SALT\', \"q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
+        Case(text: "$ export CF_Key=\"5a9c1e3b7d2f4a6c8e@b1d3f5a7c9e1 b3d5f7\"", kind: .apiKey, value: "5a9c1e3b7d2f4a6c8e"),
+        Case(text: "$ sudo cat /etc/stunnel/psk.txt\nweb : 7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f", kind: .password, value: "7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1633,6 +1702,23 @@ struct SecretDetectorTests {
         "[admins]\nadmin = -pbkdf2-71b2fb2dd66c8d4aa421dc@8e4a216e91 4bcab22 , 4d25a7d7743f21e9060f907f26c2a810, 10",
         "<user username=\"deploy\" password=\"${DEPLOY_PASSWORD}'\" roles=\"manager-script'/>",
         "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026-11-01T10:12+0000 Apikey -6f5eea7d-9a12-0c4e-5d79-b945e281930d",
+        "$ ibmcloud iam api-keys\nci-deploy cr 2026-11-04T10:12+0000 Apikey -3b1fe@7d-4c2a-0e9b-8f31-a6d2c9b47e15",
+        "$ aws configure set region eu-west-1\n$ aws configure set output json\n$ npm config set fund false",
+        "# etc/realm.properties\nadmin: MD5:164c88b302622e17050af52c89945d44, admin\nuser: CRYPT:adpexzg3FUZAk, user",
+        "# users.properties\nadmin=${ACTIVEMQ_ADMIN_PASSWORD}, admins",
+        "N=Libera\nI=ana\nP=\nS=irc.libera.chat/6697",
+        "crypto isakmp policy 10\n encryption aes 256\n hash sha256\n authentication pre-share\n group 14",
+        "$ hashcat -b -m 0\nSpeed.#1.........: 21450.3 MH/s (50.12ms) @ Accel:1024 Loops:1024 Thr:64 Vec:1",
+        "SMB  10.0.8.9  445  WS02  [*] Windows 10.0 Build 19041 x64 (name:WS02) (domain:ACME) (signing:False)",
+        "$ az keyvault secret list --vault-name kv --query '[].id' -o tsv\nhttps://kv.vault.azure.net/secrets/db-password",
+        "[zk: localhost:2181(CONNECTED) 2] getAcl /app\n'digest,'admin:x1PKxh0yv8fW5mZ2cQk3tR9sLa4=\n: cdrwa",
+        "# /etc/stunnel/stunnel.conf\nPSKidentity = web1\nPSKsecrets = /etc/stunnel/psk.txt",
+        "define( 'DB_HOST', 'localhost' );\ndefine( 'AUTH_KEY', 'put your unique phrase here' );",
+        "ENV GPG_KEY 7169605F62C751356D054A26A821E680E5FA6305\nexport GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D",
+        "export SORT_KEY=created_at\nexport PRIMARY_KEY=id",
+        "         * Password : (null)",
+        "$ networksetup -getairportnetwork en0\nCurrent Wi-Fi Network: Cafe",
+        "$ ssh git@github.com\n$ scp ana@10.0.8.9:/srv/a.txt .",
     ]
 
     @Test(arguments: negatives)

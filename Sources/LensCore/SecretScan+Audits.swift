@@ -1,0 +1,57 @@
+import Foundation
+
+// What security tools print and take: a password cracker's results, a network scanner's found
+// logins, a dump of Windows' stored secrets, and Impacket's `DOMAIN/user:password@host` targets.
+// On an auditor's or a student's screen, each is a working password.
+extension SecretScan {
+    /// A cracked hash as `hashcat --show` (and its potfile) prints it: the hash (hexadecimal, or a
+    /// `$id$…` form such as `$krb5tgs$23$*…`), maybe after a user's name (`--username`), then `:` and
+    /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
+    /// colon and inside the password: `eee f521e1… :U3E1…`.)
+    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:[0-9a-fA-F](?:[0-9a-fA-F]| (?! )){15,160}|\$[A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
+    /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
+    /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
+    static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}:([^\s]{1,128})"#)
+    /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
+    /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`.
+    static let lsaSecretHeading = TextMatcher(#"(?im)^[ \t]*\[\*\][ \t]*(?:DefaultPassword|_SC_[^\s]{1,128})[ \t]*$"#)
+    static let lsaSecretValue = TextMatcher(#"^(?:\([^)\n]{1,40}\)|[^\s:()]{1,128})[ ]?:[ ]?(\S.{0,127})$"#)
+    /// Impacket's target: `[DOMAIN/]user:password@host` (`impacket-psexec 'ACME/ana:…@10.0.8.21'`,
+    /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or
+    /// inside the password.)
+    static let impacketTarget = TextMatcher(#"(?<=[\s'"])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?([^\s'"]{1,128}(?: [^\s'"@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?=[\s'":]|$)"#)
+    static let impacketTools = ["impacket", "secretsdump", "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "getuserspns", "gettgt", "getnpusers", "mssqlclient", "lookupsid"]
+
+    /// Passwords that security tools print or are given: cracked hashes, found logins, Windows'
+    /// stored passwords, Impacket's targets.
+    func auditedPasswords() -> [Secret] {
+        var found: [Secret] = []
+        if mentions("hashcat", "potfile") {
+            for match in Self.crackedHashLine.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("[+]") {
+            for match in Self.foundLogin.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("defaultpassword", "_sc_") {
+            for heading in Self.lsaSecretHeading.matches(in: text) {
+                let line = nextFilledLine(after: heading.end)
+                guard line.start < line.end, let value = Self.lsaSecretValue.firstMatch(in: slice(line.start, line.end)), let range = value.range(1),
+                      let password = password(line.start + range.lowerBound, line.start + range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if Self.impacketTools.contains(where: { mentions($0) }) {
+            for match in Self.impacketTarget.matches(in: text, within: lines(mentioning: Self.impacketTools)) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        return found
+    }
+}
