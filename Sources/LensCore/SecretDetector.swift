@@ -190,10 +190,11 @@ public struct SecretDetector: Sendable {
         for secret in secrets where [.otp, .password, .apiKey].contains(secret.kind) && secret.end - secret.start >= 6 && values.count < 32 {
             var value = Array(utf8[secret.start..<secret.end])
             // (A rule that took the option with its value, `-p 'value'`, gives the value: the
-            // repeat is the value alone, `-c 'value'`.)
+            // repeat is the value alone, `-c 'value'`; its quotes straight or as OCR read them, curly.)
             if value.first == 0x2D, let space = value.firstIndex(of: 0x20), value[1..<space].allSatisfy(SecretScan.isLetter) {
-                value = Array(value[(space + 1)...].drop { $0 == 0x27 || $0 == 0x22 })
-                if value.last == 0x27 || value.last == 0x22 { value.removeLast() }
+                value = Array(value[(space + 1)...])
+                if value.first == 0x27 || value.first == 0x22 { value.removeFirst() } else if Self.isCurlyQuote(value.prefix(3)) { value.removeFirst(3) }
+                if value.last == 0x27 || value.last == 0x22 { value.removeLast() } else if Self.isCurlyQuote(value.suffix(3)) { value.removeLast(3) }
                 guard value.count >= 6 else { continue }
             }
             // (One piece: a value OCR split with spaces repeats split otherwise.)
@@ -224,6 +225,12 @@ public struct SecretDetector: Sendable {
             }
         }
         return found
+    }
+
+    /// `‘` `’` `“` `”` in UTF-8.
+    static func isCurlyQuote(_ bytes: some Collection<UInt8>) -> Bool {
+        let bytes = Array(bytes)
+        return bytes.count == 3 && bytes[0] == 0xE2 && bytes[1] == 0x80 && (0x98...0x9D).contains(bytes[2])
     }
 
     /// Keys made to be public, as their providers document them: Stripe's publishable keys

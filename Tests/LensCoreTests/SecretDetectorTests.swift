@@ -1264,6 +1264,8 @@ struct SecretDetectorTests {
         Case(text: "define(‘NONCE_SALT\', \"q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
         Case(text: "$ export CF_Key=\"5a9c1e3b7d2f4a6c8e@b1d3f5a7c9e1 b3d5f7\"", kind: .apiKey, value: "5a9c1e3b7d2f4a6c8e"),
         Case(text: "$ sudo cat /etc/stunnel/psk.txt\nweb : 7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f", kind: .password, value: "7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f"),
+        // (2307's, read with the final rules: the first of a password given twice in curly quotes.)
+        Case(text: "[root@esx@1:~] esxcli system account add -i ana -p ‘Qm7vRt2LxK9z’ -c 'Qm7vRt2LxK9z' -d ‘backup’", kind: .password, value: "Qm7vRt2LxK9z"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
