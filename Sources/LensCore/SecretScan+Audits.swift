@@ -8,7 +8,7 @@ extension SecretScan {
     /// `$id$…` form such as `$krb5tgs$23$*…`), maybe after a user's name (`--username`), then `:` and
     /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
     /// colon and inside the password: `eee f521e1… :U3E1…`.)
-    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:[0-9a-fA-F](?:[0-9a-fA-F]| (?! )){15,160}|\$[A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
+    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:[^\s:$]?[0-9a-fA-F](?:[0-9a-fA-F]| (?! )){15,160}|\$[A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
     /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
     static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}:([^\s]{1,128})"#)
@@ -19,7 +19,8 @@ extension SecretScan {
     /// Impacket's target: `[DOMAIN/]user:password@host` (`impacket-psexec 'ACME/ana:…@10.0.8.21'`,
     /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or
     /// inside the password.)
-    static let impacketTarget = TextMatcher(#"(?<=[\s'"])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?([^\s'"]{1,128}(?: [^\s'"@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?=[\s'":]|$)"#)
+    /// (And when OCR dropped the `@` before an IPv4 address: `'ACME/ana:P_HyGvD2JEQQ10.0.8.21'`.)
+    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?=[\s'"’:]|$)|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
     static let impacketTools = ["impacket", "secretsdump", "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "getuserspns", "gettgt", "getnpusers", "mssqlclient", "lookupsid"]
 
     /// Passwords that security tools print or are given: cracked hashes, found logins, Windows'
@@ -48,7 +49,7 @@ extension SecretScan {
         }
         if Self.impacketTools.contains(where: { mentions($0) }) {
             for match in Self.impacketTarget.matches(in: text, within: lines(mentioning: Self.impacketTools)) {
-                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                guard let range = match.range(1) ?? match.range(2), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }
         }

@@ -83,7 +83,10 @@ extension SecretScan {
     /// The cue, the tool and its options that take a password, each on the tool's line.
     static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
         ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag),
-        ("conan", conanLogin, passwordOption)]
+        ("conan", conanLogin, passwordOption), ("pvk2pfx", pvk2pfx, pvk2pfxPasswordOption)]
+    /// Windows SDK's `pvk2pfx -pvk … -pi PASSWORD -spc … -pfx … -po PASSWORD`.
+    static let pvk2pfx = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])pvk2pfx(?:\.exe)?(?![A-Za-z0-9_\-])"#)
+    static let pvk2pfxPasswordOption = TextMatcher(#"(?<=[ \t])-p[io][ \t]+"#)
     /// Conan's `conan remote login REMOTE USER -p PASSWORD` (2.x) and `conan user -p PASSWORD -r REMOTE USER` (1.x).
     static let conanLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])conan[ \t]+(?:remote[ \t]+login|user)(?![A-Za-z0-9_\-])"#)
     static let passwordOption = TextMatcher(#"(?<=[ \t])(?:-p|--password)(?:[ \t]+|=)"#)
@@ -106,7 +109,7 @@ extension SecretScan {
     static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
     /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
     /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string.
-    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+'"([^"'’\s]{4,128})"['’]"#)
+    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+['‘]"([^"'’\s]{4,128})"['’*]?"#)
     /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
@@ -270,7 +273,13 @@ extension SecretScan {
         }
         if mentions(" login ", " auth ") {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
-                guard let token = piece(from: match.end, maximumSpaces: 0), case let value = slice(token.start, token.end),
+                // (OCR may split the token: machine-made pieces to the line's end are its.)
+                guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
+                if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), !rest.isEmpty,
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }), squeezed(token.start, rest.last!.end).count <= 128 {
+                    token.end = rest.last!.end
+                }
+                guard case let value = squeezed(token.start, token.end),
                       Self.isRandomToken(value) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
@@ -292,7 +301,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("-d '\"", "--data '\"", "--data-raw '\"") {
+        if mentions("-d '\"", "--data '\"", "--data-raw '\"", "-d ‘\"", "--data ‘\"") {
             for match in Self.jsonStringBody.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
@@ -374,7 +383,8 @@ extension SecretScan {
     /// after the dot): group 1 opens its entries.
     static let accountsPropertiesFile = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:realm|users?|credentials?|passwords?|accounts?)[ ]?\.[ ]?properties(?![A-Za-z0-9])"#)
     /// An entry of such a file: `name: password[, role…]` or `name=password[, role…]`; group 1 the password.
-    static let accountsEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]?[:=][ \t]?([^\s,]{3,128})[ \t]*(?:,[^\n]{0,256})?$"#)
+    /// (OCR may split the password: `admin=u-HMyr2N! tNeQCc*`; roles follow a comma.)
+    static let accountsEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]?[:=][ \t]?([^\s,]{3,128}(?: [^\s,]{1,64}){0,2})[ \t]*(?:,[^\n]{0,256})?$"#)
     /// Jetty's obfuscated password (`OBF:1v2j1uum…`: anyone may turn it back); OCR may read its
     /// digits `1` as `i` or `l`, and put a space beside the colon.
     static let jettyObfuscated = TextMatcher(#"(?<![A-Za-z0-9])OBF ?: ?([0-9a-zA-Z|]{8,512})"#)

@@ -455,6 +455,12 @@ extension SecretScan {
                 if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
                     identifier += "_" + word
                     separator = separatorAfterWord
+                } else if caseOf(identifier) == 2, identifier.contains("_"), caseOf(word) == 1, separatorAfterWord == "=",
+                          match.text.hasSuffix(word + separatorAfterWord) {
+                    // A capitals name's suffix in small letters, glued to its `=` (1Password's
+                    // `OP_SESSION_acme=`, `DB_PASSWORD_prod=`), its `_` read as a space.
+                    identifier += "_" + word
+                    separator = separatorAfterWord
                 } else if word.lowercased() == "value" {
                     // A prompt's `secret value:`, `token value:` names what it asks for.
                     separator = separatorAfterWord

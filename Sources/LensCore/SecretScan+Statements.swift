@@ -443,7 +443,7 @@ extension SecretScan {
     /// value, to the last quote before `)` on the line. (OCR may read the quotes curly or double,
     /// drop the name's closing one and read its `_` as a space, and the spaces before the value as
     /// a dash or `_`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`.)
-    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”]?[ \t]*,[ \t]*(?:[—_\-]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*;?[ \t]*$"#)
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”]?[ \t]*,{1,2}[ \t]*(?:[—_\-]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*;?[ \t]*$"#)
 
     /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
     /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).

@@ -318,7 +318,7 @@ struct SecretScan {
     /// may misspell the scheme, `hystertia2://`);
     /// the credential follows. (OCR may put a space around the `//`, as in ``credentialURL``, split
     /// the credential, and read its `@` as a letter: `…Bza2avpn.acme.io`.)
-    static let proxyLink = TextMatcher(#"(?i)(?<![A-Za-z0-9+.\-])(trojan|hy[a-z]{5,8}2?|hy2|vless|anytls): ?// ?(?=\S)"#)
+    static let proxyLink = TextMatcher(#"(?i)(?<![A-Za-z0-9+.\-])(trojan|hy[a-z]{5,8}2?|hy2|vless|anytls) ?: ?// ?(?=\S)"#)
 
     func proxyLinkSecrets() -> [Secret] {
         guard mentions("trojan", "hyst", "hy2", "vless", "anytls") else { return [] }
@@ -346,7 +346,7 @@ struct SecretScan {
             }
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
             let value = squeezed(start, end)
-            guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= 3, !Self.isPlaceholder(value) else { return nil }
+            guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= 8, !Self.isPlaceholder(value) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
@@ -574,7 +574,7 @@ struct SecretScan {
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
     /// Thai and Hindi in ``cuedPasswordMatcher``), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
-    static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:[ ]?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
+    static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the

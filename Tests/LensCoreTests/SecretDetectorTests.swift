@@ -1266,6 +1266,21 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/stunnel/psk.txt\nweb : 7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f", kind: .password, value: "7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f"),
         // (2307's, read with the final rules: the first of a password given twice in curly quotes.)
         Case(text: "[root@esx@1:~] esxcli system account add -i ana -p ‘Qm7vRt2LxK9z’ -c 'Qm7vRt2LxK9z' -d ‘backup’", kind: .password, value: "Qm7vRt2LxK9z"),
+        // (2407, 2409 and 2309's, scored unseen with this round's rules, then read: a capitals name's
+        // small-letter suffix split off, Impacket's target without its `@`, a VLESS id spaced
+        // around its dashes and `vless ://`, a PHP constant's doubled comma, a hash's first glyph
+        // misread, `pvk2pfx -po` given a value that starts with `-`, a `cargo login` token split,
+        // `pass _phrase`, a properties file's password split, CouchDB's body quoted `‘"…"*`.)
+        Case(text: "$ op signin --account acme\nexport OP_SESSION acme=\"Qx7mLz2RtV9kWp4NcB8dHs3FgJ6yTa1EoU5iKr0ZqLm\"", kind: .apiKey, value: "Qx7mLz2RtV9kWp4N"),
+        Case(text: "$ impacket-psexec ‘ACME/ana:Tq8vLm2XzR10.0.8.9'", kind: .password, value: "Tq8vLm2XzR"),
+        Case(text: "vless ://3f2a1b4c -5d6e -4f70 - 8a9b-0c1d2e3f4a5b@proxy.acme. io: 443?encryption=none#nl", kind: .password, value: "0c1d2e3f4a5b"),
+        Case(text: "define(‘NONCE_SALT,, _'q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js');", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
+        Case(text: "$ hashcat -m © hashes.txt --show\n£d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f: Tq8!vLm2Xz", kind: .password, value: "Tq8!vLm2Xz"),
+        Case(text: "C:\\> pvk2pfx -pvk acme.pvk -pi Vq7!mLx2Rt -spc acme.spc -pfx acme.pfx -po -Vq7!mLx2Rt", kind: .password, value: "Vq7!mLx2Rt"),
+        Case(text: "$ cargo login cioQx7mLz2RtV9kWp4Nc B8dHs3FgJ6yTa1\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "B8dHs3FgJ6yTa1"),
+        Case(text: "[DEFAULT]\npass _phrase=Qx7*_#2-LmZvRt\nregion=eu-frankfurt-1", kind: .password, value: "Qx7*_#2-LmZvRt"),
+        Case(text: "$ cat conf/users.properties\n# user=password\nadmin=Tz4pWq9! LmR*vQ", kind: .password, value: "LmR*vQ"),
+        Case(text: "$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/ana -d ‘\"Wx#7LmQ!vR2z\"*", kind: .password, value: "Wx#7LmQ!vR2z"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1721,6 +1736,9 @@ struct SecretDetectorTests {
         "         * Password : (null)",
         "$ networksetup -getairportnetwork en0\nCurrent Wi-Fi Network: Cafe",
         "$ ssh git@github.com\n$ scp ana@10.0.8.9:/srv/a.txt .",
+        "[admins]\nadmin = -pbkdf2-7d85d871b2¢e1071471ac07871d67020b3ab3b3a , 67f26ca60567 f3b5f2d7a03d57c091cd, 10",
+        "[admins]\nadmin = -pbkdf2-bebcbaf6fd8a8f7093fdd2b6b0e18384a0042515, fcle@bdea9dbb6494ade656121aed891,10",
+        "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
     ]
 
     @Test(arguments: negatives)
