@@ -58,12 +58,11 @@ struct EmbeddingService: Service {
                         }
                     }
                     guard let model = embedder else { continue }
-                    // (Nil when a stop came first: the loop's stream has ended then.)
-                    guard let report = try await Self.onIdleThread(until: stopping, { [database, batchSize] in
+                    let report = try await Self.onIdleThread { [database, batchSize] in
                         try EmbeddingPass.run(in: database, with: model, batchSize: batchSize) { _ in
                             !stopping.isSet && !((try? database.hasClaimableWork()) ?? false)
                         }
-                    }) else { continue }
+                    }
                     lastWork = ContinuousClock.now
                     if report.made > 0 {
                         logger.info("read for meaning", metadata: ["made": "\(report.made)", "done": "\(report.embedded)", "texts": "\(report.texts)"])
@@ -82,29 +81,12 @@ struct EmbeddingService: Service {
     /// Runs `body` on a thread of its own under `SCHED_IDLE` (it gets the CPU only when nothing
     /// else wants it), off Swift's cooperative pool.
     static func onIdleThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        // (A flag nobody sets: the result always comes back.)
-        try await onIdleThread(until: StopFlag(), body)!
-    }
-}
-
-extension EmbeddingService {
-    /// ``onIdleThread(_:)``, but returns nil as soon as `stopping` is set, without waiting for
-    /// `body`: under load an idle thread may wait minutes for the CPU (CFS weighs it 3 against
-    /// 1024; an unprivileged process cannot lift it out of `SCHED_IDLE`), and a daemon told to
-    /// stop must not wait for it (systemd would kill it after its stop timeout, and `lens watch`
-    /// once took over 30 s to exit beside a CPU-bound job). The thread goes on to its batch's end
-    /// or the process's; what it writes is one transaction per text, which the next start finds
-    /// saved or not, as after a `kill -9`.
-    static func onIdleThread<T: Sendable>(until stopping: StopFlag, _ body: @escaping @Sendable () throws -> T) async throws -> T? {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T?, any Error>) in
-            let once = ResumeOnce(continuation)
-            stopping.whenSet { once.resume(with: .success(nil)) }
+        try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 var parameters = sched_param()
                 // SCHED_IDLE (5) is Linux's; Glibc's module does not export the name. Pid 0 is this thread.
                 _ = sched_setscheduler(0, 5, &parameters)
-                once.resume(with: Result { try body() })
-                stopping.whenSet(nil)
+                continuation.resume(with: Result { try body() })
             }
             thread.name = "lens-embedding"
             thread.start()
@@ -112,40 +94,9 @@ extension EmbeddingService {
     }
 }
 
-/// A continuation resumed by the first of two callers; the second's result is dropped.
-final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
-    func resume(with result: Result<T, any Error>) {
-        let waiting = continuation.withLock { slot -> CheckedContinuation<T, any Error>? in
-            defer { slot = nil }
-            return slot
-        }
-        waiting?.resume(with: result)
-    }
-}
-
-/// Set once on graceful shutdown, read by the embedding thread between batches; the pass in hand
-/// is told at once (one handler at a time: one pass runs at a time).
+/// Set once on graceful shutdown, read by the embedding thread between batches.
 final class StopFlag: Sendable {
-    private let state = Mutex<(isSet: Bool, handler: (@Sendable () -> Void)?)>((false, nil))
-    var isSet: Bool { state.withLock { $0.isSet } }
-    func set() {
-        let handler = state.withLock { state -> (@Sendable () -> Void)? in
-            state.isSet = true
-            defer { state.handler = nil }
-            return state.handler
-        }
-        handler?()
-    }
-    /// Calls `handler` when the flag is set (at once if it is), instead of the one given before;
-    /// nil forgets it.
-    func whenSet(_ handler: (@Sendable () -> Void)?) {
-        let now = state.withLock { state -> Bool in
-            if state.isSet { return true }
-            state.handler = handler
-            return false
-        }
-        if now { handler?() }
-    }
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }

@@ -51,26 +51,6 @@ struct EmbeddingServiceTests {
         #expect(try database.embeddingProgress(model: EmbeddingModel.name) == (2, 2))
     }
 
-    /// A stop does not wait for the idle thread, which under load may wait minutes for the CPU:
-    /// here it is held until the stop has been answered. Without a stop, its result comes back.
-    /// (Broken, it would hang: the time limit makes that a failure.)
-    @Test(.timeLimit(.minutes(1))) func aStopDoesNotWaitForTheIdleThread() async throws {
-        let started = StopFlag(), released = StopFlag(), stopping = StopFlag()
-        let pass = Task {
-            try await EmbeddingService.onIdleThread(until: stopping) { () -> Int in
-                started.set()
-                while !released.isSet { usleep(1_000) }
-                return 1
-            }
-        }
-        while !started.isSet { try await Task.sleep(for: .milliseconds(5)) }
-        stopping.set()
-        #expect(try await pass.value == nil)
-        released.set()
-
-        #expect(try await EmbeddingService.onIdleThread(until: StopFlag()) { 7 } == 7)
-    }
-
     @Test func theIdleThreadRunsUnderSchedIdle() async throws {
         // /proc/thread-self/sched names the policy: 5 is SCHED_IDLE.
         let policy = try await EmbeddingService.onIdleThread {
