@@ -166,7 +166,7 @@ public struct SecretDetector: Sendable {
             }
             kept[index].end = end
         }
-        kept += Self.repeats(of: kept, in: scan.utf8)
+        kept += Self.repeats(of: kept, in: scan)
         kept.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         // A union may have reached a neighbour: merge until none overlap.
         var merged: [Secret] = []
@@ -185,18 +185,20 @@ public struct SecretDetector: Sendable {
     /// password, and the value is as secret the second time whether or not a rule sees its cue
     /// there. Values of 6+ bytes (shorter ones, `2024`, repeat by chance); at most 32 of them,
     /// each looked for once: the cost is 32 walks of the text at most.
-    static func repeats(of secrets: [Secret], in utf8: [UInt8]) -> [Secret] {
+    static func repeats(of secrets: [Secret], in scan: SecretScan) -> [Secret] {
+        let utf8 = scan.utf8
         var values: [[UInt8]: Secret] = [:]
         for secret in secrets where [.otp, .password, .apiKey].contains(secret.kind) && secret.end - secret.start >= 6 && values.count < 32 {
-            var value = Array(utf8[secret.start..<secret.end])
+            var start = secret.start, end = secret.end
             // (A rule that took the option with its value, `-p 'value'`, gives the value: the
             // repeat is the value alone, `-c 'value'`; its quotes straight or as OCR read them, curly.)
-            if value.first == 0x2D, let space = value.firstIndex(of: 0x20), value[1..<space].allSatisfy(SecretScan.isLetter) {
-                value = Array(value[(space + 1)...])
-                if value.first == 0x27 || value.first == 0x22 { value.removeFirst() } else if Self.isCurlyQuote(value.prefix(3)) { value.removeFirst(3) }
-                if value.last == 0x27 || value.last == 0x22 { value.removeLast() } else if Self.isCurlyQuote(value.suffix(3)) { value.removeLast(3) }
-                guard value.count >= 6 else { continue }
+            if utf8[start] == 0x2D, let space = utf8[start..<end].firstIndex(of: 0x20), utf8[(start + 1)..<space].allSatisfy(SecretScan.isLetter) {
+                start = space + 1
+                start += scan.quoteLength(at: start)
+                end -= scan.quoteLength(endingAt: end)
+                guard end - start >= 6 else { continue }
             }
+            let value = Array(utf8[start..<end])
             // (One piece: a value OCR split with spaces repeats split otherwise.)
             guard !value.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { continue }
             if values[value] == nil { values[value] = secret }
@@ -225,12 +227,6 @@ public struct SecretDetector: Sendable {
             }
         }
         return found
-    }
-
-    /// `‘` `’` `“` `”` in UTF-8.
-    static func isCurlyQuote(_ bytes: some Collection<UInt8>) -> Bool {
-        let bytes = Array(bytes)
-        return bytes.count == 3 && bytes[0] == 0xE2 && bytes[1] == 0x80 && (0x98...0x9D).contains(bytes[2])
     }
 
     /// Keys made to be public, as their providers document them: Stripe's publishable keys

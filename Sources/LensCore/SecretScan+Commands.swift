@@ -261,9 +261,9 @@ extension SecretScan {
                     // takes as it takes any value's, ``extendedAcrossSpaces(_:)``.)
                     guard !bare.hasPrefix("-"), let kind = Self.secretName(bare), let piece = piece(from: name.end, maximumSpaces: 4) else { continue }
                     var start = piece.start, end = piece.end
-                    let closing = end - start > 4 ? (quoteLength(at: end - 1) == 1 ? 1 : quoteLength(at: end - 3) == 3 ? 3 : 0) : 0
-                    let quoted = quoteLength(at: start) > 0 && closing > 0
-                    if quoted { start += quoteLength(at: start); end -= closing }
+                    let opening = quoteLength(at: start), closing = end - start > 4 ? quoteLength(endingAt: end) : 0
+                    let quoted = opening > 0 && closing > 0
+                    if quoted { start += opening; end -= closing }
                     let value = slice(start, end)
                     guard value.count >= 6, !value.hasPrefix("-"), Self.isRandomToken(value) || Self.isPasswordValue(value, quoted: quoted) else { continue }
                     found.append(secret(kind, nil, start, end))
@@ -275,9 +275,9 @@ extension SecretScan {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
                 // (OCR may split the token: machine-made pieces to the line's end are its.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
-                if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), !rest.isEmpty,
-                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }), squeezed(token.start, rest.last!.end).count <= 128 {
-                    token.end = rest.last!.end
+                if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), let last = rest.last,
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }), squeezed(token.start, last.end).count <= 128 {
+                    token.end = last.end
                 }
                 guard case let value = squeezed(token.start, token.end),
                       Self.isRandomToken(value) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
@@ -289,11 +289,8 @@ extension SecretScan {
         }
         if mentions("[admins]") {
             for match in Self.adminsSection.matches(in: text) {
-                var lineStart = match.end
-                for _ in 0..<32 where lineStart < utf8.count {
-                    let line = nextFilledLine(after: lineStart)
-                    guard line.start < line.end, utf8[line.start] != 0x5B else { break }
-                    lineStart = line.end
+                // (To the next section.)
+                for line in filledLines(below: match.end, atMost: 32, blankLineEnds: false, endsBefore: { $0 == 0x5B }) {
                     // (Its hashed entries, `-pbkdf2-…`, the detector drops as it drops every stored hash.)
                     guard let entry = Self.iniEntry.firstMatch(in: slice(line.start, line.end)), let range = entry.range(1),
                           case let start = line.start + range.lowerBound, let password = password(start, line.start + range.upperBound, quoted: true) else { continue }
@@ -342,8 +339,8 @@ extension SecretScan {
         if Self.deviceKeyTools.contains(where: { mentions($0) }) {
             for line in lines(mentioning: Self.deviceKeyTools) {
                 guard let tool = Self.deviceKeyTool.matches(in: text, within: [line]).first else { continue }
-                // (The first `key` after the tool: a line of many costs one value.)
-                guard let key = Self.deviceKey.matches(in: text, within: [line]).first(where: { $0.start >= tool.end || tool.text.lowercased() == "key-string" && $0.start >= tool.start }),
+                // (The first `key` from the tool on, `key-string` being both: a line of many costs one value.)
+                guard let key = Self.deviceKey.matches(in: text, within: [line]).first(where: { $0.start >= tool.start }),
                       let password = passwordArgument(after: key.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
@@ -402,14 +399,13 @@ extension SecretScan {
             }
         }
         if mentions("properties") {
-            for file in Self.accountsPropertiesFile.matches(in: text) {
+            // (A name inside lines already read is not read again: each line is read once.)
+            var walked = 0
+            for file in Self.accountsPropertiesFile.matches(in: text) where file.start >= walked {
                 // Its lines after the name, to the next prompt or blank line (at most 64).
-                var lineStart = file.end
-                while lineStart < utf8.count, !Self.isLineBreak(utf8[lineStart]) { lineStart += 1 }
-                for _ in 0..<64 where lineStart < utf8.count {
-                    let line = nextFilledLine(after: lineStart)
-                    guard line.start < line.end, utf8[line.start] != 0x24, line.start - lineStart <= 2 else { break }
-                    lineStart = line.end
+                let lines = filledLines(below: file.end, atMost: 64, blankLineEnds: true, endsBefore: { $0 == 0x24 })
+                walked = lines.last?.end ?? file.end
+                for line in lines {
                     guard utf8[line.start] != 0x23, utf8[line.start] != 0x21,
                           let entry = Self.accountsEntry.firstMatch(in: slice(line.start, line.end)), let range = entry.range(1) else { continue }
                     // (A hashed one, `MD5:…`, `CRYPT:…`, is none; an obfuscated one is found above.)

@@ -23,6 +23,13 @@ extension SecretScan {
         return 0
     }
 
+    /// The length of a quote, as ``quoteLength(at:)`` counts one, that ends just before `end`; 0 if none.
+    func quoteLength(endingAt end: Int) -> Int {
+        if end >= 1, quoteLength(at: end - 1) == 1 { return 1 }
+        if end >= 3, quoteLength(at: end - 3) == 3 { return 3 }
+        return 0
+    }
+
     /// Whether a piece of a line (no spaces in it) looks machine-made rather than a word: a digit,
     /// a symbol, or a capital after its first letter with small letters around. A flag (`-h`,
     /// `--force`) is not, nor a word with punctuation after it (`short.`, `Forgot?`).

@@ -133,6 +133,22 @@ extension SecretScan {
     }
 
     /// The next line after `index` that holds anything, without the spaces around it.
+    /// The filled lines below the line that holds `index` (each as ``nextFilledLine(after:)`` gives
+    /// it), at most `limit`: the walk ends before a line whose first byte `endsBefore` accepts, and
+    /// at a blank line when `blankLineEnds`.
+    func filledLines(below index: Int, atMost limit: Int, blankLineEnds: Bool, endsBefore: (UInt8) -> Bool) -> [(start: Int, end: Int)] {
+        var lineStart = index
+        while lineStart < utf8.count, !Self.isLineBreak(utf8[lineStart]) { lineStart += 1 }
+        var lines: [(start: Int, end: Int)] = []
+        while lines.count < limit, lineStart < utf8.count {
+            let line = nextFilledLine(after: lineStart)
+            guard line.start < line.end, !endsBefore(utf8[line.start]), !blankLineEnds || line.start - lineStart <= 2 else { break }
+            lines.append(line)
+            lineStart = line.end
+        }
+        return lines
+    }
+
     func nextFilledLine(after index: Int) -> (start: Int, end: Int) {
         var start = index
         while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }

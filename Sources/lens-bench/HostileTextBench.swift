@@ -52,6 +52,11 @@ struct HostileTextBench: ParsableCommand {
         { size in String(String(repeating: unit, count: size / unit.utf8.count + 1).utf8.prefix(size))! }
     }
 
+    /// A header (a command, a table's header), then `unit` repeated to about `size` bytes.
+    static func headed(_ header: String, _ unit: String) -> @Sendable (Int) -> String {
+        { size in header + String(repeating: unit, count: max(1, size / unit.utf8.count)) }
+    }
+
     /// Deterministic characters from `alphabet`, `count` of them.
     static func random(_ alphabet: String, _ count: Int, seed: UInt64 = 7) -> String {
         let letters = Array(alphabet)
@@ -126,7 +131,7 @@ struct HostileTextBench: ParsableCommand {
         }),
         Kind(name: "INSERT INTO t (password, …) repeated", make: repeated("INSERT INTO t (password, a, b) VALUES ('x', 'y'")),
         Kind(name: "set_password(' repeated", make: repeated("set_password('")),
-        Kind(name: "chpasswd: and user:pass lines", make: { size in "chpasswd:\n  list: |\n" + String(repeating: "    ines:Kq2mZt8vLx\n", count: max(1, size / 20)) }),
+        Kind(name: "chpasswd: and user:pass lines", make: headed("chpasswd:\n  list: |\n", "    ines:Kq2mZt8vLx\n")),
         Kind(name: "/key/ repeated", make: repeated("/key/")),
         // (The twenty-first round's: gitleaks' curl rules read the rest of the line per `curl`.)
         Kind(name: "curl repeated", make: repeated("curl ")),
@@ -136,8 +141,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "echo '…' > pass repeated", make: repeated("echo 'Xk2Lm9Qr' > ~/.vault_pass ")),
         Kind(name: "command not found lines", make: repeated("$ Xk2#Lm9Qr\nbash: Xk2#Lm9Qr: command not found\n")),
         Kind(name: "ModHex runs", make: repeated("cccccclrnhbgfkdtuvjiehrcbnfvkjtlgdhe kbrnfdie-vtcjhlgu-")),
-        Kind(name: "cat auth and user:pass lines", make: { size in "$ cat ~/.config/deluge/auth\n" + String(repeating: "ana:Rz8vKm2qTx:10\n", count: max(1, size / 18)) }),
-        Kind(name: "ACL SETUSER with rules", make: { size in "ACL SETUSER ana" + String(repeating: " +get ~k:*", count: max(1, size / 10)) }),
+        Kind(name: "cat auth and user:pass lines", make: headed("$ cat ~/.config/deluge/auth\n", "ana:Rz8vKm2qTx:10\n")),
+        Kind(name: "ACL SETUSER with rules", make: headed("ACL SETUSER ana", " +get ~k:*")),
         Kind(name: "ss:// pieces", make: repeated("ss://Y2hhY 2hhMjAt ")),
         Kind(name: "dig -y repeated", make: repeated("dig -y a:b ")),
         // (The twenty-third round's: credential headers, `*_AUTH`, a table's wide columns, a command that makes keys.)
@@ -179,16 +184,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "--auth= repeated", make: repeated("--auth=Jk5tRw9Qmx ")),
         // (The twenty-seventh round's: cracked hashes, proxy links, PHP constants, found logins,
         // a device's keys, `configure set` pairs.)
-        Kind(name: "cracked hash lines", make: { size in
-            "$ hashcat -m 0 hashes.txt --show\n" + String(repeating: "5f4dcc3b5aa765d61d8327deb882cf99:Wq3z!Lm8Rtv\n", count: max(1, size / 44))
-        }),
+        Kind(name: "cracked hash lines", make: headed("$ hashcat -m 0 hashes.txt --show\n", "5f4dcc3b5aa765d61d8327deb882cf99:Wq3z!Lm8Rtv\n")),
         Kind(name: "proxy links", make: repeated("trojan://Vb7qLm2Xz9@vpn.acme.io:443?security=tls#a\n")),
         Kind(name: "define() of salts", make: repeated("define( 'NONCE_SALT', 'Wq3z!Lm8Rtv%K2xYp9Nc4Hd7Fg' );\n")),
         Kind(name: "found logins", make: repeated("SMB 10.0.8.21 445 WS01 [+] ACME\\ana:Vb7qLm2Xz9 (Pwn3d!)\n")),
         Kind(name: "device keys", make: repeated("tacacs-server host 10.0.0.5 key 0 Vb7qLm2Xz9\n")),
-        Kind(name: "configure set pairs", make: { size in
-            "$ tccli configure set" + String(repeating: " secretKey Wq3zLm8RtvK2xYp9Nc4Hd7Fg", count: max(1, size / 35))
-        }),
+        Kind(name: "configure set pairs", make: headed("$ tccli configure set", " secretKey Wq3zLm8RtvK2xYp9Nc4Hd7Fg")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),
