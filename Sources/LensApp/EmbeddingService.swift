@@ -11,6 +11,9 @@ import Synchronization
 /// (texts re-masked, restored or made by another process). It never holds OCR up:
 /// - it starts only when no OCR work is waiting, and stops after the batch in hand when some arrives;
 /// - its thread runs under `SCHED_IDLE`, so the kernel gives the OCR workers the CPU first.
+/// At a stop it waits for the batch in hand at most `stopGrace`: beside CPU-bound work an idle
+/// thread may wait minutes for the CPU, so it is then left running (see
+/// ``EmbeddingService/threadsStillRunning``) and the process must end with `_exit`.
 /// The model (87 MB mapped, some 45 MB of it read) is loaded for a pass and released after a
 /// minute without work, as the OCR workers are, so an idle daemon holds none of it.
 struct EmbeddingService: Service {
@@ -21,6 +24,8 @@ struct EmbeddingService: Service {
     /// Texts a batch: the most OCR may wait behind when work arrives (some 100 ms each).
     var batchSize = 4
     var idleRelease: Duration = .seconds(60)
+    /// How long a stop waits for the batch in hand (some 0.4 s of CPU when the machine is idle).
+    var stopGrace: Duration = .seconds(1)
 
     func run() async throws {
         var embedder: TextEmbedder?
@@ -58,10 +63,15 @@ struct EmbeddingService: Service {
                         }
                     }
                     guard let model = embedder else { continue }
-                    let report = try await Self.onIdleThread { [database, batchSize] in
+                    // (Nil when a stop came and the batch in hand outlasted the grace: the
+                    // loop's stream has ended then.)
+                    guard let report = try await Self.onIdleThread(until: stopping, grace: stopGrace, { [database, batchSize] in
                         try EmbeddingPass.run(in: database, with: model, batchSize: batchSize) { _ in
                             !stopping.isSet && !((try? database.hasClaimableWork()) ?? false)
                         }
+                    }) else {
+                        logger.notice("stopping without waiting for the meaning pass's batch in hand (it gets the CPU last)")
+                        continue
                     }
                     lastWork = ContinuousClock.now
                     if report.made > 0 {
@@ -81,17 +91,59 @@ struct EmbeddingService: Service {
     /// Runs `body` on a thread of its own under `SCHED_IDLE` (it gets the CPU only when nothing
     /// else wants it), off Swift's cooperative pool.
     static func onIdleThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
+        // (A flag nobody sets: the result always comes back.)
+        try await onIdleThread(until: StopFlag(), grace: .zero, body)!
+    }
+
+    /// ``onIdleThread(_:)``, but once `stopping` is set it waits at most `grace` more and then
+    /// returns nil, leaving the thread to finish on its own. Under load an idle thread may wait
+    /// minutes for the CPU (CFS weighs it 3 against 1024, and an unprivileged process cannot lift
+    /// it out of `SCHED_IDLE`); a daemon told to stop must not wait for it (`lens watch` once took
+    /// over 30 s to exit beside a CPU-bound job, and systemd would kill it). A thread left running
+    /// is counted in ``threadsStillRunning``: the process must then end with `_exit`, since
+    /// `exit`'s handlers (OpenBLAS frees its buffers in one) would pull memory from under it (a
+    /// first version that returned normally ended with signal 11). What it writes is one
+    /// transaction per text, found saved or not at the next start, as after `kill -9`. A cancelled
+    /// task does not wait at all. `idle`
+    /// false runs the thread at normal priority (tests of this waiting, on a loaded machine).
+    static func onIdleThread<T: Sendable>(until stopping: StopFlag, grace: Duration, idle: Bool = true,
+                                          _ body: @escaping @Sendable () throws -> T) async throws -> T? {
+        let finished = StopFlag()
+        let result = Mutex<Result<T, any Error>?>(nil)
+        running.add(1, ordering: .sequentiallyConsistent)
+        let thread = Thread {
+            if idle {
                 var parameters = sched_param()
                 // SCHED_IDLE (5) is Linux's; Glibc's module does not export the name. Pid 0 is this thread.
                 _ = sched_setscheduler(0, 5, &parameters)
-                continuation.resume(with: Result { try body() })
             }
-            thread.name = "lens-embedding"
-            thread.start()
+            let outcome = Result { try body() }
+            result.withLock { $0 = outcome }
+            running.subtract(1, ordering: .sequentiallyConsistent)
+            finished.set()
         }
+        thread.name = "lens-embedding"
+        thread.start()
+        // Polled rather than signalled: a continuation resumed from either side would need its
+        // own once-only guard, and a 10 ms poll costs nothing beside a pass of 100 ms a text.
+        var stopSeen: ContinuousClock.Instant?
+        while !finished.isSet {
+            if Task.isCancelled { return nil } // (the sleep below would no longer wait)
+            if stopping.isSet {
+                let now = ContinuousClock.now
+                if stopSeen == nil { stopSeen = now }
+                if let seen = stopSeen, now - seen >= grace { return nil }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return try result.withLock { $0 }!.get()
     }
+
+    private static let running = Atomic<Int>(0)
+
+    /// Passes left running by a stop (``onIdleThread(until:grace:idle:_:)``): when not zero, the
+    /// process must end with `_exit`, not by returning from `main`.
+    static var threadsStillRunning: Int { running.load(ordering: .sequentiallyConsistent) }
 }
 
 /// Set once on graceful shutdown, read by the embedding thread between batches.

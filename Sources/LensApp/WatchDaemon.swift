@@ -65,6 +65,11 @@ struct WorkSignal: Sendable {
 /// `lens watch`: the services of the indexing daemon, run by a ServiceGroup that turns SIGTERM and
 /// SIGINT into a graceful shutdown (in-flight OCR finishes; nothing new is started; exit 0).
 public enum WatchDaemon {
+    /// True when a stop left the meaning pass's idle thread running (it may wait minutes for the
+    /// CPU beside busy work): the process must then end with `_exit`, as `exit`'s handlers would
+    /// free memory the thread still uses (see ``EmbeddingService/onIdleThread(until:grace:idle:_:)``).
+    public static var leftAThreadRunning: Bool { EmbeddingService.threadsStillRunning > 0 }
+
     /// Runs until SIGTERM or SIGINT. `alongside` are more services to run in the same group (the
     /// web page, when `[web] enabled`): started after the daemon's own, shut down before them.
     public static func run(library: Library, options: WatchOptions, logger: Logger,

@@ -92,6 +92,11 @@ struct WatchCommand: AsyncParsableCommand {
                     onRunning: { url in logger.notice("the web page is at \(url)") }))
             }
             try await WatchDaemon.run(library: library, options: options, logger: logger, alongside: alongside)
+            if WatchDaemon.leftAThreadRunning {
+                // Everything else has stopped; the idle thread's writes are one transaction each.
+                fflush(nil)
+                _exit(0)
+            }
         } catch let error as WebServerError {
             throw LensCLIError(message: "[web]: \(error.description)")
         } catch {

@@ -51,6 +51,31 @@ struct EmbeddingServiceTests {
         #expect(try database.embeddingProgress(model: EmbeddingModel.name) == (2, 2))
     }
 
+    /// A stop waits for the batch in hand only so long: under load an idle thread may wait
+    /// minutes for the CPU. Here the thread (at normal priority, so a loaded machine cannot make
+    /// the test slow) is held past the grace: the wait ends without it and the thread is counted
+    /// as left running. A pass that ends within the grace gives its result. (Broken, the first
+    /// wait would never end: the time limit makes that a failure.)
+    @Test(.timeLimit(.minutes(1))) func aStopWaitsForTheThreadOnlyForItsGrace() async throws {
+        let started = StopFlag(), released = StopFlag(), stopping = StopFlag()
+        let pass = Task {
+            try await EmbeddingService.onIdleThread(until: stopping, grace: .milliseconds(200), idle: false) { () -> Int in
+                started.set()
+                while !released.isSet { usleep(1_000) }
+                return 1
+            }
+        }
+        while !started.isSet { try await Task.sleep(for: .milliseconds(5)) }
+        stopping.set()
+        #expect(try await pass.value == nil)
+        #expect(EmbeddingService.threadsStillRunning >= 1)
+        released.set()
+
+        let quick = StopFlag()
+        quick.set()
+        #expect(try await EmbeddingService.onIdleThread(until: quick, grace: .seconds(30), idle: false) { usleep(50_000); return 7 } == 7)
+    }
+
     @Test func theIdleThreadRunsUnderSchedIdle() async throws {
         // /proc/thread-self/sched names the policy: 5 is SCHED_IDLE.
         let policy = try await EmbeddingService.onIdleThread {
