@@ -7,8 +7,9 @@ extension SecretScan {
     /// A cracked hash as `hashcat --show` (and its potfile) prints it: the hash (hexadecimal, or a
     /// `$id$…` form such as `$krb5tgs$23$*…`), maybe after a user's name (`--username`), then `:` and
     /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
-    /// colon and inside the password: `eee f521e1… :U3E1…`.)
-    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:[^\s:$]?[0-9a-fA-F](?:[0-9a-fA-F]| (?! )){15,160}|\$[A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
+    /// colon and inside the password: `eee f521e1… :U3E1…`, and read a hash's `0` as `@` or `O`, its
+    /// `1` as `l` or `I`: a hash then needs six digits.)
+    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:(?=(?:[^\d:\n]*\d){6})[^\s:$]?[0-9a-fA-F@OoIl](?:[0-9a-fA-F@OoIl]| (?! )){15,160}|\$[A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
     /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
     static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}:([^\s]{1,128})"#)

@@ -57,6 +57,9 @@ extension SecretScan {
     /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
     /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`;
     /// Sysinternals' `Autologon USER DOMAIN PASSWORD`.
+    /// What follows Autologon's domain to the line's end: the password in up to three pieces
+    /// (group 1), then maybe `/accepteula`, glued or not.
+    static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
@@ -102,14 +105,15 @@ extension SecretScan {
     /// set //registry/:_authToken …`): a value whose name names a secret.
     static let configSet = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])config(?:ure)?[ \t]+set[ \t]+(?=\S)"#)
     /// proxychains' `[ProxyList]` entry: `socks5 HOST PORT USER PASSWORD`; the password follows.
-    static let proxyListEntry = TextMatcher(#"(?im)^[ \t]*(?:socks[45]|https?|raw)[ \t]+[^\s]{1,64}[ \t]+\d{2,5}[ \t]+[^\s]{1,64}[ \t]+(?=\S)"#)
+    /// (OCR may read the `5` as `S`.)
+    static let proxyListEntry = TextMatcher(#"(?im)^[ \t]*(?:socks[45Ss]|https?|raw)[ \t]+[^\s]{1,64}[ \t]+\d{2,5}[ \t]+[^\s]{1,64}[ \t]+(?=\S)"#)
     /// An INI section of administrators and their passwords (CouchDB's `[admins]`, a password as
     /// typed until CouchDB hashes it: `-pbkdf2-…` is a hash) and an entry `name = value` (group 1).
     static let adminsSection = TextMatcher(#"(?im)^[ \t]*\[admins\][ \t]*$"#)
     static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
     /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
-    /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string.
-    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+['‘]"([^"'’\s]{4,128})"['’*]?"#)
+    /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string. (OCR may curl the quotes.)
+    static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+['‘’]["“”]([^"“”'’\s]{4,128})["“”]['’*]?"#)
     /// 3proxy's `users NAME:CL:PASSWORD` (`CL` a password as typed; `CR` and `NT` are hashes).
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
@@ -209,7 +213,19 @@ extension SecretScan {
             }
         }
         if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon") {
-            for match in Self.userThenPassword.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.userThenPassword.matches(in: text) {
+                // (Autologon's password is its last argument but `/accepteula`: OCR may split it
+                // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
+                var end = match.end
+                while end < utf8.count, !Self.isLineBreak(utf8[end]), end - match.end < 256 { end += 1 }
+                if slice(match.start, match.end).lowercased().contains("autologon"),
+                   let glued = Self.autologonPassword.firstMatch(in: slice(match.end, end)), let range = glued.range(1),
+                   let password = password(match.end + range.lowerBound, match.end + range.upperBound, quoted: false) {
+                    found.append(password)
+                    continue
+                }
+                add(after: match.end, dashStartsIt: true)
+            }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
             for match in Self.oracleLogin.matches(in: text) {
@@ -279,12 +295,15 @@ extension SecretScan {
                    rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }), squeezed(token.start, last.end).count <= 128 {
                     token.end = last.end
                 }
+                // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
+                // address, which has a dot.)
                 guard case let value = squeezed(token.start, token.end),
-                      Self.isRandomToken(value) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
+                      case let read = value.contains(".") ? value : String(value.replacingOccurrences(of: "@", with: "0").reversed().drop(while: { !$0.isASCII }).reversed()),
+                      Self.isRandomToken(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }
-        if mentions("socks4", "socks5", "http ", "raw ") {
+        if mentions("socks", "http ", "raw ") {
             for match in Self.proxyListEntry.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("[admins]") {
@@ -330,7 +349,8 @@ extension SecretScan {
     /// (OCR may read the `_` as a space or put one after it: `wps_ pin`.)
     static let wpsPin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])wps(?:_ ?| )(?:pin|reg|check_pin)[ \t]+(?:\S{1,64}[ \t]+)?(\d{4}[ \-]?\d{4})(?![\w\-])|wps_ap_pin[ \t]+set[ \t]+(\d{4}[ \-]?\d{4})(?![\w\-])"#)
     /// A cluster's join address with its token in the path (MicroK8s' `microk8s join
-    /// HOST:25000/TOKEN/CERT-HASH`): the token, up to the next `/`.
+    /// HOST:25000/TOKEN/CERT-HASH`): the token, up to the next `/` (or its first piece when no `/`
+    /// follows).
     static let joinPath = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:microk[8&]{1,2}s|k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
 
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens.
@@ -359,12 +379,16 @@ extension SecretScan {
         if mentions(" join ") {
             for match in Self.joinPath.matches(in: text) {
                 var end = match.end
-                // (OCR may read a `0` as `@`, and split the token once before its `/`.)
+                // (OCR may read a `0` as `@`, and split the token before its `/`: up to three
+                // spaces, the token's 72 characters at most.)
                 while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 { end += 1 }
-                if end + 1 < utf8.count, Self.isSpace(utf8[end]), let rest = piece(from: end, maximumSpaces: 1),
-                   let slash = utf8[rest.start..<rest.end].firstIndex(of: 0x2F), utf8[rest.start..<slash].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x40 }),
-                   slash > rest.start, slash - match.end <= 72 {
-                    end = slash
+                var next = end, spaces = 0
+                while next < utf8.count, next - match.end <= 72, spaces <= 3 {
+                    let byte = utf8[next]
+                    if byte == 0x2F { end = next; break }
+                    guard Self.isAlphanumeric(byte) || byte == 0x40 || byte == 0x20 && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }
+                    if byte == 0x20 { spaces += 1 }
+                    next += 1
                 }
                 guard end - match.end >= 16 else { continue }
                 found.append(secret(.apiKey, nil, match.end, end))

@@ -536,11 +536,13 @@ extension SecretScan {
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
                 // (Nor a line that opens an object or a list, `"github-oauth": {`, nor a JSON entry,
                 // `"github.com": "${GITHUB_TOKEN}"`: a map's values have rules of their own.)
-                guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+                guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 4, maximumSpaces: 1), let last = pieces.last,
+                      // (Four pieces: an identity, a colon OCR put spaces around, and a key split once.)
+                      pieces.count < 4 || slice(pieces[1].start, pieces[1].end) == ":",
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
                       // (A name before a colon OCR put spaces around is a name, `client : fd68…`.)
-                      !pieces.enumerated().contains(where: { index, piece in isSentenceWord(piece) && !(index == 0 && pieces.count == 3 && slice(pieces[1].start, pieces[1].end) == ":") })
+                      !pieces.enumerated().contains(where: { index, piece in isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":") })
                 else { continue }
                 let value = squeezed(start, last.end)
                 printed += 1

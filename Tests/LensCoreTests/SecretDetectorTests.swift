@@ -1281,6 +1281,20 @@ struct SecretDetectorTests {
         Case(text: "[DEFAULT]\npass _phrase=Qx7*_#2-LmZvRt\nregion=eu-frankfurt-1", kind: .password, value: "Qx7*_#2-LmZvRt"),
         Case(text: "$ cat conf/users.properties\n# user=password\nadmin=Tz4pWq9! LmR*vQ", kind: .password, value: "LmR*vQ"),
         Case(text: "$ curl -X PUT http://127.0.0.1:5984/_node/_local/_config/admins/ana -d ‘\"Wx#7LmQ!vR2z\"*", kind: .password, value: "Wx#7LmQ!vR2z"),
+        // (2411 and 2311's, scored unseen with last round's rules, then read: a cracked hash with
+        // `@` for `0` and `l` for `1`, a PSK file's key split once after a spaced colon, a join
+        // token split twice, Squid's `login=` with a stray glyph, a `cargo login` token with `@`
+        // and a sign for its last glyph, CouchDB's body closed by curly quotes, proxychains' `socksS`;
+        // and 2401's Autologon password split, glued to `/accepteula`.)
+        Case(text: "$ hashcat -m @ hashes.txt --show\n5a1f3c9e7b2d4f 6a8c0e2b4d6f@a1c3e : Vq7-mLx2Rt9zK", kind: .password, value: "Vq7-mLx2Rt9zK"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n3c1ab4279e4df6a574c0001lecfe5e695 : 7QxWL* -9Rt", kind: .password, value: "7QxWL*"),
+        Case(text: "$ sudo cat /etc/stunnel/psk. txt\nclient] : 9c2e7a4f1b8d3e6a0c5f 2b9d4e7a1c3¢F", kind: .password, value: "9c2e7a4f1b8d3e6a0c5f"),
+        Case(text: "microk8s join 10.0.8.9:25000/9f1e2d3c4b5a697 88f7e6d5 c4b3@2918/0a1b2c3d4e5f", kind: .apiKey, value: "88f7e6d5"),
+        Case(text: "cache_peer proxy.acme.io parent 3128 0 no-query default lLogin=ana:Vq7mLx2RtQz", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "$ cargo login cioQx7mLz2RtV9k@p4NcB8dHs3FgJ6yTa1®\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "B8dHs3FgJ6yTa1"),
+        Case(text: "$ curl -X PUT http://127.0.0@.1:5984/_node/_local/_config/admins/ana -d '\"QmTRKP_LxZw9”'", kind: .password, value: "QmTRKP_LxZw9"),
+        Case(text: "$ tail -3 /etc/proxychains4.conf\n[ProxyList]\nsocksS 10.0.8.9 1080 ana Vq7_mLx-Rt+F", kind: .password, value: "Vq7_mLx-Rt+F"),
+        Case(text: "C:\\Tools> Autologon64.exe ana ACME RZHq RT6bWdmx_/accepteula\nAutologon successfully configured.", kind: .password, value: "RT6bWdmx"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1738,6 +1752,10 @@ struct SecretDetectorTests {
         "$ ssh git@github.com\n$ scp ana@10.0.8.9:/srv/a.txt .",
         "[admins]\nadmin = -pbkdf2-7d85d871b2¢e1071471ac07871d67020b3ab3b3a , 67f26ca60567 f3b5f2d7a03d57c091cd, 10",
         "[admins]\nadmin = -pbkdf2-bebcbaf6fd8a8f7093fdd2b6b0e18384a0042515, fcle@bdea9dbb6494ade656121aed891,10",
+        "<user username=\"deploy\" password=\"${DEPLOY PASSWORD}\" roles=\"manager-script\"/>",
+        "$ hashcat --help\nOptions Short / Long : Type : Description\n-m, --hash-type : Num : Hash-type, references below",
+        "$ cargo login --registry acme\nplease paste the token for acme below",
+        "$ microk8s join --help\nUsage: microk8s join <master>:<port>/<token>",
         "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
     ]
 
