@@ -4297,6 +4297,155 @@ def twenty_second_negative_case(rng):
     return ["$ sudo cat /var/lib/iwd/HomeNet.8021x", "[Security]", "EAP-Method=PEAP", "EAP-Identity=anonymous@acme.io", "EAP-PEAP-Phase2-Method=MSCHAPV2"]
 
 
+def twenty_third_secret_case(rng):
+    """The twenty-third pool (`--pool twenty-third`): written after the twenty-second pool had been
+    through two rounds, before any rule was run on it, from places none of the twenty-two earlier
+    pools has. Many are source code that passes a password as a plain argument, with no label
+    before it (PHP's `new PDO(…)` and `mysqli_connect(…)`, Java's `DriverManager.getConnection`,
+    Go's `sql.Open` DSN, Arduino's `WiFi.begin`, Paho's `username_pw_set`, Ruby's `Net::SMTP.start`,
+    PowerShell's `-Headers @{Authorization = …}`); the rest: MikroTik's `/user add`, an
+    `autounattend.xml` `<Value>`, HTTPie's `Authorization:"Bearer …"`, `artisan key:generate
+    --show`, `couchbase-cli --cluster-password`, Kibana's `encryptionKey`, an autofs CIFS map,
+    Tomcat's `keystorePass`, `ktpass /pass`, `npm token create`'s table, libvirt's VNC `passwd=`,
+    EdgeOS' `plaintext-password`, `rcon_password`, QEMU's `-spice password=`, `stripe login
+    --api-key`, TeamSpeak's first start, `.terraformrc`'s token, Cisco's `username … password 0`,
+    `vncpasswd -f`, `swaks --auth-password`, an SMTP session's `AUTH PLAIN`, curl's `smtps://`
+    with `--user`, Django's `EMAIL_HOST_PASSWORD`, `spring.mail.password`, SqlPackage's
+    `/SourcePassword:`, `drush user:password`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "")
+    if choice == 0:
+        return "password", [f"[admin@MikroTik] > /user add name={user} password={pw} group=full", "[admin@MikroTik] > /user print"], [pw]
+    if choice == 1:
+        v = pw.replace("<", "").replace(">", "").replace("&", "")
+        return "password", ["<UserAccounts>", "  <AdministratorPassword>", f"    <Value>{v}</Value>", "    <PlainText>true</PlainText>",
+                            "  </AdministratorPassword>", "</UserAccounts>"], [v]
+    if choice == 2:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f'$ http GET https://api.acme.io/v1/me Authorization:"Bearer {v}"', "HTTP/1.1 200 OK", "Content-Type: application/json"], [v]
+    if choice == 3:
+        v = "base64:" + base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ php artisan key:generate --show", v], [v[7:]]
+    if choice == 4:
+        return "password", ["$ couchbase-cli cluster-init -c localhost --cluster-username Administrator \\", f"    --cluster-password '{pw}' --services data,index,query"], [pw]
+    if choice == 5:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# kibana.yml", "server.host: \"0.0.0.0\"", f"xpack.encryptedSavedObjects.encryptionKey: {v}", "xpack.reporting.enabled: true"], [v]
+    if choice == 6:
+        v = pw.replace(",", "")
+        return "password", ["$ cat /etc/auto.nas", f"share  -fstype=cifs,rw,username={user},password={v}  ://nas.home/share"], [v]
+    if choice == 7:
+        v = pw.replace("<", "").replace(">", "").replace("&", "")
+        return "password", ['<Connector port="8443" protocol="HTTP/1.1" SSLEnabled="true"', '           keystoreFile="conf/acme.jks"', f'           keystorePass="{v}" />'], [v]
+    if choice == 8:
+        return "password", [f"C:\\> ktpass /princ HTTP/web.acme.io@ACME.IO /mapuser ACME\\svc_web /pass {pw} /crypto AES256-SHA1 /out web.keytab",
+                            "Targeting domain controller: dc01.acme.io"], [pw]
+    if choice == 9:
+        v = "npm_" + rand(rng, ALNUM, 36)
+        return "api_key", ["$ npm token create", "┌────────────────┬──────────────────────────────────────────┐", f"│ token          │ {v} │",
+                           "│ readonly       │ false                                    │", "└────────────────┴──────────────────────────────────────────┘"], [v]
+    if choice == 10:
+        v = pw.replace("<", "").replace(">", "").replace("&", "")[:8]
+        return "password", ["$ virsh dumpxml web01 | grep graphics", f"    <graphics type='vnc' port='-1' autoport='yes' passwd='{v}'/>"], [v]
+    if choice == 11:
+        return "password", ["configure", f"set system login user {user} authentication plaintext-password {pw}", "commit ; save"], [pw]
+    if choice == 12:
+        return "password", ["// server.cfg", 'hostname "ACME CS2"', f'rcon_password "{pw}"', 'sv_password ""'], [pw]
+    if choice == 13:
+        v = pw.replace(",", "")
+        return "password", [f"$ qemu-system-x86_64 -m 4096 -hda win11.qcow2 -spice port=5930,password={v} -vga qxl"], [v]
+    if choice == 14:
+        v = "sk_test_" + rand(rng, ALNUM, 99)
+        return "api_key", [f"$ stripe login --api-key {v}", "> Done! The Stripe CLI is configured"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM + "+", 40)
+        return "password", ["------------------------------------------------------------------", "                      I M P O R T A N T",
+                            "------------------------------------------------------------------", "               Server Query Admin Account created",
+                            f'         loginname= "serveradmin", password= "{pw}"', f"         apikey= \"{v}\""], [pw, v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 14) + ".atlasv1." + rand(rng, ALNUM, 67)
+        return "api_key", ["$ cat ~/.terraformrc", 'credentials "app.terraform.io" {', f'  token = "{v}"', "}"], [v]
+    if choice == 17:
+        return "password", ["switch# show running-config | include username", f"username {user} privilege 15 password 0 {pw}"], [pw]
+    if choice == 18:
+        v = pw.replace("'", "")[:8]
+        return "password", [f"$ echo '{v}' | vncpasswd -f > ~/.vnc/passwd", "$ chmod 600 ~/.vnc/passwd"], [v]
+    if choice == 19:
+        return "password", [f"$ swaks --to bo@acme.io --server smtp.acme.io:587 --tls --auth LOGIN --auth-user {user}@acme.io --auth-password '{pw}'",
+                            "=== Trying smtp.acme.io:587..."], [pw]
+    if choice == 20:
+        v = base64.b64encode(f"\0{user}@acme.io\0{pw}".encode()).decode()
+        return "password", ["$ openssl s_client -starttls smtp -connect smtp.acme.io:587 -quiet", "250 SMTPUTF8", f"AUTH PLAIN {v}",
+                            "235 2.7.0 Authentication successful"], [v]
+    if choice == 21:
+        return "password", ["$ curl --url 'smtps://smtp.acme.io:465' --ssl-reqd \\", f"    --mail-from {user}@acme.io --mail-rcpt bo@acme.io \\",
+                            f"    --user '{user}@acme.io:{pw}' -T mail.txt"], [pw]
+    if choice == 22:
+        return "password", ["# settings.py", "EMAIL_HOST = 'smtp.acme.io'", "EMAIL_PORT = 587", f"EMAIL_HOST_USER = '{user}@acme.io'", f"EMAIL_HOST_PASSWORD = '{pw}'"], [pw]
+    if choice == 23:
+        return "password", ["# application.properties", "spring.mail.host=smtp.acme.io", f"spring.mail.username={user}@acme.io", f"spring.mail.password={pw}"], [pw]
+    if choice == 24:
+        return "password", ["<?php", "$dsn = 'mysql:host=localhost;dbname=shop;charset=utf8mb4';", f"$db = new PDO($dsn, '{user}', '{pw}');"], [pw]
+    if choice == 25:
+        return "password", ["<?php", f'$link = mysqli_connect("localhost", "{user}", "{pw}", "shop");', "if (!$link) { die(mysqli_connect_error()); }"], [pw]
+    if choice == 26:
+        return "password", ["Connection conn = DriverManager.getConnection(", '        "jdbc:postgresql://db-03.internal:5432/shop",', f'        "{user}", "{pw}");'], [pw]
+    if choice == 27:
+        v = pw.replace("(", "").replace(")", "")
+        return "password", [f'db, err := sql.Open("mysql", "{user}:{v}@tcp(db-03.internal:3306)/shop?parseTime=true")', "if err != nil {", "    log.Fatal(err)", "}"], [v]
+    if choice == 28:
+        return "password", ["void setup() {", "  Serial.begin(115200);", f'  WiFi.begin("HomeNet", "{pw}");', "  while (WiFi.status() != WL_CONNECTED) delay(500);", "}"], [pw]
+    if choice == 29:
+        return "password", ["client = mqtt.Client(client_id=\"sensor-42\")", f'client.username_pw_set("{user}", "{pw}")', 'client.connect("mqtt.acme.io", 1883)'], [pw]
+    if choice == 30:
+        return "password", [f"Net::SMTP.start('smtp.acme.io', 587, 'acme.io', '{user}', '{pw}', :login) do |smtp|", "  smtp.send_message(message, from, to)", "end"], [pw]
+    if choice == 31:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f'PS C:\\> Invoke-WebRequest -Uri https://api.acme.io/v1/builds -Headers @{{Authorization = "Bearer {v}"}}', "StatusCode        : 200"], [v]
+    if choice == 32:
+        return "password", [f"C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceDatabaseName:shop /SourceUser:{user} /SourcePassword:{pw} /TargetFile:shop.bacpac"], [pw]
+    return "password", [f'$ drush user:password {user} "{pw}"', f"[success] Changed password for {user}."], [pw]
+
+
+def twenty_third_negative_case(rng):
+    choice = rng.randrange(17)
+    if choice == 0:
+        return ["<?php", "$dsn = getenv('DB_DSN');", "$db = new PDO($dsn, getenv('DB_USER'), getenv('DB_PASS'));"]
+    if choice == 1:
+        return ["<?php", '$link = mysqli_connect($host, $user, $pass, "shop");', "if (!$link) { die(mysqli_connect_error()); }"]
+    if choice == 2:
+        return ["void setup() {", "  Serial.begin(115200);", "  WiFi.begin(ssid, password);", "}"]
+    if choice == 3:
+        return ['client = mqtt.Client(client_id="sensor-42")', "client.username_pw_set(MQTT_USER, MQTT_PASSWORD)", 'client.connect("mqtt.acme.io", 1883)']
+    if choice == 4:
+        return ["Connection conn = DriverManager.getConnection(url, user, password);", "Statement st = conn.createStatement();"]
+    if choice == 5:
+        return ['db, err := sql.Open("mysql", dsn)', "if err != nil {", "    log.Fatal(err)", "}"]
+    if choice == 6:
+        return ["$ php artisan key:generate", "   INFO  Application key set successfully."]
+    if choice == 7:
+        return ["$ npm token list", "┌────────┬─────────┬────────────┬──────────┐", "│ id     │ token   │ created    │ readonly │",
+                f"│ {rand(rng, HEX, 6)} │ npm_{rand(rng, ALNUM, 2)}… │ 2026-11-0{rng.randint(1, 9)} │ no       │", "└────────┴─────────┴────────────┴──────────┘"]
+    if choice == 8:
+        return ["# kibana.yml", "xpack.encryptedSavedObjects.encryptionKey: ${KIBANA_ENCRYPTION_KEY}", "xpack.reporting.enabled: true"]
+    if choice == 9:
+        return ['<Connector port="8443" protocol="HTTP/1.1" SSLEnabled="true"', '           keystoreFile="${catalina.base}/conf/acme.jks"', '           keystorePass="${keystore.password}" />']
+    if choice == 10:
+        return ["show configuration system login", f"user ana {{ authentication {{ encrypted-password \"$6${rand(rng, ALNUM, 8)}${rand(rng, ALNUM + './', 86)}\" }} }}"]
+    if choice == 11:
+        return ["$ swaks --to bo@acme.io --server smtp.acme.io --quit-after RCPT", "=== Connected to smtp.acme.io."]
+    if choice == 12:
+        return ["$ openssl s_client -starttls smtp -connect smtp.acme.io:587 -quiet", "250-smtp.acme.io", "250-AUTH PLAIN LOGIN XOAUTH2", "250 SMTPUTF8"]
+    if choice == 13:
+        return ["// server.cfg", 'hostname "ACME CS2"', 'rcon_password ""', 'sv_password ""', f"sv_maxrate {rng.choice([0, 128000, 786432])}"]
+    if choice == 14:
+        return ["$ virsh dumpxml web01 | grep graphics", "    <graphics type='spice' autoport='yes' listen='127.0.0.1'/>"]
+    if choice == 15:
+        return ["C:\\> ktpass /princ HTTP/web.acme.io@ACME.IO /mapuser ACME\\svc_web +rndPass /crypto AES256-SHA1 /ptype KRB5_NT_PRINCIPAL /out web.keytab"]
+    return ["$ cat ~/.terraformrc", 'plugin_cache_dir = "$HOME/.terraform.d/plugin-cache"', "disable_checkpoint = true"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -4313,10 +4462,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "nineteenth": (nineteenth_secret_case, nineteenth_negative_case),
          "twentieth": (twentieth_secret_case, twentieth_negative_case),
          "twenty-first": (twenty_first_secret_case, twenty_first_negative_case),
-         "twenty-second": (twenty_second_secret_case, twenty_second_negative_case)}
+         "twenty-second": (twenty_second_secret_case, twenty_second_negative_case),
+         "twenty-third": (twenty_third_secret_case, twenty_third_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -4472,7 +4622,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-second (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-third (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
