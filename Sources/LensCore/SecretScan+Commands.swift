@@ -615,7 +615,10 @@ extension SecretScan {
             for match in matcher.matches(in: text) {
                 // (Either tag's name: OCR may misread one, `<ApikKey>…</Apikey>`.)
                 let names = [match[1], index == 0 ? match[3] : nil].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
-                guard let kind = names.lazy.compactMap({ Self.secretName($0) }).first, let value = match[2],
+                // (Windows' answer files keep a password as the `<Value>` of a `<Password>` or
+                // `<AdministratorPassword>` element.)
+                let enclosing = names.contains { $0.lowercased() == "value" } ? enclosingElementName(before: match.start) : nil
+                guard let kind = names.lazy.compactMap({ Self.secretName($0) }).first ?? enclosing.flatMap({ Self.secretName($0) }), let value = match[2],
                       let range = match.range(2),
                       !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
                 // The element delimits the value as quotes do; a key must still be one (no word, no name).
@@ -627,6 +630,15 @@ extension SecretScan {
         }
         return found
     }
+
+    /// The name of the element opened just before `index` (on its line or the one above), if its
+    /// opening tag is the last thing there: `<AdministratorPassword>` above `<Value>…</Value>`.
+    func enclosingElementName(before index: Int) -> String? {
+        let from = max(0, index - 160)
+        return Self.lastOpeningTag.firstMatch(in: slice(from, index))?[1]
+    }
+
+    static let lastOpeningTag = TextMatcher(#"<[ \t]?([A-Za-z][A-Za-z0-9_.:\-]{2,63})[ \t]?>[ \t]*\r?\n?[ \t]*$"#)
 
     /// An element's opening tag whose name is followed by its attributes (group 1 the name).
     static let elementOpening = TextMatcher(#"<[ \t]?([A-Za-z][A-Za-z0-9_.:\-]{2,63})(?=[ \t\r\n])"#)

@@ -1035,6 +1035,8 @@ extension SecretScan {
             var first = end
             let readable = min(utf8.count, end + provider.maximum + 64)
             while first < readable, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
+            // (Nor one cut short after a few characters, `npm_Ab…` in `npm token list`'s table.)
+            if first - end < provider.minimum, (end..<first).contains(where: startsWithEllipsis) { continue }
             first = keyPieceEnd(end, first)
             // A key in a URL whose next parameter's `&` OCR read as a letter (`…gpgwipoScallback=`):
             // a piece past the key's length with an `=` after it ends where the key does.

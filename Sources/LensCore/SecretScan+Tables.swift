@@ -155,7 +155,8 @@ extension SecretScan {
                     range = tokenPieces(of: values, from: at, through: at, column: column, columnsAfter: names.count - 1 - column)
                 } else { continue }
                 let value = squeezed(range.lowerBound, range.upperBound)
-                guard value.count >= 4, Self.isPasswordValue(value, quoted: commas),
+                // (A token shown cut, `npm_3s…` in `npm token list`, is none.)
+                guard value.count >= 4, Self.isPasswordValue(value, quoted: commas), kind != .apiKey || !value.contains("..") && !value.contains("…"),
                       commas || Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) else { continue }
                 found.append(secret(kind, nil, range.lowerBound, range.upperBound))
             }

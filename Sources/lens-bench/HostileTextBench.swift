@@ -190,6 +190,10 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "found logins", make: repeated("SMB 10.0.8.21 445 WS01 [+] ACME\\ana:Vb7qLm2Xz9 (Pwn3d!)\n")),
         Kind(name: "device keys", make: repeated("tacacs-server host 10.0.0.5 key 0 Vb7qLm2Xz9\n")),
         Kind(name: "configure set pairs", make: headed("$ tccli configure set", " secretKey Wq3zLm8RtvK2xYp9Nc4Hd7Fg")),
+        Kind(name: "credential calls", make: repeated("WiFi.begin(\"HomeNet\", \"Vb7qLm2Xz9\"); new PDO($d, 'a', '")),
+        Kind(name: "quoted Authorization values", make: repeated("@{Authorization = \"Bearer Vb7qLm2Xz9 ")),
+        Kind(name: "wrapped option names", make: repeated(" --auth-passwo\nrd Vb7qLm2Xz9")),
+        Kind(name: "slash options and base64 keys", make: repeated("/Action:a /pass Vb7qLm2Xz9 base64: Vb7q Lm2Xz9\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

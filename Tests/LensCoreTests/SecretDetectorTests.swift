@@ -1294,7 +1294,27 @@ struct SecretDetectorTests {
         Case(text: "$ cargo login cioQx7mLz2RtV9k@p4NcB8dHs3FgJ6yTa1®\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "B8dHs3FgJ6yTa1"),
         Case(text: "$ curl -X PUT http://127.0.0@.1:5984/_node/_local/_config/admins/ana -d '\"QmTRKP_LxZw9”'", kind: .password, value: "QmTRKP_LxZw9"),
         Case(text: "$ tail -3 /etc/proxychains4.conf\n[ProxyList]\nsocksS 10.0.8.9 1080 ana Vq7_mLx-Rt+F", kind: .password, value: "Vq7_mLx-Rt+F"),
-        Case(text: "C:\\Tools> Autologon64.exe ana ACME RZHq RT6bWdmx_/accepteula\nAutologon successfully configured.", kind: .password, value: "RT6bWdmx"),
+        Case(text: "C:\\Tools> Autologon64.exe ana ACME RZHq RT6bWdmx_/accepteula\nAutologon successfully configured.", kind: .password, value: "RT6bWdmx"),        // (The twenty-third pool's places, read on its first seed 2501: a password as a call's
+        // positional argument in code, a Go DSN, a quoted Authorization value a terminal wrapped,
+        // a Windows tool's `/pass`, a Laravel key, a `<Value>` under `<AdministratorPassword>`,
+        // `AUTH PLAIN` with `@` for `0`, AUTH LOGIN's password line, an option's name wrapped.)
+        Case(text: "<?php\n$db = new PDO($dsn, 'shop', 'Vq7mLx2RtQz');", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "$link = mysqli_connect(\"localhost\", \"ci\", \"“Vq7mLx2RtQz\", \"shop\");", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "Connection conn = DriverManager.getConnection(\n        \"jdbc:postgresql://db/shop\",\n        \"ci\", \"Vq7_mLx2RtQz\");", kind: .password, value: "Vq7_mLx2RtQz"),
+        Case(text: "  WiFi.begin(\"HomeNet\", \"Vq7mLx2RtQz\");", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "client.username_pw_set(\"ana\", \"Vq7mLx2RtQz\")", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "Net: :SMTP:start('‘smtp.acme.io', 587, 'acme.io', ‘ana’, 'Vq7+mLx2RtQz\", :login) do |smtp|", kind: .password, value: "Vq7+mLx2RtQz"),
+        Case(text: "smtp.PlainAuth(\"\", \"ana@acme.io\", \"Vq7mLx2RtQz\", \"smtp.acme.io\")", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "r = requests.get(url, auth=(\"ana\", \"Vq7mLx2RtQz\"))", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "db, err := sql.Open(\"mysql\", “ana: Vq7mLx2RtQz@tcp(db:3306) /shop\")", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "PS C:\\> Invoke-WebRequest -Uri https://api.acme.io/v1 -Headers @{Authorization = \"Bearer N7x41\nqBMaTSGB9HQnMOLxr4WsEknT4WA\" }", kind: .apiKey, value: "qBMaTSGB9HQnMOLxr4WsEknT4WA"),
+        Case(text: "C:\\> ktpass /princ HTTP/web.acme.io@ACME.IO /mapuser ACME\\svc_web /pass Vq7mLx2RtQz /out web.keytab", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassword:Vq7mLx2RtQz /TargetFile:shop.bacpac", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "$ php artisan key:generate --show\nbase64 : kK6S2FpDqp fXQUY6spNQ1 yM3j 7G+yiié6rkjEbLagRAMg=", kind: .apiKey, value: "fXQUY6spNQ1"),
+        Case(text: "<AdministratorPassword>\n    <Value>Vq7mLx2RtQz</Value>\n    <PlainText>true</PlainText>", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "AUTH PLAIN AG9wc@BhY211LLml vAEdYOWhGUU9LMj I=\n235 2.7.0 Authentication successful", kind: .password, value: "vAEdYOWhGUU9LMj"),
+        Case(text: "334 VXNlcm5hbWU6\nYW5hQGFjbWUuaW8=\n334 UGFzc3dvcmQ6\nVnE3bUx4MlJ0UXo=\n235 2.7.0 Authentication successful", kind: .password, value: "VnE3bUx4MlJ0UXo="),
+        Case(text: "$ swaks --to bo@acme.io --server smtp.acme.io:587 --auth-user ana@acme.io --auth-passwo\nrd 'Vq7mLx2RtQz'\n=== Trying smtp.acme.io:587...", kind: .password, value: "Vq7mLx2RtQz"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1756,6 +1776,18 @@ struct SecretDetectorTests {
         "$ hashcat --help\nOptions Short / Long : Type : Description\n-m, --hash-type : Num : Hash-type, references below",
         "$ cargo login --registry acme\nplease paste the token for acme below",
         "$ microk8s join --help\nUsage: microk8s join <master>:<port>/<token>",
+        "<?php\n$db = new PDO($dsn, getenv('DB_USER'), getenv('DB_PASS'));",
+        "$link = mysqli_connect($host, $user, $pass, \"shop\");",
+        "  WiFi.begin(ssid, password);",
+        "client.username_pw_set(MQTT_USER, MQTT_PASSWORD)",
+        "smtp.PlainAuth(\"\", user, password, host)",
+        "server.login(\"ana@acme.io\", os.environ[\"SMTP_PASSWORD\"])",
+        "$ npm token list\n| id | token | created | readonly |\n| f0ba24 | npm_3s.. | 2026-11-04 | no |",
+        "C:\\> ktpass /princ HTTP/web.acme.io@ACME.IO /mapuser ACME\\svc_web +rndPass /crypto AES256-SHA1 /out web.keytab",
+        "$ cd /pass word && ls /passwd",
+        "250-smtp.acme.io\n250-AUTH PLAIN LOGIN XOAUTH2\n250 SMTPUTF8",
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "$ mount -t cifs //nas/share /mnt --verbose\n--option-wit\nh value",
         "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
     ]
 

@@ -1,0 +1,230 @@
+import Foundation
+
+// Passwords in source code that no label names: positional arguments of calls that take a
+// password (`new PDO($dsn, 'shop', '…')`, `WiFi.begin("HomeNet", "…")`, `smtp.login(user, "…")`),
+// Go's MySQL DSN (`user:…@tcp(host)/db`), an `Authorization` value in quotes; Windows tools'
+// `/pass X` and `/SourcePassword:X`, a Laravel key (`base64:…`) on a line of its own, SMTP's
+// `AUTH LOGIN` password, an option's name the terminal wrapped.
+extension SecretScan {
+    /// One call of `credential-calls.tsv`: its name and which positional argument (1 = the
+    /// first) is the password.
+    struct CredentialCall: Sendable {
+        let name: String
+        let passwordArgument: Int
+    }
+
+    static let credentialCalls: [CredentialCall] = EmbeddedAssets.text(of: "credential-calls.tsv").split(separator: "\n").compactMap { line in
+        guard !line.hasPrefix("#") else { return nil }
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count >= 2, let argument = Int(fields[1]), argument >= 1 else { return nil }
+        return CredentialCall(name: String(fields[0]), passwordArgument: argument)
+    }.sorted { $0.name.count > $1.name.count } // (the longest first: `mysqli_connect` before `mysqli`)
+
+    /// Any of the calls, then `(`: a group for each, in ``credentialCalls``' order. (Not part of a longer name: `relogin(` is not
+    /// `login(`; OCR may put a space before the parenthesis.)
+    static let credentialCallMatcher = TextMatcher(
+        #"(?<![A-Za-z0-9_])(?:"# + credentialCalls.map { call in
+            "(" + tolerantCallName(call.name) + ")"
+        }.joined(separator: "|") + #")[ \t]?\("#)
+
+    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`.
+    static func tolerantCallName(_ name: String) -> String {
+        NSRegularExpression.escapedPattern(for: name)
+            .replacingOccurrences(of: "::", with: " ?: ?: ?")
+            .replacingOccurrences(of: "\\.", with: " ?[.:,] ?")
+    }
+
+    /// String literals given as a call's password argument (``credentialCalls``).
+    func passwordArguments() -> [Secret] {
+        guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘") else { return [] }
+        var found: [Secret] = []
+        let calls = Self.credentialCalls
+        for match in Self.credentialCallMatcher.matches(in: text) {
+            guard let called = calls.indices.first(where: { match[$0 + 1] != nil }), case let position = calls[called].passwordArgument,
+                  case let arguments = callArguments(from: match.end, atMost: 400), position <= arguments.count,
+                  let literal = stringLiteral(in: arguments[position - 1]),
+                  let password = password(literal.start, literal.end, quoted: true) else { continue }
+            let value = slice(literal.start, literal.end)
+            guard !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
+            found.append(password)
+        }
+        return found
+    }
+
+    /// A call's arguments from just after its `(`: split at the commas outside brackets and
+    /// quotes, to its `)` or `limit` bytes (then what was read), each trimmed of spaces.
+    func callArguments(from start: Int, atMost limit: Int) -> [(start: Int, end: Int)] {
+        var arguments: [(start: Int, end: Int)] = []
+        var index = start, argumentStart = start, depth = 0
+        func close(_ end: Int) {
+            var from = argumentStart, to = end
+            while from < to, Self.isSpace(utf8[from]) || Self.isLineBreak(utf8[from]) { from += 1 }
+            while to > from, Self.isSpace(utf8[to - 1]) || Self.isLineBreak(utf8[to - 1]) { to -= 1 }
+            arguments.append((from, to))
+        }
+        let stop = min(utf8.count, start + limit)
+        while index < stop {
+            let quote = quoteLength(at: index)
+            if quote > 0 {
+                // To the next quote on the line (OCR may curl one and not the other, or read one
+                // opening quote as two: `'‘smtp.acme.io'`).
+                var next = index + openingQuoteLength(at: index)
+                while next < stop, !Self.isLineBreak(utf8[next]), quoteLength(at: next) == 0 { next += 1 }
+                guard next < stop, !Self.isLineBreak(utf8[next]) else { break }
+                index = next + quoteLength(at: next)
+                continue
+            }
+            switch utf8[index] {
+            case 0x28, 0x5B, 0x7B: depth += 1
+            case 0x29, 0x5D, 0x7D:
+                if depth == 0 { close(index); return arguments }
+                depth -= 1
+            case 0x2C where depth == 0:
+                close(index)
+                argumentStart = index + 1
+            case 0x3B where depth == 0: // a statement's end: the call was cut
+                close(index)
+                return arguments
+            default: break
+            }
+            index += 1
+        }
+        close(index)
+        return arguments
+    }
+
+    /// The text inside a string literal that is the whole argument, maybe behind a prefix
+    /// (`@"…"`, `r'…'`, `b"…"`, `Some("…")`) and before a conversion (`"…".toCharArray()`).
+    func stringLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
+        var start = argument.start
+        let head = slice(argument.start, min(argument.end, argument.start + 6))
+        for prefix in ["Some(", "@", "r", "b", "u", "f"] where head.hasPrefix(prefix) && quoteLength(at: argument.start + prefix.utf8.count) > 0 {
+            start += prefix.utf8.count
+            break
+        }
+        let opening = openingQuoteLength(at: start)
+        guard opening > 0 else { return nil }
+        var end = start + opening
+        while end < argument.end, quoteLength(at: end) == 0 { end += 1 }
+        guard end < argument.end, end > start + opening else { return nil }
+        // (After the closing quote, maybe another OCR doubled it with: `'…‘'`.)
+        var after = end + quoteLength(at: end)
+        while after < argument.end, quoteLength(at: after) > 0 { after += quoteLength(at: after) }
+        let rest = slice(after, argument.end)
+        guard rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()") else { return nil }
+        return (start + opening, end)
+    }
+
+    /// The length of the opening quote at `index` (0 if none), and of a second that OCR read
+    /// beside it (`"“…`, `'‘…`): two quotes alike before a comma, a `)` or a space are an empty
+    /// string's, not one doubled.
+    func openingQuoteLength(at index: Int) -> Int {
+        let first = quoteLength(at: index)
+        guard first > 0, case let second = quoteLength(at: index + first), second > 0 else { return first }
+        let alike = first == second && utf8[index] == utf8[index + first]
+        let next = index + first + second
+        if alike, next >= utf8.count || [0x2C, 0x29, 0x20, 0x09, 0x0A].contains(utf8[next]) { return first }
+        return first + second
+    }
+
+    /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
+    /// (OCR may put a space after the colon.)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s@"'`/]{1,128})@(?:tcp|unix)\("#)
+
+    /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
+    /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
+    /// with another such option (`/princ …`, `/Action:…`): a path is no option.
+    static let slashPasswordOption = TextMatcher(#"(?<=[ \t])/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
+    static let slashOption = TextMatcher(#"(?<=[ \t])/[A-Za-z]{2,24}(?=[: \t])"#)
+
+    /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`
+    /// holds it): `base64:` and 32 random bytes, 44 characters, at a line's start or after `=`.
+    /// (OCR may put spaces around the colon and inside the key.)
+    static let applicationKey = TextMatcher(#"(?m)(?:^[ \t]*|=[ \t]?)base64 ?: ?(?=[A-Za-z0-9+/])"#)
+
+    /// In SMTP's `AUTH LOGIN`, the line sent after the server asked for the password in base64
+    /// (`334 UGFzc3dvcmQ6`, "Password:"): the password in base64.
+    static let loginAuthenticationPassword = TextMatcher(#"(?m)^[ \t]*334[ \t]+UGFzc3dvcmQ6[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9+/])"#)
+
+    /// An HTTP `Authorization` value in quotes in code (PowerShell's `@{Authorization = "Bearer
+    /// …"}`, a JavaScript or Python map's `"Authorization": "Bearer …"`): its token, to the closing
+    /// quote, which a terminal may have wrapped to the next line.
+    static let quotedAuthorization = TextMatcher(#"(?i)authorization["'”’]?[ \t]*[:=][ \t]*["'“”‘’][ \t]*(?:bearer|token)[ \t]+(?=\S)"#)
+
+    /// A command's option whose name the terminal wrapped at the line's end (`--auth-passwo` /
+    /// `rd '…'`): group 1 its first part, group 2 its rest; the value follows.
+    static let wrappedOption = TextMatcher(#"(?m)(?<=[ \t])(--?[A-Za-z][A-Za-z0-9\-]{0,40})[ \t]*\n[ \t]*([A-Za-z0-9\-]{1,30})(?:[ \t]*=[ \t]*|[ \t]+)(?=\S)"#)
+
+    /// The pieces of a value from `start` to its line's end (six at most, one space apart), as
+    /// one value without spaces; nil when more follow.
+    func spacedValue(from start: Int, atMost limit: Int = 6) -> (start: Int, end: Int, value: String)? {
+        guard let pieces = piecesToLineEnd(from: start, atMost: limit, maximumSpaces: 1), let first = pieces.first, let last = pieces.last else { return nil }
+        return (first.start, last.end, squeezed(first.start, last.end))
+    }
+
+    /// Passwords in code and in Windows tools' options that no label names.
+    func codePasswords() -> [Secret] {
+        var found = passwordArguments()
+        if mentions("@tcp(", "@unix(") {
+            for match in Self.goDataSourceName.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions(" /") {
+            for line in lines(mentioning: ["pass", "pwd", "/rp"]) {
+                let options = Self.slashOption.matches(in: text, within: [line])
+                guard options.count >= 2 else { continue }
+                for match in Self.slashPasswordOption.matches(in: text, within: [line]) {
+                    if let password = passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
+                }
+            }
+        }
+        if mentions("base64") {
+            for match in Self.applicationKey.matches(in: text) {
+                // (OCR's junk for a glyph, `é`, is one character of the key.)
+                guard let key = spacedValue(from: match.end), (42...46).contains(key.value.count),
+                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=".contains($0) }), Self.entropy(key.value) >= 4 else { continue }
+                found.append(secret(.apiKey, nil, key.start, key.end))
+            }
+        }
+        if mentions("ugfzc3dvcmq6") {
+            for match in Self.loginAuthenticationPassword.matches(in: text) {
+                guard let credentials = spacedValue(from: match.end), credentials.value.count >= 8,
+                      credentials.value.allSatisfy({ $0.isLetter || $0.isNumber || "+/=@".contains($0) }) else { continue }
+                found.append(secret(.password, nil, credentials.start, credentials.end))
+            }
+        }
+        if mentions("authorization") {
+            for match in Self.quotedAuthorization.matches(in: text) {
+                guard let closing = closingQuote(after: match.end, atMost: 320), case let token = Self.withoutOCRJunk(squeezed(match.end, closing).filter { !$0.isNewline }),
+                      token.count >= 16, Self.isRandomToken(token) || Self.isRandomLetters(token) else { continue }
+                found.append(secret(.apiKey, nil, match.end, closing))
+            }
+        }
+        if mentions("-") {
+            for match in Self.wrappedOption.matches(in: text) {
+                guard let head = match[1], let tail = match[2], Self.secretName(String(head.drop { $0 == "-" })) == nil,
+                      Self.secretName(String(head.drop { $0 == "-" }) + tail) != nil,
+                      let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
+                found.append(password)
+            }
+        }
+        return found
+    }
+
+    /// The next quote after `index`, on its line or the next (a terminal wraps a long line), within
+    /// `limit` bytes.
+    func closingQuote(after index: Int, atMost limit: Int) -> Int? {
+        var end = index, breaks = 0
+        while end < min(utf8.count, index + limit) {
+            if quoteLength(at: end) > 0 { return end }
+            if Self.isLineBreak(utf8[end]) {
+                breaks += 1
+                if breaks > 1 { return nil }
+            }
+            end += 1
+        }
+        return nil
+    }
+}
