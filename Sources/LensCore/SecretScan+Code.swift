@@ -28,10 +28,13 @@ extension SecretScan {
         }.joined(separator: "|") + #")[ \t]?\("#)
 
     /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`.
+    /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
+    /// `Net::SMTPstart`.)
     static func tolerantCallName(_ name: String) -> String {
-        NSRegularExpression.escapedPattern(for: name)
+        tolerant(name)
+            .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?: ?")
-            .replacingOccurrences(of: "\\.", with: " ?[.:,] ?")
+            .replacingOccurrences(of: "\\.", with: " ?[.:,]? ?")
     }
 
     /// String literals given as a call's password argument (``credentialCalls``).
@@ -69,9 +72,9 @@ extension SecretScan {
                 // To the next quote on the line (OCR may curl one and not the other, or read one
                 // opening quote as two: `'‘smtp.acme.io'`).
                 var next = index + openingQuoteLength(at: index)
-                while next < stop, !Self.isLineBreak(utf8[next]), quoteLength(at: next) == 0 { next += 1 }
+                while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) { next += 1 }
                 guard next < stop, !Self.isLineBreak(utf8[next]) else { break }
-                index = next + quoteLength(at: next)
+                index = afterClosingQuotes(next)
                 continue
             }
             switch utf8[index] {
@@ -105,14 +108,29 @@ extension SecretScan {
         let opening = openingQuoteLength(at: start)
         guard opening > 0 else { return nil }
         var end = start + opening
-        while end < argument.end, quoteLength(at: end) == 0 { end += 1 }
+        while end < argument.end, !isClosingQuote(at: end) { end += 1 }
         guard end < argument.end, end > start + opening else { return nil }
-        // (After the closing quote, maybe another OCR doubled it with: `'…‘'`.)
-        var after = end + quoteLength(at: end)
-        while after < argument.end, quoteLength(at: after) > 0 { after += quoteLength(at: after) }
-        let rest = slice(after, argument.end)
+        let rest = slice(min(argument.end, afterClosingQuotes(end)), argument.end)
         guard rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()") else { return nil }
         return (start + opening, end)
+    }
+
+    /// Whether a quote at `index` closes a string: not one before a letter or a digit, which OCR
+    /// read inside the string (`"gceIU_B9“besFpT"`).
+    func isClosingQuote(at index: Int) -> Bool {
+        let length = quoteLength(at: index)
+        guard length > 0 else { return false }
+        return index + length >= utf8.count || !Self.isAlphanumeric(utf8[index + length])
+    }
+
+    /// Past the closing quote at `index` and any OCR doubled it with (`"HomeNet'"`, `'…‘'`).
+    func afterClosingQuotes(_ index: Int) -> Int {
+        var after = index + quoteLength(at: index)
+        while after < utf8.count, quoteLength(at: after) > 0, case let next = after + quoteLength(at: after),
+              next >= utf8.count || !Self.isAlphanumeric(utf8[next]) && quoteLength(at: next) == 0 {
+            after = next
+        }
+        return after
     }
 
     /// The length of the opening quote at `index` (0 if none), and of a second that OCR read
@@ -136,6 +154,21 @@ extension SecretScan {
     /// with another such option (`/princ …`, `/Action:…`): a path is no option.
     static let slashPasswordOption = TextMatcher(#"(?<=[ \t])/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
     static let slashOption = TextMatcher(#"(?<=[ \t])/[A-Za-z]{2,24}(?=[: \t])"#)
+
+    static let wrappedSlashOption = TextMatcher(#"(?<=[ \t])/([A-Za-z]{1,24})[ \t]*\n[ \t]*([A-Za-z]{1,24})(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
+
+    /// A Windows command's value from `index` that reaches its line's end, with the first piece
+    /// of the next line when another option follows that piece (`/SourcePassword:lyafmyw` /
+    /// `t2FILE /TargetFile:…`): a terminal wrapped the line inside the value. Nil otherwise.
+    func wrappedValue(after index: Int) -> Secret? {
+        guard let first = piece(from: index, maximumSpaces: 0), first.start == index else { return nil }
+        var end = first.end
+        while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
+        guard end < utf8.count, Self.isLineBreak(utf8[end]), let next = piece(from: end + 1, maximumSpaces: 0),
+              next.start == end + 1, utf8[next.start] != 0x2F, next.end - next.start <= 64,
+              let after = piece(from: next.end, maximumSpaces: 1), utf8[after.start] == 0x2F else { return nil }
+        return password(first.start, next.end, quoted: false)
+    }
 
     /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`
     /// holds it): `base64:` and 32 random bytes, 44 characters, at a line's start or after `=`.
@@ -176,15 +209,21 @@ extension SecretScan {
                 let options = Self.slashOption.matches(in: text, within: [line])
                 guard options.count >= 2 else { continue }
                 for match in Self.slashPasswordOption.matches(in: text, within: [line]) {
-                    if let password = passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
+                    if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
                 }
+            }
+            // (A terminal may wrap the option's name: `/SourcePassw` / `ord:…`.)
+            for match in Self.wrappedSlashOption.matches(in: text) {
+                guard let head = match[1], let tail = match[2], Self.secretName(head) == nil, Self.secretName(head + tail) == .password,
+                      let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) else { continue }
+                found.append(password)
             }
         }
         if mentions("base64") {
             for match in Self.applicationKey.matches(in: text) {
-                // (OCR's junk for a glyph, `é`, is one character of the key.)
+                // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key.)
                 guard let key = spacedValue(from: match.end), (42...46).contains(key.value.count),
-                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=".contains($0) }), Self.entropy(key.value) >= 4 else { continue }
+                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@".contains($0) }), Self.entropy(key.value) >= 4 else { continue }
                 found.append(secret(.apiKey, nil, key.start, key.end))
             }
         }

@@ -56,12 +56,12 @@ extension SecretScan {
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
     /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
     /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`;
-    /// Sysinternals' `Autologon USER DOMAIN PASSWORD`.
+    /// Sysinternals' `Autologon USER DOMAIN PASSWORD`; Drupal's `drush user:password USER PASSWORD`.
     /// What follows Autologon's domain to the line's end: the password in up to three pieces
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -212,7 +212,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush") {
             for match in Self.userThenPassword.matches(in: text) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
@@ -353,9 +353,21 @@ extension SecretScan {
     /// follows).
     static let joinPath = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:microk[8&]{1,2}s|k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
 
+    /// Cisco IOS' local accounts and enable password: `username NAME [privilege N] password 0 …`,
+    /// `enable secret 0 …` (type 0 as typed, type 7 reversible; 5, 8 and 9 are hashes). OCR may
+    /// read the `0` as `©`, `O` or `@`. The value runs to the line's end (OCR may split it once).
+    static let iosAccount = TextMatcher(#"(?im)^[ \t]*(?:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?|enable)[ \t]+(?:password|secret)[ \t]+(?:[07©®@Oo][ \t]+)?(?![589][ \t])(?=\S)"#)
+
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens.
     func deviceKeys() -> [Secret] {
         var found: [Secret] = []
+        if mentions("username", "enable ") {
+            for match in Self.iosAccount.matches(in: text) {
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                      let password = password(first.start, last.end, quoted: false) else { continue }
+                found.append(password)
+            }
+        }
         if Self.deviceKeyTools.contains(where: { mentions($0) }) {
             for line in lines(mentioning: Self.deviceKeyTools) {
                 guard let tool = Self.deviceKeyTool.matches(in: text, within: [line]).first else { continue }

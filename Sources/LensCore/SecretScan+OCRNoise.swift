@@ -369,7 +369,12 @@ extension SecretScan {
             previous = character
         }
         if !current.isEmpty { words.append(current.lowercased()) }
-        return words
+        // (OCR may read a word's capital twice, `encryptionKkey`: the doubled letter is one.)
+        return words.map { word in
+            guard word.count >= 4, case let letters = Array(word), letters[0] == letters[1], letters[0].isLetter,
+                  bare.contains(String(letters[0]).uppercased() + String(letters[0])) else { return word }
+            return String(word.dropFirst())
+        }
     }
 
     /// What an identifier names: a password, a token or key, or nothing.

@@ -426,8 +426,10 @@ extension SecretScan {
             guard length >= 8, spaces <= max(6, length / 6), case let piece = Self.withoutOCRJunk(squeezed(start, end)) else { break }
             let isLastLine = length < 16 || length * 4 < previousLength * 3
             // (A short last line is one piece, its `=` base64's padding at its end: `DNS = 8.8.8.8` is a setting.)
-            let shortEnd = isLastLine && spaces == 0 && piece.count >= 8 && !piece.drop(while: { $0 != "=" }).contains(where: { $0 != "=" })
+            // (OCR may split it too, `jQhORs j sFUWE7Lk`: twice at most, into no sentence's words.)
+            let shortEnd = isLastLine && piece.count >= 8 && !piece.drop(while: { $0 != "=" }).contains(where: { $0 != "=" })
                 && Self.looksLikeSecretOnItsOwn(piece)
+                && (spaces == 0 || spaces <= 2 && !utf8[start..<end].split(whereSeparator: Self.isSpace).contains { isSentenceWord(($0.startIndex, $0.endIndex)) })
             guard Self.isRandomToken(piece) || shortEnd else { break }
             if spaces > 6 {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace)

@@ -1314,7 +1314,23 @@ struct SecretDetectorTests {
         Case(text: "<AdministratorPassword>\n    <Value>Vq7mLx2RtQz</Value>\n    <PlainText>true</PlainText>", kind: .password, value: "Vq7mLx2RtQz"),
         Case(text: "AUTH PLAIN AG9wc@BhY211LLml vAEdYOWhGUU9LMj I=\n235 2.7.0 Authentication successful", kind: .password, value: "vAEdYOWhGUU9LMj"),
         Case(text: "334 VXNlcm5hbWU6\nYW5hQGFjbWUuaW8=\n334 UGFzc3dvcmQ6\nVnE3bUx4MlJ0UXo=\n235 2.7.0 Authentication successful", kind: .password, value: "VnE3bUx4MlJ0UXo="),
-        Case(text: "$ swaks --to bo@acme.io --server smtp.acme.io:587 --auth-user ana@acme.io --auth-passwo\nrd 'Vq7mLx2RtQz'\n=== Trying smtp.acme.io:587...", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "$ swaks --to bo@acme.io --server smtp.acme.io:587 --auth-user ana@acme.io --auth-passwo\nrd 'Vq7mLx2RtQz'\n=== Trying smtp.acme.io:587...", kind: .password, value: "Vq7mLx2RtQz"),        // (2503 and 2505's, scored held out with the rules developed on 2501, then read: `drush
+        // user:password`, a call's name misread or its dot dropped, a quote OCR read inside a
+        // literal or doubled after it, a Windows option's name or value the terminal wrapped,
+        // Cisco's `password 0` read `©` and split, a key's `0` as `@`, AUTH PLAIN's junk dash,
+        // `encryptionKkey`, a long key whose wrapped last line OCR split.)
+        Case(text: "$ drush user:password ana “evU8tygvqtorzP\"\n[success] Changed password for ana.", kind: .password, value: "evU8tygvqtorzP"),
+        Case(text: "Net::SMTPstart('smtp.acme.io', 587, 'acme.io', 'ana', 'Vq7mLx2RtQz', :login) do |smtp|", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "$link = mysgli_connect(\"localhost\", \"ana\", \"lyRb9Q4WKIx\", \"shop\");", kind: .password, value: "lyRb9Q4WKIx"),
+        Case(text: "$link = mysqli_connect(\"localhost\", \"ana\", \"Vq7mL_B9“xRtQzW\", \"shop\");", kind: .password, value: "xRtQzW"),
+        Case(text: "  WiFi.begin(\"HomeNet'\", \"Vq+7+mLx2RtQz\");", kind: .password, value: "Vq+7+mLx2RtQz"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassword:vqmlxrt\nz2FILE /TargetFile:shop.bacpac", kind: .password, value: "vqmlxrt"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassw\nord:Vq7mLx2RtQz /TargetFile:shop.bacpac", kind: .password, value: "Vq7mLx2RtQz"),
+        Case(text: "switch# show running-config | include username\nusername admin privilege 15 password © SFk! JEy!9rz", kind: .password, value: "JEy!9rz"),
+        Case(text: "$ php artisan key:generate --show\nbase64:mi9URN+5bFSW7kfAPFSL6jSjp/kmUHq2r@LckkABu+0=", kind: .apiKey, value: "kmUHq2r@Lckk"),
+        Case(text: "AUTH PLAIN AHN2Y19zeW5jQGFjbWUuaW8AMj dk IKx6ROYZQkx2Z7g—=\n235 2.7.0 Authentication successful", kind: .password, value: "IKx6ROYZQkx2Z7g"),
+        Case(text: "xpack.encryptedSavedObjects.encryptionKkey: 7be7a58ed881f986d181e975ebb11ac9", kind: .apiKey, value: "7be7a58ed881f986d181e975ebb11ac9"),
+        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM684f09LusLYqghCGmboOUPWjZ\njQhORs j sFUWE7Lk\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "sFUWE7Lk"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1788,6 +1804,9 @@ struct SecretDetectorTests {
         "250-smtp.acme.io\n250-AUTH PLAIN LOGIN XOAUTH2\n250 SMTPUTF8",
         "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
         "$ mount -t cifs //nas/share /mnt --verbose\n--option-wit\nh value",
+        "username ana privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM",
+        "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+        "  WiFi.begin(\"HomeNet\");",
         "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
     ]
 
