@@ -20,9 +20,21 @@ extension SecretScan {
     /// Impacket's target: `[DOMAIN/]user:password@host` (`impacket-psexec 'ACME/ana:…@10.0.8.21'`,
     /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or
     /// inside the password.)
-    /// (And when OCR dropped the `@` before an IPv4 address: `'ACME/ana:P_HyGvD2JEQQ10.0.8.21'`.)
-    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?=[\s'"’:]|$)|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
+    /// (And when OCR dropped the `@` before an IPv4 address: `'ACME/ana:P_HyGvD2JEQQ10.0.8.21'`;
+    /// or read the closing quote as a sign: `…@10.0.8.21°`.)
+    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?![A-Za-z0-9.\-\[\]@])|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
     static let impacketTools = ["impacket", "secretsdump", "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "getuserspns", "gettgt", "getnpusers", "mssqlclient", "lookupsid"]
+
+    /// A cracked password with the next line when a terminal wrapped the long line inside it: the
+    /// line (80+ bytes) ends with the password, and the next is one piece (64 bytes at most), the
+    /// text's last or before a prompt.
+    func wrappedLastLine(of password: Secret, after line: TextMatcher.Match) -> Secret {
+        guard line.end - line.start >= 80, line.end < utf8.count, Self.isLineBreak(utf8[line.end]),
+              let next = piece(from: line.end + 1, maximumSpaces: 0), next.start == line.end + 1, next.end - next.start <= 64,
+              next.end == utf8.count || Self.isLineBreak(utf8[next.end]), promptOrEnd(after: next.end)
+        else { return password }
+        return secret(password.kind, password.label, password.start, next.end)
+    }
 
     /// Passwords that security tools print or are given: cracked hashes, found logins, Windows'
     /// stored passwords, Impacket's targets.
@@ -31,7 +43,7 @@ extension SecretScan {
         if mentions("hashcat", "potfile") {
             for match in Self.crackedHashLine.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
-                found.append(password)
+                found.append(wrappedLastLine(of: password, after: match))
             }
         }
         if mentions("[+]") {

@@ -110,7 +110,8 @@ extension SecretScan {
     /// An INI section of administrators and their passwords (CouchDB's `[admins]`, a password as
     /// typed until CouchDB hashes it: `-pbkdf2-…` is a hash) and an entry `name = value` (group 1).
     static let adminsSection = TextMatcher(#"(?im)^[ \t]*\[admins\][ \t]*$"#)
-    static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
+    /// (OCR may split the password once: `lena = 6U9! fmTc?ZIObk*`.)
+    static let iniEntry = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}[ \t]*=[ \t]*(\S{1,128}(?: \S{1,128})?)[ \t]*$"#)
     /// A JSON string sent as a request's body to an address whose path names credentials (CouchDB's
     /// `curl -X PUT …/_config/admins/ana -d '"…"'`): group 1 the string. (OCR may curl the quotes.)
     static let jsonStringBody = TextMatcher(#"(?i)/(?:admins|passwords?|secrets?|tokens?)/[^\s]{0,128}[ \t]+(?:-d|--data(?:-raw)?)[ \t]+['‘’]["“”]([^"“”'’\s]{4,128})["“”]['’*]?"#)
@@ -289,10 +290,12 @@ extension SecretScan {
         }
         if mentions(" login ", " auth ") {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
-                // (OCR may split the token: machine-made pieces to the line's end are its.)
+                // (OCR may split the token: machine-made pieces to the line's end are its, and a
+                // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
                 if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), let last = rest.last,
-                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }), squeezed(token.start, last.end).count <= 128 {
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: squeezed(token.start, last.end)) != nil,
+                   squeezed(token.start, last.end).count <= 128 {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
@@ -391,14 +394,14 @@ extension SecretScan {
         if mentions(" join ") {
             for match in Self.joinPath.matches(in: text) {
                 var end = match.end
-                // (OCR may read a `0` as `@`, and split the token before its `/`: up to three
-                // spaces, the token's 72 characters at most.)
-                while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 { end += 1 }
+                // (OCR may read a `0` as `@` or a letter as a sign, `¢`, and split the token before
+                // its `/`: up to three spaces, 80 bytes at most.)
+                while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 || utf8[end] >= 0x80 { end += 1 }
                 var next = end, spaces = 0
-                while next < utf8.count, next - match.end <= 72, spaces <= 3 {
+                while next < utf8.count, next - match.end <= 80, spaces <= 3 {
                     let byte = utf8[next]
                     if byte == 0x2F { end = next; break }
-                    guard Self.isAlphanumeric(byte) || byte == 0x40 || byte == 0x20 && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }
+                    guard Self.isAlphanumeric(byte) || byte == 0x40 || byte >= 0x80 || byte == 0x20 && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }
                     if byte == 0x20 { spaces += 1 }
                     next += 1
                 }

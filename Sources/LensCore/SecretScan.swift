@@ -691,8 +691,8 @@ struct SecretScan {
     /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
     /// (And curl's proxy's pair, `--proxy-user` / `-U user:password`, and Squid's `login=user:password`
     /// (OCR may put a stray glyph before its capital, `lLogin=`);
-    /// ZooKeeper's `addauth digest user:password`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest|--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?: ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:--user|-u|--proxy-user|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|=)["']?\{?[^\s:"'{}]{1,64}\}?:) ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

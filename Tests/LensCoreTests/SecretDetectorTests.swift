@@ -1330,7 +1330,15 @@ struct SecretDetectorTests {
         Case(text: "$ php artisan key:generate --show\nbase64:mi9URN+5bFSW7kfAPFSL6jSjp/kmUHq2r@LckkABu+0=", kind: .apiKey, value: "kmUHq2r@Lckk"),
         Case(text: "AUTH PLAIN AHN2Y19zeW5jQGFjbWUuaW8AMj dk IKx6ROYZQkx2Z7g—=\n235 2.7.0 Authentication successful", kind: .password, value: "IKx6ROYZQkx2Z7g"),
         Case(text: "xpack.encryptedSavedObjects.encryptionKkey: 7be7a58ed881f986d181e975ebb11ac9", kind: .apiKey, value: "7be7a58ed881f986d181e975ebb11ac9"),
-        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM684f09LusLYqghCGmboOUPWjZ\njQhORs j sFUWE7Lk\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "sFUWE7Lk"),
+        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM684f09LusLYqghCGmboOUPWjZ\njQhORs j sFUWE7Lk\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "sFUWE7Lk"),        // (2415, 2417 and 2313's, scored unseen with 5319848's rules, then read: a cracked password
+        // the terminal wrapped, ZooKeeper's `user :password`, Impacket's closing quote read `°`, a
+        // join token with `¢`, CouchDB's `[admins]` password split, a UUID token split before a dash.)
+        Case(text: "$ hashcat -m 13100 kerberoast.txt --show | cut -c1-60,900-\n$krb5tgs$23$*svc_sql$ACME.IO$MSSQLSvc/db01*$d4cb9903425383a13f23fc6bee31286b$...2fa550ac704b:Qx7Ab\n&ViZhQOImpM", kind: .password, value: "&ViZhQOImpM"),
+        Case(text: "[zk: localhost:2181(CONNECTED) 0] addauth digest ana :QZp-U2E4UW7\n[zk: localhost:2181(CONNECTED) 1] ls /app", kind: .password, value: "QZp-U2E4UW7"),
+        Case(text: "$ impacket-psexec ‘ACME/ana:QMxWQ6fn48S-E@10.0.8.21°\nImpacket v0.12.0 - Copyright Fortra, LLC", kind: .password, value: "QMxWQ6fn48S-E"),
+        Case(text: "microk8s join 10.0.8.9:25000/0855¢ea440caa72f88d8f 1b820c45bf fa/e41047e6554f", kind: .apiKey, value: "1b820c45bf"),
+        Case(text: "$ sudo tail -3 /opt/couchdb/etc/local.ini\n[admins]\nana = 6Q9! fmTc?ZIObk*", kind: .password, value: "fmTc?ZIObk*"),
+        Case(text: "$ snyk auth 9bd73068-dddf -Odc9-367b-1172c066bd53\nYour account has been authenticated.", kind: .apiKey, value: "1172c066bd53"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1806,6 +1814,8 @@ struct SecretDetectorTests {
         "$ mount -t cifs //nas/share /mnt --verbose\n--option-wit\nh value",
         "username ana privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM",
         "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+        "$ hashcat -m 0 hashes.txt --show\n0d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f0d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f0d3b1f6e9a2c:[password]\nSession..........: hashcat",
+        "[admins]\nadmin = -pbkdf2-7d85d871b2ce1071471ac07871d67020b3ab3b3a, 67f26ca60567f3b5f2d7a03d57c091cd, 10",
         "  WiFi.begin(\"HomeNet\");",
         "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
     ]
