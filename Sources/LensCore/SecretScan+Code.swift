@@ -44,7 +44,8 @@ extension SecretScan {
         let calls = Self.credentialCalls
         for match in Self.credentialCallMatcher.matches(in: text) {
             guard let called = calls.indices.first(where: { match[$0 + 1] != nil }), case let position = calls[called].passwordArgument,
-                  case let arguments = callArguments(from: match.end, atMost: 400), position <= arguments.count,
+                  // (An empty argument is OCR's doubled comma: `'smtp.acme.io',, 587`.)
+                  case let arguments = callArguments(from: match.end, atMost: 400).filter({ $0.end > $0.start }), position <= arguments.count,
                   let literal = stringLiteral(in: arguments[position - 1]),
                   let password = password(literal.start, literal.end, quoted: true) else { continue }
             let value = slice(literal.start, literal.end)
@@ -147,7 +148,8 @@ extension SecretScan {
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
     /// (OCR may put a space after the colon.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s@"'`/]{1,128})@(?:tcp|unix)\("#)
+    /// (OCR may read the `@` as `q` or double it, and a `0` of the password as `@`.)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?)[@q](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
@@ -198,7 +200,7 @@ extension SecretScan {
     /// Passwords in code and in Windows tools' options that no label names.
     func codePasswords() -> [Secret] {
         var found = passwordArguments()
-        if mentions("@tcp(", "@unix(") {
+        if mentions("tcp(", "unix(") {
             for match in Self.goDataSourceName.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)

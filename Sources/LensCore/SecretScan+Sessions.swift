@@ -15,9 +15,9 @@ extension SecretScan {
     static let userCommand = TextMatcher(#"(?m)^[ \t]*(?:[<>\-]{1,4}[ \t]*)?USER[ \t]+\S"#)
     /// SMTP's `AUTH PLAIN` and IMAP's `AUTHENTICATE PLAIN` with the credentials on the line
     /// (RFC 4616: base64 of the user's name and the password); OCR may split the base64, read
-    /// a `0` as `@` and a dash of junk before its `=`.
+    /// a `0` as `@`, a `j` as `]`, and a dash of junk before its `=`.
     static let plainAuthentication = TextMatcher(
-        #"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}[ \t]+)?(?i:AUTH|AUTHENTICATE)[ \t]+(?i:PLAIN)[ \t]+([A-Za-z0-9+/][A-Za-z0-9+/@ ]{6,400}[—–]?={0,2})[ \t]*$"#)
+        #"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}[ \t]+)?(?i:AUTH|AUTHENTICATE)[ \t]+(?i:PLAIN)[ \t]+([A-Za-z0-9+/][A-Za-z0-9+/@\]\[| ]{6,400}[—–]?={0,2})[ \t]*$"#)
 
     /// The password a mail or file-transfer session was given by hand (`openssl s_client`,
     /// `telnet`, `nc`): IMAP's `LOGIN`, POP3's and FTP's `PASS` under its `USER` line, and the
@@ -235,7 +235,7 @@ extension SecretScan {
     /// a hash as well (a password that starts so and runs that long is no password anyone types).
     /// (CouchDB's `-pbkdf2-…` too, whatever glyphs OCR read in its hexadecimal: `@` for a `0`, `l`
     /// for a `1`, `¢`: its `-pbkdf2-` and its two commas before the iterations say what it is.)
-    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$"#)
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$[156]S[./A-Za-z0-9]{60,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).

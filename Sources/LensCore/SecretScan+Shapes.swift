@@ -391,7 +391,8 @@ extension SecretScan {
             var index = result.end
             while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
             // (On the key's own line, a scrap or two OCR cut from its end may follow it: `[key] KSNFJQXYZ`.)
-            if round == 0, startsItsLine, index < utf8.count, !Self.isLineBreak(utf8[index]) {
+            // (So may one after a long key that did not start its line: `--api-key [key] Lvn`.)
+            if round == 0, startsItsLine || secret.end - secret.start >= 60, index < utf8.count, !Self.isLineBreak(utf8[index]) {
                 var scrapEnd = index, scraps = 0
                 while scrapEnd < utf8.count, !Self.isLineBreak(utf8[scrapEnd]), scrapEnd - index < 48,
                       Self.isTokenLetterOrJunk(utf8[scrapEnd]) || "+/=_-. \t".utf8.contains(utf8[scrapEnd]) {

@@ -718,7 +718,11 @@ struct SecretScan {
         guard !value.isEmpty, !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else { return false }
         let lower = value.lowercased()
         if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden", "none", "null"].contains(where: { lower.contains($0) }) {
-            return false
+            // (A random password may hold `null` or `none` by chance, `nullPVKpZ1w776-U`: the rest
+            // of it, 10+ characters, then looks like a secret on its own.)
+            let word = ["null", "none"].first { lower.contains($0) }
+            guard let word, !["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: { lower.contains($0) }), case let rest = lower.replacingOccurrences(of: word, with: ""), rest.count >= 10,
+                  looksLikeSecretOnItsOwn(value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)) else { return false }
         }
         if quoted { return true }
         guard value.count >= 4 else { return false }

@@ -1338,7 +1338,16 @@ struct SecretDetectorTests {
         Case(text: "$ impacket-psexec ‘ACME/ana:QMxWQ6fn48S-E@10.0.8.21°\nImpacket v0.12.0 - Copyright Fortra, LLC", kind: .password, value: "QMxWQ6fn48S-E"),
         Case(text: "microk8s join 10.0.8.9:25000/0855¢ea440caa72f88d8f 1b820c45bf fa/e41047e6554f", kind: .apiKey, value: "1b820c45bf"),
         Case(text: "$ sudo tail -3 /opt/couchdb/etc/local.ini\n[admins]\nana = 6Q9! fmTc?ZIObk*", kind: .password, value: "fmTc?ZIObk*"),
-        Case(text: "$ snyk auth 9bd73068-dddf -Odc9-367b-1172c066bd53\nYour account has been authenticated.", kind: .apiKey, value: "1172c066bd53"),
+        Case(text: "$ snyk auth 9bd73068-dddf -Odc9-367b-1172c066bd53\nYour account has been authenticated.", kind: .apiKey, value: "1172c066bd53"),        // (2507 and 2509's, the twenty-third pool's fresh seeds scored unseen with 4ee2321's rules,
+        // then read: a doubled comma in a call, a Go DSN's `@` read as `q` or doubled, a long key's
+        // scrap and its wrapped line, AUTH PLAIN's `j` read as `]`, a random password that holds
+        // `null`.)
+        Case(text: "Net::SMTP.start(‘smtp.acme.io’,, 587, ‘'acme.io’, ‘ana’, 'ZqMkniJ8WkYYHVRD', :login) do |smtp|", kind: .password, value: "ZqMkniJ8WkYYHVRD"),
+        Case(text: "db, err := sql.Open(\"mysql\", \"ana: EcgpKZgadx2Lc2qtcp(db-03. internal :3306)/shop\")", kind: .password, value: "EcgpKZgadx2Lc2"),
+        Case(text: "db, err := sql.Open(\"mysql”, \"ana: fbaA9SoNbOp@@tcp(db-@3. internal : 3306) /shop”)", kind: .password, value: "fbaA9SoNbOp"),
+        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM Lvn\nC1ZAbXNdkj gB9dv9BxBxpcENDbp5CIOqQ\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "gB9dv9BxBxpcENDbp5CIOqQ"),
+        Case(text: "AUTH PLAIN AGx]bmFAYWNtZS5pbwBkK210ND8xM1pMNFktK3Q=\n235 2.7.0 Authentication successful", kind: .password, value: "YWNtZS5pbwBkK210ND8x"),
+        Case(text: "set system login user ops authentication plaintext-password nullPVKpZ1w776-U", kind: .password, value: "PVKpZ1w776"),
     ]
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
@@ -1814,6 +1823,9 @@ struct SecretDetectorTests {
         "$ mount -t cifs //nas/share /mnt --verbose\n--option-wit\nh value",
         "username ana privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM",
         "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+        "user ana { authentication { encrypted-password \"$6SNn4V01F 1 SBtEIDOx4igLiGouGqfWsLOqf6jRsOhSfLnqXdbp7ZhNmKI8n/ZnzyFwuMCiORqu2JzYNghqhe6SRWr0/jSYO4n\" } }",
+        "password: null",
+        "\"password\": \"none\",",
         "$ hashcat -m 0 hashes.txt --show\n0d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f0d3b1f6e9a2c4b7d8e5f1a3c6b9d2e4f0d3b1f6e9a2c:[password]\nSession..........: hashcat",
         "[admins]\nadmin = -pbkdf2-7d85d871b2ce1071471ac07871d67020b3ab3b3a, 67f26ca60567f3b5f2d7a03d57c091cd, 10",
         "  WiFi.begin(\"HomeNet\");",
