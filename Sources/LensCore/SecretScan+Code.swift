@@ -39,10 +39,16 @@ extension SecretScan {
 
     /// String literals given as a call's password argument (``credentialCalls``).
     func passwordArguments() -> [Secret] {
-        guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘") else { return [] }
+        // (Cues the calls' names hold however OCR read a letter of them: the matcher of 33
+        // tolerant names is the costly part, and most texts hold no call.)
+        let cues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "login", "pass_", "auth", "credential",
+                    "password", "smtp", "sequelize", "wifi", "softap", "addap"]
+        guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘"), cues.contains(where: { mentions($0) }) else { return [] }
         var found: [Secret] = []
         let calls = Self.credentialCalls
-        for match in Self.credentialCallMatcher.matches(in: text) {
+        // (Only on the lines that hold a cue, where a call opens: the matcher then reads a few
+        // lines, not the text.)
+        for match in Self.credentialCallMatcher.matches(in: text, within: lines(mentioning: cues)) {
             guard let called = calls.indices.first(where: { match[$0 + 1] != nil }), case let position = calls[called].passwordArgument,
                   // (An empty argument is OCR's doubled comma: `'smtp.acme.io',, 587`.)
                   case let arguments = callArguments(from: match.end, atMost: 400).filter({ $0.end > $0.start }), position <= arguments.count,
@@ -206,7 +212,7 @@ extension SecretScan {
                 found.append(password)
             }
         }
-        if mentions(" /") {
+        if mentions(" /"), mentions("pass", "pwd", "/rp") {
             for line in lines(mentioning: ["pass", "pwd", "/rp"]) {
                 let options = Self.slashOption.matches(in: text, within: [line])
                 guard options.count >= 2 else { continue }
@@ -243,7 +249,7 @@ extension SecretScan {
                 found.append(secret(.apiKey, nil, match.end, closing))
             }
         }
-        if mentions("-") {
+        if mentions(" -"), endsALineWithAnOption() {
             for match in Self.wrappedOption.matches(in: text) {
                 guard let head = match[1], let tail = match[2], Self.secretName(String(head.drop { $0 == "-" })) == nil,
                       Self.secretName(String(head.drop { $0 == "-" }) + tail) != nil,
@@ -252,6 +258,20 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether a line ends with a piece that starts with `-` after a space (`… --auth-passwo`): a
+    /// byte walk back from each line's end, before ``wrappedOption``'s search of the whole text.
+    func endsALineWithAnOption() -> Bool {
+        var index = 0
+        while let lineBreak = utf8[index...].firstIndex(of: 0x0A) {
+            var start = lineBreak
+            while start > index, Self.isSpace(utf8[start - 1]) { start -= 1 }
+            while start > index, Self.isAlphanumeric(utf8[start - 1]) || utf8[start - 1] == 0x2D { start -= 1 }
+            if start < lineBreak, utf8[start] == 0x2D, start > index, Self.isSpace(utf8[start - 1]) { return true }
+            index = lineBreak + 1
+        }
+        return false
     }
 
     /// The next quote after `index`, on its line or the next (a terminal wraps a long line), within
