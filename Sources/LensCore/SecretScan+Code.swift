@@ -20,8 +20,8 @@ extension SecretScan {
         return CredentialCall(name: String(fields[0]), passwordArgument: argument)
     }.sorted { $0.name.count > $1.name.count } // (the longest first: `mysqli_connect` before `mysqli`)
 
-    /// Any of the calls, then `(`: a group for each, in ``credentialCalls``' order. (Not part of a longer name: `relogin(` is not
-    /// `login(`; OCR may put a space before the parenthesis.)
+    /// Any of the calls, then `(`: a group for each, in ``credentialCalls``' order. (Not part of a
+    /// longer name: `relogin(` is not `login(`; OCR may put a space before the parenthesis.)
     static let credentialCallMatcher = TextMatcher(
         #"(?<![A-Za-z0-9_])(?:"# + credentialCalls.map { call in
             "(" + tolerantCallName(call.name) + ")"
@@ -37,12 +37,15 @@ extension SecretScan {
             .replacingOccurrences(of: "\\.", with: " ?[.:,]? ?")
     }
 
+    /// Words the calls' names hold (each name one at least, in small letters; a test checks),
+    /// which survive OCR's misread letters elsewhere in the name (`mysgli_connect`): the matcher
+    /// of 33 tolerant names is the costly part, and most texts hold no call.
+    static let credentialCallCues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "login", "pass_", "auth",
+                                     "credential", "password", "smtp", "sequelize", "wifi", "softap", "addap"]
+
     /// String literals given as a call's password argument (``credentialCalls``).
     func passwordArguments() -> [Secret] {
-        // (Cues the calls' names hold however OCR read a letter of them: the matcher of 33
-        // tolerant names is the costly part, and most texts hold no call.)
-        let cues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "login", "pass_", "auth", "credential",
-                    "password", "smtp", "sequelize", "wifi", "softap", "addap"]
+        let cues = Self.credentialCallCues
         guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘"), cues.contains(where: { mentions($0) }) else { return [] }
         var found: [Secret] = []
         let calls = Self.credentialCalls
