@@ -158,11 +158,18 @@ extension SecretScan {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
-            guard isMachineMade(next.start, next.end), !isFileName(next) else { break }
+            guard isMachineMade(next.start, next.end), !isFileName(next), !isSecretsName(next) else { break }
             guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
         return end
+    }
+
+    /// A piece of letters alone that names a secret (`secretKey`, `apiToken`): the next value's
+    /// name, not a piece of this one (`tccli configure set secretId AKID… secretKey …`).
+    func isSecretsName(_ piece: (start: Int, end: Int)) -> Bool {
+        piece.end - piece.start >= 5 && utf8[piece.start..<piece.end].allSatisfy(Self.isLetter)
+            && Self.secretName(slice(piece.start, piece.end)) != nil
     }
 
     /// A piece that joins the pieces around it when a machine-made one follows: a dot, dash,

@@ -1362,6 +1362,13 @@ struct SecretDetectorTests {
         #expect(masked.text == "$ export GITHUB_TOKEN=[api key: GitHub]\n$ aws configure set region eu-north-1")
     }
 
+    /// The next setting's name after a key is no part of it: each value is masked on its own and
+    /// the name between them stays (`configure set secretId … secretKey …`).
+    @Test func theNextSettingsNameAfterAKeyStays() {
+        let masked = SecretDetector().masking("$ tccli configure set secretId AKIDq8Lm2Xz7Rt4Vn9Bw3Kp6Yc1Hd5Fg0Js2 secretKey Wq3zLm8RtvK2xYp9Nc4Hd7FgBs6Tj1Qa region ap-guangzhou")
+        #expect(masked.text == "$ tccli configure set secretId [api key: Tencent Cloud] secretKey [api key] region ap-guangzhou")
+    }
+
     /// A connection string's next setting is no part of its password.
     @Test func aConnectionStringsNextSettingStays() {
         let masked = SecretDetector().masking("Server=db;Password=Abc123!x;Database=shop")
