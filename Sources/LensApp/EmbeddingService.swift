@@ -108,7 +108,6 @@ struct EmbeddingService: Service {
     /// false runs the thread at normal priority (tests of this waiting, on a loaded machine).
     static func onIdleThread<T: Sendable>(until stopping: StopFlag, grace: Duration, idle: Bool = true,
                                           _ body: @escaping @Sendable () throws -> T) async throws -> T? {
-        let finished = StopFlag()
         let result = Mutex<Result<T, any Error>?>(nil)
         running.add(1, ordering: .sequentiallyConsistent)
         let thread = Thread {
@@ -118,25 +117,25 @@ struct EmbeddingService: Service {
                 _ = sched_setscheduler(0, 5, &parameters)
             }
             let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
+            // (Counted out before the result is seen: a caller that has it finds the count down.)
             running.subtract(1, ordering: .sequentiallyConsistent)
-            finished.set()
+            result.withLock { $0 = outcome }
         }
         thread.name = "lens-embedding"
         thread.start()
         // Polled rather than signalled: a continuation resumed from either side would need its
         // own once-only guard, and a 10 ms poll costs nothing beside a pass of 100 ms a text.
         var stopSeen: ContinuousClock.Instant?
-        while !finished.isSet {
+        while true {
+            if let outcome = result.withLock({ $0 }) { return try outcome.get() }
             if Task.isCancelled { return nil } // (the sleep below would no longer wait)
             if stopping.isSet {
-                let now = ContinuousClock.now
-                if stopSeen == nil { stopSeen = now }
-                if let seen = stopSeen, now - seen >= grace { return nil }
+                let now = ContinuousClock.now, seen = stopSeen ?? now
+                stopSeen = seen
+                if now - seen >= grace { return nil }
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return try result.withLock { $0 }!.get()
     }
 
     private static let running = Atomic<Int>(0)

@@ -156,8 +156,8 @@ extension SecretScan {
     }
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space after the colon.)
-    /// (OCR may read the `@` as `q` or double it, and a `0` of the password as `@`.)
+    /// (OCR may put a space after the colon, read the `@` as `q` or double it, and a `0` of the
+    /// password as `@`.)
     static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?)[@q](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
@@ -225,7 +225,7 @@ extension SecretScan {
             }
             // (A terminal may wrap the option's name: `/SourcePassw` / `ord:…`.)
             for match in Self.wrappedSlashOption.matches(in: text) {
-                guard let head = match[1], let tail = match[2], Self.secretName(head) == nil, Self.secretName(head + tail) == .password,
+                guard let head = match[1], let tail = match[2], Self.wrappedName(head, tail) == .password,
                       let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
@@ -254,13 +254,19 @@ extension SecretScan {
         }
         if mentions(" -"), endsALineWithAnOption() {
             for match in Self.wrappedOption.matches(in: text) {
-                guard let head = match[1], let tail = match[2], Self.secretName(String(head.drop { $0 == "-" })) == nil,
-                      Self.secretName(String(head.drop { $0 == "-" }) + tail) != nil,
+                guard let head = match[1], let tail = match[2], Self.wrappedName(String(head.drop { $0 == "-" }), tail) != nil,
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
         }
         return found
+    }
+
+    /// What an option's name that a terminal wrapped names, `head` on one line and `tail` on the
+    /// next (`auth-passwo` + `rd`, `SourcePassw` + `ord`): a secret only joined, never `head` alone
+    /// (then the line's own rules read it).
+    static func wrappedName(_ head: String, _ tail: String) -> SecretKind? {
+        secretName(head) == nil ? secretName(head + tail) : nil
     }
 
     /// Whether a line ends with a piece that starts with `-` after a space (`… --auth-passwo`): a

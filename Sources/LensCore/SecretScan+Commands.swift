@@ -217,13 +217,14 @@ extension SecretScan {
             for match in Self.userThenPassword.matches(in: text) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
-                var end = match.end
-                while end < utf8.count, !Self.isLineBreak(utf8[end]), end - match.end < 256 { end += 1 }
-                if slice(match.start, match.end).lowercased().contains("autologon"),
-                   let glued = Self.autologonPassword.firstMatch(in: slice(match.end, end)), let range = glued.range(1),
-                   let password = password(match.end + range.lowerBound, match.end + range.upperBound, quoted: false) {
-                    found.append(password)
-                    continue
+                if slice(match.start, match.end).lowercased().contains("autologon") {
+                    var end = match.end
+                    while end < utf8.count, !Self.isLineBreak(utf8[end]), end - match.end < 256 { end += 1 }
+                    if let glued = Self.autologonPassword.firstMatch(in: slice(match.end, end)), let range = glued.range(1),
+                       let password = password(match.end + range.lowerBound, match.end + range.upperBound, quoted: false) {
+                        found.append(password)
+                        continue
+                    }
                 }
                 add(after: match.end, dashStartsIt: true)
             }
@@ -294,15 +295,19 @@ extension SecretScan {
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
                 if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), let last = rest.last,
-                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: squeezed(token.start, last.end)) != nil,
-                   squeezed(token.start, last.end).count <= 128 {
+                   case let joined = squeezed(token.start, last.end), joined.count <= 128,
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: joined) != nil {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
                 // address, which has a dot.)
-                guard case let value = squeezed(token.start, token.end),
-                      case let read = value.contains(".") ? value : String(value.replacingOccurrences(of: "@", with: "0").reversed().drop(while: { !$0.isASCII }).reversed()),
-                      Self.isRandomToken(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
+                let value = squeezed(token.start, token.end)
+                var read = value
+                if !value.contains(".") {
+                    read = value.replacingOccurrences(of: "@", with: "0")
+                    while let last = read.last, !last.isASCII { read.removeLast() }
+                }
+                guard Self.isRandomToken(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }

@@ -132,7 +132,6 @@ extension SecretScan {
             && (longestConsonantRun(value) >= 5 || value.count >= 40 && value.filter(\.isNumber).count >= 4) && entropy(value) >= 4.2
     }
 
-    /// The next line after `index` that holds anything, without the spaces around it.
     /// The filled lines below the line that holds `index` (each as ``nextFilledLine(after:)`` gives
     /// it), at most `limit`: the walk ends before a line whose first byte `endsBefore` accepts, and
     /// at a blank line when `blankLineEnds`.
@@ -149,6 +148,7 @@ extension SecretScan {
         return lines
     }
 
+    /// The next line after `index` that holds anything, without the spaces around it.
     func nextFilledLine(after index: Int) -> (start: Int, end: Int) {
         var start = index
         while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }

@@ -717,12 +717,12 @@ struct SecretScan {
     static func isPasswordValue(_ value: String, quoted: Bool) -> Bool {
         guard !value.isEmpty, !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else { return false }
         let lower = value.lowercased()
-        if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden", "none", "null"].contains(where: { lower.contains($0) }) {
-            // (A random password may hold `null` or `none` by chance, `nullPVKpZ1w776-U`: the rest
-            // of it, 10+ characters, then looks like a secret on its own.)
-            let word = ["null", "none"].first { lower.contains($0) }
-            guard let word, !["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: { lower.contains($0) }), case let rest = lower.replacingOccurrences(of: word, with: ""), rest.count >= 10,
-                  looksLikeSecretOnItsOwn(value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)) else { return false }
+        if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: lower.contains) { return false }
+        // (`null` and `none` are no value; a random password may hold one by chance,
+        // `nullPVKpZ1w776-U`: the rest of it, 10+ characters, then looks like a secret on its own.)
+        if let word = ["none", "null"].first(where: lower.contains) {
+            let rest = value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)
+            guard rest.count >= 10, looksLikeSecretOnItsOwn(rest) else { return false }
         }
         if quoted { return true }
         guard value.count >= 4 else { return false }
