@@ -4446,6 +4446,157 @@ def twenty_third_negative_case(rng):
     return ["$ cat ~/.terraformrc", 'plugin_cache_dir = "$HOME/.terraform.d/plugin-cache"', "disable_checkpoint = true"]
 
 
+def twenty_fourth_secret_case(rng):
+    """The twenty-fourth pool (`--pool twenty-fourth`): written after the twenty-third pool had been
+    through two rounds, before any rule was run on it, from places none of the twenty-three earlier
+    pools has: Bundler's `config set` of a host's `user:password`, sbt's `Credentials(…)`, Hatch's
+    `publish -a`, a Mosquitto bridge's `remote_password`, nslcd's `bindpw`, SQL Server's
+    `sp_addlogin`, WildFly's `add-user.sh`, Exim's `passwd.client`, sSMTP's `AuthPass`, `openssl
+    passwd` given the password, Junos' SNMPv3 `authentication-password`, `ntp.keys`, `chrony.keys`,
+    Knot's `keymgr` TSIG key, BIND's TSIG `secret`, `dotnet user-secrets set` and `list`, apt's
+    proxy, `.curlrc`'s `proxy-user`, Postfix's `static:` SASL map, `doveadm pw -p`, a Forgejo
+    runner's registration token, PgBouncer's `userlist.txt`, Dovecot's `{PLAIN}` passwd-file, RMAN's
+    `target sys/…@`, `ncat --proxy-auth`, a router page's Pre-Shared Key, `openssl … -passin pass:`,
+    vsftpd's virtual users file (a name line, then its password line), Redis' `sentinel
+    auth-pass`, a Gradle `signing.password`, `keepassxc-cli` showing an entry."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "")
+    if choice == 0:
+        return "password", [f"$ bundle config set --global gems.acme.io {user}:{pw}", "$ bundle install"], [pw]
+    if choice == 1:
+        return "password", ["// ~/.sbt/1.0/credentials.sbt",
+                            f'credentials += Credentials("Sonatype Nexus Repository Manager", "nexus.acme.io", "{user}", "{pw}")'], [pw]
+    if choice == 2:
+        v = "pypi-AgEIcHlwaS5vcmc" + rand(rng, ALNUM + "-_", 60)
+        return "api_key", [f"$ hatch publish -u __token__ -a {v}", "dist/acme-1.4.0.tar.gz ... success"], [v]
+    if choice == 3:
+        return "password", ["# /etc/mosquitto/conf.d/bridge.conf", "connection cloud", "address mqtt.acme.io:8883",
+                            f"remote_username {user}", f"remote_password {pw}", "topic sensors/# out 1"], [pw]
+    if choice == 4:
+        return "password", ["# /etc/nslcd.conf", "uri ldap://ldap.acme.io/", "base dc=acme,dc=io",
+                            "binddn cn=reader,dc=acme,dc=io", f"bindpw {pw}"], [pw]
+    if choice == 5:
+        return "password", ["1> EXEC sp_addlogin 'reporting', '" + pw + "', 'shop';", "2> GO"], [pw]
+    if choice == 6:
+        return "password", [f"$ ./bin/add-user.sh -u {user} -p '{pw}' -g admin",
+                            f"Added user '{user}' to file '/opt/wildfly/standalone/configuration/mgmt-users.properties'"], [pw]
+    if choice == 7:
+        return "password", ["$ sudo cat /etc/exim4/passwd.client", "# password file used when the local exim is authenticating to a remote host",
+                            f"*.mail.acme.io:{user}@acme.io:{pw}"], [pw]
+    if choice == 8:
+        return "password", ["$ sudo cat /etc/ssmtp/ssmtp.conf", "mailhub=smtp.acme.io:587", f"AuthUser={user}@acme.io",
+                            f"AuthPass={pw}", "UseSTARTTLS=YES"], [pw]
+    if choice == 9:
+        salt = rand(rng, ALNUM, 16)
+        return "password", [f"$ openssl passwd -6 -salt {salt} '{pw}'", f"$6${salt}${rand(rng, ALNUM + './', 86)}"], [pw]
+    if choice == 10:
+        return "password", ["[edit]", f"ana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password {pw}"], [pw]
+    if choice == 11:
+        v = rand(rng, HEX, 40)
+        w = rand(rng, string.ascii_letters + string.digits, 16)
+        return "api_key", ["$ sudo cat /etc/ntp.keys", "# keyid type key", f"1 SHA1 {v}", f"2 MD5 {w}"], [v, w]
+    if choice == 12:
+        v = rand(rng, HEX, 64).upper()
+        return "api_key", ["$ sudo cat /etc/chrony.keys", f"1 SHA256 HEX:{v}"], [v]
+    if choice == 13:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ keymgr -t xfer hmac-sha256", "key:", "  - id: xfer", "    algorithm: hmac-sha256", f"    secret: {v}"], [v]
+    if choice == 14:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["$ tsig-keygen -a hmac-sha512 xfer", 'key "xfer" {', "\talgorithm hmac-sha512;", f'\tsecret "{v}";', "};"], [v]
+    if choice == 15:
+        return "password", [f'$ dotnet user-secrets set "Smtp:Password" "{pw}"', f"Successfully saved Smtp:Password = {pw} to the secret store."], [pw]
+    if choice == 16:
+        return "password", ["$ dotnet user-secrets list", "Smtp:Host = smtp.acme.io", f"Smtp:Password = {pw}", "Smtp:Port = 587"], [pw]
+    if choice == 17:
+        return "password", ["$ cat /etc/apt/apt.conf.d/95proxy", f'Acquire::http::Proxy "http://{user}:{pw}@proxy.acme.io:3128/";'], [pw]
+    if choice == 18:
+        return "password", ["$ cat ~/.curlrc", "proxy = proxy.acme.io:3128", f'proxy-user = "{user}:{pw}"'], [pw]
+    if choice == 19:
+        return "password", ["$ postconf -n | grep sasl", "smtp_sasl_auth_enable = yes",
+                            f"smtp_sasl_password_maps = static:{user}@acme.io:{pw}", "smtp_sasl_security_options = noanonymous"], [pw]
+    if choice == 20:
+        return "password", [f"$ doveadm pw -s SHA512-CRYPT -p '{pw}'", f"{{SHA512-CRYPT}}$6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}"], [pw]
+    if choice == 21:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ forgejo-runner register --no-interactive --instance https://git.acme.io --token {v} --name runner-01",
+                           "INFO Runner registered successfully."], [v]
+    if choice == 22:
+        return "password", ["$ sudo cat /etc/pgbouncer/userlist.txt", f'"{user}" "{pw}"', f'"stats" "md5{rand(rng, HEX, 32)}"'], [pw]
+    if choice == 23:
+        return "password", ["$ sudo cat /etc/dovecot/users", f"{user}@acme.io:{{PLAIN}}{pw}::::::"], [pw]
+    if choice == 24:
+        return "password", [f"$ rman target sys/{pw}@ORCL", "Recovery Manager: Release 19.0.0.0.0 - Production",
+                            "connected to target database: ORCL (DBID=1622392380)"], [pw]
+    if choice == 25:
+        return "password", [f"$ ncat --proxy proxy.acme.io:3128 --proxy-type http --proxy-auth {user}:{pw} {host} 22"], [pw]
+    if choice == 26:
+        return "password", ["Wireless Security", "Security Mode:     WPA2-PSK [AES]", f"Pre-Shared Key:    {pw}",
+                            "Group Key Update Interval:   3600 seconds"], [pw]
+    if choice == 27:
+        return "password", [f"$ openssl rsa -in server.key -passin pass:{pw} -out server.nopass.key", "writing RSA key"], [pw]
+    if choice == 28:
+        return "password", ["$ sudo cat /etc/vsftpd/virtual_users.txt", user, pw, "guest", f"{rand(rng, ALNUM, 12)}"], [pw]
+    if choice == 29:
+        return "password", ["# /etc/redis/sentinel.conf", "sentinel monitor mymaster 10.0.8.21 6379 2", f"sentinel auth-pass mymaster {pw}",
+                            "sentinel down-after-milliseconds mymaster 5000"], [pw]
+    if choice == 30:
+        return "password", ["$ cat ~/.gradle/gradle.properties", "signing.keyId=24875D73", f"signing.password={pw}",
+                            "signing.secretKeyRingFile=/home/ci/.gnupg/secring.gpg"], [pw]
+    if choice == 31:
+        return "password", ["$ keepassxc-cli show -s Passwords.kdbx shop/db", "Title: db", f"UserName: {user}", f"Password: {pw}",
+                            "URL: https://db.acme.io"], [pw]
+    return "password", ["$ sudo cat /etc/exim4/passwd.client", f"smtp.acme.io:{user}:{pw}"], [pw]
+
+
+def twenty_fourth_negative_case(rng):
+    choice = rng.randrange(20)
+    if choice == 0:
+        return ["$ bundle config set --global gems.acme.io ${GEMS_CREDENTIALS}", "$ bundle config get gems.acme.io",
+                "Settings for `gems.acme.io` in order of priority. The top value will be used", "Set for the current user: [REDACTED]"]
+    if choice == 1:
+        return ["// build.sbt", 'credentials += Credentials(Path.userHome / ".sbt" / ".credentials")', 'publishTo := Some("releases" at "https://nexus.acme.io/")']
+    if choice == 2:
+        return ["$ hatch publish", "Enter your username [__token__]: ", "dist/acme-1.4.0.tar.gz ... already exists"]
+    if choice == 3:
+        return ["# /etc/mosquitto/conf.d/bridge.conf", "connection cloud", "address mqtt.acme.io:8883", "bridge_cafile /etc/mosquitto/ca.crt",
+                "remote_clientid sensor-42"]
+    if choice == 4:
+        return ["# /etc/nslcd.conf", "uri ldap://ldap.acme.io/", "base dc=acme,dc=io", "tls_reqcert demand", "tls_cacertfile /etc/ssl/certs/ca.pem"]
+    if choice == 5:
+        return ["1> EXEC sp_addlogin @loginame = @name, @passwd = @pw, @defdb = 'shop';", "2> GO"]
+    if choice == 6:
+        return ["$ ./bin/add-user.sh", "What type of user do you wish to add?", " a) Management User (mgmt-users.properties)", " b) Application User (application-users.properties)"]
+    if choice == 7:
+        return ["$ sudo cat /etc/exim4/passwd.client", "# password file used when the local exim is authenticating to a remote host",
+                "# target.mail.server.example:login:password"]
+    if choice == 8:
+        return ["$ sudo cat /etc/ssmtp/ssmtp.conf", "mailhub=smtp.acme.io:587", "FromLineOverride=YES", "UseSTARTTLS=YES"]
+    if choice == 9:
+        return ["$ openssl passwd -6 -stdin < /run/secrets/new_password", f"$6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}"]
+    if choice == 10:
+        return ["# /etc/ntp.conf", "keys /etc/ntp.keys", "trustedkey 1 2", "controlkey 1", "requestkey 1"]
+    if choice == 11:
+        return ["$ nsupdate -k /etc/bind/ddns.key update.txt", "; TSIG error with server: tsig verify failure"]
+    if choice == 12:
+        return ["$ dotnet user-secrets init", f"Set UserSecretsId to '{uuid.UUID(bytes=rng.randbytes(16))}' for MSBuild project '/src/Shop/Shop.csproj'."]
+    if choice == 13:
+        return ["$ cat /etc/apt/apt.conf.d/95proxy", 'Acquire::http::Proxy "http://proxy.acme.io:3128/";', 'Acquire::https::Proxy "DIRECT";']
+    if choice == 14:
+        return ["$ postconf -n | grep sasl", "smtp_sasl_auth_enable = yes", "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd"]
+    if choice == 15:
+        return ["$ sudo cat /etc/pgbouncer/userlist.txt", f'"{rng.choice(["ana", "shop", "ci"])}" "SCRAM-SHA-256$4096:{base64.b64encode(rng.randbytes(16)).decode()}${base64.b64encode(rng.randbytes(32)).decode()}:{base64.b64encode(rng.randbytes(32)).decode()}"']
+    if choice == 16:
+        return ["$ sudo cat /etc/dovecot/users", f"ana@acme.io:{{SHA512-CRYPT}}$6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}::::::"]
+    if choice == 17:
+        return ["Wireless Security", "Security Mode:     WPA2-PSK [AES]", "Pre-Shared Key:    ••••••••••••", "Group Key Update Interval:   3600 seconds"]
+    if choice == 18:
+        return ["$ openssl rsa -in server.key -passin env:KEY_PASS -out server.nopass.key", "writing RSA key"]
+    return ["$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name runner-01",
+            "INFO Runner registered successfully."]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -4463,10 +4614,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twentieth": (twentieth_secret_case, twentieth_negative_case),
          "twenty-first": (twenty_first_secret_case, twenty_first_negative_case),
          "twenty-second": (twenty_second_secret_case, twenty_second_negative_case),
-         "twenty-third": (twenty_third_secret_case, twenty_third_negative_case)}
+         "twenty-third": (twenty_third_secret_case, twenty_third_negative_case),
+         "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
