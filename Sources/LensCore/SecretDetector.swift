@@ -97,7 +97,7 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.valuesUnderNamingSentences() + scan.statementPasswords()
-                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials()
+                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials() + scan.userListPasswords()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
                 + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
@@ -168,6 +168,7 @@ public struct SecretDetector: Sendable {
             kept[index].end = end
         }
         kept += Self.repeats(of: kept, in: scan)
+        kept += Self.nearRepeats(of: kept, in: scan)
         kept.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         // A union may have reached a neighbour: merge until none overlap.
         var merged: [Secret] = []
@@ -190,15 +191,7 @@ public struct SecretDetector: Sendable {
         let utf8 = scan.utf8
         var values: [[UInt8]: Secret] = [:]
         for secret in secrets where [.otp, .password, .apiKey].contains(secret.kind) && secret.end - secret.start >= 6 && values.count < 32 {
-            var start = secret.start, end = secret.end
-            // (A rule that took the option with its value, `-p 'value'`, gives the value: the
-            // repeat is the value alone, `-c 'value'`; its quotes straight or as OCR read them, curly.)
-            if utf8[start] == 0x2D, let space = utf8[start..<end].firstIndex(of: 0x20), utf8[(start + 1)..<space].allSatisfy(SecretScan.isLetter) {
-                start = space + 1
-                start += scan.quoteLength(at: start)
-                end -= scan.quoteLength(endingAt: end)
-                guard end - start >= 6 else { continue }
-            }
+            guard let (start, end) = repeatableValue(of: secret, in: scan) else { continue }
             let value = Array(utf8[start..<end])
             // (One piece: a value OCR split with spaces repeats split otherwise.)
             guard !value.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { continue }
@@ -225,6 +218,62 @@ public struct SecretDetector: Sendable {
                 copy.end = range.upperBound
                 found.append(copy)
                 index = range.upperBound - 1
+            }
+        }
+        return found
+    }
+
+    /// The bytes of a found value that may repeat: a rule that took the option with its value,
+    /// `-p 'value'`, gives the value alone, as a repeat shows it (`-c 'value'`), its quotes
+    /// straight or as OCR read them, curly. Nil when that leaves fewer than 6 bytes.
+    static func repeatableValue(of secret: Secret, in scan: SecretScan) -> (start: Int, end: Int)? {
+        let utf8 = scan.utf8
+        var start = secret.start, end = secret.end
+        if utf8[start] == 0x2D, let space = utf8[start..<end].firstIndex(of: 0x20), utf8[(start + 1)..<space].allSatisfy(SecretScan.isLetter) {
+            start = space + 1
+            start += scan.quoteLength(at: start)
+            end -= scan.quoteLength(endingAt: end)
+        }
+        return end - start >= 6 ? (start, end) : nil
+    }
+
+    /// Where else near a password or key the text shows it as OCR read it otherwise: a command
+    /// gives a password twice (`-p '5Dzdd-Fy@wnqcV' -c '5Dzdd-FyOwngcV'`), a form asks for it
+    /// again, and OCR misreads one copy and not the other. A piece within 512 bytes of a value of
+    /// 8 to 64 characters, with a fifth of its characters or fewer edited (``EditDistance``): two
+    /// random values differ in most of theirs, a near copy is no chance. The first 8 values only,
+    /// each against the pieces of its window, each piece 128 bytes at most: bounded work.
+    static func nearRepeats(of secrets: [Secret], in scan: SecretScan) -> [Secret] {
+        let utf8 = scan.utf8
+        let candidates = secrets.filter { ($0.kind == .password || $0.kind == .apiKey) && $0.end - $0.start >= 8 }.prefix(8)
+        guard !candidates.isEmpty else { return [] }
+        var taken = [Bool](repeating: false, count: utf8.count)
+        for secret in secrets { for index in secret.start..<secret.end { taken[index] = true } }
+        func isBoundary(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3B, 0x28, 0x29].contains(byte) }
+        var found: [Secret] = []
+        for secret in candidates {
+            guard let (start, end) = repeatableValue(of: secret, in: scan) else { continue }
+            let value = Array(String(decoding: utf8[start..<end], as: UTF8.self).unicodeScalars)
+            guard (8...64).contains(value.count), !value.contains(where: { $0 == " " || $0 == "\n" }) else { continue }
+            let limit = max(1, value.count / 5)
+            var index = max(0, secret.start - 512)
+            let stop = min(utf8.count, secret.end + 512)
+            while index < stop {
+                guard !isBoundary(utf8[index]) else { index += 1; continue }
+                var pieceEnd = index
+                while pieceEnd < utf8.count, pieceEnd - index <= 128, !isBoundary(utf8[pieceEnd]) { pieceEnd += 1 }
+                defer { index = pieceEnd }
+                var from = index, to = pieceEnd
+                while from < to, case let length = scan.quoteLength(at: from), length > 0 { from += length }
+                while to > from, case let length = scan.quoteLength(endingAt: to), length > 0 { to -= length }
+                guard to - from >= 8, to - from <= 4 * 64, !taken[from..<to].contains(true) else { continue }
+                let piece = Array(String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars)
+                guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil else { continue }
+                var copy = secret
+                copy.start = from
+                copy.end = to
+                found.append(copy)
+                for byte in from..<to { taken[byte] = true }
             }
         }
         return found

@@ -14,8 +14,9 @@ extension SecretScan {
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
     static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}:([^\s]{1,128})"#)
     /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
-    /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`.
-    static let lsaSecretHeading = TextMatcher(#"(?im)^[ \t]*\[\*\][ \t]*(?:DefaultPassword|_SC_[^\s]{1,128})[ \t]*$"#)
+    /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`. (OCR
+    /// may read a bracket as a parenthesis: `(*] DefaultPassword`.)
+    static let lsaSecretHeading = TextMatcher(#"(?im)^[ \t]*[\[(]\*[\])][ \t]*(?:DefaultPassword|_SC_[^\s]{1,128})[ \t]*$"#)
     static let lsaSecretValue = TextMatcher(#"^(?:\([^)\n]{1,40}\)|[^\s:()]{1,128})[ ]?:[ ]?(\S.{0,127})$"#)
     /// Impacket's target: `[DOMAIN/]user:password@host` (`impacket-psexec 'ACME/ana:…@10.0.8.21'`,
     /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or

@@ -27,6 +27,13 @@ extension SecretScan {
             "(" + tolerantCallName(call.name) + ")"
         }.joined(separator: "|") + #")[ \t]?\("#)
 
+    /// T-SQL's call of a stored procedure, its arguments without parentheses to the line's end or
+    /// `;` (`EXEC sp_addlogin 'reporting', '…', 'shop';`): the same calls, after `EXEC` or `EXECUTE`.
+    static let executedCallMatcher = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCalls.map { call in
+            "(" + tolerantCallName(call.name) + ")"
+        }.joined(separator: "|") + #")[ \t]+(?=\S)"#)
+
     /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`.
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
@@ -46,15 +53,19 @@ extension SecretScan {
     /// String literals given as a call's password argument (``credentialCalls``).
     func passwordArguments() -> [Secret] {
         let cues = Self.credentialCallCues
-        guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘"), cues.contains(where: { mentions($0) }) else { return [] }
+        guard mentions("(\"", "('", "( \"", "( '", ", \"", ", '", ",\"", ",'", "“", "‘", "”", "’"), cues.contains(where: { mentions($0) }) else { return [] }
         var found: [Secret] = []
         let calls = Self.credentialCalls
         // (Only on the lines that hold a cue, where a call opens: the matcher then reads a few
         // lines, not the text.)
-        for match in Self.credentialCallMatcher.matches(in: text, within: lines(mentioning: cues)) {
+        let lines = lines(mentioning: cues)
+        let executed = mentions("exec") ? Self.executedCallMatcher.matches(in: text, within: lines) : []
+        for match in Self.credentialCallMatcher.matches(in: text, within: lines) + executed {
+            let parenthesized = utf8[match.end - 1] == 0x28
             guard let called = calls.indices.first(where: { match[$0 + 1] != nil }), case let position = calls[called].passwordArgument,
                   // (An empty argument is OCR's doubled comma: `'smtp.acme.io',, 587`.)
-                  case let arguments = callArguments(from: match.end, atMost: 400).filter({ $0.end > $0.start }), position <= arguments.count,
+                  case let arguments = callArguments(from: match.end, atMost: parenthesized ? 400 : bytesToLineEnd(from: match.end, atMost: 400))
+                    .filter({ $0.end > $0.start }), position <= arguments.count,
                   let literal = stringLiteral(in: arguments[position - 1]),
                   let password = password(literal.start, literal.end, quoted: true) else { continue }
             let value = slice(literal.start, literal.end)
@@ -62,6 +73,13 @@ extension SecretScan {
             found.append(password)
         }
         return found
+    }
+
+    /// How many bytes from `start` to its line's end, `limit` at most.
+    func bytesToLineEnd(from start: Int, atMost limit: Int) -> Int {
+        var end = start
+        while end < utf8.count, end - start < limit, !Self.isLineBreak(utf8[end]) { end += 1 }
+        return end - start
     }
 
     /// A call's arguments from just after its `(`: split at the commas outside brackets and
@@ -107,11 +125,11 @@ extension SecretScan {
     }
 
     /// The text inside a string literal that is the whole argument, maybe behind a prefix
-    /// (`@"…"`, `r'…'`, `b"…"`, `Some("…")`) and before a conversion (`"…".toCharArray()`).
+    /// (`@"…"`, `r'…'`, `b"…"`, `Some("…")`, T-SQL's `N'…'`) and before a conversion (`"…".toCharArray()`).
     func stringLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
         var start = argument.start
         let head = slice(argument.start, min(argument.end, argument.start + 6))
-        for prefix in ["Some(", "@", "r", "b", "u", "f"] where head.hasPrefix(prefix) && quoteLength(at: argument.start + prefix.utf8.count) > 0 {
+        for prefix in ["Some(", "@", "r", "b", "u", "f", "N"] where head.hasPrefix(prefix) && quoteLength(at: argument.start + prefix.utf8.count) > 0 {
             start += prefix.utf8.count
             break
         }
@@ -156,9 +174,9 @@ extension SecretScan {
     }
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space after the colon, read the `@` as `q` or double it, and a `0` of the
-    /// password as `@`.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?)[@q](?:tcp|unix)\("#)
+    /// (OCR may put a space after the colon or one inside the password, read the `@` as `q` or `a`
+    /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?)?)[@qa](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
@@ -223,7 +241,10 @@ extension SecretScan {
                     if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
                 }
             }
-            // (A terminal may wrap the option's name: `/SourcePassw` / `ord:…`.)
+        }
+        if mentions(" /") {
+            // (A terminal may wrap the option's name, `/SourcePassw` / `ord:…`, `/SourcePas` /
+            // `sword:…`: no line need hold the whole name.)
             for match in Self.wrappedSlashOption.matches(in: text) {
                 guard let head = match[1], let tail = match[2], Self.wrappedName(head, tail) == .password,
                       let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) else { continue }

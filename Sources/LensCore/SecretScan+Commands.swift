@@ -34,8 +34,8 @@ extension SecretScan {
     static let snmpCreateUser = TextMatcher(
         #"(?<![A-Za-z0-9_\-])createUser[ \t]+[^\s]{1,64}[ \t]+(?:MD5|SHA[\-0-9]{0,4})[ \t]+(?=(\S))(?:\S{1,128}[ \t]+(?:DES|AES[\-0-9]{0,4})[ \t]+(?=(\S)))?"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
-    /// password ends at the `@` or the argument's end.
-    static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
+    /// password ends at the `@` or the argument's end. RMAN names the database first: `rman target sys/…@ORCL`.
+    static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+(?:-[A-Za-z]+|target|catalog|auxiliary))*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
     /// A cloud CLI's flag that takes a secret's value (`aws ssm put-parameter … --value`, `az
     /// keyvault secret set … --value`, `aws secretsmanager … --secret-string`), on a line that
     /// names a secret (its name, or `secret` in the command).
@@ -94,12 +94,18 @@ extension SecretScan {
     static let conanLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])conan[ \t]+(?:remote[ \t]+login|user)(?![A-Za-z0-9_\-])"#)
     static let passwordOption = TextMatcher(#"(?<=[ \t])(?:-p|--password)(?:[ \t]+|=)"#)
     /// A key-value store's `put` or `set` of a key whose last part names a secret (`etcdctl put
-    /// /config/shop/db_password '…'`, `redis-cli SET payment:api_key "…"`, `consul kv put app/token …`):
-    /// group 1 the key; the value follows.
-    static let storePut = TextMatcher(#"(?i)(?:put|set)[ \t]+([^\s'"]{1,256})[ \t]+(?=\S)"#)
+    /// /config/shop/db_password '…'`, `redis-cli SET payment:api_key "…"`, `consul kv put app/token …`,
+    /// .NET's `dotnet user-secrets set "Smtp:Password" "…"`): group 1 the key, maybe quoted; the value follows.
+    static let storePut = TextMatcher(#"(?i)(?:put|set)[ \t]+["'“”]?([^\s'"“”]{1,256})["'“”]?[ \t]+(?=\S)"#)
     /// A tool's `login` or `auth` given a token as its argument (`cargo login cio…`, `snyk auth
     /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
     static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
+    /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
+    /// static:user:password`; the password follows the user. (OCR may put spaces after the colons.)
+    static let staticPasswordMap = TextMatcher(#"(?i)password_maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
+    /// Bundler's credentials for a gem source: `bundle config [set] [--global] HOST user:password`;
+    /// the password follows. (OCR may put a space after the colon.)
+    static let bundlerCredentials = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9.\-_]{3,253}[ \t]+[^\s:"']{1,64}: ?(?=[^\s"'])"#)
     /// A CLI's `config set` or `configure set` of settings, `NAME VALUE` pairs (`aws configure set
     /// aws_secret_access_key …`, `tccli configure set secretId … secretKey … region …`, `npm config
     /// set //registry/:_authToken …`): a value whose name names a secret.
@@ -259,7 +265,7 @@ extension SecretScan {
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
-        if mentions("etcdctl", "redis-cli", "6379>", "kv put") {
+        if mentions("etcdctl", "redis-cli", "6379>", "kv put", "user-secrets") {
             for match in Self.storePut.matches(in: text) {
                 guard let key = match[1], let last = key.split(whereSeparator: { "/:.".contains($0) }).last,
                       let kind = Self.secretName(String(last)), let (start, end, quoted) = value(after: match.end), end > start,
@@ -289,6 +295,21 @@ extension SecretScan {
                 }
             }
         }
+        if mentions("password_maps") {
+            for match in Self.staticPasswordMap.matches(in: text) {
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                      let password = password(first.start, last.end, quoted: false) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("bundle") {
+            for match in Self.bundlerCredentials.matches(in: text) {
+                // (OCR may split the password once: its pieces to the line's end.)
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                      let password = password(first.start, last.end, quoted: false) else { continue }
+                found.append(password)
+            }
+        }
         if mentions(" login ", " auth ") {
             for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
@@ -300,14 +321,14 @@ extension SecretScan {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
-                // address, which has a dot.)
+                // address, which has a dot; or read every digit as a letter: `cioslJSC…EEZOBK…`.)
                 let value = squeezed(token.start, token.end)
                 var read = value
                 if !value.contains(".") {
                     read = value.replacingOccurrences(of: "@", with: "0")
                     while let last = read.last, !last.isASCII { read.removeLast() }
                 }
-                guard Self.isRandomToken(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
+                guard Self.isRandomToken(read) || Self.isRandomLetters(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }
@@ -358,17 +379,31 @@ extension SecretScan {
     static let wpsPin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])wps(?:_ ?| )(?:pin|reg|check_pin)[ \t]+(?:\S{1,64}[ \t]+)?(\d{4}[ \-]?\d{4})(?![\w\-])|wps_ap_pin[ \t]+set[ \t]+(\d{4}[ \-]?\d{4})(?![\w\-])"#)
     /// A cluster's join address with its token in the path (MicroK8s' `microk8s join
     /// HOST:25000/TOKEN/CERT-HASH`): the token, up to the next `/` (or its first piece when no `/`
-    /// follows).
-    static let joinPath = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:microk[8&]{1,2}s|k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
+    /// follows). (OCR may read a glyph before the command's name: `mMicrok8s join …`.)
+    static let joinPath = TextMatcher(#"(?i)(?:microk[8&]{1,2}s|(?<![A-Za-z0-9_\-])k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
 
     /// Cisco IOS' local accounts and enable password: `username NAME [privilege N] password 0 …`,
     /// `enable secret 0 …` (type 0 as typed, type 7 reversible; 5, 8 and 9 are hashes). OCR may
     /// read the `0` as `©`, `O` or `@`. The value runs to the line's end (OCR may split it once).
     static let iosAccount = TextMatcher(#"(?im)^[ \t]*(?:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?|enable)[ \t]+(?:password|secret)[ \t]+(?:[07©®@Oo][ \t]+)?(?![589][ \t])(?=\S)"#)
 
-    /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens.
+    /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
+    /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
+    /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
+    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, put a space after `HEX:`.)
+    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:M|MD[5S]|SHA(?:1|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
+
+    /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens,
+    /// NTP's keys.
     func deviceKeys() -> [Secret] {
         var found: [Secret] = []
+        if mentions(".keys", "trustedkey", "keyfile") {
+            for match in Self.timeKeyLine.matches(in: text) {
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 4, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                      case let value = squeezed(first.start, last.end), value.count >= 8, !Self.isPlaceholder(value) else { continue }
+                found.append(secret(.apiKey, nil, first.start, last.end))
+            }
+        }
         if mentions("username", "enable ") {
             for match in Self.iosAccount.matches(in: text) {
                 guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,

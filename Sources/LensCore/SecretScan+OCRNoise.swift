@@ -56,6 +56,12 @@ extension SecretScan {
                   rest.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D && (digit && cases || random) }) else { return false }
             return true
         }
+        // Nor is a Windows tool's option, a `/`, letters and a `:` (`/TargetFile:shop.bacpac` after
+        // SqlPackage's `/SourcePassword:…`): no path's first part ends with a colon.
+        if bytes.first == 0x2F, case let name = bytes.dropFirst().prefix(while: Self.isLetter), (2...24).contains(name.count),
+           start + 1 + name.count < end, utf8[start + 1 + name.count] == 0x3A {
+            return false
+        }
         var digit = false, symbol = false, innerCapital = false, lower = false, letters = 0
         var previous: UInt8 = 0
         for byte in bytes {
@@ -263,13 +269,18 @@ extension SecretScan {
         value.count >= 3 && value.first == "!" && value.dropFirst().allSatisfy { $0.isASCII && $0.isLetter }
     }
 
+    /// A shell's redirection or pipe between pieces: ` < `, ` > `, ` | `.
+    static let redirection = TextMatcher(#"[ \t][<>|][ \t]"#)
+
     static let nextSetting = TextMatcher(#"(?<=.);[A-Za-z][A-Za-z ]{1,30}="#)
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
     /// ASCII) put back as a letter, for the checks of randomness.
     static func withoutOCRJunk(_ value: String) -> String {
-        String(value.map { !$0.isASCII || "@}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
+        // (`@` is put back as the `0` it stands for: a key OCR read every `0` of as `@` has no
+        // digit left otherwise, `MgSJLj@bevPekeNr/mWWQ/…`.)
+        String(value.map { $0 == "@" ? "0" : !$0.isASCII || "}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
     }
 
     /// A value without the glyph or two of junk the screen's edge may leave after it (`…57ed4?`,
@@ -315,7 +326,9 @@ extension SecretScan {
         "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder",
         // Measures and limits: `PASSWORD_RESET_TIMEOUT=3600`, `TOKEN_MAX_AGE`, `SECRET_ROTATION_DAYS`.
         "min", "max", "minimum", "maximum", "age", "seconds", "minutes", "hours", "days", "lifetime", "interval", "limit", "attempts",
-        "retries", "rounds", "iterations", "rotation", "history"]
+        "retries", "rounds", "iterations", "rotation", "history",
+        // Where a program looks the secret up: Postfix's `smtp_sasl_password_maps = hash:/etc/…`.
+        "maps"]
     static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk"]
     /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
     static let wordsEndingInPass: Set<String> = ["bypass", "compass", "encompass", "surpass", "overpass", "underpass", "trespass", "multipass",
@@ -531,6 +544,9 @@ extension SecretScan {
             if separator == nil, !quoted, value.hasPrefix("|") { continue }
             // An absolute path is a file's name, not its text: `openvpn --askpass /etc/openvpn/client/key-pass.txt`.
             if !quoted, Self.absolutePath.firstMatch(in: value) != nil { continue }
+            // Nor is a command's rest: its options and a redirection after a name that ends the
+            // command's own (`openssl passwd -6 -stdin < /run/secrets/new_password`).
+            if separator == nil, !quoted, utf8[start] == 0x2D, Self.redirection.firstMatch(in: slice(start, end)) != nil { continue }
             // After spaces alone, a row of a listing that dates the secret holds no value of it
             // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
             // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);

@@ -324,7 +324,8 @@ extension SecretScan {
             var candidate: (start: Int, end: Int)?
             for piece in pieces {
                 let first = utf8[piece.start]
-                if first == 0x29 || first == 0x7C || first == 0x3B { break }
+                // (A redirection gives the command a file to read, `-stdin < /run/secrets/…`: no argument.)
+                if first == 0x29 || first == 0x7C || first == 0x3B || first == 0x3C { break }
                 if quoteLength(at: piece.start) > 0 {
                     guard let (start, end, _) = value(after: piece.start), end > start else { return nil }
                     candidate = (start, end)

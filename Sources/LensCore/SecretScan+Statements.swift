@@ -185,9 +185,10 @@ extension SecretScan {
     /// A user and a password given as an `auth` pair: `auth=("ana", "…")`, `HTTPBasicAuth('ana', '…')`,
     /// `.basic_auth("ana", "…")`, and given to a call that signs in (`server.login("ana", "…")`,
     /// `sign_in("ana", "…")`) or makes credentials (`new NetworkCredential("ana", "…")`,
-    /// `UsernamePasswordCredentials("ana", "…")`). Group 1 is the password.
+    /// `UsernamePasswordCredentials("ana", "…")`). Group 1 is the password. Two arguments only: a
+    /// third after them makes the first two something else (sbt's `Credentials(realm, host, user, password)`).
     static let authPair = TextMatcher(
-        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in|[A-Za-z]{0,24}Credentials?)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))"#)
+        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in|[A-Za-z]{0,24}Credentials?)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))(?![ \t]*,)"#)
     /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
     static let authField = TextMatcher(
         #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)
@@ -458,8 +459,9 @@ extension SecretScan {
     /// PHP's `define( 'NAME', '…' );` (WordPress' `wp-config.php`): group 1 the name, group 2 the
     /// value, to the last quote before `)` on the line. (OCR may read the quotes curly or double,
     /// drop the name's closing one and read its `_` as a space, and the spaces before the value as
-    /// a dash or `_`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`.)
-    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”]?[ \t]*,{1,2}[ \t]*(?:[—_\-]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*;?[ \t]*$"#)
+    /// a dash, `_` or `=`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`,
+    /// `define('NONCE_SALT', = '…' );`.)
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”]?[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*;?[ \t]*$"#)
 
     /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
     /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).

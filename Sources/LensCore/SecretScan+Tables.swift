@@ -400,6 +400,16 @@ extension SecretScan {
             // A search prints the lines it found, each after its file's name (`grep -rn password
             // src/` → `src/auth.py:42: password = …`): code that names a password, not one.
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
+            // (Nor the rest of a long command the terminal wrapped inside a word, `… --nam` / `e runner-01`:
+            // a scrap of three letters at most first, after a command line of 60 bytes or more that ends
+            // with a letter.)
+            if match.end - match.start >= 60, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
+               first.end - first.start <= 3, utf8[first.start..<first.end].allSatisfy(Self.isLetter), first.end < utf8.count, Self.isSpace(utf8[first.end]) {
+                return nil
+            }
+            // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
+            // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
+            if slice(start, lineEnd).split(separator: " ").count(where: { Self.sentenceWord.firstMatch(in: String($0)) != nil }) >= 3 { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
             guard let (_, first, quoted) = separate else { return nil }
@@ -466,12 +476,13 @@ extension SecretScan {
 
     /// A shell prompt and a command that prints a file whose own name (not its folder's) says it
     /// holds credentials: `sudo cat /etc/openvpn/client/auth.txt`, `type credentials.txt`, `cat
-    /// ~/.config/app/password`. Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
+    /// ~/.config/app/password`, vsftpd's `virtual_users.txt` (a name's line, then its password's).
+    /// Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
     /// may split the name at its dot: `auth. txt`.) Options may count lines: `tail -2`, `head -n 5`.
     /// A path of 256 bytes and a name of 128 at most: each start of the lazy path tries the name's
     /// look-ahead, so a piece of any length stays linear.
     static let credentialFilePrinting = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login|psk)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login|psk|virtual_users|vusers)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
     /// Whether a shell's prompt starts at `index`: its mark alone, then a space or the line's end.
     func isPrompt(at index: Int) -> Bool {
@@ -494,7 +505,7 @@ extension SecretScan {
     /// the next prompt (`key-pass.txt`, OCR read a digit of it as a letter: `ORHsOFyT_i`) holds a
     /// password when the piece is 8+ characters that mix capitals and small letters.
     func printedCredentials() -> [Secret] {
-        guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login", "psk"),
+        guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login", "psk", "virtual_users", "vusers"),
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialFilePrinting.matches(in: text) {
@@ -542,8 +553,13 @@ extension SecretScan {
                       pieces.count < 4 || slice(pieces[1].start, pieces[1].end) == ":",
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
-                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`.)
-                      !pieces.enumerated().contains(where: { index, piece in isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":") })
+                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`; hex
+                      // letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`.)
+                      !pieces.enumerated().contains(where: { index, piece in
+                          isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":")
+                              && !(index > 0 && utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) })
+                                   && slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16)
+                      })
                 else { continue }
                 let value = squeezed(start, last.end)
                 printed += 1
@@ -556,6 +572,20 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// PgBouncer's `auth_file` (`userlist.txt`): a line of two quoted strings, a user and its
+    /// password (group 2) as typed, or its hash, no secret to mask: `md5` and 32 hexadecimal
+    /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes.)
+    static let quotedUserLine = TextMatcher(#"(?m)^[ \t]*["“”]([^"“”\s]{1,64})["“”][ \t]+["“”]([^"“”\n]{1,128})["“”]"#)
+
+    func userListPasswords() -> [Secret] {
+        guard mentions("userlist", "auth_file") else { return [] }
+        return Self.quotedUserLine.matches(in: text).compactMap { match in
+            guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
+                  !(value.hasPrefix("md5") && value.count == 35) else { return nil }
+            return password(range.lowerBound, range.upperBound, quoted: true)
+        }
     }
 
     // MARK: - Names and values apart

@@ -1294,7 +1294,8 @@ struct SecretDetectorTests {
         Case(text: "$ cargo login cioQx7mLz2RtV9k@p4NcB8dHs3FgJ6yTa1®\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "B8dHs3FgJ6yTa1"),
         Case(text: "$ curl -X PUT http://127.0.0@.1:5984/_node/_local/_config/admins/ana -d '\"QmTRKP_LxZw9”'", kind: .password, value: "QmTRKP_LxZw9"),
         Case(text: "$ tail -3 /etc/proxychains4.conf\n[ProxyList]\nsocksS 10.0.8.9 1080 ana Vq7_mLx-Rt+F", kind: .password, value: "Vq7_mLx-Rt+F"),
-        Case(text: "C:\\Tools> Autologon64.exe ana ACME RZHq RT6bWdmx_/accepteula\nAutologon successfully configured.", kind: .password, value: "RT6bWdmx"),        // (The twenty-third pool's places, read on its first seed 2501: a password as a call's
+        Case(text: "C:\\Tools> Autologon64.exe ana ACME RZHq RT6bWdmx_/accepteula\nAutologon successfully configured.", kind: .password, value: "RT6bWdmx"),
+        // (The twenty-third pool's places, read on its first seed 2501: a password as a call's
         // positional argument in code, a Go DSN, a quoted Authorization value a terminal wrapped,
         // a Windows tool's `/pass`, a Laravel key, a `<Value>` under `<AdministratorPassword>`,
         // `AUTH PLAIN` with `@` for `0`, AUTH LOGIN's password line, an option's name wrapped.)
@@ -1330,7 +1331,8 @@ struct SecretDetectorTests {
         Case(text: "$ php artisan key:generate --show\nbase64:mi9URN+5bFSW7kfAPFSL6jSjp/kmUHq2r@LckkABu+0=", kind: .apiKey, value: "kmUHq2r@Lckk"),
         Case(text: "AUTH PLAIN AHN2Y19zeW5jQGFjbWUuaW8AMj dk IKx6ROYZQkx2Z7g—=\n235 2.7.0 Authentication successful", kind: .password, value: "IKx6ROYZQkx2Z7g"),
         Case(text: "xpack.encryptedSavedObjects.encryptionKkey: 7be7a58ed881f986d181e975ebb11ac9", kind: .apiKey, value: "7be7a58ed881f986d181e975ebb11ac9"),
-        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM684f09LusLYqghCGmboOUPWjZ\njQhORs j sFUWE7Lk\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "sFUWE7Lk"),        // (2415, 2417 and 2313's, scored unseen with 5319848's rules, then read: a cracked password
+        Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM684f09LusLYqghCGmboOUPWjZ\njQhORs j sFUWE7Lk\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "sFUWE7Lk"),
+        // (2415, 2417 and 2313's, scored unseen with 5319848's rules, then read: a cracked password
         // the terminal wrapped, ZooKeeper's `user :password`, Impacket's closing quote read `°`, a
         // join token with `¢`, CouchDB's `[admins]` password split, a UUID token split before a dash.)
         Case(text: "$ hashcat -m 13100 kerberoast.txt --show | cut -c1-60,900-\n$krb5tgs$23$*svc_sql$ACME.IO$MSSQLSvc/db01*$d4cb9903425383a13f23fc6bee31286b$...2fa550ac704b:Qx7Ab\n&ViZhQOImpM", kind: .password, value: "&ViZhQOImpM"),
@@ -1338,7 +1340,8 @@ struct SecretDetectorTests {
         Case(text: "$ impacket-psexec ‘ACME/ana:QMxWQ6fn48S-E@10.0.8.21°\nImpacket v0.12.0 - Copyright Fortra, LLC", kind: .password, value: "QMxWQ6fn48S-E"),
         Case(text: "microk8s join 10.0.8.9:25000/0855¢ea440caa72f88d8f 1b820c45bf fa/e41047e6554f", kind: .apiKey, value: "1b820c45bf"),
         Case(text: "$ sudo tail -3 /opt/couchdb/etc/local.ini\n[admins]\nana = 6Q9! fmTc?ZIObk*", kind: .password, value: "fmTc?ZIObk*"),
-        Case(text: "$ snyk auth 9bd73068-dddf -Odc9-367b-1172c066bd53\nYour account has been authenticated.", kind: .apiKey, value: "1172c066bd53"),        // (2507 and 2509's, the twenty-third pool's fresh seeds scored unseen with 4ee2321's rules,
+        Case(text: "$ snyk auth 9bd73068-dddf -Odc9-367b-1172c066bd53\nYour account has been authenticated.", kind: .apiKey, value: "1172c066bd53"),
+        // (2507 and 2509's, the twenty-third pool's fresh seeds scored unseen with 4ee2321's rules,
         // then read: a doubled comma in a call, a Go DSN's `@` read as `q` or doubled, a long key's
         // scrap and its wrapped line, AUTH PLAIN's `j` read as `]`, a random password that holds
         // `null`.)
@@ -1348,7 +1351,55 @@ struct SecretDetectorTests {
         Case(text: "$ stripe login --api-key sk_test_RGppFjGpszDmu7tqcYQoEPyfLXPFKBdrQiiXOhELUR3KNMv4s8hp9cMwY0JM Lvn\nC1ZAbXNdkj gB9dv9BxBxpcENDbp5CIOqQ\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "gB9dv9BxBxpcENDbp5CIOqQ"),
         Case(text: "AUTH PLAIN AGx]bmFAYWNtZS5pbwBkK210ND8xM1pMNFktK3Q=\n235 2.7.0 Authentication successful", kind: .password, value: "YWNtZS5pbwBkK210ND8x"),
         Case(text: "set system login user ops authentication plaintext-password nullPVKpZ1w776-U", kind: .password, value: "PVKpZ1w776"),
+        // (2511, 2513, 2419 and 2315's, scored unseen with 7363ae2's rules, then read: a Go DSN split
+        // once with its `@` read as `a`, a Windows option's name wrapped where no line holds `pass`,
+        // a call's arguments in curly quotes only, a glyph before `microk8s`, `define('…', = '…')`,
+        // `(*]` for `[*]`, a PSK's hex tail split off, a token whose digits OCR all read as letters,
+        // a key whose `0`s OCR read as `@`, a password's second copy read otherwise.)
+        Case(text: "db, err := sql.Open(\"mysql\", \"ci:Qx7Lm! Rt9zKatcp(db-03.internal:3306)/shop?parseTime=true\")", kind: .password, value: "Rt9zK"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceUser:ana /SourcePas\nsword:Tz4pWq9Lm2 /TargetFile:shop.bacpac", kind: .password, value: "Tz4pWq9Lm2"),
+        Case(text: "Connection conn = DriverManager.getConnection(\n\"jdbc: postgresql: //db-@3. internal :5432/shop”,\n\"ops”, ”Qx7+mLz2RtV9#\") ;", kind: .password, value: "Qx7+mLz2RtV9#"),
+        Case(text: "mMicrok8s join 10.0.8.9:25000/9f1e2d3c4b5a69788f7e6d5c4b3a2918/0a1b2c3d4e5f", kind: .apiKey, value: "9f1e2d3c4b5a6978"),
+        Case(text: "// wp-config.php\ndefine('NONCE_SALT’, = 'Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT' );", kind: .apiKey, value: "Qx7{Lm]zR2t"),
+        Case(text: "[*] Dumping LSA Secrets\n(*] DefaultPassword\n(Unknown User) :Vq7mLx2RtQzK", kind: .password, value: "Vq7mLx2RtQzK"),
+        Case(text: "$ sudo cat /etc/stunnel/psk.txt\nclient1:9c2e7a4f1b8d3e6a0c5f2b9d4e7a1t fd", kind: .password, value: "9c2e7a4f1b8d3e6a0c5f"),
+        Case(text: "$ cargo login cioQxZmLzPRtVkWpTNcBdHsFgJyTaKqWm\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "QxZmLzPRtVkWpTNc"),
+        Case(text: "$ cat ~/.boto\n[Credentials]\ngs_secret_access_key = QxZmLj@bevRtkwNp/mKWQ/ZSXLnoTgB@DcHnUyPO", kind: .apiKey, value: "bevRtkwNp"),
+        Case(text: "[root@esx01:~] esxcli system account add -i svc_backup -p 'Qx7Lm-Rt9zKw' -c 'Qx7Lm-Rt9zKvv' -d ‘backup account’", kind: .password, value: "Qx7Lm-Rt9zKvv"),
+        // (The twenty-fourth pool's places, read on its first seed 2601: RMAN's `target`, NTP's
+        // keys files, `--proxy-auth` and `.curlrc`'s `proxy-user`, a router's Pre-Shared Key,
+        // T-SQL's `EXEC` of a procedure, sbt's four-argument `Credentials`, Bundler's host
+        // credentials, vsftpd's virtual users, `dotnet user-secrets set`, PgBouncer's userlist,
+        // Postfix's `static:` map.)
+        Case(text: "$ rman target sys/Qx7mLz2RtV9@ORCL", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "$ sudo cat /etc/chrony.keys\n1 SHA256 HEX: 9C2E7A4F1B8D3E6A0C5F2B9D4E7A1C3F8E2D5B7A9C1E3F5A7B9D2C4E6F8A1B3C", kind: .apiKey, value: "9C2E7A4F1B8D3E6A"),
+        Case(text: "$ sudo cat /etc/ntp.keys\n# keyid type key\n2 MDS Qx7mLz2RtV9kWp4N", kind: .apiKey, value: "Qx7mLz2RtV9kWp4N"),
+        Case(text: "$ ncat --proxy proxy.acme.io:3128 --proxy-type http --proxy-auth ops:Qx7_mLz2RtV9 git.acme.io 22", kind: .password, value: "Qx7_mLz2RtV9"),
+        Case(text: "Wireless Security\nSecurity Mode:     WPA2-PSK [AES]\nPre-Shared Key:    Qx7++mLz2*Rt", kind: .password, value: "Qx7++mLz2*Rt"),
+        Case(text: "1> EXEC sp_addlogin 'reporting', 'Qx7mLz2RtV9?', 'shop';\n2> GO", kind: .password, value: "Qx7mLz2RtV9?"),
+        Case(text: "$ bundle config set --global gems.acme.io ci: Qx7mLz2RtV9\n$ bundle install", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "$ cat ~/.curlrc\nproxy = proxy.acme.io:3128\nproxy-user = \"ops: Qx7mLz2RtV9\"", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "$ sudo cat /etc/vsftpd/virtual_users.txt\nadmin\nQx7mLz2RtV9\nguest\nZp3Nb8WkHq2", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "$ dotnet user-secrets set \"Smtp:Password\" \"Qx7! 1#%mLzRt\"", kind: .password, value: "1#%mLzRt"),
+        Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\"root\" \"Qx7mLz2RtV9”", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "smtp_sasl_password_maps = static: ops@acme.io:Qx7mLz2RtV9", kind: .password, value: "Qx7mLz2RtV9"),
     ]
+
+    /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
+    /// the same stays, and so does a near copy far from the password (512 bytes and more).
+    @Test func aNearCopyOfAPasswordGoesWithIt() {
+        let masked = SecretDetector().masking("$ mysql --password='Tz4pWq9Lm2xK' --host db-03.acme.io -e 'SELECT 1'\n$ echo Tz4pWq9Lm2xX Tz4pWq7Lm8xR")
+        #expect(masked.text == "$ mysql --password='[password]' --host db-03.acme.io -e 'SELECT 1'\n$ echo [password] Tz4pWq7Lm8xR", "masked as \(masked.text)")
+        let far = "$ mysql --password='Tz4pWq9Lm2xK'\n" + String(repeating: "log line of no interest\n", count: 24) + "Tz4pWq9Lm2xX"
+        #expect(SecretDetector().masking(far).text.hasSuffix("\nTz4pWq9Lm2xX"))
+    }
+
+    /// Four arguments are no user and password pair: sbt's `Credentials(realm, host, user, password)`
+    /// keeps its host searchable and loses its password.
+    @Test func aRealmAndHostAreNoPair() {
+        let masked = SecretDetector().masking("credentials += Credentials(\"Sonatype Nexus Repository Manager\", \"nexus.acme.io\", \"tomas\", \"Qx7mLz2RtV9\")")
+        #expect(masked.text == "credentials += Credentials(\"Sonatype Nexus Repository Manager\", \"nexus.acme.io\", \"tomas\", \"[password]\")", "masked as \(masked.text)")
+    }
 
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
     @Test func aWordAfterAPasswordStays() {
@@ -1837,6 +1888,14 @@ struct SecretDetectorTests {
         "[admins]\nadmin = -pbkdf2-7d85d871b2ce1071471ac07871d67020b3ab3b3a, 67f26ca60567f3b5f2d7a03d57c091cd, 10",
         "  WiFi.begin(\"HomeNet\");",
         "export DB_HOST prod=db01.acme.io\nexport LOG_LEVEL debug=1",
+        "<user username=\"deploy\" password=\"$ { DEPLOY_PASSWORD}\" roles=\"manager-script\"/>",
+        "key_file=~/.oci/oci_api_key.pem\ntenancy=ocid1.tenancy.oc1..aaaar1fcS8rivkmjhfdpfhina4dylzrSay",
+        "$ openssl passwd -6 -stdin < /run/secrets/new_password",
+        "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd",
+        "$ nsupdate -k /etc/bind/ddns.key update.txt\n5 TSIG error with server: tsig verify failure",
+        "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --nam\ne runner-01\nINFO Runner registered successfully.",
+        "$ sudo cat /etc/pgbouncer/userlist.txt\n\"stats\" \"md55d8f4c858f0cbf778eaad5bdb2f1d3ab\"",
+        "Pre-Shared Key:    ••••••••••••",
     ]
 
     @Test(arguments: negatives)
