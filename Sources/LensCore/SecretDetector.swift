@@ -241,7 +241,9 @@ public struct SecretDetector: Sendable {
     /// gives a password twice (`-p '5Dzdd-Fy@wnqcV' -c '5Dzdd-FyOwngcV'`), a form asks for it
     /// again, and OCR misreads one copy and not the other. A piece within 512 bytes of a value of
     /// 8 to 64 characters, with a fifth of its characters or fewer edited (``EditDistance``): two
-    /// random values differ in most of theirs, a near copy is no chance. The first 8 values only,
+    /// random values differ in most of theirs, a near copy is no chance. Both must look like a
+    /// secret on their own (``SecretScan/looksLikeSecretOnItsOwn(_:)``): a name a rule took for a
+    /// password (`check_pointer_uses`) has near copies that are names. The first 8 values only,
     /// each against the pieces of its window, each piece 128 bytes at most: bounded work.
     static func nearRepeats(of secrets: [Secret], in scan: SecretScan) -> [Secret] {
         let utf8 = scan.utf8
@@ -254,7 +256,8 @@ public struct SecretDetector: Sendable {
         for secret in candidates {
             guard let (start, end) = repeatableValue(of: secret, in: scan) else { continue }
             let value = Array(String(decoding: utf8[start..<end], as: UTF8.self).unicodeScalars)
-            guard (8...64).contains(value.count), !value.contains(where: { $0 == " " || $0 == "\n" }) else { continue }
+            guard (8...64).contains(value.count), !value.contains(where: { $0 == " " || $0 == "\n" }),
+                  SecretScan.looksLikeSecretOnItsOwn(String(String.UnicodeScalarView(value))) else { continue }
             let limit = max(1, value.count / 5)
             var index = max(0, secret.start - 512)
             let stop = min(utf8.count, secret.end + 512)
@@ -268,7 +271,8 @@ public struct SecretDetector: Sendable {
                 while to > from, case let length = scan.quoteLength(endingAt: to), length > 0 { to -= length }
                 guard to - from >= 8, to - from <= 4 * 64, !taken[from..<to].contains(true) else { continue }
                 let piece = Array(String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars)
-                guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil else { continue }
+                guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil,
+                      SecretScan.looksLikeSecretOnItsOwn(String(String.UnicodeScalarView(piece))) else { continue }
                 var copy = secret
                 copy.start = from
                 copy.end = to

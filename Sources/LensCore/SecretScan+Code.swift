@@ -34,14 +34,15 @@ extension SecretScan {
             "(" + tolerantCallName(call.name) + ")"
         }.joined(separator: "|") + #")[ \t]+(?=\S)"#)
 
-    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`.
+    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`,
+    /// a stray `-` after it (`WiFi.-begin`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
     static func tolerantCallName(_ name: String) -> String {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?: ?")
-            .replacingOccurrences(of: "\\.", with: " ?[.:,]? ?")
+            .replacingOccurrences(of: "\\.", with: " ?[.:,]?-? ?")
     }
 
     /// Words the calls' names hold (each name one at least, in small letters; a test checks),
@@ -101,7 +102,11 @@ extension SecretScan {
                 // opening quote as two: `'‘smtp.acme.io'`).
                 var next = index + openingQuoteLength(at: index)
                 while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) { next += 1 }
-                guard next < stop, !Self.isLineBreak(utf8[next]) else { break }
+                // (A quote no other closes on its line is a glyph OCR read inside a literal: `'…W'!8')`.)
+                guard next < stop, !Self.isLineBreak(utf8[next]) else {
+                    index += quote
+                    continue
+                }
                 index = afterClosingQuotes(next)
                 continue
             }
@@ -138,9 +143,17 @@ extension SecretScan {
         var end = start + opening
         while end < argument.end, !isClosingQuote(at: end) { end += 1 }
         guard end < argument.end, end > start + opening else { return nil }
-        let rest = slice(min(argument.end, afterClosingQuotes(end)), argument.end)
-        guard rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()") else { return nil }
-        return (start + opening, end)
+        func isLiteralsEnd(_ rest: String) -> Bool {
+            rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()")
+        }
+        guard !isLiteralsEnd(slice(min(argument.end, afterClosingQuotes(end)), argument.end)) else { return (start + opening, end) }
+        // A quote OCR read for a symbol of the value (`'f-2GIDYZnydW'!8'`: its `^`): the literal
+        // runs to the argument's last quote when only its end follows that one.
+        var last = argument.end
+        while last > end, quoteLength(endingAt: last) == 0 { last -= 1 }
+        guard last > end, case let closing = last - quoteLength(endingAt: last), closing > end + 1,
+              isLiteralsEnd(slice(last, argument.end)) else { return nil }
+        return (start + opening, closing)
     }
 
     /// Whether a quote at `index` closes a string: not one before a letter or a digit, which OCR

@@ -103,6 +103,9 @@ extension SecretScan {
     /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
     /// static:user:password`; the password follows the user. (OCR may put spaces after the colons.)
     static let staticPasswordMap = TextMatcher(#"(?i)password_maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
+    /// Exim's `passwd.client`: `host:user:password` (the host may be a pattern, `*.mail.acme.io`);
+    /// group 1 the password, to the line's end. (OCR may put spaces after the colons and inside it.)
+    static let eximClientLine = TextMatcher(#"(?m)^[ \t]*[^\s:#]{1,255} ?: ?[^\s:]{1,128} ?: ?(\S[^\n]{2,127}?)[ \t]*$"#)
     /// Bundler's credentials for a gem source: `bundle config [set] [--global] HOST user:password`;
     /// the password follows. (OCR may put a space after the colon.)
     static let bundlerCredentials = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9.\-_]{3,253}[ \t]+[^\s:"']{1,64}: ?(?=[^\s"'])"#)
@@ -302,6 +305,12 @@ extension SecretScan {
                 found.append(password)
             }
         }
+        if mentions("passwd.client") {
+            for match in Self.eximClientLine.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
         if mentions("bundle") {
             for match in Self.bundlerCredentials.matches(in: text) {
                 // (OCR may split the password once: its pieces to the line's end.)
@@ -399,7 +408,8 @@ extension SecretScan {
         var found: [Secret] = []
         if mentions(".keys", "trustedkey", "keyfile") {
             for match in Self.timeKeyLine.matches(in: text) {
-                guard let pieces = piecesToLineEnd(from: match.end, atMost: 4, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                // (OCR splits a long hexadecimal key often: up to eight pieces.)
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
                       case let value = squeezed(first.start, last.end), value.count >= 8, !Self.isPlaceholder(value) else { continue }
                 found.append(secret(.apiKey, nil, first.start, last.end))
             }

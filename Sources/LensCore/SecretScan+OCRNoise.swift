@@ -164,7 +164,9 @@ extension SecretScan {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
-            guard isMachineMade(next.start, next.end), !isFileName(next), !isSecretsName(next) else { break }
+            // (Nor a host's address after the value: `--proxy-auth root:… 10.0.8.21 22`.)
+            guard isMachineMade(next.start, next.end), !isFileName(next), !isSecretsName(next),
+                  Self.ipv4Address.firstMatch(in: slice(next.start, next.end)) == nil else { break }
             guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
@@ -376,7 +378,8 @@ extension SecretScan {
         var words: [String] = [], current = ""
         var previous: Character?
         for character in bare {
-            if "_.-".contains(character) {
+            // (A space is OCR's, beside a `_` it kept or for one: `password_ maps`.)
+            if "_.- ".contains(character) {
                 if !current.isEmpty { words.append(current.lowercased()) }
                 current = ""
             } else {
@@ -1644,7 +1647,10 @@ extension SecretScan {
             && !(utf8[piece.start] == 0x2D && Self.caseChanges(utf8[piece.start..<piece.end]) >= 4)
     }
 
-    static let optionOrAddress = TextMatcher(#"^--?[A-Za-z][A-Za-z\-]{0,30}(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://"#)
+    /// (And a host's IPv4 address, maybe with its port: `ncat … --proxy-auth root:… 10.0.8.21 22`.)
+    static let optionOrAddress = TextMatcher(#"^--?[A-Za-z][A-Za-z\-]{0,30}(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://|"# + ipv4 + "$")
+    static let ipv4 = #"^(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?"#
+    static let ipv4Address = TextMatcher(ipv4 + "$")
 
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil

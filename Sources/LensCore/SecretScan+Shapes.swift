@@ -243,7 +243,8 @@ extension SecretScan {
 
     /// Dovecot's and LDAP's password schemes that store the password as it is (`{PLAIN}`,
     /// `{CLEARTEXT}`, `{CLEAR}`); hashed schemes (`{SHA512-CRYPT}`, `{SSHA}`) are left alone.
-    static let plainScheme = TextMatcher(#"\{[ \t]?(?:PLAIN|CLEARTEXT|CLEAR|PLAINTEXT)[ \t]?\}[ \t]?([^\s:]{1,128})"#)
+    /// (OCR may split the password once: `{PLAIN}! INSWhuRk%Ch`.)
+    static let plainScheme = TextMatcher(#"\{[ \t]?(?:PLAIN|CLEARTEXT|CLEAR|PLAINTEXT)[ \t]?\}[ \t]?([^\s:]{1,128}(?: [^\s:]{1,64})?)"#)
 
     func schemeTaggedPasswords() -> [Secret] {
         guard mentions("{plain", "{clear", "{ plain", "{ clear") else { return [] }
@@ -438,12 +439,15 @@ extension SecretScan {
             }
             // Under a key that came after its label, the next line must be the key's alone: it
             // starts with a key's character, holds no word (`$ aws configure set …` is the next
-            // command) and is no hash.
+            // command) and is no hash. (A scrap of four letters OCR split between two
+            // machine-made pieces is the key's, `HEkDUqgA8HUeMu Llyj Gepz4xJvnxGs6Igo`.)
             if !startsItsLine {
+                let words = utf8[start..<end].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
                 guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit),
-                      !utf8[start..<end].split(whereSeparator: Self.isSpace).contains(where: { word in
-                          let offset = word.startIndex
-                          return isSentenceWord((offset, word.endIndex))
+                      !words.indices.contains(where: { index in
+                          isSentenceWord(words[index])
+                              && !(index > 0 && index < words.count - 1 && words[index].1 - words[index].0 <= 4
+                                   && isMachineMade(words[index - 1].0, words[index - 1].1) && isMachineMade(words[index + 1].0, words[index + 1].1))
                       }) else { break }
             }
             result.end = end

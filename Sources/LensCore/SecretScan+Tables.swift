@@ -400,11 +400,11 @@ extension SecretScan {
             // A search prints the lines it found, each after its file's name (`grep -rn password
             // src/` → `src/auth.py:42: password = …`): code that names a password, not one.
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
-            // (Nor the rest of a long command the terminal wrapped inside a word, `… --nam` / `e runner-01`:
-            // a scrap of three letters at most first, after a command line of 60 bytes or more that ends
-            // with a letter.)
-            if match.end - match.start >= 60, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
-               first.end - first.start <= 3, utf8[first.start..<first.end].allSatisfy(Self.isLetter), first.end < utf8.count, Self.isSpace(utf8[first.end]) {
+            // (Nor the rest of a long command the terminal wrapped inside a word, `… --nam` / `e runner-01`,
+            // `… --name run` / `ner-01`: a first piece of 8 bytes at most that starts with a small letter,
+            // after a command line as wide as a terminal, 80 bytes or more, that ends with a letter.)
+            if match.end - match.start >= 80, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
+               first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]) {
                 return nil
             }
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
@@ -449,8 +449,8 @@ extension SecretScan {
     static let cryptIds = "apr1|1|2[abxy]?|5|6|7|8|9|y|gy"
 
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
-    /// `{SSHA}…`, `SCRAM-SHA-256$…`.
-    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])\$(?:"# + cryptIds + #"|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
+    /// `{SSHA}…`, `SCRAM-SHA-256$…`. (OCR may read its first `$` as `S`: `S6$DWSK…`.)
+    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])[$S](?:"# + cryptIds + #"|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
 
     /// A command that prints a file whose name names a key, a token or a secret (`cat
     /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).
@@ -553,10 +553,12 @@ extension SecretScan {
                       pieces.count < 4 || slice(pieces[1].start, pieces[1].end) == ":",
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
-                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`; hex
+                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`, or one
+                      // before it, `client! :d0ad…`; hex
                       // letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`.)
                       !pieces.enumerated().contains(where: { index, piece in
                           isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":")
+                              && !(index == 0 && pieces.count >= 2 && utf8[pieces[1].start] == 0x3A && pieces[1].end - pieces[1].start >= 9)
                               && !(index > 0 && utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) })
                                    && slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16)
                       })
@@ -576,11 +578,11 @@ extension SecretScan {
 
     /// PgBouncer's `auth_file` (`userlist.txt`): a line of two quoted strings, a user and its
     /// password (group 2) as typed, or its hash, no secret to mask: `md5` and 32 hexadecimal
-    /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes.)
+    /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes, and split the file's name: `user list .txt`.)
     static let quotedUserLine = TextMatcher(#"(?m)^[ \t]*["“”]([^"“”\s]{1,64})["“”][ \t]+["“”]([^"“”\n]{1,128})["“”]"#)
 
     func userListPasswords() -> [Secret] {
-        guard mentions("userlist", "auth_file") else { return [] }
+        guard mentions("userlist", "user list", "auth_file") else { return [] }
         return Self.quotedUserLine.matches(in: text).compactMap { match in
             guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
                   !(value.hasPrefix("md5") && value.count == 35) else { return nil }
