@@ -187,9 +187,9 @@ extension SecretScan {
     }
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space after the colon or one inside the password, read the `@` as `q` or `a`
+    /// (OCR may put a space after the colon or one or two inside the password, read the `@` as `q` or `a`
     /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?)?)[@qa](?:tcp|unix)\("#)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line

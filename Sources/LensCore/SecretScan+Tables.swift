@@ -449,8 +449,8 @@ extension SecretScan {
     static let cryptIds = "apr1|1|2[abxy]?|5|6|7|8|9|y|gy"
 
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
-    /// `{SSHA}…`, `SCRAM-SHA-256$…`. (OCR may read its first `$` as `S`: `S6$DWSK…`.)
-    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])[$S](?:"# + cryptIds + #"|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
+    /// `{SSHA}…`, `SCRAM-SHA-256$…`. (OCR may read its first `$` as `S`, `S6$DWSK…`, or put an `S` before it: `S$6$rm1T…`.)
+    static let passwordHash = TextMatcher(#"(?:^|[:\s"'])(?:S?\$|S)(?:"# + cryptIds + #"|argon2(?:id?|d)|scrypt|pbkdf2[\w\-]*)\$|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SHA256-CRYPT|SHA512-CRYPT|BLF-CRYPT|ARGON2I|ARGON2ID|PBKDF2)[^}]{0,16}\}|SCRAM-SHA-(?:1|256)\$"#)
 
     /// A command that prints a file whose name names a key, a token or a secret (`cat
     /// config/master.key`, `sudo cat /var/lib/rancher/k3s/server/node-token`, `type secret.txt`).
@@ -554,11 +554,12 @@ extension SecretScan {
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
                       // (A name before a colon OCR put spaces around is a name, `client : fd68…`, or one
-                      // before it, `client! :d0ad…`; hex
+                      // before it, `client! :d0ad…`, or after it, `client: fed6…`; hex
                       // letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`.)
                       !pieces.enumerated().contains(where: { index, piece in
                           isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":")
-                              && !(index == 0 && pieces.count >= 2 && utf8[pieces[1].start] == 0x3A && pieces[1].end - pieces[1].start >= 9)
+                              && !(index == 0 && pieces.count >= 2 && (utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A)
+                                   && pieces[1].end - pieces[1].start >= 9)
                               && !(index > 0 && utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) })
                                    && slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16)
                       })

@@ -194,6 +194,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "quoted Authorization values", make: repeated("@{Authorization = \"Bearer Vb7qLm2Xz9 ")),
         Kind(name: "wrapped option names", make: repeated(" --auth-passwo\nrd Vb7qLm2Xz9")),
         Kind(name: "slash options and base64 keys", make: repeated("/Action:a /pass Vb7qLm2Xz9 base64: Vb7q Lm2Xz9\n")),
+        // (The twenty-ninth round's: near copies of a password, T-SQL's EXEC, NTP's keys, Exim's
+        // passwd.client lines, quoted user lines, Bundler's and Postfix's pairs.)
+        Kind(name: "near copies of a password", make: headed("$ mysql --password='Vb7qLm2Xz9Kw'\n", "Vb7qLm2Xz9Kx Vb7qLm2X9Kw Vb7qLm2Xz9K ")),
+        Kind(name: "EXEC of credential calls", make: repeated("EXEC sp_addlogin 'a', 'Vb7qLm2Xz9', 'b', ")),
+        Kind(name: "NTP keys and Exim lines", make: headed("$ cat /etc/ntp.keys passwd.client userlist\n", "1 MD5 Vb7qLm2Xz9\n\"a\" \"Vb7qLm2Xz9\"\na:b: Vb7q Lm2Xz9\n")),
+        Kind(name: "Bundler and Postfix pairs", make: repeated("bundle config set a.io u:Vb7qLm2Xz9 password_maps = static:u:Vb7qLm2Xz9 ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

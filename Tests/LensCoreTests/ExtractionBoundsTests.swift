@@ -24,7 +24,9 @@ struct ExtractionBoundsTests {
                             "a:b:1:2:3:4:\n", "# client  server  secret\n", "$ hashcat --show\n$krb5tgs$23$*a$", "trojan://", "vless://a",
                             "define('A_KEY', '", "export CF_Key=", "[+] A\\b:", "tacacs-server key ", "wps_pin any ", "microk8s join a:25000/",
                             "impacket-psexec 'A/b:", "[*] DefaultPassword\n", "# realm.properties\n", "OBF:", "configure set secretKey ",
-                            "WiFi.begin(\"a\", \"", "new PDO($d, 'a', '", "Authorization = \"Bearer a", "--auth-pass\nword ", "base64: ", "/a:b /pass "])
+                            "WiFi.begin(\"a\", \"", "new PDO($d, 'a', '", "Authorization = \"Bearer a", "--auth-pass\nword ", "base64: ", "/a:b /pass ",
+                            "EXEC sp_addlogin 'a', '", "1 MD5 Xk2#Lm9Q # ntp.keys\n", "a:b: Xk2#Lm9Q passwd.client\n", "\"a\" \"Xk2#Lm9Q\" userlist\n",
+                            "bundle config a.io u:", "password_maps = static:u:", "-p 'Xk2#Lm9Qw' -c 'Xk2#Lm9Qv' "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

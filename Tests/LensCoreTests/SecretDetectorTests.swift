@@ -1398,6 +1398,14 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/pgbouncer/user list .txt\n\"ops\" \"jJzCl9brbVvjSxXKg\"", kind: .password, value: "jJzCl9brbVvjSxXKg"),
         Case(text: "$ sudo cat /etc/chrony.keys\n1 SHA256 HEX: DFDE368655F8342179B19614E81FF2A473EBE2E1 14C8D40A097 9B6E 3CCBF 5654", kind: .apiKey, value: "14C8D40A097"),
         Case(text: "$ ncat —proxy proxy.acme.io:3128 --proxy-type http —proxy-auth root:X+cHTP&ZOLG?gB_ 10.0.8.21 22", kind: .password, value: "X+cHTP&ZOLG?gB_"),
+        // (2607, 2609, 2517, 2423 and 2317, scored unseen with 464b7c4's rules, then read: Bundler's
+        // pair with a space before the colon, a Go DSN split twice, a found login with a space after
+        // its colon, `client: …`, `({*] DefaultPassword`.)
+        Case(text: "$ bundle config set --global gems.acme.io tomas :WIknSQD7G4HM\n$ bundle install", kind: .password, value: "WIknSQD7G4HM"),
+        Case(text: "db, err := sql.Open(\"mysql\", \"ops: YdON! @N5tVA! Xylatcp(db-03. internal: 3306)/shop\")", kind: .password, value: "N5tVA!"),
+        Case(text: "SMB 10.0.8.21 445 WSQ1 [+] ACME\\admin: fDf7n9yPk13XRK2 (Pwn3d!)", kind: .password, value: "fDf7n9yPk13XRK2"),
+        Case(text: "$ sudo cat /etc/stunnel/psk.txt\nclient: fed69ad46732b7ca93fc6d7eae84883b", kind: .password, value: "fed69ad46732b7ca"),
+        Case(text: "{*] Dumping LSA Secrets\n({*] DefaultPassword\n(Unknown User) : qEXOXhHvSeBrU", kind: .password, value: "qEXOXhHvSeBrU"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1914,6 +1922,8 @@ struct SecretDetectorTests {
         "smtp_sasl_password_ maps = hash:/etc/postfix/sasl_passwd",
         "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name run\nner-01\nINFO Runner registered successfully.",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS6$DWSKMXZYm1k L2Wsn$kHbascTHM LWNQ6AMmvr tf/VPird . y6/j JXVbre4GKsmbxwnThHeXLBO429M6ct/L6CuKO11r61R1MekTZ4n3H1",
+        "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS$6$rm1Ts6Ty8IYORX6V$SmB8yssjritjwl5w. 389 L2wDEbKHQ8hd20D5a7. anUkkpJms2jeaHCQ1. LKtMYO. VOSbWCBW/x . THZ. BogQBW/Gm",
+        "user ana { authentication { encrypted-password \"$6SanukiVRGS$rwr.izBfUq9Yay8SpDWuRam8XgpLInYAZyuN7mOP/0aZ9OAHsysz7YwX\nYgwSwed0/0c5Z9SIEpc1LEe6fFbmil” } }",
     ]
 
     @Test(arguments: negatives)
