@@ -47,7 +47,7 @@ extension SecretScan {
 
     /// Words the calls' names hold (each name one at least, in small letters; a test checks),
     /// which survive OCR's misread letters elsewhere in the name (`mysgli_connect`): the matcher
-    /// of 33 tolerant names is the costly part, and most texts hold no call.
+    /// of 35 tolerant names is the costly part, and most texts hold no call.
     static let credentialCallCues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "login", "pass_", "auth",
                                      "credential", "password", "smtp", "sequelize", "wifi", "softap", "addap"]
 

@@ -586,7 +586,8 @@ extension SecretScan {
         guard mentions("userlist", "user list", "auth_file") else { return [] }
         return Self.quotedUserLine.matches(in: text).compactMap { match in
             guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
-                  !(value.hasPrefix("md5") && value.count == 35) else { return nil }
+                  // (OCR may read the `5` of `md5` as `S`.)
+                  !((value.hasPrefix("md5") || value.hasPrefix("mdS")) && value.count == 35) else { return nil }
             return password(range.lowerBound, range.upperBound, quoted: true)
         }
     }
