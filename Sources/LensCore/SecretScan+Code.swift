@@ -189,6 +189,9 @@ extension SecretScan {
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
     /// (OCR may put a space after the colon or one or two inside the password, read the `@` as `q` or `a`
     /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
+    /// The label of a DSN's password: its marker is a password's (``SecretDetector/marker(_:label:value:)``),
+    /// and no extension across OCR's spaces goes past its end (``extendedAcrossSpaces(_:)``).
+    static let dataSourceNameLabel = "DSN"
     static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
@@ -242,7 +245,8 @@ extension SecretScan {
         var found = passwordArguments()
         if mentions("tcp(", "unix(") {
             for match in Self.goDataSourceName.matches(in: text) {
-                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                guard let range = match.range(1), var password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                password.label = Self.dataSourceNameLabel
                 found.append(password)
             }
         }

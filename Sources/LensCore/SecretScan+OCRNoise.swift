@@ -1527,7 +1527,9 @@ extension SecretScan {
     /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
     /// a JWT split at a dot).
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
-        guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key" else { return secret }
+        // (A private key's block and a DSN's password end where their rule says: a DSN's at its
+        // `@`, or at the letter OCR read for it, inside the piece `…atcp(host:port)/db`.)
+        guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key", secret.label != Self.dataSourceNameLabel else { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

@@ -1417,6 +1417,13 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(far).text.hasSuffix("\nTz4pWq9Lm2xX"))
     }
 
+    /// A Go DSN's password whose `@` OCR read as a letter ends there: the host after it stays.
+    @Test func aDSNsHostStaysWhenOCRMisreadItsAt() {
+        let masked = SecretDetector().masking("db, err := sql.Open(\"mysql\", \"ci:Qx7Lm! Rt9zKatcp(db-03.internal:3306)/shop\")")
+        #expect(!masked.text.contains("Rt9zK"), "masked as \(masked.text)")
+        #expect(masked.text.hasSuffix("(db-03.internal:3306)/shop\")"), "masked as \(masked.text)")
+    }
+
     /// Four arguments are no user and password pair: sbt's `Credentials(realm, host, user, password)`
     /// keeps its host searchable and loses its password.
     @Test func aRealmAndHostAreNoPair() {
