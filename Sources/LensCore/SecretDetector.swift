@@ -200,8 +200,7 @@ public struct SecretDetector: Sendable {
         guard !values.isEmpty else { return [] }
         // The bytes already masked, marked once: a repeat is checked against them in its own
         // length (against each secret in turn, a page of codes would cost its square).
-        var taken = [Bool](repeating: false, count: utf8.count)
-        for secret in secrets { for index in secret.start..<secret.end { taken[index] = true } }
+        let taken = maskedBytes(of: secrets, count: utf8.count)
         var found: [Secret] = []
         for (value, secret) in values {
             var index = 0
@@ -221,6 +220,13 @@ public struct SecretDetector: Sendable {
             }
         }
         return found
+    }
+
+    /// Which of a text's `count` bytes the secrets cover.
+    static func maskedBytes(of secrets: [Secret], count: Int) -> [Bool] {
+        var taken = [Bool](repeating: false, count: count)
+        for secret in secrets { for index in secret.start..<secret.end { taken[index] = true } }
+        return taken
     }
 
     /// The bytes of a found value that may repeat: a rule that took the option with its value,
@@ -249,15 +255,14 @@ public struct SecretDetector: Sendable {
         let utf8 = scan.utf8
         let candidates = secrets.filter { ($0.kind == .password || $0.kind == .apiKey) && $0.end - $0.start >= 8 }.prefix(8)
         guard !candidates.isEmpty else { return [] }
-        var taken = [Bool](repeating: false, count: utf8.count)
-        for secret in secrets { for index in secret.start..<secret.end { taken[index] = true } }
+        var taken = maskedBytes(of: secrets, count: utf8.count)
         func isBoundary(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3B, 0x28, 0x29].contains(byte) }
         var found: [Secret] = []
         for secret in candidates {
             guard let (start, end) = repeatableValue(of: secret, in: scan) else { continue }
-            let value = Array(String(decoding: utf8[start..<end], as: UTF8.self).unicodeScalars)
+            let text = scan.slice(start, end), value = Array(text.unicodeScalars)
             guard (8...64).contains(value.count), !value.contains(where: { $0 == " " || $0 == "\n" }),
-                  SecretScan.looksLikeSecretOnItsOwn(String(String.UnicodeScalarView(value))) else { continue }
+                  SecretScan.looksLikeSecretOnItsOwn(text) else { continue }
             let limit = max(1, value.count / 5)
             var index = max(0, secret.start - 512)
             let stop = min(utf8.count, secret.end + 512)
@@ -269,10 +274,10 @@ public struct SecretDetector: Sendable {
                 var from = index, to = pieceEnd
                 while from < to, case let length = scan.quoteLength(at: from), length > 0 { from += length }
                 while to > from, case let length = scan.quoteLength(endingAt: to), length > 0 { to -= length }
-                guard to - from >= 8, to - from <= 4 * 64, !taken[from..<to].contains(true) else { continue }
-                let piece = Array(String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars)
+                guard to - from >= 8, !taken[from..<to].contains(true) else { continue }
+                let pieceText = scan.slice(from, to), piece = Array(pieceText.unicodeScalars)
                 guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil,
-                      SecretScan.looksLikeSecretOnItsOwn(String(String.UnicodeScalarView(piece))) else { continue }
+                      SecretScan.looksLikeSecretOnItsOwn(pieceText) else { continue }
                 var copy = secret
                 copy.start = from
                 copy.end = to

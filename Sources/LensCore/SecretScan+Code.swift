@@ -20,19 +20,16 @@ extension SecretScan {
         return CredentialCall(name: String(fields[0]), passwordArgument: argument)
     }.sorted { $0.name.count > $1.name.count } // (the longest first: `mysqli_connect` before `mysqli`)
 
-    /// Any of the calls, then `(`: a group for each, in ``credentialCalls``' order. (Not part of a
-    /// longer name: `relogin(` is not `login(`; OCR may put a space before the parenthesis.)
-    static let credentialCallMatcher = TextMatcher(
-        #"(?<![A-Za-z0-9_])(?:"# + credentialCalls.map { call in
-            "(" + tolerantCallName(call.name) + ")"
-        }.joined(separator: "|") + #")[ \t]?\("#)
+    /// The calls' names as OCR may read them, a group for each, in ``credentialCalls``' order.
+    static let credentialCallNames = credentialCalls.map { "(" + tolerantCallName($0.name) + ")" }.joined(separator: "|")
+
+    /// Any of the calls, then `(`. (Not part of a longer name: `relogin(` is not `login(`; OCR may
+    /// put a space before the parenthesis.)
+    static let credentialCallMatcher = TextMatcher(#"(?<![A-Za-z0-9_])(?:"# + credentialCallNames + #")[ \t]?\("#)
 
     /// T-SQL's call of a stored procedure, its arguments without parentheses to the line's end or
     /// `;` (`EXEC sp_addlogin 'reporting', '…', 'shop';`): the same calls, after `EXEC` or `EXECUTE`.
-    static let executedCallMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCalls.map { call in
-            "(" + tolerantCallName(call.name) + ")"
-        }.joined(separator: "|") + #")[ \t]+(?=\S)"#)
+    static let executedCallMatcher = TextMatcher(#"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCallNames + #")[ \t]+(?=\S)"#)
 
     /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`,
     /// a stray `-` after it (`WiFi.-begin`).
@@ -186,12 +183,13 @@ extension SecretScan {
         return first + second
     }
 
-    /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space after the colon or one or two inside the password, read the `@` as `q` or `a`
-    /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
     /// The label of a DSN's password: its marker is a password's (``SecretDetector/marker(_:label:value:)``),
     /// and no extension across OCR's spaces goes past its end (``extendedAcrossSpaces(_:)``).
     static let dataSourceNameLabel = "DSN"
+
+    /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
+    /// (OCR may put a space after the colon or one or two inside the password, read the `@` as `q` or `a`
+    /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
     static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),

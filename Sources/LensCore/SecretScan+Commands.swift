@@ -300,8 +300,7 @@ extension SecretScan {
         }
         if mentions("password_maps") {
             for match in Self.staticPasswordMap.matches(in: text) {
-                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
-                      let password = password(first.start, last.end, quoted: false) else { continue }
+                guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
             }
         }
@@ -314,8 +313,7 @@ extension SecretScan {
         if mentions("bundle") {
             for match in Self.bundlerCredentials.matches(in: text) {
                 // (OCR may split the password once: its pieces to the line's end.)
-                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
-                      let password = password(first.start, last.end, quoted: false) else { continue }
+                guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
             }
         }
@@ -409,9 +407,8 @@ extension SecretScan {
         if mentions(".keys", "trustedkey", "keyfile") {
             for match in Self.timeKeyLine.matches(in: text) {
                 // (OCR splits a long hexadecimal key often: up to eight pieces.)
-                guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
-                      case let value = squeezed(first.start, last.end), value.count >= 8, !Self.isPlaceholder(value) else { continue }
-                found.append(secret(.apiKey, nil, first.start, last.end))
+                guard let key = spacedValue(from: match.end, atMost: 8), key.value.count >= 8, !Self.isPlaceholder(key.value) else { continue }
+                found.append(secret(.apiKey, nil, key.start, key.end))
             }
         }
         if mentions("username", "enable ") {

@@ -409,7 +409,7 @@ extension SecretScan {
             }
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
             // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
-            if slice(start, lineEnd).split(separator: " ").count(where: { Self.sentenceWord.firstMatch(in: String($0)) != nil }) >= 3 { return nil }
+            if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
             guard let (_, first, quoted) = separate else { return nil }
@@ -553,16 +553,7 @@ extension SecretScan {
                       pieces.count < 4 || slice(pieces[1].start, pieces[1].end) == ":",
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
-                      // (A name before a colon OCR put spaces around is a name, `client : fd68…`, or one
-                      // before it, `client! :d0ad…`, or after it, `client: fed6…`; hex
-                      // letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`.)
-                      !pieces.enumerated().contains(where: { index, piece in
-                          isSentenceWord(piece) && !(index == 0 && pieces.count >= 3 && slice(pieces[1].start, pieces[1].end) == ":")
-                              && !(index == 0 && pieces.count >= 2 && (utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A)
-                                   && pieces[1].end - pieces[1].start >= 9)
-                              && !(index > 0 && utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) })
-                                   && slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16)
-                      })
+                      !pieces.indices.contains(where: { isWordOfAPrintedLine($0, of: pieces) })
                 else { continue }
                 let value = squeezed(start, last.end)
                 printed += 1
@@ -575,6 +566,20 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether the piece at `index` of a printed credentials line is a word of a sentence, not
+    /// part of an identity and its key: a name before a colon OCR put spaces around is a name,
+    /// `client : fd68…`, or one before it, `client! :d0ad…`, or after it, `client: fed6…`; hex
+    /// letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`.
+    func isWordOfAPrintedLine(_ index: Int, of pieces: [(start: Int, end: Int)]) -> Bool {
+        let piece = pieces[index]
+        guard isSentenceWord(piece) else { return false }
+        if index == 0, pieces.count >= 3, slice(pieces[1].start, pieces[1].end) == ":" { return false }
+        if index == 0, pieces.count >= 2, utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A, pieces[1].end - pieces[1].start >= 9 { return false }
+        if index > 0, utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) }),
+           slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16 { return false }
+        return true
     }
 
     /// PgBouncer's `auth_file` (`userlist.txt`): a line of two quoted strings, a user and its
