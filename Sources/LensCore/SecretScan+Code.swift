@@ -188,9 +188,9 @@ extension SecretScan {
     static let dataSourceNameLabel = "DSN"
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space after the colon or one or two inside the password, read the `@` as `q` or `a`
+    /// (OCR may put a space beside the colon or one or two inside the password, read the `@` as `q` or `a`
     /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64}: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
@@ -300,9 +300,14 @@ extension SecretScan {
 
     /// What an option's name that a terminal wrapped names, `head` on one line and `tail` on the
     /// next (`auth-passwo` + `rd`, `SourcePassw` + `ord`): a secret only joined, never `head` alone
-    /// (then the line's own rules read it).
+    /// (then the line's own rules read it), unless `head` ends in a piece of the word that `tail`
+    /// finishes (`auth-pass` + `word`, `SourcePass` + `word`): then `tail` is no value.
     static func wrappedName(_ head: String, _ tail: String) -> SecretKind? {
-        secretName(head) == nil ? secretName(head + tail) : nil
+        guard let joined = secretName(head + tail) else { return nil }
+        guard secretName(head) != nil else { return joined }
+        let whole = (head + tail).lowercased(), start = head.lowercased()
+        let finished = ["password", "passwd", "passphrase"].contains { whole.hasSuffix($0) && !start.hasSuffix($0) && $0.count - tail.count >= 3 }
+        return finished && tail.allSatisfy(\.isLetter) ? joined : nil
     }
 
     /// Whether a line ends with a piece that starts with `-` after a space (`… --auth-passwo`): a

@@ -101,8 +101,9 @@ extension SecretScan {
     /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
     static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
     /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
-    /// static:user:password`; the password follows the user. (OCR may put spaces after the colons.)
-    static let staticPasswordMap = TextMatcher(#"(?i)password_maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
+    /// static:user:password`; the password follows the user. (OCR may put spaces after the colons,
+    /// and read the `_` before `maps` as a space.)
+    static let staticPasswordMap = TextMatcher(#"(?i)password[_ ]maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
     /// Exim's `passwd.client`: `host:user:password` (the host may be a pattern, `*.mail.acme.io`);
     /// group 1 the password, to the line's end. (OCR may put spaces after the colons and inside it.)
     static let eximClientLine = TextMatcher(#"(?m)^[ \t]*[^\s:#]{1,255} ?: ?[^\s:]{1,128} ?: ?(\S[^\n]{2,127}?)[ \t]*$"#)
@@ -298,7 +299,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("password_maps") {
+        if mentions("password_maps", "password maps") {
             for match in Self.staticPasswordMap.matches(in: text) {
                 guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
@@ -404,7 +405,8 @@ extension SecretScan {
     /// NTP's keys.
     func deviceKeys() -> [Secret] {
         var found: [Secret] = []
-        if mentions(".keys", "trustedkey", "keyfile") {
+        // (OCR may put a space after the file's dot: `chrony. keys`.)
+        if mentions(".keys", ". keys", "trustedkey", "keyfile") {
             for match in Self.timeKeyLine.matches(in: text) {
                 // (OCR splits a long hexadecimal key often: up to eight pieces.)
                 guard let key = spacedValue(from: match.end, atMost: 8), key.value.count >= 8, !Self.isPlaceholder(key.value) else { continue }

@@ -461,6 +461,16 @@ extension SecretScan {
         return nil
     }
 
+    /// The word in capitals (and digits) that `export` gives before `index`, one space apart
+    /// (`export OP SESSION`: OCR read the `_` between as a space). Nil otherwise.
+    func exportedWordBefore(_ index: Int) -> String? {
+        guard index >= 2, utf8[index - 1] == 0x20 else { return nil }
+        var start = index - 1
+        while start > 0, index - start <= 33, (0x41...0x5A).contains(utf8[start - 1]) || (0x30...0x39).contains(utf8[start - 1]) { start -= 1 }
+        guard start < index - 1, start >= 7, slice(start - 7, start) == "export " else { return nil }
+        return slice(start, index - 1)
+    }
+
     /// Values after labels, whatever their separator and quoting: `export PGPASSWORD='…'`,
     /// `SMTP_PASS=…`, `--password=…`, `Wi-Fi password …`, `OPENAI_API_KEY="…”`, and values OCR
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
@@ -490,10 +500,12 @@ extension SecretScan {
                 if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
                     identifier += "_" + word
                     separator = separatorAfterWord
-                } else if caseOf(identifier) == 2, identifier.contains("_"), caseOf(word) == 1, separatorAfterWord == "=",
-                          match.text.hasSuffix(word + separatorAfterWord) {
+                } else if caseOf(identifier) == 2, caseOf(word) == 1, separatorAfterWord == "=", match.text.hasSuffix(word + separatorAfterWord),
+                          identifier.contains("_") || match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }) != nil {
                     // A capitals name's suffix in small letters, glued to its `=` (1Password's
-                    // `OP_SESSION_acme=`, `DB_PASSWORD_prod=`), its `_` read as a space.
+                    // `OP_SESSION_acme=`, `DB_PASSWORD_prod=`), its `_` read as a space. (Both `_`
+                    // of an exported one too: `export OP SESSION acme=`.)
+                    if !identifier.contains("_"), let before = match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }) { identifier = before + "_" + identifier }
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if word.lowercased() == "value" {
@@ -536,6 +548,8 @@ extension SecretScan {
                 found.append(secret(kind, nil, start, list))
                 continue
             }
+            // (A terminal may have wrapped the command inside the value: its rest is the next line's.)
+            if !quoted, kind == .password, let rest = wrappedRest(after: end, of: squeezed(start, end)) { end = rest }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).

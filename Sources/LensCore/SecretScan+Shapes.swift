@@ -378,6 +378,7 @@ extension SecretScan {
     /// characters (OCR may split it with a space or two): a terminal wraps a long token
     /// (`firebase login:ci` prints its token so). At most 16 lines.
     func wrapped(_ secret: Secret) -> Secret {
+        if secret.kind == .password { return wrappedPassword(secret) }
         guard secret.kind == .apiKey, secret.end - secret.start >= 32 else { return secret }
         var lineStart = secret.start
         while lineStart > 0, Self.isSpace(utf8[lineStart - 1]) { lineStart -= 1 }
@@ -459,6 +460,38 @@ extension SecretScan {
 }
 
 extension SecretScan {
+    /// `secret` and the next line's piece, when it is a password that ends a long line and the
+    /// next line holds the rest of it alone (``wrappedRest(after:of:)``).
+    func wrappedPassword(_ secret: Secret) -> Secret {
+        guard let end = wrappedRest(after: secret.end, of: squeezed(secret.start, secret.end)) else { return secret }
+        var result = secret
+        result.end = end
+        return result
+    }
+
+    /// The end of a password's rest on the next line, when the value ends a long line (60+
+    /// characters from the line's start) and the next line holds one piece alone, a password's
+    /// rest (a digit, a symbol or a capital after a small letter in it; no quote), not a word or a prompt:
+    /// a terminal wrapped the command inside its value (`… authentication-password *Ag9S` /
+    /// `dmZMt_K`). Nil otherwise.
+    func wrappedRest(after valueEnd: Int, of value: String) -> Int? {
+        var lineBreak = valueEnd
+        while lineBreak < utf8.count, Self.isSpace(utf8[lineBreak]) { lineBreak += 1 }
+        guard lineBreak < utf8.count, utf8[lineBreak] == 0x0A || utf8[lineBreak] == 0x0D, valueEnd >= 60,
+              !utf8[(valueEnd - 60)..<valueEnd].contains(where: Self.isLineBreak) else { return nil }
+        var start = lineBreak + 1
+        if utf8[lineBreak] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
+        guard let rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
+        var end = rest.end
+        while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
+        // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
+        guard end == utf8.count || Self.isLineBreak(utf8[end]), !isSentenceWord(rest), !">$#%:".utf8.contains(utf8[rest.end - 1]),
+              case let bytes = utf8[rest.start..<rest.end], !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
+              bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= 2,
+              Self.isPasswordValue(value + slice(rest.start, rest.end), quoted: false) else { return nil }
+        return rest.end
+    }
+
     // MARK: - Routers' keys and Redis' AUTH and ACL passwords
 
     /// A routing protocol's key in a router's config: OSPF's `ip ospf message-digest-key 1 md5 …`,

@@ -385,17 +385,28 @@ extension SecretScan {
     /// is one word in small letters that ends with what it holds (never `auth` alone, a PAM line's,
     /// nor a tool that sets passwords, `chpasswd`).
     /// (Kickstart's `rootpw --plaintext …`: the option that says it is not hashed may come between.)
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{6,128})(?=[ \t]*$)"#)
+    /// (OCR may split the value once, `bindpw -8ayHapu#x9WAf IG`: then its pieces are no words and,
+    /// joined, look like a secret on their own.)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128})?)(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
         return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
-            guard let name = match[1], let value = match[2], name != "auth", !Self.wordsEndingInPass.contains(name),
+            guard let name = match[1], var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
+            if let space = value.firstIndex(of: " ") {
+                // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
+                guard value.split(separator: " ").allSatisfy({ $0.filter { $0.isLetter || $0.isNumber }.count >= 2 }), !"=:".contains(value.first ?? "="),
+                      !isSentenceWord((range.lowerBound, range.lowerBound + value[..<space].utf8.count)),
+                      !isSentenceWord((range.lowerBound + value[...space].utf8.count, range.upperBound)) else { return nil }
+                value.remove(at: space)
+                guard value.count >= 8, Self.looksLikeSecretOnItsOwn(value) else { return nil }
+            }
+            guard value.count >= 6,
                   !name.hasSuffix("passwd"), Self.isPasswordValue(value, quoted: false), !value.contains("/"),
                   Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
                     // (Or letters whose case changes inside, as no word's does: keepalived's `auth_pass aIrwothG`.)
                     || value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && Self.classSwitches(Array(value.utf8)[...]) >= 3 else { return nil }
-            return secret(.password, nil, match.end - value.utf8.count, match.end)
+            return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }
 

@@ -248,9 +248,8 @@ struct SecretScan {
     static func isPlaceholder(_ value: String) -> Bool {
         let body = value.filter { !"-_.:/ ".contains($0) }
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
-        // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`):
-        // one character most of the time, as no chosen value is.
-        if body.count >= 8, (Dictionary(body.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= body.count * 3 { return true }
+        // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`).
+        if body.count >= 8, isMostlyOneCharacter(body) { return true }
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
@@ -262,6 +261,22 @@ struct SecretScan {
         // (OCR may read a quote glyph after a variable: `${DEPLOY_PASSWORD}'`.)
         let trimmed = value.hasPrefix("$") ? String(value.reversed().drop(while: { "'\"‘’“”".contains($0) }).reversed()) : value
         return !templateVariable.matches(in: trimmed).isEmpty
+    }
+
+    /// Whether one character fills most of a value, seven times at least or five in a row, as no
+    /// chosen value does: a field's mask as OCR reads its dots or stars (`eeeeeesee2`,
+    /// `KKKKKKKKEKKKKKKKG7OP`), a value redacted (`AP6xxxxxx`). (A random password of ten may hold
+    /// one character six times, four in a row: `vvvv8vQ+v!`.)
+    static func isMostlyOneCharacter(_ value: some StringProtocol) -> Bool {
+        let counts = Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +)
+        guard let (character, most) = counts.max(by: { $0.value < $1.value }), most * 5 >= value.count * 3 else { return false }
+        if most >= 7 { return true }
+        var run = 0, longest = 0
+        for each in value {
+            run = each == character ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest >= 5
     }
 
     /// A size where a value would be: `password:  16 bytes` (`kubectl describe secret` shows how
@@ -740,7 +755,7 @@ struct SecretScan {
         // (Or the glyphs a bullet becomes, `e` `s` `o` `a`, and a digit once: `e**eeesee9*`.)
         if value.count >= 6, alphanumerics.count <= 2 || alphanumerics.count <= 3 && alphanumerics.allSatisfy(\.isLowercase)
             || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
-            || (Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +).values.max() ?? 0) * 5 >= value.count * 3 { return false }
+            || isMostlyOneCharacter(value) { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })

@@ -1406,6 +1406,21 @@ struct SecretDetectorTests {
         Case(text: "SMB 10.0.8.21 445 WSQ1 [+] ACME\\admin: fDf7n9yPk13XRK2 (Pwn3d!)", kind: .password, value: "fDf7n9yPk13XRK2"),
         Case(text: "$ sudo cat /etc/stunnel/psk.txt\nclient: fed69ad46732b7ca93fc6d7eae84883b", kind: .password, value: "fed69ad46732b7ca"),
         Case(text: "{*] Dumping LSA Secrets\n({*] DefaultPassword\n(Unknown User) : qEXOXhHvSeBrU", kind: .password, value: "qEXOXhHvSeBrU"),
+        // (2611, 2613 and 2519, scored unseen with 812fde2's rules, then read: a virtual user's
+        // password split before letters without a vowel, `password maps`, `chrony. keys`, a Go DSN's
+        // user before a space, option names wrapped inside their word, a random password that holds
+        // one character six times; and three leaks of the seeds read before: a directive's value
+        // split once, a password wrapped after its first piece, `export OP SESSION acme=`.)
+        Case(text: "$ sudo cat /etc/vsftpd/virtual_users.txt\nadmin\nQx7mLz2R* kgqc\nguest", kind: .password, value: "Qx7mLz2R"),
+        Case(text: "smtp_sasl_password maps = static: ops@acme.io:Qx+7mLz2RtV9", kind: .password, value: "Qx+7mLz2RtV9"),
+        Case(text: "$ sudo cat /etc/chrony. keys\n1 SHA256 HEX:9C2E7A4F1B8D3E6A0C5F 1 2B9D4E7A1C3F8E2D5B7A9C1E3F5A7B9D2C4E", kind: .apiKey, value: "9C2E7A4F1B8D3E6A"),
+        Case(text: "db, err := sql.Open(\"mysql\", \"ops :Qx7mLz2RtV9@tcp(db-03. internal :3306)/shop\")", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "$ swaks --to bo@acme.io --server smtp.acme.io:587 --auth LOGIN --auth-user ci@acme.io --auth-pass\nword '%Qx7_mLz2R'", kind: .password, value: "Qx7_mLz2R"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceUser:ana /SourcePass\nword:Qx7+mLz2RtV /TargetFile:shop.bacpac", kind: .password, value: "Qx7+mLz2RtV"),
+        Case(text: "sentinel auth-pass mymaster kkkk7kQ+k!", kind: .password, value: "kkkk7kQ+k!"),
+        Case(text: "# /etc/nslcd.conf\nbindpw -7qxLmz#R2tWV QK", kind: .password, value: "-7qxLmz#R2tWV"),
+        Case(text: "ana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password *Qx7m\nLz2R_tK", kind: .password, value: "Lz2R_tK"),
+        Case(text: "export OP SESSION acme=\"Qx7_mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZ\"", kind: .apiKey, value: "Qx7_mLz2RtV9kWp4"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1931,6 +1946,10 @@ struct SecretDetectorTests {
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS6$DWSKMXZYm1k L2Wsn$kHbascTHM LWNQ6AMmvr tf/VPird . y6/j JXVbre4GKsmbxwnThHeXLBO429M6ct/L6CuKO11r61R1MekTZ4n3H1",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS$6$rm1Ts6Ty8IYORX6V$SmB8yssjritjwl5w. 389 L2wDEbKHQ8hd20D5a7. anUkkpJms2jeaHCQ1. LKtMYO. VOSbWCBW/x . THZ. BogQBW/Gm",
         "user ana { authentication { encrypted-password \"$6SanukiVRGS$rwr.izBfUq9Yay8SpDWuRam8XgpLInYAZyuN7mOP/0aZ9OAHsysz7YwX\nYgwSwed0/0c5Z9SIEpc1LEe6fFbmil” } }",
+        "user ana { authentication { encrypted-password \"$6$K3R1a0m8$8t3j5br4y43yicSn6ZjGGRXYjZFSVevyWo48] T4hVAXv4Jw4zlkFmqS9SwS9XWI.owGyj8vwb2CO9Lzhxooi/\nd\"}}",
+        "            final_pass = jpeg_input_complete(&cinfo);",
+        "hashed_password = users.get(username)",
+        "artifactory:_password=AP6xxxxxx",
     ]
 
     @Test(arguments: negatives)
