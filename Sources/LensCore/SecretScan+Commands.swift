@@ -236,7 +236,14 @@ extension SecretScan {
                         continue
                     }
                 }
+                let before = found.count
                 add(after: match.end, dashStartsIt: true)
+                // (OCR may read a `_` of the user's name as a space, `drush user:password svc sync "…"`:
+                // a piece of small letters, then the password.)
+                if found.count == before, let rest = piece(from: match.end, maximumSpaces: 0), rest.start == match.end, rest.end - rest.start <= 16,
+                   utf8[rest.start..<rest.end].allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }) {
+                    add(after: rest.end, dashStartsIt: true)
+                }
             }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
@@ -398,8 +405,9 @@ extension SecretScan {
     /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
     /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
-    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, put a space after `HEX:`.)
-    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:M|MD[5S]|SHA(?:1|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
+    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, put a space after `HEX:`,
+    /// and a glyph between the id and the type, `1 = SHA256`.)
+    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]+)?(?:M|MD[5S]|SHA(?:1|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
 
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens,
     /// NTP's keys.

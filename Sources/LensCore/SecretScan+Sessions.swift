@@ -231,11 +231,12 @@ extension SecretScan {
     /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
     /// `m=10240, t=10 , p=8$…`, `{SSHA}CCdKbV7…/wet 2t IhrE…`): then a label's `:` or `=`, or a quote,
     /// may come right before it. SHA-crypt's `$` after the salt OCR reads as an `S`
-    /// (`"$6$soylIM8USFptio…`), or the `$` after its id (`"$6SanukiVRGS$rwr.…`): 40+ characters of crypt's alphabet after `$1$`, `$5$` or `$6$` are
+    /// (`"$6$soylIM8USFptio…`), or the `$` after its id (`"$6SanukiVRGS$rwr.…`, also where it starts
+    /// its line, as `openssl passwd` prints it): 40+ characters of crypt's alphabet after `$1$`, `$5$` or `$6$` are
     /// a hash as well (a password that starts so and runs that long is no password anyone types).
     /// (CouchDB's `-pbkdf2-…` too, whatever glyphs OCR read in its hexadecimal: `@` for a `0`, `l`
     /// for a `1`, `¢`: its `-pbkdf2-` and its two commas before the iterations say what it is.)
-    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|[:='"‘’“”]\$[156]S[./A-Za-z0-9]{60,}$|[:='"‘’“”]\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$"#)
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|[:='"‘’“”]\$[156]\$[./A-Za-z0-9]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9]{60,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$"#)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).

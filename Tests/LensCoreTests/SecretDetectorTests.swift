@@ -1421,6 +1421,12 @@ struct SecretDetectorTests {
         Case(text: "# /etc/nslcd.conf\nbindpw -7qxLmz#R2tWV QK", kind: .password, value: "-7qxLmz#R2tWV"),
         Case(text: "ana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password *Qx7m\nLz2R_tK", kind: .password, value: "Lz2R_tK"),
         Case(text: "export OP SESSION acme=\"Qx7_mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZ\"", kind: .apiKey, value: "Qx7_mLz2RtV9kWp4"),
+        // (2615, 2617, 2521 and 2425, scored unseen with 765b443's rules, then read: a glyph between
+        // an NTP key's id and type, a user's name split where its `_` was, a PHP constant's name
+        // whose closing quote OCR doubled.)
+        Case(text: "$ sudo cat /etc/chrony.keys\n1 = SHA256 HEX:9C2E7A4F1B8D3E6A0C5F2B9D4E7A1C3F8E2D5B7A9C1E3F5A7B9D2C4E6F8A1B3C", kind: .apiKey, value: "9C2E7A4F1B8D3E6A"),
+        Case(text: "$ drush user:password svc sync \"“Qx7mLz2RtV9\"\n[success] Changed password for svc_sync.", kind: .password, value: "Qx7mLz2RtV9"),
+        Case(text: "define( 'NONCE_SALT'’, \"Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT' );", kind: .apiKey, value: "Qx7{Lm]zR2t"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1950,6 +1956,7 @@ struct SecretDetectorTests {
         "            final_pass = jpeg_input_complete(&cinfo);",
         "hashed_password = users.get(username)",
         "artifactory:_password=AP6xxxxxx",
+        "$ openssl passwd -6 -stdin < /run/secrets/new_password\n$6S9TxQamNpnNU7dJLe$FKzt67L8dj JAJIcuX2/bT3C2AViTO1DsusJZAgRos3 .MsdkJOrjzVoJarMghsK4vhSkqPIeaj3iisfqgotLyomzv",
     ]
 
     @Test(arguments: negatives)
