@@ -215,8 +215,8 @@ extension SecretScan {
 
     /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`
     /// holds it): `base64:` and 32 random bytes, 44 characters, at a line's start or after `=`.
-    /// (OCR may put spaces around the colon and inside the key.)
-    static let applicationKey = TextMatcher(#"(?m)(?:^[ \t]*|=[ \t]?)base64 ?: ?(?=[A-Za-z0-9+/])"#)
+    /// (OCR may put spaces around the colon and inside the key, and read its first `0` as `@`.)
+    static let applicationKey = TextMatcher(#"(?m)(?:^[ \t]*|=[ \t]?)base64 ?: ?(?=[A-Za-z0-9+/@])"#)
 
     /// In SMTP's `AUTH LOGIN`, the line sent after the server asked for the password in base64
     /// (`334 UGFzc3dvcmQ6`, "Password:"): the password in base64.

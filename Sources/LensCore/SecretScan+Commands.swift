@@ -68,9 +68,10 @@ extension SecretScan {
     static let lftpUser = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[l1I|]{0,2}ftp(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-u[ \t]+[^\s,]{1,64}[ \t]?,[ \t]?"#)
     /// A pre-shared key in strongSwan's `ipsec.secrets` (`%any host : PSK "…"`), and a secret set
     /// by a network device's `set` command (FortiGate's `set psksecret …`, Juniper's and VyOS's
-    /// `set … pre-shared-key …`, `set password …`).
+    /// `set … pre-shared-key …`, `set password …`, VyOS's `set system login user … authentication
+    /// plaintext-password …`).
     static let presharedKey = TextMatcher(
-        #"(?im):[;,.]?[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
+        #"(?im):[;,.]?[ \t]*(?:PSK|EAP|XAUTH)[ \t]+(?=["'])|^[ \t]*set[ \t]+(?:[A-Za-z0-9_.\-]+[ \t]+){0,6}?(?:plaintext-)?(?:psksecret|passwd|password|pre-shared-(?:key|secret)|secret)[ \t]+(?:ascii-text[ \t]+)?"#)
     /// SNMPv3's pass phrases: `-A` (authentication) and `-X` (privacy), and v1's and v2c's
     /// community (`-c`, its password), each time they come on the line of a tool of net-snmp's
     /// (`snmpwalk`, `snmpget`, `snmpset`, …).
@@ -276,7 +277,8 @@ extension SecretScan {
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
-        if mentions("etcdctl", "redis-cli", "6379>", "kv put", "user-secrets") {
+        // (OCR may read `etcdctl` as `etcdetl`.)
+        if mentions("etcd", "redis-cli", "6379>", "kv put", "user-secrets") {
             for match in Self.storePut.matches(in: text) {
                 guard let key = match[1], let last = key.split(whereSeparator: { "/:.".contains($0) }).last,
                       let kind = Self.secretName(String(last)), let (start, end, quoted) = value(after: match.end), end > start,
@@ -330,9 +332,11 @@ extension SecretScan {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
-                if let rest = piecesToLineEnd(from: token.end, atMost: 2, maximumSpaces: 1), let last = rest.last,
+                // (Or a scrap of one or two letters or digits between them: `…tTHbmA fdWhXZWBA5 j F8`.)
+                if let rest = piecesToLineEnd(from: token.end, atMost: 4, maximumSpaces: 1), let last = rest.last,
                    case let joined = squeezed(token.start, last.end), joined.count <= 128,
-                   rest.allSatisfy({ utf8[$0.start] != 0x2D && isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: joined) != nil {
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && (isMachineMade($0.start, $0.end) || $0.end - $0.start <= 2 && utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric)) })
+                    && rest.contains(where: { isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: joined) != nil {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an

@@ -791,7 +791,7 @@ extension SecretScan {
     /// `4cle0700-…`): where it ends, or nil.
     func uuidEnd(from start: Int) -> Int? {
         // Its first group: eight hexadecimal characters, then a dash or a space.
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49, 0x6F, 0x40].contains(byte) }
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49, 0x6F, 0x40, 0x2F, 0x53].contains(byte) }
         guard start + 8 < utf8.count, utf8[start..<start + 8].allSatisfy(isHex), utf8[start + 8] == 0x2D || Self.isSpace(utf8[start + 8]) else {
             return nil
         }
@@ -809,8 +809,8 @@ extension SecretScan {
         return nil
     }
 
-    /// (OCR's readings of `0`: `O`, `Q`, `o`, `@`; of `1`: `l`, `I`.)
-    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlIo@]{8}(?:-[0-9a-fA-FOQlIo@]{4}){3}-[0-9a-fA-FOQlIo@]{12}$"#)
+    /// (OCR's readings of `0`: `O`, `Q`, `o`, `@`; of `1`: `l`, `I`; of `7`: `/`; of `5`: `S`.)
+    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlIo@/S]{8}(?:-[0-9a-fA-FOQlIo@/S]{4}){3}-[0-9a-fA-FOQlIo@/S]{12}$"#)
 
     /// A function or method called with its arguments and nothing after them but punctuation:
     /// `is_valid(form)`, `check.strength(pw);`; or a subscript of a name, as code reads a setting

@@ -700,7 +700,7 @@ struct SecretScan {
     /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
     static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
 
-    /// (OCR may put a space after the colon: `-u deploy: qMhn5?M%t`.)
+    /// (OCR may put a space after the colon, `-u deploy: qMhn5?M%t`, or before it, `login=tomas :…`.)
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
@@ -710,7 +710,7 @@ struct SecretScan {
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
     /// OCR may read the `--` as a dash, `—proxy-auth`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["']?\{?[^\s:"'{}]{1,64}\}?:) ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["']?\{?[^\s:"'{}]{1,64}\}? ?:) ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

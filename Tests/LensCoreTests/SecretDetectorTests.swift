@@ -1427,6 +1427,14 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/chrony.keys\n1 = SHA256 HEX:9C2E7A4F1B8D3E6A0C5F2B9D4E7A1C3F8E2D5B7A9C1E3F5A7B9D2C4E6F8A1B3C", kind: .apiKey, value: "9C2E7A4F1B8D3E6A"),
         Case(text: "$ drush user:password svc sync \"“Qx7mLz2RtV9\"\n[success] Changed password for svc_sync.", kind: .password, value: "Qx7mLz2RtV9"),
         Case(text: "define( 'NONCE_SALT'’, \"Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT' );", kind: .apiKey, value: "Qx7{Lm]zR2t"),
+        // (2619, 2621, 2523 and 2319, scored unseen with 9936c9e's rules, then read: a Laravel key
+        // whose first `0` OCR read as `@`, VyOS's `plaintext-password`, `etcdetl`, Squid's
+        // `login=user :…`, a `cargo login` token split with scraps.)
+        Case(text: "$ php artisan key:generate --show\nbase64: @Qx7mLz2RtV9kWp4NcBdHsFg+yTaKqWmPZx3nVb8rT1=", kind: .apiKey, value: "Qx7mLz2RtV9kWp4N"),
+        Case(text: "configure\nset system login user lena authentication plaintext-password -Qx7?mLz2\ncommit ; save", kind: .password, value: "-Qx7?mLz2"),
+        Case(text: "$ etcdetl put /config/shop/db_password 'Qx7mLz2RtV9kWp’\nOK", kind: .password, value: "Qx7mLz2RtV9kWp"),
+        Case(text: "cache_peer proxy.acme.io parent 3128 0 no-query default login=ops :Qx7mLz2R-tV9kWp\nnever_direct allow all", kind: .password, value: "Qx7mLz2R-tV9kWp"),
+        Case(text: "$ cargo Login cioQxZmLzPRtVkWpTNcBdH sFgJyTaKqW j F8\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "sFgJyTaKqW"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1957,6 +1965,7 @@ struct SecretDetectorTests {
         "hashed_password = users.get(username)",
         "artifactory:_password=AP6xxxxxx",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\n$6S9TxQamNpnNU7dJLe$FKzt67L8dj JAJIcuX2/bT3C2AViTO1DsusJZAgRos3 .MsdkJOrjzVoJarMghsK4vhSkqPIeaj3iisfqgotLyomzv",
+        "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026-11-07T10:12+0000 Apikey -39cb19f2-dbb2-1311-ce83-726c5/6aacfd",
     ]
 
     @Test(arguments: negatives)
