@@ -200,6 +200,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "EXEC of credential calls", make: repeated("EXEC sp_addlogin 'a', 'Vb7qLm2Xz9', 'b', ")),
         Kind(name: "NTP keys and Exim lines", make: headed("$ cat /etc/ntp.keys passwd.client userlist\n", "1 MD5 Vb7qLm2Xz9\n\"a\" \"Vb7qLm2Xz9\"\na:b: Vb7q Lm2Xz9\n")),
         Kind(name: "Bundler and Postfix pairs", make: repeated("bundle config set a.io u:Vb7qLm2Xz9 password_maps = static:u:Vb7qLm2Xz9 ")),
+        // (The thirtieth round's: a password's rest on the next line, a directive's value split
+        // once beside an exported name split twice, a user's name split before its password.)
+        Kind(name: "wrapped password rests", make: repeated("set system login user ana authentication plaintext-password Vb7q\nLm2Xz9_K\n")),
+        Kind(name: "split directives, exported words", make: repeated("bindpw -Vb7qLm2 Xz9K\nexport OP SESSION acme=\"Vb7qLm2Xz9Kw4NcB\"\n")),
+        Kind(name: "users split before a password", make: repeated("drush user:password svc sync \"Vb7qLm2Xz9\" ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),
