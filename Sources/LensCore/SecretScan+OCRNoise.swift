@@ -501,11 +501,12 @@ extension SecretScan {
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if caseOf(identifier) == 2, caseOf(word) == 1, separatorAfterWord == "=", match.text.hasSuffix(word + separatorAfterWord),
-                          identifier.contains("_") || match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }) != nil {
+                          case let exported = identifier.contains("_") ? nil : match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }),
+                          identifier.contains("_") || exported != nil {
                     // A capitals name's suffix in small letters, glued to its `=` (1Password's
                     // `OP_SESSION_acme=`, `DB_PASSWORD_prod=`), its `_` read as a space. (Both `_`
                     // of an exported one too: `export OP SESSION acme=`.)
-                    if !identifier.contains("_"), let before = match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }) { identifier = before + "_" + identifier }
+                    if let exported { identifier = exported + "_" + identifier }
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if word.lowercased() == "value" {

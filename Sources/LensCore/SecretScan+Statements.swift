@@ -393,12 +393,13 @@ extension SecretScan {
         guard mentions("pass", "pw", "auth") else { return [] }
         return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
             guard let name = match[1], var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
-            if let space = value.firstIndex(of: " ") {
+            let pieces = value.split(separator: " ")
+            if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
-                guard value.split(separator: " ").allSatisfy({ $0.filter { $0.isLetter || $0.isNumber }.count >= 2 }), !"=:".contains(value.first ?? "="),
-                      !isSentenceWord((range.lowerBound, range.lowerBound + value[..<space].utf8.count)),
-                      !isSentenceWord((range.lowerBound + value[...space].utf8.count, range.upperBound)) else { return nil }
-                value.remove(at: space)
+                guard !"=:".contains(value.first ?? "="), pieces.allSatisfy({ piece in
+                    piece.filter { $0.isLetter || $0.isNumber }.count >= 2 && Self.sentenceWord.firstMatch(in: String(piece)) == nil
+                }) else { return nil }
+                value = pieces.joined()
                 guard value.count >= 8, Self.looksLikeSecretOnItsOwn(value) else { return nil }
             }
             guard value.count >= 6,
