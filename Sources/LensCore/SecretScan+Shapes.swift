@@ -409,13 +409,16 @@ extension SecretScan {
             let start = index
             // (OCR may split it with spaces, or read a glyph as `@`, `[` or `|`; a Salesforce
             // session holds dots.)
-            var spaces = 0
+            // (A glyph OCR added after the line's last one, `…VKCIPs8&`, ends the piece.)
+            var spaces = 0, junkAtEnd = false
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
                     spaces += 1
                 } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
-                    return result
+                    guard index > start, Self.isAlphanumeric(utf8[index - 1]), index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) else { return result }
+                    junkAtEnd = true
+                    break
                 }
                 index += 1
             }
@@ -452,7 +455,7 @@ extension SecretScan {
                       }) else { break }
             }
             result.end = end
-            if isLastLine { break }
+            if isLastLine || junkAtEnd { break }
             previousLength = length
         }
         return result

@@ -407,6 +407,14 @@ extension SecretScan {
                first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]) {
                 return nil
             }
+            // (Nor an option's value the terminal wrapped at the space before it: `… --token-file
+            // /run/secrets/runner --name` / `runner-01`, a command line 80 bytes or more that ends with
+            // a long option, then a name alone on the next line: small letters, digits, `-` and `_`.)
+            if match.end - match.start >= 80, endsWithLongOption(match.end - 1), let first = piece(from: start, maximumSpaces: 0),
+               utf8[first.end..<lineEnd].allSatisfy(Self.isSpace), (0x61...0x7A).contains(utf8[first.start]),
+               utf8[first.start..<first.end].allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) {
+                return nil
+            }
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
             // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
@@ -426,6 +434,16 @@ extension SecretScan {
                     || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
+    }
+
+    /// Whether the line that ends at `lineEnd` (its line break) ends with a long option, ` --name`.
+    func endsWithLongOption(_ lineEnd: Int) -> Bool {
+        var index = lineEnd
+        while index > 0, Self.isSpace(utf8[index - 1]) || utf8[index - 1] == 0x0D { index -= 1 }
+        let end = index
+        while index > 0, Self.isLetter(utf8[index - 1]) || utf8[index - 1] == 0x2D { index -= 1 }
+        return end - index >= 4 && utf8[index] == 0x2D && utf8[index + 1] == 0x2D && Self.isLetter(utf8[index + 2])
+            && index > 0 && Self.isSpace(utf8[index - 1])
     }
 
     /// Whether the line at `start` is a token whose first glyphs OCR read as a short word

@@ -189,17 +189,39 @@ struct SecretScan {
         ("token", #"[a-z]{2,8}_(?:[a-z]{2,8}_|[A-Za-z0-9]{4,24}_)?[A-Za-z0-9]{30,}"#),
     ]
 
+    /// Every provider's key, in one pattern without capture groups: ICU copies each group's slots
+    /// whenever it tries an alternative, which with a group per provider was half the pattern's
+    /// time. ``providerLabel(of:in:)`` names the provider of a match.
     static let providerMatcher = TextMatcher(
-        #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
+        #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(?:\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
+    /// Each provider's pattern alone, as the combined one ends it.
+    static let providerPatterns = providers.map { TextMatcher(#"(?:"# + $0.pattern + #")(?![A-Za-z0-9_\-])"#) }
+
+    /// The provider whose pattern `match` of ``providerMatcher`` in `text` is: the first whose
+    /// pattern matches there, to the same end (the alternative the combined pattern took).
+    static func providerLabel(of match: TextMatcher.Match, in text: String) -> String? {
+        guard let whole = match.groupRanges.first else { return nil }
+        let range = NSRange(location: whole.location, length: (text as NSString).length - whole.location)
+        let index = providerPatterns.firstIndex { pattern in
+            pattern.regex.firstMatch(in: text, options: [.anchored, .withTransparentBounds], range: range).map { NSMaxRange($0.range) == NSMaxRange(whole) } ?? false
+        }
+        return index.map { providers[$0].label }
+    }
 
     func providerKeys() -> [Secret] {
         // Each key lies within one long run; a 2FA URI (`?secret=…&issuer=`) is matched in the whole text.
         var matches: [TextMatcher.Match] = []
         if mentions("otpauth") {
-            matches = Self.providerMatcher.matches(in: text)
+            matches = Self.providerMatcher.matches(in: text).map { match in
+                var match = match
+                match.groups = [match.text, Self.providerLabel(of: match, in: text)]
+                return match
+            }
         } else {
             for run in longRuns {
-                for var match in Self.providerMatcher.matches(in: slice(run.lowerBound, run.upperBound)) {
+                let piece = slice(run.lowerBound, run.upperBound)
+                for var match in Self.providerMatcher.matches(in: piece) {
+                    match.groups = [match.text, Self.providerLabel(of: match, in: piece)]
                     match.start += run.lowerBound
                     match.end += run.lowerBound
                     matches.append(match)
@@ -207,8 +229,7 @@ struct SecretScan {
             }
         }
         return matches.compactMap { match in
-            guard let index = (1...Self.providers.count).first(where: { match[$0] != nil }) else { return nil }
-            let label = Self.providers[index - 1].label
+            guard let label = match[1] else { return nil }
             // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
             guard Set(match.text.suffix(16)).count > 3 else { return nil }
             // (OCR may read a character into `secret=`: `secret-=`.)
@@ -671,7 +692,7 @@ struct SecretScan {
             // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
             // Bearer …` names a header).
             if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
-            let closing = match.text.reversed().prefix(while: { "'\"}".contains($0) }).count
+            let closing = String(match.text.reversed().prefix(while: { "'\"}‘’“”".contains($0) })).utf8.count
             let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))
         }
@@ -709,8 +730,9 @@ struct SecretScan {
     /// (OCR may put a stray glyph before its capital, `lLogin=`);
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
-    /// OCR may read the `--` as a dash, `—proxy-auth`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["']?\{?[^\s:"'{}]{1,64}\}? ?:) ?["']?\{?([^\s"'{}]{3,128}?)\}?["']?(?=[\s,;]|$)"#)
+    /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
+    /// `--user ‘'admin@acme.io:…'`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

@@ -205,6 +205,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "wrapped password rests", make: repeated("set system login user ana authentication plaintext-password Vb7q\nLm2Xz9_K\n")),
         Kind(name: "split directives, exported words", make: repeated("bindpw -Vb7qLm2 Xz9K\nexport OP SESSION acme=\"Vb7qLm2Xz9Kw4NcB\"\n")),
         Kind(name: "users split before a password", make: repeated("drush user:password svc sync \"Vb7qLm2Xz9\" ")),
+        // (The thirty-first round's: a long command that ends with an option, its value on the next
+        // line; a key's wrapped rest that ends in a glyph; a `--user` pair after a doubled quote.)
+        Kind(name: "options wrapped before names", make: repeated("$ a register --token-file /run/secrets/r --instance https://git.acme.io --name\nrunner-01\n")),
+        Kind(name: "wrapped keys ending in a glyph", make: repeated("--api-key sk_live_Vb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh\nVb7qLm2Xz9Kw4NcBdHsF&\n")),
+        Kind(name: "user pairs after doubled quotes", make: repeated("--user \u{2018}'ana@acme.io:Vb7qLm2Xz9' ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -28,7 +28,9 @@ struct ExtractionBoundsTests {
                             "EXEC sp_addlogin 'a', '", "1 MD5 Xk2#Lm9Q # ntp.keys\n", "a:b: Xk2#Lm9Q passwd.client\n", "\"a\" \"Xk2#Lm9Q\" userlist\n",
                             "bundle config a.io u:", "password_maps = static:u:", "-p 'Xk2#Lm9Qw' -c 'Xk2#Lm9Qv' ",
                             "set a b c d e f g h i j k l m n o p q r s t u v plaintext-password Xk2#\nLm9Q_K\n", "bindpw -Xk2#Lm9 Qw\n",
-                            "export OP SESSION a=", "drush user:password a b "])
+                            "export OP SESSION a=", "drush user:password a b ",
+                            "$ a --token-file b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 --name\nrunner-01\n",
+                            "--api-key sk_live_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7qLm2Xz9Kw4NcB&\n", "--user \u{2018}'a@b.io:"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -1435,6 +1435,10 @@ struct SecretDetectorTests {
         Case(text: "$ etcdetl put /config/shop/db_password 'Qx7mLz2RtV9kWp’\nOK", kind: .password, value: "Qx7mLz2RtV9kWp"),
         Case(text: "cache_peer proxy.acme.io parent 3128 0 no-query default login=ops :Qx7mLz2R-tV9kWp\nnever_direct allow all", kind: .password, value: "Qx7mLz2R-tV9kWp"),
         Case(text: "$ cargo Login cioQxZmLzPRtVkWpTNcBdH sFgJyTaKqW j F8\nLogin token for ‘crates-io* saved", kind: .apiKey, value: "sFgJyTaKqW"),
+        // (2623, 2625, 2525 and 2427, scored unseen with 82f3dfe's rules, then read: a key's wrapped
+        // rest with a glyph OCR added at its end, curl's `--user` pair after a quote OCR doubled.)
+        Case(text: "$ stripe login --api-key sk_live_Qx7mLz2RtV9kWp4NcBdHsFg @JyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTu\nVw4XyZa6BcDe8FgHi9Jk&\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "Vw4XyZa6BcDe8FgHi9Jk"),
+        Case(text: "$ curl --url 'smtps://smtp.acme.io:465' --ssl-reqd \\\n--mail-from ops@acme.io --mail-rcpt bo@acme.io \\\n--user ‘'ops@acme.io:Qx7mLz2RtV9k' -T mail.txt", kind: .password, value: "Qx7mLz2RtV9k"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1957,6 +1961,7 @@ struct SecretDetectorTests {
         "Pre-Shared Key:    ••••••••••••",
         "smtp_sasl_password_ maps = hash:/etc/postfix/sasl_passwd",
         "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name run\nner-01\nINFO Runner registered successfully.",
+        "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name\nbuild-07\nINFO Runner registered successfully.",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS6$DWSKMXZYm1k L2Wsn$kHbascTHM LWNQ6AMmvr tf/VPird . y6/j JXVbre4GKsmbxwnThHeXLBO429M6ct/L6CuKO11r61R1MekTZ4n3H1",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS$6$rm1Ts6Ty8IYORX6V$SmB8yssjritjwl5w. 389 L2wDEbKHQ8hd20D5a7. anUkkpJms2jeaHCQ1. LKtMYO. VOSbWCBW/x . THZ. BogQBW/Gm",
         "user ana { authentication { encrypted-password \"$6SanukiVRGS$rwr.izBfUq9Yay8SpDWuRam8XgpLInYAZyuN7mOP/0aZ9OAHsysz7YwX\nYgwSwed0/0c5Z9SIEpc1LEe6fFbmil” } }",
