@@ -139,6 +139,12 @@ extension SecretScan {
         guard opening > 0 else { return nil }
         var end = start + opening
         while end < argument.end, !isClosingQuote(at: end) { end += 1 }
+        // A literal of one piece that no quote closes before the comma after it: OCR read its
+        // closing quote as that comma (`'svc', '5Jyynuj*7WUhB, :login)`).
+        if end == argument.end, end - (start + opening) >= 6, end < utf8.count, utf8[end] == 0x2C,
+           !utf8[(start + opening)..<end].contains(where: Self.isSpace) {
+            return (start + opening, end)
+        }
         guard end < argument.end, end > start + opening else { return nil }
         func isLiteralsEnd(_ rest: String) -> Bool {
             rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()")

@@ -379,7 +379,15 @@ extension SecretScan {
     /// (`firebase login:ci` prints its token so). At most 16 lines.
     func wrapped(_ secret: Secret) -> Secret {
         if secret.kind == .password { return wrappedPassword(secret) }
-        guard secret.kind == .apiKey, secret.end - secret.start >= 32 else { return secret }
+        guard secret.kind == .apiKey else { return secret }
+        // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
+        // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
+        let lines = wrappedLines(secret)
+        return lines.end > secret.end ? lines : wrappedPassword(secret)
+    }
+
+    func wrappedLines(_ secret: Secret) -> Secret {
+        guard secret.end - secret.start >= 32 else { return secret }
         var lineStart = secret.start
         while lineStart > 0, Self.isSpace(utf8[lineStart - 1]) { lineStart -= 1 }
         // A key after its label (`Access Token     00D…`) that ends its line goes on under it when
@@ -476,7 +484,8 @@ extension SecretScan {
     /// characters from the line's start) and the next line holds one piece alone, a password's
     /// rest (a digit, a symbol or a capital after a small letter in it; no quote), not a word or a prompt:
     /// a terminal wrapped the command inside its value (`… authentication-password *Ag9S` /
-    /// `dmZMt_K`). Nil otherwise.
+    /// `dmZMt_K`). The command's options may follow the piece (`tbhkUa9xjc --name runner-01`).
+    /// Nil otherwise.
     func wrappedRest(after valueEnd: Int, of value: String) -> Int? {
         var lineBreak = valueEnd
         while lineBreak < utf8.count, Self.isSpace(utf8[lineBreak]) { lineBreak += 1 }
@@ -487,8 +496,13 @@ extension SecretScan {
         guard let rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
         var end = rest.end
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
+        // (The options after it: what follows is pieces to the line's end, the first an option.)
+        let optionsFollow = end < utf8.count && !Self.isLineBreak(utf8[end]) && end > rest.end
+            && piecesToLineEnd(from: end, atMost: 16, maximumSpaces: .max).map { pieces in
+                pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
+            } ?? false
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]), !isSentenceWord(rest), !">$#%:".utf8.contains(utf8[rest.end - 1]),
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !">$#%:".utf8.contains(utf8[rest.end - 1]),
               case let bytes = utf8[rest.start..<rest.end], !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= 2,
               Self.isPasswordValue(value + slice(rest.start, rest.end), quoted: false) else { return nil }

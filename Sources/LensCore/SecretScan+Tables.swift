@@ -415,6 +415,12 @@ extension SecretScan {
                utf8[first.start..<first.end].allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) {
                 return nil
             }
+            // (Nor a line that goes on with a long option, wherever the terminal wrapped the command:
+            // `… --token-file /run/secre` / `ts/runner --name runner-01`.)
+            if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: .max),
+               pieces.dropFirst().contains(where: { $0.end - $0.start >= 3 && utf8[$0.start] == 0x2D && utf8[$0.start + 1] == 0x2D && Self.isLetter(utf8[$0.start + 2]) }) {
+                return nil
+            }
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
             // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
@@ -527,7 +533,12 @@ extension SecretScan {
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
         var found: [Secret] = []
         for match in Self.credentialFilePrinting.matches(in: text) {
-            var lineStart = match.end, printed = 0
+            var lineStart = match.end, printed = 0, filled = 0
+            var previous: (start: Int, end: Int)?
+            // vsftpd's virtual users (`virtual_users.txt`, `vusers.txt`, the file `db_load -T -t hash`
+            // reads): a user's name on one line, its password on the next, whatever it looks like.
+            let command = lowered[match.start..<match.end]
+            let alternating = Self.holds(command, Array("virtual_users".utf8)) || Self.holds(command, Array("vusers".utf8))
             // (After a user's `$` prompt, a line starting `# ` is the file's comment, not root's prompt.)
             let mark = utf8[match.start..<match.end].first { !Self.isSpace($0) }
             for _ in 0..<8 where lineStart < utf8.count {
@@ -542,6 +553,18 @@ extension SecretScan {
                 guard start < lineEnd else { continue }
                 // The next prompt ends what the file printed.
                 if isPrompt(at: start), !(utf8[start] == 0x23 && mark != 0x23) { break }
+                filled += 1
+                // (Under a line that is a user's name alone: one piece of a name's characters. A
+                // user's own config, `virtual_users/ana`, holds `local_root=…` lines.)
+                defer { previous = (start, lineEnd) }
+                if alternating, filled % 2 == 0, let above = previous,
+                   utf8[above.start..<above.end].reversed().drop(while: Self.isSpace).allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) }),
+                   let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+                   case let value = squeezed(start, last.end), (4...64).contains(value.count), !value.contains("="), !Self.isPlaceholder(value) {
+                    printed += 1
+                    found.append(secret(.password, nil, start, last.end))
+                    continue
+                }
                 // A line of three fields (davfs2's `secrets`: `https://…/dav/  ana  E9inovNxp3W0g`, a
                 // place, a user, a password): its last, when the first is a place (an address, a
                 // path, a host: a `/` or a `.` in it) and the last looks like a password (letters and

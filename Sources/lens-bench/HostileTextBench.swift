@@ -210,6 +210,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "options wrapped before names", make: repeated("$ a register --token-file /run/secrets/r --instance https://git.acme.io --name\nrunner-01\n")),
         Kind(name: "wrapped keys ending in a glyph", make: repeated("--api-key sk_live_Vb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh\nVb7qLm2Xz9Kw4NcBdHsF&\n")),
         Kind(name: "user pairs after doubled quotes", make: repeated("--user \u{2018}'ana@acme.io:Vb7qLm2Xz9' ")),
+        // (The thirty-second round's: vsftpd's virtual users, Exim's hosts split at a dot, a call's
+        // password closed by a comma, a key's rest before the command's next option.)
+        Kind(name: "virtual users and Exim hosts", make: headed("$ cat /etc/vsftpd/vusers.txt passwd.client\n", "ana\nVb7qLm2Xz9\nsmtp.acme. io:ops:Vb7qLm2Xz9\n")),
+        Kind(name: "call passwords closed by commas", make: repeated("Net::SMTP.start('a', 587, 'b', 'c', 'Vb7qLm2Xz9, :login) ")),
+        Kind(name: "key rests before options", make: repeated("$ a register --no-interactive --instance https://git.acme.io --token Vb7qLm2Xz9Kw4NcBdHsFgJyTa\nKqWmPZx3nV --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1439,6 +1439,14 @@ struct SecretDetectorTests {
         // rest with a glyph OCR added at its end, curl's `--user` pair after a quote OCR doubled.)
         Case(text: "$ stripe login --api-key sk_live_Qx7mLz2RtV9kWp4NcBdHsFg @JyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTu\nVw4XyZa6BcDe8FgHi9Jk&\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "Vw4XyZa6BcDe8FgHi9Jk"),
         Case(text: "$ curl --url 'smtps://smtp.acme.io:465' --ssl-reqd \\\n--mail-from ops@acme.io --mail-rcpt bo@acme.io \\\n--user ‘'ops@acme.io:Qx7mLz2RtV9k' -T mail.txt", kind: .password, value: "Qx7mLz2RtV9k"),
+        // (2627, 2629, 2527 and 2429, scored unseen with e518d2e's rules, then read: every
+        // second line of vsftpd's virtual users, Exim's host split after a dot, a call's password
+        // whose closing quote OCR read as the comma after it.)
+        Case(text: "$ sudo cat /etc/vsftpd/vusers.txt\nana\nqw-R_TZmon5\nbackup\nZk8rWq2mTpL5", kind: .password, value: "qw-R_TZmon5"),
+        Case(text: "$ sudo cat /etc/exim4/passwd.client\nmail.acme. io:svc:7-xQ_mzTRk2", kind: .password, value: "7-xQ_mzTRk2"),
+        Case(text: "Net::SMTP.start('mail.acme.io', 587, 'acme.io', 'svc', 'Zk8rWq2mTpL5, :login) do |smtp|", kind: .password, value: "Zk8rWq2mTpL5"),
+        // (And a token's rest at the next line's start, before the command's next option.)
+        Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token Qx7mLz2RtV9kWp4NcBdHsFgJyTa\nKqWmPZx3nV --name build-07\nINFO Runner registered successfully.", kind: .apiKey, value: "KqWmPZx3nV"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1962,6 +1970,9 @@ struct SecretDetectorTests {
         "smtp_sasl_password_ maps = hash:/etc/postfix/sasl_passwd",
         "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name run\nner-01\nINFO Runner registered successfully.",
         "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secrets/runner --name\nbuild-07\nINFO Runner registered successfully.",
+        "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token-file /run/secre\nts/runner --name build-07\nINFO Runner registered successfully.",
+        "$ sudo cat /etc/vsftpd/vusers.txt\nana\n********\nbackup\nchangeme",
+        "$ sudo cat /etc/vsftpd/virtual_users/ana\nlocal_root=/srv/ftp/ana\nwrite_enable=YES",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS6$DWSKMXZYm1k L2Wsn$kHbascTHM LWNQ6AMmvr tf/VPird . y6/j JXVbre4GKsmbxwnThHeXLBO429M6ct/L6CuKO11r61R1MekTZ4n3H1",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\nS$6$rm1Ts6Ty8IYORX6V$SmB8yssjritjwl5w. 389 L2wDEbKHQ8hd20D5a7. anUkkpJms2jeaHCQ1. LKtMYO. VOSbWCBW/x . THZ. BogQBW/Gm",
         "user ana { authentication { encrypted-password \"$6SanukiVRGS$rwr.izBfUq9Yay8SpDWuRam8XgpLInYAZyuN7mOP/0aZ9OAHsysz7YwX\nYgwSwed0/0c5Z9SIEpc1LEe6fFbmil” } }",
