@@ -383,7 +383,7 @@ extension SecretScan {
         // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
         // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
         let lines = wrappedLines(secret)
-        return lines.end > secret.end ? lines : wrappedPassword(secret)
+        return lines.end > secret.end ? lines : wrappedPassword(secret, isKey: true)
     }
 
     func wrappedLines(_ secret: Secret) -> Secret {
@@ -473,8 +473,8 @@ extension SecretScan {
 extension SecretScan {
     /// `secret` and the next line's piece, when it is a password that ends a long line and the
     /// next line holds the rest of it alone (``wrappedRest(after:of:)``).
-    func wrappedPassword(_ secret: Secret) -> Secret {
-        guard let end = wrappedRest(after: secret.end, of: squeezed(secret.start, secret.end)) else { return secret }
+    func wrappedPassword(_ secret: Secret, isKey: Bool = false) -> Secret {
+        guard let end = wrappedRest(after: secret.end, of: squeezed(secret.start, secret.end), isKey: isKey) else { return secret }
         var result = secret
         result.end = end
         return result
@@ -485,8 +485,8 @@ extension SecretScan {
     /// rest (a digit, a symbol or a capital after a small letter in it; no quote), not a word or a prompt:
     /// a terminal wrapped the command inside its value (`… authentication-password *Ag9S` /
     /// `dmZMt_K`). The command's options may follow the piece (`tbhkUa9xjc --name runner-01`).
-    /// Nil otherwise.
-    func wrappedRest(after valueEnd: Int, of value: String) -> Int? {
+    /// A key's rest may be letters alone, both cases (`yyemWANYcm`). Nil otherwise.
+    func wrappedRest(after valueEnd: Int, of value: String, isKey: Bool = false) -> Int? {
         var lineBreak = valueEnd
         while lineBreak < utf8.count, Self.isSpace(utf8[lineBreak]) { lineBreak += 1 }
         guard lineBreak < utf8.count, utf8[lineBreak] == 0x0A || utf8[lineBreak] == 0x0D, valueEnd >= 60,
@@ -504,7 +504,7 @@ extension SecretScan {
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
         guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !">$#%:".utf8.contains(utf8[rest.end - 1]),
               case let bytes = utf8[rest.start..<rest.end], !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
-              bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= 2,
+              bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
               Self.isPasswordValue(value + slice(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
     }

@@ -731,8 +731,8 @@ struct SecretScan {
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
     /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
-    /// `--user ‘'admin@acme.io:…'`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
+    /// `--user ‘'admin@acme.io:…'`; and split the user's host after a dot, `ops@acme. io:…`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?<=\.) [^\s:"'‘’“”{}]{1,64})?\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

@@ -215,6 +215,10 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "virtual users and Exim hosts", make: headed("$ cat /etc/vsftpd/vusers.txt passwd.client\n", "ana\nVb7qLm2Xz9\nsmtp.acme. io:ops:Vb7qLm2Xz9\n")),
         Kind(name: "call passwords closed by commas", make: repeated("Net::SMTP.start('a', 587, 'b', 'c', 'Vb7qLm2Xz9, :login) ")),
         Kind(name: "key rests before options", make: repeated("$ a register --no-interactive --instance https://git.acme.io --token Vb7qLm2Xz9Kw4NcBdHsFgJyTa\nKqWmPZx3nV --name r\n")),
+        // (The thirty-third round's: a user's host split at a dot, cracked hashes whose `$` OCR read
+        // as `S`, stored hashes with a `§` for a `$`.)
+        Kind(name: "split user hosts and S-hashes", make: headed("$ hashcat --show\n", "--user \u{2018}a@acme. io:Vb7qLm2Xz9' \nSkrb5tgs$23$*a$B$c*$0f1e2d3c4b5a6978$...ab: Vb7qLm2Xz9\n")),
+        Kind(name: "stored hashes with a section sign", make: repeated("encrypted-password \"$6$Kq2mTp9R\u{00A7}.x|Zk8rWq2mTpL5xYv3NcBdHsFgJyTaQe7uIoPzXc\"\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),
