@@ -103,8 +103,8 @@ extension SecretScan {
     static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
     /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
     /// static:user:password`; the password follows the user. (OCR may put spaces after the colons,
-    /// and read the `_` before `maps` as a space.)
-    static let staticPasswordMap = TextMatcher(#"(?i)password[_ ]maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
+    /// and read the `_` before `maps` as a space, or put one after it: `password_ maps`.)
+    static let staticPasswordMap = TextMatcher(#"(?i)password(?:_ ?| )maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
     /// Exim's `passwd.client`: `host:user:password` (the host may be a pattern, `*.mail.acme.io`);
     /// group 1 the password, to the line's end. (OCR may put spaces after the colons and inside it,
     /// and beside a dot of the host: `smtp.acme. io`.)
@@ -309,7 +309,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("password_maps", "password maps") {
+        if mentions("password_maps", "password maps", "password_ maps") {
             for match in Self.staticPasswordMap.matches(in: text) {
                 guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)

@@ -1453,6 +1453,11 @@ struct SecretDetectorTests {
         Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token Zk8rWq2mTpL5xYv3NcBdHsFgJyTaQe\nkqvmRTNZpw --name build-07\nINFO Runner registered successfully.", kind: .apiKey, value: "kqvmRTNZpw"),
         Case(text: "$ curl --url 'smtps://mail.acme.io:465' --ssl-reqd \\\n--user ‘svc@acme. io:Zk8rWq2mTp-' -T mail.txt", kind: .password, value: "Zk8rWq2mTp-"),
         Case(text: "$ hashcat -m 13100 spn.txt --show\nSkrb5tgs$23$*svc_web$ACME.IO$HTTP/web01*$0f1e2d3c4b5a69788796a5b4c3d2e1f0$...a1b2c3d4e5f6: QwErTy7uIoPzXc", kind: .password, value: "QwErTy7uIoPzXc"),
+        // (2637 and 2433, scored unseen with f3e56ad's rules, then read: Postfix's `password_ maps`,
+        // an MD5 whose `1` OCR read as `i`, a PHP constant whose closing `;` OCR read as `5`.)
+        Case(text: "$ postconf -n | grep sasl\nsmtp_sasl_password_ maps = static:svc@acme.io:Qx7mLz&! 2RtV", kind: .password, value: "Qx7mLz&!"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\ndiae763ed10f9984f411ada4950cce4e: Zk8rWq2 mTpL5xY", kind: .password, value: "Zk8rWq2"),
+        Case(text: "define( 'AUTH_SALT', '+1Q&7m*Kbqf8oo$chfnfeZ#0BVX}qP kxnrmf&ijZ*L%5t .FC$hGMTt~5, ]5t;W:' )5", kind: .apiKey, value: "+1Q&7m*Kbqf8oo$chfnfeZ#0BVX}qP"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
