@@ -378,12 +378,12 @@ extension SecretScan {
     /// characters (OCR may split it with a space or two): a terminal wraps a long token
     /// (`firebase login:ci` prints its token so). At most 16 lines.
     func wrapped(_ secret: Secret) -> Secret {
-        if secret.kind == .password { return wrappedPassword(secret) }
+        if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
         // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
         // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
         let lines = wrappedLines(secret)
-        return lines.end > secret.end ? lines : wrappedPassword(secret, isKey: true)
+        return lines.end > secret.end ? lines : withWrappedRest(secret)
     }
 
     func wrappedLines(_ secret: Secret) -> Secret {
@@ -471,10 +471,10 @@ extension SecretScan {
 }
 
 extension SecretScan {
-    /// `secret` and the next line's piece, when it is a password that ends a long line and the
-    /// next line holds the rest of it alone (``wrappedRest(after:of:)``).
-    func wrappedPassword(_ secret: Secret, isKey: Bool = false) -> Secret {
-        guard let end = wrappedRest(after: secret.end, of: squeezed(secret.start, secret.end), isKey: isKey) else { return secret }
+    /// `secret` and the next line's piece, when it is a password or a key that ends a long line
+    /// and the next line starts with the rest of it (``wrappedRest(after:of:isKey:)``).
+    func withWrappedRest(_ secret: Secret) -> Secret {
+        guard let end = wrappedRest(after: secret.end, of: squeezed(secret.start, secret.end), isKey: secret.kind == .apiKey) else { return secret }
         var result = secret
         result.end = end
         return result

@@ -191,45 +191,43 @@ struct SecretScan {
 
     /// Every provider's key, in one pattern without capture groups: ICU copies each group's slots
     /// whenever it tries an alternative, which with a group per provider was half the pattern's
-    /// time. ``providerLabel(of:in:)`` names the provider of a match.
+    /// time. ``providerLabel(of:in:_:)`` names the provider of a match.
     static let providerMatcher = TextMatcher(
         #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(?:\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
     /// Each provider's pattern alone, as the combined one ends it.
     static let providerPatterns = providers.map { TextMatcher(#"(?:"# + $0.pattern + #")(?![A-Za-z0-9_\-])"#) }
 
     /// The provider whose pattern `match` of ``providerMatcher`` in `text` is: the first whose
-    /// pattern matches there, to the same end (the alternative the combined pattern took).
-    static func providerLabel(of match: TextMatcher.Match, in text: String) -> String? {
+    /// pattern matches there, to the same end (the alternative the combined pattern took). Each
+    /// is tried on the match and the context its look-arounds see (``NSRegularExpression/results(in:_:options:range:first:)``),
+    /// not the whole text: a run of thousands of keys costs its length, not its square.
+    static func providerLabel(of match: TextMatcher.Match, in text: String, _ ns: NSString) -> String? {
         guard let whole = match.groupRanges.first else { return nil }
-        let range = NSRange(location: whole.location, length: (text as NSString).length - whole.location)
         let index = providerPatterns.firstIndex { pattern in
-            pattern.regex.firstMatch(in: text, options: [.anchored, .withTransparentBounds], range: range).map { NSMaxRange($0.range) == NSMaxRange(whole) } ?? false
+            pattern.regex.results(in: text, ns, options: [.anchored, .withTransparentBounds], range: whole, first: true)
+                .first.map { NSMaxRange($0.range) == NSMaxRange(whole) } ?? false
         }
         return index.map { providers[$0].label }
     }
 
     func providerKeys() -> [Secret] {
         // Each key lies within one long run; a 2FA URI (`?secret=…&issuer=`) is matched in the whole text.
-        var matches: [TextMatcher.Match] = []
-        if mentions("otpauth") {
-            matches = Self.providerMatcher.matches(in: text).map { match in
-                var match = match
-                match.groups = [match.text, Self.providerLabel(of: match, in: text)]
-                return match
-            }
-        } else {
-            for run in longRuns {
-                let piece = slice(run.lowerBound, run.upperBound)
-                for var match in Self.providerMatcher.matches(in: piece) {
-                    match.groups = [match.text, Self.providerLabel(of: match, in: piece)]
-                    match.start += run.lowerBound
-                    match.end += run.lowerBound
-                    matches.append(match)
-                }
+        var matches: [(match: TextMatcher.Match, label: String)] = []
+        func collect(in searched: String, at offset: Int) {
+            let ns = searched as NSString
+            for var match in Self.providerMatcher.matches(in: searched) {
+                guard let label = Self.providerLabel(of: match, in: searched, ns) else { continue }
+                match.start += offset
+                match.end += offset
+                matches.append((match, label))
             }
         }
-        return matches.compactMap { match in
-            guard let label = match[1] else { return nil }
+        if mentions("otpauth") {
+            collect(in: text, at: 0)
+        } else {
+            for run in longRuns { collect(in: slice(run.lowerBound, run.upperBound), at: run.lowerBound) }
+        }
+        return matches.compactMap { match, label in
             // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
             guard Set(match.text.suffix(16)).count > 3 else { return nil }
             // (OCR may read a character into `secret=`: `secret-=`.)

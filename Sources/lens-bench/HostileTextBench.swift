@@ -219,6 +219,9 @@ struct HostileTextBench: ParsableCommand {
         // as `S`, stored hashes with a `§` for a `$`.)
         Kind(name: "split user hosts and S-hashes", make: headed("$ hashcat --show\n", "--user \u{2018}a@acme. io:Vb7qLm2Xz9' \nSkrb5tgs$23$*a$B$c*$0f1e2d3c4b5a6978$...ab: Vb7qLm2Xz9\n")),
         Kind(name: "stored hashes with a section sign", make: repeated("encrypted-password \"$6$Kq2mTp9R\u{00A7}.x|Zk8rWq2mTpL5xYv3NcBdHsFgJyTaQe7uIoPzXc\"\n")),
+        // (Providers' keys one after another in one run: each match's provider is named in its
+        // own window, not by searching the whole run again.)
+        Kind(name: "provider keys in one run", make: repeated("AKIAQYLPMN5HFIQR7ABC/")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -33,7 +33,7 @@ struct ExtractionBoundsTests {
                             "--api-key sk_live_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7qLm2Xz9Kw4NcB&\n", "--user \u{2018}'a@b.io:",
                             "$ cat vusers.txt passwd.client\na\n", "a.b. c:d:", "Net::SMTP.start('a', 1, 'b', 'c', 'Xk2#Lm9Qw, ",
                             "$ a --instance https://git.acme.io/a/b/c/d/e/f/g/h/i/j --token Xk2Lm9QwVb7qLm2Xz9Kw4\nNcBdHs7 --name ",
-                            "--user a@b. c:", "$ hashcat --show\nSkrb5tgs$23$*a$", "encrypted-password \"$6$a\u{00A7}"])
+                            "--user a@b. c:", "$ hashcat --show\nSkrb5tgs$23$*a$", "encrypted-password \"$6$a\u{00A7}", "AKIAQYLPMN5HFIQR7ABC/"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)
