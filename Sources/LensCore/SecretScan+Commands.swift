@@ -34,7 +34,9 @@ extension SecretScan {
     static let snmpCreateUser = TextMatcher(
         #"(?<![A-Za-z0-9_\-])createUser[ \t]+[^\s]{1,64}[ \t]+(?:MD5|SHA[\-0-9]{0,4})[ \t]+(?=(\S))(?:\S{1,128}[ \t]+(?:DES|AES[\-0-9]{0,4})[ \t]+(?=(\S)))?"#)
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
-    /// password ends at the `@` or the argument's end. RMAN names the database first: `rman target sys/…@ORCL`.
+    /// password ends at the argument's last `@` (a connect identifier holds none; a password may,
+    /// or OCR read a `0` of it as one: `sys/j@o&Lq…@ORCL`) or the argument's end. RMAN names the
+    /// database first: `rman target sys/…@ORCL`.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+(?:-[A-Za-z]+|target|catalog|auxiliary))*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/])"#)
     /// A cloud CLI's flag that takes a secret's value (`aws ssm put-parameter … --value`, `az
     /// keyvault secret set … --value`, `aws secretsmanager … --secret-string`), on a line that
@@ -250,8 +252,12 @@ extension SecretScan {
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
             for match in Self.oracleLogin.matches(in: text) {
-                var end = match.end
-                while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x40 { end += 1 }
+                var end = match.end, lastAt: Int?
+                while end < utf8.count, end - match.end < 256, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) {
+                    if utf8[end] == 0x40 { lastAt = end }
+                    end += 1
+                }
+                if let lastAt { end = lastAt }
                 let value = slice(match.end, end)
                 guard value.count >= 3, !Self.isPlaceholder(value), Self.isPasswordValue(value, quoted: true) else { continue }
                 found.append(secret(.password, nil, match.end, end))
@@ -410,9 +416,9 @@ extension SecretScan {
     /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
     /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
-    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, put a space after `HEX:`,
-    /// and a glyph between the id and the type, `1 = SHA256`.)
-    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]+)?(?:M|MD[5S]|SHA(?:1|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
+    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, `SHA1` as `SHAT` or `SHAl`,
+    /// put a space after `HEX:`, and a glyph between the id and the type, `1 = SHA256`.)
+    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]+)?(?:M|MD[5S]|SHA(?:[1lIT|]|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
 
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens,
     /// NTP's keys.

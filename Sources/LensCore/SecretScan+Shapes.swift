@@ -386,6 +386,19 @@ extension SecretScan {
         return lines.end > secret.end ? lines : withWrappedRest(secret)
     }
 
+    /// Whether a line's pieces (`words`, two or more) start as the line at `lineStart` does (its
+    /// first piece, before a value that does not start it): both a number of a few digits
+    /// (`1 SHA1 …`, `2 MD5 …`), or the same short word.
+    func isNextRow(of lineStart: Int, _ words: [(Int, Int)]) -> Bool {
+        var start = lineStart
+        while start > 0, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+        while start < lineStart, Self.isSpace(utf8[start]) { start += 1 }
+        guard words.count >= 2, let first = piece(from: start, maximumSpaces: 0), first.end < lineStart, let next = words.first,
+              case let own = utf8[first.start..<first.end], case let other = utf8[next.0..<next.1], own.count <= 8, other.count <= 8 else { return false }
+        let isNumber = { (bytes: ArraySlice<UInt8>) in bytes.count <= 5 && bytes.allSatisfy { (0x30...0x39).contains($0) } }
+        return isNumber(own) && isNumber(other) || own.elementsEqual(other)
+    }
+
     func wrappedLines(_ secret: Secret) -> Secret {
         guard secret.end - secret.start >= 32 else { return secret }
         var lineStart = secret.start
@@ -453,9 +466,11 @@ extension SecretScan {
             // starts with a key's character, holds no word (`$ aws configure set …` is the next
             // command) and is no hash. (A scrap of four letters OCR split between two
             // machine-made pieces is the key's, `HEkDUqgA8HUeMu Llyj Gepz4xJvnxGs6Igo`.)
+            // (Nor is it the next row of the key's list, that starts as the key's line does: a
+            // number, `1 SHA1 …` / `2 MD5 …`, or the same word.)
             if !startsItsLine {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
-                guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit),
+                guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit), !(round == 0 && isNextRow(of: lineStart, words)),
                       !words.indices.contains(where: { index in
                           isSentenceWord(words[index])
                               && !(index > 0 && index < words.count - 1 && words[index].1 - words[index].0 <= 4
@@ -493,7 +508,14 @@ extension SecretScan {
               !utf8[(valueEnd - 60)..<valueEnd].contains(where: Self.isLineBreak) else { return nil }
         var start = lineBreak + 1
         if utf8[lineBreak] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
-        guard let rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
+        guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
+        // (A key's rest OCR split once or twice, `Tat VQbM6URAT17Z71FVNSqZz6`: its pieces to the
+        // line's end, when together they are as random as a key, 16+ characters with a digit, and
+        // none is an option: `tbhkUa9xjc --name runner-01` is the rest and the command's option.)
+        if isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }), Self.isRandomToken(squeezed(start, last.end)) {
+            rest = (start, last.end)
+        }
         var end = rest.end
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
         // (The options after it: what follows is pieces to the line's end, the first an option.)
@@ -502,11 +524,22 @@ extension SecretScan {
                 pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
             } ?? false
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !">$#%:".utf8.contains(utf8[rest.end - 1]),
-              case let bytes = utf8[rest.start..<rest.end], !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPrompt(rest.start, rest.end),
+              case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
-              Self.isPasswordValue(value + slice(rest.start, rest.end), quoted: false) else { return nil }
+              Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
+    }
+
+    /// Whether a piece is a shell's or a router's prompt: a mark (`>` `$` `#` `%` `:`) after a
+    /// host's, a user's or a path's characters (`ana@srx#`, `~/src$`), or a word in brackets
+    /// (Junos' `[edit]` line above its prompt). A piece with another symbol before its mark is
+    /// none: a password's rest that ends in one (`#2WkIM3k#`).
+    func isPrompt(_ start: Int, _ end: Int) -> Bool {
+        guard end > start else { return false }
+        if end - start >= 3, utf8[start] == 0x5B, utf8[end - 1] == 0x5D, utf8[(start + 1)..<(end - 1)].allSatisfy({ Self.isLetter($0) || $0 == 0x2D || $0 == 0x20 }) { return true }
+        guard ">$#%:".utf8.contains(utf8[end - 1]) else { return false }
+        return utf8[start..<(end - 1)].allSatisfy { Self.isAlphanumeric($0) || "@._-~/:[]()".utf8.contains($0) }
     }
 
     // MARK: - Routers' keys and Redis' AUTH and ACL passwords

@@ -661,6 +661,20 @@ struct SecretScan {
                 }
                 continue
             }
+            // A piece of four or five characters that is no password on its own, a word and a symbol
+            // (`APL!`: OCR dropped the `_` before it and put a space inside `_APL!pf7_f`; not a word
+            // alone, a changelog's `(FLAGS_TO_PASS): Pass "AR=$(AR)".`), when one more
+            // piece ends the line and is no word (a digit or a symbol among two or more letters, not a
+            // version's `v2.1`): the two are the value.
+            if quoted == nil, !isPIN, (4...5).contains(value.count), !value.allSatisfy(\.isLetter), !Self.isPasswordValue(value, quoted: false),
+               let next = piece(from: match.end, maximumSpaces: 1), next.start > match.end, (3...64).contains(next.end - next.start),
+               next.end == utf8.count || Self.isLineBreak(utf8[next.end]),
+               case let rest = slice(next.start, next.end), rest.filter(\.isLetter).count >= 2,
+               rest.reversed().drop(while: { ".,;:!?)".contains($0) }).contains(where: { !$0.isLetter }), !isSentenceWord(next),
+               case let whole = value + rest, Self.isPasswordValue(whole, quoted: false), Self.looksLikeSecretOnItsOwn(whole) {
+                found.append(secret(.password, nil, match.end - value.utf8.count, next.end))
+                continue
+            }
             if isPIN {
                 guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
             } else {
@@ -729,8 +743,9 @@ struct SecretScan {
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
     /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
-    /// `--user ‘'admin@acme.io:…'`; and split the user's host after a dot, `ops@acme. io:…`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?<=\.) [^\s:"'‘’“”{}]{1,64})?\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
+    /// `--user ‘'admin@acme.io:…'`; and split the user's host after a dot, `ops@acme. io:…`, or its
+    /// name beside a `_`, `svc _sync@acme.io:…`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

@@ -222,6 +222,16 @@ struct HostileTextBench: ParsableCommand {
         // (Providers' keys one after another in one run: each match's provider is named in its
         // own window, not by searching the whole run again.)
         Kind(name: "provider keys in one run", make: repeated("AKIAQYLPMN5HFIQR7ABC/")),
+        // (The thirty-fifth round's: Oracle logins with an `@` inside the password, pre-shared keys
+        // split after a word and a `!`, wrapped password rests that end in `#`.)
+        Kind(name: "Oracle logins with @ inside", make: repeated("rman target sys/Vb7q@Lm2X@z9K@ORCL@x@y ")),
+        Kind(name: "pre-shared keys split once", make: repeated("Pre-Shared Key: APL! pf7_f\n")),
+        Kind(name: "wrapped rests ending in #", make: repeated("set snmp v3 usm local-engine user a authentication-password Vb7q!?m\n#Lm2Xz9K#\n")),
+        // (And the same round's: rows of NTP keys, curl's users split beside a `_`, keys' wrapped
+        // rests that OCR split.)
+        Kind(name: "rows of NTP keys", make: headed("$ cat /etc/ntp.keys\n", "1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91\n2 MD5 Vb7qLm2Xz9Kw4NcB\n")),
+        Kind(name: "user names split beside _", make: repeated("--user \u{2018}svc _sync@acme.io:Vb7qLm2Xz9' ")),
+        Kind(name: "split key rests", make: repeated("--api-key sk_test_Vb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTuVw4\nXyZ a6BcDe8FgHi9Jk\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1458,6 +1458,18 @@ struct SecretDetectorTests {
         Case(text: "$ postconf -n | grep sasl\nsmtp_sasl_password_ maps = static:svc@acme.io:Qx7mLz&! 2RtV", kind: .password, value: "Qx7mLz&!"),
         Case(text: "$ hashcat -m 0 hashes.txt --show\ndiae763ed10f9984f411ada4950cce4e: Zk8rWq2 mTpL5xY", kind: .password, value: "Zk8rWq2"),
         Case(text: "define( 'AUTH_SALT', '+1Q&7m*Kbqf8oo$chfnfeZ#0BVX}qP kxnrmf&ijZ*L%5t .FC$hGMTt~5, ]5t;W:' )5", kind: .apiKey, value: "+1Q&7m*Kbqf8oo$chfnfeZ#0BVX}qP"),
+        // (2639, scored unseen with bac3f99's rules, then read: a wrapped password's rest that ends
+        // in `#` as a prompt does, an Oracle password with an `@` in it, a pre-shared key whose
+        // first piece OCR cut off as a word and a `!`.)
+        Case(text: "[edit]\nana@srx# set snmp v3 usm local-engine user backup authentication-sha authentication-password 7Qx!?mz\n#4RtLmV9k#", kind: .password, value: "4RtLmV9k"),
+        Case(text: "$ rman target sys/k@p&MrsCwDMwJ-L@PRODDB\nRecovery Manager: Release 19.0.0.0.0 - Production", kind: .password, value: "MrsCwDMwJ"),
+        Case(text: "Wireless Security\nPre-Shared Key: QTR! zk8_w\nGroup Key Update Interval: 3600 seconds", kind: .password, value: "zk8_w"),
+        // (2641, 2533 and 2435, scored unseen with c2c5838's rules, then read: an NTP key whose
+        // type `SHA1` OCR read as `SHAT`, curl's user split beside its `_`, a key's wrapped rest that
+        // OCR split.)
+        Case(text: "$ sudo cat /etc/ntp.keys\n# keyid type key\n1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3 e5f8a0c4Sd2e6f91", kind: .apiKey, value: "e5f8a0c4Sd2e6f91"),
+        Case(text: "$ curl --url 'smtps://mail.acme.io:465' --ssl-reqd \\\n--user ‘ops _deploy@acme.io:Qx7mLz_vRt9_2' -T mail.txt", kind: .password, value: "Qx7mLz_vRt9_2"),
+        Case(text: "$ stripe login --api-key sk_test_Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTuVw4XyZa6BcDe8\nFgh Jk9LmNoPq2RsTuVw4Xy\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "Jk9LmNoPq2RsTuVw4Xy"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1493,6 +1505,22 @@ struct SecretDetectorTests {
     @Test func theNextCommandUnderAKeyStays() {
         let masked = SecretDetector().masking("$ export GITHUB_TOKEN=ghp_Zq8RkW2mT5xVb7NcLp4HsJd9FgYa3Ue6Qi0O\n$ aws configure set region eu-north-1")
         #expect(masked.text == "$ export GITHUB_TOKEN=[api key: GitHub]\n$ aws configure set region eu-north-1")
+    }
+
+    /// A prompt on the line under a long command that ends in a password is no rest of it; a
+    /// piece with another symbol before its `#` is (`#4RtLmV9k#`).
+    @Test func aPromptUnderAPasswordStays() {
+        let command = "ana@srx# set system login user lena authentication plaintext-password Qx7?mLz2RtV9"
+        #expect(SecretDetector().masking(command + "\nana@srx#").text.hasSuffix("[password]\nana@srx#"))
+        #expect(SecretDetector().masking(command + "\n[edit]").text.hasSuffix("[password]\n[edit]"))
+        #expect(!SecretDetector().masking(command + "\n#4RtLmV9k#").text.contains("4RtLmV9k"))
+    }
+
+    /// The next row of a list of keys is no wrapped rest of the row above: each key is masked
+    /// on its own and each row's id and type stay.
+    @Test func theNextRowOfKeysStays() {
+        let masked = SecretDetector().masking("$ sudo cat /etc/ntp.keys\n1 SHA1 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91\n2 MD5 qRtZmXpLwKjVnBcY")
+        #expect(masked.text == "$ sudo cat /etc/ntp.keys\n1 SHA1 [api key]\n2 MD5 [api key]", "masked as \(masked.text)")
     }
 
     /// The next setting's name after a key is no part of it: each value is masked on its own and
@@ -1994,6 +2022,11 @@ struct SecretDetectorTests {
         "artifactory:_password=AP6xxxxxx",
         "$ openssl passwd -6 -stdin < /run/secrets/new_password\n$6S9TxQamNpnNU7dJLe$FKzt67L8dj JAJIcuX2/bT3C2AViTO1DsusJZAgRos3 .MsdkJOrjzVoJarMghsK4vhSkqPIeaj3iisfqgotLyomzv",
         "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026-11-07T10:12+0000 Apikey -39cb19f2-dbb2-1311-ce83-726c5/6aacfd",
+        "Pre-Shared Key: Saved! v2.1",
+        "Password: Reset! Sent to your e-mail",
+        "Password: Weak. Use 12+ characters",
+        "$ sqlplus /nolog\nSQL> connect / as sysdba",
+        "\t* Makefile.in (FLAGS_TO_PASS): Pass \"AR=$(AR)\".",
     ]
 
     @Test(arguments: negatives)
