@@ -181,7 +181,8 @@ extension SecretScan {
     /// A command that lists a file whose name says it holds credentials (`cat ~/.config/deluge/auth`,
     /// `cat /etc/ppp/chap-secrets`, `cat users.passwd`), then its lines of `user:password` with
     /// more fields after or none (Deluge's `user:password:level`). A hash (`$6$…`), a lone `x` or `*`
-    /// (``passwordHash``, a shadowed entry) is none.
+    /// (``passwordHash``, a shadowed entry) is none. A password of random letters counts, as OCR
+    /// leaves one whose every `0` it read as `O` (`ops: ifQRBSRXbOXULO` in `rsyncd.secrets`).
     static let credentialsFileListing = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
     /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`.)
@@ -203,7 +204,8 @@ extension SecretScan {
                    case let value = squeezed(lineStart + range.lowerBound, lineStart + range.upperBound),
                    Self.passwordHash.firstMatch(in: line) == nil, !["x", "*", "!", "!!"].contains(value),
                    Self.isPasswordValue(value, quoted: false),
-                   Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) || Self.isRandomToken(value) {
+                   Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) || Self.isRandomToken(value)
+                    || Self.isShortRandomLetters(value) {
                     found.append(secret(.password, nil, lineStart + range.lowerBound, lineStart + range.upperBound))
                 }
                 lineStart = lineEnd

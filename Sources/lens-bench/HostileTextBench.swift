@@ -232,6 +232,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "rows of NTP keys", make: headed("$ cat /etc/ntp.keys\n", "1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91\n2 MD5 Vb7qLm2Xz9Kw4NcB\n")),
         Kind(name: "user names split beside _", make: repeated("--user \u{2018}svc _sync@acme.io:Vb7qLm2Xz9' ")),
         Kind(name: "split key rests", make: repeated("--api-key sk_test_Vb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTuVw4\nXyZ a6BcDe8FgHi9Jk\n")),
+        // (The thirty-sixth round's: listed passwords of random letters.)
+        Kind(name: "listed random letters", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ops: ifQRBSRXbOXULO\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -36,7 +36,8 @@ struct ExtractionBoundsTests {
                             "--user a@b. c:", "$ hashcat --show\nSkrb5tgs$23$*a$", "encrypted-password \"$6$a\u{00A7}", "AKIAQYLPMN5HFIQR7ABC/",
                             "rman target a/b@c@", "Pre-Shared Key: APL! pf7_f\n", "set a b c d e f g h i j k l m n o p q r s t u v authentication-password Xk2!?m\n#Lm9Q#\n",
                             "1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91 ntp.keys\n2 MD5 ", "--user \u{2018}a _b@c.io:",
-                            "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7 qLm2Xz9Kw4NcB\n"])
+                            "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7 qLm2Xz9Kw4NcB\n",
+                            "$ cat a.secrets\nops: ifQRBSRXbOXULO\n"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -1470,6 +1470,9 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/ntp.keys\n# keyid type key\n1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3 e5f8a0c4Sd2e6f91", kind: .apiKey, value: "e5f8a0c4Sd2e6f91"),
         Case(text: "$ curl --url 'smtps://mail.acme.io:465' --ssl-reqd \\\n--user ‘ops _deploy@acme.io:Qx7mLz_vRt9_2' -T mail.txt", kind: .password, value: "Qx7mLz_vRt9_2"),
         Case(text: "$ stripe login --api-key sk_test_Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTuVw4XyZa6BcDe8\nFgh Jk9LmNoPq2RsTuVw4Xy\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "Jk9LmNoPq2RsTuVw4Xy"),
+        // (2437, scored unseen with 71dc045's rules, then read: a listed password of letters alone,
+        // every `0` of it read as `O`.)
+        Case(text: "$ sudo cat /etc/rsyncd.secrets\nbackup: qTRZmKWpbOXLNO\nmirror :Vb7q%Lm2Xz9", kind: .password, value: "qTRZmKWpbOXLNO"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2027,6 +2030,7 @@ struct SecretDetectorTests {
         "Password: Weak. Use 12+ characters",
         "$ sqlplus /nolog\nSQL> connect / as sysdba",
         "\t* Makefile.in (FLAGS_TO_PASS): Pass \"AR=$(AR)\".",
+        "$ cat /etc/pam.d/common-auth\nauth: pam_unix.so nullok\nnote: see pam-auth-update(8)",
     ]
 
     @Test(arguments: negatives)
