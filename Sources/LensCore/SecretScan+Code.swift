@@ -32,7 +32,7 @@ extension SecretScan {
     static let executedCallMatcher = TextMatcher(#"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCallNames + #")[ \t]+(?=\S)"#)
 
     /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`,
-    /// a stray `-` after it (`WiFi.-begin`).
+    /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
     static func tolerantCallName(_ name: String) -> String {
@@ -40,12 +40,13 @@ extension SecretScan {
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?: ?")
             .replacingOccurrences(of: "\\.", with: " ?[.:,]?-? ?")
+            .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }
 
     /// Words the calls' names hold (each name one at least, in small letters; a test checks),
     /// which survive OCR's misread letters elsewhere in the name (`mysgli_connect`): the matcher
     /// of 35 tolerant names is the costly part, and most texts hold no call.
-    static let credentialCallCues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "login", "pass_", "auth",
+    static let credentialCallCues = ["connect", "pdo", "mysql", "ftp", "ssh2", "ldap", "imap", "pw_set", "pw set", "login", "pass_", "auth",
                                      "credential", "password", "smtp", "sequelize", "wifi", "softap", "addap"]
 
     /// String literals given as a call's password argument (``credentialCalls``).

@@ -1420,8 +1420,11 @@ extension SecretScan {
             // (`@P6EOPdBBTYPa9Tagitlab.com`: an `@` misread inside it, the real one read as `a`).
             if let at = lastAt, let label = piece(from: at + 1, maximumSpaces: 0) {
                 let name = utf8[label.start..<label.end].prefix { $0 != 0x2E && $0 != 0x3A && $0 != 0x2F }
+                // (Or 24+ hexadecimal digits and letters: `key_3eb0be@fb14511df1d1d52af71a…`, a key's `0` read as `@`.)
+                let isHex = name.count >= 24 && name.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+                    && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
                 if name.count >= 12, isMachineMade(label.start, label.start + name.count),
-                   name.contains(where: { (0x41...0x5A).contains($0) }) { lastAt = nil }
+                   name.contains(where: { (0x41...0x5A).contains($0) }) || isHex { lastAt = nil }
             }
             let stop = lastAt ?? end
             guard stop > start else { return nil }
@@ -1588,9 +1591,10 @@ extension SecretScan {
                 if stop < next.end { break }
             }
         }
-        // A long key (40+) whose line goes on with a few pieces, at most one a short word (`Fmrz`),
+        // A long key (40+; 32+ of a provider's shape, whose keys are long: `sk_test_…kGper`) whose line
+        // goes on with a few pieces, at most one a short word (`Fmrz`),
         // one machine-made of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
-        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 40,
+        if secret.kind == .apiKey, squeezed(secret.start, end).count >= (Self.providerLabels.contains(secret.label ?? "") ? 32 : 40),
            let pieces = piecesToLineEnd(from: end, atMost: 8, maximumSpaces: 2), let last = pieces.last,
            pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end }),
            case let words = pieces.filter({ isSentenceWord($0) }), words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),

@@ -511,9 +511,13 @@ extension SecretScan {
         guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
         // (A key's rest OCR split once or twice, `Tat VQbM6URAT17Z71FVNSqZz6`: its pieces to the
         // line's end, when together they are as random as a key, 16+ characters with a digit, and
-        // none is an option: `tbhkUa9xjc --name runner-01` is the rest and the command's option.)
+        // none is an option (`tbhkUa9xjc --name runner-01` is the rest and the command's option) or
+        // a setting (`export GITHUB_TOKEN=ghp_…` is the next command): a key's characters, `=` only
+        // as base64's padding at its end.)
         if isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
-           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }), Self.isRandomToken(squeezed(start, last.end)) {
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }),
+           pieces.allSatisfy({ utf8[$0.start..<$0.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || "_-+/".utf8.contains($0) } }),
+           Self.isRandomToken(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
         var end = rest.end

@@ -194,6 +194,8 @@ struct SecretScan {
     /// time. ``providerLabel(of:in:_:)`` names the provider of a match.
     static let providerMatcher = TextMatcher(
         #"(?<![A-Za-z0-9_\-])(?:"# + providers.map { "(?:\($0.pattern))" }.joined(separator: "|") + #")(?![A-Za-z0-9_\-])"#)
+    /// The providers' labels (`Stripe`, `GitHub`, …).
+    static let providerLabels = Set(providers.map(\.label))
     /// Each provider's pattern alone, as the combined one ends it.
     static let providerPatterns = providers.map { TextMatcher(#"(?:"# + $0.pattern + #")(?![A-Za-z0-9_\-])"#) }
 
@@ -743,9 +745,9 @@ struct SecretScan {
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
     /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
-    /// `--user ‘'admin@acme.io:…'`; and split the user's host after a dot, `ops@acme. io:…`, or its
-    /// name beside a `_`, `svc _sync@acme.io:…`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]?(?=[\s,;]|$)"#)
+    /// `--user ‘'admin@acme.io:…'` (or the closing one, `…'’`); and split the user's host after a
+    /// dot, `ops@acme. io:…`, or its name beside a `_`, `svc _sync@acme.io:…`.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).
@@ -882,14 +884,21 @@ struct SecretScan {
                 return Self.isRandomToken(value) || Self.isRandomLetters(value)
             }
             let bearer = Self.authorizationSchemes.contains(match[1]?.lowercased() ?? "")
-            if !random(value), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(value)) {
+            // A value that ends a long line the terminal wrapped inside it (`--token LpYjvoLgcYXOloAnsnC` /
+            // `qMLhmH8EhKuZRX5UiLCXH --name runner-01`) is judged with its rest (``wrappedRest(after:of:isKey:)``),
+            // which ``wrapped(_:)`` then masks with it.
+            var whole = value
+            if quoted == nil, let restEnd = wrappedRest(after: match.end, of: value, isKey: true) {
+                whole = value + slice(match.end, restEnd).filter { !$0.isWhitespace }
+            }
+            if !random(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
                 // setting about the secret (`SECRET_NAME`, `api_key_file`).
                 guard match[3] ?? match[4] != nil, match[2] != nil, Self.isSecretLiteral(value),
                       !Self.namesAboutASecret.contains(where: { name(at: match.start).hasSuffix($0) }) else { return nil }
-            } else if match[2] == nil, !Self.isClearlyRandom(value), !bearer {
+            } else if match[2] == nil, !Self.isClearlyRandom(whole), !bearer {
                 // Without `:` `=` or `is` between them, only a value that is clearly random counts
                 // (after HTTP's `Bearer`, what follows is its token).
                 return nil

@@ -234,6 +234,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split key rests", make: repeated("--api-key sk_test_Vb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh5LmNoPq2RsTuVw4\nXyZ a6BcDe8FgHi9Jk\n")),
         // (The thirty-sixth round's: listed passwords of random letters.)
         Kind(name: "listed random letters", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ops: ifQRBSRXbOXULO\n")),
+        // (The thirty-seventh round's: tokens judged with their wrapped rests, user pairs closed by
+        // two quotes, calls whose name OCR split at its `_`, dotenv keys with an `@` inside.)
+        Kind(name: "tokens with wrapped rests", make: repeated("$ a register --no-interactive --instance https://git.acme.io --token VbqLmXzKwNcBdHsFgJy\nTaKqWmPZ7x3nVb8rT1cY --name r\n")),
+        Kind(name: "pairs closed by two quotes", make: repeated("--user 'a@acme.io:Vb7qLm2Xz9'\u{2019} ")),
+        Kind(name: "calls split at their _", make: repeated("client.username pw_set(\"ops\", \"Vb7qLm2Xz9\") ")),
+        Kind(name: "dotenv keys with @ inside", make: repeated("dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2 a1f3adotenv.org/vault ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -37,7 +37,9 @@ struct ExtractionBoundsTests {
                             "rman target a/b@c@", "Pre-Shared Key: APL! pf7_f\n", "set a b c d e f g h i j k l m n o p q r s t u v authentication-password Xk2!?m\n#Lm9Q#\n",
                             "1 SHAT 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91 ntp.keys\n2 MD5 ", "--user \u{2018}a _b@c.io:",
                             "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7 qLm2Xz9Kw4NcB\n",
-                            "$ cat a.secrets\nops: ifQRBSRXbOXULO\n"])
+                            "$ cat a.secrets\nops: ifQRBSRXbOXULO\n",
+                            "$ a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 --token VbqLmXzKwNcBdHsFgJy\nTaKqWmPZ7x3nVb8rT1cY --name r\n",
+                            "--user 'a@b.io:Xk2#Lm9Qw'\u{2019} ", "client.username pw_set(\"a\", \"", "dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2 "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

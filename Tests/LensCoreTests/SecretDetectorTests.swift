@@ -1473,6 +1473,15 @@ struct SecretDetectorTests {
         // (2437, scored unseen with 71dc045's rules, then read: a listed password of letters alone,
         // every `0` of it read as `O`.)
         Case(text: "$ sudo cat /etc/rsyncd.secrets\nbackup: qTRZmKWpbOXLNO\nmirror :Vb7q%Lm2Xz9", kind: .password, value: "qTRZmKWpbOXLNO"),
+        // (2645, 2537 and 2439, scored unseen with a718c2c's rules, then read: a token whose first
+        // line is letters alone, judged with its wrapped rest; curl's user pair closed by two
+        // quotes; a Stripe key OCR split on its line; `username_pw_set` with its `_` read as a space;
+        // a dotenv key whose `0` OCR read as `@` and whose `@` it read as `a`.)
+        Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token QxTmLzRtVkWpNcBdHsFgJ\nyTaKqWmPZ7x3nVb8rT1cY --name build-07\nINFO Runner registered successfully.", kind: .apiKey, value: "yTaKqWmPZ7x3nVb8rT1cY"),
+        Case(text: "$ curl --url 'smtps://mail.acme.io:465' --ssl-reqd \\\n--user 'ops@acme.io:Qx7mLz_vRt9+'’ -T mail.txt", kind: .password, value: "Qx7mLz_vRt9+"),
+        Case(text: "$ stripe login --api-key sk_test_Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWm PZXNVBR QTcYdEfGh5LmNoPq2RsTuVw4XyZa6Bc DEFGHJK\n8FgHi9Jk2LmNoPq2RsTu\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "QTcYdEfGh5LmNoPq2RsTuVw4XyZa6Bc"),
+        Case(text: "client = mqtt.Client(client_id=\"sensor-07\")\nclient.username pw_set(\"ops\", \"Qx7mLz2RtV9kWp\")", kind: .password, value: "Qx7mLz2RtV9kWp"),
+        Case(text: "DOTENV_KEY=\"dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2d4c6b8a0f1e3d5c7b9 a1f3e5d7c9b2a4f6e8adotenv.org/vault/.env.vault?environment=production\"", kind: .apiKey, value: "a4b2f8e6d0c3b5a7"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1524,6 +1533,13 @@ struct SecretDetectorTests {
     @Test func theNextRowOfKeysStays() {
         let masked = SecretDetector().masking("$ sudo cat /etc/ntp.keys\n1 SHA1 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91\n2 MD5 qRtZmXpLwKjVnBcY")
         #expect(masked.text == "$ sudo cat /etc/ntp.keys\n1 SHA1 [api key]\n2 MD5 [api key]", "masked as \(masked.text)")
+    }
+
+    /// An address's host after a password stays, even one whose first label is hexadecimal (a
+    /// key's 24+ hexadecimal digits after an `@` are the key's, OCR having read a `0` as `@`).
+    @Test func aHexadecimalHostAfterAPasswordStays() {
+        let masked = SecretDetector().masking("$ git clone https://ci:Qx7mLz2RtV9@a1b2c3d4e5f6.example.com/repo.git")
+        #expect(masked.text == "$ git clone https://ci:[password]@a1b2c3d4e5f6.example.com/repo.git", "masked as \(masked.text)")
     }
 
     /// The next setting's name after a key is no part of it: each value is masked on its own and
@@ -2031,6 +2047,7 @@ struct SecretDetectorTests {
         "$ sqlplus /nolog\nSQL> connect / as sysdba",
         "\t* Makefile.in (FLAGS_TO_PASS): Pass \"AR=$(AR)\".",
         "$ cat /etc/pam.d/common-auth\nauth: pam_unix.so nullok\nnote: see pam-auth-update(8)",
+        "$ ssh-keygen -lf key.pub\n256 SHA256:Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c ana@laptop (ED25519)",
     ]
 
     @Test(arguments: negatives)
