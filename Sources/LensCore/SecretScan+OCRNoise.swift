@@ -1535,6 +1535,12 @@ extension SecretScan {
         }
     }
 
+    /// Whether a piece is base64 or base64url: letters, digits, `+` `/` `-` `_`, and `=` only as
+    /// padding at its end (a key's rest, not a setting's `NAME=value`).
+    func isBase64(_ piece: (start: Int, end: Int)) -> Bool {
+        utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || "+/-_".utf8.contains($0) }
+    }
+
     /// Whether a piece is base64url (letters, digits, `-`, `_`): after a JWT's dot, its signature,
     /// even where OCR read its digits as letters (`SNNKQUOXOUt`) or it starts with `-`.
     func isBase64URL(_ piece: (start: Int, end: Int)) -> Bool {

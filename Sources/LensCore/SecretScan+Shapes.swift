@@ -388,10 +388,12 @@ extension SecretScan {
 
     /// Whether a line's pieces (`words`, two or more) start as the line at `lineStart` does (its
     /// first piece, before a value that does not start it): both a number of a few digits
-    /// (`1 SHA1 …`, `2 MD5 …`), or the same short word.
+    /// (`1 SHA1 …`, `2 MD5 …`), or the same short word. (A row's start is within 256 bytes of
+    /// its value: a longer line is no row of a list, and is not walked.)
     func isNextRow(of lineStart: Int, _ words: [(Int, Int)]) -> Bool {
         var start = lineStart
-        while start > 0, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+        while start > 0, lineStart - start < 256, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+        guard start == 0 || Self.isLineBreak(utf8[start - 1]) else { return false }
         while start < lineStart, Self.isSpace(utf8[start]) { start += 1 }
         guard words.count >= 2, let first = piece(from: start, maximumSpaces: 0), first.end < lineStart, let next = words.first,
               case let own = utf8[first.start..<first.end], case let other = utf8[next.0..<next.1], own.count <= 8, other.count <= 8 else { return false }
@@ -516,7 +518,7 @@ extension SecretScan {
         // as base64's padding at its end.)
         if isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
            last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }),
-           pieces.allSatisfy({ utf8[$0.start..<$0.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || "_-+/".utf8.contains($0) } }),
+           pieces.allSatisfy(isBase64),
            Self.isRandomToken(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
@@ -528,7 +530,7 @@ extension SecretScan {
                 pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
             } ?? false
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPrompt(rest.start, rest.end),
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPromptPiece(rest),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
@@ -539,7 +541,8 @@ extension SecretScan {
     /// host's, a user's or a path's characters (`ana@srx#`, `~/src$`), or a word in brackets
     /// (Junos' `[edit]` line above its prompt). A piece with another symbol before its mark is
     /// none: a password's rest that ends in one (`#2WkIM3k#`).
-    func isPrompt(_ start: Int, _ end: Int) -> Bool {
+    func isPromptPiece(_ piece: (start: Int, end: Int)) -> Bool {
+        let (start, end) = piece
         guard end > start else { return false }
         if end - start >= 3, utf8[start] == 0x5B, utf8[end - 1] == 0x5D, utf8[(start + 1)..<(end - 1)].allSatisfy({ Self.isLetter($0) || $0 == 0x2D || $0 == 0x20 }) { return true }
         guard ">$#%:".utf8.contains(utf8[end - 1]) else { return false }
