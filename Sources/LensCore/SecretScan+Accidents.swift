@@ -185,8 +185,9 @@ extension SecretScan {
     /// leaves one whose every `0` it read as `O` (`ops: ifQRBSRXbOXULO` in `rsyncd.secrets`).
     static let credentialsFileListing = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
-    /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`.)
-    static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)
+    /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`,
+    /// `root: ! vfGJ…`.)
+    static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3}|[^\s:]{1,3}(?:[ \t][^\s:]{1,64}){1,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)
 
     func listedCredentials() -> [Secret] {
         guard mentions("auth", "secret", "passw", "credentials"), mentions("cat ", "less ", "more ", "head ", "tail ", "bat ") else { return [] }

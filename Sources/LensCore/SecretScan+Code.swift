@@ -65,7 +65,9 @@ extension SecretScan {
                   // (An empty argument is OCR's doubled comma: `'smtp.acme.io',, 587`.)
                   case let arguments = callArguments(from: match.end, atMost: parenthesized ? 400 : bytesToLineEnd(from: match.end, atMost: 400))
                     .filter({ $0.end > $0.start }), position <= arguments.count,
-                  let literal = stringLiteral(in: arguments[position - 1]),
+                  // (OCR may drop a literal's opening quote: then the argument before it must be a literal.)
+                  let literal = stringLiteral(in: arguments[position - 1])
+                    ?? (position >= 2 && stringLiteral(in: arguments[position - 2]) != nil ? unopenedLiteral(in: arguments[position - 1]) : nil),
                   let password = password(literal.start, literal.end, quoted: true) else { continue }
             let value = slice(literal.start, literal.end)
             guard !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
@@ -140,9 +142,10 @@ extension SecretScan {
         guard opening > 0 else { return nil }
         var end = start + opening
         while end < argument.end, !isClosingQuote(at: end) { end += 1 }
-        // A literal of one piece that no quote closes before the comma after it: OCR read its
-        // closing quote as that comma (`'svc', '5Jyynuj*7WUhB, :login)`).
-        if end == argument.end, end - (start + opening) >= 6, end < utf8.count, utf8[end] == 0x2C,
+        // A literal of one piece that no quote closes before the comma or the call's `)` after it:
+        // OCR read its closing quote as that comma or dropped it (`'svc', '5Jyynuj*7WUhB, :login)`,
+        // `'svc_sync', '&lu2pa4iiWBAgQ);`).
+        if end == argument.end, end - (start + opening) >= 6, end < utf8.count, utf8[end] == 0x2C || utf8[end] == 0x29,
            !utf8[(start + opening)..<end].contains(where: Self.isSpace) {
             return (start + opening, end)
         }
@@ -158,6 +161,16 @@ extension SecretScan {
         guard last > end, case let closing = last - quoteLength(endingAt: last), closing > end + 1,
               isLiteralsEnd(slice(last, argument.end)) else { return nil }
         return (start + opening, closing)
+    }
+
+    /// The text of an argument whose opening quote OCR dropped (`'lena', IQ1Ib#*VLjuwYmx', :login`):
+    /// one piece of 8 bytes or more that ends in a quote and holds no other.
+    func unopenedLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
+        let closing = quoteLength(endingAt: argument.end)
+        guard closing > 0, case let end = argument.end - closing, end - argument.start >= 8,
+              !utf8[argument.start..<end].contains(where: { Self.isSpace($0) || Self.isLineBreak($0) }),
+              (argument.start..<end).allSatisfy({ quoteLength(at: $0) == 0 }) else { return nil }
+        return (argument.start, end)
     }
 
     /// Whether a quote at `index` closes a string: not one before a letter or a digit, which OCR

@@ -405,8 +405,9 @@ extension SecretScan {
     static let wpsPin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])wps(?:_ ?| )(?:pin|reg|check_pin)[ \t]+(?:\S{1,64}[ \t]+)?(\d{4}[ \-]?\d{4})(?![\w\-])|wps_ap_pin[ \t]+set[ \t]+(\d{4}[ \-]?\d{4})(?![\w\-])"#)
     /// A cluster's join address with its token in the path (MicroK8s' `microk8s join
     /// HOST:25000/TOKEN/CERT-HASH`): the token, up to the next `/` (or its first piece when no `/`
-    /// follows). (OCR may read a glyph before the command's name: `mMicrok8s join …`.)
-    static let joinPath = TextMatcher(#"(?i)(?:microk[8&]{1,2}s|(?<![A-Za-z0-9_\-])k8s)[ \t]+join[ \t]+[A-Za-z0-9.,\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
+    /// follows). (OCR may read a glyph before the command's name, `mMicrok8s join …`, and a `0` of
+    /// the address as `@`, `10.@.8.21`.)
+    static let joinPath = TextMatcher(#"(?i)(?:microk[8&]{1,2}s|(?<![A-Za-z0-9_\-])k8s)[ \t]+join[ \t]+[A-Za-z0-9.,@\-\[\]:]{1,255}:\d{2,5}/(?=[A-Za-z0-9@])"#)
 
     /// Cisco IOS' local accounts and enable password: `username NAME [privilege N] password 0 …`,
     /// `enable secret 0 …` (type 0 as typed, type 7 reversible; 5, 8 and 9 are hashes). OCR may
@@ -417,8 +418,8 @@ extension SecretScan {
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
     /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
     /// names such a file or its setting. (OCR may read `MD5` as `MDS`, `SHA1` as `SHAT` or `SHAl`,
-    /// put a space after `HEX:`, and a glyph between the id and the type, `1 = SHA256`.)
-    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]+)?(?:M|MD[5S]|SHA(?:[1lIT|]|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
+    /// put a space after `HEX:`, and a glyph between the id and the type, `1 = SHA256`, `1 =SHA256`.)
+    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]*)?(?:M|MD[5S]|SHA(?:[1lIT|]|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
 
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens,
     /// NTP's keys.

@@ -472,8 +472,8 @@ extension SecretScan {
     /// value, to the last quote before `)` on the line. (OCR may read the quotes curly or double,
     /// drop the name's closing one, read it as `!` or double it (`'NONCE_SALT'’,`), and read its `_` as a space, and the spaces before the value as
     /// a dash, `_` or `=`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`,
-    /// `define('NONCE_SALT', = '…' );`; and its closing `;` as `5`, `:`, `j` or `i`: `' )5`.)
-    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)[ \t]*[;5:ji]?[ \t]*$"#)
+    /// `define('NONCE_SALT', = '…' );`; and its closing `;` as `5`, `:`, `j` or `i`, or as two glyphs: `' )5`, `' ) 5;`.)
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)(?:[ \t]*[;5:ji]){0,2}[ \t]*$"#)
 
     /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
     /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).

@@ -377,6 +377,9 @@ extension SecretScan {
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }
+            // (Nor does one that hashes a password, `openssl passwd -6 -stdin < /run/secrets/…`, `mkpasswd`,
+            // whose hash OCR may read past ``passwordHash``'s shape: `SE$SRt tNMg2 …` for `$6$RttNMg2…`.)
+            guard Self.passwordHashingCommand.firstMatch(in: match.text) == nil else { return nil }
             var promptIndent = match.start
             while promptIndent < utf8.count, Self.isSpace(utf8[promptIndent]) { promptIndent += 1 }
             var start = match.end

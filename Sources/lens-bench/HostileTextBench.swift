@@ -240,6 +240,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "pairs closed by two quotes", make: repeated("--user 'a@acme.io:Vb7qLm2Xz9'\u{2019} ")),
         Kind(name: "calls split at their _", make: repeated("client.username pw_set(\"ops\", \"Vb7qLm2Xz9\") ")),
         Kind(name: "dotenv keys with @ inside", make: repeated("dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2 a1f3adotenv.org/vault ")),
+        // (The thirty-eighth round's: literals OCR left open or unopened, listed passwords split after
+        // their first character, join addresses with an `@` for a `0`, constants whose `;` OCR read twice.)
+        Kind(name: "literals left open", make: repeated("new PDO($dsn, 'ops', '&Vb7qLm2Xz9); Net::SMTP.start('a', 587, 'b', 'c', Vb7q#*Lm2Xz9', :login) ")),
+        Kind(name: "listed values split once", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ops: ! Vb7qLm2Xz9Kw\n")),
+        Kind(name: "join addresses with @", make: repeated("microk8s join 10.@.8.21:25000/7261d7c9522d6cc28bc59fdeIefe241d/d9419F139FC9\n")),
+        Kind(name: "constants closed twice", make: repeated("define( 'NONCE_SALT', '*:/F}N,PJ)b( Fo_|[M/KA.uTR' ) 5;\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

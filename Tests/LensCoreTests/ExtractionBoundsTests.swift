@@ -39,7 +39,10 @@ struct ExtractionBoundsTests {
                             "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq\nVb7 qLm2Xz9Kw4NcB\n",
                             "$ cat a.secrets\nops: ifQRBSRXbOXULO\n",
                             "$ a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 --token VbqLmXzKwNcBdHsFgJy\nTaKqWmPZ7x3nVb8rT1cY --name r\n",
-                            "--user 'a@b.io:Xk2#Lm9Qw'\u{2019} ", "client.username pw_set(\"a\", \"", "dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2 "])
+                            "--user 'a@b.io:Xk2#Lm9Qw'\u{2019} ", "client.username pw_set(\"a\", \"", "dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2 ",
+                            "1 =SHA1 HEX: 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91 chrony.keys\n", "new PDO($d, 'a', 'Xk2#Lm9Qw); ",
+                            "Net::SMTP.start('a', 1, 'b', 'c', Xk2#*Lm9Qw', ", "$ cat a.secrets\nops: ! ", "microk8s join 1.@.2:25000/",
+                            "define( 'A_SALT', 'Xk2(Lm9]Qw;' ) 5;\n"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -1482,6 +1482,17 @@ struct SecretDetectorTests {
         Case(text: "$ stripe login --api-key sk_test_Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWm PZXNVBR QTcYdEfGh5LmNoPq2RsTuVw4XyZa6Bc DEFGHJK\n8FgHi9Jk2LmNoPq2RsTu\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "QTcYdEfGh5LmNoPq2RsTuVw4XyZa6Bc"),
         Case(text: "client = mqtt.Client(client_id=\"sensor-07\")\nclient.username pw_set(\"ops\", \"Qx7mLz2RtV9kWp\")", kind: .password, value: "Qx7mLz2RtV9kWp"),
         Case(text: "DOTENV_KEY=\"dotenv: //:key_7c1d9e@a4b2f8e6d0c3b5a7f9e1d2c4b6a8f0e2d4c6b8a0f1e3d5c7b9 a1f3e5d7c9b2a4f6e8adotenv.org/vault/.env.vault?environment=production\"", kind: .apiKey, value: "a4b2f8e6d0c3b5a7"),
+        // (2647, 2539 and 2441, scored unseen with 219ee95's rules, then read: an NTP key whose type
+        // OCR glued to a glyph, `=SHA256`; a call's last literal whose closing quote OCR dropped before
+        // the `)`, and one whose opening quote it dropped; a listed password whose first character
+        // OCR split off; a join address whose `0` OCR read as `@`; a PHP constant whose `;` OCR read
+        // as two glyphs.)
+        Case(text: "$ sudo cat /etc/chrony.keys\n7 =SHA512 HEX: 9C4E1A7B3F0D28E65AC19F7B3E0D4C28A6F1B9E37D05C2A8", kind: .apiKey, value: "9C4E1A7B3F0D28E6"),
+        Case(text: "<?php\n$db = new PDO($dsn, 'reports', '#Vb7qLm2Xz9Kw);", kind: .password, value: "Vb7qLm2Xz9Kw"),
+        Case(text: "Net::SMTP.start('mail.acme.io', 587, 'acme.io', 'ops', Pd7Ef#*GRjuwTqx', :login) do |smtp|", kind: .password, value: "Pd7Ef#*GRjuwTqx"),
+        Case(text: "$ sudo cat /etc/rsyncd.secrets\nmirror: % Tq8LmZx2RvN4\nops: Vb7q%Lm2Xz9", kind: .password, value: "Tq8LmZx2RvN4"),
+        Case(text: "microk8s join 192.168.@.14:25000/4e9a1c7f2b8d03e6a5f9c1b7d2e4a8f0/6c2e9a1f4b7d", kind: .apiKey, value: "4e9a1c7f2b8d03e6a5f9c1b7d2e4a8f0"),
+        Case(text: "define( 'SECURE_AUTH_SALT', 'Qx7(mLz]RtV9;kWp<NcBd%HsFg|JyTaKq~WmPZ' ) 5;", kind: .apiKey, value: "Qx7(mLz]RtV9;kWp<NcBd"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1533,6 +1544,13 @@ struct SecretDetectorTests {
     @Test func theNextRowOfKeysStays() {
         let masked = SecretDetector().masking("$ sudo cat /etc/ntp.keys\n1 SHA1 4a7c2e9f10b3d58e6f2a9c1b7d3e5f8a0c4d2e6f91\n2 MD5 qRtZmXpLwKjVnBcY")
         #expect(masked.text == "$ sudo cat /etc/ntp.keys\n1 SHA1 [api key]\n2 MD5 [api key]", "masked as \(masked.text)")
+    }
+
+    /// A command's next option after a long token stays, with its value: the token's mask does not
+    /// take the rest of the line (`--token … --name runner-01`).
+    @Test func theNextOptionAfterALongTokenStays() {
+        let masked = SecretDetector().masking("$ forgejo-runner register --token Qx7mLzRtVkWpNcBdHsFgJyTaKqWmPZxnVbrTcYdE7 --name runner-01")
+        #expect(masked.text == "$ forgejo-runner register --token [api key] --name runner-01", "masked as \(masked.text)")
     }
 
     /// An address's host after a password stays, even one whose first label is hexadecimal (a
@@ -2048,6 +2066,7 @@ struct SecretDetectorTests {
         "\t* Makefile.in (FLAGS_TO_PASS): Pass \"AR=$(AR)\".",
         "$ cat /etc/pam.d/common-auth\nauth: pam_unix.so nullok\nnote: see pam-auth-update(8)",
         "$ ssh-keygen -lf key.pub\n256 SHA256:Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c ana@laptop (ED25519)",
+        "$ openssl passwd -5 -stdin < /run/secrets/admin_password\nSE$SQx t7mLz KWPLLOQVB2XZ9KW Lt x4NcBdHsFgJ2yTaKqWmP7x3nVb . r8T1cYdEfGh5LmNo . Pq2RsTuVw4XyZ/a6BcDEFGHJKmno qrst",
     ]
 
     @Test(arguments: negatives)
