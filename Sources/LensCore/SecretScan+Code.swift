@@ -288,9 +288,11 @@ extension SecretScan {
         }
         if mentions("base64") {
             for match in Self.applicationKey.matches(in: text) {
-                // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key.)
+                // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key, and up to
+                // two brackets or bars it read for letters: `tj]XE3…` for `tjXE3…`.)
                 guard let key = spacedValue(from: match.end), (42...46).contains(key.value.count),
-                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@".contains($0) }), Self.entropy(key.value) >= 4 else { continue }
+                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@[]{}()|!".contains($0) }),
+                      key.value.count(where: { "[]{}()|!".contains($0) }) <= 2, Self.entropy(key.value) >= 4 else { continue }
                 found.append(secret(.apiKey, nil, key.start, key.end))
             }
         }

@@ -246,6 +246,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "listed values split once", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ops: ! Vb7qLm2Xz9Kw\n")),
         Kind(name: "join addresses with @", make: repeated("microk8s join 10.@.8.21:25000/7261d7c9522d6cc28bc59fdeIefe241d/d9419F139FC9\n")),
         Kind(name: "constants closed twice", make: repeated("define( 'NONCE_SALT', '*:/F}N,PJ)b( Fo_|[M/KA.uTR' ) 5;\n")),
+        // (The thirty-ninth round's: application keys with a bracket for a letter, LSA headings with an
+        // `x` for the `*`, cracked hashes after glyphs outside ASCII.)
+        Kind(name: "keys with brackets", make: repeated("$ php artisan key:generate --show\nbase64: tj]XE3YYVOvGiGs9K9Lz11BX2LoOcvYHhVd+X0g8n/W8=\n")),
+        Kind(name: "LSA headings with x", make: headed("$ impacket-secretsdump ACME/admin@10.0.8.21\n", "[x] DefaultPassword\n(Unknown User) : Vb7qLm2Xz9_K\n")),
+        Kind(name: "hashes after glyphs", make: headed("$ hashcat -m 0 hashes.txt --show\n", "\u{20AC}\u{20AC}7313069441c3451d16a5d9b9972d05: s9H1eAvuW1Ig\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

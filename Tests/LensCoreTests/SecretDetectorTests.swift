@@ -1493,6 +1493,12 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/rsyncd.secrets\nmirror: % Tq8LmZx2RvN4\nops: Vb7q%Lm2Xz9", kind: .password, value: "Tq8LmZx2RvN4"),
         Case(text: "microk8s join 192.168.@.14:25000/4e9a1c7f2b8d03e6a5f9c1b7d2e4a8f0/6c2e9a1f4b7d", kind: .apiKey, value: "4e9a1c7f2b8d03e6a5f9c1b7d2e4a8f0"),
         Case(text: "define( 'SECURE_AUTH_SALT', 'Qx7(mLz]RtV9;kWp<NcBd%HsFg|JyTaKq~WmPZ' ) 5;", kind: .apiKey, value: "Qx7(mLz]RtV9;kWp<NcBd"),
+        // (2543 and 2445, scored unseen with 9c5a1be's rules, then read: a Laravel key with a bracket
+        // OCR read for a letter; secretsdump's heading with its `*` read as `x`; a cracked hash
+        // whose first two glyphs OCR read outside ASCII.)
+        Case(text: "$ php artisan key:generate --show\nbase64: Qx]7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c=", kind: .apiKey, value: "7mLz2RtV9kWp4NcB"),
+        Case(text: "$ impacket-secretsdump ACME/admin@10.0.8.21\n[*] Dumping LSA Secrets\n[x] DefaultPassword\n(Unknown User) : Vb7qLm2Xz9_K", kind: .password, value: "Vb7qLm2Xz9_K"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n\u{20AC}\u{20AC}4c1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2RvN4", kind: .password, value: "Tq8LmZx2RvN4"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2066,6 +2072,7 @@ struct SecretDetectorTests {
         "\t* Makefile.in (FLAGS_TO_PASS): Pass \"AR=$(AR)\".",
         "$ cat /etc/pam.d/common-auth\nauth: pam_unix.so nullok\nnote: see pam-auth-update(8)",
         "$ ssh-keygen -lf key.pub\n256 SHA256:Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c ana@laptop (ED25519)",
+        "user ops { authentication { encrypted-password \"S6$Qx7mLz2RSTv9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYd.Ef.Gh5LmNoPq2RsTuVw4XyZa6BcDeFgHiJk\nL9m2\" }}",
         "$ openssl passwd -5 -stdin < /run/secrets/admin_password\nSE$SQx t7mLz KWPLLOQVB2XZ9KW Lt x4NcBdHsFgJ2yTaKqWmP7x3nVb . r8T1cYdEfGh5LmNo . Pq2RsTuVw4XyZ/a6BcDEFGHJKmno qrst",
     ]
 
