@@ -163,12 +163,12 @@ extension SecretScan {
         return (start + opening, closing)
     }
 
-    /// The text of an argument whose opening quote OCR dropped (`'lena', IQ1Ib#*VLjuwYmx', :login`):
-    /// one piece of 8 bytes or more that ends in a quote and holds no other.
+    /// The text of an argument whose opening quote OCR dropped or read as a glyph (`'lena', IQ1Ib#*VLjuwYmx', :login`,
+    /// `'admin', **9YS2Aos6CjeY cg’`): 8 bytes or more, maybe split once by a space, that end in a quote and hold no other.
     func unopenedLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
         let closing = quoteLength(endingAt: argument.end)
         guard closing > 0, case let end = argument.end - closing, end - argument.start >= 8,
-              !utf8[argument.start..<end].contains(where: { Self.isSpace($0) || Self.isLineBreak($0) }),
+              !utf8[argument.start..<end].contains(where: Self.isLineBreak), utf8[argument.start..<end].count(where: Self.isSpace) <= 1,
               (argument.start..<end).allSatisfy({ quoteLength(at: $0) == 0 }) else { return nil }
         return (argument.start, end)
     }

@@ -464,10 +464,10 @@ extension SecretScan {
             for match in Self.joinPath.matches(in: text) {
                 var end = match.end
                 // (OCR may read a `0` as `@` or a letter as a sign, `¢`, and split the token before
-                // its `/`: up to three spaces, 80 bytes at most.)
+                // its `/`: up to six spaces, `…4ec581 8df Of 460f 3c90…/`, 80 bytes at most.)
                 while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 || utf8[end] >= 0x80 { end += 1 }
                 var next = end, spaces = 0
-                while next < utf8.count, next - match.end <= 80, spaces <= 3 {
+                while next < utf8.count, next - match.end <= 80, spaces <= 6 {
                     let byte = utf8[next]
                     if byte == 0x2F { end = next; break }
                     guard Self.isAlphanumeric(byte) || byte == 0x40 || byte >= 0x80 || byte == 0x20 && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }

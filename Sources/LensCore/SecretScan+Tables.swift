@@ -615,14 +615,15 @@ extension SecretScan {
     /// Whether the piece at `index` of a printed credentials line is a word of a sentence, not
     /// part of an identity and its key: a name before a colon OCR put spaces around is a name,
     /// `client : fd68…`, or one before it, `client! :d0ad…`, or after it, `client: fed6…`; hex
-    /// letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`; letters without
+    /// letters after 16+ hex digits are the key's tail OCR split off, `…5fa2t fd`, `…451f boc`; letters without
     /// a vowel are no word but a password's piece OCR split off, `Wwq8qe3wg* kgqc`.
     func isWordOfAPrintedLine(_ index: Int, of pieces: [(start: Int, end: Int)]) -> Bool {
         let piece = pieces[index]
         guard isSentenceWord(piece), utf8[piece.start..<piece.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) }) else { return false }
         if index == 0, pieces.count >= 3, slice(pieces[1].start, pieces[1].end) == ":" { return false }
         if index == 0, pieces.count >= 2, utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A, pieces[1].end - pieces[1].start >= 9 { return false }
-        if index > 0, utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) }),
+        // (OCR may read a digit of that tail as a letter: `…451f boc` for `…451fb0c`.)
+        if index > 0, utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) || "oil".utf8.contains($0) }),
            slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16 { return false }
         return true
     }

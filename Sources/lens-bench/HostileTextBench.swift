@@ -251,6 +251,11 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "keys with brackets", make: repeated("$ php artisan key:generate --show\nbase64: tj]XE3YYVOvGiGs9K9Lz11BX2LoOcvYHhVd+X0g8n/W8=\n")),
         Kind(name: "LSA headings with x", make: headed("$ impacket-secretsdump ACME/admin@10.0.8.21\n", "[x] DefaultPassword\n(Unknown User) : Vb7qLm2Xz9_K\n")),
         Kind(name: "hashes after glyphs", make: headed("$ hashcat -m 0 hashes.txt --show\n", "\u{20AC}\u{20AC}7313069441c3451d16a5d9b9972d05: s9H1eAvuW1Ig\n")),
+        // (The fortieth round's: literals opened by a glyph and split once, join tokens split many
+        // times, printed keys whose tail OCR split with a digit read as a letter.)
+        Kind(name: "literals opened by a glyph", make: repeated("new PDO($dsn, \u{2018}admin\u{2019}, **9YS2Aos6CjeY cg\u{2019}); ")),
+        Kind(name: "join tokens split often", make: repeated("microk8s join 10.0.8.21:25000/25d082da4ec581 8df Of 460f 3c90a8dcc/99379al Fd276\n")),
+        Kind(name: "printed keys with o tails", make: headed("$ sudo cat /etc/stunnel/psk.txt\n", "client1:a20b8f9bf62757aba5329676b451f boc\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1499,6 +1499,12 @@ struct SecretDetectorTests {
         Case(text: "$ php artisan key:generate --show\nbase64: Qx]7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c=", kind: .apiKey, value: "7mLz2RtV9kWp4NcB"),
         Case(text: "$ impacket-secretsdump ACME/admin@10.0.8.21\n[*] Dumping LSA Secrets\n[x] DefaultPassword\n(Unknown User) : Vb7qLm2Xz9_K", kind: .password, value: "Vb7qLm2Xz9_K"),
         Case(text: "$ hashcat -m 0 hashes.txt --show\n\u{20AC}\u{20AC}4c1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2RvN4", kind: .password, value: "Tq8LmZx2RvN4"),
+        // (2545 and 2447, scored unseen with 103f40c's rules, then read: a literal whose opening quote
+        // OCR read as a glyph and which it split once; a join token split four times; a printed
+        // key's tail split off with a `0` read as `o`.)
+        Case(text: "<?php\n$db = new PDO($dsn, \u{2018}ops\u{2019}, **7QW4Bos3KzeY dm\u{2019});", kind: .password, value: "7QW4Bos3KzeY"),
+        Case(text: "microk8s join 10.0.8.21:25000/4e9a1c7f2b8d 03e6 a5f 9c1b 7d2e4a8f0/6c2e9a1f4b7d", kind: .apiKey, value: "4e9a1c7f2b8d"),
+        Case(text: "$ sudo cat /etc/stunnel/psk.txt\nclient7:4c1d9e7a2b8f03e6a5f9c1b7d2e4a8f boc", kind: .password, value: "4c1d9e7a2b8f03e6"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
