@@ -1600,8 +1600,8 @@ extension SecretScan {
         // A long key (40+; 32+ of a provider's shape, whose keys are long: `sk_test_…kGper`) whose line
         // goes on with a few pieces, at most one a short word (`Fmrz`),
         // one machine-made of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
-        // (Not a command's next option and its value, `--token … --name runner-01`: an option's
-        // name changes case less than twice.)
+        // (Not a command's next option and its value, `--token … --name runner-01`: a piece that reads
+        // as an option stops it, unless its case changes twice or more, as base64url's does: `-wNCCbL`.)
         if secret.kind == .apiKey, squeezed(secret.start, end).count >= (Self.providerLabels.contains(secret.label ?? "") ? 32 : 40),
            let pieces = piecesToLineEnd(from: end, atMost: 8, maximumSpaces: 2), let last = pieces.last,
            pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && (!isOptionOrAddress($0) || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2) }),
