@@ -109,8 +109,9 @@ extension SecretScan {
     static let staticPasswordMap = TextMatcher(#"(?i)password(?:_ ?| )maps[ \t]*=[ \t]*static ?: ?[^\s:]{1,128}(?: [^\s:]{1,16})? ?: ?(?=\S)"#)
     /// Exim's `passwd.client`: `host:user:password` (the host may be a pattern, `*.mail.acme.io`);
     /// group 1 the password, to the line's end. (OCR may put spaces after the colons and inside it,
-    /// and beside a dot of the host: `smtp.acme. io`.)
-    static let eximClientLine = TextMatcher(#"(?m)^[ \t]*[^\s:#]{1,255}(?:(?<=\.) [^\s:#]{1,255}| (?=\.)[^\s:#]{1,255})? ?: ?[^\s:]{1,128} ?: ?(\S[^\n]{2,127}?)[ \t]*$"#)
+    /// and beside a dot of the host, `smtp.acme. io`, or after a dot of the user, `lena@acme. io`,
+    /// and read a pattern's `*.` as `* `: `* mail.acme.io`.)
+    static let eximClientLine = TextMatcher(#"(?m)^[ \t]*(?:\* )?[^\s:#]{1,255}(?:(?<=\.) [^\s:#]{1,255}| (?=\.)[^\s:#]{1,255})? ?: ?[^\s:]{1,128}(?:(?<=\.) [^\s:]{1,128})? ?: ?(\S[^\n]{2,127}?)[ \t]*$"#)
     /// Bundler's credentials for a gem source: `bundle config [set] [--global] HOST user:password`;
     /// the password follows. (OCR may put a space beside the colon.)
     static let bundlerCredentials = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9.\-_]{3,253}[ \t]+[^\s:"']{1,64} ?: ?(?=[^\s"'])"#)

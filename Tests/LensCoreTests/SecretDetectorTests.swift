@@ -1505,6 +1505,9 @@ struct SecretDetectorTests {
         Case(text: "<?php\n$db = new PDO($dsn, \u{2018}ops\u{2019}, **7QW4Bos3KzeY dm\u{2019});", kind: .password, value: "7QW4Bos3KzeY"),
         Case(text: "microk8s join 10.0.8.21:25000/4e9a1c7f2b8d 03e6 a5f 9c1b 7d2e4a8f0/6c2e9a1f4b7d", kind: .apiKey, value: "4e9a1c7f2b8d"),
         Case(text: "$ sudo cat /etc/stunnel/psk.txt\nclient7:4c1d9e7a2b8f03e6a5f9c1b7d2e4a8f boc", kind: .password, value: "4c1d9e7a2b8f03e6"),
+        // (2655, scored unseen with 7a28083's rules, then read: Exim's `passwd.client` line with the
+        // pattern's `*.` read as `* ` and the user's address split after a dot.)
+        Case(text: "$ sudo cat /etc/exim4/passwd.client\n* smtp.acme.io: ops@acme. io: Tq8LmZx2RvN4kWp", kind: .password, value: "Tq8LmZx2RvN4kWp"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
