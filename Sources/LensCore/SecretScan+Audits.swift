@@ -8,9 +8,10 @@ extension SecretScan {
     /// `$id$…` form such as `$krb5tgs$23$*…`), maybe after a user's name (`--username`), then `:` and
     /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
     /// colon and inside the password: `eee f521e1… :U3E1…`, and read a hash's `0` as `@` or `O`, its
-    /// `1` as `l`, `I` or `i`, a glyph as one outside ASCII, `…b2caé6`, `€€7313…`: a hash then needs six digits;
+    /// `1` as `l`, `I` or `i`, its `5` as `S` or `s`, `9` as `g` and `2` as `Z` or `z` (``OCRConfusions``'
+    /// pairs of a digit and a letter), a glyph as one outside ASCII, `…b2caé6`, `€€7313…`: a hash then needs six digits;
     /// and the `$` that starts a `$id$…` hash as `S`: `Skrb5tgs$23$*…`.)
-    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:(?=(?:[^\d:\n]*\d){6})[^\s:$]?(?:[0-9a-fA-F@OoIli]|[^\x00-\x7F])(?:[0-9a-fA-F@OoIli]|[^\x00-\x7F]| (?! )){15,160}|[$S][A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
+    static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:(?=(?:[^\d:\n]*\d){6})[^\s:$]?(?:[0-9a-fA-F@OoIliSsgZz]|[^\x00-\x7F])(?:[0-9a-fA-F@OoIliSsgZz]|[^\x00-\x7F]| (?! )){15,160}|[$S][A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
     /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
     /// (OCR may put a space after the colon.)

@@ -66,7 +66,11 @@ extension SecretScan {
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
             // (`rsync -a ana@nas:/backup/` is a path.)
             let path = value.contains("/") && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))
-            guard value.count >= 8, !path, !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
+            // (After a user's flag a quoted literal is the password even when short, `-u svc -p 'QwU4k_8'`:
+            // six characters or more, letters and digits mixed, no `:` of a port mapping.)
+            let shortAfterUser = quoted && userBefore && value.count >= 6 && !value.contains(":")
+                && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            guard value.count >= 8 || shortAfterUser, !path, !value.hasPrefix("HEAD"), Self.fileName.matches(in: value).isEmpty,
                   Self.shellWord.matches(in: value).isEmpty, Self.isPasswordValue(value, quoted: false) else { return nil }
             // Quoted in one piece, a literal the command is given (`sshpass -p 'wajGTa-9tfix'`);
             // else it must look like a secret on its own.

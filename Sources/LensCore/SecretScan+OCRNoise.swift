@@ -1620,6 +1620,14 @@ extension SecretScan {
            pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: Self.isAlphanumeric) }) {
             end = last.end
         }
+        // A base64 key whose line ends with up to three pieces of base64 OCR split off, the last
+        // with its padding (`secret: …KEABXms /X6w1 /w=`): the `=` says they are the key's end.
+        // (Pieces of base64's letters, digits, `+` and `/` only, none a word of a sentence.)
+        if secret.kind == .apiKey, utf8[end - 1] != 0x3D, squeezed(secret.start, end).count >= 16,
+           let pieces = piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+           utf8[last.end - 1] == 0x3D, pieces.allSatisfy({ isBase64Scrap($0) && !isSentenceWord($0) }) {
+            end = last.end
+        }
         // A password whose line ends with a few pieces OCR split from it, none a word and one
         // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end. Not over a
         // command's next option or an address (`curl -u ana:… -X GET https://…`).
@@ -1657,6 +1665,13 @@ extension SecretScan {
 
     /// The pieces from `index` to the end of its line, when there are at most `limit` of them
     /// (each at most `maximumSpaces` from the one before); nil when the line goes on further.
+    /// A piece of base64: its letters, digits, `+` and `/`, then at most two `=` of padding.
+    func isBase64Scrap(_ piece: (start: Int, end: Int)) -> Bool {
+        let body = utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D })
+        return piece.end - piece.start - body.count <= 2 && !body.isEmpty
+            && body.allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
+    }
+
     func piecesToLineEnd(from index: Int, atMost limit: Int, maximumSpaces: Int) -> [(start: Int, end: Int)]? {
         var pieces: [(start: Int, end: Int)] = []
         var index = index

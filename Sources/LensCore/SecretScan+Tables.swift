@@ -405,9 +405,12 @@ extension SecretScan {
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // (Nor the rest of a long command the terminal wrapped inside a word, `… --nam` / `e runner-01`,
             // `… --name run` / `ner-01`: a first piece of 8 bytes at most that starts with a small letter,
-            // after a command line as wide as a terminal, 80 bytes or more, that ends with a letter.)
+            // after a command line as wide as a terminal, 80 bytes or more, that ends with a letter;
+            // a piece of a command's word: letters, digits and `-_./=:,`, not a password's `!` or `*`
+            // OCR split off, `usE18T! v6rGY*`.)
             if match.end - match.start >= 80, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
-               first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]) {
+               first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]),
+               utf8[first.start..<first.end].allSatisfy({ Self.isAlphanumeric($0) || "-_./=:,".utf8.contains($0) }) {
                 return nil
             }
             // (Nor an option's value the terminal wrapped at the space before it: `… --token-file

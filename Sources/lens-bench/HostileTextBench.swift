@@ -256,6 +256,17 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "literals opened by a glyph", make: repeated("new PDO($dsn, \u{2018}admin\u{2019}, **9YS2Aos6CjeY cg\u{2019}); ")),
         Kind(name: "join tokens split often", make: repeated("microk8s join 10.0.8.21:25000/25d082da4ec581 8df Of 460f 3c90a8dcc/99379al Fd276\n")),
         Kind(name: "printed keys with o tails", make: headed("$ sudo cat /etc/stunnel/psk.txt\n", "client1:a20b8f9bf62757aba5329676b451f boc\n")),
+        // (The forty-first round's: Exim's client lines whose pattern OCR read as `* ` and whose user
+        // it split after a dot.)
+        Kind(name: "Exim lines with split users", make: headed("$ sudo cat /etc/exim4/passwd.client\n", "* mail.acme.io: lena@acme. io: Tq8LmZx2RvN4\n")),
+        // (The forty-second round's: base64 keys whose padded tail OCR split off, cracked hashes
+        // with a `5` read as `S`, short quoted passwords after a user's flag, SHA-crypt hashes whose
+        // two first `$` OCR read as `S`.)
+        Kind(name: "base64 tails with padding", make: repeated("secret: EHN+A6sTa9abhDWo/rr6YDYvspyvdKEABXms /X6w1 /w= ")),
+        Kind(name: "hashes with S for 5", make: headed("$ hashcat -m 0 hashes.txt --show\n", "7509e844e91accSbf1fef20a21011a08: *iohoe5p9H\n")),
+        Kind(name: "short passwords after users", make: repeated("mysql -u svc_sync -p 'QwU4k_8' ")),
+        Kind(name: "printed passwords split after a symbol", make: repeated("$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nusE18T! v6rGY*\n")),
+        Kind(name: "hashes with S for both $", make: repeated("encrypted-password \"S6SMQBdFOWfSJbDv3hP2zB7c0jjGHM..gGVgIB5ErUiod1dCOt8sWQLgMRNYCd4v7REUNV8TuzRX2Q72CrwPHm4TWopdvJQs\" ")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1508,6 +1508,15 @@ struct SecretDetectorTests {
         // (2655, scored unseen with 7a28083's rules, then read: Exim's `passwd.client` line with the
         // pattern's `*.` read as `* ` and the user's address split after a dot.)
         Case(text: "$ sudo cat /etc/exim4/passwd.client\n* smtp.acme.io: ops@acme. io: Tq8LmZx2RvN4kWp", kind: .password, value: "Tq8LmZx2RvN4kWp"),
+        // (2657 and 2451, scored unseen with 372fcfa's rules, then read: a base64 key whose last
+        // pieces OCR split off, the last with its padding; a cracked hash with a `5` read as `S`.
+        // And 2655's clean miss: a short quoted password after a user's flag.)
+        Case(text: "key:\n  - id: backup\n    algorithm: hmac-sha256\n    secret: Qx7+mLz2RtV9kWp4/NcBdHsFgJyTaKq /Zm3V /b=", kind: .apiKey, value: "/Zm3V /b="),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n4c1d9e7a2b8fS3e6a5f9c1b7d2e4a8f0: *Tq8LmZx2Rv", kind: .password, value: "Tq8LmZx2Rv"),
+        Case(text: "$ mysql -h db.acme.io -u svc_report -p 'Lm4v_9K' reports", kind: .password, value: "Lm4v_9K"),
+        // (2453, scored unseen with the forty-second round's rules, then read: a password a command
+        // printed after a terminal-wide command line, split by OCR after a `!`.)
+        Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nqwT4!k Zp9vR*", kind: .password, value: "Zp9vR*"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2083,6 +2092,11 @@ struct SecretDetectorTests {
         "$ ssh-keygen -lf key.pub\n256 SHA256:Qx7mLz2RtV9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1c ana@laptop (ED25519)",
         "user ops { authentication { encrypted-password \"S6$Qx7mLz2RSTv9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYd.Ef.Gh5LmNoPq2RsTuVw4XyZa6BcDeFgHiJk\nL9m2\" }}",
         "$ openssl passwd -5 -stdin < /run/secrets/admin_password\nSE$SQx t7mLz KWPLLOQVB2XZ9KW Lt x4NcBdHsFgJ2yTaKqWmP7x3nVb . r8T1cYdEfGh5LmNo . Pq2RsTuVw4XyZ/a6BcDEFGHJKmno qrst",
+        // (2549's false alarm: a SHA-crypt hash whose two first `$` OCR read as `S`; a short
+        // quoted port after a user's flag, `psql -U app -p '5432'`, and a port mapping.)
+        "user ops { authentication { encrypted-password \"S6SQx7mLz2RfSTv9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYd.Ef.Gh5LmNoPq2RsTuVw4XyZa6BcDeFgHiJk\nL9m2\" }}",
+        "$ psql -h db.acme.io -U app -p '5432' reports",
+        "$ docker run -u 1000 -p '8080:80' nginx",
     ]
 
     @Test(arguments: negatives)
