@@ -1541,6 +1541,14 @@ extension SecretScan {
         utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || "+/-_".utf8.contains($0) }
     }
 
+    /// Whether a piece is a scrap of standard base64 only (letters, digits, `+`, `/`; not base64url's
+    /// `-` or `_`, which an option holds), then at most two `=` of padding: stricter than ``isBase64(_:)``.
+    func isBase64Scrap(_ piece: (start: Int, end: Int)) -> Bool {
+        let body = utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D })
+        return piece.end - piece.start - body.count <= 2 && !body.isEmpty
+            && body.allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
+    }
+
     /// Whether a piece is base64url (letters, digits, `-`, `_`): after a JWT's dot, its signature,
     /// even where OCR read its digits as letters (`SNNKQUOXOUt`) or it starts with `-`.
     func isBase64URL(_ piece: (start: Int, end: Int)) -> Bool {
@@ -1665,13 +1673,6 @@ extension SecretScan {
 
     /// The pieces from `index` to the end of its line, when there are at most `limit` of them
     /// (each at most `maximumSpaces` from the one before); nil when the line goes on further.
-    /// A piece of base64: its letters, digits, `+` and `/`, then at most two `=` of padding.
-    func isBase64Scrap(_ piece: (start: Int, end: Int)) -> Bool {
-        let body = utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D })
-        return piece.end - piece.start - body.count <= 2 && !body.isEmpty
-            && body.allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
-    }
-
     func piecesToLineEnd(from index: Int, atMost limit: Int, maximumSpaces: Int) -> [(start: Int, end: Int)]? {
         var pieces: [(start: Int, end: Int)] = []
         var index = index
