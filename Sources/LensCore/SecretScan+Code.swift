@@ -206,11 +206,17 @@ extension SecretScan {
     /// The label of a DSN's password: its marker is a password's (``SecretDetector/marker(_:label:value:)``),
     /// and no extension across OCR's spaces goes past its end (``extendedAcrossSpaces(_:)``).
     static let dataSourceNameLabel = "DSN"
+    /// The label of a proxy link's credential (``proxyLinkSecrets()``): as a DSN's, its rule says
+    /// where it ends (at the `@`, or at the host's first dot when OCR read the `@` as a letter), and
+    /// the host after it stays.
+    static let proxyLinkLabel = "proxy link"
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
     /// (OCR may put a space beside the colon or one or two inside the password, read the `@` as `q` or `a`
-    /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2})[@qa](?:tcp|unix)\("#)
+    /// or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`;
+    /// and put a space before the parenthesis, `root: uGQwa?hy&…@x@tcp (db-@3…`, or before the `@`,
+    /// `ops:Noge9nMb%sKcKzc! @tcp(`.)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,2}) ?[@qa](?:tcp|unix) ?\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
@@ -250,6 +256,9 @@ extension SecretScan {
     /// A command's option whose name the terminal wrapped at the line's end (`--auth-passwo` /
     /// `rd '…'`): group 1 its first part, group 2 its rest; the value follows.
     static let wrappedOption = TextMatcher(#"(?m)(?<=[ \t])(--?[A-Za-z][A-Za-z0-9\-]{0,40})[ \t]*\n[ \t]*([A-Za-z0-9\-]{1,30})(?:[ \t]*=[ \t]*|[ \t]+)(?=\S)"#)
+    /// A command's option that ends its line (`… --auth-password`), and the next line's start: the
+    /// terminal or window wrapped the command at the space before the option's value.
+    static let optionEndingALine = TextMatcher(#"(?m)(?<=[ \t])(--?[A-Za-z][A-Za-z0-9\-]{0,40})[ \t]*\r?\n[ \t]*(?=\S)"#)
 
     /// The pieces of a value from `start` to its line's end (six at most, one space apart), as
     /// one value without spaces; nil when more follow.
@@ -261,7 +270,7 @@ extension SecretScan {
     /// Passwords in code and in Windows tools' options that no label names.
     func codePasswords() -> [Secret] {
         var found = passwordArguments()
-        if mentions("tcp(", "unix(") {
+        if mentions("tcp(", "unix(", "tcp (", "unix (") {
             for match in Self.goDataSourceName.matches(in: text) {
                 guard let range = match.range(1), var password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 password.label = Self.dataSourceNameLabel
@@ -313,6 +322,16 @@ extension SecretScan {
         if mentions(" -"), endsALineWithAnOption() {
             for match in Self.wrappedOption.matches(in: text) {
                 guard let head = match[1], let tail = match[2], Self.wrappedName(String(head.drop { $0 == "-" }), tail) != nil,
+                      let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
+                found.append(password)
+            }
+            // An option that names a password and ends a line as wide as a terminal's (60+ bytes):
+            // its value starts the next line (`… --auth-password` / `'wQA+…'`), quoted or
+            // machine-made: not the next command's prompt, nor a word (`Enter password:`, when
+            // the option asks for it).
+            for match in Self.optionEndingALine.matches(in: text) {
+                guard let name = match[1], Self.secretName(name) == .password, let range = match.range(1),
+                      range.upperBound - lineStart(of: range.lowerBound, atMost: 4_096) >= 60, !isPrompt(at: match.end),
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }

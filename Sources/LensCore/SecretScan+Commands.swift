@@ -429,8 +429,9 @@ extension SecretScan {
         // (OCR may put a space after the file's dot: `chrony. keys`.)
         if mentions(".keys", ". keys", "trustedkey", "keyfile") {
             for match in Self.timeKeyLine.matches(in: text) {
-                // (OCR splits a long hexadecimal key often: up to eight pieces.)
-                guard let key = spacedValue(from: match.end, atMost: 8), key.value.count >= 8, !Self.isPlaceholder(key.value) else { continue }
+                // (OCR splits a long hexadecimal key often: up to sixteen pieces, one a glyph or two,
+                // `95DB3B3DDEA9B3AF @7B5F 67BAE6C5B3690651 28CDDFF 9AF 65E8CE 1 AB8E3F 222B`.)
+                guard let key = spacedValue(from: match.end, atMost: 16), key.value.count >= 8, !Self.isPlaceholder(key.value) else { continue }
                 found.append(secret(.apiKey, nil, key.start, key.end))
             }
         }

@@ -51,8 +51,11 @@ extension SecretScan {
             let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
                 && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             if windowsPassword, !userBefore { return nil }
-            guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows),
-                  let first = piece(from: start, maximumSpaces: 0) else { return nil }
+            guard var (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
+            // (OCR may put a space after the opening quote, or read a `_` that starts the value as
+            // one: `-p ' 4cSjpD@05D1Yt'`.)
+            if quoted { while start < end, Self.isSpace(utf8[start]) { start += 1 } }
+            guard let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters. (Unless OCR split the password after a symbol
             // near its start, `-p 6! JWuLSwQh%g`: a scrap of three characters at most that starts
@@ -61,7 +64,11 @@ extension SecretScan {
             let scrap = utf8[first.start..<first.end]
             let splitAfterSymbol = scrap.count <= 3 && Self.isAlphanumeric(scrap[scrap.startIndex]) && !scrap.contains(0x3A)
                 && scrap.contains(where: { !Self.isAlphanumeric($0) })
-            guard scrap.filter(Self.isLetter).count >= 2 || splitAfterSymbol && squeezed(start, end).filter(\.isLetter).count >= 4 else { return nil }
+            // (Quoted, a first piece of digits is the password's when OCR split it, `'24 ptvMySJ&'` with its
+            // `_` read as a space: four letters after it, no `:` of a port mapping.)
+            let quotedSplit = quoted && squeezed(start, end).filter(\.isLetter).count >= 4 && !utf8[start..<end].contains(0x3A)
+                && utf8[start..<end].contains(where: Self.isSpace)
+            guard scrap.filter(Self.isLetter).count >= 2 || (splitAfterSymbol || quotedSplit) && squeezed(start, end).filter(\.isLetter).count >= 4 else { return nil }
             let value = squeezed(start, end)
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
             // (`rsync -a ana@nas:/backup/` is a path.)
@@ -423,6 +430,12 @@ extension SecretScan {
                 && Self.looksLikeSecretOnItsOwn(value.replacingOccurrences(of: "/", with: ""))
             guard value.count >= 6, !value.contains("/") || slashInside, Self.fileName.matches(in: value).isEmpty,
                   quoted || mixed || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
+            // (Nor one base64 value OCR split at its `/`, a digest's: ZooKeeper's `getAcl` prints
+            // `'digest,'admin:d3nw…USt/CHD6MUpY=`, read `admin: d3nw…USt / CHD6MUpY=`. Its first
+            // piece is 16+ characters, and joined, with the `=` padding at the end, it is base64 of
+            // a whole number of 4-character groups.)
+            if !quoted, let user = match[1], user.count >= 16, value.hasSuffix("="), case let joined = user + "/" + value,
+               joined.count % 4 == 0, joined.utf8.allSatisfy({ Self.isAlphanumeric($0) || "+/=".utf8.contains($0) }) { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -266,9 +266,19 @@ extension SecretScan {
         return (first.start, end, false)
     }
 
-    /// A YAML tag: `!` and letters (`!vault`, `!secret`, `!Ref`).
+    /// A YAML tag: `!` and letters (`!vault`, `!secret`, `!Ref`, `!FindInMap`) that read as words:
+    /// each word (a capital after a small letter starts the next) holds a vowel and no two capitals
+    /// in a row, which a password's random letters after a `!` seldom do (`!FhvhOOVjb`).
     static func isYAMLTag(_ value: String) -> Bool {
-        value.count >= 3 && value.first == "!" && value.dropFirst().allSatisfy { $0.isASCII && $0.isLetter }
+        guard value.count >= 3, value.first == "!", value.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        var words: [[Character]] = [[]]
+        for character in value.dropFirst() {
+            if character.isUppercase, let last = words[words.count - 1].last, last.isLowercase { words.append([]) }
+            words[words.count - 1].append(character)
+        }
+        return words.allSatisfy { word in
+            word.contains(where: "aeiouyAEIOUY".contains) && !zip(word, word.dropFirst()).contains { $0.isUppercase && $1.isUppercase }
+        }
     }
 
     /// A shell's redirection or pipe between pieces: ` < `, ` > `, ` | `.
@@ -551,6 +561,11 @@ extension SecretScan {
             }
             // (A terminal may have wrapped the command inside the value: its rest is the next line's.)
             if !quoted, kind == .password, let rest = wrappedRest(after: end, of: squeezed(start, end)) { end = rest }
+            // A setting that starts its line (a config file's `signing.password=9ikBf -uxp0911`) is
+            // no command: no flag can follow its value, so the line's last pieces, when the first
+            // starts with `-` and goes on machine-made, are the value's rest, which OCR split before
+            // its `-` (and maybe again: iwd's `Passphrase=ByWVS* -nxHt - i0X4`).
+            if !quoted, separator == "=" || separator == ":", let last = flagShapedRest(after: end), startsItsLine(match.start) { end = last }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
@@ -765,6 +780,23 @@ extension SecretScan {
     func userNamed(before index: Int) -> Bool {
         Self.quotedUserBefore.firstMatch(in: slice(lineStart(of: index, atMost: 300), index)) != nil
             || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
+    }
+
+    /// Whether only spaces or tabs come before `index` on its line.
+    func startsItsLine(_ index: Int) -> Bool {
+        var i = index
+        while i > 0, utf8[i - 1] == 0x20 || utf8[i - 1] == 0x09 { i -= 1 }
+        return i == 0 || Self.isLineBreak(utf8[i - 1])
+    }
+
+    /// The line's end when the pieces after `index` (one space apart, three at most) start with one
+    /// that reads as a flag, `-` then 2+ machine-made bytes (`-uxp0911`), and the rest are
+    /// machine-made or a joiner (`-nxHt - i0X4`); nil otherwise.
+    func flagShapedRest(after index: Int) -> Int? {
+        guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let next = pieces.first, let last = pieces.last,
+              next.start > index, utf8[next.start] == 0x2D, next.end - next.start >= 3, isMachineMade(next.start + 1, next.end),
+              pieces.dropFirst().allSatisfy({ isJoiner($0) || isMachineMade($0.start, $0.end) }) else { return nil }
+        return last.end
     }
 
     /// Whether only up to three words (letters) are between the line's start and `index`: a
@@ -1436,6 +1468,9 @@ extension SecretScan {
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
                   !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
             if lastAt == nil, !(value.count >= 6 && isMachineMade(start, stop) && value.contains(where: \.isLetter)) { return nil }
+            // (Nor, without an `@`, a host's port and the query after it: `https://vpn.acme.io:8443?sni=…`.)
+            if lastAt == nil, case let port = value.prefix(while: \.isASCIIDigit), (1...5).contains(port.count),
+               value.dropFirst(port.count).first.map({ "?#".contains($0) }) ?? true { return nil }
             // After a `;` (a `:` misread, or prose after an address: `https://acme.io; contact me@…`)
             // only a machine-made password.
             if match.text.hasSuffix(";") || match.text.hasSuffix("; "), !(value.count >= 8 && isMachineMade(start, stop)) { return nil }
@@ -1559,9 +1594,10 @@ extension SecretScan {
     /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
     /// a JWT split at a dot).
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
-        // (A private key's block and a DSN's password end where their rule says: a DSN's at its
-        // `@`, or at the letter OCR read for it, inside the piece `…atcp(host:port)/db`.)
-        guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key", secret.label != Self.dataSourceNameLabel else { return secret }
+        // (A private key's block, a DSN's password and a proxy link's end where their rule says: a
+        // DSN's at its `@`, or at the letter OCR read for it, inside the piece `…atcp(host:port)/db`.)
+        guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key", secret.label != Self.dataSourceNameLabel,
+              secret.label != Self.proxyLinkLabel else { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

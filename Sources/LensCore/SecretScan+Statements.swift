@@ -385,8 +385,10 @@ extension SecretScan {
     /// is one word in small letters that ends with what it holds (never `auth` alone, a PAM line's,
     /// nor a tool that sets passwords, `chpasswd`).
     /// (Kickstart's `rootpw --plaintext …`: the option that says it is not hashed may come between.)
-    /// (OCR may split the value once, `bindpw -8ayHapu#x9WAf IG`: then its pieces are no words and,
-    /// joined, look like a secret on their own.)
+    /// (OCR may split the value once, `bindpw -8ayHapu#x9WAf IG`, `bindpw 1! bMwv1xDKyE`: then its
+    /// pieces are no words, each two letters or digits or a scrap of two glyphs not both letters, and,
+    /// joined, look like a secret on their own. A word's letters may follow a machine-made piece that
+    /// ends with a symbol: OCR split after it, `bindpw 0-bGRc6Ab! uamu`.)
     static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128})?)(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
@@ -396,8 +398,11 @@ extension SecretScan {
             let pieces = value.split(separator: " ")
             if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
-                guard !"=:".contains(value.first ?? "="), pieces.allSatisfy({ piece in
-                    piece.filter { $0.isLetter || $0.isNumber }.count >= 2 && Self.sentenceWord.firstMatch(in: String(piece)) == nil
+                let first = pieces[0], splitAfterSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true
+                    && first.count >= 4 && first.contains(where: \.isNumber) && first.contains(where: \.isLetter)
+                guard !"=:".contains(value.first ?? "="), pieces.enumerated().allSatisfy({ index, piece in
+                    (piece.filter { $0.isLetter || $0.isNumber }.count >= 2 || piece.count <= 2 && !piece.allSatisfy(\.isLetter))
+                        && (Self.sentenceWord.firstMatch(in: String(piece)) == nil || index == 1 && splitAfterSymbol)
                 }) else { return nil }
                 value = pieces.joined()
                 guard value.count >= 8, Self.looksLikeSecretOnItsOwn(value) else { return nil }

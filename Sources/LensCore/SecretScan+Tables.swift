@@ -407,10 +407,12 @@ extension SecretScan {
             // `… --name run` / `ner-01`: a first piece of 8 bytes at most that starts with a small letter,
             // after a command line as wide as a terminal, 80 bytes or more, that ends with a letter;
             // a piece of a command's word: letters, digits and `-_./=:,`, not a password's `!` or `*`
-            // OCR split off, `usE18T! v6rGY*`.)
+            // OCR split off, `usE18T! v6rGY*`; and the rest of the line, a command's: no `+`, `!`, `*`,
+            // `^`, `#`, `~` or `?`, which a password OCR split holds, `suimJ bCGG+pa3`.)
             if match.end - match.start >= 80, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
                first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]),
-               utf8[first.start..<first.end].allSatisfy({ Self.isAlphanumeric($0) || "-_./=:,".utf8.contains($0) }) {
+               utf8[first.start..<first.end].allSatisfy({ Self.isAlphanumeric($0) || "-_./=:,".utf8.contains($0) }),
+               !utf8[first.end..<lineEnd].contains(where: { "+!*^#~?".utf8.contains($0) }) {
                 return nil
             }
             // (Nor an option's value the terminal wrapped at the space before it: `… --token-file
@@ -633,11 +635,12 @@ extension SecretScan {
 
     /// PgBouncer's `auth_file` (`userlist.txt`): a line of two quoted strings, a user and its
     /// password (group 2) as typed, or its hash, no secret to mask: `md5` and 32 hexadecimal
-    /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes, and split the file's name: `user list .txt`.)
+    /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes, and split the file's name, `user list .txt`,
+    /// or add a letter to it, `userLlist.txt`: the program's name, and the name's end, are cues too.)
     static let quotedUserLine = TextMatcher(#"(?m)^[ \t]*["“”]([^"“”\s]{1,64})["“”][ \t]+["“”]([^"“”\n]{1,128})["“”]"#)
 
     func userListPasswords() -> [Secret] {
-        guard mentions("userlist", "user list", "auth_file") else { return [] }
+        guard mentions("userlist", "user list", "auth_file", "pgbouncer", "list.txt") else { return [] }
         return Self.quotedUserLine.matches(in: text).compactMap { match in
             guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
                   // (OCR may read the `5` of `md5` as `S`.)

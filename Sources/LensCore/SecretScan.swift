@@ -378,13 +378,24 @@ struct SecretScan {
                 while end < utf8.count, count < 36, !Self.isLineBreak(utf8[end]) { if !Self.isSpace(utf8[end]) { count += 1 }; end += 1 }
             } else {
                 // Up to the host's first dot: the credential and the host's first word, glued.
-                guard let piece = piece(from: start, maximumSpaces: 0), let dot = utf8[piece.start..<piece.end].firstIndex(of: 0x2E), dot - start >= 8 else { return nil }
+                // (OCR may have split the credential too: `JZAUKHVAQ! SdQ8avpn.acme.io`; the dot is
+                // in the third piece at most, each one space after the last.)
+                var dot: Int?, next = piece(from: start, maximumSpaces: 0)
+                for _ in 0..<3 {
+                    guard let current = next else { break }
+                    if let found = utf8[current.start..<current.end].firstIndex(of: 0x2E) {
+                        dot = found
+                        break
+                    }
+                    next = piece(from: current.end, maximumSpaces: 1)
+                }
+                guard let dot, dot - start >= 8 else { return nil }
                 end = dot
             }
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
             let value = squeezed(start, end)
             guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= 8, !Self.isPlaceholder(value) else { return nil }
-            return secret(.password, nil, start, end)
+            return secret(.password, Self.proxyLinkLabel, start, end)
         }
     }
 
@@ -746,8 +757,9 @@ struct SecretScan {
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
     /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
     /// `--user ‘'admin@acme.io:…'` (or the closing one, `…'’`); and split the user's host after a
-    /// dot, `ops@acme. io:…`, or its name beside a `_`, `svc _sync@acme.io:…`.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}]{3,128}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    /// dot, `ops@acme. io:…`, or its name beside a `_`, `svc _sync@acme.io:…`; and read a symbol
+    /// inside the password as a curly quote, `ops:&L“VXB8…`: one with more of it right after.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|[‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

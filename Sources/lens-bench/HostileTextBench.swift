@@ -267,6 +267,37 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "short passwords after users", make: repeated("mysql -u svc_sync -p 'QwU4k_8' ")),
         Kind(name: "printed passwords split after a symbol", make: repeated("$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nusE18T! v6rGY*\n")),
         Kind(name: "hashes with S for both $", make: repeated("encrypted-password \"S6SMQBdFOWfSJbDv3hP2zB7c0jjGHM..gGVgIB5ErUiod1dCOt8sWQLgMRNYCd4v7REUNV8TuzRX2Q72CrwPHm4TWopdvJQs\" ")),
+        // (The forty-fourth round's: PgBouncer's file name read with a letter more, printed passwords
+        // split before a `+`, cracked hashes with `0` read as `Q` and `b` as `h`.)
+        Kind(name: "userlists with a misread name", make: headed("$ sudo cat /etc/pgbouncer/userLlist.txt\n", "\"ci\" \"Vb8Nc3WdTz\"\n")),
+        Kind(name: "printed passwords split before a plus", make: repeated("$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nsqwTk Zp9v+R4m\n")),
+        Kind(name: "hashes with Q for 0 and h for b", make: headed("$ hashcat -m 0 hashes.txt --show\n", "4c1d9e7a2bQ83e6a5f9c1b7d2e4 8fcah: Tq8LmZx2Rv\n")),
+        // (The forty-fifth round's: settings split before a `-`, Go's DSNs with a space before the parenthesis.)
+        Kind(name: "settings split before a dash", make: repeated("signing.password=Qm7vX -kp4281\n")),
+        Kind(name: "DSNs spaced before the parenthesis", make: repeated("sql.Open(\"mysql\", \"app: Tq8L@m2Xz@tcp (db-01.acme.io:3306)/shop\") ")),
+        // (The forty-sixth round's: password options that end a wide line, proxy links split.)
+        Kind(name: "password options ending lines", make: repeated("$ swaks --to bo@acme.io --server smtp.acme.io:587 --tls --auth LOGIN --auth-user ops@acme.io --auth-password\n\"Qm7+vXk2Lp9'\n")),
+        Kind(name: "proxy links split", make: repeated("hysteria2: // QMXTKZLVA! Rt7Kavpn.acme.io:8443/?sni=vpn.acme.io ")),
+        // (Near leaks: passwords after a `!`, listed passwords of random letters, directives split
+        // after a scrap; and addresses whose query follows the port.)
+        Kind(name: "passwords after a bang", make: repeated("password: !QwkzHTTRmp\n")),
+        Kind(name: "listed passwords of letters", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ops: qTRXWDLmhKe\n")),
+        Kind(name: "directives split after a scrap", make: repeated("bindpw 7! kQwm2xRtLp\n")),
+        Kind(name: "ports before a query", make: repeated("https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0 ")),
+        // (The forty-seventh round's: a proxy's password with a curly quote inside, digests split at their `/`.)
+        Kind(name: "curly quotes inside passwords", make: repeated("--proxy-auth ops:&Kq\u{201C}WZ7rLm2 ")),
+        Kind(name: "digests split at a slash", make: repeated("'digest,'admin: Qm7vXk2Lp9RtZa4Wq8 / Bn5cHs3Y=\n")),
+        // (The forty-eighth round's: quoted `-p` values after a space, directives split after a
+        // symbol, settings split twice after a `-`.)
+        Kind(name: "quoted flags after a space", make: repeated("add-user.sh -u ana -p ' Qx7mLz@2RtV9' -g admin ")),
+        Kind(name: "directives split after a symbol", make: repeated("bindpw 7-kQwm2xRt! lpam\n")),
+        Kind(name: "settings split twice", make: repeated("Passphrase=Qm7vX* -kpLt - a9Z2\n")),
+        // (The forty-ninth round's: NTP keys split into many pieces, quoted flags split after digits,
+        // DSNs with a space before the `@`, hashes with `#` for `f`.)
+        Kind(name: "NTP keys in many pieces", make: headed("$ sudo cat /etc/chrony.keys\n", "1 SHA256 HEX: 4A1B2C3D4E5F6A7B @8C9D 0E1F2A3B4C5D6E7F 8A9B0C1 D2E 3F4A5B 6 C7D8E9 F0A1\n")),
+        Kind(name: "quoted flags split after digits", make: repeated("add-user.sh -u ana -p '73 kqLmZx&' -g admin ")),
+        Kind(name: "DSNs spaced before the at", make: repeated("sql.Open(\"mysql\", \"ops:Qx7mLz%Rt9! @tcp(db-01.internal:3306)/shop\") ")),
+        Kind(name: "hashes with # for f", make: headed("$ hashcat -m 0 hashes.txt --show\n", "4c#1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2Rv\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -45,7 +45,14 @@ struct ExtractionBoundsTests {
                             "define( 'A_SALT', 'Xk2(Lm9]Qw;' ) 5;\n", "base64: Xk]2Lm9Qw", "[x] DefaultPassword\n(a) : ", "hashcat\n\u{20AC}\u{20AC}4c1d9e: ",
                             "encrypted-password \"S6$Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3 ",
                             "new PDO(a, \u{2018}b\u{2019}, **Xk2#Lm9 Qw\u{2019} ", "microk8s join a:25000/4e9a 1c7f 2b8d 03e6 a5f ", "$ cat psk.txt\na:4c1d9e7a2b8f03e6a5f9 boc ", "passwd.client\n* a.b: c@d. e: ",
-                            "secret: Xk2+Lm9/QwVb7qLm2X /a /b= ", "hashcat\n4c1d9eS3e6a5f9c1b7d2: ", "-u a -p 'Xk2_9' ", "encrypted-password \"S6SXk2Lm9Qw"])
+                            "secret: Xk2+Lm9/QwVb7qLm2X /a /b= ", "hashcat\n4c1d9eS3e6a5f9c1b7d2: ", "-u a -p 'Xk2_9' ", "encrypted-password \"S6SXk2Lm9Qw",
+                            "list.txt\n\"a\" \"Xk2#Lm9Q\"\n", "hashcat\n4c1d9eQ3e6a5f9c1b7d2h: ", "--query value -o tsv\nab Xk2+Lm9\n",
+                            "a.password=Xk2 -Lm9Q\n", "a: Xk2#@tcp (",
+                            "--auth-password\n'Xk2+Lm9Q'\n", "hysteria2: // Xk2! Lm9Qa.b",
+                            "password: !FhvhOOVjb\n", "bindpw 7! kQ\n", "https://a.b:8443?c=d ",
+                            "--proxy-auth a:&L\u{201C}V", "admin: Qm7vXk2Lp9RtZa4Wq8 / Bn",
+                            "-p ' Xk2", "bindpw 7-kQ2! lp\n", "Passphrase=Xk2* -kpLt - \n",
+                            "chrony.keys\n1 SHA256 HEX: 4A 1B ", "-p '73 kqLm", "a:Xk2! @tcp(", "hashcat\n4c#1d9e7a2b8f03e6a5: "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -1244,7 +1244,9 @@ struct SecretDetectorTests {
         Case(text: "$ hashcat -m 0 hashes.txt --show\n0d3 b1f6e9a2c4b7d8e5f1a3c6b9d2e4f : Tq8!vLm2Xz", kind: .password, value: "Tq8!vLm2Xz"),
         Case(text: "[*] DefaultPassword\n(Unknown User) : Zr8!Tq2vLm", kind: .password, value: "Zr8!Tq2vLm"),
         Case(text: "$ impacket-psexec 'ACME/ana: Lm2#vQ8xRz@10.0.8.9'", kind: .password, value: "Lm2#vQ8xRz"),
-        Case(text: "trojan: //Vx7mQ2Lz9Rk4avpn.acme.io:443?security=tls#nl", kind: .apiKey, value: "Vx7mQ2Lz9Rk4"),
+        // (A Trojan link's credential is its password: the proxy link's rule finds it; the port and
+        // query after the host are no connection string's password.)
+        Case(text: "trojan: //Vx7mQ2Lz9Rk4avpn.acme.io:443?security=tls#nl", kind: .password, value: "Vx7mQ2Lz9Rk4"),
         Case(text: "vless: //3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5bAproxy.acme. io:443#nl", kind: .password, value: "0c1d2e3f4a5b"),
         Case(text: "vless://3f2a1b4c-5d6e-4f70 -8a9b-0c1d2e3f 4a5b@proxy.acme.io:443#nl", kind: .password, value: "0c1d2e3f"),
         Case(text: "define( 'AUTH SALT’, \"q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js' );", kind: .apiKey, value: "Xz9#Rt@8Kp^3Wn"),
@@ -1517,6 +1519,47 @@ struct SecretDetectorTests {
         // (2453, scored unseen with the forty-second round's rules, then read: a password a command
         // printed after a terminal-wide command line, split by OCR after a `!`.)
         Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nqwT4!k Zp9vR*", kind: .password, value: "Zp9vR*"),
+        // (2663 and 2457, scored unseen with the forty-third round's rules, then read: PgBouncer's
+        // file name read with a letter more, `userLlist.txt`; a printed password whose `%` OCR read as
+        // a letter, then split before its `+`; a cracked hash with `0` read as `Q` and `b` as `h`.)
+        Case(text: "$ sudo cat /etc/pgbouncer/userLlist.txt\n\"ops\" \"Vb8Nc3WdTz\"", kind: .password, value: "Vb8Nc3WdTz"),
+        Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nsqwTk Zp9v+R4m", kind: .password, value: "Zp9v+R4m"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n4c1d9e7a2bQ83e6a5f9c1b7d2e4 8fcah: Tq8LmZx2Rv", kind: .password, value: "Tq8LmZx2Rv"),
+        // (2665 and 2557, scored unseen with the forty-fourth round's rules, then read: a config
+        // file's password split before a `-`, which read as a flag; Go's DSN with a space before its
+        // parenthesis.)
+        Case(text: "$ cat ~/.gradle/gradle.properties\nsigning.keyId=4A1B2C3D\nsigning.password=Qm7vX -kp4281\nsigning.secretKeyRingFile=/home/ci/.gnupg/secring.gpg", kind: .password, value: "-kp4281"),
+        Case(text: "db, err := sql.Open(\"mysql\", \"app: Tq8L@m2Xz@tcp (db-01.acme.io:3306)/shop\")", kind: .password, value: "Tq8L@m2Xz"),
+        // (2559 and 2461, scored unseen with the forty-fifth round's rules, then read: a password
+        // option that ends a terminal-wide line, its quoted value on the next; a proxy link's
+        // credential OCR split, its `@` read as a letter.)
+        Case(text: "$ swaks --to bo@acme.io --server smtp.acme.io:587 --tls --auth LOGIN --auth-user ops@acme.io --auth-password\n\"Qm7+vXk2Lp9\'\n=== Trying smtp.acme.io:587...", kind: .password, value: "Qm7+vXk2Lp9"),
+        Case(text: "hysteria2: // QMXTKZLVA! Rt7Kavpn.acme.io:8443/?sni=vpn.acme.io&insecure=0#acme", kind: .password, value: "QMXTKZLVA"),
+        // (Near leaks in the seeds read, where OCR misread a character of the password, so no run of
+        // 8 of its true characters was left, but its copy was: a password after `!` taken for a YAML
+        // tag; a listed credentials file's password of 11 random letters; a directive's value split
+        // after a scrap of a digit and a `!`.)
+        Case(text: "[22][ssh] host: 10.0.8.21 login: admin password: !QwkzHTTRmp\n1 of 1 target successfully completed, 1 valid password found", kind: .password, value: "QwkzHTTRmp"),
+        Case(text: "$ sudo cat /etc/rsyncd.secrets\nops: qTRXWDLmhKe\nbackup: Vb8Nc3WdTz", kind: .password, value: "qTRXWDLmhKe"),
+        Case(text: "# /etc/nslcd.conf\nbinddn cn=reader,dc=acme,dc=io\nbindpw 7! kQwm2xRtLp", kind: .password, value: "kQwm2xRtLp"),
+        // (2669, scored unseen with the forty-sixth round's rules, then read: a `^` of a proxy's
+        // password read as a curly quote; and a `.curlrc`'s near leak, the same.)
+        Case(text: "$ ncat --proxy proxy.acme.io:3128 --proxy-type http --proxy-auth ops:&Kq\u{201C}WZ7rLm2 nas.home 22", kind: .password, value: "WZ7rLm2"),
+        Case(text: "$ cat ~/.curlrc\nproxy = proxy.acme.io:3128\nproxy-user = \"ana:Qx7mLz\u{2018}Rt9V\"", kind: .password, value: "Rt9V"),
+        // (And 2669's near leak: a quoted `-p` value whose first `_` OCR read as a space.)
+        Case(text: "$ ./bin/add-user.sh -u ana -p ' Qx7mLz@2RtV9' -g admin", kind: .password, value: "Qx7mLz@2RtV9"),
+        // (2671 and 2465, scored unseen with the forty-seventh round's rules, then read: a directive's
+        // value split after a symbol, its rest a word's letters; iwd's passphrase split twice, the
+        // first rest starting with `-`.)
+        Case(text: "# /etc/nslcd.conf\nbinddn cn=reader,dc=acme,dc=io\nbindpw 7-kQwm2xRt! lpam", kind: .password, value: "lpam"),
+        Case(text: "$ sudo cat /var/lib/iwd/HomeNet.psk\n[Security]\nPassphrase=Qm7vX* -kpLt - a9Z2\n[Settings]", kind: .password, value: "a9Z2"),
+        // (2673, 2565 and 2467, scored unseen with the forty-eighth round's rules, then read: chrony's
+        // key split into nine pieces; a quoted `-p` value split after its digits; Go's DSN with a
+        // space before its `@`; a cracked hash with an `f` read as `#`.)
+        Case(text: "$ sudo cat /etc/chrony.keys\n1 SHA256 HEX: 4A1B2C3D4E5F6A7B @8C9D 0E1F2A3B4C5D6E7F 8A9B0C1 D2E 3F4A5B 6 C7D8E9 F0A1", kind: .apiKey, value: "0E1F2A3B4C5D6E7F"),
+        Case(text: "$ ./bin/add-user.sh -u ana -p '73 kqLmZx&' -g admin", kind: .password, value: "kqLmZx&"),
+        Case(text: "db, err := sql.Open(\"mysql\", \u{201C}ops:Qxe7mLzbRtKcKzc! @tcp(db-01.internal: 3306) /shop?parseTime=true\" )", kind: .password, value: "Qxe7mLzbRtKcKzc!"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n4c#1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2Rv", kind: .password, value: "Tq8LmZx2Rv"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1608,6 +1651,21 @@ struct SecretDetectorTests {
     @Test func aMeetingIDIsNoCode() {
         let masked = SecretDetector().masking("Meeting ID: 858 0689 6348\nPasscode: 482913")
         #expect(masked.text == "Meeting ID: 858 0689 6348\nPasscode: [one-time code]")
+    }
+
+    /// A proxy link's host, port and query stay after its credential when OCR read the `@` as a
+    /// letter: the credential ends at the host's first dot (its first word goes with it).
+    @Test func aProxyLinksHostStays() {
+        let masked = SecretDetector().masking("trojan: //Pw7xK2m9avpn.acme.io:443?security=tls&sni=vpn.acme.io#acme-de")
+        #expect(masked.text == "trojan: //[password].acme.io:443?security=tls&sni=vpn.acme.io#acme-de", "masked as \(masked.text)")
+    }
+
+    /// A flag after a password on a command's line stays: only a setting that starts its line
+    /// takes a flag-shaped last piece for its value's rest.
+    @Test func aFlagAfterACommandsPasswordStays() {
+        let masked = SecretDetector().masking("$ mysql -u app --password=Xk2Lm9Qw -hdb01")
+        #expect(!masked.text.contains("Xk2Lm9Qw"))
+        #expect(masked.text.hasSuffix(" -hdb01"), "masked as \(masked.text)")
     }
 
     /// Flags after a token are no part of it: the token is masked, they stay searchable.
@@ -2097,6 +2155,20 @@ struct SecretDetectorTests {
         "user ops { authentication { encrypted-password \"S6SQx7mLz2RfSTv9kWp4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYd.Ef.Gh5LmNoPq2RsTuVw4XyZa6BcDeFgHiJk\nL9m2\" }}",
         "$ psql -h db.acme.io -U app -p '5432' reports",
         "$ docker run -u 1000 -p '8080:80' nginx",
+        // (A command wrapped inside a word whose rest goes on with a redirection: its rest is the
+        // command's, not a password OCR split.)
+        "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv --subscri\nption ops-prod > /run/secret.txt",
+        // (A long command whose password option asks for it: the next line is its prompt's word.)
+        "$ mysql --host=db01.acme.io --user=report --database=shop --ssl-mode=REQUIRED --password\nEnter password:",
+        // (An address whose port the query follows without a `/`: no user's password, though no `@` follows.)
+        "https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0",
+        // (YAML tags whose names are words, camel-cased: CloudFormation's.)
+        "Resources:\n  Db:\n    Properties:\n      MasterUserPassword: !FindInMap [Passwords, Prod, Db]",
+        "      MasterUserPassword: !GetAtt DbSecret.SecretString",
+        // (2463's false alarm: ZooKeeper's ACL, a user and the base64 of its digest, which OCR split at its `/`.)
+        "[zk: localhost:2181(CONNECTED) 2] getAcl /app\n\u{2018}digest,\u{2018}admin: Qm7vXk2Lp9RtZa4Wq8 / Bn5cHs3Y=\n: cdrwa",
+        // (A directive's word, an exclamation, then a word: prose, no value split after a symbol.)
+        "requirepass Welcome! home",
     ]
 
     @Test(arguments: negatives)
