@@ -182,8 +182,8 @@ extension SecretScan {
     /// `cat /etc/ppp/chap-secrets`, `cat users.passwd`), then its lines of `user:password` with
     /// more fields after or none (Deluge's `user:password:level`). A hash (`$6$…`), a lone `x` or `*`
     /// (``passwordHash``, a shadowed entry) is none. A password of random letters counts, as OCR
-    /// leaves one whose every `0` it read as `O` (`ops: ifQRBSRXbOXULO` in `rsyncd.secrets`), a short
-    /// one too (8+ letters, two pairs of capitals and two small letters before a capital: `wTQXDHOhmRi`).
+    /// leaves one whose every `0` it read as `O` (`ops: ifQRBSRXbOXULO` in `rsyncd.secrets`), from
+    /// 8 letters on in such a file (`wTQXDHOhmRi`).
     static let credentialsFileListing = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
     /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`,
@@ -207,8 +207,7 @@ extension SecretScan {
                    Self.passwordHash.firstMatch(in: line) == nil, !["x", "*", "!", "!!"].contains(value),
                    Self.isPasswordValue(value, quoted: false),
                    Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) || Self.isRandomToken(value)
-                    || Self.isShortRandomLetters(value)
-                    || value.count >= 8 && Self.capitalPairs(in: value) >= 2 && Self.caseChanges(Array(value.utf8)) >= 2 {
+                    || Self.isShortRandomLetters(value, minimumLetters: 8) {
                     found.append(secret(.password, nil, lineStart + range.lowerBound, lineStart + range.upperBound))
                 }
                 lineStart = lineEnd

@@ -61,15 +61,13 @@ extension SecretScan {
             // near its start, `-p 6! JWuLSwQh%g`: a scrap of three characters at most that starts
             // with a letter or digit, then holds a symbol and no `:`, then the letters; not a flag,
             // `-e`, nor an operator, `&&`, `+`.)
-            let scrap = utf8[first.start..<first.end]
+            let scrap = utf8[first.start..<first.end], value = squeezed(start, end)
             let splitAfterSymbol = scrap.count <= 3 && Self.isAlphanumeric(scrap[scrap.startIndex]) && !scrap.contains(0x3A)
                 && scrap.contains(where: { !Self.isAlphanumeric($0) })
             // (Quoted, a first piece of digits is the password's when OCR split it, `'24 ptvMySJ&'` with its
-            // `_` read as a space: four letters after it, no `:` of a port mapping.)
-            let quotedSplit = quoted && squeezed(start, end).filter(\.isLetter).count >= 4 && !utf8[start..<end].contains(0x3A)
-                && utf8[start..<end].contains(where: Self.isSpace)
-            guard scrap.filter(Self.isLetter).count >= 2 || (splitAfterSymbol || quotedSplit) && squeezed(start, end).filter(\.isLetter).count >= 4 else { return nil }
-            let value = squeezed(start, end)
+            // `_` read as a space: no `:` of a port mapping.)
+            let quotedSplit = quoted && !value.contains(":") && utf8[start..<end].contains(where: Self.isSpace)
+            guard scrap.filter(Self.isLetter).count >= 2 || (splitAfterSymbol || quotedSplit) && value.filter(\.isLetter).count >= 4 else { return nil }
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
             // (`rsync -a ana@nas:/backup/` is a path.)
             let path = value.contains("/") && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))

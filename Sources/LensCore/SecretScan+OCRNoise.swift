@@ -565,7 +565,7 @@ extension SecretScan {
             // no command: no flag can follow its value, so the line's last pieces, when the first
             // starts with `-` and goes on machine-made, are the value's rest, which OCR split before
             // its `-` (and maybe again: iwd's `Passphrase=ByWVS* -nxHt - i0X4`).
-            if !quoted, separator == "=" || separator == ":", let last = flagShapedRest(after: end), startsItsLine(match.start) { end = last }
+            if !quoted, separator == "=" || separator == ":", startsLine(match.start), let last = flagShapedRest(after: end) { end = last }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
@@ -780,13 +780,6 @@ extension SecretScan {
     func userNamed(before index: Int) -> Bool {
         Self.quotedUserBefore.firstMatch(in: slice(lineStart(of: index, atMost: 300), index)) != nil
             || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
-    }
-
-    /// Whether only spaces or tabs come before `index` on its line.
-    func startsItsLine(_ index: Int) -> Bool {
-        var i = index
-        while i > 0, utf8[i - 1] == 0x20 || utf8[i - 1] == 0x09 { i -= 1 }
-        return i == 0 || Self.isLineBreak(utf8[i - 1])
     }
 
     /// The line's end when the pieces after `index` (one space apart, three at most) start with one

@@ -1060,12 +1060,12 @@ struct SecretScan {
         }
     }
 
-    /// 12+ letters of both cases in which capitals stand side by side twice or more and no run of
-    /// four small letters comes (`AE-NLFPUiLWRgng`), as in no identifier joined in camel case
-    /// (`nextPageToken`: each capital starts a word of small letters).
-    static func isShortRandomLetters(_ value: String) -> Bool {
+    /// 12+ letters (or `minimumLetters`) of both cases in which capitals stand side by side twice or
+    /// more and no run of four small letters comes (`AE-NLFPUiLWRgng`), as in no identifier joined in
+    /// camel case (`nextPageToken`: each capital starts a word of small letters).
+    static func isShortRandomLetters(_ value: String, minimumLetters: Int = 12) -> Bool {
         let letters = value.filter(\.isLetter)
-        guard letters.count >= 12, letters.contains(where: \.isUppercase), letters.contains(where: \.isLowercase) else { return false }
+        guard letters.count >= minimumLetters, letters.contains(where: \.isUppercase), letters.contains(where: \.isLowercase) else { return false }
         return capitalPairs(in: value) >= 2 && !value.split(whereSeparator: { !$0.isLowercase }).contains { $0.count >= 4 }
     }
 
