@@ -516,10 +516,12 @@ extension SecretScan {
         // none is an option (`tbhkUa9xjc --name runner-01` is the rest and the command's option) or
         // a setting (`export GITHUB_TOKEN=ghp_…` is the next command): a key's characters, `=` only
         // as base64's padding at its end.)
+        // (OCR may have read its digits as letters, `ORZf f cCRSCdNHT`: 12+ letters of both cases
+        // with capitals side by side, as no line of words has them, will do.)
         if isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
            last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }),
-           pieces.allSatisfy(isBase64),
-           Self.isRandomToken(squeezed(start, last.end)) {
+           pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
+           Self.isRandomToken(joined) || Self.isShortRandomLetters(joined) {
             rest = (start, last.end)
         }
         var end = rest.end

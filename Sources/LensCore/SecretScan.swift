@@ -899,9 +899,17 @@ struct SecretScan {
             // A value that ends a long line the terminal wrapped inside it (`--token LpYjvoLgcYXOloAnsnC` /
             // `qMLhmH8EhKuZRX5UiLCXH --name runner-01`) is judged with its rest (``wrappedRest(after:of:isKey:)``),
             // which ``wrapped(_:)`` then masks with it.
-            var whole = value
+            var whole = value, lineEnd: Int?
             if quoted == nil, let restEnd = wrappedRest(after: match.end, of: value, isKey: true) {
                 whole = value + slice(match.end, restEnd).filter { !$0.isWhitespace }
+            } else if quoted == nil, let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let last = pieces.last,
+                      !pieces.contains(where: { utf8[$0.start] == 0x2D }), pieces.allSatisfy(isBase64),
+                      case let line = value + squeezed(match.end, last.end),
+                      let restEnd = wrappedRest(after: last.end, of: line, isKey: true) {
+                // (OCR may have split it before the wrap too, `--token tQXVddRFqYDj cNxMN` /
+                // `61gG6YMKRhm…5K --name runner-01`: its pieces to the line's end, then the rest.)
+                whole = line + slice(last.end, restEnd).filter { !$0.isWhitespace }
+                lineEnd = last.end
             }
             if !random(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
@@ -916,7 +924,7 @@ struct SecretScan {
                 return nil
             }
             let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
-            return secret(.apiKey, nil, start, end)
+            return secret(.apiKey, nil, start, lineEnd ?? end)
         }
         return found + compared
     }

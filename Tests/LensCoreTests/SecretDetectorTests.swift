@@ -1560,6 +1560,11 @@ struct SecretDetectorTests {
         Case(text: "$ ./bin/add-user.sh -u ana -p '73 kqLmZx&' -g admin", kind: .password, value: "kqLmZx&"),
         Case(text: "db, err := sql.Open(\"mysql\", \u{201C}ops:Qxe7mLzbRtKcKzc! @tcp(db-01.internal: 3306) /shop?parseTime=true\" )", kind: .password, value: "Qxe7mLzbRtKcKzc!"),
         Case(text: "$ hashcat -m 0 hashes.txt --show\n4c#1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2Rv", kind: .password, value: "Tq8LmZx2Rv"),
+        // (2675, scored unseen with the forty-ninth round's rules, then read: a runner's token OCR
+        // split before the terminal wrapped it, its first line letters alone; and its near leak, a
+        // PyPI token's wrapped rest split twice, its digits read as letters.)
+        Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token kWzRpLmTxVbQ hYdNc\n7Tg3Jk9Pq2Wx8Zr4Lm5Nb6V --name runner-01\nINFO Runner registered successfully.", kind: .apiKey, value: "7Tg3Jk9Pq2Wx8Zr4Lm5Nb6V"),
+        Case(text: "$ hatch publish -u __token__ -a pypi-AgEIcHlwaS5vcmcwQk7TnRmx2Vd9LpZb4WcHs8JfYq3Ue6KaGtN5dR\nQRWf k dTCXPmLHZ\ndist/acme-1.4.0.tar.gz ... success", kind: .apiKey, value: "dTCXPmLHZ"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
