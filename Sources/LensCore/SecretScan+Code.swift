@@ -164,12 +164,18 @@ extension SecretScan {
     }
 
     /// The text of an argument whose opening quote OCR dropped or read as a glyph (`'lena', IQ1Ib#*VLjuwYmx', :login`,
-    /// `'admin', **9YS2Aos6CjeY cg’`): 8 bytes or more, maybe split once by a space, that end in a quote and hold no other.
+    /// `'admin', **9YS2Aos6CjeY cg’`): 8 bytes or more, maybe split once by a space, that end in a quote and hold no other
+    /// but one OCR read inside a word of it, a letter or digit on each side (a `^` read `“`: `IjVEULI6“xaW’`).
     func unopenedLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
         let closing = quoteLength(endingAt: argument.end)
         guard closing > 0, case let end = argument.end - closing, end - argument.start >= 8,
-              !utf8[argument.start..<end].contains(where: Self.isLineBreak), utf8[argument.start..<end].count(where: Self.isSpace) <= 1,
-              (argument.start..<end).allSatisfy({ quoteLength(at: $0) == 0 }) else { return nil }
+              !utf8[argument.start..<end].contains(where: Self.isLineBreak), utf8[argument.start..<end].count(where: Self.isSpace) <= 1 else { return nil }
+        let quotes = (argument.start..<end).filter { quoteLength(at: $0) > 0 }
+        guard quotes.count <= 1 else { return nil }
+        if let quote = quotes.first {
+            let after = quote + quoteLength(at: quote)
+            guard quote > argument.start, Self.isAlphanumeric(utf8[quote - 1]), after < end, Self.isAlphanumeric(utf8[after]) else { return nil }
+        }
         return (argument.start, end)
     }
 

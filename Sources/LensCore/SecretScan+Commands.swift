@@ -212,7 +212,15 @@ extension SecretScan {
             for line in lines(mentioning: [cue]) {
                 guard let tool = tool.matches(in: text, within: [line]).first else { continue }
                 for flag in flag.matches(in: text, within: [line]) where flag.start > tool.end {
+                    let before = found.count
                     add(after: flag.end, dashStartsIt: true)
+                    // (The tool names the option's value a password: random letters will do, 8 or more
+                    // of both cases with capitals side by side, as OCR may leave them of its digits:
+                    // `-pi BBHAXFMkz`.)
+                    if found.count == before, let value = piece(from: flag.end, maximumSpaces: 0), value.start == flag.end,
+                       Self.isShortRandomLetters(slice(value.start, value.end), minimumLetters: 8) {
+                        found.append(secret(.password, nil, value.start, value.end))
+                    }
                 }
             }
         }

@@ -560,7 +560,8 @@ extension SecretScan {
                 continue
             }
             // (A terminal may have wrapped the command inside the value: its rest is the next line's.)
-            if !quoted, kind == .password, let rest = wrappedRest(after: end, of: squeezed(start, end)) { end = rest }
+            var wrappedOver = false
+            if !quoted, kind == .password, let rest = wrappedRest(after: end, of: squeezed(start, end)) { (end, wrappedOver) = (rest, true) }
             // A setting that starts its line (a config file's `signing.password=9ikBf -uxp0911`) is
             // no command: no flag can follow its value, so the line's last pieces, when the first
             // starts with `-` and goes on machine-made, are the value's rest, which OCR split before
@@ -605,7 +606,9 @@ extension SecretScan {
                 // (Or an app-specific password's four groups of small letters: `notarytool --password abcd-efgh-ijkl-mnop`.)
                 let afterOption = separator == nil && identifier.hasPrefix("-")
                     && (Self.looksLikeSecretOnItsOwn(value) || kind == .password && Self.appPasswordGroups.firstMatch(in: value) != nil)
-                guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) || afterOption else { continue }
+                // (Or a scrap the terminal wrapped after, judged with its rest: `authentication-password PQx` / `UES JHeE%OMLOdE`.)
+                let scrapAndRest = wrappedOver && Self.looksLikeSecretOnItsOwn(value.filter { !$0.isNewline })
+                guard value.count >= 6, quoted || startsMachineMade(start, end) || dashed && startsMachineMade(start + 1, end) || afterOption || scrapAndRest else { continue }
                 // And after spaces alone, only a full word for a password: a `Boarding pass 8F3K2Q`
                 // or a `pass` of any kind is followed by its own number.
                 let lower = identifier.lowercased()
@@ -1584,6 +1587,16 @@ extension SecretScan {
         utf8[piece.start..<piece.end].reversed().drop(while: { $0 == 0x3D }).allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }
     }
 
+    /// Whether a piece is a Windows command's option (`/crypto`, `/out:`): `/` and 2–24 letters, on a
+    /// line that holds another such option before `index` (a password's rest OCR split at its `/` is
+    /// on no such line).
+    func isWindowsOption(_ piece: (start: Int, end: Int), before index: Int) -> Bool {
+        guard Self.windowsOption.firstMatch(in: slice(piece.start, piece.end)) != nil else { return false }
+        let lineStart = lineStart(of: index, atMost: 400)
+        return Self.slashOption.firstMatch(in: slice(lineStart, index)) != nil
+    }
+    static let windowsOption = TextMatcher(#"^/[A-Za-z]{2,24}:?$"#)
+
     /// A key or password a rule found, taken on across the spaces OCR put in it (`ghp_Zq8R kW2m…`,
     /// a JWT split at a dot).
     func extendedAcrossSpaces(_ secret: Secret) -> Secret {
@@ -1667,10 +1680,11 @@ extension SecretScan {
         }
         // A password whose line ends with a few pieces OCR split from it, none a word and one
         // machine-made (`signing.password=3mkHgl NY ! F_XIqT`): to the line's end. Not over a
-        // command's next option or an address (`curl -u ana:… -X GET https://…`).
+        // command's next option or an address (`curl -u ana:… -X GET https://…`), nor a Windows
+        // command's next option (`ktpass … /pass … /crypto AES256-SHA1`).
         if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]),
            let pieces = piecesToLineEnd(from: end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
-           !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end || isOptionOrAddress($0) }),
+           !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end || isOptionOrAddress($0) || isWindowsOption($0, before: secret.start) }),
            pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
             end = last.end
         }

@@ -524,6 +524,13 @@ extension SecretScan {
            Self.isRandomToken(joined) || Self.isShortRandomLetters(joined) {
             rest = (start, last.end)
         }
+        // (A password's rest OCR split, `PQx` / `UES JHeE%OMLOdE`: its pieces to the line's end, none
+        // an option (`-o`, Windows' `/out`), a word or a prompt, that together look like a secret on their own.)
+        if !isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPromptPiece($0) }),
+           Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
+            rest = (start, last.end)
+        }
         var end = rest.end
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
         // (The options after it: what follows is pieces to the line's end, the first an option.)

@@ -298,6 +298,12 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "quoted flags split after digits", make: repeated("add-user.sh -u ana -p '73 kqLmZx&' -g admin ")),
         Kind(name: "DSNs spaced before the at", make: repeated("sql.Open(\"mysql\", \"ops:Qx7mLz%Rt9! @tcp(db-01.internal:3306)/shop\") ")),
         Kind(name: "hashes with # for f", make: headed("$ hashcat -m 0 hashes.txt --show\n", "4c#1d9e7a2b8f03e6a5f9c1b7d2e4a8f0: Tq8LmZx2Rv\n")),
+        Kind(name: "split tokens wrapped", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token kWzRpLmTxVbQ hYdNc\n7Tg3Jk9Pq2Wx8Zr4Lm5Nb6V --name r\n")),
+        Kind(name: "wrapped rests of random letters", make: repeated("$ hatch publish -u __token__ -a pypi-AgEIcHlwaS5vcmcwQk7TnRmx2Vd9LpZb4WcHs8Jf\nQRWf k dTCXPmLHZ\n")),
+        Kind(name: "unopened literals with a quote inside", make: repeated("1> EXEC sp_addlogin \u{2018}reporting\u{2019}, QwkTLm7\u{201C}zRb\u{2019}, \u{2018}shop\u{2019};\n")),
+        Kind(name: "scraps wrapped before a split rest", make: repeated("ana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password Qk\nWZR QkeT%LmOvB\n")),
+        Kind(name: "tool passwords of random letters", make: repeated("pvk2pfx -pvk acme.pvk -pi QQRXWTLkz -spc acme.spc -po QERXWTLkz ")),
+        Kind(name: "crypt hashes read S6S$", make: repeated("encrypted-password \"S6S$Kq2mTp9R$x.QRTVmLz7Wb392Z0k/paaB7kZu8JPrYdg6c39DJJMhdx\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

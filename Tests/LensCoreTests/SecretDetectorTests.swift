@@ -1565,6 +1565,12 @@ struct SecretDetectorTests {
         // PyPI token's wrapped rest split twice, its digits read as letters.)
         Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token kWzRpLmTxVbQ hYdNc\n7Tg3Jk9Pq2Wx8Zr4Lm5Nb6V --name runner-01\nINFO Runner registered successfully.", kind: .apiKey, value: "7Tg3Jk9Pq2Wx8Zr4Lm5Nb6V"),
         Case(text: "$ hatch publish -u __token__ -a pypi-AgEIcHlwaS5vcmcwQk7TnRmx2Vd9LpZb4WcHs8JfYq3Ue6KaGtN5dR\nQRWf k dTCXPmLHZ\ndist/acme-1.4.0.tar.gz ... success", kind: .apiKey, value: "dTCXPmLHZ"),
+        // (The near leaks left in the seeds read: T-SQL's literal whose opening quote OCR dropped and
+        // whose `^` it read as a curly quote; a Junos password the terminal wrapped after a scrap,
+        // its rest split; pvk2pfx's password whose digits OCR read as letters.)
+        Case(text: "1> EXEC sp_addlogin \u{2018}reporting\u{2019}, QwkTLm7\u{201C}zRb\u{2019}, \u{2018}shop\u{2019};\n2> GO", kind: .password, value: "QwkTLm7"),
+        Case(text: "[edit]\nana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password Qk\nWZR QkeT%LmOvB\n[edit]", kind: .password, value: "QkeT%LmOvB"),
+        Case(text: "C:\\> pvk2pfx -pvk acme.pvk -pi QQRXWTLkz -spc acme.spc -pfx acme.pfx -po QERXWTLkz", kind: .password, value: "QQRXWTLkz"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1593,6 +1599,12 @@ struct SecretDetectorTests {
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
     @Test func aWordAfterAPasswordStays() {
         #expect(SecretDetector().masking("password: Abc123! (changed)").text == "password: [password] (changed)")
+    }
+
+    /// A wrapped line of a Windows command's options is no password's rest split by OCR: `/out web.keytab` stays.
+    @Test func aWindowsOptionUnderAPasswordStays() {
+        let masked = SecretDetector().masking("C:\\> ktpass /princ HTTP/web.acme.io@ACME.IO /mapuser ACME\\svc_web /pass Qx7mLz2Rt! /crypto AES256-SHA1\n/out web.keytab\nTargeting domain controller: dc01.acme.io")
+        #expect(masked.text.hasSuffix("/pass [password] /crypto AES256-SHA1\n/out web.keytab\nTargeting domain controller: dc01.acme.io"), "masked as \(masked.text)")
     }
 
     /// A key that ends its line after its label goes on under it only when the next line is the
@@ -2167,6 +2179,9 @@ struct SecretDetectorTests {
         "$ mysql --host=db01.acme.io --user=report --database=shop --ssl-mode=REQUIRED --password\nEnter password:",
         // (An address whose port the query follows without a `/`: no user's password, though no `@` follows.)
         "https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0",
+        // (2569's false alarm, unseen with the forty-ninth round's rules: a SHA-crypt hash whose first
+        // `$` OCR read `S` and whose second it read `S$`.)
+        "user ana { authentication { encrypted-password \"S6S$Kq2mTp9R$x.QRTVmLz7Wb392Z0k/paaB7kZu8JPrYdg6c39DJJMhdxEMWOd4tbka4feua\nRzI/tQQk//ZN7HTs1AXIz.u.//DT\" } }",
         // (YAML tags whose names are words, camel-cased: CloudFormation's.)
         "Resources:\n  Db:\n    Properties:\n      MasterUserPassword: !FindInMap [Passwords, Prod, Db]",
         "      MasterUserPassword: !GetAtt DbSecret.SecretString",
