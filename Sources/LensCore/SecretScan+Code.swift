@@ -97,6 +97,13 @@ extension SecretScan {
         let stop = min(utf8.count, start + limit)
         while index < stop {
             let quote = quoteLength(at: index)
+            // (A quote that closes a word, three letters or digits before it and none after, closes a
+            // literal whose opening quote OCR dropped (`reporting’, ‘…’`): it opens nothing. A
+            // literal's prefix is shorter: `N'…'`, `rb'…'`.)
+            if quote > 0, index - start >= 3, (index - 3..<index).allSatisfy({ Self.isAlphanumeric(utf8[$0]) }), isClosingQuote(at: index) {
+                index += quote
+                continue
+            }
             if quote > 0 {
                 // To the next quote on the line (OCR may curl one and not the other, or read one
                 // opening quote as two: `'‘smtp.acme.io'`).

@@ -518,11 +518,19 @@ extension SecretScan {
         // as base64's padding at its end.)
         // (OCR may have read its digits as letters, `ORZf f cCRSCdNHT`: 12+ letters of both cases
         // with capitals side by side, as no line of words has them, will do.)
-        if isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
-           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D }),
-           pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
-           Self.isRandomToken(joined) || Self.isShortRandomLetters(joined) {
-            rest = (start, last.end)
+        // (The command's options may follow the pieces, `3fh2Y6V LwuxcW6JdCJx7vbx --name runner-01`:
+        // the pieces stop at the first that starts with `-`, and the check below wants an option there.)
+        if isKey {
+            var pieces: [(start: Int, end: Int)] = [], index = start
+            while pieces.count < 4, let next = piece(from: index, maximumSpaces: 1), utf8[next.start] != 0x2D {
+                pieces.append(next)
+                index = next.end
+            }
+            if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66,
+               pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
+               Self.isRandomToken(joined) || Self.isShortRandomLetters(joined) {
+                rest = (start, last.end)
+            }
         }
         // (A password's rest OCR split, `PQx` / `UES JHeE%OMLOdE`: its pieces to the line's end, none
         // an option (`-o`, Windows' `/out`), a word or a prompt, that together look like a secret on their own.)

@@ -1571,6 +1571,11 @@ struct SecretDetectorTests {
         Case(text: "1> EXEC sp_addlogin \u{2018}reporting\u{2019}, QwkTLm7\u{201C}zRb\u{2019}, \u{2018}shop\u{2019};\n2> GO", kind: .password, value: "QwkTLm7"),
         Case(text: "[edit]\nana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password Qk\nWZR QkeT%LmOvB\n[edit]", kind: .password, value: "QkeT%LmOvB"),
         Case(text: "C:\\> pvk2pfx -pvk acme.pvk -pi QQRXWTLkz -spc acme.spc -pfx acme.pfx -po QERXWTLkz", kind: .password, value: "QQRXWTLkz"),
+        // (2679, scored unseen with the fiftieth round's rules, then read: T-SQL's first literal
+        // without its opening quote, whose closing quote then opened a literal to the password's;
+        // a runner's token whose wrapped rest OCR split before the command's next option.)
+        Case(text: "1> EXEC sp_addlogin reporting\u{2019}, \u{2018}kRtWmQzLpx\u{2019}, \u{2018}shop\u{2019};\n2>GO", kind: .password, value: "kRtWmQzLpx"),
+        Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name runner-01\nINFO Runner registered successfully.", kind: .apiKey, value: "MvpzdW8KcDFy9wcz"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1599,6 +1604,15 @@ struct SecretDetectorTests {
     /// A word after a password stays: the rest of a line is the password's only when no word is in it.
     @Test func aWordAfterAPasswordStays() {
         #expect(SecretDetector().masking("password: Abc123! (changed)").text == "password: [password] (changed)")
+    }
+
+    /// A quote OCR read inside a call's password, or a literal whose opening quote it dropped,
+    /// opens no literal that runs over the next argument: the database's name stays.
+    @Test func theArgumentAfterAPasswordStays() {
+        let call = SecretDetector().masking("$link = mysqli_connect(\"localhost\", \"ci\", \"Qm7+\u{201C}~RtWzKp\", \"shop\");")
+        #expect(call.text == "$link = mysqli_connect(\"localhost\", \"ci\", \"[password]\", \"shop\");", "masked as \(call.text)")
+        let executed = SecretDetector().masking("1> EXEC sp_addlogin reporting\u{2019}, \u{2018}kRtWmQzLpx\u{2019}, \u{2018}shop\u{2019};")
+        #expect(executed.text == "1> EXEC sp_addlogin reporting\u{2019}, \u{2018}[password]\u{2019}, \u{2018}shop\u{2019};", "masked as \(executed.text)")
     }
 
     /// A wrapped line of a Windows command's options is no password's rest split by OCR: `/out web.keytab` stays.
