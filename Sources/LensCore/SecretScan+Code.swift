@@ -67,7 +67,8 @@ extension SecretScan {
                     .filter({ $0.end > $0.start }), position <= arguments.count,
                   // (OCR may drop a literal's opening quote: then the argument before it must be a literal.)
                   let literal = stringLiteral(in: arguments[position - 1])
-                    ?? (position >= 2 && stringLiteral(in: arguments[position - 2]) != nil ? unopenedLiteral(in: arguments[position - 1]) : nil),
+                    ?? (position >= 2 && stringLiteral(in: arguments[position - 2]) != nil
+                        ? unopenedLiteral(in: arguments[position - 1]) ?? unquotedLiteral(in: arguments[position - 1]) : nil),
                   let password = password(literal.start, literal.end, quoted: true) else { continue }
             let value = slice(literal.start, literal.end)
             guard !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
@@ -125,7 +126,8 @@ extension SecretScan {
             case 0x2C where depth == 0:
                 close(index)
                 argumentStart = index + 1
-            case 0x3B where depth == 0: // a statement's end: the call was cut
+            case 0x3B where depth == 0 && !commaFollows(index + 1): // a statement's end: the call was cut
+                // (Not one a comma follows, which no statement's end has: a quote OCR read as `;`.)
                 close(index)
                 return arguments
             default: break
@@ -186,6 +188,29 @@ extension SecretScan {
         return (argument.start, end)
     }
 
+    /// Whether a `,` comes at `index`, after spaces or none.
+    func commaFollows(_ index: Int) -> Bool {
+        var index = index
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        return index < utf8.count && utf8[index] == 0x2C
+    }
+
+    /// The text of an argument both of whose quotes OCR lost or misread (`'svc_sync’, TwpYtf-WZJHoO8;, :login`:
+    /// the closing one read as `;`): 8–64 bytes, no space, quote or bracket, that look like a secret
+    /// on their own (``looksLikeSecretOnItsOwn(_:)``) and are no name of code: a variable
+    /// (`$pass`, `@pass`), a symbol (`:pass`), a constant or a member (`ENV_PASS`, `config.smtp_password`),
+    /// a number (`0x1F2E3D4C`).
+    func unquotedLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
+        var end = argument.end
+        if end > argument.start, utf8[end - 1] == 0x3B { end -= 1 }
+        guard (8...64).contains(end - argument.start),
+              !utf8[argument.start..<end].contains(where: { Self.isSpace($0) || $0 >= 0x80 || "\"'`()[]{}".utf8.contains($0) }),
+              !"$@:&*".utf8.contains(utf8[argument.start]), case let value = slice(argument.start, end), !value.hasPrefix("0x"),
+              Self.codeName.firstMatch(in: value) == nil, Self.looksLikeSecretOnItsOwn(value) else { return nil }
+        return (argument.start, end)
+    }
+    static let codeName = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)*$"#)
+
     /// Whether a quote at `index` closes a string: not one before a letter or a digit, which OCR
     /// read inside the string (`"gceIU_B9“besFpT"`).
     func isClosingQuote(at index: Int) -> Bool {
@@ -233,9 +258,10 @@ extension SecretScan {
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
-    /// with another such option (`/princ …`, `/Action:…`): a path is no option.
-    static let slashPasswordOption = TextMatcher(#"(?<=[ \t])/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
-    static let slashOption = TextMatcher(#"(?<=[ \t])/[A-Za-z]{2,24}(?=[: \t])"#)
+    /// with another such option (`/princ …`, `/Action:…`): a path is no option. (An option may start
+    /// its line, where the terminal wrapped the command before it: `… /SourceUser:svc` / `/SourcePassword:…`.)
+    static let slashPasswordOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
+    static let slashOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/[A-Za-z]{2,24}(?=[: \t])"#)
 
     static let wrappedSlashOption = TextMatcher(#"(?<=[ \t])/([A-Za-z]{1,24})[ \t]*\n[ \t]*([A-Za-z]{1,24})(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
 

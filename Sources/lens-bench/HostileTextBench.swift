@@ -305,6 +305,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "tool passwords of random letters", make: repeated("pvk2pfx -pvk acme.pvk -pi QQRXWTLkz -spc acme.spc -po QERXWTLkz ")),
         Kind(name: "crypt hashes read S6S$", make: repeated("encrypted-password \"S6S$Kq2mTp9R$x.QRTVmLz7Wb392Z0k/paaB7kZu8JPrYdg6c39DJJMhdx\n")),
         Kind(name: "literals closed after a dropped quote", make: repeated("EXEC sp_addlogin reporting\u{2019}, \u{2018}kRtWmQzLpx\u{2019}, \u{2018}shop\u{2019}, ")),
+        Kind(name: "unquoted call arguments", make: repeated("Net::SMTP.start('smtp.acme.io', 587, 'acme.io', 'svc_sync', QmwRtz-KXLPuV7;, :login) ")),
+        Kind(name: "Windows options starting lines", make: repeated("C:\\> SqlPackage /Action:Export /SourceUser:svc_sync\n/SourcePassword:QmwkTzLRpv /TargetFile:shop.bacpac\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

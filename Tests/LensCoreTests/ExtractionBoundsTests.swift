@@ -55,7 +55,8 @@ struct ExtractionBoundsTests {
                             "chrony.keys\n1 SHA256 HEX: 4A 1B ", "-p '73 kqLm", "a:Xk2! @tcp(", "hashcat\n4c#1d9e7a2b8f03e6a5: ",
                             "--token kWzRpLmTxVbQ hY\n", "pypi-AgEIcHlwaS5vcmcwQk7TnRmx2Vd9LpZb4Wc\nQRWf k dT\n",
                             "EXEC sp_addlogin 'a', Xk2\u{201C}Lm9\u{2019}, ", "authentication-password Qk\nWZR Qk%\n", "pvk2pfx -pi QQRXWTLkz ", "encrypted-password \"S6S$Kq$",
-                            "EXEC sp_addlogin abc\u{2019}, \u{2018}", "--token 7kqZ0RWvmtPLxBcye\n4gh3Z7W Mv --n\n"])
+                            "EXEC sp_addlogin abc\u{2019}, \u{2018}", "--token 7kqZ0RWvmtPLxBcye\n4gh3Z7W Mv --n\n",
+                            "Net::SMTP.start('a', 1, 'b', 'c', Qm;, ", "/Action:Export\n/SourcePassword:Qm /T:a\n"])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

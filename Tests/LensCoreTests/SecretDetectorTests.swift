@@ -1576,6 +1576,11 @@ struct SecretDetectorTests {
         // a runner's token whose wrapped rest OCR split before the command's next option.)
         Case(text: "1> EXEC sp_addlogin reporting\u{2019}, \u{2018}kRtWmQzLpx\u{2019}, \u{2018}shop\u{2019};\n2>GO", kind: .password, value: "kRtWmQzLpx"),
         Case(text: "$ forgejo-runner register --no-interactive --instance https://git.acme.io --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name runner-01\nINFO Runner registered successfully.", kind: .apiKey, value: "MvpzdW8KcDFy9wcz"),
+        // (2573, scored unseen with the fifty-first round's rules, then read: Ruby's `Net::SMTP.start`
+        // whose password lost both quotes, the closing one read as `;`; and its near leak, SqlPackage's
+        // password option at the start of a line the terminal wrapped before it.)
+        Case(text: "Net::SMTP.start('smtp.acme.io', 587, 'acme.io', 'svc_sync', QmwRtz-KXLPuV7;, :login) do |smtp|", kind: .password, value: "QmwRtz-KXLPuV7"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceDatabaseName:shop /SourceUser:svc_sync\n/SourcePassword:QmwkTzLRpv /TargetFile:shop.bacpac", kind: .password, value: "QmwkTzLRpv"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2193,6 +2198,10 @@ struct SecretDetectorTests {
         "$ mysql --host=db01.acme.io --user=report --database=shop --ssl-mode=REQUIRED --password\nEnter password:",
         // (An address whose port the query follows without a `/`: no user's password, though no `@` follows.)
         "https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0",
+        // (A call's password argument given by a name of code, unquoted: a constant, a member, a variable.)
+        "$link = mysqli_connect(\"localhost\", \"ci\", DB_PASSWORD_2024, \"shop\");",
+        "smtp.login(\"ana@acme.io\", config.smtp_password2)",
+        "Net::SMTP.start('smtp.acme.io', 587, 'acme.io', 'lena', $smtpPass9, :login)",
         // (2569's false alarm, unseen with the forty-ninth round's rules: a SHA-crypt hash whose first
         // `$` OCR read `S` and whose second it read `S$`.)
         "user ana { authentication { encrypted-password \"S6S$Kq2mTp9R$x.QRTVmLz7Wb392Z0k/paaB7kZu8JPrYdg6c39DJJMhdxEMWOd4tbka4feua\nRzI/tQQk//ZN7HTs1AXIz.u.//DT\" } }",
