@@ -1670,6 +1670,17 @@ extension SecretScan {
            pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: Self.isAlphanumeric) }) {
             end = last.end
         }
+        // A key of small letters and digits (Mattermost's, 26 of them; OCR may read a digit as a
+        // capital, `…creQw6…`, twice at most) whose line ends with one or two scraps of its alphabet
+        // that no word is, without a vowel (`…cm98j gtj jdzgq`): OCR split its end.
+        let smallOrDigit = { (byte: UInt8) in (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) }
+        if secret.kind == .apiKey, case let key = utf8[secret.start..<end].filter({ !Self.isSpace($0) }), key.count >= 16,
+           key.allSatisfy(Self.isAlphanumeric), key.count(where: { (0x41...0x5A).contains($0) }) <= 2,
+           let pieces = piecesToLineEnd(from: end, atMost: 2, maximumSpaces: 1), let last = pieces.last,
+           pieces.allSatisfy({ (3...8).contains($0.end - $0.start) && utf8[$0.start..<$0.end].allSatisfy(smallOrDigit)
+               && !utf8[$0.start..<$0.end].contains(where: { "aeiouy".utf8.contains($0) }) }) {
+            end = last.end
+        }
         // A base64 key whose line ends with up to three pieces of base64 OCR split off, the last
         // with its padding (`secret: …KEABXms /X6w1 /w=`): the `=` says they are the key's end.
         // (Pieces of base64's letters, digits, `+` and `/` only, none a word of a sentence.)

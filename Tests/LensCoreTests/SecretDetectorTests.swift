@@ -1581,6 +1581,9 @@ struct SecretDetectorTests {
         // password option at the start of a line the terminal wrapped before it.)
         Case(text: "Net::SMTP.start('smtp.acme.io', 587, 'acme.io', 'svc_sync', QmwRtz-KXLPuV7;, :login) do |smtp|", kind: .password, value: "QmwRtz-KXLPuV7"),
         Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceDatabaseName:shop /SourceUser:svc_sync\n/SourcePassword:QmwkTzLRpv /TargetFile:shop.bacpac", kind: .password, value: "QmwkTzLRpv"),
+        // (2477, scored unseen with the fifty-second round's rules, then read: Mattermost's token of
+        // small letters and digits whose end OCR split into scraps without a vowel.)
+        Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token k7wq2rzd9mQxpt3b8v hcs jdzq\ncredentials for \"acme\" stored", kind: .apiKey, value: "jdzq"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
