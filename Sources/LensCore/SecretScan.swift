@@ -871,6 +871,14 @@ struct SecretScan {
                case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
+            // After a command's option (`--access-token omttfcdt Luxqrroixrs6rhidog`), the pieces to the
+            // line's end, letters and digits only, when together they are a token of 20+.
+            if quoted == nil, match[2] == nil, value.count < 16, match.start > 0, utf8[match.start - 1] == 0x2D,
+               case let start = match.end - value.utf8.count, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1),
+               pieces.count > 1, let last = pieces.last, pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric) }),
+               case let joined = squeezed(start, last.end), joined.count >= 20, Self.isRandomToken(joined) {
+                return secret(.apiKey, nil, start, last.end)
+            }
             // In an address, the pieces OCR split a parameter's token into run to its `&` (none a word).
             if quoted == nil, match[2] == "=", value.count < 16, case let start = match.end - value.utf8.count,
                let end = parameterEnd(from: match.end), case let token = Self.withoutOCRJunk(squeezed(start, end)),

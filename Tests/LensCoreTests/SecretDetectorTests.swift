@@ -1584,6 +1584,9 @@ struct SecretDetectorTests {
         // (2477, scored unseen with the fifty-second round's rules, then read: Mattermost's token of
         // small letters and digits whose end OCR split into scraps without a vowel.)
         Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token k7wq2rzd9mQxpt3b8v hcs jdzq\ncredentials for \"acme\" stored", kind: .apiKey, value: "jdzq"),
+        // (2479, scored unseen with the fifty-third round's rules, then read: the same token split
+        // after its first eight letters, which no rule judged with the piece after them.)
+        Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token kwqtrzdm Lpxqtrrwixz6vhmbog\ncredentials for \"acme\" stored", kind: .apiKey, value: "Lpxqtrrwixz6vhmbog"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2201,6 +2204,9 @@ struct SecretDetectorTests {
         "$ mysql --host=db01.acme.io --user=report --database=shop --ssl-mode=REQUIRED --password\nEnter password:",
         // (An address whose port the query follows without a `/`: no user's password, though no `@` follows.)
         "https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0",
+        // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
+        // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
+        "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
         // (A call's password argument given by a name of code, unquoted: a constant, a member, a variable.)
         "$link = mysqli_connect(\"localhost\", \"ci\", DB_PASSWORD_2024, \"shop\");",
         "smtp.login(\"ana@acme.io\", config.smtp_password2)",
