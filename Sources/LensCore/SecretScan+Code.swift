@@ -370,7 +370,7 @@ extension SecretScan {
             // the option asks for it).
             for match in Self.optionEndingALine.matches(in: text) {
                 guard let name = match[1], Self.secretName(name) == .password, let range = match.range(1),
-                      range.upperBound - lineStart(of: range.lowerBound, atMost: 4_096) >= 60, !isPrompt(at: match.end),
+                      endsAWideLine(range.upperBound), !isPrompt(at: match.end),
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }

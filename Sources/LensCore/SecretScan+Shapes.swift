@@ -506,8 +506,7 @@ extension SecretScan {
     func wrappedRest(after valueEnd: Int, of value: String, isKey: Bool = false) -> Int? {
         var lineBreak = valueEnd
         while lineBreak < utf8.count, Self.isSpace(utf8[lineBreak]) { lineBreak += 1 }
-        guard lineBreak < utf8.count, utf8[lineBreak] == 0x0A || utf8[lineBreak] == 0x0D, valueEnd >= 60,
-              !utf8[(valueEnd - 60)..<valueEnd].contains(where: Self.isLineBreak) else { return nil }
+        guard lineBreak < utf8.count, utf8[lineBreak] == 0x0A || utf8[lineBreak] == 0x0D, endsAWideLine(valueEnd) else { return nil }
         var start = lineBreak + 1
         if utf8[lineBreak] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
         guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
@@ -552,6 +551,12 @@ extension SecretScan {
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
+    }
+
+    /// Whether the line holding `index` has 60+ bytes before it, as a line a terminal wrapped has
+    /// (a look back of 60 bytes at most).
+    func endsAWideLine(_ index: Int) -> Bool {
+        index >= 60 && !utf8[(index - 60)..<index].contains(where: Self.isLineBreak)
     }
 
     /// Whether a piece is a shell's or a router's prompt: a mark (`>` `$` `#` `%` `:`) after a
