@@ -1652,8 +1652,11 @@ extension SecretScan {
         // one machine-made of 8+, to its end (`…[key] j IAVORY 1UeCLg4j 7i_PNx LleRZR4ss…`): OCR split the rest of it.
         // (Not a command's next option and its value, `--token … --name runner-01`: a piece that reads
         // as an option stops it, unless its case changes twice or more, as base64url's does: `-wNCCbL`.)
+        // (A comma glued to the key before a space, `…Lwmy, j 7pUOWUaf 9d7bP9qC`, is a glyph OCR read for one of its
+        // letters when such pieces follow it: a list's next item is no scrap of a key.)
+        let afterGluedComma = end + 1 < utf8.count && utf8[end] == 0x2C && Self.isSpace(utf8[end + 1]) ? end + 1 : end
         if secret.kind == .apiKey, squeezed(secret.start, end).count >= (Self.providerLabels.contains(secret.label ?? "") ? 32 : 40),
-           let pieces = piecesToLineEnd(from: end, atMost: 8, maximumSpaces: 2), let last = pieces.last,
+           let pieces = piecesToLineEnd(from: afterGluedComma, atMost: 8, maximumSpaces: 2), let last = pieces.last,
            pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && (!isOptionOrAddress($0) || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2) }),
            case let words = pieces.filter({ isSentenceWord($0) }), words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),
            pieces.contains(where: { $0.end - $0.start >= 8 && isMachineMade($0.start, $0.end) }) {

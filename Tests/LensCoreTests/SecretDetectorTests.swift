@@ -1587,6 +1587,9 @@ struct SecretDetectorTests {
         // (2479, scored unseen with the fifty-third round's rules, then read: the same token split
         // after its first eight letters, which no rule judged with the piece after them.)
         Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token kwqtrzdm Lpxqtrrwixz6vhmbog\ncredentials for \"acme\" stored", kind: .apiKey, value: "Lpxqtrrwixz6vhmbog"),
+        // (2579, scored unseen with the fifty-third round's rules, then read: a Stripe key whose letter
+        // OCR read as a comma glued to it, before the scraps of its rest.)
+        Case(text: "$ stripe login --api-key sk_test_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, p 3kTwQzRm 8vLpXn2B\nQr7TkWmZ2xPLn4c\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "3kTwQzRm"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1660,6 +1663,13 @@ struct SecretDetectorTests {
     @Test func theNextOptionAfterALongTokenStays() {
         let masked = SecretDetector().masking("$ forgejo-runner register --token Qx7mLzRtVkWpNcBdHsFgJyTaKqWmPZxnVbrTcYdE7 --name runner-01")
         #expect(masked.text == "$ forgejo-runner register --token [api key] --name runner-01", "masked as \(masked.text)")
+    }
+
+    /// A note after a key's comma stays: words and a ticket are the list going on, no scraps of the
+    /// key (a comma OCR read for the key's letter is followed by scraps alone).
+    @Test func aNoteAfterAKeysCommaStays() {
+        let masked = SecretDetector().masking("rotated sk_live_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, ticket OPS-4411 closed")
+        #expect(masked.text == "rotated [api key: Stripe], ticket OPS-4411 closed", "masked as \(masked.text)")
     }
 
     /// An address's host after a password stays, even one whose first label is hexadecimal (a
