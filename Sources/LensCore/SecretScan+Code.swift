@@ -77,6 +77,13 @@ extension SecretScan {
         return found
     }
 
+    /// Whether the comma at `index` is a literal's closing quote that OCR read as one: glued to a
+    /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`).
+    func isQuoteReadAsComma(at index: Int, before stop: Int) -> Bool {
+        index >= 1 && index + 2 < stop && utf8[index] == 0x2C && utf8[index + 1] == 0x2C && Self.isSpace(utf8[index + 2])
+            && Self.isAlphanumeric(utf8[index - 1])
+    }
+
     /// How many bytes from `start` to its line's end, `limit` at most.
     func bytesToLineEnd(from start: Int, atMost limit: Int) -> Int {
         var end = start
@@ -109,7 +116,17 @@ extension SecretScan {
                 // To the next quote on the line (OCR may curl one and not the other, or read one
                 // opening quote as two: `'‘smtp.acme.io'`).
                 var next = index + openingQuoteLength(at: index)
-                while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) { next += 1 }
+                while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) {
+                    // (A comma glued to the literal's last letter, then the argument's comma and a space,
+                    // is its closing quote that OCR read as a comma: `‘smtp.acme.io,, 587`. It ends the
+                    // literal. Inside one, `'a,,b'`, no space follows.)
+                    if isQuoteReadAsComma(at: next, before: stop) { break }
+                    next += 1
+                }
+                if isQuoteReadAsComma(at: next, before: stop) {
+                    index = next + 1
+                    continue
+                }
                 // (A quote no other closes on its line is a glyph OCR read inside a literal: `'…W'!8')`.)
                 guard next < stop, !Self.isLineBreak(utf8[next]) else {
                     index += quote
@@ -337,10 +354,11 @@ extension SecretScan {
         if mentions("base64") {
             for match in Self.applicationKey.matches(in: text) {
                 // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key, and up to
-                // two brackets or bars it read for letters: `tj]XE3…` for `tjXE3…`.)
+                // two brackets, bars or specks it read for letters or put between them: `tj]XE3…` for
+                // `tjXE3…`, `Adu31.chg…` for `Adu31chg…`.)
                 guard let key = spacedValue(from: match.end), (42...46).contains(key.value.count),
-                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@[]{}()|!".contains($0) }),
-                      key.value.count(where: { "[]{}()|!".contains($0) }) <= 2, Self.entropy(key.value) >= 4 else { continue }
+                      key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@[]{}()|!.,".contains($0) }),
+                      key.value.count(where: { "[]{}()|!.,".contains($0) }) <= 2, Self.entropy(key.value) >= 4 else { continue }
                 found.append(secret(.apiKey, nil, key.start, key.end))
             }
         }

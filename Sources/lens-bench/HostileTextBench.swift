@@ -311,6 +311,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "option tokens split after letters", make: repeated("$ mmctl auth login --access-token kwqtrzdm Lpxqtrrwixz6vhmbog\n")),
         Kind(name: "crypt hashes with glyphs", make: repeated("encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A\n")),
         Kind(name: "keys with a glued comma before scraps", make: repeated("$ stripe login --api-key sk_test_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, p 3kTwQzRm 8vLpXn2B\n")),
+        Kind(name: "closing quotes read as commas", make: repeated("Net::SMTP.start(\u{2018}smtp.acme.io,, 587, 'acme.io\u{2019}, \u{2018}lena\u{2019}, 'Qm7kRwTz2x, :login) ")),
+        Kind(name: "application keys with specks", make: repeated("base64: Qm7kR.wTz2xLpV+bN9cYd4HfGj8KsTq3 WrXe6ZuAoBiPQ=\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -59,7 +59,8 @@ struct ExtractionBoundsTests {
                             "Net::SMTP.start('a', 1, 'b', 'c', Qm;, ", "/Action:Export\n/SourcePassword:Qm /T:a\n",
                             "--access-token k7wq2rzd9mQxpt3b8v hcs jdzq\n",
                             "--access-token kwqtrzdm Qx ", "password \"$6$kQ7\u{00A3}",
-                            "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq, p "])
+                            "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq, p ",
+                            "Net::SMTP.start('a,, 1, 'b', 'c', 'Xk2#Lm9Qw,, ", "base64: Xk2.Lm9Qw. "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

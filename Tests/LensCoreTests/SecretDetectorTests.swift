@@ -1590,6 +1590,11 @@ struct SecretDetectorTests {
         // (2579, scored unseen with the fifty-third round's rules, then read: a Stripe key whose letter
         // OCR read as a comma glued to it, before the scraps of its rest.)
         Case(text: "$ stripe login --api-key sk_test_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, p 3kTwQzRm 8vLpXn2B\nQr7TkWmZ2xPLn4c\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "3kTwQzRm"),
+        // (2583, scored unseen with the fifty-fifth round's rules, then read: `Net::SMTP.start` whose
+        // first literal's closing quote OCR read as a comma (`‘smtp.acme.io,, 587`), so the quotes
+        // after it paired wrongly; Laravel's key with a speck OCR read as a `.` inside it.)
+        Case(text: "Net::SMTP.start(\u{2018}smtp.acme.io,, 587, 'acme.io\u{2019}, \u{2018}lena\u{2019}, 'Qm7kRwTz2x, :login) do |smtp|", kind: .password, value: "Qm7kRwTz2x"),
+        Case(text: "$ php artisan key:generate --show\nbase64: Qm7kR.wTz2xLpV+bN9cYd4HfGj8KsTq3 WrXe6ZuAoBiPQ=", kind: .apiKey, value: "WrXe6ZuAoBiPQ="),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1670,6 +1675,15 @@ struct SecretDetectorTests {
     @Test func aNoteAfterAKeysCommaStays() {
         let masked = SecretDetector().masking("rotated sk_live_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, ticket OPS-4411 closed")
         #expect(masked.text == "rotated [api key: Stripe], ticket OPS-4411 closed", "masked as \(masked.text)")
+    }
+
+    /// A literal's closing quote that OCR read as a comma glued to it (`'Qm7kRwTz2x,, 'shop'`) ends
+    /// it: the password goes, the next argument stays. Two commas inside a literal (`'a,,b'`) end nothing.
+    @Test func aQuoteReadAsACommaEndsItsLiteral() {
+        let masked = SecretDetector().masking("1> EXEC sp_addlogin 'reporting\u{2019}, 'Qm7kRwTz2x,, \u{2018}shop\u{2019};")
+        #expect(masked.text == "1> EXEC sp_addlogin 'reporting\u{2019}, '[password], \u{2018}shop\u{2019};", "masked as \(masked.text)")
+        let inside = SecretDetector().masking("smtp.login('a,,b', 'Qm7kRwTz2x')")
+        #expect(inside.text == "smtp.login('a,,b', '[password]')", "masked as \(inside.text)")
     }
 
     /// An address's host after a password stays, even one whose first label is hexadecimal (a
