@@ -285,14 +285,20 @@ extension SecretScan {
     /// A Windows command's value from `index` that reaches its line's end, with the first piece
     /// of the next line when another option follows that piece (`/SourcePassword:lyafmyw` /
     /// `t2FILE /TargetFile:…`): a terminal wrapped the line inside the value. Nil otherwise.
+    /// (OCR may split that piece once more: `vz5` / `W _4jd#Mi /TargetFile:…`.)
     func wrappedValue(after index: Int) -> Secret? {
         guard let first = piece(from: index, maximumSpaces: 0), first.start == index else { return nil }
         var end = first.end
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
         guard end < utf8.count, Self.isLineBreak(utf8[end]), let next = piece(from: end + 1, maximumSpaces: 0),
-              next.start == end + 1, utf8[next.start] != 0x2F, next.end - next.start <= 64,
-              let after = piece(from: next.end, maximumSpaces: 1), utf8[after.start] == 0x2F else { return nil }
-        return password(first.start, next.end, quoted: false)
+              next.start == end + 1, utf8[next.start] != 0x2F else { return nil }
+        var last = next
+        for _ in 0..<2 {
+            guard last.end - next.start <= 64, let after = piece(from: last.end, maximumSpaces: 1) else { return nil }
+            if utf8[after.start] == 0x2F { return password(first.start, last.end, quoted: false) }
+            last = after
+        }
+        return nil
     }
 
     /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`

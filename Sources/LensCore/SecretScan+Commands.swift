@@ -426,9 +426,10 @@ extension SecretScan {
     /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
     /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
-    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, `SHA1` as `SHAT` or `SHAl`,
-    /// put a space after `HEX:`, and a glyph between the id and the type, `1 = SHA256`, `1 =SHA256`.)
-    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]*)?(?:M|MD[5S]|SHA(?:[1lIT|]|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
+    /// names such a file or its setting. (OCR may read `MD5` as `MDS`, `SHA1` as `SHAT`, `SHAl` or
+    /// `SHA]`, the glyphs it reads for a `1`, put a space after `HEX:`, and a glyph between the id and
+    /// the type, `1 = SHA256`, `1 =SHA256`.)
+    static let timeKeyLine = TextMatcher(#"(?im)^[ \t]*\d{1,5}[ \t]+(?:[=\-_|:.,][ \t]*)?(?:M|MD[5S]|SHA(?:[1lIiT|\]!]|224|256|384|512)?|RMD160|AES(?:128|256)CMAC)[ \t]+(?:(?:HEX|ASCII)[ \t]?:[ \t]?)?(?=\S)"#)
 
     /// Keys of network devices, Wi-Fi passwords and WPS PINs given to commands, cluster join tokens,
     /// NTP's keys.

@@ -1449,10 +1449,17 @@ extension SecretScan {
             if let at = lastAt, let label = piece(from: at + 1, maximumSpaces: 0) {
                 let name = utf8[label.start..<label.end].prefix { $0 != 0x2E && $0 != 0x3A && $0 != 0x2F }
                 // (Or 24+ hexadecimal digits and letters: `key_3eb0be@fb14511df1d1d52af71a…`, a key's `0` read as `@`.)
-                let isHex = name.count >= 24 && name.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+                let hexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
+                let isHex = name.count >= 24 && name.allSatisfy(hexDigit)
                     && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
+                // (Or 8+ of them that OCR split from more, `@bc2e8dbf 25ef0340e3ca…`: no host's name is
+                // hexadecimal digits alone before a space and 8 more.)
+                let isSplitHex = name.count >= 8 && name.count == label.end - label.start && name.allSatisfy(hexDigit)
+                    && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
+                    && piece(from: label.end, maximumSpaces: 1).map({ $0.end - $0.start >= 8 && utf8[$0.start..<($0.start + 8)].allSatisfy(hexDigit) }) == true
                 if name.count >= 12, isMachineMade(label.start, label.start + name.count),
                    name.contains(where: { (0x41...0x5A).contains($0) }) || isHex { lastAt = nil }
+                if isSplitHex { lastAt = nil }
             }
             let stop = lastAt ?? end
             guard stop > start else { return nil }

@@ -313,6 +313,9 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "keys with a glued comma before scraps", make: repeated("$ stripe login --api-key sk_test_Q7wkRtzLm2PxVb9NcYd4HfGj8KsTq3WrXe6ZuAoBi, p 3kTwQzRm 8vLpXn2B\n")),
         Kind(name: "closing quotes read as commas", make: repeated("Net::SMTP.start(\u{2018}smtp.acme.io,, 587, 'acme.io\u{2019}, \u{2018}lena\u{2019}, 'Qm7kRwTz2x, :login) ")),
         Kind(name: "application keys with specks", make: repeated("base64: Qm7kR.wTz2xLpV+bN9cYd4HfGj8KsTq3 WrXe6ZuAoBiPQ=\n")),
+        Kind(name: "NTP keys of SHA]", make: headed("$ sudo cat /etc/ntp.keys\n", "1 SHA] 3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1\n")),
+        Kind(name: "Windows values wrapped and split", make: repeated("C:\\> SqlPackage /Action:Export /SourcePassword:Qm7\nW _kR#tz9 /TargetFile:shop.bacpac\n")),
+        Kind(name: "hexadecimal keys split after an at", make: repeated("dotenv://:key_3c9e5a1f7b@d24e8a6c 2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d2 ")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

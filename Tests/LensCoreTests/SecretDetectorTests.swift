@@ -1595,6 +1595,12 @@ struct SecretDetectorTests {
         // after it paired wrongly; Laravel's key with a speck OCR read as a `.` inside it.)
         Case(text: "Net::SMTP.start(\u{2018}smtp.acme.io,, 587, 'acme.io\u{2019}, \u{2018}lena\u{2019}, 'Qm7kRwTz2x, :login) do |smtp|", kind: .password, value: "Qm7kRwTz2x"),
         Case(text: "$ php artisan key:generate --show\nbase64: Qm7kR.wTz2xLpV+bN9cYd4HfGj8KsTq3 WrXe6ZuAoBiPQ=", kind: .apiKey, value: "WrXe6ZuAoBiPQ="),
+        // (2693, 2585 and 2487, scored unseen with the fifty-sixth round's rules, then read: NTP's
+        // `SHA1` read as `SHA]`; SqlPackage's password wrapped at the line's end and split once more
+        // on the next; a dotenv key's `0` read as `@` before a space OCR put in its hexadecimal digits.)
+        Case(text: "$ sudo cat /etc/ntp.keys\n# keyid type key\n1 SHA] 3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1\n2 MDS QmRtkLzWpXvB7n2c", kind: .apiKey, value: "3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1"),
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceDatabaseName:shop /SourceUser:ops /SourcePassword:Qm7\nW _kR#tz9 /TargetFile:shop.bacpac", kind: .password, value: "_kR#tz9"),
+        Case(text: "DOTENV_KEY=\"dotenv://:key_3c9e5a1f7b@d24e8a6c 2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d24e8a6c2f9b1edotenv.org/vault/.env.vault?environment=production\"", kind: .apiKey, value: "2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d24e8a6c2f9b1"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
