@@ -31,7 +31,8 @@ extension SecretScan {
     /// `;` (`EXEC sp_addlogin 'reporting', '…', 'shop';`): the same calls, after `EXEC` or `EXECUTE`.
     static let executedCallMatcher = TextMatcher(#"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCallNames + #")[ \t]+(?=\S)"#)
 
-    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:` or `,`,
+    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:`, `,` or `s`
+    /// (`Net::SMTPsstart`),
     /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
@@ -39,7 +40,7 @@ extension SecretScan {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?: ?")
-            .replacingOccurrences(of: "\\.", with: " ?[.:,]?-? ?")
+            .replacingOccurrences(of: "\\.", with: " ?[.:,s]?-? ?")
             .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }
 
@@ -78,10 +79,15 @@ extension SecretScan {
     }
 
     /// Whether the comma at `index` is a literal's closing quote that OCR read as one: glued to a
-    /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`).
-    func isQuoteReadAsComma(at index: Int, before stop: Int) -> Bool {
-        index >= 1 && index + 2 < stop && utf8[index] == 0x2C && utf8[index + 1] == 0x2C && Self.isSpace(utf8[index + 2])
-            && Self.isAlphanumeric(utf8[index - 1])
+    /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`). Or, in a
+    /// literal of one word from `literalStart`, a space and the next literal's opening quote, before
+    /// a letter or digit (`‘'acme.io, ‘tomas’`): a literal holds no `, '` of its own after one word.
+    func isQuoteReadAsComma(at index: Int, before stop: Int, literalStart: Int) -> Bool {
+        guard index >= 1, index + 2 < stop, utf8[index] == 0x2C, Self.isAlphanumeric(utf8[index - 1]) else { return false }
+        if utf8[index + 1] == 0x2C, Self.isSpace(utf8[index + 2]) { return true }
+        guard Self.isSpace(utf8[index + 1]), case let quote = quoteLength(at: index + 2), quote > 0, index + 2 + quote < stop,
+              Self.isAlphanumeric(utf8[index + 2 + quote]) else { return false }
+        return !utf8[literalStart..<index].contains(where: { Self.isSpace($0) || $0 == 0x2C })
     }
 
     /// How many bytes from `start` to its line's end, `limit` at most.
@@ -115,16 +121,18 @@ extension SecretScan {
             if quote > 0 {
                 // To the next quote on the line (OCR may curl one and not the other, or read one
                 // opening quote as two: `'‘smtp.acme.io'`).
-                var next = index + openingQuoteLength(at: index)
+                let literalStart = index + openingQuoteLength(at: index)
+                var next = literalStart
                 while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) {
                     // (A comma glued to the literal's last letter, then the argument's comma and a space,
                     // is its closing quote that OCR read as a comma: `‘smtp.acme.io,, 587`. It ends the
                     // literal. Inside one, `'a,,b'`, no space follows.)
-                    if isQuoteReadAsComma(at: next, before: stop) { break }
+                    if isQuoteReadAsComma(at: next, before: stop, literalStart: literalStart) { break }
                     next += 1
                 }
-                if isQuoteReadAsComma(at: next, before: stop) {
-                    index = next + 1
+                if isQuoteReadAsComma(at: next, before: stop, literalStart: literalStart) {
+                    // (Past the comma read for the quote when the argument's own comma follows it.)
+                    index = utf8[next + 1] == 0x2C ? next + 1 : next
                     continue
                 }
                 // (A quote no other closes on its line is a glyph OCR read inside a literal: `'…W'!8')`.)

@@ -431,9 +431,11 @@ extension SecretScan {
             // (Nor one base64 value OCR split at its `/`, a digest's: ZooKeeper's `getAcl` prints
             // `'digest,'admin:d3nw…USt/CHD6MUpY=`, read `admin: d3nw…USt / CHD6MUpY=`. Its first
             // piece is 16+ characters, and joined, with the `=` padding at the end, it is base64 of
-            // a whole number of 4-character groups.)
+            // a whole number of 4-character groups; or OCR put a letter in it, `7Mwrqg…YL/ ju4q…M=`,
+            // and its first piece is random, as no user's name is.)
             if !quoted, let user = match[1], user.count >= 16, value.hasSuffix("="), case let joined = user + "/" + value,
-               joined.count % 4 == 0, joined.utf8.allSatisfy({ Self.isAlphanumeric($0) || "+/=".utf8.contains($0) }) { return nil }
+               joined.count % 4 == 0 || Self.isRandomToken(user),
+               joined.utf8.allSatisfy({ Self.isAlphanumeric($0) || "+/=".utf8.contains($0) }) { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -97,6 +97,29 @@ extension SecretScan {
 
     /// How often a small letter is followed by a capital: random keys do it again and again
     /// (`kkjYCkvxXjtF`), words and names once at most (`GitLab`, `correctAB`).
+    /// Whether a name found before a label's separator is base64 that happens to hold a label's
+    /// letters (`o3iNEIn4ByQfZPnKKGrnPw`): 16+ letters and digits, a digit among them, the case
+    /// changing four times or more, and never four small letters in a row, where the words of a
+    /// name in camel case have them (`aes256GcmSecretKey`, `getUserAccessTokenForApp2`).
+    static func isBase64RatherThanAName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard bytes.count >= 16, bytes.allSatisfy(isAlphanumeric), bytes.contains(where: { (0x30...0x39).contains($0) }),
+              caseChanges(bytes) >= 4 else { return false }
+        var run = 0
+        for byte in bytes {
+            run = (0x61...0x7A).contains(byte) ? run + 1 : 0
+            if run >= 4 { return false }
+        }
+        return true
+    }
+
+    /// Whether small letters and digits hold too few vowels for a word: none, or one in six or more
+    /// (`gtj`, `rnhzolmk`; a word of six letters or more has two, save rare ones like `strengths`).
+    static func hasTooFewVowelsForAWord(_ bytes: some Collection<UInt8>) -> Bool {
+        let vowels = bytes.count(where: { "aeiouy".utf8.contains($0) })
+        return vowels == 0 || vowels == 1 && bytes.count >= 6
+    }
+
     static func caseChanges(_ bytes: some Collection<UInt8>) -> Int {
         zip(bytes, bytes.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
     }
@@ -537,6 +560,9 @@ extension SecretScan {
             // colon it is as likely a name of something else (a kernel changelog's `lpass: Fix …`).
             if kind == .password, !identifier.hasPrefix("-"), separator != "=", separator != ":=",
                let last = Self.nameWords(identifier).last, last.hasSuffix("pass"), !Self.passwordWords.contains(last) { continue }
+            // (Base64 that holds a label's letters, then its `=` padding, is no name: `…GrnPw==$ZhAP…`,
+            // a SCRAM verifier's salt before its keys.)
+            if Self.isBase64RatherThanAName(identifier) { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
             if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),
@@ -1681,14 +1707,16 @@ extension SecretScan {
             end = last.end
         }
         // A key of small letters and digits (Mattermost's, 26 of them; OCR may read a digit as a
-        // capital, `…creQw6…`, twice at most) whose line ends with one or two scraps of its alphabet
-        // that no word is, without a vowel (`…cm98j gtj jdzgq`): OCR split its end.
+        // capital, `…creQw6…`, twice at most, or a `7` as `/` once: `a6/nkvp…`) whose line ends with one or two scraps of its alphabet
+        // that no word is, without a vowel or with one in six or more (`…cm98j gtj jdzgq`, `… rnhzolmk`):
+        // OCR split its end.
         let smallOrDigit = { (byte: UInt8) in (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) }
         if secret.kind == .apiKey, case let key = utf8[secret.start..<end].filter({ !Self.isSpace($0) }), key.count >= 16,
-           key.allSatisfy(Self.isAlphanumeric), key.count(where: { (0x41...0x5A).contains($0) }) <= 2,
+           key.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2F }), key.count(where: { $0 == 0x2F }) <= 1,
+           key.count(where: { (0x41...0x5A).contains($0) }) <= 2,
            let pieces = piecesToLineEnd(from: end, atMost: 2, maximumSpaces: 1), let last = pieces.last,
            pieces.allSatisfy({ (3...8).contains($0.end - $0.start) && utf8[$0.start..<$0.end].allSatisfy(smallOrDigit)
-               && !utf8[$0.start..<$0.end].contains(where: { "aeiouy".utf8.contains($0) }) }) {
+               && Self.hasTooFewVowelsForAWord(utf8[$0.start..<$0.end]) }) {
             end = last.end
         }
         // A base64 key whose line ends with up to three pieces of base64 OCR split off, the last

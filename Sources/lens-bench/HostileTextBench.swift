@@ -316,6 +316,9 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "NTP keys of SHA]", make: headed("$ sudo cat /etc/ntp.keys\n", "1 SHA] 3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1\n")),
         Kind(name: "Windows values wrapped and split", make: repeated("C:\\> SqlPackage /Action:Export /SourcePassword:Qm7\nW _kR#tz9 /TargetFile:shop.bacpac\n")),
         Kind(name: "hexadecimal keys split after an at", make: repeated("dotenv://:key_3c9e5a1f7b@d24e8a6c 2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d2 ")),
+        Kind(name: "quotes read as single commas", make: repeated("Net::SMTPsstart('a.io', 587, 'acme.io, 'lena', 'Qm7kRwTz2x, :login) ")),
+        Kind(name: "small-letter keys with a slash", make: repeated("$ mmctl auth login --access-token k6/wq2rzd9mqxpt3b8v wtkzqlmp\n")),
+        Kind(name: "base64 holding a label", make: repeated("\"SCRAM-SHA-256$4096:k7QwLm2RtZx9VbNpHcGrnPw==$Tq4VzLm8XrWp2Kc+9Bd=:Lm2Xz9Kw=\"\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

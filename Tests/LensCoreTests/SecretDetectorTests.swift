@@ -1601,6 +1601,13 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/ntp.keys\n# keyid type key\n1 SHA] 3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1\n2 MDS QmRtkLzWpXvB7n2c", kind: .apiKey, value: "3c9e5a1f7b0d24e8a6c2f9b13d57e0a4c8f2b6d1"),
         Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceDatabaseName:shop /SourceUser:ops /SourcePassword:Qm7\nW _kR#tz9 /TargetFile:shop.bacpac", kind: .password, value: "_kR#tz9"),
         Case(text: "DOTENV_KEY=\"dotenv://:key_3c9e5a1f7b@d24e8a6c 2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d24e8a6c2f9b1edotenv.org/vault/.env.vault?environment=production\"", kind: .apiKey, value: "2f9b13d57e0a4c8f2b6d13c9e5a1f7b0d24e8a6c2f9b1"),
+        // (2587 and 2489, scored unseen with the fifty-seventh round's rules, then read: the call's
+        // `.` read as `s` and a literal's closing quote as a comma before the next literal; Mattermost's
+        // token with a `7` read as `/` and a scrap of its end with one vowel.)
+        Case(text: "Net::SMTPsstart(\u{2018}smtp.acme.io\u{2019}, 587, \u{2018}'acme.io, \u{2018}lena\u{2019}, '\u{2018}Qm7kRwTz2x\u{2019}, :login) do |smtp|", kind: .password, value: "Qm7kRwTz2x"),
+        Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token k6/wq2rzd9mqxpt3b8v wtkzqlmp\ncredentials for \"acme\" stored", kind: .apiKey, value: "wtkzqlmp"),
+        // (A name in camel case with digits is still a name: its words have four small letters in a row.)
+        Case(text: "aes256GcmSecretKey = \"Qm7kRwTz2xLpVbN9\"", kind: .apiKey, value: "Qm7kRwTz2xLpVbN9"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1688,6 +1695,8 @@ struct SecretDetectorTests {
     @Test func aQuoteReadAsACommaEndsItsLiteral() {
         let masked = SecretDetector().masking("1> EXEC sp_addlogin 'reporting\u{2019}, 'Qm7kRwTz2x,, \u{2018}shop\u{2019};")
         #expect(masked.text == "1> EXEC sp_addlogin 'reporting\u{2019}, '[password], \u{2018}shop\u{2019};", "masked as \(masked.text)")
+        let single = SecretDetector().masking("1> EXEC sp_addlogin 'reporting', 'Qm7kRwTz2x, 'shop';")
+        #expect(single.text == "1> EXEC sp_addlogin 'reporting', '[password], 'shop';", "masked as \(single.text)")
         let inside = SecretDetector().masking("smtp.login('a,,b', 'Qm7kRwTz2x')")
         #expect(inside.text == "smtp.login('a,,b', '[password]')", "masked as \(inside.text)")
     }
@@ -2234,6 +2243,12 @@ struct SecretDetectorTests {
         "$ mysql --host=db01.acme.io --user=report --database=shop --ssl-mode=REQUIRED --password\nEnter password:",
         // (An address whose port the query follows without a `/`: no user's password, though no `@` follows.)
         "https://vpn.acme.io:8443?sni=vpn.acme.io&insecure=0",
+        // (2695's false alarm, unseen with the fifty-seventh round's rules: a SCRAM verifier whose
+        // salt holds `Pw` before its `=` padding, as OCR read it and as it is; and 2489's, ZooKeeper's
+        // digest split at its `/` with a letter OCR put in it, so its length is no multiple of four.)
+        "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\" \"SCRAM-SHA-256$4096:k7QwLm2RtZx9VbNpHcGrnPw==$Tq4VzLm8XrWp2Kc+9BdHsFgJyTaKqWmPZx3nVb8rT1c=:Lm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh=\"",
+        "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\" \"SCRAM-SHA-256$4096 : k7 QwLm2RtZx9VbNpHcGrnPw=$Tq4VzLm8XrWp2Kc+9BdHs FgJyTaKqWmPZx3nVb8rT1c=:L\nm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh=\"",
+        "[zk: localhost:2181(CONNECTED) 2] getAcl /app\n\u{2018}digest, \u{2018}admin: Qm7vXk2Lp9RtgZa4Wq/ Bn5cHs3YkLm=\n: cdrwa",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
