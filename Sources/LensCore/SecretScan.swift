@@ -394,7 +394,10 @@ struct SecretScan {
             }
             while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
             let value = squeezed(start, end)
-            guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= 8, !Self.isPlaceholder(value) else { return nil }
+            // (A VLESS id is a UUID: OCR may space its four dashes on both sides and split a group
+            // besides, `7d201f98 - £847 - c085 - 9ce2 - Oe F609605609`.)
+            let spaces = match[1]?.lowercased() == "vless" ? 12 : 8
+            guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= spaces, !Self.isPlaceholder(value) else { return nil }
             return secret(.password, Self.proxyLinkLabel, start, end)
         }
     }

@@ -1608,6 +1608,9 @@ struct SecretDetectorTests {
         Case(text: "$ mmctl auth login https://chat.acme.io --name acme --access-token k6/wq2rzd9mqxpt3b8v wtkzqlmp\ncredentials for \"acme\" stored", kind: .apiKey, value: "wtkzqlmp"),
         // (A name in camel case with digits is still a name: its words have four small letters in a row.)
         Case(text: "aes256GcmSecretKey = \"Qm7kRwTz2xLpVbN9\"", kind: .apiKey, value: "Qm7kRwTz2xLpVbN9"),
+        // (2491, scored unseen with the fifty-eighth round's rules, then read: a VLESS id whose four
+        // dashes OCR spaced on both sides, with one group split besides.)
+        Case(text: "vless://3c9e5a1f - \u{00A3}7b0 - d24e - 8a6c - 2f Q9b13d57e0@vpn. acme. io: 443?encryption=none&security=reality#acme-nl", kind: .password, value: "9b13d57e0"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
