@@ -79,15 +79,15 @@ extension SecretScan {
     }
 
     /// Whether the comma at `index` is a literal's closing quote that OCR read as one: glued to a
-    /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`). Or, in a
-    /// literal of one word from `literalStart`, a space and the next literal's opening quote, before
-    /// a letter or digit (`‘'acme.io, ‘tomas’`): a literal holds no `, '` of its own after one word.
-    func isQuoteReadAsComma(at index: Int, before stop: Int, literalStart: Int) -> Bool {
+    /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`). Or, when
+    /// the literal so far is `oneWord` (no space or comma), a space and the next literal's opening
+    /// quote before a letter or digit (`‘'acme.io, ‘tomas’`): a literal holds no `, '` of its own
+    /// after one word.
+    func isQuoteReadAsComma(at index: Int, before stop: Int, oneWord: Bool) -> Bool {
         guard index >= 1, index + 2 < stop, utf8[index] == 0x2C, Self.isAlphanumeric(utf8[index - 1]) else { return false }
         if utf8[index + 1] == 0x2C, Self.isSpace(utf8[index + 2]) { return true }
-        guard Self.isSpace(utf8[index + 1]), case let quote = quoteLength(at: index + 2), quote > 0, index + 2 + quote < stop,
-              Self.isAlphanumeric(utf8[index + 2 + quote]) else { return false }
-        return !utf8[literalStart..<index].contains(where: { Self.isSpace($0) || $0 == 0x2C })
+        guard oneWord, Self.isSpace(utf8[index + 1]), case let quote = quoteLength(at: index + 2), quote > 0, index + 2 + quote < stop else { return false }
+        return Self.isAlphanumeric(utf8[index + 2 + quote])
     }
 
     /// How many bytes from `start` to its line's end, `limit` at most.
@@ -121,16 +121,20 @@ extension SecretScan {
             if quote > 0 {
                 // To the next quote on the line (OCR may curl one and not the other, or read one
                 // opening quote as two: `'‘smtp.acme.io'`).
-                let literalStart = index + openingQuoteLength(at: index)
-                var next = literalStart
+                var next = index + openingQuoteLength(at: index)
+                var oneWord = true, readAsComma = false
                 while next < stop, !Self.isLineBreak(utf8[next]), !isClosingQuote(at: next) {
                     // (A comma glued to the literal's last letter, then the argument's comma and a space,
                     // is its closing quote that OCR read as a comma: `‘smtp.acme.io,, 587`. It ends the
                     // literal. Inside one, `'a,,b'`, no space follows.)
-                    if isQuoteReadAsComma(at: next, before: stop, literalStart: literalStart) { break }
+                    if isQuoteReadAsComma(at: next, before: stop, oneWord: oneWord) {
+                        readAsComma = true
+                        break
+                    }
+                    if Self.isSpace(utf8[next]) || utf8[next] == 0x2C { oneWord = false }
                     next += 1
                 }
-                if isQuoteReadAsComma(at: next, before: stop, literalStart: literalStart) {
+                if readAsComma {
                     // (Past the comma read for the quote when the argument's own comma follows it.)
                     index = utf8[next + 1] == 0x2C ? next + 1 : next
                     continue

@@ -95,8 +95,6 @@ extension SecretScan {
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
-    /// How often a small letter is followed by a capital: random keys do it again and again
-    /// (`kkjYCkvxXjtF`), words and names once at most (`GitLab`, `correctAB`).
     /// Whether a name found before a label's separator is base64 that happens to hold a label's
     /// letters (`o3iNEIn4ByQfZPnKKGrnPw`): 16+ letters and digits, a digit among them, the case
     /// changing four times or more, and never four small letters in a row, where the words of a
@@ -120,6 +118,8 @@ extension SecretScan {
         return vowels == 0 || vowels == 1 && bytes.count >= 6
     }
 
+    /// How often a small letter is followed by a capital: random keys do it again and again
+    /// (`kkjYCkvxXjtF`), words and names once at most (`GitLab`, `correctAB`).
     static func caseChanges(_ bytes: some Collection<UInt8>) -> Int {
         zip(bytes, bytes.dropFirst()).filter { (0x61...0x7A).contains($0) && (0x41...0x5A).contains($1) }.count
     }
@@ -1476,16 +1476,14 @@ extension SecretScan {
                 let name = utf8[label.start..<label.end].prefix { $0 != 0x2E && $0 != 0x3A && $0 != 0x2F }
                 // (Or 24+ hexadecimal digits and letters: `key_3eb0be@fb14511df1d1d52af71a…`, a key's `0` read as `@`.)
                 let hexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
-                let isHex = name.count >= 24 && name.allSatisfy(hexDigit)
-                    && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
+                let isMixedHex = name.allSatisfy(hexDigit) && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
+                let isHex = name.count >= 24 && isMixedHex
                 // (Or 8+ of them that OCR split from more, `@bc2e8dbf 25ef0340e3ca…`: no host's name is
                 // hexadecimal digits alone before a space and 8 more.)
-                let isSplitHex = name.count >= 8 && name.count == label.end - label.start && name.allSatisfy(hexDigit)
-                    && name.contains(where: { (0x30...0x39).contains($0) }) && name.contains(where: { (0x61...0x66).contains($0) })
+                let isSplitHex = name.count >= 8 && name.count == label.end - label.start && isMixedHex
                     && piece(from: label.end, maximumSpaces: 1).map({ $0.end - $0.start >= 8 && utf8[$0.start..<($0.start + 8)].allSatisfy(hexDigit) }) == true
-                if name.count >= 12, isMachineMade(label.start, label.start + name.count),
-                   name.contains(where: { (0x41...0x5A).contains($0) }) || isHex { lastAt = nil }
-                if isSplitHex { lastAt = nil }
+                if isSplitHex || name.count >= 12 && isMachineMade(label.start, label.start + name.count)
+                    && (name.contains(where: { (0x41...0x5A).contains($0) }) || isHex) { lastAt = nil }
             }
             let stop = lastAt ?? end
             guard stop > start else { return nil }
@@ -1687,8 +1685,8 @@ extension SecretScan {
         // as an option stops it, unless its case changes twice or more, as base64url's does: `-wNCCbL`.)
         // (A comma glued to the key before a space, `…Lwmy, j 7pUOWUaf 9d7bP9qC`, is a glyph OCR read for one of its
         // letters when such pieces follow it: a list's next item is no scrap of a key.)
-        let afterGluedComma = end + 1 < utf8.count && utf8[end] == 0x2C && Self.isSpace(utf8[end + 1]) ? end + 1 : end
         if secret.kind == .apiKey, squeezed(secret.start, end).count >= (Self.providerLabels.contains(secret.label ?? "") ? 32 : 40),
+           case let afterGluedComma = end + 1 < utf8.count && utf8[end] == 0x2C && Self.isSpace(utf8[end + 1]) ? end + 1 : end,
            let pieces = piecesToLineEnd(from: afterGluedComma, atMost: 8, maximumSpaces: 2), let last = pieces.last,
            pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && (!isOptionOrAddress($0) || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2) }),
            case let words = pieces.filter({ isSentenceWord($0) }), words.count <= 1, words.allSatisfy({ $0.end - $0.start <= 4 }),

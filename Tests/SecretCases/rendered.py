@@ -4698,7 +4698,9 @@ def score(args):
         if name.startswith("lens.db"):
             raw += open(os.path.join(work, name), "rb").read()
     raw_text = squeeze(raw.decode("latin-1"))
+    # (The same bytes without any screen's SHA-256, to tell a chance match in one from a leak.)
     hex_hash = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+    unhashed_raw = hex_hash.sub("", raw_text)
     # What every screen shows, squeezed and kept apart: a run found in the database's bytes is no
     # leak of a case when another screen shows it too (words of a seed phrase, `security`).
     # (In any case: the full-text index keeps words in small letters.)
@@ -4749,8 +4751,8 @@ def score(args):
                 print(f"  leak {case['file']} ({case['font']}, {case['px']} px, {case['theme']}): {case['lines']} -> {text[:300]!r}")
                 # Still counted: said apart when every run is found only inside some screen's SHA-256
                 # (8 hexadecimal digits of a hex key may match one of the library's hashes by chance).
-                unhashed = hex_hash.sub("", raw_text)
-                if not any(run in hex_hash.sub("", haystack) or run in unhashed for run in runs):
+                unhashed_stored = hex_hash.sub("", haystack)
+                if not any(run in unhashed_stored or run in unhashed_raw for run in runs):
                     print(f"    (every run, {runs}, only inside a stored content hash: a chance match, not the screen's text)")
         # A value under 8 characters (a code) cannot leak a run of 8: count it kept when the stored
         # text holds it whole, not inside a longer run of letters and digits.
