@@ -478,7 +478,12 @@ extension SecretScan {
     /// drop the name's closing one, read it as `!` or double it (`'NONCE_SALT'’,`), and read its `_` as a space, and the spaces before the value as
     /// a dash, `_` or `=`, its opening quote as `*`, drop its closing one: `define('NONCE SALT’, —"…' );`,
     /// `define('NONCE_SALT', = '…' );`; and its closing `;` as `5`, `:`, `j` or `i`, or as two glyphs: `' )5`, `' ) 5;`.)
-    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?[ \t]*\)(?:[ \t]*[;5:ji]){0,2}[ \t]*$"#)
+    /// Group 3 is a value whose opening quote OCR dropped (`define( 'NONCE_SALT', /MG9…{{' );`): its closing quote
+    /// must then be there, so `getenv('A_KEY'))` is no value.
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?(?:['"‘’“”*]([^\n]{4,256}?)['"‘’“”]?|([^\s'"‘’“”*][^\n]{3,255}?)['"‘’“”])[ \t]*\)(?:[ \t]*[;5:ji]){0,2}[ \t]*$"#)
+
+    /// A value that reads a setting (`getenv('WP_AUTH_KEY'`, `$_ENV["SALT"`, `env('APP_KEY'`) rather than holding one.
+    static let readsASetting = TextMatcher(#"^\$?[A-Za-z_][\w:>.-]*[(\[][ \t]*['"‘’“”$]"#)
 
     /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
     /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).
@@ -494,7 +499,8 @@ extension SecretScan {
         }
         if mentions("define") {
             for match in Self.phpConstant.matches(in: text) {
-                guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let range = match.range(2), case let value = slice(range.lowerBound, range.upperBound) else { continue }
+                guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let range = match.range(2) ?? match.range(3),
+                      case let value = slice(range.lowerBound, range.upperBound), match.range(2) != nil || Self.readsASetting.firstMatch(in: value) == nil else { continue }
                 let last = Self.nameWords(name).last ?? ""
                 if let kind = Self.secretName(name) {
                     if kind == .password, let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }

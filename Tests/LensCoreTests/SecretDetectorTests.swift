@@ -1611,6 +1611,9 @@ struct SecretDetectorTests {
         // (2491, scored unseen with the fifty-eighth round's rules, then read: a VLESS id whose four
         // dashes OCR spaced on both sides, with one group split besides.)
         Case(text: "vless://3c9e5a1f - \u{00A3}7b0 - d24e - 8a6c - 2f Q9b13d57e0@vpn. acme. io: 443?encryption=none&security=reality#acme-nl", kind: .password, value: "9b13d57e0"),
+        // (2493, scored unseen with the fifty-ninth round's rules, then read: a WordPress salt whose
+        // opening quote OCR dropped; its closing quote is still there.)
+        Case(text: "// wp-config.php\ndefine( 'NONCE_SALT', /Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT{{' );\ndefine( 'WP_DEBUG, false );", kind: .apiKey, value: "Qx7{Lm]zR2t"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2252,6 +2255,8 @@ struct SecretDetectorTests {
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\" \"SCRAM-SHA-256$4096:k7QwLm2RtZx9VbNpHcGrnPw==$Tq4VzLm8XrWp2Kc+9BdHsFgJyTaKqWmPZx3nVb8rT1c=:Lm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh=\"",
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\" \"SCRAM-SHA-256$4096 : k7 QwLm2RtZx9VbNpHcGrnPw=$Tq4VzLm8XrWp2Kc+9BdHs FgJyTaKqWmPZx3nVb8rT1c=:L\nm2Xz9Kw4NcBdHsFgJyTaKqWmPZx3nVb8rT1cYdEfGh=\"",
         "[zk: localhost:2181(CONNECTED) 2] getAcl /app\n\u{2018}digest, \u{2018}admin: Qm7vXk2Lp9RtgZa4Wq/ Bn5cHs3YkLm=\n: cdrwa",
+        // (A constant that reads its salt from the environment holds none, even when OCR dropped a parenthesis.)
+        "define( 'NONCE_SALT', getenv('WP_NONCE_SALT_2024') );\ndefine( 'AUTH_KEY', getenv('WP_AUTH_KEY_2024');",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
