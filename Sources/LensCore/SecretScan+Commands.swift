@@ -338,8 +338,8 @@ extension SecretScan {
         }
         if mentions("bundle") {
             for match in Self.bundlerCredentials.matches(in: text) {
-                // (OCR may split the password once: its pieces to the line's end.)
-                guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
+                // (OCR may split the password twice, as it spaces a `!`: its pieces to the line's end.)
+                guard let value = spacedValue(from: match.end, atMost: 3), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
             }
         }

@@ -411,7 +411,10 @@ extension SecretScan {
                   !name.hasSuffix("passwd"), Self.isPasswordValue(value, quoted: false), !value.contains("/"),
                   Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
                     // (Or letters whose case changes inside, as no word's does: keepalived's `auth_pass aIrwothG`.)
-                    || value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && Self.classSwitches(Array(value.utf8)[...]) >= 3 else { return nil }
+                    || value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && Self.classSwitches(Array(value.utf8)[...]) >= 3
+                    // (Or letters with five consonants in a row, as random letters have and words do not: `FXSGPIHUrpwx`,
+                    // OCR's reading of `FX5GPIHUrpwx`.)
+                    || Self.isUnpronounceable(value) else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }

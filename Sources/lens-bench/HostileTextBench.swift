@@ -321,6 +321,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "base64 holding a label", make: repeated("\"SCRAM-SHA-256$4096:k7QwLm2RtZx9VbNpHcGrnPw==$Tq4VzLm8XrWp2Kc+9Bd=:Lm2Xz9Kw=\"\n")),
         Kind(name: "VLESS ids spaced at their dashes", make: repeated("vless://3c9e5a1f - 7b0 - d24e - 8a6c - 2f Q9b13d57e0@vpn. acme. io: 443?encryption=none#a\n")),
         Kind(name: "constants without their opening quote", make: repeated("define( 'NONCE_SALT', /Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT{{' ' ' ' ' );\n")),
+        Kind(name: "base64 with specks after AUTH PLAIN", make: repeated("AUTH PLAIN AGxl.bmFA.YWNt.ZS5p.bwBR.bTdr.UndU.ejJ4.THBW.Yk45 a.b.c.d.e.f.g\n")),
+        Kind(name: "directives of letters only", make: repeated("remote_password KVSTRMQDbnwzKVSTRMQDbnwzKVSTRMQDbnwz\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

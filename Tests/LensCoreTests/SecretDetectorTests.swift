@@ -1614,6 +1614,12 @@ struct SecretDetectorTests {
         // (2493, scored unseen with the fifty-ninth round's rules, then read: a WordPress salt whose
         // opening quote OCR dropped; its closing quote is still there.)
         Case(text: "// wp-config.php\ndefine( 'NONCE_SALT', /Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT{{' );\ndefine( 'WP_DEBUG, false );", kind: .apiKey, value: "Qx7{Lm]zR2t"),
+        // (2701 and 2593, scored unseen with the sixtieth round's rules, then read: a Bundler password
+        // OCR split twice around its `!`; a config directive's password of letters only, its `5` read
+        // `S`; SMTP's AUTH PLAIN base64 with a speck OCR put between two of its characters.)
+        Case(text: "$ bundle config set --global gems.acme.io tomas:q! ! WRT73pLmx&\n$ bundle install", kind: .password, value: "WRT73pLmx&"),
+        Case(text: "# /etc/mosquitto/conf.d/bridge.conf\nconnection cloud\naddress mqtt.acme.io:8883\nremote_username ops\nremote_password KVSTRMQDbnwz\ntopic sensors/# out 1", kind: .password, value: "KVSTRMQDbnwz"),
+        Case(text: "250 SMTPUTF8\nAUTH PLAIN AGxlbmFAYWNtZS5pbwBR bTdrUndUejJ4.THBWYk45\n235 2.7.0 Authentication successful", kind: .password, value: "UejJ4.THBWYk45"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2257,6 +2263,8 @@ struct SecretDetectorTests {
         "[zk: localhost:2181(CONNECTED) 2] getAcl /app\n\u{2018}digest, \u{2018}admin: Qm7vXk2Lp9RtgZa4Wq/ Bn5cHs3YkLm=\n: cdrwa",
         // (A constant that reads its salt from the environment holds none, even when OCR dropped a parenthesis.)
         "define( 'NONCE_SALT', getenv('WP_NONCE_SALT_2024') );\ndefine( 'AUTH_KEY', getenv('WP_AUTH_KEY_2024');",
+        // (A sentence about the mechanism holds no credentials: its dots end words.)
+        "AUTH PLAIN is supported.\nAUTH PLAIN e.g. for mail",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
