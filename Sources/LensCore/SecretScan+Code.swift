@@ -31,7 +31,7 @@ extension SecretScan {
     /// `;` (`EXEC sp_addlogin 'reporting', '…', 'shop';`): the same calls, after `EXEC` or `EXECUTE`.
     static let executedCallMatcher = TextMatcher(#"(?i)(?<![A-Za-z0-9_])exec(?:ute)?[ \t]+(?:[A-Za-z0-9_]{1,64}\.){0,2}(?:"# + credentialCallNames + #")[ \t]+(?=\S)"#)
 
-    /// A call's name as OCR may read it: a space inside `::` or beside a `.`, a `.` read as `:`, `,` or `s`
+    /// A call's name as OCR may read it: a space inside `::` or one of its colons dropped (`Net:SMTP`), a space beside a `.`, a `.` read as `:`, `,` or `s`
     /// (`Net::SMTPsstart`),
     /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
@@ -39,7 +39,7 @@ extension SecretScan {
     static func tolerantCallName(_ name: String) -> String {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
-            .replacingOccurrences(of: "::", with: " ?: ?: ?")
+            .replacingOccurrences(of: "::", with: " ?: ?:? ?")
             .replacingOccurrences(of: "\\.", with: " ?[.:,s]?-? ?")
             .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }

@@ -469,10 +469,10 @@ extension SecretScan {
     // MARK: - Keys in variables and constants
 
     /// A variable whose name ends in `_KEY` assigned a value (`export CF_Key="…"`, `MEILI_MASTER_KEY=…`,
-    /// PowerShell's `$env:X_KEY = …`): group 1 the name. `key` alone names too much for
+    /// PowerShell's `$env:X_KEY = …`; OCR may put a space beside a `_`, `CF _Key`): group 1 the name. `key` alone names too much for
     /// ``secretName(_:)`` (`SORT_KEY=name`, Docker's `GPG_KEY` is a fingerprint), so only a random
     /// value under it is taken.
-    static let keyVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+|set[ \t]+|\$env:)?([A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){0,4}_(?i:key))[ \t]*=[ \t]*(?=\S)"#)
+    static let keyVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+|set[ \t]+|\$env:)?([A-Za-z][A-Za-z0-9]{0,30}(?: ?_ ?[A-Za-z0-9]{1,30}){0,4} ?_ ?(?i:key))[ \t]*=[ \t]*(?=\S)"#)
     /// Words of a `_KEY` name that say its value is public or no key's secret.
     static let wordsOfPublicKeys: Set<String> = ["gpg", "pgp", "public", "pub", "ssh", "host", "signing", "primary", "foreign", "sort", "partition",
                                                  "hash", "cache", "map", "hot", "short", "keyboard", "fingerprint", "id", "license", "licence", "site", "publishable"]

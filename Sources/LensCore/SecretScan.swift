@@ -717,6 +717,12 @@ struct SecretScan {
         for match in Self.commandLineUser.matches(in: text) + (mentions("transmission") ? Self.transmissionAuth.matches(in: text) : []) {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
+            // (A scrap of one or two characters, a space, then letters and digits: OCR read a `_`
+            // as the space, `tomas:g m6w2zP2K`; not a short password before a host, `pw 10.0.8.21`.)
+            if let space = value.firstIndex(of: " ") {
+                let rest = value[value.index(after: space)...]
+                guard !rest.contains("/"), !rest.contains("."), Self.ipv4Address.firstMatch(in: String(rest)) == nil else { continue }
+            }
             // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
             // Bearer …` names a header).
             if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
@@ -758,11 +764,12 @@ struct SecretScan {
     /// (OCR may put a stray glyph before its capital, `lLogin=`);
     /// ZooKeeper's `addauth digest user:password`, where OCR may put a space before the colon;
     /// Nmap's `ncat --proxy-auth user:password`, and `.curlrc`'s `proxy-user = "user:password"`;
+    /// a password whose first one or two characters OCR split off, `tomas:g m6w2zP2K`;
     /// OCR may read the `--` as a dash, `—proxy-auth`; and a quote as a curly one, or as two,
     /// `--user ‘'admin@acme.io:…'` (or the closing one, `…'’`); and split the user's host after a
     /// dot, `ops@acme. io:…`, or its name beside a `_`, `svc _sync@acme.io:…`; and read a symbol
     /// inside the password as a curly quote, `ops:&L“VXB8…`: one with more of it right after.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?([^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|[‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|[‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

@@ -323,6 +323,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "constants without their opening quote", make: repeated("define( 'NONCE_SALT', /Qx7{Lm]zR2t%vW9+kP4)nJ8$bY6~hT{{' ' ' ' ' );\n")),
         Kind(name: "base64 with specks after AUTH PLAIN", make: repeated("AUTH PLAIN AGxl.bmFA.YWNt.ZS5p.bwBR.bTdr.UndU.ejJ4.THBW.Yk45 a.b.c.d.e.f.g\n")),
         Kind(name: "directives of letters only", make: repeated("remote_password KVSTRMQDbnwzKVSTRMQDbnwzKVSTRMQDbnwz\n")),
+        Kind(name: "key names spaced at their underscores", make: repeated("export A _B _C _D _E _Key=\"5b1e9c3a7d2f48e6a0c4b8d1f3e7a9c2b6d0f\" A _B _Key= a\n")),
+        Kind(name: "user pairs after a scrap", make: repeated("--proxy-auth tomas:k m7Qx2vR9T --user a:b c1 -u a:b c1d1 10.0.8.21\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

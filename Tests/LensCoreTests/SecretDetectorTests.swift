@@ -1620,6 +1620,12 @@ struct SecretDetectorTests {
         Case(text: "$ bundle config set --global gems.acme.io tomas:q! ! WRT73pLmx&\n$ bundle install", kind: .password, value: "WRT73pLmx&"),
         Case(text: "# /etc/mosquitto/conf.d/bridge.conf\nconnection cloud\naddress mqtt.acme.io:8883\nremote_username ops\nremote_password KVSTRMQDbnwz\ntopic sensors/# out 1", kind: .password, value: "KVSTRMQDbnwz"),
         Case(text: "250 SMTPUTF8\nAUTH PLAIN AGxlbmFAYWNtZS5pbwBR bTdrUndUejJ4.THBWYk45\n235 2.7.0 Authentication successful", kind: .password, value: "UejJ4.THBWYk45"),
+        // (2499, 2597 and 2705, scored unseen with the sixty-first round's rules, then read: a `_KEY`
+        // variable's name with a space OCR put before its `_`; Ruby's `Net::SMTP` with one colon;
+        // a proxy password whose `_` OCR read as a space after its first letter.)
+        Case(text: "$ export CF _Key=\"47eacc46bbb46fafa8f566blc6a9e8ba8766a\"\n$ export CF_Email=\"ops@acme.io\"", kind: .apiKey, value: "47eacc46bbb46fafa8f566blc6a9e8ba8766a"),
+        Case(text: "Net:SMTP.start('smtp.acme.io\u{2019}, 587, 'acme.io', \u{2018}admin\u{2019}, 'Wq7x-KZmPn4Ls\u{2019}, :login) do |smtp |", kind: .password, value: "Wq7x-KZmPn4Ls"),
+        Case(text: "$ ncat --proxy proxy.acme.io:3128 --proxy-type http --proxy-auth tomas:k m7Qx2vR9T 10.0.8.21 22", kind: .password, value: "m7Qx2vR9T"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
