@@ -419,12 +419,21 @@ extension SecretScan {
             // (So may one after a long key that did not start its line: `--api-key [key] Lvn`.)
             if round == 0, startsItsLine || secret.end - secret.start >= 60, index < utf8.count, !Self.isLineBreak(utf8[index]) {
                 var scrapEnd = index, scraps = 0
-                while scrapEnd < utf8.count, !Self.isLineBreak(utf8[scrapEnd]), scrapEnd - index < 48,
+                // (Or its rest, split up to four times, when joined it is random on its own: `[key] AWB jx
+                // imhf 7 FVLjhuqroHdpMIKdHfBhpb…`.)
+                while scrapEnd < utf8.count, !Self.isLineBreak(utf8[scrapEnd]), scrapEnd - index < 64,
                       Self.isTokenLetterOrJunk(utf8[scrapEnd]) || "+/=_-. \t".utf8.contains(utf8[scrapEnd]) {
                     if Self.isSpace(utf8[scrapEnd]), scrapEnd > index, !Self.isSpace(utf8[scrapEnd - 1]) { scraps += 1 }
                     scrapEnd += 1
                 }
-                guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]), scraps <= 1 else { break }
+                guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]),
+                      scrapEnd - index <= 48 && scraps <= 1 || scraps <= 4 && Self.isRandomToken(squeezed(index, scrapEnd)) else { break }
+                // (They are the key's whether or not a wrapped line follows; a quote after them is not.)
+                var scrapsEnd = scrapEnd
+                while scrapsEnd > index, Self.isSpace(utf8[scrapsEnd - 1]) || utf8[scrapsEnd - 1] >= 0x80 || utf8[scrapsEnd - 1] == 0x22 || utf8[scrapsEnd - 1] == 0x27 {
+                    scrapsEnd -= 1
+                }
+                if utf8[index..<scrapsEnd].contains(where: Self.isAlphanumeric) { result.end = scrapsEnd }
                 index = scrapEnd
             }
             guard index < utf8.count, utf8[index] == 0x0A || utf8[index] == 0x0D else { break }

@@ -412,7 +412,10 @@ extension SecretScan {
             if match.end - match.start >= 80, match.end >= 2, Self.isLetter(utf8[match.end - 2]), let first = piece(from: start, maximumSpaces: 0),
                first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]),
                utf8[first.start..<first.end].allSatisfy({ Self.isAlphanumeric($0) || "-_./=:,".utf8.contains($0) }),
-               !utf8[first.end..<lineEnd].contains(where: { "+!*^#~?".utf8.contains($0) }) {
+               !utf8[first.end..<lineEnd].contains(where: { "+!*^#~?".utf8.contains($0) }),
+               // (A piece with a digit and a capital right after a small letter is random, not a
+               // word's rest: `x6xhAwt twO@P`, a password OCR split.)
+               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && utf8[first.start..<first.end].contains(where: { (0x30...0x39).contains($0) })) {
                 return nil
             }
             // (Nor an option's value the terminal wrapped at the space before it: `… --token-file

@@ -815,6 +815,11 @@ struct SecretScan {
         if value.count >= 6, alphanumerics.count <= 2 || alphanumerics.count <= 3 && alphanumerics.allSatisfy(\.isLowercase)
             || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
             || isMostlyOneCharacter(value) { return false }
+        // (Or 12+ small letters, a third of them distinct at most, as a row of dots in a font whose
+        // dot OCR reads as several letters: `eielstolstslolelstolote`; a chosen password of that
+        // length repeats its letters less, a random one far less.)
+        let letters = value.filter { $0.isLetter || $0.isNumber }
+        if letters.count >= 12, alphanumerics.allSatisfy(\.isLowercase), alphanumerics.count * 3 <= letters.count { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })

@@ -1626,6 +1626,12 @@ struct SecretDetectorTests {
         Case(text: "$ export CF _Key=\"47eacc46bbb46fafa8f566blc6a9e8ba8766a\"\n$ export CF_Email=\"ops@acme.io\"", kind: .apiKey, value: "47eacc46bbb46fafa8f566blc6a9e8ba8766a"),
         Case(text: "Net:SMTP.start('smtp.acme.io\u{2019}, 587, 'acme.io', \u{2018}admin\u{2019}, 'Wq7x-KZmPn4Ls\u{2019}, :login) do |smtp |", kind: .password, value: "Wq7x-KZmPn4Ls"),
         Case(text: "$ ncat --proxy proxy.acme.io:3128 --proxy-type http --proxy-auth tomas:k m7Qx2vR9T 10.0.8.21 22", kind: .password, value: "m7Qx2vR9T"),
+        // (2503 and 2601, scored unseen with the sixty-second round's rules, then read: a password
+        // that `az keyvault` printed, OCR split after a piece with a digit and a capital after a small
+        // letter, under a command line as wide as a terminal; a long Stripe key whose rest OCR split
+        // four times on its line.)
+        Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nk7qwNzp rtW@Q\n$ az keyvault secret show --vault-name acme-kv --name db-user --query value -o tsv", kind: .password, value: "k7qwNzp"),
+        Case(text: "$ stripe login --api-key sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz omtk 5 HRLpwu8TyVmZcKdNbQxGfP\nQZKLMh\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "HRLpwu8TyVmZcKdNbQxGfP"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2271,6 +2277,9 @@ struct SecretDetectorTests {
         "define( 'NONCE_SALT', getenv('WP_NONCE_SALT_2024') );\ndefine( 'AUTH_KEY', getenv('WP_AUTH_KEY_2024');",
         // (A sentence about the mechanism holds no credentials: its dots end words.)
         "AUTH PLAIN is supported.\nAUTH PLAIN e.g. for mail",
+        // (2709's false alarm, unseen with the sixty-second round's rules: a router page's row of dots
+        // that OCR read as six letters again and again.)
+        "Wireless Security\nSecurity Mode: WPA2-PSK [AES]\nPre-Shared Key: eolstslotelstsoltoleio\nGroup Key Update Interval: 3600 seconds",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
