@@ -82,6 +82,9 @@ extension SecretScan {
                Self.keyTypeBefore.firstMatch(in: slice(lineStart(of: wordStart, atMost: 200), wordStart)) != nil { continue }
             // A certificate's or a public key's base64 (OCR may read a glyph of it as `~`).
             if blocks.contains(where: { $0.contains(wordStart) }) { continue }
+            // A piece of a password's hash that OCR split, three spaces at most after the hash's
+            // start on its line (`{SHA512-CRYPT }$6$…rrMYN. Z.R8&qWB…`).
+            if isInsideASplitHash(wordStart) { continue }
             var start = wordStart
             while start < wordEnd {
                 while start < wordEnd, Self.shapeBreakers.contains(utf8[start]) { start += 1 }
@@ -95,6 +98,15 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether the word at `wordStart` follows a password hash's start (``passwordHash``) on its
+    /// line with at most three spaces between.
+    func isInsideASplitHash(_ wordStart: Int) -> Bool {
+        guard mentions("$", "{") else { return false }
+        let start = lineStart(of: wordStart, atMost: 300)
+        guard let hash = Self.passwordHash.matches(in: slice(start, wordStart)).last else { return false }
+        return utf8[(start + hash.start)..<wordStart].count(where: Self.isSpace) <= 3
     }
 
     /// How often a value goes from one kind of character to another (capital, small letter, digit,

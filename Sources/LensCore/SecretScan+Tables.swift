@@ -570,7 +570,8 @@ extension SecretScan {
                 defer { previous = (start, lineEnd) }
                 if alternating, filled % 2 == 0, let above = previous,
                    utf8[above.start..<above.end].reversed().drop(while: Self.isSpace).allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) }),
-                   let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+                   // (OCR may split the password at each `!`, on both sides: `rmwCPx ! d#9! FGw`.)
+                   let pieces = piecesToLineEnd(from: start, atMost: 5, maximumSpaces: 1), let last = pieces.last,
                    case let value = squeezed(start, last.end), (4...64).contains(value.count), !value.contains("="), !Self.isPlaceholder(value) {
                     printed += 1
                     found.append(secret(.password, nil, start, last.end))

@@ -327,6 +327,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "user pairs after a scrap", make: repeated("--proxy-auth tomas:k m7Qx2vR9T --user a:b c1 -u a:b c1d1 10.0.8.21\n")),
         Kind(name: "long keys with split rests", make: repeated("--api-key sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz omtk 5 HRLpwu8TyVmZc a b c d e f g\n")),
         Kind(name: "rows of dots read as letters", make: repeated("Pre-Shared Key: eolstslotelstsoltoleio\n")),
+        Kind(name: "split hashes of symbol words", make: repeated("{SHA512-CRYPT }$6$Qw7R$Lm9Qx. K.T4&mW x#y#z#w# a#b#c#d# e#f#g#h# i#j#k#l#\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -62,7 +62,7 @@ struct ExtractionBoundsTests {
                             "--api-key sk_test_Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKq, p ",
                             "Net::SMTP.start('a,, 1, 'b', 'c', 'Xk2#Lm9Qw,, ", "base64: Xk2.Lm9Qw. ",
                             "ntp.keys\n1 SHA] 3c9e ", "/a:b /SourcePassword:Xk2\nW _Lm9 ", "a://:key_3c9e5a1f7b@d24e8a6c 2f9b13d5 ",
-                            "Net::SMTPsstart('a', 1, 'b, 'c', 'Xk2#Lm9Qw, ", "--access-token k6/wq2rzd9mqxpt3b8v wtkzqlmp ", "k7QwLm2RtZx9VbNpHcGrnPw==$Xk2 ", "vless://3c9e - 7b0 - d24e - 8a6c - 2f Q9 ", "define( 'A_SALT', /Xk2{Lm9' ", "AUTH PLAIN AGx.bmF", "remote_password KVSTRMQD", "bundle config a.io b:q! ! ", "export A _B _Key=", "--proxy-auth a:k m7 ", "Net:SMTP.start('a', 1, 'b', 'c', '", "sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz ", "Pre-Shared Key: eolstslote"])
+                            "Net::SMTPsstart('a', 1, 'b, 'c', 'Xk2#Lm9Qw, ", "--access-token k6/wq2rzd9mqxpt3b8v wtkzqlmp ", "k7QwLm2RtZx9VbNpHcGrnPw==$Xk2 ", "vless://3c9e - 7b0 - d24e - 8a6c - 2f Q9 ", "define( 'A_SALT', /Xk2{Lm9' ", "AUTH PLAIN AGx.bmF", "remote_password KVSTRMQD", "bundle config a.io b:q! ! ", "export A _B _Key=", "--proxy-auth a:k m7 ", "Net:SMTP.start('a', 1, 'b', 'c', '", "sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz ", "Pre-Shared Key: eolstslote", "{SHA512-CRYPT }$6$Qw7R$Lm. K.T4&mW "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

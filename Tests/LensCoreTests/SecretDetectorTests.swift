@@ -1632,6 +1632,9 @@ struct SecretDetectorTests {
         // four times on its line.)
         Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nk7qwNzp rtW@Q\n$ az keyvault secret show --vault-name acme-kv --name db-user --query value -o tsv", kind: .password, value: "k7qwNzp"),
         Case(text: "$ stripe login --api-key sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz omtk 5 HRLpwu8TyVmZcKdNbQxGfP\nQZKLMh\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "HRLpwu8TyVmZcKdNbQxGfP"),
+        // (2711, scored unseen with the sixty-third round's rules, then read: a vsftpd virtual user's
+        // password OCR split on both sides of each `!`.)
+        Case(text: "$ sudo cat /etc/vsftpd/virtual_users.txt\ntomas\nqkwTPz ! h#4! RMv\nguest\nWQ8zKtLmN3vB", kind: .password, value: "qkwTPz"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2280,6 +2283,9 @@ struct SecretDetectorTests {
         // (2709's false alarm, unseen with the sixty-second round's rules: a router page's row of dots
         // that OCR read as six letters again and again.)
         "Wireless Security\nSecurity Mode: WPA2-PSK [AES]\nPre-Shared Key: eolstslotelstsoltoleio\nGroup Key Update Interval: 3600 seconds",
+        // (2711's false alarm, unseen with the sixty-third round's rules: a Dovecot SHA512-CRYPT hash
+        // that OCR split after a `.` inside it.)
+        "$ sudo cat /etc/dovecot/users\nana@acme . io: {SHA512-CRYPT }$6$Qw7RtLpXzK2mNvBc$Lm9QxT2RkWpZvNcB. K.T4&mWXzR7bvkfpjH1 8yuqqk/n2 gm7NMkZwHtbB2u06/K7qVHF8Z9. 81bQbcyc.ef@qxk::::::",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
