@@ -718,11 +718,9 @@ struct SecretScan {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
             // (A scrap of one or two characters, a space, then letters and digits: OCR read a `_`
-            // as the space, `tomas:g m6w2zP2K`; not a short password before a host, `pw 10.0.8.21`.)
-            if let space = value.firstIndex(of: " ") {
-                let rest = value[value.index(after: space)...]
-                guard !rest.contains("/"), !rest.contains("."), Self.ipv4Address.firstMatch(in: String(rest)) == nil else { continue }
-            }
+            // as the space, `tomas:g m6w2zP2K`; not a short password before a host or a path,
+            // `pw 10.0.8.21`, `pw acme.io/x`: no `.` or `/` after the space.)
+            if let space = value.firstIndex(of: " "), value[space...].contains(where: { $0 == "." || $0 == "/" }) { continue }
             // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
             // Bearer …` names a header).
             if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
@@ -810,7 +808,8 @@ struct SecretScan {
         // A field's dots as OCR reads them (`**eseeeee*`, `s*+ss***»`, `s+erseeees`): two letters at
         // most, or three small ones and no digit, again and again.
         // Or one character most of the time (`eeeeeesee2`), as no chosen password is.
-        let alphanumerics = Set(value.filter { $0.isLetter || $0.isNumber })
+        let alphanumericCharacters = value.filter { $0.isLetter || $0.isNumber }
+        let alphanumerics = Set(alphanumericCharacters)
         // (Or the glyphs a bullet becomes, `e` `s` `o` `a`, and a digit once: `e**eeesee9*`.)
         if value.count >= 6, alphanumerics.count <= 2 || alphanumerics.count <= 3 && alphanumerics.allSatisfy(\.isLowercase)
             || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
@@ -818,8 +817,7 @@ struct SecretScan {
         // (Or 12+ small letters, a third of them distinct at most, as a row of dots in a font whose
         // dot OCR reads as several letters: `eielstolstslolelstolote`; a chosen password of that
         // length repeats its letters less, a random one far less.)
-        let letters = value.filter { $0.isLetter || $0.isNumber }
-        if letters.count >= 12, alphanumerics.allSatisfy(\.isLowercase), alphanumerics.count * 3 <= letters.count { return false }
+        if alphanumericCharacters.count >= 12, alphanumerics.allSatisfy(\.isLowercase), alphanumerics.count * 3 <= alphanumericCharacters.count { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })
