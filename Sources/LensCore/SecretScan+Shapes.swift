@@ -397,8 +397,11 @@ extension SecretScan {
         guard secret.kind == .apiKey else { return secret }
         // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
         // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
+        // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
+        // keep its rest on the next line from being its: `OU3FIKxLY`.)
         let lines = wrappedLines(secret)
-        return lines.end > secret.end ? lines : withWrappedRest(secret)
+        guard lines.end > secret.end else { return withWrappedRest(secret) }
+        return utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines)
     }
 
     /// Whether a line's pieces (`words`, two or more) start as the line at `lineStart` does (its

@@ -389,7 +389,9 @@ extension SecretScan {
     /// pieces are no words, each two letters or digits or a scrap of two glyphs not both letters, and,
     /// joined, look like a secret on their own. A word's letters may follow a machine-made piece that
     /// ends with a symbol: OCR split after it, `bindpw 0-bGRc6Ab! uamu`.)
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128})?)(?=[ \t]*$)"#)
+    /// (OCR may read the name's `_` as a space, `remote password CJVg_ 6cuM6w8`: after a word of
+    /// three letters or more.)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128})?)(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }

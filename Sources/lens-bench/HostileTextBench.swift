@@ -328,6 +328,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "long keys with split rests", make: repeated("--api-key sk_test_Qx7Lm2Rt9VbNpHcGrnPwKz4TsYd8EfJh3AqWm6ZuXo1BiC5DgFkLn0MrSe AWq jz omtk 5 HRLpwu8TyVmZc a b c d e f g\n")),
         Kind(name: "rows of dots read as letters", make: repeated("Pre-Shared Key: eolstslotelstsoltoleio\n")),
         Kind(name: "split hashes of symbol words", make: repeated("{SHA512-CRYPT }$6$Qw7R$Lm9Qx. K.T4&mW x#y#z#w# a#b#c#d# e#f#g#h# i#j#k#l#\n")),
+        Kind(name: "directive names spaced at their underscores", make: repeated("remote password Wkrp_ 7mNq3x9 ab password a_ b1 cd pass x_ y2\n")),
+        Kind(name: "keys with scraps over a rest", make: repeated("--api-key sk_test_Rq4WmZ7TxL2pKvN9cBd3HsJf6GyQ8aEu1MnXo5Vi F27 kq8ZLm wj 4 TbNc edk\nRM7QDPwTZ a\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

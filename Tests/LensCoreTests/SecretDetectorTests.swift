@@ -1635,6 +1635,11 @@ struct SecretDetectorTests {
         // (2711, scored unseen with the sixty-third round's rules, then read: a vsftpd virtual user's
         // password OCR split on both sides of each `!`.)
         Case(text: "$ sudo cat /etc/vsftpd/virtual_users.txt\ntomas\nqkwTPz ! h#4! RMv\nguest\nWQ8zKtLmN3vB", kind: .password, value: "qkwTPz"),
+        // (2713 and 2605, scored unseen with the sixty-fourth round's rules, then read: a mosquitto
+        // bridge's password whose directive's `_` OCR read as a space, its value split after its own
+        // `_`; a long Stripe key's last wrapped line of nine letters and digits.)
+        Case(text: "connection cloud\naddress mqtt.acme.io:8883\nremote_username ana\nremote password Wkrp_ 7mNq3x9\ntopic sensors/# out 1", kind: .password, value: "7mNq3x9"),
+        Case(text: "$ stripe login --api-key sk_test_Rq4WmZ7TxL2pKvN9cBd3HsJf6GyQ8aEu1MnXo5Vi F27 kq8ZLm wj 4 TbNcXe5Rf2GhJp9LmQ3sVd8KwYz7Ba1Ux edk\nRM7QDPwTZ\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "RM7QDPwTZ"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1791,6 +1796,15 @@ struct SecretDetectorTests {
         #expect(wrapped.text == "Client ana-laptop certificate add token:\n[api key]\n$ incus list", "masked as \(wrapped.text)")
         let key = "[Interface]\nPrivateKey = 8GboYh0Y0yDYjxoKz4Aq3Vb7QmTz2Wp9LmXc5Nd6Re0=\nDNS = 8.8.8.8"
         #expect(SecretDetector().masking(key).text.hasSuffix("\nDNS = 8.8.8.8"))
+    }
+
+    /// A key's rest on the next line (`RM7QDPwTZ`) is the key's after scraps OCR cut from its end on
+    /// its line, as it is without them; the line after it stays.
+    @Test func aKeysRestUnderItsScrapsGoesWithIt() {
+        let command = "$ stripe login --api-key sk_test_Rq4WmZ7TxL2pKvN9cBd3HsJf6GyQ8aEu1MnXo5Vi F27 kq8ZLm wj 4 TbNcXe5Rf2GhJp9LmQ3sVd8KwYz7Ba1Ux edk"
+        let masked = SecretDetector().masking(command + "\nRM7QDPwTZ\n> Done! The Stripe CLI is configured")
+        #expect(masked.text == "$ stripe login --api-key [api key: Stripe]\n> Done! The Stripe CLI is configured", "masked as \(masked.text)")
+        #expect(SecretDetector().masking(command + "\n$ stripe customers list").text == "$ stripe login --api-key [api key: Stripe]\n$ stripe customers list")
     }
 
     @Test(arguments: readByOCR)
