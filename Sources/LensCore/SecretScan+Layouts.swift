@@ -51,7 +51,8 @@ extension SecretScan {
             let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
                 && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             if windowsPassword, !userBefore { return nil }
-            guard var (start, end, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
+            guard let (valueStart, end, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
+            var start = valueStart
             // (OCR may put a space after the opening quote, or read a `_` that starts the value as
             // one: `-p ' 4cSjpD@05D1Yt'`.)
             if quoted { while start < end, Self.isSpace(utf8[start]) { start += 1 } }

@@ -113,6 +113,7 @@ final class PostgresStore: Sendable {
     }
 
     /// Runs `body` with a connection of its own, returned for reuse afterwards unless it broke.
+    @discardableResult
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? connect()
         let session = PostgresSession(connection: connection, logger: logger)
