@@ -906,6 +906,13 @@ extension SecretScan {
         if scrap.contains(where: Self.isAlphanumeric), isMachineMade(first.start, min(first.end, end)) {
             return true
         }
+        // (Or letters whose case no word has, a symbol after them that OCR split after, then a
+        // machine-made piece: `WMLi! 3Zt?t`. `Done! 2FA` and `DONE! 2FA` start with words.)
+        if scrap.count >= 4, let symbol = scrap.last, symbol == 0x21 || symbol == 0x3F || Self.passwordSymbols.contains(symbol),
+           case let letters = scrap.dropLast(), letters.allSatisfy(Self.isLetter), letters.contains(where: { (0x61...0x7A).contains($0) }),
+           !isSentenceWord(first), let next = piece(from: first.end, maximumSpaces: 1), next.end <= end, isMachineMade(next.start, next.end) {
+            return true
+        }
         guard isScrap(first), !scrap.contains(where: { $0 == 0x3C || $0 == 0x3D || $0 == 0x3E }),
               let next = piece(from: first.end), next.end <= end else { return false }
         return isMachineMade(next.start, next.end)

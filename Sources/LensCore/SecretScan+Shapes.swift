@@ -395,6 +395,7 @@ extension SecretScan {
     func wrapped(_ secret: Secret) -> Secret {
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
+        let secret = withPaddedRest(secret)
         // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
         // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
         // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
@@ -402,6 +403,20 @@ extension SecretScan {
         let lines = wrappedLines(secret)
         guard lines.end > secret.end else { return withWrappedRest(secret) }
         return utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines)
+    }
+
+    /// `secret` and the pieces OCR split from its end on its line (four at most), when the key is
+    /// standard base64 cut short, its length no multiple of four (no base64's is), and with them it
+    /// is one that ends in padding: `secret: +Zj43i…CosWgu Laf gEfeoj YNWEU=`.
+    func withPaddedRest(_ secret: Secret) -> Secret {
+        let length = secret.end - secret.start
+        guard (16...4_096).contains(length), length % 4 != 0, isBase64Scrap((secret.start, secret.end)), utf8[secret.end - 1] != 0x3D,
+              let pieces = piecesToLineEnd(from: secret.end, atMost: 4, maximumSpaces: 1), let last = pieces.last, utf8[last.end - 1] == 0x3D,
+              pieces.allSatisfy(isBase64Scrap), !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }),
+              (length + pieces.reduce(0) { $0 + $1.end - $1.start }) % 4 == 0 else { return secret }
+        var result = secret
+        result.end = last.end
+        return result
     }
 
     /// Whether a line's pieces (`words`, two or more) start as the line at `lineStart` does (its

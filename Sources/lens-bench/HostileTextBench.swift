@@ -330,6 +330,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split hashes of symbol words", make: repeated("{SHA512-CRYPT }$6$Qw7R$Lm9Qx. K.T4&mW x#y#z#w# a#b#c#d# e#f#g#h# i#j#k#l#\n")),
         Kind(name: "directive names spaced at their underscores", make: repeated("remote password Wkrp_ 7mNq3x9 ab password a_ b1 cd pass x_ y2\n")),
         Kind(name: "keys with scraps over a rest", make: repeated("--api-key sk_test_Rq4WmZ7TxL2pKvN9cBd3HsJf6GyQ8aEu1MnXo5Vi F27 kq8ZLm wj 4 TbNc edk\nRM7QDPwTZ a\n")),
+        Kind(name: "odd-cased words split after a symbol", make: repeated("-setairportnetwork en0 CafeNet QRTu! 7Kp?m WMLi! a QRTu! b? QRTu! c\n")),
+        Kind(name: "base64 keys with padded rests", make: repeated("secret: /Qm7Rt2vXk9LpWz4Nb8HcJ5sYd3Fg6 Kel mWpqaz Lm2z= Kel mWpqaz Lm2z= a=\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

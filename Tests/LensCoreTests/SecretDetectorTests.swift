@@ -1640,6 +1640,11 @@ struct SecretDetectorTests {
         // `_`; a long Stripe key's last wrapped line of nine letters and digits.)
         Case(text: "connection cloud\naddress mqtt.acme.io:8883\nremote_username ana\nremote password Wkrp_ 7mNq3x9\ntopic sensors/# out 1", kind: .password, value: "7mNq3x9"),
         Case(text: "$ stripe login --api-key sk_test_Rq4WmZ7TxL2pKvN9cBd3HsJf6GyQ8aEu1MnXo5Vi F27 kq8ZLm wj 4 TbNcXe5Rf2GhJp9LmQ3sVd8KwYz7Ba1Ux edk\nRM7QDPwTZ\n> Done! The Stripe CLI is configured", kind: .apiKey, value: "RM7QDPwTZ"),
+        // (2509, scored unseen with the sixty-fifth round's rules, then read: a Wi-Fi password OCR
+        // split after its `!`, its first piece letters in no word's case. And 2715's near leak: a
+        // base64 key whose end OCR split off on its line, `… Laf gEfeoj YNWEU=`.)
+        Case(text: "$ networksetup -setairportnetwork en0 CafeNet QRTu! 7Kp?m\n$ networksetup -getairportnetwork en0", kind: .password, value: "7Kp?m"),
+        Case(text: "$ keymgr -t xfer hmac-sha256\nkey:\n- id: xfer\nalgorithm: hmac-sha256\nsecret: /Qm7Rt2vXk9LpWz4Nb8HcJ5sYd3Fg6 Kel mWpqaz Lm2z=", kind: .apiKey, value: "mWpqaz"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2300,6 +2305,10 @@ struct SecretDetectorTests {
         // (2711's false alarm, unseen with the sixty-third round's rules: a Dovecot SHA512-CRYPT hash
         // that OCR split after a `.` inside it.)
         "$ sudo cat /etc/dovecot/users\nana@acme . io: {SHA512-CRYPT }$6$Qw7RtLpXzK2mNvBc$Lm9QxT2RkWpZvNcB. K.T4&mWXzR7bvkfpjH1 8yuqqk/n2 gm7NMkZwHtbB2u06/K7qVHF8Z9. 81bQbcyc.ef@qxk::::::",
+        // (A command's argument that starts with a word before a `!`, even capitals, is no password
+        // OCR split after its symbol.)
+        "$ networksetup -setairportnetwork en0 CafeNet Done! 2FA\n$ networksetup -getairportnetwork en0",
+        "$ networksetup -setairportnetwork en0 CafeNet DONE! 2FA",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
