@@ -1645,6 +1645,9 @@ struct SecretDetectorTests {
         // base64 key whose end OCR split off on its line, `… Laf gEfeoj YNWEU=`.)
         Case(text: "$ networksetup -setairportnetwork en0 CafeNet QRTu! 7Kp?m\n$ networksetup -getairportnetwork en0", kind: .password, value: "7Kp?m"),
         Case(text: "$ keymgr -t xfer hmac-sha256\nkey:\n- id: xfer\nalgorithm: hmac-sha256\nsecret: /Qm7Rt2vXk9LpWz4Nb8HcJ5sYd3Fg6 Kel mWpqaz Lm2z=", kind: .apiKey, value: "mWpqaz"),
+        // (2609, scored unseen with the sixty-sixth round's rules, then read: Go's MySQL DSN whose
+        // `@` OCR read with a bracket after it, `…a@)tcp(`, its password split twice.)
+        Case(text: "db, err := sql.Open(\"mysql\", \"svc_ops:Qz+%K !! RTX4MNPQa@)tcp(db-01. internal :3306)/shop?parseTime=true\" )", kind: .password, value: "RTX4MNPQ"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
