@@ -227,7 +227,12 @@ extension SecretScan {
     /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
     /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`), or CouchDB's
     /// (`admin = -pbkdf2-HASH,SALT,10`).
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[ \t=])-pbkdf2-[0-9a-f]{32,128},[0-9a-f]{16,64},\d{1,7}$"#)
+    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[ \t=])-pbkdf2-[0-9a-f]{32,128},[0-9a-f]{16,64},\d{1,7}$|(?:^|[ \t'"=:])"# + scramVerifier)
+
+    /// A SCRAM verifier (RFC 5803, as PostgreSQL and PgBouncer keep one): `SCRAM-SHA-256$`, the
+    /// iterations, `:`, the salt, `$`, the stored key, `:`, the server key, each base64 (the server
+    /// key may end the line where a terminal wrapped it).
+    static let scramVerifier = #"SCRAM-SHA-(?:1|256)\$\d{1,7}:[A-Za-z0-9+/=]{8,}\$[A-Za-z0-9+/=]{8,}:[A-Za-z0-9+/=]{8,}$"#
 
     /// A hash as above once the spaces OCR put in it are taken out (`$2y$10$BcIj…/ fK1 . 9N7Q…`,
     /// `m=10240, t=10 , p=8$…`, `{SSHA}CCdKbV7…/wet 2t IhrE…`): then a label's `:` or `=`, or a quote,
@@ -242,7 +247,8 @@ extension SecretScan {
     /// both, `"S6SMQBdFOWfSJbDv…`, with 50+ characters after them.)
     /// (Or either `$` of `$6$` read as `S` beside it or instead, `"S6S$Lv50jfx3$k.KVPQ…`, when the salt's
     /// `$` stays and 20+ characters of hash follow it. After `$6$`, OCR's glyphs may be in the 40+ characters: `…VLf£8A…`.)
-    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|[:='"‘’“”][$S][156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$"#)
+    /// (And a SCRAM verifier whose salt OCR split: `"SCRAM-SHA-256$4096 : OStwKqpfVFSJj 1hgvT1RtPw=$ewrF…`.)
+    static let squeezedStoredHash = TextMatcher(#"[:='"‘’“”]\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|[:='"‘’“”][$S][156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).

@@ -2312,6 +2312,9 @@ struct SecretDetectorTests {
         // OCR split after its symbol.)
         "$ networksetup -setairportnetwork en0 CafeNet Done! 2FA\n$ networksetup -getairportnetwork en0",
         "$ networksetup -setairportnetwork en0 CafeNet DONE! 2FA",
+        // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
+        // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
+        "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
         // (2577's false alarm, unseen with the fifty-third round's rules: a SHA-crypt hash whose salt's
         // `$` OCR read as `S`, with a glyph of junk (`£`) and spaces inside.)
         "user ana { authentication { encrypted-password \"$6$kQ7WJJoSArKPJG.8Q4.23HgBa/oR.ICHujA7H8KK704Xe9m0A XHOD/i.v86VLf\u{00A3}8A Mdclr6pVCACd/PERXOIC3/MO.vpmxa\" } }",
