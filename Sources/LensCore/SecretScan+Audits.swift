@@ -18,8 +18,9 @@ extension SecretScan {
     static let hexAsRead = "0-9a-fA-F@OoQIliSsgZzh#"
     /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
-    /// (OCR may put a space after the colon.)
-    static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}: ?([^\s]{1,128})"#)
+    /// (OCR may put a space after the colon, or split the password after its first one to three
+    /// characters, reading a `_` as a space: `ACME\root:Si VgLszBSU9Kr7 (Pwn3d!)`.)
+    static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}: ?([^\s]{1,3} [^\s(]{4,64}(?!\S)|[^\s]{1,128})"#)
     /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
     /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`. (OCR
     /// may read a bracket as a parenthesis or a brace, or put one before it: `(*] DefaultPassword`, `({*]`;

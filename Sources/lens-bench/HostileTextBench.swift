@@ -334,6 +334,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "base64 keys with padded rests", make: repeated("secret: /Qm7Rt2vXk9LpWz4Nb8HcJ5sYd3Fg6 Kel mWpqaz Lm2z= Kel mWpqaz Lm2z= a=\n")),
         Kind(name: "DSNs with a bracket after the at", make: repeated("\"svc_ops:Qz+%K !! RTX4MNPQa@)tcp(db a:b c d e@(tcp a:b@|unix (\n")),
         Kind(name: "SCRAM verifiers with split salts", make: repeated("\"SCRAM-SHA-256$4096 : Kq7w 2vPw=$Zm4Rk8TqWx2P=: pQ8WnRTK 4V$1:aPw=$b:c Pw=$\n")),
+        Kind(name: "literals closed by two semicolons", make: repeated("Net::SMTP.start('a', 1, 'b', 'c', 'qwx_RTM7K2Pa;;, ;; ;;, 'd;;, :login)\n")),
+        Kind(name: "found logins split after a scrap", make: repeated("[+] ACME\\ana:Tq WmPx7KzR4b (Pwn3d!) [+] A\\b:c defg [+] A\\b:c\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

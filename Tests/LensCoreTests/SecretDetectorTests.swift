@@ -1648,6 +1648,11 @@ struct SecretDetectorTests {
         // (2609, scored unseen with the sixty-sixth round's rules, then read: Go's MySQL DSN whose
         // `@` OCR read with a bracket after it, `…a@)tcp(`, its password split twice.)
         Case(text: "db, err := sql.Open(\"mysql\", \"svc_ops:Qz+%K !! RTX4MNPQa@)tcp(db-01. internal :3306)/shop?parseTime=true\" )", kind: .password, value: "RTX4MNPQ"),
+        // (2617 and 2519, scored unseen with the sixty-eighth round's rules, then read: Ruby's
+        // `Net::SMTP` password literal whose closing quote, and the letter before it, OCR read as
+        // `;;`; a login CrackMapExec found, its password split after two characters.)
+        Case(text: "Net::SMTP:start(\u{2018}smtp.acme.io\u{2019}, 587, \u{2018}acme.io\u{2019}, \u{2018}lena\u{2019}, \u{2018}qwx_RTM7K2Pa;;, :login) do |smtp|", kind: .password, value: "qwx_RTM7K2Pa"),
+        Case(text: "$ crackmapexec smb 10.0.8.0/24 -u ana -p passwords.txt\nSMB 10.0.8.22 445 WS02 [*] Windows 10.0 Build 19041 x64 (name:WS02) (domain:ACME)\nSMB 10.0.8.22 445 WS02 [+] ACME\\ana:Tq WmPx7KzR4b (Pwn3d!)", kind: .password, value: "WmPx7KzR4b"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
