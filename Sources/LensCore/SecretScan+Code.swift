@@ -155,7 +155,7 @@ extension SecretScan {
             case 0x2C where depth == 0:
                 close(index)
                 argumentStart = index + 1
-            case 0x3B where depth == 0 && !commaFollows(index + 1) && !(index + 1 < stop && utf8[index + 1] == 0x3B && commaFollows(index + 2)):
+            case 0x3B where depth == 0 && !commaFollows(index + (index + 1 < stop && utf8[index + 1] == 0x3B ? 2 : 1)):
                 // A statement's end: the call was cut.
                 // (Not one a comma follows, which no statement's end has: a quote OCR read as `;`, or
                 // the quote and a letter before it read as two, `'kzb_WEU4E0Y;;, :login)`.)

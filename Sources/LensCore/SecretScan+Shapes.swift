@@ -401,7 +401,6 @@ extension SecretScan {
         // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
         // keep its rest on the next line from being its: `OU3FIKxLY`.)
         let lines = wrappedLines(secret)
-        guard lines.end > secret.end else { return withWrappedRest(secret) }
         return utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines)
     }
 
