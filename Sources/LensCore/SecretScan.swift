@@ -368,6 +368,10 @@ struct SecretScan {
                 if utf8[index] == 0x40 { at = index }
                 index += 1
             }
+            // A host has no `*`, `_` or `!`: an `@` with one such after it, before the host's first
+            // dot, is OCR's reading of the password's `0`, and the real one was read as a letter
+            // (`jeQ@R_MQyTgrk*javpn.acme.io`).
+            if let found = at, !isHostStart(found + 1) { at = nil }
             var end: Int
             if let at {
                 end = at
@@ -400,6 +404,19 @@ struct SecretScan {
             guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= spaces, !Self.isPlaceholder(value) else { return nil }
             return secret(.password, Self.proxyLinkLabel, start, end)
         }
+    }
+
+    /// Whether a host's name may start at `index`: letters, digits and `-` up to its first dot,
+    /// port or path (or an IPv6 address's `[`). Only a label's 63 characters are looked at.
+    func isHostStart(_ index: Int) -> Bool {
+        var index = index
+        if index < utf8.count, utf8[index] == 0x5B { return true }
+        let end = min(utf8.count, index + 64)
+        while index < end, !Self.isSpace(utf8[index]), !Self.isLineBreak(utf8[index]), !"./:?#".utf8.contains(utf8[index]) {
+            guard Self.isAlphanumeric(utf8[index]) || utf8[index] == 0x2D else { return false }
+            index += 1
+        }
+        return true
     }
 
     // MARK: - Cards

@@ -336,6 +336,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "SCRAM verifiers with split salts", make: repeated("\"SCRAM-SHA-256$4096 : Kq7w 2vPw=$Zm4Rk8TqWx2P=: pQ8WnRTK 4V$1:aPw=$b:c Pw=$\n")),
         Kind(name: "literals closed by two semicolons", make: repeated("Net::SMTP.start('a', 1, 'b', 'c', 'qwx_RTM7K2Pa;;, ;; ;;, 'd;;, :login)\n")),
         Kind(name: "found logins split after a scrap", make: repeated("[+] ACME\\ana:Tq WmPx7KzR4b (Pwn3d!) [+] A\\b:c defg [+] A\\b:c\n")),
+        Kind(name: "proxy links with a host's glyph after the at", make: repeated("hysteria2: //jeQ@R_MQyTgrk*javpn.acme.io:8443/?sni=a hy2://a@b_c hysteria2://q@x*y.z trojan://k@[\n")),
+        Kind(name: "AUTH PLAIN with glyphs outside ASCII", make: repeated("AUTH PLAIN AGxlbmEAUXc3\u{00A9}ZkxtUjJ4 a\u{00A9} b\u{00AE} c\u{00A3} d\u{00E9} e\u{00A7} f\u{00A9}\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1653,6 +1653,11 @@ struct SecretDetectorTests {
         // `;;`; a login CrackMapExec found, its password split after two characters.)
         Case(text: "Net::SMTP:start(\u{2018}smtp.acme.io\u{2019}, 587, \u{2018}acme.io\u{2019}, \u{2018}lena\u{2019}, \u{2018}qwx_RTM7K2Pa;;, :login) do |smtp|", kind: .password, value: "qwx_RTM7K2Pa"),
         Case(text: "$ crackmapexec smb 10.0.8.0/24 -u ana -p passwords.txt\nSMB 10.0.8.22 445 WS02 [*] Windows 10.0 Build 19041 x64 (name:WS02) (domain:ACME)\nSMB 10.0.8.22 445 WS02 [+] ACME\\ana:Tq WmPx7KzR4b (Pwn3d!)", kind: .password, value: "WmPx7KzR4b"),
+        // (2521 and 2619, scored unseen with the sixty-ninth round's rules, then read: a Hysteria
+        // link whose password's `0` OCR read as `Q@` and whose real `@` as `a`, so that a `_` and
+        // a `*` stood where a host's name starts; `AUTH PLAIN` base64 with a glyph outside ASCII.)
+        Case(text: "hysteria2: //Tm\u{00A7}@W_TPzNrb*havpn.example.org:443/?sni=vpn.example.org#home", kind: .password, value: "W_TPzNrb"),
+        Case(text: "$ openssl s_client -starttls smtp -connect mail.example.org:587 -quiet\n250 SMTPUTF8\nAUTH PLAIN AGxlbmEAUXc3\u{00A9}ZkxtUjJ4Wm9LcQ==\n235 2.7.0 Authentication successful", kind: .password, value: "ZkxtUjJ4Wm9LcQ"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
