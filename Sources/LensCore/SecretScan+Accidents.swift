@@ -183,9 +183,10 @@ extension SecretScan {
     /// more fields after or none (Deluge's `user:password:level`). A hash (`$6$…`), a lone `x` or `*`
     /// (``passwordHash``, a shadowed entry) is none. A password of random letters counts, as OCR
     /// leaves one whose every `0` it read as `O` (`ops: ifQRBSRXbOXULO` in `rsyncd.secrets`), from
-    /// 8 letters on in such a file (`wTQXDHOhmRi`).
+    /// 8 letters on in such a file (`wTQXDHOhmRi`). (OCR may put a space after the path's last
+    /// `/` or `.`: `cat /etc/rsyncd. secrets`.)
     static let credentialsFileListing = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯][ \t]+)?(?:sudo[ \t]+)?(?:cat|less|more|head|tail|bat)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\s]{0,256}?(?:/|^|\.)[ \t]?(?:auth|[a-z\-]*secrets?|[a-z\-]*passwd|[a-z\-]*passwords?|credentials)(?:\.[a-z]{1,6})?[ \t]*\n"#)
     /// (OCR may put spaces around a colon and inside the name and the value: `localc lient : 4bb6…0f 1d43ac f2dd…: 10`,
     /// `root: ! vfGJ…`.)
     static let credentialLine = TextMatcher(#"^[ \t]*[A-Za-z0-9_.@\-]{1,64}(?: [A-Za-z0-9_.@\-]{1,32})?[ \t]?:[ \t]?([^\s:]{4,128}(?:[ \t][^\s:]{1,64}){0,3}|[^\s:]{1,3}(?:[ \t][^\s:]{1,64}){1,3})(?:[ \t]?:[^\n]{0,64})?[ \t]*$"#)

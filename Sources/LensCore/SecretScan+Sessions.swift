@@ -40,13 +40,25 @@ extension SecretScan {
         }
         if mentions("plain") {
             for match in Self.plainAuthentication.matches(in: text) {
-                guard let range = match.range(1), let value = match[1], value.filter({ $0 != " " }).count >= 8 else { continue }
+                guard let range = match.range(1), let value = match[1], value.filter({ $0 != " " }).count >= 8,
+                      !Self.isProse(value) else { continue }
                 var end = range.upperBound
                 while end > range.lowerBound, Self.isSpace(utf8[end - 1]) { end -= 1 }
                 found.append(secret(.password, nil, range.lowerBound, end))
             }
         }
         return found
+    }
+
+    /// Whether every piece of `value` is a word, small letters maybe after one capital (`successful
+    /// for user`, `réussi pour utilisateur`): a sentence about a mechanism, not base64 (which mixes
+    /// its cases and digits, a word's shape in 8 characters once in a thousand).
+    static func isProse(_ value: String) -> Bool {
+        value.split(separator: " ").allSatisfy { piece in
+            piece.enumerated().allSatisfy { offset, character in
+                character.isLetter && (character.isLowercase || offset == 0 && character.isUppercase)
+            }
+        }
     }
 
     // MARK: - Here-strings

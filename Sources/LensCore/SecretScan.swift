@@ -371,12 +371,14 @@ struct SecretScan {
             // A host has no `*`, `_` or `!`: an `@` with one such after it, before the host's first
             // dot, is OCR's reading of the password's `0`, and the real one was read as a letter
             // (`jeQ@R_MQyTgrk*javpn.acme.io`).
-            if let found = at, !isHostStart(found + 1) { at = nil }
+            // Nor is one right at the credential's start (`vless: //@cc23…`: its first `0`).
+            if let found = at, !isHostStart(found + 1) || found == start { at = nil }
             var end: Int
-            if let at {
+            if let at, match[1]?.lowercased() != "vless" || squeezed(start, at).count >= 32 {
                 end = at
             } else if match[1]?.lowercased() == "vless" {
-                // A UUID's 36 characters (OCR's spaces not counted).
+                // A UUID's 36 characters (OCR's spaces not counted): an `@` before 32 of them is
+                // OCR's reading of a `0`, the real one read as a letter (`0cc2@798-…ad0Qvpn`).
                 end = start
                 var count = 0
                 while end < utf8.count, count < 36, !Self.isLineBreak(utf8[end]) { if !Self.isSpace(utf8[end]) { count += 1 }; end += 1 }

@@ -1658,6 +1658,12 @@ struct SecretDetectorTests {
         // a `*` stood where a host's name starts; `AUTH PLAIN` base64 with a glyph outside ASCII.)
         Case(text: "hysteria2: //Tm\u{00A7}@W_TPzNrb*havpn.example.org:443/?sni=vpn.example.org#home", kind: .password, value: "W_TPzNrb"),
         Case(text: "$ openssl s_client -starttls smtp -connect mail.example.org:587 -quiet\n250 SMTPUTF8\nAUTH PLAIN AGxlbmEAUXc3\u{00A9}ZkxtUjJ4Wm9LcQ==\n235 2.7.0 Authentication successful", kind: .password, value: "ZkxtUjJ4Wm9LcQ"),
+        // (2523, scored unseen with the seventieth round's rules, then read: a credentials file
+        // listed with `cat` whose name OCR split after its dot, `rsyncd. secrets`; a VLESS link whose
+        // id's first `0` OCR read as `@` and whose real `@` as `Q`. Its id's `@` may come later too.)
+        Case(text: "$ sudo cat /etc/rsyncd. secrets\nana: Kq7?WmzTR4pLx\nsync: PLmRT2xQWz 8Vz", kind: .password, value: "PLmRT2xQWz"),
+        Case(text: "vless: //@f3a91c2e-7b4d-4e8a-9c1f-2d6b8e0a4f7cQvpn.example.org:443?security=tls#home", kind: .password, value: "f3a91c2e-7b4d-4e8a-9c1f-2d6b8e0a4f7c"),
+        Case(text: "vless://4c2@91e8-7b4d-4e8a-9c1f-2d6b8e0a4f7cavpn.example.org:443?security=tls#home", kind: .password, value: "91e8-7b4d-4e8a-9c1f"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2312,6 +2318,7 @@ struct SecretDetectorTests {
         "define( 'NONCE_SALT', getenv('WP_NONCE_SALT_2024') );\ndefine( 'AUTH_KEY', getenv('WP_AUTH_KEY_2024');",
         // (A sentence about the mechanism holds no credentials: its dots end words.)
         "AUTH PLAIN is supported.\nAUTH PLAIN e.g. for mail",
+        "AUTH PLAIN successful for user\nAUTH PLAIN r\u{00E9}ussi pour utilisateur\nAUTH PLAIN ist f\u{00FC}r alle Nutzer erlaubt",
         // (2709's false alarm, unseen with the sixty-second round's rules: a router page's row of dots
         // that OCR read as six letters again and again.)
         "Wireless Security\nSecurity Mode: WPA2-PSK [AES]\nPre-Shared Key: eolstslotelstsoltoleio\nGroup Key Update Interval: 3600 seconds",
@@ -2322,6 +2329,8 @@ struct SecretDetectorTests {
         // OCR split after its symbol.)
         "$ networksetup -setairportnetwork en0 CafeNet Done! 2FA\n$ networksetup -getairportnetwork en0",
         "$ networksetup -setairportnetwork en0 CafeNet DONE! 2FA",
+        // (A file named after a spaced dot is listed as any other: its lines of prose stay.)
+        "$ cat ~/notes. secrets\nThe meeting moved: to Tuesday",
         // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
         // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
