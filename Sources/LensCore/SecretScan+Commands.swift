@@ -113,8 +113,9 @@ extension SecretScan {
     /// and read a pattern's `*.` as `* `: `* mail.acme.io`.)
     static let eximClientLine = TextMatcher(#"(?m)^[ \t]*(?:\* )?[^\s:#]{1,255}(?:(?<=\.) [^\s:#]{1,255}| (?=\.)[^\s:#]{1,255})? ?: ?[^\s:]{1,128}(?:(?<=\.) [^\s:]{1,128})? ?: ?(\S[^\n]{2,127}?)[ \t]*$"#)
     /// Bundler's credentials for a gem source: `bundle config [set] [--global] HOST user:password`;
-    /// the password follows. (OCR may put a space beside the colon.)
-    static let bundlerCredentials = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9.\-_]{3,253}[ \t]+[^\s:"']{1,64} ?: ?(?=[^\s"'])"#)
+    /// the password follows. (OCR may put a space beside the colon, read a dot of the host as a
+    /// comma, `gems.acme,io`, or put a space after one, `gems.acme. io`.)
+    static let bundlerCredentials = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9.,\-_]{3,253}(?:(?<=\.) [A-Za-z0-9.,\-_]{1,253})?[ \t]+[^\s:"']{1,64} ?: ?(?=[^\s"'])"#)
     /// A CLI's `config set` or `configure set` of settings, `NAME VALUE` pairs (`aws configure set
     /// aws_secret_access_key …`, `tccli configure set secretId … secretKey … region …`, `npm config
     /// set //registry/:_authToken …`): a value whose name names a secret.

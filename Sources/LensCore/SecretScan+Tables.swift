@@ -601,21 +601,25 @@ extension SecretScan {
                 // a password may start with `#` or `;` glued to it, or `@` as the line's one piece.)
                 // (Nor a line that opens an object or a list, `"github-oauth": {`, nor a JSON entry,
                 // `"github.com": "${GITHUB_TOKEN}"`: a map's values have rules of their own.)
-                guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 4, maximumSpaces: 1), let last = pieces.last,
-                      // (Four pieces: an identity, a colon OCR put spaces around, and a key split once.)
-                      pieces.count < 4 || slice(pieces[1].start, pieces[1].end) == ":",
+                guard utf8[start] != 0x3C, ![0x7B, 0x5B].contains(utf8[lineEnd - 1]), Self.jsonEntry.firstMatch(in: slice(start, lineEnd)) == nil, let pieces = piecesToLineEnd(from: start, atMost: 6, maximumSpaces: 1), let last = pieces.last,
+                      // (More than three pieces: an identity, maybe a colon OCR put spaces around, and a
+                      // key it split up to three times, `client1: f f480f fc561¢39…`.)
+                      case let identity = utf8[pieces[0].end - 1] == 0x3A ? 1 : pieces.count > 1 && slice(pieces[1].start, pieces[1].end) == ":" ? 2 : 0,
+                      pieces.count < 4 || identity > 0 && pieces.count - identity <= 4,
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
                       !pieces.indices.contains(where: { isWordOfAPrintedLine($0, of: pieces) })
                 else { continue }
-                let value = squeezed(start, last.end)
+                // (An identity before its key, `client1:`, is no secret: the key starts after it.)
+                let keyStart = identity > 0 && identity < pieces.count ? pieces[identity].start : start
+                let value = squeezed(keyStart, last.end)
                 printed += 1
                 let alone = printed == 1 && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
                     && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
-                // (An identity and its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
+                // (An identity glued to its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
                 guard (6...48).contains(value.count), !value.contains("="), !value.contains("/"),
                       Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) || alone else { continue }
-                found.append(secret(.password, nil, start, last.end))
+                found.append(secret(.password, nil, keyStart, last.end))
             }
         }
         return found

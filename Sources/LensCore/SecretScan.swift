@@ -290,14 +290,19 @@ struct SecretScan {
     /// one character six times, four in a row: `vvvv8vQ+v!`.)
     static func isMostlyOneCharacter(_ value: some StringProtocol) -> Bool {
         let counts = Dictionary(value.map { ($0, 1) }, uniquingKeysWith: +)
-        guard let (character, most) = counts.max(by: { $0.value < $1.value }), most * 5 >= value.count * 3 else { return false }
-        if most >= 7 { return true }
-        var run = 0, longest = 0
+        guard let (_, most) = counts.max(by: { $0.value < $1.value }), most * 5 >= value.count * 3 else { return false }
+        return most >= 7 || longestRunOfOneCharacter(value) >= 5
+    }
+
+    /// The most times one character comes in a row.
+    static func longestRunOfOneCharacter(_ value: some StringProtocol) -> Int {
+        var run = 0, longest = 0, previous: Character?
         for each in value {
-            run = each == character ? run + 1 : 0
+            run = each == previous ? run + 1 : 1
+            previous = each
             longest = max(longest, run)
         }
-        return longest >= 5
+        return longest
     }
 
     /// A size where a value would be: `password:  16 bytes` (`kubectl describe secret` shows how
@@ -689,7 +694,14 @@ struct SecretScan {
             // A piece of one to three characters OCR cut from the password (`Mot de passe : D E@T2%hJeOyT`,
             // its `_` read as a space): the pieces after it belong to it (``value(after:)``).
             if quoted == nil, !isPIN, value.utf8.count <= 3, case let at = match.end - value.utf8.count,
-               let (start, end, _) = self.value(after: at), start == at, end > match.end {
+               let (start, valueEnd, _) = self.value(after: at), start == at, valueEnd > match.end {
+                var end = valueEnd
+                // (OCR may split it more, at each `!` on both sides: `Ft ! -Gf! aoL%RJO`. Then the
+                // line's pieces, five at most and none a word, are its.)
+                if squeezed(start, end).count < 6, let pieces = piecesToLineEnd(from: start, atMost: 5, maximumSpaces: 1),
+                   let last = pieces.last, last.end > end, !pieces.dropFirst().contains(where: isSentenceWord) {
+                    end = last.end
+                }
                 let whole = squeezed(start, end)
                 if whole.count >= 6, Self.isPasswordValue(whole, quoted: false), Self.looksLikeSecretOnItsOwn(whole) {
                     found.append(secret(.password, nil, start, end))
@@ -837,6 +849,10 @@ struct SecretScan {
         // dot OCR reads as several letters: `eielstolstslolelstolote`; a chosen password of that
         // length repeats its letters less, a random one far less.)
         if alphanumericCharacters.count >= 12, alphanumerics.allSatisfy(\.isLowercase), alphanumerics.count * 3 <= alphanumericCharacters.count { return false }
+        // (Or 8+ small letters with one of them five times in a row, the dots OCR read alike:
+        // `werccccccses`; a chosen password has no such run, a random one hardly ever.)
+        if alphanumericCharacters.count >= 8, alphanumericCharacters.count == value.count, alphanumerics.allSatisfy(\.isLowercase),
+           Self.longestRunOfOneCharacter(value) >= 5 { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })

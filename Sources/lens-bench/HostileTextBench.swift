@@ -340,6 +340,10 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "AUTH PLAIN with glyphs outside ASCII", make: repeated("AUTH PLAIN AGxlbmEAUXc3\u{00A9}ZkxtUjJ4 a\u{00A9} b\u{00AE} c\u{00A3} d\u{00E9} e\u{00A7} f\u{00A9}\n")),
         Kind(name: "credential files named after a spaced dot", make: headed("$ sudo cat /etc/rsyncd. secrets\n", "ana: Kq7?WmzTR4pLx\nsync: PLmRT2xQWz 8Vz\n$ cat a. secrets\n")),
         Kind(name: "VLESS ids with an early at", make: repeated("vless: //@f3a91c2e-7b4d-4e8a-9c1f-2d6b8e0a4f7cQvpn.a.b vless://4c2@91e8 vless://@ vless://a@b@c@d@e\n")),
+        Kind(name: "Bundler hosts with commas and spaced dots", make: repeated("$ bundle config set --global gems.acme,io tomas:N7LFookrCk1Y&fH a,b,c. d e:f g,h. i j:k\n")),
+        Kind(name: "passwords split at every symbol", make: repeated("spring.mail.password=Ft ! -Gf! aoL%RJO password=a ! b! c password: Ft ! ! ! ! ! !\n")),
+        Kind(name: "listed keys split three times", make: headed("$ sudo cat /etc/stunnel/psk. txt\n", "client1: f f480f fc561\u{00A2}394973c7160335d6c3a5\na: b c d e\n")),
+        Kind(name: "dot rows read as one letter again", make: repeated("Pre-Shared Key: werccccccses password: aaaaabbbbbccccc\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1664,6 +1664,12 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/rsyncd. secrets\nana: Kq7?WmzTR4pLx\nsync: PLmRT2xQWz 8Vz", kind: .password, value: "PLmRT2xQWz"),
         Case(text: "vless: //@f3a91c2e-7b4d-4e8a-9c1f-2d6b8e0a4f7cQvpn.example.org:443?security=tls#home", kind: .password, value: "f3a91c2e-7b4d-4e8a-9c1f-2d6b8e0a4f7c"),
         Case(text: "vless://4c2@91e8-7b4d-4e8a-9c1f-2d6b8e0a4f7cavpn.example.org:443?security=tls#home", kind: .password, value: "91e8-7b4d-4e8a-9c1f"),
+        // (2731, 2733 and 2735, scored unseen with the seventy-first round's rules, then read: Bundler's
+        // credentials after a host whose dot OCR read as a comma; a labelled password OCR split at each
+        // `!`, on both sides, into four pieces; a pre-shared key in stunnel's `psk.txt` split three times.)
+        Case(text: "$ bundle config set --global gems.example,org ana:P4KRaawtMz7Q&dJ\n$ bundle install", kind: .password, value: "P4KRaawtMz7Q"),
+        Case(text: "spring.datasource.username=ana\nspring.datasource.password=Kq ! -Tm! xvR%PLZ", kind: .password, value: "xvR%PLZ"),
+        Case(text: "$ sudo cat /etc/stunnel/psk. txt\nsite2: a a91c3 be72\u{00A2}5d04e8f13a9c6b2d7e0f41", kind: .password, value: "5d04e8f13a9c6b2d7e0f41"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -1829,6 +1835,13 @@ struct SecretDetectorTests {
         let masked = SecretDetector().masking(command + "\nRM7QDPwTZ\n> Done! The Stripe CLI is configured")
         #expect(masked.text == "$ stripe login --api-key [api key: Stripe]\n> Done! The Stripe CLI is configured", "masked as \(masked.text)")
         #expect(SecretDetector().masking(command + "\n$ stripe customers list").text == "$ stripe login --api-key [api key: Stripe]\n$ stripe customers list")
+    }
+
+    /// The identity before a listed key stays searchable: only the key is masked, however OCR
+    /// split it.
+    @Test func anIdentityBeforeItsKeyStays() {
+        let masked = SecretDetector().masking("$ sudo cat /etc/stunnel/psk.txt\nsite2: a a91c3 be725d04e8f13a9c6b2d7e0f41\nsite3 : 7c2e91b04fa83d65e1c9b27f40a8d3e6")
+        #expect(masked.text == "$ sudo cat /etc/stunnel/psk.txt\nsite2: [password]\nsite3 : [password]", "masked as \(masked.text)")
     }
 
     @Test(arguments: readByOCR)
@@ -2331,6 +2344,9 @@ struct SecretDetectorTests {
         "$ networksetup -setairportnetwork en0 CafeNet DONE! 2FA",
         // (A file named after a spaced dot is listed as any other: its lines of prose stay.)
         "$ cat ~/notes. secrets\nThe meeting moved: to Tuesday",
+        // (2731's false alarm, unseen with the seventy-first round's rules: a router page's row of dots
+        // that OCR read as small letters, one of them six times in a row.)
+        "Wireless Security\nSecurity Mode: WPA2-PSK [AES]\nPre-Shared Key: wrsccccccose\nGroup Key Update Interval: 3600 seconds",
         // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
         // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
