@@ -2347,6 +2347,9 @@ struct SecretDetectorTests {
         // (2731's false alarm, unseen with the seventy-first round's rules: a router page's row of dots
         // that OCR read as small letters, one of them six times in a row.)
         "Wireless Security\nSecurity Mode: WPA2-PSK [AES]\nPre-Shared Key: wrsccccccose\nGroup Key Update Interval: 3600 seconds",
+        // (2743's false alarm, unseen with the seventy-second round's rules: `openssl passwd`'s hash
+        // at its line's start, split by OCR so that its last piece took a provider key's shape.)
+        "$ openssl passwd -6 -stdin < /run/secrets/pw\n$6$Rk2PqTz8LmWx4Nb1$Qw7eRt2YuI9oPa@L 3sDf5GhJk7LzXc9VbNm@qW1E. RtYuI .92815QvZLmPqt8W3Kdjel4TacrY7vyBnQm",
         // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
         // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
