@@ -967,7 +967,10 @@ struct SecretScan {
                 whole = line + slice(last.end, restEnd).filter { !$0.isWhitespace }
                 lineEnd = last.end
             }
-            if !random(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
+            // (After an option, OCR's `@` for a key's `0` is read back when the value has no dot, as
+            // an address would: `--token gLsh…86` / `xy@AkGq… --name runner-@1`.)
+            let optionValueRead = match[2] == nil && !bearer && !whole.contains(".") && random(whole.replacingOccurrences(of: "@", with: "0"))
+            if !random(whole), !optionValueRead, quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a

@@ -345,6 +345,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "listed keys split three times", make: headed("$ sudo cat /etc/stunnel/psk. txt\n", "client1: f f480f fc561\u{00A2}394973c7160335d6c3a5\na: b c d e\n")),
         Kind(name: "dot rows read as one letter again", make: repeated("Pre-Shared Key: werccccccses password: aaaaabbbbbccccc\n")),
         Kind(name: "split hashes starting their lines", make: repeated("$6$hInQhiuxXcViL563$hqEU3Fci69X008dW2ATa@L 8Lone5SXuv7hnFGDMGa@hd1Q. CuJKI .01428QvZDWOqc9W7Idjel1TacrY9vyDtTm $6$a$b c d\n")),
+        Kind(name: "wrapped option tokens with an at", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c/d/e/f --token gLshEQ65a4hsY86\nxy@AkGqiwSp2XqOa1UMJZY3tP --name runner-@1 --token a@b@c@d@e\n")),
+        Kind(name: "user lists with a doubled quote", make: headed("$ sudo cat /etc/pgbouncer/userlist.txt\n", "\"svc_sync\"\u{201D} \"HN4DWvNGf79k6\u{201D}\" \"a\"\u{201D}\u{201D} \"b\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1670,6 +1670,11 @@ struct SecretDetectorTests {
         Case(text: "$ bundle config set --global gems.example,org ana:P4KRaawtMz7Q&dJ\n$ bundle install", kind: .password, value: "P4KRaawtMz7Q"),
         Case(text: "spring.datasource.username=ana\nspring.datasource.password=Kq ! -Tm! xvR%PLZ", kind: .password, value: "xvR%PLZ"),
         Case(text: "$ sudo cat /etc/stunnel/psk. txt\nsite2: a a91c3 be72\u{00A2}5d04e8f13a9c6b2d7e0f41", kind: .password, value: "5d04e8f13a9c6b2d7e0f41"),
+        // (2749, scored unseen with the seventy-third round's rules, then read: a runner's token that
+        // the terminal wrapped, a `0` of its rest read as `@`; PgBouncer's user list with a closing
+        // quote OCR read twice.)
+        Case(text: "$ forgejo-runner register --no-interactive --instance https://git.example.org --token Rk7PwQ2mZx9LtB4\nvn@HcDsF8jWq3YeKa5NuGT2rXp --name runner-@2\nINFO Runner registered successfully.", kind: .apiKey, value: "HcDsF8jWq3YeKa5NuGT2rXp"),
+        Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\"\u{201D} \"Tq7RmKxW2pLz9\u{201D}\"\n\"stats\" \"md5c2a1f9e8d7b6a5c4d3e2f1a0b9c8d7e6\u{201D}", kind: .password, value: "Tq7RmKxW2pLz9"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
