@@ -359,9 +359,8 @@ extension SecretScan {
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
                 // address, which has a dot; or read every digit as a letter: `cioslJSC…EEZOBK…`.)
                 let value = squeezed(token.start, token.end)
-                var read = value
+                var read = Self.atsReadAsZeros(value)
                 if !value.contains(".") {
-                    read = value.replacingOccurrences(of: "@", with: "0")
                     while let last = read.last, !last.isASCII { read.removeLast() }
                 }
                 guard Self.isRandomToken(read) || Self.isRandomLetters(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }

@@ -366,6 +366,7 @@ struct SecretScan {
         guard mentions("trojan", "hyst", "hy2", "vless", "anytls") else { return [] }
         return Self.proxyLink.matches(in: text).compactMap { match in
             let start = match.end
+            let isVLESS = match[1]?.lowercased() == "vless"
             // To its last `@` (OCR may read a `0` of it as one), within 256 bytes of the line and
             // before the address's query (`?`, `#`).
             var index = start, at: Int?
@@ -375,13 +376,13 @@ struct SecretScan {
             }
             // A host has no `*`, `_` or `!`: an `@` with one such after it, before the host's first
             // dot, is OCR's reading of the password's `0`, and the real one was read as a letter
-            // (`jeQ@R_MQyTgrk*javpn.acme.io`).
-            // Nor is one right at the credential's start (`vless: //@cc23…`: its first `0`).
+            // (`jeQ@R_MQyTgrk*javpn.acme.io`). Nor is one right at the credential's start
+            // (`vless: //@cc23…`: its first `0`).
             if let found = at, !isHostStart(found + 1) || found == start { at = nil }
             var end: Int
-            if let at, match[1]?.lowercased() != "vless" || squeezed(start, at).count >= 32 {
+            if let at, !isVLESS || squeezed(start, at).count >= 32 {
                 end = at
-            } else if match[1]?.lowercased() == "vless" {
+            } else if isVLESS {
                 // A UUID's 36 characters (OCR's spaces not counted): an `@` before 32 of them is
                 // OCR's reading of a `0`, the real one read as a letter (`0cc2@798-…ad0Qvpn`).
                 end = start
@@ -407,10 +408,16 @@ struct SecretScan {
             let value = squeezed(start, end)
             // (A VLESS id is a UUID: OCR may space its four dashes on both sides and split a group
             // besides, `7d201f98 - £847 - c085 - 9ce2 - Oe F609605609`.)
-            let spaces = match[1]?.lowercased() == "vless" ? 12 : 8
+            let spaces = isVLESS ? 12 : 8
             guard value.count >= 3, slice(start, end).filter({ $0 == " " }).count <= spaces, !Self.isPlaceholder(value) else { return nil }
             return secret(.password, Self.proxyLinkLabel, start, end)
         }
+    }
+
+    /// `value` with each `@` read as the `0` OCR took it for, unless it has a dot: then it may be
+    /// an address, whose `@` is its own.
+    static func atsReadAsZeros(_ value: String) -> String {
+        value.contains(".") ? value : value.replacingOccurrences(of: "@", with: "0")
     }
 
     /// Whether a host's name may start at `index`: letters, digits and `-` up to its first dot,
@@ -969,7 +976,7 @@ struct SecretScan {
             }
             // (After an option, OCR's `@` for a key's `0` is read back when the value has no dot, as
             // an address would: `--token gLsh…86` / `xy@AkGq… --name runner-@1`.)
-            let optionValueRead = match[2] == nil && !bearer && !whole.contains(".") && random(whole.replacingOccurrences(of: "@", with: "0"))
+            let optionValueRead = match[2] == nil && !bearer && random(Self.atsReadAsZeros(whole))
             if !random(whole), !optionValueRead, quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
