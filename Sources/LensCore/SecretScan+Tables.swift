@@ -393,7 +393,8 @@ extension SecretScan {
             if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
             let separate = separateValue(after: start, dashStartsIt: true)
-            guard separate?.start == start || separate == nil && startsWithJunkBeforeToken(start) else { return nil }
+            let splitAfterLetters = separate == nil ? firstPieceOfValueSplitAfterLetters(start) : nil
+            guard separate?.start == start || separate == nil && (startsWithJunkBeforeToken(start) || splitAfterLetters != nil) else { return nil }
             // (A password file's line holds a hash: `cat .htpasswd` prints `lena:$apr1$…`.)
             var lineEnd = start
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
@@ -437,7 +438,7 @@ extension SecretScan {
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
-            guard let (_, first, quoted) = separate else { return nil }
+            guard let (_, first, quoted) = separate ?? splitAfterLetters.map({ (start, $0.end, false) }) else { return nil }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
             guard let pieces = piecesToLineEnd(from: first, atMost: 3, maximumSpaces: 1) else { return nil }
             let end = pieces.last?.end ?? first
@@ -445,10 +446,12 @@ extension SecretScan {
             // Hexadecimal that git or a checksum tool printed is a hash (`git log -1 --format=%H -- token.go`).
             if value.allSatisfy(\.isHexDigit), Self.hashPrintingCommand.firstMatch(in: match.text) != nil { return nil }
             // (Nor code: a `#` prompt is a comment's mark too, `# SECRET_KEY = …` / `SECRET_KEY = 'x'`.)
+            // (A value whose first piece reads as a word must look like a secret as a whole: letters and
+            // a digit are not enough, `done x86`.)
             guard value.count >= 6, value.count <= 64, Self.fileName.matches(in: value).isEmpty, Self.shellWord.firstMatch(in: value) == nil,
                   Self.isPasswordValue(value, quoted: quoted),
                   Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value))
-                    || value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
+                    || splitAfterLetters == nil && value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
     }
@@ -461,6 +464,20 @@ extension SecretScan {
         while index > 0, Self.isLetter(utf8[index - 1]) || utf8[index - 1] == 0x2D { index -= 1 }
         return end - index >= 4 && utf8[index] == 0x2D && utf8[index + 1] == 0x2D && Self.isLetter(utf8[index + 2])
             && index > 0 && Self.isSpace(utf8[index - 1])
+    }
+
+    /// The first piece of a value alone on its line that OCR split after a run of small letters
+    /// (`hyct ?rkiV8RIYp` for `hyct?rkiV8RIYp`): 3 to 8 small letters, which read as a word, then
+    /// one or two more pieces a single space apart, the first of them machine-made. Only where a
+    /// command that reads a secret printed the line does its shape make it a value, not two words.
+    /// (Not a label and its value: the value after `:` or `=`, `tomas :51Le…` in a secrets file, or
+    /// a token of 16+ characters after it, `token npm_…` as `npm token create` prints it.)
+    func firstPieceOfValueSplitAfterLetters(_ start: Int) -> (start: Int, end: Int)? {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count >= 2, pieces[0].start == start,
+              (3...8).contains(pieces[0].end - pieces[0].start), utf8[pieces[0].start..<pieces[0].end].allSatisfy({ (0x61...0x7A).contains($0) }),
+              isMachineMade(pieces[1].start, pieces[1].end), pieces.dropFirst().reduce(0, { $0 + $1.end - $1.start }) < 16,
+              !":=|".utf8.contains(utf8[pieces[1].start]) else { return nil }
+        return pieces[0]
     }
 
     /// Whether the line at `start` is a token whose first glyphs OCR read as a short word
@@ -610,19 +627,43 @@ extension SecretScan {
                       !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
                       !pieces.indices.contains(where: { isWordOfAPrintedLine($0, of: pieces) })
                 else { continue }
-                // (An identity before its key, `client1:`, is no secret: the key starts after it.)
-                let keyStart = identity > 0 && identity < pieces.count ? pieces[identity].start : start
+                // (An identity before its key, `client1:`, is no secret: the key starts after it; nor is
+                // one glued to it, `root:ALoFa_lupo`, a user's name and one colon as rsyncd's secrets have it.)
+                // (Not when another colon follows, `smtp.acme.io:ops :EVku…`: exim's host, user and password.)
+                let glued = identity == 0 && !utf8[pieces[0].end..<last.end].contains(0x3A) ? gluedIdentityEnd(pieces[0]) : nil
+                let keyStart = identity > 0 && identity < pieces.count ? pieces[identity].start : glued ?? start
                 let value = squeezed(keyStart, last.end)
                 printed += 1
                 let alone = printed == 1 && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
                     && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
                 // (An identity glued to its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
                 guard (6...48).contains(value.count), !value.contains("="), !value.contains("/"),
-                      Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) || alone else { continue }
+                      Self.isPasswordValue(value, quoted: false),
+                      Self.looksLikeSecretOnItsOwn(value) || alone || glued != nil && Self.isValueAfterAnIdentity(value) else { continue }
                 found.append(secret(.password, nil, keyStart, last.end))
             }
         }
         return found
+    }
+
+    /// Where the value starts in a piece that glues a user's name to it with one colon
+    /// (`root:ALoFa_lupo`): a name of letters, digits, `.`, `_`, `@` and `-` (32 at most), then
+    /// no other colon (`.pgpass`'s `host:port:db:user:password` is a line of its own).
+    func gluedIdentityEnd(_ piece: (start: Int, end: Int)) -> Int? {
+        let bytes = utf8[piece.start..<piece.end]
+        guard let colon = bytes.firstIndex(of: 0x3A), (1...32).contains(colon - piece.start), colon + 1 < piece.end,
+              !bytes[(colon + 1)...].contains(0x3A),
+              bytes[..<colon].allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) }) else { return nil }
+        return colon + 1
+    }
+
+    /// Whether a value glued to a user's name in a credentials file is a password by its look: 6+
+    /// characters, with capitals and small letters or letters and digits (`ALoFa_lupo`: OCR read its
+    /// `1` as `l`), not a word (`Production`) nor a host (`db01.acme.io`). (Only glued: after `: `,
+    /// a YAML file's, `region: eu-west-1` is a setting.)
+    static func isValueAfterAnIdentity(_ value: String) -> Bool {
+        value.count >= 6 && value.contains(where: \.isLetter) && !value.contains(".") && sentenceWord.firstMatch(in: value) == nil
+            && (value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) || value.contains(where: \.isNumber))
     }
 
     /// Whether the piece at `index` of a printed credentials line is a word of a sentence, not

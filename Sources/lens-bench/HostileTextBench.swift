@@ -347,6 +347,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split hashes starting their lines", make: repeated("$6$hInQhiuxXcViL563$hqEU3Fci69X008dW2ATa@L 8Lone5SXuv7hnFGDMGa@hd1Q. CuJKI .01428QvZDWOqc9W7Idjel1TacrY9vyDtTm $6$a$b c d\n")),
         Kind(name: "wrapped option tokens with an at", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c/d/e/f --token gLshEQ65a4hsY86\nxy@AkGqiwSp2XqOa1UMJZY3tP --name runner-@1 --token a@b@c@d@e\n")),
         Kind(name: "user lists with a doubled quote", make: headed("$ sudo cat /etc/pgbouncer/userlist.txt\n", "\"svc_sync\"\u{201D} \"HN4DWvNGf79k6\u{201D}\" \"a\"\u{201D}\u{201D} \"b\n")),
+        Kind(name: "printed secrets split after letters", make: repeated("$ pass show web/db\nhyct ?rkiV8RIYp\n$ pass show a\nabc ?d efgh\n$ op read b\nwxyz x9 ? q\n")),
+        Kind(name: "names glued to values in a secrets file", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ana:KtRw_pmzo a:b:c x:y z@a.b-c:dEf9gh q: r:s:t\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

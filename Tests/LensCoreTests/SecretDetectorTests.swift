@@ -1675,6 +1675,13 @@ struct SecretDetectorTests {
         // quote OCR read twice.)
         Case(text: "$ forgejo-runner register --no-interactive --instance https://git.example.org --token Rk7PwQ2mZx9LtB4\nvn@HcDsF8jWq3YeKa5NuGT2rXp --name runner-@2\nINFO Runner registered successfully.", kind: .apiKey, value: "HcDsF8jWq3YeKa5NuGT2rXp"),
         Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ana\"\u{201D} \"Tq7RmKxW2pLz9\u{201D}\"\n\"stats\" \"md5c2a1f9e8d7b6a5c4d3e2f1a0b9c8d7e6\u{201D}", kind: .password, value: "Tq7RmKxW2pLz9"),
+        // (2755, 2757 and 2759, scored unseen with the seventy-fourth round's rules, then read: a
+        // secret `az keyvault` printed, OCR split after its first four small letters.)
+        Case(text: "$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nwqtd ?Lm7RxK2pZ", kind: .password, value: "wqtd ?Lm7RxK2pZ"),
+        Case(text: "$ pass show web/db\nzrkv %Tn8Kd2Wq\n$ ls", kind: .password, value: "zrkv %Tn8Kd2Wq"),
+        // (2753's near leak: rsyncd's `root:ALoFa_lupo`, its `1` read as `l`, whose value alone had
+        // too few changes of case to pass for a secret; glued to a user's name, in a secrets file, it is one.)
+        Case(text: "$ sudo cat /etc/rsyncd.secrets\nana:KtRw_pmzo\nbackup:Wq7!rTz2Lp", kind: .password, value: "KtRw_pmzo"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2355,6 +2362,11 @@ struct SecretDetectorTests {
         // (2743's false alarm, unseen with the seventy-second round's rules: `openssl passwd`'s hash
         // at its line's start, split by OCR so that its last piece took a provider key's shape.)
         "$ openssl passwd -6 -stdin < /run/secrets/pw\n$6$Rk2PqTz8LmWx4Nb1$Qw7eRt2YuI9oPa@L 3sDf5GhJk7LzXc9VbNm@qW1E. RtYuI .92815QvZLmPqt8W3Kdjel4TacrY7vyBnQm",
+        // (A value split after a word's letters must look like a secret as a whole: a version is not one.)
+        "$ pass show web/db\nsince v2.14",
+        // (A value glued to a name in a credentials file is no host, and one after `: ` is a setting.)
+        "$ cat /etc/app/credentials.conf\nserver:db01-prod.acme.io",
+        "$ cat deploy/credentials.yml\nregion: eu-west-1",
         // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
         // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
