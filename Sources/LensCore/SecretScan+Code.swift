@@ -294,6 +294,11 @@ extension SecretScan {
     static let slashPasswordOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
     static let slashOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/[A-Za-z]{2,24}(?=[: \t])"#)
 
+    /// A Windows tool's option that names a password and ends its line with its colon (`…
+    /// /SourceUser:lena /SourcePassword:` / `B%S14kaxfM3TU4 /TargetFile:…`): the terminal wrapped
+    /// the command right before the value, which starts the next line.
+    static let slashPasswordOptionEndingALine = TextMatcher(#"(?m)(?<=[ \t])/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)):[ \t]*\r?\n[ \t]*(?=[^\s/])"#)
+
     static let wrappedSlashOption = TextMatcher(#"(?<=[ \t])/([A-Za-z]{1,24})[ \t]*\n[ \t]*([A-Za-z]{1,24})(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
 
     /// A Windows command's value from `index` that reaches its line's end, with the first piece
@@ -360,6 +365,15 @@ extension SecretScan {
                 for match in Self.slashPasswordOption.matches(in: text, within: [line]) {
                     if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
                 }
+            }
+            // (On a line as wide as a terminal's, 60+ bytes, with another option: not the next prompt.)
+            for match in Self.slashPasswordOptionEndingALine.matches(in: text) {
+                let colon = utf8[match.start..<match.end].firstIndex(of: 0x3A) ?? match.start
+                var lineStart = match.start
+                while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
+                guard endsAWideLine(colon + 1), Self.slashOption.matches(in: slice(lineStart, match.start)).count >= 1, !isPrompt(at: match.end),
+                      let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
+                found.append(password)
             }
         }
         if mentions(" /") {

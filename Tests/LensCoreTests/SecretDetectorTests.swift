@@ -1682,6 +1682,10 @@ struct SecretDetectorTests {
         // (2753's near leak: rsyncd's `root:ALoFa_lupo`, its `1` read as `l`, whose value alone had
         // too few changes of case to pass for a secret; glued to a user's name, in a secrets file, it is one.)
         Case(text: "$ sudo cat /etc/rsyncd.secrets\nana:KtRw_pmzo\nbackup:Wq7!rTz2Lp", kind: .password, value: "KtRw_pmzo"),
+        // (2769, scored unseen with the seventy-fifth round's rules, then read: SqlPackage's command
+        // wrapped right after `/SourcePassword:`, its value starting the next line.)
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:sql01 /SourceDatabaseName:crm /SourceUser:ana /SourcePassword:\nrk7Tmzqw /TargetFile:crm.bacpac", kind: .password, value: "rk7Tmzqw"),
+        Case(text: "C:\\> SqlPackage /Action:Import /SourceFile:crm.bacpac /TargetServerName:sql02 /TargetUser:ana /TargetPassword:\nTmzqw-28 /p:Storage=File", kind: .password, value: "Tmzqw-28"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
