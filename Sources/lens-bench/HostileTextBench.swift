@@ -350,6 +350,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "printed secrets split after letters", make: repeated("$ pass show web/db\nhyct ?rkiV8RIYp\n$ pass show a\nabc ?d efgh\n$ op read b\nwxyz x9 ? q\n")),
         Kind(name: "names glued to values in a secrets file", make: headed("$ sudo cat /etc/rsyncd.secrets\n", "ana:KtRw_pmzo a:b:c x:y z@a.b-c:dEf9gh q: r:s:t\n")),
         Kind(name: "Windows passwords wrapped after the colon", make: repeated("C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceUser:lena /SourcePassword:\nB%S14kaxfM3TU4 /a:\n/b: /pass:\n/c\n")),
+        Kind(name: "application keys with glyphs read twice", make: repeated("base64: Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3= base64:a b c d e f\n")),
+        Kind(name: "crypt hashes with bars after S6S", make: repeated("encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXc|||||||||||||||||||||||||||||\" \"S6S|\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1686,6 +1686,9 @@ struct SecretDetectorTests {
         // wrapped right after `/SourcePassword:`, its value starting the next line.)
         Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:sql01 /SourceDatabaseName:crm /SourceUser:ana /SourcePassword:\nrk7Tmzqw /TargetFile:crm.bacpac", kind: .password, value: "rk7Tmzqw"),
         Case(text: "C:\\> SqlPackage /Action:Import /SourceFile:crm.bacpac /TargetServerName:sql02 /TargetUser:ana /TargetPassword:\nTmzqw-28 /p:Storage=File", kind: .password, value: "Tmzqw-28"),
+        // (2775, scored unseen with the seventy-sixth round's rules, then read: Laravel's key with
+        // three glyphs more, OCR reading a glyph as two.)
+        Case(text: "$ php artisan key:generate --show\nbase64: Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3=", kind: .apiKey, value: "Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3="),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2371,6 +2374,9 @@ struct SecretDetectorTests {
         // (A value glued to a name in a credentials file is no host, and one after `: ` is a setting.)
         "$ cat /etc/app/credentials.conf\nserver:db01-prod.acme.io",
         "$ cat deploy/credentials.yml\nregion: eu-west-1",
+        // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
+        // with both `$` of `$6$` read as `S` and a letter as a bar.)
+        "show configuration system login\nuser lena { authentication { encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXcVbNmQwErTyUi0pAsDfGhJkLzXcVbN\" } }",
         // (2723's false alarm, unseen with the sixty-seventh round's rules: PgBouncer's SCRAM verifier,
         // its salt split by OCR into a piece that ends as a name ends, `…TdPw=`, and its server key wrapped.)
         "$ sudo cat /etc/pgbouncer/userlist.txt\n\"app\" \"SCRAM-SHA-256$4096 : Kq7wLmNpRtZx 2vBcQ9HsTdPw=$Zm4Rk8TqWx2PbLn6VcYd3HsJf7GuQa1KeMoXt5/B+E=: pQ8WnRTKLmz 4Vx9bGyDaHcE/Ks\nT2nfQ+7hyWq=\"",
