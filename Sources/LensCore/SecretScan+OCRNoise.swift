@@ -1184,6 +1184,18 @@ extension SecretScan {
                 end = stop
                 if stop < next.end { break }
             }
+            // The rest of a long key (32+ read) that OCR cut into scraps and short pieces to its
+            // line's end (`…sbR jcxom3Uq j XONUSOy YMAB1 i iUaMm7 vugQUF 35`): letters and digits
+            // only, no word among them (`… is your key`), one piece machine-made at least, and
+            // within the key's length.
+            if !strict, length >= max(provider.minimum, 32), length < provider.maximum,
+               let rest = piecesToLineEnd(from: end, atMost: 10, maximumSpaces: 1), let last = rest.last,
+               rest.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric) && !isSentenceWord($0) }),
+               rest.contains(where: { isMachineMade($0.start, $0.end) }),
+               case let more = rest.reduce(0, { $0 + $1.end - $1.start }), length + more <= provider.maximum + 2 {
+                length += more
+                end = last.end
+            }
             // A long key the screen's edge cut off ends its line (maybe with a glyph or two of
             // the edge's junk: `…hNVhcY;j`): a third of it (20+) is still a key.
             // (Random, not words: `xoxp-1-SlackAppConfigurationAccessTokenHere` is a placeholder.)

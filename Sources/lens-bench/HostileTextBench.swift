@@ -352,6 +352,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "Windows passwords wrapped after the colon", make: repeated("C:\\> SqlPackage /Action:Export /SourceServerName:db01 /SourceUser:lena /SourcePassword:\nB%S14kaxfM3TU4 /a:\n/b: /pass:\n/c\n")),
         Kind(name: "application keys with glyphs read twice", make: repeated("base64: Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3= base64:a b c d e f\n")),
         Kind(name: "crypt hashes with bars after S6S", make: repeated("encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXc|||||||||||||||||||||||||||||\" \"S6S|\n")),
+        Kind(name: "long keys with a tail of scraps", make: repeated("sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7 p QWRTZy ZMAB4 k iRaTm5 a b c d e f g h i j k\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1689,6 +1689,10 @@ struct SecretDetectorTests {
         // (2775, scored unseen with the seventy-sixth round's rules, then read: Laravel's key with
         // three glyphs more, OCR reading a glyph as two.)
         Case(text: "$ php artisan key:generate --show\nbase64: Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3=", kind: .apiKey, value: "Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3="),
+        // (2793, scored unseen with the seventy-seventh round's rules, then read: a long Stripe key
+        // whose last third OCR cut into scraps and short pieces.)
+        Case(text: "$ stripe login --api-key sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7nQ2sTyR wKzq7Hm p QWRTZy ZMAB4 k iRaTm5 vuhQPE 61\n> Done! The Stripe CLI is configured", kind: .apiKey,
+             value: "sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7nQ2sTyR wKzq7Hm p QWRTZy ZMAB4 k iRaTm5 vuhQPE 61"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
