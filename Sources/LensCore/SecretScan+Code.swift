@@ -369,9 +369,9 @@ extension SecretScan {
             // (On a line as wide as a terminal's, 60+ bytes, with another option: not the next prompt.)
             for match in Self.slashPasswordOptionEndingALine.matches(in: text) {
                 let colon = utf8[match.start..<match.end].firstIndex(of: 0x3A) ?? match.start
-                var lineStart = match.start
-                while lineStart > 0, !Self.isLineBreak(utf8[lineStart - 1]) { lineStart -= 1 }
-                guard endsAWideLine(colon + 1), Self.slashOption.matches(in: slice(lineStart, match.start)).count >= 1, !isPrompt(at: match.end),
+                // (Another option within the 512 bytes before it: a walk that a line of any length bounds.)
+                let lineStart = lineStart(of: match.start, atMost: 512)
+                guard endsAWideLine(colon + 1), Self.slashOption.firstMatch(in: slice(lineStart, match.start)) != nil, !isPrompt(at: match.end),
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
