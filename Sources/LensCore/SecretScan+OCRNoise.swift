@@ -378,6 +378,16 @@ extension SecretScan {
                                           // `validationKey`/`decryptionKey`; Mattermost's `AtRestEncryptKey`.
                                           "fernet", "validation", "decryption", "encrypt"]
 
+    /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
+    /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
+    /// `encryptionk` and `key`.
+    static func isKindOfKey(_ word: String) -> Bool {
+        kindsOfKey.contains(word)
+            || word.count >= 6 && kindsOfKey.contains {
+                $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
+            }
+    }
+
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
     /// (A long word as OCR misread it by one letter counts too: `PASSWORD _RESET_TIMEOQUT`.)
@@ -488,7 +498,7 @@ extension SecretScan {
         }
         // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
         if let index = words.firstIndex(of: "key"), index > 0,
-           keyKinds.contains(words[index - 1]) {
+           isKindOfKey(words[index - 1]) {
             return .apiKey
         }
         return nil
@@ -907,10 +917,12 @@ extension SecretScan {
             return true
         }
         // (Or letters whose case no word has, a symbol after them that OCR split after, then a
-        // machine-made piece: `WMLi! 3Zt?t`. `Done! 2FA` and `DONE! 2FA` start with words.)
-        if scrap.count >= 4, let symbol = scrap.last, symbol == 0x21 || symbol == 0x3F || Self.passwordSymbols.contains(symbol),
+        // machine-made piece: `WMLi! 3Zt?t`. `Done! 2FA` and `DONE! 2FA` start with words.
+        // After a `_`, which joins a name's words, the piece is 6 or more: `jci_ 8Twgiw+F`, not `use_ 2FA`.)
+        if scrap.count >= 4, let symbol = scrap.last, symbol == 0x21 || symbol == 0x3F || symbol == 0x5F || Self.passwordSymbols.contains(symbol),
            case let letters = scrap.dropLast(), letters.allSatisfy(Self.isLetter), letters.contains(where: { (0x61...0x7A).contains($0) }),
-           !isSentenceWord(first), let next = piece(from: first.end, maximumSpaces: 1), next.end <= end, isMachineMade(next.start, next.end) {
+           !isSentenceWord(first), let next = piece(from: first.end, maximumSpaces: 1), next.end <= end,
+           symbol != 0x5F || next.end - next.start >= 6, isMachineMade(next.start, next.end) {
             return true
         }
         guard isScrap(first), !scrap.contains(where: { $0 == 0x3C || $0 == 0x3D || $0 == 0x3E }),
@@ -1303,7 +1315,13 @@ extension SecretScan {
             }
             // A name whose case changes inside again and again is base64 (a JWT's part before its
             // `.`, after an `@` OCR read into it), not a host (`GitLab.com` changes once).
-            if utf8[i] == 0x2E, name { return Self.caseChanges(utf8[(index + 1)..<i]) < 2 }
+            // (A host's name goes on after its dot, maybe after a space OCR put there: a dot that
+            // ends the piece ends a sentence or a table's cell, `…NS@NiAAWx. |`, after a key.)
+            if utf8[i] == 0x2E, name {
+                let next = i + 1 < limit && Self.isSpace(utf8[i + 1]) ? i + 2 : i + 1
+                guard next < limit, Self.isAlphanumeric(utf8[next]) else { return false }
+                return Self.caseChanges(utf8[(index + 1)..<i]) < 2
+            }
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
         }

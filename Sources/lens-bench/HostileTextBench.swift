@@ -353,6 +353,9 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "application keys with glyphs read twice", make: repeated("base64: Kq7RmTzX2wLLpNvB9HcYdFsJ4GuQa+/EkMoxXXt5Z rP we3= base64:a b c d e f\n")),
         Kind(name: "crypt hashes with bars after S6S", make: repeated("encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXc|||||||||||||||||||||||||||||\" \"S6S|\n")),
         Kind(name: "long keys with a tail of scraps", make: repeated("sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7 p QWRTZy ZMAB4 k iRaTm5 a b c d e f g h i j k\n")),
+        Kind(name: "password options split after an underscore", make: repeated("C:\\> pvk2pfx -pvk a.pvk -pi wqz_ 5Kmt+Rx2 -po a_ b_ c_ d_ -spc a.spc\n")),
+        Kind(name: "keys with ats before a dot", make: repeated("| token | npm_r$Kq@TmzXwLpNvB9HcYdFsJ4GuQaPW@Vhzzrk. | a@b. c@d. e@f. |\n")),
+        Kind(name: "kinds of key misread by a letter", make: repeated("encryptionkKey: ae7689447ab57a683536c4499d863386 sharedkKey: a checkKey: b\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

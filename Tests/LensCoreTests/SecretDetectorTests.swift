@@ -1693,6 +1693,20 @@ struct SecretDetectorTests {
         // whose last third OCR cut into scraps and short pieces.)
         Case(text: "$ stripe login --api-key sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7nQ2sTyR wKzq7Hm p QWRTZy ZMAB4 k iRaTm5 vuhQPE 61\n> Done! The Stripe CLI is configured", kind: .apiKey,
              value: "sk_test_Kq7RmTzX2wLpNvB9HcYdFsJ4GuQa8EkMoXt5ZrPwe3mLbV7nQ2sTyR wKzq7Hm p QWRTZy ZMAB4 k iRaTm5 vuhQPE 61"),
+        // (2813, scored unseen with the seventy-eighth round's rules, then read: a tool's password
+        // option whose value OCR split after a `_`.)
+        Case(text: "C:\\> pvk2pfx -pvk shop.pvk -pi wqz_ 5Kmt+Rx2 -spc shop.spc -pfx shop.pfx", kind: .password, value: "wqz_ 5Kmt+Rx2"),
+        Case(text: "$ sshpass -p kzr_ 9Tw+QmX4 ssh ana@db01", kind: .password, value: "kzr_ 9Tw+QmX4"),
+        // (2817: an npm token in `npm token create`'s table, two of its `0`s read as `@`, the last
+        // before a piece that ends with a dot: no host.)
+        Case(text: "$ npm token create\n| token | npm_r$Kq@TmzXwLpNvB9HcYdFsJ4GuQaPW@Vhzzrk. |\n| readonly | false |", kind: .apiKey,
+             value: "npm_r$Kq@TmzXwLpNvB9HcYdFsJ4GuQaPW@Vhzzrk"),
+        // (2817: Kibana's `encryptionKey` with its `K` read as two glyphs, `kK`.)
+        Case(text: "# kibana.yml\nxpack.encryptedSavedObjects.encryptionkKey: ae7689447ab57a683536c4499d863386", kind: .apiKey,
+             value: "ae7689447ab57a683536c4499d863386"),
+        // (A host after the `@`, its dot split by OCR, still ends the key before it.)
+        Case(text: "$ git clone https://ana:ghp_Rk7TmzXwLpNvB9HcYdFsJ4GuQa8EkMoXt5Wq@git.acme. io/shop.git", kind: .apiKey,
+             value: "ghp_Rk7TmzXwLpNvB9HcYdFsJ4GuQa8EkMoXt5Wq"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2378,6 +2392,11 @@ struct SecretDetectorTests {
         // (A value glued to a name in a credentials file is no host, and one after `: ` is a setting.)
         "$ cat /etc/app/credentials.conf\nserver:db01-prod.acme.io",
         "$ cat deploy/credentials.yml\nregion: eu-west-1",
+        // (A value split after a `_` is one when a machine-made piece of 6+ follows, not a short one;
+        // a name misread by a letter before `key` is a kind of key only when long: `checkKey` is none.)
+        "Password policy: use_ 2FA",
+        "$ sshpass -p my_ file.txt ssh ana@db01",
+        "checkKey: 6f503fb4f7647ebcfb7b5a41b7fbef1a",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
         // with both `$` of `$6$` read as `S` and a letter as a bar.)
         "show configuration system login\nuser lena { authentication { encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXcVbNmQwErTyUi0pAsDfGhJkLzXcVbN\" } }",
