@@ -31,8 +31,9 @@ extension SecretScan {
     /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or
     /// inside the password.)
     /// (And when OCR dropped the `@` before an IPv4 address: `'ACME/ana:P_HyGvD2JEQQ10.0.8.21'`;
-    /// or read the closing quote as a sign: `…@10.0.8.21°`.)
-    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)@[A-Za-z0-9.\-\[\]]{1,255}(?![A-Za-z0-9.\-\[\]@])|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
+    /// or read the closing quote as a sign: `…@10.0.8.21°`; or a `_` before the `@` as a space,
+    /// `…%-Q& @10.0.8.21`: then group 2, one piece.) Group 3: the password before a dropped `@`.
+    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)|([^\s'"’@]{1,128}) )@[A-Za-z0-9.\-\[\]]{1,255}(?![A-Za-z0-9.\-\[\]@])|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
     static let impacketTools = ["impacket", "secretsdump", "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "getuserspns", "gettgt", "getnpusers", "mssqlclient", "lookupsid"]
 
     /// A cracked password with the next line when a terminal wrapped the long line inside it: the
@@ -72,7 +73,9 @@ extension SecretScan {
         }
         if Self.impacketTools.contains(where: { mentions($0) }) {
             for match in Self.impacketTarget.matches(in: text, within: lines(mentioning: Self.impacketTools)) {
-                guard let range = match.range(1) ?? match.range(2), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                guard let range = match.range(1) ?? match.range(2) ?? match.range(3), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                // (A piece a space keeps from the `@` is the password when machine-made: not `Target: admin @…`.)
+                if match.range(2) != nil, !isMachineMade(range.lowerBound, range.upperBound) { continue }
                 found.append(password)
             }
         }

@@ -320,6 +320,23 @@ extension SecretScan {
         return nil
     }
 
+    /// A Windows option's value that OCR split, up to the next option on its line: two or three
+    /// pieces, then `/Name:…` (`/SourcePassword:EZtl YngGmvABWOMa /TargetFile:…`). Such a value
+    /// holds no space unless quoted, so the pieces between the two options are one. Nil otherwise.
+    func splitValueBeforeOption(after index: Int) -> Secret? {
+        guard let first = piece(from: index, maximumSpaces: 0), first.start == index else { return nil }
+        var last = first
+        for _ in 0..<3 {
+            guard last.end - first.start <= 128, let after = piece(from: last.end, maximumSpaces: 1) else { return nil }
+            if Self.slashOptionPiece.firstMatch(in: slice(after.start, after.end)) != nil {
+                return last.end > first.end ? password(first.start, last.end, quoted: false) : nil
+            }
+            last = after
+        }
+        return nil
+    }
+    static let slashOptionPiece = TextMatcher(#"^/[A-Za-z]{2,24}(?::|$)"#)
+
     /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`
     /// holds it): `base64:` and 32 random bytes, 44 characters, at a line's start or after `=`.
     /// (OCR may put spaces around the colon and inside the key, and read its first `0` as `@`.)
@@ -363,7 +380,9 @@ extension SecretScan {
                 let options = Self.slashOption.matches(in: text, within: [line])
                 guard options.count >= 2 else { continue }
                 for match in Self.slashPasswordOption.matches(in: text, within: [line]) {
-                    if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) { found.append(password) }
+                    if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) ?? splitValueBeforeOption(after: match.end) {
+                        found.append(password)
+                    }
                 }
             }
             // (On a line as wide as a terminal's, 60+ bytes, with another option: not the next prompt.)

@@ -356,6 +356,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "password options split after an underscore", make: repeated("C:\\> pvk2pfx -pvk a.pvk -pi wqz_ 5Kmt+Rx2 -po a_ b_ c_ d_ -spc a.spc\n")),
         Kind(name: "keys with ats before a dot", make: repeated("| token | npm_r$Kq@TmzXwLpNvB9HcYdFsJ4GuQaPW@Vhzzrk. | a@b. c@d. e@f. |\n")),
         Kind(name: "kinds of key misread by a letter", make: repeated("encryptionkKey: ae7689447ab57a683536c4499d863386 sharedkKey: a checkKey: b\n")),
+        Kind(name: "Windows values split before options", make: repeated("C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassword:QWrt ZkmpTvXbHN4c /TargetFile:a /pass:a b c d e f /x:\n")),
+        Kind(name: "Impacket targets with a space before the at", make: repeated("$ impacket-psexec 'ACME/root:hUsem!9Wt?%-C& @10.0.8.21' a:b @c d:e @f g:h @\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1707,6 +1707,12 @@ struct SecretDetectorTests {
         // (A host after the `@`, its dot split by OCR, still ends the key before it.)
         Case(text: "$ git clone https://ana:ghp_Rk7TmzXwLpNvB9HcYdFsJ4GuQa8EkMoXt5Wq@git.acme. io/shop.git", kind: .apiKey,
              value: "ghp_Rk7TmzXwLpNvB9HcYdFsJ4GuQa8EkMoXt5Wq"),
+        // (2823, scored unseen with the seventy-ninth round's rules, then read: SqlPackage's password
+        // split by OCR before the next option.)
+        Case(text: "C:\\> SqlPackage /Action:Export /SourceServerName:db02 /SourceUser:ana /SourcePassword:QWrt ZkmpTvXbHN4c /TargetFile:crm.bacpac",
+             kind: .password, value: "QWrt ZkmpTvXbHN4c"),
+        // (2825: Impacket's target with the `_` before its `@` read as a space.)
+        Case(text: "$ impacket-psexec 'ACME/root:hUsem!9Wt?%-C& @10.0.8.21'", kind: .password, value: "hUsem!9Wt?%-C&"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2397,6 +2403,10 @@ struct SecretDetectorTests {
         "Password policy: use_ 2FA",
         "$ sshpass -p my_ file.txt ssh ana@db01",
         "checkKey: 6f503fb4f7647ebcfb7b5a41b7fbef1a",
+        // (Words between a Windows option and the next are no password; nor is a word a space keeps
+        // from an Impacket line's `@`.)
+        "C:\\> cmdkey /generic:acme /user:ana /pass:same as before /persist",
+        "$ impacket-psexec: Target: admin @10.0.8.21",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
         // with both `$` of `$6$` read as `S` and a letter as a bar.)
         "show configuration system login\nuser lena { authentication { encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXcVbNmQwErTyUi0pAsDfGhJkLzXcVbN\" } }",
