@@ -382,10 +382,15 @@ extension SecretScan {
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
     /// `encryptionk` and `key`.
     static func isKindOfKey(_ word: String) -> Bool {
-        kindsOfKey.contains(word)
-            || word.count >= 6 && kindsOfKey.contains {
-                $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
-            }
+        kindsOfKey.contains(word) || isMisreadByOneLetter(word, from: kindsOfKey)
+    }
+
+    /// Whether `word` is one of `words` as OCR misread it by one letter (added, dropped or
+    /// changed); only long words (6+) on both sides, where one letter off is still that word.
+    static func isMisreadByOneLetter(_ word: String, from words: Set<String>) -> Bool {
+        word.count >= 6 && words.contains {
+            $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
+        }
     }
 
     /// Whether an identifier's last word says it is about a secret rather than one
@@ -398,10 +403,7 @@ extension SecretScan {
     }
 
     static func isWordAboutASecret(_ word: String) -> Bool {
-        wordsAboutASecret.contains(word)
-            || word.count >= 6 && wordsAboutASecret.contains {
-                $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
-            }
+        wordsAboutASecret.contains(word) || isMisreadByOneLetter(word, from: wordsAboutASecret)
     }
 
     /// Whether a name's words say its value is made to be published: a `public` or `publishable`
