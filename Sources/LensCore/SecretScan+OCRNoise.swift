@@ -1521,7 +1521,9 @@ extension SecretScan {
                 // hexadecimal digits alone before a space and 8 more.)
                 let isSplitHex = name.count >= 8 && name.count == label.end - label.start && isMixedHex
                     && piece(from: label.end, maximumSpaces: 1).map({ $0.end - $0.start >= 8 && utf8[$0.start..<($0.start + 8)].allSatisfy(hexDigit) }) == true
-                if isSplitHex || name.count >= 12 && isMachineMade(label.start, label.start + name.count)
+                // (Or a name longer than a host name's part may be, 63: `@c4216d…44bedotenv. org`, the
+                // key's `0c` read as `@c` and the real `@` as `e`.)
+                if isSplitHex || name.count > 63 || name.count >= 12 && isMachineMade(label.start, label.start + name.count)
                     && (name.contains(where: { (0x41...0x5A).contains($0) }) || isHex) { lastAt = nil }
             }
             let stop = lastAt ?? end

@@ -1713,6 +1713,10 @@ struct SecretDetectorTests {
              kind: .password, value: "QWrt ZkmpTvXbHN4c"),
         // (2825: Impacket's target with the `_` before its `@` read as a space.)
         Case(text: "$ impacket-psexec 'ACME/root:hUsem!9Wt?%-C& @10.0.8.21'", kind: .password, value: "hUsem!9Wt?%-C&"),
+        // (2831, scored unseen with the eightieth round's rules, then read: a dotenv key whose `0c` OCR
+        // read as `@c` and its real `@` as `e`: what follows the `@` is longer than a host name's part.)
+        Case(text: "DOTENV_KEY=\"dotenv: //:key_7f@e9152a0c4b8d61f3e27a9c05d4b1e8f6a3c72d09e5b14f8a6c3d27e90b5f1a4cedotenv. org/vault/.env.vault?environment=ci\"",
+             kind: .apiKey, value: "e9152a0c4b8d61f3e27a9c05d4b1e8f6a3c72d09e5b14f8a6c3d27e90b5f1a4c"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
