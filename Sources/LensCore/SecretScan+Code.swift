@@ -169,6 +169,13 @@ extension SecretScan {
         return arguments
     }
 
+    /// Whether the `}` or `]` at `index` is a literal's closing quote OCR read as a bracket: the
+    /// call's `)` or the argument's comma follows it.
+    func isBracketReadForQuote(at index: Int) -> Bool {
+        guard index + 1 < utf8.count, utf8[index] == 0x7D || utf8[index] == 0x5D else { return false }
+        return utf8[index + 1] == 0x29 || utf8[index + 1] == 0x2C
+    }
+
     /// The text inside a string literal that is the whole argument, maybe behind a prefix
     /// (`@"…"`, `r'…'`, `b"…"`, `Some("…")`, T-SQL's `N'…'`) and before a conversion (`"…".toCharArray()`).
     func stringLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
@@ -185,7 +192,10 @@ extension SecretScan {
         // A literal of one piece that no quote closes before the comma or the call's `)` after it:
         // OCR read its closing quote as that comma or dropped it (`'svc', '5Jyynuj*7WUhB, :login)`,
         // `'svc_sync', '&lu2pa4iiWBAgQ);`).
-        if end == argument.end, end - (start + opening) >= 6, end < utf8.count, utf8[end] == 0x2C || utf8[end] == 0x29,
+        // (Or as a `}` or `]` the call's `)` or a comma follows: `'PFKUBcY-VOh-FjE});`; no bracket
+        // opened in the argument, which ends at it.)
+        if end == argument.end, end - (start + opening) >= 6, end < utf8.count,
+           utf8[end] == 0x2C || utf8[end] == 0x29 || isBracketReadForQuote(at: end),
            !utf8[(start + opening)..<end].contains(where: Self.isSpace) {
             return (start + opening, end)
         }
@@ -291,7 +301,9 @@ extension SecretScan {
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
     /// with another such option (`/princ …`, `/Action:…`): a path is no option. (An option may start
     /// its line, where the terminal wrapped the command before it: `… /SourceUser:svc` / `/SourcePassword:…`.)
-    static let slashPasswordOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/])"#)
+    /// (A value may start with a `/` that no letter follows, a glyph OCR read as one: no option
+    /// starts so, `/SourcePassword:/)Xa?#1…`; `/pass /persist` has no value.)
+    static let slashPasswordOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/(?i:[A-Za-z]{0,24}(?:pass(?:word)?|pwd)|rp)(?::[ \t]?|[ \t]+)(?=[^\s/]|/[^\sA-Za-z/])"#)
     static let slashOption = TextMatcher(#"(?m)(?:^|(?<=[ \t]))/[A-Za-z]{2,24}(?=[: \t])"#)
 
     /// A Windows tool's option that names a password and ends its line with its colon (`…

@@ -1717,6 +1717,12 @@ struct SecretDetectorTests {
         // read as `@c` and its real `@` as `e`: what follows the `@` is longer than a host name's part.)
         Case(text: "DOTENV_KEY=\"dotenv: //:key_7f@e9152a0c4b8d61f3e27a9c05d4b1e8f6a3c72d09e5b14f8a6c3d27e90b5f1a4cedotenv. org/vault/.env.vault?environment=ci\"",
              kind: .apiKey, value: "e9152a0c4b8d61f3e27a9c05d4b1e8f6a3c72d09e5b14f8a6c3d27e90b5f1a4c"),
+        // (2835, scored unseen with the eighty-first round's rules, then read: SqlPackage's password
+        // whose first glyphs OCR read as `/)`, split before the next option.)
+        Case(text: "C:\\> SqlPackage /Action:Import /SourceFile:crm.bacpac /TargetUser:ana /TargetPassword:/)Qm?#4 zTwKpRX /TargetServerName:db02",
+             kind: .password, value: "/)Qm?#4 zTwKpRX"),
+        // (2835: a PDO call's password whose closing quote OCR read as `}`.)
+        Case(text: "$pdo = new PDO(Sdsn, ‘shop’, 'WQtz4-Rkm-PxN});", kind: .password, value: "WQtz4-Rkm-PxN"),
     ]
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2411,6 +2417,11 @@ struct SecretDetectorTests {
         // from an Impacket line's `@`.)
         "C:\\> cmdkey /generic:acme /user:ana /pass:same as before /persist",
         "$ impacket-psexec: Target: admin @10.0.8.21",
+        // (An option after a password option is no value of it; a bracket closes a literal only
+        // in an argument that is that literal.)
+        "C:\\> cmdkey /add:srv01 /user:ana /pass /persist",
+        "$db = new PDO($dsn, 'shop', $options['password'], [PDO::ATTR_ERRMODE => 1]);",
+        "$db = new PDO($dsn, 'shop', ['timeout'] );",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
         // with both `$` of `$6$` read as `S` and a letter as a bar.)
         "show configuration system login\nuser lena { authentication { encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXcVbNmQwErTyUi0pAsDfGhJkLzXcVbN\" } }",
