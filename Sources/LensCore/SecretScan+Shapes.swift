@@ -561,6 +561,8 @@ extension SecretScan {
         // with capitals side by side, as no line of words has them, will do.)
         // (The command's options may follow the pieces, `3fh2Y6V LwuxcW6JdCJx7vbx --name runner-01`:
         // the pieces stop at the first that starts with `-`, and the check below wants an option there.)
+        // (Or letters alone, as one piece's may be, when no piece is a sentence's word and the case
+        // changes twice: `NvqxZUhopaj uwMY`, 12+ letters.)
         if isKey {
             var pieces: [(start: Int, end: Int)] = [], index = start
             while pieces.count < 4, let next = piece(from: index, maximumSpaces: 1), utf8[next.start] != 0x2D {
@@ -569,7 +571,8 @@ extension SecretScan {
             }
             if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66,
                pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
-               Self.isRandomToken(joined) || Self.isShortRandomLetters(joined) {
+               Self.isRandomToken(joined) || Self.isShortRandomLetters(joined)
+                || joined.count >= 12 && Self.caseChanges(joined.utf8) >= 2 && !pieces.contains(where: isSentenceWord) {
                 rest = (start, last.end)
             }
         }

@@ -1723,7 +1723,21 @@ struct SecretDetectorTests {
              kind: .password, value: "/)Qm?#4 zTwKpRX"),
         // (2835: a PDO call's password whose closing quote OCR read as `}`.)
         Case(text: "$pdo = new PDO(Sdsn, ‘shop’, 'WQtz4-Rkm-PxN});", kind: .password, value: "WQtz4-Rkm-PxN"),
+        // (2853, scored unseen with the eighty-second round's rules, then read: a Stripe key a terminal
+        // wrapped, its rest on the next line letters alone that OCR split once.)
+        Case(text: "$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kIAXc0MqcnCqHelj6bJ8NRQG\nHbqwZRtmoxe vkNW\n> Done! The Stripe CLI is configured",
+             kind: .apiKey, value: "HbqwZRtmoxe vkNW"),
     ]
+
+    /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
+    /// words stay, whatever their capitals.
+    @Test func wordsUnderAWrappedKeyStay() {
+        let key = "$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kIAXc0MqcnCqHelj6bJ8NRQG\n"
+        let done = "\n> Done! The Stripe CLI is configured"
+        #expect(SecretDetector().masking(key + "Welcome back AnaLopez" + done).text == "$ stripe login --api-key [api key: Stripe]\nWelcome back AnaLopez" + done)
+        #expect(SecretDetector().masking(key + "Press Enter ToContinue").text == "$ stripe login --api-key [api key: Stripe]\nPress Enter ToContinue")
+        #expect(SecretDetector().masking(key + "HbqwZRtmoxe vkNW" + done).text == "$ stripe login --api-key [api key: Stripe]" + done)
+    }
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
     /// the same stays, and so does a near copy far from the password (512 bytes and more).
