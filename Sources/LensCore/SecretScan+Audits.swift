@@ -29,11 +29,11 @@ extension SecretScan {
     static let lsaSecretValue = TextMatcher(#"^(?:\([^)\n]{1,40}\)|[^\s:()]{1,128})[ ]?:[ ]?(\S.{0,127})$"#)
     /// Impacket's target: `[DOMAIN/]user:password@host` (`impacket-psexec 'ACME/ana:…@10.0.8.21'`,
     /// `wmiexec.py ana:…@host`); group 1 the password. (OCR may put a space after the colon or
-    /// inside the password.)
+    /// inside the password, twice when it split a symbol off: `HIoyznSb ! DkW+MA9`.)
     /// (And when OCR dropped the `@` before an IPv4 address: `'ACME/ana:P_HyGvD2JEQQ10.0.8.21'`;
     /// or read the closing quote as a sign: `…@10.0.8.21°`; or a `_` before the `@` as a space,
     /// `…%-Q& @10.0.8.21`: then group 2, one piece.) Group 3: the password before a dropped `@`.
-    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64})?)|([^\s'"’@]{1,128}) )@[A-Za-z0-9.\-\[\]]{1,255}(?![A-Za-z0-9.\-\[\]@])|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?)?)(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
+    static let impacketTarget = TextMatcher(#"(?<=[\s'"‘’])(?:[A-Za-z0-9.\-]{1,64}/)?[A-Za-z0-9._$\-]{1,64}[ ]?:[ ]?(?:(?:([^\s'"’]{1,128}(?: [^\s'"’@]{1,64}){0,2})|([^\s'"’@]{1,128}) )@[A-Za-z0-9.\-\[\]]{1,255}(?![A-Za-z0-9.\-\[\]@])|([^\s'"’@]{1,128}?(?: [^\s'"’@]{1,64}?){0,2})(?:\d{1,3}\.){3}\d{1,3}(?=['"’]))"#)
     static let impacketTools = ["impacket", "secretsdump", "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "getuserspns", "gettgt", "getnpusers", "mssqlclient", "lookupsid"]
 
     /// A cracked password with the next line when a terminal wrapped the long line inside it: the

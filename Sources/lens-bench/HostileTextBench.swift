@@ -361,7 +361,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "addresses with a host part past 63", make: repeated("dotenv: //:key_7f@e9152a0c4b8d61f3e27a9c05d4b1e8f6a3c72d09e5b14f8a6c3d27e90b5f1a4cedotenv. org/v a: //:b@cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.d\n")),
         Kind(name: "Windows values opened by a slash glyph", make: repeated("C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassword:/)Xa?#1 vfsWnOW /TargetFile:a /pass:/) /) /) /x:\n")),
         Kind(name: "call passwords closed by a bracket", make: repeated("$db = new PDO(Sdsn, 'tomas', 'PFKUBcY-VOh-FjE}); f('a', 'b', 'c}, 'd]) PDO('x', 'y', 'z})\n")),
-        Kind(name: "wrapped key rests of split letters", make: repeated("$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kI\nHbqwZRtmoxe vkNW aB cD\n")),
+        Kind(name: "wrapped key rests of split letters", make: repeated("$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kI\nHbqwZRtmoxe vkNW\nWelcome AnaLopez ToAll\n")),
+        Kind(name: "Impacket targets split twice", make: repeated("$ impacket-psexec 'ACME/deploy:HIoyznSb ! DkW+MA9Q10.0.8.21' a:b c d e f 1.2.3.4' g:h ! i ! j@k\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1727,6 +1727,10 @@ struct SecretDetectorTests {
         // wrapped, its rest on the next line letters alone that OCR split once.)
         Case(text: "$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kIAXc0MqcnCqHelj6bJ8NRQG\nHbqwZRtmoxe vkNW\n> Done! The Stripe CLI is configured",
              kind: .apiKey, value: "HbqwZRtmoxe vkNW"),
+        // (2867, scored unseen with the eighty-third round's rules, then read: Impacket's target whose
+        // password OCR split twice, a symbol off on its own, and whose `@` it read as `Q`.)
+        Case(text: "$ impacket-psexec 'CORP/svc:Tq7mWzRk ! pLx+9VbQ10.0.4.7'", kind: .password, value: "Tq7mWzRk ! pLx+9Vb"),
+        Case(text: "$ impacket-wmiexec 'CORP/svc:Tq7mWzRk ! pLx+9Vb@10.0.4.7'", kind: .password, value: "Tq7mWzRk ! pLx+9Vb"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2436,6 +2440,8 @@ struct SecretDetectorTests {
         "C:\\> cmdkey /add:srv01 /user:ana /pass /persist",
         "$db = new PDO($dsn, 'shop', $options['password'], [PDO::ATTR_ERRMODE => 1]);",
         "$db = new PDO($dsn, 'shop', ['timeout'] );",
+        // (Impacket's usage names the target's parts: no password.)
+        "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
         // with both `$` of `$6$` read as `S` and a letter as a bar.)
         "show configuration system login\nuser lena { authentication { encrypted-password \"S6SQpRtZmWkaSXyTvBnLmKqPwErTyUiOpAsDfGhJk|LzXcVbNmQwErTyUi0pAsDfGhJkLzXcVbN\" } }",
