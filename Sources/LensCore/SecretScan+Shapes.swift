@@ -449,7 +449,9 @@ extension SecretScan {
             while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
             // (On the key's own line, a scrap or two OCR cut from its end may follow it: `[key] KSNFJQXYZ`.)
             // (So may one after a long key that did not start its line: `--api-key [key] Lvn`.)
-            if round == 0, startsItsLine || secret.end - secret.start >= 60, index < utf8.count, !Self.isLineBreak(utf8[index]) {
+            // (After a shorter key, 40+, only a rest split often: `--api-key [key] lwbeal zs j E9BOQ…`; not `for prod`.)
+            let longKey = startsItsLine || secret.end - secret.start >= 60
+            if round == 0, secret.end - secret.start >= 40 || longKey, index < utf8.count, !Self.isLineBreak(utf8[index]) {
                 var scrapEnd = index, scraps = 0
                 // (Or its rest, split up to four times, when joined it is random on its own: `[key] AWB jx
                 // imhf 7 FVLjhuqroHdpMIKdHfBhpb…`.)
@@ -458,8 +460,16 @@ extension SecretScan {
                     if Self.isSpace(utf8[scrapEnd]), scrapEnd > index, !Self.isSpace(utf8[scrapEnd - 1]) { scraps += 1 }
                     scrapEnd += 1
                 }
+                // (Split more often, a space per six characters, when fewer than a third of the pieces
+                // read as words: `[key] lwbeal zs j E9BOQKieyIvJ p80hMacktQxqbnP j tXKRKLKFo1zD7ILu`.)
+                // (Single spaces, no option: not a table's next column, `[key]   1f0c…`, nor `--pool Default`.)
+                let splitOften = scraps > 4 && scraps <= (scrapEnd - index) / 6 && !utf8[index..<scrapEnd].contains(0x2D)
+                    && !zip(utf8[index..<scrapEnd], utf8[(index + 1)..<scrapEnd]).contains { Self.isSpace($0) && Self.isSpace($1) }
+                    && utf8[index..<scrapEnd].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
+                        .filter(isSentenceWord).count * 3 < scraps + 1
                 guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]),
-                      scrapEnd - index <= 48 && scraps <= 1 || scraps <= 4 && Self.isRandomToken(squeezed(index, scrapEnd)) else { break }
+                      longKey && (scrapEnd - index <= 48 && scraps <= 1 || scraps <= 4 && Self.isRandomToken(squeezed(index, scrapEnd)))
+                        || splitOften && Self.isRandomToken(squeezed(index, scrapEnd)) else { break }
                 // (They are the key's whether or not a wrapped line follows; a quote or another glyph
                 // beyond ASCII after them is not.)
                 var scrapsEnd = scrapEnd

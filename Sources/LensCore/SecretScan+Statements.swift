@@ -388,10 +388,12 @@ extension SecretScan {
     /// (OCR may split the value once, `bindpw -8ayHapu#x9WAf IG`, `bindpw 1! bMwv1xDKyE`: then its
     /// pieces are no words, each two letters or digits or a scrap of two glyphs not both letters, and,
     /// joined, look like a secret on their own. A word's letters may follow a machine-made piece that
-    /// ends with a symbol: OCR split after it, `bindpw 0-bGRc6Ab! uamu`.)
+    /// ends with a symbol: OCR split after it, `bindpw 0-bGRc6Ab! uamu`; and a machine-made piece
+    /// a word's letters and a symbol, `remote_password kothq! jH77T`. OCR may split it twice, a
+    /// symbol off on its own: `bindpw ! IEsLi+n! ooAbY4`.)
     /// (OCR may read the name's `_` as a space, `remote password CJVg_ 6cuM6w8`: after a word of
     /// three letters or more.)
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128})?)(?=[ \t]*$)"#)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
@@ -402,9 +404,11 @@ extension SecretScan {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
                 let first = pieces[0], splitAfterSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true
                     && first.count >= 4 && first.contains(where: \.isNumber) && first.contains(where: \.isLetter)
+                let last = pieces[pieces.count - 1], machineMadeAfterSymbol = pieces.count == 2 && first.last.map { !$0.isLetter && !$0.isNumber } == true
+                    && last.count >= 4 && last.contains(where: \.isNumber) && last.contains(where: \.isLetter) && last.contains(where: \.isUppercase)
                 guard !"=:".contains(value.first ?? "="), pieces.enumerated().allSatisfy({ index, piece in
                     (piece.filter { $0.isLetter || $0.isNumber }.count >= 2 || piece.count <= 2 && !piece.allSatisfy(\.isLetter))
-                        && (Self.sentenceWord.firstMatch(in: String(piece)) == nil || index == 1 && splitAfterSymbol)
+                        && (Self.sentenceWord.firstMatch(in: String(piece)) == nil || index == 1 && splitAfterSymbol || index == 0 && machineMadeAfterSymbol)
                 }) else { return nil }
                 value = pieces.joined()
                 guard value.count >= 8, Self.looksLikeSecretOnItsOwn(value) else { return nil }

@@ -363,6 +363,9 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "call passwords closed by a bracket", make: repeated("$db = new PDO(Sdsn, 'tomas', 'PFKUBcY-VOh-FjE}); f('a', 'b', 'c}, 'd]) PDO('x', 'y', 'z})\n")),
         Kind(name: "wrapped key rests of split letters", make: repeated("$ stripe login --api-key sk_test_f22dFIYCD8pNMLTF0DaJWTjzMeyot57O0c9KCyBB9wdWYkuLj73Uedy83m2UcOI6wtaogjL6kI\nHbqwZRtmoxe vkNW\nWelcome AnaLopez ToAll\n")),
         Kind(name: "Impacket targets split twice", make: repeated("$ impacket-psexec 'ACME/deploy:HIoyznSb ! DkW+MA9Q10.0.8.21' a:b c d e f 1.2.3.4' g:h ! i ! j@k\n")),
+        Kind(name: "directive passwords split twice", make: repeated("bindpw ! IEsLi+n! ooAbY4\nremote_password kothq! jH77T\nbindpw a! b! c\nrequirepass ! ! !\n")),
+        Kind(name: "DSNs with a letter for the at", make: repeated("sql.Open(\"mysql\", \"ops:&3HWp94-Eudtcp(db-03:3306)/shop\") a:b:c:d:eotcp a:qqqqqqqqqqqqqqqqqtcp tcp(\n")),
+        Kind(name: "key rests split often on their line", make: repeated("--api-key sk_test_vr7BJkyVxPMyrQxqOBk05m7ASDIw9QiprqZy1O0xPRDy149 lwbeal zs j E9BOQKieyIvJ p80hMacktQxqbnP j tXKRKLKFo1zD7ILu a b c d e f g h\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1731,6 +1731,16 @@ struct SecretDetectorTests {
         // password OCR split twice, a symbol off on its own, and whose `@` it read as `Q`.)
         Case(text: "$ impacket-psexec 'CORP/svc:Tq7mWzRk ! pLx+9VbQ10.0.4.7'", kind: .password, value: "Tq7mWzRk ! pLx+9Vb"),
         Case(text: "$ impacket-wmiexec 'CORP/svc:Tq7mWzRk ! pLx+9Vb@10.0.4.7'", kind: .password, value: "Tq7mWzRk ! pLx+9Vb"),
+        // (2869, scored unseen with the eighty-fourth round's rules, then read: a directive's password
+        // split after a word's letters and a symbol, and one split twice, a symbol off on its own.)
+        Case(text: "# /etc/mosquitto/conf.d/bridge.conf\nremote_username ops\nremote_password wqzr! kT42M\ntopic sensors/# out 1", kind: .password, value: "wqzr! kT42M"),
+        Case(text: "# /etc/nslcd.conf\nbinddn cn=reader,dc=acme,dc=io\nbindpw ! QWkrt+m! zzTp7", kind: .password, value: "! QWkrt+m! zzTp7"),
+        // (2871: Go's DSN with its `@` read as a round letter, `d`.)
+        Case(text: "db, err := sql.Open(\"mysql\", \"ops:&7QRz42-Wkdtcp(db-03.internal:3306)/shop\")", kind: .password, value: "&7QRz42-Wk"),
+        // (2877, scored unseen with the eighty-fifth round's rules, then read: a Stripe key's rest on
+        // its line split six times by OCR, after a part of the key shorter than 60.)
+        Case(text: "$ stripe login --api-key sk_test_Tq4ZRmwXkp2LbN8vYcHd3JsF7gUa9WeKoMx5Zq2LyRpWn49 qwxtzb kz j R4QWZpmXtrLk n7TkQmzxPwRfV q yLRTWPQz2vC8Hp\n> Done! The Stripe CLI is configured",
+             kind: .apiKey, value: "R4QWZpmXtrLk n7TkQmzxPwRfV q yLRTWPQz2vC8Hp"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -1741,6 +1751,12 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(key + "Welcome back AnaLopez" + done).text == "$ stripe login --api-key [api key: Stripe]\nWelcome back AnaLopez" + done)
         #expect(SecretDetector().masking(key + "Press Enter ToContinue").text == "$ stripe login --api-key [api key: Stripe]\nPress Enter ToContinue")
         #expect(SecretDetector().masking(key + "HbqwZRtmoxe vkNW" + done).text == "$ stripe login --api-key [api key: Stripe]" + done)
+        // (Nor do words after a key shorter than 60 on its line.)
+        let short = "$ stripe login --api-key sk_test_Qm4RtzKx8WpLv2NbHc7YdFs3GuQa9EkMoXt5Wq2ZpLm8"
+        #expect(SecretDetector().masking(short + " for prod" + done).text == "$ stripe login --api-key [api key: Stripe] for prod" + done)
+        // (Nor a command's options after a key: a first try at the rule above took them.)
+        let agent = "$ ./config.sh --unattended --url https://dev.azure.com/acme --auth pat \\\n    --token buaetygg25annxdlzsf6zfs6i7x33ymnczquxxy23qk742dgalgy --pool Default --agent build01"
+        #expect(SecretDetector().masking(agent).text.hasSuffix("--token [api key] --pool Default --agent build01"))
     }
 
     /// A password's second copy that OCR read otherwise is masked too; a piece that is not nearly
@@ -2440,6 +2456,10 @@ struct SecretDetectorTests {
         "C:\\> cmdkey /add:srv01 /user:ana /pass /persist",
         "$db = new PDO($dsn, 'shop', $options['password'], [PDO::ATTR_ERRMODE => 1]);",
         "$db = new PDO($dsn, 'shop', ['timeout'] );",
+        // (A directive's words are no password, a symbol after them or not; nor is a host before `tcp(`.)
+        "remote_password See notes! Ab12",
+        "bindpw Changed in May!",
+        "addr: localhost:mytcp(5)",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
