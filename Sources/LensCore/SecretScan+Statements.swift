@@ -402,9 +402,9 @@ extension SecretScan {
             let pieces = value.split(separator: " ")
             if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
-                let first = pieces[0], splitAfterSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true
-                    && first.count >= 4 && first.contains(where: \.isNumber) && first.contains(where: \.isLetter)
-                let last = pieces[pieces.count - 1], machineMadeAfterSymbol = pieces.count == 2 && first.last.map { !$0.isLetter && !$0.isNumber } == true
+                let first = pieces[0], firstEndsWithSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true
+                let splitAfterSymbol = firstEndsWithSymbol && first.count >= 4 && first.contains(where: \.isNumber) && first.contains(where: \.isLetter)
+                let last = pieces[pieces.count - 1], machineMadeAfterSymbol = pieces.count == 2 && firstEndsWithSymbol
                     && last.count >= 4 && last.contains(where: \.isNumber) && last.contains(where: \.isLetter) && last.contains(where: \.isUppercase)
                 guard !"=:".contains(value.first ?? "="), pieces.enumerated().allSatisfy({ index, piece in
                     (piece.filter { $0.isLetter || $0.isNumber }.count >= 2 || piece.count <= 2 && !piece.allSatisfy(\.isLetter))
