@@ -686,8 +686,9 @@ extension SecretScan {
     /// password (group 2) as typed, or its hash, no secret to mask: `md5` and 32 hexadecimal
     /// digits, `SCRAM-SHA-256$…`. (OCR may curl the quotes, and split the file's name, `user list .txt`,
     /// or add a letter to it, `userLlist.txt`: the program's name, and the name's end, are cues too.)
-    /// (OCR may read a closing quote twice, `"svc_sync"” "HN4D…”"`.)
-    static let quotedUserLine = TextMatcher(#"(?m)^[ \t]*["“”]([^"“”\s]{1,64})["“”]{1,2}[ \t]+["“”]([^"“”\n]{1,128})["“”]"#)
+    /// (OCR may read a closing quote twice, `"svc_sync"” "HN4D…”"`, and a `_` of the user's name
+    /// as a space, `"svc sync"`.)
+    static let quotedUserLine = TextMatcher(#"(?m)^[ \t]*["“”]([^"“”\s]{1,64}(?: [^"“”\s]{1,64}){0,2})["“”]{1,2}[ \t]+["“”]([^"“”\n]{1,128})["“”]"#)
 
     func userListPasswords() -> [Secret] {
         guard mentions("userlist", "user list", "auth_file", "pgbouncer", "list.txt") else { return [] }

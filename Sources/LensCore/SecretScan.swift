@@ -715,6 +715,19 @@ struct SecretScan {
                 }
                 continue
             }
+            // (Split so often that the piece after the scrap is a scrap of letters too, `p%f ewt
+            // 8W+vv+! X`: the line's pieces, five at most, are its when none is a word of four or
+            // more letters and a later one holds a digit or a symbol. Not a list or more settings:
+            // `@passwd = @pw, @defdb = 'shop';`.)
+            if quoted == nil, !isPIN, value.utf8.count <= 3, !value.allSatisfy(\.isLetter), case let at = match.end - value.utf8.count,
+               let pieces = piecesToLineEnd(from: at, atMost: 5, maximumSpaces: 1), pieces.count >= 3, pieces[0].start == at,
+               ![0x2C, 0x3B].contains(utf8[pieces[0].end - 1]), !pieces.contains(where: { utf8[$0.start..<$0.end].contains(0x3D) }),
+               case let later = pieces.dropFirst(), !later.contains(where: { isSentenceWord($0) && $0.end - $0.start >= 4 }),
+               later.contains(where: { utf8[$0.start..<$0.end].contains(where: { !Self.isLetter($0) }) }),
+               case let whole = squeezed(at, pieces[pieces.count - 1].end), Self.isPasswordValue(whole, quoted: false), Self.looksLikeSecretOnItsOwn(whole) {
+                found.append(secret(.password, nil, at, pieces[pieces.count - 1].end))
+                continue
+            }
             // A piece of four or five characters that is no password on its own, a word and a symbol
             // (`APL!`: OCR dropped the `_` before it and put a space inside `_APL!pf7_f`; not a word
             // alone, a changelog's `(FLAGS_TO_PASS): Pass "AR=$(AR)".`), when one more

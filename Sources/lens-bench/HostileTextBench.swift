@@ -366,6 +366,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "directive passwords split twice", make: repeated("bindpw ! IEsLi+n! ooAbY4\nremote_password kothq! jH77T\nbindpw a! b! c\nrequirepass ! ! !\n")),
         Kind(name: "DSNs with a letter for the at", make: repeated("sql.Open(\"mysql\", \"ops:&3HWp94-Eudtcp(db-03:3306)/shop\") a:b:c:d:eotcp a:qqqqqqqqqqqqqqqqqtcp tcp(\n")),
         Kind(name: "key rests split often on their line", make: repeated("--api-key sk_test_vr7BJkyVxPMyrQxqOBk05m7ASDIw9QiprqZy1O0xPRDy149 lwbeal zs j E9BOQKieyIvJ p80hMacktQxqbnP j tXKRKLKFo1zD7ILu a b c d e f g h\n")),
+        Kind(name: "passwords split after a scrap into scraps", make: repeated("spring.mail. password=p%f ewt 8W+vv+! X\npassword=a%b c d e f\npw: x1 a b c d e\n@passwd = @pw, @x = 'y';\n")),
+        Kind(name: "user lists and plain logins with specks", make: repeated("pgbouncer userlist\n\"svc sync x\" \"*UnzQp6ATK\"\n\"a b c d\" \"e\"\nAUTH PLAIN AGFkbWLUQGF j bwUu.\nAUTH PLAIN a b c d e f g h.,\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1741,6 +1741,16 @@ struct SecretDetectorTests {
         // its line split six times by OCR, after a part of the key shorter than 60.)
         Case(text: "$ stripe login --api-key sk_test_Tq4ZRmwXkp2LbN8vYcHd3JsF7gUa9WeKoMx5Zq2LyRpWn49 qwxtzb kz j R4QWZpmXtrLk n7TkQmzxPwRfV q yLRTWPQz2vC8Hp\n> Done! The Stripe CLI is configured",
              kind: .apiKey, value: "R4QWZpmXtrLk n7TkQmzxPwRfV q yLRTWPQz2vC8Hp"),
+        // (2889, unseen with the eighty-sixth round's rules: a property's password split four
+        // times, the piece after its first scrap a scrap of letters too.)
+        Case(text: "# application.properties\nmail.smtp. password=k#q ruv 7T+ab+! Z", kind: .password, value: "k#q ruv 7T+ab+! Z"),
+        Case(text: "db.password=x$2 mno 4Fz!q 9", kind: .password, value: "x$2 mno 4Fz!q 9"),
+        Case(text: "redis.password = Q&w jzk hr 5m%P", kind: .password, value: "Q&w jzk hr 5m%P"),
+        // (2893 and 2895, unseen with the eighty-seventh round's rules: a PgBouncer user's name
+        // with its `_` read as a space; `AUTH PLAIN`'s base64 split twice, a speck after its end.)
+        Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ops deploy\" \"*Rk7Qw2Lm9\"", kind: .password, value: "*Rk7Qw2Lm9"),
+        Case(text: "250 SMTPUTF8\nAUTH PLAIN AG9wc0BzaG9 w LmlvAFJrN1F3MkxtOVR6.\n235 2.7.0 Authentication successful",
+             kind: .password, value: "AG9wc0BzaG9 w LmlvAFJrN1F3MkxtOVR6"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2460,6 +2470,13 @@ struct SecretDetectorTests {
         "remote_password See notes! Ab12",
         "bindpw Changed in May!",
         "addr: localhost:mytcp(5)",
+        // (After a scrap, a list, more settings, a word of four letters or letters alone are no
+        // password's pieces.)
+        "1> EXEC sp_addlogin @loginame = @name, @passwd = @pw, @defdb = 'shop';",
+        "password=a%b see the notes 2",
+        "pw: x1 abc def",
+        "250-AUTH PLAIN LOGIN.",
+        "AUTH PLAIN Authentication successful.",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
