@@ -1498,11 +1498,31 @@ extension SecretScan {
             let start = match.end
             // The password runs to the last `@` of the address (a password may hold one).
             // A password and a host fit in 512 bytes; a line of many addresses stays linear.
-            var end = start, lastAt: Int?
+            var end = start, lastAt: Int?, pieceStart = start
             let limit = min(utf8.count, start + 512)
             while end < limit, !Self.isLineBreak(utf8[end]) {
                 if Self.isSpace(utf8[end]) {
-                    guard let next = piece(from: end, maximumSpaces: 1), isMachineMade(next.start, next.end) else { break }
+                    guard let next = piece(from: end, maximumSpaces: 1) else { break }
+                    if !isMachineMade(next.start, next.end) {
+                        // (A key OCR split into scraps, `key_c8ffe…5d9fe eaf 578836 7ad60d…@dotenv.org`:
+                        // after 12+ characters of it, the last piece machine-made or letters and
+                        // digits, up to two scraps of six letters or digits or fewer are the key's
+                        // when a machine-made piece follows. Not after an `@` and a host: only after
+                        // one OCR read for a `0` of the key, a scrap with a digit after it, `25b1@ba1 9c8…`.)
+                        let piece = utf8[pieceStart..<end]
+                        let lettersAndDigits = piece.count >= 6 && piece.allSatisfy(Self.isAlphanumeric)
+                            && piece.contains(where: { (0x30...0x39).contains($0) }) && piece.contains(where: Self.isLetter)
+                        let atForADigit = lastAt.map { at in
+                            let name = utf8[(at + 1)..<end].prefix(while: { !Self.isSpace($0) })
+                            return (1...8).contains(name.count) && name.allSatisfy(Self.isAlphanumeric) && name.contains(where: { (0x30...0x39).contains($0) })
+                        } ?? true
+                        guard atForADigit, squeezed(start, end).count >= 12, isMachineMade(pieceStart, end) || lettersAndDigits,
+                              let resume = machineMadePiece(afterScrapsFrom: end, before: limit) else { break }
+                        end = resume
+                        pieceStart = resume
+                        continue
+                    }
+                    pieceStart = next.start
                 }
                 if utf8[end] == 0x40 { lastAt = end }
                 if utf8[end] == 0x2F { break } // the path after the host
@@ -1544,6 +1564,19 @@ extension SecretScan {
             if match.text.hasSuffix(";") || match.text.hasSuffix("; "), !(value.count >= 8 && isMachineMade(start, stop)) { return nil }
             return Secret(kind: .apiKey, label: "connection string", start: start, end: stop, marker: "[password]")
         }
+    }
+
+    /// Where a machine-made piece starts after one or two scraps of one to six letters or digits
+    /// from `index` (single spaces between them), before `limit`; nil when there is none.
+    func machineMadePiece(afterScrapsFrom index: Int, before limit: Int) -> Int? {
+        var index = index
+        for scraps in 0...2 {
+            guard let next = piece(from: index, maximumSpaces: 1), next.end <= limit else { return nil }
+            if scraps > 0, isMachineMade(next.start, next.end) { return next.start }
+            guard next.end - next.start <= 6, utf8[next.start..<next.end].allSatisfy(Self.isAlphanumeric) else { return nil }
+            index = next.end
+        }
+        return nil
     }
 
     /// `Use 482913 to sign in`: a code before what it is for.

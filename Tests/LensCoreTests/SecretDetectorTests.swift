@@ -1751,6 +1751,18 @@ struct SecretDetectorTests {
         Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\"ops deploy\" \"*Rk7Qw2Lm9\"", kind: .password, value: "*Rk7Qw2Lm9"),
         Case(text: "250 SMTPUTF8\nAUTH PLAIN AG9wc0BzaG9 w LmlvAFJrN1F3MkxtOVR6.\n235 2.7.0 Authentication successful",
              kind: .password, value: "AG9wc0BzaG9 w LmlvAFJrN1F3MkxtOVR6"),
+        // (2911 and 2915, unseen with the eighty-seventh round's final rules: ncat's proxy password
+        // with a `^` read as a straight quote; a dotenv key split into scraps of three letters and
+        // of digits.)
+        Case(text: "$ ncat --proxy-auth ops:Rk4mQ\"TzWp9%x host.acme.io 22", kind: .password, value: "Rk4mQ\"TzWp9%x"),
+        Case(text: "DOTENV_KEY=\"dotenv://:key_3f9a1c7e52b08d4e6a7 fcd 419032 8be5d17c0a9f3e64b2d8c1a7f0e59b3d@dotenv.org/vault/.env.vault?environment=production\"",
+             kind: .apiKey, value: "key_3f9a1c7e52b08d4e6a7 fcd 419032 8be5d17c0a9f3e64b2d8c1a7f0e59b3d"),
+        Case(text: "DOTENV_KEY=\"dotenv://:key_b41e07c9d2a5f8136e0 dab 739402 5c1f8e2d7a3b960c4e8f1d2a7b5c9e03@dotenv.org/vault/.env.vault?environment=production\"",
+             kind: .apiKey, value: "key_b41e07c9d2a5f8136e0 dab 739402 5c1f8e2d7a3b960c4e8f1d2a7b5c9e03"),
+        // (2921, unseen with the eighty-eighth round's rules: one split too after a `0` OCR read as
+        // `@`, `…4f 61a2@cd4 7e0b91f bea …`.)
+        Case(text: "DOTENV_KEY=\"dotenv://:key_5190c3e7a2bd4f 61a2@cd4 7e0b91f bea 3cf 9b2e4d8f1c6a3057e9d2b4f8c1a6 0e@dotenv. org/vault/.env.vault?environment=production\"",
+             kind: .apiKey, value: "key_5190c3e7a2bd4f 61a2@cd4 7e0b91f bea 3cf 9b2e4d8f1c6a3057e9d2b4f8c1a6 0e"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -1779,6 +1791,14 @@ struct SecretDetectorTests {
     }
 
     /// A Go DSN's password whose `@` OCR read as a letter ends there: the host after it stays.
+    /// Scraps after an address's host are no part of its password: only after an `@` OCR read for
+    /// a key's `0` (a scrap with a digit after it, no host) does the key go on through scraps.
+    @Test func scrapsAfterAHostStay() {
+        let masked = SecretDetector().masking("postgres://ops:Rk4mQ2Lp@db.acme.io abc 12 Xk7Qm2LpRt@b.io")
+        #expect(masked.text.hasSuffix("@db.acme.io abc 12 Xk7Qm2LpRt@b.io"), "masked as \(masked.text)")
+        #expect(!masked.text.contains("Rk4mQ2Lp"))
+    }
+
     @Test func aDSNsHostStaysWhenOCRMisreadItsAt() {
         let masked = SecretDetector().masking("db, err := sql.Open(\"mysql\", \"ci:Qx7Lm! Rt9zKatcp(db-03.internal:3306)/shop\")")
         #expect(!masked.text.contains("Rt9zK"), "masked as \(masked.text)")
@@ -2477,6 +2497,9 @@ struct SecretDetectorTests {
         "pw: x1 abc def",
         "250-AUTH PLAIN LOGIN.",
         "AUTH PLAIN Authentication successful.",
+        // (Scraps after an address's port are no key's: it is no machine-made piece.)
+        "https://acme.io:8443 see 12 ab3Fk9Q2",
+        "see https://acme.io:8443 ab 12 x9Fq2Lm7Rt@acme.io",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
