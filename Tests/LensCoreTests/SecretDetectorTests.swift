@@ -1763,6 +1763,12 @@ struct SecretDetectorTests {
         // `@`, `…4f 61a2@cd4 7e0b91f bea …`.)
         Case(text: "DOTENV_KEY=\"dotenv://:key_5190c3e7a2bd4f 61a2@cd4 7e0b91f bea 3cf 9b2e4d8f1c6a3057e9d2b4f8c1a6 0e@dotenv. org/vault/.env.vault?environment=production\"",
              kind: .apiKey, value: "key_5190c3e7a2bd4f 61a2@cd4 7e0b91f bea 3cf 9b2e4d8f1c6a3057e9d2b4f8c1a6 0e"),
+        // (2927, unseen with the eighty-ninth round's rules: a WordPress salt whose opening quote OCR
+        // read as `)` and whose closing one it dropped; `netsh`'s hosted network key split once after
+        // a scrap of letters and symbols.)
+        Case(text: "define( '\"AUTH_SALT, )Wq7&3*k=pLt%#R[M)+u>~4d+/Q9z$|hNN$XcvA#~}~Jt[^P,?Lomu82kRb*gE );",
+             kind: .apiKey, value: "Wq7&3*k=pLt%#R[M)+u>~4d+/Q9z$|hNN$XcvA#~}~Jt[^P,?Lomu82kRb*gE"),
+        Case(text: "C:\\> netsh wlan set hostednetwork mode=allow ssid=Cafe key=Tk&! wprmzuHDVqkn", kind: .password, value: "Tk&! wprmzuHDVqkn"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2500,6 +2506,9 @@ struct SecretDetectorTests {
         // (Scraps after an address's port are no key's: it is no machine-made piece.)
         "https://acme.io:8443 see 12 ab3Fk9Q2",
         "see https://acme.io:8443 ab 12 x9Fq2Lm7Rt@acme.io",
+        // (A constant's word after a `)` is no salt; a hosted network's key in words is none.)
+        "define('WP_DEBUG', )false );",
+        "netsh wlan set hostednetwork mode=allow ssid=Cafe key=see below",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
