@@ -421,8 +421,9 @@ extension SecretScan {
                 // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key, and up to
                 // two brackets, bars or specks it read for letters or put between them: `tj]XE3…` for
                 // `tjXE3…`, `Adu31.chg…` for `Adu31chg…`. Its 44 characters may lose or gain up to six:
-                // OCR reads one glyph as two, `XxXFMr` for `XFMr`, `P1LFS` for `P1FS`.)
-                guard let key = spacedValue(from: match.end), (40...50).contains(key.value.count),
+                // OCR reads one glyph as two, `XxXFMr` for `XFMr`, `P1LFS` for `P1FS`. OCR may split
+                // it into ten pieces: `Wsmsby+GHF j Zo06Ku@foJNuYr 2Wne j +Ux jJLMnw8LK74=`.)
+                guard let key = spacedValue(from: match.end, atMost: 10), (40...50).contains(key.value.count),
                       key.value.allSatisfy({ !$0.isASCII || $0.isLetter || $0.isNumber || "+/=@[]{}()|!.,".contains($0) }),
                       key.value.count(where: { "[]{}()|!.,".contains($0) }) <= 2, Self.entropy(key.value) >= 4 else { continue }
                 found.append(secret(.apiKey, nil, key.start, key.end))

@@ -1769,6 +1769,9 @@ struct SecretDetectorTests {
         Case(text: "define( '\"AUTH_SALT, )Wq7&3*k=pLt%#R[M)+u>~4d+/Q9z$|hNN$XcvA#~}~Jt[^P,?Lomu82kRb*gE );",
              kind: .apiKey, value: "Wq7&3*k=pLt%#R[M)+u>~4d+/Q9z$|hNN$XcvA#~}~Jt[^P,?Lomu82kRb*gE"),
         Case(text: "C:\\> netsh wlan set hostednetwork mode=allow ssid=Cafe key=Tk&! wprmzuHDVqkn", kind: .password, value: "Tk&! wprmzuHDVqkn"),
+        // (2931, unseen with the ninetieth round's rules: a Laravel key OCR split into seven pieces.)
+        Case(text: "$ php artisan key:generate --show\nbase64: Qd7mPx+KRt s Lw04Zu@hvBYcTq 3Xnb k +Ge rMPNvz5HQ19=",
+             kind: .apiKey, value: "Qd7mPx+KRt s Lw04Zu@hvBYcTq 3Xnb k +Ge rMPNvz5HQ19="),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2509,6 +2512,7 @@ struct SecretDetectorTests {
         // (A constant's word after a `)` is no salt; a hosted network's key in words is none.)
         "define('WP_DEBUG', )false );",
         "netsh wlan set hostednetwork mode=allow ssid=Cafe key=see below",
+        "base64: a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
