@@ -464,10 +464,9 @@ extension SecretScan {
             for match in Self.wifiJoin.matches(in: text) {
                 if let password = passwordArgument(after: match.end, dashStartsIt: true) {
                     found.append(password)
-                } else if match.text.trimmingCharacters(in: .whitespaces).hasSuffix("="),
-                          let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), pieces.count == 2,
-                          !pieces.contains(where: { utf8[$0.start..<$0.end].contains(0x3D) }),
-                          let password = password(pieces[0].start, pieces[1].end, quoted: false), Self.looksLikeSecretOnItsOwn(squeezed(pieces[0].start, pieces[1].end)) {
+                } else if match.text.trimmingCharacters(in: .whitespaces).hasSuffix("="), let key = spacedValue(from: match.end, atMost: 2),
+                          utf8[key.start..<key.end].contains(where: Self.isSpace), !key.value.contains("="), Self.looksLikeSecretOnItsOwn(key.value),
+                          let password = password(key.start, key.end, quoted: false) {
                     // (`hostednetwork`'s key, which `key=` names, OCR split once at the line's end, a
                     // scrap first: `key=Gi&! bnhqitHCOxhj`.)
                     found.append(password)
