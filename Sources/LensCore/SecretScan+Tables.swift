@@ -438,7 +438,10 @@ extension SecretScan {
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
-            guard let (_, first, quoted) = separate ?? splitAfterLetters.map({ (start, $0.end, false) }) else { return nil }
+            // (A password shorter than a token whose first glyphs OCR read as a short word, `Ini
+            // kgEWJ83iGaFN` for `Jn1kgEWJ83iGaFN`: that piece starts the value, as a split after letters does.)
+            let shortFirstPiece = splitAfterLetters ?? (separate == nil ? piece(from: start, maximumSpaces: 0) : nil)
+            guard let (_, first, quoted) = separate ?? shortFirstPiece.map({ (start, $0.end, false) }) else { return nil }
             // The value and what OCR split from it: at most four pieces to the line's end, at most 64 characters.
             guard let pieces = piecesToLineEnd(from: first, atMost: 3, maximumSpaces: 1) else { return nil }
             let end = pieces.last?.end ?? first
@@ -451,7 +454,7 @@ extension SecretScan {
             guard value.count >= 6, value.count <= 64, Self.fileName.matches(in: value).isEmpty, Self.shellWord.firstMatch(in: value) == nil,
                   Self.isPasswordValue(value, quoted: quoted),
                   Self.looksLikeSecretOnItsOwn(value) || Self.isRandomToken(Self.withoutOCRJunk(value))
-                    || splitAfterLetters == nil && value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
+                    || shortFirstPiece == nil && value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
     }

@@ -1772,6 +1772,11 @@ struct SecretDetectorTests {
         // (2931, unseen with the ninetieth round's rules: a Laravel key OCR split into seven pieces.)
         Case(text: "$ php artisan key:generate --show\nbase64: Qd7mPx+KRt s Lw04Zu@hvBYcTq 3Xnb k +Ge rMPNvz5HQ19=",
              kind: .apiKey, value: "Qd7mPx+KRt s Lw04Zu@hvBYcTq 3Xnb k +Ge rMPNvz5HQ19="),
+        // (2937 and 2939, unseen with the ninety-first round's rules: a Go DSN's password with `---`
+        // read as `- - -`; a vault's password shorter than a token, its first glyphs read as a word.)
+        Case(text: "dsn := \"app:Qx7%- - _ - Lm9@tcp(127.0.0.1:3306)/app\"", kind: .password, value: "Qx7%- - _ - Lm9"),
+        Case(text: "$ az keyvault secret show --vault-name ops-kv --name smtp-password --query value -o tsv\nOvi hTRQ47mZuPbK",
+             kind: .password, value: "Ovi hTRQ47mZuPbK"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2513,6 +2518,8 @@ struct SecretDetectorTests {
         "define('WP_DEBUG', )false );",
         "netsh wlan set hostednetwork mode=allow ssid=Cafe key=see below",
         "base64: a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q",
+        // (A short word and a date under a command that lists secrets are no password.)
+        "$ gh secret list\nNPM 2024-05-01",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
