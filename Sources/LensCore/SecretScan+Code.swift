@@ -350,6 +350,24 @@ extension SecretScan {
     }
     static let slashOptionPiece = TextMatcher(#"^/[A-Za-z]{2,24}(?::|$)"#)
 
+    /// A dash option's value that OCR split, up to the next option or the line's end: two or
+    /// three pieces (`-po Wka! k9AR*k`) that look like a password together. Only for a tool whose
+    /// options are all it takes: no argument of another kind follows the value. Nil otherwise.
+    func splitValueBeforeDashOption(after index: Int) -> Secret? {
+        guard let first = piece(from: index, maximumSpaces: 0), first.start == index, utf8[first.start] != 0x2D else { return nil }
+        var last = first
+        for _ in 0..<3 {
+            guard last.end - first.start <= 128 else { return nil }
+            guard let after = piece(from: last.end, maximumSpaces: 1), !(utf8[after.start] == 0x2D && isOptionOrAddress(after)) else {
+                guard last.end > first.end, piece(from: last.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true,
+                      Self.looksLikeSecretOnItsOwn(squeezed(first.start, last.end)) else { return nil }
+                return password(first.start, last.end, quoted: false)
+            }
+            last = after
+        }
+        return nil
+    }
+
     /// Laravel's application key as `artisan key:generate --show` prints it (or `APP_KEY=`
     /// holds it): `base64:` and 32 random bytes, 44 characters, at a line's start or after `=`.
     /// (OCR may put spaces around the colon and inside the key, and read its first `0` as `@`.)

@@ -86,10 +86,12 @@ extension SecretScan {
     static let sshKeygenPassphraseFlag = TextMatcher(#"(?<=[ \t])-[NP][ \t]+"#)
     static let ldappasswd = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])[lI1|]dappasswd(?![A-Za-z0-9_\-])"#)
     static let ldappasswdFlag = TextMatcher(#"(?<=[ \t])-[sa][ \t]+"#)
-    /// The cue, the tool and its options that take a password, each on the tool's line.
-    static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher)] = [
-        ("snmp", snmpTool, snmpPassphraseFlag), ("keygen", sshKeygen, sshKeygenPassphraseFlag), ("dappasswd", ldappasswd, ldappasswdFlag),
-        ("conan", conanLogin, passwordOption), ("pvk2pfx", pvk2pfx, pvk2pfxPasswordOption)]
+    /// The cue, the tool and its options that take a password, each on the tool's line, and
+    /// whether the tool takes options only (no host, user or file after them, as `snmpwalk`,
+    /// `ldappasswd` and `conan user` take): then what lies between an option and the next is its value.
+    static let toolsWithPasswordOptions: [(cue: String, tool: TextMatcher, flag: TextMatcher, optionsOnly: Bool)] = [
+        ("snmp", snmpTool, snmpPassphraseFlag, false), ("keygen", sshKeygen, sshKeygenPassphraseFlag, true), ("dappasswd", ldappasswd, ldappasswdFlag, false),
+        ("conan", conanLogin, passwordOption, false), ("pvk2pfx", pvk2pfx, pvk2pfxPasswordOption, true)]
     /// Windows SDK's `pvk2pfx -pvk … -pi PASSWORD -spc … -pfx … -po PASSWORD`.
     static let pvk2pfx = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])pvk2pfx(?:\.exe)?(?![A-Za-z0-9_\-])"#)
     static let pvk2pfxPasswordOption = TextMatcher(#"(?<=[ \t])-p[io][ \t]+"#)
@@ -209,7 +211,7 @@ extension SecretScan {
             for match in Self.presharedKey.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         // Tools that take two passwords or more, each after its option on the tool's line.
-        for (cue, tool, flag) in Self.toolsWithPasswordOptions where mentions(cue) {
+        for (cue, tool, flag, optionsOnly) in Self.toolsWithPasswordOptions where mentions(cue) {
             for line in lines(mentioning: [cue]) {
                 guard let tool = tool.matches(in: text, within: [line]).first else { continue }
                 for flag in flag.matches(in: text, within: [line]) where flag.start > tool.end {
@@ -221,6 +223,11 @@ extension SecretScan {
                     if found.count == before, let value = piece(from: flag.end, maximumSpaces: 0), value.start == flag.end,
                        Self.isShortRandomLetters(slice(value.start, value.end), minimumLetters: 8) {
                         found.append(secret(.password, nil, value.start, value.end))
+                    }
+                    // (OCR may split the value, `-po Wka! k9AR*k` at the line's end: where only options
+                    // follow, the pieces before the next one are the value.)
+                    if found.count == before, optionsOnly, let password = splitValueBeforeDashOption(after: flag.end) {
+                        found.append(password)
                     }
                 }
             }

@@ -372,6 +372,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "address keys split after a misread at", make: repeated("dotenv: //: key_4888d2032dcaf 25b1@ba1 9c828e6 fbf 8df 8ee29e86337 4b@dotenv. org a1@b2 c d 3e@f4 g h 5i@j6\n")),
         Kind(name: "salts opened by a bracket, keys split once", make: repeated("define( '\"NONCE_SALT, )PK3V&1*j=nJs%#E[P)+e>~2s+/L7k$ ) ) ) );\nnetsh wlan set hostednetwork key=Gi&! bnhqitHCOxhj\nhostednetwork key=a b\n")),
         Kind(name: "DSNs split four times, vault values after a scrap", make: repeated("sql.Open(\"mysql\", \"ci:4Y7cHG91m%- - - 9AH@tcp(db-03:3306)/s\") a: b c d e f@tcp( x: - - - - - - @tcp(\n$ az keyvault secret show --name db-password\nIni kgEWJ83iGaFN a\n")),
+        Kind(name: "split values between options", make: repeated("C:\\> pvk2pfx -pvk a.pvk -po Hbz! Tq7*mW -pi a! b! c! d! -po x y z -po - - -po\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

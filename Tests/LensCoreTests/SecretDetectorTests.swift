@@ -1777,6 +1777,10 @@ struct SecretDetectorTests {
         Case(text: "dsn := \"app:Qx7%- - _ - Lm9@tcp(127.0.0.1:3306)/app\"", kind: .password, value: "Qx7%- - _ - Lm9"),
         Case(text: "$ az keyvault secret show --vault-name ops-kv --name smtp-password --query value -o tsv\nOvi hTRQ47mZuPbK",
              kind: .password, value: "Ovi hTRQ47mZuPbK"),
+        // (2945, unseen with the ninety-second round's rules: pvk2pfx's `-po` value split after its `!`.)
+        Case(text: "C:\\> pvk2pfx -pvk corp.pvk -spc corp.spc -pfx corp.pfx -po Hbz! Tq7*mW", kind: .password, value: "Hbz! Tq7*mW"),
+        Case(text: "C:\\> pvk2pfx -pvk corp.pvk -po Hbz! Tq7*mW -spc corp.spc -pfx corp.pfx", kind: .password, value: "Hbz! Tq7*mW"),
+        Case(text: "$ ssh-keygen -t ed25519 -N Hbz! Tq7*mW -f key -C ana", kind: .password, value: "Hbz! Tq7*mW"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2520,6 +2524,9 @@ struct SecretDetectorTests {
         "base64: a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q",
         // (A short word and a date under a command that lists secrets are no password.)
         "$ gh secret list\nNPM 2024-05-01",
+        // (Words between a password's option and the next option are no split password.)
+        "C:\\> pvk2pfx -pvk a.pvk -po see the notes -pfx a.pfx",
+        "$ ssh-keygen -t ed25519 -N see below -f key",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
