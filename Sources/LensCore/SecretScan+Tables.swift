@@ -416,7 +416,10 @@ extension SecretScan {
                !utf8[first.end..<lineEnd].contains(where: { "+!*^#~?".utf8.contains($0) }),
                // (A piece with a digit and a capital right after a small letter is random, not a
                // word's rest: `x6xhAwt twO@P`, a password OCR split.)
-               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && utf8[first.start..<first.end].contains(where: { (0x30...0x39).contains($0) })) {
+               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && utf8[first.start..<first.end].contains(where: { (0x30...0x39).contains($0) })),
+               // (Nor one with a capital after a small letter whose line reads as a random token
+               // as a whole: `nxHKvs fd3XoDU5M0`, a password OCR split after its letters.)
+               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, lineEnd)))) {
                 return nil
             }
             // (Nor an option's value the terminal wrapped at the space before it: `… --token-file

@@ -1781,6 +1781,12 @@ struct SecretDetectorTests {
         Case(text: "C:\\> pvk2pfx -pvk corp.pvk -spc corp.spc -pfx corp.pfx -po Hbz! Tq7*mW", kind: .password, value: "Hbz! Tq7*mW"),
         Case(text: "C:\\> pvk2pfx -pvk corp.pvk -po Hbz! Tq7*mW -spc corp.spc -pfx corp.pfx", kind: .password, value: "Hbz! Tq7*mW"),
         Case(text: "$ ssh-keygen -t ed25519 -N Hbz! Tq7*mW -f key -C ana", kind: .password, value: "Hbz! Tq7*mW"),
+        // (2955 and 2957, unseen with the ninety-third round's rules: curl's user with its `_` read as
+        // a space after a curly quote; a vault's password split after its letters under a command
+        // as wide as a terminal, which read as the rest of a wrapped command.)
+        Case(text: "$ curl --user ‘ops mail@acme.io:Rt7kQzWm2x' -T a.txt", kind: .password, value: "Rt7kQzWm2x"),
+        Case(text: "$ az keyvault secret show --vault-name ops-kv --name smtp-password --query value -o tsv\nqwRTmz bk7YpLu4N2",
+             kind: .apiKey, value: "qwRTmz bk7YpLu4N2"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2527,6 +2533,10 @@ struct SecretDetectorTests {
         // (Words between a password's option and the next option are no split password.)
         "C:\\> pvk2pfx -pvk a.pvk -po see the notes -pfx a.pfx",
         "$ ssh-keygen -t ed25519 -N see below -f key",
+        // (A camel-cased word's rest the terminal wrapped stays; a host after a user and a space is
+        // no user's part.)
+        "$ az keyvault secret show --vault-name acme-kv --name db-password --query properties.cont\nentType -o tsv",
+        "$ curl -u ana https://bo@acme.io:8443/x",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
