@@ -115,10 +115,13 @@ extension SecretScan {
     }
 
     /// ``separateValue(after:)`` where no flag can come: when `dashStartsIt`, a `-` at `index`
-    /// is the value's first character, not a flag's.
+    /// is the value's first character, not a flag's; so are the two or three a value may start
+    /// with (`/SourcePassword:--Yp2lIBE`).
     func separateValue(after index: Int, dashStartsIt: Bool) -> (start: Int, end: Int, quoted: Bool)? {
         guard dashStartsIt, index < utf8.count, utf8[index] == 0x2D else { return separateValue(after: index) }
-        return separateValue(after: index + 1).map { (index, $0.end, $0.quoted) }
+        var rest = index + 1
+        while rest < utf8.count, rest - index < 3, utf8[rest] == 0x2D { rest += 1 }
+        return separateValue(after: rest).map { (index, $0.end, $0.quoted) }
     }
 
     /// A piece made only of `&`, `|`, `;`, `<` and `>` (`&&`, `||`, `|`, `;`, `>`).
