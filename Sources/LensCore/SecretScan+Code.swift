@@ -291,9 +291,9 @@ extension SecretScan {
     static let proxyLinkLabel = "proxy link"
 
     /// Go's MySQL DSN: `user:password@tcp(host:port)/db` (or `@unix(…)`); group 1 the password.
-    /// (OCR may put a space beside the colon or up to four inside the password, `4Y7cHG91m%- - - 9AH@tcp(`
-    /// for `…%---9AH`, read the `@` as a
-    /// round letter (`q`, `a`, `d`, `e`, `o`, `Q`) or double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`;
+    /// (OCR may put a space beside the colon or up to four inside the password, `4Y7cHG91m%- - -
+    /// 9AH@tcp(` for `…%---9AH`, read the `@` as a round letter (`q`, `a`, `d`, `e`, `o`, `Q`) or
+    /// double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`;
     /// and put a space before the parenthesis, `root: uGQwa?hy&…@x@tcp (db-@3…`, or before the `@`,
     /// `ops:Noge9nMb%sKcKzc! @tcp(`, or a bracket after the `@`, `…WCO8UYWGa@)tcp(`.)
     static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,4}) ?[@qadeoQ][()|]?(?:tcp|unix) ?\("#)
