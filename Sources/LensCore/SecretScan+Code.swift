@@ -337,16 +337,9 @@ extension SecretScan {
     /// pieces, then `/Name:…` (`/SourcePassword:EZtl YngGmvABWOMa /TargetFile:…`). Such a value
     /// holds no space unless quoted, so the pieces between the two options are one. Nil otherwise.
     func splitValueBeforeOption(after index: Int) -> Secret? {
-        guard let first = piece(from: index, maximumSpaces: 0), first.start == index else { return nil }
-        var last = first
-        for _ in 0..<3 {
-            guard last.end - first.start <= 128, let after = piece(from: last.end, maximumSpaces: 1) else { return nil }
-            if Self.slashOptionPiece.firstMatch(in: slice(after.start, after.end)) != nil {
-                return last.end > first.end ? password(first.start, last.end, quoted: false) : nil
-            }
-            last = after
-        }
-        return nil
+        let isOption = { (piece: (start: Int, end: Int)) in Self.slashOptionPiece.firstMatch(in: self.slice(piece.start, piece.end)) != nil }
+        guard let value = splitValue(from: index, endingBefore: { $0.map(isOption) ?? false }) else { return nil }
+        return password(value.start, value.end, quoted: false)
     }
     static let slashOptionPiece = TextMatcher(#"^/[A-Za-z]{2,24}(?::|$)"#)
 
@@ -354,15 +347,25 @@ extension SecretScan {
     /// three pieces (`-po Wka! k9AR*k`) that look like a password together. Only for a tool whose
     /// options are all it takes: no argument of another kind follows the value. Nil otherwise.
     func splitValueBeforeDashOption(after index: Int) -> Secret? {
-        guard let first = piece(from: index, maximumSpaces: 0), first.start == index, utf8[first.start] != 0x2D else { return nil }
+        guard index < utf8.count, utf8[index] != 0x2D,
+              let value = splitValue(from: index, endingBefore: { $0.map { self.utf8[$0.start] == 0x2D && self.isOptionOrAddress($0) } ?? true }),
+              // (Not a line's end that two spaces or more only seemed to make: what follows is an option.)
+              piece(from: value.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true,
+              Self.looksLikeSecretOnItsOwn(squeezed(value.start, value.end)) else { return nil }
+        return password(value.start, value.end, quoted: false)
+    }
+
+    /// The two or three pieces of a value that OCR split, from `index` to where `isEnd` says the
+    /// next piece of the line (nil past a line's end or two spaces) no longer holds it; 128 bytes
+    /// at most. Nil when the value is one piece, or runs on.
+    func splitValue(from index: Int, endingBefore isEnd: ((start: Int, end: Int)?) -> Bool) -> (start: Int, end: Int)? {
+        guard let first = piece(from: index, maximumSpaces: 0), first.start == index else { return nil }
         var last = first
         for _ in 0..<3 {
             guard last.end - first.start <= 128 else { return nil }
-            guard let after = piece(from: last.end, maximumSpaces: 1), !(utf8[after.start] == 0x2D && isOptionOrAddress(after)) else {
-                guard last.end > first.end, piece(from: last.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true,
-                      Self.looksLikeSecretOnItsOwn(squeezed(first.start, last.end)) else { return nil }
-                return password(first.start, last.end, quoted: false)
-            }
+            let after = piece(from: last.end, maximumSpaces: 1)
+            if isEnd(after) { return last.end > first.end ? (first.start, last.end) : nil }
+            guard let after else { return nil }
             last = after
         }
         return nil

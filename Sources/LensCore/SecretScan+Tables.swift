@@ -414,12 +414,11 @@ extension SecretScan {
                first.end - first.start <= 8, (0x61...0x7A).contains(utf8[first.start]),
                utf8[first.start..<first.end].allSatisfy({ Self.isAlphanumeric($0) || "-_./=:,".utf8.contains($0) }),
                !utf8[first.end..<lineEnd].contains(where: { "+!*^#~?".utf8.contains($0) }),
-               // (A piece with a digit and a capital right after a small letter is random, not a
-               // word's rest: `x6xhAwt twO@P`, a password OCR split.)
-               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && utf8[first.start..<first.end].contains(where: { (0x30...0x39).contains($0) })),
-               // (Nor one with a capital after a small letter whose line reads as a random token
-               // as a whole: `nxHKvs fd3XoDU5M0`, a password OCR split after its letters.)
-               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1 && Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, lineEnd)))) {
+               // (A piece with a capital right after a small letter and a digit is random, not a
+               // word's rest: `x6xhAwt twO@P`, a password OCR split; so is one whose line reads as a
+               // random token as a whole: `nxHKvs fd3XoDU5M0`, split after its letters.)
+               !(Self.caseChanges(utf8[first.start..<first.end]) >= 1
+                 && (utf8[first.start..<first.end].contains(where: { (0x30...0x39).contains($0) }) || Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, lineEnd))))) {
                 return nil
             }
             // (Nor an option's value the terminal wrapped at the space before it: `… --token-file
