@@ -216,8 +216,10 @@ extension SecretScan {
     /// The text of an argument whose opening quote OCR dropped or read as a glyph (`'lena', IQ1Ib#*VLjuwYmx', :login`,
     /// `'admin', **9YS2Aos6CjeY cg’`): 8 bytes or more, maybe split once by a space, that end in a quote and hold no other
     /// but one OCR read inside a word of it, a letter or digit on each side (a `^` read `“`: `IjVEULI6“xaW’`).
+    /// (OCR may double the closing quote: `I4BBw_4VFmWgmiU'’`.)
     func unopenedLiteral(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
-        let closing = quoteLength(endingAt: argument.end)
+        var closing = quoteLength(endingAt: argument.end)
+        if closing > 0, case let doubled = quoteLength(endingAt: argument.end - closing), doubled > 0 { closing += doubled }
         guard closing > 0, case let end = argument.end - closing, end - argument.start >= 8,
               !utf8[argument.start..<end].contains(where: Self.isLineBreak), utf8[argument.start..<end].count(where: Self.isSpace) <= 1 else { return nil }
         let quotes = (argument.start..<end).filter { quoteLength(at: $0) > 0 }
@@ -461,7 +463,7 @@ extension SecretScan {
         if mentions("authorization") {
             for match in Self.quotedAuthorization.matches(in: text) {
                 guard let closing = closingQuote(after: match.end, atMost: 320), case let token = Self.withoutOCRJunk(squeezed(match.end, closing).filter { !$0.isNewline }),
-                      token.count >= 16, Self.isRandomToken(token) || Self.isRandomLetters(token) else { continue }
+                      token.count >= 16, Self.isRandomToken(token) || Self.isRandomLetters(token) || Self.isBearersLetters(token) else { continue }
                 found.append(secret(.apiKey, nil, match.end, closing))
             }
         }

@@ -971,13 +971,14 @@ struct SecretScan {
             // its digits read as letters: `dKMOgkKOTXFfJTqHgRFJ…`.)
             // (A quoted value OCR split is the same value, `"d44d6b419dc715090f 58e8b…"`, unless a
             // piece of it is an HTTP scheme: `` `Bearer glsa_…` `` is a scheme and a token.)
+            let bearer = Self.authorizationSchemes.contains(match[1]?.lowercased() ?? "")
+            let afterBearer = bearer || match.text.range(of: "bearer ", options: .caseInsensitive) != nil
             let random = { (value: String) in
                 let split = quoted != nil && value.contains(" ")
                     && !value.split(separator: " ").contains { Self.httpSchemes.contains($0.lowercased()) || $0.lowercased() == "token" }
                 let value = split ? value.filter { $0 != " " } : value
-                return Self.isRandomToken(value) || Self.isRandomLetters(value)
+                return Self.isRandomToken(value) || Self.isRandomLetters(value) || afterBearer && Self.isBearersLetters(value)
             }
-            let bearer = Self.authorizationSchemes.contains(match[1]?.lowercased() ?? "")
             // A value that ends a long line the terminal wrapped inside it (`--token LpYjvoLgcYXOloAnsnC` /
             // `qMLhmH8EhKuZRX5UiLCXH --name runner-01`) is judged with its rest (``wrappedRest(after:of:isKey:)``),
             // which ``wrapped(_:)`` then masks with it.
@@ -1151,6 +1152,17 @@ struct SecretScan {
             let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
             return capitalPairs >= 2 && !wordLike
         }
+    }
+
+    /// A bearer's token of letters only that ``isRandomLetters(_:)`` takes for words joined, as OCR
+    /// may read it (`fnqGlEEhUGiIOPuvWBYnDRAwPnfailrd` for `…Pnfa1lrd`: a digit read as a letter,
+    /// then a run of small ones that looks like a word's): after HTTP's `Bearer`, letters
+    /// of a token's alphabet whose kind changes five times or more (``looksLikeSecretOnItsOwn(_:)``)
+    /// with capitals side by side twice, as no name joined in camel case puts them
+    /// (`MyApplicationAccessToken`), and no stand-in (`YOUR_ACCESS_TOKEN`).
+    static func isBearersLetters(_ token: String) -> Bool {
+        token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.=/+~".contains($0)) }) && !isPlaceholder(token)
+            && looksLikeSecretOnItsOwn(token) && capitalPairs(in: token) >= 2
     }
 
     /// 12+ letters (or `minimumLetters`) of both cases in which capitals stand side by side twice or

@@ -375,6 +375,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split values between options", make: repeated("C:\\> pvk2pfx -pvk a.pvk -po Hbz! Tq7*mW -pi a! b! c! d! -po x y z -po - - -po\n")),
         Kind(name: "users split before their at, camel rests", make: repeated("$ curl --user ‘svc sync@acme.io:kUhBSxBy57' a b@ c d@ e f@ -u g h@\n$ az keyvault secret show --vault-name acme-kv --name db-password --query value -o tsv\nnxHKvs fd3XoDU5M0 aB\n")),
         Kind(name: "dashed Windows values, round bullets", make: repeated("C:\\> SqlPackage /Action:Export /SourcePassword: --Yp2lIBE /TargetFile:a /p:--- /p:-- - /x:\nPre-Shared Key: SouogobGo00dGD oooooooooo\n")),
+        Kind(name: "doubled closing quotes, bearers' letters", make: repeated("Net::SMTP.start(‘a', 1, ‘'b’, ‘c’, I4BBw_4VFmWgmiU'’, ''''', :login) x'’'’ ,'’\n@{Authorization = \"Bearer fnqGl\nEEhUGiIOPuvWBYnDRAwPnfailrd\"} Authorization: Bearer AbCdEfGhIjKlMnOpQrStUv Bearer Bearer\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

@@ -1793,6 +1793,13 @@ struct SecretDetectorTests {
         Case(text: "C:\\> SqlPackage /Action:Export /SourceUser:ana /SourcePassword: --Hq4kWzN /TargetFile:a.bacpac", kind: .password, value: "--Hq4kWzN"),
         // (A password with a glyph of no bullet's round shape among round ones is one.)
         Case(text: "Pre-Shared Key: eGbo0dDuGgeoSk7", kind: .password, value: "eGbo0dDuGgeoSk7"),
+        // (2979, unseen with the ninety-fifth round's rules: a call's password whose opening quote
+        // OCR dropped and whose closing one it doubled; a bearer's token of letters only, a digit
+        // read as a letter, wrapped by the terminal or not.)
+        Case(text: "Net::SMTP.start(‘smtp.acme.io', 587, ‘'acme.io’, ‘ana’, Qk7Rw_mTzLpX'’, :login) do |smtp|", kind: .password, value: "Qk7Rw_mTzLpX"),
+        Case(text: "PS C:\\> Invoke-WebRequest -Uri https://api.acme.io/v1 -Headers @{Authorization = \"Bearer kqWTr\nZXmPbvHNcawlYeRTuqdKsnfoilrd\"}",
+             kind: .apiKey, value: "kqWTr\nZXmPbvHNcawlYeRTuqdKsnfoilrd"),
+        Case(text: "Authorization: Bearer kqWTrZXmPbvHNcawlYeRTuqdKsnfoilrd", kind: .apiKey, value: "kqWTrZXmPbvHNcawlYeRTuqdKsnfoilrd"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2547,6 +2554,10 @@ struct SecretDetectorTests {
         // read as round letters of all kinds.)
         "Wi-Fi password: oGbo0dDGgeoS",
         "Pre-Shared Key: SouogobGo00dGD\nGroup Key Update Interval: 360@ seconds",
+        // (A bearer's stand-in stays: words joined in camel case, a variable.)
+        "headers = {\"Authorization\": \"Bearer MyApplicationAccessToken\"}",
+        "Authorization: Bearer YourPersonalAccessToken",
+        "headers = {\"Authorization\": \"Bearer ${GITHUB_TOKEN}\"}",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
