@@ -9,13 +9,14 @@ extension SecretScan {
     /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
     /// colon and inside the password: `eee f521e1… :U3E1…`, and read a hash's `0` as `@`, `O` or `Q`
     /// (a dotted or slashed zero: `bQ095a…`), its `1` as `l`, `I` or `i`, its `5` as `S` or `s`, `9` as
-    /// `g` and `2` as `Z` or `z` (``OCRConfusions``' pairs of a digit and a letter), its `b` as `h` (the
+    /// `g` and `2` as `Z` or `z` (``OCRConfusions``' pairs of a digit and a letter), its `6` as `G`
+    /// (`…f 9aaeG3` for `…f9aae63`: the two shapes are alike, though no word's confusion), its `b` as `h` (the
     /// table's one pair of a hexadecimal letter and another: `…f7eacb` → `…f 7each`), a glyph as one
     /// outside ASCII, `…b2caé6`, `€€7313…`, or as `#`, `75#1d43…`: a hash then needs six digits;
     /// and the `$` that starts a `$id$…` hash as `S`: `Skrb5tgs$23$*…`.)
     static let crackedHashLine = TextMatcher(#"(?m)^[ \t]*(?:[^\s:]{1,64}:)?(?:(?=(?:[^\d:\n]*\d){6})[^\s:$]?(?:["# + hexAsRead + #"]|[^\x00-\x7F])(?:["# + hexAsRead + #"]|[^\x00-\x7F]| (?! )){15,160}|[$S][A-Za-z0-9\-]{1,16}\$[^\n]{4,4096}?)(?::[0-9a-fA-F]{2,64})?[ \t]?:[ \t]?([^\s:](?:[^:\n]{1,126}[^\s:])?)[ \t]*$"#)
     /// A regex class's body: a hexadecimal digit, or a letter OCR reads for one (above).
-    static let hexAsRead = "0-9a-fA-F@OoQIliSsgZzh#"
+    static let hexAsRead = "0-9a-fA-F@OoQIliSsgGZzh#"
     /// CrackMapExec's and NetExec's line for a login that worked: `[+] DOMAIN\user:password`
     /// (maybe `(Pwn3d!)` after it); group 1 the password (or the NT hash it was given).
     /// (OCR may put a space after the colon, or split the password after its first one to three

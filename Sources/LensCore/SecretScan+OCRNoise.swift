@@ -562,6 +562,11 @@ extension SecretScan {
                     valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
                 }
             }
+            // (A name that names nothing alone after a word of capitals that `export` gives is that
+            // word's rest, the `_` between read as a space: `export OP SESSION _acme=`.)
+            if match[4] == nil, Self.secretName(identifier) == nil, let range = match.range(1), let exported = exportedWordBefore(range.lowerBound) {
+                identifier = exported + "_" + identifier
+            }
             // (Only before `=` or `:`: after spaces alone, the word before is a word of prose, as in
             // `Add new upstream signing key 19882D92…`.)
             // (A tool's bare `--key=` is its key when the value is a random token: kopia's, restic's

@@ -394,7 +394,8 @@ extension SecretScan {
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
             let separate = separateValue(after: start, dashStartsIt: true)
             let splitAfterLetters = separate == nil ? firstPieceOfValueSplitAfterLetters(start) : nil
-            guard separate?.start == start || separate == nil && (startsWithJunkBeforeToken(start) || splitAfterLetters != nil) else { return nil }
+            guard separate?.start == start
+                    || separate == nil && (startsWithJunkBeforeToken(start) || splitAfterLetters != nil || startsWithOddlyCasedLetters(start)) else { return nil }
             // (A password file's line holds a hash: `cat .htpasswd` prints `lena:$apr1$…`.)
             var lineEnd = start
             while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]), lineEnd - start < 512 { lineEnd += 1 }
@@ -493,6 +494,19 @@ extension SecretScan {
         guard let pieces = piecesToLineEnd(from: start, atMost: 40, maximumSpaces: 1), pieces.count >= 2,
               pieces[0].end - pieces[0].start <= 3 else { return false }
         return pieces.dropFirst().allSatisfy { isMachineMade($0.start, $0.end) }
+    }
+
+    /// Whether the line at `start` is a value OCR split after a first piece of 4 to 8 letters cased
+    /// as no word is (`VAMt j Bm-60XhZF _` for `VAMtjBm-6oXhzF_`): both cases, not a capital then
+    /// small letters (`Done`) nor capitals then a plural's `s` (`URLs`); then one to three pieces to
+    /// the line's end, one of them machine-made. (Capitals after a small letter make a piece
+    /// machine-made already, ``isMachineMade(_:_:)``.)
+    func startsWithOddlyCasedLetters(_ start: Int) -> Bool {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 4, maximumSpaces: 1), pieces.count >= 2, pieces[0].start == start,
+              case let first = utf8[pieces[0].start..<pieces[0].end], (4...8).contains(first.count), first.allSatisfy(Self.isLetter),
+              case let capitals = first.count(where: { (0x41...0x5A).contains($0) }), capitals > 0, capitals < first.count,
+              !(capitals == 1 && (0x41...0x5A).contains(first[first.startIndex])), !(capitals == first.count - 1 && first.last == 0x73) else { return false }
+        return pieces.dropFirst().contains { isMachineMade($0.start, $0.end) }
     }
 
     /// A search tool (`grep`, ripgrep, `ag`, `ack`, `git grep`, Windows' `findstr`, `Select-String`),

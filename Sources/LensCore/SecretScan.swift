@@ -876,9 +876,10 @@ struct SecretScan {
         if alphanumericCharacters.count >= 8, alphanumericCharacters.count == value.count, alphanumerics.allSatisfy(\.isLowercase),
            Self.longestRunOfOneCharacter(value) >= 5 { return false }
         // (Or 10+ glyphs all of the round shapes a bullet becomes in one font or another, its dots
-        // read as different letters: `SouogobGo00dGD`. A random password of ten characters draws
-        // from those 17 of 62 alone about once in 400,000; no word of ten is made of them.)
-        if alphanumericCharacters.count >= 10, value.allSatisfy({ "oO0QDGbdgpqaecsSu@*•·+»".contains($0) }) { return false }
+        // read as different letters: `SouogobGo00dGD`, `DBDS00GOOGOG` (a bowl or two). A random
+        // password of ten characters draws from those 19 of 62 alone about once in 135,000; no word
+        // of ten is made of them.)
+        if alphanumericCharacters.count >= 10, value.allSatisfy({ "oO0QDGBbdgpqaecsSu8@*•·+»".contains($0) }) { return false }
         let innerCapital = value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
         // A word, maybe with punctuation around it (`short.` `Forgot?` `valid\&.` `(sensitive`), is prose.
         let core = value.reversed().drop(while: { !$0.isLetter && !$0.isNumber }).reversed().drop(while: { "([{<".contains($0) })

@@ -1800,6 +1800,14 @@ struct SecretDetectorTests {
         Case(text: "PS C:\\> Invoke-WebRequest -Uri https://api.acme.io/v1 -Headers @{Authorization = \"Bearer kqWTr\nZXmPbvHNcawlYeRTuqdKsnfoilrd\"}",
              kind: .apiKey, value: "kqWTr\nZXmPbvHNcawlYeRTuqdKsnfoilrd"),
         Case(text: "Authorization: Bearer kqWTrZXmPbvHNcawlYeRTuqdKsnfoilrd", kind: .apiKey, value: "kqWTrZXmPbvHNcawlYeRTuqdKsnfoilrd"),
+        // (2993, unseen with the ninety-sixth round's rules: a vault's value split after a first
+        // piece cased as no word is; 1Password's session variable, its first `_` read as a space and
+        // a space before its second; a cracked hash with a `6` read as `G`.)
+        Case(text: "$ az keyvault secret show --vault-name ops-kv --name smtp-password --query value -o tsv\nQRNk w Tz-7pLmYx _",
+             kind: .password, value: "QRNk w Tz-7pLmYx"),
+        Case(text: "$ op signin --account acme\nexport OP SESSION _acme=\"Qz7RmWkTpL2xNbVcHdFgJs-KqYtUoEi_AzXwCv\"",
+             kind: .apiKey, value: "Qz7RmWkTpL2xNbVcHdFgJs-KqYtUoEi_AzXwCv"),
+        Case(text: "$ hashcat -m 0 hashes.txt --show\n8f14e45fceea1G7a5a36dedd4bea2543 : Kw7*Rq! 2mPx", kind: .password, value: "Kw7*Rq! 2mPx"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2558,6 +2566,13 @@ struct SecretDetectorTests {
         "headers = {\"Authorization\": \"Bearer MyApplicationAccessToken\"}",
         "Authorization: Bearer YourPersonalAccessToken",
         "headers = {\"Authorization\": \"Bearer ${GITHUB_TOKEN}\"}",
+        // (2989's false alarm, unseen with the ninety-sixth round's rules: a key field's bullets
+        // read as round letters with bowls, `B` and `D`.)
+        "Pre-Shared Key: DBDS00GOOGOG",
+        // (A line that starts with a word's case stays, a plural of capitals too: `URLs`, `HTTPs`.)
+        "$ pass show web/acme\nURLs 2 saved",
+        "$ pass show web/acme\nHTTPs 443",
+        "$ pass show web/acme\nDone 2 saved",
         // (Impacket's usage names the target's parts: no password.)
         "$ impacket-psexec -h\nImpacket v0.12.0 - Copyright Fortra, LLC\nusage: psexec.py [-h] target\n  target  [[domain/]username[:password]@]<targetName or address>",
         // (2775's false alarm, unseen with the seventy-sixth round's rules: Junos' SHA-crypt hash
