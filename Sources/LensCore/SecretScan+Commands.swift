@@ -491,15 +491,25 @@ extension SecretScan {
                 var end = match.end
                 // (OCR may read a `0` as `@` or a letter as a sign, `¢`, and split the token before
                 // its `/`: up to six spaces, `…4ec581 8df Of 460f 3c90…/`, 80 bytes at most.)
+                // (And read a glyph of it as a `/`, `…69acdb/23150e…` for `…69acdb723150e…`: the
+                // token ends at the piece's last `/`, before the certificate's hash, when OCR split
+                // nothing before the first; after a `/` a space ends the piece.)
                 while end < utf8.count, Self.isAlphanumeric(utf8[end]) || utf8[end] == 0x40 || utf8[end] >= 0x80 { end += 1 }
-                var next = end, spaces = 0
+                var next = end, spaces = 0, slash: Int?
                 while next < utf8.count, next - match.end <= 80, spaces <= 6 {
                     let byte = utf8[next]
-                    if byte == 0x2F { end = next; break }
-                    guard Self.isAlphanumeric(byte) || byte == 0x40 || byte >= 0x80 || byte == 0x20 && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }
+                    if byte == 0x2F {
+                        slash = next
+                        if spaces > 0 { break }
+                        next += 1
+                        continue
+                    }
+                    guard Self.isAlphanumeric(byte) || byte == 0x40 || byte >= 0x80
+                            || byte == 0x20 && slash == nil && next + 1 < utf8.count && utf8[next + 1] != 0x20 && next > match.end else { break }
                     if byte == 0x20 { spaces += 1 }
                     next += 1
                 }
+                if let slash { end = slash }
                 guard end - match.end >= 16 else { continue }
                 found.append(secret(.apiKey, nil, match.end, end))
             }

@@ -1808,6 +1808,9 @@ struct SecretDetectorTests {
         Case(text: "$ op signin --account acme\nexport OP SESSION _acme=\"Qz7RmWkTpL2xNbVcHdFgJs-KqYtUoEi_AzXwCv\"",
              kind: .apiKey, value: "Qz7RmWkTpL2xNbVcHdFgJs-KqYtUoEi_AzXwCv"),
         Case(text: "$ hashcat -m 0 hashes.txt --show\n8f14e45fceea1G7a5a36dedd4bea2543 : Kw7*Rq! 2mPx", kind: .password, value: "Kw7*Rq! 2mPx"),
+        // (2999, unseen with the ninety-seventh round's rules: a join token with a glyph read as `/`.)
+        Case(text: "microk8s join 10.1.2.3:25000/3fa9c0d41b7e8a2/56d0e9f1b4a7c3e8/9a1c4e7b2d05 --worker", kind: .apiKey,
+             value: "3fa9c0d41b7e8a2/56d0e9f1b4a7c3e8"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
