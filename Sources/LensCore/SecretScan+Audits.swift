@@ -9,8 +9,8 @@ extension SecretScan {
     /// the password, to the line's end (group 1). (OCR may put spaces inside the hash, around the
     /// colon and inside the password: `eee f521e1… :U3E1…`, and read a hash's `0` as `@`, `O` or `Q`
     /// (a dotted or slashed zero: `bQ095a…`), its `1` as `l`, `I` or `i`, its `5` as `S` or `s`, `9` as
-    /// `g` and `2` as `Z` or `z` (``OCRConfusions``' pairs of a digit and a letter), its `6` as `G`
-    /// (`…f 9aaeG3` for `…f9aae63`: the two shapes are alike, though no word's confusion), its `b` as `h` (the
+    /// `g` and `2` as `Z` or `z` (``OCRConfusions``' pairs of a digit and a letter), its `6` as `G`, a
+    /// shape alike that the table leaves out (`…f 9aaeG3` for `…f9aae63`), its `b` as `h` (the
     /// table's one pair of a hexadecimal letter and another: `…f7eacb` → `…f 7each`), a glyph as one
     /// outside ASCII, `…b2caé6`, `€€7313…`, or as `#`, `75#1d43…`: a hash then needs six digits;
     /// and the `$` that starts a `$id$…` hash as `S`: `Skrb5tgs$23$*…`.)

@@ -297,8 +297,9 @@ extension SecretScan {
     /// 9AH@tcp(` for `…%---9AH`, read the `@` as a round letter (`q`, `a`, `d`, `e`, `o`, `Q`) or
     /// double it, and a `0` of the password as `@`: `svc: ! YUxdA5…@tcp(`, `ci:4B1dbn! d5batcp(`;
     /// and put a space before the parenthesis, `root: uGQwa?hy&…@x@tcp (db-@3…`, or before the `@`,
-    /// `ops:Noge9nMb%sKcKzc! @tcp(`, or a bracket after the `@`, `…WCO8UYWGa@)tcp(`.)
-    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,4}) ?[@qadeoQ][()|]?(?:tcp|unix) ?\("#)
+    /// `ops:Noge9nMb%sKcKzc! @tcp(`, or a bracket after the `@`, `…WCO8UYWGa@)tcp(`, or a space inside
+    /// `tcp`, `…Ae8k@t cp(`.)
+    static let goDataSourceName = TextMatcher(#"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{1,64} ?: ?([^\s"'`/]{1,128}?(?: [^\s"'`/]{1,64}?){0,4}) ?[@qadeoQ][()|]?(?:t ?c ?p|u ?n ?i ?x) ?\("#)
 
     /// A Windows tool's option that names a password, `/pass X` (ktpass), `/pass:X` (cmdkey),
     /// `/SourcePassword:X` (SqlPackage), `/rp X` (schtasks): group 1 the value. Only on a line
@@ -404,7 +405,7 @@ extension SecretScan {
     /// Passwords in code and in Windows tools' options that no label names.
     func codePasswords() -> [Secret] {
         var found = passwordArguments()
-        if mentions("tcp(", "unix(", "tcp (", "unix (") {
+        if mentions("cp(", "ix(", "cp (", "ix (") {
             for match in Self.goDataSourceName.matches(in: text) {
                 guard let range = match.range(1), var password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 password.label = Self.dataSourceNameLabel

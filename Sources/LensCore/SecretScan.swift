@@ -868,9 +868,12 @@ struct SecretScan {
             || alphanumerics.count <= 3 && alphanumerics.allSatisfy({ "eosa".contains($0) || $0.isNumber }) && value.filter(\.isNumber).count <= 1
             || isMostlyOneCharacter(value) { return false }
         // (Or 12+ small letters, a third of them distinct at most, as a row of dots in a font whose
-        // dot OCR reads as several letters: `eielstolstslolelstolote`; a chosen password of that
-        // length repeats its letters less, a random one far less.)
-        if alphanumericCharacters.count >= 12, alphanumerics.allSatisfy(\.isLowercase), alphanumerics.count * 3 <= alphanumericCharacters.count { return false }
+        // dot OCR reads as several glyphs: `eielstolstslolelstolote`; a chosen password of that
+        // length repeats its letters less, a random one far less. With digits among them, eight
+        // distinct at most, `ieisielsiole[elsl+]s1s19)`: a key in hexadecimal, 64 characters of 16
+        // kinds, is no row of dots.)
+        if alphanumericCharacters.count >= 12, alphanumerics.allSatisfy({ $0.isLowercase || $0.isNumber }), alphanumerics.contains(where: \.isLowercase),
+           alphanumerics.count * 3 <= alphanumericCharacters.count, alphanumerics.allSatisfy(\.isLowercase) || alphanumerics.count <= 8 { return false }
         // (Or 8+ small letters with one of them five times in a row, the dots OCR read alike:
         // `werccccccses`; a chosen password has no such run, a random one hardly ever.)
         if alphanumericCharacters.count >= 8, alphanumericCharacters.count == value.count, alphanumerics.allSatisfy(\.isLowercase),
@@ -1155,11 +1158,11 @@ struct SecretScan {
         }
     }
 
-    /// A bearer's token of letters only that ``isRandomLetters(_:)`` takes for words joined, as OCR
-    /// may read it (`fnqGlEEhUGiIOPuvWBYnDRAwPnfailrd` for `…Pnfa1lrd`: a digit read as a letter,
-    /// then a run of small ones that looks like a word's): after HTTP's `Bearer`, letters
-    /// of a token's alphabet whose kind changes five times or more (``looksLikeSecretOnItsOwn(_:)``)
-    /// with capitals side by side twice, as no name joined in camel case puts them
+    /// A bearer's token as OCR may read it, which ``isRandomToken(_:)`` and ``isRandomLetters(_:)``
+    /// refuse (`fnqGlEEhUGiIOPuvWBYnDRAwPnfailrd` for `…Pnfa1lrd`: its digit read as a letter, then
+    /// a run of small letters that looks like a word's): after HTTP's `Bearer`, characters of a
+    /// token's alphabet whose kind changes five times or more (``looksLikeSecretOnItsOwn(_:)``),
+    /// capitals side by side twice, as no name joined in camel case has them
     /// (`MyApplicationAccessToken`), and no stand-in (`YOUR_ACCESS_TOKEN`).
     static func isBearersLetters(_ token: String) -> Bool {
         token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.=/+~".contains($0)) }) && !isPlaceholder(token)

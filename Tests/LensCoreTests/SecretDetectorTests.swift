@@ -1811,6 +1811,11 @@ struct SecretDetectorTests {
         // (2999, unseen with the ninety-seventh round's rules: a join token with a glyph read as `/`.)
         Case(text: "microk8s join 10.1.2.3:25000/3fa9c0d41b7e8a2/56d0e9f1b4a7c3e8/9a1c4e7b2d05 --worker", kind: .apiKey,
              value: "3fa9c0d41b7e8a2/56d0e9f1b4a7c3e8"),
+        // (3009, unseen with the ninety-eighth round's rules: a Go DSN with a space inside `tcp`.)
+        Case(text: "db, err := sql.Open(\"mysql\", \"ana :Rk7mQz2LwTp9x@t cp(db-01:3306)/shop\")", kind: .password, value: "Rk7mQz2LwTp9x"),
+        // (A key in hexadecimal is no row of dots: 16 kinds of characters.)
+        Case(text: "$ wpa_passphrase Home\nnetwork={\n\tssid=\"Home\"\n\tpsk=9f3c2a7e1b4d8c6f0a5e3b2d1c7f9a8e6b4d2c0f1e3a5b7d9c8e6f4a2b0d1c3e\n}",
+             kind: .password, value: "9f3c2a7e1b4d8c6f0a5e3b2d1c7f9a8e6b4d2c0f1e3a5b7d9c8e6f4a2b0d1c3e"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2572,6 +2577,9 @@ struct SecretDetectorTests {
         // (2989's false alarm, unseen with the ninety-sixth round's rules: a key field's bullets
         // read as round letters with bowls, `B` and `D`.)
         "Pre-Shared Key: DBDS00GOOGOG",
+        // (3007's false alarm, unseen with the ninety-eighth round's rules: bullets read as thin
+        // letters and digits.)
+        "Pre-Shared Key: eisielsiole[lsel+]s1s9eie)",
         // (A line that starts with a word's case stays, a plural of capitals too: `URLs`, `HTTPs`.)
         "$ pass show web/acme\nURLs 2 saved",
         "$ pass show web/acme\nHTTPs 443",
