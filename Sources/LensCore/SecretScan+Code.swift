@@ -405,7 +405,8 @@ extension SecretScan {
     /// Passwords in code and in Windows tools' options that no label names.
     func codePasswords() -> [Secret] {
         var found = passwordArguments()
-        if mentions("cp(", "ix(", "cp (", "ix (") {
+        // (The cues are the pattern's ends, `tcp` and `unix` with OCR's spaces, then `(`.)
+        if mentions("cp(", "cp (", "c p(", "c p (", "nix(", "nix (", "n ix(", "n ix (", "ni x(", "ni x (", "n i x(", "n i x (") {
             for match in Self.goDataSourceName.matches(in: text) {
                 guard let range = match.range(1), var password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 password.label = Self.dataSourceNameLabel

@@ -873,7 +873,7 @@ struct SecretScan {
         // distinct at most, `ieisielsiole[elsl+]s1s19)`: a key in hexadecimal, 64 characters of 16
         // kinds, is no row of dots.)
         if alphanumericCharacters.count >= 12, alphanumerics.allSatisfy({ $0.isLowercase || $0.isNumber }), alphanumerics.contains(where: \.isLowercase),
-           alphanumerics.count * 3 <= alphanumericCharacters.count, alphanumerics.allSatisfy(\.isLowercase) || alphanumerics.count <= 8 { return false }
+           alphanumerics.count * 3 <= alphanumericCharacters.count, !alphanumerics.contains(where: \.isNumber) || alphanumerics.count <= 8 { return false }
         // (Or 8+ small letters with one of them five times in a row, the dots OCR read alike:
         // `werccccccses`; a chosen password has no such run, a random one hardly ever.)
         if alphanumericCharacters.count >= 8, alphanumericCharacters.count == value.count, alphanumerics.allSatisfy(\.isLowercase),
