@@ -129,15 +129,15 @@ extension SecretScan {
         utf8[piece.start..<piece.end].allSatisfy { [0x26, 0x7C, 0x3B, 0x3C, 0x3E].contains($0) }
     }
 
-    /// Whether a value with no `=` or `:` before it is a secret by its look alone: 6+ characters
-    /// with a letter, and a symbol other than `_ - . :` (which names and versions hold), or
-    /// capitals, small letters and digits switching again and again (`9h2ZyXT9nfis1a`: 9 times)
-    /// as no name does (`Report2024v2`, `MyProject2`: 4); never a number, a date or a time.
     /// Whether a value of 8+ characters holds capitals, small letters and digits (`Cw9MI-lTBU`).
     static func mixesCapitalsSmallAndDigits(_ value: String) -> Bool {
         value.count >= 8 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
     }
 
+    /// Whether a value with no `=` or `:` before it is a secret by its look alone: 6+ characters
+    /// with a letter, and a symbol other than `_ - . :` (which names and versions hold), or
+    /// capitals, small letters and digits switching again and again (`9h2ZyXT9nfis1a`: 9 times)
+    /// as no name does (`Report2024v2`, `MyProject2`: 4); never a number, a date or a time.
     static func looksLikeSecretOnItsOwn(_ value: String) -> Bool {
         guard value.count >= 6, value.contains(where: \.isLetter) else { return false }
         if value.contains(where: { !$0.isLetter && !$0.isNumber && !"_-.:".contains($0) }) { return true }

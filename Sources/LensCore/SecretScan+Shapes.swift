@@ -589,7 +589,7 @@ extension SecretScan {
         // (A password's rest OCR split, `PQx` / `UES JHeE%OMLOdE`: its pieces to the line's end, none
         // an option (`-o`, Windows' `/out`), a word or a prompt, that together look like a secret on their own.)
         if !isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
-           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPromptPiece($0) }),
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd) }),
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
@@ -601,7 +601,7 @@ extension SecretScan {
                 pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
             } ?? false
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPromptPiece(rest),
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPrompt(rest, after: valueEnd),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
@@ -624,6 +624,20 @@ extension SecretScan {
         if end - start >= 3, utf8[start] == 0x5B, utf8[end - 1] == 0x5D, utf8[(start + 1)..<(end - 1)].allSatisfy({ Self.isLetter($0) || $0 == 0x2D || $0 == 0x20 }) { return true }
         guard ">$#%:".utf8.contains(utf8[end - 1]) else { return false }
         return utf8[start..<(end - 1)].allSatisfy { Self.isAlphanumeric($0) || "@._-~/:[]()".utf8.contains($0) }
+    }
+
+    /// Whether a piece on the line after `index`'s is a prompt (``isPromptPiece(_:)``) there. When
+    /// `index`'s line starts with a prompt that names a user or a host (`ana@srx# set …`,
+    /// `R1(config)# username …`), the next prompt names them too (`ana@srx#`, `R1#`); a piece that
+    /// ends in a prompt's mark and does not is a password's rest the terminal wrapped
+    /// (`authentication-password 30W-T` / `1VivKfKJ#`). A line without such a prompt tells nothing:
+    /// the piece's shape decides. (A look back of 512 bytes at most.)
+    func isPrompt(_ piece: (start: Int, end: Int), after index: Int) -> Bool {
+        guard isPromptPiece(piece) else { return false }
+        guard ">$#%:".utf8.contains(utf8[piece.end - 1]), case let lineStart = lineStart(of: index, atMost: 512),
+              let first = self.piece(from: lineStart, maximumSpaces: 8), first.end <= index, isPromptPiece(first),
+              case let name = utf8[first.start..<first.end].prefix(while: Self.isAlphanumeric), name.count >= 2 else { return true }
+        return Self.holds(lowered[piece.start..<piece.end], Array(lowered[first.start..<(first.start + name.count)]))
     }
 
     // MARK: - Routers' keys and Redis' AUTH and ACL passwords

@@ -1816,6 +1816,10 @@ struct SecretDetectorTests {
         // (A key in hexadecimal is no row of dots: 16 kinds of characters.)
         Case(text: "$ wpa_passphrase Home\nnetwork={\n\tssid=\"Home\"\n\tpsk=9f3c2a7e1b4d8c6f0a5e3b2d1c7f9a8e6b4d2c0f1e3a5b7d9c8e6f4a2b0d1c3e\n}",
              kind: .password, value: "9f3c2a7e1b4d8c6f0a5e3b2d1c7f9a8e6b4d2c0f1e3a5b7d9c8e6f4a2b0d1c3e"),
+        // (3019, unseen with the ninety-ninth round's rules: a value wrapped after five characters,
+        // its rest ending in `#` as the line's prompt `ana@srx#` does, though it names no one.)
+        Case(text: "[edit]\nana@srx# set snmp v3 usm local-engine user backup authentication-sha authentication-password Rk4-W\n8TqmPzLw#",
+             kind: .password, value: "8TqmPzLw"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -1899,6 +1903,10 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(command + "\nana@srx#").text.hasSuffix("[password]\nana@srx#"))
         #expect(SecretDetector().masking(command + "\n[edit]").text.hasSuffix("[password]\n[edit]"))
         #expect(!SecretDetector().masking(command + "\n#4RtLmV9k#").text.contains("4RtLmV9k"))
+        // (The prompt the command's line starts with, or a host's that names the same router.)
+        let cisco = "R1(config)# username admin privilege 15 password 0 Zq8#kLm2pTvW4Qx"
+        #expect(SecretDetector().masking(cisco + "\nR1(config)#").text.hasSuffix("[password]\nR1(config)#"))
+        #expect(SecretDetector().masking(cisco + "\nR1#").text.hasSuffix("[password]\nR1#"))
     }
 
     /// The next row of a list of keys is no wrapped rest of the row above: each key is masked
