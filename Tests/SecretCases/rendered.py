@@ -4597,6 +4597,181 @@ def twenty_fourth_negative_case(rng):
             "INFO Runner registered successfully."]
 
 
+def twenty_fifth_secret_case(rng):
+    """The twenty-fifth pool (`--pool twenty-fifth`): written after the twenty-fourth pool had been
+    through some seventy rounds, before any rule was run on it, from places none of the twenty-four
+    earlier pools has: `sshpass -p`, unixODBC's `isql DSN user password`, `mysqladmin … password`,
+    Nmap's `http-brute` and Medusa's found lines, Metasploit's `set PASSWORD`, `podman login -p`,
+    `az sql server create --admin-password`, `aws iam create-login-profile`, Cloud Foundry's `cf
+    login -p`, `vault write … password=`, PowerShell's `Invoke-Sqlcmd -Password`, Nodemailer's
+    `auth: { pass: … }`, Java's `props.put("mail.smtp.password", …)`, Kotlin's
+    `PasswordAuthentication(…, "…".toCharArray())`, `openssl enc -k`, FortiOS' `set password`,
+    Huawei's `local-user … password irreversible-cipher`, ProCurve's `password manager … plaintext`,
+    `mosquitto_passwd -b`, `wandb login`, Django REST's `Authorization: Token`, `x-rapidapi-key`,
+    Pushover's `-F token=`, Moodle's `$CFG->dbpass`, phpMyAdmin's `$cfg['Servers'][$i]['password']`,
+    GitLab's `initial_root_password`, Zabbix's `DBPassword=`, HAProxy's `insecure-password`,
+    Bacula's `Password = "…"`, FreeSWITCH's `<param name="password" value=…/>`, a Counter-Strike
+    `sv_password`, an ARK launch line's `?ServerAdminPassword=`, `virt-customize --root-password
+    password:`, `airflow users create --password`, `splunk add user … -auth`, `flux create secret git
+    --password`, TeamCity's super user token (digits only), `aria2c --http-passwd`, `kaggle.json`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(39)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("?", "")
+    if choice == 0:
+        return "password", [f"$ sshpass -p '{pw}' ssh {user}@{host} uptime", " 10:42:07 up 12 days,  3:04,  1 user,  load average: 0.08, 0.03, 0.01"], [pw]
+    if choice == 1:
+        return "password", [f"$ isql -v shop-dsn {user} {pw}", "+---------------------------------------+", "| Connected!                            |"], [pw]
+    if choice == 2:
+        return "password", [f"$ mysqladmin -u root password '{pw}'", "mysqladmin: [Warning] Using a password on the command line interface can be insecure."], [pw]
+    if choice == 3:
+        return "password", ["PORT   STATE SERVICE", "80/tcp open  http", "| http-brute:", "|   Accounts:",
+                            f"|     {user}:{pw} - Valid credentials", "|_  Statistics: Performed 1042 guesses in 31 seconds"], [pw]
+    if choice == 4:
+        return "password", [f"ACCOUNT FOUND: [ssh] Host: {host} User: {user} Password: {pw} [SUCCESS]"], [pw]
+    if choice == 5:
+        return "password", [f"msf6 auxiliary(scanner/ssh/ssh_login) > set PASSWORD {pw}", f"PASSWORD => {pw}",
+                            "msf6 auxiliary(scanner/ssh/ssh_login) > run"], [pw]
+    if choice == 6:
+        return "password", [f"$ podman login -u {user} -p {pw} quay.io", "Login Succeeded!"], [pw]
+    if choice == 7:
+        return "password", [f"$ az sql server create --name shop-sql --resource-group shop --location westeurope --admin-user {user} --admin-password '{pw}'"], [pw]
+    if choice == 8:
+        return "password", [f"$ aws iam create-login-profile --user-name {user} --password '{pw}' --password-reset-required"], [pw]
+    if choice == 9:
+        return "password", [f"$ cf login -a https://api.cf.acme.io -u {user} -p '{pw}' -o shop -s prod", "API endpoint: https://api.cf.acme.io", "Authenticating...", "OK"], [pw]
+    if choice == 10:
+        return "password", [f"$ vault write auth/userpass/users/{user} password={pw} policies=admin", f"Success! Data written to: auth/userpass/users/{user}"], [pw]
+    if choice == 11:
+        return "password", [f"PS C:\\> Invoke-Sqlcmd -ServerInstance db-03 -Database shop -Username {user} -Password '{pw}' -Query \"SELECT 1\""], [pw]
+    if choice == 12:
+        return "password", ["const transporter = nodemailer.createTransport({", "  host: 'smtp.acme.io',", "  port: 587,",
+                            f"  auth: {{ user: '{user}@acme.io', pass: '{pw}' }}", "});"], [pw]
+    if choice == 13:
+        return "password", ["Properties props = new Properties();", 'props.put("mail.smtp.host", "smtp.acme.io");',
+                            f'props.put("mail.smtp.user", "{user}");', f'props.put("mail.smtp.password", "{pw}");'], [pw]
+    if choice == 14:
+        return "password", ["Authenticator.setDefault(object : Authenticator() {", "    override fun getPasswordAuthentication() =",
+                            f'        PasswordAuthentication("{user}", "{pw}".toCharArray())', "})"], [pw]
+    if choice == 15:
+        return "password", [f"$ openssl enc -aes-256-cbc -pbkdf2 -k '{pw}' -in backup.tar -out backup.tar.enc"], [pw]
+    if choice == 16:
+        return "password", ["FGT60F # config system admin", 'FGT60F (admin) # edit "ops"', f"FGT60F (ops) # set password {pw}",
+                            "FGT60F (ops) # end"], [pw]
+    if choice == 17:
+        return "password", ["[HUAWEI-aaa] local-user " + user + " password irreversible-cipher " + pw,
+                            f"[HUAWEI-aaa] local-user {user} service-type ssh"], [pw]
+    if choice == 18:
+        return "password", [f"switch(config)# password manager user-name {user} plaintext {pw}", "switch(config)# write memory"], [pw]
+    if choice == 19:
+        return "password", [f"$ sudo mosquitto_passwd -b /etc/mosquitto/passwd {user} {pw}", "$ sudo systemctl reload mosquitto"], [pw]
+    if choice == 20:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ wandb login {v}", "wandb: Appending key for api.wandb.ai to your netrc file: /home/lena/.netrc"], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ curl -H 'Authorization: Token {v}' https://shop.acme.io/api/orders/"], [v]
+    if choice == 22:
+        v = rand(rng, HEX, 50)
+        return "api_key", ["$ curl --request GET --url https://weather.p.rapidapi.com/current",
+                           f"  --header 'x-rapidapi-key: {v}'", "  --header 'x-rapidapi-host: weather.p.rapidapi.com'"], [v]
+    if choice == 23:
+        v = rand(rng, string.ascii_lowercase + string.digits, 30)
+        return "api_key", ["$ curl -s \\", f'  -F "token={v}" \\', f'  -F "user={rand(rng, string.ascii_lowercase + string.digits, 30)}" \\',
+                           '  -F "message=backup done" https://api.pushover.net/1/messages.json'], [v]
+    if choice == 24:
+        return "password", ["// config.php", "$CFG->dbtype    = 'pgsql';", "$CFG->dbhost    = 'db-03';", f"$CFG->dbuser    = '{user}';",
+                            f"$CFG->dbpass    = '{pw}';"], [pw]
+    if choice == 25:
+        return "password", ["$cfg['Servers'][$i]['host'] = 'db-03';", f"$cfg['Servers'][$i]['user'] = '{user}';",
+                            f"$cfg['Servers'][$i]['password'] = '{pw}';"], [pw]
+    if choice == 26:
+        return "password", ["# /etc/gitlab/gitlab.rb", "external_url 'https://git.acme.io'", f"gitlab_rails['initial_root_password'] = \"{pw}\""], [pw]
+    if choice == 27:
+        return "password", ["# /etc/zabbix/zabbix_server.conf", "DBHost=db-03", "DBName=zabbix", f"DBUser={user}", f"DBPassword={pw}"], [pw]
+    if choice == 28:
+        return "password", ["userlist admins", f"    user {user} insecure-password {pw}", "    user stats insecure-password-hash-disabled"], [pw]
+    if choice == 29:
+        return "password", ["Director {", "  Name = backup-dir", "  DIRport = 9101", f'  Password = "{pw}"', "}"], [pw]
+    if choice == 30:
+        return "password", ['<user id="1001">', "  <params>", f'    <param name="password" value="{pw}"/>', '    <param name="vm-password" value="1001"/>',
+                            "  </params>", "</user>"], [pw]
+    if choice == 31:
+        return "password", ["// server.cfg", 'hostname "acme scrims"', f'sv_password "{pw}"', 'rcon_password ""'], [pw]
+    if choice == 32:
+        return "password", [f"ShooterGameServer.exe TheIsland?listen?SessionName=acme?ServerPassword=?ServerAdminPassword={pw} -server -log"], [pw]
+    if choice == 33:
+        return "password", [f"$ virt-customize -a debian-12.qcow2 --root-password password:{pw} --hostname web-01",
+                            "[   0.0] Examining the guest ..."], [pw]
+    if choice == 34:
+        return "password", [f"$ airflow users create --username {user} --firstname Ana --lastname Ops --role Admin --email ops@acme.io --password '{pw}'"], [pw]
+    if choice == 35:
+        other = plain_password(rng).replace("$", "").replace("&", "").replace("?", "")
+        return "password", [f"$ /opt/splunk/bin/splunk add user {user} -password '{pw}' -role admin -auth admin:{other}", "User added."], [pw, other]
+    if choice == 36:
+        v = rand(rng, string.digits, 19)
+        return "api_key", ["[2026-11-20 09:14:02,118]   INFO -   jetbrains.buildServer.SERVER - Administrator can login from web UI using super user authentication token",
+                           f"[2026-11-20 09:14:02,118]   INFO -   jetbrains.buildServer.SERVER - Super user authentication token: {v} (use empty username with the token as the password to access the server)"], [v]
+    if choice == 37:
+        return "password", [f"$ aria2c --http-user={user} --http-passwd='{pw}' https://files.acme.io/iso/debian.iso"], [pw]
+    v = rand(rng, HEX, 32)
+    return "api_key", ["$ cat ~/.kaggle/kaggle.json", f'{{"username":"{user}","key":"{v}"}}'], [v]
+
+
+def twenty_fifth_negative_case(rng):
+    choice = rng.randrange(22)
+    if choice == 0:
+        return ["$ sshpass -e ssh deploy@10.0.8.21 uptime", " 10:42:07 up 12 days,  3:04,  1 user,  load average: 0.08, 0.03, 0.01"]
+    if choice == 1:
+        return ["$ isql -v shop-dsn", "[ISQL]ERROR: Could not SQLConnect", "[28000][unixODBC]Access denied for user 'ops'@'10.0.8.21' (using password: YES)"]
+    if choice == 2:
+        return ["PORT   STATE SERVICE", "80/tcp open  http", "| http-brute:", "|   Accounts: No valid accounts found",
+                "|_  Statistics: Performed 1042 guesses in 31 seconds"]
+    if choice == 3:
+        return ["msf6 auxiliary(scanner/ssh/ssh_login) > set PASS_FILE /usr/share/wordlists/rockyou.txt",
+                "PASS_FILE => /usr/share/wordlists/rockyou.txt", "msf6 auxiliary(scanner/ssh/ssh_login) > run"]
+    if choice == 4:
+        return ["$ podman login --password-stdin -u ops quay.io < ~/.quay-token", "Login Succeeded!"]
+    if choice == 5:
+        return ["$ vault write auth/userpass/users/ops password=@/run/secrets/ops policies=admin", "Success! Data written to: auth/userpass/users/ops"]
+    if choice == 6:
+        return ["const transporter = nodemailer.createTransport({", "  host: 'smtp.acme.io',",
+                "  auth: { user: process.env.SMTP_USER, pass: process.env.SMTP_PASS }", "});"]
+    if choice == 7:
+        return ['props.put("mail.smtp.auth", "true");', 'props.put("mail.smtp.starttls.enable", "true");', 'props.put("mail.smtp.port", "587");']
+    if choice == 8:
+        return ["FGT60F # config system admin", 'FGT60F (admin) # edit "ops"', "FGT60F (ops) # set accprofile super_admin",
+                f"FGT60F (ops) # set password ENC SH2{rand(rng, ALNUM, 60)}"]
+    if choice == 9:
+        return ["$ openssl enc -aes-256-cbc -pbkdf2 -pass file:/run/secrets/backup -in backup.tar -out backup.tar.enc"]
+    if choice == 10:
+        return ["$ wandb login --relogin", "wandb: You can find your API key in your browser here: https://wandb.ai/authorize",
+                "wandb: Paste an API key from your profile and hit enter:"]
+    if choice == 11:
+        return ["$ curl -H 'Authorization: Token ${API_TOKEN}' https://shop.acme.io/api/orders/", '{"count": 42, "next": "https://shop.acme.io/api/orders/?page=2"}']
+    if choice == 12:
+        return ["// config.php", "$CFG->dbtype    = 'pgsql';", "$CFG->dbhost    = 'db-03';", "$CFG->prefix    = 'mdl_';",
+                "$CFG->wwwroot   = 'https://learn.acme.io';"]
+    if choice == 13:
+        return ["# /etc/zabbix/zabbix_server.conf", "DBHost=db-03", "DBName=zabbix", "# DBPassword=", "LogFile=/var/log/zabbix/zabbix_server.log"]
+    if choice == 14:
+        return ["userlist admins", f"    user ops password $6${rand(rng, ALNUM, 16)}${rand(rng, ALNUM + './', 86)}"]
+    if choice == 15:
+        return ['<user id="1001">', "  <params>", '    <param name="password" value="$${default_password}"/>', "  </params>", "</user>"]
+    if choice == 16:
+        return ["// server.cfg", 'hostname "acme scrims"', 'sv_password ""', "sv_lan 0", "mp_maxrounds 24"]
+    if choice == 17:
+        return ["$ virt-customize -a debian-12.qcow2 --root-password file:/run/secrets/root --hostname web-01", "[   0.0] Examining the guest ..."]
+    if choice == 18:
+        return ["$ airflow users create --username ops --role Admin --email ops@acme.io --use-random-password",
+                "User \"ops\" created with role \"Admin\""]
+    if choice == 19:
+        return ["[2026-11-20 09:14:02,118]   INFO -   jetbrains.buildServer.SERVER - Build 48213 finished: 1042 tests passed",
+                "[2026-11-20 09:14:02,120]   INFO -   jetbrains.buildServer.SERVER - Agent 7 registered, authorization token accepted"]
+    if choice == 20:
+        return ["$ cat ~/.kaggle/kaggle.json", '{"username":"ops","key":"<your-api-key>"}']
+    return ["$ mysqladmin -u root -p status", "Enter password:", "Uptime: 1042731  Threads: 3  Questions: 881721  Slow queries: 0"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -4615,10 +4790,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-first": (twenty_first_secret_case, twenty_first_negative_case),
          "twenty-second": (twenty_second_secret_case, twenty_second_negative_case),
          "twenty-third": (twenty_third_secret_case, twenty_third_negative_case),
-         "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case)}
+         "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case),
+         "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -4782,7 +4958,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-third (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-fifth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
