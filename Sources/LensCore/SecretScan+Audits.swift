@@ -1,7 +1,7 @@
 import Foundation
 
-// What security tools print and take: a password cracker's results, a network scanner's found
-// logins, a dump of Windows' stored secrets, and Impacket's `DOMAIN/user:password@host` targets.
+// What security tools print and take: a password cracker's results, network scanners' found
+// logins (CrackMapExec's, Nmap's), a dump of Windows' stored secrets, and Impacket's `DOMAIN/user:password@host` targets.
 // On an auditor's or a student's screen, each is a working password.
 extension SecretScan {
     /// A cracked hash as `hashcat --show` (and its potfile) prints it: the hash (hexadecimal, or a
@@ -22,6 +22,10 @@ extension SecretScan {
     /// (OCR may put a space after the colon, or split the password after its first one to three
     /// characters, reading a `_` as a space: `ACME\root:Si VgLszBSU9Kr7 (Pwn3d!)`.)
     static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}: ?([^\s]{1,3} [^\s(]{4,64}(?!\S)|[^\s]{1,128})"#)
+    /// Nmap's brute-force scripts' found account (its `brute` library: `http-brute`, `ssh-brute`, …),
+    /// `user:password - Valid credentials` under `Accounts:`; group 1 the password. (OCR may read
+    /// the dash as a long one or a tilde, put a space after the colon and split the password once.)
+    static let nmapValidCredentials = TextMatcher(#"(?<=[\s|])[^\s:|]{1,64}: ?(\S{1,128}(?: \S{1,64})?)[ \t]+[\-—–~][ \t]*Valid[ \t]+credentials"#)
     /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
     /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`. (OCR
     /// may read a bracket as a parenthesis or a brace, or put one before it: `(*] DefaultPassword`, `({*]`;
@@ -60,6 +64,12 @@ extension SecretScan {
         }
         if mentions("[+]") {
             for match in Self.foundLogin.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("valid credentials") {
+            for match in Self.nmapValidCredentials.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }

@@ -58,12 +58,14 @@ extension SecretScan {
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
     /// MinIO's `mc admin user add ALIAS USER PASSWORD`; Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
     /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`;
-    /// Sysinternals' `Autologon USER DOMAIN PASSWORD`; Drupal's `drush user:password USER PASSWORD`.
+    /// Sysinternals' `Autologon USER DOMAIN PASSWORD`; Drupal's `drush user:password USER PASSWORD`;
+    /// unixODBC's `isql [-v …] DSN USER PASSWORD` (the DSN and user start with no `-`: Sybase's
+    /// `isql -S server -U user -P …` is ``toolPasswordFlag``'s).
     /// What follows Autologon's domain to the line's end: the password in up to three pieces
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto_passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -104,7 +106,8 @@ extension SecretScan {
     static let storePut = TextMatcher(#"(?i)(?:put|set)[ \t]+["'“”]?([^\s'"“”]{1,256})["'“”]?[ \t]+(?=\S)"#)
     /// A tool's `login` or `auth` given a token as its argument (`cargo login cio…`, `snyk auth
     /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
-    static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9])"#)
+    /// (It may start with a `0` OCR read as `@`: `wandb login @ece57…`.)
+    static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9@])"#)
     /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
     /// static:user:password`; the password follows the user. (OCR may put spaces after the colons,
     /// and read the `_` before `maps` as a space, or put one after it: `password_ maps`.)
@@ -244,7 +247,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto_passwd", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql") {
             for match in Self.userThenPassword.matches(in: text) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
@@ -430,6 +433,13 @@ extension SecretScan {
     /// read the `0` as `©`, `O` or `@`. The value runs to the line's end (OCR may split it once).
     static let iosAccount = TextMatcher(#"(?im)^[ \t]*(?:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?|enable)[ \t]+(?:password|secret)[ \t]+(?:[07©®@Oo][ \t]+)?(?![589][ \t])(?=\S)"#)
 
+    /// A network device's account whose password is given after its encoding's word: Huawei's
+    /// `local-user NAME password irreversible-cipher …` (also `cipher`, older `simple`), H3C's
+    /// `password simple …` in a `local-user` view, HPE ProCurve's and Aruba switches' `password
+    /// manager|operator [user-name NAME] plaintext …`; at the line's start or after the device's
+    /// prompt (`[HUAWEI-aaa]`, `switch(config)#`). The value runs to the line's end (OCR may split it once).
+    static let encodedAccountPassword = TextMatcher(#"(?im)(?:^[ \t]*|[\]>#][ \t]*)(?:local-user[ \t]+\S{1,64}[ \t]+)?password[ \t]+(?:(?:manager|operator)(?:[ \t]+user-name[ \t]+\S{1,64})?[ \t]+)?(?:irreversible-cipher|cipher|simple|plaintext)[ \t]+(?=\S)"#)
+
     /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,
     /// `2 MD5 Jg8SBQlOwUeUbLIF`; the key to the line's end (OCR may split it). Only in a text that
@@ -455,6 +465,13 @@ extension SecretScan {
             for match in Self.iosAccount.matches(in: text) {
                 guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
                       let password = password(first.start, last.end, quoted: false) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("cipher ", "simple ", "plaintext ") {
+            for match in Self.encodedAccountPassword.matches(in: text) {
+                guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                      !isSentenceWord(first), let password = password(first.start, last.end, quoted: false) else { continue }
                 found.append(password)
             }
         }

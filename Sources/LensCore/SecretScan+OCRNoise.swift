@@ -349,9 +349,10 @@ extension SecretScan {
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:`, `:=`, `is` or only spaces; or
-    /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space).
+    /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
+    /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{2,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -498,6 +499,8 @@ extension SecretScan {
            case let name = bare.split(separator: "_").prefix(index + 1).joined(separator: "_"), name == name.uppercased() {
             return .apiKey
         }
+        // An HTTP header of an API's own, `X-…-Key` (`X-RapidAPI-Key`, `X-Goog-Api-Key`), names its key.
+        if words.count >= 3, words.first == "x", words.last == "key" { return .apiKey }
         // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
         if let index = words.firstIndex(of: "key"), index > 0,
            isKindOfKey(words[index - 1]) {
@@ -545,6 +548,11 @@ extension SecretScan {
                 if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
                     identifier += "_" + word
                     separator = separatorAfterWord
+                } else if Self.secretName(identifier) == nil, (1...2).contains(word.count), word.allSatisfy(\.isLetter),
+                          match.text.hasSuffix(word + separatorAfterWord), Self.secretName(identifier + word) != nil {
+                    // A name OCR split before its last letter or two, glued to its `=` (`DBPasswor d=`).
+                    identifier += word
+                    separator = separatorAfterWord
                 } else if caseOf(identifier) == 2, caseOf(word) == 1, separatorAfterWord == "=", match.text.hasSuffix(word + separatorAfterWord),
                           case let exported = identifier.contains("_") ? nil : match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }),
                           identifier.contains("_") || exported != nil {
@@ -571,7 +579,10 @@ extension SecretScan {
             // `Add new upstream signing key 19882D92…`.)
             // (A tool's bare `--key=` is its key when the value is a random token: kopia's, restic's
             // B2 `--key=K005…`; a path or a name is not, as the token test below has it.)
+            // (A bare `key` beside a user's name is that user's API key: Kaggle's `kaggle.json`,
+            // `{"username":"ana","key":"…"}`; the token test below still decides.)
             guard let kind = Self.secretName(identifier) ?? (identifier == "--key" && separator == "=" ? .apiKey : nil)
+                    ?? (identifier.lowercased() == "key" && (separator == ":" || separator == "=") && userFieldBefore(match.start) ? .apiKey : nil)
                     ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
             // A setting whose name only ends in `pass` (`remotepass = …`) is one with `=`: after a
             // colon it is as likely a name of something else (a kernel changelog's `lpass: Fix …`).
@@ -581,6 +592,19 @@ extension SecretScan {
             // a SCRAM verifier's salt before its keys.)
             if Self.isBase64RatherThanAName(identifier) { continue }
             guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
+            // A name quoted with its value (`-H 'x-functions-key: …' -X POST`, `-e "API_KEY=…"`): the
+            // value ends at the quote that closes them, on its line (512 bytes on at most), and
+            // takes no piece after it. (A quote inside the value, with more of it after, closes nothing.)
+            var closedByQuote = false
+            if !quoted, match.start > 0, case let quote = utf8[match.start - 1], quote == 0x27 || quote == 0x22,
+               let close = utf8[start..<min(utf8.count, start + 512)].firstIndex(where: { byte in
+                   Self.isLineBreak(byte) || byte == quote }).flatMap({ index in
+                   utf8[index] == quote ? index : nil }),
+               close + 1 == utf8.count || Self.isSpace(utf8[close + 1]) || Self.isLineBreak(utf8[close + 1]) || ",;)]}".utf8.contains(utf8[close + 1]) {
+                end = min(end, close)
+                closedByQuote = true
+                guard end > start else { continue }
+            }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
             if !quoted, slice(start, min(end, start + 6)) == "base64", let colon = utf8[(start + 6)..<min(utf8.count, start + 9)].firstIndex(of: 0x3A),
                let after = value(after: colon + 1), after.end > after.start {
@@ -688,7 +712,7 @@ extension SecretScan {
                 // (`BINANCE_API_KEY=y434UD cbt e3j 1kSHEnDn0j VM8MX…`): the line's pieces to its end
                 // (eight at most), when together they are a token.
                 var value = value
-                if !quoted, !inQuery, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
+                if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
                    let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
                    case let whole = squeezed(start, last.end), Self.isRandomToken(Self.withoutOCRJunk(whole)) {
                     end = last.end
@@ -705,7 +729,7 @@ extension SecretScan {
                 var symbolic = false
                 // (`NAME==…` in an environment file: the value starts with `=`.)
                 let envAssignment = separator == "==" && identifier == identifier.uppercased() && startsLine(match.start)
-                if !quoted, !inQuery, separator == "=" || separator == ":" || envAssignment {
+                if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":" || envAssignment {
                     if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
                        !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), Self.isSymbolicKey(whole) {
                         end = last.end
@@ -713,6 +737,23 @@ extension SecretScan {
                         symbolic = true
                     } else {
                         symbolic = Self.isSymbolicKey(value)
+                    }
+                }
+                // A token of digits alone after a name that ends in `token`, with `=` or `:` (TeamCity's
+                // `Super user authentication token: 0653045304287952172`): 16 to 64 digits, as no count
+                // or id a screen shows beside that name is; not a page's or a cursor's.
+                // (A terminal may have wrapped the line inside it: its rest, digits, starts the next.)
+                if !quoted, separator == "=" || separator == ":", identifier.lowercased().hasSuffix("token"), !value.isEmpty, value.allSatisfy(\.isASCIIDigit),
+                   !Self.nameWords(identifier).contains(where: ["page", "next", "continuation", "cursor", "sync"].contains) {
+                    var digitsEnd = end, digits = value.count
+                    if digits < 16, endsAWideLine(end), end < utf8.count, utf8[end] == 0x0A, let next = piece(from: end + 1, maximumSpaces: 0),
+                       next.start == end + 1, utf8[next.start..<next.end].allSatisfy({ (0x30...0x39).contains($0) }) {
+                        digitsEnd = next.end
+                        digits += next.end - next.start
+                    }
+                    if (16...64).contains(digits) {
+                        found.append(secret(.apiKey, nil, start, digitsEnd))
+                        continue
                     }
                 }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
@@ -823,6 +864,16 @@ extension SecretScan {
     static let userSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}(?:(?<=[.@])[ \t][A-Za-z0-9_.\-]{1,16})?["']?[ \t]*$"#)
     static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
+    /// A user's field before `index` on its line, in an object or a list of settings
+    /// (`{"username":"ana",`, `user: ana,`, `login=ana;`): 300 bytes back at most.
+    static let userField = TextMatcher(#"(?i)(?:^|[\s{,;])["']?(?:user(?:name)?|login)["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{1,64}["']?[ \t]*[,;][ \t]*["']?$"#)
+
+    func userFieldBefore(_ index: Int) -> Bool {
+        var end = index
+        while end > 0, utf8[end - 1] == 0x22 || utf8[end - 1] == 0x27 { end -= 1 }
+        return Self.userField.firstMatch(in: slice(lineStart(of: index, atMost: 300), end)) != nil
+    }
+
     func userNamed(before index: Int) -> Bool {
         Self.quotedUserBefore.firstMatch(in: slice(lineStart(of: index, atMost: 300), index)) != nil
             || Self.userSettingLine.firstMatch(in: linesAbove(index, 3)) != nil
@@ -904,6 +955,7 @@ extension SecretScan {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
             let end = valueEnd(from: match.end)
             let value = squeezed(start, end)
+            if Self.optionsStartingWithP.contains(slice(start - 2, max(start, min(end, match.end))).lowercased()) { continue }
             // After `-p-`, the rest decides: `-p-kInjX79TB6` is a password, `-p-verbose` no flag's value.
             let made = startsMachineMade(start, end) || (utf8[start] == 0x2D && startsMachineMade(start + 1, end))
             guard value.count >= 4, !value.allSatisfy({ $0.isASCIIDigit || $0 == ":" }), Self.isPasswordValue(value, quoted: false),
@@ -969,6 +1021,9 @@ extension SecretScan {
 
     /// `-p` and a password glued to it, which may start with `-` (`-p-+Ifsnm4Ms`, `-p-kInjX79TB6`).
     static let gluedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)-p(?:[^\s\-]|-(?=[^\s\-]))\S*"#)
+    /// Tools' options of one dash that start with `p` and look machine-made, which the glued rule
+    /// would read as `-p` and a password: OpenSSL's `-pbkdf2` (`openssl enc`), `-pk7out` (`smime`).
+    static let optionsStartingWithP: Set<String> = ["-pbkdf2", "-pk7out"]
 
     // MARK: - Provider keys read with noise
 

@@ -277,12 +277,24 @@ struct SecretScan {
         // A shell's command substitution says where the value comes from (`"$(pass show acme/db)"`,
         // `$(op read op://…)`), unless it only prints a literal (`$(echo '…')`).
         if value.hasPrefix("$("), !value.hasPrefix("$(echo"), !value.hasPrefix("$(printf") { return true }
+        // Where a tool reads the value from, not the value: OpenSSL's and virt-customize's
+        // `file:/run/secrets/key`, `env:KEY_PASS`, `fd:3`, Vault's and curl's `@/run/secrets/ops`.
+        if valueSource.firstMatch(in: value) != nil { return true }
         // A value that says where yours goes (`sk_test_your_key_here`, `your-api-key`).
         if value.lowercased().split(whereSeparator: { "_-. ".contains($0) }).contains("your") { return true }
         // (OCR may read a quote glyph after a variable: `${DEPLOY_PASSWORD}'`.)
         let trimmed = value.hasPrefix("$") ? String(value.reversed().drop(while: { "'\"‘’“”".contains($0) }).reversed()) : value
         return !templateVariable.matches(in: trimmed).isEmpty
     }
+
+    /// A member of an object in code, three names or more joined by dots, the first in small
+    /// letters (`process.env.SMTP_PASS`, `config.smtp.pass`, `this.settings.apiKey`), maybe before
+    /// the list's `,` or the object's `}`: as no chosen password is.
+    static let memberPath = TextMatcher(#"^[a-z_$][A-Za-z0-9_$]{0,63}(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,63}){2,8}[,;}]?$"#)
+
+    /// A source a tool reads a secret from (``isPlaceholder(_:)``): `file:` and a file's name,
+    /// `env:` and a variable's, `fd:` and a descriptor's number, `@` and a path.
+    static let valueSource = TextMatcher(#"^(?:(?i:file):[~/.A-Za-z0-9_\-][^\s]{0,255}|(?i:env):[A-Za-z_][A-Za-z0-9_]{0,63}|(?i:fd):\d{1,3}|@[~/][^\s]{0,255})$"#)
 
     /// Whether one character fills most of a value, seven times at least or five in a row, as no
     /// chosen value does: a field's mask as OCR reads its dots or stars (`eeeeeesee2`,
@@ -319,9 +331,10 @@ struct SecretScan {
 
     /// A whole value that is a template variable: `${NAME}`, `$NAME`, `{{ name }}`, `<password>` (also
     /// HTML-escaped, `&lt;password&gt;`), `%s`, `{0}`, Swift's `\(password)`, Grafana's expansions
-    /// (`$__file{/run/secrets/…}`, `$__env{…}`, `$__vault{…}`; OCR may drop one `_`). (OCR may read
+    /// (`$__file{/run/secrets/…}`, `$__env{…}`, `$__vault{…}`; OCR may drop one `_`), FreeSWITCH's
+    /// preprocessor variables (`$${default_password}`, set in `vars.xml`). (OCR may read
     /// a `_` in braces as a space, `${DEPLOY PASSWORD}`, and put a space beside a brace: `$ { DEPLOY_PASSWORD}`.)
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\$\{[A-Za-z_][\w.\-]*\}|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 
@@ -856,8 +869,9 @@ struct SecretScan {
         guard value.count >= 4 else { return false }
         // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
         if isYAMLTag(value) { return false }
-        // A call gives what it returns: `password = getpass.getpass()`.
-        if isCall(value) { return false }
+        // A call gives what it returns: `password = getpass.getpass()`; a member of an object in
+        // code holds the value elsewhere (``memberPath``: `pass: process.env.SMTP_PASS`).
+        if isCall(value) || memberPath.firstMatch(in: value) != nil { return false }
         // A field's dots as OCR reads them (`**eseeeee*`, `s*+ss***»`, `s+erseeees`): two letters at
         // most, or three small ones and no digit, again and again.
         // Or one character most of the time (`eeeeeesee2`), as no chosen password is.

@@ -380,6 +380,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "join tokens with a glyph read as a slash", make: repeated("microk8s join 10.0.8.21:25000/ea52a84fa69acdb/23150e842ecafc75/15317e8e1017/a/b/c/d/e/f/g/h ///////// k8s join a:1/b c d/e/f\n")),
         Kind(name: "spaced tcp in DSNs, cues of fixes", make: repeated("sql.Open(\"mysql\", \"a :Ulpo2LEbGAe8k@t cp(db:3306)/s\") fix(a: b c d e f) mix(x:y) t c p( u n i x( a:b@t c p (\n")),
         Kind(name: "wrapped rests ending in a prompt's mark", make: repeated("[edit]\nana@srx# set snmp v3 usm local-engine user monitor authentication-sha authentication-password 30W-T\n1VivKfKJ# a# b# c# d@e# f(g)# h#\n")),
+        Kind(name: "quoted settings, encoded device passwords", make: repeated("$ curl -H 'x-functions-key: Nknp1p2cyYeiZupPgaYUZ' -H 'a: b' -H \"x-a-key: c d e f\" '\n[HUAWEI-aaa] local-user a password irreversible-cipher Tz4m Qp8s\nswitch# password manager user-name a plaintext b c\n")),
+        Kind(name: "found accounts, digit tokens, split names", make: repeated("|     ana: Xq2mLp7vRk4t - Valid credentials a:b - Valid credentials\nSuper user authentication token: 83051729466019 a token: 1\nDBPasswor d=Tm4BaQC817 a b c d=e isql -v a b c d\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

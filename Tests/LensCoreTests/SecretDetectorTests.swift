@@ -1820,6 +1820,26 @@ struct SecretDetectorTests {
         // its rest ending in `#` as the line's prompt `ana@srx#` does, though it names no one.)
         Case(text: "[edit]\nana@srx# set snmp v3 usm local-engine user backup authentication-sha authentication-password Rk4-W\n8TqmPzLw#",
              kind: .password, value: "8TqmPzLw"),
+        // The twenty-fifth pool's first sets (3049–3053), read with round 100's rules (made-up values):
+        // unixODBC's `isql DSN USER PASSWORD`, a device's password after its encoding's word (Huawei,
+        // ProCurve), Nmap's found account, a bare `key` beside a user's name, a token of digits
+        // (TeamCity's, also wrapped), a name OCR split before its last letter, a `0` read as `@` at
+        // a login token's start, an API's `X-…-Key` header.
+        Case(text: "$ isql -v shop-dsn ana Wq7-Lz2mRk9t\n+---------------------------------------+", kind: .password, value: "Wq7-Lz2mRk9t"),
+        Case(text: "[HUAWEI-aaa] local-user ops password irreversible-cipher Tz4mQp8sLk2w\n[HUAWEI-aaa] local-user ops service-type ssh",
+             kind: .password, value: "Tz4mQp8sLk2w"),
+        Case(text: "switch(config)# password manager user-name ana plaintext Hk3vR9pLm2Qz\nswitch(config)# write memory", kind: .password, value: "Hk3vR9pLm2Qz"),
+        Case(text: "| http-brute:\n|   Accounts:\n|     ana: Xq2mLp7vRk4t - Valid credentials\n|_  Statistics: Performed 88 guesses in 3 seconds",
+             kind: .password, value: "Xq2mLp7vRk4t"),
+        Case(text: "$ cat ~/.kaggle/kaggle.json\n{\"username\":\"ana\", \"key\": \"0d347301ef56e6 4dc3cd6089065c3146\"}", kind: .apiKey, value: "0d347301ef56e6"),
+        Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 8305172946601938475 (use empty username)",
+             kind: .apiKey, value: "8305172946601938475"),
+        Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 83\n05172946601938475 (use empty username)",
+             kind: .apiKey, value: "05172946601938475"),
+        Case(text: "# /etc/zabbix/zabbix_server.conf\nDBUser=ana\nDBPasswor d=Tm4BaQC817", kind: .password, value: "Tm4BaQC817"),
+        Case(text: "$ wandb login @f3c9e1a7b5d2048e6c1f9a3b7d5e2c4a8b6f0d13\nwandb: Appending key for api.wandb.ai to your netrc file", kind: .apiKey,
+             value: "f3c9e1a7b5d2048e6c1f9a3b7d5e2c4a8b6f0d13"),
+        Case(text: "--header 'x-rapidapi-key: 7c2e@f9a1b3d5e8c0a2f4b6d8e1 c3a5b7d9f0e2c4a6b8d1f3e5a7'", kind: .apiKey, value: "f9a1b3d5e8c0a2f4b6d8e1"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -1907,6 +1927,15 @@ struct SecretDetectorTests {
         let cisco = "R1(config)# username admin privilege 15 password 0 Zq8#kLm2pTvW4Qx"
         #expect(SecretDetector().masking(cisco + "\nR1(config)#").text.hasSuffix("[password]\nR1(config)#"))
         #expect(SecretDetector().masking(cisco + "\nR1#").text.hasSuffix("[password]\nR1#"))
+    }
+
+    /// A name quoted with its value ends it at the closing quote: the quote and the command's
+    /// next arguments stay (`-H 'X-Auth-Token: …' https://…`).
+    @Test func theArgumentsAfterAQuotedSettingStay() {
+        let masked = SecretDetector().masking("$ curl -H 'X-Auth-Token: Qx7mLzRtVkWpNcBdHsFg2' https://api.acme.io/v1/servers")
+        #expect(masked.text == "$ curl -H 'X-Auth-Token: [api key]' https://api.acme.io/v1/servers", "masked as \(masked.text)")
+        let environment = SecretDetector().masking("$ docker run -e \"DB_PASSWORD=Rk7#mQz2Lw\" -p 5432:5432 postgres:16")
+        #expect(environment.text == "$ docker run -e \"DB_PASSWORD=[password]\" -p 5432:5432 postgres:16", "masked as \(environment.text)")
     }
 
     /// The next row of a list of keys is no wrapped rest of the row above: each key is masked
@@ -2588,6 +2617,18 @@ struct SecretDetectorTests {
         // (3007's false alarm, unseen with the ninety-eighth round's rules: bullets read as thin
         // letters and digits.)
         "Pre-Shared Key: eisielsiole[lsel+]s1s9eie)",
+        // (The twenty-fifth pool's first false alarms: where a tool reads the value from, OpenSSL's
+        // `-pbkdf2` option, a member of an object in code, FreeSWITCH's preprocessor variable; a
+        // host's name under a vault's `db-host` is a member path's shape too. A token's page of
+        // digits stays.)
+        "$ openssl enc -aes-256-cbc -pbkdf2 -pass file:/run/secrets/backup -in backup.tar -out backup.tar.enc",
+        "$ openssl enc -aes-256-cbc -pass env:BACKUP_PASS -in backup.tar -out backup.tar.enc",
+        "$ virt-customize -a debian-12.qcow2 --root-password file:/run/secrets/root --hostname web-01",
+        "$ vault write auth/userpass/users/ops password=@/run/secrets/ops policies=admin",
+        "  auth: { user: process.env.SMTP_USER, pass: process.env.SMTP_PASS }",
+        "    <param name=\"password\" value=\"$${default_password}\"/>",
+        "$ az keyvault secret show --vault-name acme-kv --name db-host --query value -o tsv\ndb01.acme.io",
+        "next_page_token: 12345678901234567890",
         // (A line that starts with a word's case stays, a plural of capitals too: `URLs`, `HTTPs`.)
         "$ pass show web/acme\nURLs 2 saved",
         "$ pass show web/acme\nHTTPs 443",
