@@ -865,8 +865,9 @@ extension SecretScan {
     static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
     /// A user's field before `index` on its line, in an object or a list of settings
-    /// (`{"username":"ana",`, `user: ana,`, `login=ana;`): 300 bytes back at most.
-    static let userField = TextMatcher(#"(?i)(?:^|[\s{,;])["']?(?:user(?:name)?|login)["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{1,64}["']?[ \t]*[,;][ \t]*["']?$"#)
+    /// (`{"username":"ana",`, `user: ana,`, `login=ana;`): 300 bytes back at most. (OCR may read
+    /// the colon as a semicolon: `{"username"; "root",`.)
+    static let userField = TextMatcher(#"(?i)(?:^|[\s{,;])["']?(?:user(?:name)?|login)["']?[ \t]*[:=;][ \t]*["']?[^\s"',;]{1,64}["']?[ \t]*[,;][ \t]*["']?$"#)
 
     func userFieldBefore(_ index: Int) -> Bool {
         var end = index

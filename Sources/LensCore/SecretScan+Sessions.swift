@@ -278,6 +278,10 @@ extension SecretScan {
         // (CouchDB keeps its admins' passwords as `-pbkdf2-HASH,SALT,ITERATIONS`.)
         guard utf8[lineStart..<secret.end].contains(0x24) || utf8[lineStart..<secret.end].contains(0x7B)
                 || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) || Self.holds(lowered[lineStart..<secret.end], Array("-pbkdf2-".utf8)) else { return false }
+        // (What the rule found may be the hash alone after a label and spaces, with OCR's spaces
+        // inside it: HAProxy's `user ops password $6$…$HFI/Z1 QUUVT/…`.)
+        if !utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),
+           Self.squeezedStoredHash.firstMatch(in: slice(secret.start, secret.end).filter { $0 != " " && $0 != "\t" }) != nil { return true }
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil
