@@ -289,7 +289,8 @@ struct SecretScan {
 
     /// A member of an object in code, three names or more joined by dots, the first in small
     /// letters (`process.env.SMTP_PASS`, `config.smtp.pass`, `this.settings.apiKey`), maybe before
-    /// the list's `,` or the object's `}`: as no chosen password is.
+    /// the list's `,` or the object's `}`: as no chosen password is. (A host's name has the shape
+    /// too, `db01.acme.io` under `az keyvault secret show --name db-host`: no password either.)
     static let memberPath = TextMatcher(#"^[a-z_$][A-Za-z0-9_$]{0,63}(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,63}){2,8}[,;}]?$"#)
 
     /// A source a tool reads a secret from (``isPlaceholder(_:)``): `file:` and a file's name,
