@@ -51,6 +51,15 @@ extension SecretScan {
             let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
                 && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             if windowsPassword, !userBefore { return nil }
+            // (After `-u NAME -p`, a piece of one `-` and 8+ machine-made characters with letters and
+            // digits is the password, which a flag's parser takes as the option's value, not a
+            // flag no tool has: `podman login -u ci -p -fifpuje2dHYJ9`; `-p -e "…"`, `-p -h db-03` stay.)
+            if userBefore, !windows, match.end + 1 < utf8.count, utf8[match.end] == 0x2D, utf8[match.end + 1] != 0x2D,
+               let dashed = piece(from: match.end, maximumSpaces: 0), dashed.end - dashed.start >= 9, isMachineMade(dashed.start + 1, dashed.end),
+               case let rest = utf8[(dashed.start + 1)..<dashed.end], rest.contains(where: { (0x30...0x39).contains($0) }), rest.contains(where: Self.isLetter),
+               !rest.contains(0x3D), Self.isPasswordValue(slice(dashed.start, dashed.end), quoted: false) {
+                return secret(.password, nil, dashed.start, dashed.end)
+            }
             guard let (valueStart, end, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
             var start = valueStart
             // (OCR may put a space after the opening quote, or read a `_` that starts the value as

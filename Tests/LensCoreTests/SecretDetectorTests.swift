@@ -1834,6 +1834,8 @@ struct SecretDetectorTests {
         Case(text: "$ cat ~/.kaggle/kaggle.json\n{\"username\":\"ana\", \"key\": \"0d347301ef56e6 4dc3cd6089065c3146\"}", kind: .apiKey, value: "0d347301ef56e6"),
         // (3057, unseen with round 101's rules: the user's colon read as a semicolon.)
         Case(text: "$ cat ~/.kaggle/kaggle. json\n{\"username\"; \"ana\", \"key\": \"df510d04786ff1e08f6F0e24832d80d6\"}", kind: .apiKey, value: "df510d04786ff1e0"),
+        // (3055, unseen with round 101's rules: a password that starts with `-` after `-u NAME -p`.)
+        Case(text: "$ podman login -u ci -p -kwr_7nQZT quay.io\nLogin Succeeded!", kind: .password, value: "kwr_7nQZT"),
         Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 8305172946601938475 (use empty username)",
              kind: .apiKey, value: "8305172946601938475"),
         Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 83\n05172946601938475 (use empty username)",
@@ -2631,6 +2633,9 @@ struct SecretDetectorTests {
         "    <param name=\"password\" value=\"$${default_password}\"/>",
         "$ az keyvault secret show --vault-name acme-kv --name db-host --query value -o tsv\ndb01.acme.io",
         "next_page_token: 12345678901234567890",
+        // (After `-u NAME -p`, a flag and its value stay: `-p` asks for the password.)
+        "$ mysql -u root -p -h db-primary-03 shop",
+        "$ mysql -u root -p -e \"select 1\"",
         // (HAProxy's hashed password, OCR's spaces inside it: 3055's false alarm, unseen with round 101's rules.)
         "userlist admins\nuser ops password $6$FoUevleidkgPbqHz$03ugbwWC.4IGPbDD1mUZdZCveT QGG7YvHtil8Rp9O9UL 7dOLjlcZhqgRQ2LshDD7JYbVSjGpf8xX2clprlgSMOR4",
         // (A line that starts with a word's case stays, a plural of capitals too: `URLs`, `HTTPs`.)
