@@ -438,7 +438,8 @@ extension SecretScan {
     /// `password simple …` in a `local-user` view, HPE ProCurve's and Aruba switches' `password
     /// manager|operator [user-name NAME] plaintext …`; at the line's start or after the device's
     /// prompt (`[HUAWEI-aaa]`, `switch(config)#`). The value runs to the line's end (OCR may split it once).
-    static let encodedAccountPassword = TextMatcher(#"(?im)(?:^[ \t]*|[\]>#][ \t]*)(?:local-user[ \t]+\S{1,64}[ \t]+)?password[ \t]+(?:(?:manager|operator)(?:[ \t]+user-name[ \t]+\S{1,64})?[ \t]+)?(?:irreversible-cipher|cipher|simple|plaintext)[ \t]+(?=\S)"#)
+    /// (OCR may read a `_` of the user's name as a space: `local-user svc sync password …`.)
+    static let encodedAccountPassword = TextMatcher(#"(?im)(?:^[ \t]*|[\]>#][ \t]*)(?:local-user[ \t]+\S{1,64}(?:[ \t]\S{1,32})?[ \t]+)?password[ \t]+(?:(?:manager|operator)(?:[ \t]+user-name[ \t]+\S{1,64})?[ \t]+)?(?:irreversible-cipher|cipher|simple|plaintext)[ \t]+(?=\S)"#)
 
     /// A line of NTP's symmetric keys file (ntpd's `ntp.keys`, chrony's `chrony.keys`): a key's id,
     /// its type, the key (ASCII, or hexadecimal, chrony's maybe after `HEX:`), `1 SHA1 8788f3…`,

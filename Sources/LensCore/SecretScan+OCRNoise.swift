@@ -866,8 +866,8 @@ extension SecretScan {
 
     /// A user's field before `index` on its line, in an object or a list of settings
     /// (`{"username":"ana",`, `user: ana,`, `login=ana;`): 300 bytes back at most. (OCR may read
-    /// the colon as a semicolon: `{"username"; "root",`.)
-    static let userField = TextMatcher(#"(?i)(?:^|[\s{,;])["']?(?:user(?:name)?|login)["']?[ \t]*[:=;][ \t]*["']?[^\s"',;]{1,64}["']?[ \t]*[,;][ \t]*["']?$"#)
+    /// the colon as a semicolon, a quote as a curly one: `{"username"; "root",`, `"username”:`.)
+    static let userField = TextMatcher(#"(?i)(?:^|[\s{,;])["'“”‘’]?(?:user(?:name)?|login)["'“”‘’]?[ \t]*[:=;][ \t]*["'“”‘’]?[^\s"'“”‘’,;]{1,64}["'“”‘’]?[ \t]*[,;][ \t]*["'“”‘’]?$"#)
 
     func userFieldBefore(_ index: Int) -> Bool {
         var end = index

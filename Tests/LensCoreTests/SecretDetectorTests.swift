@@ -1836,6 +1836,11 @@ struct SecretDetectorTests {
         Case(text: "$ cat ~/.kaggle/kaggle. json\n{\"username\"; \"ana\", \"key\": \"df510d04786ff1e08f6F0e24832d80d6\"}", kind: .apiKey, value: "df510d04786ff1e0"),
         // (3055, unseen with round 101's rules: a password that starts with `-` after `-u NAME -p`.)
         Case(text: "$ podman login -u ci -p -kwr_7nQZT quay.io\nLogin Succeeded!", kind: .password, value: "kwr_7nQZT"),
+        // (3061, 3063, unseen with round 103's rules: a curly quote after the user's name; a `_` of
+        // a device user's name read as a space.)
+        Case(text: "$ cat ~/.kaggle/kaggle. json\n{\"username\u{201D}: \"ci\", \"key\": \"df510d04786ff1e08f6F0e24832d80d6\" }", kind: .apiKey, value: "df510d04786ff1e0"),
+        Case(text: "[HUAWEI-aaa] local-user svc sync password irreversible-cipher RmEWqWa-7-x\n[HUAWEI-aaa] local-user svc_ sync service-type ssh",
+             kind: .password, value: "RmEWqWa-7-x"),
         Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 8305172946601938475 (use empty username)",
              kind: .apiKey, value: "8305172946601938475"),
         Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token: 83\n05172946601938475 (use empty username)",
