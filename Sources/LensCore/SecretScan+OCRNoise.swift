@@ -597,9 +597,7 @@ extension SecretScan {
             // takes no piece after it. (A quote inside the value, with more of it after, closes nothing.)
             var closedByQuote = false
             if !quoted, match.start > 0, case let quote = utf8[match.start - 1], quote == 0x27 || quote == 0x22,
-               let close = utf8[start..<min(utf8.count, start + 512)].firstIndex(where: { byte in
-                   Self.isLineBreak(byte) || byte == quote }).flatMap({ index in
-                   utf8[index] == quote ? index : nil }),
+               let close = utf8[start..<min(utf8.count, start + 512)].firstIndex(where: { $0 == quote || Self.isLineBreak($0) }), utf8[close] == quote,
                close + 1 == utf8.count || Self.isSpace(utf8[close + 1]) || Self.isLineBreak(utf8[close + 1]) || ",;)]}".utf8.contains(utf8[close + 1]) {
                 end = min(end, close)
                 closedByQuote = true
@@ -956,7 +954,7 @@ extension SecretScan {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
             let end = valueEnd(from: match.end)
             let value = squeezed(start, end)
-            if Self.optionsStartingWithP.contains(slice(start - 2, max(start, min(end, match.end))).lowercased()) { continue }
+            if Self.optionsStartingWithP.contains(match.text.lowercased()) { continue }
             // After `-p-`, the rest decides: `-p-kInjX79TB6` is a password, `-p-verbose` no flag's value.
             let made = startsMachineMade(start, end) || (utf8[start] == 0x2D && startsMachineMade(start + 1, end))
             guard value.count >= 4, !value.allSatisfy({ $0.isASCIIDigit || $0 == ":" }), Self.isPasswordValue(value, quoted: false),
