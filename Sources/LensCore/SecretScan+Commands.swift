@@ -359,10 +359,11 @@ extension SecretScan {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
-                // (Or a scrap of one or two letters or digits between them: `…tTHbmA fdWhXZWBA5 j F8`.)
+                // (Or a scrap of one or two letters or digits between them: `…tTHbmA fdWhXZWBA5 j F8`;
+                // of three ending the line, its digits read as letters: `…bb00d78f 26b64dbf fle`.)
                 if let rest = piecesToLineEnd(from: token.end, atMost: 4, maximumSpaces: 1), let last = rest.last,
                    case let joined = squeezed(token.start, last.end), joined.count <= 128,
-                   rest.allSatisfy({ utf8[$0.start] != 0x2D && (isMachineMade($0.start, $0.end) || $0.end - $0.start <= 2 && utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric)) })
+                   rest.allSatisfy({ utf8[$0.start] != 0x2D && (isMachineMade($0.start, $0.end) || $0.end - $0.start <= ($0.end == last.end ? 3 : 2) && utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric)) })
                     && rest.contains(where: { isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: joined) != nil {
                     token.end = last.end
                 }

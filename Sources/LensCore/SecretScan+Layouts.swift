@@ -592,3 +592,35 @@ extension SecretScan {
         return found
     }
 }
+
+extension SecretScan {
+    // MARK: - Names a terminal wrapped
+
+    /// A line that starts with the rest of a name the terminal wrapped at the screen's edge: one
+    /// to three small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`).
+    static let wrappedNameRest = TextMatcher(#"(?m)^([a-z]{1,3})[:=][ \t]*(?=\S)"#)
+
+    /// Values after a name the terminal wrapped: the last word of a wide line (``endsAWideLine(_:)``)
+    /// and the letters that start the next name a secret together, and neither does alone. A
+    /// wrapped name says less than a whole one: the value must look like a secret on its own, or
+    /// be a token of 16 to 64 digits after a name that ends in `token` (TeamCity's).
+    func valuesAfterWrappedNames() -> [Secret] {
+        guard mentions("\n") else { return [] }
+        var found: [Secret] = []
+        for match in Self.wrappedNameRest.matches(in: text) {
+            let lineBreak = match.start - 1
+            guard lineBreak > 0, let rest = match[1], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]) else { continue }
+            // (The name's head: its letters, digits, `_`, `.` and `-` before the line's end, 64 bytes at most.)
+            var headStart = lineBreak
+            while headStart > 0, lineBreak - headStart < 64, Self.isAlphanumeric(utf8[headStart - 1]) || "_.-".utf8.contains(utf8[headStart - 1]) { headStart -= 1 }
+            let head = slice(headStart, lineBreak), name = head + rest
+            guard Self.secretName(head) == nil, Self.secretName(rest) == nil, let kind = Self.secretName(name),
+                  let (start, end, quoted) = value(after: match.end), end > start else { continue }
+            let value = squeezed(start, end)
+            let digitToken = kind == .apiKey && name.lowercased().hasSuffix("token") && (16...64).contains(value.count) && value.allSatisfy(\.isASCIIDigit)
+            guard digitToken || Self.isPasswordValue(value, quoted: quoted) && Self.looksLikeSecretOnItsOwn(value) else { continue }
+            found.append(secret(kind, nil, start, end))
+        }
+        return found
+    }
+}

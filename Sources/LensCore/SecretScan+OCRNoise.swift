@@ -242,10 +242,13 @@ extension SecretScan {
         if quote > 0 {
             // At most a kilobyte: a line of many labels costs linear time, not quadratic.
             // OCR may read one quote as two of different kinds (`="'j sHcd…"`): the value starts
-            // after both. The same quote twice is an empty value (`password = '', domain = ''`).
+            // after both, also when OCR put a space between them (`=‘ "SOL gtw…';`). The same quote
+            // twice is an empty value (`password = '', domain = ''`).
             var start = i + quote
-            if start < utf8.count, case let more = quoteLength(at: start), more > 0, !utf8[start..<start + more].elementsEqual(utf8[i..<i + quote]) {
-                start += more
+            let gap = start < utf8.count && Self.isSpace(utf8[start]) ? 1 : 0
+            if start + gap < utf8.count, case let more = quoteLength(at: start + gap), more > 0, !utf8[start + gap..<start + gap + more].elementsEqual(utf8[i..<i + quote]),
+               gap == 0 || start + gap + more < utf8.count && !Self.isSpace(utf8[start + gap + more]) && !Self.isLineBreak(utf8[start + gap + more]) {
+                start += gap + more
             }
             let limit = min(utf8.count, start + 1024)
             var end = start
@@ -344,7 +347,7 @@ extension SecretScan {
     /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
     /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`) or `:` (JSON's and a Python
     /// dict's `"AtRestEncryptKey": "…"`), a PHP variable assigned
-    /// (`$wgSecretKey = "…"`); OCR
+    /// (`$wgSecretKey = "…"`, and an object's member, `$CFG->dbpass = '…'`, whose `>` OCR dropped); OCR
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
@@ -352,7 +355,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).

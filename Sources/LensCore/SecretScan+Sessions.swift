@@ -264,7 +264,7 @@ extension SecretScan {
     /// (And a SCRAM verifier whose salt OCR split: `"SCRAM-SHA-256$4096 : OStwKqpfVFSJj 1hgvT1RtPw=$ewrF…`.)
     /// (A whole hash may start its line, as `openssl passwd` prints it, however OCR split it:
     /// `$6$hInQ…$hqEU…a@L 8Lone…hd1Q. CuJKI .01428Qv…`.)
-    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|[:='"‘’“”][$S][156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
+    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|(?:^\$|[:='"‘’“”][$S])[156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
@@ -282,11 +282,32 @@ extension SecretScan {
         // inside it: HAProxy's `user ops password $6$…$HFI/Z1 QUUVT/…`.)
         if !utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),
            Self.squeezedStoredHash.firstMatch(in: slice(secret.start, secret.end).filter { $0 != " " && $0 != "\t" }) != nil { return true }
+        // (Or a crypt hash the terminal wrapped, which the rule joined: its length says it is one
+        // hash, and not a hash with a password from the next line.)
+        if Self.isCryptHashOfItsLength(slice(secret.start, secret.end).filter { !$0.isWhitespace }) { return true }
         return slice(lineStart, secret.end).split(whereSeparator: \.isNewline).allSatisfy { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return Self.storedHash.firstMatch(in: trimmed) != nil || Self.ciscoHashedSecret.firstMatch(in: trimmed) != nil
                 || Self.squeezedStoredHash.firstMatch(in: trimmed.filter { $0 != " " && $0 != "\t" }) != nil
         }
+    }
+
+    /// Whether a value is one crypt(3) hash whose hash has its scheme's length (MD5-crypt's and
+    /// Apache's 22 characters, SHA-256-crypt's 43, SHA-512-crypt's 86, bcrypt's 53 with its salt),
+    /// give or take the two characters OCR may drop or add.
+    static func isCryptHashOfItsLength(_ value: String) -> Bool {
+        let parts = value.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, (1...16).contains(parts[2].count),
+              parts[3].allSatisfy({ $0 == "." || $0 == "/" || $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
+        let length: Int
+        switch parts[1] {
+        case "1", "apr1": length = 22
+        case "5": length = 43
+        case "6": length = 86
+        case "2a", "2b", "2y": guard parts[2].count == 2, parts[2].allSatisfy(\.isNumber) else { return false }; length = 53
+        default: return false
+        }
+        return abs(parts[3].count - length) <= 2
     }
 
     // MARK: - Encrypted values are no secrets

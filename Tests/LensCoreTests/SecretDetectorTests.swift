@@ -1849,6 +1849,14 @@ struct SecretDetectorTests {
         Case(text: "$ wandb login @f3c9e1a7b5d2048e6c1f9a3b7d5e2c4a8b6f0d13\nwandb: Appending key for api.wandb.ai to your netrc file", kind: .apiKey,
              value: "f3c9e1a7b5d2048e6c1f9a3b7d5e2c4a8b6f0d13"),
         Case(text: "--header 'x-rapidapi-key: 7c2e@f9a1b3d5e8c0a2f4b6d8e1 c3a5b7d9f0e2c4a6b8d1f3e5a7'", kind: .apiKey, value: "f9a1b3d5e8c0a2f4b6d8e1"),
+        // (3057, 3063, unseen with round 103's rules: one quote read as two with a space between,
+        // and the `>` of PHP's `->` dropped; a login token's last piece read as letters.)
+        Case(text: "// config.php\n$CFG—dbuser = 'ops';\n$CFG-dbpass =‘ \"Kq7 ptw+4yDXSTL';", kind: .password, value: "Kq7 ptw+4yDXSTL"),
+        Case(text: "$ wandb login 9e1f77c0a2b34d5e8f60718293a4b5 d7e8f9a0 fle\nwandb: Appending key for api.wandb.ai to your netrc file",
+             kind: .apiKey, value: "9e1f77c0a2b34d5e8f60718293a4b5"),
+        // (3061, 3063 with round 103's rules: the terminal wrapped the name, not the value.)
+        Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 4917305528163024971 (use empty username)",
+             kind: .apiKey, value: "4917305528163024971"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -1945,6 +1953,21 @@ struct SecretDetectorTests {
         #expect(masked.text == "$ curl -H 'X-Auth-Token: [api key]' https://api.acme.io/v1/servers", "masked as \(masked.text)")
         let environment = SecretDetector().masking("$ docker run -e \"DB_PASSWORD=Rk7#mQz2Lw\" -p 5432:5432 postgres:16")
         #expect(environment.text == "$ docker run -e \"DB_PASSWORD=[password]\" -p 5432:5432 postgres:16", "masked as \(environment.text)")
+    }
+
+    /// A crypt hash the terminal wrapped is one hash when its pieces make its scheme's length;
+    /// longer, the next line holds something else (a password typed below it).
+    @Test func aWrappedHashIsOneByItsLength() {
+        let hash = "$6$4LwLYg8atHXKvsk2$SvsmYSv3X6/DxNGhPoTxY.WKp1TLHqo9YTbyAhxO25vejjTNIEU0Mkon.v3RlFfKBE\npUxBIJp.8bvsAg4PESSU"
+        let line = "userlist admins\nuser ops password "
+        // (Two characters OCR dropped leave it a hash.)
+        for text in [line + hash, line + hash.dropLast(2)] {
+            #expect(SecretDetector().masking(text).text == text)
+        }
+        // (Longer, or of a scheme whose hash is shorter, it is no hash that the terminal wrapped.)
+        for text in [line + hash + "Rk7mQz2Lw", line + hash.replacingOccurrences(of: "$6$", with: "$5$")] {
+            #expect(SecretDetector().masking(text).text == line + "[password]", "masked as \(SecretDetector().masking(text).text)")
+        }
     }
 
     /// The next row of a list of keys is no wrapped rest of the row above: each key is masked
@@ -2638,11 +2661,18 @@ struct SecretDetectorTests {
         "    <param name=\"password\" value=\"$${default_password}\"/>",
         "$ az keyvault secret show --vault-name acme-kv --name db-host --query value -o tsv\ndb01.acme.io",
         "next_page_token: 12345678901234567890",
+        // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
+        "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
+        "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
         // (After `-u NAME -p`, a flag and its value stay: `-p` asks for the password.)
         "$ mysql -u root -p -h db-primary-03 shop",
         "$ mysql -u root -p -e \"select 1\"",
         // (HAProxy's hashed password, OCR's spaces inside it: 3055's false alarm, unseen with round 101's rules.)
         "userlist admins\nuser ops password $6$FoUevleidkgPbqHz$03ugbwWC.4IGPbDD1mUZdZCveT QGG7YvHtil8Rp9O9UL 7dOLjlcZhqgRQ2LshDD7JYbVSjGpf8xX2clprlgSMOR4",
+        // (The same hash wrapped by the terminal, and with the `$` after its salt lost: 3061's false
+        // alarms, unseen with round 103's rules.)
+        "userlist admins\nuser ops password $6$4LwLYg8atHXKvsk2$SvsmYSv3X6/DxNGhPoTxY.WKp1TLHqo9YTbyAhxO25vejjTNIEU0Mkon.v3RlFfKBE\npUxBIJp.8bvsAg4PESSU",
+        "userlist admins\nuser ops password $6$amuPyvPZgopq6fZriBeelSlO4489w8adrM5wxFjdUAWe1l55jWhT7mxbnid9.2GJ7Om/wHAWTLQdRA8G0Y61PP jbFiM2W98G3TRfj9",
         // (A line that starts with a word's case stays, a plural of capitals too: `URLs`, `HTTPs`.)
         "$ pass show web/acme\nURLs 2 saved",
         "$ pass show web/acme\nHTTPs 443",
