@@ -4772,6 +4772,177 @@ def twenty_fifth_negative_case(rng):
     return ["$ mysqladmin -u root -p status", "Enter password:", "Uptime: 1042731  Threads: 3  Questions: 881721  Slow queries: 0"]
 
 
+def twenty_sixth_secret_case(rng):
+    """The twenty-sixth pool (`--pool twenty-sixth`): written after the twenty-fifth pool's sets had
+    come back clean, before any rule was run on it, from places none of the twenty-five earlier
+    pools has: Go's `smtp.PlainAuth`, Rust's lettre `Credentials::new`, Perl's `DBI->connect`,
+    Paramiko's `connect(…, password=…)`, `.wgetrc`, a CIFS credentials file, `skopeo --dest-creds`,
+    `oras login -p`, `rancher login --token`, Samba's `rpcclient -U 'user%pass'` and `net ads join`,
+    kerbrute's and WPScan's found lines, sqlmap's clear-text password, `kinit` fed on stdin,
+    `kwallet-query -r`, `nmcli --show-secrets`, `slappasswd -s`, Alertmanager's
+    `smtp_auth_password`, Mercurial's `[auth]`, pgBackRest's `repo1-cipher-pass`, duplicity's
+    `PASSPHRASE=`, SAP HANA's `hdbsql -p`, `mongodump --password`, `openconnect --passwd-on-stdin`,
+    `pdbedit` fed by `printf`, Factorio's `game_password`, Flask's `app.secret_key`, Streamlit's
+    `secrets.toml`, Rundeck's `RD_TOKEN`, a Valheim server's `-password`, Contentful's `CFPAT-`,
+    Fly.io's `fo1_`, `glab auth login --token`, Gitea's `tea login add --token`, Jupyter's
+    `c.NotebookApp.token`, `bitcoin.conf`'s `rpcpassword`, `teamviewer passwd`, a Nextcloud app
+    password."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(39)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "")
+    if choice == 0:
+        return "password", ['auth := smtp.PlainAuth("", "' + user + '@acme.io", "' + pw + '", "smtp.acme.io")',
+                            'err := smtp.SendMail("smtp.acme.io:587", auth, from, to, msg)'], [pw]
+    if choice == 1:
+        return "password", [f'let creds = Credentials::new("{user}@acme.io".to_owned(), "{pw}".to_owned());',
+                            'let mailer = SmtpTransport::relay("smtp.acme.io")?.credentials(creds).build();'], [pw]
+    if choice == 2:
+        return "password", [f'my $dbh = DBI->connect("dbi:Pg:dbname=shop;host=db-03", "{user}", "{pw}",', "    { RaiseError => 1, AutoCommit => 0 });"], [pw]
+    if choice == 3:
+        return "password", ["client = paramiko.SSHClient()", "client.set_missing_host_key_policy(paramiko.AutoAddPolicy())",
+                            f'client.connect("{host}", username="{user}", password="{pw}")'], [pw]
+    if choice == 4:
+        return "password", ["$ cat ~/.wgetrc", "user = " + user, f"password = {pw}", "tries = 3"], [pw]
+    if choice == 5:
+        return "password", ["$ sudo cat /etc/samba/creds-fs01", f"username={user}", f"password={pw}", "domain=ACME"], [pw]
+    if choice == 6:
+        return "password", [f"$ skopeo copy --dest-creds {user}:{pw} docker://docker.io/library/nginx:1.27 docker://registry.acme.io/mirror/nginx:1.27",
+                            "Getting image source signatures"], [pw]
+    if choice == 7:
+        return "password", [f"$ oras login registry.acme.io -u {user} -p '{pw}'", "Login Succeeded"], [pw]
+    if choice == 8:
+        v = "token-" + rand(rng, string.ascii_lowercase + string.digits, 5) + ":" + rand(rng, string.ascii_lowercase + string.digits, 54)
+        return "api_key", [f"$ rancher login https://rancher.acme.io/v3 --token {v}", "INFO[0000] Saving config to /home/lena/.rancher/cli2.json"], [v.split(":")[1]]
+    if choice == 9:
+        return "password", [f"$ rpcclient -U '{user}%{pw}' 10.0.8.21", "rpcclient $> enumdomusers"], [pw]
+    if choice == 10:
+        return "password", [f"$ sudo net ads join -U Administrator%{pw}", "Using short domain name -- ACME", "Joined 'WEB-01' to dns domain 'acme.io'"], [pw]
+    if choice == 11:
+        return "password", ["2026/11/20 09:14:02 >  Using KDC(s):", "2026/11/20 09:14:02 >     dc01.acme.io:88",
+                            f"2026/11/20 09:14:03 >  [+] VALID LOGIN:  {user}@acme.io:{pw}", "2026/11/20 09:14:03 >  Done! Tested 1042 logins (1 successes) in 4.2 seconds"], [pw]
+    if choice == 12:
+        return "password", ["[+] Performing password attack on Xmlrpc against 1 user/s", "[SUCCESS] - " + user + " / " + pw,
+                            "[!] Valid Combinations Found:", f" | Username: {user}, Password: {pw}"], [pw]
+    if choice == 13:
+        return "password", ["database management system users password hashes:", f"[*] {user} [1]:",
+                            "    password hash: *" + rand(rng, "0123456789ABCDEF", 40), f"    clear-text password: {pw}"], [pw]
+    if choice == 14:
+        return "password", [f"$ echo '{pw}' | kinit {user}@ACME.IO", f"Password for {user}@ACME.IO:", "$ klist"], [pw]
+    if choice == 15:
+        return "password", ["$ kwallet-query -r git.acme.io -f Passwords kdewallet", pw], [pw]
+    if choice == 16:
+        return "password", ["$ nmcli --show-secrets connection show Home | grep psk", "802-11-wireless-security.psk-flags:      0 (none)",
+                            f"802-11-wireless-security.psk:            {pw}"], [pw]
+    if choice == 17:
+        return "password", [f"$ slappasswd -s '{pw}'", "{SSHA}" + rand(rng, ALNUM + "+/", 32)], [pw]
+    if choice == 18:
+        return "password", ["global:", "  smtp_smarthost: 'smtp.acme.io:587'", f"  smtp_auth_username: '{user}@acme.io'",
+                            f"  smtp_auth_password: '{pw}'", "  smtp_from: 'alerts@acme.io'"], [pw]
+    if choice == 19:
+        return "password", ["$ cat ~/.hgrc", "[auth]", "acme.prefix = hg.acme.io", f"acme.username = {user}", f"acme.password = {pw}"], [pw]
+    if choice == 20:
+        return "password", ["# /etc/pgbackrest/pgbackrest.conf", "[global]", "repo1-cipher-type=aes-256-cbc", f"repo1-cipher-pass={pw}",
+                            "repo1-path=/var/lib/pgbackrest"], [pw]
+    if choice == 21:
+        return "password", [f"$ PASSPHRASE='{pw}' duplicity /home/{user} sftp://backup@nas.home//backups/{user}", "Local and Remote metadata are synchronized, no sync needed."], [pw]
+    if choice == 22:
+        return "password", [f"$ hdbsql -n db-03:30015 -u SYSTEM -p {pw} \"SELECT * FROM DUMMY\"", "DUMMY", "\"X\""], [pw]
+    if choice == 23:
+        return "password", [f"$ mongodump --uri mongodb://db-03:27017 --username {user} --password '{pw}' --db shop",
+                            "2026-11-20T09:14:02.118+0000	writing shop.orders to dump/shop/orders.bson"], [pw]
+    if choice == 24:
+        return "password", [f"$ echo '{pw}' | sudo openconnect --user={user} --passwd-on-stdin vpn.acme.io", "POST https://vpn.acme.io/",
+                            "Connected to 203.0.113.7:443"], [pw]
+    if choice == 25:
+        return "password", [f"$ printf '{pw}\\n{pw}\\n' | sudo pdbedit -a -t -u {user}", f"Unix username:        {user}"], [pw]
+    if choice == 26:
+        return "password", ["$ cat server-settings.json", '  "name": "acme factory",', '  "visibility": { "public": false, "lan": true },',
+                            f'  "game_password": "{pw}",', '  "require_user_verification": true,'], [pw]
+    if choice == 27:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["app = Flask(__name__)", f"app.secret_key = '{v}'", "app.config['SESSION_COOKIE_SECURE'] = True"], [v]
+    if choice == 28:
+        return "password", ["# .streamlit/secrets.toml", "[postgres]", 'host = "db-03"', "port = 5432", f'user = "{user}"', f'password = "{pw}"'], [pw]
+    if choice == 29:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ export RD_TOKEN={v}", "$ rd projects list", "# 3 Projects:", "shop", "billing", "ops"], [v]
+    if choice == 30:
+        return "password", [f'$ ./valheim_server.x86_64 -name "acme" -port 2456 -world "Dedicated" -password "{pw}" -public 0',
+                            "Valheim version: l-0.219.14"], [pw]
+    if choice == 31:
+        v = "CFPAT-" + rand(rng, ALNUM + "-_", 43)
+        return "api_key", [f"$ contentful login --management-token {v}", "Great! Your CMA token is now stored on your system."], [v[6:]]
+    if choice == 32:
+        v = "fo1_" + rand(rng, ALNUM + "-_", 43)
+        return "api_key", [f"export FLY_API_TOKEN={v}", "$ flyctl deploy --remote-only"], [v[4:]]
+    if choice == 33:
+        v = "glpat-" + rand(rng, ALNUM + "-_", 20)
+        return "api_key", [f"$ glab auth login --hostname git.acme.io --token {v}", "✓ Logged in to git.acme.io as " + user], [v[6:]]
+    if choice == 34:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ tea login add --name acme --url https://git.acme.io --token {v}", "Login as " + user + " on https://git.acme.io successful"], [v]
+    if choice == 35:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["# ~/.jupyter/jupyter_notebook_config.py", "c.NotebookApp.ip = '0.0.0.0'", f"c.NotebookApp.token = '{v}'",
+                           "c.NotebookApp.open_browser = False"], [v]
+    if choice == 36:
+        return "password", ["# ~/.bitcoin/bitcoin.conf", "server=1", f"rpcuser={user}", f"rpcpassword={pw}", "rpcallowip=127.0.0.1"], [pw]
+    if choice == 37:
+        return "password", [f"$ sudo teamviewer passwd '{pw}'", "ok"], [pw]
+    v = "-".join(rand(rng, ALNUM, 5) for _ in range(5))
+    return "password", ["Security", "Devices & sessions", "New app password", "Use the credentials below to configure your app or device.",
+                        "Username  " + user, "Password  " + v], [v]
+
+
+def twenty_sixth_negative_case(rng):
+    choice = rng.randrange(22)
+    if choice == 0:
+        return ['auth := smtp.PlainAuth("", os.Getenv("SMTP_USER"), os.Getenv("SMTP_PASS"), "smtp.acme.io")']
+    if choice == 1:
+        return ["client = paramiko.SSHClient()", 'client.connect("10.0.8.21", username="ops", key_filename="/home/ops/.ssh/id_ed25519")']
+    if choice == 2:
+        return ["$ cat ~/.wgetrc", "user = ops", "ask_password = on", "tries = 3"]
+    if choice == 3:
+        return ["$ skopeo copy --dest-authfile /run/containers/auth.json docker://docker.io/library/nginx:1.27 docker://registry.acme.io/mirror/nginx:1.27"]
+    if choice == 4:
+        return ["$ oras login registry.acme.io -u ops --password-stdin < ~/.oras-token", "Login Succeeded"]
+    if choice == 5:
+        return ["2026/11/20 09:14:03 >  [+] VALID USERNAME:  ops@acme.io", "2026/11/20 09:14:03 >  Done! Tested 1042 usernames (1 valid) in 4.2 seconds"]
+    if choice == 6:
+        return ["[+] Performing password attack on Xmlrpc against 1 user/s", "[i] No Valid Passwords Found."]
+    if choice == 7:
+        return ["database management system users password hashes:", "[*] ops [1]:", "    password hash: *" + rand(rng, "0123456789ABCDEF", 40)]
+    if choice == 8:
+        return ["$ kinit -k -t /etc/krb5.keytab HTTP/web-01.acme.io@ACME.IO", "$ klist"]
+    if choice == 9:
+        return ["$ nmcli connection show Home | grep psk", "802-11-wireless-security.psk-flags:      0 (none)", "802-11-wireless-security.psk:            <hidden>"]
+    if choice == 10:
+        return ["$ slappasswd -h {SSHA}", "New password:", "Re-enter new password:", "{SSHA}" + rand(rng, ALNUM + "+/", 32)]
+    if choice == 11:
+        return ["global:", "  smtp_smarthost: 'smtp.acme.io:587'", "  smtp_auth_username: 'alerts@acme.io'",
+                "  smtp_auth_password_file: /etc/alertmanager/smtp_pass"]
+    if choice == 12:
+        return ["$ cat ~/.hgrc", "[auth]", "acme.prefix = hg.acme.io", "acme.username = ops", "acme.schemes = https"]
+    if choice == 13:
+        return ["# /etc/pgbackrest/pgbackrest.conf", "[global]", "repo1-cipher-type=aes-256-cbc", "repo1-path=/var/lib/pgbackrest", "repo1-retention-full=2"]
+    if choice == 14:
+        return ["$ duplicity --encrypt-key 0x" + rand(rng, "0123456789ABCDEF", 16) + " /home/ops sftp://backup@nas.home//backups/ops"]
+    if choice == 15:
+        return ["$ mongodump --uri mongodb://db-03:27017 --username ops --password --db shop", "Enter password for mongo user:"]
+    if choice == 16:
+        return ["$ sudo openconnect --user=ops vpn.acme.io", "POST https://vpn.acme.io/", "Please enter your username and password.", "Password:"]
+    if choice == 17:
+        return ["# ~/.jupyter/jupyter_notebook_config.py", "c.NotebookApp.token = ''", "c.NotebookApp.password_required = True"]
+    if choice == 18:
+        return ["import streamlit as st", 'conn = psycopg.connect(host="db-03", password=st.secrets["postgres"]["password"])']
+    if choice == 19:
+        return ["$ glab auth status", "git.acme.io", "  ✓ Logged in to git.acme.io as ops (/home/ops/.config/glab-cli/config.yml)",
+                "  ✓ Token: **************************"]
+    if choice == 20:
+        return ["# ~/.bitcoin/bitcoin.conf", "server=1", "rpcauth=ops:" + rand(rng, HEX, 32) + "$" + rand(rng, HEX, 64)]
+    return ["Security", "Devices & sessions", "Firefox on Linux   Last activity: 2 minutes ago", "Nextcloud Files (Android)   Last activity: yesterday"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -4791,10 +4962,11 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-second": (twenty_second_secret_case, twenty_second_negative_case),
          "twenty-third": (twenty_third_secret_case, twenty_third_negative_case),
          "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case),
-         "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case)}
+         "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case),
+         "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -4958,7 +5130,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-fifth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-sixth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
