@@ -134,7 +134,8 @@ public struct SecretDetector: Sendable {
         // A test suite's log (two or more result lines, `PASS: …`, `FAIL: …`): what any rule found
         // as a password on a result line is a test's name (`PASS: --gc-sections -r without -e`).
         let isTestLog = scan.mentions("pass:", "pass :") && SecretScan.testResultLine.matches(in: text).count >= 2
-        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret) {
+        for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret)
+            && !scan.isKeyIdentifier(secret) && !scan.isPromptsFirstWord(secret) {
             if isTestLog, secret.kind == .password, scan.isOnATestResultLine(secret) { continue }
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }

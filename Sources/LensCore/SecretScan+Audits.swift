@@ -1,7 +1,7 @@
 import Foundation
 
 // What security tools print and take: a password cracker's results, network scanners' found
-// logins (CrackMapExec's, Nmap's), a dump of Windows' stored secrets, and Impacket's
+// logins (CrackMapExec's, Nmap's, kerbrute's), a dump of Windows' stored secrets, and Impacket's
 // `DOMAIN/user:password@host` targets.
 // On an auditor's or a student's screen, each is a working password.
 extension SecretScan {
@@ -25,8 +25,12 @@ extension SecretScan {
     static let foundLogin = TextMatcher(#"\[\+\][ \t]+[^\s\\]{1,64}\\[^\s:\\]{1,64}: ?([^\s]{1,3} [^\s(]{4,64}(?!\S)|[^\s]{1,128})"#)
     /// Nmap's brute-force scripts' found account (its `brute` library: `http-brute`, `ssh-brute`, …),
     /// `user:password - Valid credentials` under `Accounts:`; group 1 the password. (OCR may read
-    /// the dash as a long one or a tilde, put a space after the colon and split the password once.)
-    static let nmapValidCredentials = TextMatcher(#"(?<=[\s|])[^\s:|]{1,64}: ?(\S{1,128}(?: \S{1,64})?)[ \t]+[\-—–~][ \t]*Valid[ \t]+credentials"#)
+    /// the dash as a long one or a tilde, put a space on either side of the colon and split the password once.)
+    static let nmapValidCredentials = TextMatcher(#"(?<=[\s|])[^\s:|]{1,64} ?: ?(\S{1,128}(?: \S{1,64})?)[ \t]+[\-—–~][ \t]*Valid[ \t]+credentials"#)
+    /// kerbrute's `passwordspray` and `bruteuser` found login: `[+] VALID LOGIN: user@domain:password`;
+    /// group 1 the password, to the line's end. (OCR may put a space beside the colon, and read the
+    /// `@` as a letter, `admindacme.io:…`, or put a space after a dot of the domain: `admin@acme. io:…`.)
+    static let kerbruteValidLogin = TextMatcher(#"(?im)VALID[ \t]+LOGIN[ \t]*:[ \t]*[^\s:]{1,300}(?:(?<=\.) [^\s:]{1,64})? ?: ?(\S(?:[^\n]{0,126}\S)?)[ \t]*$"#)
     /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
     /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`. (OCR
     /// may read a bracket as a parenthesis or a brace, or put one before it: `(*] DefaultPassword`, `({*]`;
@@ -71,6 +75,12 @@ extension SecretScan {
         }
         if mentions("valid credentials") {
             for match in Self.nmapValidCredentials.matches(in: text) {
+                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
+                found.append(password)
+            }
+        }
+        if mentions("valid login") {
+            for match in Self.kerbruteValidLogin.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }

@@ -33,13 +33,15 @@ extension SecretScan {
 
     /// A call's name as OCR may read it: a space inside `::` or one of its colons dropped (`Net:SMTP`), a space beside a `.`, a `.` read as `:`, `,` or `s`
     /// (`Net::SMTPsstart`),
-    /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`).
+    /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`), Perl's
+    /// `->` read as a dash, long or not, maybe without its `>` (`DBI—connect`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
     static func tolerantCallName(_ name: String) -> String {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?:? ?")
+            .replacingOccurrences(of: "\\->", with: "(?:[-—–]>?|→)").replacingOccurrences(of: "->", with: "(?:[-—–]>?|→)")
             .replacingOccurrences(of: "\\.", with: " ?[.:,s]?-? ?")
             .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }
@@ -200,10 +202,13 @@ extension SecretScan {
             return (start + opening, end)
         }
         guard end < argument.end, end > start + opening else { return nil }
+        // (A conversion's `_` OCR may read as a space, which is squeezed out: `.to owned()`.)
         func isLiteralsEnd(_ rest: String) -> Bool {
-            rest.isEmpty || rest == ")" || rest.hasPrefix(".toCharArray()") || rest.hasPrefix(".to_string()") || rest.hasPrefix(".into()")
+            let bare = rest.filter { $0 != "_" }
+            return bare.isEmpty || bare == ")" || [".toCharArray()", ".tostring()", ".toowned()", ".into()"].contains(where: bare.hasPrefix)
         }
-        guard !isLiteralsEnd(slice(min(argument.end, afterClosingQuotes(end)), argument.end)) else { return (start + opening, end) }
+        // (OCR may space the call: `"…” . to_owned()`.)
+        guard !isLiteralsEnd(squeezed(min(argument.end, afterClosingQuotes(end)), argument.end)) else { return (start + opening, end) }
         // A quote OCR read for a symbol of the value (`'f-2GIDYZnydW'!8'`: its `^`): the literal
         // runs to the argument's last quote when only its end follows that one.
         var last = argument.end

@@ -188,6 +188,14 @@ extension SecretScan {
                     found.append(secret(.password, nil, glyph, valueEnd(from: stop)))
                     continue
                 }
+                // (The `%` ties the password to the user: OCR may split it after a symbol, its rest
+                // machine-made to the line's end: `Administrator%Mmu! hycb67H-hZXN`.)
+                if let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), pieces.count == 2, pieces[0].start == match.end,
+                   !Self.isAlphanumeric(utf8[pieces[0].end - 1]), isMachineMade(pieces[1].start, pieces[1].end),
+                   let password = password(pieces[0].start, pieces[1].end, quoted: true) {
+                    found.append(password)
+                    continue
+                }
                 add(after: match.end, dashStartsIt: true)
             }
         }
@@ -360,11 +368,13 @@ extension SecretScan {
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
                 // (Or a scrap of one or two letters or digits between them: `…tTHbmA fdWhXZWBA5 j F8`;
-                // of three ending the line, its digits read as letters: `…bb00d78f 26b64dbf fle`.)
+                // of three ending the line, its digits read as letters: `…bb00d78f 26b64dbf fle`, also
+                // right after a long token: `…e02a5falf Ort`.)
                 if let rest = piecesToLineEnd(from: token.end, atMost: 4, maximumSpaces: 1), let last = rest.last,
                    case let joined = squeezed(token.start, last.end), joined.count <= 128,
                    rest.allSatisfy({ utf8[$0.start] != 0x2D && (isMachineMade($0.start, $0.end) || $0.end - $0.start <= ($0.end == last.end ? 3 : 2) && utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric)) })
-                    && rest.contains(where: { isMachineMade($0.start, $0.end) }) || Self.noisyUUID.firstMatch(in: joined) != nil {
+                    && (rest.contains(where: { isMachineMade($0.start, $0.end) }) || rest.count == 1 && token.end - token.start >= 16 && isMachineMade(token.start, token.end))
+                    || Self.noisyUUID.firstMatch(in: joined) != nil {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an
@@ -596,9 +606,10 @@ extension SecretScan {
     /// What reads a password or a secret on its standard input: `docker login --password-stdin`,
     /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
     /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
-    /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's).
+    /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's), `kinit` (which
+    /// reads the password from a pipe), Samba's `pdbedit -t` (`--password-from-stdin`).
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault)(?![A-Za-z])|--passphrase-fd"#)
+        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 

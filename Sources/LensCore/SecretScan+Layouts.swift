@@ -597,8 +597,9 @@ extension SecretScan {
     // MARK: - Names a terminal wrapped
 
     /// A line that starts with the rest of a name the terminal wrapped at the screen's edge: one
-    /// to three small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`).
-    static let wrappedNameRest = TextMatcher(#"(?m)^([a-z]{1,3})[:=][ \t]*(?=\S)"#)
+    /// to three small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`;
+    /// OCR may read its first letter twice, the first as a capital: `Nn: 2664…`).
+    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,3})[:=][ \t]*(?=\S)"#)
 
     /// Values after a name the terminal wrapped: the last word of a wide line (``endsAWideLine(_:)``)
     /// and the letters that start the next name a secret together, and neither does alone. A
@@ -609,7 +610,11 @@ extension SecretScan {
         var found: [Secret] = []
         for match in Self.wrappedNameRest.matches(in: text) {
             let lineBreak = match.start - 1
-            guard lineBreak > 0, let rest = match[1], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]) else { continue }
+            guard lineBreak > 0, var rest = match[1], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]) else { continue }
+            if let first = rest.first, first.isUppercase {
+                guard rest.dropFirst().first == Character(first.lowercased()) else { continue }
+                rest.removeFirst()
+            }
             // (The name's head: its letters, digits, `_`, `.` and `-` before the line's end, 64 bytes at most.)
             var headStart = lineBreak
             while headStart > 0, lineBreak - headStart < 64, Self.isAlphanumeric(utf8[headStart - 1]) || "_.-".utf8.contains(utf8[headStart - 1]) { headStart -= 1 }

@@ -243,12 +243,18 @@ extension SecretScan {
             // At most a kilobyte: a line of many labels costs linear time, not quadratic.
             // OCR may read one quote as two of different kinds (`="'j sHcd…"`): the value starts
             // after both, also when OCR put a space between them (`=‘ "SOL gtw…';`). The same quote
-            // twice is an empty value (`password = '', domain = ''`).
+            // twice is an empty value (`password = '', domain = ''`), unless the value goes on
+            // right after them to a quote that closes it on the line (`= ‘‘b8nWpCBj';`).
             var start = i + quote
             let gap = start < utf8.count && Self.isSpace(utf8[start]) ? 1 : 0
             if start + gap < utf8.count, case let more = quoteLength(at: start + gap), more > 0, !utf8[start + gap..<start + gap + more].elementsEqual(utf8[i..<i + quote]),
                gap == 0 || start + gap + more < utf8.count && !Self.isSpace(utf8[start + gap + more]) && !Self.isLineBreak(utf8[start + gap + more]) {
                 start += gap + more
+            } else if gap == 0, start < utf8.count, case let more = quoteLength(at: start), more > 0, start + more < utf8.count,
+                      case let next = utf8[start + more], !Self.isSpace(next), !Self.isLineBreak(next), !",;)]}".utf8.contains(next), quoteLength(at: start + more) == 0 {
+                var close = start + more
+                while close < min(utf8.count, start + 1024), !Self.isLineBreak(utf8[close]), quoteLength(at: close) == 0 { close += 1 }
+                if close < utf8.count, quoteLength(at: close) > 0 { start += more }
             }
             let limit = min(utf8.count, start + 1024)
             var end = start
@@ -290,6 +296,16 @@ extension SecretScan {
             end = valueEnd(from: next.end)
         }
         return (first.start, end, false)
+    }
+
+    /// The value that starts the line after a wide line (``endsAWideLine(_:)``) that ends at `index`
+    /// (maybe after spaces), as when a terminal wrapped the line there; nil otherwise. (A line
+    /// longer than 400 bytes is wider than a terminal: no terminal wrapped it.)
+    func valueStartingTheNextLine(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
+        var i = index
+        while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
+        guard i + 1 < utf8.count, utf8[i] == 0x0A, endsAWideLine(i), i - lineStart(of: i, atMost: 401) <= 400, !Self.isSpace(utf8[i + 1]) else { return nil }
+        return value(after: i + 1)
     }
 
     /// A YAML tag: `!` and letters (`!vault`, `!secret`, `!Ref`, `!FindInMap`) that read as words:
@@ -351,11 +367,11 @@ extension SecretScan {
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
-    /// `=`, `:`, `:=`, `is` or only spaces; or
+    /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces; or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|[:=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -594,7 +610,10 @@ extension SecretScan {
             // (Base64 that holds a label's letters, then its `=` padding, is no name: `…GrnPw==$ZhAP…`,
             // a SCRAM verifier's salt before its keys.)
             if Self.isBase64RatherThanAName(identifier) { continue }
-            guard var (start, end, quoted) = value(after: valueStart), end > start else { continue }
+            // (A terminal may have wrapped the line right after the name and its `:` or `=`: the value
+            // starts the next line, `…Super user authentication token:` / `6642…`.)
+            guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
+                  end > start else { continue }
             // A name quoted with its value (`-H 'x-functions-key: …' -X POST`, `-e "API_KEY=…"`): the
             // value ends at the quote that closes them, on its line (512 bytes on at most), and
             // takes no piece after it. (A quote inside the value, with more of it after, closes nothing.)

@@ -239,8 +239,9 @@ extension SecretScan {
     /// Or a hash in the PHC string format (`$argon2id$v=19$m=…$salt$hash`, `$scrypt$…`, `$pbkdf2-sha256$…`),
     /// maybe after its algorithm's name and a colon, as Jupyter writes it (`'argon2:$argon2id$…`).
     /// Or an LDAP scheme's hash (`userPassword: {SSHA}…`, `{PBKDF2-SHA512}…`, `{ARGON2}…`), or CouchDB's
-    /// (`admin = -pbkdf2-HASH,SALT,10`).
-    static let storedHash = TextMatcher(#"(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[ \t=])-pbkdf2-[0-9a-f]{32,128},[0-9a-f]{16,64},\d{1,7}$|(?:^|[ \t'"=:])"# + scramVerifier)
+    /// (`admin = -pbkdf2-HASH,SALT,10`), or MySQL's native one (`*` and 40 capital hexadecimal
+    /// digits, as `mysql.user` and sqlmap's `password hash:` show it).
+    static let storedHash = TextMatcher(#"(?:^|[ \t'"=:])\*[0-9A-F]{40}$|(?:^|[ \t])(?:\d[ \t]+)?\$(?:"# + cryptIds + #")\$[^\s$]{1,64}\$[^\s$]{8,}$|(?:^|[ \t'"=:])\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[ \t'"=:])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[ \t=])-pbkdf2-[0-9a-f]{32,128},[0-9a-f]{16,64},\d{1,7}$|(?:^|[ \t'"=:])"# + scramVerifier)
 
     /// A SCRAM verifier (RFC 5803, as PostgreSQL and PgBouncer keep one): `SCRAM-SHA-256$`, the
     /// iterations, `:`, the salt, `$`, the stored key, `:`, the server key, each base64 (the server
@@ -261,22 +262,26 @@ extension SecretScan {
     /// as a bar or a glyph, `…ZLJUGS|4ec4…`, as after `$6$`.)
     /// (Or either `$` of `$6$` read as `S` beside it or instead, `"S6S$Lv50jfx3$k.KVPQ…`, when the salt's
     /// `$` stays and 20+ characters of hash follow it. After `$6$`, OCR's glyphs may be in the 40+ characters: `…VLf£8A…`.)
+    /// (An LDAP scheme's hash OCR split may start its line, as `slappasswd` prints it: `{SSHA}EZ1A4c1/Dj LEUr…`;
+    /// MySQL's may hold a digit read as a letter: `0` as `O` or `Q`, `5` as `S`: `*BFFO7F73…`.)
     /// (And a SCRAM verifier whose salt OCR split: `"SCRAM-SHA-256$4096 : OStwKqpfVFSJj 1hgvT1RtPw=$ewrF…`.)
     /// (A whole hash may start its line, as `openssl passwd` prints it, however OCR split it:
     /// `$6$hInQ…$hqEU…a@L 8Lone…hd1Q. CuJKI .01428Qv…`.)
-    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|(?:^\$|[:='"‘’“”][$S])[156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|[:='"‘’“”]\{(?i:"# + ldapSchemes + #")\}\S{8,}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
+    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|(?:^\$|[:='"‘’“”][$S])[156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[:='"‘’“”])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[:='"‘’“”])\*[0-9A-FOQSIlZG]{40}$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).
     func isStoredHash(_ secret: Secret) -> Bool {
         // (A hash is short: two lines of one at most. Bounded: a 30 KB line of labels gives
         // thousands of finds, each looked at here.)
-        guard secret.kind == .apiKey || secret.kind == .password, (20...400).contains(secret.end - secret.start) else { return false }
+        // (An LDAP scheme's may be shorter, cut where OCR split it: `{SSHA}M+P/oMgzr` / `/+BN…`.)
+        guard secret.kind == .apiKey || secret.kind == .password, (20...400).contains(secret.end - secret.start)
+                || (12..<20).contains(secret.end - secret.start) && utf8[secret.start] == 0x7B else { return false }
         // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
         // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
         let lineStart = self.lineStart(of: secret.start, atMost: 200)
         // (CouchDB keeps its admins' passwords as `-pbkdf2-HASH,SALT,ITERATIONS`.)
-        guard utf8[lineStart..<secret.end].contains(0x24) || utf8[lineStart..<secret.end].contains(0x7B)
+        guard utf8[lineStart..<secret.end].contains(0x24) || utf8[lineStart..<secret.end].contains(0x7B) || utf8[secret.start] == 0x2A
                 || Self.holds(lowered[lineStart..<secret.end], Array("secret".utf8)) || Self.holds(lowered[lineStart..<secret.end], Array("-pbkdf2-".utf8)) else { return false }
         // (What the rule found may be the hash alone after a label and spaces, with OCR's spaces
         // inside it: HAProxy's `user ops password $6$…$HFI/Z1 QUUVT/…`.)
@@ -294,10 +299,10 @@ extension SecretScan {
 
     /// Whether a value is one crypt(3) hash whose hash has its scheme's length (MD5-crypt's and
     /// Apache's 22 characters, SHA-256-crypt's 43, SHA-512-crypt's 86, bcrypt's 53 with its salt),
-    /// give or take the two characters OCR may drop or add.
+    /// give or take the two characters OCR may drop or add (its salt of 16 at most, 20 with OCR's).
     static func isCryptHashOfItsLength(_ value: String) -> Bool {
         let parts = value.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0].isEmpty, (1...16).contains(parts[2].count),
+        guard parts.count == 4, parts[0].isEmpty, (1...20).contains(parts[2].count),
               parts[3].allSatisfy({ $0 == "." || $0 == "/" || $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
         let length: Int
         switch parts[1] {
@@ -308,6 +313,36 @@ extension SecretScan {
         default: return false
         }
         return abs(parts[3].count - length) <= 2
+    }
+
+    // MARK: - Prompts are no secrets
+
+    /// The rest of a prompt's line after its first word: small words, then the noun it asks for
+    /// and a colon that ends the line (`Re-enter` / ` new password:`).
+    static let promptRest = TextMatcher(#"^[ \t]+(?:[a-z]+[ \t]+){0,3}(?:password|passphrase|passcode|pin|pwd)[ \t]*:[ \t]*$"#)
+
+    /// Whether what a rule found is a prompt's first word (`Re-enter new password:`, `Retype-new
+    /// password:` under `New password:`): letters and dashes, then the prompt's rest (``promptRest``).
+    func isPromptsFirstWord(_ secret: Secret) -> Bool {
+        guard secret.kind == .password, secret.end - secret.start <= 16,
+              utf8[secret.start..<secret.end].allSatisfy({ Self.isLetter($0) || $0 == 0x2D }) else { return false }
+        var lineEnd = secret.end
+        while lineEnd < utf8.count, lineEnd - secret.end < 80, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
+        return Self.promptRest.firstMatch(in: slice(secret.end, lineEnd)) != nil
+    }
+
+    // MARK: - Key ids are no secrets
+
+    /// A key's id or fingerprint in hexadecimal after `0x`: 8 or 16 digits (OpenPGP's short and long
+    /// ids, `--encrypt-key 0x4C7D28D756D8D73B`) or 40 (a fingerprint, or an Ethereum address). Each
+    /// names a public key; a private key in hexadecimal is 64 digits.
+    /// (OCR may read a `0` as `O` or `Q`, the first as `@`: `OxBCBOCFO8…`, `@xCAAFAQB5…`.)
+    static let keyIdentifier = TextMatcher(#"^[0O@]x(?:[0-9A-Fa-fOQ]{8}|[0-9A-Fa-fOQ]{16}|[0-9A-Fa-fOQ]{40})$"#)
+
+    /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
+    func isKeyIdentifier(_ secret: Secret) -> Bool {
+        guard secret.kind == .apiKey, [10, 18, 42].contains(secret.end - secret.start) else { return false }
+        return Self.keyIdentifier.firstMatch(in: slice(secret.start, secret.end)) != nil
     }
 
     // MARK: - Encrypted values are no secrets
@@ -368,11 +403,14 @@ extension SecretScan {
 
     /// `mkpasswd` and `openssl passwd` print the hash of the password given to them (`mkpasswd -m
     /// sha-512 '…'`, `openssl passwd -6 -salt x '…'`): the hash is no secret, the argument is.
-    static let passwordHashingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:mkpasswd|openssl[ \t]+passwd)(?![A-Za-z0-9_\-])"#)
+    /// OpenLDAP's `slappasswd` takes it after `-s` (`slappasswd -h {SSHA} -s '…'`): the match ends there.
+    static let passwordHashingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:mkpasswd|openssl[ \t]+passwd|slappasswd[^\n]{0,200}?[ \t]-s(?=[ \t]))(?![A-Za-z0-9_\-])"#)
 
     func passwordsGivenToHashing() -> [Secret] {
         guard mentions("mkpasswd", "passwd") else { return [] }
         return Self.passwordHashingCommand.matches(in: text).compactMap { match in
+            // (After `-s`, the next piece is the password.)
+            let afterFlag = match.text.hasSuffix("-s")
             // The quoted argument, or else the last piece before the command ends (`)`, `|`, `;`).
             guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 2) else { return nil }
             var candidate: (start: Int, end: Int)?
@@ -386,6 +424,7 @@ extension SecretScan {
                     break
                 }
                 if first != 0x2D { candidate = piece }
+                if afterFlag { break }
             }
             guard let (start, end) = candidate else { return nil }
             var stop = end

@@ -1857,6 +1857,32 @@ struct SecretDetectorTests {
         // (3061, 3063 with round 103's rules: the terminal wrapped the name, not the value.)
         Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 4917305528163024971 (use empty username)",
              kind: .apiKey, value: "4917305528163024971"),
+        // (Round 106: 3073 and 3075, unseen with round 105's rules: a space before Nmap's colon; the
+        // value wrapped whole to the next line; one quote read twice; a login token's last scrap after
+        // a long piece; a wrapped name's first letter read twice.)
+        Case(text: "| http-brute:\n|   Accounts:\n| ana :Rq7vLm2pXk - Valid credentials", kind: .password, value: "Rq7vLm2pXk"),
+        Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication token:\n5830172946601938475 (use empty username with the token as the password)",
+             kind: .apiKey, value: "5830172946601938475"),
+        Case(text: "// config.php\n$CFG->dbuser = 'ops';\n$CFG->dbpass = ‘‘k7RmWqTz2Lp';", kind: .password, value: "k7RmWqTz2Lp"),
+        Case(text: "$ wandb login 5c2e8a1f9b3d7e6c4a0f2b8d9e1c3a5f7b9d0e2f4a6c Qrt\nwandb: Appending key for api.wandb.ai to your netrc file",
+             kind: .apiKey, value: "5c2e8a1f9b3d7e6c4a0f2b8d9e1c3a5f7b9d0e2f4a6c"),
+        Case(text: "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nNn: 7305528163024971491 (use empty username)",
+             kind: .apiKey, value: "7305528163024971491"),
+        // (The twenty-sixth pool's places, unseen with round 105's rules: Perl's DBI, Rust's lettre
+        // (its `::` no label's colon), kerbrute, `slappasswd -s`, `kinit` and `pdbedit -t` fed by a pipe.)
+        Case(text: "my $dbh = DBI—connect(\"dbi:Pg:dbname=shop;host=db-03\", \"ana\", \"Wz8vKq2mLp\",\n    { RaiseError => 1 });",
+             kind: .password, value: "Wz8vKq2mLp"),
+        Case(text: "let creds = Credentials: :new(\"ana@acme.io”.to_owned(), \"Kr! m7TLq+c_WZS-d”. to_owned());\nlet mailer = SmtpTransport::relay(\"smtp.acme.io”)?.credentials(creds) .build();",
+             kind: .password, value: "m7TLq+c_WZS-d"),
+        Case(text: "2026/11/20 09:14:03 >  [+] VALID LOGIN:  ana@acme.io:Xv4mQz7Lp2", kind: .password, value: "Xv4mQz7Lp2"),
+        Case(text: "$ slappasswd -h {SSHA} -s 'Kp3vRm8QzL'\n{SSHA}c2FsdGVkaGFzaHZhbHVlZm9yYW5h", kind: .password, value: "Kp3vRm8QzL"),
+        Case(text: "$ echo 'Lm4qWz8RtV' | kinit ana@ACME.IO\nPassword for ana@ACME.IO:", kind: .password, value: "Lm4qWz8RtV"),
+        Case(text: "$ printf 'Zr5tKq2WmX\\nZr5tKq2WmX\\n' | sudo pdbedit -a -t -u ana", kind: .password, value: "Zr5tKq2WmX"),
+        // (Round 107: 3083 and 3087, unseen with round 106's rules: a `user%password` split after a
+        // symbol; a space after a dot of kerbrute's domain; Rust's `.to_owned()` with its `_` read as a space.)
+        Case(text: "$ sudo net ads join -U Administrator%Hqz! wzrb58T-mQXL\nUsing short domain name -- ACME", kind: .password, value: "wzrb58T-mQXL"),
+        Case(text: "2026/11/20 09:14:03 > [+] VALID LOGIN: ana@acme. io:Tm7QzKx4Lp", kind: .password, value: "Tm7QzKx4Lp"),
+        Case(text: "let creds = Credentials: :new(\"ana@acme.io\".to owned(), \"Wq4LmRz8Tkp\".to owned());", kind: .password, value: "Wq4LmRz8Tkp"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2661,6 +2687,16 @@ struct SecretDetectorTests {
         "    <param name=\"password\" value=\"$${default_password}\"/>",
         "$ az keyvault secret show --vault-name acme-kv --name db-host --query value -o tsv\ndb01.acme.io",
         "next_page_token: 12345678901234567890",
+        // (Round 106: a prompt under a prompt; hashes as `slappasswd` and sqlmap print them, OCR's
+        // glyphs in them; an OpenPGP key's id; a path's `::`.)
+        "$ slappasswd -h {SSHA}\nNew password:\nRe-enter new password:\n{SSHA}QytBOVUVs fmpCFQ5qY0+dHbWrXhYUhNk",
+        "database management system users password hashes:\n[*] ops [1]:\n    password hash: *BFFO7F7371DA25C38A7E6B37D967CC3142276C7B",
+        "$ duplicity --encrypt-key OxBCBOCFO8D0E5E400 /home/ops sftp://backup@nas.home//backups/ops",
+        "$ gpg --recv-keys 0x4C7D28D756D8D73B",
+        "let mailer = SmtpTransport::relay(\"smtp.acme.io\")?.credentials(creds).build();",
+        // (Round 107: an LDAP hash OCR split short after its scheme; a `5` of MySQL's read as `S`.)
+        "$ slappasswd -h {SSHA}\nNew password:\nRe-enter new password:\n{SSHA}K+Q/pNhzs /+CNzqy4/jLmWpWsbmxyZLP",
+        "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2906CE32843EA23F406AS7C6F71A23151F95CF97",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
