@@ -336,12 +336,13 @@ extension SecretScan {
     /// A key's id or fingerprint in hexadecimal after `0x`: 8 or 16 digits (OpenPGP's short and long
     /// ids, `--encrypt-key 0x4C7D28D756D8D73B`) or 40 (a fingerprint, or an Ethereum address). Each
     /// names a public key; a private key in hexadecimal is 64 digits.
-    /// (OCR may read a `0` as `O` or `Q`, the first as `@`: `OxBCBOCFO8…`, `@xCAAFAQB5…`.)
-    static let keyIdentifier = TextMatcher(#"^[0O@]x(?:[0-9A-Fa-fOQ]{8}|[0-9A-Fa-fOQ]{16}|[0-9A-Fa-fOQ]{40})$"#)
+    /// (OCR may read a `0` as `O`, `Q` or `@`, the first also as `®` or `©`: `OxBCBOCFO8…`,
+    /// `@xA49C3221C2@E93EE`, `©x10D1BO5E…`.)
+    static let keyIdentifier = TextMatcher(#"^[0O@®©]x(?:[0-9A-Fa-fOQ@]{8}|[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40})$"#)
 
     /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {
-        guard secret.kind == .apiKey, [10, 18, 42].contains(secret.end - secret.start) else { return false }
+        guard secret.kind == .apiKey, (10...43).contains(secret.end - secret.start) else { return false }
         return Self.keyIdentifier.firstMatch(in: slice(secret.start, secret.end)) != nil
     }
 

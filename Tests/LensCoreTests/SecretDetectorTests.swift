@@ -2697,6 +2697,9 @@ struct SecretDetectorTests {
         // (Round 107: an LDAP hash OCR split short after its scheme; a `5` of MySQL's read as `S`.)
         "$ slappasswd -h {SSHA}\nNew password:\nRe-enter new password:\n{SSHA}K+Q/pNhzs /+CNzqy4/jLmWpWsbmxyZLP",
         "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2906CE32843EA23F406AS7C6F71A23151F95CF97",
+        // (Round 108: a key's id whose `0`s OCR read as glyphs: 3091, 3093 with round 107's rules.)
+        "$ duplicity --encrypt-key ©x20D1BO5EE893DD86 /home/ops sftp://backup@nas.home//backups/ops",
+        "$ duplicity --encrypt-key @xB49C3221C2@E93EF /home/ops sftp://backup@nas.home//backups/ops",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
