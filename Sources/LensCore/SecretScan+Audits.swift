@@ -67,20 +67,9 @@ extension SecretScan {
                 found.append(wrappedLastLine(of: password, after: match))
             }
         }
-        if mentions("[+]") {
-            for match in Self.foundLogin.matches(in: text) {
-                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
-                found.append(password)
-            }
-        }
-        if mentions("valid credentials") {
-            for match in Self.nmapValidCredentials.matches(in: text) {
-                guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
-                found.append(password)
-            }
-        }
-        if mentions("valid login") {
-            for match in Self.kerbruteValidLogin.matches(in: text) {
+        // A found login's line, the password its group 1: CrackMapExec's, Nmap's, kerbrute's.
+        for (cue, line) in [("[+]", Self.foundLogin), ("valid credentials", Self.nmapValidCredentials), ("valid login", Self.kerbruteValidLogin)] where mentions(cue) {
+            for match in line.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }

@@ -41,7 +41,7 @@ extension SecretScan {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?:? ?")
-            .replacingOccurrences(of: "\\->", with: "(?:[-—–]>?|→)").replacingOccurrences(of: "->", with: "(?:[-—–]>?|→)")
+            .replacingOccurrences(of: "->", with: "(?:[-—–]>?|→)")
             .replacingOccurrences(of: "\\.", with: " ?[.:,s]?-? ?")
             .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }
