@@ -60,11 +60,14 @@ extension SecretScan {
                !rest.contains(0x3D), Self.isPasswordValue(slice(dashed.start, dashed.end), quoted: false) {
                 return secret(.password, nil, dashed.start, dashed.end)
             }
-            guard let (valueStart, end, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
-            var start = valueStart
+            guard let (valueStart, valueStop, quoted) = separateValue(after: match.end, dashStartsIt: windows) else { return nil }
+            var start = valueStart, end = valueStop
             // (OCR may put a space after the opening quote, or read a `_` that starts the value as
-            // one: `-p ' 4cSjpD@05D1Yt'`.)
-            if quoted { while start < end, Self.isSpace(utf8[start]) { start += 1 } }
+            // one: `-p ' 4cSjpD@05D1Yt'`; a space before the quote that closes it is the line's.)
+            if quoted {
+                while start < end, Self.isSpace(utf8[start]) { start += 1 }
+                while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
+            }
             guard let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters. (Unless OCR split the password after a symbol

@@ -23,6 +23,17 @@ extension SecretScan {
         return 0
     }
 
+    /// The kind of the quote at `index` (``quoteLength(at:)``), whatever glyph OCR read for it:
+    /// 1 for a single quote (`'`, `‘`, `’`, `‚`, `‛`), 2 for a double one (`"`, `“`, `”`, `„`, `‟`),
+    /// 3 for a backtick; 0 when there is none.
+    func quoteFamily(at index: Int) -> Int {
+        switch quoteLength(at: index) {
+        case 1: return utf8[index] == 0x27 ? 1 : utf8[index] == 0x22 ? 2 : 3
+        case 3: return utf8[index + 2] <= 0x9B ? 1 : 2
+        default: return 0
+        }
+    }
+
     /// The length of a quote, as ``quoteLength(at:)`` counts one, that ends just before `end`; 0 if none.
     func quoteLength(endingAt end: Int) -> Int {
         if end >= 1, quoteLength(at: end - 1) == 1 { return 1 }
@@ -261,9 +272,14 @@ extension SecretScan {
             while end < limit, !Self.isLineBreak(utf8[end]), quoteLength(at: end) == 0 { end += 1 }
             guard end > start else { return nil }
             // A quote glyph with the value going on right after it (`'m#2dH‘DpL&86e6Bh'`: OCR read a
-            // `^` as one) is inside it when another quote closes it on the line.
+            // `^` as one) is inside it when another quote closes it on the line. Not one of the
+            // opening quote's kind after a space: that closes the value, and the next argument
+            // starts (`-p “Ny99…_En "SELECT * FROM DUMMY”`, the password's `^` read as `“`);
+            // a quote of the other kind is a literal inside (`-a "name=ops password={{ '…' }}"`).
+            let opening = quoteFamily(at: i)
             while end < limit, case let length = quoteLength(at: end), length > 0, end + length < limit,
-                  !Self.isSpace(utf8[end + length]), !Self.isLineBreak(utf8[end + length]), !",;)]}".utf8.contains(utf8[end + length]) {
+                  !Self.isSpace(utf8[end + length]), !Self.isLineBreak(utf8[end + length]), !",;)]}".utf8.contains(utf8[end + length]),
+                  !(Self.isSpace(utf8[end - 1]) && quoteFamily(at: end) == opening) {
                 var next = end + length
                 while next < limit, !Self.isLineBreak(utf8[next]), quoteLength(at: next) == 0 { next += 1 }
                 guard next < limit, quoteLength(at: next) > 0 else { break }
@@ -966,7 +982,9 @@ extension SecretScan {
 
     static let cmdletShape = TextMatcher(#"^(?:Get|Set|New|Remove|ConvertTo|ConvertFrom|Read|Invoke|Import|Export|Add|Start|Stop|Test|Select|Out|Write|Join|Split)-[A-Z][A-Za-z]+$"#)
 
-    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+[\[(].{0,64})$"#)
+    /// (A member path's `[` OCR read as `|` is a subscript still, `st.secrets|"postgres']["password’]`,
+    /// also when the value stops at the quote after it.)
+    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|\|["'‘’“”]).{0,64}|[a-z_]\w*(?:\.[A-Za-z_]\w*)+\|)$"#)
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {
@@ -1161,6 +1179,12 @@ extension SecretScan {
         (["sk.ey", "sk. ey", "sk .ey"], ("Mapbox", #"sk ?\. ?ey[J|}\])]"#, 60, 400, 1)),
         (["pscale"], ("PlanetScale", #"pscale(?: ?_ ?| )(?:pw|tkn|oauth)(?: ?_ ?| )"#, 32, 64, 1)),
         (["prv"], ("BIP32", #"[xtyzuvYZ]prv"#, 40, 110, 1)),
+        // Contentful's personal access tokens: `CFPAT-` and 43 characters of base64url, which OCR
+        // splits before a `-` inside (`CFPAT-8p5r…scr -FeoQg lb LrPm…`): the body's length says
+        // where the key ends, not the piece that starts as an option does.
+        (["cfpat"], ("Contentful", #"CFPAT ?- ?"#, 43, 45, 1)),
+        // Rancher's API tokens: `token-`, a name of five, `:`, and 54 small letters and digits.
+        (["token-", "token -"], ("Rancher", #"token ?- ?[a-z0-9]{5} ?: ?"#, 54, 56, 1)),
         (["dp.", "dp ."], ("Doppler", #"dp ?\. ?(?:st|sa|ct|pt|scim|audit) ?\. ?(?:[a-z0-9_\-]{2,35} ?\. ?)?"#, 40, 46, 1)),
     ]
     /// The shape new providers' keys follow (the clean ``providers``' `token`: `nfp_…`, `rnd_…`,

@@ -1883,6 +1883,14 @@ struct SecretDetectorTests {
         Case(text: "$ sudo net ads join -U Administrator%Hqz! wzrb58T-mQXL\nUsing short domain name -- ACME", kind: .password, value: "wzrb58T-mQXL"),
         Case(text: "2026/11/20 09:14:03 > [+] VALID LOGIN: ana@acme. io:Tm7QzKx4Lp", kind: .password, value: "Tm7QzKx4Lp"),
         Case(text: "let creds = Credentials: :new(\"ana@acme.io\".to owned(), \"Wq4LmRz8Tkp\".to owned());", kind: .password, value: "Wq4LmRz8Tkp"),
+        // (Round 109: last session's open leaks, 3087, 3091, 3093 with round 108's rules: a provider's
+        // token OCR split before a `-` or around a short piece, whose length says where it ends; a
+        // password's first glyph read as an opening quote, before the next argument's quotes.)
+        Case(text: "$ contentful login --management-token CFPAT-7wRk2QmZtLp9Xv -Hs4Nq dB JyU8cF3aKe6TgWo1PiLz5\nGreat! Your CMA token is now stored on your system.",
+             kind: .apiKey, value: "JyU8cF3aKe6TgWo1PiLz5"),
+        Case(text: "$ rancher login https://rancher.acme.io/v3 --token token-k4v8q:pz7m2xw9c4ln8r5tb3hq6vj1 kde Wy9fs2 7gh3q8x1d5nz0c4rm6vb2\nINFO[0000] Saving config to /home/lena/.rancher/cli2.json",
+             kind: .apiKey, value: "7gh3q8x1d5nz0c4rm6vb2"),
+        Case(text: "$ hdbsql -n db-03:30015 -u SYSTEM -p “Qm48Tk3WzR_Lp \"SELECT * FROM DUMMY”", kind: .password, value: "Qm48Tk3WzR_Lp"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2700,6 +2708,10 @@ struct SecretDetectorTests {
         // (Round 108: a key's id whose `0`s OCR read as glyphs: 3091, 3093 with round 107's rules.)
         "$ duplicity --encrypt-key ©x20D1BO5EE893DD86 /home/ops sftp://backup@nas.home//backups/ops",
         "$ duplicity --encrypt-key @xB49C3221C2@E93EF /home/ops sftp://backup@nas.home//backups/ops",
+        // (Round 109: round 108's false alarms, 3097 and 3099: a subscript's `[` read as `|`; a MySQL
+        // hash OCR split, a `0` in it read as `@`.)
+        "import streamlit as st\nconn = psycopg.connect(host=\"db-03\", password=st.secrets|\"postgres'][\"password’])",
+        "database management system users password hashes:\n[*] ops [1]:\n    password hash: *3F1A9C@E7B25D84F6A0C3E9B1 D7F2A5C8E0B4D6F",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
