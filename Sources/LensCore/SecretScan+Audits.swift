@@ -1,7 +1,7 @@
 import Foundation
 
 // What security tools print and take: a password cracker's results, network scanners' found
-// logins (CrackMapExec's, Nmap's, kerbrute's), a dump of Windows' stored secrets, and Impacket's
+// logins (CrackMapExec's, Nmap's, kerbrute's, WPScan's), a dump of Windows' stored secrets, and Impacket's
 // `DOMAIN/user:password@host` targets.
 // On an auditor's or a student's screen, each is a working password.
 extension SecretScan {
@@ -31,6 +31,9 @@ extension SecretScan {
     /// group 1 the password, to the line's end. (OCR may put a space beside the colon, and read the
     /// `@` as a letter, `admindacme.io:…`, or put a space after a dot of the domain: `admin@acme. io:…`.)
     static let kerbruteValidLogin = TextMatcher(#"(?im)VALID[ \t]+LOGIN[ \t]*:[ \t]*[^\s:]{1,300}(?:(?<=\.) [^\s:]{1,64})? ?: ?(\S(?:[^\n]{0,126}\S)?)[ \t]*$"#)
+    /// WPScan's found login after its password attack: `[SUCCESS] - user / password`; group 1 the
+    /// password, to the line's end (OCR may split it: `G YDega9pA`, or read a bracket as another).
+    static let wpscanSuccess = TextMatcher(#"(?m)^[ \t]*[\[({|]SUCCESS[\])}|][ \t]*[\-—–~][ \t]*[^\s/]{1,64}[ \t]*/[ \t]*(\S(?:[^\n]{0,126}\S)?)[ \t]*$"#)
     /// secretsdump's LSA secret that Windows keeps as typed (`[*] DefaultPassword`, a service's
     /// `[*] _SC_…`): the next line is `(Unknown User):password` or `DOMAIN\user:password`. (OCR
     /// may read a bracket as a parenthesis or a brace, or put one before it: `(*] DefaultPassword`, `({*]`;
@@ -67,8 +70,11 @@ extension SecretScan {
                 found.append(wrappedLastLine(of: password, after: match))
             }
         }
-        // A found login's line, the password its group 1: CrackMapExec's, Nmap's, kerbrute's.
-        for (cue, line) in [("[+]", Self.foundLogin), ("valid credentials", Self.nmapValidCredentials), ("valid login", Self.kerbruteValidLogin)] where mentions(cue) {
+        // A found login's line, the password its group 1: CrackMapExec's, Nmap's, kerbrute's; WPScan's
+        // after it says it attacked passwords (a build's `[SUCCESS] - deploy / done` is no login).
+        var foundLoginLines = [("[+]", Self.foundLogin), ("valid credentials", Self.nmapValidCredentials), ("valid login", Self.kerbruteValidLogin)]
+        if mentions("password attack", "valid combinations") { foundLoginLines.append(("success", Self.wpscanSuccess)) }
+        for (cue, line) in foundLoginLines where mentions(cue) {
             for match in line.matches(in: text) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)

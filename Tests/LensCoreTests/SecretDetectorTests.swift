@@ -1891,6 +1891,10 @@ struct SecretDetectorTests {
         Case(text: "$ rancher login https://rancher.acme.io/v3 --token token-k4v8q:pz7m2xw9c4ln8r5tb3hq6vj1 kde Wy9fs2 7gh3q8x1d5nz0c4rm6vb2\nINFO[0000] Saving config to /home/lena/.rancher/cli2.json",
              kind: .apiKey, value: "7gh3q8x1d5nz0c4rm6vb2"),
         Case(text: "$ hdbsql -n db-03:30015 -u SYSTEM -p “Qm48Tk3WzR_Lp \"SELECT * FROM DUMMY”", kind: .password, value: "Qm48Tk3WzR_Lp"),
+        // (Round 110: 3101 and 3103, unseen with round 109's rules: WPScan's found login, which OCR
+        // read otherwise than the same password under it.)
+        Case(text: "[+] Performing password attack on Xmlrpc against 1 user/s\n[SUCCESS] - ana / Tq7 Wm4zKx\n[!] Valid Combinations Found:\n | Username: ana, Password: Tq7_Wm4zKx",
+             kind: .password, value: "Wm4zKx"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2712,6 +2716,11 @@ struct SecretDetectorTests {
         // hash OCR split, a `0` in it read as `@`.)
         "import streamlit as st\nconn = psycopg.connect(host=\"db-03\", password=st.secrets|\"postgres'][\"password’])",
         "database management system users password hashes:\n[*] ops [1]:\n    password hash: *3F1A9C@E7B25D84F6A0C3E9B1 D7F2A5C8E0B4D6F",
+        // (Round 110: 3101's, a glyph of a MySQL hash read as two, a dot after one; a build's line
+        // in WPScan's shape without its password attack.)
+        "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2F7A9C0E1B3D5F7A9CO0E2B4D6F8A0C2E4B6D8F0A",
+        "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2F7A9C0E1B3D5F7A9C0E2B4D6F8A0C2E4B6D8F0A.",
+        "[SUCCESS] - deploy / done",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
