@@ -34,14 +34,14 @@ extension SecretScan {
     /// A call's name as OCR may read it: a space inside `::` or one of its colons dropped (`Net:SMTP`), a space beside a `.`, a `.` read as `:`, `,` or `s`
     /// (`Net::SMTPsstart`),
     /// a stray `-` after it (`WiFi.-begin`), a space for or beside a `_` (`username pw_set`), Perl's
-    /// `->` read as a dash, long or not, maybe without its `>` (`DBI—connect`).
+    /// `->` read as a dash, long or not, maybe without its `>` (`DBI—connect`), or lost (`DBI connect`).
     /// (And a letter as OCR may read it, ``tolerant(_:)`` and a `q` as `g`: `mysgli_connect`; the dot dropped,
     /// `Net::SMTPstart`.)
     static func tolerantCallName(_ name: String) -> String {
         tolerant(name)
             .replacingOccurrences(of: "q", with: "[qg]")
             .replacingOccurrences(of: "::", with: " ?: ?:? ?")
-            .replacingOccurrences(of: "->", with: "(?:[-—–]>?|→)")
+            .replacingOccurrences(of: "->", with: "(?:[-—–]>?|→| ?)")
             .replacingOccurrences(of: "\\.", with: " ?[.:,s]?-? ?")
             .replacingOccurrences(of: "_", with: "(?:_ ?| _?)")
     }

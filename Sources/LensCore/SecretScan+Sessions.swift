@@ -339,7 +339,8 @@ extension SecretScan {
     /// names a public key; a private key in hexadecimal is 64 digits.
     /// (OCR may read a `0` as `O`, `Q` or `@`, the first also as `®` or `©`: `OxBCBOCFO8…`,
     /// `@xA49C3221C2@E93EE`, `©x10D1BO5E…`.)
-    static let keyIdentifier = TextMatcher(#"^[0O@®©]x(?:[0-9A-Fa-fOQ@]{8}|[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40})$"#)
+    /// (OCR may lose the `0` of a long id's or a fingerprint's `0x`: `x90F97C89B2123084`.)
+    static let keyIdentifier = TextMatcher(#"^(?:[0O@®©]x(?:[0-9A-Fa-fOQ@]{8}|[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40})|x(?:[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40}))$"#)
 
     /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {

@@ -1895,6 +1895,10 @@ struct SecretDetectorTests {
         // read otherwise than the same password under it.)
         Case(text: "[+] Performing password attack on Xmlrpc against 1 user/s\n[SUCCESS] - ana / Tq7 Wm4zKx\n[!] Valid Combinations Found:\n | Username: ana, Password: Tq7_Wm4zKx",
              kind: .password, value: "Wm4zKx"),
+        // (Round 111: 3107 and 3111, unseen with round 110's rules: Perl's `->` lost; an Oracle
+        // password's first `0` read as `@`.)
+        Case(text: "my $dbh = DBI connect(\"dbi:Pg:dbname=shop;host=db-03\", \"ana\", \"Rk4mQz8Lp2\",\n{ RaiseError = 1 });", kind: .password, value: "Rk4mQz8Lp2"),
+        Case(text: "$ rman target sys/@Kq7Wm2zR5tLp@ORCL\nRecovery Manager: Release 19.0.0.0.0 - Production", kind: .password, value: "Kq7Wm2zR5tLp"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2721,6 +2725,8 @@ struct SecretDetectorTests {
         "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2F7A9C0E1B3D5F7A9CO0E2B4D6F8A0C2E4B6D8F0A",
         "database management system users password hashes:\n[*] ops [1]:\n    password hash: *2F7A9C0E1B3D5F7A9C0E2B4D6F8A0C2E4B6D8F0A.",
         "[SUCCESS] - deploy / done",
+        // (Round 111: 3109's, a long key id whose `0x` lost its `0`.)
+        "$ duplicity --encrypt-key x7A3C91E4B2D05F86 /home/ops sftp://backup@nas.home//backups/ops",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
