@@ -202,9 +202,11 @@ extension SecretScan {
             return (start + opening, end)
         }
         guard end < argument.end, end > start + opening else { return nil }
-        // (A conversion's `_` OCR may read as a space, which is squeezed out: `.to owned()`.)
+        // (A conversion's `_` OCR may read as a space, which is squeezed out: `.to owned()`; and
+        // its dot as two: `".. to_owned()`.)
         func isLiteralsEnd(_ rest: String) -> Bool {
-            let bare = rest.filter { $0 != "_" }
+            var bare = Substring(rest.filter { $0 != "_" })
+            while bare.hasPrefix("..") { bare = bare.dropFirst() }
             return bare.isEmpty || bare == ")" || [".toCharArray()", ".tostring()", ".toowned()", ".into()"].contains(where: bare.hasPrefix)
         }
         // (OCR may space the call: `"…” . to_owned()`.)

@@ -1899,6 +1899,8 @@ struct SecretDetectorTests {
         // password's first `0` read as `@`.)
         Case(text: "my $dbh = DBI connect(\"dbi:Pg:dbname=shop;host=db-03\", \"ana\", \"Rk4mQz8Lp2\",\n{ RaiseError = 1 });", kind: .password, value: "Rk4mQz8Lp2"),
         Case(text: "$ rman target sys/@Kq7Wm2zR5tLp@ORCL\nRecovery Manager: Release 19.0.0.0.0 - Production", kind: .password, value: "Kq7Wm2zR5tLp"),
+        // (Round 112: 3113, unseen with round 111's rules: the dot of Rust's `.to_owned()` read twice.)
+        Case(text: "let creds = Credentials::new(\"ana@acme.io\".to_owned(), \"Tz8qWm4RkLp2\".. to_owned());", kind: .password, value: "Tz8qWm4RkLp2"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
