@@ -1,8 +1,8 @@
 import Foundation
 
 // What security tools print and take: a password cracker's results, network scanners' found
-// logins (CrackMapExec's, Nmap's, kerbrute's, WPScan's), a dump of Windows' stored secrets, and Impacket's
-// `DOMAIN/user:password@host` targets.
+// logins (CrackMapExec's, Nmap's, kerbrute's, WPScan's), a dump of Windows' stored secrets, and
+// Impacket's `DOMAIN/user:password@host` targets.
 // On an auditor's or a student's screen, each is a working password.
 extension SecretScan {
     /// A cracked hash as `hashcat --show` (and its potfile) prints it: the hash (hexadecimal, or a

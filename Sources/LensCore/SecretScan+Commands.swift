@@ -36,8 +36,7 @@ extension SecretScan {
     /// Oracle's tools take `user/password@database` (`sqlplus scott/tiger@db:1521/ORCL`); the
     /// password ends at the argument's last `@` (a connect identifier holds none; a password may,
     /// or OCR read a `0` of it as one: `sys/j@o&Lq…@ORCL`, also its first, `sys/@rtI…@ORCL`) or the
-    /// argument's end. RMAN names the
-    /// database first: `rman target sys/…@ORCL`.
+    /// argument's end. RMAN names the database first: `rman target sys/…@ORCL`.
     static let oracleLogin = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+(?:-[A-Za-z]+|target|catalog|auxiliary))*[ \t]+(?:userid=)?[A-Za-z0-9_$#]{1,30}[ \t]?/[ \t]?(?=[^\s@/]|@[^\s@/]{1,128}@)"#)
     /// A cloud CLI's flag that takes a secret's value (`aws ssm put-parameter … --value`, `az
     /// keyvault secret set … --value`, `aws secretsmanager … --secret-string`), on a line that
