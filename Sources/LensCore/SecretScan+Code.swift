@@ -281,13 +281,15 @@ extension SecretScan {
 
     /// The length of the opening quote at `index` (0 if none), and of a second that OCR read
     /// beside it (`"“…`, `'‘…`): two quotes alike before a comma, a `)` or a space are an empty
-    /// string's, not one doubled.
+    /// string's, not one doubled; so are two of one kind that OCR curled one of before a comma or
+    /// a `)` (Go's `smtp.PlainAuth(”", …`).
     func openingQuoteLength(at index: Int) -> Int {
         let first = quoteLength(at: index)
         guard first > 0, case let second = quoteLength(at: index + first), second > 0 else { return first }
         let alike = first == second && utf8[index] == utf8[index + first]
         let next = index + first + second
         if alike, next >= utf8.count || [0x2C, 0x29, 0x20, 0x09, 0x0A].contains(utf8[next]) { return first }
+        if quoteFamily(at: index) == quoteFamily(at: index + first), next < utf8.count, [0x2C, 0x29].contains(utf8[next]) { return first }
         return first + second
     }
 

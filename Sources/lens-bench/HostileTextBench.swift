@@ -388,6 +388,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "provider tokens split before dashes, quotes of the next argument", make: repeated("$ contentful login --management-token CFPAT-8p5r -a - b -c token-oy4wx:rg8 a b c -d\n$ hdbsql -u SYSTEM -p “Ny99 \"a \"b \"c “d \"e st.secrets|\"a'] x.y|\n")),
         Kind(name: "found logins after a password attack", make: repeated("[+] Performing password attack on Xmlrpc\n[SUCCESS] - a / b c [SUCCESS] - d / [SUCCESS] - - / / / e\n(SUCCESS] - ops / Tq7 Wm4zKx\n")),
         Kind(name: "Oracle logins with glyphs for zeros, calls whose arrows were lost", make: repeated("$ rman target sys/@rtIle7@ORCL a/@b@c/@d@e sqlplus x/@ @ @\nmy $dbh = DBI connect(\"a\", \"b\", \"c\", DBI connect( DBI connect(\"\n")),
+        Kind(name: "curled empty arguments, doubled dots of conversions", make: repeated("auth := smtp.PlainAuth(”\", \"a\"”, \"Wq7m”, ”\", ”\") ”\",\nlet c = Credentials::new(\"a\".. to_owned(), \"b\".. \"c\"... to_owned()\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

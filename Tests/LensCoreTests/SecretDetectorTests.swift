@@ -1901,6 +1901,9 @@ struct SecretDetectorTests {
         Case(text: "$ rman target sys/@Kq7Wm2zR5tLp@ORCL\nRecovery Manager: Release 19.0.0.0.0 - Production", kind: .password, value: "Kq7Wm2zR5tLp"),
         // (Round 112: 3113, unseen with round 111's rules: the dot of Rust's `.to_owned()` read twice.)
         Case(text: "let creds = Credentials::new(\"ana@acme.io\".to_owned(), \"Tz8qWm4RkLp2\".. to_owned());", kind: .password, value: "Tz8qWm4RkLp2"),
+        // (Round 113: 3113's other, unseen with round 111's rules: Go's empty first argument with one
+        // quote curled, `”"`, read as one opening quote doubled, which shifted the arguments' count.)
+        Case(text: "auth := smtp.PlainAuth(”\", \"ana@acme.io\"”, \"Wq7mTz4RkLp2”, \"smtp.acme.io\")", kind: .password, value: "Wq7mTz4RkLp2"),
     ]
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
