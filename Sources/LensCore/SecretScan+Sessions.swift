@@ -340,7 +340,9 @@ extension SecretScan {
     /// (OCR may read a `0` as `O`, `Q` or `@`, the first also as `®` or `©`: `OxBCBOCFO8…`,
     /// `@xA49C3221C2@E93EE`, `©x10D1BO5E…`.)
     /// (OCR may lose the `0` of a long id's or a fingerprint's `0x`: `x90F97C89B2123084`.)
-    static let keyIdentifier = TextMatcher(#"^(?:[0O@®©]x(?:[0-9A-Fa-fOQ@]{8}|[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40})|x(?:[0-9A-Fa-fOQ@]{16}|[0-9A-Fa-fOQ@]{40}))$"#)
+    static let keyIdentifier = TextMatcher(#"^(?:[0O@®©]x"# + keyIdentifierDigit + #"{8}|[0O@®©]?x(?:"# + keyIdentifierDigit + "{16}|" + keyIdentifierDigit + "{40}))$")
+    /// A hexadecimal digit of a key's id, or a letter OCR reads for its `0`.
+    static let keyIdentifierDigit = "[0-9A-Fa-fOQ@]"
 
     /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {
