@@ -4942,6 +4942,204 @@ def twenty_sixth_negative_case(rng):
         return ["# ~/.bitcoin/bitcoin.conf", "server=1", "rpcauth=ops:" + rand(rng, HEX, 32) + "$" + rand(rng, HEX, 64)]
     return ["Security", "Devices & sessions", "Firefox on Linux   Last activity: 2 minutes ago", "Nextcloud Files (Android)   Last activity: yesterday"]
 
+def twenty_seventh_secret_case(rng):
+    """The twenty-seventh pool (`--pool twenty-seventh`): written after three of the twenty-sixth
+    pool's sets had come back clean, before any rule was run on it, from places none of the
+    twenty-six earlier pools has: a Kubernetes Secret's `stringData`, a NATS URL, ncrack's and
+    `ovftool`'s credentials, `.coveralls.yml`, `az login --service-principal`, Laravel's
+    `MAIL_PASSWORD`, Grafana's `GF_SECURITY_ADMIN_PASSWORD`, Django's `DJANGO_SUPERUSER_PASSWORD`,
+    Drone's `DRONE_RPC_SECRET`, `arangosh --server.password`, an OpenStack `openrc`, `codecov -t`,
+    `pdftk … input_pw`, `encfs --stdinpass`, `passwd --stdin`, a `newusers` batch file, pywinrm's
+    `auth=(…)`, a Remmina file, Guacamole's `user-mapping.xml`, authentik's `.env`, oauth2-proxy's
+    secrets, a GitHub App's `x-access-token:ghs_…` remote, an AWS session token, an Azure blob SAS,
+    OPNsense's `apikey.txt`, `curlftpfs -o user=`, Kustomize's `secretGenerator`, nullmailer's
+    `--pass=`, aerc's `source =`, Pidgin's `accounts.xml`, vdirsyncer, SABnzbd's keys and
+    `sshfs -o password_stdin` and `connmanctl`'s `Passphrase?`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(36)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "")
+    # (In a URL's user part: no `#` or `?` either, which would end it.)
+    url_pw = pw.replace("#", "").replace("?", "")
+    if choice == 0:
+        return "password", ["apiVersion: v1", "kind: Secret", "metadata:", "  name: shop-admin", "type: Opaque", "stringData:",
+                            f"  admin-user: {user}", f"  admin-pass: {pw}"], [pw]
+    if choice == 1:
+        return "password", [f"$ nats --server nats://{user}:{url_pw}@nats.acme.io:4222 sub 'orders.>'",
+                            "09:14:02 Subscribing on orders.>"], [url_pw]
+    if choice == 2:
+        return "password", ["Starting Ncrack 0.7 ( http://ncrack.org ) at 2026-11-20 09:14 UTC", "",
+                            "Discovered credentials for ssh on 10.0.8.21 22/tcp:", f"10.0.8.21 22/tcp ssh: '{user}' '{pw}'", "",
+                            "Ncrack done: 1 service scanned in 93.02 seconds."], [pw]
+    if choice == 3:
+        return "password", [f"$ ovftool vi://{user}:{url_pw}@vcenter.acme.io/DC1/vm/web-01 /backups/web-01.ova",
+                            "Opening VI source: vi://" + user + "@vcenter.acme.io:443/DC1/vm/web-01"], [url_pw]
+    if choice == 4:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ cat .coveralls.yml", "service_name: github-actions", f"repo_token: {v}", "parallel: true"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM, 3) + rng.choice(string.digits) + "Q~" + rand(rng, ALNUM + "_-.~", 34)
+        return "api_key", [f"$ az login --service-principal -u {uuid.UUID(bytes=rng.randbytes(16))} -p '{v}' --tenant {uuid.UUID(bytes=rng.randbytes(16))}",
+                           '    "cloudName": "AzureCloud",'], [v]
+    if choice == 6:
+        return "password", ["MAIL_MAILER=smtp", "MAIL_HOST=smtp.acme.io", "MAIL_PORT=587", f"MAIL_USERNAME={user}@acme.io", f"MAIL_PASSWORD={pw}",
+                            "MAIL_ENCRYPTION=tls"], [pw]
+    if choice == 7:
+        return "password", [f"$ docker run -d -p 3000:3000 --name grafana -e GF_SECURITY_ADMIN_PASSWORD={pw} grafana/grafana-oss:11.3.0",
+                            rand(rng, HEX, 64)], [pw]
+    if choice == 8:
+        return "password", [f"$ DJANGO_SUPERUSER_PASSWORD='{pw}' python manage.py createsuperuser --noinput --username {user} --email {user}@acme.io",
+                            "Superuser created successfully."], [pw]
+    if choice == 9:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["  drone:", "    image: drone/drone:2", "    environment:", "      - DRONE_GITEA_SERVER=https://git.acme.io",
+                           f"      - DRONE_RPC_SECRET={v}", "      - DRONE_SERVER_HOST=drone.acme.io"], [v]
+    if choice == 10:
+        return "password", [f"$ arangosh --server.endpoint tcp://db-03:8529 --server.username root --server.password '{pw}'",
+                            "Connected to ArangoDB 'http+tcp://db-03:8529, version: 3.12.3 [SINGLE, server], database: '_system', username: 'root'"], [pw]
+    if choice == 11:
+        return "password", ["$ cat shop-openrc.sh", "export OS_AUTH_URL=https://keystone.acme.io:5000/v3", f"export OS_USERNAME={user}",
+                            f"export OS_PASSWORD={pw}", "export OS_PROJECT_NAME=shop", "export OS_USER_DOMAIN_NAME=Default"], [pw]
+    if choice == 12:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ ./codecov -t {v} -f coverage.xml", "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4"], [v]
+    if choice == 13:
+        return "password", [f"$ pdftk payslip-2026-11.pdf input_pw {pw} output payslip-open.pdf", "$ ls -l payslip-open.pdf"], [pw]
+    if choice == 14:
+        return "password", [f"$ echo '{pw}' | encfs --stdinpass ~/.crypt ~/crypt", "$ ls ~/crypt", "notes  taxes"], [pw]
+    if choice == 15:
+        return "password", [f"$ echo '{pw}' | sudo passwd --stdin {user}", f"Changing password for user {user}.",
+                            "passwd: all authentication tokens updated successfully."], [pw]
+    if choice == 16:
+        return "password", ["$ cat batch.txt", f"{user}:{url_pw}:1001:1001:Ops:/home/{user}:/bin/bash", "$ sudo newusers batch.txt"], [url_pw]
+    if choice == 17:
+        return "password", ["import winrm", f"s = winrm.Session('{host}', auth=('{user}', '{pw}'))", "r = s.run_cmd('ipconfig', ['/all'])"], [pw]
+    if choice == 18:
+        v = base64.b64encode(rng.randbytes(24)).decode()
+        return "password", ["$ cat ~/.local/share/remmina/group_rdp_web-01.remmina", "[remmina]", "protocol=RDP", f"server={host}",
+                            f"username={user}", f"password={v}", "colordepth=32"], [v]
+    if choice == 19:
+        return "password", ["<user-mapping>", f'    <authorize username="{user}" password="{pw}">', '        <connection name="web-01">',
+                            "            <protocol>rdp</protocol>"], [pw]
+    if choice == 20:
+        return "password", ['<connection name="web-01">', "    <protocol>rdp</protocol>", f'    <param name="hostname">{host}</param>',
+                            f'    <param name="username">{user}</param>', f'    <param name="password">{pw}</param>', "</connection>"], [pw]
+    if choice == 21:
+        v = base64.b64encode(rng.randbytes(60)).decode()
+        return "password", ["$ cat .env", f"PG_PASS={pw}", f"AUTHENTIK_SECRET_KEY={v}", "AUTHENTIK_ERROR_REPORTING__ENABLED=false"], [pw, v]
+    if choice == 22:
+        v = rand(rng, ALNUM, 32)
+        w = base64.urlsafe_b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop",
+                           f"    --client-secret={v} --cookie-secret={w}", "    --email-domain=acme.io --upstream=http://127.0.0.1:8080"], [v, w]
+    if choice == 23:
+        v = "ghs_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ git clone https://x-access-token:{v}@github.com/acme/shop.git", "Cloning into 'shop'..."], [v[4:]]
+    if choice == 24:
+        secret = rand(rng, ALNUM + "+/", 40)
+        token = "IQoJb3JpZ2luX2VjE" + rand(rng, ALNUM + "+/", 200) + "="
+        return "api_key", ["$ cat ~/.aws/credentials", "[shop-admin]", "aws_access_key_id = ASIA" + rand(rng, string.ascii_uppercase + "234567", 16),
+                           f"aws_secret_access_key = {secret}", f"aws_session_token = {token}"], [secret, token[17:]]
+    if choice == 25:
+        sig = base64.b64encode(rng.randbytes(32)).decode().replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+        return "api_key", ["$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db.tar.gz?sp=r&st=2026-11-20T09:14:02Z"
+                           f"&se=2026-11-21T09:14:02Z&spr=https&sv=2022-11-02&sr=b&sig={sig}'"], [sig[:-3]]
+    if choice == 26:
+        v = rand(rng, ALNUM + "+/", 80)
+        w = rand(rng, ALNUM + "+/", 80)
+        return "api_key", ["$ cat ~/Downloads/apikey.txt", f"key={v}", f"secret={w}"], [v, w]
+    if choice == 27:
+        return "password", [f"$ curlftpfs -o user={user}:{url_pw},allow_other ftp.acme.io /mnt/ftp", "$ ls /mnt/ftp"], [url_pw]
+    if choice == 28:
+        return "password", ["# kustomization.yaml", "secretGenerator:", "- name: shop-db", "  literals:", f"  - username={user}",
+                            f"  - password={pw}"], [pw]
+    if choice == 29:
+        return "password", ["$ cat /etc/nullmailer/remotes", f"smtp.acme.io smtp --port=587 --starttls --user={user}@acme.io --pass={pw}"], [pw]
+    if choice == 30:
+        return "password", ["# ~/.config/aerc/accounts.conf", "[Work]", f"source   = imaps://{user}%40acme.io:{url_pw}@imap.acme.io",
+                            "outgoing = smtp+plain://" + user + "%40acme.io@smtp.acme.io:587", f"from     = {user.title()} <{user}@acme.io>"], [url_pw]
+    if choice == 31:
+        return "password", ["<account>", "    <protocol>prpl-jabber</protocol>", f"    <name>{user}@acme.io/home</name>",
+                            f"    <password>{pw}</password>", "    <alias>Ops</alias>"], [pw]
+    if choice == 32:
+        return "password", ["[storage cal_remote]", 'type = "caldav"', 'url = "https://dav.acme.io/"', f'username = "{user}"',
+                            f'password = "{pw}"'], [pw]
+    if choice == 33:
+        v = rand(rng, HEX, 32)
+        w = rand(rng, HEX, 32)
+        return "api_key", ["[misc]", "host = 0.0.0.0", "port = 8080", f"api_key = {v}", f"nzb_key = {w}"], [v, w]
+    if choice == 34:
+        return "password", [f"$ echo '{pw}' | sshfs -o password_stdin {user}@nas.home:/srv/media /mnt/media", "$ df -h /mnt/media"], [pw]
+    return "password", ["connmanctl> agent on", "Agent registered", "connmanctl> connect wifi_b827eb3f2a11_486f6d65_managed_psk",
+                        "Agent RequestInput wifi_b827eb3f2a11_486f6d65_managed_psk", "  Passphrase = [ Type=psk, Requirement=mandatory ]",
+                        f"Passphrase? {pw}", "Connected wifi_b827eb3f2a11_486f6d65_managed_psk"], [pw]
+
+
+def twenty_seventh_negative_case(rng):
+    choice = rng.randrange(24)
+    if choice == 0:
+        return ["apiVersion: v1", "kind: Secret", "metadata:", "  name: shop-admin", "stringData:", "  admin-user: ops",
+                "  # admin-pass is set by the operator"]
+    if choice == 1:
+        return ["$ nats --server nats://nats.acme.io:4222 --creds ~/.nkeys/creds/acme/ops.creds sub 'orders.>'", "09:14:02 Subscribing on orders.>"]
+    if choice == 2:
+        return ["Starting Ncrack 0.7 ( http://ncrack.org ) at 2026-11-20 09:14 UTC", "", "Ncrack done: 1 service scanned in 93.02 seconds.", "",
+                "Ncrack finished."]
+    if choice == 3:
+        return ["$ ovftool vi://ops@vcenter.acme.io/DC1/vm/web-01 /backups/web-01.ova", "Enter login information for source vi://vcenter.acme.io/",
+                "Username: ops", "Password: ********"]
+    if choice == 4:
+        return ["$ cat .coveralls.yml", "service_name: github-actions", "parallel: true"]
+    if choice == 5:
+        return [f"$ az login --service-principal -u {uuid.UUID(bytes=rng.randbytes(16))} --certificate /etc/azure/sp.pem --tenant {uuid.UUID(bytes=rng.randbytes(16))}",
+                '    "cloudName": "AzureCloud",']
+    if choice == 6:
+        return ["MAIL_MAILER=smtp", "MAIL_HOST=smtp.acme.io", "MAIL_PORT=587", "MAIL_USERNAME=null", "MAIL_PASSWORD=null", "MAIL_ENCRYPTION=tls"]
+    if choice == 7:
+        return ["$ docker run -d -p 3000:3000 --name grafana -e GF_SECURITY_ADMIN_PASSWORD__FILE=/run/secrets/grafana_admin grafana/grafana-oss:11.3.0",
+                rand(rng, HEX, 64)]
+    if choice == 8:
+        return ["$ python manage.py createsuperuser", "Username: ops", "Email address: ops@acme.io", "Password:", "Password (again):",
+                "Superuser created successfully."]
+    if choice == 9:
+        return ["  drone:", "    image: drone/drone:2", "    environment:", "      - DRONE_GITEA_SERVER=https://git.acme.io",
+                f"      - DRONE_GITEA_CLIENT_ID={uuid.UUID(bytes=rng.randbytes(16))}", "      - DRONE_SERVER_HOST=drone.acme.io"]
+    if choice == 10:
+        return ["$ arangosh --server.endpoint tcp://db-03:8529 --server.authentication false",
+                "Connected to ArangoDB 'http+tcp://db-03:8529, version: 3.12.3 [SINGLE, server], database: '_system'"]
+    if choice == 11:
+        return ["$ cat shop-openrc.sh", "echo \"Please enter your OpenStack Password for project $OS_PROJECT_NAME as user $OS_USERNAME: \"",
+                "read -sr OS_PASSWORD_INPUT", "export OS_PASSWORD=$OS_PASSWORD_INPUT"]
+    if choice == 12:
+        return ["[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=" + rand(rng, HEX, 40)
+                + "&branch=main&build=1042", "[2026-11-20T09:14:03.201Z] ['info'] Uploading..."]
+    if choice == 13:
+        return ["$ pdftk payslip-2026-10.pdf payslip-2026-11.pdf cat output payslips.pdf", "$ pdftk payslips.pdf dump_data | grep NumberOfPages",
+                "NumberOfPages: 4"]
+    if choice == 14:
+        return ["$ encfs ~/.crypt ~/crypt", "EncFS Password:", "$ ls ~/crypt", "notes  taxes"]
+    if choice == 15:
+        return ["$ sudo passwd -l ops", "Locking password for user ops.", "passwd: Success"]
+    if choice == 16:
+        return ["$ grep -E '^(ops|lena):' /etc/passwd", "ops:x:1001:1001:Ops:/home/ops:/bin/bash", "lena:x:1002:1002::/home/lena:/bin/zsh"]
+    if choice == 17:
+        return ["import winrm", "s = winrm.Session('web-01.acme.io', auth=('ops@ACME.IO', None), transport='kerberos')"]
+    if choice == 18:
+        return ["[remmina]", "protocol=RDP", "server=10.0.8.21", "username=ops", "colordepth=32", "window_maximize=1"]
+    if choice == 19:
+        return ['<connection name="web-01">', "    <protocol>rdp</protocol>", '    <param name="hostname">10.0.8.21</param>',
+                '    <param name="port">3389</param>', '    <param name="security">nla</param>', "</connection>"]
+    if choice == 20:
+        return ["$ git remote -v", "origin  https://github.com/acme/shop.git (fetch)", "origin  https://github.com/acme/shop.git (push)",
+                "$ git log -1 --format=%H", rand(rng, HEX, 40)]
+    if choice == 21:
+        return ["[misc]", "host = 0.0.0.0", "port = 8080", "cache_limit = 1G", "download_dir = /srv/incomplete"]
+    if choice == 22:
+        return ["$ ls -l ~/.aws", "-rw------- 1 ops ops  116 Nov 20 09:14 config", "-rw------- 1 ops ops 1042 Nov 20 09:14 credentials",
+                "$ aws configure get region --profile shop-admin", "eu-central-1"]
+    return ["$ connmanctl services", "*AO Home                 wifi_b827eb3f2a11_486f6d65_managed_psk",
+            "    Cafe                 wifi_b827eb3f2a11_43616665_managed_none"]
+
+
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
@@ -4963,10 +5161,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-third": (twenty_third_secret_case, twenty_third_negative_case),
          "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case),
          "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case),
-         "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case)}
+         "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case),
+         "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
-WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"}
+WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
+                  "twenty-seventh"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -5130,7 +5330,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-sixth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-seventh (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
