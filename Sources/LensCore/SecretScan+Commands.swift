@@ -26,9 +26,11 @@ extension SecretScan {
     /// `/connect [-tls] HOST PORT PASSWORD [NICK]` (and `/server add`), aircrack-ng's `KEY FOUND! [ … ]`,
     /// and a bare `--auth=` given no `user:` (espota's and PlatformIO's `upload_flags = --auth=…`,
     /// OCR may drop a dash or read both as `—`; a mode's word, `--auth=none`, is no password).
+    /// Also `pdftk`'s `input_pw`, `owner_pw` and `user_pw` (maybe after a file's handle, `A=…`)
+    /// and Codecov's uploader's `-t` (a token that is a UUID: the tool says what it is).
     /// (OCR may put a space after a dot of the host: `irc. libera.chat`.)
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth=(?![^\s:]{1,64}:))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth=(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
     /// An SNMPv3 user in `snmpd.conf`: `createUser NAME SHA "…" AES "…"`; each pass phrase's start
     /// (groups 1 and 2; the second is optional).
     static let snmpCreateUser = TextMatcher(
@@ -47,6 +49,19 @@ extension SecretScan {
     /// Samba's tools (`smbclient`, `rpcclient`, `smbmap`, `net`, `mount.cifs`) take `user%password`.
     /// (The first `%`: OCR may read a letter of the user's name as a symbol, `svc_et]1%…`.)
     static let sambaUser = TextMatcher(#"(?:(?<=[ \t])|^)(?:-U|--user(?:name)?(?:=|[ \t]))[ \t]*[^\s%]{1,64}?%"#)
+    /// A mount's options that give a user and a password together (`curlftpfs -o
+    /// user=NAME:PASSWORD,allow_other`): the password follows, to the next `,` or space.
+    static let mountUserOption = TextMatcher(#"(?<![A-Za-z0-9_\-])-o[ \t]*(?:[^\s,]{1,64},){0,16}user[ \t]?=[ \t]?[^\s:,]{1,64}[ \t]?:[ \t]?(?=[^\s,])"#)
+    /// ncrack's found credentials: `HOST PORT/tcp SERVICE: 'USER' 'PASSWORD'` (OCR may curl the
+    /// quotes, and read `tcp` as `tep`); group 1 the password.
+    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’][^'‘’\n]{1,64}['‘’][ \t]+['‘’]([^\n]{1,128}?)['‘’][ \t]*$"#)
+    /// A prompt that asks with a question mark and shows what was typed after it (connman's
+    /// `Passphrase? …`), alone at its line's start; the value must be machine-made.
+    static let questionPrompt = TextMatcher(#"(?im)^[ \t]*(?:passphrase|password|passwort|passcode)[ \t]?\?[ \t]+(?=\S)"#)
+    /// A Samba tool's `-U` argument with no `%` (group 1, maybe quoted): OCR may read the `%` as a
+    /// letter (`rpcclient -U 'deploys6wtT3GidwQ'`).
+    static let sambaToolUser = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rpcclient|smbclient|smbcacls|smbget|smbtree|samba-tool|winexe|net[ \t]+(?:ads|rpc|rap|sam|dom))(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-U)[ \t]*["'‘’“”]?([^\s%"'‘’“”]{10,128})(?=["'‘’“”]|\s|$)"#)
     /// Apache's `htpasswd` and its options (group 1): in batch mode (`-b`) the password is given as
     /// the last argument, after the file (none with `-n`) and the user's name.
     static let htpasswdCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+"#)
@@ -140,9 +155,10 @@ extension SecretScan {
     static let clearProxyUser = TextMatcher(#"[A-Za-z0-9_.\-]:CL:(?=\S)"#)
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
     /// (`name:password:1000:1000:Name:/home/…`); group 1 the password's field.
-    /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`.)
+    /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`,
+    /// `deploy : xYwugHea5s+s : 1001: 1001:0ps:/home/…`.)
     static let accountLine = TextMatcher(
-        #"(?m)^[ \t]*[a-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:|\d{1,10}:\d{1,10}:[^:\n]{0,128}:[/~])"#)
+        #"(?m)^[ \t]*[a-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
     /// Whether an account line's password field holds a password as typed (`john --show`'s output,
     /// a list of cracked or seeded accounts), not what the files hold: a hash (`$6$…`, `$y$…`, a
     /// DES crypt's 13 characters), a lock (`!`, `*`, `!!`, `*LK*`) or the `x` that points to `shadow`.
@@ -168,7 +184,7 @@ extension SecretScan {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
-                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect", "server add", "key found", "-auth=", "—auth=") {
+                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect", "server add", "key found", "-auth=", "—auth=", "pdftk", "codecov") {
             for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("createuser") {
@@ -197,6 +213,31 @@ extension SecretScan {
                     continue
                 }
                 add(after: match.end, dashStartsIt: true)
+            }
+        }
+        if mentions("user") {
+            for match in Self.mountUserOption.matches(in: text) {
+                var end = match.end
+                while end < utf8.count, end - match.end < 128, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x2C { end += 1 }
+                if let password = password(match.end, end, quoted: true) { found.append(password) }
+            }
+        }
+        if mentions("/tcp", "/udp", "/tep", "/top") {
+            for match in Self.ncrackCredentials.matches(in: text) {
+                if let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
+            }
+        }
+        if mentions("?") {
+            for match in Self.questionPrompt.matches(in: text) { add(after: match.end) }
+        }
+        if mentions("-u") {
+            // A `-U` argument without its `%` is no user's name alone when its case changes twice
+            // or more and it holds a digit (`deploys6wtT3GidwQ`; `Administrator`, `svc_backup01`
+            // stay): masked whole, since where the user's name ends cannot be told.
+            for match in Self.sambaToolUser.matches(in: text) {
+                guard let range = match.range(1), case let argument = utf8[range], Self.caseChanges(argument) >= 2,
+                      argument.contains(where: { (0x30...0x39).contains($0) }) else { continue }
+                found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
         if mentions("htpasswd") {
@@ -305,9 +346,11 @@ extension SecretScan {
             for match in Self.clearProxyUser.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         // (Shadow's empty last fields, `:::`, or its default maximum age: a cue most texts lack.)
-        if mentions(":::", "99999", ":/bin/", ":/usr/") {
+        // (Or `/etc/passwd`'s `:/home/`, or a space OCR put after a colon: `…:0ps:/home/deploy: /bin/bash`.)
+        if mentions(":::", "99999", ":/bin/", ":/usr/", ":/home/", ": /bin/", ": /home/", ": /usr/") {
             for match in Self.accountLine.matches(in: text) {
-                guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2,
+                // (A field that starts with a scheme, Dovecot's `{PLAIN}…`, is ``schemeTaggedPasswords()``'s.)
+                guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2, !field.hasPrefix("{"),
                       Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
@@ -607,9 +650,10 @@ extension SecretScan {
     /// `sudo -S`, `docker secret create`/`kubectl create secret` (`-` or `--from-file=/dev/stdin`),
     /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
     /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's), `kinit` (which
-    /// reads the password from a pipe), Samba's `pdbedit -t` (`--password-from-stdin`).
+    /// reads the password from a pipe), Samba's `pdbedit -t` (`--password-from-stdin`), EncFS's
+    /// `--stdinpass` and SSHFS's `-o password_stdin`.
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin"#)
+        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password_stdin"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 
@@ -754,6 +798,9 @@ extension SecretScan {
     /// encoding="base64">`: a password in base64 is one). Group 1 is the name, 2 the value.
     static let secretElement = TextMatcher(
         #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:\-]{0,40}[ \t]?=[ \t]?["'“”][^"'“”<>\n]{0,64}["'“”]){0,4}[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
+    /// An opening tag's `name` or `key` attribute, which names the element's text: Guacamole's
+    /// `<param name="password">…</param>`, Java's `<entry key="db.password">…</entry>`.
+    static let nameAttribute = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:name|key)[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]"#)
     /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
         #"(?i)\bkey[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)
@@ -764,7 +811,11 @@ extension SecretScan {
         for (index, matcher) in [Self.secretElement, Self.settingEntry].enumerated() {
             for match in matcher.matches(in: text) {
                 // (Either tag's name: OCR may misread one, `<ApikKey>…</Apikey>`.)
-                let names = [match[1], index == 0 ? match[3] : nil].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
+                var names = [match[1], index == 0 ? match[3] : nil].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
+                // (Or the opening tag's `name` attribute: `<param name="password">`.)
+                if index == 0, let valueStart = match.range(2)?.lowerBound, let attribute = Self.nameAttribute.firstMatch(in: slice(match.start, valueStart))?[1] {
+                    names.append(attribute)
+                }
                 // (Windows' answer files keep a password as the `<Value>` of a `<Password>` or
                 // `<AdministratorPassword>` element.)
                 let enclosing = names.contains { $0.lowercased() == "value" } ? enclosingElementName(before: match.start) : nil

@@ -83,7 +83,11 @@ extension SecretScan {
             guard scrap.filter(Self.isLetter).count >= 2 || (splitAfterSymbol || quotedSplit) && value.filter(\.isLetter).count >= 4 else { return nil }
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
             // (`rsync -a ana@nas:/backup/` is a path.)
-            let path = value.contains("/") && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))
+            // (Nor is one `/` inside a literal quoted after a user's flag, when without it the literal
+            // looks like a secret on its own: `-u root -p 'iW/qwefw7Ek'`, a `7` OCR read as `/`.)
+            let slashInsideLiteral = quoted && userBefore && value.filter({ $0 == "/" }).count == 1 && !value.hasPrefix("/")
+                && !value.hasSuffix("/") && Self.looksLikeSecretOnItsOwn(value.replacingOccurrences(of: "/", with: ""))
+            let path = value.contains("/") && !slashInsideLiteral && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))
             // (After a user's flag a quoted literal is the password even when short, `-u svc -p 'QwU4k_8'`:
             // six characters or more, letters and digits mixed, no `:` of a port mapping.)
             let shortAfterUser = quoted && userBefore && value.count >= 6 && !value.contains(":")

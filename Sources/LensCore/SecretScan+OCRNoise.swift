@@ -600,6 +600,10 @@ extension SecretScan {
                 } else if word.lowercased() == "value" {
                     // A prompt's `secret value:`, `token value:` names what it asks for.
                     separator = separatorAfterWord
+                } else if separatorAfterWord == "=" || separatorAfterWord == ":", Self.namesSomethingAboutASecret(identifier + "_" + word) {
+                    // (A name about the secret, its `_` read as a space: `PASSWORD FILE=/run/secrets/…`
+                    // for `GF_SECURITY_ADMIN_PASSWORD__FILE=` says where it is kept.)
+                    continue
                 } else if let range = match.text.range(of: identifier) {
                     separator = nil
                     valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
@@ -1968,5 +1972,25 @@ extension SecretScan {
 
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
+    }
+
+    /// A setting named `key` or `secret` alone, at its line's start (OPNsense's `apikey.txt`:
+    /// `key=…`, `secret=…`), whose value OCR split with spaces or read a `0` of as `@`:
+    /// `key=NUo4dHyHtZTYt O@LbwK1z+Ik…`. (Clean, gitleaks' generic rule finds it.)
+    static let bareKeySetting = TextMatcher(#"(?im)^[ \t]*(?:key|secret)[ \t]*[=:][ \t]*(?=\S)"#)
+
+    /// The value of a ``bareKeySetting``: its pieces to the line's end (eight at most, each of
+    /// base64's characters or OCR's junk, none a sentence's word), when together, junk read back,
+    /// they are a random token of 40+ characters: a bare `key` names too much for less.
+    func splitKeySettings() -> [Secret] {
+        guard mentions("key", "secret") else { return [] }
+        return Self.bareKeySetting.matches(in: text).compactMap { match in
+            guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 1), let last = pieces.last,
+                  !pieces.contains(where: isSentenceWord),
+                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/=@.|".utf8.contains($0) || $0 >= 0x80 } }),
+                  case let joined = Self.withoutOCRJunk(squeezed(match.end, last.end)).filter({ $0 != "." }), joined.count >= 40,
+                  Self.isRandomToken(joined) else { return nil }
+            return secret(.apiKey, nil, match.end, last.end)
+        }
     }
 }

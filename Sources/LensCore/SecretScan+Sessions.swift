@@ -337,16 +337,17 @@ extension SecretScan {
     /// A key's id or fingerprint in hexadecimal after `0x`: 8 or 16 digits (OpenPGP's short and long
     /// ids, `--encrypt-key 0x4C7D28D756D8D73B`) or 40 (a fingerprint, or an Ethereum address). Each
     /// names a public key; a private key in hexadecimal is 64 digits.
-    /// (OCR may read a `0` as `O`, `Q` or `@`, the first also as `®` or `©`: `OxBCBOCFO8…`,
-    /// `@xA49C3221C2@E93EE`, `©x10D1BO5E…`.)
+    /// (OCR may read a `0` as `O`, `Q` or `@`, or as `®` or `©`: `OxBCBOCFO8…`, `@xA49C3221C2@E93EE`,
+    /// `©x10D1BO5E…`, `@x6B@CC@44EQQFDAF®`.)
     /// (OCR may lose the `0` of a long id's or a fingerprint's `0x`: `x90F97C89B2123084`.)
     static let keyIdentifier = TextMatcher(#"^(?:[0O@®©]x"# + keyIdentifierDigit + #"{8}|[0O@®©]?x(?:"# + keyIdentifierDigit + "{16}|" + keyIdentifierDigit + "{40}))$")
-    /// A hexadecimal digit of a key's id, or a letter OCR reads for its `0`.
-    static let keyIdentifierDigit = "[0-9A-Fa-fOQ@]"
+    /// A hexadecimal digit of a key's id, or a glyph OCR reads for its `0`.
+    static let keyIdentifierDigit = "[0-9A-Fa-fOQ@®©]"
 
     /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {
-        guard secret.kind == .apiKey, (10...43).contains(secret.end - secret.start) else { return false }
+        // (In bytes: a `®` or `©` is two.)
+        guard secret.kind == .apiKey, (10...60).contains(secret.end - secret.start) else { return false }
         return Self.keyIdentifier.firstMatch(in: slice(secret.start, secret.end)) != nil
     }
 

@@ -17,6 +17,8 @@ extension SecretScan {
     /// brackets, path separators, so that `root:…`, `'…'`, `b'…'`, `{PLAIN}…`, `USER=…` hold
     /// their value as one piece.
     static let shapeBreakers: Set<UInt8> = Set("/\\=$:<>()[]{}\"'`,;|".utf8)
+    /// An address's query parameter after its `&`: `&build=1042`.
+    static let queryParameter = TextMatcher(#"&[A-Za-z_][A-Za-z0-9_]{1,31}=[A-Za-z0-9_.\-]"#)
     /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
     static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
     /// Code's force-unwrapped or optional member (`user!.Name2`); an address's escapes (`%2F…%3D`).
@@ -77,6 +79,8 @@ extension SecretScan {
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            // (So is an address's query a terminal wrapped onto the next line: `…e198` / `d6a7750afe0a977&Sbranch=main&build=1042`.)
+            if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
             // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
             // `-hostkey="ssh-ed25519 255 WWU6yx5+0Gc7/…"` gives it: OCR may read a glyph of it as a symbol.
             if wordStart >= 12, Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ssh-".utf8)) || Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ecdsa-".utf8)),
@@ -433,6 +437,10 @@ extension SecretScan {
         return isNumber(own) && isNumber(other) || own.elementsEqual(other)
     }
 
+    /// A line that starts as a setting does: a name with a `_`, `-` or `.` in it, or a name and a
+    /// space, then `=` or `:`.
+    static let settingLineStart = TextMatcher(#"^(?:[A-Za-z][A-Za-z0-9]*[_.\-][A-Za-z0-9_.\-]*[ \t]*|[A-Za-z][A-Za-z0-9_]{1,63}[ \t]+)[=:]"#)
+
     func wrappedLines(_ secret: Secret) -> Secret {
         guard secret.end - secret.start >= 32 else { return secret }
         var lineStart = secret.start
@@ -522,13 +530,17 @@ extension SecretScan {
             // machine-made pieces is the key's, `HEkDUqgA8HUeMu Llyj Gepz4xJvnxGs6Igo`.)
             // (Nor is it the next row of the key's list, that starts as the key's line does: a
             // number, `1 SHA1 …` / `2 MD5 …`, or the same word.)
+            // (Nor a setting, the next line of a file: `aws_session_token = IQoJ…` under `aws_secret_access_key = …`.)
+            // (A line's first scrap of four letters before machine-made pieces is the key's too, `Xwme
+            // 1VLACTRAY 1TbRhOC3 …`, three pieces or more.)
             if !startsItsLine {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
                 guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit), !(round == 0 && isNextRow(of: lineStart, words)),
+                      Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
                       !words.indices.contains(where: { index in
                           isSentenceWord(words[index])
-                              && !(index > 0 && index < words.count - 1 && words[index].1 - words[index].0 <= 4
-                                   && isMachineMade(words[index - 1].0, words[index - 1].1) && isMachineMade(words[index + 1].0, words[index + 1].1))
+                              && !(index < words.count - 1 && words[index].1 - words[index].0 <= 4 && (index > 0 || words.count >= 3)
+                                   && (index == 0 || isMachineMade(words[index - 1].0, words[index - 1].1)) && isMachineMade(words[index + 1].0, words[index + 1].1))
                       }) else { break }
             }
             result.end = end
@@ -593,7 +605,15 @@ extension SecretScan {
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
+        // (A quote that ends the piece closes what the line opened before the value, `…&sig=kPyX…` /
+        // `saRid90UuepyspH95x4IFHqaQ%3D"`: the rest is what comes before it, when that is 12+ characters.
+        // Not after base64's padding: a quoted hash's end, `…/Ks` / `T2nfQ+7hyWq="` in PgBouncer's list.)
+        if rest.end - rest.start >= 13, utf8[rest.end - 1] == 0x22 || utf8[rest.end - 1] == 0x27, utf8[rest.end - 2] != 0x3D,
+           utf8[rest.start..<(rest.end - 1)].allSatisfy({ $0 != 0x22 && $0 != 0x27 }), lineOpensAQuote(before: valueEnd) {
+            rest.end -= 1
+        }
         var end = rest.end
+        if end < utf8.count, utf8[end] == 0x22 || utf8[end] == 0x27 { end += 1 }
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
         // (The options after it: what follows is pieces to the line's end, the first an option.)
         let optionsFollow = end < utf8.count && !Self.isLineBreak(utf8[end]) && end > rest.end
@@ -606,6 +626,17 @@ extension SecretScan {
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
+    }
+
+    /// Whether the line holding `index` opens a quote before it that it does not close: an odd
+    /// count of `'` or of `"` (a look back of 1,024 bytes at most).
+    func lineOpensAQuote(before index: Int) -> Bool {
+        var start = index, singles = 0, doubles = 0
+        while start > 0, index - start < 1_024, !Self.isLineBreak(utf8[start - 1]) {
+            start -= 1
+            if utf8[start] == 0x27 { singles += 1 } else if utf8[start] == 0x22 { doubles += 1 }
+        }
+        return singles % 2 == 1 || doubles % 2 == 1
     }
 
     /// Whether the line holding `index` has 60+ bytes before it, as a line a terminal wrapped has

@@ -357,9 +357,25 @@ extension SecretScan {
     /// without a next one, `$ … secret … secret …` for 32 KB, would otherwise be read again after
     /// each cue, its length squared.)
     /// An account's line in `/etc/passwd` or `/etc/group`: name, `x` (or `*`, `!`, nothing), ids.
-    static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}:[x*!]?:\d{1,10}:(?:\d{1,10}:)?"#)
+    /// (OCR may put a space beside a colon, and read the `x` as two letters: `ops :x:1001:…`, `ops:xX:1001:…`.)
+    static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?\d{1,10}[ \t]?:(?:[ \t]?\d{1,10}[ \t]?:)?"#)
     static let commandReadingASecret = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
+    /// A setting that names the file a secret is kept in, and its value: `PASSWORD__FILE=/run/…`,
+    /// `--password-file /run/…` (OCR may read a `_` as a space).
+    static let secretFileSetting = TextMatcher(
+        #"(?i)[A-Za-z0-9_]*(?:password|passwd|passphrase|secret|token)[A-Za-z0-9_]*?(?:_{1,2}|[ \t])(?:file|path)[ \t]*=[ \t]*\S*|--[a-z\-]*(?:password|passwd|passphrase|secret|token)[a-z\-]*-(?:file|path)(?:[ \t]*=[ \t]*|[ \t]+)\S*"#)
+    static let secretCue = TextMatcher(#"(?i)password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b"#)
+
+    /// Whether a command names a secret only in settings that say which file holds it (``secretFileSetting``).
+    static func namesOnlySecretFiles(_ command: String) -> Bool {
+        let settings = secretFileSetting.matches(in: command)
+        guard !settings.isEmpty else { return false }
+        var bytes = Array(command.utf8)
+        for setting in settings { bytes.replaceSubrange(setting.start..<setting.end, with: repeatElement(0x20, count: setting.end - setting.start)) }
+        return secretCue.firstMatch(in: String(decoding: bytes, as: UTF8.self)) == nil
+    }
+
     /// Commands that print hashes: git's, checksum tools'.
     static let hashPrintingCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])(?:git|sha\d*sum|md5sum|b2sum|shasum|cksum)(?![A-Za-z0-9_\-])"#)
 
@@ -380,6 +396,9 @@ extension SecretScan {
             // (Nor does one that hashes a password, `openssl passwd -6 -stdin < /run/secrets/…`, `mkpasswd`,
             // whose hash OCR may read past ``passwordHash``'s shape: `SE$SRt tNMg2 …` for `$6$RttNMg2…`.)
             guard Self.passwordHashingCommand.firstMatch(in: match.text) == nil else { return nil }
+            // (Nor one that only says which file holds it, `-e GF_SECURITY_ADMIN_PASSWORD__FILE=/run/secrets/…`,
+            // `--password-file /run/…`: `docker run -d` prints its container's id.)
+            guard !Self.namesOnlySecretFiles(match.text) else { return nil }
             var promptIndent = match.start
             while promptIndent < utf8.count, Self.isSpace(utf8[promptIndent]) { promptIndent += 1 }
             var start = match.end

@@ -271,6 +271,8 @@ struct SecretScan {
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
         // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`).
         if body.count >= 8, isMostlyOneCharacter(body) { return true }
+        // (Or the stars a field shows first, whatever OCR read after them: `***k#`.)
+        if value.hasPrefix("***") { return true }
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
@@ -335,7 +337,8 @@ struct SecretScan {
     /// (`$__file{/run/secrets/…}`, `$__env{…}`, `$__vault{…}`; OCR may drop one `_`), FreeSWITCH's
     /// preprocessor variables (`$${default_password}`, set in `vars.xml`). (OCR may read
     /// a `_` in braces as a space, `${DEPLOY PASSWORD}`, and put a space beside a brace: `$ { DEPLOY_PASSWORD}`.)
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\$\{[A-Za-z_][\w.\-]*\}|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    /// (And the `O` of an uppercase name as `0`: `$0S_PASSWORD_INPUT` for `$OS_PASSWORD_INPUT`.)
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$0[A-Z_][A-Z0-9_]*|\$\$\{[A-Za-z_][\w.\-]*\}|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 
@@ -354,7 +357,9 @@ struct SecretScan {
     /// OCR often reads `postgres://` as `postgres: //`: a space after the colon or the slashes is allowed.
     /// The user may be empty: `redis://:password@cache:6379/0`.
     /// (OCR may put a space after the user's colon too: `postgres: //deploy: cDP_s*2…@host`.)
-    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
+    /// (The user may hold one `@` of its own, not encoded: `imaps://ana@acme.io:…@imap.acme.io`,
+    /// or `%40` OCR read as `%4@`; the last `@` ends the password, as browsers read it.)
+    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}(?:@[^\s:/@"'`]{1,64})?): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
 
     func connectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -711,6 +716,9 @@ struct SecretScan {
                !(value.count >= 6 && value.contains(where: \.isNumber) && value.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" })) {
                 continue
             }
+            // (Not the next command, under a prompt that showed nothing typed: `EncFS Password:` / `$ ls ~/crypt`.)
+            if quoted == nil, case let at = match.end - value.utf8.count, at < utf8.count, isPrompt(at: at),
+               utf8[match.start..<at].contains(where: Self.isLineBreak) { continue }
             let isPIN = label.hasPrefix("pin")
             // A piece of one to three characters OCR cut from the password (`Mot de passe : D E@T2%hJeOyT`,
             // its `_` read as a space): the pieces after it belong to it (``value(after:)``).
@@ -862,6 +870,8 @@ struct SecretScan {
         if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: lower.contains) { return false }
         // (`null` and `none` are no value; a random password may hold one by chance,
         // `nullPVKpZ1w776-U`: the rest of it, 10+ characters, then looks like a secret on its own.)
+        // (OCR may read an `l` of `null` as `1` or `I`, the `o` of `none` as `0`: `nul1`, `n0ne`.)
+        if ["null", "none"].contains(String(lower.map { "1|i".contains($0) ? "l" : $0 == "0" ? "o" : $0 })) { return false }
         if let word = ["none", "null"].first(where: lower.contains) {
             let rest = value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)
             guard rest.count >= 10, looksLikeSecretOnItsOwn(rest) else { return false }

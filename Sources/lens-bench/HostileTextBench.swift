@@ -389,6 +389,9 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "found logins after a password attack", make: repeated("[+] Performing password attack on Xmlrpc\n[SUCCESS] - a / b c [SUCCESS] - d / [SUCCESS] - - / / / e\n(SUCCESS] - ops / Tq7 Wm4zKx\n")),
         Kind(name: "Oracle logins with glyphs for zeros, calls whose arrows were lost", make: repeated("$ rman target sys/@rtIle7@ORCL a/@b@c/@d@e sqlplus x/@ @ @\nmy $dbh = DBI connect(\"a\", \"b\", \"c\", DBI connect( DBI connect(\"\n")),
         Kind(name: "curled empty arguments, doubled dots of conversions", make: repeated("auth := smtp.PlainAuth(”\", \"a\"”, \"Wq7m”, ”\", ”\") ”\",\nlet c = Credentials::new(\"a\".. to_owned(), \"b\".. \"c\"... to_owned()\n")),
+        Kind(name: "Samba users whose percent OCR lost, key ids with glyphs", make: repeated("$ rpcclient -U 'deploys6wtT3GidwQ' a -U b -U 'cD1eFgH2iJ' smbclient -U -U -U\n$ duplicity --encrypt-key @x6B@CC@44EQQFDAF® ®®®®®®®® @x® ©x©©©©\n")),
+        Kind(name: "mount users, found credentials, asking prompts", make: repeated("$ curlftpfs -o a,b,c,user=ana:Wq4m,user=b:c,-o user=a: x\n10.0.8.21 22/tep ssh: 'a' 'b' 'c' 'd\nPassphrase? ? ? Password? x\n<param name=\"password\" name=\"a\">Kx7</param>\n")),
+        Kind(name: "quotes wrapped open, split bare keys, settings naming files", make: repeated("$ x -p 'q8Tm4Q~ZLXVwpWAUJo5Dh2cukmkRk 'a' \"b\" 'c\n_~KqYwZmRT8p' --t\nkey=JT8dPV1K6D@ywZc a b c d e f g h i\n$ d -e A_PASSWORD__FILE=/run/x B PASSWORD FILE=/y --token-file /z\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

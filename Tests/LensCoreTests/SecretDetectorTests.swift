@@ -1904,7 +1904,41 @@ struct SecretDetectorTests {
         // (Round 113: 3113's other, unseen with round 111's rules: Go's empty first argument with one
         // quote curled, `”"`, read as one opening quote doubled, which shifted the arguments' count.)
         Case(text: "auth := smtp.PlainAuth(”\", \"ana@acme.io\"”, \"Wq7mTz4RkLp2”, \"smtp.acme.io\")", kind: .password, value: "Wq7mTz4RkLp2"),
+        // (Round 114: 3119, unseen with round 112's rules: Samba's `%` between user and password
+        // read as a letter; the whole argument is masked.)
+        Case(text: "$ rpcclient -U 'tomasx7RqWm2KzLp' 10.0.8.21\nrpcclient $> enumdomusers", kind: .password, value: "7RqWm2KzLp"),
+        Case(text: "$ smbclient //fs01/share -U ACME\\opss9Tq4WmRzLk2 -c 'ls'", kind: .password, value: "9Tq4WmRzLk2"),
+        // (Round 114: the twenty-seventh pool's places, 3125 and 3127, unseen with round 113's rules:
+        // pdftk's and Codecov's flags, a mount's `user=NAME:PASSWORD`, an XML `name` attribute,
+        // connman's `Passphrase?`, ncrack's found line (`tcp` read `tep`), a `newusers` line OCR
+        // spaced, EncFS and SSHFS fed by `echo`; a quoted value or an address the terminal wrapped
+        // before its closing quote; a `7` read as `/` in a quoted `-p`; a bare `key=` split by OCR;
+        // a session token's rest under it, a scrap of four letters first.)
+        Case(text: "$ pdftk statement-2026-10.pdf input_pw Tq7mWz2Rk4 output statement-open.pdf", kind: .password, value: "Tq7mWz2Rk4"),
+        Case(text: "$ ./codecov -t 5e0c9a2b-7d41-4f3e-9b1a-2c8d6e4f0a7b -f coverage.xml", kind: .password, value: "5e0c9a2b-7d41-4f3e-9b1a-2c8d6e4f0a7b"),
+        Case(text: "$ curlftpfs -o user=ana:Wq4mRz8Lp2,allow_other ftp.acme.io /mnt/ftp", kind: .password, value: "Wq4mRz8Lp2"),
+        Case(text: "<connection name=\"db-02\">\n    <protocol>rdp</protocol>\n    <param name=\"username\">ana</param>\n    <param name=\"password\">Kx7qLm2Wz9</param>", kind: .password, value: "Kx7qLm2Wz9"),
+        Case(text: "connmanctl> connect wifi_a1b2c3d4e5f6_486f6d65_managed_psk\nPassphrase? Rt5wKq8mZx2\nConnected wifi_a1b2c3d4e5f6_486f6d65_managed_psk", kind: .password, value: "Rt5wKq8mZx2"),
+        Case(text: "Discovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcp ssh: 'ana' 'Zq8Wm3Rk7L'", kind: .password, value: "Zq8Wm3Rk7L"),
+        Case(text: "Discovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tep ssh: ‘ana’ 'Pw6Tq2Lx9Z’", kind: .password, value: "Pw6Tq2Lx9Z"),
+        Case(text: "$ cat batch.txt\ndeploy : Wm7Kq2Zx+r : 1001: 1001:0ps:/home/deploy: /bin/bash", kind: .password, value: "Wm7Kq2Zx+r"),
+        Case(text: "$ echo 'Kq7mWz2R9x' | encfs --stdinpass ~/.crypt ~/crypt", kind: .password, value: "Kq7mWz2R9x"),
+        Case(text: "$ echo 'Lp4Rz8Wq2m' | sshfs -o password_stdin ana@nas.home:/srv/media /mnt/media", kind: .password, value: "Lp4Rz8Wq2m"),
+        Case(text: "$ az login --service-principal -u 0b7e3c21-5d4f-4a6b-9c8d-1e2f3a4b5c6d -p 'q8Tm4Q~ZLXVwpWAUJo5Dh2cukmkRk\n_~KqYwZmRT8p' --tenant 7c2d4e6f-8a1b-4c3d-9e5f-0a1b2c3d4e5f", kind: .password, value: "KqYwZmRT8p"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T@9: 14: @2Z&se=2026-11-21T09: 14: 02Z&spr=https&sv=2022-11-@2&sr=b&sig=mQzYRStx3Obcz819ZH\nteRod91VuepyspJ73x5GFHrbQ%3D\"", kind: .apiKey, value: "teRod91VuepyspJ73x5GFHrbQ"),
+        Case(text: "$ evil-winrm -i 10.0.8.21 -u root -p 'kW/qmzfw7Rt'", kind: .password, value: "kW/qmzfw7Rt"),
+        Case(text: "[Work]\nsource = imaps://ana%4@acme.io:Kq7RmTzW2@imap.acme.io\noutgoing = smtp+plain://ana%40acme.io@smtp.acme.io:587", kind: .apiKey, value: "Kq7RmTzW2"),
+        Case(text: "source = imaps://ana@acme.io:Wz8Lp4Tq7@imap.acme.io", kind: .apiKey, value: "Wz8Lp4Tq7"),
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=JT8dPV1K6D@ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa/HVNn/9To/IK4zRMeEyhcLT kisfdxPF\nsecret=x", kind: .apiKey, value: "ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_secret_access_key = Wq7mLx2RtQz9VbNpHcGrnPwKz4TsYd8EfJh3AqWm\naws_session_token = IQoJb3JpZ21uX2VjETj3kTgLBQLtn/P+X5LOmJh3PHoTxH/cd0+qT f 1aACN+6s7h/7 ivoaTo206t 90cM5FY3bK3zpAj kO7GkKnXH5FQ\nRzwe 2VLACTRKY 1TbRhOC3 iZbVSIC4UREK5nMSnMqwg f vJGVpKPqvXVG7iJOkcYnyhMxt 4WrkGJfQ899 j /344hgUdxu0+tnf20K79rCQbvtFP7dDvIp=", kind: .apiKey, value: "vJGVpKPqvXVG7iJOkcYnyhMxt"),
     ]
+
+    /// A setting on the line under a key is the file's next line, not the key's rest: it stays
+    /// searchable (round 114: `AllowedIPs` under WireGuard's `PrivateKey`).
+    @Test func aSettingUnderAKeyIsNoRestOfIt() {
+        let text = "[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\nAllowedIPs = 10.8.0.2/32\nDNS = 10.8.0.1"
+        #expect(SecretDetector().masking(text).text == "[Interface]\nPrivateKey = [api key]\nAllowedIPs = 10.8.0.2/32\nDNS = 10.8.0.1")
+    }
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
     /// words stay, whatever their capitals.
@@ -2732,6 +2766,24 @@ struct SecretDetectorTests {
         "[SUCCESS] - deploy / done",
         // (Round 111: 3109's, a long key id whose `0x` lost its `0`.)
         "$ duplicity --encrypt-key x7A3C91E4B2D05F86 /home/ops sftp://backup@nas.home//backups/ops",
+        // (Round 114: 3121's, a key id's last `0` read as `®`; Samba users with no password.)
+        "$ duplicity --encrypt-key @x7C@DE@55AQQFBCE® /home/ops sftp://backup@nas.home//backups/ops",
+        "$ rpcclient -U 'Administrator' 10.0.8.21",
+        "$ smbclient //fs01/backups -U svc_backup01 -m SMB3",
+        "$ sudo net ads join -U ACME\\Administrator",
+        // (Round 114: the twenty-seventh pool's false alarms: a prompt that shows nothing typed above
+        // the next command; `$OS_…` whose `O` OCR read as `0`; `null` read `nul1`; settings that name
+        // the file a password is kept in (their `_` read as a space too), above a container's id; a
+        // field's stars read `***k#`; an address's query the terminal wrapped; `/etc/passwd`'s lines
+        // OCR spaced.)
+        "$ encfs ~/.crypt ~/crypt\nEncFS Password:\n$ ls ~/crypt\nnotes  taxes",
+        "read -sr OS_PASSWORD_INPUT\nexport OS_PASSWORD=$0S_PASSWORD_INPUT",
+        "MAIL_USERNAME=nul1\nMAIL_PASSWORD=nul1\nMAIL_ENCRYPTION=tls",
+        "$ docker run -d -p 3000:3000 --name grafana -e GF_SECURITY_ADMIN_PASSWORD__FILE=/run/secrets/grafana_admin grafana/grafana-oss:11.3.0\n9c41e7b2d85f06a3c1e9b74d2f60a8e35b17c94d0e2f6a81b3c5d7e9f0a2b4c6",
+        "$ docker run -d -p 3000:3000 --name grafana -e GF_SECURITY ADMIN PASSWORD FILE=/run/secrets/grafana_admin grafana/grafana-oss:11.3.0",
+        "Enter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: ***k# xx",
+        "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=b9625301b6a71f59fa8e8e198\nd6a7750afe0a977&Sbranch=main&build=1042",
+        "$ grep -E '^(ops|lena):' /etc/passwd\nops:xX:1001:1001:0ps:/home/ops:/bin/bash\nlena :x:1002:1002: :/home/lena: /bin/zsh",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
