@@ -53,8 +53,8 @@ extension SecretScan {
     /// user=NAME:PASSWORD,allow_other`): the password follows, to the next `,` or space.
     static let mountUserOption = TextMatcher(#"(?<![A-Za-z0-9_\-])-o[ \t]*(?:[^\s,]{1,64},){0,16}user[ \t]?=[ \t]?[^\s:,]{1,64}[ \t]?:[ \t]?(?=[^\s,])"#)
     /// ncrack's found credentials: `HOST PORT/tcp SERVICE: 'USER' 'PASSWORD'` (OCR may curl the
-    /// quotes, and read `tcp` as `tep`); group 1 the password.
-    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’][^'‘’\n]{1,64}['‘’][ \t]+['‘’]([^\n]{1,128}?)['‘’][ \t]*$"#)
+    /// quotes, read `tcp` as `tep` and the user's closing quote as another glyph, `‘ops!`); group 1 the password.
+    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’]\S{1,64}[ \t]+['‘’]([^\n]{1,128}?)['‘’][ \t]*$"#)
     /// A prompt that asks with a question mark and shows what was typed after it (connman's
     /// `Passphrase? …`), alone at its line's start; the value must be machine-made.
     static let questionPrompt = TextMatcher(#"(?im)^[ \t]*(?:passphrase|password|passwort|passcode)[ \t]?\?[ \t]+(?=\S)"#)
@@ -156,18 +156,20 @@ extension SecretScan {
     /// A line of `/etc/shadow`'s shape (`name:password:19700:0:99999:7:::`) or `/etc/passwd`'s
     /// (`name:password:1000:1000:Name:/home/…`); group 1 the password's field.
     /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`,
-    /// `deploy : xYwugHea5s+s : 1001: 1001:0ps:/home/…`.)
+    /// `deploy : xYwugHea5s+s : 1001: 1001:0ps:/home/…`, read a `0` of its numbers as `@`, `ci:…:19700:@:99999:7:::`,
+    /// and a name's `l` as `L`: `Lena: …`.)
     static let accountLine = TextMatcher(
-        #"(?m)^[ \t]*[a-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:[ \t]?\d{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
+        #"(?m)^[ \t]*[A-Za-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
     /// Whether an account line's password field holds a password as typed (`john --show`'s output,
     /// a list of cracked or seeded accounts), not what the files hold: a hash (`$6$…`, `$y$…`, a
     /// DES crypt's 13 characters), a lock (`!`, `*`, `!!`, `*LK*`) or the `x` that points to `shadow`.
-    static func isClearAccountPassword(_ field: String) -> Bool {
+    /// (After `john --show` or a cracked hash's count, 13 characters are a cracked password, not a DES crypt.)
+    static func isClearAccountPassword(_ field: String, cracked: Bool = false) -> Bool {
         // (Nor is an address's rest after its scheme: `http://…/f?p=labs:49:::::`.)
         guard !field.contains("$"), !field.hasPrefix("/"), !field.allSatisfy({ "!*".contains($0) }), !["x", "NP", "LK", "*LK*", "*NP*"].contains(field) else { return false }
         // (A lock may come before the hash: `!` or `*` then the 13 characters.)
         let hash = field.drop { "!*".contains($0) }
-        if hash.count == 13, hash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "/") }) { return false }
+        if !cracked, hash.count == 13, hash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "/") }) { return false }
         return isPasswordValue(field, quoted: true)
     }
     /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
@@ -348,10 +350,11 @@ extension SecretScan {
         // (Shadow's empty last fields, `:::`, or its default maximum age: a cue most texts lack.)
         // (Or `/etc/passwd`'s `:/home/`, or a space OCR put after a colon: `…:0ps:/home/deploy: /bin/bash`.)
         if mentions(":::", "99999", ":/bin/", ":/usr/", ":/home/", ": /bin/", ": /home/", ": /usr/") {
+            let cracked = mentions("--show", "hash cracked", "hashes cracked")
             for match in Self.accountLine.matches(in: text) {
                 // (A field that starts with a scheme, Dovecot's `{PLAIN}…`, is ``schemeTaggedPasswords()``'s.)
                 guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2, !field.hasPrefix("{"),
-                      Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }) else { continue }
+                      Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }, cracked: cracked) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }

@@ -1974,20 +1974,23 @@ extension SecretScan {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
     }
 
-    /// A setting named `key` or `secret` alone, at its line's start (OPNsense's `apikey.txt`:
-    /// `key=…`, `secret=…`), whose value OCR split with spaces or read a `0` of as `@`:
-    /// `key=NUo4dHyHtZTYt O@LbwK1z+Ik…`. (Clean, gitleaks' generic rule finds it.)
-    static let bareKeySetting = TextMatcher(#"(?im)^[ \t]*(?:key|secret)[ \t]*[=:][ \t]*(?=\S)"#)
+    /// A setting at its line's start whose name is `key` or `secret` alone (OPNsense's `apikey.txt`:
+    /// `key=…`, `secret=…`) or names a key (`AUTHENTIK_SECRET_KEY=…`), whose value OCR split with
+    /// spaces or read a `0` of as `@`: `key=NUo4dHyHtZTYt O@LbwK1z+Ik…`. Group 1 the name.
+    /// (Clean, gitleaks' generic rule and the labels' rules find it.)
+    static let keySetting = TextMatcher(#"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.\-]{0,63})[ \t]*[=:][ \t]*(?=\S)"#)
 
-    /// The value of a ``bareKeySetting``: its pieces to the line's end (eight at most, each of
-    /// base64's characters or OCR's junk, none a sentence's word), when together, junk read back,
-    /// they are a random token of 40+ characters: a bare `key` names too much for less.
+    /// The value of a ``keySetting``: its pieces to the line's end (twelve at most, each of
+    /// base64's characters or OCR's junk), when together, junk read back, they are a random token
+    /// of 40+ characters: a bare `key` names too much for less. A scrap of a few small letters may
+    /// read as a word (`vul J7r 8MCq68kHY …`): fewer than a third of the pieces, none longer than four.
     func splitKeySettings() -> [Secret] {
         guard mentions("key", "secret") else { return [] }
-        return Self.bareKeySetting.matches(in: text).compactMap { match in
-            guard let pieces = piecesToLineEnd(from: match.end, atMost: 8, maximumSpaces: 1), let last = pieces.last,
-                  !pieces.contains(where: isSentenceWord),
-                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/=@.|".utf8.contains($0) || $0 >= 0x80 } }),
+        return Self.keySetting.matches(in: text).compactMap { match in
+            guard let name = match[1], ["key", "secret"].contains(name.lowercased()) || Self.secretName(name) == .apiKey,
+                  let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 1), let last = pieces.last,
+                  case let words = pieces.filter(isSentenceWord), words.count * 3 < pieces.count, !words.contains(where: { $0.end - $0.start > 4 }),
+                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/=@.|]".utf8.contains($0) || $0 >= 0x80 } }),
                   case let joined = Self.withoutOCRJunk(squeezed(match.end, last.end)).filter({ $0 != "." }), joined.count >= 40,
                   Self.isRandomToken(joined) else { return nil }
             return secret(.apiKey, nil, match.end, last.end)

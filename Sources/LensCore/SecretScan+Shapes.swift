@@ -606,9 +606,10 @@ extension SecretScan {
             rest = (start, last.end)
         }
         // (A quote that ends the piece closes what the line opened before the value, `…&sig=kPyX…` /
-        // `saRid90UuepyspH95x4IFHqaQ%3D"`: the rest is what comes before it, when that is 12+ characters.
-        // Not after base64's padding: a quoted hash's end, `…/Ks` / `T2nfQ+7hyWq="` in PgBouncer's list.)
-        if rest.end - rest.start >= 13, utf8[rest.end - 1] == 0x22 || utf8[rest.end - 1] == 0x27, utf8[rest.end - 2] != 0x3D,
+        // `saRid90UuepyspH95x4IFHqaQ%3D"`, `-p 'Jh32Q~…` / `EnOB~AZoZQ'`: the rest is what comes before
+        // it, when that is 8+ characters. Not after base64's padding: a quoted hash's end, `…/Ks` /
+        // `T2nfQ+7hyWq="` in PgBouncer's list.)
+        if rest.end - rest.start >= 9, utf8[rest.end - 1] == 0x22 || utf8[rest.end - 1] == 0x27, utf8[rest.end - 2] != 0x3D,
            utf8[rest.start..<(rest.end - 1)].allSatisfy({ $0 != 0x22 && $0 != 0x27 }), lineOpensAQuote(before: valueEnd) {
             rest.end -= 1
         }
@@ -629,10 +630,15 @@ extension SecretScan {
     }
 
     /// Whether the line holding `index` opens a quote before it that it does not close: an odd
-    /// count of `'` or of `"` (a look back of 1,024 bytes at most).
+    /// count of `'` or of `"` (a look back of 1,024 bytes at most). The line may go on from a wide
+    /// one above it, which the terminal wrapped (`curl '…&st=2026-11-20T0` / `9:14:02Z&…&sig=…`):
+    /// then that line's quotes count too.
     func lineOpensAQuote(before index: Int) -> Bool {
         var start = index, singles = 0, doubles = 0
-        while start > 0, index - start < 1_024, !Self.isLineBreak(utf8[start - 1]) {
+        while start > 0, index - start < 1_024 {
+            if Self.isLineBreak(utf8[start - 1]) {
+                guard start - 1 > 0, endsAWideLine(start - 1) else { break }
+            }
             start -= 1
             if utf8[start] == 0x27 { singles += 1 } else if utf8[start] == 0x22 { doubles += 1 }
         }

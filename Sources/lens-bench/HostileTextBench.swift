@@ -392,6 +392,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "Samba users whose percent OCR lost, key ids with glyphs", make: repeated("$ rpcclient -U 'deploys6wtT3GidwQ' a -U b -U 'cD1eFgH2iJ' smbclient -U -U -U\n$ duplicity --encrypt-key @x6B@CC@44EQQFDAF® ®®®®®®®® @x® ©x©©©©\n")),
         Kind(name: "mount users, found credentials, asking prompts", make: repeated("$ curlftpfs -o a,b,c,user=ana:Wq4m,user=b:c,-o user=a: x\n10.0.8.21 22/tep ssh: 'a' 'b' 'c' 'd\nPassphrase? ? ? Password? x\n<param name=\"password\" name=\"a\">Kx7</param>\n")),
         Kind(name: "quotes wrapped open, split bare keys, settings naming files", make: repeated("$ x -p 'q8Tm4Q~ZLXVwpWAUJo5Dh2cukmkRk 'a' \"b\" 'c\n_~KqYwZmRT8p' --t\nkey=JT8dPV1K6D@ywZc a b c d e f g h i\n$ d -e A_PASSWORD__FILE=/run/x B PASSWORD FILE=/y --token-file /z\n")),
+        Kind(name: "key settings split often, quotes opened lines above", make: repeated("A_SECRET_KEY=xiesWI7Om82AAmx3 wum K8s 9ND a b c d e f g h i j k l\n$ curl 'https://a.b/c?d=e&f=g&h=i&j=k&l=m&n=o&p=q&r=s&t=u&v=w&x=y&z=0\n1&s ig=qbNFBFqDPZuoLdC9GkDY9\niRPN%2F7zFMt%3D' ' ' '\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")

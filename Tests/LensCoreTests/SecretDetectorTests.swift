@@ -1929,6 +1929,20 @@ struct SecretDetectorTests {
         Case(text: "$ evil-winrm -i 10.0.8.21 -u root -p 'kW/qmzfw7Rt'", kind: .password, value: "kW/qmzfw7Rt"),
         Case(text: "[Work]\nsource = imaps://ana%4@acme.io:Kq7RmTzW2@imap.acme.io\noutgoing = smtp+plain://ana%40acme.io@smtp.acme.io:587", kind: .apiKey, value: "Kq7RmTzW2"),
         Case(text: "source = imaps://ana@acme.io:Wz8Lp4Tq7@imap.acme.io", kind: .apiKey, value: "Wz8Lp4Tq7"),
+        // (Round 115: 3131, 3133 and 3135, unseen with round 114's rules: a `newusers` line whose `l`
+        // OCR read as `L`; `john --show`'s line with a `0` read as `@`, and a cracked password of 13
+        // characters, no DES crypt after `--show`; ncrack's user quote read `!`; a quoted value's
+        // rest of 8+ characters before its closing quote; an address's quote opened a line above,
+        // the terminal having wrapped it; a key's setting OCR split into many pieces, one a scrap
+        // that reads as a word; a session token's setting split, its wrapped rest under it.)
+        Case(text: "$ cat batch.txt\nLena: qwTRbv38KE-7: 1001: 1001:0ps:/home/lena:/bin/bash\n$ sudo newusers batch.txt", kind: .password, value: "qwTRbv38KE-7"),
+        Case(text: "$ john --show shadow.txt\nci:KT2G_XZMHmAc!:19700:@:99999:7:::\n\n1 password hash cracked, @ left", kind: .password, value: "KT2G_XZMHmAc!"),
+        Case(text: "$ john --show shadow.txt\ntomas:qphwoZyE24kvQ:19700:0:99999:7:::\n\n1 password hash cracked, 0 left", kind: .password, value: "qphwoZyE24kvQ"),
+        Case(text: "Discovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcp ssh: ‘ops! 'k8tUgo27Gsk'", kind: .password, value: "k8tUgo27Gsk"),
+        Case(text: "$ az login --service-principal -u 1ae0c92e-4fdf-7139-7366-0ae86e7809dc -p 'Ki43Q~3yx.PbXUp1P.yuW4pe-xtNZyFoPC\nFoPC~BApAR' --tenant 601861f8-8f3d-f2ce-c742-0a87f9357d74", kind: .password, value: "~BApAR"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows .net/backups/db. tar .gz?sp=r&st=2026-11-20T0\n9:14:02Z&se=2026-11-21T09: 14: 02Z&spr=ht tps&sv=2022-11-02&sr=b&s ig=qbNFBFqDPZ uoLdC9G kDY9fd4lxyxHkEstT\niRPN%2F7zFMt%3D'", kind: .apiKey, value: "iRPN%2F7zFMt"),
+        Case(text: "$ cat .env\nAUTHENTIK_SECRET_KEY=xiesWI7Om82AAmx3 wum K8s 9NDr79lIZ 5 3XVG Rg oeQXLh0ZV0qTnnoiFoRkepxsz5nCu geqZTw2\nAUTHENTIK_ERROR_REPORTING__ENABLED=false", kind: .apiKey, value: "oeQXLh0ZV0qTnnoiFoRkepxsz5nCu"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_secret_access_key = HbFeTt0EMQWxQJPXc/M4Kd/Vk323/bz0Tp1hm2ng\naws_session_token = IQoJb3JpZ21uX2VjFqp3UEpAcVStQzSuSCdo2 UEDVbs tBSj29190/MhdYdZPyfZLROVCn] 7sNYxud18l2gZaQpDysE3QEbpojk MvxpfS9cig DRQ77z0W+YAyP6iYWDNZlKdN\nDcHED4j51Iu 01eXG3nxnt g / LRl9SptvNu 2RSSG8SNVICTYFohrA5Iu UG 2 wowLRJVVCOGRetKqpBSg gvEGGJCge=", kind: .apiKey, value: "wowLRJVVCOGRetKqpBSg"),
         Case(text: "$ cat ~/Downloads/apikey.txt\nkey=JT8dPV1K6D@ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa/HVNn/9To/IK4zRMeEyhcLT kisfdxPF\nsecret=x", kind: .apiKey, value: "ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa"),
         Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_secret_access_key = Wq7mLx2RtQz9VbNpHcGrnPwKz4TsYd8EfJh3AqWm\naws_session_token = IQoJb3JpZ21uX2VjETj3kTgLBQLtn/P+X5LOmJh3PHoTxH/cd0+qT f 1aACN+6s7h/7 ivoaTo206t 90cM5FY3bK3zpAj kO7GkKnXH5FQ\nRzwe 2VLACTRKY 1TbRhOC3 iZbVSIC4UREK5nMSnMqwg f vJGVpKPqvXVG7iJOkcYnyhMxt 4WrkGJfQ899 j /344hgUdxu0+tnf20K79rCQbvtFP7dDvIp=", kind: .apiKey, value: "vJGVpKPqvXVG7iJOkcYnyhMxt"),
     ]
