@@ -654,9 +654,9 @@ extension SecretScan {
     /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
     /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's), `kinit` (which
     /// reads the password from a pipe), Samba's `pdbedit -t` (`--password-from-stdin`), EncFS's
-    /// `--stdinpass` and SSHFS's `-o password_stdin`.
+    /// `--stdinpass` and SSHFS's `-o password_stdin` (its `_` OCR may read as a space).
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password_stdin"#)
+        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password[_ ]stdin"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 

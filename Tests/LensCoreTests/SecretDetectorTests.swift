@@ -1924,6 +1924,8 @@ struct SecretDetectorTests {
         Case(text: "$ cat batch.txt\ndeploy : Wm7Kq2Zx+r : 1001: 1001:0ps:/home/deploy: /bin/bash", kind: .password, value: "Wm7Kq2Zx+r"),
         Case(text: "$ echo 'Kq7mWz2R9x' | encfs --stdinpass ~/.crypt ~/crypt", kind: .password, value: "Kq7mWz2R9x"),
         Case(text: "$ echo 'Lp4Rz8Wq2m' | sshfs -o password_stdin ana@nas.home:/srv/media /mnt/media", kind: .password, value: "Lp4Rz8Wq2m"),
+        // (Round 116: 3137, unseen with round 115's rules: the option's `_` read as a space.)
+        Case(text: "$ echo 'eS+4wZd5yBVjF' | sshfs -o password stdin ana@nas.home:/srv/media /mnt/media", kind: .password, value: "eS+4wZd5yBVjF"),
         Case(text: "$ az login --service-principal -u 0b7e3c21-5d4f-4a6b-9c8d-1e2f3a4b5c6d -p 'q8Tm4Q~ZLXVwpWAUJo5Dh2cukmkRk\n_~KqYwZmRT8p' --tenant 7c2d4e6f-8a1b-4c3d-9e5f-0a1b2c3d4e5f", kind: .password, value: "KqYwZmRT8p"),
         Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T@9: 14: @2Z&se=2026-11-21T09: 14: 02Z&spr=https&sv=2022-11-@2&sr=b&sig=mQzYRStx3Obcz819ZH\nteRod91VuepyspJ73x5GFHrbQ%3D\"", kind: .apiKey, value: "teRod91VuepyspJ73x5GFHrbQ"),
         Case(text: "$ evil-winrm -i 10.0.8.21 -u root -p 'kW/qmzfw7Rt'", kind: .password, value: "kW/qmzfw7Rt"),
