@@ -217,7 +217,7 @@ extension SecretScan {
                 add(after: match.end, dashStartsIt: true)
             }
         }
-        if mentions("user") {
+        if mentions("-o"), mentions("user") {
             for match in Self.mountUserOption.matches(in: text) {
                 var end = match.end
                 while end < utf8.count, end - match.end < 128, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x2C { end += 1 }
@@ -229,10 +229,10 @@ extension SecretScan {
                 if let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
             }
         }
-        if mentions("?") {
+        if mentions("?"), mentions("passphrase", "password", "passwort", "passcode") {
             for match in Self.questionPrompt.matches(in: text) { add(after: match.end) }
         }
-        if mentions("-u") {
+        if mentions("-u"), mentions("smb", "rpcclient", "samba", "winexe", "net") {
             // A `-U` argument without its `%` is no user's name alone when its case changes twice
             // or more and it holds a digit (`deploys6wtT3GidwQ`; `Administrator`, `svc_backup01`
             // stay): masked whole, since where the user's name ends cannot be told.
