@@ -360,12 +360,14 @@ extension SecretScan {
     /// (OCR may put a space beside a colon, and read the `x` as two letters: `ops :x:1001:…`, `ops:xX:1001:…`.)
     static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?\d{1,10}[ \t]?:(?:[ \t]?\d{1,10}[ \t]?:)?"#)
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b)|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:"# + secretCueWords + #")|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
     /// A setting that names the file a secret is kept in, and its value: `PASSWORD__FILE=/run/…`,
     /// `--password-file /run/…` (OCR may read a `_` as a space).
     static let secretFileSetting = TextMatcher(
         #"(?i)[A-Za-z0-9_]*(?:password|passwd|passphrase|secret|token)[A-Za-z0-9_]*?(?:_{1,2}|[ \t])(?:file|path)[ \t]*=[ \t]*\S*|--[a-z\-]*(?:password|passwd|passphrase|secret|token)[a-z\-]*-(?:file|path)(?:[ \t]*=[ \t]*|[ \t]+)\S*"#)
-    static let secretCue = TextMatcher(#"(?i)password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b"#)
+    static let secretCue = TextMatcher("(?i)" + secretCueWords)
+    /// The words by which a command names a secret (``commandReadingASecret``, ``secretCue``).
+    static let secretCueWords = #"password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b"#
 
     /// Whether a command names a secret only in settings that say which file holds it (``secretFileSetting``).
     static func namesOnlySecretFiles(_ command: String) -> Bool {
