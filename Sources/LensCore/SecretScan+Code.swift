@@ -74,11 +74,17 @@ extension SecretScan {
                         ? unopenedLiteral(in: arguments[position - 1]) ?? unquotedLiteral(in: arguments[position - 1]) : nil),
                   let password = password(literal.start, literal.end, quoted: true) else { continue }
             let value = slice(literal.start, literal.end)
-            guard !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { continue }
+            // (A "literal" that holds a call's end and the next named argument is code, its opening
+            // quote one OCR put before a name: `auth=('ops@ACME.IO'," None), transport="kerberos')`.)
+            guard !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil,
+                  Self.callsEndAndNamedArgument.firstMatch(in: value) == nil else { continue }
             found.append(password)
         }
         return found
     }
+
+    /// A call's `)` (or a list's `]`), a comma and the next argument's name and `=`: `), transport=`.
+    static let callsEndAndNamedArgument = TextMatcher(#"[)\]][ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*="#)
 
     /// Whether the comma at `index` is a literal's closing quote that OCR read as one: glued to a
     /// letter or digit, then the argument's own comma and a space (`‘smtp.acme.io,, 587`). Or, when

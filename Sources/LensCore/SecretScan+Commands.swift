@@ -53,8 +53,10 @@ extension SecretScan {
     /// user=NAME:PASSWORD,allow_other`): the password follows, to the next `,` or space.
     static let mountUserOption = TextMatcher(#"(?<![A-Za-z0-9_\-])-o[ \t]*(?:[^\s,]{1,64},){0,16}user[ \t]?=[ \t]?[^\s:,]{1,64}[ \t]?:[ \t]?(?=[^\s,])"#)
     /// ncrack's found credentials: `HOST PORT/tcp SERVICE: 'USER' 'PASSWORD'` (OCR may curl the
-    /// quotes, read `tcp` as `tep` and the user's closing quote as another glyph, `‘ops!`); group 1 the password.
-    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’]\S{1,64}[ \t]+['‘’]([^\n]{1,128}?)['‘’][ \t]*$"#)
+    /// quotes, read `tcp` as `tep` or `tcep`, the user's closing quote as another glyph, `‘ops!`,
+    /// miss the password's opening one and read its closing one as a double one, `'xcX9…UeUP"`);
+    /// group 1 the password.
+    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]{1,2}p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’]\S{1,64}[ \t]+['‘’]?([^\n]{1,128}?)['‘’"“”][ \t]*$"#)
     /// A prompt that asks with a question mark and shows what was typed after it (connman's
     /// `Passphrase? …`), alone at its line's start; the value must be machine-made.
     static let questionPrompt = TextMatcher(#"(?im)^[ \t]*(?:passphrase|password|passwort|passcode)[ \t]?\?[ \t]+(?=\S)"#)
@@ -157,19 +159,20 @@ extension SecretScan {
     /// (`name:password:1000:1000:Name:/home/…`); group 1 the password's field.
     /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`,
     /// `deploy : xYwugHea5s+s : 1001: 1001:0ps:/home/…`, read a `0` of its numbers as `@`, `ci:…:19700:@:99999:7:::`,
-    /// and a name's `l` as `L`: `Lena: …`.)
+    /// and a name's `l` as `L`: `Lena: …`, or split the name, `dep Loy : …`.)
     static let accountLine = TextMatcher(
-        #"(?m)^[ \t]*[A-Za-z_][a-z0-9_.\-]{0,31}\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
+        #"(?m)^[ \t]*[A-Za-z_][a-z0-9_.\-]{0,31}(?: [A-Za-z][a-z0-9_.\-]{0,31})?\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
     /// Whether an account line's password field holds a password as typed (`john --show`'s output,
     /// a list of cracked or seeded accounts), not what the files hold: a hash (`$6$…`, `$y$…`, a
     /// DES crypt's 13 characters), a lock (`!`, `*`, `!!`, `*LK*`) or the `x` that points to `shadow`.
-    /// (After `john --show` or a cracked hash's count, 13 characters are a cracked password, not a DES crypt.)
-    static func isClearAccountPassword(_ field: String, cracked: Bool = false) -> Bool {
+    /// (After `john --show` or a cracked hash's count, 13 characters are a cracked password, not a
+    /// DES crypt; so they are in a file given to `newusers`, which takes passwords as typed: `asTyped`.)
+    static func isClearAccountPassword(_ field: String, asTyped: Bool = false) -> Bool {
         // (Nor is an address's rest after its scheme: `http://…/f?p=labs:49:::::`.)
         guard !field.contains("$"), !field.hasPrefix("/"), !field.allSatisfy({ "!*".contains($0) }), !["x", "NP", "LK", "*LK*", "*NP*"].contains(field) else { return false }
         // (A lock may come before the hash: `!` or `*` then the 13 characters.)
         let hash = field.drop { "!*".contains($0) }
-        if !cracked, hash.count == 13, hash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "/") }) { return false }
+        if !asTyped, hash.count == 13, hash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "/") }) { return false }
         return isPasswordValue(field, quoted: true)
     }
     /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
@@ -221,6 +224,12 @@ extension SecretScan {
             for match in Self.mountUserOption.matches(in: text) {
                 var end = match.end
                 while end < utf8.count, end - match.end < 128, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x2C { end += 1 }
+                // (An option list holds no space: one that goes on to a `,` after a single space was a
+                // `_` OCR read as one, `user=tomas:9 aZ3arZIe,allow_other`.)
+                if end < utf8.count, utf8[end] == 0x20, let rest = piece(from: end, maximumSpaces: 1),
+                   let comma = utf8[rest.start..<rest.end].firstIndex(of: 0x2C), comma > rest.start, comma - match.end < 128 {
+                    end = comma
+                }
                 if let password = password(match.end, end, quoted: true) { found.append(password) }
             }
         }
@@ -350,11 +359,11 @@ extension SecretScan {
         // (Shadow's empty last fields, `:::`, or its default maximum age: a cue most texts lack.)
         // (Or `/etc/passwd`'s `:/home/`, or a space OCR put after a colon: `…:0ps:/home/deploy: /bin/bash`.)
         if mentions(":::", "99999", ":/bin/", ":/usr/", ":/home/", ": /bin/", ": /home/", ": /usr/") {
-            let cracked = mentions("--show", "hash cracked", "hashes cracked")
+            let asTyped = mentions("--show", "hash cracked", "hashes cracked", "newusers")
             for match in Self.accountLine.matches(in: text) {
                 // (A field that starts with a scheme, Dovecot's `{PLAIN}…`, is ``schemeTaggedPasswords()``'s.)
                 guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2, !field.hasPrefix("{"),
-                      Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }, cracked: cracked) else { continue }
+                      Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }, asTyped: asTyped) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
@@ -764,18 +773,30 @@ extension SecretScan {
     /// A signed URL's signature parameter: S3's and Google Cloud Storage's `X-Amz-Signature`,
     /// `X-Goog-Signature`, CloudFront's `Signature`, Azure's SAS `sig`, and an STS session token;
     /// whoever has the address may use it until it expires. At a parameter's start (`?`, `&`,
-    /// `;`), or a line's when the address is wrapped; OCR may put spaces in the name (`X-Amz -
-    /// Signature`, `s ig`) and around the `=`.
+    /// `;`, or the `é` OCR may read for an `&`), or a line's when the address is wrapped; OCR may
+    /// put spaces in the name (`X-Amz - Signature`, `s ig`) and around the `=`, and a terminal may
+    /// wrap the address inside the name (`…&sr=b&s` / `ig=qgd1…`; `…&si` / `=WXN…`, its `g` lost
+    /// at the wrap).
     static let signatureParameter = TextMatcher(
-        #"(?im)(?:(?<=[?&;])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s ?i ?g(?:n ?a ?t ?u ?r ?e)?|security-token)[ \t]?=[ \t]?"#)
+        #"(?im)(?:(?<=[?&;é])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
-        guard mentions("sig", "s ig", "si g") else { return [] }
+        guard mentions("sig", "s ig", "si g", "s\nig", "si\ng", "si\n=") else { return [] }
         return Self.signatureParameter.matches(in: text).compactMap { match in
             // To the next parameter or the line's end, across the spaces OCR put in the value
             // (`n4X WEG YfRW…`), but not into a sentence after it.
-            var end = match.end
-            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 400 {
+            // (A terminal may wrap the address inside the value, `…&sig=2auv4wa` / `MU625KES…%3D'`:
+            // when it ends a wide line, unfinished (no padding's `=` or `%3D` at its end), it goes on
+            // at the next line's start with a piece of a signature's characters, 4+ of them.)
+            var end = match.end, wrapped = false
+            while true {
+                var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
+                if next == nil, !wrapped, end > match.end, case let value = squeezed(match.end, end), !value.hasSuffix("="), !value.uppercased().hasSuffix("%3D"),
+                   let start = wrapStart(after: end), let first = piece(from: start, maximumSpaces: 0), isSignaturePiece(first) {
+                    wrapped = true
+                    next = first
+                }
+                guard let next, next.end - match.end <= 400 else { break }
                 if let amp = utf8[next.start..<next.end].firstIndex(of: 0x26) {
                     end = amp
                     break
@@ -785,12 +806,31 @@ extension SecretScan {
                 guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) else { break }
                 end = next.end
             }
+            // (Not the quote that closes the address, nor the spaces OCR put before it: `…%3D '`.)
+            while end > match.end, Self.isSpace(utf8[end - 1]) || quoteLength(endingAt: end) > 0 { end -= max(1, quoteLength(endingAt: end)) }
             guard end > match.end else { return nil }
             let value = squeezed(match.end, end)
             // 16+ characters, digits and letters mixed (hexadecimal, base64, maybe `%2F`-escaped).
             guard value.count >= 16, value.contains(where: \.isNumber), value.contains(where: \.isLetter), !Self.isPlaceholder(value) else { return nil }
             return secret(.apiKey, "signature", match.end, end)
         }
+    }
+
+    /// Where the next line starts when `index` ends a wide line (``endsAWideLine(_:)``) and the
+    /// next line starts at its first column, as a terminal's wrap does; nil otherwise.
+    func wrapStart(after index: Int) -> Int? {
+        guard index < utf8.count, Self.isLineBreak(utf8[index]), endsAWideLine(index) else { return nil }
+        var start = index + 1
+        if utf8[index] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
+        return start < utf8.count && !Self.isSpace(utf8[start]) && !Self.isLineBreak(utf8[start]) ? start : nil
+    }
+
+    /// Whether a piece is made of a signature's characters (base64's, base64url's, `%` escapes, and
+    /// the `@` OCR reads for a `0`), 4+ of them, maybe with the address's closing quote after them.
+    func isSignaturePiece(_ piece: (start: Int, end: Int)) -> Bool {
+        var end = piece.end
+        while end > piece.start, quoteLength(endingAt: end) > 0 { end -= quoteLength(endingAt: end) }
+        return end - piece.start >= 4 && utf8[piece.start..<end].allSatisfy { Self.isAlphanumeric($0) || "%+/=_-@".utf8.contains($0) }
     }
 
     // MARK: - XML configuration

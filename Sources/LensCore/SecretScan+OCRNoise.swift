@@ -600,6 +600,10 @@ extension SecretScan {
                 } else if word.lowercased() == "value" {
                     // A prompt's `secret value:`, `token value:` names what it asks for.
                     separator = separatorAfterWord
+                } else if word.count == 1, word.allSatisfy(\.isNumber), Self.secretName(identifier) != nil {
+                    // A glyph of junk OCR put between the name and its `=`, read as a digit (`$CFG->dbpass
+                    // 9 = '…'`; a letter there is a word's, `Pass s = 0 to …`).
+                    separator = separatorAfterWord
                 } else if separatorAfterWord == "=" || separatorAfterWord == ":", Self.namesSomethingAboutASecret(identifier + "_" + word) {
                     // (A name about the secret, its `_` read as a space: `PASSWORD FILE=/run/secrets/…`
                     // for `GF_SECURITY_ADMIN_PASSWORD__FILE=` says where it is kept.)
@@ -656,6 +660,12 @@ extension SecretScan {
                 (start, end, quoted) = after
             }
             if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
+            // (Or after a command's short option, `choco apikey -k f0bb44a6-…-605ead57b1 2c`: the
+            // UUID is the value, split or not.)
+            if !quoted, end - start >= 2, utf8[start] == 0x2D, Self.isLetter(utf8[start + 1]), start + 2 < utf8.count, Self.isSpace(utf8[start + 2]),
+               let key = piece(from: start + 2, maximumSpaces: 1), let uuid = uuidEnd(from: key.start) {
+                (start, end) = (key.start, uuid)
+            }
             // A parameter's value in an address ends at the next parameter's `&`
             // (`?page_token=nextPageToken&limit=20`: `limit=20` makes no token of it).
             let inQuery = !quoted && match.range(1).map { $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) } == true
@@ -697,10 +707,11 @@ extension SecretScan {
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
-            // A name's id OCR split after the name (IBM's `ApiKey-6f5eea7d-…` read `Apikey -6f5eea7d-…`):
-            // one space, then `-` glued to the value, in a row rather than after a form's label.
+            // A name's id OCR split after the name (IBM's `ApiKey-6f5eea7d-…` read `Apikey -6f5eea7d-…`,
+            // `Apikey - f374edee- 1d0e-…`, `Apikey -728b8968 -50a7 - 19a6 - 9f 6d - 1¢36…`): one space,
+            // then `-` and the UUID, in a row rather than after a form's label.
             if separator == nil, !quoted, utf8[start] == 0x2D, start >= 2, Self.isSpace(utf8[start - 1]), !Self.isSpace(utf8[start - 2]),
-               !identifier.hasPrefix("-"), !wordsOnlyBefore(match.start), uuidEnd(from: start + 1) != nil { continue }
+               !identifier.hasPrefix("-"), !wordsOnlyBefore(match.start), uuidEnd(from: start + 1) != nil || isSplitUUIDToLineEnd(from: start + 1) { continue }
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
@@ -971,6 +982,20 @@ extension SecretScan {
             if stop != nil { return nil }
         }
         return nil
+    }
+
+    /// Whether the rest of the line from `index` (96 bytes at most) is a UUID split anywhere by
+    /// OCR: its 32 hexadecimal digits (as ``noisyUUID`` reads them, or a `¢` for a `c`) with only
+    /// spaces and its four or more dashes between them.
+    func isSplitUUIDToLineEnd(from index: Int) -> Bool {
+        var end = index
+        while end < utf8.count, !Self.isLineBreak(utf8[end]) {
+            guard end - index < 96 else { return false }
+            end += 1
+        }
+        let line = slice(index, end)
+        let digits = line.filter { $0 != " " && $0 != "-" }
+        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || "OQlIo@/S¢".contains($0) }
     }
 
     /// (OCR's readings of `0`: `O`, `Q`, `o`, `@`; of `1`: `l`, `I`; of `7`: `/`; of `5`: `S`.)
@@ -1598,8 +1623,9 @@ extension SecretScan {
     /// name (`dep Loy`) and inside the password, an `@` in the password (the last `@` before the host ends it).
     /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`). OCR
     /// may read the user's first `0` as `@` and the colon after it as `;` (`cloudinary : //@9244…
-    /// : YuNc…`, `//304479652756172; afrSf…`).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
+    /// : YuNc…`, `//304479652756172; afrSf…`). The user may hold an `@` of its own, its `%40`
+    /// misread (`imaps://deploy%4@acme. io: 7ZuK…@imap…`).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -1637,6 +1663,10 @@ extension SecretScan {
                 if utf8[end] == 0x2F { break } // the path after the host
                 end += 1
             }
+            // (A user with an `@` of its own and no `@` after the value: a host and a path, not a
+            // password, when a `/` follows: `ssh://git@host:Acme2/shop.git`.)
+            let userHoldsAnAt = match.text.range(of: "//").map { match.text[$0.upperBound...].drop { $0 == " " || $0 == "@" }.contains("@") } ?? false
+            if userHoldsAnAt, lastAt == nil, end < limit, utf8[end] == 0x2F { return nil }
             // No `@` left (OCR read it as `a` or `Q`): the rest of the address goes, host and all.
             // So too when what follows the last `@` is no host name but more of the password
             // (`@P6EOPdBBTYPa9Tagitlab.com`: an `@` misread inside it, the real one read as `a`).

@@ -16,10 +16,10 @@ extension SecretScan {
     /// SMTP's `AUTH PLAIN` and IMAP's `AUTHENTICATE PLAIN` with the credentials on the line
     /// (RFC 4616: base64 of the user's name and the password); OCR may split the base64, read
     /// a `0` as `@`, a `j` as `]`, put a speck (`.`, `,`) between two of its characters
-    /// (`…PT 1M4.JTMm…`), read one as a glyph outside ASCII (`…Bek®2Y…`), a dash of junk
-    /// before its `=`, and a speck after its end (`…bVUNTE4.`).
+    /// (`…PT 1M4.JTMm…`), read one as a glyph outside ASCII (`…Bek®2Y…`) or as a parenthesis
+    /// (`…V284)Ss2…`, its `J`), a dash of junk before its `=`, and a speck after its end (`…bVUNTE4.`).
     static let plainAuthentication = TextMatcher(
-        #"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}[ \t]+)?(?i:AUTH|AUTHENTICATE)[ \t]+(?i:PLAIN)[ \t]+([A-Za-z0-9+/](?:[A-Za-z0-9+/@\]\[| ]|(?<=[A-Za-z0-9])[.,](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[^\x00-\x7F\s—–]){6,400}[—–]?={0,2})[.,]?[ \t]*$"#)
+        #"(?m)^[ \t]*(?:[A-Za-z]{1,3}\d{0,4}[ \t]+)?(?i:AUTH|AUTHENTICATE)[ \t]+(?i:PLAIN)[ \t]+([A-Za-z0-9+/](?:[A-Za-z0-9+/@\]\[| ]|(?<=[A-Za-z0-9])[.,()](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[^\x00-\x7F\s—–]){6,400}[—–]?={0,2})[.,]?[ \t]*$"#)
 
     /// The password a mail or file-transfer session was given by hand (`openssl s_client`,
     /// `telnet`, `nc`): IMAP's `LOGIN`, POP3's and FTP's `PASS` under its `USER` line, and the
@@ -190,6 +190,8 @@ extension SecretScan {
     /// 4+ characters, no shell variable, a password's value (``isPasswordValue(_:quoted:)``).
     func passwordArgument(after index: Int, dashStartsIt: Bool) -> Secret? {
         guard let (start, end, quoted) = separateValue(after: index, dashStartsIt: dashStartsIt) else { return nil }
+        // (A UUID, as Codecov's token is, OCR split before a dash: `-t acdd7005 -b68e-16c7-…`.)
+        if !quoted, let uuid = uuidEnd(from: start), uuid > end { return password(start, uuid, quoted: quoted) }
         return password(start, end, quoted: quoted)
     }
 

@@ -75,7 +75,8 @@ extension SecretScan {
             if valueEnd - valueStart <= 24, Self.detailLine.firstMatch(in: slice(valueStart, valueEnd)) != nil {
                 (valueStart, valueEnd) = nextFilledLine(after: valueEnd)
             }
-            guard valueEnd > valueStart, valueEnd - valueStart <= 200 else { continue }
+            // (Not the next command, under a prompt that showed nothing typed: `EncFS Password:` / `$ 1s ~/crypt`.)
+            guard valueEnd > valueStart, valueEnd - valueStart <= 200, !isPrompt(at: valueStart) else { continue }
             let shown = slice(valueStart, valueEnd)
             let isPassword = noun.hasPrefix("pass")
             if isPassword, Self.appPasswordGroups.firstMatch(in: shown) != nil

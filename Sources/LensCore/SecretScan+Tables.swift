@@ -197,7 +197,7 @@ extension SecretScan {
     /// (OCR may put a space beside a `_` of the name, read a `_` as a space, or a stop or a `_` after it.)
     static let namedRow = TextMatcher(#"(?m)^[ \t]*([A-Z][A-Z0-9]*(?:(?: ?_ ?| )[A-Z0-9]+)+)_?[.,]?[ \t]+(?:[^\sA-Za-z0-9=:]{1,2}[ \t]+)?(?=[^\s=:])"#)
 
-    static let capitalsThenEquals = TextMatcher(#"^[A-Z][A-Z0-9_]*="#)
+    static let capitalsThenEquals = TextMatcher(#"^_?[A-Z][A-Z0-9_]*="#)
 
     func namedRows() -> [Secret] {
         guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
@@ -209,7 +209,8 @@ extension SecretScan {
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             let value = squeezed(start, end)
             // A last word in capitals then `=` is the name's (OCR read its `_` as a space:
-            // `…_JWT SECRET FILE=/run/secrets/jwt`): an assignment, read by ``labelledValues()``.
+            // `…_JWT SECRET FILE=/run/secrets/jwt`, `_` and a space: `SESSION SECRET _FILE=…`): an
+            // assignment, read by ``labelledValues()``.
             if Self.capitalsThenEquals.firstMatch(in: value) != nil { return nil }
             // Last on its line, or a column of a table with more after it (a dashboard's row:
             // `DATABASE_PASSWORD  …  Production, Preview`) when it has 10+ characters.

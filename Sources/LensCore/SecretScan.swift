@@ -271,8 +271,9 @@ struct SecretScan {
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
         // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`).
         if body.count >= 8, isMostlyOneCharacter(body) { return true }
-        // (Or the stars a field shows first, whatever OCR read after them: `***k#`.)
-        if value.hasPrefix("***") { return true }
+        // (Or the stars a field shows first, whatever OCR read after them: `***k#`; or two, and
+        // the letters OCR reads for the rest of them: `**kxkkKK`.)
+        if value.hasPrefix("***") || value.hasPrefix("**") && value.count >= 6 && value.allSatisfy({ "*xXkK".contains($0) }) { return true }
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
@@ -870,8 +871,13 @@ struct SecretScan {
         if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: lower.contains) { return false }
         // (`null` and `none` are no value; a random password may hold one by chance,
         // `nullPVKpZ1w776-U`: the rest of it, 10+ characters, then looks like a secret on its own.)
-        // (OCR may read an `l` of `null` as `1` or `I`, the `o` of `none` as `0`: `nul1`, `n0ne`.)
-        if ["null", "none"].contains(String(lower.map { "1|i".contains($0) ? "l" : $0 == "0" ? "o" : $0 })) { return false }
+        // (OCR may read an `l` of `null` as `1` or `I`, the `o` of `none` as `0`: `nul1`, `n0ne`;
+        // and a stroke of an `l` as one more: `nul11`.)
+        let read = String(lower.map { "1|i".contains($0) ? "l" : $0 == "0" ? "o" : $0 })
+        if read == "none" || read.hasPrefix("nul") && (4...5).contains(read.count) && read.dropFirst(3).allSatisfy({ $0 == "l" }) { return false }
+        // (Nor is a template's variable whose closing quote OCR read as another: `${DEPLOY_PASSWORD}' roles=`.)
+        if value.hasPrefix("${"), let close = value.firstIndex(of: "}"), let after = value[value.index(after: close)...].first,
+           "'\"‘’“”".contains(after) { return false }
         if let word = ["none", "null"].first(where: lower.contains) {
             let rest = value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)
             guard rest.count >= 10, looksLikeSecretOnItsOwn(rest) else { return false }
@@ -1008,6 +1014,8 @@ struct SecretScan {
                 let value = split ? value.filter { $0 != " " } : value
                 return Self.isRandomToken(value) || Self.isRandomLetters(value) || afterBearer && Self.isBearersLetters(value)
             }
+            // (After an option, capitals alone may be a token as OCR read it: ``isRandomCapitals(_:)``.)
+            let capitals = { (value: String) in match[2] == nil && !bearer && Self.isRandomCapitals(value) }
             // A value that ends a long line the terminal wrapped inside it (`--token LpYjvoLgcYXOloAnsnC` /
             // `qMLhmH8EhKuZRX5UiLCXH --name runner-01`) is judged with its rest (``wrappedRest(after:of:isKey:)``),
             // which ``wrapped(_:)`` then masks with it.
@@ -1026,14 +1034,14 @@ struct SecretScan {
             // (After an option, OCR's `@` for a key's `0` is read back when the value has no dot, as
             // an address would: `--token gLsh…86` / `xy@AkGq… --name runner-@1`.)
             let optionValueRead = match[2] == nil && !bearer && random(Self.atsReadAsZeros(whole))
-            if !random(whole), !optionValueRead, quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
+            if !random(whole), !optionValueRead, !capitals(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
                 // setting about the secret (`SECRET_NAME`, `api_key_file`).
                 guard match[3] ?? match[4] != nil, match[2] != nil, Self.isSecretLiteral(value),
                       !Self.namesAboutASecret.contains(where: { name(at: match.start).hasSuffix($0) }) else { return nil }
-            } else if match[2] == nil, !Self.isClearlyRandom(whole), !bearer {
+            } else if match[2] == nil, !Self.isClearlyRandom(whole), !capitals(whole), !bearer {
                 // Without `:` `=` or `is` between them, only a value that is clearly random counts
                 // (after HTTP's `Bearer`, what follows is its token).
                 return nil
@@ -1181,6 +1189,17 @@ struct SecretScan {
             let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
             return capitalPairs >= 2 && !wordLike
         }
+    }
+
+    /// 24 to 64 capitals and digits, as a GitHub runner's registration token is, OCR having maybe
+    /// read its digits as letters (`NGFRVIIVHQXURNVDWINJIAOAFYGMS`, `5` read `S`): four consonants or
+    /// more in a row, many different characters (3.8+ bits each) and fewer than three vowels in
+    /// ten, as no words in capitals (`REPLACEWITHYOURTOKEN`, `INVALIDORMISSINGCREDENTIALS`) have; no
+    /// stand-in (``isPlaceholder(_:)``), no hexadecimal (a hash's).
+    static func isRandomCapitals(_ value: String) -> Bool {
+        (24...64).contains(value.count) && value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) && value.contains(where: \.isLetter)
+            && !value.allSatisfy(\.isHexDigit) && longestConsonantRun(value.lowercased()) >= 4 && entropy(value) >= 3.8 && !isPlaceholder(value)
+            && value.filter({ "AEIOU".contains($0) }).count * 10 < value.count * 3
     }
 
     /// A bearer's token as OCR may read it, which ``isRandomToken(_:)`` and ``isRandomLetters(_:)``

@@ -394,6 +394,10 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "quotes wrapped open, split bare keys, settings naming files", make: repeated("$ x -p 'q8Tm4Q~ZLXVwpWAUJo5Dh2cukmkRk 'a' \"b\" 'c\n_~KqYwZmRT8p' --t\nkey=JT8dPV1K6D@ywZc a b c d e f g h i\n$ d -e A_PASSWORD__FILE=/run/x B PASSWORD FILE=/y --token-file /z\n")),
         Kind(name: "key settings split often, quotes opened lines above", make: repeated("A_SECRET_KEY=xiesWI7Om82AAmx3 wum K8s 9ND a b c d e f g h i j k l\n$ curl 'https://a.b/c?d=e&f=g&h=i&j=k&l=m&n=o&p=q&r=s&t=u&v=w&x=y&z=0\n1&s ig=qbNFBFqDPZuoLdC9GkDY9\niRPN%2F7zFMt%3D' ' ' '\n")),
         Kind(name: "split wrapped rests before options", make: repeated("$ forgejo-runner register --instance https://git.acme.io/a/b/c --token 7kqZ0RWvmtPLxBcye\n4gh3Z7W MvpzdW8KcDFy9wcz --name r\n")),
+        Kind(name: "signatures wrapped inside their names and values", make: repeated("$ curl 'https://a.b/c?d=e&f=g&h=i&j=k&l=m&n=o&p=q&r=s&t=u&v=w&x=y&z=0&sr=b&s\nig=a b c d e f &si\n=x y z bésig=Tq4 W\nQm9%2F a '\n")),
+        Kind(name: "spaced mount options, users with an at sign", make: repeated("$ curlftpfs -o user=a:9 b c,d,e user=x:y z, -o user=q:r s\nsource = imaps://a%4@b. c: d@e. f: g@h ssh://g@h:i/j\n")),
+        Kind(name: "newusers lines with split names, unquoted ncrack passwords", make: repeated("$ sudo newusers batch.txt\ndep Loy : Boa4B3P8DnoSt :1001:1001:0ps:/home/dep Loy: /bin/bash\n10.0.8.21 22/tcep ssh: 'a' b c d e' f 'g' h\"\n")),
+        Kind(name: "split UUIDs after options, capitals after tokens", make: repeated("$ ./codecov -t acdd7005 -b68e-16c7-8a5c -t a1b2c3d4 -x choco apikey -k f0bb44a6-d975-04be-d482-605ead57b1 2c --token NGFRVIIVHQXURNVDWINJIAOAFYGMS Apikey -728b8968 -50a7 - 19a6 - 9f 6d - 1c36\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1947,6 +1947,29 @@ struct SecretDetectorTests {
         Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_secret_access_key = HbFeTt0EMQWxQJPXc/M4Kd/Vk323/bz0Tp1hm2ng\naws_session_token = IQoJb3JpZ21uX2VjFqp3UEpAcVStQzSuSCdo2 UEDVbs tBSj29190/MhdYdZPyfZLROVCn] 7sNYxud18l2gZaQpDysE3QEbpojk MvxpfS9cig DRQ77z0W+YAyP6iYWDNZlKdN\nDcHED4j51Iu 01eXG3nxnt g / LRl9SptvNu 2RSSG8SNVICTYFohrA5Iu UG 2 wowLRJVVCOGRetKqpBSg gvEGGJCge=", kind: .apiKey, value: "wowLRJVVCOGRetKqpBSg"),
         Case(text: "$ cat ~/Downloads/apikey.txt\nkey=JT8dPV1K6D@ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa/HVNn/9To/IK4zRMeEyhcLT kisfdxPF\nsecret=x", kind: .apiKey, value: "ywZcemoIK8TWDiJQFqTQ4OSNZYpXFbZ4MNJQWa"),
         Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_secret_access_key = Wq7mLx2RtQz9VbNpHcGrnPwKz4TsYd8EfJh3AqWm\naws_session_token = IQoJb3JpZ21uX2VjETj3kTgLBQLtn/P+X5LOmJh3PHoTxH/cd0+qT f 1aACN+6s7h/7 ivoaTo206t 90cM5FY3bK3zpAj kO7GkKnXH5FQ\nRzwe 2VLACTRKY 1TbRhOC3 iZbVSIC4UREK5nMSnMqwg f vJGVpKPqvXVG7iJOkcYnyhMxt 4WrkGJfQ899 j /344hgUdxu0+tnf20K79rCQbvtFP7dDvIp=", kind: .apiKey, value: "vJGVpKPqvXVG7iJOkcYnyhMxt"),
+        // (Round 117: 3143–3153, unseen with round 116's rules, and round 115's open items: an Azure
+        // SAS signature the terminal wrapped inside its value or its name (`&s` / `ig=`, `&si` / `=…`),
+        // its `&` read as `é`; a mount option's `_` read as a space; aerc's user with its `%40`
+        // misread and spaces after dots; a `newusers` file's 13-character password, and a name OCR
+        // split; ncrack's password quote lost, `tcp` read `tcep`; junk between Moodle's name and its
+        // `=`; Codecov's and Chocolatey's UUIDs split by a space; `AUTH PLAIN` with a `J` read as
+        // `)`; a GitHub runner's token of capitals, its digit read as a letter.)
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar .gz?sp=r&st=2026-11-20T0\n9:14:02Z&se=2026-11-21T09: 14: 02Z&spr=ht tps&sv=2022-11-02&sr=b&s ig=pxnYe5PdC%2FGOG4piowTlOE90zRlR5TY\nXQovuIpGeiN5%3D '", kind: .apiKey, value: "XQovuIpGeiN5"),
+        Case(text: "$ curl -o db.tar.gz ‘https: //acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T09:1\n4:02Z6spr=https&sv=2022-11-026sr=bésig=Tq4Wm8KzR2%2FRx7Lp3Nc9Vb5Hd%2Bs%3D '", kind: .apiKey, value: "Tq4Wm8KzR2"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows .net/backups/db. tar .gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026 -11-21T09:14:02Z&spr=https&sv=2022-11-02&sr=b&s\nig=rhe2kfRuf6Yo2ytGxtSwC%2FrZD9G4C3XXM5SSfuwZ%3D'", kind: .apiKey, value: "rhe2kfRuf6Yo2ytGxtSwC"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar .gz?sp=r&st=2026 -11-20T09:14:02Z&se=2026 -11-21T09:14:02Z&spr=https&sv=2022 -11-02&sr=b&sig=4bqx7wa\nKR625MZLqPok1j y%2BT3u j HKi0Q%2B04rVaTLZnY%3D '", kind: .apiKey, value: "KR625MZLqPok1j"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T09: 14: 02Z&spr=https&sv=2022-11-02&sr=b&si\n=VYN%2FLMhj m1b%2F%2FPjx4Ls%2FCFi%2BBbGOTwvcSQnRoNkHZqx%3D *", kind: .apiKey, value: "BbGOTwvcSQnRoNkHZqx"),
+        Case(text: "$ curlftpfs -o user=lena:7 bK4brYJf,allow_other ftp.acme.io /mnt/ftp\n$ ls /mnt/ftp", kind: .password, value: "bK4brYJf"),
+        Case(text: "# ~/.config/aerc/accounts.conf\n[Work]\nsource = imaps://ops%4@acme. io: 8XvLrRPNhkWY5C9@imap. acme. io\noutgoing = smtptplain://ops%40acme. io@smtp. acme. io:587", kind: .apiKey, value: "8XvLrRPNhkWY5C9"),
+        Case(text: "$ cat batch.txt\nlena: qwTz8mRk3Lp2a: 1001: 1001:0ps: /home/lena: /bin/bash\n$ sudo newusers batch. txt", kind: .password, value: "qwTz8mRk3Lp2a"),
+        Case(text: "$ cat batch.txt\ndep Loy : Rkq4C3P8EmpTt :1001:1001:0ps:/home/dep Loy: /bin/bash\n$ sudo newusers batch.txt", kind: .password, value: "Rkq4C3P8EmpTt"),
+        Case(text: "Discovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcp ssh: 'ops' K3CZOzaG2k'\nNcrack done: 1 service scanned in 93.02 seconds.", kind: .password, value: "K3CZOzaG2k"),
+        Case(text: "Discovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcep ssh: ‘ana’ '84jU3S_pDL*?\"\nNcrack done: 1 service scanned in 93.02 seconds.", kind: .password, value: "84jU3S_pDL"),
+        Case(text: "/ config.php\n$CFG->dbuser = ‘ci’;\n$CFG->dbpass 9 = '2AMicukKxcd’;", kind: .password, value: "2AMicukKxcd"),
+        Case(text: "$ ./codecov -t bdee8116 -c79f-27d8-9b6d-02259f9337c2 -f coverage. xml", kind: .password, value: "02259f9337c2"),
+        Case(text: "250 SMTPUTF8\nAUTH PLAIN BIO3Z20afX6k RHGk cXVvbX9BW182W395)Tt3K2Z2\n235 2.7.0 Authentication successful", kind: .password, value: "cXVvbX9BW182W395"),
+        Case(text: "PS C:\\> choco apikey -k e1cc55b7-e086-15cf-e593-716fbe68c2 3d -s https://push.chocolatey.org/", kind: .apiKey, value: "716fbe68c2"),
+        Case(text: "$ ./config.sh --url https://github.com/acme/shop --token MHGSWJJWIRYVSOWEXJOKBPBGZHNT\n¥ Connected to GitHub", kind: .apiKey, value: "MHGSWJJWIRYVSOWEXJOKBPBGZHNT"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2800,6 +2823,22 @@ struct SecretDetectorTests {
         "Enter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: ***k# xx",
         "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=b9625301b6a71f59fa8e8e198\nd6a7750afe0a977&Sbranch=main&build=1042",
         "$ grep -E '^(ops|lena):' /etc/passwd\nops:xX:1001:1001:0ps:/home/ops:/bin/bash\nlena :x:1002:1002: :/home/lena: /bin/zsh",
+        // (Round 117's false alarms: `null` read `nul11`; a template's closing quote read as another;
+        // a field's two stars and letters read for the rest; a prompt above `$ 1s`; IBM's key ids OCR
+        // split; a quote OCR put before Python's `None`; a name's `_FILE` split off; and two the
+        // round's rules could have taken: a user with an `@` before a path, words in capitals.)
+        "MAIL_HOST=smtp.acme.io\nMAIL_USERNAME=nul1\nMAIL_PASSWORD=nul11\nMAIL_ENCRYPTION=t1ls",
+        "<tomcat-users>\n<user username=\"deploy\" password=\"${DEPLOY_PASSWORD}' roles=\"manager-script\"/>\n</tomcat-users>",
+        "Enter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: **kxkkKK",
+        "$ encfs ~/.crypt ~/crypt\nEncFS Password:\n$ 1s ~/crypt\nnotes taxes",
+        "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026 -11-06T10:12+0000 Apikey - e485feff- 2e1f-14d5-62d9-7240bb80ff9D",
+        "$ ibmcloud iam api-keys\nName Description Created At ID\nci-deploy CI 2026-11-06T10:12+0000 Apikey -839c9a79 -61b8 - 20b7 - 0a 7e - 2¢4714d64d99",
+        "import winrm\ns = winrm.Session('web-01.acme.io', auth=('ops@ACME.IO',\" None), transport=\"kerberos')",
+        "# authelia.env\nAUTHELIA_ SESSION SECRET _FILE=/run/secrets/session\nAUTHELIA_STORAGE_ENCRYPTION_KEY_FILE=/run/secrets/storage",
+        "$ git clone ssh://git@github.com:Acme-Tools2/shop.git",
+        "error: token INVALIDORMISSINGCREDENTIALS",
+        // (A first try at the junk before `=` took a letter too: GMP's changelog on this machine.)
+        "\t* mpn/generic/gcd.c (mpn_gcd): Pass s = 0 to mpn_gcd_subdiv_step.",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
