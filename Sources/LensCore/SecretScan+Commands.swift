@@ -787,12 +787,12 @@ extension SecretScan {
             // (`n4X WEG YfRW…`), but not into a sentence after it.
             // (A terminal may wrap the address inside the value, `…&sig=2auv4wa` / `MU625KES…%3D'`:
             // when it ends a wide line, unfinished (no padding's `=` or `%3D` at its end), it goes on
-            // at the next line's start with a piece of a signature's characters, 4+ of them.)
+            // at the next line's start with a signature's rest, ``isSignatureRest(from:)``.)
             var end = match.end, wrapped = false
             while true {
                 var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
                 if next == nil, !wrapped, end > match.end, case let value = squeezed(match.end, end), !value.hasSuffix("="), !value.uppercased().hasSuffix("%3D"),
-                   let start = wrapStart(after: end), let first = piece(from: start, maximumSpaces: 0), isSignaturePiece(first) {
+                   let start = wrapStart(after: end), isSignatureRest(from: start), let first = piece(from: start, maximumSpaces: 0) {
                     wrapped = true
                     next = first
                 }
@@ -825,12 +825,25 @@ extension SecretScan {
         return start < utf8.count && !Self.isSpace(utf8[start]) && !Self.isLineBreak(utf8[start]) ? start : nil
     }
 
-    /// Whether a piece is made of a signature's characters (base64's, base64url's, `%` escapes, and
-    /// the `@` OCR reads for a `0`), 4+ of them, maybe with the address's closing quote after them.
-    func isSignaturePiece(_ piece: (start: Int, end: Int)) -> Bool {
-        var end = piece.end
-        while end > piece.start, quoteLength(endingAt: end) > 0 { end -= quoteLength(endingAt: end) }
-        return end - piece.start >= 4 && utf8[piece.start..<end].allSatisfy { Self.isAlphanumeric($0) || "%+/=_-@".utf8.contains($0) }
+    /// Whether the line at `start` goes on with a signature's rest: pieces a single space apart
+    /// (OCR's), made of a signature's characters (base64's, base64url's, `%` escapes, and the `@`
+    /// OCR reads for a `0`), 8+ of them together, up to the address's closing quote (the command
+    /// may go on after it) or the line's end, where a speck of one glyph may follow (`…%3D *`).
+    /// Ten pieces at most.
+    func isSignatureRest(from start: Int) -> Bool {
+        var index = start, length = 0
+        for _ in 0..<10 {
+            guard let next = piece(from: index, maximumSpaces: index == start ? 0 : 1) else { return length >= 8 }
+            var end = next.end
+            while end > next.start, quoteLength(endingAt: end) > 0 { end -= quoteLength(endingAt: end) }
+            let closed = end < next.end
+            if end - next.start == 1, !closed, !Self.isAlphanumeric(utf8[next.start]), piece(from: next.end, maximumSpaces: .max) == nil { return length >= 8 }
+            guard utf8[next.start..<end].allSatisfy({ Self.isAlphanumeric($0) || "%+/=_-@".utf8.contains($0) }) else { return false }
+            length += end - next.start
+            if closed { return length >= 8 }
+            index = next.end
+        }
+        return false
     }
 
     // MARK: - XML configuration

@@ -533,14 +533,30 @@ extension SecretScan {
             // (Nor a setting, the next line of a file: `aws_session_token = IQoJ…` under `aws_secret_access_key = …`.)
             // (A line's first scrap of four letters before machine-made pieces is the key's too, `Xwme
             // 1VLACTRAY 1TbRhOC3 …`, three pieces or more.)
+            // (Or past one or two scraps of one or two characters beside it: `…9t2TeGFE6P j fj RZ2DHHVK/x9…`,
+            // `…aQj Apt f/ j yDBw…`.)
             if !startsItsLine {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
+                let isMachineMadeWord = { (index: Int) in self.isMachineMade(words[index].0, words[index].1) }
+                let isScrapWord = { (index: Int) in words[index].1 - words[index].0 <= 2 }
+                // (The first machine-made word within three steps of `index`, towards `step`, past scraps only.)
+                let machineMadeNear = { (index: Int, step: Int) -> Bool in
+                    var other = index + step
+                    while words.indices.contains(other), abs(other - index) <= 3 {
+                        if isMachineMadeWord(other) { return true }
+                        guard isScrapWord(other) else { return false }
+                        other += step
+                    }
+                    return false
+                }
+                let machineMadeBefore = { (index: Int) in index == 0 || machineMadeNear(index, -1) }
+                let machineMadeAfter = { (index: Int) in machineMadeNear(index, 1) }
                 guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit), !(round == 0 && isNextRow(of: lineStart, words)),
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
                       !words.indices.contains(where: { index in
                           isSentenceWord(words[index])
                               && !(index < words.count - 1 && words[index].1 - words[index].0 <= 4 && (index > 0 || words.count >= 3)
-                                   && (index == 0 || isMachineMade(words[index - 1].0, words[index - 1].1)) && isMachineMade(words[index + 1].0, words[index + 1].1))
+                                   && machineMadeBefore(index) && machineMadeAfter(index))
                       }) else { break }
             }
             result.end = end

@@ -276,7 +276,10 @@ struct SecretScan {
         if value.hasPrefix("***") || value.hasPrefix("**") && value.count >= 6 && value.allSatisfy({ "*xXkK".contains($0) }) { return true }
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
-        if ["${{", "{{", "{%", "<%"].contains(where: value.hasPrefix) { return true }
+        // (`{%` and `<%` open a tag only before a space, a tag's name or mark, `{%-`, `<%=`, and
+        // maybe with the spaces squeezed out, `{%raw%}`: a random salt may start with them, `{%*BX#(UnD4…`.)
+        if ["${{", "{{"].contains(where: value.hasPrefix) { return true }
+        if ["{%", "<%"].contains(where: value.hasPrefix), value.dropFirst(2).first.map({ $0.isLetter || " -+=#".contains($0) }) ?? true { return true }
         // A shell's command substitution says where the value comes from (`"$(pass show acme/db)"`,
         // `$(op read op://…)`), unless it only prints a literal (`$(echo '…')`).
         if value.hasPrefix("$("), !value.hasPrefix("$(echo"), !value.hasPrefix("$(printf") { return true }
