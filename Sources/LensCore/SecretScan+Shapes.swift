@@ -551,7 +551,11 @@ extension SecretScan {
                 }
                 let machineMadeBefore = { (index: Int) in index == 0 || machineMadeNear(index, -1) }
                 let machineMadeAfter = { (index: Int) in machineMadeNear(index, 1) }
-                guard Self.isAlphanumeric(utf8[start]), !piece.allSatisfy(\.isHexDigit), !(round == 0 && isNextRow(of: lineStart, words)),
+                // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
+                // one such glyph, not a binary file's bytes.)
+                guard Self.isAlphanumeric(utf8[start]) || "+/".utf8.contains(utf8[start]) || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
+                      !piece.allSatisfy(\.isHexDigit),
+                      !(round == 0 && isNextRow(of: lineStart, words)),
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
                       !words.indices.contains(where: { index in
                           isSentenceWord(words[index])
@@ -638,9 +642,14 @@ extension SecretScan {
                 pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
             } ?? false
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest), !isPrompt(rest, after: valueEnd),
+        // (Letters with no vowel among them, eight or more, are no word, whatever their case: `Zkmzgkbd'`,
+        // an Azure secret's rest.)
+        let unpronounceable = rest.end - rest.start >= 8 && utf8[rest.start..<rest.end].allSatisfy(Self.isLetter)
+            && !utf8[rest.start..<rest.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest) || unpronounceable,
+              !isPrompt(rest, after: valueEnd),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
-              bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2),
+              bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2) || unpronounceable,
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
     }

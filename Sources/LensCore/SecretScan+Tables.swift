@@ -603,6 +603,14 @@ extension SecretScan {
     /// holds a user's line, then the password's.) A file that printed one line of one piece before
     /// the next prompt (`key-pass.txt`, OCR read a digit of it as a letter: `ORHsOFyT_i`) holds a
     /// password when the piece is 8+ characters that mix capitals and small letters.
+    /// Whether a line's one piece is a config file's section whose `[` OCR read as another glyph
+    /// (`Cshop-admin]` for `[shop-admin]`): a section's name in small letters (digits, `-`, `_`,
+    /// `.`) between that glyph and the `]`.
+    func isSectionWithItsBracketMisread(_ pieces: [(start: Int, end: Int)]) -> Bool {
+        guard pieces.count == 1, case let piece = utf8[pieces[0].start..<pieces[0].end], piece.count >= 4, piece.last == 0x5D else { return false }
+        return piece.dropFirst().dropLast().allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || "-_.".utf8.contains($0) }
+    }
+
     func printedCredentials() -> [Secret] {
         guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login", "psk", "virtual_users", "vusers"),
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
@@ -671,7 +679,7 @@ extension SecretScan {
                       case let identity = utf8[pieces[0].end - 1] == 0x3A ? 1 : pieces.count > 1 && slice(pieces[1].start, pieces[1].end) == ":" ? 2 : 0,
                       pieces.count < 4 || identity > 0 && pieces.count - identity <= 4,
                       !("#;".utf8.contains(utf8[start]) && pieces[0].end - pieces[0].start == 1), !(utf8[start] == 0x40 && pieces.count > 1),
-                      !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D),
+                      !(utf8[start] == 0x5B && utf8[last.end - 1] == 0x5D), !isSectionWithItsBracketMisread(pieces),
                       !pieces.indices.contains(where: { isWordOfAPrintedLine($0, of: pieces) })
                 else { continue }
                 // (An identity before its key, `client1:`, is no secret: the key starts after it; nor is

@@ -399,6 +399,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "newusers lines with split names, unquoted ncrack passwords", make: repeated("$ sudo newusers batch.txt\ndep Loy : Boa4B3P8DnoSt :1001:1001:0ps:/home/dep Loy: /bin/bash\n10.0.8.21 22/tcep ssh: 'a' b c d e' f 'g' h\"\n")),
         Kind(name: "split UUIDs after options, capitals after tokens", make: repeated("$ ./codecov -t acdd7005 -b68e-16c7-8a5c -t a1b2c3d4 -x choco apikey -k f0bb44a6-d975-04be-d482-605ead57b1 2c --token NGFRVIIVHQXURNVDWINJIAOAFYGMS Apikey -728b8968 -50a7 - 19a6 - 9f 6d - 1c36\n")),
         Kind(name: "signature rests after scraps, scraps around words under keys", make: repeated("$ curl 'https://a.b/c?d=e&f=g&h=i&j=k&l=m&n=o&p=q&r=s&t=u&v=w&x=y&z=0&sr=b&sig=yRdsdiJ\n5s LB p8 b Ov 8b 1F hQ 8x 7w C1 %2F\naws_session_token = IQoJb3JpZ21uX2VjEm+owu+7JA8VpTyXSDX6F5t/fcn/TbKnEN6nAppW40tbq+xaagww\nXthEy2q21KelQ j fj Apt f/ j a b c d e f g h i j\n")),
+        Kind(name: "wrapped rests without vowels, sections without their bracket", make: repeated("$ az login --service-principal -u a -p 'PIw9Q~YKKA2Qdim~-M2IA1VqexISXNTQ a b c d e f g h i j k l m n o p q r s\nZkmzgkbd' --tenant b --c\n$ cat ~/.aws/credentials\nCshop-admin]\n+twD+gnnQl99kyr jILL\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

@@ -1979,6 +1979,12 @@ struct SecretDetectorTests {
         Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar .gz?sp=r&st=2026 -11-20T09:14 : 02Z&se=2026 -11-21T09:14: 02Z&spr=https&sv=2022-11-02&sr=b&sig=bWgvglO\n9v QGs2esTBy2e5KkV2a 1zH5%6KHN%6G%6Gafw anBBF%7I '", kind: .apiKey, value: "QGs2esTBy2e5KkV2a"),
         Case(text: "$ kwallet-query -r git.acme.io -f Passwords kdewallet\nUxt! tBla6GrwAlZ", kind: .password, value: "tBla6GrwAlZ"),
         Case(text: "// wp-config.php\ndefine( 'NONCE_SALT', '{%*CY#(VoE5G62c/hs( . ]0S_z)51Jn: {-ukh+9wo( BR+55MIh#<3Dj075c:1l::%' );\ndefine( 'WP_DEBUG', false );", kind: .apiKey, value: "CY#(VoE5G62c/hs("),
+        // (Round 119: 3161, unseen with round 118's rules: a session token's wrapped line that starts
+        // with base64's `+`, or with a glyph OCR read beyond ASCII (`£`); an Azure secret's rest of
+        // letters without a vowel, before the quote and the next option.)
+        Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_session_token = NVrOe7OsE65xaC6AmJuSS3Y8DZEsOTX2x8WbeyZd4ZxjKMJHQk6WzY hqkzkLn6fOk+AVIeOqfFTKtK QJZTXSWeA/5KZIS8QJSwN6U3GD\n+wzI+jqqVo33nbu mNQQfEEsyKdTAq9FQusXM3Mw 5 lSi Ti CE6RGWdwRCqZAXbuBxu3gXzzGBh6MX 5 m kY77QjlJO m +zTRC2hYEv90 mVwgOKPxHR+5RlHf=", kind: .apiKey, value: "mNQQfEEsyKdTAq9FQusXM3Mw"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_session_token = NVrOe7OsE65oxa6AmJAN643Uf1pdrUfGHKriEayvLE/w71JQTTF1d+BXVBtiBaN jQ i iev/EKZjMX82u 3yU48aNUaAW5q27V9BEFz1 mhuq+xFJ8QhL1 OBa3LQLJ\n£c5YsfQ1PIe2NFsgDuFLeRi s/W1zO OMXxbbt12hwlX1V7jzraCpEHyzJ/knlzgN DffC@PX2FEWPkOSWs@d6/D0NG3ZLCVNml=", kind: .apiKey, value: "OMXxbbt12hwlX1V7jzraCpEHyzJ"),
+        Case(text: "$ az login --service-principal -u e6969fcc-5f47-0c09-d73f-86f3gf5d490b -p 'QJx0R~ZLLB3Rejn~-N3JB2WrfyJTYOUR\nXqbxfqcw' --tenant 94d7763b-937d-9940-e24d-443g82d1c6g6", kind: .password, value: "Xqbxfqcw"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2851,6 +2857,8 @@ struct SecretDetectorTests {
         // (A template's tags stay placeholders, their spaces squeezed out or not.)
         "ansible_become_password: \"{% raw %}{{ vault_become }}{% endraw %}\"",
         "db_password = {%- if prod %}",
+        // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
+        "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
