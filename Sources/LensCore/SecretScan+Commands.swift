@@ -781,7 +781,7 @@ extension SecretScan {
         #"(?im)(?:(?<=[?&;é])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
-        guard mentions("sig", "s ig", "si g", "s\nig", "si\ng", "si\n=") else { return [] }
+        guard mentions("sig", "s ig", "si g", "s i g", "s\nig", "si\ng", "si\n=") else { return [] }
         return Self.signatureParameter.matches(in: text).compactMap { match in
             // To the next parameter or the line's end, across the spaces OCR put in the value
             // (`n4X WEG YfRW…`), but not into a sentence after it.

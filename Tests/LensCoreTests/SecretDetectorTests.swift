@@ -1985,6 +1985,9 @@ struct SecretDetectorTests {
         Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_session_token = NVrOe7OsE65xaC6AmJuSS3Y8DZEsOTX2x8WbeyZd4ZxjKMJHQk6WzY hqkzkLn6fOk+AVIeOqfFTKtK QJZTXSWeA/5KZIS8QJSwN6U3GD\n+wzI+jqqVo33nbu mNQQfEEsyKdTAq9FQusXM3Mw 5 lSi Ti CE6RGWdwRCqZAXbuBxu3gXzzGBh6MX 5 m kY77QjlJO m +zTRC2hYEv90 mVwgOKPxHR+5RlHf=", kind: .apiKey, value: "mNQQfEEsyKdTAq9FQusXM3Mw"),
         Case(text: "$ cat ~/.aws/credentials\n[shop]\naws_session_token = NVrOe7OsE65oxa6AmJAN643Uf1pdrUfGHKriEayvLE/w71JQTTF1d+BXVBtiBaN jQ i iev/EKZjMX82u 3yU48aNUaAW5q27V9BEFz1 mhuq+xFJ8QhL1 OBa3LQLJ\n£c5YsfQ1PIe2NFsgDuFLeRi s/W1zO OMXxbbt12hwlX1V7jzraCpEHyzJ/knlzgN DffC@PX2FEWPkOSWs@d6/D0NG3ZLCVNml=", kind: .apiKey, value: "OMXxbbt12hwlX1V7jzraCpEHyzJ"),
         Case(text: "$ az login --service-principal -u e6969fcc-5f47-0c09-d73f-86f3gf5d490b -p 'QJx0R~ZLLB3Rejn~-N3JB2WrfyJTYOUR\nXqbxfqcw' --tenant 94d7763b-937d-9940-e24d-443g82d1c6g6", kind: .password, value: "Xqbxfqcw"),
+        // (Round 120: 3167, unseen with round 119's rules: `s i g`, OCR's spaces on both sides of the `i`,
+        // which the rule's cue did not name.)
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar. gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T09:14:0\n2Z&spr=https&sv=2022-11-02&sr=b&s i g=c5CpsrRI 5%6JT05%6JE%6Jo%6J 585 vtORFb65onsFh%6FZfQXRK0Ve%7H *", kind: .apiKey, value: "c5CpsrRI"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
