@@ -816,13 +816,12 @@ extension SecretScan {
         }
     }
 
-    /// Where the next line starts when `index` ends a wide line (``endsAWideLine(_:)``) and the
-    /// next line starts at its first column, as a terminal's wrap does; nil otherwise.
+    /// Where the next line starts when the line break at `index` (`\n`) ends a wide line
+    /// (``endsAWideLine(_:)``) and the next line starts at its first column, as a terminal's wrap
+    /// does; nil otherwise.
     func wrapStart(after index: Int) -> Int? {
-        guard index < utf8.count, Self.isLineBreak(utf8[index]), endsAWideLine(index) else { return nil }
-        var start = index + 1
-        if utf8[index] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
-        return start < utf8.count && !Self.isSpace(utf8[start]) && !Self.isLineBreak(utf8[start]) ? start : nil
+        guard index + 1 < utf8.count, utf8[index] == 0x0A, endsAWideLine(index), !Self.isSpace(utf8[index + 1]) else { return nil }
+        return index + 1
     }
 
     /// Whether the line at `start` goes on with a signature's rest: pieces a single space apart

@@ -320,8 +320,8 @@ extension SecretScan {
     func valueStartingTheNextLine(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
         var i = index
         while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
-        guard i + 1 < utf8.count, utf8[i] == 0x0A, endsAWideLine(i), i - lineStart(of: i, atMost: 401) <= 400, !Self.isSpace(utf8[i + 1]) else { return nil }
-        return value(after: i + 1)
+        guard let start = wrapStart(after: i), i - lineStart(of: i, atMost: 401) <= 400 else { return nil }
+        return value(after: start)
     }
 
     /// A YAML tag: `!` and letters (`!vault`, `!secret`, `!Ref`, `!FindInMap`) that read as words:
@@ -966,7 +966,7 @@ extension SecretScan {
     /// `4cle0700-…`): where it ends, or nil.
     func uuidEnd(from start: Int) -> Int? {
         // Its first group: eight hexadecimal characters, then a dash or a space.
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || [0x4F, 0x51, 0x6C, 0x49, 0x6F, 0x40, 0x2F, 0x53].contains(byte) }
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || Self.misreadHexDigits.utf8.contains(byte) }
         guard start + 8 < utf8.count, utf8[start..<start + 8].allSatisfy(isHex), utf8[start + 8] == 0x2D || Self.isSpace(utf8[start + 8]) else {
             return nil
         }
@@ -995,11 +995,15 @@ extension SecretScan {
         }
         let line = slice(index, end)
         let digits = line.filter { $0 != " " && $0 != "-" }
-        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || "OQlIo@/S¢".contains($0) }
+        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || (Self.misreadHexDigits + "¢").contains($0) }
     }
 
-    /// (OCR's readings of `0`: `O`, `Q`, `o`, `@`; of `1`: `l`, `I`; of `7`: `/`; of `5`: `S`.)
-    static let noisyUUID = TextMatcher(#"^[0-9a-fA-FOQlIo@/S]{8}(?:-[0-9a-fA-FOQlIo@/S]{4}){3}-[0-9a-fA-FOQlIo@/S]{12}$"#)
+    /// OCR's readings of hexadecimal digits: of `0`, `O`, `Q`, `o`, `@`; of `1`, `l`, `I`; of `7`, `/`; of `5`, `S`.
+    static let misreadHexDigits = "OQlIo@/S"
+    static let noisyUUID: TextMatcher = {
+        let digit = "[0-9a-fA-F" + misreadHexDigits + "]"
+        return TextMatcher("^\(digit){8}(?:-\(digit){4}){3}-\(digit){12}$")
+    }()
 
     /// A function or method called with its arguments and nothing after them but punctuation:
     /// `is_valid(form)`, `check.strength(pw);`; or a subscript of a name, as code reads a setting
