@@ -274,7 +274,7 @@ public struct SecretDetector: Sendable {
                 defer { index = pieceEnd }
                 var from = index, to = pieceEnd
                 while from < to, case let length = scan.quoteLength(at: from), length > 0 { from += length }
-                while to > from, case let length = scan.quoteLength(endingAt: to), length > 0 { to -= length }
+                to = scan.endBeforeClosingQuotes(to, notBefore: from)
                 guard to - from >= 8, !taken[from..<to].contains(true) else { continue }
                 let pieceText = scan.slice(from, to), piece = Array(pieceText.unicodeScalars)
                 guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil,

@@ -791,8 +791,8 @@ extension SecretScan {
             var end = match.end, wrapped = false
             while true {
                 var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
-                if next == nil, !wrapped, end > match.end, case let value = squeezed(match.end, end), !value.hasSuffix("="), !value.uppercased().hasSuffix("%3D"),
-                   let start = wrapStart(after: end), isSignatureRest(from: start), let first = piece(from: start, maximumSpaces: 0) {
+                if next == nil, !wrapped, end > match.end, let start = wrapStart(after: end), case let value = squeezed(match.end, end),
+                   !value.hasSuffix("="), !value.uppercased().hasSuffix("%3D"), isSignatureRest(from: start), let first = piece(from: start, maximumSpaces: 0) {
                     wrapped = true
                     next = first
                 }
@@ -807,7 +807,7 @@ extension SecretScan {
                 end = next.end
             }
             // (Not the quote that closes the address, nor the spaces OCR put before it: `…%3D '`.)
-            while end > match.end, Self.isSpace(utf8[end - 1]) || quoteLength(endingAt: end) > 0 { end -= max(1, quoteLength(endingAt: end)) }
+            end = endBeforeClosingQuotes(end, notBefore: match.end, spaces: true)
             guard end > match.end else { return nil }
             let value = squeezed(match.end, end)
             // 16+ characters, digits and letters mixed (hexadecimal, base64, maybe `%2F`-escaped).
@@ -833,8 +833,7 @@ extension SecretScan {
         var index = start, length = 0
         for _ in 0..<10 {
             guard let next = piece(from: index, maximumSpaces: index == start ? 0 : 1) else { return length >= 8 }
-            var end = next.end
-            while end > next.start, quoteLength(endingAt: end) > 0 { end -= quoteLength(endingAt: end) }
+            let end = endBeforeClosingQuotes(next.end, notBefore: next.start)
             let closed = end < next.end
             if end - next.start == 1, !closed, !Self.isAlphanumeric(utf8[next.start]), piece(from: next.end, maximumSpaces: .max) == nil { return length >= 8 }
             guard utf8[next.start..<end].allSatisfy({ Self.isAlphanumeric($0) || "%+/=_-@".utf8.contains($0) }) else { return false }

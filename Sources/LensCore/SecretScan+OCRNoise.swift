@@ -41,6 +41,23 @@ extension SecretScan {
         return 0
     }
 
+    /// `end` moved back past the quotes that end there (``quoteLength(endingAt:)``), and past the
+    /// spaces among them when `spaces` (OCR's, before an address's closing quote: `…%3D '`); never
+    /// before `start`.
+    func endBeforeClosingQuotes(_ end: Int, notBefore start: Int, spaces: Bool = false) -> Int {
+        var end = end
+        while end > start {
+            if spaces, Self.isSpace(utf8[end - 1]) {
+                end -= 1
+            } else if case let length = quoteLength(endingAt: end), length > 0, end - length >= start {
+                end -= length
+            } else {
+                break
+            }
+        }
+        return end
+    }
+
     /// Whether a piece of a line (no spaces in it) looks machine-made rather than a word: a digit,
     /// a symbol, or a capital after its first letter with small letters around. A flag (`-h`,
     /// `--force`) is not, nor a word with punctuation after it (`short.`, `Forgot?`).
