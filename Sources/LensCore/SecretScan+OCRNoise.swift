@@ -510,8 +510,11 @@ extension SecretScan {
         if words == ["skey"] { return .apiKey }
         if let last = words.last, Self.isWordAboutASecret(last) { return nil }
         if namesAPublicValue(words) { return nil }
-        // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`).
-        if words.contains(where: { $0.hasPrefix("hashed") }) { return nil }
+        // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`), or
+        // encrypted in its last two words (Junos's `encrypted-password "$6$…"`, Devise's
+        // `encrypted_password`: a crypt hash, whose `$` OCR may read as `S`, `S6SbNTRg…`; Kibana's
+        // `encryptedSavedObjects.encryptionKey` is a key).
+        if words.contains(where: { $0.hasPrefix("hashed") }) || words.dropLast().last == "encrypted" { return nil }
         let passwords = Self.passwordWords
         // Also glued to what comes before it (`ROOTPASSWORD`, `dbpassword`, and `user=ciSpassword=`
         // where OCR read the `&` before it as `S`).
@@ -613,6 +616,12 @@ extension SecretScan {
                     // of an exported one too: `export OP SESSION acme=`.)
                     if let exported { identifier = exported + "_" + identifier }
                     identifier += "_" + word
+                    separator = separatorAfterWord
+                } else if identifier.lowercased() == "secret", word.lowercased() == "id", separatorAfterWord != ":=",
+                          let first = piece(from: match.end, maximumSpaces: 16), uuidEnd(from: first.start) != nil {
+                    // Nomad's `Secret ID    = …` (Consul's `SecretID:`) is the token itself, a UUID, its
+                    // name split by a space (`Secret ID` before anything else may be the id of one).
+                    identifier = "SecretID"
                     separator = separatorAfterWord
                 } else if word.lowercased() == "value" {
                     // A prompt's `secret value:`, `token value:` names what it asks for.
@@ -729,6 +738,14 @@ extension SecretScan {
             // then `-` and the UUID, in a row rather than after a form's label.
             if separator == nil, !quoted, utf8[start] == 0x2D, start >= 2, Self.isSpace(utf8[start - 1]), !Self.isSpace(utf8[start - 2]),
                !identifier.hasPrefix("-"), !wordsOnlyBefore(match.start), uuidEnd(from: start + 1) != nil || isSplitUUIDToLineEnd(from: start + 1) { continue }
+            // After spaces alone, a piece of the name's case that starts with `_` is the name's rest,
+            // split by OCR before its `_` (`read -sr OS PASSWORD _INPUT`), no value.
+            if separator == nil, !quoted, utf8[start] == 0x5F, let first = piece(from: start, maximumSpaces: 0),
+               case let rest = slice(first.start + 1, first.end), rest.first?.isLetter == true,
+               rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+               rest == rest.uppercased() && identifier == identifier.uppercased() || rest == rest.lowercased() && identifier == identifier.lowercased() {
+                continue
+            }
             if separator == nil || separator == "is" {
                 // Without `=` or `:`, only a value that is clearly no word (`password is too
                 // short`, `token using ssh-keygen(1)`): its first piece is machine-made, or a
@@ -2026,7 +2043,7 @@ extension SecretScan {
     }
 
     /// A setting at its line's start whose name is `key` or `secret` alone (OPNsense's `apikey.txt`:
-    /// `key=…`, `secret=…`) or names a key (`AUTHENTIK_SECRET_KEY=…`), whose value OCR split with
+    /// `key=…`, `secret=…`) or names a key (`AUTHENTIK_SECRET_KEY=…`, `ADMIN_TOKEN=…`), whose value OCR split with
     /// spaces or read a `0` of as `@`: `key=NUo4dHyHtZTYt O@LbwK1z+Ik…`. Group 1 the name.
     /// (Clean, gitleaks' generic rule and the labels' rules find it.)
     static let keySetting = TextMatcher(#"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.\-]{0,63})[ \t]*[=:][ \t]*(?=\S)"#)
@@ -2036,7 +2053,7 @@ extension SecretScan {
     /// of 40+ characters: a bare `key` names too much for less. A scrap of a few small letters may
     /// read as a word (`vul J7r 8MCq68kHY …`): fewer than a third of the pieces, none longer than four.
     func splitKeySettings() -> [Secret] {
-        guard mentions("key", "secret") else { return [] }
+        guard mentions("key", "secret", "token", "session") else { return [] }
         return Self.keySetting.matches(in: text).compactMap { match in
             guard let name = match[1], ["key", "secret"].contains(name.lowercased()) || Self.secretName(name) == .apiKey,
                   let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 1), let last = pieces.last,

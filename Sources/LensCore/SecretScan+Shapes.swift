@@ -493,11 +493,16 @@ extension SecretScan {
             // (OCR may split it with spaces, or read a glyph as `@`, `[` or `|`; a Salesforce
             // session holds dots.)
             // (A glyph OCR added after the line's last one, `…VKCIPs8&`, ends the piece.)
-            var spaces = 0, junkAtEnd = false
+            // (Inside it, OCR may read a glyph as `#` or `&` between two letters or digits, `f#T9JAZ…`:
+            // twice in a line at most.)
+            var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
                     spaces += 1
+                } else if byte == 0x23 || byte == 0x26, innerJunk < 2, index > start, index + 1 < utf8.count,
+                          Self.isAlphanumeric(utf8[index - 1]), Self.isAlphanumeric(utf8[index + 1]) {
+                    innerJunk += 1
                 } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
                     guard index > start, Self.isAlphanumeric(utf8[index - 1]), index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) else { return result }
                     junkAtEnd = true

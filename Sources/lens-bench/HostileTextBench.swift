@@ -400,6 +400,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split UUIDs after options, capitals after tokens", make: repeated("$ ./codecov -t acdd7005 -b68e-16c7-8a5c -t a1b2c3d4 -x choco apikey -k f0bb44a6-d975-04be-d482-605ead57b1 2c --token NGFRVIIVHQXURNVDWINJIAOAFYGMS Apikey -728b8968 -50a7 - 19a6 - 9f 6d - 1c36\n")),
         Kind(name: "signature rests after scraps, scraps around words under keys", make: repeated("$ curl 'https://a.b/c?d=e&f=g&h=i&j=k&l=m&n=o&p=q&r=s&t=u&v=w&x=y&z=0&sr=b&sig=yRdsdiJ\n5s LB p8 b Ov 8b 1F hQ 8x 7w C1 %2F\naws_session_token = IQoJb3JpZ21uX2VjEm+owu+7JA8VpTyXSDX6F5t/fcn/TbKnEN6nAppW40tbq+xaagww\nXthEy2q21KelQ j fj Apt f/ j a b c d e f g h i j\n")),
         Kind(name: "wrapped rests without vowels, sections without their bracket", make: repeated("$ az login --service-principal -u a -p 'PIw9Q~YKKA2Qdim~-M2IA1VqexISXNTQ a b c d e f g h i j k l m n o p q r s\nZkmzgkbd' --tenant b --c\n$ cat ~/.aws/credentials\nCshop-admin]\n+twD+gnnQl99kyr jILL\n")),
+        Kind(name: "wrapped lines with hashes inside, names split before a low line", make: repeated("aws_session_token = IQoJb3JpZ2luX2VjEYDnh5oP17jmS06vObOh0e8Jk6bxds1MZhQlqf6/lInbwMoE92J08\nf#T9JA#ZE&S x#y#z\nSecret ID = @b6ef8c7-da95 @b6 Secret ID = a\nread -sr OS PASSWORD _INPUT _a _b\nADMIN_TOKEN=HSSxKDpGa5SBuV49 /anhULDg8 PSFk a b c\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

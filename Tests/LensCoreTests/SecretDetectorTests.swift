@@ -1988,6 +1988,12 @@ struct SecretDetectorTests {
         // (Round 120: 3167, unseen with round 119's rules: `s i g`, OCR's spaces on both sides of the `i`,
         // which the rule's cue did not name.)
         Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar. gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T09:14:0\n2Z&spr=https&sv=2022-11-02&sr=b&s i g=c5CpsrRI 5%6JT05%6JE%6Jo%6J 585 vtORFb65onsFh%6FZfQXRK0Ve%7H *", kind: .apiKey, value: "c5CpsrRI"),
+        // (Round 121: 3169 and 3171, unseen with round 119's rules, and 3177 with round 120's: a
+        // setting's token OCR split before a `/` (`ADMIN_TOKEN=… /anh…`); a session token's wrapped
+        // line with a `#` OCR read inside it; Nomad's `Secret ID` whose first `0` OCR read as `@`.)
+        Case(text: "# /opt/vaultwarden/.env\nDOMAIN=https: //vault.acme.io\nSIGNUPS_ALLOWED=false\nADMIN_TOKEN=KVVaNGsJd8VExY72 /dqkXOGj1SVInO9O9sj8S2TXjL akbrGu", kind: .apiKey, value: "dqkXOGj1SVInO9O9sj8S2TXjL"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_session_token = MUsNf7NtD6pyB6ZnICHrl9sT51nqW40zSfSl4i2No0fbhw5QDlUpuj0/pMrfaQsI36N42vIYju79x0b4Uv4Y206/HaYc86zLERR7Z60BQrpCVx4DTch82qcdrJgNonwaCiFUvMOLwvFf3IjX3NEDI9ivS2FbpXIPHHIREs1IE619g9\nj#X3NEDIWiv42Fb5XIPHHIREs1IE619g9ny6hN9r2LE0vGl1/rDfU5/ NyPQMPtsIZL3h3qYJdr7H=", kind: .apiKey, value: "X3NEDIWiv42Fb5XIPHHIREs1IE619g9ny6h"),
+        Case(text: "$ nomad acl bootstrap\nAccessor ID = 7c1f42ab-09de-4b3a-a1c4-5e8f07d92b61\nSecret ID = @d4a1c7e-9b23-4f60-8e15-b72c0d9f3a6e\nName = Bootstrap Token\nType = management", kind: .apiKey, value: "9b23-4f60-8e15"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2862,6 +2868,12 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (A name OCR split before its `_`, and crypt hashes under an `encrypted` password's name whose
+        // `$` OCR read as `S`: 3175's and 3177's false alarms, unseen with round 120's rules.)
+        "$ cat shop-openrc.sh\necho \"Please enter your OpenStack Password for project $0S_PROJECT_NAME as user $0S USERNAME: \"\nread -sr OS PASSWORD _INPUT\nexport 0S_PASSWORD=$0S_PASSWORD_INPUT",
+        "root@srx# show system root-authentication\nencrypted-password \"V9VeQWUjFDDVHFKwbcIxe34 DDXLgcWW42/gUxWR01B935uQmJeVpiJPmH59gKRgWKRIjBQe4Lzh8I1nhojLWUwmHCXhg\"",
+        "RUNNER_TOKEN=see /etc/gitlab-runner/config.toml for the value",
+        "$ rails runner 'p User.first.encrypted_password'\n\"S2aS12SNa1yTpC5qU7wO9zB3sE6fRh2xKvM4gIjD8lWeQ0nYbAcZtH6uP\"",
         // (A wide line's last word and a scrap under it name nothing together, or the value is a word.)
         "The quick brown fox jumps over the lazy dog and then asks for the api\nkey: see the manual for details",
         "[2026-11-20 09:14:02,118] INFO - jetbrains.buildServer.SERVER - Super user authentication toke\nn: 1234 (a count)",
