@@ -708,8 +708,10 @@ extension SecretScan {
             // A setting that starts its line (a config file's `signing.password=9ikBf -uxp0911`) is
             // no command: no flag can follow its value, so the line's last pieces, when the first
             // starts with `-` and goes on machine-made, are the value's rest, which OCR split before
-            // its `-` (and maybe again: iwd's `Passphrase=ByWVS* -nxHt - i0X4`).
-            if !quoted, separator == "=" || separator == ":", startsLine(match.start), let last = flagShapedRest(after: end) { end = last }
+            // its `-` (and maybe again: iwd's `Passphrase=ByWVS* -nxHt - i0X4`), or when they are
+            // what OCR split from a machine-made value (``splitSettingRest(after:)``).
+            if !quoted, separator == "=" || separator == ":", startsLine(match.start),
+               let last = flagShapedRest(after: end) ?? (isMachineMade(start, end) ? splitSettingRest(after: end) : nil) { end = last }
             read = (start, end)
             // A field's mask OCR read as letters is no value, nor the pieces after it
             // (`access_key KKKKKKKKEKKKKKKKG7OP sShared-credentials-file`: `aws configure list`).
@@ -843,6 +845,15 @@ extension SecretScan {
                 }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
                 if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
+                    // A short value given to a command's option that names a token or a key
+                    // (`--registration-token GR1348941xdHZ`: the screen's edge or OCR cut it) is
+                    // its token when it is letters and digits alone, mixes capitals, small letters
+                    // and digits, and is no hexadecimal id (`--signing-key 4A2f1B3c…`).
+                    if identifier.hasPrefix("-"), separator == nil || separator == "=", Self.mixesCapitalsSmallAndDigits(value),
+                       value.utf8.allSatisfy(Self.isAlphanumeric), !value.allSatisfy(\.isHexDigit) {
+                        found.append(secret(.apiKey, nil, start, end))
+                        continue
+                    }
                     // A shorter value given to a bare `secret` with `=` or `:` that looks like a
                     // password (Asterisk's `secret=9Rfj-EV+8vL4nK`, a form's `Secret: …`) is one;
                     // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value;
@@ -972,6 +983,21 @@ extension SecretScan {
         guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let next = pieces.first, let last = pieces.last,
               next.start > index, utf8[next.start] == 0x2D, next.end - next.start >= 3, isMachineMade(next.start + 1, next.end),
               pieces.dropFirst().allSatisfy({ isJoiner($0) || isMachineMade($0.start, $0.end) }) else { return nil }
+        return last.end
+    }
+
+    /// The line's end when the pieces after `index` (one space apart, three at most) are what OCR
+    /// split from a setting's value: each machine-made, a joiner, or 3+ letters with no vowel
+    /// (`Ltdwt`, no word), the last machine-made and 8+ bytes long (Remmina's
+    /// `password=A2yxU9hQtD4 Ltdwt IFeQTPAL9+gukhzT`); nil otherwise (`…= Abc123 # old one`).
+    func splitSettingRest(after index: Int) -> Int? {
+        guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+              first.start > index, last.end - last.start >= 8, isMachineMade(last.start, last.end),
+              pieces.allSatisfy({ piece in
+                  let bytes = utf8[piece.start..<piece.end]
+                  return isJoiner(piece) || isMachineMade(piece.start, piece.end)
+                      || bytes.count >= 3 && bytes.allSatisfy(Self.isLetter) && !bytes.contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+              }) else { return nil }
         return last.end
     }
 

@@ -537,7 +537,7 @@ extension SecretScan {
             // number, `1 SHA1 …` / `2 MD5 …`, or the same word.)
             // (Nor a setting, the next line of a file: `aws_session_token = IQoJ…` under `aws_secret_access_key = …`.)
             // (A line's first scrap of four letters before machine-made pieces is the key's too, `Xwme
-            // 1VLACTRAY 1TbRhOC3 …`, three pieces or more.)
+            // 1VLACTRAY 1TbRhOC3 …`, three pieces or more, or before one of 20+ bytes: `Hgj 1qP4bb/SSgUdK3P…=`.)
             // (Or past one or two scraps of one or two characters beside it: `…9t2TeGFE6P j fj RZ2DHHVK/x9…`,
             // `…aQj Apt f/ j yDBw…`.)
             if !startsItsLine {
@@ -564,7 +564,8 @@ extension SecretScan {
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
                       !words.indices.contains(where: { index in
                           isSentenceWord(words[index])
-                              && !(index < words.count - 1 && words[index].1 - words[index].0 <= 4 && (index > 0 || words.count >= 3)
+                              && !(index < words.count - 1 && words[index].1 - words[index].0 <= 4
+                                   && (index > 0 || words.count >= 3 || words[1].1 - words[1].0 >= 20)
                                    && machineMadeBefore(index) && machineMadeAfter(index))
                       }) else { break }
             }
@@ -670,7 +671,14 @@ extension SecretScan {
                 guard start - 1 > 0, endsAWideLine(start - 1) else { break }
             }
             start -= 1
-            if utf8[start] == 0x27 { singles += 1 } else if utf8[start] == 0x22 { doubles += 1 }
+            // (OCR reads a straight quote as a curly one, `-p ‘WUd1Q~…` / `EmfWbPSZXdYG' --tenant`: the
+            // last byte of `‘` `’` counts as `'`, of `“` `”` as `"`.)
+            let curly = start >= 2 && utf8[start - 1] == 0x80 && utf8[start - 2] == 0xE2
+            if utf8[start] == 0x27 || curly && (utf8[start] == 0x98 || utf8[start] == 0x99) {
+                singles += 1
+            } else if utf8[start] == 0x22 || curly && (utf8[start] == 0x9C || utf8[start] == 0x9D) {
+                doubles += 1
+            }
         }
         return singles % 2 == 1 || doubles % 2 == 1
     }
