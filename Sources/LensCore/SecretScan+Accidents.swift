@@ -150,10 +150,11 @@ extension SecretScan {
 
     /// Shadowsocks' links (SIP002 `ss://BASE64@host:port`, the legacy `ss://BASE64#tag`): the
     /// base64 is `method:password` (the legacy one with `@host:port` after it).
-    /// (OCR may split the base64 with spaces: group 1, before the `@`, then it need not decode.)
+    /// (OCR may split the base64 with spaces, even after its first glyph, `ss://Y 2hhY 2hhMjAt…@`:
+    /// group 1, before the `@`, then it need not decode.)
     /// (Or with no `@` left: from `//` to the `:port`, the host with it.)
     static let encodedUserInfo = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9])ssr?[ \t]?:[ \t]?/[ \t]?/[ \t]?(?:([A-Za-z0-9+/_\-]{4,256}(?:[ \t][A-Za-z0-9+/_\-=]{1,256}){1,6})[ \t]?@|([^\s@#:][^@#:\n]{7,400}?)(?=[ \t]?:[ \t]?\d{2,5}(?:[ \t]?#|\s|$))|([A-Za-z0-9+/_\-]{8,512}={0,2})(?=[@#/?\s]|$))"#)
+        #"(?i)(?<![A-Za-z0-9])ssr?[ \t]?:[ \t]?/[ \t]?/[ \t]?(?:([A-Za-z0-9+/_\-]{1,256}(?:[ \t][A-Za-z0-9+/_\-=]{1,256}){1,8})[ \t]?@|([^\s@#:][^@#:\n]{7,400}?)(?=[ \t]?:[ \t]?\d{2,5}(?:[ \t]?#|\s|$))|([A-Za-z0-9+/_\-]{8,512}={0,2})(?=[@#/?\s]|$))"#)
 
     /// The base64 of such a link, when it decodes to a method and a password, or is all before a host's `@`.
     func encodedLinkCredentials() -> [Secret] {

@@ -805,6 +805,19 @@ extension SecretScan {
                     end = last.end
                     value = whole
                 }
+                // A key OCR split before a `-` of its own, base64url's (`--cookie-secret=MyG_pWcEtfGj3ABY
+                // -DY4Lpp2_fQg29f207sT2MQG204=`): the next piece, one space on, when it has no option's
+                // shape (one `-`, no `=` but padding at its end: not `--cookie-secret=…`), is 12+ bytes of
+                // base64url and the two together are one random token.
+                if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":",
+                   let next = piece(from: end, maximumSpaces: 1), next.start > end, next.end - next.start >= 12,
+                   utf8[next.start] == 0x2D, utf8[next.start + 1] != 0x2D, !isOptionOrAddress(next),
+                   case let body = utf8[next.start..<next.end].reversed().drop(while: { $0 == 0x3D }),
+                   body.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }),
+                   case let whole = squeezed(start, next.end), Self.isRandomToken(whole) {
+                    end = next.end
+                    value = whole
+                }
                 // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
                 // OCR read the opening quote curly) is its value, as the token rule has it for clean quotes.
                 // Not a command's output in backquotes (`SUMO_ACCESS_KEY=`etcdctl get …``); a key has a digit.

@@ -557,8 +557,8 @@ extension SecretScan {
                 let machineMadeBefore = { (index: Int) in index == 0 || machineMadeNear(index, -1) }
                 let machineMadeAfter = { (index: Int) in machineMadeNear(index, 1) }
                 // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
-                // one such glyph, not a binary file's bytes.)
-                guard Self.isAlphanumeric(utf8[start]) || "+/".utf8.contains(utf8[start]) || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
+                // one such glyph, not a binary file's bytes. Or a `0` as `@`: `@t150Nw4Zor+SKDY …`.)
+                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
                       !piece.allSatisfy(\.isHexDigit),
                       !(round == 0 && isNextRow(of: lineStart, words)),
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
@@ -652,8 +652,10 @@ extension SecretScan {
         // an Azure secret's rest.)
         let unpronounceable = rest.end - rest.start >= 8 && utf8[rest.start..<rest.end].allSatisfy(Self.isLetter)
             && !utf8[rest.start..<rest.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+        // (Nor is a long option or an address, the command's next: `--email-domain=acme.io --upstream=…`.)
         guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest) || unpronounceable,
               !isPrompt(rest, after: valueEnd),
+              !(isOptionOrAddress(rest) && (utf8[rest.start] != 0x2D || rest.end - rest.start > 2 && utf8[rest.start + 1] == 0x2D)),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2) || unpronounceable,
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }

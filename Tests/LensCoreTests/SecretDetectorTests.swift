@@ -2003,6 +2003,12 @@ struct SecretDetectorTests {
         Case(text: "$ cat ~/.local/share/remmina/group_rdp_web-01.remmina\n[remmina]\nprotocol=RDP\nserver=git.acme.io\nusername=admin\npassword=D5baX2kTwG7 Xzqkz NKjVYUFQ4+lzpmeY\ncolordepth=32", kind: .password, value: "NKjVYUFQ4+lzpmeY"),
         Case(text: "$ gitlab-runner register --non-interactive --url https://git.acme.io/ --registration-token GR1348941kvQXbT\nRunner registered successfully.", kind: .apiKey, value: "kvQXbT"),
         Case(text: "$ tailscale up --authkey Kq8vTz2Lm --hostname web-01", kind: .apiKey, value: "Kq8vTz2Lm"),
+        // (Round 123: 3185–3189, unseen with round 122's rules: a cookie secret OCR split before a `-` of
+        // its own; a session token's wrapped line whose first `0` OCR read as `@`; a Shadowsocks link's
+        // base64 split after its first glyph.)
+        Case(text: "$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop\n--client-secret=gOwWtaSjORNKIpV1IAFTuCrmzGkJtxkU --cookie-secret=RdL_uBhJykLo8FGD -ID9Quu7_kVl74kK752xY7RVL759=\n--email-domain=acme.io --upstream=http://127.0.0.1:8080", kind: .apiKey, value: "ID9Quu7_kVl74kK752xY7RVL759"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_secret_access key = TLL7t3maU4BS5+/Qygjys39w5tkAl0tmP+8GzFDF\naws_session_token = MUsNf7NtD6pyB6ZnIix6UhmboEBjK51dVtASCSkJrv0MLn cSoYtL8o8 n LwUgn z1CEhRS8213UvMGUcJkYLitlJgRPPOdPsjuorVSBvsYJNlnO\n@x594Ra8Dsv+WOHC PqwKalhAb49l n RRMRSQOomHKBszLSCTb89FkAxbfg7JFb3gl5FOUw5PO9bRqqDOTLWbD9 54BqmcrRw+Uqr0PsEaZX+lq=", kind: .apiKey, value: "x594Ra8Dsv+WOHC"),
+        Case(text: "Server config (share with your devices):\nss://Y 2Vz LTI1Ni1nY20 6S3E4dlR6MkxtOVF3Ulg@git.acme.io:8388#office", kind: .password, value: "LTI1Ni1nY20"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2234,6 +2240,15 @@ struct SecretDetectorTests {
     @Test func anIdentityBeforeItsKeyStays() {
         let masked = SecretDetector().masking("$ sudo cat /etc/stunnel/psk.txt\nsite2: a a91c3 be725d04e8f13a9c6b2d7e0f41\nsite3 : 7c2e91b04fa83d65e1c9b27f40a8d3e6")
         #expect(masked.text == "$ sudo cat /etc/stunnel/psk.txt\nsite2: [password]\nsite3 : [password]", "masked as \(masked.text)")
+    }
+
+    /// The command's next long option, on the line under a key that ends a wide one, is no rest of
+    /// the key; nor is a Java property after one (not base64url, one `-`, without `.`).
+    @Test func optionsAfterAKeyStay() {
+        let wrapped = SecretDetector().masking("$ oauth2-proxy --cookie-secret=Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJy\n--email-domain=acme.io --upstream=http://127.0.0.1:8080")
+        #expect(wrapped.text.hasSuffix("[api key]\n--email-domain=acme.io --upstream=http://127.0.0.1:8080"), "masked as \(wrapped.text)")
+        let property = SecretDetector().masking("$ java -jar app.jar --api-key=Kq8vTz2LmXr4Wp9B -Dspring.profiles.active=prod -XX:+UseG1GC")
+        #expect(property.text.hasSuffix("[api key] -Dspring.profiles.active=prod -XX:+UseG1GC"), "masked as \(property.text)")
     }
 
     /// A comment after a setting's value is no piece OCR split from it (``splitSettingRest(after:)``).
