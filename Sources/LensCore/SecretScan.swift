@@ -271,6 +271,10 @@ struct SecretScan {
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
         // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`).
         if body.count >= 8, isMostlyOneCharacter(body) { return true }
+        // (Or its dots, read as a few small letters and signs, one of them four times in a row: `st++sreeee`.)
+        if body.count >= 8, Set(body).count <= 5, longestRunOfOneCharacter(body) >= 4, body.allSatisfy({ $0.isLowercase || "+*•·°".contains($0) }) {
+            return true
+        }
         // (Or the stars a field shows first, whatever OCR read after them: `***k#`; or two, and
         // the letters OCR reads for the rest of them: `**kxkkKK`.)
         if value.hasPrefix("***") || value.hasPrefix("**") && value.count >= 6 && value.allSatisfy({ "*xXkK".contains($0) }) { return true }
