@@ -139,6 +139,12 @@ extension SecretScan {
         return true
     }
 
+    /// Whether `bytes` are letters with no vowel among them (`Ltdwt`, `Zkmzgkbd`): no word, whatever
+    /// their case (``splitSettingRest(after:)``, a wrapped rest in ``wrappedRest(after:of:isKey:)``).
+    static func isLettersWithoutVowel(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.allSatisfy(isLetter) && !bytes.contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+    }
+
     /// Whether small letters and digits hold too few vowels for a word: none, or one in six or more
     /// (`gtj`, `rnhzolmk`; a word of six letters or more has two, save rare ones like `strengths`).
     static func hasTooFewVowelsForAWord(_ bytes: some Collection<UInt8>) -> Bool {
@@ -1009,7 +1015,7 @@ extension SecretScan {
               pieces.allSatisfy({ piece in
                   let bytes = utf8[piece.start..<piece.end]
                   return isJoiner(piece) || isMachineMade(piece.start, piece.end)
-                      || bytes.count >= 3 && bytes.allSatisfy(Self.isLetter) && !bytes.contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+                      || bytes.count >= 3 && Self.isLettersWithoutVowel(bytes)
               }) else { return nil }
         return last.end
     }

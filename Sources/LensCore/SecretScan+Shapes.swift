@@ -650,8 +650,7 @@ extension SecretScan {
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
         // (Letters with no vowel among them, eight or more, are no word, whatever their case: `Zkmzgkbd'`,
         // an Azure secret's rest.)
-        let unpronounceable = rest.end - rest.start >= 8 && utf8[rest.start..<rest.end].allSatisfy(Self.isLetter)
-            && !utf8[rest.start..<rest.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+        let unpronounceable = rest.end - rest.start >= 8 && Self.isLettersWithoutVowel(utf8[rest.start..<rest.end])
         // (Nor is a long option or an address, the command's next: `--email-domain=acme.io --upstream=…`.)
         guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest) || unpronounceable,
               !isPrompt(rest, after: valueEnd),
