@@ -139,6 +139,11 @@ extension SecretScan {
         return true
     }
 
+    /// A name's case: 1 in small letters (`db_password`), 2 in capitals (`DB_PASSWORD`), 0 mixed.
+    static func nameCase(_ name: some StringProtocol) -> Int {
+        name == name.lowercased() ? 1 : name == name.uppercased() ? 2 : 0
+    }
+
     /// Whether `bytes` are letters with no vowel among them (`Ltdwt`, `Zkmzgkbd`): no word, whatever
     /// their case (``splitSettingRest(after:)``, a wrapped rest in ``wrappedRest(after:of:isKey:)``).
     static func isLettersWithoutVowel(_ bytes: some Collection<UInt8>) -> Bool {
@@ -603,10 +608,9 @@ extension SecretScan {
                 // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,
                 // one more word of its case and `=` or `:` end the name. Otherwise the word may
                 // be the value (`password Tr0ub4dor: …`).
-                let caseOf = { (name: String) in name == name.lowercased() ? 1 : name == name.uppercased() ? 2 : 0 }
                 // Two words in capitals that name a secret joined (`SECRET KEY = …`) are one name too.
-                let capitalsNamingASecret = caseOf(identifier) == 2 && caseOf(word) == 2 && Self.secretName(identifier + "_" + word) != nil
-                if identifier.contains("_") || capitalsNamingASecret, caseOf(identifier) != 0, caseOf(identifier) == caseOf(word) {
+                let capitalsNamingASecret = Self.nameCase(identifier) == 2 && Self.nameCase(word) == 2 && Self.secretName(identifier + "_" + word) != nil
+                if identifier.contains("_") || capitalsNamingASecret, Self.nameCase(identifier) != 0, Self.nameCase(identifier) == Self.nameCase(word) {
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if Self.secretName(identifier) == nil, (1...2).contains(word.count), word.allSatisfy(\.isLetter),
@@ -614,7 +618,7 @@ extension SecretScan {
                     // A name OCR split before its last letter or two, glued to its `=` (`DBPasswor d=`).
                     identifier += word
                     separator = separatorAfterWord
-                } else if caseOf(identifier) == 2, caseOf(word) == 1, separatorAfterWord == "=", match.text.hasSuffix(word + separatorAfterWord),
+                } else if Self.nameCase(identifier) == 2, Self.nameCase(word) == 1, separatorAfterWord == "=", match.text.hasSuffix(word + separatorAfterWord),
                           case let exported = identifier.contains("_") ? nil : match.range(1).flatMap({ exportedWordBefore($0.lowerBound) }),
                           identifier.contains("_") || exported != nil {
                     // A capitals name's suffix in small letters, glued to its `=` (1Password's
@@ -751,7 +755,7 @@ extension SecretScan {
             if separator == nil, !quoted, utf8[start] == 0x5F, let first = piece(from: start, maximumSpaces: 0),
                case let rest = slice(first.start + 1, first.end), rest.first?.isLetter == true,
                rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
-               rest == rest.uppercased() && identifier == identifier.uppercased() || rest == rest.lowercased() && identifier == identifier.lowercased() {
+               Self.nameCase(rest) != 0, Self.nameCase(rest) == Self.nameCase(identifier) {
                 continue
             }
             if separator == nil || separator == "is" {

@@ -672,13 +672,13 @@ extension SecretScan {
                 guard start - 1 > 0, endsAWideLine(start - 1) else { break }
             }
             start -= 1
-            // (OCR reads a straight quote as a curly one, `-p ‘WUd1Q~…` / `EmfWbPSZXdYG' --tenant`: the
-            // last byte of `‘` `’` counts as `'`, of `“` `”` as `"`.)
-            let curly = start >= 2 && utf8[start - 1] == 0x80 && utf8[start - 2] == 0xE2
-            if utf8[start] == 0x27 || curly && (utf8[start] == 0x98 || utf8[start] == 0x99) {
-                singles += 1
-            } else if utf8[start] == 0x22 || curly && (utf8[start] == 0x9C || utf8[start] == 0x9D) {
-                doubles += 1
+            // (OCR reads a straight quote as a curly one, `-p ‘WUd1Q~…` / `EmfWbPSZXdYG' --tenant`:
+            // ``quoteFamily(at:)`` counts a quote that ends here as single or double, whatever its glyph.)
+            let length = quoteLength(endingAt: start + 1)
+            switch length == 0 ? 0 : quoteFamily(at: start + 1 - length) {
+            case 1: singles += 1
+            case 2: doubles += 1
+            default: break
             }
         }
         return singles % 2 == 1 || doubles % 2 == 1
