@@ -374,11 +374,14 @@ extension SecretScan {
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
-    /// ASCII) put back as a letter, for the checks of randomness.
-    static func withoutOCRJunk(_ value: String) -> String {
+    /// ASCII) put back as a letter, for the checks of randomness. Where a value is one piece, a
+    /// `%` may be read back as the slashed `0` (Inconsolata's) OCR read it for, `readingPercentAsZero`
+    /// (`99fda53c817065de81b@fdc1%e22468b`); not in a line's test, where a `%` is as often a
+    /// shell's or a format's (`%any`, `50%`) as junk.
+    static func withoutOCRJunk(_ value: String, readingPercentAsZero: Bool = false) -> String {
         // (`@` is put back as the `0` it stands for: a key OCR read every `0` of as `@` has no
         // digit left otherwise, `MgSJLj@bevPekeNr/mWWQ/…`.)
-        String(value.map { $0 == "@" ? "0" : !$0.isASCII || "}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
+        String(value.map { $0 == "@" || readingPercentAsZero && $0 == "%" ? "0" : !$0.isASCII || "}{][)(|!$€\\'\"#&".contains($0) ? "x" : $0 })
     }
 
     /// A value without the glyph or two of junk the screen's edge may leave after it (`…57ed4?`,
@@ -827,6 +830,13 @@ extension SecretScan {
                    case let whole = squeezed(start, next.end), Self.isRandomToken(whole) {
                     end = next.end
                     value = whole
+                }
+                // A padded base64 key OCR split again and again (`--cookie-secret=7w31XoRJhWyj5TS7WE5j
+                // sXwmSAumR fut luFSuCe - xwU=`): the pieces on to the one that ends in its `=` padding.
+                if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":",
+                   let rest = splitPaddedBase64Rest(from: start, after: end) {
+                    end = rest
+                    value = squeezed(start, end)
                 }
                 // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
                 // OCR read the opening quote curly) is its value, as the token rule has it for clean quotes.
@@ -2072,6 +2082,33 @@ extension SecretScan {
             index = next.end
         }
         return piece(from: index, maximumSpaces: .max) == nil ? pieces : nil
+    }
+
+    /// Where a padded base64 key that starts at `start` and that OCR split with spaces after `end`
+    /// ends: the pieces after it, one space apart, to the first that ends in `=` (six pieces at
+    /// most), when each is base64's or base64url's (`=` only as that last piece's padding), none is
+    /// an option or an address, fewer than a third read as words (scraps of four letters at most,
+    /// `fut`), and with the value they make one random token whose length is a multiple of four,
+    /// as padded base64's is. Nil when the value is no such key, or its rest none.
+    func splitPaddedBase64Rest(from start: Int, after end: Int) -> Int? {
+        // (A value that ends in its padding is whole.)
+        guard end > start, utf8[end - 1] != 0x3D else { return nil }
+        var pieces: [(start: Int, end: Int)] = []
+        var index = end
+        while pieces.count < 6, let next = piece(from: index, maximumSpaces: 1), next.start > index {
+            let bytes = utf8[next.start..<next.end]
+            let body = bytes.reversed().drop(while: { $0 == 0x3D })
+            guard body.count >= 1, bytes.count - body.count <= 2,
+                  body.allSatisfy({ Self.isAlphanumeric($0) || "+/-_".utf8.contains($0) }), !isOptionOrAddress(next) else { return nil }
+            pieces.append(next)
+            if body.count < bytes.count { break }
+            index = next.end
+        }
+        guard let last = pieces.last, utf8[last.end - 1] == 0x3D else { return nil }
+        let words = pieces.filter(isSentenceWord)
+        guard words.count * 3 < pieces.count, !words.contains(where: { $0.end - $0.start > 4 }),
+              case let whole = squeezed(start, last.end), whole.count % 4 == 0, Self.isRandomToken(Self.withoutOCRJunk(whole)) else { return nil }
+        return last.end
     }
 
     /// A command's option (`-X`, `--data`, `--dir=/srv`) or an address (`https://…`).

@@ -127,8 +127,9 @@ extension SecretScan {
     /// A link whose fragment is a key (MEGA's `/file/ID#KEY`, PrivateBin's `?ID#KEY`, Bitwarden
     /// Send's `#/send/ID/KEY`): the browser never sends the fragment, so services that encrypt in
     /// the browser put the key there. The match ends at the fragment. (OCR may split the address
-    /// once before it: `mega.nz/file/UvKj CWK4#…`.)
-    static let fragmentLink = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:https?://|www\.)[^\s#"'<>]{1,400}(?:[ \t][^\s#"'<>]{1,16})?#(?=[A-Za-z0-9_\-!/])"#)
+    /// before it, twice at most: `mega.nz/file/UvKj CWK4#…`, `mega.nz/file/ HEyuuF He#…`,
+    /// `paste.acme. io/?bf7f3926d838908f#…`; and after its scheme's colon: `https: //mega.nz/…`.)
+    static let fragmentLink = TextMatcher(#"(?i)(?<![A-Za-z0-9])(?:https?:[ \t]?//|www\.)[^\s#"'<>]{1,400}(?:[ \t][^\s#"'<>]{1,40}){0,2}#(?=[A-Za-z0-9_\-!/])"#)
 
     /// The fragment of a link when a part of it is random (mixed case and digits, 20+ characters,
     /// 3.5+ bits a character, 6+ changes between capitals, small letters and digits): anchors are words (`#installation`), line numbers (`#L10-L20`) or routes.

@@ -539,7 +539,8 @@ extension SecretScan {
             // (A line's first scrap of four letters before machine-made pieces is the key's too, `Xwme
             // 1VLACTRAY 1TbRhOC3 …`, three pieces or more, or before one of 20+ bytes: `Hgj 1qP4bb/SSgUdK3P…=`.)
             // (Or past one or two scraps of one or two characters beside it: `…9t2TeGFE6P j fj RZ2DHHVK/x9…`,
-            // `…aQj Apt f/ j yDBw…`.)
+            // `…aQj Apt f/ j yDBw…`; a scrap of two letters may end the line after a machine-made piece,
+            // `…HByyLWyJcLXs. to` for `…LXs.io`.)
             if !startsItsLine {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
                 let isMachineMadeWord = { (index: Int) in self.isMachineMade(words[index].0, words[index].1) }
@@ -567,6 +568,7 @@ extension SecretScan {
                               && !(index < words.count - 1 && words[index].1 - words[index].0 <= 4
                                    && (index > 0 || words.count >= 3 || words[1].1 - words[1].0 >= 20)
                                    && machineMadeBefore(index) && machineMadeAfter(index))
+                              && !(index > 0 && index == words.count - 1 && words[index].1 - words[index].0 <= 2 && machineMadeBefore(index))
                       }) else { break }
             }
             result.end = end

@@ -503,7 +503,7 @@ extension SecretScan {
             for match in Self.keyVariable.matches(in: text) {
                 guard let name = match[1], !Self.nameWords(name).contains(where: Self.wordsOfPublicKeys.contains), Self.secretName(name) == nil,
                       let (start, end, _) = value(after: match.end), end > start, case let value = squeezed(start, end), value.count >= 20,
-                      Self.isRandomToken(Self.withoutOCRJunk(value)), !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) else { continue }
+                      Self.isRandomToken(Self.withoutOCRJunk(value, readingPercentAsZero: true)), !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) else { continue }
                 found.append(secret(.apiKey, nil, start, end))
             }
         }

@@ -500,8 +500,10 @@ extension SecretScan {
     /// command that reads a secret printed the line does its shape make it a value, not two words.
     /// (Not a label and its value: the value after `:` or `=`, `tomas :51Le…` in a secrets file, or
     /// a token of 16+ characters after it, `token npm_…` as `npm token create` prints it.)
-    /// (Or split after a symbol, `Puq! qWix2BotViU`: a word's letters and one symbol, then one piece
-    /// of 8+ characters with a digit whose case changes twice or more, as no word after `Done!` is.)
+    /// (Or split after a symbol, `Puq! qWix2BotViU`: letters and one symbol, then one piece of 8+
+    /// characters with a digit whose case changes twice or more, or which changes between capitals,
+    /// small letters, digits and symbols six times or more, as no word after `Done!` does. The
+    /// letters may be of any case: `DIM! C1Hv5Ynb7@ye` for `DlM!C1Hv5Ynb70ye`, its `l` read `I`.)
     func firstPieceOfValueSplitAfterLetters(_ start: Int) -> (start: Int, end: Int)? {
         guard let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count >= 2, pieces[0].start == start,
               (3...8).contains(pieces[0].end - pieces[0].start), isMachineMade(pieces[1].start, pieces[1].end),
@@ -509,8 +511,8 @@ extension SecretScan {
         let first = utf8[pieces[0].start..<pieces[0].end], second = utf8[pieces[1].start..<pieces[1].end]
         if first.allSatisfy({ (0x61...0x7A).contains($0) }) { return pieces[0] }
         guard pieces.count == 2, let symbol = first.last, "!?#*&%$@^~+".utf8.contains(symbol), first.count >= 4,
-              case let letters = first.dropLast(), letters.dropFirst().allSatisfy({ (0x61...0x7A).contains($0) }), letters.first.map(Self.isLetter) == true,
-              second.count >= 8, Self.caseChanges(second) >= 2, second.contains(where: { (0x30...0x39).contains($0) }) else { return nil }
+              case let letters = first.dropLast(), letters.allSatisfy(Self.isLetter),
+              second.count >= 8, Self.caseChanges(second) >= 2 || Self.classSwitches(second) >= 6, second.contains(where: { (0x30...0x39).contains($0) }) else { return nil }
         return pieces[0]
     }
 

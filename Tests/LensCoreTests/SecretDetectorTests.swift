@@ -2009,6 +2009,20 @@ struct SecretDetectorTests {
         Case(text: "$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop\n--client-secret=gOwWtaSjORNKIpV1IAFTuCrmzGkJtxkU --cookie-secret=RdL_uBhJykLo8FGD -ID9Quu7_kVl74kK752xY7RVL759=\n--email-domain=acme.io --upstream=http://127.0.0.1:8080", kind: .apiKey, value: "ID9Quu7_kVl74kK752xY7RVL759"),
         Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_secret_access key = TLL7t3maU4BS5+/Qygjys39w5tkAl0tmP+8GzFDF\naws_session_token = MUsNf7NtD6pyB6ZnIix6UhmboEBjK51dVtASCSkJrv0MLn cSoYtL8o8 n LwUgn z1CEhRS8213UvMGUcJkYLitlJgRPPOdPsjuorVSBvsYJNlnO\n@x594Ra8Dsv+WOHC PqwKalhAb49l n RRMRSQOomHKBszLSCTb89FkAxbfg7JFb3gl5FOUw5PO9bRqqDOTLWbD9 54BqmcrRw+Uqr0PsEaZX+lq=", kind: .apiKey, value: "x594Ra8Dsv+WOHC"),
         Case(text: "Server config (share with your devices):\nss://Y 2Vz LTI1Ni1nY20 6S3E4dlR6MkxtOVF3Ulg@git.acme.io:8388#office", kind: .password, value: "LTI1Ni1nY20"),
+        // (Round 125: 3191 and 3195, unseen with round 123's rules, and 3199 and 3201 with round 124's:
+        // SABnzbd's hexadecimal `nzb_key` with a slashed `0` OCR read as `%`; a cookie secret split four
+        // times, to its `=` padding; `security -w`'s printed password split after `DIM!`; a name
+        // attribute's doubled quote; links whose fragment is a key, split twice before it or after
+        // `https:`; a Salesforce token's wrapped line ending in a scrap of two letters.)
+        Case(text: "[misc]\nhost = 0.0.0.0\nport = 8080\nnzb_key = ee42fa81d6c5ba23d60@4216%3779bd0", kind: .apiKey, value: "ee42fa81d6c5ba23d60"),
+        Case(text: "# ~/.config/sabnzbd/sabnzbd.ini\n[misc]\nnzb_key = a3f8e7dc45f8276438%599bdf200641c\nweb_dir = Glitter", kind: .apiKey, value: "a3f8e7dc45f8276438"),
+        Case(text: "$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop\n--client-secret=FrL9KGHwRlOzbpkcxMnSH39J16RRfLc3 --cookie-secret=1a75BsVNlAcn9XW1AI9n wBaqWEyqV jyx pyJWyGi - baY=\n--email-domain=acme.io --upstream=http://127.0.0.1:8080", kind: .apiKey, value: "pyJWyGi"),
+        Case(text: "$ security find-generic-password -s smtp.acme.io -w\nINR! H6Ma0Dsg2@dj\n$", kind: .apiKey, value: "H6Ma0Dsg"),
+        Case(text: "<connection name=\"web-01\">\n<protocol>rdp</protocol>\n<param name=\"hostname”>git.acme.io</param>\n<param name=\"username”>ops</param>\n<param name=\"password\"”>6MREvtpZ3tQj8YF</param>\n</connection>", kind: .password, value: "6MREvtpZ3tQj8YF"),
+        Case(text: "Share link\nhttps://mega.nz/file/ KHbxxI Kh#RUxgKLDHbglX-zikg1ilEFY6VfgrZaKIApV-pMywPg6\nCopy link Copy key", kind: .apiKey, value: "zikg1ilEFY6V"),
+        Case(text: "Share link\nhttps: //mega.nz/file/69IaL54L#hR33R91mzMQ0jkp6Px_yGn-EDAybYvygcm0 khFriEcCB\nCopy link Copy key", kind: .apiKey, value: "hR33R91mzMQ0jk"),
+        Case(text: "Your paste is https://paste.acme. io/?37f7b1ae50b01807#LwpLODb gJ08c1iMosERZx6HMwi3oxsq 5iXOwC29Xa7FP\n(Hit Ctrl+C to copy)", kind: .apiKey, value: "gJ08c1iMosER"),
+        Case(text: "$ sf org display --target-org prod\n=== Org Description\nKEY VALUE\nAccess Token WWLuC53lT07guy4 ! VIPQAZEpJj5N5PFwK2FLLjiy7DosIS0Fp r AMfYjP2J.k\nUeHiFAUaMDn 8Kqn jWPIJM r FNExdFhSDCSfPc_PJggTEgRkTFa. to\nInstance Url https://acme.my.salesforce.com", kind: .apiKey, value: "FNExdFhSDCSf"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2257,6 +2271,15 @@ struct SecretDetectorTests {
         let masked = SecretDetector().masking("[remmina]\nusername=admin\npassword=Abc123XYZ # old one\ncolordepth=32")
         #expect(masked.text.hasPrefix("[remmina]\nusername=admin\npassword=[password]"), "masked as \(masked.text)")
         #expect(masked.text.hasSuffix(" old one\ncolordepth=32"), "masked as \(masked.text)")
+    }
+
+    /// A padded key's rest that OCR split ends at its `=` padding: the command's options after it stay
+    /// (round 125).
+    @Test func aSplitPaddedKeysRestEndsAtItsPadding() {
+        let whole = SecretDetector().masking("$ oauth2-proxy --cookie-secret=Ug2RxEkMnbLr8IJG -LG9Txx7_nYo74nN752bB7UYO759= --cookie-expire=2h --cookie-domain=acme.io")
+        #expect(whole.text == "$ oauth2-proxy --cookie-secret=[api key] --cookie-expire=2h --cookie-domain=acme.io", "masked as \(whole.text)")
+        let split = SecretDetector().masking("$ oauth2-proxy --cookie-secret=1a75BsVNlAcn9XW1AI9n wBaqWEyqV jyx pyJWyGi - baY= --cookie-expire=2h")
+        #expect(split.text == "$ oauth2-proxy --cookie-secret=[api key] --cookie-expire=2h", "masked as \(split.text)")
     }
 
     @Test(arguments: readByOCR)
@@ -2900,6 +2923,9 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        "$ security find-generic-password -s smtp.acme.io -w\nWARNING! Keychain2Locked\n$",
+        "Docs: https://github.com/acme/app/blob/main/README.md and see#Installation",
+        "Report: https://git.acme.io/acme/app/issues 42 and 43#issuecomment-123456789",
         // (A name OCR split before its `_`, and crypt hashes under an `encrypted` password's name whose
         // `$` OCR read as `S`: 3175's and 3177's false alarms, unseen with round 120's rules.)
         "$ cat shop-openrc.sh\necho \"Please enter your OpenStack Password for project $0S_PROJECT_NAME as user $0S USERNAME: \"\nread -sr OS PASSWORD _INPUT\nexport 0S_PASSWORD=$0S_PASSWORD_INPUT",
