@@ -801,9 +801,14 @@ extension SecretScan {
                     end = amp
                     break
                 }
-                // (A piece of hexadecimal letters alone, `bbabaf`, is a signature's piece, not a word.)
+                // (A piece of hexadecimal letters alone, `bbabaf`, is a signature's piece, not a word;
+                // so is the value's first, right after its `=`, of eight letters at most, when a
+                // machine-made piece follows it one space on: `s ig=Czcdt YGLXPm2NTmsa%2F…`, OCR's
+                // split after the signature's first letters.)
                 let word = slice(next.start, next.end)
-                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) else { break }
+                let splitOff = next.start == match.end && word.count <= 8
+                    && piece(from: next.end, maximumSpaces: 1).map { isMachineMade($0.start, $0.end) } == true
+                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) || splitOff else { break }
                 end = next.end
             }
             // (Not the quote that closes the address, nor the spaces OCR put before it: `…%3D '`.)

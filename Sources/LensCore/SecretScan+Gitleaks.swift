@@ -279,7 +279,7 @@ extension SecretScan {
                 // CAPTCHA's site key (`data-sitekey="6Lc…"`, ``namesAPublicValue(_:)``).
                 if secretRange.location > matchRange.location,
                    case let name = ns.substring(with: NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
-                   name.lowercased().contains("public") || Self.saysHash(name)
+                   name.lowercased().contains("public") || Self.saysHash(name) || Self.tailscalePublicKeyTag.firstMatch(in: name) != nil
                     || Self.namesAPublicValue(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && !"_-.".contains($0) }).flatMap { Self.nameWords($0) }) {
                     continue
                 }
@@ -343,6 +343,10 @@ extension SecretScan {
     /// `public` or `publishable` right before a match (`public key: …`), or a field named so
     /// whose value the match is (`"PublicKey": "nodekey:…"`, Tailscale's), compiled once.
     static let publicNameEnd = TextMatcher(#"(?i)publi(?:c|shable)(?:[ \t_\-]*key)?[ \t_\-]*(?:["'”’]?[ \t]*[:=][ \t]*["'“‘]?)?$"#)
+
+    /// The tag before a key Tailscale prints as public (`nodekey:…`, `mkey:…`, `discokey:…`; its
+    /// private keys are `privkey:…`), whatever OCR made of the field's name (`"PublickKey":`).
+    static let tailscalePublicKeyTag = TextMatcher(#"(?i)^["'“”‘’]*(?:nodekey|discokey|mkey)[ \t]?:[ \t]?$"#)
 
     /// How far a gitleaks allowlist reads around a match, in UTF-16 units.
     static let allowlistReach = 512

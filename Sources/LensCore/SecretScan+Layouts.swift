@@ -202,6 +202,9 @@ extension SecretScan {
     static let labelAloneOnItsLine = TextMatcher(
         #"(?im)^[ \t]*(password|passwort|passcode|passphrase|wi-?fi password|mot de passe|contraseña|kennwort|senha|wachtwoord|пароль|secret key|api key|access token|token|stream key)[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*[:.]?[ \t]*$"#)
 
+    /// A stream key in five groups of four small letters and digits (YouTube's).
+    static let groupedStreamKey = TextMatcher(#"^[a-z0-9]{4}(?:-[a-z0-9]{4}){4}$"#)
+
     /// The value on the line under a label that stands alone; the line holds nothing else.
     func valuesUnderLabels() -> [Secret] {
         guard mentions("pass", "secret", "api key", "token", "kennwort", "contrase", "senha", "wachtwoord", "ароль", "stream key") else { return [] }
@@ -221,8 +224,10 @@ extension SecretScan {
             let value = squeezed(start, end)
             let isKey = ["secret key", "api key", "access token", "token", "stream key"].contains(label)
             if isKey {
-                // (A stream key may be groups of small letters and digits: `1mu4-vvxo-rq2i-…`.)
-                guard Self.isRandomToken(Self.withoutOCRJunk(value)) || label == "stream key" && value.count >= 16 && Self.looksLikeSecretOnItsOwn(value) else { return nil }
+                // (A stream key may be groups of small letters and digits: `1mu4-vvxo-rq2i-…`; YouTube's
+                // five groups of four are one whatever OCR read, `htxo-zv80-f001-p3cz-nynh`.)
+                guard Self.isRandomToken(Self.withoutOCRJunk(value))
+                        || label == "stream key" && value.count >= 16 && (Self.looksLikeSecretOnItsOwn(value) || Self.groupedStreamKey.firstMatch(in: value) != nil && value.contains(where: \.isNumber)) else { return nil }
                 return secret(.apiKey, nil, start, end)
             }
             // The label says what it is: one machine-made piece (``separateValue(after:)``) that is

@@ -443,7 +443,10 @@ extension SecretScan {
                                           "preshared", "shared", "network", "control",
                                           // Airflow's and Python cryptography's `fernet_key`; ASP.NET's `machineKey`
                                           // `validationKey`/`decryptionKey`; Mattermost's `AtRestEncryptKey`.
-                                          "fernet", "validation", "decryption", "encrypt"]
+                                          "fernet", "validation", "decryption", "encrypt",
+                                          // A streaming service's stream key (OBS's `Stream Key`, Twitch's `live_…`):
+                                          // whoever holds it broadcasts on the channel.
+                                          "stream"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
@@ -1343,8 +1346,9 @@ extension SecretScan {
         #"(?<![A-Za-z0-9\-])(?:"# + noisyPrefixes.map { "(\($0.pattern))" }.joined(separator: "|") + ")")
 
     /// A Telegram bot's: its number, maybe split, and `:AA`. Apart, and only read when the text
-    /// holds `:AA` (a pattern that starts at any digit costs every text with numbers).
-    static let telegramPrefix: NoisyPrefix = (label: "Telegram", pattern: #"(?<![A-Za-z0-9\-])[0-9](?: ?[0-9]){7,9} ?: ?A ?[A4]"#, minimum: 31, maximum: 35, digits: 0)
+    /// holds `:AA` (a pattern that starts at any digit costs every text with numbers). In the Bot
+    /// API's addresses it follows `/bot`: `…/bot62439891 23 : AAyx…`.
+    static let telegramPrefix: NoisyPrefix = (label: "Telegram", pattern: #"(?:(?<=/bot)|(?<![A-Za-z0-9\-]))[0-9](?: ?[0-9]){7,9} ?: ?A ?[A4]"#, minimum: 31, maximum: 35, digits: 0)
     static let telegramPrefixMatcher = TextMatcher(telegramPrefix.pattern)
 
     /// Provider keys whose prefix survived OCR but whose body was split or misread: the prefix,
@@ -1390,6 +1394,9 @@ extension SecretScan {
             // (Nor one cut short after a few characters, `npm_Ab…` in `npm token list`'s table.)
             if first - end < provider.minimum, (end..<first).contains(where: startsWithEllipsis) { continue }
             first = keyPieceEnd(end, first)
+            // (A Telegram bot's token has no `/`: in the Bot API's address the method follows it,
+            // `…/bot<token>/sendMessage`.)
+            if provider.label == "Telegram", let slash = utf8[end..<first].firstIndex(of: 0x2F) { first = slash }
             // A key in a URL whose next parameter's `&` OCR read as a letter (`…gpgwipoScallback=`):
             // a piece past the key's length with an `=` after it ends where the key does.
             if first - end > provider.maximum + 2, let equals = utf8[(end + provider.minimum)..<first].firstIndex(of: 0x3D),
@@ -1414,7 +1421,8 @@ extension SecretScan {
             length = first - end
             end = first
             while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
-                let stop = keyPieceEnd(next.start, next.end)
+                var stop = keyPieceEnd(next.start, next.end)
+                if provider.label == "Telegram", let slash = utf8[next.start..<stop].firstIndex(of: 0x2F) { stop = slash }
                 // A scrap of one or two characters OCR cut off (`…IkpX V CJ9.eyJ…`) belongs to the
                 // key when a machine-made piece follows it.
                 let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)
@@ -2144,7 +2152,10 @@ extension SecretScan {
             guard let name = match[1], ["key", "secret"].contains(name.lowercased()) || Self.secretName(name) == .apiKey,
                   let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 1), let last = pieces.last,
                   case let words = pieces.filter(isSentenceWord), words.count * 3 < pieces.count, !words.contains(where: { $0.end - $0.start > 4 }),
-                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/=@.|]".utf8.contains($0) || $0 >= 0x80 } }),
+                  // (A `#` OCR read inside a piece, `…ogrrlfur312#nzIm3…`, not a comment's at its start.)
+                  pieces.allSatisfy({ piece in utf8[piece.start..<piece.end].indices.allSatisfy { index in
+                      Self.isAlphanumeric(utf8[index]) || "+/=@.|]".utf8.contains(utf8[index]) || utf8[index] >= 0x80 || utf8[index] == 0x23 && index > piece.start
+                  } }),
                   case let joined = Self.withoutOCRJunk(squeezed(match.end, last.end)).filter({ $0 != "." }), joined.count >= 40,
                   Self.isRandomToken(joined) else { return nil }
             return secret(.apiKey, nil, match.end, last.end)

@@ -213,8 +213,9 @@ extension SecretScan {
     // MARK: - A key in groups under its name
 
     /// Eight or more groups of three to five letters and digits, alone on their line (four each as
-    /// shown; OCR may merge or drop a glyph).
-    static let groupedKeyLine = TextMatcher(#"(?m)^[ \t]*((?:[A-Za-z0-9]{3,5}[ \t]){7,23}[A-Za-z0-9]{3,5})[ \t]*$"#)
+    /// shown; OCR may merge or drop a glyph, or read one as a symbol: `34F)`, `1Y¥1Q`, which
+    /// ``keysInGroups()`` allows in two groups at most).
+    static let groupedKeyLine = TextMatcher(#"(?m)^[ \t]*((?:\S{3,6}[ \t]){7,23}\S{3,6})[ \t]*$"#)
     static let keyNameCue = TextMatcher(#"(?i)(?:security|recovery|backup|secret|private|restore|emergency)[ \t]+key"#)
 
     /// A key shown in groups under a line that names it (Element's Security Key, a recovery key):
@@ -224,6 +225,10 @@ extension SecretScan {
         guard mentions(" key") else { return [] }
         return Self.groupedKeyLine.matches(in: text).compactMap { match in
             guard let range = match.range(1), let value = match[1] else { return nil }
+            // (Each group three to five letters and digits, but for one glyph OCR misread in two of them.)
+            let groups = value.split(whereSeparator: \.isWhitespace)
+            guard groups.allSatisfy({ group in (3...5).contains(group.count(where: { $0.isASCII && ($0.isLetter || $0.isNumber) })) && group.count(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) <= 1 }),
+                  groups.count(where: { !$0.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) }) <= 2 else { return nil }
             let joined = value.filter { !$0.isWhitespace }
             guard joined.contains(where: \.isUppercase), joined.contains(where: \.isLowercase), joined.contains(where: \.isNumber),
                   Self.keyNameCue.firstMatch(in: linesAbove(range.lowerBound, 3)) != nil else { return nil }
@@ -236,7 +241,8 @@ extension SecretScan {
     /// 32 or more numbers between commas, in brackets or not, over lines (OCR puts spaces after
     /// the commas).
     /// (OCR may drop the comma at a line's end: the break then separates two numbers.)
-    static let byteList = TextMatcher(#"(?:\d{1,3}(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*)){31,600}\d{1,3}"#)
+    /// (Or read a glyph beyond ASCII at a line's end, where the screen's edge cut a number: `166, 1¢`.)
+    static let byteList = TextMatcher(#"(?:\d{1,3}(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[^\x00-\x7F]?[ \t]*\r?\n[ \t]*)){31,600}\d{1,3}"#)
     static let byteKeyCue = TextMatcher(#"(?i)(?<![A-Za-z])(?:key(?:pair)?|secret|private|wallet|solana|seed)(?![A-Za-z])|id\.json|keypair"#)
 
     /// A key stored as its bytes, a JSON list of numbers 0–255 (Solana's `id.json`, a
@@ -316,7 +322,8 @@ extension SecretScan {
     // MARK: - The literal given to a password-hashing call
 
     /// A call and its first argument, a string literal (Python's `b'…'` too).
-    static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:'([^'\n]{1,128})'|"([^"\n]{1,128})")"#)
+    /// (OCR may put spaces inside `::`, `Hash: :make`, and read a quote curly: `make_password('…’)`.)
+    static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:[ \t]?:[ \t]?:[ \t]?|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:['‘’]([^'‘’\n]{1,128})['‘’]|["“”]([^"“”\n]{1,128})["“”])"#)
     static let hashingCalls: Set<String> = ["hashpw", "bcrypt", "scrypt", "crypt", "argon2"]
     /// The name of a hashing scheme, which a call that hashes takes after the password or alone
     /// (Ansible's `password_hash('sha512')`), and which is no password.
@@ -337,10 +344,10 @@ extension SecretScan {
                 filtered.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
-        guard mentions("('", "(\"", "(b'", "( '", "( \""), mentions("pass", "pw", "crypt", "argon", "hash::") else { return filtered }
+        guard mentions("('", "(\"", "(b'", "( '", "( \"", "(‘", "( ‘", "(“", "( “"), mentions("pass", "pw", "crypt", "argon", "hash::", "hash: :", "hash : :") else { return filtered }
         return filtered + Self.callWithLiteral.matches(in: text).compactMap { match in
             guard let callee = match[1], let value = match[2] ?? match[3], let range = match.range(2) ?? match.range(3) else { return nil }
-            let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" }).flatMap { Self.nameWords($0) }
+            let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" || $0 == " " || $0 == "\t" }).flatMap { Self.nameWords($0) }
             // (Laravel's `Hash::make('…')` hashes a password too.)
             guard words.contains(where: { Self.passwordWords.contains($0) || Self.hashingCalls.contains($0) }) || words.suffix(2) == ["hash", "make"],
                   !words.contains(where: { $0.hasPrefix("get") || $0 == "input" || $0 == "prompt" }),
@@ -368,9 +375,10 @@ extension SecretScan {
     // MARK: - A chpasswd list
 
     /// cloud-init's `chpasswd:` block (`list: |`, then `user:password` lines), as OCR may read it
-    /// (indentation lost, a space around the colon).
-    static let chpasswdList = TextMatcher(#"(?im)^[ \t]*chpasswd[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:list|users)[ \t]*:[ \t]*\|?[ \t]*\r?\n)?((?:[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?\S{1,128}[ \t]*(?:\r?\n|$)){1,20})"#)
-    static let listedLogin = TextMatcher(#"(?m)^[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?(\S{1,128})[ \t]*$"#)
+    /// (indentation lost, a space around the colon, the password split: `admin: U9&g66 johFQI8`,
+    /// four pieces at most).
+    static let chpasswdList = TextMatcher(#"(?im)^[ \t]*chpasswd[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:list|users)[ \t]*:[ \t]*\|?[ \t]*\r?\n)?((?:[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?\S{1,128}(?:[ \t]\S{1,64}){0,3}[ \t]*(?:\r?\n|$)){1,20})"#)
+    static let listedLogin = TextMatcher(#"(?m)^[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,31}[ \t]?:[ \t]?(\S{1,128}(?:[ \t]\S{1,64}){0,3})[ \t]*$"#)
 
     /// Each `user:password` line of a `chpasswd` list: a password unless it is `RANDOM`, a hash
     /// (`$6$…`) or a word (the next setting, `expire: false`).
@@ -380,7 +388,7 @@ extension SecretScan {
         for block in Self.chpasswdList.matches(in: text) {
             guard let lines = block[1], let blockRange = block.range(1) else { continue }
             for line in Self.listedLogin.matches(in: lines) {
-                guard let value = line[1], let range = line.range(1), !value.hasPrefix("$"), value.uppercased() != "RANDOM",
+                guard let value = line[1]?.filter({ $0 != " " && $0 != "\t" }), let range = line.range(1), !value.hasPrefix("$"), value.uppercased() != "RANDOM",
                       Self.isPasswordValue(value, quoted: false) else { continue }
                 found.append(secret(.password, nil, blockRange.lowerBound + range.lowerBound, blockRange.lowerBound + range.upperBound))
             }
@@ -439,6 +447,8 @@ extension SecretScan {
 
     /// A line that starts as a setting does: a name with a `_`, `-` or `.` in it, or a name and a
     /// space, then `=` or `:`.
+    /// A line that starts with a name and `=` or `:`, then a value that is not padding alone.
+    static let settingAssignment = TextMatcher(#"^[A-Za-z][A-Za-z0-9_.\-]{0,63}[ \t]*[=:][ \t]*[^\s=]"#)
     static let settingLineStart = TextMatcher(#"^(?:[A-Za-z][A-Za-z0-9]*[_.\-][A-Za-z0-9_.\-]*[ \t]*|[A-Za-z][A-Za-z0-9_]{1,63}[ \t]+)[=:]"#)
 
     func wrappedLines(_ secret: Secret) -> Secret {
@@ -518,6 +528,10 @@ extension SecretScan {
             // look like a secret on their own; nothing goes on after it.
             let length = end - start
             guard length >= 8, spaces <= max(6, length / 6), case let piece = Self.withoutOCRJunk(squeezed(start, end)) else { break }
+            // (Nor is a line that starts as a setting, a name and `=` or `:` before more of a value:
+            // the file's next setting, `secret=vgjU…` under `key=oqiz…` in OPNsense's `apikey.txt`;
+            // base64's `=` pads its end only.)
+            guard Self.settingAssignment.firstMatch(in: slice(start, min(end, start + 80))) == nil else { break }
             let isLastLine = length < 16 || length * 4 < previousLength * 3
             // (A short last line is one piece, its `=` base64's padding at its end: `DNS = 8.8.8.8` is a setting.)
             // (OCR may split it too, `jQhORs j sFUWE7Lk`: twice at most, into no sentence's words.)
@@ -750,19 +764,31 @@ extension SecretScan {
 
     /// A path part that names a key, then the key as the next part
     /// (`https://maker.ifttt.com/trigger/door/with/key/<key>`, `…/token/<token>`).
-    static let keyInAPath = TextMatcher(#"(?i)/(?:key|token|secret|apikey|api_key|access_token)/([A-Za-z0-9_\-]{16,128})(?=[/?#\s"'`]|$)"#)
+    static let keyInAPath = TextMatcher(#"(?i)/(?:key|token|secret|apikey|api_key|access_token)/([A-Za-z0-9_\-]{8,128})(?=[/?#\s"'`]|$)"#)
 
+    /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`: its
+    /// first piece, 8+, and the next, which ends its line or goes on with the address's `/`, `?` or
+    /// `#`, together a random token.)
     func keysInPaths() -> [Secret] {
         guard mentions("/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/") else { return [] }
+        let isKey = { (value: String) in Self.isRandomToken(value) || Self.looksLikeSecretOnItsOwn(value) && value.contains(where: \.isNumber) }
         return Self.keyInAPath.matches(in: text).compactMap { match in
-            guard let value = match[1], let range = match.range(1), Self.isRandomToken(value) || Self.looksLikeSecretOnItsOwn(value) && value.contains(where: \.isNumber) else { return nil }
-            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+            guard let value = match[1], let range = match.range(1) else { return nil }
+            if value.count >= 16, isKey(value) { return secret(.apiKey, nil, range.lowerBound, range.upperBound) }
+            guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]),
+                  let next = piece(from: range.upperBound, maximumSpaces: 1),
+                  case let rest = utf8[next.start..<next.end].prefix(while: { Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D }),
+                  rest.count >= 2, rest.count == next.end - next.start || "/?#".utf8.contains(utf8[next.start + rest.count]),
+                  case let end = next.start + rest.count, case let whole = squeezed(range.lowerBound, end), whole.count >= 16,
+                  Self.isRandomToken(whole) else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, end)
         }
     }
 
     /// Nagios' (and Icinga 1's) user macros in `resource.cfg`, where the manual says to keep
-    /// user names and passwords: `$USER3$=…`, any value but a path.
-    static let userMacro = TextMatcher(#"(?m)^[ \t]*\$USER\d{1,3}\$[ \t]*=[ \t]*(\S{4,128})[ \t]*$"#)
+    /// user names and passwords: `$USER3$=…`, any value but a path. The value is the line's rest
+    /// (OCR may split it: `$USER3$=xeoSd ! 07m3*iw`).
+    static let userMacro = TextMatcher(#"(?m)^[ \t]*\$USER\d{1,3}\$[ \t]*=[ \t]*(\S(?:[^\n]{2,126}\S)?)[ \t]*$"#)
     /// PgBouncer's `auth_file` (`userlist.txt`): `"user" "password"` lines.
     static let quotedLoginLine = TextMatcher(#"(?m)^[ \t]*"[^"\s]{1,64}"[ \t]+"([^"\n]{1,128})"[ \t]*$"#)
 
@@ -770,8 +796,8 @@ extension SecretScan {
         var found: [Secret] = []
         if mentions("$user") {
             for match in Self.userMacro.matches(in: text) {
-                guard let value = match[1], let range = match.range(1), !value.hasPrefix("/"), !value.hasPrefix("$"),
-                      Self.isPasswordValue(value, quoted: false) else { continue }
+                guard let range = match.range(1), case let value = squeezed(range.lowerBound, range.upperBound), value.count >= 4,
+                      !value.hasPrefix("/"), !value.hasPrefix("$"), Self.isPasswordValue(value, quoted: false) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }

@@ -411,6 +411,9 @@ extension SecretScan {
             guard start < utf8.count, !Self.isLineBreak(utf8[start]),
                   !isPrompt(at: start),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F) else { return nil }
+            // (Nor a long option: the command goes on on that line, `--cookie-secret=…` / `--cookie-expire=2h`.)
+            if let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 3, utf8[first.start] == 0x2D, utf8[first.start + 1] == 0x2D,
+               isOptionOrAddress(first) { return nil }
             // (Nor an address: `az keyvault secret list --query '[].id'` prints the secrets' ids.)
             if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
@@ -546,8 +549,9 @@ extension SecretScan {
     static let searchHit = TextMatcher(#"^(?=[^:\n]{0,240}[/.])[^\s:]{1,200}(?:[ \t][^\s:]{1,40}){0,2}:(?:[ \t]?\d{1,7}[ \t]?:)?"#)
 
     /// crypt(3)'s ids of password hashes (`$1$` MD5, `$2y$` bcrypt, `$5$`/`$6$` SHA-2, `$y$`
-    /// yescrypt, `$apr1$` Apache's MD5), one list for ``passwordHash`` and ``storedHash``.
-    static let cryptIds = "apr1|1|2[abxy]?|5|6|7|8|9|y|gy"
+    /// yescrypt, `$apr1$` Apache's MD5, whose `1` OCR may read as a letter: `$apri$`), one list for
+    /// ``passwordHash`` and ``storedHash``.
+    static let cryptIds = "apr[1ilI|]|1|2[abxy]?|5|6|7|8|9|y|gy"
 
     /// A password's hash as crypt(3), Apache and LDAP write it: `$apr1$…`, `$2y$10$…`, `$6$…`,
     /// `{SSHA}…`, `SCRAM-SHA-256$…`. (OCR may read its first `$` as `S`, `S6$DWSK…`, or put an `S` before it: `S$6$rm1T…`.)
@@ -751,8 +755,10 @@ extension SecretScan {
         guard mentions("userlist", "user list", "auth_file", "pgbouncer", "list.txt") else { return [] }
         return Self.quotedUserLine.matches(in: text).compactMap { match in
             guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
-                  // (OCR may read the `5` of `md5` as `S`.)
-                  !((value.hasPrefix("md5") || value.hasPrefix("mdS")) && value.count == 35) else { return nil }
+                  // (OCR may read the `5` of `md5` as `S`, split the hash, `md51ea2…83d6f f fda®b8…`,
+                  // and read a glyph more or less.)
+                  case let hash = value.filter({ !$0.isWhitespace }),
+                  !((hash.hasPrefix("md5") || hash.hasPrefix("mdS")) && (34...36).contains(hash.count)) else { return nil }
             return password(range.lowerBound, range.upperBound, quoted: true)
         }
     }

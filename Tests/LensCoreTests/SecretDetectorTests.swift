@@ -2023,6 +2023,32 @@ struct SecretDetectorTests {
         Case(text: "Share link\nhttps: //mega.nz/file/69IaL54L#hR33R91mzMQ0jkp6Px_yGn-EDAybYvygcm0 khFriEcCB\nCopy link Copy key", kind: .apiKey, value: "hR33R91mzMQ0jk"),
         Case(text: "Your paste is https://paste.acme. io/?37f7b1ae50b01807#LwpLODb gJ08c1iMosERZx6HMwi3oxsq 5iXOwC29Xa7FP\n(Hit Ctrl+C to copy)", kind: .apiKey, value: "gJ08c1iMosER"),
         Case(text: "$ sf org display --target-org prod\n=== Org Description\nKEY VALUE\nAccess Token WWLuC53lT07guy4 ! VIPQAZEpJj5N5PFwK2FLLjiy7DosIS0Fp r AMfYjP2J.k\nUeHiFAUaMDn 8Kqn jWPIJM r FNExdFhSDCSfPc_PJggTEgRkTFa. to\nInstance Url https://acme.my.salesforce.com", kind: .apiKey, value: "FNExdFhSDCSf"),
+        // (Round 126: 3203–3207, unseen with round 125's rules (3207 from the thirteenth pool): Nagios'
+        // `$USER3$=` value OCR split; `Hash::make` and `make_password` with `: :` or curly quotes; a
+        // Security Key's groups with a glyph OCR misread; a key's byte list with junk where the screen
+        // cut a line; a Telegram token after `/bot`, its number split; an IFTTT key split in its path;
+        // cloud-init's chpasswd passwords split; a stream key beside its label.)
+        Case(text: "# /usr/local/nagios/etc/resource.cfg\n$USER1$=/usr/local/nagios/libexec\n# $USER3$: MySQL monitoring account\n$USER3$=bisWh ! 41q7*ma", kind: .password, value: "41q7*ma"),
+        Case(text: "# /usr/local/nagios/etc/resource.cfg\n$USER1$=/usr/local/nagios/libexec\n# $USER3$: MySQL monitoring account\n$USER3$=?0%KGl z ! IG81L", kind: .password, value: "IG81L"),
+        Case(text: ">>> Hash: :make( 'hfK8c-En1iAv8h*\"' )\n=> \"$2y$10$LF/mE3hzAd4Uzc0iDuK37 tNwfLRd1EGhOrrv88uVYQ3XMQRKMsUgR\"", kind: .password, value: "hfK8c-En1iAv"),
+        Case(text: ">>> Hash::make(‘tbWVKGz6NpI-sZ')\n=> \"$2y$10$LLpU0eRg3GNbmslsRhIBJRISaJiON/WO0S4/TsvngkMel7P9n/f}1\"", kind: .password, value: "tbWVKGz6NpI-sZ"),
+        Case(text: ">>> make_password('e4EIFuLYVfEAR’)\n=> \"$2y$10$0S9tYInPmCgZAIFI.jPOOGCWNFEKT4rhM/X0ZCDz7GwsWnUkdc.tw\"", kind: .password, value: "e4EIFuLYVfEAR"),
+        Case(text: "Save your Security Key\nStore your Security Key somewhere safe, like a password manager or a safe.\nMah3 4LPH IpDu 0C8Y MXZC JbEr J6rd UvBi YxpE dlAK 12N) BwAE\nCopy Download", kind: .apiKey, value: "MXZC JbEr"),
+        Case(text: "Save your Security Key\nStore your Security Key somewhere safe, like a password manager or a safe.\nGujv TjMT dLZ5 3A¥3S LTvY IOfO v9sH JLsv qO46 E3kp5 l3xJ cHLc\nCopy Download", kind: .apiKey, value: "IOfO v9sH"),
+        Case(text: "$ cat ~/.config/solana/id.json\n[12,201,88,37,154,9,240,73,199,61,18,222,130,47,93,176, 5,244,81,163, 211,66,102, 37,249,180,28, 1¢\n75,32,168,54,222,15,91,140,207,233,60,119, 86,27, 142,90,241,3, 178,125,64,197,31,250,109,44,", kind: .apiKey, value: "37,249,180,28"),
+        Case(text: "$ curl \"https://api.telegram.org/bot71530912 34 : AAbaPYg44eFQrCNWRCRTEGsFdPglcU5sRPYR3h/sendMessage?chat_id=-1001714709964&text=deployed”\n{\"ok\": true, \"result\": {\"message_id\":5069}}", kind: .apiKey, value: "baPYg44eFQrC"),
+        Case(text: "$ curl \"https://api. telegram. org/bot7411370017 : AASHS Q1MVUurX2 7YfcV4vd1AMYxXA1x4u8z2Pk/sendMessage?chat_id=-10017545:\n{\"ok\": true, \"result\": {\"message_id\":8140}}", kind: .apiKey, value: "7YfcV4vd1AMY"),
+        Case(text: "$ curl -X POST https://maker .ifttt.com/trigger/door_open/with/key/IJL2nlHco342 psopuo_Wnu\nCongratulations! You've fired the door_open event", kind: .apiKey, value: "IJL2nlHco342"),
+        Case(text: "#cloud-config\nssh_pwauth: true\nchpasswd:\nlist: |\nroot: d0n#JeOxky*VS+\nadmin: X2&j99 mrkITL1\nexpire: false", kind: .password, value: "mrkITL1"),
+        Case(text: "#cloud-config\nssh_pwauth: true\nchpasswd:\nlist: |\nroot: 5fIJ+ub! *O4\nsvc_sync: ?sJYiT2#Ff\nexpire: false", kind: .password, value: "5fIJ+ub!"),
+        Case(text: "Settings » Stream\nService: Twitch\nServer: Auto (Recommended)\nStream Key: live_493434833_I5KVKW0lyUvjS6bt92)fKXeO1JDGTR\nShow Copy", kind: .apiKey, value: ")fKXeO1JDGTR"),
+        Case(text: "Settings > Stream\nService: Twitch\nServer: Auto (Recommended)\nStream Key: live_ 742294380 uaUTZ02PEEKUB0AvXE5RNxr5biQkzR\nShow Copy", kind: .apiKey, value: "uaUTZ02PEEKUB0"),
+        // (Round 127: 3203 and 3205, unseen with round 125's rules, and 3207's YouTube key: a SAS
+        // signature OCR split after its first letters; OPNsense's split `key=` with a `#` OCR read
+        // inside; five groups of four under `Stream key`, whatever OCR read.)
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows .net/backups/db. tar .gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-1\n1-21T09:14:02Z&spr=https&sv=2022-11-02&s r=b&s ig=Fcfgw BJOASp5QWpvd%2F5Og2d%2BIDI85l8xpap9TzXMyTH%3D '", kind: .apiKey, value: "BJOASp5QWpvd"),
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=sumd4mEhhn WVCEJ5nY1skvvpjyv756#rdMq7EgXE8/1GRe89x/j6AXcQDZJyn d9ch1VP/WDPKDsmsfy\nsecret=zknYeeJmRUJ73o6IrVmJTf/eIqM+Oon JMbAkiJgnOHLDdlIkQ6MPiKS@ktzXLfuhLIZIf8sfFIkT8RRPCl", kind: .apiKey, value: "sumd4mEhhn"),
+        Case(text: "Stream settings\nStream key (paste in encoder)\nmyct-ea35-k556-u8he-sdsm\nStream URL\nrtmp://a.rtmp.youtube.com/live2", kind: .apiKey, value: "myct-ea35"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2030,6 +2056,11 @@ struct SecretDetectorTests {
     @Test func aSettingUnderAKeyIsNoRestOfIt() {
         let text = "[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\nAllowedIPs = 10.8.0.2/32\nDNS = 10.8.0.1"
         #expect(SecretDetector().masking(text).text == "[Interface]\nPrivateKey = [api key]\nAllowedIPs = 10.8.0.2/32\nDNS = 10.8.0.1")
+        // (Round 127: also under a key that starts its line, a setting whose name holds no `_`.)
+        let env = "$ env | grep -i secret\nCI_JOB_TOKEN=zora6zvClpf_1uETxIXw\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket"
+        #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\n[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
+        let file = "$ cat ~/Downloads/apikey.txt\nkey=4c2uo+/ds7ofIufwO6CJxfeZDAOogptgeGT3WJhe7pLRV5L+MI9ifFPYa9dAaKFE2zqZoi6jGeBJEw4h\nsecret=ivy7Bu6K4BpnfnQNDam5994QdVdjtqR2QJpeP7+SmI28ccLGJR2vmBmuW3CAFTD/M/7D/h0F2XzhNEha"
+        #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
     }
 
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
@@ -2273,13 +2304,16 @@ struct SecretDetectorTests {
         #expect(masked.text.hasSuffix(" old one\ncolordepth=32"), "masked as \(masked.text)")
     }
 
-    /// A padded key's rest that OCR split ends at its `=` padding: the command's options after it stay
-    /// (round 125).
+    /// A padded key's rest that OCR split ends at its `=` padding: the command's options after it stay,
+    /// on its line and on the next (round 125).
     @Test func aSplitPaddedKeysRestEndsAtItsPadding() {
         let whole = SecretDetector().masking("$ oauth2-proxy --cookie-secret=Ug2RxEkMnbLr8IJG -LG9Txx7_nYo74nN752bB7UYO759= --cookie-expire=2h --cookie-domain=acme.io")
         #expect(whole.text == "$ oauth2-proxy --cookie-secret=[api key] --cookie-expire=2h --cookie-domain=acme.io", "masked as \(whole.text)")
         let split = SecretDetector().masking("$ oauth2-proxy --cookie-secret=1a75BsVNlAcn9XW1AI9n wBaqWEyqV jyx pyJWyGi - baY= --cookie-expire=2h")
         #expect(split.text == "$ oauth2-proxy --cookie-secret=[api key] --cookie-expire=2h", "masked as \(split.text)")
+        // (Nor is a long option alone on the next line what the command printed: the command goes on.)
+        let wrapped = SecretDetector().masking("$ oauth2-proxy --cookie-secret=1a75BsVNlAcn9XW1AI9n wBaqWEyqV jyx pyJWyGi - baY=\n--cookie-expire=2h")
+        #expect(wrapped.text == "$ oauth2-proxy --cookie-secret=[api key]\n--cookie-expire=2h", "masked as \(wrapped.text)")
     }
 
     @Test(arguments: readByOCR)
@@ -2923,6 +2957,12 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        "$ tailscale status --json | jq '.Self | {PublicKey, TailscaleIPs}'\n{\n\"PublickKey\": \"“nodekey :0c2b5ab6e7117a14c5f3d36d0f0f5a3c8b4e2f1d9a7c6b5e4d3c2b1a0f9e8d7c\",\n\"TailscaleIPs\": [\"100.107.13.229\"]\n}",
+        "$ tailscale status --json | jq '.Self | {PublicKey, TailscaleIPs}'\n{\n\"PublicKkey\": \"nodekey:3f8e2d1c0b9a8f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c4b3a291807f6e\",\n\"TailscaleIPs\": [\"100.97.151.34\"]\n}",
+        "$ cat /etc/nginx/. htpasswd\nLena: $apri$Tb7rW3kp$9qL2ZxVnEkAfMsBdHcRjYt\nops : $2y$05$makDG6easyLQUMte9JD8j11DS5m5cQPKcpXovo14DulDu1D.j5yJOO",
+        "$ sudo cat /etc/pgbouncer/userlist.txt\n\"stats\" \"md57c2e9a41f3b8d065 e1a4f9c7b2d80e35a\"",
+        "Redis streams\nStream key: orders-2026-11",
+        "See https://docs.acme.io/api/key/rotation guide for details",
         "$ security find-generic-password -s smtp.acme.io -w\nWARNING! Keychain2Locked\n$",
         "Docs: https://github.com/acme/app/blob/main/README.md and see#Installation",
         "Report: https://git.acme.io/acme/app/issues 42 and 43#issuecomment-123456789",
