@@ -1393,10 +1393,14 @@ extension SecretScan {
             while first < readable, !Self.isSpace(utf8[first]), !Self.isLineBreak(utf8[first]) { first += 1 }
             // (Nor one cut short after a few characters, `npm_Ab…` in `npm token list`'s table.)
             if first - end < provider.minimum, (end..<first).contains(where: startsWithEllipsis) { continue }
-            first = keyPieceEnd(end, first)
             // (A Telegram bot's token has no `/`: in the Bot API's address the method follows it,
             // `…/bot<token>/sendMessage`.)
-            if provider.label == "Telegram", let slash = utf8[end..<first].firstIndex(of: 0x2F) { first = slash }
+            let pieceEnd = { (start: Int, stop: Int) -> Int in
+                let stop = self.keyPieceEnd(start, stop)
+                guard provider.label == "Telegram" else { return stop }
+                return self.utf8[start..<stop].firstIndex(of: 0x2F) ?? stop
+            }
+            first = pieceEnd(end, first)
             // A key in a URL whose next parameter's `&` OCR read as a letter (`…gpgwipoScallback=`):
             // a piece past the key's length with an `=` after it ends where the key does.
             if first - end > provider.maximum + 2, let equals = utf8[(end + provider.minimum)..<first].firstIndex(of: 0x3D),
@@ -1421,8 +1425,7 @@ extension SecretScan {
             length = first - end
             end = first
             while length < provider.maximum, let next = piece(from: end), end < utf8.count, keyPieceEnd(end, end + 1) > end {
-                var stop = keyPieceEnd(next.start, next.end)
-                if provider.label == "Telegram", let slash = utf8[next.start..<stop].firstIndex(of: 0x2F) { stop = slash }
+                let stop = pieceEnd(next.start, next.end)
                 // A scrap of one or two characters OCR cut off (`…IkpX V CJ9.eyJ…`) belongs to the
                 // key when a machine-made piece follows it.
                 let scrap = stop - next.start <= 2 && stop == next.end && utf8[next.start..<stop].allSatisfy(Self.isAlphanumeric)

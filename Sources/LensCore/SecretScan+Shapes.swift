@@ -226,9 +226,10 @@ extension SecretScan {
         return Self.groupedKeyLine.matches(in: text).compactMap { match in
             guard let range = match.range(1), let value = match[1] else { return nil }
             // (Each group three to five letters and digits, but for one glyph OCR misread in two of them.)
+            let isLetterOrDigit = { (character: Character) in character.isASCII && (character.isLetter || character.isNumber) }
             let groups = value.split(whereSeparator: \.isWhitespace)
-            guard groups.allSatisfy({ group in (3...5).contains(group.count(where: { $0.isASCII && ($0.isLetter || $0.isNumber) })) && group.count(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) <= 1 }),
-                  groups.count(where: { !$0.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) }) <= 2 else { return nil }
+            let misread = groups.map { group in group.count(where: { !isLetterOrDigit($0) }) }
+            guard zip(groups, misread).allSatisfy({ (3...5).contains($0.count - $1) && $1 <= 1 }), misread.count(where: { $0 > 0 }) <= 2 else { return nil }
             let joined = value.filter { !$0.isWhitespace }
             guard joined.contains(where: \.isUppercase), joined.contains(where: \.isLowercase), joined.contains(where: \.isNumber),
                   Self.keyNameCue.firstMatch(in: linesAbove(range.lowerBound, 3)) != nil else { return nil }
@@ -445,10 +446,10 @@ extension SecretScan {
         return isNumber(own) && isNumber(other) || own.elementsEqual(other)
     }
 
-    /// A line that starts as a setting does: a name with a `_`, `-` or `.` in it, or a name and a
-    /// space, then `=` or `:`.
     /// A line that starts with a name and `=` or `:`, then a value that is not padding alone.
     static let settingAssignment = TextMatcher(#"^[A-Za-z][A-Za-z0-9_.\-]{0,63}[ \t]*[=:][ \t]*[^\s=]"#)
+    /// A line that starts as a setting does: a name with a `_`, `-` or `.` in it, or a name and a
+    /// space, then `=` or `:`.
     static let settingLineStart = TextMatcher(#"^(?:[A-Za-z][A-Za-z0-9]*[_.\-][A-Za-z0-9_.\-]*[ \t]*|[A-Za-z][A-Za-z0-9_]{1,63}[ \t]+)[=:]"#)
 
     func wrappedLines(_ secret: Secret) -> Secret {
