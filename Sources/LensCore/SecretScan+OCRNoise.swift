@@ -446,7 +446,9 @@ extension SecretScan {
                                           "fernet", "validation", "decryption", "encrypt",
                                           // A streaming service's stream key (OBS's `Stream Key`, Twitch's `live_…`):
                                           // whoever holds it broadcasts on the channel.
-                                          "stream"]
+                                          "stream",
+                                          // Vault's unseal and recovery keys (`vault operator init`), shares of its root key.
+                                          "unseal", "recovery"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
@@ -642,9 +644,11 @@ extension SecretScan {
                 } else if word.lowercased() == "value" {
                     // A prompt's `secret value:`, `token value:` names what it asks for.
                     separator = separatorAfterWord
-                } else if word.count == 1, word.allSatisfy(\.isNumber), Self.secretName(identifier) != nil {
+                } else if word.count == 1, word.allSatisfy(\.isNumber),
+                          Self.secretName(identifier) != nil || match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) }) != nil {
                     // A glyph of junk OCR put between the name and its `=`, read as a digit (`$CFG->dbpass
-                    // 9 = '…'`; a letter there is a word's, `Pass s = 0 to …`).
+                    // 9 = '…'`; a letter there is a word's, `Pass s = 0 to …`); or a numbered key's
+                    // number, its kind the word before (Vault's `Unseal Key 1: …`).
                     separator = separatorAfterWord
                 } else if separatorAfterWord == "=" || separatorAfterWord == ":", Self.namesSomethingAboutASecret(identifier + "_" + word) {
                     // (A name about the secret, its `_` read as a space: `PASSWORD FILE=/run/secrets/…`
