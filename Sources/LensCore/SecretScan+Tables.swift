@@ -412,8 +412,7 @@ extension SecretScan {
                   !isPrompt(at: start),
                   utf8[start] != 0x2F, !("~.".utf8.contains(utf8[start]) && start + 1 < utf8.count && utf8[start + 1] == 0x2F) else { return nil }
             // (Nor a long option: the command goes on on that line, `--cookie-secret=…` / `--cookie-expire=2h`.)
-            if let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 3, utf8[first.start] == 0x2D, utf8[first.start + 1] == 0x2D,
-               isOptionOrAddress(first) { return nil }
+            if let first = piece(from: start, maximumSpaces: 0), isLongOption(first), isOptionOrAddress(first) { return nil }
             // (Nor an address: `az keyvault secret list --query '[].id'` prints the secrets' ids.)
             if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
@@ -458,7 +457,7 @@ extension SecretScan {
             // (Nor a line that goes on with a long option, wherever the terminal wrapped the command:
             // `… --token-file /run/secre` / `ts/runner --name runner-01`.)
             if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: .max),
-               pieces.dropFirst().contains(where: { $0.end - $0.start >= 3 && utf8[$0.start] == 0x2D && utf8[$0.start + 1] == 0x2D && Self.isLetter(utf8[$0.start + 2]) }) {
+               pieces.dropFirst().contains(where: isLongOption) {
                 return nil
             }
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
@@ -485,6 +484,11 @@ extension SecretScan {
                     || shortFirstPiece == nil && value.contains(where: \.isLetter) && value.contains(where: \.isNumber) && !value.allSatisfy(\.isHexDigit) else { return nil }
             return secret(.password, nil, start, end)
         }
+    }
+
+    /// Whether a piece starts as a long option does: `--` and a letter (`--name`, `--cookie-expire=2h`).
+    func isLongOption(_ piece: (start: Int, end: Int)) -> Bool {
+        piece.end - piece.start >= 3 && utf8[piece.start] == 0x2D && utf8[piece.start + 1] == 0x2D && Self.isLetter(utf8[piece.start + 2])
     }
 
     /// Whether the line that ends at `lineEnd` (its line break) ends with a long option, ` --name`.
