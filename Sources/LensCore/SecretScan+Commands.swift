@@ -177,9 +177,10 @@ extension SecretScan {
     }
     /// `kubectl create secret generic NAME --from-literal=KEY=VALUE`: each literal is the secret's.
     static let literalOfASecret = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])--from-literal[ \t]*=[ \t]*[A-Za-z0-9_.\-]{1,64}[ \t]*="#)
-    /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them.
+    /// `echo 'ana:…' | sudo chpasswd`: the user's name and password, piped to the tool that sets them
+    /// (OCR may put a space beside the `:`, `'ops: rY5Q…'`).
     static let chpasswdLine = TextMatcher(
-        #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}:([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
+        #"(?i)(?<![A-Za-z])echo[ \t]+(?:-[en][ \t]+)?["'‘’“”]?[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?([^\s"'‘’“”]{3,128})["'‘’“”]?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd(?![A-Za-z])"#)
 
     func toolPasswords() -> [Secret] {
         var found: [Secret] = []

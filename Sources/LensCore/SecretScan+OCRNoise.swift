@@ -545,6 +545,9 @@ extension SecretScan {
         // A name's last word `pw` after others (OpenLDAP's `olcRootPW`, `bindPw`, `admin_pw`); `pw`
         // alone is a note's label (``looseLabel``).
         if words.count > 1, words.last == "pw" { return .password }
+        // An application's salt (Nextcloud's `passwordsalt`, `HASH_SALT`, `password_salt`) is a
+        // secret as its key is; the caller takes a random value only.
+        if let last = words.last, last == "salt" || last.hasSuffix("salt") && passwords.contains(where: last.hasPrefix) { return .apiKey }
         // A setting's `credentials` (`ldap.bind.credentials=…`) holds a password; the caller takes
         // only a value that looks like one on its own (no path).
         if let last = words.last, last == "credentials" || last == "credential" { return .password }
@@ -1220,8 +1223,8 @@ extension SecretScan {
         ("Anthropic", #"sk-ant-(?:"# + ["api", "admin", "sid"].map(tolerant).joined(separator: "|") + #")\d\d-"#, 20, 200, 1),
         ("npm", #"npm(?: ?_ ?| )"#, 34, 38, 1),
         ("Hugging Face", #"hf(?: ?_ ?| )"#, 32, 36, 0),
-        // A JWT's `J` as OCR reads it: `|`, `}`, `]` or `)`.
-        ("JWT", #"ey[J|}\])]"#, 30, 2000, 1),
+        // A JWT's `J` as OCR reads it: `|`, `}`, `]` or `)`, maybe split off (`ey JhIjogI…`).
+        ("JWT", #"ey ?[J|}\])]"#, 30, 2000, 1),
         ("Shopify", #"shp(?:at|ca|pa|ss)(?: ?_ ?| )"#, 30, 34, 1),
         ("DigitalOcean", #"do[opr](?: ?_ ?| )v"# + tolerant("1") + #"(?: ?_ ?| )"#, 62, 66, 1),
         // age's (bech32, capitals): OCR puts spaces around its dashes.
@@ -1456,6 +1459,12 @@ extension SecretScan {
                 length += more
                 end = last.end
             }
+            // A base64 JSON object a shell's `\\` glued to it carries on the next lines (cloudflared's
+            // `service install eyJhIjog…NDAz\\` / `    NS03…fQ==`, indented): their pieces are its rest.
+            if provider.label == "JWT", let rest = continuedLines(after: end, upTo: provider.maximum - length) {
+                length += rest.length
+                end = rest.end
+            }
             // A long key the screen's edge cut off ends its line (maybe with a glyph or two of
             // the edge's junk: `…hNVhcY;j`): a third of it (20+) is still a key.
             // (Random, not words: `xoxp-1-SlackAppConfigurationAccessTokenHere` is a placeholder.)
@@ -1471,8 +1480,14 @@ extension SecretScan {
             // (`my-tokens_are-correctAB`); a random key of 20 lacks a digit some 3 % of the time.
             guard body.filter(\.isASCIIDigit).count >= provider.digits || (!prefixSplit && Self.caseChanges(body.utf8) >= 3),
                   Self.entropy(body) >= 3.0,
-                  provider.label == "Azure" || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
-            if provider.label == "JWT", !(body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2) { continue }
+                  provider.label == "Azure" || provider.label == "JWT" && body.count >= 60
+                    || body.filter({ $0 == "/" }).count <= (body.count >= 40 ? 1 : 0) else { continue }
+            // A JWT has `.eyJ` or a second dot inside; a base64 JSON object without them is a
+            // credential of its own when long (60+ after `eyJ`: cloudflared's tunnel token, a Docker
+            // registry's `auth`; a JWT's header alone is 36), its `.` a glyph OCR misread.
+            // (Named no JWT then: it is none.)
+            let isJWT = provider.label == "JWT" && (body.contains(".eyJ") || body.filter({ $0 == "." }).count >= 2)
+            if provider.label == "JWT", !isJWT, body.count < 60 { continue }
             // Any provider's shape: random as the clean rule has it, capitals, small letters and digits.
             if provider.label == "token" {
                 let random = Self.withoutOCRJunk(body)
@@ -1483,9 +1498,40 @@ extension SecretScan {
             // Mailgun's and Databricks' bodies are hexadecimal: `key-value pairs, 2 per line…` is prose
             // after a common word, `dapiDataGetTopLongShortPositionRatio` a method's name.
             if Self.hexBodiedProviders.contains(provider.label), body.filter(\.isHexDigit).count * 10 < body.count * 9 { continue }
-            found.append(secret(.apiKey, provider.label, match.start, end))
+            found.append(secret(.apiKey, provider.label == "JWT" && !isJWT ? nil : provider.label, match.start, end))
         }
         return found
+    }
+
+    /// The rest of a token on the lines after `end`, where the token's piece ends with a shell's
+    /// `\\` glued to it (maybe with one glyph of junk OCR read after it) and nothing else on its
+    /// line: each next line's pieces (indented, one or two spaces apart, OCR's) to its end, all of
+    /// a token's characters (base64's, and the glyphs OCR reads for them), a machine-made one among
+    /// them, four lines at most and `room` characters (spaces left out). A `\\` after a space
+    /// ends an argument, not a token (`--token … \\` / `  --url …`). Nil when there is none.
+    func continuedLines(after end: Int, upTo room: Int) -> (end: Int, length: Int)? {
+        var stop = end, length = 0
+        for _ in 0..<4 {
+            // (The glyph of junk may be past the piece's end, where a `,` ended it.)
+            var slash = stop - 1, after = stop
+            if after < utf8.count, !Self.isSpace(utf8[after]), !Self.isLineBreak(utf8[after]) { after += 1 }
+            if after == stop, slash > 0, utf8[slash] != 0x5C, !Self.isAlphanumeric(utf8[slash]) { slash -= 1 }
+            guard slash > 0, utf8[slash] == 0x5C, !Self.isSpace(utf8[slash - 1]),
+                  piece(from: after, maximumSpaces: .max) == nil else { break }
+            var next = after
+            while next < utf8.count, Self.isSpace(utf8[next]) { next += 1 }
+            guard next < utf8.count, Self.isLineBreak(utf8[next]) else { break }
+            next += 1
+            while next < utf8.count, Self.isSpace(utf8[next]), next - stop < 40 { next += 1 }
+            guard let pieces = piecesToLineEnd(from: next, atMost: 12, maximumSpaces: 2),
+                  let last = pieces.last,
+                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=".utf8.contains($0) } }),
+                  pieces.contains(where: { isMachineMade($0.start, $0.end) }),
+                  case let more = pieces.reduce(0, { $0 + $1.end - $1.start }), length + more <= room else { break }
+            length += more
+            stop = last.end
+        }
+        return length > 0 ? (stop, length) : nil
     }
 
     /// Where the line holding `index` starts, looking back `atMost` bytes.

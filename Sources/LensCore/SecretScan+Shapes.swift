@@ -19,6 +19,10 @@ extension SecretScan {
     static let shapeBreakers: Set<UInt8> = Set("/\\=$:<>()[]{}\"'`,;|".utf8)
     /// An address's query parameter after its `&`: `&build=1042`.
     static let queryParameter = TextMatcher(#"&[A-Za-z_][A-Za-z0-9_]{1,31}=[A-Za-z0-9_.\-]"#)
+    /// An address without its scheme: `//`, a host with a dot, then its path or its end.
+    static let schemelessAddress = TextMatcher(#"^//[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}(?:[/:?]|$)"#)
+    /// An address's path's rest and its query: `Gp7OT3y?si=3c21…`, `a/b?x=1`.
+    static let pathAndQuery = TextMatcher(#"^[A-Za-z0-9_\-./%]+\?[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-%]"#)
     /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
     static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
     /// Code's force-unwrapped or optional member (`user!.Name2`); an address's escapes (`%2F…%3D`).
@@ -79,6 +83,15 @@ extension SecretScan {
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            // (So is one whose scheme OCR split off, `https: //open.spotify.com/playlist/…?si=…`, and
+            // an address's path and query OCR split off it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)
+            if Self.schemelessAddress.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
+            if Self.holds(word, [0x3F]), wordStart >= 2, utf8[wordStart - 1] == 0x20, !isBlank(utf8[wordStart - 2]),
+               Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)) != nil {
+                var before = wordStart - 1
+                while before > 0, !isBlank(utf8[before - 1]), wordStart - before < 1_024 { before -= 1 }
+                if Self.holds(utf8[before..<(wordStart - 1)], Array("://".utf8)) { continue }
+            }
             // (So is an address's query a terminal wrapped onto the next line: `…e198` / `d6a7750afe0a977&Sbranch=main&build=1042`.)
             if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
             // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
@@ -446,8 +459,9 @@ extension SecretScan {
         return isNumber(own) && isNumber(other) || own.elementsEqual(other)
     }
 
-    /// A line that starts with a name and `=` or `:`, then a value that is not padding alone.
-    static let settingAssignment = TextMatcher(#"^[A-Za-z][A-Za-z0-9_.\-]{0,63}[ \t]*[=:][ \t]*[^\s=]"#)
+    /// A line that starts with a name and `=` or `:`, then a value that is not padding alone; or a
+    /// shell's `export NAME=…` (round 128: `export GITHUB_TOKEN=ghp_…` under a key was its rest).
+    static let settingAssignment = TextMatcher(#"^(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.\-]{0,63}[ \t]*[=:][ \t]*[^\s=]"#)
     /// A line that starts as a setting does: a name with a `_`, `-` or `.` in it, or a name and a
     /// space, then `=` or `:`.
     static let settingLineStart = TextMatcher(#"^(?:[A-Za-z][A-Za-z0-9]*[_.\-][A-Za-z0-9_.\-]*[ \t]*|[A-Za-z][A-Za-z0-9_]{1,63}[ \t]+)[=:]"#)

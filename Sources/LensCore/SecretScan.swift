@@ -681,16 +681,17 @@ struct SecretScan {
     /// password as one (`"password": "HVs8Q~“F7vp…"`).
     /// The word in the languages a screen may be in (the European Union's, the Nordic and Baltic
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
-    /// Thai and Hindi in ``cuedPasswordMatcher``), as OCR's English
+    /// Thai and Hindi in ``cuedPasswordMatcher``, with Windows' `Key Content` of `netsh wlan show
+    /// profile … key=clear`), as OCR's English
     /// model spells them (`Parolă` as `Parola`, `Jelszó` as `Jelszo`).
     static let passwordMatcher = passwordMatcher(labels: #"passwor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
     /// pattern's time).
-    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key"#)
+    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content"#)
     static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared",
-                                         "security key"]
+                                         "security key", "key content"]
 
     static func passwordMatcher(labels: String) -> TextMatcher {
         TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{0,128}(?:[“”](?=[^\s"“”,;)\]}])[^"“”\n]{1,128}){0,2}(?<=[^"“”\n]))["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
@@ -699,7 +700,7 @@ struct SecretScan {
     func passwords() -> [Secret] {
         guard mentions("pass", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
-                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "proxy-auth", "transmission") else { return [] }
+                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission") else { return [] }
         var found: [Secret] = []
         let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
         for match in Self.passwordMatcher.matches(in: text) + cued {

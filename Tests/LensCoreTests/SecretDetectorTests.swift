@@ -2052,6 +2052,17 @@ struct SecretDetectorTests {
         // (Round 127, clean text of 3213 (the twelfth pool), missed before this session too: Vault's
         // numbered `Unseal Key 1:`, the word before `Key` its kind.)
         Case(text: "$ vault operator init -key-shares=3 -key-threshold=2\nUnseal Key 1: lMKAc+SeS3LRVMhtmkSKInRzyCtlaHXSgYoZAPjLQnvu\nUnseal Key 2: M+8+0dYckBf7EL6TI8aLakY/lmvvcfPXbu5wsIWaSuKw\nUnseal Key 3: wilAi2+M3v16+ZngmgAngDqNRkYhYxykTLb8kq7fK+Vt\n\nInitial Root Token: hvs.Xu2lxPllfDJfRfE23qJzeEZP", kind: .apiKey, value: "lMKAc+SeS3LRVMhtmkSKInRzyCtlaHXSgYoZAPjLQnvu"),
+        // (Round 128, 3219 read (the eleventh pool), missed on clean text before this session too:
+        // cloudflared's tunnel token, a base64 JSON object with no dot, wrapped with a shell's `\`
+        // glued to it, OCR'd with `ey J`, a `.` or a `\,`; Nextcloud's `passwordsalt`; netsh's
+        // `Key Content`; a chpasswd line with a space after the user's `:`.)
+        Case(text: "$ sudo cloudflared service install \\\ney JkLmrjL m OkPcMlPcPRPm4L7Pm ObQmPzB mEkBZYlPGLCQmX7BmQNnL lzjLqTlRlDlQmEmPGElQmfwQJP8\\\nQbR@zBcB8OWgmRZLw BWXTRGEpCZXbCJLzL lzjLqPlRlDlQZ7aeZ89f lw RZpaQYKsYC6EKQIN8PAETfXTaTn8EZJLliT=\nINF Using Systemd\nINF Linux service for cloudflared installed successfully", kind: .apiKey, value: "lzjLqPlRlDlQ"),
+        Case(text: "$ sudo cloudflared service install \\\neyJmN otl] oEnRYWPS7Z9E.oErRrE n TBD 8D oJ 8EIp8EIVETLNSYJ9Y nblNsVnTnFnTBNcSe6nSOFyRLVY\\\nSX6mEIinQYGnRBRyTLKQTY OrSYmpEYDb6 nblNsRnTnFnhpRTEJ3dEpKZZKGOgd47g8AdR8WBESi1BCu9iZufBsln kV==\nINF Using Systemd\nINF Linux service for cloudflared installed successfully", kind: .apiKey, value: "nblNsRnTnFnh"),
+        Case(text: "$ sudo cloudflared service install \\\neyJoPqvnP q88GAj97NXVTAGrRTtXZUABEU98eUNC qTDPrRFDB8GAoRAP pdnPuXpVpHaFq SpGAoPGAraFtUo\\,\nUpVfVKopSDMpGNPaT9MrGAXZF qH2UNP8P pdnPuTpVpHpRVeADN62 AuQbFg SzDD6VBAkeFAMOhVaNA q SeTMMhVEHp mX==\nINF Using Systemd\nINF Linux service for cloudflared installed successfully", kind: .apiKey, value: "UpVfVKopSDMp"),
+        Case(text: "$ sudo cloudflared service install \\\n    eyJjKlqiKlG6ObOzQVm2PlPmBVObBFG3QFjjPFK6BFPmA4LmBYG7KkyiKpSkQkCkAoA6BoW4PoOvPFCb\\\n    PU25QVXlNVfnObWvBlK5BVCbOIBmOlK5KkyiKpOkQkCkTU1yfZXISYzldnL5B4TnOJjAc2rpWoTwdpn2UpfGSWqkhS==\nINF Using Systemd\nINF Linux service for cloudflared installed successfully", kind: .apiKey, value: "PU25QVXlNVfnObWv"),
+        Case(text: "<?php\n$CONFIG = array (\n‘passwordsalt' => '+SXSCymW1iLcPoMQIszZKn540BXeujW',\n‘dbuser' => 'nextcloud',", kind: .apiKey, value: "+SXSCymW1iLcPoMQIszZKn540BXeujW"),
+        Case(text: "> netsh wlan show profile name=\"Home-5G\" key=clear\nSecurity settings\nAuthentication : WPA2-Personal\nSecurity key : Present\nKey Content : mcgYTFX22", kind: .password, value: "mcgYTFX22"),
+        Case(text: "$ echo ‘ops: wD0V4UsHXmShE' | sudo chpasswd\n$ sudo passwd -e ops\npasswd: password expiry information changed.", kind: .password, value: "wD0V4UsHXmShE"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2305,6 +2316,23 @@ struct SecretDetectorTests {
         let masked = SecretDetector().masking("[remmina]\nusername=admin\npassword=Abc123XYZ # old one\ncolordepth=32")
         #expect(masked.text.hasPrefix("[remmina]\nusername=admin\npassword=[password]"), "masked as \(masked.text)")
         #expect(masked.text.hasSuffix(" old one\ncolordepth=32"), "masked as \(masked.text)")
+    }
+
+    /// A shell's `\` after a space ends an argument, not a token: the next line's option stays
+    /// (round 128, where a `\` glued to a base64 JSON object carries it on).
+    @Test func theOptionAfterAContinuedLineStays() {
+        let token = "eyJhIjoiMTU4ZjY0YzAyN2FhNDQ1OGJmNzA5ZDQ0OTNiOTAzZmQiLCJ0IjoiYTVhNDJlZjMtNDM1Yy00MjBiIiwicyI6Ik1qUXhZVE0ifQ=="
+        let text = "$ cloudflared tunnel run --token \(token) \\\n    --url http://localhost:8080\nINF Starting tunnel"
+        #expect(SecretDetector().masking(text).text == "$ cloudflared tunnel run --token [api key]\n    --url http://localhost:8080\nINF Starting tunnel")
+        // (Nor is a line of words under a glued `\` a token's rest.)
+        let words = "eyJhIjoiMTU4ZjY0YzAyN2FhNDQ1OGJmNzA5ZDQ0OTNiOTAzZmQiLCJ0IjoiYTVhNDJlZjMtNDM1Yy00MjBi\\\nINF Using Systemd"
+        #expect(SecretDetector().masking(words).text == "[api key]\nINF Using Systemd")
+        // (Nor is a shell's next `export NAME=…` under a key its rest, after a blank line or not:
+        // found while adding the bounds cue for the rule above.)
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U\n"
+        let export = "export GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ"
+        #expect(SecretDetector().masking(jwt + "\n" + export).text == "[api key: JWT]\n\nexport GITHUB_TOKEN=[api key: GitHub]")
+        #expect(SecretDetector().masking(jwt + export).text == "[api key: JWT]\nexport GITHUB_TOKEN=[api key: GitHub]")
     }
 
     /// A padded key's rest that OCR split ends at its `=` padding: the command's options after it stay,
@@ -2960,6 +2988,9 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (An address's path and query OCR split off it, or its scheme: 3219's Spotify links.)
+        "Share\nspotify:track:McaOz3djyTxawLL2Kbl0vw\nhttps://open.spotify.com/playlist/n6P6K6v32z91I0DA Gp7OT3y?si=3c211ef7f8ca45cd",
+        "Share\nspotify: track: xIz4B4YON5tGYAiWdsBcSS\nhttps: //open.spotify.com/playlist/Wkhrq4rmfLQ6fXRZt91hFv?si=ed74ddaa0e97e741",
         "Sort Key 1: created_at", "Primary Key 2: id",
         "$ tailscale status --json | jq '.Self | {PublicKey, TailscaleIPs}'\n{\n\"PublickKey\": \"“nodekey :0c2b5ab6e7117a14c5f3d36d0f0f5a3c8b4e2f1d9a7c6b5e4d3c2b1a0f9e8d7c\",\n\"TailscaleIPs\": [\"100.107.13.229\"]\n}",
         "$ tailscale status --json | jq '.Self | {PublicKey, TailscaleIPs}'\n{\n\"PublicKkey\": \"nodekey:3f8e2d1c0b9a8f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c4b3a291807f6e\",\n\"TailscaleIPs\": [\"100.97.151.34\"]\n}",
