@@ -146,6 +146,10 @@ public struct SecretDetector: Sendable {
                 if isValue, kept[index].kind == .apiKey || kept[index].kind == .password {
                     kept[index].start = min(kept[index].start, secret.start)
                     kept[index].end = max(kept[index].end, secret.end)
+                } else if isValue, kept[index].kind == .otp, secret.start <= kept[index].start, secret.end > kept[index].end {
+                    // A code's rule found the digits a password starts with, a label's rule the whole
+                    // value OCR split (`OS_PASSWORD=7758 ! zWEYhUrL.`, for `7?58!z…`): the value, whole.
+                    kept[index] = secret
                 }
                 continue
             }

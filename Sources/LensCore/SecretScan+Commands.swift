@@ -775,14 +775,15 @@ extension SecretScan {
     /// `X-Goog-Signature`, CloudFront's `Signature`, Azure's SAS `sig`, and an STS session token;
     /// whoever has the address may use it until it expires. At a parameter's start (`?`, `&`,
     /// `;`, or the `é` OCR may read for an `&`), or a line's when the address is wrapped; OCR may
-    /// put spaces in the name (`X-Amz - Signature`, `s ig`) and around the `=`, and a terminal may
+    /// put spaces in the name (`X-Amz - Signature`, `s ig`, `sig`'s `i` read as `t`, `l` or `1`:
+    /// `s tg=`) and around the `=`, and a terminal may
     /// wrap the address inside the name (`…&sr=b&s` / `ig=qgd1…`; `…&si` / `=WXN…`, its `g` lost
     /// at the wrap).
     static let signatureParameter = TextMatcher(
-        #"(?im)(?:(?<=[?&;é])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
+        #"(?im)(?:(?<=[?&;é])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
-        guard mentions("sig", "s ig", "si g", "s i g", "s\nig", "si\ng", "si\n=") else { return [] }
+        guard mentions("sig", "s ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }
         return Self.signatureParameter.matches(in: text).compactMap { match in
             // To the next parameter or the line's end, across the spaces OCR put in the value
             // (`n4X WEG YfRW…`), but not into a sentence after it.

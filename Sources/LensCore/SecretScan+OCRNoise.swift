@@ -2185,8 +2185,11 @@ extension SecretScan {
     static let ipv4 = #"^(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?"#
     static let ipv4Address = TextMatcher(ipv4 + "$")
 
+    /// Whether a piece reads as a word of a sentence (``sentenceWord``) with a vowel in it: `Lcqbt`,
+    /// OCR's scrap of a key, is none (round 128: an AWS session token's wrapped line).
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
+            && utf8[piece.start..<piece.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
     }
 
     /// A setting at its line's start whose name is `key` or `secret` alone (OPNsense's `apikey.txt`:

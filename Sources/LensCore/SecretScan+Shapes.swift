@@ -17,12 +17,14 @@ extension SecretScan {
     /// brackets, path separators, so that `root:…`, `'…'`, `b'…'`, `{PLAIN}…`, `USER=…` hold
     /// their value as one piece.
     static let shapeBreakers: Set<UInt8> = Set("/\\=$:<>()[]{}\"'`,;|".utf8)
-    /// An address's query parameter after its `&`: `&build=1042`.
-    static let queryParameter = TextMatcher(#"&[A-Za-z_][A-Za-z0-9_]{1,31}=[A-Za-z0-9_.\-]"#)
+    /// An address's query parameter after its `&`: `&build=1042`, `&t=42s`.
+    static let queryParameter = TextMatcher(#"&[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-]"#)
     /// An address without its scheme: `//`, a host with a dot, then its path or its end.
     static let schemelessAddress = TextMatcher(#"^//[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}(?:[/:?]|$)"#)
     /// An address's path's rest and its query: `Gp7OT3y?si=3c21…`, `a/b?x=1`.
     static let pathAndQuery = TextMatcher(#"^[A-Za-z0-9_\-./%]+\?[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-%]"#)
+    /// A path and its query, where OCR split the host off: `com/watch?v=PSCT_YVLEy0`.
+    static let pathThenQuery = TextMatcher(#"^[A-Za-z0-9_\-.%]*/[A-Za-z0-9_\-./%]*\?[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-%]"#)
     /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
     static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
     /// Code's force-unwrapped or optional member (`user!.Name2`); an address's escapes (`%2F…%3D`).
@@ -86,6 +88,8 @@ extension SecretScan {
             // (So is one whose scheme OCR split off, `https: //open.spotify.com/playlist/…?si=…`, and
             // an address's path and query OCR split off it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)
             if Self.schemelessAddress.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
+            // (And a path and its query whose host OCR split off: `youtube. com/watch?v=PSCT_YVLEy0`.)
+            if Self.holds(word, [0x3F]), Self.pathThenQuery.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
             if Self.holds(word, [0x3F]), wordStart >= 2, utf8[wordStart - 1] == 0x20, !isBlank(utf8[wordStart - 2]),
                Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)) != nil {
                 var before = wordStart - 1

@@ -2063,6 +2063,15 @@ struct SecretDetectorTests {
         Case(text: "<?php\n$CONFIG = array (\n‘passwordsalt' => '+SXSCymW1iLcPoMQIszZKn540BXeujW',\n‘dbuser' => 'nextcloud',", kind: .apiKey, value: "+SXSCymW1iLcPoMQIszZKn540BXeujW"),
         Case(text: "> netsh wlan show profile name=\"Home-5G\" key=clear\nSecurity settings\nAuthentication : WPA2-Personal\nSecurity key : Present\nKey Content : mcgYTFX22", kind: .password, value: "mcgYTFX22"),
         Case(text: "$ echo ‘ops: wD0V4UsHXmShE' | sudo chpasswd\n$ sudo passwd -e ops\npasswd: password expiry information changed.", kind: .password, value: "wD0V4UsHXmShE"),
+        // (Round 129: 3221, unseen with round 128's rules: a SAS `sig` whose `i` OCR read as `t`,
+        // `s tg=`; Remmina's `password=` split inside, `pas sword=`. 3215's OpenStack password whose
+        // first digits a code's rule took (`7758 ! zWEYhUrL.`), and a meeting's passcode so cut on
+        // clean text; 3209's AWS session token whose wrapped line holds a scrap with no vowel.)
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T0\n9:14:02Z&spr=https&sv=2022-11-02&s r=b&s tg=z0Q68O1 Zecz8V1G1AgVrbUgDKJ wEepbXUksSa0Eoa4U%3D '", kind: .apiKey, value: "Zecz8V1G1AgVrbUgDKJ"),
+        Case(text: "$ cat ~/.local/share/remmina/group_rdp_web-01.remmina\nCremmina]\nprotocol=RDP\nserver=git.acme.io\nusername=admin\npas sword=HCGd5dGEU6Z6QdyLFsaUUM8YZSGJKD8KW\ncolordepth=32", kind: .password, value: "HCGd5dGEU6Z6QdyLFsaUUM8YZSGJKD8KW"),
+        Case(text: "$ cat shop-openrc.sh\nexport OS_AUTH_URL=https://keystone.acme.io:5000/v3\nexport OS_USERNAME=svc_sync\nexport OS_PASSWORD=0081 ! cZHBkXuO.\nexport OS_PROJECT_NAME=shop", kind: .password, value: "cZHBkXuO"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_access_key_id = ASIAB6K40NVMBNOJR2D0\naws_session_token = KSq2Ld5LrB43nwz4XlGPDGZUmQ2S572jFUxgF3KSBV9IcCcdqVuwz47aHOpf2s+eI0CJwuIrupDQqXxSLb56gl AEZg8202+fBLi+7ia9aa1\nX39RTKH6egl l djqQxEB NRFQbue8MyGazZg3YarWV138H9+RHrekgQT3YnrOtIGB7+9zp86VczLjl va3zkf5SbSwopxMgXpFN8EqLKTH Lcqbt 11yje/O=", kind: .apiKey, value: "NRFQbue8MyGazZg3"),
+        Case(text: "Weekly sync — Thursday 10:00\nJoin: https://meet.acme.io/r/weekly\nRoom passcode: zmSRer5ubt*k5fZ\nAccept    Decline", kind: .password, value: "*k5fZ"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2988,6 +2997,10 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (A video's address whose host OCR split, with a one-letter parameter after its id: 3225's false alarms.)
+        "Watch later\nhttps://youtu.be/RA_2XWgLsk2\nhttps://bit.ly/wUojbs1\nhttps ://www. youtube. com/wat ch? v=OLWAKo9DkKOM&t=42s",
+        "Watch later\nhttps://youtu. be/Hvmt lgikj2q\nhttps://bit. ly/px7Q6Gct\nhttps: //www. youtube. com/watch?v=PSCT_YVLEy0&t=42s",
+        "Share\nhttps: //open. spotify. com/playlist/Wkhrq4rmfLQ6fXRZt91hFv?si=ed74ddaa0e97e741",
         // (An address's path and query OCR split off it, or its scheme: 3219's Spotify links.)
         "Share\nspotify:track:McaOz3djyTxawLL2Kbl0vw\nhttps://open.spotify.com/playlist/n6P6K6v32z91I0DA Gp7OT3y?si=3c211ef7f8ca45cd",
         "Share\nspotify: track: xIz4B4YON5tGYAiWdsBcSS\nhttps: //open.spotify.com/playlist/Wkhrq4rmfLQ6fXRZt91hFv?si=ed74ddaa0e97e741",
