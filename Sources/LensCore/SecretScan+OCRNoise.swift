@@ -407,7 +407,7 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, a subscript's `os.environ["API_KEY"]`,
+    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, npm's `_auth`, a subscript's `os.environ["API_KEY"]`,
     /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`) or `:` (JSON's and a Python
     /// dict's `"AtRestEncryptKey": "…"`), a PHP variable assigned
     /// (`$wgSecretKey = "…"`, and an object's member, `$CFG->dbpass = '…'`, whose `>` OCR dropped); OCR
@@ -418,7 +418,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b)[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -527,6 +527,8 @@ extension SecretScan {
         if words == ["secret", "id"], !identifier.contains(" ") { return .apiKey }
         // Duo's secret key is `skey` (`pam_duo.conf`, `authproxy.cfg`; its pair `ikey` is an id).
         if words == ["skey"] { return .apiKey }
+        // npm's `_auth` (`.npmrc`) holds the user's name and password in base64.
+        if identifier == "_auth" { return .password }
         if let last = words.last, Self.isWordAboutASecret(last) { return nil }
         if namesAPublicValue(words) { return nil }
         // Nor does a name that says its value is hashed (Tor's `HashedControlPassword 16:…`), or

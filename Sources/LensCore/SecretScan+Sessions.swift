@@ -347,12 +347,22 @@ extension SecretScan {
     /// A hexadecimal digit of a key's id, or a glyph OCR reads for its `0`.
     static let keyIdentifierDigit = "[0-9A-Fa-fOQ@®©]"
 
-    /// Whether what a rule found is a key's id (``keyIdentifier``): it stays searchable.
+    /// Whether what a rule found is a key's id (``keyIdentifier``, or ``signingKeyIdentifier``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {
+        guard secret.kind == .apiKey else { return false }
+        if mentions("signer", "administrative keys"), secret.end - secret.start >= 60, case let start = lineStart(of: secret.start, atMost: 64),
+           Self.signingKeyIdentifier.firstMatch(in: slice(start, secret.end)) != nil {
+            return true
+        }
         // (In bytes: a `®` or `©` is two.)
-        guard secret.kind == .apiKey, (10...60).contains(secret.end - secret.start) else { return false }
+        guard (10...60).contains(secret.end - secret.start) else { return false }
         return Self.keyIdentifier.firstMatch(in: slice(secret.start, secret.end)) != nil
     }
+
+    /// `docker trust inspect`'s administrative keys (Notary's): `Root Key:` and `Repository Key:`,
+    /// then the key's id, 64 hexadecimal digits (the hash of its public key), under its table of
+    /// signers: an id, as each signer's keys are.
+    static let signingKeyIdentifier = TextMatcher(#"^[ \t]*(?:Root|Repository)[ \t]+Key[ \t]*:[ \t]*[0-9a-f]{64}$"#)
 
     // MARK: - Encrypted values are no secrets
 

@@ -2072,6 +2072,13 @@ struct SecretDetectorTests {
         Case(text: "$ cat shop-openrc.sh\nexport OS_AUTH_URL=https://keystone.acme.io:5000/v3\nexport OS_USERNAME=svc_sync\nexport OS_PASSWORD=0081 ! cZHBkXuO.\nexport OS_PROJECT_NAME=shop", kind: .password, value: "cZHBkXuO"),
         Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_access_key_id = ASIAB6K40NVMBNOJR2D0\naws_session_token = KSq2Ld5LrB43nwz4XlGPDGZUmQ2S572jFUxgF3KSBV9IcCcdqVuwz47aHOpf2s+eI0CJwuIrupDQqXxSLb56gl AEZg8202+fBLi+7ia9aa1\nX39RTKH6egl l djqQxEB NRFQbue8MyGazZg3YarWV138H9+RHrekgQT3YnrOtIGB7+9zp86VczLjl va3zkf5SbSwopxMgXpFN8EqLKTH Lcqbt 11yje/O=", kind: .apiKey, value: "NRFQbue8MyGazZg3"),
         Case(text: "Weekly sync — Thursday 10:00\nJoin: https://meet.acme.io/r/weekly\nRoom passcode: zmSRer5ubt*k5fZ\nAccept    Decline", kind: .password, value: "*k5fZ"),
+        // (Round 130: MinIO's `mc alias set` secret key after an address OCR misread (3213, still
+        // leaking); npm's `_auth` split (3213). A 64-digit key after `Root Key:` with no table of
+        // signers is no id.)
+        Case(text: "$ mc alias set minio http://192.168.1.4@:9000 CLGLZCLV9LX7334719DD ZzlXZ6D13wVw+9sf6Db1yaXvVPIIvnN44vI638WLw\nAdded ‘minio‘ successfully.", kind: .password, value: "ZzlXZ6D13wVw+9sf6Db1yaXvVPIIvnN44vI638WLw"),
+        Case(text: "$ mc alias set minio http://nas.home:900@ X9O32UE2QO62YYFU9OUR bAKj9+3fArLHl6HKXNXSTHxNJkcYTmNDTouobmDe\nAdded ‘minio* successfully.", kind: .password, value: "bAKj9+3fArLHl6HKXNXSTHxNJkcYTmNDTouobmDe"),
+        Case(text: "$ cat ~/.npmrc\nregistry=https://npm. acme. io/\n_auth=AYTvcY68cYB7go1 APFBzQV 37SmPGUS==\nalways-auth=true\nemail=admin@acme. io", kind: .password, value: "AYTvcY68cYB7go1"),
+        Case(text: "Root Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6", kind: .apiKey, value: "e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2997,6 +3004,10 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (`docker trust inspect`'s administrative keys are ids: the ninth pool's false alarms, 3231.)
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner    Digest                                                              Signers\n1.4       0219736c0ceb902575e23581b927f7fbe8f16565aac314762a5933ea4ade4956    ci\nRoot Key:    e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6",
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 0219736c0ceb902575e23581b927f7 fbe8f 16565aac314762a5933eadade4956 ci\nRoot Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6",
+        "Administrative keys for acme/app:1.4\n\n  Repository Key:\t3f2a9c1b7d4e8f60a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718\n  Root Key:\t7c1e0b9a8f7d6c5b4a3928170f6e5d4c3b2a19080f7e6d5c4b3a2918070f6e5d",
         // (A video's address whose host OCR split, with a one-letter parameter after its id: 3225's false alarms.)
         "Watch later\nhttps://youtu.be/RA_2XWgLsk2\nhttps://bit.ly/wUojbs1\nhttps ://www. youtube. com/wat ch? v=OLWAKo9DkKOM&t=42s",
         "Watch later\nhttps://youtu. be/Hvmt lgikj2q\nhttps://bit. ly/px7Q6Gct\nhttps: //www. youtube. com/watch?v=PSCT_YVLEy0&t=42s",
