@@ -314,8 +314,13 @@ extension SecretScan {
             if label.hasPrefix("wi"), !label.contains("("), !label.contains("schl"), piece(from: end, maximumSpaces: .max) != nil || value.contains(":") { return nil }
             let namesAKey = !label.hasPrefix("pw") && !(label.hasPrefix("wi") && !label.contains("schl"))
             let mixed = value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
+            // (After `pw`, capitals, small letters and digits mixed will do too, the last thing on
+            // its line as a note's value is, `# pw hDMTYOC93BTm`: no word, name or size has all
+            // three; `doveadm pw -s SHA512-CRYPT -p …` is a command's.)
+            let mixedCases = mixed && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
+                && piece(from: end, maximumSpaces: .max) == nil
             guard value.count >= 6, !value.contains("/"), Self.isPasswordValue(value, quoted: quoted),
-                  quoted || Self.looksLikeSecretOnItsOwn(value) || namesAKey && mixed else { return nil }
+                  quoted || Self.looksLikeSecretOnItsOwn(value) || namesAKey && mixed || label.hasPrefix("pw") && mixedCases else { return nil }
             return secret(.password, nil, start, end)
         }
     }

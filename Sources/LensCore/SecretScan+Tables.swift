@@ -232,8 +232,9 @@ extension SecretScan {
 
     /// A row of a browser's cookie table (its developer tools, an extension): the cookie's name,
     /// then its value, then its domain and path.
-    /// (OCR may read a `_` of the name as a space: `_gh sess`.)
-    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?=[^\s]{10})"#)
+    /// (OCR may read a `_` of the name as a space: `_gh sess`; and the gap between the columns as
+    /// a dash: `_gh_sess — 2d4Jxp…`.)
+    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?:[—–\-|][ \t]+)?(?=[^\s]{10})"#)
 
     /// The value of a session cookie in a cookie header: whoever has it is signed in. Each
     /// `name=value` to its `;`; a value of 16+ characters (a flag such as `theme=dark` is none).

@@ -2079,6 +2079,10 @@ struct SecretDetectorTests {
         Case(text: "$ mc alias set minio http://nas.home:900@ X9O32UE2QO62YYFU9OUR bAKj9+3fArLHl6HKXNXSTHxNJkcYTmNDTouobmDe\nAdded ‘minio* successfully.", kind: .password, value: "bAKj9+3fArLHl6HKXNXSTHxNJkcYTmNDTouobmDe"),
         Case(text: "$ cat ~/.npmrc\nregistry=https://npm. acme. io/\n_auth=AYTvcY68cYB7go1 APFBzQV 37SmPGUS==\nalways-auth=true\nemail=admin@acme. io", kind: .password, value: "AYTvcY68cYB7go1"),
         Case(text: "Root Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6", kind: .apiKey, value: "e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6"),
+        // (Round 131: 3237 (the eighth pool): a cookie table's column gap OCR read as a dash;
+        // a comment's `# pw` and a password of capitals, small letters and digits, missed on clean text too.)
+        Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\n_gh_sess — 5g7MasRyUQUfZIW2fTjOhlBHk9xQ5kuebvDQJXdlddIJTmzFdfyrsNcC2blFboLu7Vb¥c81l9GLHVZCHXHTEY2wdxo\ntheme dark app.acme.io / 2026-12-01", kind: .apiKey, value: "5g7MasRyUQUfZIW2fTjO"),
+        Case(text: "PS> Enter-PSSession -ComputerName 192.168.0.10 -Credential noor # pw lHQXCSG37FXq", kind: .password, value: "lHQXCSG37FXq"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2332,6 +2336,13 @@ struct SecretDetectorTests {
         let masked = SecretDetector().masking("[remmina]\nusername=admin\npassword=Abc123XYZ # old one\ncolordepth=32")
         #expect(masked.text.hasPrefix("[remmina]\nusername=admin\npassword=[password]"), "masked as \(masked.text)")
         #expect(masked.text.hasSuffix(" old one\ncolordepth=32"), "masked as \(masked.text)")
+    }
+
+    /// After `pw`, a value of capitals, small letters and digits is a note's password only when
+    /// it ends its line: `doveadm pw -s SHA512-CRYPT` names a scheme (round 131).
+    @Test func aSchemeAfterACommandsPwStays() {
+        let text = "$ doveadm pw -s SHA512-CRYPT -p 'FgAqFZFDG-0S'\n{SHA512-CRYPT}$6$arnp2TrXolJaq0Oj$fE77wDql6IRSwGgO5rWURV3S2G"
+        #expect(SecretDetector().masking(text).text.hasPrefix("$ doveadm pw -s SHA512-CRYPT -p '[password]'\n{SHA512-CRYPT}"))
     }
 
     /// A shell's `\` after a space ends an argument, not a token: the next line's option stays
