@@ -1461,8 +1461,8 @@ extension SecretScan {
                 length += more
                 end = last.end
             }
-            // A base64 JSON object a shell's `\\` glued to it carries on the next lines (cloudflared's
-            // `service install eyJhIjog…NDAz\\` / `    NS03…fQ==`, indented): their pieces are its rest.
+            // A base64 JSON object with a shell's `\` glued to it goes on over the next lines
+            // (cloudflared's `service install eyJhIjog…NDAz\` / `    NS03…fQ==`, indented).
             if provider.label == "JWT", let rest = continuedLines(after: end, upTo: provider.maximum - length) {
                 length += rest.length
                 end = rest.end
@@ -1506,11 +1506,11 @@ extension SecretScan {
     }
 
     /// The rest of a token on the lines after `end`, where the token's piece ends with a shell's
-    /// `\\` glued to it (maybe with one glyph of junk OCR read after it) and nothing else on its
+    /// `\` glued to it (maybe with one glyph of junk OCR read after it) and nothing else on its
     /// line: each next line's pieces (indented, one or two spaces apart, OCR's) to its end, all of
     /// a token's characters (base64's, and the glyphs OCR reads for them), a machine-made one among
-    /// them, four lines at most and `room` characters (spaces left out). A `\\` after a space
-    /// ends an argument, not a token (`--token … \\` / `  --url …`). Nil when there is none.
+    /// them, four lines at most and `room` characters (spaces left out). A `\` after a space
+    /// ends an argument, not a token (`--token … \` / `  --url …`). Nil when there is none.
     func continuedLines(after end: Int, upTo room: Int) -> (end: Int, length: Int)? {
         var stop = end, length = 0
         for _ in 0..<4 {
@@ -2188,7 +2188,7 @@ extension SecretScan {
     static let ipv4Address = TextMatcher(ipv4 + "$")
 
     /// Whether a piece reads as a word of a sentence (``sentenceWord``) with a vowel in it: `Lcqbt`,
-    /// OCR's scrap of a key, is none (round 128: an AWS session token's wrapped line).
+    /// OCR's scrap of a key, is none (round 129: an AWS session token's wrapped line).
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
             && utf8[piece.start..<piece.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })

@@ -21,10 +21,8 @@ extension SecretScan {
     static let queryParameter = TextMatcher(#"&[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-]"#)
     /// An address without its scheme: `//`, a host with a dot, then its path or its end.
     static let schemelessAddress = TextMatcher(#"^//[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}(?:[/:?]|$)"#)
-    /// An address's path's rest and its query: `Gp7OT3y?si=3c21…`, `a/b?x=1`.
+    /// A path (or its rest) and its query: `com/watch?v=PSCT_YVLEy0`, `Gp7OT3y?si=3c21…`.
     static let pathAndQuery = TextMatcher(#"^[A-Za-z0-9_\-./%]+\?[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-%]"#)
-    /// A path and its query, where OCR split the host off: `com/watch?v=PSCT_YVLEy0`.
-    static let pathThenQuery = TextMatcher(#"^[A-Za-z0-9_\-.%]*/[A-Za-z0-9_\-./%]*\?[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-%]"#)
     /// A printf conversion (`%-10s`, `%5d`): what a format string holds, not a password.
     static let printfConversion = TextMatcher(#"%[\-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGcpqv]"#)
     /// Code's force-unwrapped or optional member (`user!.Name2`); an address's escapes (`%2F…%3D`).
@@ -85,17 +83,12 @@ extension SecretScan {
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
-            // (So is one whose scheme OCR split off, `https: //open.spotify.com/playlist/…?si=…`, and
-            // an address's path and query OCR split off it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)
+            // (So is one whose scheme OCR split off, `https: //open.spotify.com/playlist/…?si=…`; a path
+            // and its query whose host OCR split off, `youtube. com/watch?v=PSCT_YVLEy0`; and a path's
+            // rest and its query OCR split off the address before it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)
             if Self.schemelessAddress.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
-            // (And a path and its query whose host OCR split off: `youtube. com/watch?v=PSCT_YVLEy0`.)
-            if Self.holds(word, [0x3F]), Self.pathThenQuery.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
-            if Self.holds(word, [0x3F]), wordStart >= 2, utf8[wordStart - 1] == 0x20, !isBlank(utf8[wordStart - 2]),
-               Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)) != nil {
-                var before = wordStart - 1
-                while before > 0, !isBlank(utf8[before - 1]), wordStart - before < 1_024 { before -= 1 }
-                if Self.holds(utf8[before..<(wordStart - 1)], Array("://".utf8)) { continue }
-            }
+            if Self.holds(word, [0x3F]), let query = Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)),
+               query.text.prefix(while: { $0 != "?" }).contains("/") || followsAnAddress(wordStart) { continue }
             // (So is an address's query a terminal wrapped onto the next line: `…e198` / `d6a7750afe0a977&Sbranch=main&build=1042`.)
             if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
             // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
@@ -120,6 +113,15 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
+    /// (looked for a kilobyte back at most).
+    func followsAnAddress(_ wordStart: Int) -> Bool {
+        guard wordStart >= 2, utf8[wordStart - 1] == 0x20, !Self.isSpace(utf8[wordStart - 2]), !Self.isLineBreak(utf8[wordStart - 2]) else { return false }
+        var before = wordStart - 1
+        while before > 0, !Self.isSpace(utf8[before - 1]), !Self.isLineBreak(utf8[before - 1]), wordStart - before < 1_024 { before -= 1 }
+        return Self.holds(utf8[before..<(wordStart - 1)], Array("://".utf8))
     }
 
     /// Whether the word at `wordStart` follows a password hash's start (``passwordHash``) on its
