@@ -147,7 +147,12 @@ extension SecretScan {
     /// Whether `bytes` are letters with no vowel among them (`Ltdwt`, `Zkmzgkbd`): no word, whatever
     /// their case (``splitSettingRest(after:)``, a wrapped rest in ``wrappedRest(after:of:isKey:)``).
     static func isLettersWithoutVowel(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.allSatisfy(isLetter) && !bytes.contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+        bytes.allSatisfy(isLetter) && !holdsAVowel(bytes)
+    }
+
+    /// Whether `bytes` hold a vowel, `y` counted, of either case.
+    static func holdsAVowel(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
     }
 
     /// Whether small letters and digits hold too few vowels for a word: none, or one in six or more
@@ -2191,7 +2196,7 @@ extension SecretScan {
     /// OCR's scrap of a key, is none (round 129: an AWS session token's wrapped line).
     func isSentenceWord(_ piece: (start: Int, end: Int)) -> Bool {
         Self.sentenceWord.firstMatch(in: slice(piece.start, piece.end)) != nil
-            && utf8[piece.start..<piece.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) })
+            && Self.holdsAVowel(utf8[piece.start..<piece.end])
     }
 
     /// A setting at its line's start whose name is `key` or `secret` alone (OPNsense's `apikey.txt`:

@@ -739,7 +739,8 @@ extension SecretScan {
     /// a vowel are no word but a password's piece OCR split off, `Wwq8qe3wg* kgqc`.
     func isWordOfAPrintedLine(_ index: Int, of pieces: [(start: Int, end: Int)]) -> Bool {
         let piece = pieces[index]
-        guard isSentenceWord(piece), utf8[piece.start..<piece.end].contains(where: { "aeiouyAEIOUY".utf8.contains($0) }) else { return false }
+        // (``isSentenceWord(_:)`` asks for a vowel.)
+        guard isSentenceWord(piece) else { return false }
         if index == 0, pieces.count >= 3, slice(pieces[1].start, pieces[1].end) == ":" { return false }
         if index == 0, pieces.count >= 2, utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A, pieces[1].end - pieces[1].start >= 9 { return false }
         // (OCR may read a digit of that tail as a letter: `…451f boc` for `…451fb0c`.)
