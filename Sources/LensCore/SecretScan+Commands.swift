@@ -688,8 +688,10 @@ extension SecretScan {
             var rest = end + quoteLength(at: end)
             while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
             // `printf`'s format first (`printf '%s' '…'`): the literal is the argument after it.
+            // (Not when a pipe, a redirection or a list's `;` follows it: then it was the literal,
+            // a `%` in a password, `printf 'Es4mhoou%zN' | docker secret create db_pw -`; round 132.)
             if utf8[match.start] == 0x70, utf8[start..<end].contains(0x25), rest < utf8.count, !Self.isLineBreak(utf8[rest]),
-               let next = value(after: rest), next.1 > next.0 {
+               ![0x7C, 0x3E, 0x3B, 0x26, 0x29].contains(utf8[rest]), let next = value(after: rest), next.1 > next.0 {
                 (start, valueEnd, quoted) = next
                 end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
                 rest = end + quoteLength(at: end)
@@ -779,9 +781,10 @@ extension SecretScan {
     /// put spaces in the name (`X-Amz - Signature`, `s ig`, `sig`'s `i` read as `t`, `l` or `1`:
     /// `s tg=`) and around the `=`, and a terminal may
     /// wrap the address inside the name (`…&sr=b&s` / `ig=qgd1…`; `…&si` / `=WXN…`, its `g` lost
-    /// at the wrap).
+    /// at the wrap). OCR may read the `&` before it as `a`, `6` or `8`, glued to the value before
+    /// (`…&sr=basig=…` for `&sr=b&sig=`; round 132): after a parameter's value of 40 characters at most.
     static let signatureParameter = TextMatcher(
-        #"(?im)(?:(?<=[?&;é])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
+        #"(?im)(?:(?<=[?&;é])|(?<==[A-Za-z0-9%:.\-]{1,40}[a68])(?=s)|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
         guard mentions("sig", "s ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }

@@ -2021,6 +2021,17 @@ extension SecretScan {
               let long = longPieceAfterShortWords(next, longest: count >= 20 ? 5 : 4), long.end - secret.start <= 400 {
             end = valueEnd(from: long.end, stoppingAt: Self.keyStops)
         }
+        // A key inside a quote its line opened before it (`Environment="GITHUB_TOKEN=xQx… LQLKYj
+        // tp9q…"`; round 132): the pieces OCR split from it up to the closing quote on its line
+        // (four at most), when none is a sentence's word, an option or an address, and with them
+        // it is as random as a key: the quote says where the value ends.
+        if secret.kind == .apiKey, squeezed(secret.start, end).count >= 16, let pieces = piecesToClosingQuote(from: end, atMost: 4),
+           let last = pieces.last, lineOpensAQuote(before: secret.start),
+           pieces.allSatisfy({ keyPieceEnd($0.start, $0.end) == $0.end && !isSentenceWord($0) && !isOptionOrAddress($0)
+               && utf8[$0.start..<$0.end].allSatisfy({ Self.isAlphanumeric($0) || "+/=_-.".utf8.contains($0) }) }),
+           Self.isRandomToken(squeezed(secret.start, last.end)) {
+            end = last.end
+        }
         // A JWT without its signature yet (fewer than two dots): OCR may have put a scrap of junk
         // (`Ind.`) between the payload and the signature; the signature is 8+ characters after it.
         if secret.label == "JWT", squeezed(secret.start, end).filter({ $0 == "." }).count < 2 || utf8[end - 1] == 0x2E,
@@ -2110,7 +2121,8 @@ extension SecretScan {
         if secret.kind == .password, secret.end - secret.start >= 4, secret.start > 0, [0x3D, 0x3A, 0x20].contains(utf8[secret.start - 1]),
            let pieces = piecesToLineEnd(from: end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
            !pieces.contains(where: { isSentenceWord($0) || keyPieceEnd($0.start, $0.end) < $0.end || isOptionOrAddress($0) || isWindowsOption($0, before: secret.start) }),
-           pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) }) {
+           pieces.contains(where: { $0.end - $0.start >= 4 && isMachineMade($0.start, $0.end) })
+            || pieces.count <= 2 && isSettingsLineValue(secret.start) && Self.looksLikeSecretOnItsOwn(squeezed(secret.start, last.end)) {
             end = last.end
         }
         let start = startBeforeSpaces(of: secret)
@@ -2120,6 +2132,16 @@ extension SecretScan {
         extended.end = end
         return extended
     }
+
+    /// Whether the value at `start` is a settings file's, its name and `=` or `:` all that is
+    /// before it on its line: there no command's option follows it, and one or two pieces OCR split
+    /// from its end are its rest when with them it looks like a secret (`PWD=mZis -uAq1 -SGWE-` in
+    /// an ODBC file, though none of the pieces is machine-made on its own; round 132).
+    func isSettingsLineValue(_ start: Int) -> Bool {
+        let lineStart = lineStart(of: start, atMost: 80)
+        return (lineStart == 0 || Self.isLineBreak(utf8[lineStart - 1])) && Self.settingName.firstMatch(in: slice(lineStart, start)) != nil
+    }
+    static let settingName = TextMatcher(#"^[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,63}[ \t]*[=:][ \t]*$"#)
 
     /// Where a key of 16+ characters starts when OCR split its start off: up to two pieces right
     /// before it (one space apart), each 6+ characters of a token's alphabet mixing capitals, small
@@ -2150,6 +2172,23 @@ extension SecretScan {
             index = next.end
         }
         return piece(from: index, maximumSpaces: .max) == nil ? pieces : nil
+    }
+
+    /// The pieces after `index` (one space apart, `limit` at most) to the first quote on the line,
+    /// the last without the quote glued to its end (`… LQLKYj tp9qP4fx…aG"`, maybe before a `,`, `;`
+    /// or a bracket); nil when there is no such quote, or one starts a piece or sits inside one.
+    func piecesToClosingQuote(from index: Int, atMost limit: Int) -> [(start: Int, end: Int)]? {
+        var pieces: [(start: Int, end: Int)] = [], index = index
+        while pieces.count < limit, let next = piece(from: index, maximumSpaces: 1) {
+            if let quote = (next.start..<next.end).first(where: { quoteLength(at: $0) > 0 }) {
+                guard quote > next.start, utf8[(quote + quoteLength(at: quote))..<next.end].allSatisfy({ ",;)]}".utf8.contains($0) }) else { return nil }
+                pieces.append((next.start, quote))
+                return pieces
+            }
+            pieces.append(next)
+            index = next.end
+        }
+        return nil
     }
 
     /// Where a padded base64 key that starts at `start` and that OCR split with spaces after `end`
@@ -2188,7 +2227,9 @@ extension SecretScan {
     }
 
     /// (And a host's IPv4 address, maybe with its port: `ncat … --proxy-auth root:… 10.0.8.21 22`.)
-    static let optionOrAddress = TextMatcher(#"^--?[A-Za-z][A-Za-z\-]{0,30}(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://|"# + ipv4 + "$")
+    /// (An option's name ends with a letter: `-SGWE-` is a password's scrap, `PWD=mZis -uAq1 -SGWE-`
+    /// in an ODBC file; round 132.)
+    static let optionOrAddress = TextMatcher(#"^--?[A-Za-z](?:[A-Za-z\-]{0,29}[A-Za-z])?(?:=|$)|^[A-Za-z][A-Za-z0-9+.\-]{1,15}://|"# + ipv4 + "$")
     static let ipv4 = #"^(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?"#
     static let ipv4Address = TextMatcher(ipv4 + "$")
 

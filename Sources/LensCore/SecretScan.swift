@@ -275,9 +275,10 @@ struct SecretScan {
         if body.count >= 8, Set(body).count <= 5, longestRunOfOneCharacter(body) >= 4, body.allSatisfy({ $0.isLowercase || "+*•·°".contains($0) }) {
             return true
         }
-        // (Or the stars a field shows first, whatever OCR read after them: `***k#`; or two, and
-        // the letters OCR reads for the rest of them: `**kxkkKK`.)
-        if value.hasPrefix("***") || value.hasPrefix("**") && value.count >= 6 && value.allSatisfy({ "*xXkK".contains($0) }) { return true }
+        // (Or the stars a field shows first, whatever OCR read after them: `***k#`; or one or two,
+        // and the letters OCR reads for the rest of them: `**kxkkKK`, `*xkkkkeK` (round 132: an
+        // `ovftool` prompt's echo).)
+        if value.hasPrefix("***") || value.hasPrefix("*") && value.count >= 6 && value.allSatisfy({ "*xXkKe".contains($0) }) { return true }
         // A template's expression, maybe cut at its first space (`${{ secrets.DOCKERHUB_TOKEN }}`
         // in a GitHub workflow, `{{ .Values.password }}`, `{% raw %}`, `<%= ENV['KEY'] %>`).
         // (`{%` and `<%` open a tag only before a space, a tag's name or mark, `{%-`, `<%=`, and

@@ -412,6 +412,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "split sig names and labels, codes inside passwords", make: repeated("$ curl 'https://a.b/c?sr=b&s tg=v6M24K7 Vayv4R7C7 &s tg= &s tg=\npas sword=CXBy0yBZP1U1LytG pas sword= pas s\nexport OS_PASSWORD=7758 ! zWEYhUrL. 7758 7758\nyoutube. com/watch?v=PSCT_YVLEy0&t=42s Lcqbt Lcqbt\n")),
         Kind(name: "storage aliases, npm auth, signers' key ids", make: repeated("$ mc alias set minio http://192.168.1.4@:9000 ZIDIWZIS6IU4 WwiUW3A80tSt+6pc3 mc alias set a b c\n_auth=YWRtaW46aWZ5em9 YNDZxOT 15QkNESQ== _auth= _auth=\nSigner Digest Signers\nRoot Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6 Root Key:\n")),
         Kind(name: "cookie rows after a dash, notes' pw", make: repeated("Cookies\n_gh_sess — 2d4JxpOvRNRcWFT9cQgLeiYEh6uN2hrbysAN — — a b\nnoor # pw hDMTYOC93BTm # pw pw pw Xk2Lm9Qw pw\n")),
+        Kind(name: "quoted keys split before words, glued signatures, settings split before dashes", make: repeated("Environment=\"GITHUB_TOKEN=xQxWSDM10ZM699cu LQLKYj a b c d e \" \" \"\n?sv=2022-11-026sr=basig=TA1gA%2FZ0%2F FOgC =ba =ba =ba\nPWD=mZis -uAq1 -SGWE- - - -\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

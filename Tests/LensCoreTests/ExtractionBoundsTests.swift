@@ -72,7 +72,8 @@ struct ExtractionBoundsTests {
                             "echo 'a: b' | chpasswd\n", "https: //a.b/c?d=e ", "a://b Xk2?si=e ", "'passwordsalt' => '",
                             "&s tg=Xk2 Lm9 ", "pas sword=", "com/watch?v=Xk2&t=4 ", "PASSWORD=7758 ! ", "Lcqbt ",
                             "mc alias set a b@:9 c ", "_auth=Xk2 Lm9 ", "Signers\nRoot Key: ",
-                            "cookie\n_gh_sess — ", "# pw Xk2Lm9Qw "])
+                            "cookie\n_gh_sess — ", "# pw Xk2Lm9Qw ",
+                            "Environment=\"A_TOKEN=Xk2Lm9QwVb7qLm2X a b c d ", "=b6sr=basig=", "PWD=a -b -c- "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

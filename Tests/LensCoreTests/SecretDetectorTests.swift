@@ -2083,6 +2083,15 @@ struct SecretDetectorTests {
         // a comment's `# pw` and a password of capitals, small letters and digits, missed on clean text too.)
         Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\n_gh_sess — 5g7MasRyUQUfZIW2fTjOhlBHk9xQ5kuebvDQJXdlddIJTmzFdfyrsNcC2blFboLu7Vb¥c81l9GLHVZCHXHTEY2wdxo\ntheme dark app.acme.io / 2026-12-01", kind: .apiKey, value: "5g7MasRyUQUfZIW2fTjO"),
         Case(text: "PS> Enter-PSSession -ComputerName 192.168.0.10 -Credential noor # pw lHQXCSG37FXq", kind: .password, value: "lHQXCSG37FXq"),
+        // (Round 132: 3239 (an AWS session token's wrapped line with a word of five letters between
+        // machine-made pieces), 3241 (SAS `&sr=b&sig=` read `sr=basig=`), 3243 (the seventh pool:
+        // `printf` of a literal with a `%` into `docker secret create`, missed on clean text too; an
+        // ODBC `PWD=` split before its dashes; a token split inside a systemd `Environment="…"`).)
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_access_key_id = ASIANVXFLOODSPYRYPAH\naws_session_token = LTrMe6MsC54xA5YmHViUFXE9CgBb4msnba1WhGItwGsiUwrfVRVQBxgbpMedCfFT+CjfhVRaT4XMhITs6Zt2GPsvu MTX/AeS0pW7QxZIq9Gvf\n4OZmdqa39qj/yIe5CU6/84i/3C3j30z5d/nUTATlLBTCPygGBPnv 2nAbAs7jNkm 0ldURWSlMyhB5kJXkk i TZn4ZDZzZu Ncodu FGDIQK9/DQE+=", kind: .apiKey, value: "B5kJXkk i TZn4ZDZzZu Ncodu FGDIQK9/DQE+="),
+        Case(text: "$ curl -o db.tar.gz 'https: //acmestore.blob.core.windows.net/backups/db. tar.gz?sp=r&st=2026-11-20T09: 14: 02Z&se=2026-11-21T09:1\n4:02Z6spr=https&sv=2022-11-026sr=basig=XE5kE%6JD4%6J JSkGvhq%6FXI6rMGeIgCSYOtyxiqZSaEA3PS%7H '", kind: .apiKey, value: "JSkGvhq%6FXI6rMGeIgCSYOtyxiqZSaEA3PS%7H"),
+        Case(text: "$ printf 'Ky0snuua%zN' | docker secret create db_pw -", kind: .password, value: "Ky0snuua%zN"),
+        Case(text: "$ cat ~/.odbc.ini\n[acme]\nDriver=PostgreSQL Unicode\nServername=nas .home.arpa\nUID=ops\nPWD=pClv -xDt4 -VJZH-", kind: .password, value: "-xDt4 -VJZH-"),
+        Case(text: "$ systemctl cat backup.service\n[Service]\nEnvironment=\"GITHUB_TOKEN=zSzYUFO32BO811ew NSNMAl vr1sR6hzaBxFAuj2cI\"\nExecStart=/usr/local/bin/acme-api", kind: .apiKey, value: "vr1sR6hzaBxFAuj2cI"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2336,6 +2345,23 @@ struct SecretDetectorTests {
         let masked = SecretDetector().masking("[remmina]\nusername=admin\npassword=Abc123XYZ # old one\ncolordepth=32")
         #expect(masked.text.hasPrefix("[remmina]\nusername=admin\npassword=[password]"), "masked as \(masked.text)")
         #expect(masked.text.hasSuffix(" old one\ncolordepth=32"), "masked as \(masked.text)")
+    }
+
+    /// Inside quotes, a key's pieces go on to the closing quote only when none reads as a word:
+    /// `for the backup job` stays (round 132).
+    @Test func wordsInsideAQuoteAfterAKeyStay() {
+        let masked = SecretDetector().masking("Environment=\"GITHUB_TOKEN=xQxWSDM10ZM699cu for the backup job\"\nExecStart=/usr/local/bin/acme-api")
+        #expect(masked.text.hasPrefix("Environment=\"GITHUB_TOKEN=[api key]"), "masked as \(masked.text)")
+        #expect(masked.text.contains(" for the backup job\"\nExecStart="), "masked as \(masked.text)")
+    }
+
+    /// A settings line's value takes the pieces after it only when they look like its rest: words
+    /// stay (`see vault`), and so does a command's option after a value that does not start its line.
+    @Test func wordsAfterASettingsValueStay() {
+        let setting = SecretDetector().masking("[acme]\nUID=ops\nPWD=mZis see vault\nPort=5432")
+        #expect(setting.text.contains("PWD=[password] see vault\nPort=5432"), "masked as \(setting.text)")
+        let command = SecretDetector().masking("$ mysql -u ops --password=mZis -uAq1 -h db.acme.io")
+        #expect(command.text.contains("-h db.acme.io"), "masked as \(command.text)")
     }
 
     /// After `pw`, a value of capitals, small letters and digits is a note's password only when
@@ -3015,6 +3041,8 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (A prompt's echo of stars read as one star and letters: 3239's false alarm, round 132.)
+        "$ ovftool vi://opsavcenter.acme.io/DC1/vm/web-01 /backups/web-01.ova\nEnter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: *xkkkkeK",
         // (`docker trust inspect`'s administrative keys are ids: the ninth pool's false alarms, 3231.)
         "$ docker trust inspect --pretty acme/app:1.4\nSigner    Digest                                                              Signers\n1.4       0219736c0ceb902575e23581b927f7fbe8f16565aac314762a5933ea4ade4956    ci\nRoot Key:    e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6",
         "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 0219736c0ceb902575e23581b927f7 fbe8f 16565aac314762a5933eadade4956 ci\nRoot Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6",
