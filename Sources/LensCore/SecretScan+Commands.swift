@@ -54,9 +54,10 @@ extension SecretScan {
     static let mountUserOption = TextMatcher(#"(?<![A-Za-z0-9_\-])-o[ \t]*(?:[^\s,]{1,64},){0,16}user[ \t]?=[ \t]?[^\s:,]{1,64}[ \t]?:[ \t]?(?=[^\s,])"#)
     /// ncrack's found credentials: `HOST PORT/tcp SERVICE: 'USER' 'PASSWORD'` (OCR may curl the
     /// quotes, read `tcp` as `tep` or `tcep`, the user's closing quote as another glyph, `‘ops!`,
-    /// miss the password's opening one and read its closing one as a double one, `'xcX9…UeUP"`);
+    /// miss the password's opening one and read its closing one as a double one, `'xcX9…UeUP"`,
+    /// or miss its closing one after an opening one, `'jDil83+P6F`; round 134);
     /// group 1 the password.
-    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]{1,2}p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’]\S{1,64}[ \t]+['‘’]?([^\n]{1,128}?)['‘’"“”][ \t]*$"#)
+    static let ncrackCredentials = TextMatcher(#"(?m)^[ \t]*\S{1,255}[ \t]+\d{1,5}/(?:t[a-z]{1,2}p|udp)[ \t]+[A-Za-z0-9\-_.]{2,32}[ \t]?:[ \t]+['‘’]\S{1,64}[ \t]+(?:['‘’]([^\n]{1,128}?)['‘’"“”]?|([^\n]{1,128}?)['‘’"“”])[ \t]*$"#)
     /// A prompt that asks with a question mark and shows what was typed after it (connman's
     /// `Passphrase? …`), alone at its line's start; the value must be machine-made.
     static let questionPrompt = TextMatcher(#"(?im)^[ \t]*(?:passphrase|password|passwort|passcode)[ \t]?\?[ \t]+(?=\S)"#)
@@ -237,7 +238,7 @@ extension SecretScan {
         }
         if mentions("/tcp", "/udp", "/tep", "/top") {
             for match in Self.ncrackCredentials.matches(in: text) {
-                if let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
+                if let range = match.range(1) ?? match.range(2), let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
             }
         }
         if mentions("?"), mentions("passphrase", "password", "passwort", "passcode") {
@@ -811,9 +812,12 @@ extension SecretScan {
                 // so is the value's first, right after its `=`, of eight letters at most, when a
                 // machine-made piece follows it one space on: `s ig=Czcdt YGLXPm2NTmsa%2F…`, OCR's
                 // split after the signature's first letters.)
+                // (Or, when the first piece ends a wide line, the wrap's signature rest after it:
+                // `&sig=Qjfshwe` / `3kRdXu1 e67F JtWZ…%3D"`; round 133.)
                 let word = slice(next.start, next.end)
                 let splitOff = next.start == match.end && word.count <= 8
-                    && piece(from: next.end, maximumSpaces: 1).map { isMachineMade($0.start, $0.end) } == true
+                    && (piece(from: next.end, maximumSpaces: 1).map { isMachineMade($0.start, $0.end) } == true
+                        || wrapStart(after: next.end).map(isSignatureRest) == true)
                 guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) || splitOff else { break }
                 end = next.end
             }

@@ -32,15 +32,16 @@ extension SecretScan {
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
     /// \\server\share /user:ACME\ana …`), and Windows' `/P` or `/RP` right after a `/U` or `/RU`
-    /// user (`schtasks … /RU ACME\svc /RP …`).
-    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:-p|-P|-a|-pw|-pass|--pass|--passwd|/(?i:user|u): ?[^\s/]+|/(?i:r?p))[ \t]+"#)
+    /// user (`schtasks … /RU ACME\svc /RP …`). (OCR may read a flag's `-` as a dash, or as a
+    /// `-` and a dash: `-—p '…'`; round 134.)
+    static let spacedPasswordFlag = TextMatcher(#"(?:(?<=\s)|^)(?:(?:-|-?[—–])(?:p|P|a|pw|pass|-pass|-passwd)|/(?i:user|u): ?[^\s/]+|/(?i:r?p))[ \t]+"#)
 
     /// Passwords after a flag and a space, 8+ characters. A port (`-p 8080:80`), a path (`mkdir
     /// -p src/app`), a file (`git add -p Package.swift`, `cp -a Photos2024`), an architecture (`-a
     /// x86_64`), a revision (`git log -p HEAD~3`), a shell's variable or assignment (`test $a -a
     /// $b`, `declare -a foo=(1 2)`) or another flag is none.
     func spacedFlagPasswords() -> [Secret] {
-        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:", " /p ", " /rp ") else { return [] }
+        guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:", " /p ", " /rp ", "—p ", "–p ") else { return [] }
         return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``);
             // after Windows' `/user:NAME`, whose options start with `/`, it is never one (`-Nq9IsM9pwi9`).
@@ -48,7 +49,7 @@ extension SecretScan {
             // Windows' `/P` and `/RP` are a password's only after a user's `/U` or `/RU` (`xcopy /P` prompts).
             let windowsPassword = windows && !match.text.contains(":")
             // So after `-u NAME -p` (`dotnet nuget add source … -u admin -p kqJFWmee6PASSHK`): a user, then their password.
-            let userBefore = (match.text.hasPrefix("-p") || windowsPassword)
+            let userBefore = (match.text.drop(while: { "-—–".contains($0) }).hasPrefix("p") || windowsPassword)
                 && Self.userFlagBefore.firstMatch(in: slice(lineStart(of: match.start, atMost: 120), match.start)) != nil
             if windowsPassword, !userBefore { return nil }
             // (After `-u NAME -p`, a piece of one `-` and 8+ machine-made characters with letters and

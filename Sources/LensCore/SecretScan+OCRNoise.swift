@@ -269,6 +269,9 @@ extension SecretScan {
         return last
     }
 
+    /// The bracket that closes each opening one: `[`, `(`, `{`.
+    static let closingBrackets: [UInt8: UInt8] = [0x5B: 0x5D, 0x28: 0x29, 0x7B: 0x7D]
+
     /// The value after a label ending at `index`: quoted (to the next quote of any kind on the line,
     /// or to its end), else a piece and the machine-made pieces after it. `[start, end)` and
     /// whether it was quoted; nil when the line ends first.
@@ -324,6 +327,10 @@ extension SecretScan {
         // A YAML tag says where the value is or how it is kept, not what it is: `!vault |` (the
         // encrypted block below), `!secret wifi_password` (Home Assistant), `!Ref DbPassword`.
         if utf8[first.start] == 0x21, Self.isYAMLTag(slice(first.start, first.end)) { return nil }
+        // A bracket alone that its line closes holds a description or a list, not a value OCR
+        // split: connman's `Passphrase = [ Type=psk, Requirement=mandatory ]` (round 133).
+        if first.end - first.start == 1, let close = Self.closingBrackets[utf8[first.start]],
+           utf8[first.end..<min(utf8.count, first.end + 256)].prefix(while: { !Self.isLineBreak($0) }).contains(close) { return nil }
         var end = first.end
         // In a connection string, the next `;Name=` ends the value (`Password=Abc123!x;Database=shop`).
         if let next = Self.nextSetting.firstMatch(in: slice(first.start, first.end)) {
@@ -1288,17 +1295,20 @@ extension SecretScan {
         (["figd"], ("Figma", #"figd(?: ?_ ?| )"#, 38, 46, 1)),
         (["dapi"], ("Databricks", #"dapi"#, 31, 35, 1)),
         (["sntry"], ("Sentry", #"sntry[su](?: ?_ ?| )"#, 60, 200, 1)),
-        (["lin_api", "lin api", "lin _", "lin_ "], ("Linear", #"lin(?: ?_ ?| )api(?: ?_ ?| )"#, 38, 42, 1)),
+        // (OCR may read its `l` as a capital or another thin glyph: `Lin_api_…`; round 134.)
+        (["lin_api", "lin api", "lin _", "lin_ "], ("Linear", #"[lLI1|]in(?: ?_ ?| )api(?: ?_ ?| )"#, 38, 42, 1)),
         (["ntn"], ("Notion", #"ntn(?: ?_ ?| )"#, 44, 48, 1)),
         (["gocspx"], ("Google", #"GOCSPX ?- ?"#, 27, 30, 1)),
         (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
         // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
-        // characters, `.`, the rest; OCR puts spaces around the dots and inside the id, and may
+        // characters, `.`, the rest; OCR puts spaces around the dots and inside the id (right
+        // after its first glyphs too, `Mj I2NTE2…`, before a piece of 16+; round 133), and may
         // read a `J` of the six as `)`.
-        (["discord", "token", "bot"], ("Discord", #"[MNO][A-Za-z0-9]{4,26}(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}] ?){5,7}\. ?"#, 25, 42, 1)),
+        (["discord", "token", "bot"], ("Discord", #"[MNO](?:[A-Za-z0-9]{4,26}|[A-Za-z0-9]{0,3} [A-Za-z0-9]{16,26})(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
         // the `~` as `v`, `e` or a dash, a glyph more before it, or put a space around the `Q`).
-        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.]{3,4}[0-9] ?Q ?[~ve\-—] ?"#, 31, 36, 1)),
+        // (OCR may read a `0` of its first characters as `@`: `4u@3Q~G-…`; round 134.)
+        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.@]{3,4}[0-9] ?Q ?[~ve\-—] ?"#, 31, 36, 1)),
         (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
         // 1Password's service account token: `ops_` and a JWT-like body (hundreds of characters).
         (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
@@ -1789,8 +1799,9 @@ extension SecretScan {
     /// The user may be empty (Redis has passwords without users: `redis://:…@cache:6379`). OCR
     /// may read the user's first `0` as `@` and the colon after it as `;` (`cloudinary : //@9244…
     /// : YuNc…`, `//304479652756172; afrSf…`). The user may hold an `@` of its own, its `%40`
-    /// misread (`imaps://deploy%4@acme. io: 7ZuK…@imap…`).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
+    /// misread (`imaps://deploy%4@acme. io: 7ZuK…@imap…`), or a dot OCR set apart with spaces on
+    /// both sides (`imaps://tomas%40acme . io: j 960DW…@imap…`; round 133).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }

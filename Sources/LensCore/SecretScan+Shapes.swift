@@ -29,6 +29,8 @@ extension SecretScan {
     /// (Compiled once: ``isPasswordShaped(_:_:)`` runs on every candidate word.)
     static let unwrappedMember = TextMatcher(#"[!?]\.[A-Za-z]"#)
     static let twoAddressEscapes = TextMatcher(#"%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}"#)
+    /// An escaped `/`, `:`, `?`, `=`, `&`, `@`, `#`, `+` or space, as an address holds them.
+    static let delimiterEscape = TextMatcher(#"%(?:2[FfB6b3]|3[AaFfDd]|40|20)"#)
 
     /// A value that looks like a password someone chose under a site's rules, wherever it stands:
     /// 8 to 40 characters with a capital, a small letter, a digit and, inside it (not first, not
@@ -202,8 +204,11 @@ extension SecretScan {
         // A format string: two or more `%`, each a conversion (`%-10sName%5d`), and no other symbol.
         let symbols = value.utf8.filter(Self.passwordSymbols8.contains)
         if symbols.count >= 2, symbols.allSatisfy({ $0 == 0x25 }), Self.printfConversion.matches(in: value).count >= symbols.count { return false }
-        // An address's escapes (`%2F…%3D`) are no symbols.
+        // An address's escapes (`%2F…%3D`) are no symbols; nor is one escape of an address's
+        // delimiter when it is the value's only symbol (`…app. acme. i0%2Fcallback`: a redirect
+        // address OCR split; round 133).
         if Self.twoAddressEscapes.firstMatch(in: value) != nil { return false }
+        if symbols.count == 1, symbols[0] == 0x25, Self.delimiterEscape.firstMatch(in: value) != nil { return false }
         return Self.isPasswordValue(value, quoted: false)
     }
 }

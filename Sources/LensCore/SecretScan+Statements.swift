@@ -287,9 +287,10 @@ extension SecretScan {
     /// A device's sign-in code is given in two groups of four (GitHub's `WDJB-MJHT`) or as nine
     /// characters after `enter the code` (Microsoft's `F7K2MQX9P`; ten when OCR read a glyph as
     /// two), which a promotion's code
-    /// (`enter the code SAVE20`, a word and a number) is not.
+    /// (`enter the code SAVE20`, a word and a number) is not. (In two groups, OCR may read a
+    /// capital of the second as two glyphs, one of them small: `BSGD-RDNxX`; round 133.)
     static let namedLetterCode = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access|device|user)[ \t]+code|pass[ \t]?code|(enter[ \t]+the[ \t]+code))[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z0-9]{5,10}))(?![A-Za-z0-9])"#)
+        #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access|device|user)[ \t]+code|pass[ \t]?code|(enter[ \t]+the[ \t]+code))[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{4}-(?:[A-Z0-9]{4}|(?=[A-Za-z0-9]{5}(?![A-Za-z0-9]))[A-Z0-9]{0,4}[a-z][A-Z0-9]{0,4})|[A-Z0-9]{5,10}))(?![A-Za-z0-9])"#)
     /// A meeting's passcode of letters and digits in both cases (Zoom's `Passcode: Xy7Qp2`):
     /// with a digit, or capitals inside, as no word after the label has (`Passcode: Required`).
     static let mixedPasscode = TextMatcher(#"(?i)(?<![A-Za-z])pass[ \t]?code[ \t]*:[ \t]*([A-Za-z0-9]{5,10})(?![A-Za-z0-9])"#)

@@ -413,6 +413,8 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "storage aliases, npm auth, signers' key ids", make: repeated("$ mc alias set minio http://192.168.1.4@:9000 ZIDIWZIS6IU4 WwiUW3A80tSt+6pc3 mc alias set a b c\n_auth=YWRtaW46aWZ5em9 YNDZxOT 15QkNESQ== _auth= _auth=\nSigner Digest Signers\nRoot Key: e03ccb9b227960b4090c790598aea1efeca27eb15e5409c16173bb6519346cc6 Root Key:\n")),
         Kind(name: "cookie rows after a dash, notes' pw", make: repeated("Cookies\n_gh_sess — 2d4JxpOvRNRcWFT9cQgLeiYEh6uN2hrbysAN — — a b\nnoor # pw hDMTYOC93BTm # pw pw pw Xk2Lm9Qw pw\n")),
         Kind(name: "quoted keys split before words, glued signatures, settings split before dashes", make: repeated("Environment=\"GITHUB_TOKEN=xQxWSDM10ZM699cu LQLKYj a b c d e \" \" \"\n?sv=2022-11-026sr=basig=TA1gA%2FZ0%2F FOgC =ba =ba =ba\nPWD=mZis -uAq1 -SGWE- - - -\n")),
+        Kind(name: "users' dots apart, split bot ids, device codes with a small letter", make: repeated("imaps://tomas%40acme . io: j 960DW4CXE8f Jm imaps://a . b: c . d:\ndiscord Mj I2NTE2MzgwMDkwOTM3MDc3. j FOAOZ. Mj Mj I2NTE2MzgwMDkwOTM3MDc3.\nenter the code BSGD-RDNxX enter the code ABCD-EFGhI i0%2Fcallback %2F %2F\n")),
+        Kind(name: "dashed flags, unclosed quotes, thin glyphs in prefixes", make: repeated("$ az login -u a -—p '4u@3Q~G-1DDPV39LDOFGVLGVDKVg5DoA0JDSe@PH -—p -—p ' ' '\n10.0.8.21 22/tcp ssh: 'deploy' 'jDil83+P6F ' ' '\nci-sync Lin_api_GOGPucnPagbVsQJIds Lin_api_ Lin_api_ 4u@3Q~ 4u@3Q~\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

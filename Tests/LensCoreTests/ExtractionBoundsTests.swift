@@ -73,7 +73,9 @@ struct ExtractionBoundsTests {
                             "&s tg=Xk2 Lm9 ", "pas sword=", "com/watch?v=Xk2&t=4 ", "PASSWORD=7758 ! ", "Lcqbt ",
                             "mc alias set a b@:9 c ", "_auth=Xk2 Lm9 ", "Signers\nRoot Key: ",
                             "cookie\n_gh_sess — ", "# pw Xk2Lm9Qw ",
-                            "Environment=\"A_TOKEN=Xk2Lm9QwVb7qLm2X a b c d ", "=b6sr=basig=", "PWD=a -b -c- "])
+                            "Environment=\"A_TOKEN=Xk2Lm9QwVb7qLm2X a b c d ", "=b6sr=basig=", "PWD=a -b -c- ",
+                            "imaps://a%40b . c: d ", "&sig=Abcdefg\n", "discord Mj Xk2Lm9QwVb7qLm2Xz9Kw4. ", "enter the code ABCD-EFGhI ",
+                            "-—p 'a ", "1 2/tcp a: 'b' 'c", "Lin_api_ ", "4u@3Q~ "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -2092,6 +2092,20 @@ struct SecretDetectorTests {
         Case(text: "$ printf 'Ky0snuua%zN' | docker secret create db_pw -", kind: .password, value: "Ky0snuua%zN"),
         Case(text: "$ cat ~/.odbc.ini\n[acme]\nDriver=PostgreSQL Unicode\nServername=nas .home.arpa\nUID=ops\nPWD=pClv -xDt4 -VJZH-", kind: .password, value: "-xDt4 -VJZH-"),
         Case(text: "$ systemctl cat backup.service\n[Service]\nEnvironment=\"GITHUB_TOKEN=zSzYUFO32BO811ew NSNMAl vr1sR6hzaBxFAuj2cI\"\nExecStart=/usr/local/bin/acme-api", kind: .apiKey, value: "vr1sR6hzaBxFAuj2cI"),
+        // (Round 133: 3245 (an address's user whose dot OCR set apart, `acme . io:`; a SAS signature
+        // wrapped after its first letters), 3249 (the sixth pool: a Discord token's id split after its
+        // first glyphs; a device code whose capital OCR read as two glyphs).)
+        Case(text: "# ~/.config/aerc/accounts.conf\n[work]\nsource = imaps://tomas%40acme . io: m 293GZ7FAH1i Mp@imap.acme.io\noutgoing = smtp+plain://tomas%40acme.io@smtp.acme.io:587\nfrom = Tomas <tomas@acme.io>", kind: .apiKey, value: "293GZ7FAH1i Mp"),
+        Case(text: "$ curl -o db.tar.gz 'https://acmestore.blob.core.windows.net/backups/db. tar. gz?sp=r&st=2026-11-20TO9: 14: 02Z8&se=2026-11-21T09: 14: 02Z&spr=ht tps&sv=2022-11-02&sr=b&sig=Slhujyg\n5mTfZw3 g89H LvYBPSZBcVzz3jZvp4gZVK3mO%3D\"", kind: .apiKey, value: "5mTfZw3 g89H"),
+        Case(text: "import discord\nclient = discord.Client(intents=intents)\nclient. run( \"Mj J3OUF3NahxNElxPUN4NEd4. k GPBPA. 3XsgPiJ8ytYaheTxlZd2rD8ripEz4YEQQ_2k7K\" )", kind: .apiKey, value: "3XsgPiJ8ytYaheTxlZd2rD8ripEz4YEQQ_2k7K"),
+        Case(text: "To sign in, use a web browser to open the page https://microsoft.com/devicelogin\nand enter the code QFRT-KMWxW to authenticate.", kind: .otp, value: "QFRT-KMWxW"),
+        // (Round 134: 3253 (an Azure client secret whose `0` OCR read as `@`, after a `-p` read
+        // `-—p`; ncrack's password without its closing quote), 3255 (the fifth pool: Linear's
+        // `lin_api_` read `Lin_api_`).)
+        Case(text: "$ az login --service-principal -u 56ed1¢4f-cb1b-bd13-1979-79a@e58930f@ -—p '7x@6Q~J-4GGSY62OGRIJYOJYGNYj8GrD3MGVh@SK’ --tenant d34bd5b9-e166-a\nba8-d856-da3317@ceaac\n\"cloudName”: \"AzureCloud”,", kind: .apiKey, value: "4GGSY62OGRIJYOJYGNYj8GrD3MGVh@SK"),
+        Case(text: "$ sshpass -—p 'aW2oTu6zPb' ssh deploy@10.0.8.21", kind: .password, value: "aW2oTu6zPb"),
+        Case(text: "Starting Ncrack 0.7 ( http://ncrack.org ) at 2026-11-20 09:14 UTC\nDiscovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcp ssh: ‘deploy’ 'lFkn05+R8H\nNcrack done: 1 service scanned in 93.02 seconds.", kind: .password, value: "lFkn05+R8H"),
+        Case(text: "Personal API keys\nci-sync Lin_api_IQIRwepRcidXuSLKfu NphwnuykuLmUWIOYMKPMNR\nCreated just now - Copy it now, it won't be shown again", kind: .apiKey, value: "NphwnuykuLmUWIOYMKPMNR"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2362,6 +2376,23 @@ struct SecretDetectorTests {
         #expect(setting.text.contains("PWD=[password] see vault\nPort=5432"), "masked as \(setting.text)")
         let command = SecretDetector().masking("$ mysql -u ops --password=mZis -uAq1 -h db.acme.io")
         #expect(command.text.contains("-h db.acme.io"), "masked as \(command.text)")
+    }
+
+    /// A bracket alone after a label, closed on its line, holds a description, not a value OCR
+    /// split: connman's field (round 133); the passphrase typed under it is masked.
+    @Test func aBracketedDescriptionAfterALabelStays() {
+        let masked = SecretDetector().masking("Agent RequestInput wifi_b827eb3f2a11_486f6d65_managed_psk\n  Passphrase = [ Type=psk, Requirement=mandatory ]\nPassphrase? 7^zfQNoK6-_8p")
+        #expect(masked.text.contains("Passphrase = [ Type=psk, Requirement=mandatory ]\n"), "masked as \(masked.text)")
+        #expect(!masked.text.contains("zfQNoK6"), "masked as \(masked.text)")
+    }
+
+    /// A flag OCR read with a dash (`-—p`) is still no password's before a path (`mkdir -—p
+    /// src/app`), and ncrack's user stays when the password's closing quote is missing (round 134).
+    @Test func aDashedFlagsPathAndNcracksUserStay() {
+        let path = SecretDetector().masking("$ mkdir -—p src/app && cp -a Photos2024 backup/")
+        #expect(path.text == "$ mkdir -—p src/app && cp -a Photos2024 backup/", "masked as \(path.text)")
+        let ncrack = SecretDetector().masking("10.0.8.21 22/tcp ssh: ‘deploy’ 'Xk2Lm9Qw")
+        #expect(ncrack.text == "10.0.8.21 22/tcp ssh: ‘deploy’ '[password]", "masked as \(ncrack.text)")
     }
 
     /// After `pw`, a value of capitals, small letters and digits is a note's password only when
@@ -3041,6 +3072,9 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
+        "https: //auth. acme. io/authorize?response_type=code&client_id=acme-web\n&code_challenge=kXM8FwNfVpo3P_VsgQc1_XDs8tH31@Qn1UZpIhTZND7&code_challenge_method=S256\n&state=Aqul ySq5KanchxMnBb86kf&redirect_uri=https%3A%2F%2Fapp. acme. i0%2Fcallback",
+        "<a href=\"/build/reproducible-path/openjdk-17-17.0.15%2B6/test/jdk\">/build/reproducible-path/openjdk-17-17.0.15+6/test/jdk</a>",
         // (A prompt's echo of stars read as one star and letters: 3239's false alarm, round 132.)
         "$ ovftool vi://opsavcenter.acme.io/DC1/vm/web-01 /backups/web-01.ova\nEnter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: *xkkkkeK",
         // (`docker trust inspect`'s administrative keys are ids: the ninth pool's false alarms, 3231.)
