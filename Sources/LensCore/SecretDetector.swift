@@ -109,7 +109,8 @@ public struct SecretDetector: Sendable {
             + scan.sessionCookies() + scan.puttyPrivateKeys() + scan.signifySecretKeys() + scan.oathtoolKeys() + scan.keysInSentences() + scan.quotedKeys()
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() + scan.headerCredentials()
-            + scan.secretIDsBesideAccessors() + scan.keyElementAttributes() + scan.tokensInCredentialMaps() + scan.loginTokens() + scan.splitKeySettings() }
+            + scan.secretIDsBesideAccessors() + scan.keyElementAttributes() + scan.tokensInCredentialMaps() + scan.loginTokens() + scan.splitKeySettings()
+            + scan.privateKeyMembers() }
         found += (scan.modhexSecrets() + scan.keysOfTheirOwnFormats()).filter { kinds.contains($0.kind) }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password
@@ -134,9 +135,12 @@ public struct SecretDetector: Sendable {
         // A test suite's log (two or more result lines, `PASS: …`, `FAIL: …`): what any rule found
         // as a password on a result line is a test's name (`PASS: --gc-sections -r without -e`).
         let isTestLog = scan.mentions("pass:", "pass :") && SecretScan.testResultLine.matches(in: text).count >= 2
+        // A public key set's quoted members are public (``SecretScan/showsOnlyPublicKeys()``).
+        let showsOnlyPublicKeys = scan.showsOnlyPublicKeys()
         for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret)
             && !scan.isKeyIdentifier(secret) && !scan.isPromptsFirstWord(secret) {
             if isTestLog, secret.kind == .password, scan.isOnATestResultLine(secret) { continue }
+            if showsOnlyPublicKeys, secret.kind == .apiKey, scan.lineOpensAQuote(before: secret.start) { continue }
             let range = secret.start..<secret.end
             guard !markers.contains(where: { $0.overlaps(range) }) else { continue }
             // Two rules that found parts of one key or password (a clean rule the part before an

@@ -61,6 +61,30 @@ extension SecretScan {
         }
     }
 
+    /// Whether the text shows a JSON Web Key or key set (RFC 7517: a `"kty"` member) that holds
+    /// no private member (`"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`, `"oth"`, or a symmetric
+    /// key's `"k"`): then its members (the modulus `"n"`, `"x"`, `"kid"`) are public, as
+    /// `/.well-known/jwks.json` is served to anyone, and a piece OCR split off one that reads as a
+    /// token's (`… JuSAMQCLcXcT j8_…`) is none (round 135).
+    func showsOnlyPublicKeys() -> Bool {
+        guard mentions("kty") else { return false }
+        return Self.keyTypeMember.firstMatch(in: text) != nil && Self.privateKeyMember.firstMatch(in: text) == nil
+    }
+    static let keyTypeMember = TextMatcher(#"["“”]kty["“”][ \t]?:"#)
+    static let privateKeyMember = TextMatcher(#"["“”'](?:d|p|q|dp|dq|qi|oth|k)["“”'][ \t]?:"#)
+    /// A private member's quoted value (16+ characters on its line, OCR's spaces and all): group 1.
+    static let privateKeyMemberValue = TextMatcher(#"["“”'](?:d|p|q|dp|dq|qi|k)["“”'][ \t]?:[ \t]?["“”']([^"“”'\n]{16,4096})["“”']"#)
+
+    /// The private members of a JSON Web Key (``showsOnlyPublicKeys()``): the private exponent
+    /// `"d"`, the primes and their exponents, a symmetric key's `"k"`. Whoever has them has the key.
+    func privateKeyMembers() -> [Secret] {
+        guard mentions("kty"), Self.keyTypeMember.firstMatch(in: text) != nil else { return [] }
+        return Self.privateKeyMemberValue.matches(in: text).compactMap { match in
+            guard let range = match.range(1) else { return nil }
+            return secret(.apiKey, "private key", range.lowerBound, range.upperBound)
+        }
+    }
+
     func passwordShapedValues() -> [Secret] {
         var found: [Secret] = []
         var index = 0, scanned = 0

@@ -415,6 +415,7 @@ struct HostileTextBench: ParsableCommand {
         Kind(name: "quoted keys split before words, glued signatures, settings split before dashes", make: repeated("Environment=\"GITHUB_TOKEN=xQxWSDM10ZM699cu LQLKYj a b c d e \" \" \"\n?sv=2022-11-026sr=basig=TA1gA%2FZ0%2F FOgC =ba =ba =ba\nPWD=mZis -uAq1 -SGWE- - - -\n")),
         Kind(name: "users' dots apart, split bot ids, device codes with a small letter", make: repeated("imaps://tomas%40acme . io: j 960DW4CXE8f Jm imaps://a . b: c . d:\ndiscord Mj I2NTE2MzgwMDkwOTM3MDc3. j FOAOZ. Mj Mj I2NTE2MzgwMDkwOTM3MDc3.\nenter the code BSGD-RDNxX enter the code ABCD-EFGhI i0%2Fcallback %2F %2F\n")),
         Kind(name: "dashed flags, unclosed quotes, thin glyphs in prefixes", make: repeated("$ az login -u a -—p '4u@3Q~G-1DDPV39LDOFGVLGVDKVg5DoA0JDSe@PH -—p -—p ' ' '\n10.0.8.21 22/tcp ssh: 'deploy' 'jDil83+P6F ' ' '\nci-sync Lin_api_GOGPucnPagbVsQJIds Lin_api_ Lin_api_ 4u@3Q~ 4u@3Q~\n")),
+        Kind(name: "key sets with members unclosed, names in capitals", make: repeated("{\"kty\": \"RSA\", \"n\": \"3PtIHVGjhI14UcugBx_qmrqMqmf JuSAMQCLcXcT j8_kvuCvf8s93zf \"d\": \"\" \"d\": \"a b c\nSVC_SYNC : XOMF48A+2X+2i:1001:1001:0ps:/home/svc_sync:/bin/bash A_B : c: A_B :\n")),
         Kind(name: "key= and a random value", make: { size in
             Array(random(base64, size * 20 / 25)).chunked(20).map { "key=" + String($0) }.joined(separator: " ")
         }),

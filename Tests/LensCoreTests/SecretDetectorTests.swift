@@ -2106,6 +2106,10 @@ struct SecretDetectorTests {
         Case(text: "$ sshpass -—p 'aW2oTu6zPb' ssh deploy@10.0.8.21", kind: .password, value: "aW2oTu6zPb"),
         Case(text: "Starting Ncrack 0.7 ( http://ncrack.org ) at 2026-11-20 09:14 UTC\nDiscovered credentials for ssh on 10.0.8.21 22/tcp:\n10.0.8.21 22/tcp ssh: ‘deploy’ 'lFkn05+R8H\nNcrack done: 1 service scanned in 93.02 seconds.", kind: .password, value: "lFkn05+R8H"),
         Case(text: "Personal API keys\nci-sync Lin_api_IQIRwepRcidXuSLKfu NphwnuykuLmUWIOYMKPMNR\nCreated just now - Copy it now, it won't be shown again", kind: .apiKey, value: "NphwnuykuLmUWIOYMKPMNR"),
+        // (Round 135: 3265 (a `newusers` file's line whose user's name OCR read in capitals).)
+        Case(text: "$ cat batch.txt\nSVC_SYNC : ARPI71D+5A+5l:1001:1001:0ps:/home/svc_sync:/bin/bash\n$ sudo newusers batch.txt", kind: .password, value: "ARPI71D+5A+5l"),
+        // (A JSON Web Key's private member: RFC 7517's appendix A.2, readable before round 135.)
+        Case(text: "{\"keys\":\n [\n  {\"kty\":\"EC\",\n   \"crv\":\"P-256\",\n   \"x\":\"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4\",\n   \"y\":\"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM\",\n   \"d\":\"870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE\",\n   \"use\":\"enc\",\n   \"kid\":\"1\"}\n ]\n}", kind: .apiKey, value: "870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3075,6 +3079,10 @@ struct SecretDetectorTests {
         // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
         "https: //auth. acme. io/authorize?response_type=code&client_id=acme-web\n&code_challenge=kXM8FwNfVpo3P_VsgQc1_XDs8tH31@Qn1UZpIhTZND7&code_challenge_method=S256\n&state=Aqul ySq5KanchxMnBb86kf&redirect_uri=https%3A%2F%2Fapp. acme. i0%2Fcallback",
         "<a href=\"/build/reproducible-path/openjdk-17-17.0.15%2B6/test/jdk\">/build/reproducible-path/openjdk-17-17.0.15+6/test/jdk</a>",
+        // (A public key set's members, a modulus OCR split before a scrap that reads as a token's
+        // prefix: 3231's false alarm; RFC 7517's appendix A.1; round 135.)
+        "{\"keys”: [{\"kty\": \"RSA\", \"kid\": \"edff5de7fb582ab8\", \"use\": \"sig\",\n\"ny\": \"6SwLKYJmkL47XfxjEa_tputPtpi MxVDPTFOfAfW m1_nyxFyi1v26cip5nuLSXOOZhuqFHBG2Bkr99HFNEDlVHJ”, \"e\": \"AQAB\"}]}",
+        "{\"keys\":\n [\n  {\"kty\":\"EC\",\n   \"crv\":\"P-256\",\n   \"x\":\"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4\",\n   \"y\":\"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM\",\n   \"use\":\"enc\",\n   \"kid\":\"1\"},\n  {\"kty\":\"RSA\",\n   \"n\": \"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw\",\n   \"e\":\"AQAB\",\n   \"alg\":\"RS256\",\n   \"kid\":\"2011-04-29\"}\n ]\n}",
         // (A prompt's echo of stars read as one star and letters: 3239's false alarm, round 132.)
         "$ ovftool vi://opsavcenter.acme.io/DC1/vm/web-01 /backups/web-01.ova\nEnter login information for source vi://vcenter.acme.io/\nUsername: ops\nPassword: *xkkkkeK",
         // (`docker trust inspect`'s administrative keys are ids: the ninth pool's false alarms, 3231.)
