@@ -624,12 +624,12 @@ extension SecretScan {
                 // (Inside a long line that machine-made pieces fill, three times the bytes of its words,
                 // a word of up to eight letters between two of them is the key's too: base64 holds runs
                 // of letters, `…QWk1WAWwWr Kzlar CDAFNH6/ANB+=`; round 132.)
-                // (Weighed only when such a word asks: most lines under a key hold none.)
-                let filledByMachineMadePieces = {
+                // (Weighed once a line, and only when such a word asks: most lines under a key hold none.)
+                lazy var filledByMachineMadePieces: Bool = {
                     let wordBytes = words.filter(self.isSentenceWord).reduce(0) { $0 + $1.1 - $1.0 }
                     let machineMadeBytes = words.indices.filter(isMachineMadeWord).reduce(0) { $0 + words[$1].1 - words[$1].0 }
                     return end - start >= 48 && machineMadeBytes >= 3 * wordBytes
-                }
+                }()
                 // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
                 // one such glyph, not a binary file's bytes. Or a `0` as `@`: `@t150Nw4Zor+SKDY …`.)
                 guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
@@ -643,7 +643,7 @@ extension SecretScan {
                                    && machineMadeBefore(index) && machineMadeAfter(index))
                               && !(index > 0 && index == words.count - 1 && words[index].1 - words[index].0 <= 2 && machineMadeBefore(index))
                           && !(index > 0 && index < words.count - 1 && words[index].1 - words[index].0 <= 8
-                               && machineMadeBefore(index) && machineMadeAfter(index) && filledByMachineMadePieces())
+                               && machineMadeBefore(index) && machineMadeAfter(index) && filledByMachineMadePieces)
                       }) else { break }
             }
             result.end = end
