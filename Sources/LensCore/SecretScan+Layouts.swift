@@ -475,8 +475,9 @@ extension SecretScan {
     static let recoveryCodesCue = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:recovery|backup|scratch|emergency|single[\- ]use)[ \t]+(?:codes?|keys?)(?![A-Za-z])"#)
     /// A code of such a list as OCR reads it: letters and digits, maybe in dashed groups
-    /// (`079aa-6891d`, `4829 1734`, `XK2P-9QDM`), maybe with a dash or a stop OCR cut from its neighbour.
-    static let listedCode = TextMatcher(#"^[\-–—]?[A-Za-z0-9]+(?:[\-–—][A-Za-z0-9]+)*[\-–—.,;]?$"#)
+    /// (`079aa-6891d`, `4829 1734`, `XK2P-9QDM`), maybe with a dash or a stop OCR cut from its neighbour,
+    /// or a stop it read for the space between two groups (`6944.8311`; round 137).
+    static let listedCode = TextMatcher(#"^[\-–—]?[A-Za-z0-9]+(?:[\-–—.][A-Za-z0-9]+)*[\-–—.,;]?$"#)
 
     /// Recovery (backup) codes: the lines of codes under such a heading (after at most two lines
     /// of prose), or after it on its line, each a one-time code. A line of codes holds nothing but
@@ -534,7 +535,8 @@ extension SecretScan {
         while var next = piece(from: index, maximumSpaces: .max), next.start < end {
             index = next.end
             // Numbering OCR glued to the code after it (`1.1514 7399` for `1. 1514 7399`) is none of it.
-            if next.end - next.start > 3, let mark = utf8[next.start..<min(next.start + 3, next.end)].firstIndex(where: { $0 == 0x2E || $0 == 0x29 }),
+            // (Its stop may read as a comma: `3,6944.8311`; round 137.)
+            if next.end - next.start > 3, let mark = utf8[next.start..<min(next.start + 3, next.end)].firstIndex(where: { $0 == 0x2E || $0 == 0x29 || $0 == 0x2C }),
                mark > next.start, utf8[next.start..<mark].allSatisfy({ (0x30...0x39).contains($0) }), mark + 1 < next.end,
                Self.isAlphanumeric(utf8[mark + 1]) {
                 next.start = mark + 1

@@ -426,11 +426,12 @@ extension SecretScan {
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
-    /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces; or
+    /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
+    /// (after the name's closing quote, which OCR may read twice: `"SessionToken"”: "IQoJ…`; round 136); or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]?|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -1800,8 +1801,9 @@ extension SecretScan {
     /// may read the user's first `0` as `@` and the colon after it as `;` (`cloudinary : //@9244…
     /// : YuNc…`, `//304479652756172; afrSf…`). The user may hold an `@` of its own, its `%40`
     /// misread (`imaps://deploy%4@acme. io: 7ZuK…@imap…`), or a dot OCR set apart with spaces on
-    /// both sides (`imaps://tomas%40acme . io: j 960DW…@imap…`; round 133).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32})?)? ?[:;] ?"#)
+    /// both sides (`imaps://tomas%40acme . io: j 960DW…@imap…`; round 133), or split twice (`imaps://dep
+    /// lLoy%40acme. i0:MOnv…@imap…`; round 137).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32}){0,2})? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
@@ -2266,7 +2268,12 @@ extension SecretScan {
         return Self.keySetting.matches(in: text).compactMap { match in
             guard let name = match[1], ["key", "secret"].contains(name.lowercased()) || Self.secretName(name) == .apiKey,
                   let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 1), let last = pieces.last,
-                  case let words = pieces.filter(isSentenceWord), words.count * 3 < pieces.count, !words.contains(where: { $0.end - $0.start > 4 }),
+                  case let words = pieces.filter(isSentenceWord), words.count * 3 < pieces.count && !words.contains(where: { $0.end - $0.start > 4 })
+                    // (Or of eight, as many as they are, when machine-made pieces fill the value, three times
+                    // the words' bytes: base64 holds runs of letters, `…jE6ktWe207 Jwaghyfz lt lrvgx2bY…`,
+                    // `key=Rby LULQVdUv…`; rounds 136 and 137.)
+                    || !words.contains(where: { $0.end - $0.start > 8 }) && pieces.filter({ isMachineMade($0.start, $0.end) }).reduce(0, { $0 + $1.end - $1.start })
+                        >= 3 * words.reduce(0, { $0 + $1.end - $1.start }),
                   // (A `#` OCR read inside a piece, `…ogrrlfur312#nzIm3…`, not a comment's at its start.)
                   pieces.allSatisfy({ piece in utf8[piece.start..<piece.end].indices.allSatisfy { index in
                       Self.isAlphanumeric(utf8[index]) || "+/=@.|]".utf8.contains(utf8[index]) || utf8[index] >= 0x80 || utf8[index] == 0x23 && index > piece.start

@@ -347,14 +347,11 @@ extension SecretScan {
     /// A hexadecimal digit of a key's id, or a glyph OCR reads for its `0`.
     static let keyIdentifierDigit = "[0-9A-Fa-fOQ@®©]"
 
-    /// Whether what a rule found is a key's id (``keyIdentifier``, or ``signingKeyIdentifier``): it stays searchable.
+    /// Whether what a rule found is a key's id (``keyIdentifier``, or ``isSigningKeyIdentifier(_:)``): it stays searchable.
     func isKeyIdentifier(_ secret: Secret) -> Bool {
         guard secret.kind == .apiKey else { return false }
         // (The length first: it is free, the cue's search walks the text.)
-        if secret.end - secret.start >= 60, mentions("signer", "administrative keys"), case let start = lineStart(of: secret.start, atMost: 64),
-           Self.signingKeyIdentifier.firstMatch(in: slice(start, secret.end)) != nil {
-            return true
-        }
+        if secret.end - secret.start >= 16, isSigningKeyIdentifier(secret) { return true }
         // (In bytes: a `®` or `©` is two.)
         guard (10...60).contains(secret.end - secret.start) else { return false }
         return Self.keyIdentifier.firstMatch(in: slice(secret.start, secret.end)) != nil
@@ -363,7 +360,32 @@ extension SecretScan {
     /// `docker trust inspect`'s administrative keys (Notary's): `Root Key:` and `Repository Key:`,
     /// then the key's id, 64 hexadecimal digits (the hash of its public key), under its table of
     /// signers: an id, as each signer's keys are.
-    static let signingKeyIdentifier = TextMatcher(#"^[ \t]*(?:Root|Repository)[ \t]+Key[ \t]*:[ \t]*[0-9a-f]{64}$"#)
+    /// (OCR may read a digit as a capital, `…f8Fc12…`, or as a glyph it reads for one, `…abbale19…`,
+    /// `…cOc99…`: eight such at most, and split the id four times at most; round 137.)
+    static let signingKeyLabel = TextMatcher(#"^[ \t]*(?:Root|Repository)[ \t]+Key[ \t]*:[ \t]*"#)
+
+    /// Whether `secret` lies in the id after a ``signingKeyLabel``, under a table of signers.
+    func isSigningKeyIdentifier(_ secret: Secret) -> Bool {
+        guard mentions("signer", "administrative keys"), case let start = lineStart(of: secret.start, atMost: 96),
+              let label = Self.signingKeyLabel.firstMatch(in: slice(start, secret.start)) else { return false }
+        var end = secret.end
+        while end < utf8.count, end - secret.end < 96, !Self.isLineBreak(utf8[end]) { end += 1 }
+        var digits = 0, misread = 0, spaces = 0
+        for byte in utf8[(start + label.end)..<end] {
+            if Self.isSpace(byte) {
+                spaces += 1
+            } else if (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) {
+                digits += 1
+            } else if (0x41...0x46).contains(byte) || Self.misreadHexDigits.utf8.contains(byte) {
+                digits += 1
+                misread += 1
+            } else {
+                return false
+            }
+        }
+        while end > secret.end, Self.isSpace(utf8[end - 1]) { end -= 1; spaces -= 1 }
+        return digits == 64 && misread <= 8 && spaces <= 4
+    }
 
     // MARK: - Encrypted values are no secrets
 

@@ -116,7 +116,7 @@ extension SecretScan {
             if Self.holds(word, [0x3F]), let query = Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)),
                query.text.prefix(while: { $0 != "?" }).contains("/") || followsAnAddress(wordStart) { continue }
             // (So is an address's query a terminal wrapped onto the next line: `…e198` / `d6a7750afe0a977&Sbranch=main&build=1042`.)
-            if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
+            if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil || endsWithASplitQueryParameter(wordEnd) { continue }
             // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
             // `-hostkey="ssh-ed25519 255 WWU6yx5+0Gc7/…"` gives it: OCR may read a glyph of it as a symbol.
             if wordStart >= 12, Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ssh-".utf8)) || Self.holds(lowered[max(0, wordStart - 48)..<wordStart], Array("ecdsa-".utf8)),
@@ -140,6 +140,18 @@ extension SecretScan {
         }
         return found
     }
+
+    /// Whether the word that ends at `wordEnd` ends with an address's `&` and the start of the next
+    /// query parameter's name, whose rest and `=` OCR split from it one space on (`…4dbafa4
+    /// fcOba8aa9&br anch=main&build=1042`): the address's query, no password. (Round 136.)
+    func endsWithASplitQueryParameter(_ wordEnd: Int) -> Bool {
+        guard wordEnd + 1 < utf8.count, utf8[wordEnd] == 0x20, let next = piece(from: wordEnd + 1, maximumSpaces: 0), next.start == wordEnd + 1 else { return false }
+        var ampersand = wordEnd
+        while ampersand > 0, wordEnd - ampersand < 32, utf8[ampersand - 1] != 0x26, Self.isAlphanumeric(utf8[ampersand - 1]) || utf8[ampersand - 1] == 0x5F { ampersand -= 1 }
+        guard ampersand > 0, utf8[ampersand - 1] == 0x26 else { return false }
+        return Self.splitQueryParameter.firstMatch(in: slice(ampersand - 1, wordEnd) + slice(next.start, min(next.end, next.start + 64))) != nil
+    }
+    static let splitQueryParameter = TextMatcher(#"^&[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-]"#)
 
     /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
     /// (looked for a kilobyte back at most).
@@ -555,13 +567,15 @@ extension SecretScan {
             // (A glyph OCR added after the line's last one, `…VKCIPs8&`, ends the piece.)
             // (Inside it, OCR may read a glyph as `#` or `&` between two letters or digits, `f#T9JAZ…`:
             // twice in a line at most.)
+            // (Or a `#` that starts a piece after a space, before a letter or digit: `Mr #1i0Gp4i/+Z2v…`
+            // for the key's `…UOMrf1ioGp4i/+Z2v…`; round 136. A comment's `#` is a space's neighbour.)
             var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
                     spaces += 1
                 } else if byte == 0x23 || byte == 0x26, innerJunk < 2, index > start, index + 1 < utf8.count,
-                          Self.isAlphanumeric(utf8[index - 1]), Self.isAlphanumeric(utf8[index + 1]) {
+                          Self.isAlphanumeric(utf8[index - 1]) || byte == 0x23 && Self.isSpace(utf8[index - 1]), Self.isAlphanumeric(utf8[index + 1]) {
                     innerJunk += 1
                 } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
                     guard index > start, Self.isAlphanumeric(utf8[index - 1]), index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) else { return result }
@@ -694,10 +708,12 @@ extension SecretScan {
                 pieces.append(next)
                 index = next.end
             }
+            // (Or 12+ characters with a digit and a small letter before a capital, as one piece's may be,
+            // `F5tCAY 1Wwqw1lo=`; round 138.)
             if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66,
                pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
                Self.isRandomToken(joined) || Self.isShortRandomLetters(joined)
-                || joined.count >= 12 && Self.caseChanges(joined.utf8) >= 2 && !pieces.contains(where: isSentenceWord) {
+                || joined.count >= 12 && Self.caseChanges(joined.utf8) >= (joined.contains(where: \.isNumber) ? 1 : 2) && !pieces.contains(where: isSentenceWord) {
                 rest = (start, last.end)
             }
         }
@@ -705,6 +721,15 @@ extension SecretScan {
         // an option (`-o`, Windows' `/out`), a word or a prompt, that together look like a secret on their own.)
         if !isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
            last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd) }),
+           Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
+            rest = (start, last.end)
+        }
+        // (Or its rest inside a quote its line opened, that OCR split before the closing quote, `-p
+        // '5DV6Q~…h1` / `ZW. i8SLYTGvVK41V9' --tenant …`: its pieces to that quote, two or three, none
+        // an option, a word or a prompt, that together look like a secret on their own; round 136.)
+        if !isKey, rest.end == utf8.count || Self.isSpace(utf8[rest.end]), let pieces = piecesToClosingQuote(from: start, atMost: 3), pieces.count > 1,
+           let last = pieces.last, last.end > last.start, last.end - start <= 66, lineOpensAQuote(before: valueEnd),
+           !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd) }),
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
@@ -717,7 +742,7 @@ extension SecretScan {
             rest.end -= 1
         }
         var end = rest.end
-        if end < utf8.count, utf8[end] == 0x22 || utf8[end] == 0x27 { end += 1 }
+        if end < utf8.count { end += quoteLength(at: end) }
         while end < utf8.count, Self.isSpace(utf8[end]) { end += 1 }
         // (The options after it: what follows is pieces to the line's end, the first an option.)
         let optionsFollow = end < utf8.count && !Self.isLineBreak(utf8[end]) && end > rest.end

@@ -252,7 +252,7 @@ extension SecretScan {
             let token = squeezed(value.start, end)
             guard token.count >= 16, !token.contains("://"), token.contains(where: \.isNumber), token.contains(where: \.isLetter),
                   Self.entropy(token) >= 3.5 else { continue }
-            found.append(secret(.apiKey, "session cookie", value.start, end))
+            found.append(secret(.apiKey, "session cookie", value.start, valueColumnEnd(from: end) ?? end))
         }
         var headers: [(start: Int, end: Int)] = []
         if namesCookies {
@@ -290,6 +290,26 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// A host name, a column of a cookie table: `app.acme.io`, `.acme.io`.
+    static let hostPiece = TextMatcher(#"^\.?[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+$"#)
+
+    /// Where a cookie table row's value column ends when OCR split more from the value than its
+    /// own rule took: before the row's domain and path (a host, then a piece that starts with `/`),
+    /// six pieces on at most (`…Mio . Lopxn LduXZ… JCQst pythn… app.acme.io / Session`: a
+    /// signature whose digits OCR read as letters; round 137). Nil when no such columns follow.
+    func valueColumnEnd(from index: Int) -> Int? {
+        var last = index, pieces = 0
+        while pieces < 7, let next = piece(from: last, maximumSpaces: .max) {
+            if pieces > 0, Self.hostPiece.firstMatch(in: slice(next.start, next.end)) != nil,
+               let path = piece(from: next.end, maximumSpaces: .max), utf8[path.start] == 0x2F {
+                return last
+            }
+            last = next.end
+            pieces += 1
+        }
+        return nil
     }
 
     // MARK: - Key files
@@ -700,7 +720,13 @@ extension SecretScan {
                 let keyStart = identity > 0 && identity < pieces.count ? pieces[identity].start : glued ?? start
                 let value = squeezed(keyStart, last.end)
                 printed += 1
-                let alone = printed == 1 && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
+                // (Or under a user's name alone, the file's two lines: OpenVPN's `auth-user-pass` file,
+                // `ct` / `QETLAdQ70i`, a name OCR misread that is no word; round 136.)
+                let underAName = printed == 2 && filled == 2 && previous.map { name in
+                    (1...32).contains(name.end - name.start) && utf8[name.start..<name.end].reversed().drop(while: Self.isSpace)
+                        .allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) })
+                } ?? false
+                let alone = (printed == 1 || underAName) && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
                     && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
                 // (An identity glued to its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
                 guard (6...48).contains(value.count), !value.contains("="), !value.contains("/"),

@@ -1259,7 +1259,8 @@ struct SecretScan {
     /// without their diacritics (`ma kich hoat`); a bare `mã` is any code (`mã số thuế`, a tax id).
     /// OCR's English model reads accented letters as others: `código` as `cédigo` or `cddigo`,
     /// `Bestätigungscode` as `Bestatigungscode`. Italian says `codice`; Polish, Swedish, Turkish,
-    /// Czech, Finnish and others `kod`, `kód`, `koodi`, in compounds (`verifieringskod`, `kodunuz`,
+    /// Czech, Finnish and others `kod`, `kód` (its `ó` read as `d`, `é` or `6`, as in `código`: `kdd je`,
+    /// `kddod:`; round 137), `koodi`, in compounds (`verifieringskod`, `kodunuz`,
     /// Finnish with a possessive ending, `vahvistuskoodisi`); Romanian `codul … este`, Greek `κωδικός … είναι`:
     /// cues of their own (``otpCueWithCompounds``), tried only on a text that holds one (looking for
     /// a compound's end at every word costs every text).
@@ -1276,7 +1277,7 @@ struct SecretScan {
     static let otpValue = #"(?:G-)?(\d{4}[\- ]\d{4}|\d{3}[\- ]\d{3}|\d{4,8})"#
     /// (Romanian's and Greek's cues join the compounds: a cue in the big alternation is tried at
     /// every `c` of every text, so the rarer ones wait for a text that holds them.)
-    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|codul|κωδικ\p{L}*|\p{L}{0,14}k(?:o|ó|oo)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
+    static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|codul|κωδικ\p{L}*|\p{L}{0,14}k(?:o|ó|oo|d|é|6)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
     static let otpMatchers = otpMatchers(cue: otpCue)
     static let otpMatchersWithCompounds = otpMatchers(cue: otpCueWithCompounds)
     static func otpMatchers(cue otpCue: String) -> [TextMatcher] { [
@@ -1315,10 +1316,10 @@ struct SecretScan {
     }
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "kdd", "kéd", "k6d", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                        "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
         var found: [Secret] = []
-        let matchers = mentions("kod", "kód", "kood", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") ? Self.otpMatchersWithCompounds : Self.otpMatchers
+        let matchers = mentions("kod", "kód", "kood", "kdd", "kéd", "k6d", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") ? Self.otpMatchersWithCompounds : Self.otpMatchers
         // (The bank's pattern only where its cues are.)
         let bankCues = mentions("otp", "tan", "one-time", "one time", "verification")
         for (index, matcher) in matchers.enumerated() where index != 3 || bankCues {

@@ -2110,6 +2110,27 @@ struct SecretDetectorTests {
         Case(text: "$ cat batch.txt\nSVC_SYNC : ARPI71D+5A+5l:1001:1001:0ps:/home/svc_sync:/bin/bash\n$ sudo newusers batch.txt", kind: .password, value: "ARPI71D+5A+5l"),
         // (A JSON Web Key's private member: RFC 7517's appendix A.2, readable before round 135.)
         Case(text: "{\"keys\":\n [\n  {\"kty\":\"EC\",\n   \"crv\":\"P-256\",\n   \"x\":\"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4\",\n   \"y\":\"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM\",\n   \"d\":\"870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE\",\n   \"use\":\"enc\",\n   \"kid\":\"1\"}\n ]\n}", kind: .apiKey, value: "870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE"),
+        // (Round 136: 3269 (an AWS session token's wrapped line that OCR started with `Mr #`), 3275 (an
+        // Azure client secret wrapped inside its quote, its rest split before the quote), 3283 (a
+        // setting's base64 split around runs of letters), 3285 (the tenth pool: a JSON name's quote
+        // read twice; OpenVPN's `auth-user-pass` file under a user's name OCR misread).)
+        Case(text: "$ az login --service-principal -u 3d5cf9c3-43ce-66ad-fdf5-62dcc606fbed -p '0IA1V~tuWPsnwjHFyvOCW9m6\nEB. n3XQDYLaAP96A4' --tenant fc472017-3e39-d711-6a06-6ca7723deael", kind: .password, value: "EB. n3XQDYLaAP96A4"),
+        Case(text: "$ cat ~/.aws/credentials\n[shop-admin]\naws_access_key_id = ASIARJ2ADUN3O2AS2RWQ\naws_session_token = PXvQi0QwG9sbE9CqLuE0WlYBwEoYxcS2gJIDibpwupP3SCaDkLBpH5ewonV7z6ma8wiw7POrlHUahgvXNakL3MStiHjopLpzjxOaEvGQnx5/jgIGKvlYUTD34RcOhkZW05BVTym\nTy #8p7Nw1p/+G9c5C039x6kjBeK5Lkp q m yiVtaEBrbiiOPTZJZEVBXCJm4j51Zy m M657bBUE9q wHtq 4hi4b4j=", kind: .apiKey, value: "8p7Nw1p/+G9c5C039x6kjBeK5Lkp q m yiVtaEBrbiiOPTZJZEVBXCJm4j51Zy m M657bBUE9q wHtq 4hi4b4j="),
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=BzWZv OC9k6UZ P6T Nyn BL PMamj +7 MQGHKDmo9epCSRUCqiifOR6wna07I9v4y7DucClS+XcK PRy6+Oymmr\nsecret=vLm6cVj neiFbN64ODO7X NiFrKDvb8jtV5m/D4/nI0oxAi641 Naeklcjd px pvzkb6fC6130Tlyp19IBiJ", kind: .apiKey, value: "Naeklcjd px pvzkb6fC6130Tlyp19IBiJ"),
+        Case(text: "$ aws sts get-session-token\n{\n\"Credentials\": {\n\"AccessKeyId”: \"ASTADVNHBDOBGMTZQDLK” ,\n\"SecretAccessKey”: \"7NLwzsWzrmvvtLwtemnor9OlgnW1Vh/3hpdfoP/M”,\n\"SessionToken\"”: \"OWuPh9PvF87adD8BpxraJBO2BB7cXUFVGHPdq7P5yQhzb7NNh478wzDPKVDk2/gT9GyVyQ5VMUziEQ1mf+kZ1N99Zd6\n}", kind: .apiKey, value: "OWuPh9PvF87adD8BpxraJBO2BB7cXUFVGHPdq7P5yQhzb7NNh478wzDPKVDk2/gT9GyVyQ5VMUziEQ1mf+kZ1N99Zd6"),
+        Case(text: "$ sudo cat /etc/openvpn/client/auth.txt\ngx\nUIXPEhU14m\n$ sudo systemctl restart openvpn-client@office", kind: .password, value: "UIXPEhU14m"),
+        // (Round 137: 3295 (a setting's base64 split after a scrap that reads as a word; an address's
+        // user split twice), 3297 (the eighth pool: a backup code's numbering read `3,` and its space
+        // a stop; a cookie table's signature split up to the domain's column; Czech and Hungarian
+        // `kód` with its `ó` read as `d`).)
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=Ueb OXOTYgXywREOl5v+T83W0Cf6WpRTz15TwnQYPls0Ofrz0MaobnaZqoh8ojt2/H0PFvp7jryNu6H3k\nsecret=KyNqfp+HN538Oz1NPJ1 4w SpxSzPRrB ONAkfk0QOvqP/8KGeTJbdaTNINl9dc OH/y5K2TYYWfqxOlIDQW", kind: .apiKey, value: "OXOTYgXywREOl5v+T83W0Cf6WpRTz15TwnQYPls0Ofrz0MaobnaZqoh8ojt2/H0PFvp7jryNu6H3k"),
+        Case(text: "# ~/.config/aerc/accounts.conf\n[work]\nsource = imaps://dep lLoy%40acme. i0:PRqyCljT2@imap.acme.io\noutgoing = smtp+plain://deplLoy%40acme. io@smtp.acme.i0:587\nfrom = Deploy <deploy@acme.io>", kind: .apiKey, value: "PRqyCljT2"),
+        Case(text: "Backup codes\nKeep them somewhere safe. Each code can be used once.\n1.7694 6606 4, 0080 5535,\n2. 6026 0834 5. 8139 9010\n3,9277.1644 6, 8518 3213", kind: .otp, value: "9277.1644"),
+        Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nconnect.sid s%3AKq4ZdSM2nJJJOYCuaDWDXvyXQH7UOMio . Orsaq OgxACkOstJFnrsvUfb MFTvw sbwkqvgknbWKPCg app.acme.io / Session\ntheme dark app.acme.io / 2026-12-01", kind: .apiKey, value: "OgxACkOstJFnrsvUfb"),
+        Case(text: "Messages\nVas ovérovaci kdd je 247170\nnow", kind: .otp, value: "247170"),
+        Case(text: "Messages\nAz ellenérz6 kddod: 787310\nnow", kind: .otp, value: "787310"),
+        // (Round 138: 3301 (a cookie secret wrapped after 30 characters, its rest split once).)
+        Case(text: "$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop\n--client-secret=Yt0FF1RauOnaJ2j0nSQyg7raMz421x3Y --cookie-secret=M -Uky1pyigyz1EAM8GAgDIEGkeOgan\nJ9xGEC 5Aaua5ps=\n--email-domain=acme.io --upstream=http://127.0.0.1:8080", kind: .apiKey, value: "5Aaua5ps="),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3076,6 +3097,11 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (Notary's root key id under `docker trust inspect`'s signers, its hex digits misread and split: 3291's false alarms, round 137.)
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 e0d290fa1d1f0676adb4134cff4086a5 fcc66F0d384b47501bfc5c40d877beda ci\nRoot Key: 51c1e1ba09cbaa1F05f63310294e4d6234 6ba6f 4 bed1bfc989e2454d9cafceb2",
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 1d312365a78cdbc659b241163F73655de7d21e81c3ec9851bc71c283314dd849 ci\nRoot Key: 054f7386feabbale42782146c8d67b57a20b46ad9 fb4228ce3c6073cOc22818e",
+        // (An address's query whose next parameter's name OCR split after its `&`: 3271's false alarm, round 136.)
+        "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=1jf43g0gXfjh1g36h2ikh37k9igfkf9 khTgf3ff4&br anch=main&build=1042\n[2026-11-20T09:14:03.201Z] ['info'] Uploading...",
         // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
         "https: //auth. acme. io/authorize?response_type=code&client_id=acme-web\n&code_challenge=kXM8FwNfVpo3P_VsgQc1_XDs8tH31@Qn1UZpIhTZND7&code_challenge_method=S256\n&state=Aqul ySq5KanchxMnBb86kf&redirect_uri=https%3A%2F%2Fapp. acme. i0%2Fcallback",
         "<a href=\"/build/reproducible-path/openjdk-17-17.0.15%2B6/test/jdk\">/build/reproducible-path/openjdk-17-17.0.15+6/test/jdk</a>",
