@@ -194,7 +194,19 @@ extension SecretScan {
         }
         if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
                     "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect", "server add", "key found", "-auth=", "—auth=", "pdftk", "codecov") {
-            for match in Self.toolPasswordFlag.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.toolPasswordFlag.matches(in: text) {
+                let before = found.count
+                add(after: match.end, dashStartsIt: true)
+                // (OCR may split the value after a symbol, `-w sik! 7yXuUB -b …`: the pieces before the
+                // next option are the value when together they look like a secret, none an address;
+                // a mode's word stays, `--auth=oauth https://…`; round 140.)
+                if found.count == before, let first = piece(from: match.end, maximumSpaces: 0), first.start == match.end,
+                   utf8[first.start..<first.end].contains(where: { !Self.isAlphanumeric($0) }),
+                   let password = splitValueBeforeDashOption(after: match.end),
+                   !slice(password.start, password.end).contains("://") {
+                    found.append(password)
+                }
+            }
         }
         if mentions("createuser") {
             for match in Self.snmpCreateUser.matches(in: text) {
@@ -243,7 +255,9 @@ extension SecretScan {
             }
         }
         if mentions("?"), mentions("passphrase", "password", "passwort", "passcode") {
-            for match in Self.questionPrompt.matches(in: text) { add(after: match.end) }
+            // (What is typed at a prompt is no command's option: a `-` may start it, `Passphrase?
+            // -JQVEvq8WC`; round 139.)
+            for match in Self.questionPrompt.matches(in: text) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("-u"), mentions("smb", "rpcclient", "samba", "winexe", "net") {
             // A `-U` argument without its `%` is no user's name alone when its case changes twice

@@ -263,10 +263,10 @@ extension SecretScan {
 
     /// Mailchimp's key (32 hexadecimal digits and its data centre, `-us21`) as OCR reads it: any
     /// character may be a misread one (`O`, `S`, `@` for digits, `F` for `f`, `€839d…`, `06ch4b…`,
-    /// `fbéd`; `-uss` for `-us8`), OCR may split it once or drop or add a character; 26 of its
+    /// `fbéd`; `-uss` for `-us8`, `-usi1` for `-us11`: round 140), OCR may split it once or drop or add a character; 26 of its
     /// characters must read as small hexadecimal digits.
     static let noisyDataCentreKey = TextMatcher(
-        #"(?<![A-Za-z0-9])([^\s\-"'<>](?: ?[^\s\-"'<>]){29,32}) ?- ?us ?[0-9@&|SsBIlOo]{1,3}(?![A-Za-z0-9])"#)
+        #"(?<![A-Za-z0-9])([^\s\-"'<>](?: ?[^\s\-"'<>]){29,32}) ?- ?us ?[0-9@&|SsBIlOoi]{1,3}(?![A-Za-z0-9])"#)
 
     func noisyDataCentreKeys() -> [Secret] {
         guard mentions("-us", "- us", "-u s") else { return [] }

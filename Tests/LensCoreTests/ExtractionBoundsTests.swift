@@ -75,7 +75,7 @@ struct ExtractionBoundsTests {
                             "cookie\n_gh_sess — ", "# pw Xk2Lm9Qw ",
                             "Environment=\"A_TOKEN=Xk2Lm9QwVb7qLm2X a b c d ", "=b6sr=basig=", "PWD=a -b -c- ",
                             "imaps://a%40b . c: d ", "&sig=Abcdefg\n", "discord Mj Xk2Lm9QwVb7qLm2Xz9Kw4. ", "enter the code ABCD-EFGhI ",
-                            "-—p 'a ", "1 2/tcp a: 'b' 'c", "Lin_api_ ", "4u@3Q~ ", "A_B : c:1:1:d:/home/a:/bin/sh\n", "{\"kty\": \"d\": \"", "\"kty\": \"n\": \"Xk2 Lm9_Qw ", "?a=b c&br anch=", "\"SessionToken\"”: \"", "secret=aB3 Jwaghyfz ", "-p 'a\nZW. i8S ", "Signers\nRoot Key: 7de4 ", "cookie\nconnect.sid a1B2c3D4e5F6g7H8i9 x ", "Backup codes\n3,1234.5678 ", "kdd je 1234 kddod: ", "imaps://a b c:d "])
+                            "-—p 'a ", "1 2/tcp a: 'b' 'c", "Lin_api_ ", "4u@3Q~ ", "A_B : c:1:1:d:/home/a:/bin/sh\n", "{\"kty\": \"d\": \"", "\"kty\": \"n\": \"Xk2 Lm9_Qw ", "?a=b c&br anch=", "\"SessionToken\"”: \"", "secret=aB3 Jwaghyfz ", "-p 'a\nZW. i8S ", "Signers\nRoot Key: 7de4 ", "cookie\nconnect.sid a1B2c3D4e5F6g7H8i9 x ", "Backup codes\n3,1234.5678 ", "kdd je 1234 kddod: ", "imaps://a b c:d ", "Passphrase? -a ", "ldapsearch -w a! b "])
     func aSecretAfterALineOfLabelsIsFound(unit: String) throws {
         let text = String(repeating: unit, count: 30_000 / unit.utf8.count) + "\nexport GITHUB_TOKEN=ghp_R8uVq2LmZ0pXc7TnW4yKd9HsB3eJf6Ga1NoQ\n"
         let found = detector.secrets(in: text)

@@ -2131,6 +2131,12 @@ struct SecretDetectorTests {
         Case(text: "Messages\nAz ellenérz6 kddod: 787310\nnow", kind: .otp, value: "787310"),
         // (Round 138: 3301 (a cookie secret wrapped after 30 characters, its rest split once).)
         Case(text: "$ oauth2-proxy --provider=oidc --oidc-issuer-url=https://sso.acme.io --client-id=shop\n--client-secret=Yt0FF1RauOnaJ2j0nSQyg7raMz421x3Y --cookie-secret=M -Uky1pyigyz1EAM8GAgDIEGkeOgan\nJ9xGEC 5Aaua5ps=\n--email-domain=acme.io --upstream=http://127.0.0.1:8080", kind: .apiKey, value: "5Aaua5ps="),
+        // (Round 139: 3307 (connman's prompt answered with a passphrase that starts with `-`, missed on clean text too).)
+        Case(text: "connmanctl> agent on\nAgent registered\nconnmanctl> connect wifi_b827eb3f2a11_486f6d65_managed_psk\nAgent RequestInput wifi_b827eb3f2a11_486f6d65_managed_psk\n  Passphrase = [ Type=psk, Requirement=mandatory ]\nPassphrase? -PWBKbw4CI\nConnected wifi_b827eb3f2a11_486f6d65_managed_psk", kind: .password, value: "-PWBKbw4CI"),
+        // (Round 140: 3315 (the fifth pool: `ldapsearch -w` whose value OCR split after its `!`), 3321 (the
+        // fourth pool: a Mailchimp key whose data centre's `1` OCR read as `i`).)
+        Case(text: "$ ldapsearch -x -H ldap://sql.example.net -D \"cn=admin,dc=acme,dc=io\" -w wmo! 1cByYF -b \"dc=acme,dc=io\"\n# extended LDIF", kind: .password, value: "1cByYF"),
+        Case(text: "Your API keys\n€7a3c69178f4738e22e78f08b5f96c54-usi2 Created Mar 4, 2025 Label: shop-sync", kind: .apiKey, value: "7a3c69178f4738e22e78f08b5f96c54"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
