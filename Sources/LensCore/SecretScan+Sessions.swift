@@ -370,6 +370,7 @@ extension SecretScan {
               let label = Self.signingKeyLabel.firstMatch(in: slice(start, secret.start)) else { return false }
         var end = secret.end
         while end < utf8.count, end - secret.end < 96, !Self.isLineBreak(utf8[end]) { end += 1 }
+        while end > secret.end, Self.isSpace(utf8[end - 1]) { end -= 1 }
         var digits = 0, misread = 0, spaces = 0
         for byte in utf8[(start + label.end)..<end] {
             if Self.isSpace(byte) {
@@ -383,7 +384,6 @@ extension SecretScan {
                 return false
             }
         }
-        while end > secret.end, Self.isSpace(utf8[end - 1]) { end -= 1; spaces -= 1 }
         return digits == 64 && misread <= 8 && spaces <= 4
     }
 
