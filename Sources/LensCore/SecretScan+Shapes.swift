@@ -67,8 +67,12 @@ extension SecretScan {
     /// `/.well-known/jwks.json` is served to anyone, and a piece OCR split off one that reads as a
     /// token's (`… JuSAMQCLcXcT j8_…`) is none (round 135).
     func showsOnlyPublicKeys() -> Bool {
-        guard mentions("kty") else { return false }
-        return Self.keyTypeMember.firstMatch(in: text) != nil && Self.privateKeyMember.firstMatch(in: text) == nil
+        showsAJSONWebKey() && Self.privateKeyMember.firstMatch(in: text) == nil
+    }
+
+    /// Whether the text shows a JSON Web Key's `"kty"` member.
+    func showsAJSONWebKey() -> Bool {
+        mentions("kty") && Self.keyTypeMember.firstMatch(in: text) != nil
     }
     static let keyTypeMember = TextMatcher(#"["“”]kty["“”][ \t]?:"#)
     static let privateKeyMember = TextMatcher(#"["“”'](?:d|p|q|dp|dq|qi|oth|k)["“”'][ \t]?:"#)
@@ -78,7 +82,7 @@ extension SecretScan {
     /// The private members of a JSON Web Key (``showsOnlyPublicKeys()``): the private exponent
     /// `"d"`, the primes and their exponents, a symmetric key's `"k"`. Whoever has them has the key.
     func privateKeyMembers() -> [Secret] {
-        guard mentions("kty"), Self.keyTypeMember.firstMatch(in: text) != nil else { return [] }
+        guard showsAJSONWebKey() else { return [] }
         return Self.privateKeyMemberValue.matches(in: text).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.apiKey, "private key", range.lowerBound, range.upperBound)

@@ -671,8 +671,7 @@ extension SecretScan {
                 // (Under a line that is a user's name alone: one piece of a name's characters. A
                 // user's own config, `virtual_users/ana`, holds `local_root=…` lines.)
                 defer { previous = (start, lineEnd) }
-                if alternating, filled % 2 == 0, let above = previous,
-                   utf8[above.start..<above.end].reversed().drop(while: Self.isSpace).allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) }),
+                if alternating, filled % 2 == 0, let above = previous, isUserNameLine(above),
                    // (OCR may split the password at each `!`, on both sides: `rmwCPx ! d#9! FGw`.)
                    let pieces = piecesToLineEnd(from: start, atMost: 5, maximumSpaces: 1), let last = pieces.last,
                    case let value = squeezed(start, last.end), (4...64).contains(value.count), !value.contains("="), !Self.isPlaceholder(value) {
@@ -722,10 +721,7 @@ extension SecretScan {
                 printed += 1
                 // (Or under a user's name alone, the file's two lines: OpenVPN's `auth-user-pass` file,
                 // `ct` / `QETLAdQ70i`, a name OCR misread that is no word; round 136.)
-                let underAName = printed == 2 && filled == 2 && previous.map { name in
-                    (1...32).contains(name.end - name.start) && utf8[name.start..<name.end].reversed().drop(while: Self.isSpace)
-                        .allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) })
-                } ?? false
+                let underAName = printed == 2 && filled == 2 && previous.map({ $0.end - $0.start <= 32 && isUserNameLine($0) }) ?? false
                 let alone = (printed == 1 || underAName) && pieces.count == 1 && promptOrEnd(after: lineEnd) && value.count >= 8
                     && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
                 // (An identity glued to its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
@@ -736,6 +732,12 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether a printed line (from its first piece, maybe with spaces after it) is a user's name
+    /// alone: letters, digits, `.`, `_`, `@` and `-`.
+    func isUserNameLine(_ line: (start: Int, end: Int)) -> Bool {
+        utf8[line.start..<line.end].reversed().drop(while: Self.isSpace).allSatisfy { Self.isAlphanumeric($0) || "._@-".utf8.contains($0) }
     }
 
     /// Where the value starts in a piece that glues a user's name to it with one colon
