@@ -681,9 +681,12 @@ extension SecretScan {
     /// `passwd --stdin`, `smbpasswd -s`, `cryptsetup`, `vault`, `gpg --passphrase-fd`, `systemd-creds
     /// encrypt` (a credential read from `-`), a tool's `--set-password` (AnyDesk's), `kinit` (which
     /// reads the password from a pipe), Samba's `pdbedit -t` (`--password-from-stdin`), EncFS's
-    /// `--stdinpass` and SSHFS's `-o password_stdin` (its `_` OCR may read as a space).
+    /// `--stdinpass` and SSHFS's `-o password_stdin` (its `_` OCR may read as a space, or set apart
+    /// by one: `password _stdin`). Also any tool the pipe runs whose name says it takes a password
+    /// or a passphrase (`| wpa_passphrase HomeNet`, `| htpasswd -i …`, `| mkpasswd -s`,
+    /// `| sudo keepassxc-cli …`). (Both round 141.)
     static let secretReader = TextMatcher(
-        #"(?i)--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password[_ ]stdin"#)
+        #"(?i)^\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*)?[A-Za-z0-9_.\-]*pass(?:phrase|wd|word|xc)(?![A-Za-z])|--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secret(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password[ \t]{0,3}_?[ \t]{0,3}stdin"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 
@@ -836,6 +839,8 @@ extension SecretScan {
                         || wrapStart(after: next.end).map(isSignatureRest) == true)
                 guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) || splitOff else { break }
                 end = next.end
+                // (The quote that closes the address ends it: `…%3D' ./orders.csv`; round 141.)
+                if endBeforeClosingQuotes(next.end, notBefore: next.start) < next.end { break }
             }
             // (Not the quote that closes the address, nor the spaces OCR put before it: `…%3D '`.)
             end = endBeforeClosingQuotes(end, notBefore: match.end, spaces: true)
@@ -861,13 +866,16 @@ extension SecretScan {
     /// may go on after it) or the line's end, where a speck of one glyph may follow (`…%3D *`).
     /// Ten pieces at most.
     func isSignatureRest(from start: Int) -> Bool {
-        var index = start, length = 0
+        var index = start, length = 0, junk = 0
         for _ in 0..<10 {
             guard let next = piece(from: index, maximumSpaces: index == start ? 0 : 1) else { return length >= 8 }
             let end = endBeforeClosingQuotes(next.end, notBefore: next.start)
             let closed = end < next.end
             if end - next.start == 1, !closed, !Self.isAlphanumeric(utf8[next.start]), piece(from: next.end, maximumSpaces: .max) == nil { return length >= 8 }
-            guard utf8[next.start..<end].allSatisfy({ Self.isAlphanumeric($0) || "%+/=_-@".utf8.contains($0) }) else { return false }
+            // (A glyph of OCR's junk inside a piece is a letter it misread, `…3CQR}J%2B…` for `…3CQRj%2B…`:
+            // two in the rest at most; round 141.)
+            guard utf8[next.start..<end].indices.allSatisfy({ i in Self.isAlphanumeric(utf8[i]) || "%+/=_-@".utf8.contains(utf8[i])
+                || i > next.start && Self.junkGlyphs.contains(utf8[i]) && utf8[i] < 0x80 && { junk += 1; return junk <= 2 }() }) else { return false }
             length += end - next.start
             if closed { return length >= 8 }
             index = next.end

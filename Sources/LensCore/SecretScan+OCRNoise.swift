@@ -705,9 +705,13 @@ extension SecretScan {
             // A name quoted with its value (`-H 'x-functions-key: …' -X POST`, `-e "API_KEY=…"`): the
             // value ends at the quote that closes them, on its line (512 bytes on at most), and
             // takes no piece after it. (A quote inside the value, with more of it after, closes nothing.)
+            // (OCR may read the closing quote as `*`, `…WJA27*`, where it ends the line or a space
+            // follows: round 141.)
             var closedByQuote = false
             if !quoted, match.start > 0, case let quote = utf8[match.start - 1], quote == 0x27 || quote == 0x22,
-               let close = utf8[start..<min(utf8.count, start + 512)].firstIndex(where: { $0 == quote || Self.isLineBreak($0) }), utf8[close] == quote,
+               let close = utf8[start..<min(utf8.count, start + 512)].indices.first(where: { utf8[$0] == quote || Self.isLineBreak(utf8[$0])
+                   || utf8[$0] == 0x2A && $0 > start && ($0 + 1 == utf8.count || Self.isSpace(utf8[$0 + 1]) || Self.isLineBreak(utf8[$0 + 1])) }),
+               utf8[close] == quote || utf8[close] == 0x2A,
                close + 1 == utf8.count || Self.isSpace(utf8[close + 1]) || Self.isLineBreak(utf8[close + 1]) || ",;)]}".utf8.contains(utf8[close + 1]) {
                 end = min(end, close)
                 closedByQuote = true
@@ -1872,7 +1876,10 @@ extension SecretScan {
             // A backslash may be a symbol OCR misread (`^` as `\`); `\(` is a string's interpolation.
             guard value.count >= 3, !value.allSatisfy(\.isASCIIDigit), !Self.isPlaceholder(value),
                   !value.contains(where: { "\"'`<>;[]{}".contains($0) }), !value.contains("\\(") else { return nil }
-            if lastAt == nil, !(value.count >= 6 && isMachineMade(start, stop) && value.contains(where: \.isLetter)) { return nil }
+            // (A `-` that starts it is the password's, not a flag's: inside an address, no option
+            // comes after the user's `:`; `imaps://svc%40acme. io: -t0c-7-gy9JFBsGimap…`, round 141.)
+            let from = utf8[start..<stop].firstIndex { $0 != 0x2D } ?? stop
+            if lastAt == nil, !(value.count >= 6 && isMachineMade(from, stop) && value.contains(where: \.isLetter)) { return nil }
             // (Nor, without an `@`, a host's port and the query after it: `https://vpn.acme.io:8443?sni=…`.)
             if lastAt == nil, case let port = value.prefix(while: \.isASCIIDigit), (1...5).contains(port.count),
                value.dropFirst(port.count).first.map({ "?#".contains($0) }) ?? true { return nil }
@@ -1912,13 +1919,18 @@ extension SecretScan {
     /// confuses with digits (``OCRConfusions``' `s`/`5`, `o`/`0`, `l`/`1`, `b`/`6`, `g`/`9`, `z`/`2`,
     /// and `B`/`8`, `I`/`1`) read as those digits where the IBAN has digits, then the mod-97 check;
     /// after an `IBAN` label, the number is masked even when no reading passes it.
-    static let noisyIBANCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})([0-9OSIlBZG@]{2})((?:[ \-]?[A-Za-z0-9@]){10,32})"#)
+    /// (A `]` or `|` may stand for a `J` or `I` in a bank code of letters, or for a `1`: round 141,
+    /// `GB47 PIL] 5325…`.)
+    static let noisyIBANCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})([0-9OSIlBZG@]{2})((?:[ \-]?[A-Za-z0-9@\]|]){10,32})"#)
     static let digitLookalikes: [UInt8: UInt8] = [
         UInt8(ascii: "O"): UInt8(ascii: "0"), UInt8(ascii: "o"): UInt8(ascii: "0"), UInt8(ascii: "S"): UInt8(ascii: "5"),
         UInt8(ascii: "s"): UInt8(ascii: "5"), UInt8(ascii: "I"): UInt8(ascii: "1"), UInt8(ascii: "l"): UInt8(ascii: "1"),
         UInt8(ascii: "B"): UInt8(ascii: "8"), UInt8(ascii: "Z"): UInt8(ascii: "2"), UInt8(ascii: "G"): UInt8(ascii: "6"),
         UInt8(ascii: "g"): UInt8(ascii: "9"), UInt8(ascii: "b"): UInt8(ascii: "6"), UInt8(ascii: "@"): UInt8(ascii: "0"),
+        UInt8(ascii: "]"): UInt8(ascii: "1"), UInt8(ascii: "|"): UInt8(ascii: "1"),
     ]
+    /// The glyphs OCR reads for a capital in a group of letters (a bank code's `J` as `]`).
+    static let letterLookalikes: [UInt8: UInt8] = [UInt8(ascii: "]"): UInt8(ascii: "J"), UInt8(ascii: "|"): UInt8(ascii: "I")]
 
     /// After an `IBAN` label, its number whatever OCR did to its groups (`NLO09 GUPJ 0776…`).
     /// OCR reads a `0` as `@`, `®` or `©`, a `1` as `|` or `]`, a `5` as `§` or `$`, a `J` as `)`
@@ -1958,6 +1970,7 @@ extension SecretScan {
                 guard read[range].filter({ (0x30...0x39).contains($0) }).count >= min(3, range.count - 1) else { continue }
                 for index in range { read[index] = Self.digitLookalikes[read[index]] ?? read[index] }
             }
+            for index in 4..<read.count { read[index] = Self.letterLookalikes[read[index]] ?? read[index] }
             let labelled = slice(max(0, match.start - 12), match.start).lowercased().contains("iban")
             guard Self.isIBANChecksumValid(read) || labelled else { return nil }
             return secret(.iban, country, match.start, end)
@@ -2275,8 +2288,13 @@ extension SecretScan {
                     || !words.contains(where: { $0.end - $0.start > 8 }) && pieces.filter({ isMachineMade($0.start, $0.end) }).reduce(0, { $0 + $1.end - $1.start })
                         >= 3 * words.reduce(0, { $0 + $1.end - $1.start }),
                   // (A `#` OCR read inside a piece, `…ogrrlfur312#nzIm3…`, not a comment's at its start.)
+                  // (And a `$` OCR read for the value's first `S`, `key=$1oo5mtx+kiU5…`: a variable's
+                  // name would make no random token of 40+ below; round 141.)
                   pieces.allSatisfy({ piece in utf8[piece.start..<piece.end].indices.allSatisfy { index in
                       Self.isAlphanumeric(utf8[index]) || "+/=@.|]".utf8.contains(utf8[index]) || utf8[index] >= 0x80 || utf8[index] == 0x23 && index > piece.start
+                          || utf8[index] == 0x24 && index == match.end && index + 1 < piece.end && Self.isAlphanumeric(utf8[index + 1])
+                          // (A speck at the line's end read as `&` or `*`, `…vtgJo8&`: round 142.)
+                          || (utf8[index] == 0x26 || utf8[index] == 0x2A) && index == last.end - 1 && index > piece.start
                   } }),
                   case let joined = Self.withoutOCRJunk(squeezed(match.end, last.end)).filter({ $0 != "." }), joined.count >= 40,
                   Self.isRandomToken(joined) else { return nil }

@@ -361,7 +361,9 @@ extension SecretScan {
     /// then the key's id, 64 hexadecimal digits (the hash of its public key), under its table of
     /// signers: an id, as each signer's keys are.
     /// (OCR may read a digit as a capital, `…f8Fc12…`, or as a glyph it reads for one, `…abbale19…`,
-    /// `…cOc99…`: eight such at most, and split the id four times at most; round 137.)
+    /// `…cOc99…`: eight such at most, and split the id four times at most; round 137. Or as a
+    /// capital or glyph no hexadecimal digit is, `T` for `7`, `Z` for `2`, and drop or double one,
+    /// `…01 fd 98…` for `…01fd198…`: 63 to 65 of them; round 142.)
     static let signingKeyLabel = TextMatcher(#"^[ \t]*(?:Root|Repository)[ \t]+Key[ \t]*:[ \t]*"#)
 
     /// Whether `secret` lies in the id after a ``signingKeyLabel``, under a table of signers.
@@ -377,14 +379,14 @@ extension SecretScan {
                 spaces += 1
             } else if (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) {
                 digits += 1
-            } else if (0x41...0x46).contains(byte) || Self.misreadHexDigits.utf8.contains(byte) {
+            } else if (0x41...0x46).contains(byte) || Self.misreadHexDigits.utf8.contains(byte) || "TZGgs|]!".utf8.contains(byte) {
                 digits += 1
                 misread += 1
             } else {
                 return false
             }
         }
-        return digits == 64 && misread <= 8 && spaces <= 4
+        return (63...65).contains(digits) && misread <= 8 && spaces <= 4
     }
 
     // MARK: - Encrypted values are no secrets

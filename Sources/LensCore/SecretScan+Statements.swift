@@ -188,8 +188,10 @@ extension SecretScan {
     /// `sign_in("ana", "…")`) or makes credentials (`new NetworkCredential("ana", "…")`,
     /// `UsernamePasswordCredentials("ana", "…")`). Group 1 is the password. Two arguments only: a
     /// third after them makes the first two something else (sbt's `Credentials(realm, host, user, password)`).
+    /// OCR may drop the user's opening quote right after the `(`: then the user is one word
+    /// (`auth=(ci', '…')`; round 141).
     static let authPair = TextMatcher(
-        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in|[A-Za-z]{0,24}Credentials?)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*["'‘’“”][^"'‘’“”\n]{1,64}["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))(?![ \t]*,)"#)
+        #"(?i)(?:auth[A-Za-z_]{0,40}+|(?<![A-Za-z0-9_])(?:log_?in|sign_?in|[A-Za-z]{0,24}Credentials?)(?=[ \t]*\())[ \t]*[=(:][ \t]*[(\[]?[ \t]*(?:["'‘’“”][^"'‘’“”\n]{1,64}|(?<=[(\[])[^"'‘’“”\s,()\[\]]{1,64})["'‘’“”][ \t]*,[ \t]*["'‘’“”]{1,2}([^"'‘’“”\n]{1,128}?)(?:["'‘’“”]|(?=[ \t]*\)))(?![ \t]*,)"#)
     /// Docker's `config.json` (and other files) keep a user and password as base64 in an `auth` field.
     static let authField = TextMatcher(
         #"(?i)(?<![A-Za-z_])["'“”]?auth["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([^"'“”‘’\s](?:[^"'“”‘’\n]{10,254})[^"'“”‘’\s])["'“”‘’]"#)

@@ -2137,6 +2137,25 @@ struct SecretDetectorTests {
         // fourth pool: a Mailchimp key whose data centre's `1` OCR read as `i`).)
         Case(text: "$ ldapsearch -x -H ldap://sql.example.net -D \"cn=admin,dc=acme,dc=io\" -w wmo! 1cByYF -b \"dc=acme,dc=io\"\n# extended LDIF", kind: .password, value: "1cByYF"),
         Case(text: "Your API keys\n€7a3c69178f4738e22e78f08b5f96c54-usi2 Created Mar 4, 2025 Label: shop-sync", kind: .apiKey, value: "7a3c69178f4738e22e78f08b5f96c54"),
+        // (Round 141: a literal piped into a tool whose name says it takes a password or passphrase.)
+        Case(text: "$ echo 'pinetree7Kx' | wpa_passphrase HomeNet >> /etc/wpa_supplicant.conf", kind: .password, value: "pinetree7Kx"),
+        Case(text: "$ printf 'mq2RzLw8ab' | htpasswd -i /etc/nginx/.htpasswd ana\nAdding password for user ana", kind: .password, value: "mq2RzLw8ab"),
+        // (Round 141: 3329 (SSHFS's `password_stdin` with a space OCR put before its `_`), 3333 (the second
+        // pool: an IBAN's bank code whose `J` OCR read as `]`).)
+        Case(text: "$ echo 'Mq7vLx2Rpz' | sshfs -o password  _stdin ana@10.0.0.4:/data /mnt/data", kind: .password, value: "Mq7vLx2Rpz"),
+        Case(text: "Bank details\nGB78 N]KB 6016 1331 9268 19\nReference: INV-2291", kind: .iban, value: "6016 1331 9268"),
+        Case(text: "Wire to DE89 3704 0044 0532 0]30 00", kind: .iban, value: "3704 0044"),
+        // (Round 141: 3337 (a `key=` value whose `S` OCR read as `$`; an Azure SAS signature wrapped, its rest
+        // holding a `}` OCR read for a letter; an address's password that starts with `-`, its `@` read as `G`).)
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=$7vq2mtx+kiU5I4/HJ89b jnfkaRXNOpteOL46fq+qMSUEUFUX1Bs8tV2LmxbvyCeLW8hoVTPg1 /p8dD+\nsecret=[api key]", kind: .apiKey, value: "jnfkaRXNOpteOL46fq"),
+        Case(text: "$ azcopy copy 'https://shopdata.blob.core.windows.net/exports/orders.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&sig=Hq2Lx7Vn0WpR%2FtKz9MbYcA4sDfG\n8uEoP}Q%2Bw1ZjXkN5%3D' ./orders.csv", kind: .apiKey, value: "w1ZjXkN5"),
+        Case(text: "[Personal]\nsource   = imaps://ana%4Qacme. io: -Rv8-q2-Kw7LpZtGimap.acme.io\nfrom = Ana <ana@acme.io>", kind: .apiKey, value: "Kw7LpZt"),
+        // (Round 142: 3343 (an auth pair whose user's opening quote OCR dropped), 3345 (the tenth pool: a quoted
+        // header's key whose closing quote OCR read as `*`).)
+        Case(text: "import winrm\ns = winrm.Session('srv.lan', auth=(qa', 'rPkxqTNwbsmfEwa'))", kind: .password, value: "rPkxqTNwbsmfEwa"),
+        Case(text: "$ curl https://api.shop.lan/v1/orders \\\n-H 'apikey: Q4ze81HYBwpaLmKtv0JdNc625gxRuU3F*", kind: .apiKey, value: "Q4ze81HYBwpaLmKtv0JdNc625gxRuU3F"),
+        // (Round 142: 3347 (a `key=` value split after two letters, a speck read as `&` at its line's end).)
+        Case(text: "$ cat ~/Downloads/apikey.txt\nkey=qv HdcoYtrnPC89MxKZqmLv7ey fNwcxZPJZHnPqL2jx/RDnj2XENHSBbsv16X2xp+0i20h12sU7vtgJo8&\nsecret=[api key]", kind: .apiKey, value: "fNwcxZPJZHnPqL2jx"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3103,6 +3122,13 @@ struct SecretDetectorTests {
         "db_password = {%- if prod %}",
         // (A section whose `[` OCR read as a letter, printed by `cat`: 3161's over-mask.)
         "$ cat ~/.aws/credentials\nCshop-admin]\naws_region = eu-west-1",
+        // (That key id with a `7` read as `T`, or a digit OCR dropped: 3351's false alarms, round 142.)
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\nRoot Key: Tefee4dd62aa6e12a7f92b0230f cbf 7987d30298fafaf460ad47bOdf5ab72e23",
+        "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 9b2979ce1a23d42bbecb3426al aced3e9899a6e3f5e281 26a2c0c864232d550d ci\nRoot Key: 6833e5c12b0347edc992cf65560b01 fd 98ae521 3b660310a6ba3740c66al Idd",
+        // (An unquoted variable is no user of an auth pair whose opening quote OCR dropped, round 142.)
+        "session.auth = (username, 'en-GB')",
+        // (A pipe into a tool that only names a password in its arguments reads no password, round 141.)
+        "$ echo 'deploy-2024' | grep --count password /var/log/auth.log",
         // (Notary's root key id under `docker trust inspect`'s signers, its hex digits misread and split: 3291's false alarms, round 137.)
         "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 e0d290fa1d1f0676adb4134cff4086a5 fcc66F0d384b47501bfc5c40d877beda ci\nRoot Key: 51c1e1ba09cbaa1F05f63310294e4d6234 6ba6f 4 bed1bfc989e2454d9cafceb2",
         "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 1d312365a78cdbc659b241163F73655de7d21e81c3ec9851bc71c283314dd849 ci\nRoot Key: 054f7386feabbale42782146c8d67b57a20b46ad9 fb4228ce3c6073cOc22818e",
