@@ -5,8 +5,9 @@ import Testing
 /// Texts made to cost the most (thousands of labels on one line, runs with no space, numbers in
 /// groups) are read at a cost linear in their length, and what they hold is still found. Their
 /// times are measured by `lens-bench hostile-text`; here each text must finish (the time limit
-/// guards against a hang, it is no speed goal) and give the right answer.
-@Suite(.timeLimit(.minutes(2)))
+/// guards against a hang, it is no speed goal) and give the right answer. Serialized: run side by
+/// side on two cores, 366 cases queued behind each other and hit the limit with no case slow.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct ExtractionBoundsTests {
     let detector = SecretDetector()
 
