@@ -874,8 +874,12 @@ extension SecretScan {
             if end - next.start == 1, !closed, !Self.isAlphanumeric(utf8[next.start]), piece(from: next.end, maximumSpaces: .max) == nil { return length >= 8 }
             // (A glyph of OCR's junk inside a piece is a letter it misread, `…3CQR}J%2B…` for `…3CQRj%2B…`:
             // two in the rest at most; round 141.)
-            guard utf8[next.start..<end].indices.allSatisfy({ i in Self.isAlphanumeric(utf8[i]) || "%+/=_-@".utf8.contains(utf8[i])
-                || i > next.start && Self.junkGlyphs.contains(utf8[i]) && utf8[i] < 0x80 && { junk += 1; return junk <= 2 }() }) else { return false }
+            let isSignatureByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || "%+/=_-@".utf8.contains(byte) }
+            let isMisreadLetter = { (byte: UInt8) in byte < 0x80 && Self.junkGlyphs.contains(byte) }
+            let bytes = utf8[next.start..<end]
+            guard bytes.first.map(isSignatureByte) ?? true, bytes.dropFirst().allSatisfy({ isSignatureByte($0) || isMisreadLetter($0) }) else { return false }
+            junk += bytes.dropFirst().filter({ !isSignatureByte($0) }).count
+            guard junk <= 2 else { return false }
             length += end - next.start
             if closed { return length >= 8 }
             index = next.end
