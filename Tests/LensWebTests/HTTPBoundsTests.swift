@@ -106,6 +106,8 @@ struct HTTPBoundsTests {
     }
 
     /// With a token, the token is the check: a request naming the machine by any address is served.
+    /// (Words only: this library is new, and its first search by meaning would load the model, in
+    /// a debug build and beside the other tests slower than the socket's wait; hosts are the point.)
     @Test func withATokenAnyHostNameIsServed() async throws {
         let token = "fedcba9876543210fedcba9876543210"
         let fixture = try await WebFixture(token: token)
@@ -113,7 +115,7 @@ struct HTTPBoundsTests {
         try await Application(router: router).test(.live) { client in
             let port = try #require(client.port)
             for host in ["192.0.2.10:7466", "lens.example.lan", "[2001:db8::1]:7466"] {
-                let served = try RawHTTP.exchange(port: port, "GET /api/search?q=cafe HTTP/1.1\r\nHost: \(host)\r\n"
+                let served = try RawHTTP.exchange(port: port, "GET /api/search?q=cafe&meaning=off HTTP/1.1\r\nHost: \(host)\r\n"
                                                   + "Authorization: Bearer \(token)\r\nConnection: close\r\n\r\n")
                 #expect(served.hasPrefix("HTTP/1.1 200"), "\(host): \(served.prefix(200))")
                 #expect(served.contains("receipt_light.png"))
@@ -159,7 +161,8 @@ enum RawHTTP {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        // A guard against a hang, not a speed goal: CI's two cores also run the other suites.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
