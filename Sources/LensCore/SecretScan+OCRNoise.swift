@@ -224,6 +224,10 @@ extension SecretScan {
             return stop > piece.start && isMachineMade(piece.start, stop) ? stop : nil
         }
         while var next = piece(from: end), next.end - start <= maximumLength {
+            // An address's next part glued to a key its rule ended before the `/` (Telegram's
+            // `…/bot<token>/getUpdates`, `/sendMessage?chat_id=42`): a method's or folder's name
+            // of words, no piece of a key (round 143).
+            if next.start == start, isPathPartOfWords(next) { break }
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
@@ -239,6 +243,17 @@ extension SecretScan {
         }
         return end
     }
+
+    /// Whether `piece` starts with an address's next part: `/` and a name of words in small
+    /// letters, maybe in camel case (`/getUpdates`, `/repos`, `/send-message`), to the piece's end
+    /// or its next `/`, `?` or `#`. A key's scrap of letters after a `/` has too few vowels for
+    /// words, or changes case more often.
+    func isPathPartOfWords(_ piece: (start: Int, end: Int)) -> Bool {
+        guard utf8[piece.start] == 0x2F else { return false }
+        let part = utf8[(piece.start + 1)..<piece.end].prefix { $0 != 0x2F && $0 != 0x3F && $0 != 0x23 }
+        return Self.pathPartOfWords.firstMatch(in: String(decoding: part, as: UTF8.self)) != nil && !Self.hasTooFewVowelsForAWord(part)
+    }
+    static let pathPartOfWords = TextMatcher(#"^[a-z]{2,}(?:[A-Z][a-z]{2,}){0,2}(?:[\-_][a-z]{2,}){0,3}$"#)
 
     /// A piece of letters alone that names a secret (`secretKey`, `apiToken`): the next value's
     /// name, not a piece of this one (`tccli configure set secretId AKID… secretKey …`).
@@ -1147,7 +1162,11 @@ extension SecretScan {
         var found: [Secret] = []
         for match in Self.gluedPasswordFlag.matches(in: text) {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
-            let end = valueEnd(from: match.end)
+            // A quoted password ends at its closing quote: no piece after it is its rest
+            // (`-p'…' -h db@localhost`; round 143).
+            let quote = utf8[start]
+            let closed = (quote == 0x27 || quote == 0x22) && match.end - start >= 3 && utf8[match.end - 1] == quote
+            let end = closed ? match.end : valueEnd(from: match.end)
             let value = squeezed(start, end)
             if Self.optionsStartingWithP.contains(match.text.lowercased()) { continue }
             // After `-p-`, the rest decides: `-p-kInjX79TB6` is a password, `-p-verbose` no flag's value.
@@ -2039,6 +2058,13 @@ extension SecretScan {
         // DSN's at its `@`, or at the letter OCR read for it, inside the piece `…atcp(host:port)/db`.)
         guard secret.kind == .apiKey || secret.kind == .password, secret.label != "private key", secret.label != Self.dataSourceNameLabel,
               secret.label != Self.proxyLinkLabel else { return secret }
+        // A value in its quotes ends at the closing one (`-p'…' -h db@localhost`), and a key an
+        // address's next part is glued to ends before it (`…/bot<token>/getUpdates`): nothing
+        // after either is its rest (round 143).
+        if secret.end - secret.start >= 3, case let quote = utf8[secret.start], quote == 0x27 || quote == 0x22, utf8[secret.end - 1] == quote {
+            return secret
+        }
+        if let glued = piece(from: secret.end, maximumSpaces: 0), isPathPartOfWords(glued) { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

@@ -2481,6 +2481,20 @@ struct SecretDetectorTests {
         #expect(wrapped.text == "$ oauth2-proxy --cookie-secret=[api key]\n--cookie-expire=2h", "masked as \(wrapped.text)")
     }
 
+    /// An address's method after a bot's token stays searchable (round 143): `/getUpdates` is no
+    /// piece of the key; a quoted password glued to `-p` ends at its quote, and the host after it
+    /// stays although it holds an `@`.
+    @Test func whatFollowsATokenInAnAddressOrAQuotedPasswordStays() {
+        let bot = SecretDetector().masking("curl https://api.telegram.org/bot7123456789:AAHk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTa/getUpdates")
+        #expect(!bot.text.contains("AAHk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTa"))
+        #expect(bot.text.hasSuffix("]/getUpdates"), "masked as \(bot.text)")
+        let send = SecretDetector().masking("GET https://api.telegram.org/bot7123456789:AAHk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTa/sendMessage?chat_id=42")
+        #expect(send.text.hasSuffix("]/sendMessage?chat_id=42"), "masked as \(send.text)")
+        let mysql = SecretDetector().masking("$ mysql -u root -p'Xk2#Lm9Qw' -h db@localhost")
+        #expect(!mysql.text.contains("Xk2#Lm9Qw"))
+        #expect(mysql.text.hasSuffix("' -h db@localhost") || mysql.text.hasSuffix("] -h db@localhost"), "masked as \(mysql.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
