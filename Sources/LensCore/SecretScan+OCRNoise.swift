@@ -228,6 +228,8 @@ extension SecretScan {
             // `…/bot<token>/getUpdates`, `/sendMessage?chat_id=42`): a method's or folder's name
             // of words, no piece of a key (round 143).
             if next.start == start, isPathPartOfWords(next) { break }
+            // A shell's redirection or pipe ends a command's argument (`… HomeNet Xk2… > /etc/wpa.conf`).
+            if next.start > start, Self.shellOperators.contains(slice(next.start, next.end)) { break }
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
@@ -253,6 +255,7 @@ extension SecretScan {
         let part = utf8[(piece.start + 1)..<piece.end].prefix { $0 != 0x2F && $0 != 0x3F && $0 != 0x23 }
         return Self.pathPartOfWords.firstMatch(in: String(decoding: part, as: UTF8.self)) != nil && !Self.hasTooFewVowelsForAWord(part)
     }
+    static let shellOperators: Set<String> = [">", ">>", "<", "2>", "2>>", "&>", "|", "||", "&&", "2>&1"]
     static let pathPartOfWords = TextMatcher(#"^[a-z]{2,}(?:[A-Z][a-z]{2,}){0,2}(?:[\-_][a-z]{2,}){0,3}$"#)
 
     /// A piece of letters alone that names a secret (`secretKey`, `apiToken`): the next value's
@@ -717,6 +720,13 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // `wpa_passphrase SSID [passphrase]`: the tool's first argument is the network's name,
+            // which stays; its passphrase is the second, or what is piped to it (round 143).
+            if separator == nil, identifier.lowercased() == "wpa_passphrase" {
+                let ssidEnd = quoted && end < utf8.count ? end + quoteLength(at: end) : piece(from: start, maximumSpaces: 0)?.end ?? end
+                guard let passphrase = value(after: ssidEnd), passphrase.end > passphrase.start else { continue }
+                (start, end, quoted) = passphrase
+            }
             // A name quoted with its value (`-H 'x-functions-key: …' -X POST`, `-e "API_KEY=…"`): the
             // value ends at the quote that closes them, on its line (512 bytes on at most), and
             // takes no piece after it. (A quote inside the value, with more of it after, closes nothing.)
@@ -782,7 +792,9 @@ extension SecretScan {
             if !quoted, Self.absolutePath.firstMatch(in: value) != nil { continue }
             // Nor is a command's rest: its options and a redirection after a name that ends the
             // command's own (`openssl passwd -6 -stdin < /run/secrets/new_password`).
-            if separator == nil, !quoted, utf8[start] == 0x2D, Self.redirection.firstMatch(in: slice(start, end)) != nil { continue }
+            // (The value ends before a redirection, so the line's rest is read for it: round 143.)
+            if separator == nil, !quoted, utf8[start] == 0x2D, case let lineStop = (end..<min(utf8.count, end + 256)).first(where: { Self.isLineBreak(utf8[$0]) }) ?? min(utf8.count, end + 256),
+               Self.redirection.firstMatch(in: slice(start, lineStop)) != nil { continue }
             // After spaces alone, a row of a listing that dates the secret holds no value of it
             // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
             // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);
@@ -1334,6 +1346,8 @@ extension SecretScan {
         // (OCR may read a `0` of its first characters as `@`: `4u@3Q~G-…`; round 134.)
         (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.@]{3,4}[0-9] ?Q ?[~ve\-—] ?"#, 31, 36, 1)),
         (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
+        // (HubSpot's: OCR reads the data centre's `1` as `l`, puts spaces around the dashes.)
+        (["pat-", "pat -"], ("HubSpot", #"pat ?- ?(?:na|eu|ap)[12lI] ?- ?"#, 34, 38, 1)),
         // 1Password's service account token: `ops_` and a JWT-like body (hundreds of characters).
         (["ops_", "ops "], ("1Password", #"ops(?: ?_ ?| )ey[J|}\])]"#, 60, 1200, 1)),
         // Google's OAuth access tokens (`gcloud auth print-access-token`): OCR may read the dot as a comma.

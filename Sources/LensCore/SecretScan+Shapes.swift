@@ -473,6 +473,8 @@ extension SecretScan {
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
         let secret = withPaddedRest(secret)
+        let padded = withPaddedLine(secret)
+        if padded.end > secret.end { return padded }
         // (Or, when no line under it is the key's alone, its rest at the next line's start, as a
         // password's: `… --token RfUFFrmKiU0YT1WTg6wY5` / `tbhkUa9xjc --name runner-01`.)
         // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
@@ -492,6 +494,33 @@ extension SecretScan {
               (length + pieces.reduce(0) { $0 + $1.end - $1.start }) % 4 == 0 else { return secret }
         var result = secret
         result.end = last.end
+        return result
+    }
+
+    /// `secret` and the next line, when the key ends its line cut short of its padding (its length
+    /// no multiple of four, no `=` at its end) and the next line is one piece of base64 that ends
+    /// in padding, alone on its line: the terminal wrapped the key (`--cookie-secret=o7nah…v6W` /
+    /// `sEmab1F6dpprY=`; round 143). One glyph beyond ASCII inside may be OCR's (`…F6édpp…`).
+    func withPaddedLine(_ secret: Secret) -> Secret {
+        let length = secret.end - secret.start
+        let keyByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || byte == 0x2B || byte == 0x2F || byte == 0x2D || byte == 0x5F }
+        guard (16...4_096).contains(length), length % 4 != 0, utf8[secret.start..<secret.end].allSatisfy(keyByte) else { return secret }
+        var index = secret.end
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        if index < utf8.count, utf8[index] == 0x0D { index += 1 }
+        guard index < utf8.count, utf8[index] == 0x0A else { return secret }
+        index += 1
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        guard let rest = piece(from: index, maximumSpaces: 0), (4...64).contains(rest.end - rest.start) else { return secret }
+        var after = rest.end
+        while after < utf8.count, Self.isSpace(utf8[after]) { after += 1 }
+        let bytes = utf8[rest.start..<rest.end]
+        let body = bytes.reversed().drop(while: { $0 == 0x3D })
+        guard after == utf8.count || Self.isLineBreak(utf8[after]), (1...2).contains(bytes.count - body.count), body.count >= 3,
+              body.allSatisfy({ keyByte($0) || $0 >= 0x80 }), body.count(where: { $0 >= 0xC0 }) <= 1,
+              body.contains(where: { (0x30...0x39).contains($0) }) || Self.caseChanges(body.reversed()) >= 2 else { return secret }
+        var result = secret
+        result.end = rest.end
         return result
     }
 

@@ -158,6 +158,8 @@ struct SecretScan {
         ("Replicate", #"r8_[A-Za-z0-9]{37}"#),
         ("Perplexity", #"pplx-[A-Za-z0-9]{48}"#),
         ("Pulumi", #"pul-[a-f0-9]{40}"#),
+        // HubSpot's private app tokens: `pat-`, the data centre (`na1`, `eu1`), a UUID (round 143).
+        ("HubSpot", #"pat-(?:na|eu|ap)[12]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#),
         ("Dropbox", #"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"#),
         // Firebase Cloud Messaging's legacy server key: an instance id, `:APA91b`, the key.
         ("Firebase", #"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{120,}"#),

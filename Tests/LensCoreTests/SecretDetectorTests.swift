@@ -2495,6 +2495,37 @@ struct SecretDetectorTests {
         #expect(mysql.text.hasSuffix("' -h db@localhost") || mysql.text.hasSuffix("] -h db@localhost"), "masked as \(mysql.text)")
     }
 
+    /// `wpa_passphrase`'s first argument is the network's name, which stays searchable; its
+    /// passphrase (the second argument, or what is piped to it) goes, and a redirection after it
+    /// stays (round 143).
+    @Test func aNetworksNameBeforeItsPassphraseStays() {
+        let piped = SecretDetector().masking("$ echo 'Xk2#Lm9Qw!' | wpa_passphrase HomeNet")
+        #expect(!piped.text.contains("Xk2#Lm9Qw!"))
+        #expect(piped.text.hasSuffix("| wpa_passphrase HomeNet"), "masked as \(piped.text)")
+        let quoted = SecretDetector().masking("$ wpa_passphrase \"Home Net\" 'Xk2#Lm9Qw!'")
+        #expect(!quoted.text.contains("Xk2#Lm9Qw!"))
+        #expect(quoted.text.contains("\"Home Net\""), "masked as \(quoted.text)")
+        let redirected = SecretDetector().masking("$ wpa_passphrase HomeNet Xk2Lm9Qw7 > /etc/wpa_supplicant.conf")
+        #expect(!redirected.text.contains("Xk2Lm9Qw7"))
+        #expect(redirected.text.contains("HomeNet "), "masked as \(redirected.text)")
+        #expect(redirected.text.hasSuffix(" > /etc/wpa_supplicant.conf"), "masked as \(redirected.text)")
+    }
+
+    /// A base64 key a terminal wrapped short of its padding takes the next line when that line is
+    /// one piece that ends in padding; the option on the line after stays (round 143).
+    @Test func aKeysPaddedRestOnTheNextLineGoesWithIt() {
+        let masked = SecretDetector().masking("--client-id=shop --cookie-secret=o7nahN5PhvtJH_QVuX7bcRR0YN9v6W\nsEmab1F6\u{E9}dpprY=\n--email-domain=acme.io")
+        #expect(!masked.text.contains("dpprY"), "masked as \(masked.text)")
+        #expect(masked.text.hasSuffix("\n--email-domain=acme.io"), "masked as \(masked.text)")
+    }
+
+    /// HubSpot's private app token, also with its data centre's `1` read as `l` (round 143).
+    @Test(arguments: ["pat-na1-e99d0e4e-2240-c03b-b9e7-c50a4b044678", "pat-nal-e99d0e4e-2240-c03b-b9e7-c50a4b044678"])
+    func aHubSpotTokenIsMasked(token: String) {
+        let masked = SecretDetector().masking("API key created\n\(token)\nDone")
+        #expect(masked.text == "API key created\n[api key: HubSpot]\nDone", "masked as \(masked.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
