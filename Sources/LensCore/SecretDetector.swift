@@ -169,7 +169,7 @@ public struct SecretDetector: Sendable {
             var end = kept[index].end
             guard end > 0, end < scan.utf8.count, isKeyByte(scan.utf8[end - 1]), isKeyByte(scan.utf8[end]) else { continue }
             // (Not over an address's next part: `…/bot<token>/getUpdates`.)
-            if let glued = scan.piece(from: end, maximumSpaces: 0), scan.isPathPartOfWords(glued) { continue }
+            if scan.startsAddressPart(at: end) { continue }
             if end < walked {
                 end = walked
             } else {

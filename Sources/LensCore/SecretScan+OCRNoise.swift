@@ -223,13 +223,12 @@ extension SecretScan {
             let stop = keyPieceEnd(piece.start, piece.end)
             return stop > piece.start && isMachineMade(piece.start, stop) ? stop : nil
         }
+        // An address's next part glued to a key its rule ended before the `/` (Telegram's
+        // `…/bot<token>/getUpdates`, `/sendMessage?chat_id=42`) is no piece of it (round 143).
+        if startsAddressPart(at: end) { return end }
         while var next = piece(from: end), next.end - start <= maximumLength {
-            // An address's next part glued to a key its rule ended before the `/` (Telegram's
-            // `…/bot<token>/getUpdates`, `/sendMessage?chat_id=42`): a method's or folder's name
-            // of words, no piece of a key (round 143).
-            if next.start == start, isPathPartOfWords(next) { break }
             // A shell's redirection or pipe ends a command's argument (`… HomeNet Xk2… > /etc/wpa.conf`).
-            if next.start > start, Self.shellOperators.contains(slice(next.start, next.end)) { break }
+            if next.start > start, next.end - next.start <= 4, Self.shellOperators.contains(slice(next.start, next.end)) { break }
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
@@ -255,6 +254,17 @@ extension SecretScan {
         let part = utf8[(piece.start + 1)..<piece.end].prefix { $0 != 0x2F && $0 != 0x3F && $0 != 0x23 }
         return Self.pathPartOfWords.firstMatch(in: String(decoding: part, as: UTF8.self)) != nil && !Self.hasTooFewVowelsForAWord(part)
     }
+    /// Whether the piece glued at `index` (no space before it) is an address's next part
+    /// (``isPathPartOfWords(_:)``): what a key's run ends before.
+    func startsAddressPart(at index: Int) -> Bool {
+        piece(from: index, maximumSpaces: 0).map(isPathPartOfWords) ?? false
+    }
+    /// Whether `[start, end)` is a value with its own quotes around it (`'…'`, `"…"`): the closing
+    /// one ends it.
+    func isInItsQuotes(_ start: Int, _ end: Int) -> Bool {
+        end - start >= 3 && (utf8[start] == 0x27 || utf8[start] == 0x22) && utf8[end - 1] == utf8[start]
+    }
+    /// A shell's operators, at most four bytes each.
     static let shellOperators: Set<String> = [">", ">>", "<", "2>", "2>>", "&>", "|", "||", "&&", "2>&1"]
     static let pathPartOfWords = TextMatcher(#"^[a-z]{2,}(?:[A-Z][a-z]{2,}){0,2}(?:[\-_][a-z]{2,}){0,3}$"#)
 
@@ -793,8 +803,7 @@ extension SecretScan {
             // Nor is a command's rest: its options and a redirection after a name that ends the
             // command's own (`openssl passwd -6 -stdin < /run/secrets/new_password`).
             // (The value ends before a redirection, so the line's rest is read for it: round 143.)
-            if separator == nil, !quoted, utf8[start] == 0x2D, case let lineStop = (end..<min(utf8.count, end + 256)).first(where: { Self.isLineBreak(utf8[$0]) }) ?? min(utf8.count, end + 256),
-               Self.redirection.firstMatch(in: slice(start, lineStop)) != nil { continue }
+            if separator == nil, !quoted, utf8[start] == 0x2D, Self.redirection.firstMatch(in: slice(start, lineEnd(of: end, atMost: 256))) != nil { continue }
             // After spaces alone, a row of a listing that dates the secret holds no value of it
             // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
             // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);
@@ -1176,9 +1185,7 @@ extension SecretScan {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
             // A quoted password ends at its closing quote: no piece after it is its rest
             // (`-p'…' -h db@localhost`; round 143).
-            let quote = utf8[start]
-            let closed = (quote == 0x27 || quote == 0x22) && match.end - start >= 3 && utf8[match.end - 1] == quote
-            let end = closed ? match.end : valueEnd(from: match.end)
+            let end = isInItsQuotes(start, match.end) ? match.end : valueEnd(from: match.end)
             let value = squeezed(start, end)
             if Self.optionsStartingWithP.contains(match.text.lowercased()) { continue }
             // After `-p-`, the rest decides: `-p-kInjX79TB6` is a password, `-p-verbose` no flag's value.
@@ -1594,6 +1601,13 @@ extension SecretScan {
         var start = index
         while start > 0, index - start < limit, !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
         return start
+    }
+
+    /// Where the line holding `index` ends (its line break, or the text's end), looking on `atMost` bytes.
+    func lineEnd(of index: Int, atMost limit: Int) -> Int {
+        var end = index
+        while end < utf8.count, end - index < limit, !Self.isLineBreak(utf8[end]) { end += 1 }
+        return end
     }
 
     /// Whether the line holding `index` says `public` or `publishable` in the `atMost` bytes before it
@@ -2075,10 +2089,7 @@ extension SecretScan {
         // A value in its quotes ends at the closing one (`-p'…' -h db@localhost`), and a key an
         // address's next part is glued to ends before it (`…/bot<token>/getUpdates`): nothing
         // after either is its rest (round 143).
-        if secret.end - secret.start >= 3, case let quote = utf8[secret.start], quote == 0x27 || quote == 0x22, utf8[secret.end - 1] == quote {
-            return secret
-        }
-        if let glued = piece(from: secret.end, maximumSpaces: 0), isPathPartOfWords(glued) { return secret }
+        if isInItsQuotes(secret.start, secret.end) || startsAddressPart(at: secret.end) { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

@@ -510,13 +510,10 @@ extension SecretScan {
         if index < utf8.count, utf8[index] == 0x0D { index += 1 }
         guard index < utf8.count, utf8[index] == 0x0A else { return secret }
         index += 1
-        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
-        guard let rest = piece(from: index, maximumSpaces: 0), (4...64).contains(rest.end - rest.start) else { return secret }
-        var after = rest.end
-        while after < utf8.count, Self.isSpace(utf8[after]) { after += 1 }
+        guard let rest = piecesToLineEnd(from: index, atMost: 1, maximumSpaces: .max)?.first, (4...64).contains(rest.end - rest.start) else { return secret }
         let bytes = utf8[rest.start..<rest.end]
         let body = bytes.reversed().drop(while: { $0 == 0x3D })
-        guard after == utf8.count || Self.isLineBreak(utf8[after]), (1...2).contains(bytes.count - body.count), body.count >= 3,
+        guard (1...2).contains(bytes.count - body.count), body.count >= 3,
               body.allSatisfy({ keyByte($0) || $0 >= 0x80 }), body.count(where: { $0 >= 0xC0 }) <= 1,
               body.contains(where: { (0x30...0x39).contains($0) }) || Self.caseChanges(body.reversed()) >= 2 else { return secret }
         var result = secret
