@@ -90,6 +90,7 @@ public struct QueueWorker: Service {
             let due = (try? database.nextRetryTime()).flatMap { $0 }.map { max(0.05, $0 - now + 0.01) } ?? Self.longestSleep
             let sleep = min(due, Self.longestSleep)
             // A SIGTERM ends the sleep at once.
+            logger.debug("idle: the queue is empty, waiting up to \(Int(sleep.rounded(.up))) s")
             try? await cancelWhenGracefulShutdown {
                 if let notifications {
                     if await notifications.wait(upTo: sleep) { logger.debug("woken: content was queued") }

@@ -28,6 +28,13 @@ struct TeamLibraryTests {
         try start(["worker", "--store", url, "--workers", "1"] + extra, host: host)
     }
 
+    /// What the processes started by ``start(_:host:)`` have logged so far.
+    func workerLogs() -> String {
+        let files = (try? FileManager.default.contentsOfDirectory(at: lens.home, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.lastPathComponent.hasPrefix("worker-") }
+            .compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
+    }
+
     /// Starts `lens arguments…` in the background (see ``startWorker(_:host:)``), its output in a log.
     func start(_ arguments: [String], host: String? = nil) throws -> Process {
         let process = Process()
@@ -184,7 +191,9 @@ struct TeamLibraryTests {
     @Test func aWorkerWakesWhenContentIsQueued() throws {
         let worker = try startWorker(["--log-level", "debug"])
         defer { kill(worker.processIdentifier, SIGTERM); worker.waitUntilExit() }
-        sleep(1) // idle, listening
+        // Idle and listening (it listens before its first look at the queue): a fixed second was
+        // too short under a busy suite, the image queued before the worker listened.
+        try waitFor("the worker to find the queue empty", seconds: 120) { workerLogs().contains("idle: the queue is empty") }
         let one = TestSupport.samplesFolder.appendingPathComponent("receipt_light.png").path
         let queued = try lens.run(["import", "--store", url, "--queue-only", one], useDefaultDatabase: true)
         #expect(queued.status == 0, "\(queued.stderr)")
@@ -193,9 +202,7 @@ struct TeamLibraryTests {
         }
         // The NOTIFY woke it, not its own look at the queue every 30 s. (Asked of its log, not of
         // a clock: under a busy suite the recognition itself may take longer than that look.)
-        let logs = try FileManager.default.contentsOfDirectory(at: lens.home, includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasPrefix("worker-") }
-            .map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+        let logs = workerLogs()
         #expect(logs.contains("woken: content was queued"), "\(logs)")
         // With the queue empty, the worker reads the text for meaning: the receipt is then found
         // by what it is about, from any host.
