@@ -797,17 +797,17 @@ extension SecretScan {
     /// `X-Goog-Signature`, CloudFront's `Signature`, Azure's SAS `sig`, and an STS session token;
     /// whoever has the address may use it until it expires. At a parameter's start (`?`, `&`,
     /// `;`, or the `é` OCR may read for an `&`), or a line's when the address is wrapped; OCR may
-    /// put spaces in the name (`X-Amz - Signature`, `s ig`, `sig`'s `i` read as `t`, `l` or `1`:
+    /// put spaces or a dot in the name (`X-Amz - Signature`, `s ig`, `s.ig`, round 144; `sig`'s `i` read as `t`, `l` or `1`:
     /// `s tg=`) and around the `=`, and a terminal may
     /// wrap the address inside the name (`…&sr=b&s` / `ig=qgd1…`; `…&si` / `=WXN…`, its `g` lost
     /// at the wrap). OCR may read the `&` before it as `a`, `6` or `8`, glued to the value before
     /// (`…&sr=basig=…` for `&sr=b&sig=`; round 132): after a parameter's value of 40 characters at most.
     /// (The look back only where an `s` follows: tried at every place, it cost some 2–3 % of detection time.)
     static let signatureParameter = TextMatcher(
-        #"(?im)(?:(?<=[?&;é])|(?=s)(?<==[A-Za-z0-9%:.\-]{1,40}[a68])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
+        #"(?im)(?:(?<=[?&;é])|(?=s)(?<==[A-Za-z0-9%:.\-]{1,40}[a68])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\.|\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
-        guard mentions("sig", "s ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }
+        guard mentions("sig", "s ig", "s.ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }
         return Self.signatureParameter.matches(in: text).compactMap { match in
             // To the next parameter or the line's end, across the spaces OCR put in the value
             // (`n4X WEG YfRW…`), but not into a sentence after it.

@@ -730,6 +730,11 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // In a connection string, a value OCR split ends at its `;`: the settings after it stay
+            // (`…;Uid=app; Pwd=Qm -Xk7R2pLw ; Encrypt=yes`, round 144).
+            if !quoted, let label = match.range(1)?.lowerBound, let semicolon = connectionStringValueEnd(label: label, value: start), semicolon < end {
+                end = semicolon
+            }
             // `wpa_passphrase SSID [passphrase]`: the tool's first argument is the network's name,
             // which stays; its passphrase is the second, or what is piped to it (round 143).
             if separator == nil, identifier.lowercased() == "wpa_passphrase" {
@@ -1346,12 +1351,16 @@ extension SecretScan {
         // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
         // characters, `.`, the rest; OCR puts spaces around the dots and inside the id (right
         // after its first glyphs too, `Mj I2NTE2…`, before a piece of 16+; round 133), and may
-        // read a `J` of the six as `)`.
-        (["discord", "token", "bot"], ("Discord", #"[MNO](?:[A-Za-z0-9]{4,26}|[A-Za-z0-9]{0,3} [A-Za-z0-9]{16,26})(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}] ?){5,7}\. ?"#, 25, 42, 1)),
+        // read a `J` of the six as `)`, a `0` as `@` (`. @D@7jX.`; round 144).
+        (["discord", "token", "bot"], ("Discord", #"[MNO](?:[A-Za-z0-9]{4,26}|[A-Za-z0-9]{0,3} [A-Za-z0-9]{16,26})(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}@] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
         // the `~` as `v`, `e` or a dash, a glyph more before it, or put a space around the `Q`).
         // (OCR may read a `0` of its first characters as `@`: `4u@3Q~G-…`; round 134.)
-        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.@]{3,4}[0-9] ?Q ?[~ve\-—] ?"#, 31, 36, 1)),
+        // (With its `~` misread, the prefix is any piece's `…3Qv`: then only the secret's own length,
+        // 34 after it, give or take what OCR dropped or added; a PKCE challenge's 43, `ocg3QvO1…`,
+        // is none: round 144.)
+        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.@]{3,4}[0-9] ?Q ?~ ?"#, 31, 36, 1)),
+        (["secret", "azure", "client"], ("Azure", #"[A-Za-z0-9_~.@]{3,4}[0-9] ?Q ?[ve\-—] ?"#, 33, 33, 1)),
         (["pul-", "pul -"], ("Pulumi", #"pul ?- ?"#, 39, 42, 1)),
         // (HubSpot's: OCR reads the data centre's `1` as `l`, puts spaces around the dashes.)
         (["pat-", "pat -"], ("HubSpot", #"pat ?- ?(?:na|eu|ap)[12lI] ?- ?"#, 34, 38, 1)),
@@ -1365,7 +1374,8 @@ extension SecretScan {
         (["telegram", ":aa", ": aa"], ("Telegram", #"(?:(?<=/)bot)?[0-9]{8,10} ?: ?AA"#, 30, 40, 1)),
         // (OCR may read its `9` as `Q`, split it, or read a glyph of the instance id as a symbol.)
         (["apa9", "apaq"], ("Firebase", #"AAAA[^\s:]{6,8} ?: ?APA[9Q] ?[1lI] ?b ?"#, 120, 200, 1)),
-        (["sl.", "sl ."], ("Dropbox", #"[sS][lLI1] ?\. ?(?:u ?\. ?)?"#, 128, 1400, 1)),
+        // (OCR may read its `l` as `1` or `I`, its `s` as `S`: `S1.eUD_…`; round 144.)
+        (["sl.", "sl .", "s1.", "s1 .", "si.", "si ."], ("Dropbox", #"[sS][lLI1] ?\. ?(?:u ?\. ?)?"#, 128, 1400, 1)),
         // Square's (OCR reads its `0` as `O`), Dynatrace's, Airtable's and Asana's, split or misread.
         (["xapp"], ("Slack", #"xapp ?- ?[1lI] ?- ?"#, 80, 120, 1)),
         (["sq0", "sqo", "sq@"], ("Square", #"sq[0Oo@](?:csp|atp) ?- ?"#, 22, 45, 1)),
@@ -1388,7 +1398,10 @@ extension SecretScan {
     /// The shape new providers' keys follow (the clean ``providers``' `token`: `nfp_…`, `rnd_…`,
     /// `pplx-…`), as OCR splits or misreads it: a short prefix in small letters, `_` or `-`, a first
     /// piece of 6+ letters and digits, then machine-made pieces, 30 to 80 characters in all.
-    static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}[_\-](?=[A-Za-z0-9]{6})"#, 30, 80, 1)
+    /// After a `_`, a random part and `_` may come between, as the clean rule has it (Pinecone's
+    /// `pcsk_X7Yt8_…`, round 144; not after a `-`: Keycloak's key id `os-FoK6y_leoZ…` is public):
+    /// the prefix's then, the body after it.
+    static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}(?:_[A-Za-z0-9]{4,24}_|[_\-])(?=[A-Za-z0-9]{6})"#, 30, 80, 1)
     static let noisyGenericTokenMatcher = TextMatcher(noisyGenericToken.pattern)
     static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
     static let publicKeyAlgorithms: Set<String> = ["ssh", "ecdsa", "rsa", "dsa", "pgp", "gpg", "x509"]
@@ -1439,7 +1452,7 @@ extension SecretScan {
             candidates += Self.noisyGenericTokenMatcher.matches(in: text, within: linesWithLongRuns()).compactMap { match in
                 // (A hash's or a public key's algorithm is no provider's: `sha512-…` is an
                 // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
-                let name = match.text.dropLast().lowercased()
+                let name = match.text.prefix(while: { $0 != "_" && $0 != "-" }).lowercased()
                 guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
                 // (Nor one a line names public: `Publishable key pk live_9BUM…`.)
                 guard !saysPublic(before: match.start, atMost: 40) else { return nil }
@@ -1475,6 +1488,12 @@ extension SecretScan {
             if first - end > provider.maximum + 2, let equals = utf8[(end + provider.minimum)..<first].firstIndex(of: 0x3D),
                equals > end + provider.maximum {
                 first = end + provider.maximum
+            }
+            // A key in a table whose gap to the next column's UUID OCR read as `_` (`…Ryjp4_afa9f3b2-9877-…`):
+            // a piece past the key's length, a `_` within it and a UUID after, ends at the `_` (round 144).
+            if first - end > provider.maximum + 2, case let within: ClosedRange<Int> = (end + provider.minimum)...(end + provider.maximum + 2),
+               let underscore = within.first(where: { (index: Int) -> Bool in utf8[index] == 0x5F && uuidEnd(from: index + 1) != nil }) {
+                first = underscore
             }
             // A prefix read with a space for its `_` or `-` must be followed by something no
             // word is (`sf/hf multilibs on upcoming…` is prose). A space beside a `_` or `-` that
@@ -1853,11 +1872,12 @@ extension SecretScan {
     /// : YuNc…`, `//304479652756172; afrSf…`). The user may hold an `@` of its own, its `%40`
     /// misread (`imaps://deploy%4@acme. io: 7ZuK…@imap…`), or a dot OCR set apart with spaces on
     /// both sides (`imaps://tomas%40acme . io: j 960DW…@imap…`; round 133), or split twice (`imaps://dep
-    /// lLoy%40acme. i0:MOnv…@imap…`; round 137).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?// ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32}){0,2})? ?[:;] ?"#)
+    /// lLoy%40acme. i0:MOnv…@imap…`; round 137). One `/` may be read as a thin letter
+    /// (`vne:l/:p14t…@10.9.1.14:5900` for `vnc://:…@`; round 144).
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?(?://|[lI1|]/|/[lI1|]) ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32}){0,2})? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
-        guard mentions("//") else { return [] }
+        guard mentions("//", ":l/", ":i/", ":1/", ":|/", ":/l", ":/i", ":/1", ":/|", ": l/", ": i/", ": 1/", ": /l", ": /i") else { return [] }
         return Self.noisyCredentialURL.matches(in: text).compactMap { match in
             let start = match.end
             // The password runs to the last `@` of the address (a password may hold one).

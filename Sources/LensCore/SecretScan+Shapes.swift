@@ -158,12 +158,21 @@ extension SecretScan {
     static let splitQueryParameter = TextMatcher(#"^&[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-]"#)
 
     /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
-    /// (looked for a kilobyte back at most).
+    /// (looked for a kilobyte back at most), or after one or two pieces of a path's letters, digits,
+    /// `_` and `-` between, each one space on: OCR split the path more than once
+    /// (`…/track/5X ZOLbhCL1B8BMkyY f145Tg?si=…`, round 144).
     func followsAnAddress(_ wordStart: Int) -> Bool {
-        guard wordStart >= 2, utf8[wordStart - 1] == 0x20, !Self.isSpace(utf8[wordStart - 2]), !Self.isLineBreak(utf8[wordStart - 2]) else { return false }
-        var before = wordStart - 1
-        while before > 0, !Self.isSpace(utf8[before - 1]), !Self.isLineBreak(utf8[before - 1]), wordStart - before < 1_024 { before -= 1 }
-        return Self.holds(utf8[before..<(wordStart - 1)], Array("://".utf8))
+        var end = wordStart
+        for between in 0...2 {
+            guard end >= 2, utf8[end - 1] == 0x20, !Self.isSpace(utf8[end - 2]), !Self.isLineBreak(utf8[end - 2]) else { return false }
+            var before = end - 1
+            while before > 0, !Self.isSpace(utf8[before - 1]), !Self.isLineBreak(utf8[before - 1]), end - before < 1_024 { before -= 1 }
+            if Self.holds(utf8[before..<(end - 1)], Array("://".utf8)) { return true }
+            guard between < 2, end - 1 - before <= 64,
+                  utf8[before..<(end - 1)].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D }) else { return false }
+            end = before
+        }
+        return false
     }
 
     /// Whether the word at `wordStart` follows a password hash's start (``passwordHash``) on its
@@ -499,8 +508,9 @@ extension SecretScan {
 
     /// `secret` and the next line, when the key ends its line cut short of its padding (its length
     /// no multiple of four, no `=` at its end) and the next line is one piece of base64 that ends
-    /// in padding, alone on its line: the terminal wrapped the key (`--cookie-secret=o7nah…v6W` /
-    /// `sEmab1F6dpprY=`; round 143). One glyph beyond ASCII inside may be OCR's (`…F6édpp…`).
+    /// in padding, alone on its line (in three pieces at most, OCR's split): the terminal wrapped
+    /// the key (`--cookie-secret=o7nah…v6W` / `sEmab1F6dpprY=`; round 143). One glyph beyond ASCII
+    /// inside may be OCR's (`…F6édpp…`).
     func withPaddedLine(_ secret: Secret) -> Secret {
         let length = secret.end - secret.start
         let keyByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || byte == 0x2B || byte == 0x2F || byte == 0x2D || byte == 0x5F }
@@ -510,8 +520,12 @@ extension SecretScan {
         if index < utf8.count, utf8[index] == 0x0D { index += 1 }
         guard index < utf8.count, utf8[index] == 0x0A else { return secret }
         index += 1
-        guard let rest = piecesToLineEnd(from: index, atMost: 1, maximumSpaces: .max)?.first, (4...64).contains(rest.end - rest.start) else { return secret }
-        let bytes = utf8[rest.start..<rest.end]
+        // (OCR may split that line once or twice, `wr TBf-4Jo=`: its pieces a space apart, the
+        // padding only at the last one's end; round 144.)
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let rest = pieces.last,
+              !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }),
+              case let bytes = pieces.flatMap({ utf8[$0.start..<$0.end] }), (4...64).contains(bytes.count) else { return secret }
         let body = bytes.reversed().drop(while: { $0 == 0x3D })
         guard (1...2).contains(bytes.count - body.count), body.count >= 3,
               body.allSatisfy({ keyByte($0) || $0 >= 0x80 }), body.count(where: { $0 >= 0xC0 }) <= 1,
@@ -688,6 +702,10 @@ extension SecretScan {
                               && !(index > 0 && index == words.count - 1 && words[index].1 - words[index].0 <= 2 && machineMadeBefore(index))
                           && !(index > 0 && index < words.count - 1 && words[index].1 - words[index].0 <= 8
                                && machineMadeBefore(index) && machineMadeAfter(index) && filledByMachineMadePieces)
+                          // (So is the line's first piece, up to eight small letters with too few vowels
+                          // for a word, before a machine-made one: `jdhgvogf tUKORjZK1A4QjG0j …`; round 144.)
+                          && !(index == 0 && words.count >= 3 && words[0].1 - words[0].0 <= 8
+                               && Self.hasTooFewVowelsForAWord(utf8[words[0].0..<words[0].1]) && machineMadeAfter(0) && filledByMachineMadePieces)
                       }) else { break }
             }
             result.end = end

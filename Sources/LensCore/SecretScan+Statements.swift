@@ -329,6 +329,22 @@ extension SecretScan {
         return found
     }
 
+    /// A text message from a sender named in brackets, as services in China send them (`【Alipay】`
+    /// or `[Alipay]` first): a line of the tag and 4–8 digits alone is a code (round 144). The tag
+    /// is a name (a capital or a letter beyond ASCII first, no digit), not a log's level or thread
+    /// in capitals or small letters (`[INFO] 1024`, `[main] 4711`); four digits are no year.
+    static let taggedCode = TextMatcher(#"(?m)^[ \t]*(?:\[|【)((?:\p{Lu}|[\p{L}&&[^\x00-\x7F]])[\p{L} .&'\-]{0,30})(?:\]|】)[ \t]*(\d{4,8})[ \t]*$"#)
+
+    func taggedCodes() -> [Secret] {
+        guard mentions("]", "】") else { return [] }
+        return Self.taggedCode.matches(in: text).compactMap { match in
+            guard let tag = match[1], let code = match[2], let range = match.range(2),
+                  !tag.allSatisfy({ $0.isASCII && !$0.isLowercase }),
+                  !(code.count == 4 && (code.hasPrefix("19") || code.hasPrefix("20"))) else { return nil }
+            return secret(.otp, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
     /// Whether a line holds only digits (spaces around them aside), as many as `count` says.
     func hasLineOfDigitsAlone(_ count: ClosedRange<Int>) -> Bool {
         var digits = 0, other = false

@@ -700,6 +700,22 @@ struct SecretScan {
         TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{0,128}(?:[“”](?=[^\s"“”,;)\]}])[^"“”\n]{1,128}){0,2}(?<=[^"“”\n]))["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
     }
 
+    /// Where a value at `value` ends in a connection string, when the label at `label` follows a
+    /// `;` (OCR may put a space or two after it: `…;Uid=root ; Pwd=Xk2 NOt yg;Encrypt=yes`) and the
+    /// value's first piece ends at a space: at the next `;` within 64 bytes, when no `=`, quote or
+    /// line break comes first. Nil otherwise.
+    func connectionStringValueEnd(label: Int, value: Int) -> Int? {
+        var beforeLabel = label
+        while beforeLabel > 0, label - beforeLabel < 2, Self.isSpace(utf8[beforeLabel - 1]) { beforeLabel -= 1 }
+        guard beforeLabel > 0, utf8[beforeLabel - 1] == 0x3B else { return nil }
+        var firstEnd = value
+        while firstEnd < utf8.count, !Self.isSpace(utf8[firstEnd]), !Self.isLineBreak(utf8[firstEnd]), utf8[firstEnd] != 0x3B { firstEnd += 1 }
+        guard firstEnd > value, firstEnd < utf8.count, Self.isSpace(utf8[firstEnd]),
+              let semicolon = utf8[firstEnd..<min(utf8.count, firstEnd + 64)].firstIndex(where: { [0x3B, 0x0A, 0x0D, 0x3D, 0x22, 0x27].contains($0) }),
+              utf8[semicolon] == 0x3B else { return nil }
+        return semicolon
+    }
+
     func passwords() -> [Secret] {
         guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
@@ -732,6 +748,14 @@ struct SecretScan {
             if quoted == nil, case let at = match.end - value.utf8.count, at < utf8.count, isPrompt(at: at),
                utf8[match.start..<at].contains(where: Self.isLineBreak) { continue }
             let isPIN = label.hasPrefix("pin")
+            // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
+            // its `;`: a space before it is one OCR put inside (no `=`, quote or line break on the
+            // way), whatever the piece before the space (`Pwd=IEy -Up7W6Aj ;`, round 144).
+            if quoted == nil, !isPIN, case let start = match.end - value.utf8.count, let end = connectionStringValueEnd(label: match.start, value: start),
+               Self.isPasswordValue(squeezed(start, end), quoted: false) {
+                found.append(secret(.password, nil, start, end))
+                continue
+            }
             // A piece of one to three characters OCR cut from the password (`Mot de passe : D E@T2%hJeOyT`,
             // its `_` read as a space): the pieces after it belong to it (``value(after:)``).
             if quoted == nil, !isPIN, value.utf8.count <= 3, case let at = match.end - value.utf8.count,
@@ -783,18 +807,8 @@ struct SecretScan {
             }
             // (A closing quote OCR read curly, `”`, takes three bytes.)
             let closing = escaped != nil ? 2 : quoted != nil ? (match.text.last.map { String($0).utf8.count } ?? 1) : 0
-            var end = match.end - closing
+            let end = match.end - closing
             let start = end - value.utf8.count
-            // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
-            // its `;`: a space before it is one OCR put inside (no `=` or quote on the way).
-            // (OCR may put a space after the `;` before the label: `…;Uid=root ; Pwd=Xk2 NOt yg;Encrypt=yes`.)
-            var beforeLabel = match.start
-            while beforeLabel > 0, match.start - beforeLabel < 2, Self.isSpace(utf8[beforeLabel - 1]) { beforeLabel -= 1 }
-            if quoted == nil, !isPIN, beforeLabel > 0, utf8[beforeLabel - 1] == 0x3B, end < utf8.count, Self.isSpace(utf8[end]),
-               let semicolon = utf8[end..<min(utf8.count, end + 64)].firstIndex(where: { [0x3B, 0x0A, 0x0D, 0x3D, 0x22, 0x27].contains($0) }),
-               utf8[semicolon] == 0x3B {
-                end = semicolon
-            }
             found.append(secret(.password, isPIN ? "PIN" : nil, start, end))
         }
         // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:

@@ -2526,6 +2526,95 @@ struct SecretDetectorTests {
         #expect(masked.text == "API key created\n[api key: HubSpot]\nDone", "masked as \(masked.text)")
     }
 
+    /// A connection string's password OCR split before a `-` of its own, its first piece too
+    /// short to be one: the value runs to its `;`, the settings around it stay (round 144).
+    @Test func aConnectionStringsSplitPasswordRunsToItsSemicolon() {
+        let masked = SecretDetector().masking("Driver={ODBC Driver 18 for SQL Server};Server=db.lan;Uid=app_ro; Pwd=Qm -Xk7R2pLw ; Encrypt=yes")
+        #expect(!masked.text.contains("Xk7R2pLw"), "masked as \(masked.text)")
+        #expect(masked.text.hasPrefix("Driver={ODBC Driver 18 for SQL Server};Server=db.lan;Uid=app_ro; Pwd=["), "masked as \(masked.text)")
+        #expect(masked.text.hasSuffix("; Encrypt=yes"), "masked as \(masked.text)")
+    }
+
+    /// An Azure SAS signature whose name OCR read with a dot inside (`s.ig=`), its value split
+    /// and wrapped (round 144).
+    @Test func aSignatureNamedWithADotIsMasked() {
+        let text = "$ curl -o db.tar.gz 'https://shopdata.blob.core.windows.net/dumps/db. tar .gz?sp=r&st=2026-10-02TO\n"
+            + "8:11:05Z&se=2026-10-03T08:11:05Z&spr=htt ps&sv=2022-11-02&sr=b&s.ig=kqRTWNZ7h yQmaFH39yWBt 4RYIgP3CODZmQ\nWapDpEvzcR%3D'"
+        let masked = SecretDetector().masking(text)
+        for piece in ["kqRTWNZ7h", "yQmaFH39yWBt", "4RYIgP3CODZmQ", "WapDpEvzcR"] {
+            #expect(!masked.text.contains(piece), "masked as \(masked.text)")
+        }
+        #expect(masked.text.contains("&sr=b&s.ig=["), "masked as \(masked.text)")
+    }
+
+    /// Dropbox's short-lived token with its `sl.` read `S1.` and its body split many times
+    /// (round 144).
+    @Test func aDropboxTokenReadWithADigitIsMasked() {
+        let masked = SecretDetector().masking("bot.cfg\nS1.qWD_PvkrTRr Iwb - gueQvcaOSCN9EVRdybOLNtmkNSOA4rKWAOUj GFMrj 98Co LKRVF9OR3SKNHGIIFCEQi3 -TZ6jN1Gq3q_xy- f69ifWPoWpLjGB19It 7FYPaCRedO1RskoDoCjZ:")
+        #expect(masked.text == "bot.cfg\n[api key: Dropbox]", "masked as \(masked.text)")
+    }
+
+    /// A key of the shape new providers follow with a random part before its body (Pinecone's
+    /// `pcsk_…_…`), split once by OCR, is masked; a public key id with a dash after its prefix,
+    /// Keycloak's, stays (round 144).
+    @Test func aProvidersKeyWithARandomPartIsMaskedWhenSplit() {
+        let masked = SecretDetector().masking("API key created\nKey pcsk_Q7Vt8_pHTroaAsve5 XCmolwWRK4jhSfHDxRXuYnUSh4B3DGHaFDyyH4RxiW5bJ1laxKIG\nDone")
+        #expect(!masked.text.contains("pHTroaAsve5") && !masked.text.contains("XCmolwWRK4jh"), "masked as \(masked.text)")
+        let kid = "RS256  RSA  os-FoK6y_leoZ6uS7ox91P9VdDUlHTVVm7e50rDmsRf  SIG"
+        #expect(SecretDetector().masking(kid).text == kid)
+    }
+
+    /// A path OCR split twice before its query stays: a link, no password (round 144).
+    @Test func aLinksPathSplitTwiceStays() {
+        let text = "Shared links\nhttps://open.spotify.com/track/7Y ZOLbhCL2B8BMkyQ d245Tg?si=7d8f858eb662d786"
+        #expect(SecretDetector().masking(text).text == text)
+    }
+
+    /// A text message from a sender in brackets with a bare number is a code (`[Alipay] 482913`,
+    /// `【Alipay】`); a log's level or thread, or a year, is no sender (round 144).
+    @Test func aCodeAfterItsSendersTagIsMasked() {
+        for text in ["Messages\n[Alipay] 482913\nnow", "【Alipay】 482913", "[支付宝] 482913"] {
+            let masked = SecretDetector().masking(text)
+            #expect(!masked.text.contains("482913") && masked.secrets.contains { $0.kind == .otp }, "masked as \(masked.text)")
+        }
+        for text in ["[INFO] 102400", "[main] 4711", "[Done] 2026", "[Alipay] 482913 CNY", "[WARN] 48291"] {
+            #expect(SecretDetector().masking(text).text == text)
+        }
+    }
+
+    /// An address's password whose scheme's `//` OCR read as `l/` (`vnc://:…@host` read
+    /// `vne:l/:…@host`): masked, the host stays (round 144).
+    @Test func aPasswordInAnAddressWithAMisreadSlashIsMasked() {
+        let masked = SecretDetector().masking("vne:l/:q47tcbJ2U8@10.8.2.31:5900")
+        #expect(!masked.text.contains("q47tcbJ2U8"), "masked as \(masked.text)")
+        #expect(masked.text.hasSuffix("@10.8.2.31:5900"), "masked as \(masked.text)")
+    }
+
+    /// An Azure client secret in a table whose gap to the next column's UUID OCR read as `_`;
+    /// a Discord bot token whose `0` OCR read as `@` among the six between its dots; a PKCE
+    /// challenge that reads like an Azure secret with its `~` misread stays (round 144).
+    @Test func keysGluedToTheNextColumnOrWithAMisreadZeroAreMasked() {
+        let azure = SecretDetector().masking("Certificates & secrets\nDescription Expires Value Secret ID\n"
+            + "ci-build 5/6/2026 kwz7Q~-RsTHG9F.iB27ZjkC-JkTHIbASUTQyjp5_bfa8f3c2-9866-4c05-8e2 f-de2 c8fcb3904")
+        #expect(!azure.text.contains("RsTHG9F") && !azure.text.contains("ASUTQyjp5"), "masked as \(azure.text)")
+        let discord = SecretDetector().masking("import discord\nclient. run( \"MT cyODIwMTAZODM2MTU3MDQy . @E@8kX.WwiERDDSDfkuyHPqr__fgpjxl6imFQew54xNBL\" )")
+        #expect(!discord.text.contains("WwiERDDSDfkuyHPqr"), "masked as \(discord.text)")
+        let pkce = "https://auth.shop.io/authorize?response_type=code&client_id=shop-web\n&code_challenge=pdh4QvO1fJg2VoO4woVhN4GtHbgnLnd45cA8TOHRSeq&code_challenge_method=S256"
+        #expect(SecretDetector().masking(pkce).text == pkce)
+    }
+
+    /// A key's padded rest a terminal wrapped onto the next line, which OCR split (`wr TBf-4Jo=`);
+    /// an AWS session token wrapped over lines whose first piece reads as letters (`jdhgvogf …`):
+    /// both go with the key, the next option stays (round 144).
+    @Test func wrappedRestsOCRSplitGoWithTheirKey() {
+        let cookie = SecretDetector().masking("--client-id=shop --cookie-secret=ue_c8PaBoMZHBDdgkAbQKagxW1lgNnBdJ79\nxs UBf-5Jo=\n--email-domain=shop.io")
+        #expect(!cookie.text.contains("UBf-5Jo"), "masked as \(cookie.text)")
+        #expect(cookie.text.hasSuffix("\n--email-domain=shop.io"), "masked as \(cookie.text)")
+        let session = SecretDetector().masking("[shop-admin]\naws_session_token = IQoJb3JpZ21uX2VjE9Tu+uzOEOQ6Cd0qgXDTc/xnXTuuxH/31c71Y8Q7ZSvV3JyuSeYr040jbp2mc11FRNkw\n"
+            + "kdhgvpgf tVKORjZK1A4QjG0j y65ROPRtFxYfERjuqj90jL9LnpPUhsi4hGG+XwzkRUkn170sr6AbnKzztbpSh/ ji lrMW3QyML6OwLNV\nNXVNW4X7XYcGnHeO0o0a2nGKF9xY9jau=")
+        #expect(session.text == "[shop-admin]\naws_session_token = [api key]", "masked as \(session.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
