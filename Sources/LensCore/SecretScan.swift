@@ -703,14 +703,16 @@ struct SecretScan {
     /// Where a value at `value` ends in a connection string, when the label at `label` follows a
     /// `;` (OCR may put a space or two after it: `…;Uid=root ; Pwd=Xk2 NOt yg;Encrypt=yes`) and the
     /// value's first piece ends at a space: at the next `;` within 64 bytes, when no `=`, quote or
-    /// line break comes first. Nil otherwise.
+    /// line break comes first. Nil otherwise. (The first piece is looked for 128 bytes on at most,
+    /// a password's longest: a label's value may start a run of any length.)
     func connectionStringValueEnd(label: Int, value: Int) -> Int? {
         var beforeLabel = label
         while beforeLabel > 0, label - beforeLabel < 2, Self.isSpace(utf8[beforeLabel - 1]) { beforeLabel -= 1 }
         guard beforeLabel > 0, utf8[beforeLabel - 1] == 0x3B else { return nil }
+        let limit = min(utf8.count, value + 128)
         var firstEnd = value
-        while firstEnd < utf8.count, !Self.isSpace(utf8[firstEnd]), !Self.isLineBreak(utf8[firstEnd]), utf8[firstEnd] != 0x3B { firstEnd += 1 }
-        guard firstEnd > value, firstEnd < utf8.count, Self.isSpace(utf8[firstEnd]),
+        while firstEnd < limit, !Self.isSpace(utf8[firstEnd]), !Self.isLineBreak(utf8[firstEnd]), utf8[firstEnd] != 0x3B { firstEnd += 1 }
+        guard firstEnd > value, firstEnd < limit, Self.isSpace(utf8[firstEnd]),
               let semicolon = utf8[firstEnd..<min(utf8.count, firstEnd + 64)].firstIndex(where: { [0x3B, 0x0A, 0x0D, 0x3D, 0x22, 0x27].contains($0) }),
               utf8[semicolon] == 0x3B else { return nil }
         return semicolon
