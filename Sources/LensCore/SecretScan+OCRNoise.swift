@@ -1745,11 +1745,13 @@ extension SecretScan {
     }
 
     /// Whether the `'` at `index`, inside the piece `[start, end)`, sits between a key's character
-    /// (a letter, digit, `!` or `|`) and four letters or digits.
+    /// (a letter, digit, `!` or `|`) and four letters or digits. (Or a `?` after a letter or digit:
+    /// OCR may read one glyph as `?'`, `whsec_atYkEaq?'sxUbw…`; round 145.)
     func isGlyphQuote(_ index: Int, _ start: Int, _ end: Int) -> Bool {
         guard index > start, end - index > 4 else { return false }
         let before = utf8[index - 1]
-        guard Self.isAlphanumeric(before) || before == 0x21 || before == 0x7C else { return false }
+        let readAsTwo = before == 0x3F && index - 1 > start && Self.isAlphanumeric(utf8[index - 2])
+        guard Self.isAlphanumeric(before) || before == 0x21 || before == 0x7C || readAsTwo else { return false }
         return utf8[(index + 1)...(index + 4)].allSatisfy(Self.isAlphanumeric)
     }
 

@@ -613,11 +613,17 @@ extension SecretScan {
             // twice in a line at most.)
             // (Or a `#` that starts a piece after a space, before a letter or digit: `Mr #1i0Gp4i/+Z2v…`
             // for the key's `…UOMrf1ioGp4i/+Z2v…`; round 136. A comment's `#` is a space's neighbour.)
+            // (Or the line's first glyph, before a letter or digit, when the line is one piece of 20+:
+            // `#F58DdB/ikZ1uPRXQf…` for `…wfF58DdB/…`, an AWS session token's wrapped line; round 145.)
+            let hashStarts = start < utf8.count && utf8[start] == 0x23 && start + 1 < utf8.count && Self.isAlphanumeric(utf8[start + 1])
+                && (start..<min(utf8.count, start + 20)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
             var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
                     spaces += 1
+                } else if index == start, hashStarts {
+                    innerJunk += 1
                 } else if byte == 0x23 || byte == 0x26, innerJunk < 2, index > start, index + 1 < utf8.count,
                           Self.isAlphanumeric(utf8[index - 1]) || byte == 0x23 && Self.isSpace(utf8[index - 1]), Self.isAlphanumeric(utf8[index + 1]) {
                     innerJunk += 1
@@ -690,7 +696,8 @@ extension SecretScan {
                 }()
                 // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
                 // one such glyph, not a binary file's bytes. Or a `0` as `@`: `@t150Nw4Zor+SKDY …`.)
-                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
+                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || hashStarts && spaces == 0
+                        || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
                       !piece.allSatisfy(\.isHexDigit),
                       !(round == 0 && isNextRow(of: lineStart, words)),
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,

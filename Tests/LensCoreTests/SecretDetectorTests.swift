@@ -2615,6 +2615,25 @@ struct SecretDetectorTests {
         #expect(session.text == "[shop-admin]\naws_session_token = [api key]", "masked as \(session.text)")
     }
 
+    /// An AWS session token's wrapped line whose first glyph OCR read as `#` (`#F58…` for `…wfF58…`)
+    /// goes with the token; a comment or colours under a key stay (round 145).
+    @Test func aWrappedLineStartingWithAMisreadHashGoesWithItsKey() {
+        let session = SecretDetector().masking("[ops]\naws_session_token = IQoJb3JpZ2luX2VjEPr8Lm2Kd9Qs7Xw4Rt1Nv6Bz3Hy5Jc0Fg8Au2Wd4Me7Ti9Ok1Ls3QpVb8Yn2Xc5Ze7Wa0Rf4Gh6+Tk\n"
+            + "M3PqLw9Vt2Ns8Kd5Yc1Hx7Bf0Gj4Rz6Ua3Se9Wm5Qn2Ty8Lp1Vk4Oc7Xd0Zf3Ib6Eh9Ja2Mu5Rw8Cy1 Fs4Nq7Gt0Pv3Ol6Dk9Hz\n#G61EeC/jlY2tQXSPgFMcmw+6LG=")
+        #expect(session.text == "[ops]\naws_session_token = [api key]", "masked as \(session.text)")
+        for after in ["#TODO rotate this every week", "#ff00aa #00ff00aa"] {
+            let masked = SecretDetector().masking("aws_session_token = IQoJb3JpZ2luX2VjEPr8Lm2Kd9Qs7Xw4Rt1Nv6Bz3Hy5Jc0Fg8Au2Wd4Me7\n" + after)
+            #expect(masked.text == "aws_session_token = [api key]\n" + after, "masked as \(masked.text)")
+        }
+    }
+
+    /// A Stripe signing secret with one glyph OCR read as `?'` inside is masked whole (round 145).
+    @Test func aKeyWithAGlyphReadAsQuestionMarkAndQuoteIsMasked() {
+        let masked = SecretDetector().masking("Signing secret\nwhsec_Rq3mTbLw?'pKd8YxVn2HcGs5JfA7QeZu4Nk\nUse this secret to verify webhook signatures.")
+        #expect(!masked.text.contains("pKd8YxVn") && !masked.text.contains("Rq3mTbLw"), "masked as \(masked.text)")
+        #expect(masked.text.hasSuffix("\nUse this secret to verify webhook signatures."), "masked as \(masked.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
