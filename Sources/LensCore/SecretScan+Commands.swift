@@ -162,9 +162,10 @@ extension SecretScan {
     /// (OCR may put a space beside a colon, and split the password: `ops : BMQdua? ! 9BwvGA: 19700: 0:…`,
     /// `deploy : xYwugHea5s+s : 1001: 1001:0ps:/home/…`, read a `0` of its numbers as `@`, `ci:…:19700:@:99999:7:::`,
     /// and a name's `l` as `L`: `Lena: …`, or split the name, `dep Loy : …`; or read the name in
-    /// capitals, `SVC_SYNC : XOMF48A+2X+2i:1001:…`, round 135.)
+    /// capitals, `SVC_SYNC : XOMF48A+2X+2i:1001:…`, round 135; or an `l` inside it as `L` or `I`,
+    /// `depLoy :…`, round 145.)
     static let accountLine = TextMatcher(
-        #"(?m)^[ \t]*(?:[A-Za-z_][a-z0-9_.\-]{0,31}|[A-Z_][A-Z0-9_.\-]{0,31})(?: [A-Za-z][a-z0-9_.\-]{0,31})?\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
+        #"(?m)^[ \t]*(?:[A-Za-z_][a-z0-9_.\-LI]{0,31}|[A-Z_][A-Z0-9_.\-]{0,31})(?: [A-Za-z][a-z0-9_.\-]{0,31})?\$?[ \t]?:[ \t]?([^:\s](?:[^:\n]{0,126}[^:\s])?)[ \t]?:[ \t]?(?:\d{1,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:[ \t]?[\d@O]{0,10}[ \t]?:|\d{1,10}[ \t]?:[ \t]?\d{1,10}[ \t]?:[^:\n]{0,128}:[ \t]?[/~])"#)
     /// Whether an account line's password field holds a password as typed (`john --show`'s output,
     /// a list of cracked or seeded accounts), not what the files hold: a hash (`$6$…`, `$y$…`, a
     /// DES crypt's 13 characters), a lock (`!`, `*`, `!!`, `*LK*`) or the `x` that points to `shadow`.

@@ -479,6 +479,9 @@ extension SecretScan {
     /// characters (OCR may split it with a space or two): a terminal wraps a long token
     /// (`firebase login:ci` prints its token so). At most 16 lines.
     func wrapped(_ secret: Secret) -> Secret {
+        // (A quoted value's rest on the next line, before its closing quote, whatever its kind.)
+        let quotedRest = withWrappedQuotedRest(secret)
+        if quotedRest.end > secret.end { return quotedRest }
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
         let secret = withPaddedRest(secret)
@@ -490,6 +493,37 @@ extension SecretScan {
         // keep its rest on the next line from being its: `OU3FIKxLY`.)
         let lines = wrappedLines(secret)
         return utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines)
+    }
+
+    /// `secret` and its rest on the next line, when a quote opened it (its first glyph, or the one
+    /// before it) and none closes it on its line: a terminal wrapped the quoted value, and the
+    /// next line's first piece ends in the quote that closes it, of the opening one's kind (`-p
+    /// '68TOQ~eHrhtv Lupt9wSck6 LX` / `i5yiIrvkldGsA3A5' --tenant …`; round 145). A scrap or two
+    /// OCR cut from the value (four characters each at most) may stand between it and its line's
+    /// end; the rest is one piece of 4 to 64 characters, no quote inside.
+    func withWrappedQuotedRest(_ secret: Secret) -> Secret {
+        guard secret.end > secret.start else { return secret }
+        let open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        guard open < secret.start || quoteLength(at: open) > 0, case let family = quoteFamily(at: open), family != 0,
+              let scraps = piecesToLineEnd(from: secret.end, atMost: 2, maximumSpaces: 1),
+              scraps.allSatisfy({ $0.end - $0.start <= 4 && !utf8[$0.start..<$0.end].contains(where: { !Self.isTokenLetterOrJunk($0) }) }) else { return secret }
+        // (No quote of its kind after the opening one on the line: the value is still open.)
+        let lineEnd = scraps.last?.end ?? secret.end
+        var index = open + quoteLength(at: open)
+        while index < lineEnd {
+            if quoteFamily(at: index) == family { return secret }
+            index += 1
+        }
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        if index < utf8.count, utf8[index] == 0x0D { index += 1 }
+        guard index < utf8.count, utf8[index] == 0x0A, let rest = piece(from: index + 1, maximumSpaces: 8) else { return secret }
+        var close = rest.start
+        while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
+        guard close < rest.end, close + quoteLength(at: close) == rest.end, quoteFamily(at: close) == family,
+              (4...64).contains(close - rest.start) else { return secret }
+        var result = secret
+        result.end = close
+        return result
     }
 
     /// `secret` and the pieces OCR split from its end on its line (four at most), when the key is

@@ -975,8 +975,10 @@ struct SecretScan {
     /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`, OCR may double it: `"“IQoJ…`)
     /// opens an unquoted value (as far as a quoted value may run, 256 characters: the look-ahead
     /// for its closing quote stays bounded on a long line of labels).
+    /// (OCR may read a `_` inside the label with a space after it: `aws_secret_access_ key = /aJd…`,
+    /// a value that starts with `/` which the OCR-tolerant rules leave to this one; round 145.)
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api[_\-\s]?key|apikey|app[_\-]?key|appid|access[_\-\s]?key(?:[_\-\s]?id)?|secret(?:e|[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret|(?:auth|access|refresh|api|bearer|session)[_\-\s]?token|token|private[_\-\s]?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     /// A value that starts as a setting does: a name, then `=` and more than padding.
     static let settingStart = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.\-]{1,63}=(?=[^=\s])"#)

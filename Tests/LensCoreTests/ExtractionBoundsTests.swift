@@ -83,7 +83,9 @@ struct ExtractionBoundsTests {
                             "-—p 'a ", "1 2/tcp a: 'b' 'c", "Lin_api_ ", "4u@3Q~ ", "A_B : c:1:1:d:/home/a:/bin/sh\n", "{\"kty\": \"d\": \"", "\"kty\": \"n\": \"Xk2 Lm9_Qw ", "?a=b c&br anch=", "\"SessionToken\"”: \"", "secret=aB3 Jwaghyfz ", "-p 'a\nZW. i8S ", "Signers\nRoot Key: 7de4 ", "cookie\nconnect.sid a1B2c3D4e5F6g7H8i9 x ", "Backup codes\n3,1234.5678 ", "kdd je 1234 kddod: ", "imaps://a b c:d ", "Passphrase? -a ", "ldapsearch -w a! b ",
                             "; Pwd=a -b ", "https://a.b/c d e f?g=h ", "&s.ig=a b ", "S1.a b - c ", "pcsk_abcd_Xk2Lm9 ", "[Alipay] 123456\n", "vne:l/:a ", "kwz7Q~-RsTHG9F.iB27ZjkC-JkTHIbASUTQyjp5_", "client secret 3Qv ",
                             "aws_session_token = Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKqXk2Lm9Qw\njdhgvogf Xk2Lm9QwVb7q ", "--cookie-secret=Xk2Lm9QwVb7qLm2Xz9Kw\nwr TBf-4Jo=\n",
-                            "aws_session_token = Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKqXk2Lm9Qw\n#Xk2Lm9QwVb7qLm2Xz9Kw4Nc\n", "whsec_Xk2Lm9Qw?'Vb7qLm2Xz9Kw4Nc "]
+                            "aws_session_token = Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJyTaKqXk2Lm9Qw\n#Xk2Lm9QwVb7qLm2Xz9Kw4Nc\n", "whsec_Xk2Lm9Qw?'Vb7qLm2Xz9Kw4Nc ",
+                            "aws_secret_access_ key = /Xk2Lm9Qw/Vb7q ", "depLoy :Xk2#Lm9Q : 1001: 1001:Ops:/home/a:/bin/sh\n",
+                            "-u a -p 'Xk2#Lm9Q Vb7q LX\nXk2Lm9QwVb7q' "]
 
     /// The units in four shares, each a test case looping over its own: 366 cases each under a time
     /// limit were queued side by side and hit it with no case slow, and run one at a time they were

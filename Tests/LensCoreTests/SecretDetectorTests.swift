@@ -2634,6 +2634,33 @@ struct SecretDetectorTests {
         #expect(masked.text.hasSuffix("\nUse this secret to verify webhook signatures."), "masked as \(masked.text)")
     }
 
+    /// An AWS secret key that starts with `/` after its label OCR split at a `_` (`aws_secret_access_ key`),
+    /// and a `newusers` file's password after a name whose `l` OCR read as `L`: masked; a path
+    /// after such a label and a `passwd` line's `x` stay (round 145).
+    @Test func valuesAfterNamesOCRSplitOrMisreadAreMasked() {
+        let aws = SecretDetector().masking("[default]\naws_secret_access_ key = /Kp3vXw9Lm2/Qt7Rz/8bNcYd4HsFg6JaWuE1oTiV")
+        #expect(aws.text == "[default]\naws_secret_access_ key = [api key]", "masked as \(aws.text)")
+        let users = SecretDetector().masking("$ cat users.txt\nbuiLd :Xq7+PzR2mWk9 : 1002: 1002:CI:/home/build:/bin/bash\n$ sudo newusers users.txt")
+        #expect(!users.text.contains("Xq7+PzR2mWk9") && users.text.hasPrefix("$ cat users.txt\nbuiLd :"), "masked as \(users.text)")
+        for text in ["session_ token: /usr/local/share/tokens", "$ grep build /etc/passwd\nbuiLd:x:1002:1002:CI:/home/build:/bin/bash"] {
+            #expect(SecretDetector().masking(text).text == text)
+        }
+    }
+
+    /// A quoted password a terminal wrapped, its closing quote on the next line after the rest of
+    /// it (`-p 'Kq8R~… QJ` / `b4NcFgT9wEzA6uRm' --tenant …`): masked to that quote; a value closed on
+    /// its line and a next line that does not end the quote stay as they were (round 145).
+    @Test func aQuotedPasswordATerminalWrappedIsMaskedToItsClosingQuote() {
+        let wrapped = SecretDetector().masking("$ az login --service-principal -u 3f1c9a2e-7b4d-4e8a-9c6f-2d5b8e1a7c3f -p 'Kq8R~vTnWm3z Hy7pLd2Xs QJ\n"
+            + "b4NcFgT9wEzA6uRm' --tenant 9e2d4c1b-5a7f-4b3e-8d6c-1f9a2e7b4c5d")
+        #expect(!wrapped.text.contains("b4NcFgT9wEzA6uRm") && !wrapped.text.contains("QJ"), "masked as \(wrapped.text)")
+        #expect(wrapped.text.hasSuffix("' --tenant 9e2d4c1b-5a7f-4b3e-8d6c-1f9a2e7b4c5d"), "masked as \(wrapped.text)")
+        let closed = SecretDetector().masking("$ az login --service-principal -u ci -p 'Kq8R~vTnWm3zHy7pLd2Xs'\nEnd of output 'here'")
+        #expect(closed.text == "$ az login --service-principal -u ci -p '[password]'\nEnd of output 'here'", "masked as \(closed.text)")
+        let option = SecretDetector().masking("$ mysql -u root -p'Kq8R~vTnWm3zHy7pLd2Xs\n--host db.local' -e 'SELECT 1'")
+        #expect(option.text.hasSuffix("\n--host db.local' -e 'SELECT 1'"), "masked as \(option.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
