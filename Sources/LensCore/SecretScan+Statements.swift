@@ -448,8 +448,9 @@ extension SecretScan {
     /// A PIN or a PUK after its name in capitals with spaces alone, as a SIM card's letter and a
     /// phone's settings print them (`PIN1  9186`, `PUK1  84111510`, `PIN 4821`). A PUK has 8 digits
     /// (3GPP TS 31.101); a SIM's numbered PIN 4 to 8; a `PIN` alone 4 or 5 (India's postal `PIN`
-    /// has 6). (`PIN: …` with its colon is ``passwords()``'s.)
-    static let pinAfterItsName = TextMatcher(#"(?<![A-Za-z0-9_\-])(PIN|PUK)([12])?[ \t]+(\d{4,8})(?![0-9A-Za-z.,/\-])"#)
+    /// has 6). (`PIN: …` with its colon is ``passwords()``'s.) (OCR may read the `1` as `I`, `l` or
+    /// `|`: `PUKI 46411248`; round 145.)
+    static let pinAfterItsName = TextMatcher(#"(?<![A-Za-z0-9_\-])(PIN|PUK)([12Il|])?[ \t]+(\d{4,8})(?![0-9A-Za-z.,/\-])"#)
 
     func pinsAfterTheirNames() -> [Secret] {
         guard mentions("pin", "puk") else { return [] }

@@ -2661,6 +2661,17 @@ struct SecretDetectorTests {
         #expect(option.text.hasSuffix("\n--host db.local' -e 'SELECT 1'"), "masked as \(option.text)")
     }
 
+    /// An Azure SAS signature a terminal wrapped where its first part's length is a multiple of
+    /// four, percent-encoded, its next line's first glyph read as `£` and the address's quote
+    /// after its `%3D`; a SIM card's `PUK1` read `PUKI`: both masked (round 145).
+    @Test func aWrappedEncodedSignatureAndAMisreadPUKAreMasked() {
+        let sas = SecretDetector().masking("$ curl -o db.tar.gz 'https://shop.blob.core.windows.net/backups/db.tar.gz?sv=2022-11-02&sr=b&sig=%2BQm7Rt2Xv%2FbN8kLpW4sYdC6hJ9fZa3Ek\n"
+            + "£%2BVn5TqGwxy%3D\"")
+        #expect(!sas.text.contains("Vn5TqGwxy") && sas.text.hasSuffix("&sig=[api key: signature]\""), "masked as \(sas.text)")
+        let sim = SecretDetector().masking("Your SIM card\nPIN1 0196\nPUKI 46411248\nKeep this card in a safe place.")
+        #expect(!sim.text.contains("46411248") && !sim.text.contains("0196"), "masked as \(sim.text)")
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
