@@ -673,8 +673,8 @@ extension SecretScan {
             // for the key's `…UOMrf1ioGp4i/+Z2v…`; round 136. A comment's `#` is a space's neighbour.)
             // (Or the line's first glyph, before a letter or digit, when the line is one piece of 20+:
             // `#F58DdB/ikZ1uPRXQf…` for `…wfF58DdB/…`, an AWS session token's wrapped line; round 145.)
-            let hashStarts = start < utf8.count && utf8[start] == 0x23 && start + 1 < utf8.count && Self.isAlphanumeric(utf8[start + 1])
-                && (start..<min(utf8.count, start + 20)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
+            let hashStarts = start + 20 <= utf8.count && utf8[start] == 0x23 && Self.isAlphanumeric(utf8[start + 1])
+                && (start..<(start + 20)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
             var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
