@@ -877,7 +877,13 @@ extension SecretScan {
             // two in the rest at most; round 141.)
             let isSignatureByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || "%+/=_-@".utf8.contains(byte) }
             let isMisreadLetter = { (byte: UInt8) in byte < 0x80 && Self.junkGlyphs.contains(byte) }
-            let bytes = utf8[next.start..<end]
+            var bytes = utf8[next.start..<end]
+            // (So is a glyph beyond ASCII that starts the rest, `£%2BDab…%3D"` for `f%2BDab…`: one
+            // junk glyph; round 145.)
+            if index == start, let lead = bytes.first, lead >= 0xC0 {
+                bytes = bytes.dropFirst().drop(while: { (0x80..<0xC0).contains($0) })
+                junk += 1
+            }
             guard bytes.first.map(isSignatureByte) ?? true, bytes.dropFirst().allSatisfy({ isSignatureByte($0) || isMisreadLetter($0) }) else { return false }
             junk += bytes.dropFirst().filter({ !isSignatureByte($0) }).count
             guard junk <= 2 else { return false }

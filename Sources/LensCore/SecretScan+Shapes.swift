@@ -506,7 +506,7 @@ extension SecretScan {
         let open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
         guard open < secret.start || quoteLength(at: open) > 0, case let family = quoteFamily(at: open), family != 0,
               let scraps = piecesToLineEnd(from: secret.end, atMost: 2, maximumSpaces: 1),
-              scraps.allSatisfy({ $0.end - $0.start <= 4 && !utf8[$0.start..<$0.end].contains(where: { !Self.isTokenLetterOrJunk($0) }) }) else { return secret }
+              scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return secret }
         // (No quote of its kind after the opening one on the line: the value is still open.)
         let lineEnd = scraps.last?.end ?? secret.end
         var index = open + quoteLength(at: open)
@@ -546,16 +546,9 @@ extension SecretScan {
     /// the key (`--cookie-secret=o7nah…v6W` / `sEmab1F6dpprY=`; round 143). One glyph beyond ASCII
     /// inside may be OCR's (`…F6édpp…`).
     func withPaddedLine(_ secret: Secret) -> Secret {
-        // (In an address the key is percent-encoded, `%2B9hrF9e%2BCJz…` / `£%2BDabFQyOpI%3D'`: an
-        // Azure SAS signature a terminal wrapped, round 145. Each `%` and its two digits is one
-        // character of the key, `%3D` its padding; the address's closing quote may follow it. The
-        // line's width in characters says nothing of the key's in base64: its first part may be a
-        // multiple of four, and both parts together, with their padding, must be.)
-        let escapes = utf8[secret.start..<secret.end].count(where: { $0 == 0x25 })
-        let length = secret.end - secret.start - 2 * escapes
+        let length = secret.end - secret.start
         let keyByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || byte == 0x2B || byte == 0x2F || byte == 0x2D || byte == 0x5F }
-        let encodedByte = { (byte: UInt8) in keyByte(byte) || escapes > 0 && byte == 0x25 }
-        guard (16...4_096).contains(length), length % 4 != 0 || escapes > 0, utf8[secret.start..<secret.end].allSatisfy(encodedByte) else { return secret }
+        guard (16...4_096).contains(length), length % 4 != 0, utf8[secret.start..<secret.end].allSatisfy(keyByte) else { return secret }
         var index = secret.end
         while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
         if index < utf8.count, utf8[index] == 0x0D { index += 1 }
@@ -564,32 +557,15 @@ extension SecretScan {
         // (OCR may split that line once or twice, `wr TBf-4Jo=`: its pieces a space apart, the
         // padding only at the last one's end; round 144.)
         while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
-        guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let last = pieces.last,
-              !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }) else { return secret }
-        var restEnd = last.end
-        if escapes > 0 { while restEnd > last.start, quoteLength(endingAt: restEnd) > 0 { restEnd -= quoteLength(endingAt: restEnd) } }
-        let bytes = pieces.dropLast().flatMap({ utf8[$0.start..<$0.end] }) + utf8[last.start..<restEnd]
-        guard (4...64).contains(bytes.count) else { return secret }
-        var body = ArraySlice(bytes)
-        var padding = 0
-        while padding < 3 {
-            if body.last == 0x3D {
-                body = body.dropLast()
-            } else if escapes > 0, body.count >= 3, body.suffix(3).map({ $0 | 0x20 }).elementsEqual("%3d".utf8) {
-                body = body.dropLast(3)
-            } else { break }
-            padding += 1
-        }
-        guard (1...2).contains(padding), body.count >= 3,
-              body.allSatisfy({ encodedByte($0) || $0 >= 0x80 }), body.count(where: { $0 >= 0xC0 }) <= 1,
-              body.contains(where: { (0x30...0x39).contains($0) }) || Self.caseChanges(body) >= 2 else { return secret }
-        if escapes > 0 {
-            // (Characters, not bytes: a glyph beyond ASCII is one, `%XX` is one.)
-            let restLength = body.count(where: { $0 < 0x80 || $0 >= 0xC0 }) - 2 * body.count(where: { $0 == 0x25 })
-            guard (length + restLength + padding) % 4 == 0 else { return secret }
-        }
+        guard let pieces = piecesToLineEnd(from: index, atMost: 3, maximumSpaces: 1), let rest = pieces.last,
+              !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }),
+              case let bytes = pieces.flatMap({ utf8[$0.start..<$0.end] }), (4...64).contains(bytes.count) else { return secret }
+        let body = bytes.reversed().drop(while: { $0 == 0x3D })
+        guard (1...2).contains(bytes.count - body.count), body.count >= 3,
+              body.allSatisfy({ keyByte($0) || $0 >= 0x80 }), body.count(where: { $0 >= 0xC0 }) <= 1,
+              body.contains(where: { (0x30...0x39).contains($0) }) || Self.caseChanges(body.reversed()) >= 2 else { return secret }
         var result = secret
-        result.end = restEnd
+        result.end = rest.end
         return result
     }
 
