@@ -855,7 +855,9 @@ struct SecretScan {
     static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
 
     /// (OCR may put a space after the colon, `-u deploy: qMhn5?M%t`, or before it, `login=tomas :…`.)
-    /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's; the
+    /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's, any
+    /// word before `-creds` but `no` (`--no-creds` takes no pair), which OCR may misread
+    /// (`--srce-creds`, round 146); the
     /// password may be quoted on its own, `deploy:'…'`; and a config's `auth user:password`,
     /// HAProxy's `stats auth admin:…`.)
     /// (The pair is on the flag's line: `vs. -u` ending a line of a changelog names no user on the next.)
@@ -870,7 +872,7 @@ struct SecretScan {
     /// a space, `‘svc sync@acme.io:…` (a space before a piece that holds the `@`); and read a symbol
     /// inside the password as a quote, curly or straight, `ops:&L“VXB8…`, `ci:6gz4gV"BrRH…`: one
     /// with more of it right after.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?:src-|dest-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).
@@ -1319,7 +1321,8 @@ struct SecretScan {
         // A bank's code after the payment it confirms, with its amount and payee between
         // (`OTP for txn of INR 5,061.00 at AMAZON … is 880363`, `Ihre mTAN für … 358,00 EUR lautet
         // 88977715`): only the cues no other number has, and `is`, `lautet` or a colon before it.
-        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:[mM]|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
+        // (OCR may read `mTAN`'s `m` twice, `mMTAN`, or as `rn`: round 146.)
+        TextMatcher(#"(?i)(?<![A-Za-z])(otp|(?-i:(?:[mM]{1,2}|rn|i|SMS-|sms|push|chip|photo)?TAN)|one[\s\-]?time[\s\-]+pass(?:word|code)|verification\s+code)(?![A-Za-z])[^\n]{0,100}?(?:\bis\b|\blautet\b|[:：])[ \t]*"# + otpValue + #"(?![\d\-,]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // Google's own shape, alone: "G-830829".
         TextMatcher(#"(?<![\p{L}\p{N}\-])G-(\d{6})(?![\p{N}\-])"#),
     ] }

@@ -2672,6 +2672,24 @@ struct SecretDetectorTests {
         #expect(!sim.text.contains("46411248") && !sim.text.contains("0196"), "masked as \(sim.text)")
     }
 
+    /// A bank's `mTAN` read `mMTAN` or `rnTAN` before its code; a registry tool's `--src-creds`
+    /// read `--srce-creds` before a quoted password: masked (round 146). Not `--no-creds`, which
+    /// takes an image, nor a `TAN` that only begins a word.
+    @Test func aMisreadBankCueAndAMisreadCredentialsFlagAreMasked() {
+        let doubled = SecretDetector().masking("Volksbank\nmMTAN for payment to NL91 **** 4300: 58301947\nExpires in 5 minutes")
+        #expect(!doubled.text.contains("58301947"), "masked as \(doubled.text)")
+        let split = SecretDetector().masking("Sparkasse\nrnTAN zur Überweisung an DE44 **** 0115: 71405528")
+        #expect(!split.text.contains("71405528"), "masked as \(split.text)")
+        let creds = SecretDetector().masking("$ skopeo copy --srce-creds ci_push:'?-kWpQ29vRtw\u{2019} docker://reg.example/app:2.0 oci:app")
+        #expect(!creds.text.contains("kWpQ29vRtw"), "masked as \(creds.text)")
+        let dest = SecretDetector().masking("$ buildah push --desst-creds deploy:Hq4#tZ81mWcv registry.example/app")
+        #expect(!dest.text.contains("Hq4#tZ81mWcv"), "masked as \(dest.text)")
+        for kept in ["$ skopeo inspect --no-creds docker://quay.io/podman/stable:latest",
+                     "STANDARD: 58301947 units shipped", "MTANK: 71405528"] {
+            #expect(SecretDetector().masking(kept).text == kept)
+        }
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
