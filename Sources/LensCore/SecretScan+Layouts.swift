@@ -338,9 +338,10 @@ extension SecretScan {
 
     /// A quoted value after `key`, `secret` or `token` in a config file (ESPHome's `encryption:` /
     /// `key: "…"`), which OCR split with a space or two, read with a doubled or curly quote, or
-    /// in which it read a glyph or three as junk (`…MOxtGf]jO1Ey…`, `…Ri@Kd6nu…`).
+    /// in which it read a glyph or three as junk (`…MOxtGf]jO1Ey…`, `…Ri@Kd6nu…`, a `J` as `)`:
+    /// `…cOWOn)3j7R…`, round 146).
     static let quotedKey = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:key|secret|token)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z0-9+/=_\-][A-Za-z0-9+/=_\- @}{\]\[|!]{18,200}?)["'“”‘’]"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:key|secret|token)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}([A-Za-z0-9+/=_\-][A-Za-z0-9+/=_\- @}{\]\[|!)(]{18,200}?)["'“”‘’]"#)
 
     /// The value of a ``quotedKey``: spaces OCR put in it aside, 24+ characters of a key's
     /// alphabet mixing capitals, small letters and digits (`"My Document Title"` is words).

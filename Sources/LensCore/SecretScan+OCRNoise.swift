@@ -2084,6 +2084,9 @@ extension SecretScan {
             && body.allSatisfy { Self.isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
     }
 
+    /// The lengths of a 16-, 32- or 64-byte key in base64 or base64url, with its padding or without.
+    static let encodedKeyLengths: Set<Int> = [22, 24, 43, 44, 86, 88]
+
     /// Whether a piece is base64url (letters, digits, `-`, `_`): after a JWT's dot, its signature,
     /// even where OCR read its digits as letters (`SNNKQUOXOUt`) or it starts with `-`.
     func isBase64URL(_ piece: (start: Int, end: Int)) -> Bool {
@@ -2190,6 +2193,20 @@ extension SecretScan {
            pieces.allSatisfy({ $0.end - $0.start <= 8 && utf8[$0.start..<$0.end].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F })
                && !isSentenceWord($0) && (!isOptionOrAddress($0) || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2) }),
            pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: Self.isAlphanumeric) }) {
+            end = last.end
+        }
+        // Or a base64url key cut short whose line ends with up to three pieces that give it, with
+        // them, the length of a key's encoding, which it did not have alone (22 or 24 characters for
+        // 16 bytes, 43 or 44 for 32, 86 or 88 for 64): OCR split it before a `-` of its own and
+        // dropped its padding (`--cookie-secret=…NuUgD -Nj F7LMkmazE`; round 146). The length says
+        // they are its rest, so a piece may read as an option; one holds a digit or changes case twice.
+        if secret.kind == .apiKey, case let key = squeezed(secret.start, end), key.utf8.count >= 16,
+           !Self.encodedKeyLengths.contains(key.utf8.count), key.utf8.allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F }),
+           let pieces = piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+           Self.encodedKeyLengths.contains(key.utf8.count + pieces.reduce(0) { $0 + $1.end - $1.start }),
+           pieces.allSatisfy({ isBase64URL($0) && !isSentenceWord($0) }),
+           pieces.contains(where: { utf8[$0.start..<$0.end].contains(where: { (0x30...0x39).contains($0) })
+               || Self.caseChanges(utf8[$0.start..<$0.end]) >= 2 }) {
             end = last.end
         }
         // A key of small letters and digits (Mattermost's, 26 of them; OCR may read a digit as a

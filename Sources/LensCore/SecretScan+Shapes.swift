@@ -484,6 +484,8 @@ extension SecretScan {
         if quotedRest.end > secret.end { return quotedRest }
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
+        // (A table's domain and path columns after it, `app.acme.io /`, are no scraps of it: round 146.)
+        if startsDomainAndPathColumns(at: secret.end) { return secret }
         let secret = withPaddedRest(secret)
         let padded = withPaddedLine(secret)
         if padded.end > secret.end { return padded }

@@ -233,8 +233,9 @@ extension SecretScan {
     /// A row of a browser's cookie table (its developer tools, an extension): the cookie's name,
     /// then its value, then its domain and path.
     /// (OCR may read a `_` of the name as a space: `_gh sess`; and the gap between the columns as
-    /// a dash: `_gh_sess — 2d4Jxp…`.)
-    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?:[—–\-|][ \t]+)?(?=[^\s]{10})"#)
+    /// a dash: `_gh_sess — 2d4Jxp…`; and split the value a few characters in: `_gh_sess 4EjMLEf83
+    /// rnxtw%wZj …`, round 146. Its pieces are taken together and checked as one token.)
+    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?:[—–\-|][ \t]+)?(?=[^\s]{6})"#)
 
     /// The value of a session cookie in a cookie header: whoever has it is signed in. Each
     /// `name=value` to its `;`; a value of 16+ characters (a flag such as `theme=dark` is none).
@@ -252,7 +253,8 @@ extension SecretScan {
             let token = squeezed(value.start, end)
             guard token.count >= 16, !token.contains("://"), token.contains(where: \.isNumber), token.contains(where: \.isLetter),
                   Self.entropy(token) >= 3.5 else { continue }
-            found.append(secret(.apiKey, "session cookie", value.start, valueColumnEnd(from: end) ?? end))
+            // (To the row's domain column where it is near: the pieces taken may have run into it.)
+            found.append(secret(.apiKey, "session cookie", value.start, valueColumnEnd(from: value.start) ?? valueColumnEnd(from: end) ?? end))
         }
         var headers: [(start: Int, end: Int)] = []
         if namesCookies {
@@ -294,6 +296,14 @@ extension SecretScan {
 
     /// A host name, a column of a cookie table: `app.acme.io`, `.acme.io`.
     static let hostPiece = TextMatcher(#"^\.?[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+$"#)
+
+    /// Whether a host and then a path start at `index` on its line (`app.acme.io /`): a cookie
+    /// table's domain and path columns.
+    func startsDomainAndPathColumns(at index: Int) -> Bool {
+        guard let host = piece(from: index, maximumSpaces: .max), Self.hostPiece.firstMatch(in: slice(host.start, host.end)) != nil,
+              let path = piece(from: host.end, maximumSpaces: .max) else { return false }
+        return utf8[path.start] == 0x2F
+    }
 
     /// Where a cookie table row's value column ends when OCR split more from the value than its
     /// own rule took: before the row's domain and path (a host, then a piece that starts with `/`),

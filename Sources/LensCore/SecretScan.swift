@@ -1357,13 +1357,15 @@ struct SecretScan {
                 // password rule's `[PIN]`); inside a message they are a code's cue (`Your one-time
                 // eBay pin is 3190`, `Use 003407 as your password`).
                 if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
+                guard let range = match.range(cueFirst ? 2 : 1) else { continue }
                 // A year next to a cue is a date more often than a code (`the code 2019 rewrite`),
-                // unless a colon or `is` gives it (`Your Uber code: 1957`).
+                // unless a colon or `is` gives it (`Your Uber code: 1957`), or a keypad's `#` ends
+                // it (`Gate code 2008#`; round 146).
                 if value.count == 4, let year = Int(value), (1900...2099).contains(year),
-                   index != 0 || (cue?.lowercased() == "code" && !match.text.contains(":") && !match.text.lowercased().contains(" is ")) {
+                   index != 0 || (cue?.lowercased() == "code" && !match.text.contains(":") && !match.text.lowercased().contains(" is ")),
+                   range.upperBound >= utf8.count || utf8[range.upperBound] != 0x23 {
                     continue
                 }
-                guard let range = match.range(cueFirst ? 2 : 1) else { continue }
                 // A password label whose own value comes first is no cue for digits further on
                 // (`password=WC6d%pDaoYVQg, uid=1000`: the uid is no code).
                 if cueFirst, let cue, let cueRange = match.range(1), ["password", "passwort", "pin"].contains(cue.lowercased()),

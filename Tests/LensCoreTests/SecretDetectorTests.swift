@@ -2690,6 +2690,37 @@ struct SecretDetectorTests {
         }
     }
 
+    /// A base64url key OCR split before a `-` of its own and whose padding it dropped: the pieces
+    /// that give it a key's length (43 for 32 bytes) are its rest, though one reads as an option
+    /// (round 146). Not options that give no such length, nor a key already that long.
+    @Test func aKeyCutShortIsMaskedToTheLengthOfItsEncoding() {
+        let key = "Vq8Rm2Xz9Kw4NcBdHsFgJyTaLpE3w2b" // 31 characters, 43 with the pieces
+        let cut = SecretDetector().masking("$ oauth2-proxy --provider=oidc --client-id=shop\n"
+            + "    --client-secret=Rk7wQ2mZx9LpVb4NcTdHsFgJyWaE3uKo --cookie-secret=\(key) -Tb H7LMkmazE\n    --email-domain=acme.io")
+        #expect(!cut.text.contains("H7LMkmazE") && cut.text.contains("--email-domain=acme.io"), "masked as \(cut.text)")
+        let options = SecretDetector().masking("$ tool --client-secret=Rk7wQ2mZx9LpVb4NcTdHsFgJyWaE3uKo --cookie-secret=\(key) -v -n --dry-run")
+        #expect(options.text.hasSuffix("-v -n --dry-run"), "masked as \(options.text)")
+        let whole = SecretDetector().masking("$ tool --client-secret=Rk7wQ2mZx9LpVb4NcTdHsFgJyWaE3uKo --cookie-secret=\(key)Qx7Rt2Lm9Kw4 -Tb H7LMk")
+        #expect(whole.text.hasSuffix(" -Tb H7LMk"), "masked as \(whole.text)")
+    }
+
+    /// A session cookie's value OCR split nine characters in, in a cookie table; an ESPHome key
+    /// in quotes with a `J` read as `)`; a gate code that is a year but for the keypad's `#` after
+    /// it: masked (round 146). The table's domain and path stay, and so does a year after `code`.
+    @Test func aSplitCookieAKeyWithAParenthesisAndAKeypadCodeAreMasked() {
+        let cookie = SecretDetector().masking("Application > Cookies > https://shop.example\nName Value Domain Path Expires\n"
+            + "_app_session 7KqLmR2x9 wPz%kT4v Hs8dN3bQ6yFgJ1cX5rVwE0aZu9MpLt2%%3D 9XyWqK4 shop.example / Session\ntheme dark shop.example / 2026-12-01")
+        #expect(!cookie.text.contains("7KqLmR2x9") && !cookie.text.contains("Hs8dN3bQ6yFgJ1cX5r"), "masked as \(cookie.text)")
+        #expect(cookie.text.contains("] shop.example / Session"), "masked as \(cookie.text)")
+        let key = SecretDetector().masking("api:\n  encryption:\n    key: \"Qm4Rw8Tz2Xn)5Kv7Lp9Hc3Bd6Fs1Gy0Ja8Ue2Wo4Iq=\"")
+        #expect(!key.text.contains("Kv7Lp9Hc3Bd6"), "masked as \(key.text)")
+        let gate = SecretDetector().masking("Messages\nGate code 1987#\nnow")
+        #expect(!gate.text.contains("1987"), "masked as \(gate.text)")
+        for kept in ["Messages\nThe code 1987 rewrite landed\nnow", "Error code 2019#3 in the log"] {
+            #expect(SecretDetector().masking(kept).text == kept)
+        }
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
