@@ -1163,6 +1163,8 @@ struct SecretDetectorTests {
         Case(text: "Datos de acceso\nLogin: pi\nContrasefia: 5XhIf#1qGwY*T@m", kind: .password, value: "5XhIf#1qGwY*T@m"),
         Case(text: "SSID: FRITZ!Box 7590 XY\nNetzwerkschlissel K9SiYj2WFNN", kind: .password, value: "K9SiYj2WFNN"),
         Case(text: "AaHHble Ana Bxofa\nGebruiker: ci\nNaponp: 6!pJ!nK-5jS-#T", kind: .password, value: "6!pJ!nK-5jS-#T"),
+        // (Round 146: `Пароль` with its `П` read as `M`.)
+        Case(text: "AjaHHble ANA Bxoga\nUsername: ops\nMaponb: Tq7VxLmS2dk", kind: .password, value: "Tq7VxLmS2dk"),
         Case(text: "Notes\nwift (upstairs): TpMOxieM_4Htt3\nbuy milk", kind: .password, value: "TpMOxieM_4Htt3"),
         Case(text: "Vos identifiants\nUsuario: ops\nMot de passe : D E@T2%hJeOyT", kind: .password, value: "E@T2%hJeOyT"),
         Case(text: "spec:\ncontainers:\nenv:\n- name: DB_ PASSWORD\nvalue: \"cz5JZ6n2fBB\"\n- name: LOG LEVEL", kind: .password, value: "cz5JZ6n2fBB"),
