@@ -2385,6 +2385,10 @@ extension SecretScan {
                           || utf8[index] == 0x24 && index == match.end && index + 1 < piece.end && Self.isAlphanumeric(utf8[index + 1])
                           // (A speck at the line's end read as `&` or `*`, `…vtgJo8&`: round 142.)
                           || (utf8[index] == 0x26 || utf8[index] == 0x2A) && index == last.end - 1 && index > piece.start
+                          // (A `}` or `)` OCR read for a `j` or `l` inside a piece, a key's character after it,
+                          // `…kuZUA+j}xvf7…`: round 146.)
+                          || (utf8[index] == 0x7D || utf8[index] == 0x29) && index > piece.start && index + 1 < piece.end
+                              && Self.isAlphanumeric(utf8[index + 1])
                   } }),
                   case let joined = Self.withoutOCRJunk(squeezed(match.end, last.end)).filter({ $0 != "." }), joined.count >= 40,
                   Self.isRandomToken(joined) else { return nil }

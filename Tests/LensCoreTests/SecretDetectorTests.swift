@@ -2723,6 +2723,15 @@ struct SecretDetectorTests {
         }
     }
 
+    /// A `key=` setting whose long value OCR split once and in which it read a `j` as `}`: masked
+    /// (round 146). A brace closing a value at its end is no glyph of it.
+    @Test func aKeySettingWithABraceOCRReadInsideIsMasked() {
+        let masked = SecretDetector().masking("$ cat ~/Downloads/apikey.txt\nkey=Rm7TqW2xLpK 9vBn4Hs8dZcE+f}yG3kJ5uN1aQoXw6Pe0Ti2Lr8Mv4Yb7Ud9Sg3Fh5Kc1Nz\nsecret=x")
+        #expect(!masked.text.contains("9vBn4Hs8dZcE") && !masked.text.contains("yG3kJ5uN1aQ"), "masked as \(masked.text)")
+        let kept = "config={theme=dark}\nkey=value}"
+        #expect(SecretDetector().masking(kept).text == kept)
+    }
+
     @Test(arguments: readByOCR)
     func findsWhatOCRMadeOfIt(_ example: Case) {
         let masked = SecretDetector().masking(example.text)
