@@ -312,10 +312,7 @@ extension SecretScan {
     func valueColumnEnd(from index: Int) -> Int? {
         var last = index, pieces = 0
         while pieces < 7, let next = piece(from: last, maximumSpaces: .max) {
-            if pieces > 0, Self.hostPiece.firstMatch(in: slice(next.start, next.end)) != nil,
-               let path = piece(from: next.end, maximumSpaces: .max), utf8[path.start] == 0x2F {
-                return last
-            }
+            if pieces > 0, startsDomainAndPathColumns(at: last) { return last }
             last = next.end
             pieces += 1
         }
