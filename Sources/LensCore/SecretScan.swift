@@ -687,15 +687,15 @@ struct SecretScan {
     /// Thai and Hindi in ``cuedPasswordMatcher``, as is Windows' `Key Content` of `netsh wlan show
     /// profile … key=clear`), as OCR's English model spells them (`Parolă` as `Parola`, `Jelszó` as
     /// `Jelszo`). OCR may split `password` inside (`pas sword=…`, Remmina's file in round 129).
-    /// (`Пароль` as `Naponb`, or `Maponb` in round 146: its `П` read as `N` or `M`.)
-    static let passwordMatcher = passwordMatcher(labels: #"pas ?s ?wor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|(?-i:(?:[NMП]|Tl)ap[o0][nmл][bsp6ь])|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
+    /// (What OCR makes of `Пароль` and Greek's `κωδικός`, `Naponb`, `Kw61K6¢`, is in ``lookalikeLabels``.)
+    static let passwordMatcher = passwordMatcher(labels: #"pas ?s ?wor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
     /// pattern's time).
-    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content"#)
+    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content|"# + lookalikeLabels)
     static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared",
-                                         "security key", "key content"]
+                                         "security key", "key content"] + lookalikeAnchors
 
     static func passwordMatcher(labels: String) -> TextMatcher {
         TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{0,128}(?:[“”](?=[^\s"“”,;)\]}])[^"“”\n]{1,128}){0,2}(?<=[^"“”\n]))["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
@@ -721,8 +721,9 @@ struct SecretScan {
 
     func passwords() -> [Secret] {
         guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
-                       "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "apon", "apom", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
-                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission") else { return [] }
+                       "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
+                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission")
+                || Self.lookalikeAnchors.contains(where: { mentions($0) }) else { return [] }
         var found: [Secret] = []
         let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
         for match in Self.passwordMatcher.matches(in: text) + cued {
@@ -1303,7 +1304,15 @@ struct SecretScan {
     static let otpCueWithCompounds = otpCue.replacingOccurrences(of: "|codice|", with: #"|codice|codul|κωδικ\p{L}*|\p{L}{0,14}k(?:o|ó|oo|d|é|6)d(?:e|en|u|unuz|i(?:si|nne|mme)?|em|od|ot)?|"#)
     static let otpMatchers = otpMatchers(cue: otpCue)
     static let otpMatchersWithCompounds = otpMatchers(cue: otpCueWithCompounds)
-    static func otpMatchers(cue otpCue: String) -> [TextMatcher] { [
+    /// (And what OCR makes of the cues in Greek and Cyrillic, ``lookalikeLabels``, in a text that
+    /// may hold one.)
+    /// The verb OCR made of `είναι` may be no reading measured (`eivon`, `civat`): a lookalike cue,
+    /// a word no other number has before it, takes the first code on its line within 40
+    /// characters without one (the sixth pattern).
+    static let otpMatchersWithLookalikes = otpMatchers(cue: otpCueWithCompounds.replacingOccurrences(of: "|codice|", with: "|codice|" + lookalikeLabels + "|"),
+                                                       verbs: lookalikeVerbs + "|")
+        + [TextMatcher(#"(?<![A-Za-z])("# + lookalikeLabels + #")(?![A-Za-z])[^.\n\d]{0,40}?(?<![\p{L}\p{N}])"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#)]
+    static func otpMatchers(cue otpCue: String, verbs: String = "") -> [TextMatcher] { [
         // "Your verification code is: 524-504", "One-Time Code: 650630", "WhatsApp code 507-240", "验证码：805281";
         // the verb between in other languages: "è" (Italian), "to"/"jest" (Polish), "är" (Swedish,
         // `ar` as OCR reads it), "er" (Danish, Norwegian), "on" (Finnish), "je" (Czech); not
@@ -1313,7 +1322,7 @@ struct SecretScan {
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#"), nor of a
         // password's digits (`-password '8809!8e1z…'`: a symbol glued after them goes on; a keypad's
         // `#` or `*` ends a code).
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|"# + verbs + #"\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s)))?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.
@@ -1340,16 +1349,18 @@ struct SecretScan {
     }
 
     func oneTimeCodes() -> [Secret] {
-        guard mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "kdd", "kéd", "k6d", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
-                       "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
+        let lookalikes = Self.lookalikeAnchors.contains(where: { mentions($0) })
+        guard lookalikes || mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "kdd", "kéd", "k6d", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
+                                     "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
         var found: [Secret] = []
-        let matchers = mentions("kod", "kód", "kood", "kdd", "kéd", "k6d", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") ? Self.otpMatchersWithCompounds : Self.otpMatchers
+        let matchers = lookalikes ? Self.otpMatchersWithLookalikes
+            : mentions("kod", "kód", "kood", "kdd", "kéd", "k6d", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") ? Self.otpMatchersWithCompounds : Self.otpMatchers
         // (The bank's pattern only where its cues are.)
         let bankCues = mentions("otp", "tan", "one-time", "one time", "verification")
         for (index, matcher) in matchers.enumerated() where index != 3 || bankCues {
             for match in matcher.matches(in: text) {
-                // The groups: patterns 1 and 4 have the cue first; the others the value first.
-                let cueFirst = index == 0 || index == 3
+                // The groups: patterns 1 and 4 (and the lookalikes' 6) have the cue first; the others the value first.
+                let cueFirst = index == 0 || index == 3 || index == 5
                 let value = cueFirst ? match[2] : match[1]
                 let cue = cueFirst ? match[1] : match[2]
                 guard let value else { continue }

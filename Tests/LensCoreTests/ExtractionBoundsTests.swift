@@ -88,7 +88,8 @@ struct ExtractionBoundsTests {
                             "-u a -p 'Xk2#Lm9Q Vb7q LX\nXk2Lm9QwVb7q' ",
                             "&sig=%2BXk2Lm9Qw%2FVb7qLm2Xz9Kw4NcBdHsFg\n£%2BXk2%3D'\n", "PUKI 12345678 ",
                             "mMTAN a **** 1: 12345678 ", "--srce-creds a:'?-Xk2Lm9Q' ", "--cookie-secret=Xk2Lm9QwVb7qLm2Xz9Kw4NcBdHsFgJ -Nj F7 ",
-                            "cookie\n_a_sess Xk2Lm9 Qw%V a.b / ", "key: \"Xk2Lm9)Qw ", "code 1987# ", "key=Xk2Lm9 Qw}Vb7q "]
+                            "cookie\n_a_sess Xk2Lm9 Qw%V a.b / ", "key: \"Xk2Lm9)Qw ", "code 1987# ", "key=Xk2Lm9 Qw}Vb7q ",
+                            "naponb: Qm7 ", "O Kwdikdc Eival 2839 ", "KQAIKOZ TpdoBaonc: "]
 
     /// The units in four shares, each a test case looping over its own: 366 cases each under a time
     /// limit were queued side by side and hit it with no case slow, and run one at a time they were
