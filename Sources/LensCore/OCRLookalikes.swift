@@ -76,7 +76,8 @@ enum OCRLookalikes {
     /// can tell cheaply that a text cannot hold the word before trying ``pattern(for:)`` on it. A
     /// letter OCR may drop takes the next one's place (`κω` then `ι` when `δ` is not read); a run
     /// never goes through a letter with an accent (it may be read as any glyph). The word's own
-    /// letters, as written, give one more.
+    /// letters, as written, give one more. (A word with no such run, `είναι`, has itself alone: a
+    /// caller tries its pattern only after a word that has anchors.)
     static func anchors(for word: String) -> [String] {
         let letters = Array(word)
         // The strings read from `index` on until `count` more letters were read; nil when the run
