@@ -12,4 +12,5 @@ extension SecretScan {
     /// Greek's `είναι` (`is`) between such a cue and its code, as OCR reads it (`Eival`, `eivat`, `etvar`).
     static let lookalikeVerbs = "(?<![A-Za-z])" + OCRLookalikes.pattern(for: "είναι") + "(?![A-Za-z])"
     static let lookalikeAnchors = OCRLookalikes.anchors(for: "пароль") + OCRLookalikes.anchors(for: "κωδικός")
+    static let lookalikeAnchorBytes = lookalikeAnchors.map { Array($0.utf8) }
 }

@@ -15,6 +15,11 @@ struct SecretScan {
     /// a pair the text lacks is not in it, which ``mentions(_:)`` then knows without a search.
     let pairs: [UInt64]
 
+    /// Whether the text holds one of ``lookalikeAnchors`` (what OCR makes of `пароль` and
+    /// `κωδικός`): about four hundred strings, checked once here for the three rules that ask
+    /// (round 148: each rule checking them again cost 5 % of the detector's time).
+    let mentionsLookalikes: Bool
+
     init(text: String) {
         self.text = text
         utf8 = Array(text.utf8)
@@ -28,6 +33,8 @@ struct SecretScan {
             }
         }
         self.pairs = pairs
+        let lowered = lowered
+        mentionsLookalikes = Self.lookalikeAnchorBytes.contains { anchor in anchor.withUnsafeBufferPointer { Self.holds(lowered, pairs: pairs, $0) } }
         var runs: [Range<Int>] = []
         var start = 0
         for (i, byte) in utf8.enumerated() where !Self.isTokenByte(byte) {
@@ -48,35 +55,43 @@ struct SecretScan {
     /// Foundation's locale-aware search, which took half the detector's time.
     /// (Each cue's pairs of bytes are looked up first: most cues are in no text, and a pair the
     /// text lacks rules one out for two bit tests, where the search reads the whole text.)
+    /// (A cue's bytes are read where the string keeps them, not copied to an array: the copies
+    /// were 4 % of the detector's time, in round 148.)
     func mentions(_ cues: String...) -> Bool {
         cues.contains { cue in
-            var previous: UInt8?
-            for byte in cue.utf8 {
-                if let previous, case let pair = Int(previous) << 8 | Int(byte), pairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { return false }
-                previous = byte
-            }
-            return Self.holds(lowered[...], Array(cue.utf8))
+            cue.utf8.withContiguousStorageIfAvailable { Self.holds(lowered, pairs: pairs, $0) }
+                ?? Array(cue.utf8).withUnsafeBufferPointer { Self.holds(lowered, pairs: pairs, $0) }
         }
+    }
+
+    /// Whether `lowered`, whose pairs of adjacent bytes are `pairs`, holds `cue`.
+    static func holds(_ lowered: [UInt8], pairs: [UInt64], _ cue: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8?
+        for byte in cue {
+            if let previous, case let pair = Int(previous) << 8 | Int(byte), pairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { return false }
+            previous = byte
+        }
+        return lowered.withUnsafeBufferPointer { holds($0, cue) }
     }
 
     /// Whether `bytes` hold `needle` somewhere: `memchr` finds each candidate first byte and
     /// `memcmp` checks the rest (the C library's loops; the guards run dozens of these per text).
     static func holds(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= bytes.count else { return false }
-        return bytes.withUnsafeBufferPointer { haystack in
-            needle.withUnsafeBufferPointer { pattern in
-                guard let base = haystack.baseAddress, let wanted = pattern.baseAddress else { return false }
-                var position = base
-                let last = base + (haystack.count - pattern.count)
-                while position <= last {
-                    guard let hit = memchr(position, Int32(first), last - position + 1) else { return false }
-                    let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(candidate, wanted, pattern.count) == 0 { return true }
-                    position = candidate + 1
-                }
-                return false
-            }
+        bytes.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { holds(haystack, $0) } }
+    }
+
+    static func holds(_ haystack: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = pattern.first, pattern.count <= haystack.count,
+              let base = haystack.baseAddress, let wanted = pattern.baseAddress else { return false }
+        var position = base
+        let last = base + (haystack.count - pattern.count)
+        while position <= last {
+            guard let hit = memchr(position, Int32(first), last - position + 1) else { return false }
+            let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(candidate, wanted, pattern.count) == 0 { return true }
+            position = candidate + 1
         }
+        return false
     }
 
     /// The lines that hold any of `cues` (small letters), as UTF-16 ranges for
@@ -690,12 +705,12 @@ struct SecretScan {
     /// (What OCR makes of `Пароль` and Greek's `κωδικός`, `Naponb`, `Kw61K6¢`, is in ``lookalikeLabels``.)
     static let passwordMatcher = passwordMatcher(labels: #"pas ?s ?wor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
-    /// (``cuedPasswordLabelCues``): each label in one alternation is tried at every letter it may
+    /// (``cuedPasswordLabelCues``, or ``mentionsLookalikes``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
     /// pattern's time).
     static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content|"# + lookalikeLabels)
     static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared",
-                                         "security key", "key content"] + lookalikeAnchors
+                                         "security key", "key content"]
 
     static func passwordMatcher(labels: String) -> TextMatcher {
         TextMatcher(#"(?i)(?<![A-Za-z])("# + labels + ")" + #"(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])\\?["'”’]{0,2}\s*(?:\]|\)|\((?:WPA|WEP)[^)\n]{0,12}\))?\s*(?::=|===|!==|==|!=|=>|[:=：]|\bis\b|\bis(?=[_@#$%&*!?+~^]))\s*(?:["“]([^"“”\n]{0,128}(?:[“”](?=[^\s"“”,;)\]}])[^"“”\n]{1,128}){0,2}(?<=[^"“”\n]))["”]|['‘]([^'‘’\n]{1,128})['’]|`([^`\n]{1,128})`|@"([^"\n]{1,128})"|\\"([^"\\\n]{1,128})\\"|([^\s"'`,;]{1,128}))"#)
@@ -723,9 +738,9 @@ struct SecretScan {
         guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission")
-                || Self.lookalikeAnchors.contains(where: { mentions($0) }) else { return [] }
+                || mentionsLookalikes else { return [] }
         var found: [Secret] = []
-        let cued = Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
+        let cued = mentionsLookalikes || Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
         for match in Self.passwordMatcher.matches(in: text) + cued {
             guard let label = match[1]?.lowercased() else { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
@@ -1349,7 +1364,7 @@ struct SecretScan {
     }
 
     func oneTimeCodes() -> [Secret] {
-        let lookalikes = Self.lookalikeAnchors.contains(where: { mentions($0) })
+        let lookalikes = mentionsLookalikes
         guard lookalikes || mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "kdd", "kéd", "k6d", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
                                      "mã", "ma x", "ma k", "codul", "κωδικ", "Κωδικ", "ΚΩΔΙΚ") else { return [] }
         var found: [Secret] = []
