@@ -28,7 +28,6 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rendered  # noqa: E402
@@ -46,25 +45,14 @@ SENTENCES = [("Ο κωδικός επαλήθευσης είναι 283945", "283
 def render(lines, out, seed):
     """One screen per font and theme of rendered.py, the lines one under another; the size drawn
     from 15–26 px by `seed`. Returns the image folder."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
     images = os.path.join(out, f"img-{seed}")
     os.makedirs(images, exist_ok=True)
     rng = random.Random(seed)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--window-size=1600,900", "--hide-scrollbars", "--force-device-scale-factor=1"]:
-        options.add_argument(a)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = rendered.chrome()
     fonts = [(font, family) for family, names in rendered.FONTS.items() for font in names]
     try:
         for index, ((font, family), theme) in enumerate(itertools.product(fonts, rendered.THEMES)):
-            with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
-                f.write(rendered.page(lines, font, rng.randint(15, 26), theme, family == "mono"))
-            driver.get("file://" + f.name)
-            driver.find_element(By.ID, "screen").screenshot(os.path.join(images, f"w{index:03d}.png"))
-            os.unlink(f.name)
+            rendered.shoot(driver, rendered.page(lines, font, rng.randint(15, 26), theme, family == "mono"), os.path.join(images, f"w{index:03d}.png"))
     finally:
         driver.quit()
     return images

@@ -5181,17 +5181,33 @@ def page(lines, font, px, theme, mono, wrap=False):
     </style></head><body><div id="screen">{body}</div></body></html>"""
 
 
-def render(args):
+def chrome():
+    """Headless Chromium (Debian's, with its driver) at the window and scale screens are drawn at."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    rng = random.Random(args.seed)
-    os.makedirs(args.out, exist_ok=True)
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for a in ["--headless=new", "--no-sandbox", "--window-size=1600,900", "--hide-scrollbars", "--force-device-scale-factor=1"]:
         options.add_argument(a)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def shoot(driver, page_html, path):
+    """Saves the screen of a page (from ``page``) drawn by ``chrome``'s driver as a PNG at `path`."""
+    from selenium.webdriver.common.by import By
+    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
+        f.write(page_html)
+    try:
+        driver.get("file://" + f.name)
+        driver.find_element(By.ID, "screen").screenshot(path)
+    finally:
+        os.unlink(f.name)
+
+
+def render(args):
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    driver = chrome()
     manifest = []
     try:
         for index in range(args.count):
@@ -5206,11 +5222,7 @@ def render(args):
             px = rng.randint(args.min_px, args.max_px)
             theme = rng.choice(list(THEMES))
             name = f"s{args.seed}_{index:04d}.png"
-            with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
-                f.write(page(lines, font, px, theme, family == "mono", wrap=args.pool in WRAPPING_POOLS))
-            driver.get("file://" + f.name)
-            driver.find_element(By.ID, "screen").screenshot(os.path.join(args.out, name))
-            os.unlink(f.name)
+            shoot(driver, page(lines, font, px, theme, family == "mono", wrap=args.pool in WRAPPING_POOLS), os.path.join(args.out, name))
             manifest.append(dict(file=name, kind=kind, values=values, lines=lines, font=font, px=px, theme=theme))
     finally:
         driver.quit()
