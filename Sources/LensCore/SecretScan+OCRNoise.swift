@@ -1456,6 +1456,8 @@ extension SecretScan {
                 guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
                 // (Nor one a line names public: `Publishable key pk live_9BUM…`.)
                 guard !saysPublic(before: match.start, atMost: 40) else { return nil }
+                // (Nor the rest of an address's query value OCR split: `&code_challenge=D-XEij j8h_SKkt…&…`.)
+                guard !continuesASplitQueryValue(match.start) else { return nil }
                 return (match: match, provider: Self.noisyGenericToken)
             }
         }

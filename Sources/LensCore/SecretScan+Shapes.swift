@@ -157,6 +157,28 @@ extension SecretScan {
     }
     static let splitQueryParameter = TextMatcher(#"^&[A-Za-z_][A-Za-z0-9_]{0,31}=[A-Za-z0-9_.\-]"#)
 
+    /// Whether the piece at `start` is the rest of an address's query value that OCR split one
+    /// space on: the word before it ends with a parameter (`&code_challenge=D-XEij`) whose value
+    /// has begun and whose name says no secret (``secretName(_:)``), and the piece itself goes on
+    /// to the next parameter (`j8h_SKkt…CNDlJ&code_challenge_method=S256`). A PKCE challenge, a
+    /// `state`, a tracking id: no shape-only rule's token. (Round 148. A token after a name that
+    /// says one, `&access_token=gho_…`, is not let go; nor a piece that does not go on to a `&`.)
+    func continuesASplitQueryValue(_ start: Int) -> Bool {
+        guard start >= 2, utf8[start - 1] == 0x20, !Self.isSpace(utf8[start - 2]), !Self.isLineBreak(utf8[start - 2]),
+              let piece = piece(from: start, maximumSpaces: 0) else { return false }
+        var parameter = piece.start
+        while parameter < piece.end, utf8[parameter] != 0x26 { parameter += 1 }
+        guard parameter < piece.end, Self.splitQueryParameter.firstMatch(in: slice(parameter, min(piece.end, parameter + 34))) != nil else { return false }
+        // The word before: back to its `&` or `?`, 128 bytes at most.
+        var mark = start - 1
+        while mark > 0, start - mark < 128, utf8[mark - 1] != 0x26, utf8[mark - 1] != 0x3F,
+              !Self.isSpace(utf8[mark - 1]), !Self.isLineBreak(utf8[mark - 1]) { mark -= 1 }
+        guard mark > 0, utf8[mark - 1] == 0x26 || utf8[mark - 1] == 0x3F,
+              let equals = utf8[mark..<(start - 1)].firstIndex(of: 0x3D), equals > mark, equals < start - 2,
+              utf8[mark..<equals].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }) else { return false }
+        return Self.secretName(slice(mark, equals)) == nil
+    }
+
     /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
     /// (looked for a kilobyte back at most), or after one or two pieces of a path's letters, digits,
     /// `_` and `-` between, each one space on: OCR split the path more than once
