@@ -2162,6 +2162,8 @@ struct SecretDetectorTests {
         // the address goes on after it; a split PKCE challenge is let go, in ``negatives``.)
         Case(text: "https://api.acme.io/v1/items?access_token=Qm7 nfp_Xk29Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k&page=2", kind: .apiKey, value: "Xk29Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k"),
         Case(text: "GET /v1/items?page=2 nfp_Wq83Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k 200 OK", kind: .apiKey, value: "Wq83Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k"),
+        // (Round 148, 3421: a speck OCR glued to the verb before a code, `é` read `é€`.)
+        Case(text: "Messages\nSeu cddigo de acesso é€ 690417. Nao compartilhe.\n14:02", kind: .otp, value: "690417"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3406,6 +3408,8 @@ struct SecretDetectorTests {
         "$ docker trust inspect --pretty acme/app:1.4\nSigner Digest Signers\n1.4 1d312365a78cdbc659b241163F73655de7d21e81c3ec9851bc71c283314dd849 ci\nRoot Key: 054f7386feabbale42782146c8d67b57a20b46ad9 fb4228ce3c6073cOc22818e",
         // (An address's query whose next parameter's name OCR split after its `&`: 3271's false alarm, round 136.)
         "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=1jf43g0gXfjh1g36h2ikh37k9igfkf9 khTgf3ff4&br anch=main&build=1042\n[2026-11-20T09:14:03.201Z] ['info'] Uploading...",
+        // (A currency sign a space parts from the verb is an amount's: round 148 lets a speck glued to one go.)
+        "The discount code is € 2500 off your first order.",
         // (A PKCE challenge OCR split after six characters, its rest starting as a token would: 3417's false alarm, round 148.)
         "https://auth.acme.io/authorize?response_type=code&client_id=acme-web\n&code_challenge=Q-WrTk p4v_NXmd8Ly2kQhZTbwf3GsR7c9AjE5uDoVl&code_challenge_method=S256\n&state=Hb7kPq2ZxY9mWr4TnCv8Ls",
         // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
