@@ -21,12 +21,14 @@ enum OCRLookalikes {
             let columns = line.split(separator: "\t")
             guard columns.count == 3, let letter = columns[0].first, let total = Int(columns[1]) else { continue }
             for reading in columns[2].split(separator: " ") {
-                // (A reading of one glyph, or none, in under 1 % of the letter's is left out: the
+                // (A reading of one letter, or none, in under 1 % of the letter's is left out: the
                 // alignment's slips, such as `κ` as `o`, are that rare, and each lets far more words
                 // match: `koooge`, a name, read as `κωδικός` when it was in. Two glyphs or more,
-                // `ς` as `cg`, match little else.)
+                // `ς` as `cg`, match little else; nor does one digit or symbol, which no word of
+                // another language has inside it: `δ` as `8`, 4 of 896, kept since round 148.)
                 guard let colon = reading.lastIndex(of: ":"), let count = Int(reading[reading.index(after: colon)...]) else { continue }
-                if reading[..<colon].count <= 1, count * 100 < total { continue }
+                let glyphs = reading[..<colon]
+                if glyphs.count <= 1, count * 100 < total, glyphs == dropped || glyphs.allSatisfy(\.isLetter) { continue }
                 measured[letter, default: [:]][String(reading[..<colon]), default: 0] += count
             }
         }

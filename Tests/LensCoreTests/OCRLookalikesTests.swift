@@ -30,6 +30,16 @@ struct OCRLookalikesTests {
         #expect(OCRLookalikes.readings["Κ"]?.first == "K")
     }
 
+    /// A rare reading of one letter is left out (an alignment's slip lets other words match), a rare
+    /// digit or symbol is kept (no word has one inside it), and so is a rare letter dropped no more.
+    @Test func aRareReadingIsKeptOnlyWhenItIsNoLetter() {
+        #expect(OCRLookalikes.readings["δ"]?.contains("8") == true)
+        #expect(OCRLookalikes.readings["κ"]?.contains("o") == false)
+        #expect(OCRLookalikes.readings["ς"]?.contains(OCRLookalikes.dropped) == false)
+        #expect(Self.matchesWhole(OCRLookalikes.pattern(for: "κωδικός"), "Kw8tkdc"))
+        #expect(!Self.matchesWhole(OCRLookalikes.pattern(for: "κωδικός"), "koooge"))
+    }
+
     @Test(arguments: heldOutReadings)
     func aReadingMatchesItsWordsPattern(word: String, reading: String) {
         #expect(Self.matchesWhole(OCRLookalikes.pattern(for: word), reading))
