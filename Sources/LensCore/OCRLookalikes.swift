@@ -29,7 +29,7 @@ enum OCRLookalikes {
                 guard let colon = reading.lastIndex(of: ":"), let count = Int(reading[reading.index(after: colon)...]) else { continue }
                 let glyphs = reading[..<colon]
                 if glyphs.count <= 1, count * 100 < total, glyphs == dropped || glyphs.allSatisfy(\.isLetter) { continue }
-                measured[letter, default: [:]][String(reading[..<colon]), default: 0] += count
+                measured[letter, default: [:]][String(glyphs), default: 0] += count
             }
         }
         var merged: [Character: [String: Int]] = [:]
