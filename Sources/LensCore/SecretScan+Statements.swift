@@ -294,7 +294,9 @@ extension SecretScan {
     static let namedLetterCode = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:(?:guard|log[ \-]?in|sign[ \-]?in|verification|security|authentication|one[ \-]?time|2fa|access|device|user)[ \t]+code|pass[ \t]?code|(enter[ \t]+the[ \t]+code))[ \t]*(?::|is|-)?[ \t]*((?-i:[A-Z0-9]{4}-(?:[A-Z0-9]{4}|(?=[A-Za-z0-9]{5}(?![A-Za-z0-9]))[A-Z0-9]{0,4}[a-z][A-Z0-9]{0,4})|[A-Z0-9]{5,10}))(?![A-Za-z0-9])"#)
     /// A meeting's passcode of letters and digits in both cases (Zoom's `Passcode: Xy7Qp2`):
-    /// with a digit, or capitals inside, as no word after the label has (`Passcode: Required`).
+    /// with a digit, or capitals inside, as no word after the label has (`Passcode: Required`),
+    /// or of six letters or more with four consonants in a row (`Passcode: Egstmi`), as random
+    /// letters often have and the words a label shows do not (`Disabled`, `Optional`, `Hidden`).
     static let mixedPasscode = TextMatcher(#"(?i)(?<![A-Za-z])pass[ \t]?code[ \t]*:[ \t]*([A-Za-z0-9]{5,10})(?![A-Za-z0-9])"#)
 
     /// The last line of a message a browser may read its code from (WebOTP's `@acme.com #482913`).
@@ -486,7 +488,8 @@ extension SecretScan {
         if mentions("passcode", "pass code") {
             for match in Self.mixedPasscode.matches(in: text, within: lines) {
                 guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1),
-                      value.contains(where: \.isNumber) || value.dropFirst().contains(where: \.isUppercase) else { continue }
+                      value.contains(where: \.isNumber) || value.dropFirst().contains(where: \.isUppercase)
+                        || value.count >= 6 && Self.longestConsonantRun(value) >= 4 else { continue }
                 found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
             }
         }

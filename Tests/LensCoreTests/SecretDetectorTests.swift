@@ -125,6 +125,8 @@ struct SecretDetectorTests {
         Case(text: "$ redis-cli -h cache-1.acme.io -a 2gSOYPHCdQ ping\nPONG", kind: .password, value: "2gSOYPHCdQ"),
         Case(text: "Meeting ID: 858 0689 6348\nPasscode: HFFSTW", kind: .otp, value: "HFFSTW"),
         Case(text: "Join Zoom Meeting\nPasscode: Xy7qP2", kind: .otp, value: "Xy7qP2"),
+        // (Round 149: six letters, none a capital inside; four consonants in a row tell them from a word.)
+        Case(text: "Meeting ID: 812 4406 1937\nPasscode: Egstmi", kind: .otp, value: "Egstmi"),
         // The sixth pool's places: tables and CSV exports with a password column, a settings page's
         // `NAME  value` row, session cookies, a PuTTY key file, a command's printed password, an
         // `expect` script, network configs, escaped JSON, codes in more languages, device codes.
@@ -2950,6 +2952,8 @@ struct SecretDetectorTests {
         "Never disclose your private key.\nTxn Hash 0x5d2a4b6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b",
         "$ ffmpeg -i in.mp4 -pass 1 -f null /dev/null",
         "Passcode: Required",
+        "Passcode: Disabled",
+        "Passcode: Optional",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
         "C:\\> net user ana *",
         "$ redis-cli -h cache-1.acme.io -a ping",
