@@ -85,8 +85,10 @@ extension SecretScan {
             // A `/` makes a path, unless symbols no path holds are around it (`KK-m1#cw/7OD…`: OCR read one).
             // (`rsync -a ana@nas:/backup/` is a path.)
             // (Nor is one `/` inside a literal quoted after a user's flag, when without it the literal
-            // looks like a secret on its own: `-u root -p 'iW/qwefw7Ek'`, a `7` OCR read as `/`.)
-            let slashInsideLiteral = quoted && userBefore && value.filter({ $0 == "/" }).count == 1 && !value.hasPrefix("/")
+            // looks like a secret on its own: `-u root -p 'iW/qwefw7Ek'`, a `7` OCR read as `/`; nor,
+            // unquoted, after Windows' `/user:NAME`, where a path is written with `\`:
+            // `/user:ACME\ana Bp/ie98w8ef`, a `^` OCR read as `/`; round 149.)
+            let slashInsideLiteral = (quoted && userBefore || windows) && value.filter({ $0 == "/" }).count == 1 && !value.hasPrefix("/")
                 && !value.hasSuffix("/") && Self.looksLikeSecretOnItsOwn(value.replacingOccurrences(of: "/", with: ""))
             let path = value.contains("/") && !slashInsideLiteral && (value.filter { $0 == "/" }.count > 1 || !value.contains(where: { "!#$%^&*?+".contains($0) }))
             // (After a user's flag a quoted literal is the password even when short, `-u svc -p 'QwU4k_8'`:

@@ -979,6 +979,8 @@ struct SecretDetectorTests {
              value: "pRtW8mXkl2BEQzYx"),
         Case(text: "C:\\> net use Z: \\\\nas\\share /user: HOME\\ops JKLM8w13R_h", kind: .password, value: "JKLM8w13R_h"),
         Case(text: "C:\\> net use Z: \\\\nas\\share /user:HOME\\ops -Pr8JtN7qwx4", kind: .password, value: "Pr8JtN7qwx4"),
+        // (Round 149: a `^` OCR read as `/`; after `/user:` a path would be written with `\`.)
+        Case(text: "C:\\> net use Z: \\\\fileserver\\finance /user:ACME\\ana Bp/ie98w8ef\nThe command completed successfully.", kind: .password, value: "Bp/ie98w8ef"),
         Case(text: "staging login is ops / -FCvvsuZSy48KV", kind: .password, value: "FCvvsuZSy48KV"),
         // A tenth round (a fourth pool of phrasings): a key block whose header names no private
         // key, a value alone under the line that names it (a label, or a sentence pointing at it),
@@ -2890,6 +2892,8 @@ struct SecretDetectorTests {
         "$ scp -P 2222 notes.txt ana@example.net:",
         "Network Key (WPA2): Show",
         "C:\\> net use Z: \\\\server\\share /user:ACME\\ana /persistent:yes",
+        "C:\\> net use Z: \\\\server\\share /user:ACME\\ana /persistent:yes /savecred",
+        "C:\\> runas /user:ACME\\ana setup/x64installer",
         "Authorization: Basic realm=\"Access to staging\"",
         "Network Key (WPA2): Hidden",
         "$ rsync -a ana@nas.local:/backup/photos/ ~/Pictures/",
