@@ -1335,11 +1335,13 @@ struct SecretScan {
         // OCR read for an accented verb (`è` as `@` or `6`, `é` as `€`) or a dash or arrow between;
         // a digit inside a word between the cue and the value is a letter OCR misread (`verificaci6n`);
         // a speck OCR glued to a verb, a space after it (`Seu código de acesso é€ 385732`, 3421 in
-        // round 148; not `is € 1500`, whose sign a space parts from the verb);
+        // round 148; not `is € 1500`, whose sign a space parts from the verb, nor a currency's
+        // sign after the verb itself, `O valor do código é € 2500`, `code is $ 2500`, an amount;
+        // round 149);
         // not the start of a longer number in groups (a dial-in "PIN: 131 228 5901#"), nor of a
         // password's digits (`-password '8809!8e1z…'`: a symbol glued after them goes on; a keypad's
         // `#` or `*` ends a code).
-        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|"# + verbs + #"\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s))(?:(?<=\p{L})[^\p{L}\p{N}\s.,;:'"(（【\[](?=\s))?)?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
+        TextMatcher(#"(?i)(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])(?:(?:[^.\n\d]|(?<=\p{L})\d(?=\p{L})){0,40}?(?:\bis\b|\beste?\b|\bist\b|\bείναι(?!\p{L})|"# + verbs + #"\bl{1,2}autet\b|\b[éè]\b|\bes\b|\bwith\b|\bl[aà](?!\p{L})|(?<!code )\bto\b|\bjest\b|\b[äa]r\b|\ber\b|\bon\b|\bje\b|[:：=]|为|為|は|(?<=\s)(?!(?<=(?:\b[éè]|\bis|\bes|\bist|\best)\s)\p{Sc}\s)(?:[^\p{L}\p{N}\s.]{1,2}|6)(?=\s))(?:(?<=\p{L})[^\p{L}\p{N}\s.,;:'"(（【\[](?=\s))?)?[\s:："'(（【\[]*"# + otpValue + #"(?![\d\-,.]\d|[\p{L}%\d!@$^&+=~|]| \d|[\-_][^\s\d])"#),
         // "482913 is your verification code", "Use 003407 as your password", "G-089350 is your Google verification code"
         TextMatcher(#"(?i)(?<![\p{L}\p{N}$€£¥#.,:/_\-])"# + otpValue + #"["')）】\]]?\s+(?:is|est|ist|é|es|as|is je|is uw|la|là)(?!\p{L})[^.\n]{0,50}?(?<![A-Za-z])"# + otpCue + #"(?![A-Za-z])"#),
         // "512665 (NetEase Verification Code)": only the explicit cues, not a bare `code`.

@@ -3420,6 +3420,8 @@ struct SecretDetectorTests {
         "[2026-11-20T09:14:02.118Z] ['info'] Pinging Codecov: https://codecov.io/upload/v4?commit=1jf43g0gXfjh1g36h2ikh37k9igfkf9 khTgf3ff4&br anch=main&build=1042\n[2026-11-20T09:14:03.201Z] ['info'] Uploading...",
         // (A currency sign a space parts from the verb is an amount's: round 148 lets a speck glued to one go.)
         "The discount code is € 2500 off your first order.",
+        "O valor do código é € 2500.",
+        "Your promo code is $ 2500 in credit.",
         // (A PKCE challenge OCR split after six characters, its rest starting as a token would: 3417's false alarm, round 148.)
         "https://auth.acme.io/authorize?response_type=code&client_id=acme-web\n&code_challenge=Q-WrTk p4v_NXmd8Ly2kQhZTbwf3GsR7c9AjE5uDoVl&code_challenge_method=S256\n&state=Hb7kPq2ZxY9mWr4TnCv8Ls",
         // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
