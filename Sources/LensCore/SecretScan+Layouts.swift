@@ -330,11 +330,12 @@ extension SecretScan {
 
     /// A key or token in a sentence (a chat's `token for the bot → …`, `use this key for staging …`,
     /// `staging api key is …`): a word for one, up to four words, an arrow, a colon, `is` or a
-    /// space, then the value. The words are loose cues, so the value must be clearly random
+    /// space, then the value. (OCR may read the arrow as a `-`, and a glyph inside the value as
+    /// junk, `…XUIOl]VOk…`: round 149.) The words are loose cues, so the value must be clearly random
     /// (``isClearlyRandom(_:)``: 24+ characters mixing cases and digits) and of a token's alphabet
     /// (a fingerprint's `SHA256:…+/…` is none), and no public or host key is meant.
     static let keyInASentence = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|[~—–»>+]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-]{12})"#)
+        #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|[~—–»>+\-]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-@}{\]\[)(|!]{12})"#)
     static let junkGlyphs: Set<UInt8> = Set("@}{][)(|!$€\\".utf8)
     static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "publishable", "host", "pair", "type", "name", "size"]
 
@@ -366,7 +367,7 @@ extension SecretScan {
         return Self.keyInASentence.matches(in: text, within: linesWithLongRuns()).compactMap { match in
             let words = (match[1] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             // Words between, or an arrow or `is`: a label and a value side by side have rules of their own.
-            guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy("~—–»>+".contains) }) == true,
+            guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy("~—–»>+-".contains) }) == true,
                   !words.contains(where: Self.wordsAboutAPublicValue.contains) else { return nil }
             // (Nor a public or host key: `public key …`, `ssh host key …`.)
             var before = match.start

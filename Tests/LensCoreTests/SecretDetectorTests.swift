@@ -1197,6 +1197,8 @@ struct SecretDetectorTests {
         Case(text: ".env\n1/7049017225210298:8d8889cdda1893d2a39bad61 7ae28c82", kind: .apiKey, value: "8d8889cdda1893d2a39bad61"),
         Case(text: "#backend\nuse this key for staging yiDPutixwW5eEGWOLMYZhNGyCéwp8Ef fn\nty!", kind: .apiKey, value: "yiDPutixwW5eEGWOLMYZhNGyC"),
         Case(text: "#backend\ntoken for the bot —~ 3Bfs9KDSXD2EBafY30IgIlaWeqmSkU1jQ\nty!", kind: .apiKey, value: "3Bfs9KDSXD2EBafY30IgIlaWeqmSkU1jQ"),
+        // (Round 149: the arrow read as `-`, a junk glyph inside the value.)
+        Case(text: "#backend\ntoken for the bot - Zb8XUIOl]VOkBfmIB7BpP8CeJhW1XBSMM\nty!", kind: .apiKey, value: "VOkBfmIB7BpP8CeJhW1XBSMM"),
         Case(text: "2025-03-04 10:22:31 INFO auth header: Bearer feX38cSeal 7WuMXdfgv7kLGAFI2TDevD", kind: .apiKey, value: "7WuMXdfgv7kLGAFI2TDevD"),
         Case(text: "2025-03-04 10:22:31 INFO auth header: Bearer kfdfE1Ch9fn516@bdDLZz4g18Sz3Xdmk", kind: .apiKey, value: "kfdfE1Ch9fn516@bdDLZz4g18Sz3Xdmk"),
         Case(text: "2025-03-04 10:22:31 WARN request failed: {‘url': '/v1/items’, ‘api_key': ‘STb2yF4LLAbzrm27f53zMwUCZIpmdv3Z'}", kind: .apiKey, value: "STb2yF4LLAbzrm27f53zMwUCZIpmdv3Z"),
@@ -3422,6 +3424,8 @@ struct SecretDetectorTests {
         "The discount code is € 2500 off your first order.",
         "O valor do código é € 2500.",
         "Your promo code is $ 2500 in credit.",
+        "key - value pairs are stored in (see docs)",
+        "token - (deprecated) use NEW_TOKEN_NAME_FOR_THE_API instead",
         // (A PKCE challenge OCR split after six characters, its rest starting as a token would: 3417's false alarm, round 148.)
         "https://auth.acme.io/authorize?response_type=code&client_id=acme-web\n&code_challenge=Q-WrTk p4v_NXmd8Ly2kQhZTbwf3GsR7c9AjE5uDoVl&code_challenge_method=S256\n&state=Hb7kPq2ZxY9mWr4TnCv8Ls",
         // (An address's escaped `/` before a word, its only symbol: 3249's false alarm, round 133.)
