@@ -701,14 +701,14 @@ struct SecretScan {
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
     /// Thai and Hindi in ``cuedPasswordMatcher``, as is Windows' `Key Content` of `netsh wlan show
     /// profile … key=clear`), as OCR's English model spells them (`Parolă` as `Parola`, `Jelszó` as
-    /// `Jelszo`). OCR may split `password` inside (`pas sword=…`, Remmina's file in round 129).
+    /// `Jelszo` or, as ``OCRConfusions`` has `ó`, `Jelszé`: round 149). OCR may split `password` inside (`pas sword=…`, Remmina's file in round 129).
     /// (What OCR makes of `Пароль` and Greek's `κωδικός`, `Naponb`, `Kw61K6¢`, is in ``lookalikeLabels``.)
     static let passwordMatcher = passwordMatcher(labels: #"pas ?s ?wor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one
     /// (``cuedPasswordLabelCues``, or ``mentionsLookalikes``): each label in one alternation is tried at every letter it may
     /// start with in every text (Danish's `adgangskode` alone, at every `a`, cost 25 % of the
     /// pattern's time).
-    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content|"# + lookalikeLabels)
+    static let cuedPasswordMatcher = passwordMatcher(labels: #"parol(?:ă|e)|parool|passord|adgangskode|lozinka|geslo|jelsz[oóö06é]|slapta[zž]odis|kata sandi|m[aậâ]t\s+kh[aẩâ]u|κωδικός(?:[ \t]+πρόσβασης)?|סיסמ[הא]|รหัสผ่าน|पासवर्ड|(?:wpa2?-)?pre-?shared[ \-]key|network\s+security\s+key|key\s+content|"# + lookalikeLabels)
     static let cuedPasswordLabelCues = ["parol", "parool", "passord", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "khau", "khâu", "khẩu", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared",
                                          "security key", "key content"]
 
