@@ -70,9 +70,10 @@ extension SecretScan {
     static let htpasswdCommand = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+"#)
     /// A password given as a plain argument after the user's name: `rabbitmqctl add_user` or
     /// `change_password`, Windows' `net user NAME PASSWORD` (a lone `*` asks for it). OCR may read
-    /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`, `mosquitto_passwd` as `mosquitto passwd`. Composer's and Poetry's
-    /// `config http-basic.REPO USER PASSWORD` too, and `steamcmd +login USER PASSWORD`; the XMPP
-    /// servers' `register USER HOST PASSWORD` (ejabberd, Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
+    /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`, `mosquitto_passwd` as
+    /// `mosquitto passwd`. Composer's and Poetry's `config http-basic.REPO USER PASSWORD` too, and
+    /// `steamcmd +login USER PASSWORD`; the XMPP servers' `register USER HOST PASSWORD` (ejabberd,
+    /// Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
     /// MinIO's `mc admin user add ALIAS USER PASSWORD` and `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY`
     /// (`mc config host add …` before; the address as OCR read it, `http://192.168.1.4@:9000`); Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;

@@ -335,7 +335,12 @@ extension SecretScan {
     /// (``isClearlyRandom(_:)``: 24+ characters mixing cases and digits) and of a token's alphabet
     /// (a fingerprint's `SHA256:…+/…` is none), and no public or host key is meant.
     static let keyInASentence = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|[~—–»>+\-]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-@}{\]\[)(|!]{12})"#)
+        #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|["#
+        + sentenceArrows + #"]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-@}{\]\[)(|!]{12})"#)
+    /// What OCR makes of an arrow standing alone in ``keyInASentence``, one or two of them (`—`,
+    /// `~`, `-`): one list for the pattern's character class (`-` last, so it is no range there)
+    /// and for the check of what matched.
+    static let sentenceArrows = "~—–»>+-"
     static let junkGlyphs: Set<UInt8> = Set("@}{][)(|!$€\\".utf8)
     static let wordsAboutAPublicValue: Set<String> = ["fingerprint", "fingerprints", "id", "hash", "digest", "checksum", "public", "publishable", "host", "pair", "type", "name", "size"]
 
@@ -367,7 +372,7 @@ extension SecretScan {
         return Self.keyInASentence.matches(in: text, within: linesWithLongRuns()).compactMap { match in
             let words = (match[1] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             // Words between, or an arrow or `is`: a label and a value side by side have rules of their own.
-            guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy("~—–»>+-".contains) }) == true,
+            guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy(Self.sentenceArrows.contains) }) == true,
                   !words.contains(where: Self.wordsAboutAPublicValue.contains) else { return nil }
             // (Nor a public or host key: `public key …`, `ssh host key …`.)
             var before = match.start

@@ -701,7 +701,8 @@ struct SecretScan {
     /// ones, Turkish, Russian, Indonesian, Vietnamese, Chinese, Japanese, Korean; Greek, Hebrew,
     /// Thai and Hindi in ``cuedPasswordMatcher``, as is Windows' `Key Content` of `netsh wlan show
     /// profile … key=clear`), as OCR's English model spells them (`Parolă` as `Parola`, `Jelszó` as
-    /// `Jelszo` or, as ``OCRConfusions`` has `ó`, `Jelszé`: round 149). OCR may split `password` inside (`pas sword=…`, Remmina's file in round 129).
+    /// `Jelszo` or, as ``OCRConfusions`` has `ó`, `Jelszé`: round 149). OCR may split `password`
+    /// inside (`pas sword=…`, Remmina's file in round 129).
     /// (What OCR makes of `Пароль` and Greek's `κωδικός`, `Naponb`, `Kw61K6¢`, is in ``lookalikeLabels``.)
     static let passwordMatcher = passwordMatcher(labels: #"pas ?s ?wor[dt]|passwd|pass(?:(?: ?_ ?| )?phrase|code)?|pwd|pw|pin(?:\s*code)?|mot de passe|kennwort|contrase\p{L}{1,3}a|senha|wachtwoord|l\p{L}senord|has[łlt]o|heslo|salasana|parola|şifre|sifre|пароль|mật khẩu|密码|密碼|パスワード|비밀번호|(?:wi-?fi|network|wireless|wlan|wpa[23]?)\s+(?:key|passphrase)|psk"#)
     /// The rarer languages' labels are searched apart, only in a text that holds one

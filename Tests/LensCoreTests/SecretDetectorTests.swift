@@ -1093,10 +1093,10 @@ struct SecretDetectorTests {
         Case(text: "    <passwor d>R#dE*TLw8eseS</password>", kind: .password, value: "R#dE*TLw8eseS"),
         Case(text: "$ sudo rabbitmgctl add_user ci a9%@MGn#Ontg1MhT", kind: .password, value: "a9%@MGn#Ontg1MhT"),
         Case(text: "$ sudo rabbitmqctl add user svc_etl yx96EoY?BRTUH&EI", kind: .password, value: "yx96EoY?BRTUH&EI"),
-        // (Round 149: Hungarian's `Jelszó` with its `ó` read as `é`.)
-        Case(text: "Konto\nUser: admin\nJelszé: RPt8L2QqgpoleV", kind: .password, value: "RPt8L2QqgpoleV"),
         // (Round 149: the same `_` read as a space in `mosquitto_passwd`.)
         Case(text: "$ sudo mosquitto passwd -b /etc/mosquitto/passwd tomas jq-gkGsfdS2d70\n$ sudo systemctl reload mosquitto", kind: .password, value: "jq-gkGsfdS2d70"),
+        // (Round 149: Hungarian's `Jelszó` with its `ó` read as `é`.)
+        Case(text: "Konto\nUser: admin\nJelszé: RPt8L2QqgpoleV", kind: .password, value: "RPt8L2QqgpoleV"),
         Case(text: "Scanned QR code\notpauth://totp/Acme:build@acme.io?secret=KZ Y NCFOIKSG VNSFWKN770237ANTJR62Y &issuer=Acme", kind: .apiKey, value: "VNSFWKN770237ANTJR62Y"),
         Case(text: "otpauth://totp/Acme:admin@acme.io?secret-=QWO7BKUPLFIAHGMJIMXBXRTMUEGXALKFN&issuer=Acme", kind: .apiKey, value: "QWO7BKUPLFIAHGMJ"),
         // (Its fourth pair: both of a prefix's underscores read as spaces, a password that starts with `*`.)
