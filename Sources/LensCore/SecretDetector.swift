@@ -97,7 +97,7 @@ public struct SecretDetector: Sendable {
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.valuesUnderNamingSentences() + scan.statementPasswords()
-                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.commandOutputs() + scan.printedCredentials() + scan.userListPasswords()
+                + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.barredRows() + scan.commandOutputs() + scan.printedCredentials() + scan.userListPasswords()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
                 + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
@@ -130,7 +130,8 @@ public struct SecretDetector: Sendable {
             return Self.publishableKeyPrefixes.contains(where: head.hasPrefix) || before.hasSuffix("pk.") && head.hasPrefix("ey")
         }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
-        let markers = Self.markerPattern.matches(in: text).map { $0.start..<$0.end }
+        // (Each starts with `[`: a text without one is not searched.)
+        let markers = scan.mentions("[") ? Self.markerPattern.matches(in: text).map { $0.start..<$0.end } : []
         var kept: [Secret] = []
         // A test suite's log (two or more result lines, `PASS: …`, `FAIL: …`): what any rule found
         // as a password on a result line is a test's name (`PASS: --gc-sections -r without -e`).

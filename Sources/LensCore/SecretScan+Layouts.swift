@@ -406,9 +406,9 @@ extension SecretScan {
 
     /// A webhook's address: whoever has it can post. Slack's, Discord's and Microsoft Teams'
     /// (`….webhook.office.com/webhookb2/…/IncomingWebhook/…`), as OCR may read them (spaces around
-    /// the dots and slashes, inside `office`).
+    /// the dots and slashes, inside `office`; Discord's `api` as `ap|`).
     static let webhookAddress = TextMatcher(
-        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?api ?/ ?webhooks|webhook ?\. ?of ?fice ?\. ?com ?/ ?webhook[bh]2) ?/ ?"#)
+        #"(?i)(?:hooks ?\. ?slack ?\. ?com ?/ ?services|discord(?:app)? ?\. ?com ?/ ?ap[iIl1|!] ?/ ?webhooks|webhook ?\. ?of ?fice ?\. ?com ?/ ?webhook[bh]2) ?/ ?"#)
     /// The words of a Teams webhook's path, which OCR may split (`Incoming Webhook`).
     static let webhookPathWords: Set<String> = ["incoming", "webhook", "incomingwebhook"]
 

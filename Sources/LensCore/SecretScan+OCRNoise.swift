@@ -1401,7 +1401,7 @@ extension SecretScan {
     /// After a `_`, a random part and `_` may come between, as the clean rule has it (Pinecone's
     /// `pcsk_X7Yt8_…`, round 144; not after a `-`: Keycloak's key id `os-FoK6y_leoZ…` is public):
     /// the prefix's then, the body after it.
-    static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}(?:_[A-Za-z0-9]{4,24}_|[_\-])(?=[A-Za-z0-9]{6})"#, 30, 80, 1)
+    static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}+(?:_[A-Za-z0-9]{4,24}+_|[_\-])(?=[A-Za-z0-9]{6})"#, 30, 80, 1)
     static let noisyGenericTokenMatcher = TextMatcher(noisyGenericToken.pattern)
     static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
     static let publicKeyAlgorithms: Set<String> = ["ssh", "ecdsa", "rsa", "dsa", "pgp", "gpg", "x509"]
@@ -1878,7 +1878,7 @@ extension SecretScan {
     /// both sides (`imaps://tomas%40acme . io: j 960DW…@imap…`; round 133), or split twice (`imaps://dep
     /// lLoy%40acme. i0:MOnv…@imap…`; round 137). One `/` may be read as a thin letter
     /// (`vne:l/:p14t…@10.9.1.14:5900` for `vnc://:…@`; round 144).
-    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}[\])|}]? ?: ?(?://|[lI1|]/|/[lI1|]) ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32}){0,2})? ?[:;] ?"#)
+    static let noisyCredentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+[\])|}]? ?: ?(?://|[lI1|]/|/[lI1|]) ?(?:@?[^\s:;/@"'`\[\]]{1,64}(?:@[^\s:;/@"'`\[\]]{1,64})?(?: \.)?(?: [^\s:;/@"'`\[\]]{1,32}){0,2})? ?[:;] ?"#)
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//", ":l/", ":i/", ":1/", ":|/", ":/l", ":/i", ":/1", ":/|", ": l/", ": i/", ": 1/", ": /l", ": /i") else { return [] }
@@ -1904,8 +1904,16 @@ extension SecretScan {
                             let name = utf8[(at + 1)..<end].prefix(while: { !Self.isSpace($0) })
                             return (1...8).contains(name.count) && name.allSatisfy(Self.isAlphanumeric) && name.contains(where: { (0x30...0x39).contains($0) })
                         } ?? true
-                        guard atForADigit, squeezed(start, end).count >= 12, isMachineMade(pieceStart, end) || lettersAndDigits,
-                              let resume = machineMadePiece(afterScrapsFrom: end, before: limit) else { break }
+                        // (Or fewer before the scraps, letters and digits, when the piece after them runs to
+                        // the address's `@` and a host: `…:WBHyx j JRShHsn9V2…-KP@acme-media`, round 150.)
+                        guard atForADigit, let resume = machineMadePiece(afterScrapsFrom: end, before: limit) else { break }
+                        let runsToTheHost = { () -> Bool in
+                            guard lastAt == nil, piece.allSatisfy(Self.isAlphanumeric) else { return false }
+                            var at = resume
+                            while at < limit, !Self.isSpace(self.utf8[at]), !Self.isLineBreak(self.utf8[at]), self.utf8[at] != 0x40 { at += 1 }
+                            return at + 1 < limit && self.utf8[at] == 0x40 && self.squeezed(start, at).count >= 12 && self.isHostStart(at + 1)
+                        }
+                        guard squeezed(start, end).count >= 12 && (isMachineMade(pieceStart, end) || lettersAndDigits) || runsToTheHost() else { break }
                         end = resume
                         pieceStart = resume
                         continue
@@ -2117,6 +2125,9 @@ extension SecretScan {
         // address's next part is glued to ends before it (`…/bot<token>/getUpdates`): nothing
         // after either is its rest (round 143).
         if isInItsQuotes(secret.start, secret.end) || startsAddressPart(at: secret.end) { return secret }
+        // An address's password ends at the `@` its rule found, whether or not a dotted host's name
+        // follows (`cloudinary://…:<password>@acme-media`; round 150).
+        if secret.label == "connection string", secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

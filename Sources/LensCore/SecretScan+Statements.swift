@@ -508,12 +508,12 @@ extension SecretScan {
                                                  "hash", "cache", "map", "hot", "short", "keyboard", "fingerprint", "id", "license", "licence", "site", "publishable"]
     /// PHP's `define( 'NAME', '…' );` (WordPress' `wp-config.php`): group 1 the name, group 2 the
     /// value, to the last quote before `)` on the line. (OCR may read the quotes curly or double,
-    /// drop the name's closing one, read it as `!` or double it (`'NONCE_SALT'’,`), and read its `_` as a space, and the spaces before the value as
+    /// drop the name's closing one, read it as `!` or `*` or double it (`'NONCE_SALT'’,`), and read its `_` as a space, and the spaces before the value as
     /// a dash, `_` or `=`, its opening quote as `*` or `)`, drop its closing one: `define('NONCE SALT’, —"…' );`,
     /// `define('NONCE_SALT', = '…' );`; and its closing `;` as `5`, `:`, `j` or `i`, or as two glyphs: `' )5`, `' ) 5;`.)
     /// Group 3 is a value whose opening quote OCR dropped (`define( 'NONCE_SALT', /MG9…{{' );`): its closing quote
     /// must then be there, so `getenv('A_KEY'))` is no value.
-    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?(?:['"‘’“”*)]([^\n]{4,256}?)['"‘’“”]?|([^\s'"‘’“”*][^\n]{3,255}?)['"‘’“”])[ \t]*\)(?:[ \t]*[;5:ji]){0,2}[ \t]*$"#)
+    static let phpConstant = TextMatcher(#"(?im)(?<![A-Za-z0-9_])define[ \t]*\([ \t]*['"‘’“”]{1,2}([A-Za-z0-9_ ]{2,64}?)['"‘’“”!*]{0,2}[ \t]*,{1,2}[ \t]*(?:[—_\-=]{1,2}[ \t]*)?(?:['"‘’“”*)]([^\n]{4,256}?)['"‘’“”]?|([^\s'"‘’“”*][^\n]{3,255}?)['"‘’“”])[ \t]*\)(?:[ \t]*[;5:ji]){0,2}[ \t]*$"#)
 
     /// A value that reads a setting (`getenv('WP_AUTH_KEY'`, `$_ENV["SALT"`, `env('APP_KEY'`) rather than holding one.
     static let readsASetting = TextMatcher(#"^\$?[A-Za-z_][\w:>.-]*[(\[][ \t]*['"‘’“”$]"#)

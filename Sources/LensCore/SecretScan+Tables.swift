@@ -221,6 +221,25 @@ extension SecretScan {
         }
     }
 
+    /// A row of a table a terminal draws with bars (`npm token create`, the AWS CLI's `--output
+    /// table`): `| token | npm_… |`, `│ SecretAccessKey │ … │`: group 1 the name, group 2 the
+    /// value, alone in its cell (round 150). The name, one word, must name a secret
+    /// (``secretName(_:)``; `| Password last set | … |` is none) and the value be random
+    /// (`| readonly | false |` is none). A glyph OCR read for the bar before
+    /// the value stays glued to it (`| token | nNpm_…`), so the whole piece is taken.
+    static let barredRow = TextMatcher(#"(?m)^[ \t]*[|│┃]?[ \t]*([A-Za-z][A-Za-z0-9_.\-]{1,40})[ \t]*[|│┃][ \t]*([^\s|│┃]{8,256})[ \t]*(?:[|│┃][ \t]*)?$"#)
+
+    func barredRows() -> [Secret] {
+        guard mentions("|", "│", "┃"), mentions("pass", "pwd", "secret", "token", "key", "psk", "auth") else { return [] }
+        return Self.barredRow.matches(in: text).compactMap { match in
+            guard let name = match[1], let kind = Self.secretName(name), let range = match.range(2) else { return nil }
+            let value = slice(range.lowerBound, range.upperBound)
+            guard Self.isPasswordValue(value, quoted: false),
+                  Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.looksLikeSecretOnItsOwn(value) else { return nil }
+            return secret(kind, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
     // MARK: - Cookies
 
     /// A `Cookie:` or `Set-Cookie:` header (a browser's developer tools show them).
@@ -230,12 +249,18 @@ extension SecretScan {
     /// What a session cookie's name holds (`sessionid`, `connect.sid`, `PHPSESSID`, `auth_token`).
     static let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login", "secret"]
 
+    /// A host's name as a cookie table shows its domain: small letters, digits and inner dashes,
+    /// dotted, ending in a top-level name of letters.
+    static let lowercaseHostName = TextMatcher(#"^(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}$"#)
+
     /// A row of a browser's cookie table (its developer tools, an extension): the cookie's name,
     /// then its value, then its domain and path.
     /// (OCR may read a `_` of the name as a space: `_gh sess`; and the gap between the columns as
     /// a dash: `_gh_sess — 2d4Jxp…`; and split the value a few characters in: `_gh_sess 4EjMLEf83
-    /// rnxtw%wZj …`, round 146. Its pieces are taken together and checked as one token.)
-    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?:[—–\-|][ \t]+)?(?=[^\s]{6})"#)
+    /// rnxtw%wZj …`, round 146, or two letters in, `laravel_session Ki HBVv8bq0…`, round 150: a
+    /// piece of 14+ letters and digits must then follow. Its pieces are taken together and checked
+    /// as one token.)
+    static let cookieRow = TextMatcher(#"(?m)^[ \t]*([A-Za-z0-9_.\-]{2,64}(?: [a-z]{3,8})?)[ \t]+(?:[—–\-|][ \t]+)?(?=[^\s]{6}|[A-Za-z0-9]{1,5} [A-Za-z0-9]{14})"#)
 
     /// The value of a session cookie in a cookie header: whoever has it is signed in. Each
     /// `name=value` to its `;`; a value of 16+ characters (a flag such as `theme=dark` is none).
@@ -251,8 +276,9 @@ extension SecretScan {
             // (Its pieces taken across the spaces OCR put in it: `6XoCSsracG26qws JDIuQyMC…`.)
             let end = valueEnd(from: value.end, maximumLength: 512)
             let token = squeezed(value.start, end)
+            // (A host's name in the value's column is none: `auth_provider via google-oauth2.acme.io`.)
             guard token.count >= 16, !token.contains("://"), token.contains(where: \.isNumber), token.contains(where: \.isLetter),
-                  Self.entropy(token) >= 3.5 else { continue }
+                  Self.entropy(token) >= 3.5, Self.lowercaseHostName.firstMatch(in: token) == nil else { continue }
             // (To the row's domain column where it is near: the pieces taken may have run into it.)
             found.append(secret(.apiKey, "session cookie", value.start, valueColumnEnd(from: value.start) ?? valueColumnEnd(from: end) ?? end))
         }

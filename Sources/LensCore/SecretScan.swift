@@ -385,7 +385,7 @@ struct SecretScan {
     /// (OCR may put a space after the user's colon too: `postgres: //deploy: cDP_s*2…@host`.)
     /// (The user may hold one `@` of its own, not encoded: `imaps://ana@acme.io:…@imap.acme.io`,
     /// or `%40` OCR read as `%4@`; the last `@` ends the password, as browsers read it.)
-    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}: ?// ?([^\s:/@"'`]{0,64}(?:@[^\s:/@"'`]{1,64})?): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
+    static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+: ?// ?([^\s:/@"'`]{0,64}(?:@[^\s:/@"'`]{1,64})?): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
 
     func connectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }

@@ -1097,6 +1097,16 @@ struct SecretDetectorTests {
         Case(text: "$ sudo mosquitto passwd -b /etc/mosquitto/passwd tomas jq-gkGsfdS2d70\n$ sudo systemctl reload mosquitto", kind: .password, value: "jq-gkGsfdS2d70"),
         // (Round 149: Hungarian's `Jelszó` with its `ó` read as `é`.)
         Case(text: "Konto\nUser: admin\nJelszé: RPt8L2QqgpoleV", kind: .password, value: "RPt8L2QqgpoleV"),
+        // (Round 150: a Discord webhook's `api` read `ap|`, its id split and its token garbled; a
+        // cookie table's value split two letters in; WordPress' name closed by a `*` for its quote.)
+        Case(text: "Webhook URL\nhttps://discord.com/ap|/webhooks/9722148498 1 24899267/ghaKROMR3jcnBrolonM9x0ggcwy]1kOT4fUQDqo3Z7DWYgAqs}48\\JQS4LjQczgDMdy",
+             kind: .apiKey, value: "ghaKROMR3jcnBrolonM9x0ggcwy"),
+        Case(text: "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nlaravel_session Ki HBVv8bq0SFzq6aORilwYOcdYWlq9uxgql7FewL app.acme.io / Session\ntheme dark app.acme.io / 2026-12-01",
+             kind: .apiKey, value: "HBVv8bq0SFzq6aORilwYOcdYWlq9uxgql7FewL"),
+        Case(text: "/** Database password */\ndefine( 'DB_PASSWORD*, 'TuKtm_SBPxmtA7-V' );\ndefine( 'DB_HOST'’, ‘localhost' );", kind: .password, value: "TuKtm_SBPxmtA7-V"),
+        // (Round 150: a table a terminal draws with bars, OCR's glyph for a bar glued to the value.)
+        Case(text: "$ npm token create\na |\n| token | nNpm_ILvwmweWBoVWWiADRQyMWe12m4x3mowgLoke |\n| readonly | false |\ne", kind: .apiKey, value: "ILvwmweWBoVWWiADRQyMWe12m4x3mowgLoke"),
+        Case(text: "|  SecretAccessKey |  wJalrXUtnFEMI/K7MDENGbPxRfiCYzq8LmKEY  |", kind: .apiKey, value: "wJalrXUtnFEMI/K7MDENGbPxRfiCYzq8LmKEY"),
         Case(text: "Scanned QR code\notpauth://totp/Acme:build@acme.io?secret=KZ Y NCFOIKSG VNSFWKN770237ANTJR62Y &issuer=Acme", kind: .apiKey, value: "VNSFWKN770237ANTJR62Y"),
         Case(text: "otpauth://totp/Acme:admin@acme.io?secret-=QWO7BKUPLFIAHGMJIMXBXRTMUEGXALKFN&issuer=Acme", kind: .apiKey, value: "QWO7BKUPLFIAHGMJ"),
         // (Its fourth pair: both of a prefix's underscores read as spaces, a password that starts with `*`.)
@@ -2338,6 +2348,15 @@ struct SecretDetectorTests {
         #expect(masked.text == "$ git clone https://ci:[password]@a1b2c3d4e5f6.example.com/repo.git", "masked as \(masked.text)")
     }
 
+    /// A host's name without a dot after an address's password stays, and so does the next line:
+    /// the `@` the rule found ends the password (round 150; the password OCR split is masked whole).
+    @Test func aHostWithoutADotAfterAPasswordStays() {
+        let clean = SecretDetector().masking("CLOUDINARY_URL=cloudinary://078050908528270:WBHyxjJRShHsn9V2UEsvQWf8-KP@acme-media\nNODE_ENV=production")
+        #expect(clean.text == "CLOUDINARY_URL=cloudinary://078050908528270:[password]@acme-media\nNODE_ENV=production", "masked as \(clean.text)")
+        let split = SecretDetector().masking("CLOUDINARY_URL=cloudinary : //078050908528270 : WBHyx j JRShHsn9V2UEsvQWf8-KP@acme-media\nNODE_ENV=production")
+        #expect(split.text == "CLOUDINARY_URL=cloudinary : //078050908528270 : [password]@acme-media\nNODE_ENV=production", "masked as \(split.text)")
+    }
+
     /// The next setting's name after a key is no part of it: each value is masked on its own and
     /// the name between them stays (`configure set secretId … secretKey …`).
     @Test func theNextSettingsNameAfterAKeyStays() {
@@ -2961,6 +2980,10 @@ struct SecretDetectorTests {
         "$ ffmpeg -i in.mp4 -pass 1 -f null /dev/null",
         "Passcode: Required",
         "Passcode: Disabled",
+        "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nauth_provider via google-oauth2.acme.io / Session",
+        "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nsessionid 1 app.acme.io / 2026-12-01T10:00:00Z",
+        "| token_type | Bearer |\n| readonly | false |\n| commit | 9fceb02d0ae598e95dc970b74767f19372d61af8 |",
+        "| secret_hash | 9fceb02d0ae598e95dc970b74767f19372d61af8 |\n| PublicKey | ssh-ed25519 |",
         "Passcode: Optional",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
         "C:\\> net user ana *",
