@@ -225,9 +225,10 @@ extension SecretScan {
     /// table`): `| token | npm_… |`, `│ SecretAccessKey │ … │`: group 1 the name, group 2 the
     /// value, alone in its cell (round 150). The name, one word, must name a secret
     /// (``secretName(_:)``; `| Password last set | … |` is none) and the value be random
-    /// (`| readonly | false |` is none). A glyph OCR read for the bar before
-    /// the value stays glued to it (`| token | nNpm_…`), so the whole piece is taken.
-    static let barredRow = TextMatcher(#"(?m)^[ \t]*[|│┃]?[ \t]*([A-Za-z][A-Za-z0-9_.\-]{1,40})[ \t]*[|│┃][ \t]*([^\s|│┃]{8,256})[ \t]*(?:[|│┃][ \t]*)?$"#)
+    /// (`| readonly | false |` is none). The row starts with its bar (C's `FLAG_A | FLAG_B,` is
+    /// no row). A glyph OCR read for the bar before the value stays glued to it (`| token |
+    /// nNpm_…`), so the whole piece is taken.
+    static let barredRow = TextMatcher(#"(?m)^[ \t]*[|│┃][ \t]*([A-Za-z][A-Za-z0-9_.\-]{1,40})[ \t]*[|│┃][ \t]*([^\s|│┃]{8,256})[ \t]*(?:[|│┃][ \t]*)?$"#)
 
     func barredRows() -> [Secret] {
         guard mentions("|", "│", "┃"), mentions("pass", "pwd", "secret", "token", "key", "psk", "auth") else { return [] }

@@ -2984,6 +2984,7 @@ struct SecretDetectorTests {
         "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nsessionid 1 app.acme.io / 2026-12-01T10:00:00Z",
         "| token_type | Bearer |\n| readonly | false |\n| commit | 9fceb02d0ae598e95dc970b74767f19372d61af8 |",
         "| secret_hash | 9fceb02d0ae598e95dc970b74767f19372d61af8 |\n| PublicKey | ssh-ed25519 |",
+        "\titems = secret_service_search_sync(service,\n\t\t\t\t\t   SECRET_SEARCH_LOAD_SECRETS | SECRET_SEARCH_UNLOCK,\n\t\t\t\t\t   NULL,",
         "Passcode: Optional",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
         "C:\\> net user ana *",
