@@ -1909,8 +1909,7 @@ extension SecretScan {
                         guard atForADigit, let resume = machineMadePiece(afterScrapsFrom: end, before: limit) else { break }
                         let runsToTheHost = { () -> Bool in
                             guard lastAt == nil, piece.allSatisfy(Self.isAlphanumeric) else { return false }
-                            var at = resume
-                            while at < limit, !Self.isSpace(self.utf8[at]), !Self.isLineBreak(self.utf8[at]), self.utf8[at] != 0x40 { at += 1 }
+                            let at = resume + self.utf8[resume..<limit].prefix { !Self.isSpace($0) && !Self.isLineBreak($0) && $0 != 0x40 }.count
                             return at + 1 < limit && self.utf8[at] == 0x40 && self.squeezed(start, at).count >= 12 && self.isHostStart(at + 1)
                         }
                         guard squeezed(start, end).count >= 12 && (isMachineMade(pieceStart, end) || lettersAndDigits) || runsToTheHost() else { break }
@@ -1965,7 +1964,7 @@ extension SecretScan {
             // After a `;` (a `:` misread, or prose after an address: `https://acme.io; contact me@…`)
             // only a machine-made password.
             if match.text.hasSuffix(";") || match.text.hasSuffix("; "), !(value.count >= 8 && isMachineMade(start, stop)) { return nil }
-            return Secret(kind: .apiKey, label: "connection string", start: start, end: stop, marker: "[password]")
+            return Secret(kind: .apiKey, label: Self.connectionStringLabel, start: start, end: stop, marker: "[password]")
         }
     }
 
@@ -2127,7 +2126,7 @@ extension SecretScan {
         if isInItsQuotes(secret.start, secret.end) || startsAddressPart(at: secret.end) { return secret }
         // An address's password ends at the `@` its rule found, whether or not a dotted host's name
         // follows (`cloudinary://…:<password>@acme-media`; round 150).
-        if secret.label == "connection string", secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }
+        if secret.label == Self.connectionStringLabel, secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

@@ -385,6 +385,8 @@ struct SecretScan {
     /// (OCR may put a space after the user's colon too: `postgres: //deploy: cDP_s*2…@host`.)
     /// (The user may hold one `@` of its own, not encoded: `imaps://ana@acme.io:…@imap.acme.io`,
     /// or `%40` OCR read as `%4@`; the last `@` ends the password, as browsers read it.)
+    /// The label of an address's password (``connectionPasswords()``, ``noisyConnectionPasswords()``).
+    static let connectionStringLabel = "connection string"
     static let credentialURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+: ?// ?([^\s:/@"'`]{0,64}(?:@[^\s:/@"'`]{1,64})?): ?([^\s@/"'`]{1,128})@[A-Za-z0-9\[]"#)
 
     func connectionPasswords() -> [Secret] {
@@ -396,7 +398,7 @@ struct SecretScan {
             if match[1]?.isEmpty != false, password.contains(":") { return nil }
             let end = match.end - 2 // before `@` and the host's first character
             let start = end - password.utf8.count
-            return Secret(kind: .apiKey, label: "connection string", start: start, end: end, marker: "[password]")
+            return Secret(kind: .apiKey, label: Self.connectionStringLabel, start: start, end: end, marker: "[password]")
         }
     }
 
