@@ -5139,6 +5139,213 @@ def twenty_seventh_negative_case(rng):
     return ["$ connmanctl services", "*AO Home                 wifi_b827eb3f2a11_486f6d65_managed_psk",
             "    Cafe                 wifi_b827eb3f2a11_43616665_managed_none"]
 
+def twenty_eighth_secret_case(rng):
+    """The twenty-eighth pool (`--pool twenty-eighth`): written after thirty-six rounds on the
+    earlier pools, before any rule was run on it, from places none of the twenty-seven earlier pools
+    has: `docker inspect`'s `"Env"` list, a Zoom link's `pwd=`, `redis-cli CONFIG GET requirepass`,
+    BitLocker's recovery password (`manage-bde -protectors -get`), `NEO4J_AUTH=neo4j/…`,
+    `MSSQL_SA_PASSWORD` in a quoted `-e`, Oracle's `ORACLE_PWD`, Keycloak's bootstrap admin given
+    before the command, InfluxDB's init token, Meilisearch's `--master-key` (and the key it
+    generates), Algolia's `--admin-api-key`, Typesense's and ElevenLabs' headers, Brevo's `xkeysib-`,
+    Braintree's `access_token$production$`, Alpaca's `APCA-API-SECRET-KEY`, PagerDuty's
+    `routing_key`, Honeycomb's key inside `OTEL_EXPORTER_OTLP_HEADERS`, Rancher's bootstrap
+    password, k3s' node token, qBittorrent's temporary WebUI password, `ansible_ssh_pass` in an
+    inventory, sendmail's `AuthInfo`, `chamber write`, `wget --ftp-password=`, `vault kv put`,
+    `gcloud secrets versions add` fed by `printf`, Samba's `net rpc password`, `caddy hash-password
+    --plaintext`, `rabbitmqctl change_password`, `db.changeUserPassword`, `systemctl show -p
+    Environment` and a Secret's base64 `data:` from `kubectl get -o yaml`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(33)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "")
+    url_pw = pw.replace("#", "").replace("?", "")
+    if choice == 0:
+        return "password", [f"$ docker inspect shop-db --format '{{{{json .Config.Env}}}}' | jq .", "[",
+                            f'  "POSTGRES_USER={user}",', f'  "POSTGRES_PASSWORD={pw}",',
+                            '  "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",', '  "LANG=en_US.utf8"', "]"], [pw]
+    if choice == 1:
+        v = base64.urlsafe_b64encode(rng.randbytes(24)).decode()
+        return "password", ["Ana is inviting you to a scheduled Zoom meeting.", "Topic: Shop weekly", "Join Zoom Meeting",
+                            f"https://us02web.zoom.us/j/{rand(rng, string.digits, 11)}?pwd={v}", "",
+                            f"Meeting ID: {rand(rng, string.digits, 3)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}"], [v]
+    if choice == 2:
+        return "password", ["127.0.0.1:6379> CONFIG GET requirepass", '1) "requirepass"', f'2) "{pw}"', "127.0.0.1:6379>"], [pw]
+    if choice == 3:
+        v = "-".join(rand(rng, string.digits, 6) for _ in range(8))
+        return "password", ["PS C:\\> manage-bde -protectors -get C:", "Volume C: [Windows]", "All Key Protectors", "",
+                            "    Numerical Password:", f"      ID: {{{str(uuid.UUID(bytes=rng.randbytes(16))).upper()}}}", "      Password:",
+                            f"        {v}"], [v]
+    if choice == 4:
+        return "password", ["  neo4j:", "    image: neo4j:5.24", "    environment:", f"      - NEO4J_AUTH=neo4j/{url_pw}",
+                            "    ports:", '      - "7474:7474"'], [url_pw]
+    if choice == 5:
+        return "password", [f'$ docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD={pw}" -p 1433:1433 -d mcr.microsoft.com/mssql/server:2022-latest',
+                            rand(rng, HEX, 64)], [pw]
+    if choice == 6:
+        return "password", [f"$ docker run -d --name oracle -p 1521:1521 -e ORACLE_PWD={pw} container-registry.oracle.com/database/free:latest",
+                            rand(rng, HEX, 64)], [pw]
+    if choice == 7:
+        return "password", [f"$ KC_BOOTSTRAP_ADMIN_USERNAME={user} KC_BOOTSTRAP_ADMIN_PASSWORD={pw} bin/kc.sh start-dev",
+                            "2026-11-20 09:14:02,118 INFO  [io.quarkus] (main) Keycloak 26.0.5 on JVM started in 4.2s."], [pw]
+    if choice == 8:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["      - DOCKER_INFLUXDB_INIT_MODE=setup", f"      - DOCKER_INFLUXDB_INIT_USERNAME={user}",
+                           "      - DOCKER_INFLUXDB_INIT_ORG=acme", f"      - DOCKER_INFLUXDB_INIT_ADMIN_TOKEN={v}"], [v]
+    if choice == 9:
+        v = base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+        if rng.random() < 0.5:
+            return "api_key", [f'$ ./meilisearch --db-path ./data.ms --master-key="{v}"', "Server listening on: \"http://localhost:7700\""], [v]
+        return "api_key", ["We generated a secure master key for you (you can safely use this token):", "", f">> --master-key {v} <<", "",
+                           "Restart Meilisearch with the argument above to use this new and secure master key."], [v]
+    if choice == 10:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ algolia profile add --name shop --app-id {rand(rng, string.ascii_uppercase + string.digits, 10)} --admin-api-key {v}",
+                           "✓ Profile 'shop' (7QXK) added successfully"], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f'$ curl -H "X-TYPESENSE-API-KEY: {v}" "http://localhost:8108/collections"', '[{"name":"products","num_documents":1042}]'], [v]
+    if choice == 12:
+        v = "sk_" + rand(rng, HEX, 48)
+        return "api_key", ["$ curl -X POST https://api.elevenlabs.io/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM \\", f'    -H "xi-api-key: {v}" \\',
+                           "    -H 'Content-Type: application/json' -d @line.json -o line.mp3"], [v]
+    if choice == 13:
+        v = "xkeysib-" + rand(rng, HEX, 64) + "-" + rand(rng, ALNUM, 16)
+        return "api_key", ["# Brevo (transactional mail)", f"BREVO_API_KEY={v}", "BREVO_SENDER=shop@acme.io"], [v]
+    if choice == 14:
+        v = "access_token$production$" + rand(rng, string.ascii_lowercase + string.digits, 16) + "$" + rand(rng, HEX, 32)
+        return "api_key", ["braintree:", "  environment: production", f"  access_token: {v}"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f'$ curl -H "APCA-API-KEY-ID: PK{rand(rng, string.ascii_uppercase + string.digits, 18)}" \\',
+                           f'       -H "APCA-API-SECRET-KEY: {v}" https://paper-api.alpaca.markets/v2/account'], [v]
+    if choice == 16:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["receivers:", "  - name: oncall", "    pagerduty_configs:", f"      - routing_key: {v}", "        severity: critical"], [v]
+    if choice == 17:
+        v = rand(rng, ALNUM, 22)
+        return "api_key", ["export OTEL_SERVICE_NAME=shop-api", "export OTEL_EXPORTER_OTLP_ENDPOINT=https://api.honeycomb.io",
+                           f'export OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team={v}"'], [v]
+    if choice == 18:
+        v = rand(rng, string.ascii_lowercase + string.digits, 54)
+        return "password", ['$ docker logs rancher 2>&1 | grep "Bootstrap Password:"',
+                            f"2026/11/20 09:14:02 [INFO] Bootstrap Password: {v}"], [v]
+    if choice == 19:
+        v = "K10" + rand(rng, HEX, 64) + "::server:" + rand(rng, HEX, 32)
+        if rng.random() < 0.5:
+            return "api_key", ["$ sudo cat /var/lib/rancher/k3s/server/node-token", v], [v]
+        return "api_key", [f"$ curl -sfL https://get.k3s.io | K3S_URL=https://10.0.8.21:6443 K3S_TOKEN={v} sh -",
+                           "[INFO]  Finding release for channel stable"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 9)
+        return "password", ["******** Information ********", "To control qBittorrent, access the WebUI at: http://localhost:8080",
+                            "The WebUI administrator username is: admin",
+                            f"The WebUI administrator password was not set. A temporary password is provided for this session: {v}",
+                            "You should set your own password in program preferences."], [v]
+    if choice == 21:
+        return "password", ["[web]", f"web01 ansible_host=10.0.8.21 ansible_user={user} ansible_ssh_pass={pw}",
+                            "web02 ansible_host=10.0.8.22 ansible_user=deploy"], [pw]
+    if choice == 22:
+        return "password", ["$ sudo cat /etc/mail/authinfo", f'AuthInfo:smtp.acme.io "U:smmsp" "I:{user}" "P:{pw}" "M:PLAIN"'], [pw]
+    if choice == 23:
+        return "password", [f"$ chamber write shop db_password {pw}", "$ chamber list shop", "Key            Version  LastModified      User",
+                            "db_password    3        11-20 09:14:02    ops"], [pw]
+    if choice == 24:
+        return "password", [f"$ wget --ftp-user={user} --ftp-password={pw} ftp://files.acme.io/backup.tar.gz",
+                            "--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz"], [pw]
+    if choice == 25:
+        return "password", [f"$ vault kv put -mount=secret shop/db username={user} password={pw}", "== Secret Path ==", "secret/data/shop/db",
+                            "======= Metadata =======", "version            3"], [pw]
+    if choice == 26:
+        return "password", [f"$ printf '{pw}' | gcloud secrets versions add db-password --data-file=-",
+                            "Created version [4] of the secret [db-password]."], [pw]
+    if choice == 27:
+        return "password", [f"$ net rpc password {user} '{pw}' -U 'ACME\\Administrator' -S dc01.acme.io", "Password for [ACME\\Administrator]:"], [pw]
+    if choice == 28:
+        return "password", [f"$ caddy hash-password --plaintext '{pw}'", "$2a$14$" + rand(rng, ALNUM + "./", 53)], [pw]
+    if choice == 29:
+        return "password", [f"$ sudo rabbitmqctl change_password {user} '{pw}'", f'Changing password for user "{user}" ...'], [pw]
+    if choice == 30:
+        return "password", ["shop> use admin", f'admin> db.changeUserPassword("{user}", "{pw}")', "{ ok: 1 }"], [pw]
+    if choice == 31:
+        return "password", ["$ systemctl show shop-api.service -p Environment",
+                            f"Environment=LOG_LEVEL=info DB_HOST=db-03 DB_USER={user} DB_PASSWORD={pw} PORT=8080"], [pw]
+    v = base64.b64encode(pw.encode()).decode()
+    return "password", ["$ kubectl get secret shop-db -o yaml", "apiVersion: v1", "data:", f"  password: {v}",
+                        f"  username: {base64.b64encode(user.encode()).decode()}", "kind: Secret"], [v]
+
+
+def twenty_eighth_negative_case(rng):
+    choice = rng.randrange(24)
+    if choice == 0:
+        return ["$ docker inspect shop-db --format '{{json .Config.Env}}' | jq .", "[",
+                '  "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",', '  "GOSU_VERSION=1.17",', '  "PG_MAJOR=17",',
+                f'  "PG_SHA256={rand(rng, HEX, 64)}",', '  "PGDATA=/var/lib/postgresql/data"', "]"]
+    if choice == 1:
+        return ["Join Zoom Meeting", f"https://us02web.zoom.us/j/{rand(rng, string.digits, 11)}", "",
+                f"Meeting ID: {rand(rng, string.digits, 3)} {rand(rng, string.digits, 4)} {rand(rng, string.digits, 4)}", "One tap mobile",
+                f"+16469313860,,{rand(rng, string.digits, 11)}# US (New York)"]
+    if choice == 2:
+        return ["127.0.0.1:6379> CONFIG GET maxmemory*", '1) "maxmemory"', '2) "2147483648"', '3) "maxmemory-policy"', '4) "allkeys-lru"']
+    if choice == 3:
+        return ["PS C:\\> manage-bde -status C:", "Volume C: [Windows]", "    Conversion Status:    Fully Encrypted",
+                "    Encryption Method:    XTS-AES 128", "    Protection Status:    Protection On", "    Key Protectors:",
+                "        TPM", "        Numerical Password"]
+    if choice == 4:
+        return ["$ env | grep PWD", "OLDPWD=/home/ops", "PWD=/srv/shop/releases/20261120"]
+    if choice == 5:
+        return ["  neo4j:", "    image: neo4j:5.24", "    environment:", "      - NEO4J_AUTH=none", "      - NEO4J_server_memory_heap_max__size=2G"]
+    if choice == 6:
+        return ["Meilisearch 1.11.3", "Database path:        \"./data.ms\"", "Server listening on:  \"http://localhost:7700\"",
+                "Environment:          \"development\"", f"Commit sha:           \"{rand(rng, HEX, 40)}\"",
+                "Commit date:          \"2024-11-20T09:14:02Z\"", "Package version:      \"1.11.3\""]
+    if choice == 7:
+        return ["$ algolia indices list", "NAME       ENTRIES  SIZE     UPDATED AT", "products   1042     2.1 MB   2026-11-20",
+                f"$ algolia profile add --name shop --app-id {rand(rng, string.ascii_uppercase + string.digits, 10)}"]
+    if choice == 8:
+        return ["receivers:", "  - name: oncall", "    pagerduty_configs:", "      - routing_key_file: /etc/alertmanager/pagerduty.key",
+                "        severity: critical"]
+    if choice == 9:
+        return ["export OTEL_SERVICE_NAME=shop-api", "export OTEL_EXPORTER_OTLP_ENDPOINT=https://api.honeycomb.io",
+                'export OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-dataset=shop-api"']
+    if choice == 10:
+        return ["2026/11/20 09:14:02 [INFO] Rancher version v2.9.2 (" + rand(rng, HEX, 40) + ") is starting",
+                "2026/11/20 09:14:02 [INFO] Listening on /tmp/log.sock", "2026/11/20 09:14:03 [INFO] Running in single server mode"]
+    if choice == 11:
+        return ["$ sudo k3s kubectl get nodes", "NAME     STATUS   ROLES                  AGE   VERSION",
+                "web-01   Ready    control-plane,master   42d   v1.31.2+k3s1"]
+    if choice == 12:
+        return ["******** Information ********", "To control qBittorrent, access the WebUI at: http://localhost:8080",
+                "WebUI: Now listening on IP: *, port: 8080"]
+    if choice == 13:
+        return ["[web]", "web01 ansible_host=10.0.8.21 ansible_user=deploy ansible_port=2222 ansible_python_interpreter=/usr/bin/python3",
+                "web02 ansible_host=10.0.8.22 ansible_user=deploy ansible_ssh_private_key_file=~/.ssh/deploy_ed25519"]
+    if choice == 14:
+        return ["$ chamber list shop", "Key            Version  LastModified      User", "db_password    3        11-20 09:14:02    ops",
+                "stripe_key     1        10-02 16:40:11    lena"]
+    if choice == 15:
+        return ["--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz", "           => 'backup.tar.gz'",
+                "Length: 1048576 (1.0M) (unauthoritative)", "2026-11-20 09:14:03 (2.4 MB/s) - 'backup.tar.gz' saved [1048576]"]
+    if choice == 16:
+        return ["$ vault kv get -mount=secret shop/db", "======= Metadata =======", "Key                Value", "---                -----",
+                "created_time       2026-11-20T09:14:02.118Z", "destroyed          false", "version            3"]
+    if choice == 17:
+        return ["$ gcloud secrets versions list db-password", "NAME  STATE     CREATED              DESTROYED",
+                "4     enabled   2026-11-20T09:14:02  -", "3     disabled  2026-10-02T16:40:11  -"]
+    if choice == 18:
+        return ["$ caddy hash-password", "Enter password:", "Confirm password:", "$2a$14$" + rand(rng, ALNUM + "./", 53)]
+    if choice == 19:
+        return ["$ sudo rabbitmqctl list_users", "Listing users ...", "user    tags", "ops     [administrator]", "shop    []"]
+    if choice == 20:
+        return ["$ systemctl show shop-api.service -p Environment", "Environment=LOG_LEVEL=info DB_HOST=db-03 PORT=8080 TZ=UTC"]
+    if choice == 21:
+        return ["$ kubectl get configmap shop-config -o yaml", "apiVersion: v1", "data:", "  CACHE_TTL: \"300\"", "  LOG_LEVEL: info",
+                "kind: ConfigMap"]
+    if choice == 22:
+        return ["PS C:\\> manage-bde -protectors -get C: -Type TPM", "Volume C: [Windows]", "    TPM:",
+                f"      ID: {{{str(uuid.UUID(bytes=rng.randbytes(16))).upper()}}}", "      PCR Validation Profile:", "        7, 11"]
+    return ["$ sudo cat /etc/mail/authinfo", "# AuthInfo entries are kept in /etc/mail/authinfo.db", "$ ls -l /etc/mail/authinfo.db",
+            "-rw-r----- 1 root smmsp 12288 Nov 20 09:14 /etc/mail/authinfo.db"]
+
+
 
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
@@ -5162,11 +5369,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-fourth": (twenty_fourth_secret_case, twenty_fourth_negative_case),
          "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case),
          "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case),
-         "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case)}
+         "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case),
+         "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh"}
+                  "twenty-seventh", "twenty-eighth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
