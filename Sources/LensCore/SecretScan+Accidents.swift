@@ -232,8 +232,41 @@ extension SecretScan {
     static let tsigOption = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])k?(?:nsupdate|dig)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-y[ \t]+(?:hmac-[a-z0-9]{2,12}[ \t]?:[ \t]?)?[^\s:]{1,64}[ \t]?:[ \t]?([^\s@\-][^\s]{0,256}(?:[ \t](?![@\-])[^\s]{1,256}){0,8})"#)
 
+    /// A k3s cluster's token: `K10` and the cluster CA's hash (64 hexadecimal digits), `::`, a
+    /// user and `:` before the password, 32 hexadecimal digits (`K10…::server:…`, what
+    /// `/var/lib/rancher/k3s/server/node-token` holds and `K3S_TOKEN=` gives). OCR may space the
+    /// colons or drop one, read a `0` as `O`, split the hash with spaces, and a terminal may wrap the line inside the user's
+    /// name (`K10…bc84 :s` / `erver : e07b…`) or the password (`£9770e…ac3d` / `acd6df5599`).
+    static let k3sToken = TextMatcher(#"(?<![A-Za-z0-9])K1[0O](?:[0-9a-fA-FO] ?){60,68}(?:[ \t]?:){1,2}[ \t]?\n?[ \t]?[a-z](?:\n?[a-z]){1,15}[ \t]?:[ \t]?(?=\S)"#)
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
     func keysOfTheirOwnFormats() -> [Secret] {
         var found: [Secret] = []
+        if mentions("k10", "k1o") {
+            // The password's pieces after it: 32 hexadecimal digits, which OCR may split and misread
+            // a glyph of (`£9770e…`), three pieces at most.
+            for match in Self.k3sToken.matches(in: text) {
+                var end = match.end, digits = 0
+                var wrapped = false
+                while digits < 32 {
+                    var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
+                    // (The line's end inside it: its rest starts the next line.)
+                    if next == nil, !wrapped, digits >= 8, end < utf8.count, Self.isLineBreak(utf8[end]) {
+                        wrapped = true
+                        next = piece(from: end + 1, maximumSpaces: 0)
+                    }
+                    guard let next, next.end - next.start <= 36 - digits,
+                          utf8[next.start..<next.end].allSatisfy({ Self.isHexDigit($0) || $0 >= 0x80 || Self.junkGlyphs.contains($0) }) else { break }
+                    digits += utf8[next.start..<next.end].filter({ $0 < 0x80 || $0 >= 0xC0 }).count
+                    end = next.end
+                }
+                guard (28...36).contains(digits) else { continue }
+                found.append(secret(.apiKey, "k3s token", match.start, end))
+            }
+        }
         if mentions("key = a", "key =a", "key= a", "key=a") {
             // (A key is 40 characters: OCR may cut its first piece short, `AQ3ql Wf rN+…`, but not the whole.)
             for match in Self.cephKey.matches(in: text) {

@@ -440,19 +440,21 @@ extension SecretScan {
     /// label names the second piece, so it must look like a secret on its own
     /// (``looksLikeSecretOnItsOwn(_:)``) or mix 8+ letters and digits: `login with Google / Apple` is none.
     /// Right after `login is`, `creds:` or `creds` a pair needs no spaces around its `/` (`login is
-    /// ops/…`, `staging creds ci/…`).
+    /// ops/…`, `staging creds ci/…`). A chat may join the pair with a spaced `+` (`the admin login is
+    /// ci + …`), and give a network's name and its key so (`new wifi: Home-5G / …`).
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|wi-?fi|wlan|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
 
     /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
-    /// pass …`, `user admin, pw …`.
+    /// pass …`, `user admin, pw …`; or a network's name and then its key's word (`guest wifi is
+    /// Home-5G, key …`).
     static let userThenPassWord = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:log-?in|user(?:name)?)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@\-]{1,32}[ \t]*[,;]?[ \t]+(?:pass(?:word)?|pwd?)[ \t]*[:=]?[ \t]+"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|user(?:name)?)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@\-]{1,32}[ \t]*[,;]?[ \t]+(?:pass(?:word)?|pwd?)|(?:wi-?fi|wlan)(?:[ \t]+is|[ \t]*[:=])?[ \t]+[A-Za-z0-9._@\-]{1,32}[ \t]*[,;]?[ \t]+(?:pass(?:word)?|pwd?|key|psk))[ \t]*[:=]?[ \t]+"#)
 
     func credentialPairs() -> [Secret] {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
-        let slashed = mentions("/", "|"), shorthand = mentions("pass", "pw")
-        guard slashed || shorthand, mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
+        let slashed = mentions("/", "|", " + "), wifi = mentions("wifi", "wi-fi", "wlan"), shorthand = mentions("pass", "pw") || wifi && mentions("key", "psk")
+        guard slashed || shorthand, wifi || mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
         let pairs = slashed ? Self.credentialPair.matches(in: text) : []
         let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
         return cues.enumerated().compactMap { index, match in
@@ -468,6 +470,9 @@ extension SecretScan {
                 && Self.looksLikeSecretOnItsOwn(value.replacingOccurrences(of: "/", with: ""))
             guard value.count >= 6, !value.contains("/") || slashInside, Self.fileName.matches(in: value).isEmpty,
                   quoted || mixed || Self.looksLikeSecretOnItsOwn(value), Self.isPasswordValue(value, quoted: quoted) else { return nil }
+            // A network's security is no key of it (`Wi-Fi network Home-5G / WPA2-Personal`).
+            if case let cue = match.text.prefix(2).lowercased(), cue == "wi" || cue == "wl",
+               ["wpa", "wep", "sae", "owe", "802."].contains(where: value.lowercased().hasPrefix) { return nil }
             // (Nor one base64 value OCR split at its `/`, a digest's: ZooKeeper's `getAcl` prints
             // `'digest,'admin:d3nw…USt/CHD6MUpY=`, read `admin: d3nw…USt / CHD6MUpY=`. Its first
             // piece is 16+ characters, and joined, with the `=` padding at the end, it is base64 of

@@ -448,7 +448,8 @@ extension SecretScan {
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
     /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, npm's `_auth`, a subscript's `os.environ["API_KEY"]`,
-    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`) or `:` (JSON's and a Python
+    /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`, its closing quote maybe
+    /// read as `!` or `*`: `‘secret! => '…'`) or `:` (JSON's and a Python
     /// dict's `"AtRestEncryptKey": "…"`), a PHP variable assigned
     /// (`$wgSecretKey = "…"`, and an object's member, `$CFG->dbpass = '…'`, whose `>` OCR dropped); OCR
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
@@ -459,7 +460,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -471,7 +472,10 @@ extension SecretScan {
         "min", "max", "minimum", "maximum", "age", "seconds", "minutes", "hours", "days", "lifetime", "interval", "limit", "attempts",
         "retries", "rounds", "iterations", "rotation", "history",
         // Where a program looks the secret up: Postfix's `smtp_sasl_password_maps = hash:/etc/…`.
-        "maps"]
+        "maps",
+        // When it was set or changed: Active Directory's `PasswordLastSet` (`pwdLastSet`), a users
+        // table's `password_changed_at`, `token_created_at`, `PasswordExpired` (round 151).
+        "set", "at", "date", "time", "timestamp", "changed", "updated", "created", "modified", "rotated", "expired"]
     static let passwordWords: Set<String> = ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk"]
     /// Words ending in `pass` that name no password (`--bypass`, `multipass`).
     static let wordsEndingInPass: Set<String> = ["bypass", "compass", "encompass", "surpass", "overpass", "underpass", "trespass", "multipass",
@@ -489,7 +493,11 @@ extension SecretScan {
                                           // whoever holds it broadcasts on the channel.
                                           "stream",
                                           // Vault's unseal and recovery keys (`vault operator init`), shares of its root key.
-                                          "unseal", "recovery"]
+                                          "unseal", "recovery",
+                                          // An alerting service's key: PagerDuty's `routing_key` and `integration_key`
+                                          // (anyone holding it raises incidents), an ingest key (Honeycomb's). An
+                                          // AMQP routing key is a name (`orders.created`): no random value follows.
+                                          "routing", "integration", "ingest"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
@@ -730,6 +738,10 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // After spaces alone, a `;` ends the name's setting (a connection string OCR spaced:
+            // `SharedAccessKeyName=RootManageSharedAccessKey ; SharedAccessKey=…`): no value, and
+            // the setting after it is read for its own name.
+            if separator == nil, !quoted, utf8[start] == 0x3B { continue }
             // In a connection string, a value OCR split ends at its `;`: the settings after it stay
             // (`…;Uid=app; Pwd=Qm -Xk7R2pLw ; Encrypt=yes`, round 144).
             if !quoted, let label = match.range(1)?.lowerBound, let semicolon = connectionStringValueEnd(label: label, value: start), semicolon < end {
@@ -813,8 +825,9 @@ extension SecretScan {
             // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
             // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);
             // `chamber read`'s row holds the value before its version.
+            // (Or a time of day, the date without its year: chamber's `db_password  3  11-20 09:14:02  ops`.)
             if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start <= 3,
-               Self.isoDate.firstMatch(in: slice(start, end)) != nil { continue }
+               case let row = slice(start, end), Self.isoDate.firstMatch(in: row) != nil || Self.timeOfDay.firstMatch(in: row) != nil { continue }
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.
             if !quoted, Self.isCall(value) { continue }
@@ -1027,6 +1040,8 @@ extension SecretScan {
     static let absolutePath = TextMatcher(#"^(?:~|/[A-Za-z0-9_.\-]{1,64})/[A-Za-z0-9_.\-]{1,64}(?:/[A-Za-z0-9_.\-]{1,64}){0,16}$"#)
     /// A date as ISO 8601 writes it.
     static let isoDate = TextMatcher(#"(?<![0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?![0-9])"#)
+    /// A time of day with its seconds (`09:14:02`).
+    static let timeOfDay = TextMatcher(#"(?<![0-9:])[0-2]?\d:[0-5]\d:[0-5]\d(?![0-9:])"#)
 
     /// A value's type in the Windows registry, as `reg query` prints it between a name and its value
     /// (OCR may read its `_` as a space: `REG SZ`).
@@ -2321,7 +2336,8 @@ extension SecretScan {
 
     /// Where a padded base64 key that starts at `start` and that OCR split with spaces after `end`
     /// ends: the pieces after it, one space apart, to the first that ends in `=` (six pieces at
-    /// most), when each is base64's or base64url's (`=` only as that last piece's padding), none is
+    /// most), when each is base64's or base64url's (`=` only as that last piece's padding; an `@`
+    /// OCR's reading of a `0`: `…6DD1@D6Jk…`), none is
     /// an option or an address, fewer than a third read as words (scraps of four letters at most,
     /// `fut`), and with the value they make one random token whose length is a multiple of four,
     /// as padded base64's is. Nil when the value is no such key, or its rest none.
@@ -2334,7 +2350,7 @@ extension SecretScan {
             let bytes = utf8[next.start..<next.end]
             let body = bytes.reversed().drop(while: { $0 == 0x3D })
             guard body.count >= 1, bytes.count - body.count <= 2,
-                  body.allSatisfy({ Self.isAlphanumeric($0) || "+/-_".utf8.contains($0) }), !isOptionOrAddress(next) else { return nil }
+                  body.allSatisfy({ Self.isAlphanumeric($0) || "+/-_@".utf8.contains($0) }), !isOptionOrAddress(next) else { return nil }
             pieces.append(next)
             if body.count < bytes.count { break }
             index = next.end

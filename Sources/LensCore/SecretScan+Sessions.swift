@@ -503,33 +503,84 @@ extension SecretScan {
     }
 }
 
+// MARK: - Tokens a command takes as its argument
+
+extension SecretScan {
+    /// cloudflared's commands whose argument is a tunnel's token: `cloudflared service install
+    /// TOKEN`, `cloudflared tunnel run --token TOKEN` (maybe a `--` option with its value between).
+    static let tunnelTokenCommand = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])cloudflared[ \t]+(?:service[ \t]+install|tunnel(?:[ \t]+--[a-z\-]{1,32}(?:[ \t]+[^\s\-]\S{0,127})?){0,4}[ \t]+run[ \t]+(?:--[a-z\-]{1,32}(?:[ \t]+[^\s\-]\S{0,127})?[ \t]+){0,4}--token)(?:[ \t]*=[ \t]*|[ \t]+)"#)
+
+    static let dashedName = TextMatcher(#"^[a-z0-9]+(?:-[a-z0-9]+)+$"#)
+
+    /// A tunnel's token given to cloudflared (``tunnelTokenCommand``): base64 of a JSON object
+    /// (`eyJhIjoi…`) that OCR splits and misreads so that no shape of it survives (`ey IhIj ogl j
+    /// U3MW…`). The command says what it is: its pieces to the command's end (over lines a shell's
+    /// `\` continues, six at most), letters, digits and base64's symbols only, 60+ of them together
+    /// and random (``isRandomToken(_:)``).
+    func tunnelTokens() -> [Secret] {
+        guard mentions("cloudflared") else { return [] }
+        return Self.tunnelTokenCommand.matches(in: text).compactMap { match in
+            var lineStart = match.end, start: Int?, end = match.end
+            lines: for _ in 0..<7 {
+                var index = lineStart, goesOn = false
+                while let next = piece(from: index, maximumSpaces: .max) {
+                    index = next.end
+                    // The line's last piece may be the shell's `\`, alone or glued to the token.
+                    let last = piece(from: next.end, maximumSpaces: .max) == nil
+                    var stop = next.end
+                    if last, utf8[stop - 1] == 0x5C { (stop, goesOn) = (stop - 1, true) }
+                    guard stop > next.start else { break }
+                    // (A tunnel's name may follow the token: `--token eyJ… shop-tunnel`, small words joined by `-`.)
+                    guard start != nil || utf8[next.start] != 0x2D,
+                          utf8[next.start..<stop].allSatisfy({ Self.isAlphanumeric($0) || "+/=_-".utf8.contains($0) }),
+                          Self.dashedName.firstMatch(in: slice(next.start, stop)) == nil else { break lines }
+                    if start == nil { start = next.start }
+                    end = stop
+                }
+                while index < utf8.count, !Self.isLineBreak(utf8[index]) { index += 1 }
+                guard goesOn, index < utf8.count else { break }
+                lineStart = index + 1
+            }
+            guard let start, case let token = squeezed(start, end).filter({ !$0.isNewline && $0 != "\\" }), token.count >= 60, token.count <= 4_096,
+                  Self.isRandomToken(Self.withoutOCRJunk(token)) else { return nil }
+            return secret(.apiKey, nil, start, end)
+        }
+    }
+}
+
 // MARK: - HTTP headers that carry a credential
 
 extension SecretScan {
     /// A header that carries a credential: `Authorization:` with any scheme (PagerDuty's `Token
     /// token=…`, Opsgenie's `GenieKey …`, Splunk HEC's `Splunk …`), or a header named for a token,
-    /// key or secret (`X-Postmark-Server-Token`, `X-Emby-Token`, `X-Api-Key`, `Private-Token`). OCR
+    /// key or secret (`X-Postmark-Server-Token`, `X-Emby-Token`, `X-Api-Key`, `Private-Token`), or
+    /// Honeycomb's `X-Honeycomb-Team` (its API key); also as a list of headers gives one, `name=value`
+    /// (`OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`, OCR may space its dashes). OCR
     /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
     static let credentialHeader = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)[ \t]?:[ \t]*)["'“”‘’]?"#)
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
 
     /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
     /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
     /// Postmark's and Opsgenie's tokens are UUIDs); not a placeholder, a variable (`$TOKEN`) or a
     /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
     func headerCredentials() -> [Secret] {
-        guard mentions("authorization", "token", "key", "secret", "auth") else { return [] }
-        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :"]))
+        guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb") else { return [] }
+        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :",
+                                                                                 "token=", "key=", "secret=", "auth=", "honeycomb"]))
             .compactMap { match in
                 if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
-                // The value ends at a quote or a `,` or `;`, as a header's does.
-                let stop = (first.start..<first.end).first { quoteLength(at: $0) > 0 || [0x2C, 0x3B].contains(utf8[$0]) } ?? first.end
+                // The value ends at a quote or a `,` or `;`, as a header's does (or an `&`, as a query's).
+                let stop = (first.start..<first.end).first { quoteLength(at: $0) > 0 || [0x2C, 0x3B, 0x26].contains(utf8[$0]) } ?? first.end
                 let end = stop < first.end ? stop : valueEnd(from: first.end, maximumLength: 256, stoppingAt: [0x22, 0x27])
                 let value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) })
-                guard value.count >= 12, value.count <= 256, !Self.isPlaceholder(value), !value.hasPrefix("$"), !value.hasPrefix("<"),
-                      value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+/=~".contains($0)) }),
-                      value.contains(where: \.isNumber) || value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) else { return nil }
+                // (Read with the glyphs OCR put for letters and digits put back: `…Kmoe@gC`, `1¢17gn…`.)
+                let read = Self.withoutOCRJunk(value)
+                guard value.count >= 12, value.count <= 256, !Self.isPlaceholder(value), !value.hasPrefix("$"), !value.hasPrefix("<"), !value.hasPrefix("{"),
+                      read.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+/=~".contains($0)) }),
+                      read.contains(where: \.isNumber) || read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) else { return nil }
                 return secret(.apiKey, nil, first.start, end)
             }
     }

@@ -119,6 +119,8 @@ extension SecretScan {
             if Self.schemelessAddress.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
             if Self.holds(word, [0x3F]), let query = Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)),
                query.text.prefix(while: { $0 != "?" }).contains("/") || followsAnAddress(wordStart) { continue }
+            // (Or whose query's first name OCR split before its `=`: `…/RbrDtTYeFal pMPvTXd26HW?s i=9a6c…`.)
+            if Self.holds(word, [0x3F]), followsAnAddress(wordStart), splitsAQueryName(wordStart, wordEnd) { continue }
             // (So is an address's query a terminal wrapped onto the next line: `…e198` / `d6a7750afe0a977&Sbranch=main&build=1042`.)
             if Self.holds(word, [0x26]), Self.queryParameter.firstMatch(in: slice(wordStart, wordEnd)) != nil || endsWithASplitQueryParameter(wordEnd) { continue }
             // A public key's or its fingerprint's base64 after the key's type (and size), as WinSCP's
@@ -180,22 +182,32 @@ extension SecretScan {
     }
 
     /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
-    /// (looked for a kilobyte back at most), or after one or two pieces of a path's letters, digits,
-    /// `_` and `-` between, each one space on: OCR split the path more than once
-    /// (`…/track/5X ZOLbhCL1B8BMkyY f145Tg?si=…`, round 144).
+    /// (looked for a kilobyte back at most), or after one to three pieces of a path's letters, digits,
+    /// `_`, `-` and `/` between, each one space on: OCR split the path more than once
+    /// (`…/track/5X ZOLbhCL1B8BMkyY f145Tg?si=…`, round 144; `…/play Li st/2eeJTkuGj en2z…?si=…`, round 151).
     func followsAnAddress(_ wordStart: Int) -> Bool {
         var end = wordStart
-        for between in 0...2 {
+        for between in 0...3 {
             guard end >= 2, utf8[end - 1] == 0x20, !Self.isSpace(utf8[end - 2]), !Self.isLineBreak(utf8[end - 2]) else { return false }
             var before = end - 1
             while before > 0, !Self.isSpace(utf8[before - 1]), !Self.isLineBreak(utf8[before - 1]), end - before < 1_024 { before -= 1 }
             if Self.holds(utf8[before..<(end - 1)], Array("://".utf8)) { return true }
-            guard between < 2, end - 1 - before <= 64,
-                  utf8[before..<(end - 1)].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D }) else { return false }
+            guard between < 3, end - 1 - before <= 64,
+                  utf8[before..<(end - 1)].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2F }) else { return false }
             end = before
         }
         return false
     }
+
+    /// Whether the word `wordStart..<wordEnd` ends with a query's `?` and the first letters of its
+    /// parameter's name, whose rest and `=` OCR split one space on (`…HW?s i=9a6c…`).
+    func splitsAQueryName(_ wordStart: Int, _ wordEnd: Int) -> Bool {
+        guard let mark = utf8[wordStart..<wordEnd].lastIndex(of: 0x3F), wordEnd - mark - 1 <= 16,
+              utf8[(mark + 1)..<wordEnd].allSatisfy({ Self.isLetter($0) || $0 == 0x5F }),
+              wordEnd + 1 < utf8.count, utf8[wordEnd] == 0x20, let next = piece(from: wordEnd + 1, maximumSpaces: 0), next.start == wordEnd + 1 else { return false }
+        return Self.splitQueryName.firstMatch(in: slice(next.start, min(next.end, next.start + 34))) != nil
+    }
+    static let splitQueryName = TextMatcher(#"^[A-Za-z_]{0,16}=[A-Za-z0-9_.\-]"#)
 
     /// Whether the word at `wordStart` follows a password hash's start (``passwordHash``) on its
     /// line, 300 bytes back at most, with at most three spaces between. (Matched per word, on

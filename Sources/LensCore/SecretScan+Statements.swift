@@ -414,13 +414,14 @@ extension SecretScan {
     /// a word's letters and a symbol, `remote_password kothq! jH77T`. OCR may split it twice, a
     /// symbol off on its own: `bindpw ! IEsLi+n! ooAbY4`.)
     /// (OCR may read the name's `_` as a space, `remote password CJVg_ 6cuM6w8`: after a word of
-    /// three letters or more.)
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*([a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
+    /// three letters or more; and its first letter as a capital, `Masterauth exwfY6rCgLNI`, when
+    /// five small letters or more follow it: C's `Xauth *XSecurityAllocXauth(void);` is a type.)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*((?:[a-z]|[A-Z](?=[a-z]{5}))[a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
         return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
-            guard let name = match[1], var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
+            guard let name = match[1]?.lowercased(), var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
             let pieces = value.split(separator: " ")
             if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
@@ -443,6 +444,46 @@ extension SecretScan {
                     // (Or letters with five consonants in a row, as random letters have and words do not: `FXSGPIHUrpwx`,
                     // OCR's reading of `FX5GPIHUrpwx`.)
                     || Self.isUnpronounceable(value) else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// An item of `redis-cli`'s numbered reply that names a setting or a field (`CONFIG GET
+    /// requirepass`, `HGETALL user:42`): `1) "requirepass"`; the next item is its value. (OCR may
+    /// curl the quotes.)
+    static let replyName = TextMatcher(#"(?m)^[ \t]*\d{1,4}\)[ \t]*["“”]([A-Za-z0-9_.:\-]{2,64})["“”][ \t]*$"#)
+    /// The next item: group 1 its text, inside its quotes (the closing one OCR may have lost).
+    static let replyValue = TextMatcher(#"^\d{1,4}\)[ \t]*["“”]([^\n]{1,256}?)["“”]?$"#)
+
+    /// The value of a numbered reply's item whose name names a secret (``secretName(_:)``, or a
+    /// Redis directive's, `masterauth`): `1) "requirepass"` / `2) "…"`. A password must be one
+    /// (``isPasswordValue(_:quoted:)``), a key or a token a random one.
+    func replyValues() -> [Secret] {
+        guard mentions(")"), mentions("pass", "pw", "auth", "secret", "token", "key") else { return [] }
+        return Self.replyName.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth", "secret", "token", "key"])).compactMap { match in
+            guard let name = match[1] else { return nil }
+            let lower = name.lowercased()
+            guard let kind = Self.secretName(name) ?? (lower.count > 4 && lower.hasSuffix("auth") ? .password : nil) else { return nil }
+            let line = nextFilledLine(after: match.end)
+            guard line.start > match.end, let item = Self.replyValue.firstMatch(in: slice(line.start, line.end)), let value = item[1],
+                  let range = item.range(1) else { return nil }
+            switch kind {
+            case .password: guard Self.isPasswordValue(value, quoted: true), !Self.isPlaceholder(value) else { return nil }
+            default: guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+            }
+            return secret(kind, nil, line.start + range.lowerBound, line.start + range.upperBound)
+        }
+    }
+
+    /// sendmail's `authinfo` entry: `AuthInfo:HOST "U:smmsp" "I:user" "P:password" "M:PLAIN"`;
+    /// group 1 the password (`P:` as typed, `P=` in base64; OCR may curl the quotes, put a
+    /// space after the colon, or read `AuthInfo` with a small `i`).
+    static let authInfoPassword = TextMatcher(#"(?i)(?<![A-Za-z])authinfo[ \t]?:[^\n]{0,300}?["“”]P[ \t]?[:=][ \t]?([^"“”\n]{1,128})["“”]"#)
+
+    func authInfoPasswords() -> [Secret] {
+        guard mentions("authinfo") else { return [] }
+        return Self.authInfoPassword.matches(in: text).compactMap { match in
+            guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true), !Self.isPlaceholder(value) else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }

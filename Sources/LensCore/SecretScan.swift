@@ -826,6 +826,9 @@ struct SecretScan {
                 guard value.count >= 4, value.allSatisfy(\.isASCIIDigit) else { continue }
             } else {
                 guard Self.isPasswordValue(value, quoted: quoted != nil) else { continue }
+                // An absolute path is a file's name, or the shell's directory (`PWD=/srv/shop`,
+                // `OLDPWD=/home/ops`), not a password.
+                if quoted == nil, Self.absolutePath.firstMatch(in: value) != nil { continue }
             }
             // (A closing quote OCR read curly, `”`, takes three bytes.)
             let closing = escaped != nil ? 2 : quoted != nil ? (match.text.last.map { String($0).utf8.count } ?? 1) : 0

@@ -1107,6 +1107,39 @@ struct SecretDetectorTests {
         // (Round 150: a table a terminal draws with bars, OCR's glyph for a bar glued to the value.)
         Case(text: "$ npm token create\na |\n| token | nNpm_ILvwmweWBoVWWiADRQyMWe12m4x3mowgLoke |\n| readonly | false |\ne", kind: .apiKey, value: "ILvwmweWBoVWWiADRQyMWe12m4x3mowgLoke"),
         Case(text: "|  SecretAccessKey |  wJalrXUtnFEMI/K7MDENGbPxRfiCYzq8LmKEY  |", kind: .apiKey, value: "wJalrXUtnFEMI/K7MDENGbPxRfiCYzq8LmKEY"),
+        // (Round 151: an eleventh-pool set's leaks as OCR read them: a PHP name's closing quote read
+        // `!`, a connection string whose `;` OCR spaced, a directive's name capitalized, chat lines
+        // giving a pair with `+` or a network and its key; a cloudflared token no shape survives.)
+        Case(text: "<?php\nSCONFIG = array (\n‘secret! => '6/8+ThWqQGqQ3+xRxCCVyX0YsfXmmnHHRJdPjEdjOW2B0hx/',\n‘dbuser' => 'nextcloud’,",
+             kind: .apiKey, value: "6/8+ThWqQGqQ3+xRxCCVyX0YsfXmmnHHRJdPjEdjOW2B0hx/"),
+        Case(text: "SharedAccessKeyName=RootManageSharedAccessKey ; SharedAccessKey=by j LUBVGkV2t IKoWZZ/bi5oRnyT/mj gexzEQQQo2hlU=",
+             kind: .apiKey, value: "gexzEQQQo2hlU="),
+        Case(text: "bind 127.0.0.1 ::1\nrequirepass [password]\nMasterauth exwfY6rCgLNI", kind: .password, value: "exwfY6rCgLNI"),
+        Case(text: "Omar 18:03\nthe admin login is ci + !7u3FXq507xiUY8T\n&", kind: .password, value: "!7u3FXq507xiUY8T"),
+        Case(text: "Kenji 18:03\nnew wifi: Home-5G / rxofzgVE-Eeh83h\ncS)", kind: .password, value: "rxofzgVE-Eeh83h"),
+        Case(text: "Kenji  18:03\nguest wifi is Home-5G, key LEswijl^md4t", kind: .password, value: "LEswijl^md4t"),
+        Case(text: "$ sudo cloudflared service install \\\ney IhIj ogl j U3MWYwYZRKNZNKNJUyNTViZj FKZGIYNGNj ZDQ2YTAyLiwgInQiOiAiN2NLZDMS5ZTYtMjE2\\\nMyOwYTQOLTZhMZEtNTEOY2RiNTY1Zj cZI iwgInMiOiAiS2EVZHQ5Lz LBeVBHVWxPZUd j Q2YyZFNnOGF4VnFaujUifQ==\nINF Using Systemd",
+             kind: .apiKey, value: "LBeVBHVWxPZUd"),
+        // (Round 151: the twenty-eighth pool, written before any rule ran on it: redis-cli's reply
+        // to `CONFIG GET`, sendmail's `AuthInfo`, a secret piped to `gcloud secrets`, MongoDB's
+        // `changeUserPassword`, Caddy's `--plaintext`, Samba's `net rpc password`, PagerDuty's
+        // `routing_key`, Honeycomb's header in OTLP's headers (OCR's `@` for a `0`), a k3s token
+        // whose colons OCR spaced and whose line a terminal wrapped, base64 OCR split before a `/`.)
+        Case(text: "127.0.0.1:6379> CONFIG GET requirepass\n1) “requirepass\"\n2) “ft-k-4utBUO5VO\"\n127.0.0.1:6379>", kind: .password, value: "ft-k-4utBUO5VO"),
+        Case(text: "$ sudo cat /etc/mail/authinfo\nAuthinfo:smtp.acme.io \"U:smmsp\" \"I:deploy\" \"P:nT1IPWB#YwdyQ\" \"M:PLAIN\"", kind: .password, value: "nT1IPWB#YwdyQ"),
+        Case(text: "$ printf 'Rc6F6y01bOTSoL!' | gcloud secrets versions add db-password --data-file=-", kind: .password, value: "Rc6F6y01bOTSoL!"),
+        Case(text: "admin> db.changeUserPassword(\"tomas\", \"SasrWLua403i4J6\")\n{ ok: 1}", kind: .password, value: "SasrWLua403i4J6"),
+        Case(text: "$ caddy hash-password --plaintext '3h70dalv*1D5c2e'\n$2a$14$YQU9HOXP/dF2FDELDIdkT/1qYRukbTRoWOgbTFi8EUVOF1j yW7qmB", kind: .password, value: "3h70dalv*1D5c2e"),
+        Case(text: "$ net rpc password deploy 'vZCaFsHUow48LNa' -U 'ACME\\Administrator' -S dc01.acme.io", kind: .password, value: "vZCaFsHUow48LNa"),
+        Case(text: "    pagerduty_configs:\n- routing_key: 69e464f17b51bc765bb173d4669ed736\nseverity: critical", kind: .apiKey, value: "69e464f17b51bc765bb173d4669ed736"),
+        Case(text: "export OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-team=INd8kSZSkK20NToKmoe@gC\"", kind: .apiKey, value: "INd8kSZSkK20NToKmoe"),
+        Case(text: "export OTEL_EXPORTER_OTLP_HEADERS=\"x -honeycomb - team=fQkK4IpnyzQ62uLcShpupoJ\"", kind: .apiKey, value: "fQkK4IpnyzQ62uLcShpupoJ"),
+        Case(text: "$ curl -sfL https://get.k3s.io | K3S_URL=https://10.0.8.21:6443 K3S_TOKEN=K100fce4134c6045fbaceef0728a4c4dfe6c2d5bf09a7Oc5ee9cO48bde3f984bc84: :s\nerver : e07bdbcf847123b53b410be89ccea58e sh -",
+             kind: .apiKey, value: "e07bdbcf847123b53b410be89ccea58e"),
+        Case(text: "K10e38ac32ee6b1 7e2edd686b0c1e236f6ec95bce4fcc56c69ba2bcbad187ab7e34: : server : £9770e000205da4cd4ac3d\nacd6df5599 sh -",
+             kind: .apiKey, value: "acd6df5599"),
+        Case(text: "- DOCKER_INFLUXDB_INIT_ADMIN_TOKEN=UAtSFaU6Ir8H7FaD9dkPCciPvTVgtkF /FUJPCDFdFGd2UVvj/XGOIPj 3yqv2t1hZDbi6DD1@D6Jk61Vyw+Cnkw==",
+             kind: .apiKey, value: "D6Jk61Vyw+Cnkw=="),
         Case(text: "Scanned QR code\notpauth://totp/Acme:build@acme.io?secret=KZ Y NCFOIKSG VNSFWKN770237ANTJR62Y &issuer=Acme", kind: .apiKey, value: "VNSFWKN770237ANTJR62Y"),
         Case(text: "otpauth://totp/Acme:admin@acme.io?secret-=QWO7BKUPLFIAHGMJIMXBXRTMUEGXALKFN&issuer=Acme", kind: .apiKey, value: "QWO7BKUPLFIAHGMJ"),
         // (Its fourth pair: both of a prefix's underscores read as spaces, a password that starts with `*`.)
@@ -2980,6 +3013,24 @@ struct SecretDetectorTests {
         "$ ffmpeg -i in.mp4 -pass 1 -f null /dev/null",
         "Passcode: Required",
         "Passcode: Disabled",
+        // Round 151's neighbours: the shell's working directory, chamber's listing dated without a
+        // year, an address OCR split inside its query's name, a network's security after its name,
+        // an AMQP routing key, redis-cli replies holding no secret, a Honeycomb dataset, a tool's
+        // option that takes no password, cloudflared without a token.
+        "$ env | grep PWD\nOLDPWD=/home/ops\nPWD=/srv/shop/releases/20261120",
+        "$ chamber list shop\nKey Version LastModified User\ndb_password 3 11-20 09:14:02 ops\nstripe _key 1 10-02 16:40:11 lena",
+        "Share\nspotify: track:GhZsrVAH4Ph1sk7LVNFSHF\nhttps://open.spotify.com/playlist/RbrDtTYeFal pMPvTXd26HW?s i=9a6c4864e3613d6e",
+        "Share\nspotify: track: eLHQfgyrejJZCsftDp3DR7\nhttps://open.spotify.com/play Li st/2eeJTkuGj en2zW6uFSOVbN?si=20df7d8d97c1f868",
+        "Wi-Fi network Home-5G / WPA2-Personal",
+        "new wifi: Home-5G / 802.11ax",
+        "channel.basic_publish(exchange='orders', routing_key='orders.created', body=msg)",
+        "127.0.0.1:6379> CONFIG GET maxmemory*\n1) \"maxmemory\"\n2) \"2147483648\"\n3) \"maxmemory-policy\"\n4) \"allkeys-lru\"",
+        "127.0.0.1:6379> CONFIG GET requirepass\n1) \"requirepass\"\n2) \"\"",
+        "export OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-dataset=shop-api\"",
+        "$ net rpc password deploy -U 'ACME\\Administrator' -S dc01.acme.io",
+        "$ grpcurl -plaintext localhost:50051 list",
+        "$ cloudflared tunnel run shop-tunnel\n2026-11-20T09:14:02Z INF Starting tunnel tunnelID=a579b65c-d1b3-4c4e-9f0e-6c2b1f0d3e4a",
+        "PS> Get-ADUser ana -Properties PasswordLastSet\nPasswordLastSet   : 2025-03-04T09:14:02\nPasswordExpired   : False",
         "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nauth_provider via google-oauth2.acme.io / Session",
         "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nsessionid 1 app.acme.io / 2026-12-01T10:00:00Z",
         "| token_type | Bearer |\n| readonly | false |\n| commit | 9fceb02d0ae598e95dc970b74767f19372d61af8 |",

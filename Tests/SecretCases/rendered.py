@@ -5211,8 +5211,10 @@ def twenty_eighth_secret_case(rng):
         v = "xkeysib-" + rand(rng, HEX, 64) + "-" + rand(rng, ALNUM, 16)
         return "api_key", ["# Brevo (transactional mail)", f"BREVO_API_KEY={v}", "BREVO_SENDER=shop@acme.io"], [v]
     if choice == 14:
-        v = "access_token$production$" + rand(rng, string.ascii_lowercase + string.digits, 16) + "$" + rand(rng, HEX, 32)
-        return "api_key", ["braintree:", "  environment: production", f"  access_token: {v}"], [v]
+        # (Scored on what follows the fixed prefix: `access_token$production$` repeats the line's
+        # label, `access_token:`, which stays, so 8 characters of it are no leak; round 151.)
+        key = rand(rng, string.ascii_lowercase + string.digits, 16) + "$" + rand(rng, HEX, 32)
+        return "api_key", ["braintree:", "  environment: production", f"  access_token: access_token$production${key}"], [key]
     if choice == 15:
         v = rand(rng, ALNUM, 40)
         return "api_key", [f'$ curl -H "APCA-API-KEY-ID: PK{rand(rng, string.ascii_uppercase + string.digits, 18)}" \\',
