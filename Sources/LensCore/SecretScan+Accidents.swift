@@ -235,9 +235,9 @@ extension SecretScan {
     /// A k3s cluster's token: `K10` and the cluster CA's hash (64 hexadecimal digits), `::`, a
     /// user and `:` before the password, 32 hexadecimal digits (`K10…::server:…`, what
     /// `/var/lib/rancher/k3s/server/node-token` holds and `K3S_TOKEN=` gives). OCR may space the
-    /// colons or drop one, read a `0` as `O`, split the hash with spaces, and a terminal may wrap the line inside the user's
+    /// colons or drop one, read a `0` as `O` and a `1` as `l`, split the hash with spaces, and a terminal may wrap the line inside the user's
     /// name (`K10…bc84 :s` / `erver : e07b…`) or the password (`£9770e…ac3d` / `acd6df5599`).
-    static let k3sToken = TextMatcher(#"(?<![A-Za-z0-9])K1[0O](?:[0-9a-fA-FO] ?){60,68}(?:[ \t]?:){1,2}[ \t]?\n?[ \t]?[a-z](?:\n?[a-z]){1,15}[ \t]?:[ \t]?(?=\S)"#)
+    static let k3sToken = TextMatcher(#"(?<![A-Za-z0-9])K1[0O](?:[0-9a-fA-FOlI] ?){60,68}(?:[ \t]?:){1,2}[ \t]?\n?[ \t]?[a-z](?:\n?[a-z]){1,15}[ \t]?:[ \t]?(?=\S)"#)
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)

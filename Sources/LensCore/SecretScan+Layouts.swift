@@ -256,13 +256,24 @@ extension SecretScan {
             // A bare `pass` names many things (`Boarding pass for LH 123: 8F3K2Q`): only `pass for
             // the NAS is …` says it is the password.
             if match[1]?.lowercased() == "pass", match[3]?.lowercased().hasPrefix("is") != true { return nil }
-            guard let (start, end, _) = separateValue(after: match.end) else { return nil }
+            // (Or one piece that ends the line and looks like a secret on its own, whatever symbol
+            // it starts with: MySQL's generated `:+;Gw=cguQz9`; round 151.)
+            guard let (start, end, _) = separateValue(after: match.end) ?? loneSecretEndingLine(after: match.end) else { return nil }
             let value = squeezed(start, end)
             // The label vouches for a machine-made value with a letter (`ndlpt30Y_r`), as under a label alone.
             // (After `is`, an address or a path is where it is kept: `password for root is in /etc/…`.)
             guard value.count >= 6, value.contains(where: \.isLetter), !Self.isPathLike(value), Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
         }
+    }
+
+    /// The one piece after `index` when it ends its line, is 8 to 64 characters and looks like a
+    /// secret on its own (``looksLikeSecretOnItsOwn(_:)``).
+    func loneSecretEndingLine(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
+        guard let piece = piece(from: index, maximumSpaces: 1), (8...64).contains(piece.end - piece.start),
+              self.piece(from: piece.end, maximumSpaces: .max) == nil,
+              Self.looksLikeSecretOnItsOwn(slice(piece.start, piece.end)) else { return nil }
+        return (piece.start, piece.end, false)
     }
 
     /// Whether a value with a `/` is a path or a link rather than a password that holds one
@@ -272,6 +283,8 @@ extension SecretScan {
         guard value.contains("/") else { return false }
         if value.hasPrefix("/") || value.hasPrefix("~") || value.hasPrefix(".") || value.contains("://")
             || value.filter({ $0 == "/" }).count > 1 { return true }
+        // (A symbol no file's name holds makes its one `/` a password's: MySQL's `ocq/MN6M%)ip`; round 151.)
+        if value.contains(where: { "%()!*#^;=?&$<>|\"'`,".contains($0) }) { return false }
         return value.split(separator: "/").contains { part in
             part.allSatisfy(\.isLetter) || fileName.firstMatch(in: String(part)) != nil
         }
@@ -441,9 +454,10 @@ extension SecretScan {
     /// (``looksLikeSecretOnItsOwn(_:)``) or mix 8+ letters and digits: `login with Google / Apple` is none.
     /// Right after `login is`, `creds:` or `creds` a pair needs no spaces around its `/` (`login is
     /// ops/…`, `staging creds ci/…`). A chat may join the pair with a spaced `+` (`the admin login is
-    /// ci + …`), and give a network's name and its key so (`new wifi: Home-5G / …`).
+    /// ci + …`), and give a network's name and its key so (`new wifi: Home-5G / …`), or a VPN's
+    /// login (`vpn: ops / …`).
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|wi-?fi|wlan|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|wi-?fi|wlan|vpn|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
 
     /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
     /// pass …`, `user admin, pw …`; or a network's name and then its key's word (`guest wifi is
@@ -454,7 +468,7 @@ extension SecretScan {
     func credentialPairs() -> [Secret] {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
         let slashed = mentions("/", "|", " + "), wifi = mentions("wifi", "wi-fi", "wlan"), shorthand = mentions("pass", "pw") || wifi && mentions("key", "psk")
-        guard slashed || shorthand, wifi || mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
+        guard slashed || shorthand, wifi || mentions("log", "sign", "cred", "account", "user", "admin", "vpn") else { return [] }
         let pairs = slashed ? Self.credentialPair.matches(in: text) : []
         let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
         return cues.enumerated().compactMap { index, match in

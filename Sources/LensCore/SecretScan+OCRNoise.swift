@@ -825,8 +825,9 @@ extension SecretScan {
             // when a version's number comes first (`chamber list`'s `db_password  3  2026-11-10  lena`,
             // OCR's single spaces between, maybe its `3` read `i)`: three characters at most);
             // `chamber read`'s row holds the value before its version.
-            // (Or a time of day, the date without its year: chamber's `db_password  3  11-20 09:14:02  ops`.)
-            if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start <= 3,
+            // (Or a time of day, the date without its year: chamber's `db_password  3  11-20 09:14:02  ops`;
+            // OCR may read a glyph of the column's space as `=`, `db_password = 3 11-20 …`.)
+            if separator == nil || separator == "=", !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start <= 3,
                case let row = slice(start, end), Self.isoDate.firstMatch(in: row) != nil || Self.timeOfDay.firstMatch(in: row) != nil { continue }
             // A call in code gives the name what the call returns: `password = getpass.getpass()`,
             // `const passwordInput = document.getElementById("password")`.

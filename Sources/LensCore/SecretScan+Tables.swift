@@ -481,6 +481,9 @@ extension SecretScan {
             if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // (Nor does `/etc/passwd`'s: `root:x:0:0:root:/root:/bin/bash`, the password elsewhere.)
             if Self.accountEntry.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
+            // (Nor a heading ruled with `=` or `-`: `vault kv get` prints `======= Metadata =======`
+            // first, OCR may read a rule's glyph or two as letters, `=ss==== Metadata`; round 151.)
+            if Self.holds(utf8[start..<lineEnd], Array("===".utf8)) || Self.holds(utf8[start..<lineEnd], Array("---".utf8)) { return nil }
             // A search prints the lines it found, each after its file's name (`grep -rn password
             // src/` → `src/auth.py:42: password = …`): code that names a password, not one.
             if Self.searchTool.firstMatch(in: match.text) != nil, Self.searchHit.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
@@ -839,13 +842,13 @@ extension SecretScan {
     /// or a JSON object named for the setting whose `"value"` comes a few fields down (`terraform
     /// output -json`: `"db_password": {`, `"sensitive": true,`, `"type": "string",`, `"value": "…"`;
     /// not when a field between names it: `"Parameter": {`, `"Name": "…"`, `"Value": "…"`).
-    /// (OCR may read a straight quote as a curly one, and a `_` of a name in capitals as a space or
+    /// (OCR may read a straight quote as a curly one, the name's `:` as `;`, `“keyName"; "keyl",`, and a `_` of a name in capitals as a space or
     /// put one beside it: `DB_ PASSWORD`, `API SECRET`.) The name's field (group 1) may be
     /// `keyName`, its value a path (`"Name": "/prod/shop/db_password"`, AWS SSM's), and up to three
     /// fields may come between it and `"value"` on lines of their own
     /// (200 bytes each at most: a long line costs no look-ahead past that).
     static let namedValue = TextMatcher(
-        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:=][ \t]*["'“”‘’]{1,2}((?:/?[A-Za-z0-9_.\-]{1,64}/){0,8}[A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:(?![ \t]*["“”]?(?:name|key)["“”]?[ \t]*:)[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
+        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:;=][ \t]*["'“”‘’]{1,2}((?:/?[A-Za-z0-9_.\-]{1,64}/){0,8}[A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:(?![ \t]*["“”]?(?:name|key)["“”]?[ \t]*:)[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
