@@ -254,7 +254,7 @@ extension SecretScan {
                 while digits < 32 {
                     var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
                     // (The line's end inside it: its rest starts the next line.)
-                    if next == nil, !wrapped, digits >= 8, end < utf8.count, Self.isLineBreak(utf8[end]) {
+                    if next == nil, !wrapped, end < utf8.count, Self.isLineBreak(utf8[end]) {
                         wrapped = true
                         next = piece(from: end + 1, maximumSpaces: 0)
                     }

@@ -790,6 +790,22 @@ extension SecretScan {
             // (`?page_token=nextPageToken&limit=20`: `limit=20` makes no token of it).
             let inQuery = !quoted && match.range(1).map { $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) } == true
             if inQuery, let ampersand = utf8[start..<end].firstIndex(of: 0x26), ampersand > start { end = ampersand }
+            // (An address holds no space: pieces after the value, to the line's end or the next `&`,
+            // are the value's as OCR split it, `?pwd=XE7YdJKx0g j mWSQOKKKNAWwS - VOJNHJIn`, when each
+            // is of a query's characters; eight at most. Round 151.)
+            else if inQuery {
+                // (No word of a sentence after it, `?password=… then click Sign in`, nor a command's
+                // option: ARK's `…?ServerPassword=… -server -log`.)
+                var next = end
+                for _ in 0..<8 {
+                    guard let piece = piece(from: next, maximumSpaces: 1), piece.start > next, !isSentenceWord(piece), !isOptionOrAddress(piece),
+                          utf8[piece.start..<piece.end].allSatisfy({ Self.isAlphanumeric($0) || "-_.~%+=&".utf8.contains($0) }) else { break }
+                    let stop = utf8[piece.start..<piece.end].firstIndex(of: 0x26) ?? piece.end
+                    if stop > piece.start { next = stop }
+                    if stop < piece.end { break }
+                }
+                if next > end, piece(from: next, maximumSpaces: .max) == nil || utf8[next] == 0x26 { end = next }
+            }
             // A key given as its bytes (Zigbee2MQTT's `network_key: [51, 0, 126, …]`): the list.
             if !quoted, let list = byteListEnd(from: start) {
                 read = (start, list)
@@ -1342,6 +1358,8 @@ extension SecretScan {
     /// cue (a pattern per provider searched in every text cost 0.06 ms of a screenshot's 0.66).
     static let cuedNoisyPrefixes: [(cues: [String], prefix: NoisyPrefix)] = [
         (["pmak"], ("Postman", #"PMAK ?- ?"#, 57, 61, 1)),
+        // Brevo's (Sendinblue's) API key: 64 hexadecimal digits, `-`, 16 letters and digits.
+        (["xkeysib"], ("Brevo", #"xkeysib ?- ?"#, 78, 84, 1)),
         // A Nostr private key (bech32): OCR may read its `1` as `i`, `l` or `I`.
         (["nsec"], ("Nostr", #"nsec ?[1lIi|] ?"#, 56, 62, 1)),
         // (Vault's and LangSmith's start with `h` and `l`, letters of every text: cued, each of
@@ -2073,11 +2091,11 @@ extension SecretScan {
 
     /// After a card label, a number in groups of four where OCR read a digit as a glyph that looks
     /// like it (`495@`: `@ ® ©` `O` `o` for `0`, `| ] ! I l` for `1`, `§ $ S s` for `5`, `B` for
-    /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`), at least ten of its characters digits. The
+    /// `8`, `Z` for `2`, `G` `b` for `6`, `g` for `9`, `A` for `4`: `AG66 8557 …`, round 151), at least ten of its characters digits. The
     /// label is ``cardLabelWords``, with what stands between it and the number taken lazily; the
     /// number may start the next line (`Virtual card` / `272@ 8259 …`).
     static let noisyLabelledCard = TextMatcher(
-        cardLabelWords + #"?(?:\n[ \t]*)?((?:[0-9@®©O|\]!§$SBZGIl][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIl])(?![\p{L}\p{N}])"#)
+        cardLabelWords + #"?(?:\n[ \t]*)?((?:[0-9@®©O|\]!§$SBZGIlA][ \-]?){12,18}[0-9@®©O|\]!§$SBZGIlA])(?![\p{L}\p{N}])"#)
 
     func noisyLabelledCards() -> [Secret] {
         // `cc` as a label only: inside words (`access`, `success`) it is everywhere.

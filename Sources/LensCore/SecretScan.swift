@@ -832,8 +832,16 @@ struct SecretScan {
             }
             // (A closing quote OCR read curly, `”`, takes three bytes.)
             let closing = escaped != nil ? 2 : quoted != nil ? (match.text.last.map { String($0).utf8.count } ?? 1) : 0
-            let end = match.end - closing
+            var end = match.end - closing
             let start = end - value.utf8.count
+            // A long random value OCR split to its line's end (Rancher's `Bootstrap Password:
+            // jccaezqx1dsq…ul2er jhqkxpxuof 1giyxy7huld`): its pieces after it are no words
+            // (``isNoWord(_:)``), letters and digits only, three at most (round 151).
+            if quoted == nil, !isPIN, value.count >= 20, Self.isRandomToken(value),
+               let pieces = piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1), let last = pieces.last,
+               pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric) && Self.isNoWord(slice($0.start, $0.end)) }) {
+                end = last.end
+            }
             found.append(secret(.password, isPIN ? "PIN" : nil, start, end))
         }
         // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:
@@ -987,6 +995,19 @@ struct SecretScan {
             longest = max(longest, run)
         }
         return longest
+    }
+
+    /// Whether a piece of letters and digits is no word of English: it holds a digit, five
+    /// consonants in a row (``isUnpronounceable(_:)``, 8+ letters), or a pair of letters English
+    /// words do without: `q` before anything but `u`, `j` before a consonant, `z` before a
+    /// consonant but `z` (`lyzwac`, `jhqkxpxuof`; `jazz`, `quiz`, `fjord` are words).
+    static func isNoWord(_ piece: String) -> Bool {
+        if piece.contains(where: \.isNumber) || isUnpronounceable(piece.lowercased()) { return true }
+        let letters = Array(piece.lowercased())
+        return zip(letters, letters.dropFirst()).contains { a, b in
+            let consonant = b.isLetter && !"aeiouy".contains(b)
+            return a == "q" && b != "u" || a == "j" && consonant || a == "z" && consonant && b != "z"
+        }
     }
 
     /// HTTP's schemes whose credential is a token: OAuth's `Bearer`, Okta's `SSWS`.

@@ -1149,6 +1149,20 @@ struct SecretDetectorTests {
         Case(text: "2026-11-27T09:14:02.123456Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: :+;Gw=cguQz9",
              kind: .password, value: "+;Gw=cguQz9"),
         Case(text: "Maja 09:41\nvpn: ops / vmY3mVFfles", kind: .password, value: "vmY3mVFfles"),
+        // (The twenty-eighth pool's third set: a k3s password wrapped after two digits, Brevo's key
+        // split, a Zoom link's `pwd=` split around a `-`; the second pool's card with `4` read `A`.)
+        Case(text: "K3S_TOKEN=K109cac02cb67fcd7377d9f fbcdd60fe359a493640c91a7c0616abce62015841233: :server :78\n984799a5656c1d9b5b64a550662e74 sh -",
+             kind: .apiKey, value: "984799a5656c1d9b5b64a550662e74"),
+        Case(text: "# Brevo (transactional mail)\nBREVO_API_KEY=xkeysib-ea7e1e57f 15a74c266dc57f8ca429793d69 f 084b215c4ec54823f23387d8840 f -wOmj BZvGaHCyanBH",
+             kind: .apiKey, value: "BZvGaHCyanBH"),
+        Case(text: "Join Zoom Meeting\nhttps: //usO2web. zoom. us/j/44263612717 ?pwd=XE7YdJKx0g j mWSQOKKKNAWwS - VOJNHJIn\nMeeting ID: 700 4973 8004",
+             kind: .password, value: "VOJNHJIn"),
+        Case(text: "Name on card ANA SOUZA\nAG66 8557 2947 1254\nExp 09/28 CVC 381", kind: .card, value: "8557 2947"),
+        // (Rancher's bootstrap password, random small letters and digits, OCR split to the line's end.)
+        Case(text: "2026/11/20 09:14:02 [INFO] Bootstrap Password: jccaezqx1dsqt37rmqOzmqdv8b51ul2er jhqkxpxuof 1giyxy7huld",
+             kind: .password, value: "jhqkxpxuof"),
+        Case(text: "2026/11/20 09:14:02 [INFO] Bootstrap Password: d5qtecfhcx61hyzxj1c8wodpiqikb7 lyzwac Lowgnrtexpm85xwl7i",
+             kind: .password, value: "lyzwac"),
         Case(text: "$ az storage account keys list -g shop -n shopstore\ni\n{\n“keyName\"; \"keyl\",\n\"permissions\": \"FULL\",\n\"value\": \"Te130LphGj321IsdXqCaFZSB/cKA9IuDU4kCqs6d+ekJ2khfIJ1TZM2d7 UN3KQ1 fg j +4dZxQJW3hGet4akTdpjQ==\"\n},",
              kind: .apiKey, value: "Te130LphGj321IsdXqCaFZSB"),
         Case(text: "$ mc alias set minio http://git.acme.io:9000 62DC98S33EL6ZNN3MK7E /sNvP1Y3I7qdfdfWC+jZafWna+70npJ+AII\nAdded ‘minio* successfully.",
@@ -2392,6 +2406,23 @@ struct SecretDetectorTests {
     @Test func aHexadecimalHostAfterAPasswordStays() {
         let masked = SecretDetector().masking("$ git clone https://ci:Qx7mLz2RtV9@a1b2c3d4e5f6.example.com/repo.git")
         #expect(masked.text == "$ git clone https://ci:[password]@a1b2c3d4e5f6.example.com/repo.git", "masked as \(masked.text)")
+    }
+
+    /// An address's query value OCR split goes to the line's end or its `&`; words after it stay.
+    @Test func wordsAfterAQueryValueStay() {
+        let masked = SecretDetector().masking("https://acme.io/login?password=Xk29fjq0aa2L then click Sign in")
+        #expect(masked.text == "https://acme.io/login?password=[password] then click Sign in", "masked as \(masked.text)")
+        let options = SecretDetector().masking("ShooterGameServer.exe TheIsland?listen?SessionName=acme?ServerPassword=Hq7!vRt2pLx9 -server -log")
+        #expect(options.text == "ShooterGameServer.exe TheIsland?listen?SessionName=acme?ServerPassword=[password] -server -log", "masked as \(options.text)")
+    }
+
+    /// Words after a long random password stay; pieces of it OCR split off are no words and go
+    /// with it (round 151: `isNoWord`).
+    @Test func wordsAfterALongPasswordStay() {
+        let words = SecretDetector().masking("Password: d5qtecfhcx61hyzxj1c8wodpiqikb7 was reset for user admin2")
+        #expect(words.text == "Password: [password] was reset for user admin2", "masked as \(words.text)")
+        let split = SecretDetector().masking("Bootstrap Password: d5qtecfhcx61hyzxj1c8wodpiqikb7 lyzwac Lowgnrtexpm85xwl7i")
+        #expect(split.text == "Bootstrap Password: [password]", "masked as \(split.text)")
     }
 
     /// A host's name without a dot after an address's password stays, and so does the next line:
