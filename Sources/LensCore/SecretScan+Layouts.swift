@@ -455,9 +455,14 @@ extension SecretScan {
     /// Right after `login is`, `creds:` or `creds` a pair needs no spaces around its `/` (`login is
     /// ops/…`, `staging creds ci/…`). A chat may join the pair with a spaced `+` (`the admin login is
     /// ci + …`), and give a network's name and its key so (`new wifi: Home-5G / …`), or a VPN's
-    /// login (`vpn: ops / …`).
+    /// login (`vpn: ops / …`): ``networkPair``.
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|wi-?fi|wlan|vpn|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+    /// The same pair after a network's cue (``credentialPair``'s first shape): `new wifi: Home-5G / …`,
+    /// `vpn: ops / …`; searched only where the text names one (an alternative more in the pattern
+    /// above is tried at every position of every text).
+    static let networkPair = TextMatcher(
+        #"(?i)(?<![A-Za-z_/.\-])(?:wi-?fi|wlan|vpn)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)"#)
 
     /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
     /// pass …`, `user admin, pw …`; or a network's name and then its key's word (`guest wifi is
@@ -467,9 +472,10 @@ extension SecretScan {
 
     func credentialPairs() -> [Secret] {
         // (A pair is set apart by spaces around its `/`: a path or a link has none.)
-        let slashed = mentions("/", "|", " + "), wifi = mentions("wifi", "wi-fi", "wlan"), shorthand = mentions("pass", "pw") || wifi && mentions("key", "psk")
-        guard slashed || shorthand, wifi || mentions("log", "sign", "cred", "account", "user", "admin", "vpn") else { return [] }
-        let pairs = slashed ? Self.credentialPair.matches(in: text) : []
+        let slashed = mentions("/", "|", " + "), wifi = mentions("wifi", "wi-fi", "wlan"), network = wifi || mentions("vpn")
+        let shorthand = mentions("pass", "pw") || wifi && mentions("key", "psk")
+        guard slashed || shorthand, network || mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
+        let pairs = slashed ? Self.credentialPair.matches(in: text) + (network ? Self.networkPair.matches(in: text) : []) : []
         let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
         return cues.enumerated().compactMap { index, match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).

@@ -503,16 +503,25 @@ extension SecretScan {
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
     /// `encryptionk` and `key`.
     static func isKindOfKey(_ word: String) -> Bool {
-        kindsOfKey.contains(word) || isMisreadByOneLetter(word, from: kindsOfKey)
+        kindsOfKey.contains(word) || isMisreadByOneLetter(word, from: longKindsOfKey)
     }
 
     /// Whether `word` is one of `words` as OCR misread it by one letter (added, dropped or
     /// changed); only long words (6+) on both sides, where one letter off is still that word.
-    static func isMisreadByOneLetter(_ word: String, from words: Set<String>) -> Bool {
-        word.count >= 6 && words.contains {
-            $0.count >= 6 && abs($0.count - word.count) <= 1 && EditDistance.levenshtein($0, word, limit: 1) != nil
+    static func isMisreadByOneLetter(_ word: String, from words: [(word: String, count: Int)]) -> Bool {
+        let count = word.count
+        return count >= 6 && words.contains {
+            abs($0.count - count) <= 1 && EditDistance.levenshtein($0.word, word, limit: 1) != nil
         }
     }
+
+    /// The words of 6+ letters of a set, with their lengths (``isMisreadByOneLetter(_:from:)``
+    /// reads them for each name: counting a string's characters again each time cost more than the rest).
+    static func longWords(of words: Set<String>) -> [(word: String, count: Int)] {
+        words.map { ($0, $0.count) }.filter { $0.count >= 6 }
+    }
+    static let longKindsOfKey = longWords(of: kindsOfKey)
+    static let longWordsAboutASecret = longWords(of: wordsAboutASecret)
 
     /// Whether an identifier's last word says it is about a secret rather than one
     /// (``wordsAboutASecret``): `PASSWORD_RESET_TIMEOUT`, `passwordMinLength`. One word alone is no such name.
@@ -524,7 +533,7 @@ extension SecretScan {
     }
 
     static func isWordAboutASecret(_ word: String) -> Bool {
-        wordsAboutASecret.contains(word) || isMisreadByOneLetter(word, from: wordsAboutASecret)
+        wordsAboutASecret.contains(word) || isMisreadByOneLetter(word, from: longWordsAboutASecret)
     }
 
     /// Whether a name's words say its value is made to be published: a `public` or `publishable`

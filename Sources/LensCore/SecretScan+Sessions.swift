@@ -567,8 +567,7 @@ extension SecretScan {
     /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
     func headerCredentials() -> [Secret] {
         guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb") else { return [] }
-        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :",
-                                                                                 "token=", "key=", "secret=", "auth=", "honeycomb"]))
+        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb"]))
             .compactMap { match in
                 if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }

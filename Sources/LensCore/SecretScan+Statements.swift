@@ -459,7 +459,7 @@ extension SecretScan {
     /// Redis directive's, `masterauth`): `1) "requirepass"` / `2) "…"`. A password must be one
     /// (``isPasswordValue(_:quoted:)``), a key or a token a random one.
     func replyValues() -> [Secret] {
-        guard mentions(")"), mentions("pass", "pw", "auth", "secret", "token", "key") else { return [] }
+        guard mentions(") \"", ")\"", ") “", ")“", ") ”"), mentions("pass", "pw", "auth", "secret", "token", "key") else { return [] }
         return Self.replyName.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth", "secret", "token", "key"])).compactMap { match in
             guard let name = match[1] else { return nil }
             let lower = name.lowercased()
