@@ -205,14 +205,12 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        if mentions("dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "secret set", "obscure", "encrypt_string",
-                    "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect", "server add", "key found", "-auth=", "—auth=", "pdftk", "codecov")
-            || mentions("hash-password", "rpc password", "alias set") {
-            let cued = mentions("hash-password", "rpc password", "alias set") ? Self.cuedToolPasswordFlag.matches(in: text) : []
+        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set")
+        if namesATool || namesACuedTool {
+            let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: text) : []
             // (Each of the pattern's tools is on its option's line and holds one of these cues: only
             // the lines that hold one are read, not the whole text for each of its thirty tools.)
-            let flagLines = lines(mentioning: Self.toolPasswordCues)
-            let flags = flagLines.isEmpty ? [] : Self.toolPasswordFlag.matches(in: text, within: flagLines)
+            let flags = namesATool ? Self.toolPasswordFlag.matches(in: text, within: lines(mentioning: Self.toolPasswordCues)) : []
             for match in flags + cued {
                 let before = found.count
                 add(after: match.end, dashStartsIt: true)

@@ -526,13 +526,19 @@ extension SecretScan {
                 var index = lineStart, goesOn = false
                 while let next = piece(from: index, maximumSpaces: .max) {
                     index = next.end
-                    // The line's last piece may be the shell's `\`, alone or glued to the token.
+                    // The line's last piece may be the shell's `\`: glued to the token, the token goes
+                    // on; alone, it ends the token (an option may follow, `\` / `    --url …`), or
+                    // comes before it (`service install \` / `    eyJ…`).
                     let last = piece(from: next.end, maximumSpaces: .max) == nil
                     var stop = next.end
-                    if last, utf8[stop - 1] == 0x5C { (stop, goesOn) = (stop - 1, true) }
+                    if last, utf8[stop - 1] == 0x5C {
+                        if stop - 1 == next.start, start != nil { break lines }
+                        (stop, goesOn) = (stop - 1, true)
+                    }
                     guard stop > next.start else { break }
-                    // (A tunnel's name may follow the token: `--token eyJ… shop-tunnel`, small words joined by `-`.)
-                    guard start != nil || utf8[next.start] != 0x2D,
+                    // (Nor an option, nor a tunnel's name after the token: `--token eyJ… shop-tunnel`,
+                    // small words joined by `-`.)
+                    guard utf8[next.start] != 0x2D || start != nil && !isOptionOrAddress(next),
                           utf8[next.start..<stop].allSatisfy({ Self.isAlphanumeric($0) || "+/=_-".utf8.contains($0) }),
                           Self.dashedName.firstMatch(in: slice(next.start, stop)) == nil else { break lines }
                     if start == nil { start = next.start }

@@ -415,8 +415,9 @@ extension SecretScan {
     /// symbol off on its own: `bindpw ! IEsLi+n! ooAbY4`.)
     /// (OCR may read the name's `_` as a space, `remote password CJVg_ 6cuM6w8`: after a word of
     /// three letters or more; and its first letter as a capital, `Masterauth exwfY6rCgLNI`, when
-    /// five small letters or more follow it: C's `Xauth *XSecurityAllocXauth(void);` is a type.)
-    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*((?:[a-z]|[A-Z](?=[a-z]{5}))[a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
+    /// five small letters or more follow it, in one word: C's `Xauth *XSecurityAllocXauth(void);`
+    /// is a type, a ferry's `Boarding pass 8F3K2Q` a ticket.)
+    static let passwordDirective = TextMatcher(#"(?m)^[ \t]*((?:[a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?|[A-Z](?=[a-z]{5})[a-z0-9_\-]{0,24}?)(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }

@@ -3079,6 +3079,8 @@ struct SecretDetectorTests {
         "$ vault kv get -mount=secret shop/db\n=ss==== Metadata =======\nKey Value\ncreated_time 2026-11-20T09:14:02.118Z",
         "vpn: office / home both work",
         "password_changed_at: 2025-03-04 09:14:02",
+        "Harbour Line Ferries\nBoarding pass 8F3K2Q\nSeat 14C, departs 09:45",
+        "Xauth *XSecurityAllocXauth(void);",
         "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nauth_provider via google-oauth2.acme.io / Session",
         "Application > Cookies > https://app.acme.io\nName Value Domain Path Expires\nsessionid 1 app.acme.io / 2026-12-01T10:00:00Z",
         "| token_type | Bearer |\n| readonly | false |\n| commit | 9fceb02d0ae598e95dc970b74767f19372d61af8 |",
