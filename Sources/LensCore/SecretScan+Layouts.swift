@@ -457,12 +457,15 @@ extension SecretScan {
     /// ci + …`), and give a network's name and its key so (`new wifi: Home-5G / …`), or a VPN's
     /// login (`vpn: ops / …`): ``networkPair``.
     static let credentialPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+        #"(?i)(?<![A-Za-z_/.\-])(?:(?:log-?in|sign-?in|credentials?|creds|account|admin|user(?:name)?[ \t]*(?:/|and|&)[ \t]*pass(?:word)?)"#
+            + pairAfterItsCue + #"|(?:log-?in|credentials?|creds)(?:[ \t]*(?:is|are|:|=)[ \t]*|[ \t]+)[A-Za-z0-9._@\-]{1,32}/(?=[^\s/]))"#)
+    /// What follows a pair's cue: a few characters, the user's name (group 1), then the `/` (or `|`,
+    /// or a spaced `+`) that sets the pair apart.
+    static let pairAfterItsCue = #"(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)"#
     /// The same pair after a network's cue (``credentialPair``'s first shape): `new wifi: Home-5G / …`,
     /// `vpn: ops / …`; searched only where the text names one (an alternative more in the pattern
     /// above is tried at every position of every text).
-    static let networkPair = TextMatcher(
-        #"(?i)(?<![A-Za-z_/.\-])(?:wi-?fi|wlan|vpn)(?![A-Za-z_])[^\n/|]{0,24}?[ \t:=]([A-Za-z0-9._@\\\-]{1,64})(?:[ \t]+[/|][ \t]*|[/|][ \t]+|[ \t]+\+[ \t]+)"#)
+    static let networkPair = TextMatcher(#"(?i)(?<![A-Za-z_/.\-])(?:wi-?fi|wlan|vpn)"# + pairAfterItsCue)
 
     /// A user's name and then a password's word, in a chat's shorthand without colons: `login ops
     /// pass …`, `user admin, pw …`; or a network's name and then its key's word (`guest wifi is
