@@ -5347,6 +5347,238 @@ def twenty_eighth_negative_case(rng):
     return ["$ sudo cat /etc/mail/authinfo", "# AuthInfo entries are kept in /etc/mail/authinfo.db", "$ ls -l /etc/mail/authinfo.db",
             "-rw-r----- 1 root smmsp 12288 Nov 20 09:14 /etc/mail/authinfo.db"]
 
+def twenty_ninth_secret_case(rng):
+    """The twenty-ninth pool (`--pool twenty-ninth`): written after the twenty-eighth pool's round,
+    before any rule was run on it, from places none of the twenty-eight earlier pools has: Consul's
+    `acl bootstrap` (a UUID that is a secret) and `CONSUL_HTTP_TOKEN`, Joomla's `configuration.php`,
+    Cloudflare's `CF_API_TOKEN`, a browser's request and response headers (`sessionid`,
+    `JSESSIONID`), `curl -b PHPSESSID=`, `heroku config:set`, Twilio's auth token, a `psql` table
+    with a `remember_token` column, PowerShell's `$env:AZURE_DEVOPS_EXT_PAT`, `pip
+    --extra-index-url` with a `__token__` login, `usermod -p "$(openssl passwd …)"`, Nextcloud's
+    and Pi-hole's compose passwords, `EXPO_TOKEN=… eas build`, PayPal's client secret in `curl -u`,
+    Pusher's app secret, Razorpay's `key_secret`, ccxt's `'secret'`, Neo4j's `basic_auth`,
+    SurrealDB's `--pass`, QuestDB's `QDB_PG_PASSWORD`, Mailchimp's `anystring:` login, Zendesk's
+    `/token:` login, Teleport's invite link, a chat's `login: user / password`, a table of accounts
+    with a Password column, a Postman environment's `"type": "secret"`, Jenkins' `agent.jar
+    -secret`, Windows' "Network security key", Fastly's token, a wiki page's `pw` and a mail
+    provider's app password in a sentence."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "")
+    if choice == 0:
+        accessor, secret = (str(uuid.UUID(bytes=rng.randbytes(16))) for _ in range(2))
+        return "api_key", ["$ consul acl bootstrap", f"AccessorID:       {accessor}", f"SecretID:         {secret}",
+                           "Description:      Bootstrap Token (Global Management)", "Local:            false",
+                           "Create Time:      2026-11-20 09:14:02.118 +0000 UTC", "Policies:",
+                           "   00000000-0000-0000-0000-000000000001 - global-management"], [secret]
+    if choice == 1:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ export CONSUL_HTTP_TOKEN={v}", "$ consul kv get shop/config/log_level", "info"], [v]
+    if choice == 2:
+        secret = rand(rng, ALNUM, 16)
+        return "password", ["<?php", "class JConfig {", "\tpublic $dbtype = 'mysqli';", "\tpublic $host = 'localhost';",
+                            f"\tpublic $user = '{user}';", f"\tpublic $password = '{pw}';", "\tpublic $db = 'joomla';",
+                            f"\tpublic $secret = '{secret}';"], [pw, secret]
+    if choice == 3:
+        v = rand(rng, ALNUM + "_-", 40)
+        return "api_key", [f"$ export CF_API_TOKEN={v}", "$ flarectl zone list", "ID                                NAME      PLAN"], [v]
+    if choice == 4:
+        v = rand(rng, string.ascii_lowercase + string.digits, 32)
+        return "api_key", ["▼ Request Headers", "accept: text/html,application/xhtml+xml", "accept-language: en-GB,en;q=0.9",
+                           f"cookie: csrftoken={rand(rng, ALNUM, 32)}; sessionid={v}", "referer: https://shop.acme.io/admin/"], [v]
+    if choice == 5:
+        v = rand(rng, "0123456789ABCDEF", 32)
+        return "api_key", ["▼ Response Headers", "content-type: text/html;charset=UTF-8", "date: Fri, 20 Nov 2026 09:14:02 GMT",
+                           f"set-cookie: JSESSIONID={v}; Path=/shop; Secure; HttpOnly", "x-frame-options: SAMEORIGIN"], [v]
+    if choice == 6:
+        v = rand(rng, string.ascii_lowercase + string.digits, 26)
+        return "api_key", [f"$ curl -s -b 'PHPSESSID={v}' https://{host}/admin/orders.php | head -3", "<!DOCTYPE html>", "<html lang=\"en\">"], [v]
+    if choice == 7:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f"$ heroku config:set SESSION_SECRET={v} -a shop-api", "Setting SESSION_SECRET and restarting ⬢ shop-api... done, v42",
+                           f"SESSION_SECRET: {v}"], [v]
+    if choice == 8:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# .env", f"TWILIO_ACCOUNT_SID=AC{rand(rng, HEX, 32)}", f"TWILIO_AUTH_TOKEN={v}", "TWILIO_FROM=+14155550123"], [v]
+    if choice == 9:
+        v = rand(rng, ALNUM, 60)
+        return "api_key", ["shop=> select id, email, remember_token from users limit 2;",
+                           " id |      email       |                        remember_token",
+                           "----+------------------+--------------------------------------------------------------",
+                           f"  1 | {user}@acme.io | {v}", "  2 | omar@acme.io     |", "(2 rows)"], [v]
+    if choice == 10:
+        v = rand(rng, string.ascii_lowercase + string.digits, 52)
+        return "api_key", [f"PS C:\\src\\shop> $env:AZURE_DEVOPS_EXT_PAT = '{v}'",
+                           "PS C:\\src\\shop> az devops login --organization https://dev.azure.com/acme"], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM + "-_", 20)
+        return "api_key", [f"$ pip install --extra-index-url https://__token__:{v}@gitlab.acme.io/api/v4/projects/42/packages/pypi/simple shop-lib",
+                           "Looking in indexes: https://pypi.org/simple, https://__token__:****@gitlab.acme.io/api/v4/projects/42/packages/pypi/simple"], [v]
+    if choice == 12:
+        return "password", [f"$ sudo usermod -p \"$(openssl passwd -6 '{pw}')\" {user}", f"$ sudo chage -d 0 {user}"], [pw]
+    if choice == 13:
+        return "password", ["  nextcloud:", "    image: nextcloud:30-apache", "    environment:", "      - MYSQL_HOST=db",
+                            f"      - NEXTCLOUD_ADMIN_USER={user}", f"      - NEXTCLOUD_ADMIN_PASSWORD={pw}",
+                            "      - NEXTCLOUD_TRUSTED_DOMAINS=cloud.acme.io"], [pw]
+    if choice == 14:
+        return "password", ["  pihole:", "    image: pihole/pihole:latest", "    environment:", "      TZ: 'Europe/London'",
+                            f"      WEBPASSWORD: '{pw}'", "    volumes:", "      - './etc-pihole:/etc/pihole'"], [pw]
+    if choice == 15:
+        v = rand(rng, ALNUM + "_-", 40)
+        return "api_key", [f"$ EXPO_TOKEN={v} eas build --platform ios --non-interactive", "✔ Logged in as acme-ci (robot)"], [v]
+    if choice == 16:
+        cid, secret = "A" + rand(rng, ALNUM + "-_", 79), "E" + rand(rng, ALNUM + "-_", 79)
+        return "api_key", ["$ curl -v https://api-m.paypal.com/v1/oauth2/token \\", f'    -u "{cid}:{secret}" \\',
+                           '    -H "Content-Type: application/x-www-form-urlencoded" -d "grant_type=client_credentials"'], [secret]
+    if choice == 17:
+        v = rand(rng, HEX, 20)
+        return "api_key", ["# config/broadcasting (.env)", f"PUSHER_APP_ID={rng.randint(1000000, 1999999)}", f"PUSHER_APP_KEY={rand(rng, HEX, 20)}",
+                           f"PUSHER_APP_SECRET={v}", "PUSHER_APP_CLUSTER=eu"], [v]
+    if choice == 18:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["const Razorpay = require('razorpay');", "const razorpay = new Razorpay({",
+                           f"  key_id: 'rzp_live_{rand(rng, ALNUM, 14)}',", f"  key_secret: '{v}',", "});"], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM + "+/", 86) + "=="
+        return "api_key", [">>> import ccxt", ">>> kraken = ccxt.kraken({", f"...     'apiKey': '{rand(rng, ALNUM + '+/', 56)}',",
+                           f"...     'secret': '{v}',", "... })", ">>> kraken.fetch_balance()['total']['EUR']", "1042.17"], [v]
+    if choice == 20:
+        return "password", ["from neo4j import GraphDatabase, basic_auth", "",
+                            f'driver = GraphDatabase.driver("bolt://db.acme.io:7687", auth=basic_auth("neo4j", "{pw}"))',
+                            "driver.verify_connectivity()"], [pw]
+    if choice == 21:
+        return "password", [f"$ surreal start --user root --pass '{pw}' rocksdb:/var/lib/surreal/shop.db",
+                            " .d8888b.                                             888 8888888b.  888888b.",
+                            "2026-11-20T09:14:02.118Z INFO surreal::env: Running 2.1.2 for linux on x86_64"], [pw]
+    if choice == 22:
+        return "password", ["  questdb:", "    image: questdb/questdb:8.2.0", "    environment:", f"      - QDB_PG_USER={user}",
+                            f"      - QDB_PG_PASSWORD={pw}", "    ports:", '      - "8812:8812"'], [pw]
+    if choice == 23:
+        v = rand(rng, HEX, 32) + "-us" + str(rng.randint(1, 21))
+        return "api_key", [f'$ curl -sS --user "anystring:{v}" \\', f"    https://{v.split('-')[1]}.api.mailchimp.com/3.0/lists | jq '.lists[].name'",
+                           '"Shop newsletter"'], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f'$ curl https://acme.zendesk.com/api/v2/tickets.json -u {user}@acme.io/token:{v}',
+                           '{"tickets":[{"id":48213,"subject":"Refund for order 1042"}]}'], [v]
+    if choice == 25:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ tctl users add {user} --roles=access,editor --logins=root,ubuntu",
+                           f'User "{user}" has been created but requires a password. Share this URL with the user to complete user setup,',
+                           "link is valid for 1h:", f"https://teleport.acme.io:443/web/invite/{v}", "",
+                           "NOTE: Make sure teleport.acme.io:443 points at a Teleport proxy which users can access."], [v]
+    if choice == 26:
+        return "password", ["Omar Haddad  10:42 AM", "can someone send me the staging admin login?", "Ana Lopez  10:44 AM",
+                            f"login: {user} / {pw}", "please change it after the demo"], [pw]
+    if choice == 27:
+        return "password", ["Site              User                Password            Notes",
+                            f"Router admin      {user:<20}{pw:<20}living room", "Printer (EWS)     admin               —                   default"], [pw]
+    if choice == 28:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["{", '  "name": "Shop (staging)",', '  "values": [', '    { "key": "baseUrl", "value": "https://staging.acme.io", "type": "default", "enabled": true },',
+                           f'    {{ "key": "apiKey", "value": "{v}", "type": "secret", "enabled": true }}', "  ]", "}"], [v]
+    if choice == 29:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f"$ java -jar agent.jar -url http://jenkins.acme.io:8080/ -secret {v} -name build-01 -webSocket -workDir /var/lib/jenkins",
+                           "Nov 20, 2026 9:14:02 AM hudson.remoting.jnlp.Main createEngine", "INFO: Setting up agent: build-01"], [v]
+    if choice == 30:
+        return "password", ["Home-5G Wireless Network Properties", "Connection    Security", "",
+                            "Security type:          WPA2-Personal", "Encryption type:        AES", "",
+                            f"Network security key    {pw}", "", "☑ Show characters"], [pw]
+    if choice == 31:
+        v = rand(rng, ALNUM + "_-", 32)
+        return "api_key", [f"$ export FASTLY_API_TOKEN={v}", "$ fastly service list", "NAME   ID                      TYPE   ACTIVE VERSION"], [v]
+    if choice == 32:
+        return "password", ["Staging database", "Host db-03.staging.acme.io, port 5432, database shop.",
+                            f"Read-only access: user report, pw {pw} (rotated every month by Ana)."], [pw]
+    v = rand(rng, ALNUM, 24)
+    return "password", ["The shared mailbox moved to Fastmail.", f"Username support@acme.io, app password {v} (for Thunderbird only)."], [v]
+
+
+def twenty_ninth_negative_case(rng):
+    choice = rng.randrange(27)
+    if choice == 0:
+        return ["$ consul acl token list", f"AccessorID:       {uuid.UUID(bytes=rng.randbytes(16))}", "SecretID:         <hidden>",
+                "Description:      Anonymous Token", "Local:            false", "Create Time:      2026-11-20 09:14:02.118 +0000 UTC"]
+    if choice == 1:
+        return ["[admin@MikroTik] > /user print", "Columns: NAME, GROUP, LAST-LOGGED-IN",
+                "# NAME   GROUP  LAST-LOGGED-IN", ";;; system default user", "0 admin  full   2026-11-20 09:14:02"]
+    if choice == 2:
+        return ["<?php", "class JConfig {", "\tpublic $sitename = 'Shop';", "\tpublic $dbtype = 'mysqli';", "\tpublic $host = 'localhost';",
+                "\tpublic $user = 'joomla';", "\tpublic $db = 'joomla';", "\tpublic $dbprefix = 'jos_';"]
+    if choice == 3:
+        return ["# .env", f"CF_ACCOUNT_ID={rand(rng, HEX, 32)}", f"CF_ZONE_ID={rand(rng, HEX, 32)}", "CF_ZONE_NAME=acme.io"]
+    if choice == 4:
+        return ["▼ Request Headers", "accept: application/json", f'if-none-match: W/"{rand(rng, HEX, 16)}"',
+                f"x-request-id: {uuid.UUID(bytes=rng.randbytes(16))}", "user-agent: Mozilla/5.0 (X11; Linux x86_64)"]
+    if choice == 5:
+        return ["▼ Response Headers", "set-cookie: cookie_consent=accepted; Path=/; Max-Age=31536000; SameSite=Lax",
+                f"set-cookie: _ga=GA1.1.{rng.randint(100000000, 999999999)}.{rng.randint(1700000000, 1799999999)}; Path=/",
+                "cache-control: private, max-age=0"]
+    if choice == 6:
+        challenge = base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+        return [f"https://accounts.google.com/o/oauth2/v2/auth?client_id={rng.randint(10**11, 10**12 - 1)}-{rand(rng, string.ascii_lowercase + string.digits, 32)}.apps.googleusercontent.com",
+                f"&redirect_uri=https%3A%2F%2Fshop.acme.io%2Fcallback&response_type=code&scope=openid%20email&code_challenge={challenge}&code_challenge_method=S256"]
+    if choice == 7:
+        return ["$ heroku releases -a shop-api", "=== shop-api Releases - Current: v42", "v42  Set SESSION_SECRET config vars  ana@acme.io  2026/11/20 09:14:02",
+                f"v41  Deploy {rand(rng, HEX, 8)}                    ana@acme.io  2026/11/19 16:40:11"]
+    if choice == 8:
+        return ["# .env", f"TWILIO_ACCOUNT_SID=AC{rand(rng, HEX, 32)}", f"TWILIO_MESSAGING_SERVICE_SID=MG{rand(rng, HEX, 32)}", "TWILIO_FROM=+14155550123"]
+    if choice == 9:
+        return ["shop=> select id, email, created_at from users limit 2;", " id |      email       |         created_at",
+                "----+------------------+----------------------------", "  1 | ana@acme.io      | 2026-11-20 09:14:02.118+00",
+                "  2 | omar@acme.io     | 2026-10-02 16:40:11.52+00", "(2 rows)"]
+    if choice == 10:
+        return ["PS C:\\src\\shop> $env:AZURE_DEVOPS_ORG = 'https://dev.azure.com/acme'",
+                "PS C:\\src\\shop> az devops configure --defaults project=shop"]
+    if choice == 11:
+        return ["$ pip install --extra-index-url https://download.pytorch.org/whl/cu121 torch==2.5.1",
+                "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121"]
+    if choice == 12:
+        return ["$ getent passwd ana", "ana:x:1000:1000:Ana Lopez:/home/ana:/bin/bash", "$ sudo chage -l ana | head -2",
+                "Last password change                                    : Nov 20, 2026", "Password expires                                        : never"]
+    if choice == 13:
+        return ["$ docker compose exec -u www-data nextcloud php occ status", "  - installed: true", "  - version: 30.0.2.2",
+                "  - versionstring: 30.0.2", f"  - instanceid: oc{rand(rng, string.ascii_lowercase + string.digits, 10)}",
+                "  - maintenance: false", "  - needsDbUpgrade: false"]
+    if choice == 14:
+        return ["  pihole:", "    image: pihole/pihole:latest", "    environment:", "      TZ: 'Europe/London'",
+                "      FTLCONF_webserver_port: '80'", "      FTLCONF_dns_listeningMode: 'all'"]
+    if choice == 15:
+        build = uuid.UUID(bytes=rng.randbytes(16))
+        return ["$ eas build --platform ios --non-interactive", "✔ Build finished", f"Build ID: {build}",
+                f"https://expo.dev/accounts/acme/projects/shop/builds/{build}"]
+    if choice == 16:
+        return ['{"id":"' + rand(rng, string.ascii_uppercase + string.digits, 17) + '","status":"CREATED","links":[',
+                '{"href":"https://api-m.paypal.com/v2/checkout/orders/' + rand(rng, string.ascii_uppercase + string.digits, 17) + '","rel":"self","method":"GET"}]}']
+    if choice == 17:
+        return [f"const pusher = new Pusher('{rand(rng, HEX, 20)}', {{", "  cluster: 'eu',", "  forceTLS: true,", "});",
+                "const channel = pusher.subscribe('orders');"]
+    if choice == 18:
+        return ['{', f'  "id": "order_{rand(rng, ALNUM, 14)}",', '  "entity": "order",', '  "amount": 50000,', '  "currency": "INR",',
+                f'  "receipt": "rcpt_{rng.randint(1000, 9999)}",', '  "status": "created"', '}']
+    if choice == 19:
+        return [">>> kraken.fetch_ticker('BTC/EUR')", f"{{'symbol': 'BTC/EUR', 'timestamp': {rng.randint(1700000000000, 1799999999999)}, 'bid': 91012.5, 'ask': 91013.1}}"]
+    if choice == 20:
+        return ["# .env", "NEO4J_URI=bolt://db.acme.io:7687", "NEO4J_USERNAME=neo4j", "NEO4J_DATABASE=shop"]
+    if choice == 21:
+        return ["$ tsh status", "> Profile URL:        https://teleport.acme.io:443", "  Logged in as:       ana",
+                "  Cluster:            acme", "  Roles:              access, editor",
+                "  Valid until:        2026-11-20 21:14:02 +0000 UTC [valid for 12h0m0s]"]
+    if choice == 22:
+        return ["Audience name     Shop newsletter", f"Audience ID       {rand(rng, HEX, 10)}", "Subscribers       1,042",
+                "Default from      shop@acme.io"]
+    if choice == 23:
+        return ["Omar Haddad  10:42 AM", "can someone send me the staging admin login?", "Ana Lopez  10:44 AM",
+                "it's in 1Password under Staging Admin, ask Lena for access"]
+    if choice == 24:
+        return ["Site              User                Last changed        Notes", "Router admin      admin               2026-11-20          living room",
+                "Printer (EWS)     admin               —                   default"]
+    if choice == 25:
+        return ["{", '  "name": "Shop (staging)",', '  "values": [', '    { "key": "baseUrl", "value": "https://staging.acme.io", "type": "default", "enabled": true },',
+                f'    {{ "key": "orderId", "value": "{rng.randint(100000, 999999)}", "type": "default", "enabled": true }}', "  ]", "}"]
+    return ["Home-5G Wireless Network Properties", "Connection    Security", "", "Security type:          WPA2-Personal",
+            "Encryption type:        AES", "", "Network security key    ••••••••••", "", "☐ Show characters"]
 
 
 
@@ -5372,11 +5604,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-fifth": (twenty_fifth_secret_case, twenty_fifth_negative_case),
          "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case),
          "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case),
-         "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case)}
+         "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case),
+         "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh", "twenty-eighth"}
+                  "twenty-seventh", "twenty-eighth", "twenty-ninth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -5552,7 +5785,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-seventh (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the twenty-ninth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
