@@ -447,12 +447,12 @@ extension SecretScan {
     // MARK: - Labels and assignments
 
     /// An identifier that names a secret (`PGPASSWORD`, `SMTP_PASS`, `OPENAI_API_KEY`,
-    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, npm's `_auth`, a subscript's `os.environ["API_KEY"]`,
+    /// `db.password`, `--password`, `clientSecret`, a Wi-Fi `psk`, npm's `_auth`, a personal access token's `GITHUB_PAT`, a subscript's `os.environ["API_KEY"]`,
     /// a quoted key before `=>` (PHP's and Perl's `'dbpassword' => '…'`, its closing quote maybe
     /// read as `!` or `*`: `‘secret! => '…'`) or `:` (JSON's and a Python
     /// dict's `"AtRestEncryptKey": "…"`), a PHP variable assigned
     /// (`$wgSecretKey = "…"`, and an object's member, `$CFG->dbpass = '…'`, whose `>` OCR dropped); OCR
-    /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), and
+    /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), a `J` as `)` (`NEO4)_AUTH`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
@@ -460,7 +460,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\])][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|_AUTH\b|(?<=\)_)AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -623,6 +623,9 @@ extension SecretScan {
         // caller takes a value that looks like a secret only (not `ENABLE_AUTH=true`).
         if bare == upper, words.count > 1, words.last == "auth" { return .password }
         if words.contains("secret") || words.contains("token") || words.contains("apikey") { return .apiKey }
+        // A personal access token named by its initials after what it is for (`GITHUB_PAT`,
+        // `AZURE_DEVOPS_EXT_PAT`); `pat` alone is a name.
+        if words.count > 1, words.last == "pat" { return .apiKey }
         // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`.
         let keyKinds = Self.kindsOfKey
         if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token") }) {
@@ -661,7 +664,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session", "_auth"])
+        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session", "_auth", "_pat"])
         guard !lines.isEmpty else { return found }
         // A label inside the value of a label before it is that value's text, once the value was
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
@@ -1501,6 +1504,8 @@ extension SecretScan {
                 guard !saysPublic(before: match.start, atMost: 40) else { return nil }
                 // (Nor the rest of an address's query value OCR split: `&code_challenge=D-XEij j8h_SKkt…&…`.)
                 guard !continuesASplitQueryValue(match.start) else { return nil }
+                // (Nor the start of one whose name says no secret: `&code_challenge=sh5nk26_Nv…`.)
+                guard !beginsAQueryValueNamedNoSecret(match.start) else { return nil }
                 return (match: match, provider: Self.noisyGenericToken)
             }
         }

@@ -181,6 +181,18 @@ extension SecretScan {
         return Self.secretName(slice(mark, equals)) == nil
     }
 
+    /// Whether `start` begins an address's query value (`&code_challenge=sh5nk26_Nv…`) whose name
+    /// is two words or more, none of them naming a secret (``secretName(_:)``): a PKCE challenge, a
+    /// tracking id, no shape-only rule's token. (Round 152. A name of one word, `?key=`, `?auth=`,
+    /// may hold a key; `&client_secret=` and `&access_token=` name one.)
+    func beginsAQueryValueNamedNoSecret(_ start: Int) -> Bool {
+        guard start >= 3, utf8[start - 1] == 0x3D else { return false }
+        var mark = start - 1
+        while mark > 0, start - mark < 64, case let byte = utf8[mark - 1], Self.isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E { mark -= 1 }
+        guard mark > 0, mark < start - 1, utf8[mark - 1] == 0x26 || utf8[mark - 1] == 0x3F, case let name = slice(mark, start - 1) else { return false }
+        return Self.nameWords(name).count >= 2 && Self.secretName(name) == nil
+    }
+
     /// Whether the word at `wordStart` comes one space after a word of its line that holds `://`
     /// (looked for a kilobyte back at most), or after one to three pieces of a path's letters, digits,
     /// `_`, `-` and `/` between, each one space on: OCR split the path more than once
@@ -430,8 +442,9 @@ extension SecretScan {
     // MARK: - The literal given to a password-hashing call
 
     /// A call and its first argument, a string literal (Python's `b'…'` too).
-    /// (OCR may put spaces inside `::`, `Hash: :make`, and read a quote curly: `make_password('…’)`.)
-    static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:[ \t]?:[ \t]?:[ \t]?|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:['‘’]([^'‘’\n]{1,128})['‘’]|["“”]([^"“”\n]{1,128})["“”])"#)
+    /// (OCR may put spaces inside `::`, `Hash: :make`, and read a quote curly: `make_password('…’)`,
+    /// or one as two: `make_password('‘…')`.)
+    static let callWithLiteral = TextMatcher(#"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:(?:[ \t]?:[ \t]?:[ \t]?|\.|->)[A-Za-z_][A-Za-z0-9_]*){0,4})[ \t]*\([ \t]*b?(?:['‘’]{1,2}([^'‘’\n]{1,128})['‘’]|["“”]{1,2}([^"“”\n]{1,128})["“”])"#)
     static let hashingCalls: Set<String> = ["hashpw", "bcrypt", "scrypt", "crypt", "argon2"]
     /// The name of a hashing scheme, which a call that hashes takes after the password or alone
     /// (Ansible's `password_hash('sha512')`), and which is no password.
@@ -472,10 +485,15 @@ extension SecretScan {
     /// (And after a dot of the host: `a.rtmp. youtube. com`.)
     static let rtmpKey = TextMatcher(#"(?i)rtmps?[ \t]?:[ \t]?/[ \t]?/[^\s/]+(?:(?<=\.)[ \t][^\s/]+){0,4}(?:/[^\s/]+)*?/([^\s/]{12,200})(?=\s|$)"#)
 
+    static let groupsOfFour = TextMatcher(#"^[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){3,5}$"#)
+
     func streamKeys() -> [Secret] {
         guard mentions("rtmp") else { return [] }
         return Self.rtmpKey.matches(in: text).compactMap { match in
-            guard let value = match[1], let range = match.range(1), value.contains(where: \.isNumber), value.contains(where: \.isLetter) else { return nil }
+            // (A key of letters and digits, or groups of four of them, as YouTube's are, whose
+            // letters may hold no digit: `poya-kjdd-jhgy-vqtn-vidx`; a name of letters, `live/mychannel`, is none.)
+            guard let value = match[1], let range = match.range(1), value.contains(where: \.isLetter),
+                  value.contains(where: \.isNumber) || Self.groupsOfFour.firstMatch(in: value) != nil else { return nil }
             return secret(.apiKey, "stream key", range.lowerBound, range.upperBound)
         }
     }
@@ -536,10 +554,18 @@ extension SecretScan {
     /// next line's first piece ends in the quote that closes it, of the opening one's kind (`-p
     /// '68TOQ~eHrhtv Lupt9wSck6 LX` / `i5yiIrvkldGsA3A5' --tenant …`; round 145). A scrap or two
     /// OCR cut from the value (four characters each at most) may stand between it and its line's
-    /// end; the rest is one piece of 4 to 64 characters, no quote inside.
+    /// end; the rest is one piece of 4 to 64 characters, no quote inside, maybe a comma or a
+    /// bracket after its quote.
     func withWrappedQuotedRest(_ secret: Secret) -> Secret {
         guard secret.end > secret.start else { return secret }
-        let open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        var open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        if open == secret.start, quoteLength(at: open) == 0 {
+            // (Or a quote inside it, which nothing closes on its line: `-u "AQzZ…:EIY-…` / `…Cz15d" \`,
+            // a command's output rule took the option with its value; round 152.)
+            var index = secret.start
+            while index < secret.end, quoteLength(at: index) == 0 { index += 1 }
+            if index < secret.end { open = index }
+        }
         guard open < secret.start || quoteLength(at: open) > 0, case let family = quoteFamily(at: open), family != 0,
               let scraps = piecesToLineEnd(from: secret.end, atMost: 2, maximumSpaces: 1),
               scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return secret }
@@ -555,7 +581,9 @@ extension SecretScan {
         guard index < utf8.count, utf8[index] == 0x0A, let rest = piece(from: index + 1, maximumSpaces: 8) else { return secret }
         var close = rest.start
         while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
-        guard close < rest.end, close + quoteLength(at: close) == rest.end, quoteFamily(at: close) == family,
+        // (A stop, a comma or a bracket may follow the quote, or a glyph of junk: `GgSuRdX+=',`, `…z15d"_`.)
+        guard close < rest.end, case let after = close + quoteLength(at: close), after <= rest.end, rest.end - after <= 2,
+              utf8[after..<rest.end].allSatisfy({ ",;.)]}_".utf8.contains($0) }), quoteFamily(at: close) == family,
               (4...64).contains(close - rest.start) else { return secret }
         var result = secret
         result.end = close
@@ -974,15 +1002,24 @@ extension SecretScan {
     // MARK: - Keys in an address's path; Nagios' and PgBouncer's files
 
     /// A path part that names a key, then the key as the next part
-    /// (`https://maker.ifttt.com/trigger/door/with/key/<key>`, `…/token/<token>`).
-    static let keyInAPath = TextMatcher(#"(?i)/(?:key|token|secret|apikey|api_key|access_token)/([A-Za-z0-9_\-]{8,128})(?=[/?#\s"'`]|$)"#)
+    /// (`https://maker.ifttt.com/trigger/door/with/key/<key>`, `…/token/<token>`), or a link made
+    /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
+    /// a password reset's, an e-mail check's, a magic sign-in link's).
+    static let keyInAPath = TextMatcher(
+        #"(?i)/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)/([A-Za-z0-9_\-@]{8,128})(?=[/?#\s"'`]|$)"#)
+    static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
+                                 "/verif", "/confirm", "/activat", "/magic"]
 
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`: its
     /// first piece, 8+, and the next, which ends its line or goes on with the address's `/`, `?` or
     /// `#`, together a random token.)
     func keysInPaths() -> [Secret] {
-        guard mentions("/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/") else { return [] }
-        let isKey = { (value: String) in Self.isRandomToken(value) || Self.looksLikeSecretOnItsOwn(value) && value.contains(where: \.isNumber) }
+        guard mentions(anyOf: Self.keyInAPathCues) else { return [] }
+        // (OCR may read a `0` as `@`; a key of random letters may hold no digit, `mRcPiVJHiDpxlZQu-EvnhB`.)
+        let isKey = { (value: String) in
+            Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value)
+                || Self.looksLikeSecretOnItsOwn(value) && Self.withoutOCRJunk(value).contains(where: \.isNumber)
+        }
         return Self.keyInAPath.matches(in: text).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
             if value.count >= 16, isKey(value) { return secret(.apiKey, nil, range.lowerBound, range.upperBound) }
@@ -999,13 +1036,15 @@ extension SecretScan {
     /// Nagios' (and Icinga 1's) user macros in `resource.cfg`, where the manual says to keep
     /// user names and passwords: `$USER3$=…`, any value but a path. The value is the line's rest
     /// (OCR may split it: `$USER3$=xeoSd ! 07m3*iw`).
-    static let userMacro = TextMatcher(#"(?m)^[ \t]*\$USER\d{1,3}\$[ \t]*=[ \t]*(\S(?:[^\n]{2,126}\S)?)[ \t]*$"#)
+    /// (OCR may read the `$` as `$S`: `$SUSER3$=…`; round 152.)
+    static let userMacro = TextMatcher(#"(?m)^[ \t]*\$S?USER\d{1,3}\$[ \t]*=[ \t]*(\S(?:[^\n]{2,126}\S)?)[ \t]*$"#)
     /// PgBouncer's `auth_file` (`userlist.txt`): `"user" "password"` lines.
-    static let quotedLoginLine = TextMatcher(#"(?m)^[ \t]*"[^"\s]{1,64}"[ \t]+"([^"\n]{1,128})"[ \t]*$"#)
+    /// (OCR may read a quote curly, or one as two: `“ops" "“ojdrVn9LTOark3z"`; round 152.)
+    static let quotedLoginLine = TextMatcher(#"(?m)^[ \t]*["“”]{1,2}[^"“”\s]{1,64}["“”]{1,2}[ \t]+["“”]{1,2}([^"“”\n]{1,128})["“”]{1,2}[ \t]*$"#)
 
     func configFilePasswords() -> [Secret] {
         var found: [Secret] = []
-        if mentions("$user") {
+        if mentions("$user", "$suser") {
             for match in Self.userMacro.matches(in: text) {
                 guard let range = match.range(1), case let value = squeezed(range.lowerBound, range.upperBound), value.count >= 4,
                       !value.hasPrefix("/"), !value.hasPrefix("$"), Self.isPasswordValue(value, quoted: false) else { continue }

@@ -132,16 +132,28 @@ extension SecretScan {
                     // (`IP addresses`) counts twice: a cell before the last, counted from the left, that
                     // looks like a secret on its own is the column's (`tomas * "3G&KBdorRh5" *`).
                     range = values[column]
-                } else if separator == .spaces, values.count > names.count, values.count <= names.count + 2,
+                } else if separator == .spaces, values.count > names.count, values.count <= names.count + 3,
                           column == names.count - 1 || column > 0 && names.count >= 3 {
                     // OCR made one space of each run, or split the password: the cells before its
                     // column counted from the left, those after from the right, the rest is the
                     // password's (a note's extra word with it, rather than a password's piece left out).
                     // (Between columns on both sides only: a title's word first, `Password Health`, heads no table.)
-                    range = values[column].lowerBound..<values[values.count - (names.count - column)].upperBound
+                    var first = column, last = values.count - (names.count - column)
+                    // (Three cells more than names: cells of two words on both sides, `Router admin
+                    // deploy yMO5u4dGZ5# Is living room`. Then the words of a sentence and OCR's
+                    // junk at the ends are other cells', when a piece between looks like a secret on
+                    // its own; round 152.)
+                    if values.count == names.count + 3 {
+                        let cell = { (index: Int) in (values[index].lowerBound, values[index].upperBound) }
+                        let isJunk = { (index: Int) in values[index].count <= 2 && !self.utf8[values[index]].contains(where: Self.isAlphanumeric) }
+                        guard let secretLike = (first...last).first(where: { Self.looksLikeSecretOnItsOwn(squeezed(values[$0].lowerBound, values[$0].upperBound)) }) else { continue }
+                        while first < secretLike, isSentenceWord(cell(first)) || isJunk(first) { first += 1 }
+                        while last > secretLike, isSentenceWord(cell(last)) || isJunk(last) { last -= 1 }
+                    }
+                    range = values[first].lowerBound..<values[last].upperBound
                     // (A token's pieces before it, when a cell before it was empty: `influx auth create`'s Description.)
                     if kind == .apiKey {
-                        range = tokenPieces(of: values, from: column, through: values.count - (names.count - column), column: column, columnsAfter: nil)
+                        range = tokenPieces(of: values, from: first, through: last, column: column, columnsAfter: nil)
                     }
                 } else if separator == .spaces, kind == .apiKey,
                           let at = values.indices.first(where: { index in
@@ -521,6 +533,12 @@ extension SecretScan {
             // (Nor a message of three words or more: `; TSIG error with server: tsig verify failure`
             // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
+            // (Nor a field's line whose name of letters, before its colon, names no secret: `consul
+            // acl token list` prints `AccessorID: 90817545-…`, each token's public id; round 152.)
+            if let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 3, utf8[first.end - 1] == 0x3A,
+               utf8[first.start..<(first.end - 1)].allSatisfy(Self.isLetter), Self.secretName(slice(first.start, first.end - 1)) == nil {
+                return nil
+            }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).
             if let token = printedToken(from: start, after: match) { return token }
             // (A password shorter than a token whose first glyphs OCR read as a short word, `Ini

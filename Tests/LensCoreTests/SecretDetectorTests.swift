@@ -1158,6 +1158,30 @@ struct SecretDetectorTests {
         Case(text: "Join Zoom Meeting\nhttps: //usO2web. zoom. us/j/44263612717 ?pwd=XE7YdJKx0g j mWSQOKKKNAWwS - VOJNHJIn\nMeeting ID: 700 4973 8004",
              kind: .password, value: "VOJNHJIn"),
         Case(text: "Name on card ANA SOUZA\nAG66 8557 2947 1254\nExp 09/28 CVC 381", kind: .card, value: "8557 2947"),
+        // (Round 152: the twenty-ninth pool, written before any rule ran on it: a personal access
+        // token named `…_PAT` in PowerShell, Teleport's invite link, a table's Password column OCR
+        // spaced, a quoted key and a `-u` login wrapped before their closing quote, `NEO4J` read
+        // `NEO4)`; and the thirteenth pool's leaks: an IFTTT key without a digit or with a `0` read
+        // `@`, YouTube's stream key of letters, Nagios' `$USER3$` read `$SUSER3$`, doubled quotes.)
+        Case(text: "PS C:\\src\\shop> $env:AZURE_DEVOPS_EXT_PAT = 'scpf\u{E9}caplefjgpnhzw27b95e05iw21smuj cqgu9kOwj8h77mwuih '",
+             kind: .apiKey, value: "cqgu9kOwj8h77mwuih"),
+        Case(text: "link is valid for 1h:\nhttps: //teleport.acme.io:443/web/invite/0189d55804b1c94cOcf9e5cd2de3eec4\nNOTE: Make sure",
+             kind: .apiKey, value: "0189d55804b1c94cOcf9e5cd2de3eec4"),
+        Case(text: "Site User Password Notes\nRouter admin deploy yMO5u4dGZ5# Is living room\nPrinter (EWS) admin - default",
+             kind: .password, value: "yMO5u4dGZ5#"),
+        Case(text: "Site User Password Notes\nRouter admin = ci qD3IXtDwig??Fv living room\nPrinter (EWS) admin _\u{2014} default",
+             kind: .password, value: "qD3IXtDwig??Fv"),
+        Case(text: ">>> kraken = ccxt.kraken({\non \"apikey': 'VLCsh9ygD+7f2H4ju/Ftw3kERtCKHBLUoxwPY4HSLKbP1xNQXsvzw80b' ,\non \u{2018}secret\u{2019}: '41yOMIMZKqN3NRIRGt5rjD/BsGGxifeakijen7KIDnKvkDhoBiLpYfP409+/4HCbQX1fCsFjaMPzDk\nGgSuRdX+=',\nwe HD",
+             kind: .apiKey, value: "GgSuRdX+="),
+        Case(text: "$ curl -v https://api-m.paypal.com/v1/oauth2/token \\\n-u \"AQzZ-4Dvbw4AwcR_LL7PBRjSsn3xrzyKLzJOp-jPMTKhL6CUz9YEGuaPwpPUG6ONUKGs quwez3W9AFmi7 : ELY-q2nYLY - fLQTiQKCpIiYNhPLoEyr25eqrn8VdGFwXx8YakWag_eGq\nh646SGPFckdulJdhUbdMCz15d\"_ \\\n-H \"Content-Type: application/x-www-form-urlencoded\"",
+             kind: .apiKey, value: "h646SGPFckdulJdhUbdMCz15d"),
+        Case(text: "    environment:\n- NEO4)_AUTH=neo4j/G8qmIRsa7s4-6j8N\nports:", kind: .password, value: "G8qmIRsa7s4-6j8N"),
+        Case(text: "$ curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/mRcPiVJHiDpxlZQu-EvnhB", kind: .apiKey, value: "mRcPiVJHiDpxlZQu-EvnhB"),
+        Case(text: "$ curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/L-4VFGc9ey@LxzyKKBYt6T", kind: .apiKey, value: "L-4VFGc9ey@LxzyKKBYt6T"),
+        Case(text: "$ ffmpeg -re -i talk.mp4 -c copy -f flv \\\nrtmp://a.rtmp. youtube. com/live2/poya-kjdd-jhgy-vqtn-vidx", kind: .apiKey, value: "poya-kjdd-jhgy-vqtn-vidx"),
+        Case(text: "# SUSER3$: MySQL monitoring account\n$SUSER3$=P -m19+LLSZd9b9g", kind: .password, value: "P -m19+LLSZd9b9g"),
+        Case(text: ">>> make_password('\u{2018}EaGYGF3m0nzOH')", kind: .password, value: "EaGYGF3m0nzOH"),
+        Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\u{201C}ops\" \"\u{201C}ojdrVn9LTOark3z\"", kind: .password, value: "ojdrVn9LTOark3z"),
         // (Rancher's bootstrap password, random small letters and digits, OCR split to the line's end.)
         Case(text: "2026/11/20 09:14:02 [INFO] Bootstrap Password: jccaezqx1dsqt37rmqOzmqdv8b51ul2er jhqkxpxuof 1giyxy7huld",
              kind: .password, value: "jhqkxpxuof"),
@@ -3088,6 +3112,12 @@ struct SecretDetectorTests {
         "\titems = secret_service_search_sync(service,\n\t\t\t\t\t   SECRET_SEARCH_LOAD_SECRETS | SECRET_SEARCH_UNLOCK,\n\t\t\t\t\t   NULL,",
         "Passcode: Optional",
         "$ sqlcmd -S db.internal -U sa -P -Q \"SELECT 1\"",
+        // Round 152's neighbours: Consul's accessor beside a hidden secret, a PKCE challenge, a
+        // YouTube channel's name in an RTMP address, a link to a page that confirms an order.
+        "$ consul acl token list\nAccessorID: 90817545 -2e72-13e2-e6ac -b850741b4cdc\nSecretID: <hidden>\nDescription: Anonymous Token",
+        "&redirect_uri=https%3A%2F%2Fshop.acme.io%2Fcallback&response_type=code&code_challenge=sh5nk26_NvCYPNozPsLGNV4AzklIqGXwzZACo574bTI&code_challenge_method=S256",
+        "rtmp://live.acme.io/live/shopchannel",
+        "https://shop.acme.io/orders/confirm/thank-you-for-your-order",
         "C:\\> net user ana *",
         "$ redis-cli -h cache-1.acme.io -a ping",
         "$ redis-cli --scan -a",
