@@ -831,6 +831,9 @@ extension SecretScan {
         return result
     }
 
+    /// A setting's name and its `=`: small letters (4+), or a name with a `_` (`ansible_host=`).
+    static let settingPiece = TextMatcher(#"^(?:[a-z][a-z0-9]{3,}|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*)="#)
+
     /// The end of a password's rest on the next line, when the value ends a long line (60+
     /// characters from the line's start) and the next line holds one piece alone, a password's
     /// rest (a digit, a symbol or a capital after a small letter in it; no quote), not a word or a prompt:
@@ -871,9 +874,11 @@ extension SecretScan {
             }
         }
         // (A password's rest OCR split, `PQx` / `UES JHeE%OMLOdE`: its pieces to the line's end, none
-        // an option (`-o`, Windows' `/out`), a word or a prompt, that together look like a secret on their own.)
+        // an option (`-o`, Windows' `/out`), a word, a prompt or a setting (an inventory's next host,
+        // `web02 ansible_host=10.0.8.22`; round 152), that together look like a secret on their own.)
         if !isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
-           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd) }),
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd)
+               || Self.settingPiece.firstMatch(in: slice($0.start, $0.end)) != nil }),
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
         }
@@ -1006,13 +1011,13 @@ extension SecretScan {
     /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
     /// a password reset's, an e-mail check's, a magic sign-in link's).
     static let keyInAPath = TextMatcher(
-        #"(?i)/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)/([A-Za-z0-9_\-@]{8,128})(?=[/?#\s"'`]|$)"#)
+        #"(?i)/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)/([A-Za-z0-9_\-@]{4,128})(?=[/?#\s"'`]|$)"#)
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic"]
 
-    /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`: its
-    /// first piece, 8+, and the next, which ends its line or goes on with the address's `/`, `?` or
-    /// `#`, together a random token.)
+    /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
+    /// `…/invite/28963f fc9f7e…`: its first piece, 4+, and the next, which ends its line or goes on
+    /// with the address's `/`, `?` or `#`, together a random token of 16+.)
     func keysInPaths() -> [Secret] {
         guard mentions(anyOf: Self.keyInAPathCues) else { return [] }
         // (OCR may read a `0` as `@`; a key of random letters may hold no digit, `mRcPiVJHiDpxlZQu-EvnhB`.)

@@ -113,7 +113,14 @@ extension SecretScan {
                 let line = lines[row]
                 // (Under a legend, a comment is no row: `# another entry`.)
                 if commented, utf8[line].first(where: { !Self.isSpace($0) }) == 0x23 { row += 1; continue }
-                let values = cells(of: line, separatedBy: separator)
+                var values = cells(of: line, separatedBy: separator)
+                // (OCR's junk between cells, a glyph or two without a letter or digit, `—_` or `_`, is
+                // no cell, when the row does not have the header's count with it: `Router admin —_
+                // root gh!lv*P?KfrNq _ living room`; round 152.)
+                if separator == .spaces, values.count != names.count,
+                   case let kept = values.filter({ $0.count > 2 || utf8[$0].contains(where: Self.isAlphanumeric) }), kept.count < values.count, kept.count >= names.count {
+                    values = kept
+                }
                 let wideValues = wideColumn != nil ? cells(of: line, separatedBy: .wideSpaces) : []
                 row += 1
                 var range: Range<Int>

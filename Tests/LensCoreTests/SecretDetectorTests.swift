@@ -2449,6 +2449,13 @@ struct SecretDetectorTests {
         #expect(split.text == "Bootstrap Password: [password]", "masked as \(split.text)")
     }
 
+    /// An inventory's next host under a password that ends a long line stays: its settings are no
+    /// rest of the password the terminal wrapped (round 152).
+    @Test func theNextHostUnderAPasswordStays() {
+        let masked = SecretDetector().masking("[web]\nweb01 ansible_host=10.0.8.21 ansible_user=ops ansible_ssh_pass=6I! SAOVN! 0b* jwy\nweb02 ansible_host=10.0.8.22 ansible_user=deploy")
+        #expect(masked.text == "[web]\nweb01 ansible_host=10.0.8.21 ansible_user=ops ansible_ssh_pass=[password]\nweb02 ansible_host=10.0.8.22 ansible_user=deploy", "masked as \(masked.text)")
+    }
+
     /// A host's name without a dot after an address's password stays, and so does the next line:
     /// the `@` the rule found ends the password (round 150; the password OCR split is masked whole).
     @Test func aHostWithoutADotAfterAPasswordStays() {
