@@ -554,8 +554,8 @@ extension SecretScan {
     /// next line's first piece ends in the quote that closes it, of the opening one's kind (`-p
     /// '68TOQ~eHrhtv Lupt9wSck6 LX` / `i5yiIrvkldGsA3A5' --tenant …`; round 145). A scrap or two
     /// OCR cut from the value (four characters each at most) may stand between it and its line's
-    /// end; the rest is one piece of 4 to 64 characters, no quote inside, maybe a comma or a
-    /// bracket after its quote.
+    /// end; the rest is one to three pieces of a key's characters, 4 to 160 in all, maybe a comma
+    /// or a bracket after its quote.
     func withWrappedQuotedRest(_ secret: Secret) -> Secret {
         guard secret.end > secret.start else { return secret }
         var open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
@@ -578,13 +578,27 @@ extension SecretScan {
         }
         while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
         if index < utf8.count, utf8[index] == 0x0D { index += 1 }
-        guard index < utf8.count, utf8[index] == 0x0A, let rest = piece(from: index + 1, maximumSpaces: 8) else { return secret }
+        guard index < utf8.count, utf8[index] == 0x0A, var rest = piece(from: index + 1, maximumSpaces: 8) else { return secret }
+        let restStart = rest.start
         var close = rest.start
-        while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
-        // (A stop, a comma or a bracket may follow the quote, or a glyph of junk: `GgSuRdX+=',`, `…z15d"_`.)
-        guard close < rest.end, case let after = close + quoteLength(at: close), after <= rest.end, rest.end - after <= 2,
+        // (OCR may have split the rest once or twice, each piece a key's characters:
+        // `sSqATh@-r jKomaaRZtoIDxciF 3SVY8s…MBw"”`; round 152.)
+        let isKeyPiece = { (start: Int, end: Int) in
+            self.utf8[start..<end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }
+        }
+        for pieces in 1...3 {
+            while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
+            guard close == rest.end else { break }
+            guard pieces < 3, isKeyPiece(rest.start, rest.end), let next = piece(from: rest.end, maximumSpaces: 1) else { return secret }
+            (rest, close) = (next, next.start)
+        }
+        // (A stop, a comma or a bracket may follow the quote, or a glyph of junk: `GgSuRdX+=',`, `…z15d"_`;
+        // or the quote read twice, `…MBw"”`.)
+        var after = close < rest.end ? close + quoteLength(at: close) : rest.end
+        if after < rest.end, quoteLength(at: after) > 0 { after += quoteLength(at: after) }
+        guard close < rest.end, after <= rest.end, rest.end - after <= 2, isKeyPiece(rest.start, close),
               utf8[after..<rest.end].allSatisfy({ ",;.)]}_".utf8.contains($0) }), quoteFamily(at: close) == family,
-              (4...64).contains(close - rest.start) else { return secret }
+              (4...160).contains(close - restStart) else { return secret }
         var result = secret
         result.end = close
         return result

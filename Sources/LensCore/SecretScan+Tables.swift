@@ -265,7 +265,8 @@ extension SecretScan {
     /// A `Cookie:` or `Set-Cookie:` header (a browser's developer tools show them).
     static let cookieHeader = TextMatcher(#"(?im)(?<![A-Za-z\-])(?:set-)?cookie[ \t]*:[ \t]*"#)
     /// curl's option that sends cookies (`-b`, `--cookie`), then a cookie's `name=`.
-    static let curlCookieFlag = TextMatcher(#"(?<=[ \t])(?:-b|--cookie)(?:[ \t]+|=)["']?(?=[A-Za-z0-9_.\-]{1,64}[ \t]?=)"#)
+    /// (OCR may read the quote curly: `-b ‘PHPSESSID=…'`; round 152.)
+    static let curlCookieFlag = TextMatcher(#"(?<=[ \t])(?:-b|--cookie)(?:[ \t]+|=)["'‘’“”]?(?=[A-Za-z0-9_.\-]{1,64}[ \t]?=)"#)
     /// What a session cookie's name holds (`sessionid`, `connect.sid`, `PHPSESSID`, `auth_token`).
     static let sessionCookieWords = ["sess", "sid", "auth", "token", "jwt", "remember", "login", "secret"]
 
@@ -314,10 +315,11 @@ extension SecretScan {
         // next space unquoted (without `=` the argument is a cookie jar's file).
         if mentions("-b", "--cookie"), mentions("curl") {
             for match in Self.curlCookieFlag.matches(in: text) {
-                let quote = match.end > 0 ? utf8[match.end - 1] : 0
+                // (Quoted, to the next quote of any glyph: OCR may read one of the pair curly.)
+                let quoted = quoteLength(endingAt: match.end) > 0
                 var stop = match.end
                 while stop < utf8.count, stop - match.end < 4096, !Self.isLineBreak(utf8[stop]),
-                      quote == 0x22 || quote == 0x27 ? utf8[stop] != quote : !Self.isSpace(utf8[stop]) { stop += 1 }
+                      quoted ? quoteLength(at: stop) == 0 : !Self.isSpace(utf8[stop]) { stop += 1 }
                 headers.append((match.end, stop))
             }
         }
@@ -433,7 +435,8 @@ extension SecretScan {
     /// each cue, its length squared.)
     /// An account's line in `/etc/passwd` or `/etc/group`: name, `x` (or `*`, `!`, nothing), ids.
     /// (OCR may put a space beside a colon, and read the `x` as two letters: `ops :x:1001:…`, `ops:xX:1001:…`.)
-    static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?\d{1,10}[ \t]?:(?:[ \t]?\d{1,10}[ \t]?:)?"#)
+    /// (And its ids' `0` read `@` or `O`: `ana:x:10@0:1000:…`; round 152.)
+    static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?[\d@O]{1,10}[ \t]?:(?:[ \t]?[\d@O]{1,10}[ \t]?:)?"#)
     static let commandReadingASecret = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:"# + secretCueWords + #")|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
     /// A setting that names the file a secret is kept in, and its value: `PASSWORD__FILE=/run/…`,

@@ -1182,6 +1182,11 @@ struct SecretDetectorTests {
         Case(text: "# SUSER3$: MySQL monitoring account\n$SUSER3$=P -m19+LLSZd9b9g", kind: .password, value: "P -m19+LLSZd9b9g"),
         Case(text: ">>> make_password('\u{2018}EaGYGF3m0nzOH')", kind: .password, value: "EaGYGF3m0nzOH"),
         Case(text: "$ sudo cat /etc/pgbouncer/userlist.txt\n\u{201C}ops\" \"\u{201C}ojdrVn9LTOark3z\"", kind: .password, value: "ojdrVn9LTOark3z"),
+        // (The twenty-ninth pool's third set: curl's `-b` with a curly quote; a quoted login wrapped
+        // and split twice before a doubled closing quote.)
+        Case(text: "$ curl -s -b \u{2018}PHPSESSID=7mvp1bycgczo9tb34302sbmxfa' https://nas.home/admin/orders.php | head -3", kind: .apiKey, value: "7mvp1bycgczo9tb34302sbmxfa"),
+        Case(text: "$ curl -v https://api-m.paypal.com/v1/oauth2/token \\\n-u \"AM11XJ5pduiqdOvMmJZ61cT49TACQ04UwhEt6YdVeyY9mqHy6VgCfJxagdoAVC6H8smOTJHH6o2N2YHO:E-XXRxhwU5VOSBKF0Gk2mO59ORrf4b\nsSqATh@-r jKomaaRZtoIDxciF 3SVY8s_TVsb7PjPSGZMQVOMBw\"\u{201D} \\\n-H \"Content-Type: application/x-www-form-urlencoded\u{201D}",
+             kind: .apiKey, value: "3SVY8s_TVsb7PjPSGZMQVOMBw"),
         // (Rancher's bootstrap password, random small letters and digits, OCR split to the line's end.)
         Case(text: "2026/11/20 09:14:02 [INFO] Bootstrap Password: jccaezqx1dsqt37rmqOzmqdv8b51ul2er jhqkxpxuof 1giyxy7huld",
              kind: .password, value: "jhqkxpxuof"),
@@ -3125,6 +3130,8 @@ struct SecretDetectorTests {
         "&redirect_uri=https%3A%2F%2Fshop.acme.io%2Fcallback&response_type=code&code_challenge=sh5nk26_NvCYPNozPsLGNV4AzklIqGXwzZACo574bTI&code_challenge_method=S256",
         "rtmp://live.acme.io/live/shopchannel",
         "https://shop.acme.io/orders/confirm/thank-you-for-your-order",
+        "$ getent passwd ana\nana:x:10@0:1000:Ana Lopez: /home/ana: /bin/bash\n$ sudo chage -l ana | head -2",
+        "  <span class=\"hljs-string\">'Object.getPrototypeOf(import.meta.prop).secret = secret;'</span>,\n  {",
         "C:\\> net user ana *",
         "$ redis-cli -h cache-1.acme.io -a ping",
         "$ redis-cli --scan -a",
