@@ -586,12 +586,19 @@ extension SecretScan {
         let isKeyPiece = { (start: Int, end: Int) in
             self.utf8[start..<end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }
         }
+        // (None of them an option, an address or a word of a sentence: `-p'Kq8R…` / `--host db.local' -e …`
+        // is the command's next option, the quote closing the host.)
+        let isPlainPiece = { (piece: (start: Int, end: Int)) in
+            isKeyPiece(piece.start, piece.end) && !self.isOptionOrAddress(piece) && !self.isSentenceWord(piece)
+        }
+        var split = false
         for pieces in 1...3 {
             while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
             guard close == rest.end else { break }
-            guard pieces < 3, isKeyPiece(rest.start, rest.end), let next = piece(from: rest.end, maximumSpaces: 1) else { return secret }
-            (rest, close) = (next, next.start)
+            guard pieces < 3, isPlainPiece(rest), let next = piece(from: rest.end, maximumSpaces: 1) else { return secret }
+            (rest, close, split) = (next, next.start, true)
         }
+        if split, close > rest.start, !isPlainPiece((rest.start, close)) { return secret }
         // (A stop, a comma or a bracket may follow the quote, or a glyph of junk: `GgSuRdX+=',`, `…z15d"_`;
         // or the quote read twice, `…MBw"”`.)
         var after = close < rest.end ? close + quoteLength(at: close) : rest.end
