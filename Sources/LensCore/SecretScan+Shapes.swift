@@ -485,6 +485,7 @@ extension SecretScan {
     /// (And after a dot of the host: `a.rtmp. youtube. com`.)
     static let rtmpKey = TextMatcher(#"(?i)rtmps?[ \t]?:[ \t]?/[ \t]?/[^\s/]+(?:(?<=\.)[ \t][^\s/]+){0,4}(?:/[^\s/]+)*?/([^\s/]{12,200})(?=\s|$)"#)
 
+    /// A key in groups of four letters or digits between dashes (YouTube's stream keys).
     static let groupsOfFour = TextMatcher(#"^[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){3,5}$"#)
 
     func streamKeys() -> [Secret] {
@@ -1033,6 +1034,7 @@ extension SecretScan {
     /// a password reset's, an e-mail check's, a magic sign-in link's).
     static let keyInAPath = TextMatcher(
         #"(?i)/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)/([A-Za-z0-9_\-@]{4,128})(?=[/?#\s"'`]|$)"#)
+    /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic"]
 

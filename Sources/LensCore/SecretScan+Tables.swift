@@ -118,7 +118,7 @@ extension SecretScan {
                 // no cell, when the row does not have the header's count with it: `Router admin —_
                 // root gh!lv*P?KfrNq _ living room`; round 152.)
                 if separator == .spaces, values.count != names.count,
-                   case let kept = values.filter({ $0.count > 2 || utf8[$0].contains(where: Self.isAlphanumeric) }), kept.count < values.count, kept.count >= names.count {
+                   case let kept = values.filter({ !isJunkCell($0) }), kept.count < values.count, kept.count >= names.count {
                     values = kept
                 }
                 let wideValues = wideColumn != nil ? cells(of: line, separatedBy: .wideSpaces) : []
@@ -152,10 +152,9 @@ extension SecretScan {
                     // its own; round 152.)
                     if values.count == names.count + 3 {
                         let cell = { (index: Int) in (values[index].lowerBound, values[index].upperBound) }
-                        let isJunk = { (index: Int) in values[index].count <= 2 && !self.utf8[values[index]].contains(where: Self.isAlphanumeric) }
                         guard let secretLike = (first...last).first(where: { Self.looksLikeSecretOnItsOwn(squeezed(values[$0].lowerBound, values[$0].upperBound)) }) else { continue }
-                        while first < secretLike, isSentenceWord(cell(first)) || isJunk(first) { first += 1 }
-                        while last > secretLike, isSentenceWord(cell(last)) || isJunk(last) { last -= 1 }
+                        while first < secretLike, isSentenceWord(cell(first)) || isJunkCell(values[first]) { first += 1 }
+                        while last > secretLike, isSentenceWord(cell(last)) || isJunkCell(values[last]) { last -= 1 }
                     }
                     range = values[first].lowerBound..<values[last].upperBound
                     // (A token's pieces before it, when a cell before it was empty: `influx auth create`'s Description.)
@@ -181,6 +180,11 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether a row's cell is OCR's junk between cells: a glyph or two without a letter or digit (`—_`, `_`).
+    func isJunkCell(_ cell: Range<Int>) -> Bool {
+        cell.count <= 2 && !utf8[cell].contains(where: Self.isAlphanumeric)
     }
 
     /// A token's cell in a row OCR read with one space between all cells, and the pieces it split
