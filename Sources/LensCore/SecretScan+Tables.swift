@@ -548,9 +548,12 @@ extension SecretScan {
             // after `nsupdate -k …key`, OCR reading its `;` as `5`.)
             if utf8[start..<lineEnd].split(whereSeparator: Self.isSpace).count(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) >= 3 { return nil }
             // (Nor a field's line whose name of letters, before its colon, names no secret: `consul
-            // acl token list` prints `AccessorID: 90817545-…`, each token's public id; round 152.)
-            if let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 3, utf8[first.end - 1] == 0x3A,
-               utf8[first.start..<(first.end - 1)].allSatisfy(Self.isLetter), Self.secretName(slice(first.start, first.end - 1)) == nil {
+            // acl token list` prints `AccessorID: 90817545-…`, each token's public id; round 152.
+            // OCR may read one of its letters as a digit, `Accessor1D:`; a token has many.)
+            if let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 3, first.end - first.start <= 33, utf8[first.end - 1] == 0x3A,
+               case let name = utf8[first.start..<(first.end - 1)], Self.isLetter(name.first ?? 0),
+               name.allSatisfy(Self.isAlphanumeric), name.count(where: { (0x30...0x39).contains($0) }) <= 1,
+               Self.secretName(slice(first.start, first.end - 1)) == nil {
                 return nil
             }
             // A token or key (`gcloud auth print-access-token`'s, `cat config/master.key`).

@@ -3127,6 +3127,7 @@ struct SecretDetectorTests {
         // Round 152's neighbours: Consul's accessor beside a hidden secret, a PKCE challenge, a
         // YouTube channel's name in an RTMP address, a link to a page that confirms an order.
         "$ consul acl token list\nAccessorID: 90817545 -2e72-13e2-e6ac -b850741b4cdc\nSecretID: <hidden>\nDescription: Anonymous Token",
+        "$ consul acl token list\nAccessor1D: fbd21de3-d7d2-aceb-9d68-ea9271fc318a\nSecretID: <hidden>\nDescription: Anonymous Token",
         "&redirect_uri=https%3A%2F%2Fshop.acme.io%2Fcallback&response_type=code&code_challenge=sh5nk26_NvCYPNozPsLGNV4AzklIqGXwzZACo574bTI&code_challenge_method=S256",
         "rtmp://live.acme.io/live/shopchannel",
         "https://shop.acme.io/orders/confirm/thank-you-for-your-order",
