@@ -592,19 +592,19 @@ extension SecretScan {
         let isPlainPiece = { (piece: (start: Int, end: Int)) in
             isKeyPiece(piece.start, piece.end) && !self.isOptionOrAddress(piece) && !self.isSentenceWord(piece)
         }
+        // (The loop ends at a piece that holds a quote, `close`, or gives up after three.)
         var split = false
         for pieces in 1...3 {
             while close < rest.end, quoteLength(at: close) == 0 { close += 1 }
-            guard close == rest.end else { break }
+            if close < rest.end { break }
             guard pieces < 3, isPlainPiece(rest), let next = piece(from: rest.end, maximumSpaces: 1) else { return secret }
             (rest, close, split) = (next, next.start, true)
         }
-        if split, close > rest.start, !isPlainPiece((rest.start, close)) { return secret }
         // (A stop, a comma or a bracket may follow the quote, or a glyph of junk: `GgSuRdX+=',`, `…z15d"_`;
         // or the quote read twice, `…MBw"”`.)
-        var after = close < rest.end ? close + quoteLength(at: close) : rest.end
+        var after = close + quoteLength(at: close)
         if after < rest.end, quoteLength(at: after) > 0 { after += quoteLength(at: after) }
-        guard close < rest.end, after <= rest.end, rest.end - after <= 2, isKeyPiece(rest.start, close),
+        guard rest.end - after <= 2, isKeyPiece(rest.start, close), !split || close == rest.start || isPlainPiece((rest.start, close)),
               utf8[after..<rest.end].allSatisfy({ ",;.)]}_".utf8.contains($0) }), quoteFamily(at: close) == family,
               (4...160).contains(close - restStart) else { return secret }
         var result = secret
