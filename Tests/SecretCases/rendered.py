@@ -5581,6 +5581,245 @@ def twenty_ninth_negative_case(rng):
             "Encryption type:        AES", "", "Network security key    ••••••••••", "", "☐ Show characters"]
 
 
+def thirtieth_secret_case(rng):
+    """The thirtieth pool (`--pool thirtieth`): written after the twenty-ninth pool's round, before
+    any rule was run on it, from places none of the twenty-nine earlier pools has: a Kubernetes
+    container's `args:` list, a Dockerfile's `ARG NPM_TOKEN=`, a `terraform.tfvars` file, Python's
+    `HTTPBasicAuth`, browser tests that type a password (Selenium's `send_keys`, Playwright's
+    `page.fill`, Cypress's `.type`), `pwgen`'s output, the password managers of Chrome, Firefox,
+    macOS (Keychain Access) and GNOME (Seahorse) showing a password, Google Cloud Storage's and
+    CloudFront's signed URLs, a guest Wi-Fi voucher, Strapi's `APP_KEYS` list, Ghost's
+    `mail__options__auth__pass`, n8n's encryption key, Metabase's `MB_ENCRYPTION_SECRET_KEY`,
+    Superset's database URI, Outline's `UTILS_SECRET`, CircleCI's `Circle-Token` header, Nomad's
+    `acl bootstrap` (`Secret ID = …`), `b2 authorize-account` with its key as a bare argument,
+    Junos' `plain-text-password-value`, Hardhat's Etherscan key, Plaid's `secret=`, an Infura
+    endpoint, a Discord bot's `client.login`, `RAILS_MASTER_KEY`, 1Password's `op read`, an AWS
+    session token, `netlify deploy --auth` and Nextcloud's `OC_PASS`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "")
+    if choice == 0:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["      containers:", "        - name: exporter", "          image: acme/billing-exporter:1.4.2",
+                           f'          args: ["--api-key", "{v}", "--region", "eu-west-1"]', "          ports:",
+                           "            - containerPort: 9102"], [v]
+    if choice == 1:
+        v = "npm_" + rand(rng, ALNUM, 36)
+        return "api_key", ["FROM node:20-alpine AS build", f"ARG NPM_TOKEN={v}", "WORKDIR /app",
+                           'RUN echo "//registry.npmjs.org/:_authToken=${NPM_TOKEN}" > .npmrc && npm ci'], [v]
+    if choice == 2:
+        return "password", ["# terraform.tfvars", 'region         = "eu-west-1"', 'instance_class = "db.t4g.medium"',
+                            f'db_username    = "{user}"', f'db_password    = "{pw}"', "multi_az       = false"], [pw]
+    if choice == 3:
+        return "password", ["import requests", "from requests.auth import HTTPBasicAuth", "",
+                            f'r = requests.get("https://{host}/api/v1/orders", auth=HTTPBasicAuth("{user}", "{pw}"))',
+                            "print(r.status_code, len(r.json()))"], [pw]
+    if choice == 4:
+        return "password", ['driver.get("https://staging.acme.io/login")', f'driver.find_element(By.ID, "email").send_keys("{user}@acme.io")',
+                            f'driver.find_element(By.ID, "password").send_keys("{pw}")', 'driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()'], [pw]
+    if choice == 5:
+        return "password", ["test('admin can refund an order', async ({ page }) => {", "  await page.goto('/login');",
+                            f"  await page.fill('#email', '{user}@acme.io');", f"  await page.fill('#password', '{pw}');",
+                            "  await page.click('text=Sign in');"], [pw]
+    if choice == 6:
+        return "password", ["it('logs in as the shop admin', () => {", "  cy.visit('/login')", f"  cy.get('input[name=email]').type('{user}@acme.io')",
+                            f"  cy.get('input[name=password]').type('{pw}')", "  cy.contains('Sign in').click()", "})"], [pw]
+    if choice == 7:
+        v = rand(rng, ALNUM, 16)
+        return "password", ["$ pwgen -s -1 16", v, f"$ sudo passwd {user}", "New password:", "Retype new password:",
+                            "passwd: password updated successfully"], [v]
+    if choice == 8:
+        return "password", ["Password Manager", "acme.io", "", "Username", f"{user}@acme.io", "", "Password", pw, "",
+                            "Note", "No note added", "", "Edit      Delete"], [pw]
+    if choice == 9:
+        return "password", ["shop.acme.io", "Website address", "https://shop.acme.io", "Username", user, "Password", pw,
+                            "Created: 20/11/2026   Last modified: 20/11/2026   Last used: 20/11/2026"], [pw]
+    if choice == 10:
+        return "password", ["shop.acme.io", "Attributes   Access Control", f"Name:       shop.acme.io", "Kind:       Internet password",
+                            f"Account:    {user}", "Where:      https://shop.acme.io", "Comments:", f"☑ Show password:  {pw}"], [pw]
+    if choice == 11:
+        return "password", ["Passwords and Keys", "Login", f"Password for '{user}' on 'shop.acme.io'", "", "Password", pw,
+                            "Details", "  Server: shop.acme.io   Protocol: https   Created: 20 Nov 2026"], [pw]
+    if choice == 12:
+        v = rand(rng, HEX, 512)
+        return "api_key", ["$ gsutil signurl -d 1h sa-key.json gs://shop-exports/orders-2026-11.csv",
+                           "URL\tHTTP Method\tExpiration\tSigned URL",
+                           "gs://shop-exports/orders-2026-11.csv\tGET\t2026-11-20 10:14:02\thttps://storage.googleapis.com/shop-exports/orders-2026-11.csv"
+                           f"?x-goog-signature={v}&x-goog-algorithm=GOOG4-RSA-SHA256&x-goog-credential=exports%40acme-shop.iam.gserviceaccount.com"
+                           "%2F20261120%2Feurope-west1%2Fstorage%2Fgoog4_request&x-goog-date=20261120T091402Z&x-goog-expires=3600&x-goog-signedheaders=host"], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM + "-~_", 172)
+        return "api_key", ["Download your invoice (link valid for 24 hours):",
+                           f"https://d1x2y3z4example.cloudfront.net/invoices/INV-1042.pdf?Expires=1732180442&Signature={v}&Key-Pair-Id=K2JCJMDEHXQW5F"], [v]
+    if choice == 14:
+        v = "-".join(rand(rng, string.ascii_uppercase + string.digits, 4) for _ in range(3))
+        return "password", ["Acme Hotel · Guest Wi-Fi", "Network:  Acme-Guest", f"Voucher code:  {v}", "Valid for 3 days · up to 2 devices",
+                            "Room 214 · printed 20/11/2026 09:14"], [v]
+    if choice == 15:
+        keys = [base64.b64encode(rng.randbytes(16)).decode() for _ in range(4)]
+        return "api_key", ["HOST=0.0.0.0", "PORT=1337", f"APP_KEYS={','.join(keys)}", f"API_TOKEN_SALT={base64.b64encode(rng.randbytes(16)).decode()}",
+                           "DATABASE_CLIENT=postgres"], keys
+    if choice == 16:
+        return "password", ["    environment:", "      url: https://blog.acme.io", "      mail__transport: SMTP",
+                            "      mail__options__service: Mailgun", "      mail__options__auth__user: postmaster@mg.acme.io",
+                            f"      mail__options__auth__pass: {pw}"], [pw]
+    if choice == 17:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["# n8n/.env", "N8N_HOST=n8n.acme.io", "N8N_PROTOCOL=https", f"N8N_ENCRYPTION_KEY={v}", "GENERIC_TIMEZONE=Europe/London"], [v]
+    if choice == 18:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ docker run -d -p 3000:3000 \\", "    -e MB_DB_TYPE=postgres -e MB_DB_HOST=db \\",
+                           f'    -e MB_ENCRYPTION_SECRET_KEY="{v}" \\', "    --name metabase metabase/metabase"], [v]
+    if choice == 19:
+        return "password", ["# superset_config.py", "ROW_LIMIT = 5000",
+                            f"SQLALCHEMY_DATABASE_URI = 'postgresql+psycopg2://superset:{pw}@db:5432/superset'",
+                            "WTF_CSRF_ENABLED = True"], [pw]
+    if choice == 20:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["URL=https://docs.acme.io", "PORT=3000", f"SECRET_KEY={rand(rng, HEX, 64)}", f"UTILS_SECRET={v}",
+                           "FORCE_HTTPS=true"], [v]
+    if choice == 21:
+        v = "CCIPAT_" + rand(rng, ALNUM, 22) + "_" + rand(rng, HEX, 40)
+        return "api_key", [f'$ curl -s -H "Circle-Token: {v}" https://circleci.com/api/v2/me | jq .login', f'"{user}"'], [v]
+    if choice == 22:
+        accessor, secret = (str(uuid.UUID(bytes=rng.randbytes(16))) for _ in range(2))
+        return "api_key", ["$ nomad acl bootstrap", f"Accessor ID  = {accessor}", f"Secret ID    = {secret}", "Name         = Bootstrap Token",
+                           "Type         = management", "Global       = true", "Create Time  = 2026-11-20 09:14:02.118 +0000 UTC"], [secret]
+    if choice == 23:
+        v = "K005" + rand(rng, ALNUM + "/+", 27)
+        return "api_key", [f"$ b2 account authorize 005{rand(rng, HEX, 12)}0000000003 {v}",
+                           "Using https://api.backblazeb2.com"], [v]
+    if choice == 24:
+        return "password", ["[edit]", f'ana@mx-edge01# set system login user {user} authentication plain-text-password-value "{pw}"',
+                            "", "[edit]", "ana@mx-edge01# commit check", "configuration check succeeds"], [pw]
+    if choice == 25:
+        v = rand(rng, string.ascii_uppercase + string.digits, 34)
+        return "api_key", ["module.exports = {", '  solidity: "0.8.24",', "  networks: { sepolia: { url: process.env.SEPOLIA_URL, accounts: [process.env.PRIVATE_KEY] } },",
+                           f'  etherscan: {{ apiKey: "{v}" }},', "};"], [v]
+    if choice == 26:
+        v = rand(rng, HEX, 30)
+        return "api_key", ["from plaid.api import plaid_api", "configuration = plaid.Configuration(", "    host=plaid.Environment.Sandbox,",
+                           f"    api_key={{'clientId': '{rand(rng, HEX, 24)}', 'secret': '{v}'}},", ")"], [v]
+    if choice == 27:
+        v = rand(rng, HEX, 32)
+        return "api_key", ['import { ethers } from "ethers";', f'const provider = new ethers.JsonRpcProvider("https://mainnet.infura.io/v3/{v}");',
+                           "console.log(await provider.getBlockNumber());"], [v]
+    if choice == 28:
+        v = (base64.b64encode(str(rng.randint(10**17, 10**18 - 1)).encode()).decode().rstrip("=") + "." + rand(rng, ALNUM + "-_", 6)
+             + "." + rand(rng, ALNUM + "-_", 38))
+        return "api_key", ["const { Client, GatewayIntentBits } = require('discord.js');",
+                           "const client = new Client({ intents: [GatewayIntentBits.Guilds] });",
+                           "client.once('ready', () => console.log(`Logged in as ${client.user.tag}`));", f"client.login('{v}');"], [v]
+    if choice == 29:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ RAILS_MASTER_KEY={v} bin/rails credentials:show", "secret_key_base: <redacted by Rails 8>",
+                           "aws:", "  region: eu-west-1"], [v]
+    if choice == 30:
+        return "password", ['$ op read "op://Shop/Staging DB/password"', pw, '$ op read "op://Shop/Staging DB/username"', user], [pw]
+    if choice == 31:
+        v = "IQoJb3JpZ2luX2VjE" + rand(rng, ALNUM + "/+", 300) + "="
+        return "api_key", ["$ export AWS_ACCESS_KEY_ID=ASIA" + rand(rng, string.ascii_uppercase + "234567", 16),
+                           f"$ export AWS_SECRET_ACCESS_KEY={rand(rng, ALNUM + '/+', 40)}", f"$ export AWS_SESSION_TOKEN={v}",
+                           "$ aws s3 ls s3://shop-exports/"], [v]
+    if choice == 32:
+        v = "nfp_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ netlify deploy --prod --dir dist --auth {v}", "Deploy path:        /home/ana/shop/dist",
+                           "✔ Deploy is live!"], [v]
+    return "password", [f"$ export OC_PASS='{pw}'",
+                        f'$ sudo -E -u www-data php occ user:add --password-from-env --display-name="Lena Berg" --group="staff" {user}',
+                        f'The user "{user}" was created successfully'], [pw]
+
+
+def thirtieth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["      containers:", "        - name: exporter", "          image: acme/billing-exporter:1.4.2",
+                '          args: ["--region", "eu-west-1", "--log-level", "debug", "--listen", ":9102"]']
+    if choice == 1:
+        return ["FROM node:20-alpine AS build", "ARG NODE_ENV=production", f"ARG GIT_COMMIT={rand(rng, HEX, 40)}",
+                "LABEL org.opencontainers.image.revision=$GIT_COMMIT", "RUN npm ci --omit=dev"]
+    if choice == 2:
+        return ["# terraform.tfvars", 'region        = "eu-west-1"', 'instance_type = "t3.micro"',
+                f'ami_id        = "ami-0{rand(rng, HEX, 16)}"', f'vpc_id        = "vpc-0{rand(rng, HEX, 16)}"']
+    if choice == 3:
+        return ["import requests", "", 'r = requests.get("https://api.acme.io/v1/orders", params={"page": 2, "per_page": 50},',
+                '                 headers={"Accept": "application/json"}, timeout=10)', "print(r.status_code)"]
+    if choice == 4:
+        return ['driver.find_element(By.ID, "email").send_keys("ana@acme.io")',
+                'driver.find_element(By.ID, "search").send_keys("blue mug 1042")', 'driver.find_element(By.ID, "go").click()']
+    if choice == 5:
+        return ["  await page.fill('#search', 'blue mug');", "  await page.fill('#coupon', 'WINTER-2026');", "  await page.click('text=Apply');"]
+    if choice == 6:
+        return ["  cy.get('#postcode').type('SW1A 1AA')", f"  cy.get('#order').type('{rng.randint(100000, 999999)}')", "  cy.contains('Track').click()"]
+    if choice == 7:
+        return ["$ uuidgen", str(uuid.UUID(bytes=rng.randbytes(16))), "$ date +%s", str(rng.randint(1700000000, 1799999999)),
+                "$ git rev-parse --short HEAD", rand(rng, HEX, 7)]
+    if choice == 8:
+        return ["Password Manager", "acme.io", "", "Username", "ana@acme.io", "", "Password", "••••••••••••", "", "Note", "No note added"]
+    if choice == 9:
+        return ["shop.acme.io", "Website address", "https://shop.acme.io", "Username", "ana", "Password", "••••••••",
+                "Created: 20/11/2026   Last modified: 20/11/2026   Last used: 20/11/2026"]
+    if choice == 10:
+        return ["shop.acme.io", "Attributes   Access Control", "Name:       shop.acme.io", "Kind:       Internet password",
+                "Account:    ana", "Where:      https://shop.acme.io", "☐ Show password:"]
+    if choice == 11:
+        return ["$ gsutil ls -l gs://shop-exports/", f"    48213  2026-11-20T09:14:02Z  gs://shop-exports/orders-2026-11.csv",
+                f"https://storage.googleapis.com/shop-assets/img/logo.png?generation={rng.randint(10**15, 10**16 - 1)}"]
+    if choice == 12:
+        return ['<script src="https://d1x2y3z4example.cloudfront.net/_next/static/chunks/main-' + rand(rng, HEX, 16) + '.js"></script>',
+                f'<link rel="stylesheet" href="/assets/app.css?v={rand(rng, HEX, 8)}">']
+    if choice == 13:
+        return ["Acme Hotel · Booking confirmation", f"Booking reference:  {rand(rng, string.ascii_uppercase + string.digits, 8)}",
+                "Check-in: Fri 20 Nov 2026 from 15:00", "Room 214 · 2 guests"]
+    if choice == 14:
+        return ["HOST=0.0.0.0", "PORT=1337", "DATABASE_CLIENT=postgres", "DATABASE_HOST=db", "DATABASE_NAME=strapi"]
+    if choice == 15:
+        return ["    environment:", "      url: https://blog.acme.io", "      mail__transport: SMTP", "      mail__options__service: Mailgun",
+                "      mail__options__auth__user: postmaster@mg.acme.io"]
+    if choice == 16:
+        return ["# n8n/.env", "N8N_HOST=n8n.acme.io", "N8N_PORT=5678", "WEBHOOK_URL=https://n8n.acme.io/", "GENERIC_TIMEZONE=Europe/London"]
+    if choice == 17:
+        return ["$ docker run -d -p 3000:3000 \\", "    -e MB_DB_TYPE=postgres -e MB_DB_HOST=db -e MB_SITE_URL=https://bi.acme.io \\",
+                "    --name metabase metabase/metabase"]
+    if choice == 18:
+        return ["# superset_config.py", "ROW_LIMIT = 5000", "SQLALCHEMY_DATABASE_URI = 'sqlite:////app/superset_home/superset.db'",
+                "FEATURE_FLAGS = {'ALERT_REPORTS': True}"]
+    if choice == 19:
+        return ["version: 2.1", "jobs:", "  test:", "    docker:", "      - image: cimg/node:20.11", "    steps:", "      - checkout",
+                "      - run: npm test -- --ci", '      - run: echo "built ${CIRCLE_SHA1:0:7}"']
+    if choice == 20:
+        nodes = [str(uuid.UUID(bytes=rng.randbytes(16))) for _ in range(2)]
+        return ["$ nomad node status", "ID        Node Pool  DC   Name       Class   Drain  Eligibility  Status",
+                f"{nodes[0][:8]}  default    eu1  worker-01  <none>  false  eligible     ready",
+                f"{nodes[1][:8]}  default    eu1  worker-02  <none>  false  eligible     ready", f"$ nomad node status -self | grep ID", f"ID              = {nodes[0]}"]
+    if choice == 21:
+        return ["$ b2 file info b2://shop-backups/2026/11/20/db.sql.gz",
+                f'  "fileId": "4_z{rand(rng, HEX, 24)}_f{rand(rng, HEX, 17)}_d20261120_m091402_c002_v0001170_t0010_u01732094042118",',
+                '  "contentSha1": "' + rand(rng, HEX, 40) + '",', '  "size": 48213007']
+    if choice == 22:
+        return ["ana@mx-edge01> show configuration system | display set", "set system host-name mx-edge01",
+                "set system login user ana class super-user", "set system services ssh root-login deny"]
+    if choice == 23:
+        return ["Contract deployed to: 0x" + rand(rng, HEX, 40), "Transaction hash: 0x" + rand(rng, HEX, 64),
+                f"Block: {rng.randint(7000000, 7999999)}   Gas used: {rng.randint(100000, 999999)}"]
+    if choice == 24:
+        return ["{", f'  "item_id": "{rand(rng, ALNUM, 37)}",', f'  "institution_id": "ins_{rng.randint(1, 130000)}",',
+                f'  "request_id": "{rand(rng, ALNUM, 15)}"', "}"]
+    if choice == 25:
+        return [f"https://sepolia.etherscan.io/tx/0x{rand(rng, HEX, 64)}", f"Status: Success   Block: {rng.randint(7000000, 7999999)}"]
+    if choice == 26:
+        return ["client.once('ready', () => console.log(`Logged in as ${client.user.tag}`));",
+                f"const CHANNEL_ID = '{rng.randint(10**18, 2 * 10**18)}';", f"const GUILD_ID = '{rng.randint(10**18, 2 * 10**18)}';"]
+    if choice == 27:
+        return ["$ bin/rails db:migrate", f"== {rng.randint(2025, 2026)}1120091402 AddRefundsToOrders: migrating ==========",
+                "-- add_column(:orders, :refunded_at, :datetime)", "   -> 0.0042s"]
+    if choice == 28:
+        return ["$ op item list --vault Shop", "ID                            TITLE          VAULT   EDITED",
+                f"{rand(rng, string.ascii_lowercase + string.digits, 26)}    Staging DB     Shop    2 days ago",
+                f"{rand(rng, string.ascii_lowercase + string.digits, 26)}    Stripe live    Shop    3 weeks ago"]
+    return ["$ aws sts get-caller-identity", "{", f'    "UserId": "AROA{rand(rng, string.ascii_uppercase + "234567", 17)}:ana",',
+            f'    "Account": "{rng.randint(10**11, 10**12 - 1)}",', '    "Arn": "arn:aws:sts::123456789012:assumed-role/Dev/ana"', "}"]
+
 
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
@@ -5605,11 +5844,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-sixth": (twenty_sixth_secret_case, twenty_sixth_negative_case),
          "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case),
          "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case),
-         "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case)}
+         "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case),
+         "thirtieth": (thirtieth_secret_case, thirtieth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh", "twenty-eighth", "twenty-ninth"}
+                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -5785,7 +6025,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the twenty-ninth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirtieth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
