@@ -100,7 +100,7 @@ public struct SecretDetector: Sendable {
                 + scan.toolPasswords() + scan.xmlValues() + scan.passwordColumns() + scan.namedRows() + scan.barredRows() + scan.commandOutputs() + scan.printedCredentials() + scan.userListPasswords()
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
-                + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
+                + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.passwordsTypedIntoFields() + scan.valuesAfterOptionItems() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
                 + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials() + scan.accountsFilePasswords() + scan.auditedPasswords() + scan.deviceKeys() + scan.proxyLinkSecrets() + scan.keyVariablesAndConstants()
                 + scan.codePasswords() + scan.valuesAfterWrappedNames() + scan.replyValues())
                 .filter { kinds.contains($0.kind) }

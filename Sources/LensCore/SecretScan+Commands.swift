@@ -24,13 +24,14 @@ extension SecretScan {
     /// Also a wallet's `bitcoin-cli walletpassphrase '…'`, Mumble's `murmurd -supw …`, IRC's
     /// `/msg NickServ IDENTIFY [account] …` and a bouncer's `/quote PASS user/network:…`; irssi's
     /// `/connect [-tls] HOST PORT PASSWORD [NICK]` (and `/server add`), aircrack-ng's `KEY FOUND! [ … ]`,
-    /// and a bare `--auth=` given no `user:` (espota's and PlatformIO's `upload_flags = --auth=…`,
+    /// and a bare `--auth=` or `--auth ` given no `user:` (espota's and PlatformIO's `upload_flags = --auth=…`,
+    /// `netlify deploy --auth …`, round 153;
     /// OCR may drop a dash or read both as `—`; a mode's word, `--auth=none`, is no password).
     /// Also `pdftk`'s `input_pw`, `owner_pw` and `user_pw` (maybe after a file's handle, `A=…`)
     /// and Codecov's uploader's `-t` (a token that is a UUID: the tool says what it is).
     /// (OCR may put a space after a dot of the host: `irc. libera.chat`.)
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth=(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth(?:=|[ \t]+(?=[^\s\-]))(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
     /// Caddy's `caddy hash-password --plaintext …`, Samba's `net rpc password USER …` and the MinIO
     /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), as ``toolPasswordFlag``
     /// has its tools; apart from it, and searched only where the text names them (each alternative
@@ -41,7 +42,7 @@ extension SecretScan {
     static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli",
                                    "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "ssredir", "sstunnel", "ssmanager",
                                    "secret set", "obscure", "encrypt_string", "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect",
-                                   "server add", "key found", "-auth=", "—auth=", "pdftk", "codecov"]
+                                   "server add", "key found", "-auth=", "—auth=", "-auth ", "—auth ", "pdftk", "codecov"]
     /// An SNMPv3 user in `snmpd.conf`: `createUser NAME SHA "…" AES "…"`; each pass phrase's start
     /// (groups 1 and 2; the second is optional).
     static let snmpCreateUser = TextMatcher(
@@ -507,6 +508,25 @@ extension SecretScan {
         return found
     }
 
+    // MARK: - An option and its value in a list
+
+    /// An option that names a secret, then its value, as two quoted items of a list: a container's
+    /// `args: ["--api-key", "…"]`, a Dockerfile's `CMD ["--token", "…"]`, Python's
+    /// `subprocess.run(["mysql", "--password", "…"])` (round 153). Two characters or more after
+    /// the dashes: `-p` alone names nothing.
+    static let optionItem = TextMatcher(#"["'“”‘’](-{1,2}[A-Za-z][A-Za-z0-9_.\-]{1,40})["'“”‘’][ \t]*,[ \t]*(?=["'“”‘’])"#)
+
+    func valuesAfterOptionItems() -> [Secret] {
+        guard mentions("\",", "',", "”,", "’,") else { return [] }
+        return Self.optionItem.matches(in: text).compactMap { match in
+            guard let option = match[1], let kind = Self.secretName(option), let (start, end, quoted) = value(after: match.end), quoted, end > start,
+                  case let value = slice(start, end), !value.hasPrefix("$"), !value.hasPrefix("{"), Self.isPasswordValue(value, quoted: true) else { return nil }
+            // (A key is random, a password need not be; a name or a path is neither.)
+            if kind != .password, !(Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value) || Self.looksLikeSecretOnItsOwn(value)) { return nil }
+            return secret(kind, nil, start, end)
+        }
+    }
+
     // MARK: - Network devices, Wi-Fi and clusters
 
     /// A network device's shared key in its config (Cisco's `tacacs-server host … key [0|7] …`,
@@ -815,14 +835,17 @@ extension SecretScan {
     /// `X-Goog-Signature`, CloudFront's `Signature`, Azure's SAS `sig`, and an STS session token;
     /// whoever has the address may use it until it expires. At a parameter's start (`?`, `&`,
     /// `;`, or the `é` OCR may read for an `&`), or a line's when the address is wrapped; OCR may
-    /// put spaces or a dot in the name (`X-Amz - Signature`, `s ig`, `s.ig`, round 144; `sig`'s `i` read as `t`, `l` or `1`:
+    /// put spaces or a dot in the name (`X-Amz - Signature`, `s ig`, `s.ig`, round 144; the `x` the line
+    /// before took, `…?x` / `-goog-Signature=…`, round 153; `sig`'s `i` read as `t`, `l` or `1`:
     /// `s tg=`) and around the `=`, and a terminal may
     /// wrap the address inside the name (`…&sr=b&s` / `ig=qgd1…`; `…&si` / `=WXN…`, its `g` lost
     /// at the wrap). OCR may read the `&` before it as `a`, `6` or `8`, glued to the value before
     /// (`…&sr=basig=…` for `&sr=b&sig=`; round 132): after a parameter's value of 40 characters at most.
     /// (The look back only where an `s` follows: tried at every place, it cost some 2–3 % of detection time.)
+    /// (A value of 1,100 bytes at most: Google Cloud Storage's V4 signature is 512 hexadecimal
+    /// digits, an RSA key's 2,048 bits; 400 let it through, round 153.)
     static let signatureParameter = TextMatcher(
-        #"(?im)(?:(?<=[?&;é])|(?=s)(?<==[A-Za-z0-9%:.\-]{1,40}[a68])|^[ \t]*)[ \t]?(?:x ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\.|\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
+        #"(?im)(?:(?<=[?&;é])|(?=s)(?<==[A-Za-z0-9%:.\-]{1,40}[a68])|^[ \t]*)[ \t]?(?:x? ?- ?(?:amz|goog) ?- ?)?(?:s(?: |\.|\r?\n)?(?:i(?:(?: |\r?\n)?g(?:n ?a ?t ?u ?r ?e)?|(?=\r?\n=))|[tl1|] ?g(?=[ \t]?=))|security-token)(?:[ \t]|\r?\n)?=[ \t]?"#)
 
     func signatures() -> [Secret] {
         guard mentions("sig", "s ig", "s.ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }
@@ -832,15 +855,17 @@ extension SecretScan {
             // (A terminal may wrap the address inside the value, `…&sig=2auv4wa` / `MU625KES…%3D'`:
             // when it ends a wide line, unfinished (no padding's `=` or `%3D` at its end), it goes on
             // at the next line's start with a signature's rest, ``isSignatureRest(from:)``.)
-            var end = match.end, wrapped = false
+            // (Google Cloud Storage's, 512 digits, wraps again and again: eight wraps at most; round 153.)
+            var end = match.end, wraps = 0
             while true {
                 var next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1)
-                if next == nil, !wrapped, end > match.end, let start = wrapStart(after: end), case let value = squeezed(match.end, end),
+                // (The `=` may end the line, the value all on the next: `…?x-goog-signature=` / `fe7763…`.)
+                if next == nil, wraps < 8, end > match.end || end < utf8.count && utf8[end] == 0x0A, let start = wrapStart(after: end), case let value = squeezed(match.end, end),
                    !value.hasSuffix("="), !value.uppercased().hasSuffix("%3D"), isSignatureRest(from: start), let first = piece(from: start, maximumSpaces: 0) {
-                    wrapped = true
+                    wraps += 1
                     next = first
                 }
-                guard let next, next.end - match.end <= 400 else { break }
+                guard let next, next.end - match.end <= 1100 else { break }
                 if let amp = utf8[next.start..<next.end].firstIndex(of: 0x26) {
                     end = amp
                     break
@@ -855,7 +880,8 @@ extension SecretScan {
                 let splitOff = next.start == match.end && word.count <= 8
                     && (piece(from: next.end, maximumSpaces: 1).map { isMachineMade($0.start, $0.end) } == true
                         || wrapStart(after: next.end).map(isSignatureRest) == true)
-                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) }) || splitOff else { break }
+                // (Also with a `0` OCR read as `O`, `Obcaf`; round 153.)
+                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) || $0 == "O" }) || splitOff else { break }
                 end = next.end
                 // (The quote that closes the address ends it: `…%3D' ./orders.csv`; round 141.)
                 if endBeforeClosingQuotes(next.end, notBefore: next.start) < next.end { break }
@@ -881,8 +907,8 @@ extension SecretScan {
     /// Whether the line at `start` goes on with a signature's rest: pieces a single space apart
     /// (OCR's), made of a signature's characters (base64's, base64url's, `%` escapes, and the `@`
     /// OCR reads for a `0`), 8+ of them together, up to the address's closing quote (the command
-    /// may go on after it) or the line's end, where a speck of one glyph may follow (`…%3D *`).
-    /// Ten pieces at most.
+    /// may go on after it), the next parameter's `&` or the line's end, where a speck of one glyph
+    /// may follow (`…%3D *`). Ten pieces at most.
     func isSignatureRest(from start: Int) -> Bool {
         var index = start, length = 0, junk = 0
         for _ in 0..<10 {
@@ -892,23 +918,29 @@ extension SecretScan {
             if end - next.start == 1, !closed, !Self.isAlphanumeric(utf8[next.start]), piece(from: next.end, maximumSpaces: .max) == nil { return length >= 8 }
             // (A glyph of OCR's junk inside a piece is a letter it misread, `…3CQR}J%2B…` for `…3CQRj%2B…`:
             // two in the rest at most; round 141.)
-            let isSignatureByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || "%+/=_-@".utf8.contains(byte) }
-            let isMisreadLetter = { (byte: UInt8) in byte < 0x80 && Self.junkGlyphs.contains(byte) }
+            // (CloudFront's base64 has `~` for `=`: round 153.)
+            let isSignatureByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || "%+/=_-@~".utf8.contains(byte) }
+            // (Or beyond ASCII, `…TélrJ4…`: one glyph each, its lead byte counted; round 153.)
+            let isMisreadLetter = { (byte: UInt8) in byte < 0x80 ? Self.junkGlyphs.contains(byte) : true }
             var bytes = utf8[next.start..<end]
-            // (So is a glyph beyond ASCII that starts the rest, `£%2BDab…%3D"` for `f%2BDab…`: one
-            // junk glyph; round 145.)
-            if index == start, let lead = bytes.first, lead >= 0xC0 {
+            // (So are glyphs beyond ASCII that start the rest, `£%2BDab…%3D"` for `f%2BDab…`, `¢€2248…`:
+            // two at most; round 145, 153.)
+            while index == start, let lead = bytes.first, lead >= 0xC0, junk < 2 {
                 bytes = bytes.dropFirst().drop(while: { (0x80..<0xC0).contains($0) })
                 junk += 1
             }
+            // (The next parameter's `&` ends it: `…VMsaqfFkyDBvodU&Key-Pair-Id=…`, CloudFront's; round 153.)
+            let ampersand = bytes.firstIndex(of: 0x26)
+            if let ampersand { bytes = bytes[..<ampersand] }
             guard bytes.first.map(isSignatureByte) ?? true, bytes.dropFirst().allSatisfy({ isSignatureByte($0) || isMisreadLetter($0) }) else { return false }
-            junk += bytes.dropFirst().filter({ !isSignatureByte($0) }).count
+            junk += bytes.dropFirst().filter({ !isSignatureByte($0) && !(0x80..<0xC0).contains($0) }).count
             guard junk <= 2 else { return false }
-            length += end - next.start
-            if closed { return length >= 8 }
+            length += (ampersand ?? end) - next.start
+            if closed || ampersand != nil { return length >= 8 }
             index = next.end
         }
-        return false
+        // (Ten pieces of a signature's characters: a long one OCR split again and again; round 153.)
+        return length >= 8
     }
 
     // MARK: - XML configuration

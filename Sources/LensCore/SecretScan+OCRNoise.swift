@@ -439,6 +439,15 @@ extension SecretScan {
         name.replacingOccurrences(of: " _", with: "_").replacingOccurrences(of: "_ ", with: "_").replacingOccurrences(of: " ", with: "_")
     }
 
+    /// Whether a value is a list of two or more random tokens, each after a `,` (base64's `+`, `/`
+    /// and `=` padding aside, and OCR's junk): Strapi's `APP_KEYS`.
+    static func isListOfRandomTokens(_ value: String) -> Bool {
+        guard value.contains(","), case let parts = value.split(separator: ",", omittingEmptySubsequences: false), parts.count >= 2 else { return false }
+        return parts.allSatisfy { part in
+            isRandomToken(withoutOCRJunk(String(part.reversed().drop(while: { $0 == "=" }).reversed().filter { $0 != "+" && $0 != "/" })))
+        }
+    }
+
     /// The value's bytes without the spaces OCR put in it.
     func squeezed(_ start: Int, _ end: Int) -> String {
         String(decoding: utf8[start..<end].filter { !Self.isSpace($0) }, as: UTF8.self)
@@ -642,7 +651,8 @@ extension SecretScan {
         // An HTTP header of an API's own, `X-…-Key` (`X-RapidAPI-Key`, `X-Goog-Api-Key`), names its key.
         if words.count >= 3, words.first == "x", words.last == "key" { return .apiKey }
         // `key` alone names too much (`Primary key`, `Key: Enter`): only as a kind of key.
-        if let index = words.firstIndex(of: "key"), index > 0,
+        // (Or several, Strapi's `APP_KEYS=…,…`, Laravel's `APP_PREVIOUS_KEYS`; round 153.)
+        if let index = words.firstIndex(where: { $0 == "key" || $0 == "keys" }), index > 0,
            isKindOfKey(words[index - 1]) {
             return .apiKey
         }
@@ -904,8 +914,12 @@ extension SecretScan {
                    !(lower.hasPrefix("-") && lower.hasSuffix("pass")), !(lower == "pass" && userNamed(before: match.start)) { continue }
                 // And the name ends with what it holds: `ldap_parse_password_expiring_control to
                 // libldap-2.4` names a function about passwords, not one.
-                // (A numbered one too: `Password1 …`.)
-                let unnumbered = String(lower.reversed().drop(while: \.isNumber).reversed())
+                // (A numbered one too: `Password1 …`; and a quoted value's name may end with
+                // `value` after it, Junos' `plain-text-password-value "…"`; round 153.)
+                var unnumbered = String(lower.reversed().drop(while: \.isNumber).reversed())
+                if quoted, unnumbered.hasSuffix("value"), case let name = unnumbered.dropLast(5), name.hasSuffix("-") || name.hasSuffix("_") {
+                    unnumbered = String(name.dropLast())
+                }
                 guard ["password", "passwd", "pass", "pwd", "passphrase", "passwort", "pword", "psk", "secret", "token", "key"]
                     .contains(where: unnumbered.hasSuffix) else { continue }
             }
@@ -987,6 +1001,20 @@ extension SecretScan {
                         found.append(secret(.apiKey, nil, start, digitsEnd))
                         continue
                     }
+                }
+                // A list of keys, each a random token (Strapi's `APP_KEYS=…==,…==,…`; round 153); OCR
+                // may split it, `APP_KEYS=GI j9/S5HF Oggg JY jkI rGgpA==, MA22Ri …`: the line's
+                // pieces, sixteen at most.
+                if !quoted, !inQuery, separator == "=" || separator == ":",
+                   let pieces = piecesToLineEnd(from: start, atMost: 16, maximumSpaces: 1), let last = pieces.last, last.end > end,
+                   Self.isListOfRandomTokens(squeezed(start, last.end)) {
+                    read = (start, last.end)
+                    found.append(secret(kind, nil, start, last.end))
+                    continue
+                }
+                if Self.isListOfRandomTokens(value) {
+                    found.append(secret(kind, nil, start, end))
+                    continue
                 }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
                 if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
@@ -1398,7 +1426,7 @@ extension SecretScan {
         // characters, `.`, the rest; OCR puts spaces around the dots and inside the id (right
         // after its first glyphs too, `Mj I2NTE2…`, before a piece of 16+; round 133), and may
         // read a `J` of the six as `)`, a `0` as `@` (`. @D@7jX.`; round 144).
-        (["discord", "token", "bot"], ("Discord", #"[MNO](?:[A-Za-z0-9]{4,26}|[A-Za-z0-9]{0,3} [A-Za-z0-9]{16,26})(?: [A-Za-z0-9]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}@] ?){5,7}\. ?"#, 25, 42, 1)),
+        (["discord", "token", "bot"], ("Discord", #"[MNO](?:[A-Za-z0-9@]{4,26}|[A-Za-z0-9@]{0,3} [A-Za-z0-9@]{16,26})(?: [A-Za-z0-9@]{1,20}){0,2} ?\. ?(?:[A-Za-z0-9_\-~)|\]}@] ?){5,7}\. ?"#, 25, 42, 1)),
         // An Azure AD application's client secret: three characters, a digit, `Q~` (OCR may read
         // the `~` as `v`, `e` or a dash, a glyph more before it, or put a space around the `Q`).
         // (OCR may read a `0` of its first characters as `@`: `4u@3Q~G-…`; round 134.)

@@ -102,6 +102,31 @@ extension SecretScan {
         return found
     }
 
+    // MARK: - A browser test that types a password
+
+    /// A quoted selector or label that names a password field (`"password"`, `'#password'`,
+    /// `'input[name=password]'`, `getByLabel('Password')`), then the call that types into it and
+    /// its opening quote: Selenium's `find_element(By.ID, "password").send_keys(…`, Cypress'
+    /// `cy.get('#password').type(…`, WebdriverIO's `.setValue(…`, Capybara's `fill_in 'Password',
+    /// with: …`, Playwright's `.fill(…` (group 1); or a call whose first argument is that selector,
+    /// Playwright's `page.fill('#password', …`, Puppeteer's `page.type('#pwd', …` (group 2). (OCR
+    /// may put a space after the dot: `page. fill(…`.)
+    /// A test's password is a real one more often than not: it signs in to a staging site.
+    static let typedIntoPasswordField = TextMatcher(
+        #"(?i)(?:["'“”‘’`][^"'“”‘’`\n]{0,48}(?<![A-Za-z])(?:password|passwd|pwd|pass)(?![A-Za-z])[^"'“”‘’`\n]{0,48}["'“”‘’`][)\]]{0,2}[^\n"'“”‘’`]{0,40}?(send_?keys|\.[ \t]?type|\.[ \t]?fill|set_?value|type_?text|press_?sequentially|with:)|(\.[ \t]?fill|\.[ \t]?type)[ \t]*\([ \t]*["'“”‘’`][^"'“”‘’`\n]{0,48}(?<![A-Za-z])(?:password|passwd|pwd|pass)(?![A-Za-z])[^"'“”‘’`\n]{0,48}["'“”‘’`][ \t]*,)[ \t]*\(?[ \t]*(?=["'“”‘’`])"#)
+
+    /// The password a browser test types into a password field (``typedIntoPasswordField``): a
+    /// quoted literal, not a variable (`.type(Cypress.env('PASSWORD'))`), nor a key's name
+    /// (`.type('{enter}')`).
+    func passwordsTypedIntoFields() -> [Secret] {
+        guard mentions("pass", "pwd"), mentions("keys", "type", "fill", "value", "text", "sequentially", "with:") else { return [] }
+        return Self.typedIntoPasswordField.matches(in: text, within: lines(mentioning: ["pass", "pwd"])).compactMap { match in
+            guard let (start, end, quoted) = value(after: match.end), quoted, end > start, case let value = slice(start, end),
+                  !value.hasPrefix("{"), !value.contains("${"), !value.contains("{{"), Self.isPasswordValue(value, quoted: true) else { return nil }
+            return password(start, end, quoted: true)
+        }
+    }
+
     // MARK: - A TLS key log
 
     /// A line of the NSS key log format (`SSLKEYLOGFILE`, which browsers and curl write for
@@ -158,20 +183,30 @@ extension SecretScan {
     // MARK: - Gift cards
 
     /// A gift card's or a wallet's code after its name (`Claim code:`, `Google Play gift code`,
-    /// `Steam Wallet Code`): whoever reads it can spend it.
+    /// `Steam Wallet Code`): whoever reads it can spend it. Or a voucher's (a hotel's or a
+    /// hotspot's guest Wi-Fi, UniFi's `12345-67890`): whoever reads it gets on the network (group 1).
     static let giftCodeLabel = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:gift[ \t]*(?:card[ \t]*)?(?:code|pin|number)|claim[ \t]*code|redeem(?:ption)?[ \t]*code|wallet[ \t]*code)(?![A-Za-z])[ \t]*[:#]?"#)
-    /// The code: three to six groups of four to six capitals and digits, with dashes or spaces.
-    static let giftCodeShape = TextMatcher(#"^[A-Z0-9]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])(?:[A-Z0-9]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])){1,4}[A-Z0-9]{4,6}$"#)
+        #"(?i)(?<![A-Za-z])(?:gift[ \t]*(?:card[ \t]*)?(?:code|pin|number)|claim[ \t]*code|redeem(?:ption)?[ \t]*code|wallet[ \t]*code|(voucher)(?:[ \t]*(?:code|pin|number))?)(?![A-Za-z])[ \t]*[:#]?"#)
+    /// The code: three to six groups of four to six capitals and digits, with dashes or spaces
+    /// (a voucher's: two groups will do).
+    /// (OCR may read a `J` as `]` or `)`, an `I` as `|`: round 153.)
+    static let giftCodeShape = TextMatcher(#"^[A-Z0-9\]|)]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])(?:[A-Z0-9\]|)]{4,6}(?:[ \t]?[\-–—][ \t]?|[ \t])){0,4}[A-Z0-9\]|)]{4,6}$"#)
 
     func giftCodes() -> [Secret] {
-        guard mentions("gift", "claim", "redeem", "wallet") else { return [] }
-        return Self.giftCodeLabel.matches(in: text, within: lines(mentioning: ["code", "pin", "number"])).compactMap { match in
+        guard mentions("gift", "claim", "redeem", "wallet", "voucher") else { return [] }
+        return Self.giftCodeLabel.matches(in: text, within: lines(mentioning: ["code", "pin", "number", "voucher"])).compactMap { match in
             // The rest of the label's line, or the next line when that rest is blank.
             let (start, end) = nextFilledLine(after: match.end)
-            guard end > start, end - start <= 48, case let code = slice(start, end), Self.giftCodeShape.firstMatch(in: code) != nil,
-                  code.contains(where: \.isNumber), code.filter(\.isLetter).count >= 4 else { return nil }
-            return secret(.apiKey, "gift code", start, end)
+            guard end > start, end - start <= 48, case let code = slice(start, end), Self.giftCodeShape.firstMatch(in: code) != nil else { return nil }
+            let groups = code.split(whereSeparator: { " \t-–—".contains($0) }).count
+            // (A gift card's code mixes letters and digits, in three groups or more; a voucher's may
+            // be all digits or all letters, 8 of them or more.)
+            if match[1] != nil {
+                guard code.filter({ $0.isLetter || $0.isNumber }).count >= 8 else { return nil }
+            } else {
+                guard groups >= 3, code.contains(where: \.isNumber), code.filter(\.isLetter).count >= 4 else { return nil }
+            }
+            return secret(.apiKey, match[1] != nil ? "voucher" : "gift code", start, end)
         }
     }
 

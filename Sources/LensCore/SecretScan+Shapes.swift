@@ -1031,12 +1031,14 @@ extension SecretScan {
     /// A path part that names a key, then the key as the next part
     /// (`https://maker.ifttt.com/trigger/door/with/key/<key>`, `…/token/<token>`), or a link made
     /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
-    /// a password reset's, an e-mail check's, a magic sign-in link's).
+    /// a password reset's, an e-mail check's, a magic sign-in link's), or a blockchain node
+    /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
+    /// `/v2/<key>`; round 153). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`.)
     static let keyInAPath = TextMatcher(
-        #"(?i)/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)/([A-Za-z0-9_\-@]{4,128})(?=[/?#\s"'`]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.io/v3|alchemy(?:api)?\.(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
-                                 "/verif", "/confirm", "/activat", "/magic"]
+                                 "/verif", "/confirm", "/activat", "/magic", "infura.io/v3/", "/v2/"]
 
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
     /// `…/invite/28963f fc9f7e…`: its first piece, 4+, and the next, which ends its line or goes on

@@ -442,7 +442,10 @@ extension SecretScan {
     /// (And its ids' `0` read `@` or `O`: `ana:x:10@0:1000:…`; round 152.)
     static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?[\d@O]{1,10}[ \t]?:(?:[ \t]?[\d@O]{1,10}[ \t]?:)?"#)
     static let commandReadingASecret = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:"# + secretCueWords + #")|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #")[^\n]*\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:"# + secretCueWords + #")|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #"|[^\n]*?"# + passwordGenerator + #")[^\n]*\n"#)
+    /// A password generator's name: what it prints is a new password (`pwgen -s -1 16`, `apg`,
+    /// `makepasswd`, `xkcdpass`, `diceware`; round 153).
+    static let passwordGenerator = #"(?<![A-Za-z0-9_\-/.])(?:pwgen|apg|makepasswd|xkcdpass|diceware)(?![A-Za-z0-9_\-])"#
     /// A setting that names the file a secret is kept in, and its value: `PASSWORD__FILE=/run/…`,
     /// `--password-file /run/…` (OCR may read a `_` as a space).
     static let secretFileSetting = TextMatcher(
@@ -473,7 +476,8 @@ extension SecretScan {
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue") else { return [] }
+        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue",
+                       "pwgen", "apg", "xkcdpass", "diceware") else { return [] }
         return Self.commandReadingASecret.matches(in: text).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }

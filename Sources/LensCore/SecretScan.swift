@@ -861,6 +861,10 @@ struct SecretScan {
             // After a bare `auth` (a config's, not a flag), the value is no word (`auth header:
             // Bearer …` names a header).
             if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
+            // (Nor is the name of a field, a space after its colon, a user: `auth user: postmaster@…`
+            // is Ghost's `mail__options__auth__user` as OCR read its `__`; round 153.)
+            if match.text.hasPrefix("auth"), case let pair = match.text.dropFirst(4).drop(while: { $0 == " " || $0 == "\t" }),
+               ["user: ", "username: ", "name: ", "login: "].contains(where: pair.lowercased().hasPrefix) { continue }
             let closing = String(match.text.reversed().prefix(while: { "'\"}‘’“”".contains($0) })).utf8.count
             let end = match.end - closing, start = end - value.utf8.count
             found.append(secret(.password, nil, start, end))

@@ -2273,6 +2273,44 @@ struct SecretDetectorTests {
         Case(text: "GET /v1/items?page=2 nfp_Wq83Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k 200 OK", kind: .apiKey, value: "Wq83Lp4vT8rW2qZ5yB7nM3cD6fG9hJ1k"),
         // (Round 148, 3421: a speck OCR glued to the verb before a code, `é` read `é€`.)
         Case(text: "Messages\nSeu cddigo de acesso é€ 690417. Nao compartilhe.\n14:02", kind: .otp, value: "690417"),
+        // (Round 153: the thirtieth pool, written before any rule ran on it: pwgen's output, Google
+        // Cloud Storage's signature wrapped line after line (its `x` on the line before, its `=`
+        // ending a line), CloudFront's with `~` and the next parameter's `&` on the wrapped line,
+        // Strapi's `APP_KEYS` list OCR split, an Infura key with a `£`, a voucher, a Discord bot's
+        // token OCR spaced, `--auth`, Junos' `plain-text-password-value`, browser tests that type
+        // a password, a container's `args` list.)
+        Case(text: "$ pwgen -s -1 16\njcZtwiNj JNA9vVI8z\n$ sudo passwd admin\nNew password:\nRetype new password:\npasswd: password updated successfully",
+             kind: .password, value: "JNA9vVI8z"),
+        Case(text: "$ gsutil signurl -d ih sa-key.json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs://shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https://storage.googleapis.com/shop-\nexports/orders-2026-11.csv?x-goog-signature=a5e57adcb90bde81128558093a60c14d44d3d0ac495022a873f Obcaf f7e1b86c\n70d87779388330ae854caf 27a5429d60bb923e0e6ea92449cddfbb9922ca0f558Fcf101e97C6128a49136850943f899821e10439e027\n3b5fce05f9b55fb6cf4d806815c27511a800f ef 0d4b610bc18edccd28b894463bdc38d90e06d18cd3b4610e99c33ea127215d1125965\n45a975c7b9bfees89bd98cd5f 85b86efcad52e5ca5ac641060c6ee56fc831db9542978212e17c98062b4ef af 4bf fc18ea950e31b109a3b\n97e85b03d81490ca35632e4edb6a46e3ch56e861F 05e7d32a9855368cce31cdc57032fbd23d8040c47438d8204831fd7f6ea38bdd111\n3c7607061a4b526d&x - goog -algorithm=G00G4 -RSA-SHA256&x - goog-credential=exports%40acme-shop.iam.gserviceaccoun\nt .com%2F20261120%2Feur ope-west1%2Fstorage%2Fgoog4_request&x - goog -date=20261120T091402Z&x - goog - expires=3600&x\n-goog-signedheaders=host",
+             kind: .apiKey, value: "97e85b03d81490ca35632e4edb6a46e3ch56e861F"),
+        Case(text: "$ gsutil signurl -d 1h sa-key.json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs://shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https://storage.googleapis.com/shop-exports/orders-2026-11.csv?x\n-goog-Signature=17fe3541908f739e7ac8576e2d3a72b5698596258c67caf 8becc1694561b35846faid27 7aeb3ed0b36ad14110851a6e8e5c2f 6b6fd82b2ac59F9d288\nb0120c540fe2181c2f abt FOca41df6301f 0386248f e356 f 9b9b65b66F 625af Fc957 2a3fassa4abf 86605d41balfeb4b38ed4560693d237dba7cf855035c9952c498edd2e\n790ce3447e6277ac281bc1b57 2dbedc02416773a82da155a794b449198a6e63edf f01128ea09234F5F32575e750d5bafd75974C4231759C024b74302F85f 6a9d398F0418\nab5bo969d9face6a501af1369340e289e21b4a5dee95eaf 5b09c F28438e0693825fce32ec7c111c8d13d988aled18f e6a8d906595c9421cce4ef5723&x-goog-algorith\nmM=G00G4 - RSA- SHA256&x - goog-credential=exports%40acme-shop.iam.gserviceaccount .com%2F20261120%2Feur ope -west1%2Fstorage%2Fgo0g4 request&x-g\n00g -date=20261120T091402Z&x - goog - expires=3600&x - goog-signedheaders=host",
+             kind: .apiKey, value: "17fe3541908f739e7ac8576e2d3a72b5698596258c67caf"),
+        Case(text: "$ gsutil signurl -d 1h sa-key.json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs://shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https: //storage.googleapis .com/shop-exports/orders-2026-11.csv?x-goog-signature=\nfe7763fc15e0269ca022ae5ce42e7 F7F7074F615e739b6e094 1db3cba143e6594b88c926c5846f235416c30e207 f 89d f caab f53dd7f7 f 9cefbfa9370135a8b92dcb41ab614bd797b45c832b9\n26219440b01c21431e076b9ef132949ede9 fOe851ef19c74eac38f fb50ab503ef67d139Fc39d1dd5023539523b9eb73775196b12F497e928548925124823cbdea38b22bb7 fe6006 fbelf60ad\n19ddc@6a6be17b1fO8be9f5d7dd0b299465be8cd11d08561253d799F407ee2 f9a4 f6643c1d52c682518338a58729d8d6 1da25f626a767C4144e8a11b4d977073e71977dda6742f2bc1a1478a\n70d378e1cedd186bbb86 fd74dafb2c7059a193c6f63b4d0a79db64eb&x - goog -algorithm=G00G4 - RSA-SHA256&x -goog- credential=exports%40acme-shop.iam.gserviceaccount.co\nm%2F20261120%2Feurope-west1%2Fstorage%2Fgoog4 request&x-goog-date=20261120T091402Z&x - goog -expires=3600&x-goog-signedheaders=host",
+             kind: .apiKey, value: "fe7763fc15e0269ca022ae5ce42e7"),
+        Case(text: "Download your invoice (link valid for 24 hours):\nhttps://d1x2y3z4example.cloudfront.net/invoices/INV-1042.pdf?Expires=1732180442&Signature=iUPNMOOKZRPDWd2jgfxB191jr-6E7yOvpMwwkKislfIZhN-dJj\neZ3SMRHglzWuT\u{E9}lrj4J2SKF3xcSwZCvdugOntQFP~WDoQdNR152wa3plYq~zRnFW~LYDdeCf2xaGEQa_av~F8C]jnfiwZDN9Svqh~hlOryql2yN4VFN4TxAfzPY&\nKey-Pair-Id=K2JCJMDEHXQWSF",
+             kind: .apiKey, value: "LYDdeCf2xaGEQa_av"),
+        Case(text: "Download your invoice (link valid for 24 hours):\nhttps://d1x2y3z4example.cloudfront.net/invoices/INV-1042.pdf?Expires=1732180442&Signature=RUGgONCDpRASNO-sDUqfypV~\nYJIDWPTIWeR2N5 1ji7LE4B 1 3b13x1 kA-x7~dUULO64UQILINKK4WIOPtzBHEzK_UW1n0nWZyYjhCkaU4_wn1 oiGPFbxC_4mNuGIF~9Fv\n24QMQSPQ2jJbmvzunYCmers9wQ3do-VMsaqfFkyDBvodU&Key-Pair-Id=K2)]CJMDEHXQWS5F",
+             kind: .apiKey, value: "24QMQSPQ2jJbmvzunYCmers9wQ3do"),
+        Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=GI j9/S5HF Oggg JY jkI rGgpA==, MA22Ri 1kfhRhbduYY6QMaA==, Jt+qe1 gNJOKTm/yI 9pBM4g==, izIby48XrgDch/teTab1QQ==\nAPI_TOKEN_SALT=qFUdi6CSEUsXj 5u2wZGL2Q==\nDATABASE_CLIENT=postgres",
+             kind: .apiKey, value: "1kfhRhbduYY6QMaA"),
+        Case(text: "import { ethers } from \"ethers\";\nconst provider = new ethers.JsonRpcProvider(\"https://mainnet.infura.io/v3/7\u{A3}9ca00e5808457a9e50a89223147d32\");\nconsole.log(await provider.getBlockNumber());",
+             kind: .apiKey, value: "9ca00e5808457a9e50a89223147d32"),
+        Case(text: "Acme Hotel - Guest Wi-Fi\nNetwork: Acme-Guest\nVoucher code: ISBX-VWI2-VVP]\nValid for 3 days - up to 2 devices\nRoom 214 - printed 20/11/2026 09:14",
+             kind: .apiKey, value: "ISBX-VWI2-VVP]"),
+        Case(text: "const { Client, GatewayIntentBits } = require('discord.js');\nconst client = new Client({ intents: [GatewayIntentBits.Guilds] });\nclient.once('ready', () => console.log(\u{2018}Logged in as ${client.user.tag}*));\nclient. login(\u{2019}NDE2MzY3NDEzMzk1NjQ@0Dg5. t64egW. 1GUnWzqSDnVJBHjLJTjAXI48WE94rSpFH8KhqUu\u{2019} ) ;",
+             kind: .apiKey, value: "1GUnWzqSDnVJBHjLJTjAXI48WE94rSpFH8KhqUu"),
+        Case(text: "$ netlify deploy --prod --dir dist --auth nfp_@fikKwIWnrM8ZOCW1gU1JBxcKByvm2kbRtr8r\nDeploy path: /home/ana/shop/dist\nv Deploy is live!",
+             kind: .password, value: "nfp_@fikKwIWnrM8ZOCW1gU1JBxcKByvm2kbRtr8r"),
+        Case(text: "[edit]\nana@mx-edge@1# set system login user svc sync authentication plain-text-password-value \"entkk7h1V+#dfX\"\n[edit]\nana@mx-edge01# commit check\nconfiguration check succeeds",
+             kind: .password, value: "entkk7h1V+#dfX"),
+        Case(text: "it('logs in as the shop admin', () => {\ncy.visit('/login' )\ncy.get('input[name=email]').type('svc_synca@acme.io' )\ncy.get('input[name=password]').type( 'Kr-FTFvbws' )\ncy.contains('Sign in').click()\n})",
+             kind: .password, value: "Kr-FTFvbws"),
+        Case(text: "driver.get(\u{201C}https://staging.acme.io/login\")\ndriver.find_element(By.ID, \"email\").send_keys(\"lena@acme.io\")\ndriver.find_element(By.ID, \"password\").send_keys(\"a2-5XSmjTp_H-x+\")\ndriver.find_element(By.CSS_SELECTOR, \"button[type=submit]\").click()",
+             kind: .password, value: "a2-5XSmjTp_H-x+"),
+        Case(text: "test('admin can refund an order', async ({ page }) => {\nawait page.goto('/login');\nawait page.fill('#email', 'svc_sync@acme.io');\nawait page. fill('#password', 'Ss!dE3_EmJy3nM');\nawait page.click('text=Sign in');",
+             kind: .password, value: "Ss!dE3_EmJy3nM"),
+        Case(text: "containers:\n- name: exporter\nimage: acme/billing-exporter:1.4.2\nargs: [\"--api-key\", \"UusdA7IvVdNtB2pNY3gbpQ4rHS6EoDrdG\", \"--region\", \"eu-west-1\"]\nports:\n- containerPort: 9102",
+             kind: .apiKey, value: "UusdA7IvVdNtB2pNY3gbpQ4rHS6EoDrdG"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3136,6 +3174,17 @@ struct SecretDetectorTests {
         "C:\\> net user ana *",
         "$ redis-cli -h cache-1.acme.io -a ping",
         "$ redis-cli --scan -a",
+        // Round 153's neighbours: Ghost's mail user as OCR read its `__`, what browser tests type
+        // into other fields, a variable typed into a password field, an option list's mode, a
+        // booking reference, a Discord channel's id, an object store's file id.
+        "environment:\nurl: https://blog.acme.io\nmail transport: SMTP\nmail options_ service: Mailgun\nmail options auth user: postmaster@mg.acme.io",
+        "  cy.get('#coupon').type('WINTER-2026')\n  cy.get('#password').type(Cypress.env('PASSWORD'))\n  cy.get('#password').type('{enter}')",
+        "  await page.fill('#search', 'blue mug');\n  await page.fill('#password', process.env.ADMIN_PASSWORD);",
+        "driver.find_element(By.ID, \"email\").send_keys(\"ana@acme.io\")\ndriver.find_element(By.ID, \"search\").send_keys(\"blue mug 1042\")",
+        "          args: [\"--region\", \"eu-west-1\", \"--log-level\", \"debug\", \"--token-file\", \"/var/run/secrets/token\"]",
+        "Acme Hotel \u{B7} Booking confirmation\nBooking reference:  K7QX92MD\nVoucher printed: 20 Nov 2026",
+        "const CHANNEL_ID = '1172094042118123456';\nclient.login(process.env.DISCORD_TOKEN);",
+        "  \"fileId\": \"4_z27c88f1d182b150646ff0b16_f200ec6a3f0b2c2c4_d20261120_m091402_c002_v0001170_t0010_u01732094042118\",",
         // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
         // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
         // that hold no session, a table's empty password.
