@@ -880,8 +880,8 @@ extension SecretScan {
                 let splitOff = next.start == match.end && word.count <= 8
                     && (piece(from: next.end, maximumSpaces: 1).map { isMachineMade($0.start, $0.end) } == true
                         || wrapStart(after: next.end).map(isSignatureRest) == true)
-                // (Also with a `0` OCR read as `O`, `Obcaf`; round 153.)
-                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) || $0 == "O" }) || splitOff else { break }
+                // (Also with a `0` OCR read as `O` or `o`, a `1` as `l`: `Obcaf`, `fecal`; round 153.)
+                guard word.count < 5 || Self.sentenceWord.firstMatch(in: word) == nil || word.allSatisfy({ ("a"..."f").contains($0) || "Ool".contains($0) }) || splitOff else { break }
                 end = next.end
                 // (The quote that closes the address ends it: `…%3D' ./orders.csv`; round 141.)
                 if endBeforeClosingQuotes(next.end, notBefore: next.start) < next.end { break }
@@ -923,9 +923,9 @@ extension SecretScan {
             // (Or beyond ASCII, `…TélrJ4…`: one glyph each, its lead byte counted; round 153.)
             let isMisreadLetter = { (byte: UInt8) in byte < 0x80 ? Self.junkGlyphs.contains(byte) : true }
             var bytes = utf8[next.start..<end]
-            // (So are glyphs beyond ASCII that start the rest, `£%2BDab…%3D"` for `f%2BDab…`, `¢€2248…`:
-            // two at most; round 145, 153.)
-            while index == start, let lead = bytes.first, lead >= 0xC0, junk < 2 {
+            // (So are glyphs beyond ASCII that start the rest or a piece of it, `£%2BDab…%3D"` for
+            // `f%2BDab…`, `¢€2248…`, `… a88732F7 £50c2e31…`: two at most; round 145, 153.)
+            while let lead = bytes.first, lead >= 0xC0, junk < 2 {
                 bytes = bytes.dropFirst().drop(while: { (0x80..<0xC0).contains($0) })
                 junk += 1
             }

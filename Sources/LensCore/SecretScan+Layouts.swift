@@ -404,6 +404,79 @@ extension SecretScan {
         }
     }
 
+    // MARK: - A password a message gives without naming it
+
+    /// What says a message gives a password it does not name: one was reset, changed or made
+    /// (`I reset it, it's now …`, `new one for the shared account: …`), a key for a place (`the key
+    /// for Nordlys is …`), a value to use for a login (`use … for the admin panel`).
+    static let givenSecretCue = TextMatcher(#"(?i)(?<![A-Za-z])(?:reset|changed|rotated|new one|key for|use)(?![A-Za-z])"#)
+    static let givenSecretCueWords = ["reset", "changed", "rotated", "new one", "key for", "use "]
+    /// The words after which such a message's value comes: `now`, `is`, `to` (and `use`, the cue).
+    static let wordsBeforeAGivenValue: Set<String> = ["now", "is", "to", "use"]
+    static let keyCombination = TextMatcher(#"(?i)(?:^|\+)(?:ctrl|control|alt|shift|cmd|command|option|opt|meta|super|win|fn)\+"#)
+
+    /// A chat's message header: a sender's name (one to four words, each with a capital) and the
+    /// time, on a line of their own (Slack's `Omar Haddad  10:42 AM`, Teams', Discord's `Omar —
+    /// Today at 18:02`); or a line that starts with the time and a name (IRC's and WhatsApp's
+    /// exports, `[18:02] <omar>`, `[18:02, 20/11/2026] Omar:`) or ends with the time (a bubble's).
+    static let chatHeader = TextMatcher(
+        #"(?m)^[ \t]*[A-Z][\p{L}'’.\-]{0,20}(?:[ \t]+[A-Z][\p{L}'’.\-]{0,20}){0,3}[ \t]+(?:[—–\-][ \t]+)?(?:(?:Today|Yesterday)[ \t]+at[ \t]+)?\d{1,2}[:.]\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*$|^[ \t]*\[\d{1,2}:\d{2}(?::\d{2})?(?:,[^\]\n]{1,24})?\][ \t]+<?[\p{L}][\p{L}0-9_.\-]{0,20}(?:[ \t][\p{L}][\p{L}0-9_.\-]{0,20})?>?:?[ \t]|[ \t]\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*$"#)
+
+    /// The value such a message gives (``givenSecretCue``): on a message's line (160 bytes at
+    /// most) in a chat (``chatHeader`` on the line or one of the three above it), a piece after
+    /// the cue that follows `now`, `is`, `to`, `use` or a colon, shaped as a chosen password
+    /// (``isChosenPasswordShape(_:)``). The cue words are loose, so the shape decides: a
+    /// booking's or an order's reference (capitals and digits), a version, an address, a path or
+    /// an e-mail address is none; and outside a chat they are a changelog's and a manual's words
+    /// (`Use cleartext=0 to ensure`, `Closes: Bug#88015`: 454 of 227,588 real texts when any line
+    /// would do). (Round 153: the thirteenth pool's chat messages, the last of its leaks.)
+    func passwordsInMessages() -> [Secret] {
+        guard mentions(anyOf: Self.givenSecretCueWords) else { return [] }
+        var found: [Secret] = []
+        for match in Self.givenSecretCue.matches(in: text, within: lines(mentioning: Self.givenSecretCueWords)) {
+            let end = lineEnd(of: match.end, atMost: 161)
+            let start = lineStart(of: match.start, atMost: 161)
+            guard end - start <= 160, isInAChat(lineStart: start, lineEnd: end),
+                  let pieces = piecesToLineEnd(from: match.end, atMost: 16, maximumSpaces: .max) else { continue }
+            var before = match.text.lowercased()
+            for piece in pieces {
+                defer { before = slice(piece.start, piece.end).lowercased() }
+                guard Self.wordsBeforeAGivenValue.contains(before) || before.hasSuffix(":") else { continue }
+                // (A sentence's `.` or `,` after it is no part of it.)
+                var valueEnd = piece.end
+                while valueEnd > piece.start, ".,".utf8.contains(utf8[valueEnd - 1]) { valueEnd -= 1 }
+                let value = slice(piece.start, valueEnd)
+                guard Self.isChosenPasswordShape(value), Self.isPasswordValue(value, quoted: false) else { continue }
+                found.append(secret(.password, nil, piece.start, valueEnd))
+                break
+            }
+        }
+        return found
+    }
+
+    /// Whether the line from `lineStart` to `lineEnd`, or one of the three lines above it, is a
+    /// chat's message header (``chatHeader``).
+    func isInAChat(lineStart: Int, lineEnd: Int) -> Bool {
+        var start = lineStart
+        for _ in 0..<3 where start > 0 {
+            start = self.lineStart(of: start - 1, atMost: 160)
+        }
+        return Self.chatHeader.firstMatch(in: slice(start, lineEnd)) != nil
+    }
+
+    /// Whether a value has a chosen password's shape: 8 to 64 characters, capitals, small letters
+    /// and digits together (or a symbol of a password's and two of those), that looks like a
+    /// secret on its own (``looksLikeSecretOnItsOwn(_:)``); no `/`, `.`, `:` or `=` (an address, a
+    /// path, a version, a time, a setting), no e-mail address; no handle or tag (`@ana_l92`, `#release2026`),
+    /// no keys pressed together (`Ctrl+Shift+P`).
+    static func isChosenPasswordShape(_ value: String) -> Bool {
+        guard (8...64).contains(value.count), !value.contains(where: { "/.:=".contains($0) }), !value.hasPrefix("@"), !value.hasPrefix("#"),
+              keyCombination.firstMatch(in: value) == nil, looksLikeSecretOnItsOwn(value) else { return false }
+        let classes = [value.contains(where: \.isUppercase), value.contains(where: \.isLowercase), value.contains(where: \.isNumber)].filter { $0 }.count
+        let symbol = value.contains(where: { "!#%&*+-?@^_$=~".contains($0) })
+        return classes == 3 || classes == 2 && symbol && value.contains(where: \.isLowercase)
+    }
+
     /// A code alone on its line (`482 913`, `48291356`) in an authenticator app's list of accounts.
     static let codeAloneOnItsLine = TextMatcher(#"(?m)^[ \t]*(\d{3}[ \t]?\d{3}|\d{4}[ \t]?\d{4})[ \t]*$"#)
 

@@ -440,11 +440,16 @@ extension SecretScan {
     }
 
     /// Whether a value is a list of two or more random tokens, each after a `,` (base64's `+`, `/`
-    /// and `=` padding aside, and OCR's junk): Strapi's `APP_KEYS`.
+    /// and `=` padding aside, and OCR's junk): Strapi's `APP_KEYS`. Only after a name that says it
+    /// holds keys (``secretName(_:)``).
     static func isListOfRandomTokens(_ value: String) -> Bool {
         guard value.contains(","), case let parts = value.split(separator: ",", omittingEmptySubsequences: false), parts.count >= 2 else { return false }
         return parts.allSatisfy { part in
-            isRandomToken(withoutOCRJunk(String(part.reversed().drop(while: { $0 == "=" }).reversed().filter { $0 != "+" && $0 != "/" })))
+            // (OCR may read a `+` as `-`; a key may hold no digit, `DAnZovowfQukgeyObrsNdw==`, and
+            // the name says what the list holds: 12+ characters of random case will do.)
+            let body = withoutOCRJunk(String(part.reversed().drop(while: { $0 == "=" }).reversed().filter { !"+/-".contains($0) }))
+            guard body.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
+            return isRandomToken(body) || body.count >= 12 && caseChanges(body.utf8) >= 4 && entropy(body) >= 3.0
         }
     }
 
@@ -712,7 +717,7 @@ extension SecretScan {
                     identifier += "_" + word
                     separator = separatorAfterWord
                 } else if identifier.lowercased() == "secret", word.lowercased() == "id", separatorAfterWord != ":=",
-                          let first = piece(from: match.end, maximumSpaces: 16), uuidEnd(from: first.start) != nil {
+                          let first = piece(from: match.end, maximumSpaces: 16), uuidEnd(from: first.start) != nil || isSplitUUIDToLineEnd(from: first.start) {
                     // Nomad's `Secret ID    = …` (Consul's `SecretID:`) is the token itself, a UUID, its
                     // name split by a space (`Secret ID` before anything else may be the id of one).
                     identifier = "SecretID"
@@ -1005,14 +1010,22 @@ extension SecretScan {
                 // A list of keys, each a random token (Strapi's `APP_KEYS=…==,…==,…`; round 153); OCR
                 // may split it, `APP_KEYS=GI j9/S5HF Oggg JY jkI rGgpA==, MA22Ri …`: the line's
                 // pieces, sixteen at most.
+                // (A terminal may wrap it inside its last key: `…, y6xjBB/unlzIG4p` / `8p4qS/g==`.)
                 if !quoted, !inQuery, separator == "=" || separator == ":",
-                   let pieces = piecesToLineEnd(from: start, atMost: 16, maximumSpaces: 1), let last = pieces.last, last.end > end,
-                   Self.isListOfRandomTokens(squeezed(start, last.end)) {
-                    read = (start, last.end)
-                    found.append(secret(kind, nil, start, last.end))
-                    continue
+                   let pieces = piecesToLineEnd(from: start, atMost: 16, maximumSpaces: 1), let last = pieces.last, last.end >= end,
+                   case let list = squeezed(start, last.end), list.contains(",") {
+                    var listEnd = last.end
+                    if !Self.isListOfRandomTokens(list), let wrap = wrapStart(after: listEnd), let rest = piece(from: wrap, maximumSpaces: 0),
+                       Self.isListOfRandomTokens(list + squeezed(rest.start, rest.end)) {
+                        listEnd = rest.end
+                    }
+                    if listEnd > last.end || last.end > end && Self.isListOfRandomTokens(list) {
+                        read = (start, listEnd)
+                        found.append(secret(kind, nil, start, listEnd))
+                        continue
+                    }
                 }
-                if Self.isListOfRandomTokens(value) {
+                if !utf8[start..<end].contains(where: Self.isLineBreak), Self.isListOfRandomTokens(value) {
                     found.append(secret(kind, nil, start, end))
                     continue
                 }
@@ -1220,7 +1233,7 @@ extension SecretScan {
     }
 
     /// Whether the rest of the line from `index` (96 bytes at most) is a UUID split anywhere by
-    /// OCR: its 32 hexadecimal digits (as ``noisyUUID`` reads them, or a `¢` for a `c`) with only
+    /// OCR: its 32 hexadecimal digits (as ``noisyUUID`` reads them, or a `¢` or `€` for a `c`; round 153) with only
     /// spaces and its four or more dashes between them.
     func isSplitUUIDToLineEnd(from index: Int) -> Bool {
         var end = index
@@ -1230,7 +1243,7 @@ extension SecretScan {
         }
         let line = slice(index, end)
         let digits = line.filter { $0 != " " && $0 != "-" }
-        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || (Self.misreadHexDigits + "¢").contains($0) }
+        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || (Self.misreadHexDigits + "¢€").contains($0) }
     }
 
     /// OCR's readings of hexadecimal digits: of `0`, `O`, `Q`, `o`, `@`; of `1`, `l`, `I`; of `7`, `/`; of `5`, `S`.

@@ -537,6 +537,10 @@ extension SecretScan {
         if quotedRest.end > secret.end { return quotedRest }
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
+        // (A key that ends in base64's padding, after a letter or a digit, is whole: the next line
+        // is no rest of it, `APP_KEYS=…,…rnQ=` / `API_TOKEN_SALT=…`; round 153.)
+        if secret.end - secret.start >= 16, utf8[secret.end - 1] == 0x3D, Self.isAlphanumeric(utf8[secret.end - 2]) || utf8[secret.end - 2] == 0x3D,
+           piece(from: secret.end, maximumSpaces: .max) == nil { return secret }
         // (A table's domain and path columns after it, `app.acme.io /`, are no scraps of it: round 146.)
         if startsDomainAndPathColumns(at: secret.end) { return secret }
         let secret = withPaddedRest(secret)
@@ -1033,12 +1037,13 @@ extension SecretScan {
     /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
     /// a password reset's, an e-mail check's, a magic sign-in link's), or a blockchain node
     /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
-    /// `/v2/<key>`; round 153). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`.)
+    /// `/v2/<key>`; round 153). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
+    /// and put a space after the host's dot, `infura. i0/v3/…`.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.io/v3|alchemy(?:api)?\.(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?i[o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
-                                 "/verif", "/confirm", "/activat", "/magic", "infura.io/v3/", "/v2/"]
+                                 "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]
 
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
     /// `…/invite/28963f fc9f7e…`: its first piece, 4+, and the next, which ends its line or goes on
@@ -1056,7 +1061,8 @@ extension SecretScan {
             guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]),
                   let next = piece(from: range.upperBound, maximumSpaces: 1),
                   case let rest = utf8[next.start..<next.end].prefix(while: { Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D }),
-                  rest.count >= 2, rest.count == next.end - next.start || "/?#".utf8.contains(utf8[next.start + rest.count]),
+                  // (Or the closing quote or bracket of the string it is in: `…/v3/58ba4b7281 b3d343…6a’);`; round 153.)
+                  rest.count >= 2, rest.count == next.end - next.start || "/?#\"'`);,".utf8.contains(utf8[next.start + rest.count]) || utf8[next.start + rest.count] >= 0xC0,
                   case let end = next.start + rest.count, case let whole = squeezed(range.lowerBound, end), whole.count >= 16,
                   Self.isRandomToken(whole) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, end)

@@ -443,6 +443,15 @@ extension SecretScan {
     static let accountEntry = TextMatcher(#"^[A-Za-z0-9_.\-]{1,32}[ \t]?:[ \t]?[xX*!]{0,2}[ \t]?:[ \t]?[\d@O]{1,10}[ \t]?:(?:[ \t]?[\d@O]{1,10}[ \t]?:)?"#)
     static let commandReadingASecret = TextMatcher(
         #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?>[^\n]*?(?:"# + secretCueWords + #")|(?:sudo[ \t]+)?(?:pass|gopass)[ \t]+(?:show[ \t]+)?[A-Za-z0-9_]|[^\n]*?\bop[ \t]+read\b|[^\n]*?\brclone[ \t]+obscure\b|[^\n]*?"# + keyMaking + #"|[^\n]*?"# + passwordGenerator + #")[^\n]*\n"#)
+    /// A command that prints a secret and nothing else: 1Password's `op read` of a field that
+    /// names one (`op://vault/item/password`), `pass show` and `gopass show`, a password generator.
+    static let secretPrinter = TextMatcher(
+        #"(?i)\bop[ \t]+read[ \t]+(?:["'“”]op://[^"'“”\n]{1,200}/([A-Za-z0-9_.\-]{2,64})["'“”]|op://\S{1,200}/([A-Za-z0-9_.\-]{2,64})(?=\s|$))|(?:^|[ \t$#>])(?:go)?pass[ \t]+show[ \t]+[A-Za-z0-9_]|"# + passwordGenerator)
+    static func printsASecretItself(_ command: String) -> Bool {
+        guard let match = secretPrinter.firstMatch(in: command) else { return false }
+        guard let field = match[1] ?? match[2] else { return true }
+        return secretName(field) != nil || ["password", "credential", "secret", "token", "key"].contains(field.lowercased())
+    }
     /// A password generator's name: what it prints is a new password (`pwgen -s -1 16`, `apg`,
     /// `makepasswd`, `xkcdpass`, `diceware`; round 153).
     static let passwordGenerator = #"(?<![A-Za-z0-9_\-/.])(?:pwgen|apg|makepasswd|xkcdpass|diceware)(?![A-Za-z0-9_\-])"#
@@ -501,6 +510,12 @@ extension SecretScan {
             // (Nor an address: `az keyvault secret list --query '[].id'` prints the secrets' ids.)
             if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
+            // What a password manager reads out or a generator makes is the secret, whatever its shape
+            // (`op read "op://…/password"` → `HZORBTZGOd`; round 153): one piece alone on its line.
+            if Self.printsASecretItself(match.text), let only = piecesToLineEnd(from: start, atMost: 1, maximumSpaces: 0), only.count == 1,
+               case let value = slice(only[0].start, only[0].end), value.count >= 6, Self.isPasswordValue(value, quoted: false) {
+                return secret(.password, nil, only[0].start, only[0].end)
+            }
             let separate = separateValue(after: start, dashStartsIt: true)
             let splitAfterLetters = separate == nil ? firstPieceOfValueSplitAfterLetters(start) : nil
             guard separate?.start == start

@@ -2311,6 +2311,36 @@ struct SecretDetectorTests {
              kind: .password, value: "Ss!dE3_EmJy3nM"),
         Case(text: "containers:\n- name: exporter\nimage: acme/billing-exporter:1.4.2\nargs: [\"--api-key\", \"UusdA7IvVdNtB2pNY3gbpQ4rHS6EoDrdG\", \"--region\", \"eu-west-1\"]\nports:\n- containerPort: 9102",
              kind: .apiKey, value: "UusdA7IvVdNtB2pNY3gbpQ4rHS6EoDrdG"),
+        // (Round 153's second set of the thirtieth pool: Nomad's secret id with a `€`, an Infura key
+        // split or under a spaced host, GCS signatures with a `£` inside or `fecal` for `feca1`, key
+        // lists wrapped or spaced around their commas, `op read`'s password of capitals; and the
+        // thirteenth pool's chat messages that give a password without naming it.)
+        Case(text: "$ nomad acl bootstrap\nAccessor ID = f04f991b-5cda-7cbb-8ed4-2a46e1baf22a\nSecret ID = e\u{20AC}634236-8e12-7e54-7e15-79243a0aa53f\nName = Bootstrap Token\nType = management\nGlobal = true\nCreate Time = 2026-11-20 09:14:02.118 +0000 UTC",
+             kind: .apiKey, value: "634236-8e12-7e54-7e15-79243a0aa53f"),
+        Case(text: "import { ethers } from \"ethers\";\nconst provider = new ethers.JsonRpcProvider(\"https://mainnet.infura.io/v3/58ba4b7281 b3d343f1f459fe7208ac6a\u{2019});\nconsole.log(await provider.getBlockNumber());",
+             kind: .apiKey, value: "b3d343f1f459fe7208ac6a"),
+        Case(text: "import { ethers } from \"ethers\";\nconst provider = new ethers. JsonRpcProvider( \"https://mainnet. infura. i0/v3/009fdfc8f01567db92d65270c04a6f6d\" ) ;\nconsole. log(await provider.getBlockNumber( ));",
+             kind: .apiKey, value: "009fdfc8f01567db92d65270c04a6f6d"),
+        Case(text: "$ gsutil signurl -d 1h sa-key. json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs://shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https: //storage.googleapis.com/shop-exports/orders-2026-11.csv?x-goog-signature=6c4\nbb4b1c51011f8801f010840b74cc8a2f15f74f4847b474af4f917Fe3c1 98724d1d98776bdbc00cc6348eafb6ab6d2493ead337cd2f f244F7649d846e5aada995e9c30c89ef 4e3d0a35009fdbf4e\n\u{A3}90a61a3d0764d4ea751bal 1 9bd646382313c1ee3a4f6eea0c2956ea3c892eceebbf431066d20aca98bf91 3b0ae9b3bfbf 8e5d6 1 07c0cba74e6989cal Of 7cb970a5b6451663d05025957ae2d5f\n753245d454a169e67dbOf2246d7d54dfd78c80f4018371c7999cc8fb1 1629ce01e1cf20b8097 1 F9fa5373988f 1 8e4cc7 fecal bced1 251d2b2c709c5b68960f ebd1 a5b3a7923d432c5838d28509d\n9173e3991023dad@d5f6d60a8a2al d@8e3ea3fdc27ac&x-goog-algor i thm=GO0G4-RSA-SHA256&x-goog-credential=exports%4@acme-shop. iam. gserviceaccount .com%2F20261120%2Fe\nurope-west1%2Fstorage%2Fgoog4_request&x-goog-date=20261 120T091402Z&x-goog-expires=3600&x-goog-signedheaders=host",
+             kind: .apiKey, value: "9173e3991023dad@d5f6d60a8a2al"),
+        Case(text: "$ gsutil signurl -d 1h sa-key.json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs: //shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https: //storage.googleapis.com/shop-exports/orders-2026-11.csv?x-goog-signature=4d371c\nb278ed3208a17ee2e62d2e31F980Fe8b4b35 F02829F e58F543d90912d1eefb140acd14d4a3b266890c4aa3fd50d333b8dfb1fb701dfa40c0aldb5a02df558d156F3089c1F39F524ccd13b8c4ea27e2\n0457a30f fccb9f f0FS5ee2a405be8d1c57eaa712e42f a88732F7 \u{A3}50c2e3148a291335d105dd961dbf96cee7cdb4b3a80663c1cdf7ebc47746Ff1292b2ea45899F7 7 F3ac2bd50818f144aec1b43ce251\nb10ebb7856d5917a8a852e758e3bf954Fd691F1409a2e627210d92aafaledc354994408bab9e0e2da48000aaacd165177 fa9ed0b23a88662141d658b96af 8136e3ea2dedfeb35a1399F263e5dc392F\nafe35c410357d3c5951abce31e8c3614&x-goog-al gorithm=G00G4-RSA-SHA256&x-goog-credential=exports%40acme-shop. iam. gserviceaccount .com%2F20261120%2Feurope-west1%2Fs\ntorage%2Fgoog4 _request&x-goog-date=20261120T091402Z&x-goog-expires=36005x-goog-signedheaders=host",
+             kind: .apiKey, value: "afe35c410357d3c5951abce31e8c3614"),
+        Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=FG3wr LXg3zgPYbT6HJUx8g==, OYub4qAWwQ8K1+wC2TS8PUA==, C4sOpev5Ty7fCrsPKY2r 7w==, y6xjBB/unlzIG4p\n8p4qS/g==\nAPI_TOKEN_SALT=+mSp4umt gBLmVxBd1DpObg==\nDATABASE_CLIENT=postgres",
+             kind: .apiKey, value: "8p4qS/g=="),
+        Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=sS4dd14x+IUor7YU+GY8SA= , OZYomUcEmrJZ+bDj ++-eiCw= , EJJGLbIBnNkUBPBe3heswmQ= , bie91kDtgKhNRfsvEn7rnQ=\nAPI_TOKEN_SALT=qYpWI6ZHSDYKFF51+kjOWQ=\nDATABASE_CLIENT=postgres",
+             kind: .apiKey, value: "EJJGLbIBnNkUBPBe3heswmQ="),
+        Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=DAnZovowf QukgeyObrsNdw==, 2Tp9n0ATS2Tmc3rpNkNaCg==, nlv/Gyn/7qHrY18Lpwaw8A== , dmRjnoL twubaxMJGDRIJ3QA==\nAPI_TOKEN_SALT=aH+0 j 7NBSQxRFaruKOGLJg==\nDATABASE_CLIENT=postgres",
+             kind: .apiKey, value: "DAnZovowf QukgeyObrsNdw=="),
+        Case(text: "$ op read \"op://Shop/Staging DB/password\"\nHZORBTZGOd\n$ op read \"op://Shop/Staging DB/username\"\nadmin",
+             kind: .password, value: "HZORBTZGOd"),
+        Case(text: "Omar  18:02\nnew one for the shared account: EuDMx2x0upx1jX",
+             kind: .password, value: "EuDMx2x0upx1jX"),
+        Case(text: "Kenji  18:02\nI reset it, it's now OhEjeE10gw",
+             kind: .password, value: "OhEjeE10gw"),
+        Case(text: "Kenji  18:02\nuse W1lXyC4mCcbcT for the admin panel",
+             kind: .password, value: "W1lXyC4mCcbcT"),
+        Case(text: "Kenji  18:02\nthe key for Nordlys is BLQFs0JHUxEH",
+             kind: .password, value: "BLQFs0JHUxEH"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2497,6 +2527,16 @@ struct SecretDetectorTests {
     @Test func theNextHostUnderAPasswordStays() {
         let masked = SecretDetector().masking("[web]\nweb01 ansible_host=10.0.8.21 ansible_user=ops ansible_ssh_pass=6I! SAOVN! 0b* jwy\nweb02 ansible_host=10.0.8.22 ansible_user=deploy")
         #expect(masked.text == "[web]\nweb01 ansible_host=10.0.8.21 ansible_user=ops ansible_ssh_pass=[password]\nweb02 ansible_host=10.0.8.22 ansible_user=deploy", "masked as \(masked.text)")
+    }
+
+    /// A key that ends in base64's padding is whole: the next line is no rest of it, though the
+    /// key ends a wide line (round 153: `$ chmod 600 …` under `wg genkey`'s key and Laravel's
+    /// `APP_DEBUG=false` under its `APP_KEY` were masked with it before).
+    @Test func theLineUnderAPaddedKeyStays() {
+        let laravel = SecretDetector().masking("APP_ENV=production\nAPP_KEY=base64 : d6j qArZxOZrFN7owSHEe6NJS7pzvvgA/JNbal53eYiE=\nAPP_DEBUG=false")
+        #expect(laravel.text == "APP_ENV=production\nAPP_KEY=[api key]\nAPP_DEBUG=false", "masked as \(laravel.text)")
+        let list = SecretDetector().masking("APP_KEYS=sS4dd14x+IUor7YU+GY8SA= , OZYomUcEmrJZ+bDj ++-eiCw= , EJJGLbIBnNkUBPBe3heswmQ= , bie91kDtgKhNRfsvEn7rnQ=\nAPI_TOKEN_NAME=hello")
+        #expect(list.text == "APP_KEYS=[api key]\nAPI_TOKEN_NAME=hello", "masked as \(list.text)")
     }
 
     /// A host's name without a dot after an address's password stays, and so does the next line:
@@ -3185,6 +3225,12 @@ struct SecretDetectorTests {
         "Acme Hotel \u{B7} Booking confirmation\nBooking reference:  K7QX92MD\nVoucher printed: 20 Nov 2026",
         "const CHANNEL_ID = '1172094042118123456';\nclient.login(process.env.DISCORD_TOKEN);",
         "  \"fileId\": \"4_z27c88f1d182b150646ff0b16_f200ec6a3f0b2c2c4_d20261120_m091402_c002_v0001170_t0010_u01732094042118\",",
+        // (A changelog's and a manual's `use`, `changed`, `Closes:` outside a chat: 454 real texts
+        // changed when the message rule read any line; `op read` of a user's name.)
+        "  * Use gzip -c in install-info. Closes: Bug#131758\n  * Use full path for argv[0] when calling scripts. Closes: Bug#68783",
+        "\t* g10/keygen.c (card_store_key_with_backup): Use cleartext=0 to ensure\n\tthat smartcard backups are all passphrase-locked.",
+        "Omar Haddad  10:42 AM\nI changed the booking, it's now K7QX92MD\nuse Ctrl+Shift+P for the palette",
+        "$ op read \"op://Shop/Staging DB/username\"\ndeployer",
         // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
         // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
         // that hold no session, a table's empty password.
