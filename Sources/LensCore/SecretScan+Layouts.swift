@@ -219,11 +219,17 @@ extension SecretScan {
             // A password may start with `-` or `_`, which alone on a line starts no flag.
             var lead = next
             while lead < utf8.count, utf8[lead] == 0x2D || utf8[lead] == 0x5F { lead += 1 }
-            guard next > match.end, lead - next <= 2, let (found, end, _) = separateValue(after: lead) else { return nil }
+            guard next > match.end, lead - next <= 2 else { return nil }
+            // (Or the line's pieces, when the first alone is not the line: `Vhe J6quj -d2ub`.)
+            let endsTheLine = { (end: Int) in
+                var rest = end
+                while rest < self.utf8.count, Self.isSpace(self.utf8[rest]) { rest += 1 }
+                return rest == self.utf8.count || Self.isLineBreak(self.utf8[rest])
+            }
+            var located = separateValue(after: lead)
+            if next == lead, located.map({ $0.start != lead || !endsTheLine($0.end) }) ?? true, let split = splitLineValue(from: lead) { located = split }
+            guard let (found, end, _) = located, endsTheLine(end) else { return nil }
             let start = found == lead ? next : found
-            var rest = end
-            while rest < utf8.count, Self.isSpace(utf8[rest]) { rest += 1 }
-            guard rest == utf8.count || Self.isLineBreak(utf8[rest]) else { return nil }
             let value = squeezed(start, end)
             let isKey = ["secret key", "api key", "access token", "token", "stream key"].contains(label)
             if isKey {
@@ -238,6 +244,17 @@ extension SecretScan {
             guard value.count >= 6, Self.isPasswordValue(value, quoted: false) else { return nil }
             return secret(.password, nil, start, end)
         }
+    }
+
+    /// The line from `start` as one value OCR split (`Vhe J6quj -d2ub` under a password manager's
+    /// `Password`; round 153): two to four pieces a space apart to the line's end, none of 4+
+    /// characters a word of a sentence (`Vhe` may read as one), 8 to 64 characters together that look like a secret on their own or mix
+    /// capitals, small letters and digits. Nil otherwise.
+    func splitLineValue(from start: Int) -> (start: Int, end: Int, quoted: Bool)? {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 4, maximumSpaces: 1), pieces.count >= 2, let first = pieces.first, let last = pieces.last,
+              first.start == start, !pieces.contains(where: { $0.end - $0.start >= 4 && isSentenceWord($0) }), case let value = squeezed(first.start, last.end), (8...64).contains(value.count),
+              Self.looksLikeSecretOnItsOwn(value) || Self.mixesCapitalsSmallAndDigits(value) else { return nil }
+        return (first.start, last.end, false)
     }
 
     /// A password label, up to five words, then a colon, or an arrow or a dash standing alone

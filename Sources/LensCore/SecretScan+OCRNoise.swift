@@ -449,7 +449,8 @@ extension SecretScan {
             // the name says what the list holds: 12+ characters of random case will do.)
             let body = withoutOCRJunk(String(part.reversed().drop(while: { $0 == "=" }).reversed().filter { !"+/-".contains($0) }))
             guard body.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
-            return isRandomToken(body) || body.count >= 12 && caseChanges(body.utf8) >= 4 && entropy(body) >= 3.0
+            // (Three changes from small to capital letters in 16+, four in 12+: `ASASXxKOyZyt+hoBELCUMLg==`.)
+            return isRandomToken(body) || body.count >= 12 && caseChanges(body.utf8) >= (body.count >= 16 ? 3 : 4) && entropy(body) >= 3.0
         }
     }
 
@@ -573,6 +574,9 @@ extension SecretScan {
                 current = ""
             } else {
                 if character.isUppercase, let previous, previous.isLowercase, !current.isEmpty {
+                    // (OCR may read a capital as its small letter and itself, `apikKey` for `apiKey`:
+                    // the doubled letter is one; round 153.)
+                    if current.count >= 3, String(previous) == character.lowercased() { current.removeLast() }
                     words.append(current.lowercased())
                     current = ""
                 }
@@ -936,6 +940,9 @@ extension SecretScan {
                 }
                 if identifier.lowercased().hasSuffix("credentials") || identifier.lowercased().hasSuffix("credential") {
                     guard separator != nil, separator != "is", Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { continue }
+                    // (A signed address's `X-Goog-Credential=` / `X-Amz-Credential=` is its signer's
+                    // name and scope, `%`-escaped, `exports%40acme-shop.iam…%2F…`: no secret; round 153.)
+                    if inQuery || match.range(1).map({ $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) }) == true, value.contains("%") { continue }
                 }
                 found.append(secret(.password, nil, start, end))
             default:

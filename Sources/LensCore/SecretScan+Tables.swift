@@ -511,10 +511,13 @@ extension SecretScan {
             if let scheme = utf8[start..<min(utf8.count, start + 24)].firstIndex(of: 0x3A), scheme > start,
                utf8[start..<scheme].allSatisfy(Self.isLetter), scheme + 2 < utf8.count, utf8[scheme + 1] == 0x2F, utf8[scheme + 2] == 0x2F { return nil }
             // What a password manager reads out or a generator makes is the secret, whatever its shape
-            // (`op read "op://…/password"` → `HZORBTZGOd`; round 153): one piece alone on its line.
-            if Self.printsASecretItself(match.text), let only = piecesToLineEnd(from: start, atMost: 1, maximumSpaces: 0), only.count == 1,
-               case let value = slice(only[0].start, only[0].end), value.count >= 6, Self.isPasswordValue(value, quoted: false) {
-                return secret(.password, nil, only[0].start, only[0].end)
+            // (`op read "op://…/password"` → `HZORBTZGOd`; round 153): the line, three pieces at most.
+            // (OCR may split it once or twice, `jcZtwiNj JNA9vVI8z`: then the pieces together look like a
+            // secret on their own, as `HTTPs 443` and `URLs 2 saved` do not.)
+            if Self.printsASecretItself(match.text), let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let first = pieces.first,
+               let last = pieces.last, case let value = squeezed(first.start, last.end), value.count >= 6, Self.isPasswordValue(value, quoted: false),
+               pieces.count == 1 || !pieces.contains(where: { $0.end - $0.start >= 4 && isSentenceWord($0) }) && Self.looksLikeSecretOnItsOwn(value) {
+                return secret(.password, nil, first.start, last.end)
             }
             let separate = separateValue(after: start, dashStartsIt: true)
             let splitAfterLetters = separate == nil ? firstPieceOfValueSplitAfterLetters(start) : nil

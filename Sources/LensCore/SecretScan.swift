@@ -862,8 +862,8 @@ struct SecretScan {
             // Bearer …` names a header).
             if match.text.hasPrefix("auth"), !Self.isPasswordValue(value, quoted: false) { continue }
             // (Nor is the name of a field, a space after its colon, a user: `auth user: postmaster@…`
-            // is Ghost's `mail__options__auth__user` as OCR read its `__`; round 153.)
-            if match.text.hasPrefix("auth"), case let pair = match.text.dropFirst(4).drop(while: { $0 == " " || $0 == "\t" }),
+            // and `auth _ user: …` are Ghost's `mail__options__auth__user` as OCR read its `__`; round 153.)
+            if match.text.hasPrefix("auth"), case let pair = match.text.dropFirst(4).drop(while: { $0 == " " || $0 == "\t" || $0 == "_" }),
                ["user: ", "username: ", "name: ", "login: "].contains(where: pair.lowercased().hasPrefix) { continue }
             let closing = String(match.text.reversed().prefix(while: { "'\"}‘’“”".contains($0) })).utf8.count
             let end = match.end - closing, start = end - value.utf8.count

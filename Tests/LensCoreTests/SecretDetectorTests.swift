@@ -2341,6 +2341,14 @@ struct SecretDetectorTests {
              kind: .password, value: "W1lXyC4mCcbcT"),
         Case(text: "Kenji  18:02\nthe key for Nordlys is BLQFs0JHUxEH",
              kind: .password, value: "BLQFs0JHUxEH"),
+        // (Its third set: a password manager's value OCR split on the line under its label, `apiKey`
+        // with its `k` read twice, a key list whose key holds no digit.)
+        Case(text: "Password Manager\nacme.io\nUsername\nlena@acme.io\nPassword\nVhe J6quj -d2ub\nNote\nNo note added\nEdit Delete",
+             kind: .password, value: "J6quj -d2ub"),
+        Case(text: "module.exports = {\nsolidity: \"0.8.24\",\nnetworks: { sepolia: { url: process.env.SEPOLIA_URL, accounts: [process.env.PRIVATE_KEY] } },\netherscan: { apikKey: \"Y9KE@NKVUNK8545U5UX3C9712ALVVJHSGJ\u{201D} },\n3;",
+             kind: .apiKey, value: "NKVUNK8545U5UX3C9712ALVVJHSGJ"),
+        Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=Mtv13N2nP3hLnnYr0LL/UA==, Qn2+TRy fMCpE+cCGsJdlpQ==, ASASXxKOyZyt+hoBELCUMLg==, dOkZObYk3J/juJL7hpfP2Q==\nAPI_TOKEN_SALT=dRz6X/wxmf 1ErPBrgd+t5g==\nDATABASE_CLIENT=postgres",
+             kind: .apiKey, value: "ASASXxKOyZyt+hoBELCUMLg=="),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3231,6 +3239,7 @@ struct SecretDetectorTests {
         "\t* g10/keygen.c (card_store_key_with_backup): Use cleartext=0 to ensure\n\tthat smartcard backups are all passphrase-locked.",
         "Omar Haddad  10:42 AM\nI changed the booking, it's now K7QX92MD\nuse Ctrl+Shift+P for the palette",
         "$ op read \"op://Shop/Staging DB/username\"\ndeployer",
+        "environment:\nurl: https://blog.acme.io\nmail__transport: SMTP\nmail_options service: Mailgun\nmail_ options auth _ user: postmaster@mg.acme.io",
         // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
         // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
         // that hold no session, a table's empty password.
