@@ -921,7 +921,8 @@ extension SecretScan {
             // (CloudFront's base64 has `~` for `=`: round 153.)
             let isSignatureByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || "%+/=_-@~".utf8.contains(byte) }
             // (Or beyond ASCII, `…TélrJ4…`: one glyph each, its lead byte counted; round 153.)
-            let isMisreadLetter = { (byte: UInt8) in byte < 0x80 ? Self.junkGlyphs.contains(byte) : true }
+            // (And a `.` OCR put inside, `…90809f.a5b97…`; round 153.)
+            let isMisreadLetter = { (byte: UInt8) in byte < 0x80 ? Self.junkGlyphs.contains(byte) || byte == 0x2E : true }
             var bytes = utf8[next.start..<end]
             // (So are glyphs beyond ASCII that start the rest or a piece of it, `£%2BDab…%3D"` for
             // `f%2BDab…`, `¢€2248…`, `… a88732F7 £50c2e31…`: two at most; round 145, 153.)

@@ -1038,9 +1038,9 @@ extension SecretScan {
     /// a password reset's, an e-mail check's, a magic sign-in link's), or a blockchain node
     /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
     /// `/v2/<key>`; round 153). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
-    /// and put a space after the host's dot, `infura. i0/v3/…`.)
+    /// and put a space after the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?i[o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]

@@ -2349,6 +2349,11 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "NKVUNK8545U5UX3C9712ALVVJHSGJ"),
         Case(text: "HOST=0.0.0.0\nPORT=1337\nAPP_KEYS=Mtv13N2nP3hLnnYr0LL/UA==, Qn2+TRy fMCpE+cCGsJdlpQ==, ASASXxKOyZyt+hoBELCUMLg==, dOkZObYk3J/juJL7hpfP2Q==\nAPI_TOKEN_SALT=dRz6X/wxmf 1ErPBrgd+t5g==\nDATABASE_CLIENT=postgres",
              kind: .apiKey, value: "ASASXxKOyZyt+hoBELCUMLg=="),
+        // (Its fourth set: a `.` OCR put inside a wrapped signature's line, Infura's `io` read `10`.)
+        Case(text: "$ gsutil signurl -d 1h sa-key.json gs://shop-exports/orders-2026-11.csv\nURL HTTP Method Expiration Signed URL\ngs://shop-exports/orders-2026-11.csv GET 2026-11-20 10:14:02 https: //storage.googleapis.com/shop-exports/ord\ners-2026-11.csv?x-goog-signature=32fd646ba7dab7 1 28bda98d7c08518c6aeQ0807c3680040e9f 082bfala551 a0e66eab0a4c06fde9b8d25c9\n6023b619234b6d0c48d44a9cfdf 3cdec98988d4d33f341c54cf5a3cOcel f11a48ec080611796073535e57d807d1e3b3d3f 24a3a035467a8e0dd9fca\n30c9f1 Fdbf8413f718f2a1278547a528b230d530ddb6f6157634f 3b246bcf 84b503db50597da01 90809f.a5b97 2b27c4c7e51 1 4e8a8f38e55fb189C1\n8d510043f2304d088050480441585c3e3f80669eb8b35b8d7 1 3e5ad1 9ad5edafc7 4ea806192c1564F8C2244529142b529e9bOb7e7 1a959c77a8e43d\ne4f920911724b6757f10b6136037ecd7 1 5daf 80dd4ee1 8550e54090e1 4ddddead1 70&x-goog-al gor i thm=GO0G4-RSA-SHA256&x-goog-credenti\nal=exports%40acme-shop. iam. gserviceaccount . com%2F 20261 120%2Feurope-west1%2Fstorage%2Fgoog4_request&x-goog-date=20261120\nT091402Z&x-goog-expires=3600&x-goog-signedheaders=host",
+             kind: .apiKey, value: "30c9f1 Fdbf8413f718f2a1278547a528b230d530ddb6f6157634f"),
+        Case(text: "import { ethers } from \"ethers\";\nconst provider = new ethers.JsonRpcProvider( \"https://mainnet. infura. 10/v3/688cd7daf3f0958019c51acic4e29\n811\");\nconsole. log(await provider.getBlockNumber( ));",
+             kind: .apiKey, value: "688cd7daf3f0958019c51acic4e29"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
