@@ -517,7 +517,8 @@ extension SecretScan {
     static let optionItem = TextMatcher(#"["'“”‘’](-{1,2}[A-Za-z][A-Za-z0-9_.\-]{1,40})["'“”‘’][ \t]*,[ \t]*(?=["'“”‘’])"#)
 
     func valuesAfterOptionItems() -> [Secret] {
-        guard mentions("\",", "',", "”,", "’,") else { return [] }
+        // (An item that is an option starts with a quote and a dash.)
+        guard mentions("\"-", "'-", "“-", "‘-", "”-", "’-") else { return [] }
         return Self.optionItem.matches(in: text).compactMap { match in
             guard let option = match[1], let kind = Self.secretName(option), let (start, end, quoted) = value(after: match.end), quoted, end > start,
                   case let value = slice(start, end), !value.hasPrefix("$"), !value.hasPrefix("{"), Self.isPasswordValue(value, quoted: true) else { return nil }

@@ -448,7 +448,7 @@ extension SecretScan {
     /// (`Use cleartext=0 to ensure`, `Closes: Bug#88015`: 454 of 227,588 real texts when any line
     /// would do). (Round 153: the thirteenth pool's chat messages, the last of its leaks.)
     func passwordsInMessages() -> [Secret] {
-        guard mentions(anyOf: Self.givenSecretCueWords) else { return [] }
+        guard mentions(anyOf: Self.givenSecretCueWords), holdsATimeOfDay() else { return [] }
         var found: [Secret] = []
         for match in Self.givenSecretCue.matches(in: text, within: lines(mentioning: Self.givenSecretCueWords)) {
             let end = lineEnd(of: match.end, atMost: 161)
@@ -469,6 +469,16 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether the text holds a time of day's `d:dd` (or `d.dd`) anywhere: a chat's header does (one pass over
+    /// the bytes, before any pattern runs).
+    func holdsATimeOfDay() -> Bool {
+        guard utf8.count >= 4 else { return false }
+        for index in 1..<(utf8.count - 2) where utf8[index] == 0x3A || utf8[index] == 0x2E {
+            if (0x30...0x39).contains(utf8[index - 1]), (0x30...0x39).contains(utf8[index + 1]), (0x30...0x39).contains(utf8[index + 2]) { return true }
+        }
+        return false
     }
 
     /// Whether the line from `lineStart` to `lineEnd`, or one of the three lines above it, is a

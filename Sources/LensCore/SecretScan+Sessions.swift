@@ -119,7 +119,7 @@ extension SecretScan {
     /// quoted literal, not a variable (`.type(Cypress.env('PASSWORD'))`), nor a key's name
     /// (`.type('{enter}')`).
     func passwordsTypedIntoFields() -> [Secret] {
-        guard mentions("pass", "pwd"), mentions("keys", "type", "fill", "value", "text", "sequentially", "with:") else { return [] }
+        guard mentions("pass", "pwd"), mentions("keys(", "type(", "type (", "fill(", "fill (", "value(", "text(", "sequentially(", "with:") else { return [] }
         return Self.typedIntoPasswordField.matches(in: text, within: lines(mentioning: ["pass", "pwd"])).compactMap { match in
             guard let (start, end, quoted) = value(after: match.end), quoted, end > start, case let value = slice(start, end),
                   !value.hasPrefix("{"), !value.contains("${"), !value.contains("{{"), Self.isPasswordValue(value, quoted: true) else { return nil }
