@@ -89,6 +89,8 @@ extension SecretScan {
         }
     }
 
+    static let bech32Payment = TextMatcher(#"^(?:[lI1|]n(?:bc|tb|bcrt|sb)\d{0,12}[munp]?|bc|tb)1[a-z0-9!|]{30}"#)
+
     func passwordShapedValues() -> [Secret] {
         var found: [Secret] = []
         var index = 0, scanned = 0
@@ -113,6 +115,9 @@ extension SecretScan {
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
             if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            // A Lightning invoice or a Bitcoin address (bech32: `lnbc…1…`, `bc1…`) is made to be
+            // shared, whatever glyphs OCR put in it (`Inbc362u1pkt…xs!7hutfg|9qdy…`; round 153).
+            if wordEnd - wordStart >= 40, Self.bech32Payment.firstMatch(in: slice(wordStart, min(wordEnd, wordStart + 64))) != nil { continue }
             // (So is one whose scheme OCR split off, `https: //open.spotify.com/playlist/…?si=…`; a path
             // and its query whose host OCR split off, `youtube. com/watch?v=PSCT_YVLEy0`; and a path's
             // rest and its query OCR split off the address before it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)

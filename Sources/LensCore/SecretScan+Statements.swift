@@ -419,11 +419,16 @@ extension SecretScan {
     /// is a type, a ferry's `Boarding pass 8F3K2Q` a ticket.)
     static let passwordDirective = TextMatcher(#"(?m)^[ \t]*((?:[a-z][a-z0-9_\-]{0,24}?(?:(?<=[a-z]{3}) )?|[A-Z](?=[a-z]{5})[a-z0-9_\-]{0,24}?)(?:pass|passwd|password|pwd|pw|auth))[ \t]+(?:--plaintext[ \t]+)?(\S{1,128}(?: \S{1,128}){0,2})(?=[ \t]*$)"#)
 
+    static let longOptionWord = TextMatcher(#"^--[a-z][a-z\-]{1,30}$"#)
+
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
         return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
             guard let name = match[1]?.lowercased(), var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
             let pieces = value.split(separator: " ")
+            // (A long option first is the directive's, not its password: Kickstart's `rootpw
+            // --iscrypted $6$…` gives a hash, which OCR may split; `rootpw --lock`; round 153.)
+            if let first = pieces.first, Self.longOptionWord.firstMatch(in: String(first)) != nil { return nil }
             if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
                 let first = pieces[0], firstEndsWithSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true

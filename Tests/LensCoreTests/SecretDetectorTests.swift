@@ -3244,6 +3244,10 @@ struct SecretDetectorTests {
         "\t* g10/keygen.c (card_store_key_with_backup): Use cleartext=0 to ensure\n\tthat smartcard backups are all passphrase-locked.",
         "Omar Haddad  10:42 AM\nI changed the booking, it's now K7QX92MD\nuse Ctrl+Shift+P for the palette",
         "$ op read \"op://Shop/Staging DB/username\"\ndeployer",
+        // (3493's two, older than the round: a Lightning invoice OCR gave a `!` and a `|`, the rest
+        // of a kickstart hash OCR split after `rootpw --iscrypted`.)
+        "Lightning invoice\nInbc362u1pktcht56pkdgjunu2xs!7hutfg|9qdyp4eszkvOmhj3p2wqj8w9cn2susxh8s\njsigeyj4wvr4mfek05khux2a3y25zu2k4ztaxxs9r2maamzx8Inah3y8yjds\nAmount: 28 000 sats",
+        "# ks.cfg\nrootpw --iscrypted $6$LYrXJm675bLoI4qB$YaCF1BiTsPywdjBt9bp1RERpfQimzwUuTxw1S2djuhVoRtWXUAY2XyTqMhb9 vENWpWbKWbCFARS8vpiLeAtMH4\nreboot",
         "environment:\nurl: https://blog.acme.io\nmail__transport: SMTP\nmail_options service: Mailgun\nmail_ options auth _ user: postmaster@mg.acme.io",
         // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
         // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
