@@ -500,7 +500,7 @@ extension SecretScan {
         guard (8...64).contains(value.count), !value.contains(where: { "/.:=".contains($0) }), !value.hasPrefix("@"), !value.hasPrefix("#"),
               keyCombination.firstMatch(in: value) == nil, looksLikeSecretOnItsOwn(value) else { return false }
         let classes = [value.contains(where: \.isUppercase), value.contains(where: \.isLowercase), value.contains(where: \.isNumber)].filter { $0 }.count
-        let symbol = value.contains(where: { "!#%&*+-?@^_$=~".contains($0) })
+        let symbol = value.contains(where: { "!#%&*+-?@^_$~".contains($0) })
         return classes == 3 || classes == 2 && symbol && value.contains(where: \.isLowercase)
     }
 

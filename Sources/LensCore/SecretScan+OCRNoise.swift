@@ -819,7 +819,8 @@ extension SecretScan {
             }
             // A parameter's value in an address ends at the next parameter's `&`
             // (`?page_token=nextPageToken&limit=20`: `limit=20` makes no token of it).
-            let inQuery = !quoted && match.range(1).map { $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) } == true
+            let afterAQueryMark = match.range(1).map { $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) } == true
+            let inQuery = !quoted && afterAQueryMark
             if inQuery, let ampersand = utf8[start..<end].firstIndex(of: 0x26), ampersand > start { end = ampersand }
             // (An address holds no space: pieces after the value, to the line's end or the next `&`,
             // are the value's as OCR split it, `?pwd=XE7YdJKx0g j mWSQOKKKNAWwS - VOJNHJIn`, when each
@@ -942,7 +943,7 @@ extension SecretScan {
                     guard separator != nil, separator != "is", Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { continue }
                     // (A signed address's `X-Goog-Credential=` / `X-Amz-Credential=` is its signer's
                     // name and scope, `%`-escaped, `exports%40acme-shop.iam…%2F…`: no secret; round 153.)
-                    if inQuery || match.range(1).map({ $0.lowerBound > 0 && [0x3F, 0x26].contains(utf8[$0.lowerBound - 1]) }) == true, value.contains("%") { continue }
+                    if afterAQueryMark, value.contains("%") { continue }
                 }
                 found.append(secret(.password, nil, start, end))
             default:
@@ -1022,11 +1023,12 @@ extension SecretScan {
                    let pieces = piecesToLineEnd(from: start, atMost: 16, maximumSpaces: 1), let last = pieces.last, last.end >= end,
                    case let list = squeezed(start, last.end), list.contains(",") {
                     var listEnd = last.end
-                    if !Self.isListOfRandomTokens(list), let wrap = wrapStart(after: listEnd), let rest = piece(from: wrap, maximumSpaces: 0),
+                    let isList = Self.isListOfRandomTokens(list)
+                    if !isList, let wrap = wrapStart(after: listEnd), let rest = piece(from: wrap, maximumSpaces: 0),
                        Self.isListOfRandomTokens(list + squeezed(rest.start, rest.end)) {
                         listEnd = rest.end
                     }
-                    if listEnd > last.end || last.end > end && Self.isListOfRandomTokens(list) {
+                    if listEnd > last.end || last.end > end && isList {
                         read = (start, listEnd)
                         found.append(secret(kind, nil, start, listEnd))
                         continue

@@ -450,7 +450,8 @@ extension SecretScan {
     static func printsASecretItself(_ command: String) -> Bool {
         guard let match = secretPrinter.firstMatch(in: command) else { return false }
         guard let field = match[1] ?? match[2] else { return true }
-        return secretName(field) != nil || ["password", "credential", "secret", "token", "key"].contains(field.lowercased())
+        // (``secretName(_:)`` takes `password`, `secret`, `token` alone; `key` alone names too much there.)
+        return secretName(field) != nil || field.lowercased() == "key"
     }
     /// A password generator's name: what it prints is a new password (`pwgen -s -1 16`, `apg`,
     /// `makepasswd`, `xkcdpass`, `diceware`; round 153).
