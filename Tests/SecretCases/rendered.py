@@ -5821,6 +5821,245 @@ def thirtieth_negative_case(rng):
             f'    "Account": "{rng.randint(10**11, 10**12 - 1)}",', '    "Arn": "arn:aws:sts::123456789012:assumed-role/Dev/ana"', "}"]
 
 
+def thirty_first_secret_case(rng):
+    """The thirty-first pool (`--pool thirty-first`): written after the thirtieth pool's round, before
+    any rule was run on it, from places none of the thirty earlier pools has: Rails' `database.yml`,
+    Django's `DATABASES`, a `knexfile.js`, TypeORM's `ormconfig.json`, JPA's `persistence.xml`,
+    Tomcat's `context.xml` and `server.xml` (`keystorePass`), JBoss' `standalone.xml`, ASP.NET's
+    `web.config`, MediaWiki's `$wgDBpassword`, nginx's `proxy_set_header Authorization "Basic …"`,
+    `COSIGN_PASSWORD`, `CARGO_REGISTRY_TOKEN`, a decoded `.dockerconfigjson`, Terraform Cloud's
+    `credentials.tfrc.json`, `ARGOCD_AUTH_TOKEN`, Elasticsearch's first-start password, `influx
+    config create --token`, `SNOWSQL_PWD`, Auth0's client secret, Confluence's Python client,
+    Trello's `token=`, Mollie's `setApiKey`, Adyen's `X-API-Key`, a Hardhat `mnemonic:`, Codecov's
+    and Snyk's tokens (UUIDs), BrowserStack's `accessKey`, WakaTime's `api_key`, a Lichess token,
+    `wget --password=`, Dashlane's CLI printing a password, RouterOS' `wpa2-pre-shared-key=` and
+    pfSense's IPsec `<pre-shared-key>`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "")
+    if choice == 0:
+        return "password", ["# config/database.yml", "production:", "  <<: *default", "  database: shop_production",
+                            f"  username: {user}", f"  password: {pw}", "  host: db.internal"], [pw]
+    if choice == 1:
+        return "password", ["DATABASES = {", "    'default': {", "        'ENGINE': 'django.db.backends.postgresql',",
+                            "        'NAME': 'shop',", f"        'USER': '{user}',", f"        'PASSWORD': '{pw}',",
+                            "        'HOST': 'db.internal',", "    }", "}"], [pw]
+    if choice == 2:
+        return "password", ["// knexfile.js", "module.exports = {", "  production: {", "    client: 'pg',",
+                            f"    connection: {{ host: 'db.internal', user: '{user}', password: '{pw}', database: 'shop' }},",
+                            "    pool: { min: 2, max: 10 }", "  }", "};"], [pw]
+    if choice == 3:
+        return "password", ["{", '  "type": "postgres",', '  "host": "db.internal",', '  "port": 5432,', f'  "username": "{user}",',
+                            f'  "password": "{pw}",', '  "database": "shop",', '  "synchronize": false', "}"], [pw]
+    if choice == 4:
+        return "password", ['<persistence-unit name="shop" transaction-type="RESOURCE_LOCAL">', "  <properties>",
+                            '    <property name="javax.persistence.jdbc.url" value="jdbc:postgresql://db.internal:5432/shop"/>',
+                            f'    <property name="javax.persistence.jdbc.user" value="{user}"/>',
+                            f'    <property name="javax.persistence.jdbc.password" value="{pw}"/>', "  </properties>",
+                            "</persistence-unit>"], [pw]
+    if choice == 5:
+        return "password", ['<Context>', '  <Resource name="jdbc/shop" auth="Container" type="javax.sql.DataSource"',
+                            f'            username="{user}" password="{pw}"',
+                            '            driverClassName="org.postgresql.Driver" url="jdbc:postgresql://db.internal:5432/shop"',
+                            '            maxTotal="20" maxIdle="10"/>', "</Context>"], [pw]
+    if choice == 6:
+        return "password", ['<Connector port="8443" protocol="org.apache.coyote.http11.Http11NioProtocol"',
+                            '           SSLEnabled="true" scheme="https" secure="true"',
+                            f'           keystoreFile="conf/shop.jks" keystorePass="{pw}"', '           clientAuth="false" sslProtocol="TLS"/>'], [pw]
+    if choice == 7:
+        return "password", ['<datasource jndi-name="java:jboss/datasources/ShopDS" pool-name="ShopDS">',
+                            "    <connection-url>jdbc:postgresql://db.internal:5432/shop</connection-url>", "    <driver>postgresql</driver>",
+                            "    <security>", f"        <user-name>{user}</user-name>", f"        <password>{pw}</password>", "    </security>",
+                            "</datasource>"], [pw]
+    if choice == 8:
+        return "password", ["<connectionStrings>",
+                            f'  <add name="Shop" connectionString="Server=db.internal;Database=shop;User Id={user};Password={pw};" providerName="System.Data.SqlClient" />',
+                            "</connectionStrings>"], [pw]
+    if choice == 9:
+        return "password", ["## Database settings", '$wgDBtype = "mysql";', '$wgDBserver = "db.internal";', '$wgDBname = "wiki";',
+                            f'$wgDBuser = "{user}";', f'$wgDBpassword = "{pw}";'], [pw]
+    if choice == 10:
+        v = base64.b64encode(f"{user}:{pw}".encode()).decode()
+        return "password", ["location /api/ {", "    proxy_pass http://backend:8080;",
+                            f'    proxy_set_header Authorization "Basic {v}";', "    proxy_set_header Host $host;", "}"], [v]
+    if choice == 11:
+        return "password", [f"$ COSIGN_PASSWORD='{pw}' cosign sign --yes --key cosign.key ghcr.io/acme/shop:1.4.2",
+                            "Pushing signature to: ghcr.io/acme/shop"], [pw]
+    if choice == 12:
+        v = "cio" + rand(rng, ALNUM, 32)
+        return "api_key", ["      - name: Publish", "        run: cargo publish --locked", "        env:",
+                           f"          CARGO_REGISTRY_TOKEN: {v}"], [v]
+    if choice == 13:
+        v = base64.b64encode(f"{user}:{pw}".encode()).decode()
+        return "password", ["$ kubectl get secret regcred -o jsonpath='{.data.\\.dockerconfigjson}' | base64 -d",
+                            f'{{"auths":{{"registry.acme.io":{{"username":"{user}","auth":"{v}"}}}}}}'], [v]
+    if choice == 14:
+        v = rand(rng, ALNUM, 14) + ".atlasv1." + rand(rng, ALNUM, 67)
+        return "api_key", ["$ cat ~/.terraform.d/credentials.tfrc.json", "{", '  "credentials": {', '    "app.terraform.io": {',
+                           f'      "token": "{v}"', "    }", "  }", "}"], [v]
+    if choice == 15:
+        v = jwt(rng)
+        return "api_key", [f"$ export ARGOCD_AUTH_TOKEN={v}", "$ argocd app list --server argocd.acme.io --grpc-web"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM + "*_+-=", 20)
+        return "password", ["✅ Elasticsearch security features have been automatically configured!",
+                            "✅ Authentication is enabled and cluster connections are encrypted.", "",
+                            "ℹ️  Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):",
+                            f"  {v}", "", "ℹ️  HTTP CA certificate SHA-256 fingerprint:", f"  {rand(rng, HEX, 64)}"], [v]
+    if choice == 17:
+        v = rand(rng, ALNUM + "-_", 86) + "=="
+        return "api_key", [f"$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token {v} --active",
+                           "Active  Name  URL                              Org", "*       prod  https://influx.acme.io:8086      acme"], [v]
+    if choice == 18:
+        return "password", [f"$ SNOWSQL_PWD='{pw}' snowsql -a acme-xy12345 -u {user.upper()} -d SHOP -w COMPUTE_WH",
+                            "* SnowSQL * v1.2.32", f"{user.upper()}#COMPUTE_WH@SHOP.PUBLIC>"], [pw]
+    if choice == 19:
+        v = rand(rng, ALNUM + "-_", 64)
+        return "api_key", ["# .env.local", f"AUTH0_SECRET='{rand(rng, HEX, 64)}'", "AUTH0_BASE_URL='http://localhost:3000'",
+                           "AUTH0_ISSUER_BASE_URL='https://acme.eu.auth0.com'", f"AUTH0_CLIENT_ID='{rand(rng, ALNUM, 32)}'",
+                           f"AUTH0_CLIENT_SECRET='{v}'"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["from atlassian import Confluence", "", "confluence = Confluence(", "    url='https://acme.atlassian.net/wiki',",
+                           f"    username='{user}@acme.io',", f"    password='{v}',", "    cloud=True)"], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f'$ curl "https://api.trello.com/1/members/me/boards?key={rand(rng, HEX, 32)}&token={v}&fields=name"',
+                           '[{"name":"Shop roadmap","id":"' + rand(rng, HEX, 24) + '"}]'], [v]
+    if choice == 22:
+        v = "live_" + rand(rng, ALNUM, 30)
+        return "api_key", ["$mollie = new \\Mollie\\Api\\MollieApiClient();", f'$mollie->setApiKey("{v}");',
+                           '$payment = $mollie->payments->create([', '    "amount" => ["currency" => "EUR", "value" => "10.00"],'], [v]
+    if choice == 23:
+        v = "AQE" + rand(rng, ALNUM, 60) + "+" + rand(rng, ALNUM, 40) + "=-i1" + rand(rng, ALNUM, 20)
+        return "api_key", ["$ curl https://checkout-test.adyen.com/v71/paymentMethods \\", f'  -H "X-API-Key: {v}" \\',
+                           "  -H 'Content-Type: application/json' -d '{\"merchantAccount\": \"AcmeShopECOM\"}'"], [v]
+    if choice == 24:
+        words = rng.sample(bip39_words(), 12)
+        return "api_key", ["module.exports = {", '  solidity: "0.8.24",', "  networks: {", "    sepolia: {",
+                           '      url: "https://rpc.sepolia.org",', f'      accounts: {{ mnemonic: "{" ".join(words)}" }},', "    },", "  },", "};"], [" ".join(words)]
+    if choice == 25:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ curl -Os https://cli.codecov.io/latest/linux/codecov && chmod +x codecov",
+                           f"$ ./codecov upload-process -t {v} -f coverage.xml", "info - Process Upload complete"], [v]
+    if choice == 26:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ snyk config set api={v}", "api updated", "$ snyk test --severity-threshold=high",
+                           "Testing /home/ana/shop..."], [v]
+    if choice == 27:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", ["# browserstack.yml", f"userName: {user}_{rand(rng, ALNUM, 6)}", f"accessKey: {v}",
+                           "platforms:", "  - os: Windows", "    osVersion: 11", "    browserName: Chrome"], [v]
+    if choice == 28:
+        v = "waka_" + str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ cat ~/.wakatime.cfg", "[settings]", "debug = false", f"api_key = {v}", "hide_file_names = true"], [v]
+    if choice == 29:
+        v = "lip_" + rand(rng, ALNUM, 20)
+        return "api_key", [f'$ curl -H "Authorization: Bearer {v}" https://lichess.org/api/account', '{"id":"anaberg","username":"AnaBerg"}'], [v]
+    if choice == 30:
+        return "password", [f"$ wget --user={user} --password={pw} https://{host}/exports/orders-2026-11.csv",
+                            "Resolving exports... connected.", "HTTP request sent, awaiting response... 200 OK"], [pw]
+    if choice == 31:
+        return "password", ["$ dcli password shop.acme.io", pw, "$ dcli note list", "Staging notes"], [pw]
+    if choice == 32:
+        return "password", ["[admin@MikroTik] > /interface wireless security-profiles",
+                            f"[admin@MikroTik] /interface wireless security-profiles> set [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pre-shared-key={pw}",
+                            "[admin@MikroTik] /interface wireless security-profiles> print"], [pw]
+    return "password", ["<phase1>", "  <ikeid>1</ikeid>", "  <iketype>ikev2</iketype>", "  <remote-gateway>203.0.113.7</remote-gateway>",
+                        "  <authentication_method>pre_shared_key</authentication_method>", f"  <pre-shared-key>{pw}</pre-shared-key>",
+                        "</phase1>"], [pw]
+
+
+def thirty_first_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["# config/database.yml", "production:", "  <<: *default", "  database: shop_production",
+                "  username: shop", '  password: <%= ENV["SHOP_DATABASE_PASSWORD"] %>']
+    if choice == 1:
+        return ["DATABASES = {", "    'default': {", "        'ENGINE': 'django.db.backends.postgresql',",
+                "        'PASSWORD': os.environ['DB_PASSWORD'],", "        'HOST': 'db.internal',", "    }", "}"]
+    if choice == 2:
+        return ["// knexfile.js", "    connection: { host: 'db.internal', user: 'shop', password: process.env.DB_PASSWORD },",
+                "    migrations: { tableName: 'knex_migrations' }"]
+    if choice == 3:
+        return ["{", '  "type": "postgres",', '  "entities": ["dist/entity/*.js"],', '  "migrations": ["dist/migration/*.js"],',
+                '  "logging": ["error"]', "}"]
+    if choice == 4:
+        return ['<persistence-unit name="shop">', '    <property name="javax.persistence.jdbc.url" value="jdbc:postgresql://db.internal:5432/shop"/>',
+                '    <property name="hibernate.hbm2ddl.auto" value="validate"/>', "</persistence-unit>"]
+    if choice == 5:
+        return ['<Context>', '  <Resource name="jdbc/shop" auth="Container" type="javax.sql.DataSource"',
+                '            maxTotal="20" maxIdle="10" maxWaitMillis="10000"/>', "</Context>"]
+    if choice == 6:
+        return ['<Connector port="8443" protocol="org.apache.coyote.http11.Http11NioProtocol"',
+                '           keystoreFile="conf/shop.jks" keystoreType="PKCS12"', '           clientAuth="false" sslProtocol="TLS"/>']
+    if choice == 7:
+        return ["    <security>", "        <security-domain>ShopRealm</security-domain>", "    </security>",
+                f"    <!-- build {rand(rng, HEX, 12)} -->"]
+    if choice == 8:
+        return ['  <add name="Shop" connectionString="Server=db.internal;Database=shop;Integrated Security=true;" />',
+                '  <add key="webpages:Version" value="3.0.0.0" />']
+    if choice == 9:
+        return ['$wgDBtype = "mysql";', '$wgDBserver = "db.internal";', '$wgSecretKey = getenv( "WIKI_SECRET_KEY" );',
+                f'$wgCacheEpoch = "{rng.randint(20250101000000, 20261231000000)}";']
+    if choice == 10:
+        return ["location /api/ {", "    proxy_pass http://backend:8080;", "    proxy_set_header X-Real-IP $remote_addr;",
+                "    proxy_set_header Authorization $http_authorization;", "}"]
+    if choice == 11:
+        return ["$ cosign verify --key cosign.pub ghcr.io/acme/shop:1.4.2 | jq -r '.[0].critical.image'",
+                '{', f'  "docker-manifest-digest": "sha256:{rand(rng, HEX, 64)}"', '}']
+    if choice == 12:
+        return ["[[package]]", 'name = "serde"', 'version = "1.0.215"', 'source = "registry+https://github.com/rust-lang/crates.io-index"',
+                f'checksum = "{rand(rng, HEX, 64)}"']
+    if choice == 13:
+        return ["$ kubectl get secrets", "NAME        TYPE                             DATA   AGE",
+                "regcred     kubernetes.io/dockerconfigjson   1      42d", "shop-tls    kubernetes.io/tls                2      42d"]
+    if choice == 14:
+        return ["$ terraform plan", f"  # aws_instance.web will be updated in-place", f'      id            = "i-0{rand(rng, HEX, 16)}"',
+                f'      ami           = "ami-0{rand(rng, HEX, 16)}"']
+    if choice == 15:
+        return ["$ argocd app list", "NAME          CLUSTER                         NAMESPACE  STATUS  HEALTH",
+                "argocd/shop   https://kubernetes.default.svc  shop       Synced  Healthy", f"Revision: {rand(rng, HEX, 40)}"]
+    if choice == 16:
+        return ["$ curl -s -u elastic https://localhost:9200/ | jq .cluster_uuid", "Enter host password for user 'elastic':",
+                f'"{rand(rng, ALNUM + "-_", 22)}"']
+    if choice == 17:
+        return ["$ influx bucket list", "ID                Name        Retention  Shard group duration  Organization ID",
+                f"{rand(rng, HEX, 16)}  telegraf    720h0m0s   24h0m0s               {rand(rng, HEX, 16)}"]
+    if choice == 18:
+        return ["ANA#COMPUTE_WH@SHOP.PUBLIC> select count(*) from orders;", "+----------+", "| COUNT(*) |", "|----------|",
+                f"| {rng.randint(10000, 99999):8d} |", "+----------+", f"1 Row(s) produced. Query ID: {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 19:
+        return ["# .env.local", "AUTH0_BASE_URL='http://localhost:3000'", "AUTH0_ISSUER_BASE_URL='https://acme.eu.auth0.com'",
+                "AUTH0_AUDIENCE='https://api.acme.io'", "AUTH0_SCOPE='openid profile email'"]
+    if choice == 20:
+        return [f"https://acme.atlassian.net/wiki/spaces/SHOP/pages/{rng.randint(10**8, 10**9)}/Refund+runbook",
+                "Last updated by Ana Berg · 20 Nov 2026"]
+    if choice == 21:
+        return [f"https://trello.com/c/{rand(rng, ALNUM, 8)}/42-fix-refund-rounding", "Card moved to Done by Ana Berg"]
+    if choice == 22:
+        return ['$payment = $mollie->payments->get("tr_' + rand(rng, ALNUM, 10) + '");', 'echo $payment->status;  // "paid"']
+    if choice == 23:
+        return ['{', f'  "pspReference": "{rng.randint(10**15, 10**16 - 1)}",', '  "resultCode": "Authorised",',
+                f'  "merchantReference": "ORDER-{rng.randint(1000, 9999)}"', '}']
+    if choice == 24:
+        return ["module.exports = {", '  solidity: "0.8.24",', "  networks: { hardhat: { chainId: 31337 } },",
+                '  paths: { sources: "./contracts", tests: "./test" },', "};"]
+    if choice == 25:
+        return [f"https://app.codecov.io/gh/acme/shop/commit/{rand(rng, HEX, 40)}", "Coverage 84.21% (+0.12%)"]
+    if choice == 26:
+        return ["$ snyk test", "✗ High severity vulnerability found in lodash", f"  Info: https://security.snyk.io/vuln/SNYK-JS-LODASH-{rng.randint(100000, 999999)}",
+                "  Introduced through: lodash@4.17.15"]
+    if choice == 27:
+        return [f"https://automate.browserstack.com/dashboard/v2/builds/{rand(rng, HEX, 40)}/sessions/{rand(rng, HEX, 40)}",
+                "Status: passed   Duration: 42s"]
+    if choice == 28:
+        return ["$ cat ~/.wakatime.cfg", "[settings]", "debug = false", "hide_file_names = true", "exclude = ^/tmp/"]
+    if choice == 29:
+        return [f"https://lichess.org/{rand(rng, ALNUM, 8)}", "Ana Berg (1842) vs. Tomas (1811) · Rapid 10+0"]
+    return ["$ dcli password --list", "shop.acme.io", "staging.acme.io", "$ dcli sync", "Successfully synced"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -5845,11 +6084,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-seventh": (twenty_seventh_secret_case, twenty_seventh_negative_case),
          "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case),
          "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case),
-         "thirtieth": (thirtieth_secret_case, thirtieth_negative_case)}
+         "thirtieth": (thirtieth_secret_case, thirtieth_negative_case),
+         "thirty-first": (thirty_first_secret_case, thirty_first_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth"}
+                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -6025,7 +6265,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirtieth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-first (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
