@@ -83,6 +83,45 @@ extension SecretScan {
         return found
     }
 
+    /// A setter whose name names a key, secret or token, then `(` (`$mollie->setApiKey(`,
+    /// `client.set_access_token(`, `withApiKey(`; OCR may read its capital small, `setApikey (`).
+    /// Group 1 the name after `set`/`with`.
+    /// (OCR may drop the `->` before it, `$molliesetApikey(`: a letter may come before `set`; the
+    /// literal must still be a key by shape.)
+    static let secretSetter = TextMatcher(#"(?<![0-9_])(?:set|with)_?([A-Za-z][A-Za-z0-9_]{2,40})[ \t]?\([ \t]?(?=["'“‘])"#)
+
+    /// The cues of ``secretSetter``: a setter's name ends in one of them before its `(`.
+    static let secretSetterCues = ["key(", "key (", "token(", "token (", "secret(", "secret ("]
+
+    /// A literal given to a setter of a key, secret or token (``secretSetter``): a payment provider's
+    /// `$mollie->setApiKey("live_…")`, `Stripe.setApiKey("…")`, `client.setAccessToken("…")`. The
+    /// literal is the key when it is one by shape (no word, no name: ``isSecretLiteral(_:)``), as
+    /// OCR may have split it. (Passwords' setters are ``credentialCalls``, `setPassword`.)
+    func secretSetterArguments() -> [Secret] {
+        let lines = lines(mentioning: Self.secretSetterCues)
+        guard !lines.isEmpty else { return [] }
+        return Self.secretSetter.matches(in: text, within: lines).compactMap { match in
+            guard let name = match[1], let kind = Self.secretName(name), kind == .apiKey,
+                  let argument = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400)).first,
+                  let literal = stringLiteral(in: argument), case let value = squeezed(literal.start, literal.end),
+                  !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil,
+                  Self.isRandomToken(value) || Self.isClearlyRandom(value) || Self.isSecretLiteral(value) && !slice(literal.start, literal.end).contains(" ") else { return nil }
+            return secret(.apiKey, nil, literal.start, literal.end)
+        }
+    }
+
+    /// A tool's setting named `api` whose value is a UUID: Snyk's token (`snyk config set
+    /// api=9d713a67-…`), which OCR may split or misread (`9d713a67 -c387-…`, `f359e@6b-…`).
+    static let apiSetting = TextMatcher(#"(?i)(?<![A-Za-z0-9_.\-/])api[ \t]?[=:][ \t]?(?=[0-9A-Fa-f@])"#)
+
+    func apiSettingTokens() -> [Secret] {
+        guard mentions("api=", "api =", "api:", "api :") else { return [] }
+        return Self.apiSetting.matches(in: text).compactMap { match in
+            guard let end = uuidEnd(from: match.end) ?? (isSplitUUIDToLineEnd(from: match.end) ? lineEnd(of: match.end, atMost: 96) : nil) else { return nil }
+            return secret(.apiKey, nil, match.end, end)
+        }
+    }
+
     /// A call's `)` (or a list's `]`), a comma and the next argument's name and `=`: `), transport=`.
     static let callsEndAndNamedArgument = TextMatcher(#"[)\]][ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]*="#)
 

@@ -957,9 +957,11 @@ extension SecretScan {
     /// An opening tag's `name` or `key` attribute, which names the element's text: Guacamole's
     /// `<param name="password">…</param>`, Java's `<entry key="db.password">…</entry>`.
     static let nameAttribute = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:name|key)[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]"#)
-    /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`. Group 1 the name, 2 the value.
+    /// .NET's `appSettings`: `<add key="StripeApiKey" value="…" />`; a `name` and its `value` (JPA's
+    /// `<property name="javax.persistence.jdbc.password" value="…"/>`, OCR may space the name after
+    /// a dot). Group 1 the name, 2 the value.
     static let settingEntry = TextMatcher(
-        #"(?i)\bkey[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)
+        #"(?i)\b(?:key|name)[ \t]?=[ \t]?["'“”]{1,2}([A-Za-z](?:[A-Za-z0-9_.:\-]|(?<=\.) ){2,63})["'“”]{1,2}[ \t]+value[ \t]?=[ \t]?["'“”]{1,2}([^"'“”\n]{1,256})["'“”]"#)
 
     func xmlValues() -> [Secret] {
         guard mentions("</", "value"), mentions("pass", "pwd", "secret", "token", "key") else { return [] }

@@ -755,8 +755,9 @@ extension SecretScan {
 
     /// A line that starts with the rest of a name the terminal wrapped at the screen's edge: one
     /// to three small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`;
-    /// OCR may read its first letter twice, the first as a capital: `Nn: 2664…`).
-    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,3})[:=][ \t]*(?=\S)"#)
+    /// OCR may read its first letter twice, the first as a capital: `Nn: 2664…`), maybe with more
+    /// words of the name after a `-`, `_` or `.` (RouterOS' `…wpa2-pr` / `e-shared-key=…`).
+    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,3}(?:[\-_.][a-z0-9]{1,12}){0,3})[:=][ \t]*(?=\S)"#)
 
     /// Values after a name the terminal wrapped: the last word of a wide line (``endsAWideLine(_:)``)
     /// and the letters that start the next name a secret together, and neither does alone. A
@@ -776,7 +777,11 @@ extension SecretScan {
             var headStart = lineBreak
             while headStart > 0, lineBreak - headStart < 64, Self.isAlphanumeric(utf8[headStart - 1]) || "_.-".utf8.contains(utf8[headStart - 1]) { headStart -= 1 }
             let head = slice(headStart, lineBreak), name = head + rest
-            guard Self.secretName(head) == nil, Self.secretName(rest) == nil, let kind = Self.secretName(name),
+            // (A rest of more words may name a secret alone, `e-shared-key`, when its first is a
+            // scrap of the head's word; a Wi-Fi or IPsec pre-shared key is a password.)
+            let scrapFirst = rest.split(whereSeparator: { "-_.".contains($0) }).first.map { $0.count <= 3 && rest.count > $0.count } ?? false
+            let preShared = scrapFirst && name.lowercased().replacingOccurrences(of: "-", with: "").contains("preshared")
+            guard Self.secretName(head) == nil, Self.secretName(rest) == nil || scrapFirst, let kind = preShared ? .password : Self.secretName(name),
                   let (start, end, quoted) = value(after: match.end), end > start else { continue }
             let value = squeezed(start, end)
             let digitToken = kind == .apiKey && name.lowercased().hasSuffix("token") && (16...64).contains(value.count) && value.allSatisfy(\.isASCIIDigit)

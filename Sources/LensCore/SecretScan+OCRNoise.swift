@@ -473,9 +473,9 @@ extension SecretScan {
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
     /// (after the name's closing quote, which OCR may read twice: `"SessionToken"”: "IQoJ…`; round 136); or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
-    /// OCR split off, `DBPasswor d=`).
+    /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -2222,6 +2222,10 @@ extension SecretScan {
         // address's next part is glued to ends before it (`…/bot<token>/getUpdates`): nothing
         // after either is its rest (round 143).
         if isInItsQuotes(secret.start, secret.end) || startsAddressPart(at: secret.end) { return secret }
+        // (Nor after a quote, or a connection string's `;` and a quote, that ends a value its rule
+        // found wrapped: `…Password=86N7Yg4` / `4-fnkOA-k;" providerName=…`; round 154.)
+        if secret.end + 1 < utf8.count, utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),
+           quoteLength(at: secret.end) > 0 || utf8[secret.end] == 0x3B && quoteLength(at: secret.end + 1) > 0 { return secret }
         // An address's password ends at the `@` its rule found, whether or not a dotted host's name
         // follows (`cloudinary://…:<password>@acme-media`; round 150).
         if secret.label == Self.connectionStringLabel, secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }

@@ -299,14 +299,15 @@ extension SecretScan {
     /// both, `"S6SMQBdFOWfSJbDv…`, with 50+ characters after them; there too OCR may read a letter
     /// as a bar or a glyph, `…ZLJUGS|4ec4…`, as after `$6$`.)
     /// (Or either `$` of `$6$` read as `S` beside it or instead, `"S6S$Lv50jfx3$k.KVPQ…`, when the salt's
-    /// `$` stays and 20+ characters of hash follow it. After `$6$`, OCR's glyphs may be in the 40+ characters: `…VLf£8A…`.)
+    /// `$` stays and 20+ characters of hash follow it. After `$6$`, OCR's glyphs may be in the 40+ characters: `…VLf£8A…`,
+    /// and its `@` for a `0`: `$6$6qcu…RAMFMSOWJs…kua@1…`, the salt's `$` read `S`; round 154.)
     /// (An LDAP scheme's hash OCR split may start its line, as `slappasswd` prints it: `{SSHA}EZ1A4c1/Dj LEUr…`;
     /// MySQL's may hold a digit read as a letter: `0` as `O`, `Q` or `@`, `5` as `S`: `*BFFO7F73…`;
     /// or a glyph read as two or lost, or a dot after it: 39 to 42 characters, `*8DFF…6BO0E99…`.)
     /// (And a SCRAM verifier whose salt OCR split: `"SCRAM-SHA-256$4096 : OStwKqpfVFSJj 1hgvT1RtPw=$ewrF…`.)
     /// (A whole hash may start its line, as `openssl passwd` prints it, however OCR split it:
     /// `$6$hInQ…$hqEU…a@L 8Lone…hd1Q. CuJKI .01428Qv…`.)
-    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|(?:^\$|[:='"‘’“”][$S])[156]\$[./A-Za-z0-9\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[:='"‘’“”])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[:='"‘’“”])\*[0-9A-FOQSIlZG@]{39,42}[.,;]?$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
+    static let squeezedStoredHash = TextMatcher(#"(?:^|[:='"‘’“”])\$(?:"# + cryptIds + #")\$[^\s$§]{1,64}[$§][^\s$]{8,}$|[:='"‘’“”](?:S?\$S?|S)[156](?:S?\$S?|S)[^\s$§]{1,16}[$§][^\s$]{20,}$|(?:^\$|[:='"‘’“”][$S])[156]\$[./A-Za-z0-9@\x{80}-\x{FFFF}]{40,}$|(?:^|[:='"‘’“”])\$[156]S[./A-Za-z0-9|@\x{80}-\x{FFFF}]{60,}$|[:='"‘’“”]S[156]S[./A-Za-z0-9|@\x{80}-\x{FFFF}]{50,}$|(?:^|[:='"‘’“”])\$[156]S[^\s$]{1,64}\$[./A-Za-z0-9]{30,}$|[:='"‘’“”]\$(?:argon2(?:id|i|d)|scrypt|pbkdf2[\w\-]{0,16})(?:\$[^\s$]{1,128}){2,5}$|(?:^|[:='"‘’“”])\{(?i:"# + ldapSchemes + #")\}\S{8,}$|(?:^|[:='"‘’“”])\*[0-9A-FOQSIlZG@]{39,42}[.,;]?$|=-pbkdf2-[^,\s$]{24,128},[^,\s$]{12,64},\d{1,7}$|[:='"‘’“”]"# + scramVerifier)
 
     /// Whether what a rule found is a stored hash: it stays searchable, as an `.htpasswd` line does
     /// (a hash is no password; the README says which hashes Lens leaves).

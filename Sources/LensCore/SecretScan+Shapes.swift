@@ -540,6 +540,8 @@ extension SecretScan {
         // (A quoted value's rest on the next line, before its closing quote, whatever its kind.)
         let quotedRest = withWrappedQuotedRest(secret)
         if quotedRest.end > secret.end { return quotedRest }
+        let parameterRest = withWrappedParameterRest(secret)
+        if parameterRest.end > secret.end { return parameterRest }
         if secret.kind == .password { return withWrappedRest(secret) }
         guard secret.kind == .apiKey else { return secret }
         // (A key that ends in base64's padding, after a letter or a digit, is whole: the next line
@@ -619,6 +621,71 @@ extension SecretScan {
         var result = secret
         result.end = close
         return result
+    }
+
+    /// `secret` and its rest on the next line, when it is the value of an address's query parameter
+    /// (`?name=` or `&name=`, the name maybe spaced by OCR: `&t oken=`) that ends a wide line: the
+    /// terminal wrapped the address inside it (`…&token=3702209a1` / `826d8614…ef7 F5128beac&fields=name"`).
+    /// A scrap or two OCR cut from the value (four characters each at most) may stand between it and
+    /// its line's end. The rest runs to the next parameter's `&`, the quote that closes the address or
+    /// a piece that is a parameter (`ields=name"`, its `&f` misread), seven pieces at most of a query's
+    /// characters, 4 to 160 bytes.
+    func withWrappedParameterRest(_ secret: Secret) -> Secret {
+        guard secret.end > secret.start, isQueryParameterValue(at: secret.start), let end = parameterRestEnd(after: secret.end) else { return secret }
+        var result = secret
+        result.end = end
+        return result
+    }
+
+    /// The end of a query parameter's rest on the next line (``withWrappedParameterRest(_:)``), its
+    /// value on this line ending at `valueEnd`.
+    func parameterRestEnd(after valueEnd: Int) -> Int? {
+        guard let scraps = piecesToLineEnd(from: valueEnd, atMost: 2, maximumSpaces: 1),
+              scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return nil }
+        var index = scraps.last?.end ?? valueEnd
+        guard endsAWideLine(index) else { return nil }
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        if index < utf8.count, utf8[index] == 0x0D { index += 1 }
+        guard index < utf8.count, utf8[index] == 0x0A else { return nil }
+        let restStart = index + 1
+        // (The address must go on after the rest: it ends at an `&`, a quote or a parameter.)
+        var end = restStart, next = restStart, addressGoesOn = false
+        for count in 0..<7 {
+            guard let piece = piece(from: next, maximumSpaces: count == 0 ? 0 : 1), count > 0 || piece.start == restStart,
+                  !isOptionOrAddress(piece), !isSentenceWord(piece) else { break }
+            // (A parameter after OCR's split, `ields=name"`: the value ended before it.)
+            if count > 0, Self.settingPiece.firstMatch(in: slice(piece.start, piece.end)) != nil {
+                addressGoesOn = true
+                break
+            }
+            // (OCR may read a glyph of it as junk: `¢9096e816…`.)
+            var stop = piece.start
+            while stop < piece.end, Self.isTokenLetterOrJunk(utf8[stop]) || "-_.~%".utf8.contains(utf8[stop]), quoteLength(at: stop) == 0 { stop += 1 }
+            if stop > piece.start { end = stop }
+            guard stop == piece.end else {
+                addressGoesOn = stop > piece.start && (utf8[stop] == 0x26 || quoteLength(at: stop) > 0)
+                break
+            }
+            next = piece.end
+        }
+        guard addressGoesOn, (4...160).contains(end - restStart), case let rest = squeezed(restStart, end),
+              rest.contains(where: \.isNumber) || Self.caseChanges(rest.utf8) >= 2 else { return nil }
+        return end
+    }
+
+    /// Whether `start` follows a query parameter's `=`, its name (24 bytes at most, one space OCR put
+    /// in it) after `?` or `&`.
+    func isQueryParameterValue(at start: Int) -> Bool {
+        guard start >= 3, utf8[start - 1] == 0x3D else { return false }
+        var index = start - 2, spaces = 0
+        while index > 0, start - index <= 26 {
+            let byte = utf8[index]
+            if byte == 0x3F || byte == 0x26 { return index < start - 2 }
+            if byte == 0x20 { spaces += 1; guard spaces <= 1 else { return false } }
+            else if !(Self.isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E) { return false }
+            index -= 1
+        }
+        return false
     }
 
     /// `secret` and the pieces OCR split from its end on its line (four at most), when the key is
@@ -720,7 +787,8 @@ extension SecretScan {
                     && !zip(utf8[index..<scrapEnd], utf8[(index + 1)..<scrapEnd]).contains { Self.isSpace($0) && Self.isSpace($1) }
                     && utf8[index..<scrapEnd].split(whereSeparator: Self.isSpace).map { ($0.startIndex, $0.endIndex) }
                         .filter(isSentenceWord).count * 3 < scraps + 1
-                guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]),
+                // (Nor is a command's option after it a scrap: `…oth4zar== --active`.)
+                guard scrapEnd == utf8.count || Self.isLineBreak(utf8[scrapEnd]), piece(from: index, maximumSpaces: 0).map({ !isOptionPiece($0) }) ?? true,
                       longKey && (scrapEnd - index <= 48 && scraps <= 1 || scraps <= 4 && Self.isRandomToken(squeezed(index, scrapEnd)))
                         || splitOften && Self.isRandomToken(squeezed(index, scrapEnd)) else { break }
                 // (They are the key's whether or not a wrapped line follows; a quote or another glyph
@@ -877,7 +945,11 @@ extension SecretScan {
         guard lineBreak < utf8.count, utf8[lineBreak] == 0x0A || utf8[lineBreak] == 0x0D, endsAWideLine(valueEnd) else { return nil }
         var start = lineBreak + 1
         if utf8[lineBreak] == 0x0D, start < utf8.count, utf8[start] == 0x0A { start += 1 }
-        guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...64).contains(rest.end - rest.start) else { return nil }
+        // (A key's rest may be as long as a long key's, 128 bytes: InfluxDB's tokens are 88.)
+        // (No key holds an `&`: a line that holds one is an address's next parameters, `&X-Amz-Date=…`;
+        // nor starts as a setting, `VAPID_PUBLIC_KEY=…` under a key that filled its line.)
+        guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...(isKey ? 128 : 64)).contains(rest.end - rest.start),
+              !isKey || !utf8[rest.start..<rest.end].contains(0x26) && !isSettingWithValue(rest) else { return nil }
         // (A key's rest OCR split once or twice, `Tat VQbM6URAT17Z71FVNSqZz6`: its pieces to the
         // line's end, when together they are as random as a key, 16+ characters with a digit, and
         // none is an option (`tbhkUa9xjc --name runner-01` is the rest and the command's option) or
@@ -889,16 +961,30 @@ extension SecretScan {
         // the pieces stop at the first that starts with `-`, and the check below wants an option there.)
         // (Or letters alone, as one piece's may be, when no piece is a sentence's word and the case
         // changes twice: `NvqxZUhopaj uwMY`, 12+ letters.)
+        // (A long key's rest may hold more pieces, up to 7, and a piece OCR split before a `-` of the
+        // key: `J4pZ1-jbg4…F -uloQUY4Rmna7kK1NLLJ-Sy…== --active`. An option is a `-` and a letter,
+        // then small letters, digits and `-` only; a piece of a key has capitals or starts with a digit.)
         if isKey {
             var pieces: [(start: Int, end: Int)] = [], index = start
-            while pieces.count < 4, let next = piece(from: index, maximumSpaces: 1), utf8[next.start] != 0x2D {
+            // (A shell's `\\` after them continues the command: `…JFO=-i1IuDR…y" \\`.)
+            while pieces.count < 8, let next = piece(from: index, maximumSpaces: 1), !isOptionPiece(next),
+                  next.end - next.start > 1 || utf8[next.start] != 0x5C {
                 pieces.append(next)
                 index = next.end
             }
+            // (The last may end in the quote that closes what the line opened: the key ends before it.)
+            if let last = pieces.last, case let quote = quoteLength(endingAt: last.end), quote > 0, last.end - quote > last.start,
+               lineOpensAQuote(before: valueEnd) {
+                pieces[pieces.count - 1].end -= quote
+            }
             // (Or 12+ characters with a digit and a small letter before a capital, as one piece's may be,
             // `F5tCAY 1Wwqw1lo=`; round 138.)
-            if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66,
-               pieces.allSatisfy(isBase64), case let joined = squeezed(start, last.end),
+            // (`=` only as padding at the key's end: `aws_session_token = IQoJ…` is the next setting;
+            // inside a piece it is the key's own, Adyen's `…JFO=-i1IuDR…`.)
+            if pieces.count >= 2, let last = pieces.last, last.end - start <= 130,
+               pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/-_=".utf8.contains($0) } }),
+               !pieces.contains(where: { utf8[$0.start] == 0x3D }), !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }),
+               case let joined = squeezed(start, last.end),
                Self.isRandomToken(joined) || Self.isShortRandomLetters(joined)
                 || joined.count >= 12 && Self.caseChanges(joined.utf8) >= (joined.contains(where: \.isNumber) ? 1 : 2) && !pieces.contains(where: isSentenceWord) {
                 rest = (start, last.end)
@@ -926,9 +1012,15 @@ extension SecretScan {
         // `saRid90UuepyspH95x4IFHqaQ%3D"`, `-p 'Jh32Q~…` / `EnOB~AZoZQ'`: the rest is what comes before
         // it, when that is 8+ characters. Not after base64's padding: a quoted hash's end, `…/Ks` /
         // `T2nfQ+7hyWq="` in PgBouncer's list.)
-        if rest.end - rest.start >= 9, utf8[rest.end - 1] == 0x22 || utf8[rest.end - 1] == 0x27, utf8[rest.end - 2] != 0x3D,
-           utf8[rest.start..<(rest.end - 1)].allSatisfy({ $0 != 0x22 && $0 != 0x27 }), lineOpensAQuote(before: valueEnd) {
-            rest.end -= 1
+        // (OCR may read the quote curly, `…KtymP” \\`.) What follows a quote that closes the line's
+        // is the line's own (`4-fnkOA-k;" providerName=…`: a connection string's password wrapped,
+        // its setting's `;` no part of it).
+        var closesQuote = false
+        if case let quote = quoteLength(endingAt: rest.end), quote > 0, rest.end - rest.start >= 8 + quote, utf8[rest.end - quote - 1] != 0x3D,
+           utf8[rest.start..<(rest.end - quote)].allSatisfy({ $0 != 0x22 && $0 != 0x27 }), lineOpensAQuote(before: valueEnd) {
+            rest.end -= quote
+            closesQuote = true
+            if utf8[rest.end - 1] == 0x3B { rest.end -= 1 }
         }
         var end = rest.end
         if end < utf8.count { end += quoteLength(at: end) }
@@ -938,15 +1030,23 @@ extension SecretScan {
             && piecesToLineEnd(from: end, atMost: 16, maximumSpaces: .max).map { pieces in
                 pieces.first.map { $0.end - $0.start >= 2 && utf8[$0.start] == 0x2D && (Self.isLetter(utf8[$0.start + 1]) || utf8[$0.start + 1] == 0x2D) } ?? false
             } ?? false
+        // (Or a shell's `\\` that continues the command on the next line: `…QxJ9gL" \\`, a header's quoted key.)
+        let continued = end < utf8.count && utf8[end] == 0x5C && {
+            var after = end + 1
+            while after < utf8.count, Self.isSpace(utf8[after]) { after += 1 }
+            return after == utf8.count || Self.isLineBreak(utf8[after])
+        }()
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
         // (Letters with no vowel among them, eight or more, are no word, whatever their case: `Zkmzgkbd'`,
         // an Azure secret's rest.)
         let unpronounceable = rest.end - rest.start >= 8 && Self.isLettersWithoutVowel(utf8[rest.start..<rest.end])
         // (Nor is a long option or an address, the command's next: `--email-domain=acme.io --upstream=…`.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow, !isSentenceWord(rest) || unpronounceable,
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow || continued || closesQuote, !isSentenceWord(rest) || unpronounceable,
               !isPrompt(rest, after: valueEnd),
               !(isOptionOrAddress(rest) && (utf8[rest.start] != 0x2D || rest.end - rest.start > 2 && utf8[rest.start + 1] == 0x2D)),
-              case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) || $0 >= 0x80 }),
+              case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) }),
+              // (No glyph beyond ASCII but one OCR read in a long key's padding at its end: `…M24Kk—=`.)
+              !bytes.dropLast(isKey && bytes.count > 16 && bytes.last == 0x3D ? 4 : 0).contains(where: { $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2) || unpronounceable,
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
@@ -977,6 +1077,26 @@ extension SecretScan {
 
     /// Whether the line holding `index` has 60+ bytes before it, as a line a terminal wrapped has
     /// (a look back of 60 bytes at most).
+    /// Whether a piece is a setting (``settingPiece``) with a value after its `=`: `NAME=value`,
+    /// not a key's scrap that ends in its padding (`Ql_U=`).
+    func isSettingWithValue(_ piece: (start: Int, end: Int)) -> Bool {
+        guard Self.settingPiece.firstMatch(in: slice(piece.start, piece.end)) != nil,
+              let equals = utf8[piece.start..<piece.end].firstIndex(of: 0x3D) else { return false }
+        return equals + 1 < piece.end && utf8[equals + 1] != 0x3D
+    }
+
+    /// Whether a piece is a command's option: a `-` or two and a letter, then small letters, digits
+    /// and `-` (`--active`, `-u`, `--config-name`). A piece of a key OCR split before its `-` has
+    /// capitals (`-uloQUY4Rm…`) or a digit first (`-07Xs`).
+    func isOptionPiece(_ piece: (start: Int, end: Int)) -> Bool {
+        guard utf8[piece.start] == 0x2D else { return false }
+        var index = piece.start
+        while index < piece.end, utf8[index] == 0x2D { index += 1 }
+        // (A `-` alone is OCR's split around a key's own `-`; `--` alone ends a command's options.)
+        guard index < piece.end, Self.isLetter(utf8[index]) else { return index - piece.start == 2 && index == piece.end }
+        return piece.end - index == 1 || utf8[index..<piece.end].allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x3D }
+    }
+
     func endsAWideLine(_ index: Int) -> Bool {
         index >= 60 && !utf8[(index - 60)..<index].contains(where: Self.isLineBreak)
     }

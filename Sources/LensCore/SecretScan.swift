@@ -560,9 +560,11 @@ struct SecretScan {
     }
 
     /// What names a number an identifier: an `ID`, or the order, transaction, invoice, tracking,
-    /// reference, message, ticket or serial it numbers, maybe with `#`, `No.` or `number` and a colon.
+    /// reference, message, ticket or serial it numbers, maybe with `#`, `No.` or `number` and a colon;
+    /// also as a camelCase name's last word, quoted as a JSON key (Adyen's `"pspReference": "…"`;
+    /// a card's `cardId` may hold its number).
     static let identifierLabel = TextMatcher(
-        #"(?i)(?<![A-Za-z])(?:id|ids|identifier|order|transaction|invoice|tracking|reference|ref|message|ticket|serial|snowflake)(?:[ \t]*(?:#|no\.?|number|num))?[ \t]*[:#]?[ \t]*$"#)
+        #"(?:(?<![A-Za-z])(?i:id|ids|identifier|order|transaction|invoice|tracking|reference|ref|message|ticket|serial|snowflake)|(?<=[a-z])(?<![Cc]ard)(?:Id|ID|Ids|Identifier|Order|Transaction|Invoice|Tracking|Reference|Ref|Message|Ticket|Serial))(?i:[ \t]*(?:#|no\.?|number|num))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?$"#)
 
     /// Whether the number at `start` comes right after an ``identifierLabel`` on its line.
     func isAfterIdentifierLabel(_ start: Int) -> Bool {
@@ -1057,6 +1059,13 @@ struct SecretScan {
                 if Self.isBasicCredentials(squeezed(start, end)) { return secret(.apiKey, nil, start, end) }
                 if Self.isBasicCredentials(value) { return secret(.apiKey, nil, start, match.end) }
             }
+            // A quoted value that starts with HTTP's `Basic` (nginx's `proxy_set_header Authorization
+            // "Basic …"`): the name and password in base64 after it, as OCR spaced it or not.
+            if quoted != nil, let range = match.range(3) ?? match.range(4) ?? match.range(5), range.upperBound - range.lowerBound > 14,
+               slice(range.lowerBound, range.lowerBound + 6).lowercased() == "basic ", case let start = range.lowerBound + 6,
+               Self.isBasicCredentials(squeezed(start, range.upperBound)) {
+                return secret(.apiKey, nil, start, range.upperBound)
+            }
             // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
             // machine-made pieces after it, together with it.
             // (After HTTP's `Bearer` no separator comes: `auth header: Bearer feX38cSeal 7WuMX…`.)
@@ -1071,6 +1080,14 @@ struct SecretScan {
                pieces.count > 1, let last = pieces.last, pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric) }),
                case let joined = squeezed(start, last.end), joined.count >= 20, Self.isRandomToken(joined) {
                 return secret(.apiKey, nil, start, last.end)
+            }
+            // (Or a long key's pieces, eight at most, to the command's next option: `--token` /
+            // `aTU_puDA4U4Mwb - uk1HcPa LHVdzgR6Z…== --active`, a terminal's wrap right after the
+            // option and OCR's splits around the key's `-`; 40+ characters of a key's alphabet.)
+            if quoted == nil, match[2] == nil, value.count < 16, match.start > 0, utf8[match.start - 1] == 0x2D,
+               case let start = match.end - value.utf8.count, let end = keyPiecesBeforeOption(from: start),
+               case let joined = squeezed(start, end), joined.count >= 40, Self.isRandomToken(joined) {
+                return secret(.apiKey, nil, start, end)
             }
             // In an address, the pieces OCR split a parameter's token into run to its `&` (none a word).
             if quoted == nil, match[2] == "=", value.count < 16, case let start = match.end - value.utf8.count,
@@ -1096,7 +1113,10 @@ struct SecretScan {
                 let split = quoted != nil && value.contains(" ")
                     && !value.split(separator: " ").contains { Self.httpSchemes.contains($0.lowercased()) || $0.lowercased() == "token" }
                 let value = split ? value.filter { $0 != " " } : value
+                // (Or, after a name and its `:` or `=`, 16+ letters that switch case as random ones do,
+                // a key whose digits OCR read as letters: `accesskey: stVmRcwglOuQorolQycZ`.)
                 return Self.isRandomToken(value) || Self.isRandomLetters(value) || afterBearer && Self.isBearersLetters(value)
+                    || match[2] != nil && Self.isRandomMixedCaseLetters(value)
             }
             // (After an option, capitals alone may be a token as OCR read it: ``isRandomCapitals(_:)``.)
             let capitals = { (value: String) in match[2] == nil && !bearer && Self.isRandomCapitals(value) }
@@ -1104,7 +1124,10 @@ struct SecretScan {
             // `qMLhmH8EhKuZRX5UiLCXH --name runner-01`) is judged with its rest (``wrappedRest(after:of:isKey:)``),
             // which ``wrapped(_:)`` then masks with it.
             var whole = value, lineEnd: Int?
-            if quoted == nil, let restEnd = wrappedRest(after: match.end, of: value, isKey: true) {
+            if quoted == nil, match[2] == "=", isQueryParameterValue(at: match.end - value.utf8.count), let restEnd = parameterRestEnd(after: match.end) {
+                // (A query parameter's value the terminal wrapped: its rest runs to the next `&`.)
+                whole = value + slice(match.end, restEnd).filter { !$0.isWhitespace }
+            } else if quoted == nil, let restEnd = wrappedRest(after: match.end, of: value, isKey: true) {
                 whole = value + slice(match.end, restEnd).filter { !$0.isWhitespace }
             } else if quoted == nil, let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let last = pieces.last,
                       !pieces.contains(where: { utf8[$0.start] == 0x2D }), pieces.allSatisfy(isBase64),
@@ -1149,6 +1172,34 @@ struct SecretScan {
             end = next.end
         }
         return nil
+    }
+
+    /// The end of the pieces from `start` (one space apart, eight at most, each of a key's
+    /// characters) when the line ends after them or a command's option follows them.
+    func keyPiecesBeforeOption(from start: Int) -> Int? {
+        var end = start, count = 0
+        while let next = piece(from: end, maximumSpaces: 1), !isOptionPiece(next) {
+            count += 1
+            guard count <= 8, utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) || "+/-_=".utf8.contains($0) }) else { return nil }
+            end = next.end
+        }
+        return count > 1 ? end : nil
+    }
+
+    /// Whether 16+ letters switch case as random letters do, every two or three letters, and as no
+    /// name does (`stVmRcwglOuQorolQycZ`: a key whose digits OCR read as letters). A name's words
+    /// run four letters and more, each capital starting one (`getHTTPResponseForURLRequestNow`).
+    static func isRandomMixedCaseLetters(_ value: String) -> Bool {
+        guard value.utf8.count >= 16, value.utf8.allSatisfy(isLetter) else { return false }
+        // (Segments: a run of capitals, then its small letters.)
+        var segments = 0, previousSmall = false, first = true
+        for byte in value.utf8 {
+            let small = byte >= 0x61
+            if first || (!small && previousSmall) { segments += 1 }
+            previousSmall = small
+            first = false
+        }
+        return segments >= 6 && value.utf8.count * 10 <= segments * 35
     }
 
     /// Whether a value after `Basic` is a user and password in base64 (RFC 7617): 8+ characters of
@@ -1474,6 +1525,20 @@ struct SecretScan {
 
     /// Twelve or more BIP-39 words in a row; numbering (`1.` `12)`), commas and line breaks between
     /// them are allowed, as wallets show them in numbered grids.
+    /// The letters that start the next line, when only spaces follow `index` on its wide line: the rest
+    /// of a word a terminal wrapped there (8 letters at most: a BIP-39 word has 8 or fewer).
+    func wrappedWordRest(after index: Int) -> (start: Int, end: Int)? {
+        guard endsAWideLine(index) else { return nil }
+        var start = index
+        while start < utf8.count, Self.isSpace(utf8[start]) { start += 1 }
+        if start < utf8.count, utf8[start] == 0x0D { start += 1 }
+        guard start < utf8.count, utf8[start] == 0x0A else { return nil }
+        start += 1
+        var end = start
+        while end < utf8.count, end - start <= 8, Self.isLetter(utf8[end]) { end += 1 }
+        return (1...7).contains(end - start) ? (start, end) : nil
+    }
+
     func seedPhrases() -> [Secret] {
         var found: [Secret] = []
         var runStart: Int?, runEnd = 0, count = 0
@@ -1490,7 +1555,8 @@ struct SecretScan {
                 var j = i
                 while j < utf8.count, (0x41...0x5A).contains(utf8[j]) || (0x61...0x7A).contains(utf8[j]) { j += 1 }
                 let word = slice(i, j).lowercased()
-                let followedByLetter = j < utf8.count && utf8[j] >= 0x80
+                // (Not a curly quote OCR read after the last word: `… traffic property”`.)
+                let followedByLetter = j < utf8.count && utf8[j] >= 0x80 && quoteLength(at: j) == 0
                 // A digit of the numbering OCR read as a letter (`11l.error`, `A.clay` for `4.`) is
                 // numbering: no BIP-39 word is one letter.
                 let misreadNumbering = runStart != nil && word.count == 1
@@ -1501,6 +1567,12 @@ struct SecretScan {
                     if runStart == nil { runStart = i }
                     runEnd = j
                     count += 1
+                } else if runStart != nil, let rest = wrappedWordRest(after: j), BIP39.words.contains(word + slice(rest.start, rest.end).lowercased()) {
+                    // A word the terminal wrapped at the line's end (`… display prod` / `uce public"`).
+                    runEnd = rest.end
+                    count += 1
+                    i = rest.end
+                    continue
                 } else {
                     close()
                 }

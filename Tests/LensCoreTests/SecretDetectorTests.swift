@@ -2354,6 +2354,63 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "30c9f1 Fdbf8413f718f2a1278547a528b230d530ddb6f6157634f"),
         Case(text: "import { ethers } from \"ethers\";\nconst provider = new ethers.JsonRpcProvider( \"https://mainnet. infura. 10/v3/688cd7daf3f0958019c51acic4e29\n811\");\nconsole. log(await provider.getBlockNumber( ));",
              kind: .apiKey, value: "688cd7daf3f0958019c51acic4e29"),
+        // (Round 154: the thirty-first pool, written before any rule ran on it: nginx's Basic
+        // credentials in a quoted header, JPA's `name`/`value` property with the name spaced by OCR,
+        // a payment provider's `setApiKey` read `setApikey`, a quoted header key the terminal
+        // wrapped before the shell's `\`, InfluxDB's long token wrapped and split before its `-`
+        // or with its padding misread, Trello's token wrapped inside its address, a mnemonic whose
+        // last word the terminal wrapped, RouterOS' `wpa2-pre-shared-key` wrapped inside its name.)
+        Case(text: "location /api/ {\nproxy_pass http://backend:8080;\nproxy_set_header Authorization \"Basic Y2k6ZlcqXnEwSWdFNWFQTHk=\";\nproxy_set_header Host $host;\n}",
+             kind: .apiKey, value: "Y2k6ZlcqXnEwSWdFNWFQTHk="),
+        Case(text: "<persistence-unit name=\"shop\" transaction-type=\"RESOURCE_LOCAL\">\n<properties>\n<property name=\"javax.persistence. jdbc.url\" value=\"jdbc:postgresql://db. internal :5432/shop\"/>\n<property name=\"javax.persistence. jdbc.user\" value=\"ci\"/>\n<property name=\"javax.persistence. jdbc.password\" value=\"VhGTCkUIaw0rI\"/>\n</properties>\n</persistence-unit>",
+             kind: .password, value: "VhGTCkUIa"),
+        Case(text: "$mollie = new \\MoLllie\\Api\\MollieApiClient( );\n$mollie->setApikey(\"Live_IcDxtuZbYZMX1 j OLWxXzPk86EkaBdQ\" );\n$payment = $mollie->payments->create([\n\"amount\" => [\"currency\" => \"EUR\", \"value\" => \"10.00\"],",
+             kind: .apiKey, value: "IcDxtuZbYZMX1"),
+        Case(text: "$ curl https://checkout-test.adyen.com/v71/paymentMethods \\\n-H \"X-API-Key: AQEASi90u5N9QqQWJYgKUKSnxRpLsNAYzZS2D8n6zuvnUACOF ta7 gGGdsvJU46m+853vKkaY5tFefLwuhgc3Leu316kj cj cbCWBIGVIN=-\n11145hdi2EJQwI88iwOFnj\" \\\n-H \u{2018}Content-Type: application/json' -d '{\"merchantAccount\": \"AcmeShopECOM\"}'",
+             kind: .apiKey, value: "11145hdi2EJQwI88iwOFnj"),
+        Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token jp1M3VhfGVhHy2CFp\nJ4pZ1-jbg4Hs61Phhmp2vWsRS9IvkPWEnF -uloQUY4Rmna7kK1NLLJ-SyDehREV_EzfJ9== --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
+             kind: .apiKey, value: "-uloQUY4Rmna7kK1NLLJ-SyDehREV_EzfJ9=="),
+        Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token 1c9v3cgMB\ntuOm3pRVSDR71LLyOO0oHac9qYinjc76nJ1w5RLvdQjLhc8ibpaCZaknUy7zSNKZR2CMWEYIUBM24Kk\u{2014}= --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
+             kind: .apiKey, value: "tuOm3pRVSDR71LLyOO0oHac9qYinjc76nJ1w5RLvdQjLhc8ibpaCZaknUy7zSNKZR2CMWEYIUBM24Kk"),
+        Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token XeukM_G\nUspTjJpMkf_bxz6XefiHMnzmC83f tHYwML7Af5 -07Xs f12hBSWRNz1j E2v- fplaHbwegCFpckKXNBeL== --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
+             kind: .apiKey, value: "fplaHbwegCFpckKXNBeL=="),
+        Case(text: "$ curl \"https://api.trello.com/1/members/me/boards? key=3a2249a273d07d152c6035f971c6c911&token=3702209a1\n826d86147713aa6db69c1c688e1ec65942a8d6ef7 F5128beacO3cd9&f ields=name\"\n[{\"name\":\"Shop roadmap\", \"id\": \"88ba97db39281bee1678da7c\"}]",
+             kind: .apiKey, value: "826d86147713aa6db69c1c688e1ec65942a8d6ef7"),
+        Case(text: "$ curl \"https: //api.trello.com/1/members/me/boards?key=0262e9d2b029542a11bd9fafbfedcbo9&t oken=75f00ceb3ce0c06d6dc48b7470ef6aa6\n66dbd77b2295f1fO0c55be98e9F3529885f ields=name\"\n[{\"name\":\"Shop roadmap\", \"id\":\"92a443268ba8212ae074ba9f\"}]",
+             kind: .apiKey, value: "66dbd77b2295f1fO0c55be98e9F3529885f"),
+        Case(text: "module.exports = {\nsolidity: \"0.8.24\",\nnetworks: {\nsepolia: {\nurl: \"https://rpc.sepolia.org\",\naccounts: { mnemonic: \"anchor label ranch cage program double column drill fruit display prod\nuce public\" },\ni,\n},\n35",
+             kind: .seedPhrase, value: "display prod\nuce public"),
+        Case(text: "[admin@MikroTik] > /interface wireless security-profiles\n[admin@MikroTik] /interface wireless security-profiles> set [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pr\ne-shared-key=ACgNr1KDWLR\n[admin@MikroTik] /interface wireless security-profiles> print",
+             kind: .password, value: "ACgNr1KDWLR"),
+        Case(text: "$mollie = new \\Mollie\\Api\\MollieApiClient() ;\n$mollie->setApikey (\"live _vL8kSrNLJNuuTVpDpRu30t5EhVzxXBd\") ;\n$payment = $mollie->payments->create([\n\"amount\" => [\"currency\" => \"EUR\", \"value\" => \"10.00\"],",
+             kind: .apiKey, value: "vL8kSrNLJNuuTVpDpRu30t5EhVzxXBd"),
+        // (Its second and third sets: a key's rest split around a lone `-`, a key whose digits OCR
+        // read as letters after `accesskey:`, Snyk's `api=` token, a wrapped header key closed by a
+        // curly quote or split again, a mnemonic ended by a curly quote, a connection string's
+        // password wrapped before its `;"`, a setter whose `->` OCR dropped, a wrapped address's
+        // rest that starts with a glyph of junk, a token that starts the line after its option.)
+        Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token 713z0qLmUopQgV3cH\nIKIGbJb-DLA5WByeEyB - kpF0fOeyoxuaTsBLALth-CkhVBSewzFT41RbXQ - 8GkZtzuNVU== --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
+             kind: .apiKey, value: "kpF0fOeyoxuaTsBLALth-CkhVBSewzFT41RbXQ"),
+        Case(text: "# browserstack.yml\nuserName: tomas_Q60Xiw\naccesskey: stVmRcwglOuQorolQycZ\nplatforms:\n- os: Windows\nosVersion: 11\nbrowserName: Chrome",
+             kind: .apiKey, value: "stVmRcwglOuQorolQycZ"),
+        Case(text: "$ snyk config set api=9d713a67 -c387-380d-3b5f-f15a6abcdb2f\napi updated\n$ snyk test --severity-threshold=high\nTesting /home/ana/shop...",
+             kind: .apiKey, value: "c387-380d-3b5f-f15a6abcdb2f"),
+        Case(text: "$ curl https://checkout-test.adyen.com/v71/paymentMethods \\\n-H \"X-API-Key: AQEaxfDqlItuQzov7 Yul J2vsMwQtT iN@p6Gw4w1 aEHpC2Y881w1 ThB2IrQRthuC+EqA2FeXUXQg0S4vTKAWK 9KZIsWF qO6m74GEI14\npZ=-ilnJ11ZOgVr5WHQEDKtymP\u{201D} \\\n-H \u{2018}Content-Type: application/json\u{2019} -d '{\"merchantAccount\u{201D}: \"AcmeShopECOM\u{201D} }\u{2019}",
+             kind: .apiKey, value: "ilnJ11ZOgVr5WHQEDKtymP"),
+        Case(text: "$mollie = new \\Mollie\\Api\\MollieApiClient();\n$mollie->setApikey(\"live_vfluGJg@QSIzQR20Qj IngBRPWBRgXQ\u{201D}) ;\n$payment = $mollie->payments->create([\n\"amount\u{201D} => [\"currency\u{201D} => \"EUR\", \"value\" => \"10.00\"],",
+             kind: .apiKey, value: "IngBRPWBRgXQ"),
+        Case(text: "module.exports = {\nsolidity: \"0.8.24\",\nnetworks: {\nsepolia: {\nurl: \"https://rpc.sepolia.org\u{201D},\naccounts: { mnemonic: \"budget lecture sure phone reflect badge virus enroll hood benefit traffic property\u{201D} },\n},\n},\n3;",
+             kind: .seedPhrase, value: "virus enroll hood benefit"),
+        Case(text: "$ curl https: //checkout-test.adyen.com/v71/paymentMethods \\\n-H \"X-API-Key: AQEgk84pIzlOnuC5G3Z5DaxqoTe81aDtQt5Ds JKnSN66dm6ncoCeEzJaQODGkmI+ytMcYxccTE2riqyZAxI3E9rQoVp3\nHRMowGmCe JFO=-i1IuDRdiic8ue2Rx08vD2y\" \\\n-H \u{2018}Content-Type: application/json' -d '{\"merchantAccount\": \"AcmeShopECOM\"}'",
+             kind: .apiKey, value: "i1IuDRdiic8ue2Rx08vD2y"),
+        Case(text: "<connectionStrings>\n<add name=\"Shop\" connectionString=\"Server=db.internal;Database=shop;User Id=svc_sync;Password=86N7Yg4\n4-fnkOA-k;\" providerName=\"System.Data.SqlClient\" />\n</connectionStrings>",
+             kind: .password, value: "4-fnkOA-k"),
+        Case(text: "$mollie = new \\Mollie\\Api\\MollieApiClient();\n$molliesetApikey(\"Live_y1giviReBoL jBDnixJL9Hyyzi44Cgq\");\n$payment = $mollie>payments\u{2014}create([\n\"amount\" = [\"currency\" = \"EUR\", \"value\" = \"10.00\"],",
+             kind: .apiKey, value: "jBDnixJL9Hyyzi44Cgq"),
+        Case(text: "$ curl \"https://api.trello.com/1/members/me/boards ?key=f320fa640c7737e807a39e1d30b1b550&t oken=e12d26450f3a749e0552dfc63F314\n\u{A2}9096e816a231aldbf1fce3b023bd977824&f ields=name\"\n[{\"name\":\"Shop roadmap\", \"id\":\"3585f396a34bde28e416b5a\"}]",
+             kind: .apiKey, value: "9096e816a231aldbf1fce3b023bd977824"),
+        Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token\naTU_puDA4U4Mwb - uk1HcPa LHVdzgR6Z1J44kSZ9cvvHnWwDufHybvMWrn3EYT26ChqxJJMl_Eak7p8K7oth4zar== --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
+             kind: .apiKey, value: "LHVdzgR6Z1J44kSZ9cvvHnWwDufHybvMWrn3EYT26ChqxJJMl_Eak7p8K7oth4zar=="),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2550,6 +2607,22 @@ struct SecretDetectorTests {
         #expect(laravel.text == "APP_ENV=production\nAPP_KEY=[api key]\nAPP_DEBUG=false", "masked as \(laravel.text)")
         let list = SecretDetector().masking("APP_KEYS=sS4dd14x+IUor7YU+GY8SA= , OZYomUcEmrJZ+bDj ++-eiCw= , EJJGLbIBnNkUBPBe3heswmQ= , bie91kDtgKhNRfsvEn7rnQ=\nAPI_TOKEN_NAME=hello")
         #expect(list.text == "APP_KEYS=[api key]\nAPI_TOKEN_NAME=hello", "masked as \(list.text)")
+    }
+
+    /// A setting on the line under a key that fills its line is the file's next setting, not the
+    /// key's rest: it stays, and a key it holds is masked on its own (round 154: `VAPID_PRIVATE_KEY`
+    /// under Mastodon's `OTP_SECRET`, Paperless' OCR language under its secret key); an address's
+    /// next parameters under its credential stay too, and a command's option after a long key.
+    @Test func theSettingUnderAKeyThatFillsItsLineStays() {
+        let mastodon = SecretDetector().masking("OTP_SECRET=7f313e0cb5da448259a25075f5426bbd4511cd8ca730c12377e43e7aaeb67e9d\nVAPID_PRIVATE_KEY=jCP59ns0Wnd9v1EKZqq7KQB5RSvf3Qa3YAYavA57c1k\nVAPID_PUBLIC_KEY=BnL-nMhTMT2mRfiLKKqA8VNM8Y5xfFP3-9EEWWsRyzJk4enEskPQgXVfcoFEQ8ficcnkO6x8mw-CbCF9I2q8krD")
+        #expect(mastodon.text == "OTP_SECRET=[api key]\nVAPID_PRIVATE_KEY=[api key]\nVAPID_PUBLIC_KEY=BnL-nMhTMT2mRfiLKKqA8VNM8Y5xfFP3-9EEWWsRyzJk4enEskPQgXVfcoFEQ8ficcnkO6x8mw-CbCF9I2q8krD", "masked as \(mastodon.text)")
+        let paperless = SecretDetector().masking("PAPERLESS_DBPASS=fe9FbeO5+-E3Cst\nPAPERLESS_SECRET_KEY=Nfh8yH+XLmfVaS&drCn-2U5YV+l+&6E%vEg&!BM(^Qh3BcyN2+\nPAPERLESS_OCR_LANGUAGE=deu+eng")
+        #expect(paperless.text == "PAPERLESS_DBPASS=[password]\nPAPERLESS_SECRET_KEY=[api key]\nPAPERLESS_OCR_LANGUAGE=deu+eng", "masked as \(paperless.text)")
+        let signed = SecretDetector().masking("https://acme-reports.s3.amazonaws.com/q3.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256\n&X-Amz-Credential=AKIAEWOALL2KC2LMF2JN%2F20250304%2Feu-west-1%2Fs3%2Faws4_request\n&X-Amz-Date=20250304T102233Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host")
+        #expect(signed.text.hasSuffix("\n&X-Amz-Date=20250304T102233Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host"), "masked as \(signed.text)")
+        // (Nor is a command's option after a long key on its line a scrap of it.)
+        let jfrog = SecretDetector().masking("$ jf c add acme --url=https://acme.jfrog.io --user=ops --access-token=cmVmdGtuOjAxOjE3Z7ALRZBs17mmUa1tnd0GsNtxYo1d9T3ZgdPsn4QHOG6iZH5y --interactive=false\n$ jf rt ping\nOK")
+        #expect(jfrog.text == "$ jf c add acme --url=https://acme.jfrog.io --user=ops --access-token=[api key] --interactive=false\n$ jf rt ping\nOK", "masked as \(jfrog.text)")
     }
 
     /// A host's name without a dot after an address's password stays, and so does the next line:
@@ -3248,6 +3321,22 @@ struct SecretDetectorTests {
         // of a kickstart hash OCR split after `rootpw --iscrypted`.)
         "Lightning invoice\nInbc362u1pktcht56pkdgjunu2xs!7hutfg|9qdyp4eszkvOmhj3p2wqj8w9cn2susxh8s\njsigeyj4wvr4mfek05khux2a3y25zu2k4ztaxxs9r2maamzx8Inah3y8yjds\nAmount: 28 000 sats",
         "# ks.cfg\nrootpw --iscrypted $6$LYrXJm675bLoI4qB$YaCF1BiTsPywdjBt9bp1RERpfQimzwUuTxw1S2djuhVoRtWXUAY2XyTqMhb9 vENWpWbKWbCFARS8vpiLeAtMH4\nreboot",
+        // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
+        // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
+        // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
+        // environment, a card's address on a board.
+        "location /api/ {\nproxy_pass http: //backend: 8080;\nproxy_set_header X-Real-IP $remote_addr;\nproxy_set_header Authorization $http_authorization;\n}",
+        "{\n  \"pspReference\": \"4922955012465805\",\n  \"resultCode\": \"Authorised\",\n  \"merchantReference\": \"ORDER-7160\"\n}",
+        "    <property name=\"hibernate.hbm2ddl.auto\" value=\"validate\"/>\n    <property name=\"javax.persistence.jdbc.password\" value=\"${DB_PASSWORD}\"/>",
+        "$mollie->setApiKey(getenv(\"MOLLIE_API_KEY\"));\nStripe.setApiKey(\"sk_test_your_key_here\");\nclient.setTokenProvider(\"default\");",
+        "  \"orderId\": \"4111111111111111\",",
+        "accounts: { mnemonic: process.env.MNEMONIC },\n// the words: see the vault entry \"deploy seed\"",
+        "https://trello.com/c/Ab3dXy9Q/42-fix-refund-rounding\nCard moved to Done by Ana Berg",
+        "config.assetKey(\"images/logo-2026.png\");\nconfig.resetTokenCache(\"all\");",
+        "  \"api\": \"v2\",\n  api: https://api.snyk.io",
+        // (3501's, older than the round: HAProxy's SHA-512-crypt hash, its salt's `$` read `S` and
+        // its `0`s `@`.)
+        "userlist admins\nuser ops password $6$6qcuaYaJFkfRAMFMSOWJsXAs1Lior jbbV. Zp1ocworMLwABeZ4kua@1 r5gZEy3Tx5@Nt/BVtBTG@CQ1 3fm6F xKj9U6Y . G/4MocSY3Bu",
         "environment:\nurl: https://blog.acme.io\nmail__transport: SMTP\nmail_options service: Mailgun\nmail_ options auth _ user: postmaster@mg.acme.io",
         // The sixth pool's neighbours: a header that is a sentence, a command going on on the next
         // line, what `which pass` prints, promotions' codes, a number to text a code to, cookies
