@@ -98,6 +98,8 @@ extension SecretScan {
     /// literal is the key when it is one by shape (no word, no name: ``isSecretLiteral(_:)``), as
     /// OCR may have split it. (Passwords' setters are ``credentialCalls``, `setPassword`.)
     func secretSetterArguments() -> [Secret] {
+        // (The cues' pairs of letters first: a text that holds none is not walked line by line.)
+        guard mentions(anyOf: Self.secretSetterCues) else { return [] }
         let lines = lines(mentioning: Self.secretSetterCues)
         guard !lines.isEmpty else { return [] }
         return Self.secretSetter.matches(in: text, within: lines).compactMap { match in

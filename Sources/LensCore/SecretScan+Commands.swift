@@ -951,9 +951,10 @@ extension SecretScan {
     /// `<apiKey>…</apiKey>`, `<client_secret>`; OCR may put spaces inside the tags, and in a name
     /// (`<passwor d>`). The opening tag may hold up to four attributes (FileZilla's `<Pass
     /// encoding="base64">`: a password in base64 is one); OCR may double an attribute's quote
-    /// (`<param name="password"”>`). Group 1 is the name, 2 the value.
+    /// (`<param name="password"”>`), or read the closing tag's `/` as a space (`< password>`; round 154).
+    /// Group 1 is the name, 2 the value.
     static let secretElement = TextMatcher(
-        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:\-]{0,40}[ \t]?=[ \t]?["'“”]{1,2}[^"'“”<>\n]{0,64}["'“”]{1,2}){0,4}[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<[ \t]?/[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
+        #"<[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{2,63}?)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:\-]{0,40}[ \t]?=[ \t]?["'“”]{1,2}[^"'“”<>\n]{0,64}["'“”]{1,2}){0,4}[ \t]?>[ \t]*([^<>\n]{1,256}?)[ \t]*<(?:[ \t]?/|[ \t])[ \t]?([A-Za-z][A-Za-z0-9_.:\- ]{0,63})>"#)
     /// An opening tag's `name` or `key` attribute, which names the element's text: Guacamole's
     /// `<param name="password">…</param>`, Java's `<entry key="db.password">…</entry>`.
     static let nameAttribute = TextMatcher(#"(?<![A-Za-z0-9_\-])(?:name|key)[ \t]?=[ \t]?["'“”]([A-Za-z][A-Za-z0-9_.:\-]{2,63})["'“”]"#)

@@ -1242,7 +1242,8 @@ extension SecretScan {
     }
 
     /// Whether the rest of the line from `index` (96 bytes at most) is a UUID split anywhere by
-    /// OCR: its 32 hexadecimal digits (as ``noisyUUID`` reads them, or a `¢` or `€` for a `c`; round 153) with only
+    /// OCR: its 32 hexadecimal digits (as ``noisyUUID`` reads them, or a `¢` or `€` for a `c`; round 153; one
+    /// other glyph at most) with only
     /// spaces and its four or more dashes between them.
     func isSplitUUIDToLineEnd(from index: Int) -> Bool {
         var end = index
@@ -1252,7 +1253,9 @@ extension SecretScan {
         }
         let line = slice(index, end)
         let digits = line.filter { $0 != " " && $0 != "-" }
-        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4 && digits.allSatisfy { $0.isHexDigit || (Self.misreadHexDigits + "¢€").contains($0) }
+        // (One other glyph among them is one more digit OCR confused: `£5f28f22-…`, `…-075f332aTb4d`; round 154.)
+        return digits.count == 32 && line.filter({ $0 == "-" }).count >= 4
+            && digits.filter({ !($0.isHexDigit || (Self.misreadHexDigits + "¢€").contains($0)) }).count <= 1
     }
 
     /// OCR's readings of hexadecimal digits: of `0`, `O`, `Q`, `o`, `@`; of `1`, `l`, `I`; of `7`, `/`; of `5`, `S`.
@@ -1342,6 +1345,11 @@ extension SecretScan {
             let end = inFirst < first.end ? inFirst : cut(valueEnd(from: first.end))
             let value = squeezed(first.start, end)
             guard match[1] != nil else {
+                // (A value that ends a wide line goes on under it, to the next parameter: round 154.)
+                if end == first.end, let restEnd = parameterRestEnd(after: end),
+                   Self.isRandomToken(Self.withoutOCRJunk(value + slice(end, restEnd).filter { !$0.isWhitespace })) {
+                    return secret(.apiKey, nil, first.start, restEnd)
+                }
                 guard Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
                 return secret(.apiKey, nil, first.start, end)
             }

@@ -894,7 +894,8 @@ struct SecretScan {
 
     /// A tool's `-a`, `-auth` or `--auth` and a `user:password` pair (HTTPie's `http -a ana:…`,
     /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
-    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=[\s,;]|$)"#)
+    /// (OCR may read the value's last glyphs at the screen's edge as a colon: `-auth root:1161c…b37:`; round 154.)
+    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=:?(?:[\s,;]|$))"#)
 
     /// (OCR may put a space after the colon, `-u deploy: qMhn5?M%t`, or before it, `login=tomas :…`.)
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's, any

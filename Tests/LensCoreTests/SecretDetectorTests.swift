@@ -2411,6 +2411,19 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "9096e816a231aldbf1fce3b023bd977824"),
         Case(text: "$ influx config create --config-name prod --host-url https://influx.acme.io:8086 --org acme --token\naTU_puDA4U4Mwb - uk1HcPa LHVdzgR6Z1J44kSZ9cvvHnWwDufHybvMWrn3EYT26ChqxJJMl_Eak7p8K7oth4zar== --active\nActive Name URL Org\n* prod https://influx.acme.io:8086 acme",
              kind: .apiKey, value: "LHVdzgR6Z1J44kSZ9cvvHnWwDufHybvMWrn3EYT26ChqxJJMl_Eak7p8K7oth4zar=="),
+        // (Its fourth set, and the eighteenth pool's unseen one: a token parameter OCR spaced and the
+        // terminal wrapped, a closing tag whose `/` OCR read as a space, `-auth user:token` whose last
+        // glyphs at the screen's edge OCR read `:`, Nomad's secret id with one glyph confused.)
+        Case(text: "$ curl \"https://api.trello.com/1/members/me/boards?key=6dbd0691ec4ebd868b27dab69a0b3331&t oken=ceb751349\n61248b071b44876d8b618ae1c9a9e3c0a944d24c8864F9079620F cc&fields=name\"\n[{\"name\":\"Shop roadmap\", \"id\": \"309d4174f5153058791b379e\"}]",
+             kind: .apiKey, value: "61248b071b44876d8b618ae1c9a9e3c0a944d24c8864F9079620F"),
+        Case(text: "<datasource jndi-name=\"java: jboss/datasources/ShopDS\" pool-name=\"ShopDS\">\n<connection-url>jdbc: postgresql: //db. internal :5432/shop</connection-url>\n<driver>postgresql</driver>\n<security>\n<user-name>Lena</ user-name>\n<password>hSkWDv2UixhT< password>\n</security>\n</ datasource>",
+             kind: .password, value: "hSkWDv2UixhT"),
+        Case(text: "$ java -jar jenkins-cli.jar -s http://ci.acme.io:8080/ -auth root:1161c8114b565e18f01f53d031303b37:\nStarted deploy #482",
+             kind: .password, value: "1161c8114b565e18f01f53d031303b37"),
+        Case(text: "$ nomad acl bootstrap\nAccessor ID = 4de196d6-c76d-99fa-f5dd-1563271c5084\nSecret ID = \u{A3}5f28f22-6672-9463-4c2c-a4024cd17eec\nName = Bootstrap Token\nType = management\nGlobal = true",
+             kind: .apiKey, value: "6672-9463-4c2c-a4024cd17eec"),
+        Case(text: "$ nomad acl bootstrap\nAccessor ID = bfadd83d-036b-3ea4-9419-b7edab34a8be\nSecret ID = af54777c-f058-52e7 -756c-075f332aTb4d\nName = Bootstrap Token\nType = management\nGlobal = true",
+             kind: .apiKey, value: "075f332aTb4d"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
