@@ -785,6 +785,14 @@ struct SecretScan {
                 found.append(secret(.password, nil, start, end))
                 continue
             }
+            // A piece of one to three characters the terminal wrapped after (`wpa2-pre-shared-key=I*U` /
+            // `B4ELGUQ6ohD`; round 154): its rest on the next line with it, 8+ in all.
+            if quoted == nil, !isPIN, value.utf8.count <= 3, let restEnd = wrappedRest(after: match.end, of: value),
+               case let whole = value + slice(match.end, restEnd).filter({ !$0.isWhitespace }), whole.count >= 8,
+               Self.isPasswordValue(whole, quoted: false), Self.looksLikeSecretOnItsOwn(whole) {
+                found.append(secret(.password, nil, match.end - value.utf8.count, restEnd))
+                continue
+            }
             // A piece of one to three characters OCR cut from the password (`Mot de passe : D E@T2%hJeOyT`,
             // its `_` read as a space): the pieces after it belong to it (``value(after:)``).
             if quoted == nil, !isPIN, value.utf8.count <= 3, case let at = match.end - value.utf8.count,

@@ -2424,6 +2424,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "6672-9463-4c2c-a4024cd17eec"),
         Case(text: "$ nomad acl bootstrap\nAccessor ID = bfadd83d-036b-3ea4-9419-b7edab34a8be\nSecret ID = af54777c-f058-52e7 -756c-075f332aTb4d\nName = Bootstrap Token\nType = management\nGlobal = true",
              kind: .apiKey, value: "075f332aTb4d"),
+        // (Its fifth set: a pre-shared key of which the terminal left three characters on the line.)
+        Case(text: "[admin@MikroTik] > /interface wireless security-profiles\n[admin@MikroTik] /interface wireless security-profiles> set [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pre-shared-key=I*U\nB4ELGUQ6ohD\n[admin@MikroTik] /interface wireless security-profiles> print",
+             kind: .password, value: "B4ELGUQ6ohD"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
