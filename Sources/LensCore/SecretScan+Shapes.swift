@@ -961,7 +961,7 @@ extension SecretScan {
         // the pieces stop at the first that starts with `-`, and the check below wants an option there.)
         // (Or letters alone, as one piece's may be, when no piece is a sentence's word and the case
         // changes twice: `NvqxZUhopaj uwMY`, 12+ letters.)
-        // (A long key's rest may hold more pieces, up to 7, and a piece OCR split before a `-` of the
+        // (A long key's rest may hold more pieces, up to eight, and a piece OCR split before a `-` of the
         // key: `J4pZ1-jbg4…F -uloQUY4Rmna7kK1NLLJ-Sy…== --active`. An option is a `-` and a letter,
         // then small letters, digits and `-` only; a piece of a key has capitals or starts with a digit.)
         if isKey {
@@ -1077,8 +1077,6 @@ extension SecretScan {
         return singles % 2 == 1 || doubles % 2 == 1
     }
 
-    /// Whether the line holding `index` has 60+ bytes before it, as a line a terminal wrapped has
-    /// (a look back of 60 bytes at most).
     /// Whether a piece is a setting (``settingPiece``) with a value after its `=`: `NAME=value`,
     /// not a key's scrap that ends in its padding (`Ql_U=`).
     func isSettingWithValue(_ piece: (start: Int, end: Int)) -> Bool {
@@ -1099,6 +1097,8 @@ extension SecretScan {
         return piece.end - index == 1 || utf8[index..<piece.end].allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x3D }
     }
 
+    /// Whether the line holding `index` has 60+ bytes before it, as a line a terminal wrapped has
+    /// (a look back of 60 bytes at most).
     func endsAWideLine(_ index: Int) -> Bool {
         index >= 60 && !utf8[(index - 60)..<index].contains(where: Self.isLineBreak)
     }

@@ -1532,10 +1532,9 @@ struct SecretScan {
 
     // MARK: - Seed phrases
 
-    /// Twelve or more BIP-39 words in a row; numbering (`1.` `12)`), commas and line breaks between
-    /// them are allowed, as wallets show them in numbered grids.
     /// The letters that start the next line, when only spaces follow `index` on its wide line: the rest
-    /// of a word a terminal wrapped there (8 letters at most: a BIP-39 word has 8 or fewer).
+    /// of a word a terminal wrapped there (one to seven letters: a BIP-39 word has eight at most, and one
+    /// letter of it at least stayed on the line).
     func wrappedWordRest(after index: Int) -> (start: Int, end: Int)? {
         guard endsAWideLine(index) else { return nil }
         var start = index
@@ -1548,6 +1547,8 @@ struct SecretScan {
         return (1...7).contains(end - start) ? (start, end) : nil
     }
 
+    /// Twelve or more BIP-39 words in a row; numbering (`1.` `12)`), commas and line breaks between
+    /// them are allowed, as wallets show them in numbered grids.
     func seedPhrases() -> [Secret] {
         var found: [Secret] = []
         var runStart: Int?, runEnd = 0, count = 0
