@@ -1767,16 +1767,19 @@ extension SecretScan {
         return used <= room
     }
 
-    /// The machine-made piece of 8+ that follows `first` and at most one more piece of three or
-    /// four letters (or up to `longest`), and how many characters they hold together (spaces
-    /// aside); nil when there is none.
+    /// The machine-made piece of 8+ that follows `first` and at most two more pieces of three or
+    /// four letters (or up to `longest`; letters and a digit too), and how many characters they hold
+    /// together (spaces aside); nil when there is none.
     func longPieceAfterShortWords(_ first: (start: Int, end: Int), longest: Int = 4) -> (start: Int, end: Int, used: Int)? {
         var current = first, used = 0
         // (Or a scrap of one or two letters and digits among them: `…[key] JHAGI a8 jP65iBeG…`.)
         for _ in 0..<3 {
             let count = current.end - current.start
+            // (Or a short piece of letters and a digit, no word: `…[key] JSMX fo4Wj FGbbo6UEHe…`; round 154.)
             guard (3...longest).contains(count) && utf8[current.start..<current.end].allSatisfy(Self.isLetter)
-                    || count <= 2 && utf8[current.start..<current.end].allSatisfy(Self.isAlphanumeric) else { return nil }
+                    || count <= 2 && utf8[current.start..<current.end].allSatisfy(Self.isAlphanumeric)
+                    || (3...longest).contains(count) && utf8[current.start..<current.end].allSatisfy(Self.isAlphanumeric)
+                        && utf8[current.start..<current.end].contains(where: { (0x30...0x39).contains($0) }) else { return nil }
             used += count
             guard let next = piece(from: current.end, maximumSpaces: 1) else { return nil }
             let stop = keyPieceEnd(next.start, next.end)

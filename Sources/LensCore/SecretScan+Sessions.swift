@@ -315,8 +315,10 @@ extension SecretScan {
         // (A hash is short: two lines of one at most. Bounded: a 30 KB line of labels gives
         // thousands of finds, each looked at here.)
         // (An LDAP scheme's may be shorter, cut where OCR split it: `{SSHA}M+P/oMgzr` / `/+BN…`.)
+        // (Or a crypt hash's start OCR split from the rest, `$2a$14$4hj j 8Dcj`: its line says; round 154.)
         guard secret.kind == .apiKey || secret.kind == .password, (20...400).contains(secret.end - secret.start)
-                || (12..<20).contains(secret.end - secret.start) && utf8[secret.start] == 0x7B else { return false }
+                || (12..<20).contains(secret.end - secret.start) && utf8[secret.start] == 0x7B
+                || (8..<20).contains(secret.end - secret.start) && utf8[secret.start] == 0x24 else { return false }
         // (Two rules' finds on two lines may have been joined: each line must end with a hash.)
         // A Cisco `secret` of type 4, 5, 8 or 9 is a hash however OCR read it (`secret 9 S9SMu/K…`).
         let lineStart = self.lineStart(of: secret.start, atMost: 200)
@@ -327,6 +329,11 @@ extension SecretScan {
         // inside it: HAProxy's `user ops password $6$…$HFI/Z1 QUUVT/…`.)
         if !utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),
            Self.squeezedStoredHash.firstMatch(in: slice(secret.start, secret.end).filter { $0 != " " && $0 != "\t" }) != nil { return true }
+        // (Or a piece of a hash that starts its line, which OCR split: caddy's `$2a$14$4hj j 8Dcj
+        // /qtpBx4…`, a rule finding its first pieces; the line, to its end, is the hash; round 154.)
+        if !utf8[lineStart..<secret.end].contains(where: Self.isLineBreak),
+           case let line = slice(lineStart, lineEnd(of: secret.end, atMost: 400)).drop(while: { $0 == " " || $0 == "\t" }),
+           line.hasPrefix("$"), Self.squeezedStoredHash.firstMatch(in: line.filter { $0 != " " && $0 != "\t" }) != nil { return true }
         // (Or a crypt hash the terminal wrapped, which the rule joined: its length says it is one
         // hash, and not a hash with a password from the next line.)
         if Self.isCryptHashOfItsLength(slice(secret.start, secret.end).filter { !$0.isWhitespace }) { return true }

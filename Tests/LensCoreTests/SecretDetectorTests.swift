@@ -2427,6 +2427,10 @@ struct SecretDetectorTests {
         // (Its fifth set: a pre-shared key of which the terminal left three characters on the line.)
         Case(text: "[admin@MikroTik] > /interface wireless security-profiles\n[admin@MikroTik] /interface wireless security-profiles> set [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pre-shared-key=I*U\nB4ELGUQ6ohD\n[admin@MikroTik] /interface wireless security-profiles> print",
              kind: .password, value: "B4ELGUQ6ohD"),
+        // (The twenty-eighth pool's unseen set: a token OCR split four times, two short pieces
+        // together, one of them with a digit, before its long rest.)
+        Case(text: "- DOCKER_INFLUXDB_INIT_MODE=setup\n- DOCKER_INFLUXDB_INIT_USERNAME=Lena\n- DOCKER_INFLUXDB_INIT_ORG=acme\n- DOCKER_INFLUXDB_INIT_ADMIN_TOKEN=f50hYbqUxOwwisG7/MIKq3+8ZdCt cuPc2qFHCY JSMX fo4Wj FGbbo6UEHeANKXhGQ6Pb3yRYVUIZgeLzE9qreo\nw=",
+             kind: .apiKey, value: "FGbbo6UEHeANKXhGQ6Pb3yRY"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3350,6 +3354,8 @@ struct SecretDetectorTests {
         "https://trello.com/c/Ab3dXy9Q/42-fix-refund-rounding\nCard moved to Done by Ana Berg",
         "config.assetKey(\"images/logo-2026.png\");\nconfig.resetTokenCache(\"all\");",
         "  \"api\": \"v2\",\n  api: https://api.snyk.io",
+        // (3513's, older than the round: caddy's bcrypt hash, OCR's spaces after its cost.)
+        "$ caddy hash-password\nEnter password:\nConfirm password:\n$2a$14$4hj j 8Dcj /qtpBx4eVkyb2pm. 64/8nv/oXgtuE6wPJ1rwnle6oOcnU",
         // (3501's, older than the round: HAProxy's SHA-512-crypt hash, its salt's `$` read `S` and
         // its `0`s `@`.)
         "userlist admins\nuser ops password $6$6qcuaYaJFkfRAMFMSOWJsXAs1Lior jbbV. Zp1ocworMLwABeZ4kua@1 r5gZEy3Tx5@Nt/BVtBTG@CQ1 3fm6F xKj9U6Y . G/4MocSY3Bu",
