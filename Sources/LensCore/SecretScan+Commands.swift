@@ -905,6 +905,13 @@ extension SecretScan {
         return index + 1
     }
 
+    /// ``wrapStart(after:)`` for a line that ends at `index` or after spaces there.
+    func wrapStart(afterSpacesFrom index: Int) -> Int? {
+        var lineBreak = index
+        while lineBreak < utf8.count, Self.isSpace(utf8[lineBreak]) { lineBreak += 1 }
+        return wrapStart(after: lineBreak)
+    }
+
     /// Whether the line at `start` goes on with a signature's rest: pieces a single space apart
     /// (OCR's), made of a signature's characters (base64's, base64url's, `%` escapes, and the `@`
     /// OCR reads for a `0`), 8+ of them together, up to the address's closing quote (the command

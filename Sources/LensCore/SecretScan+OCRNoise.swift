@@ -386,9 +386,7 @@ extension SecretScan {
     /// (maybe after spaces), as when a terminal wrapped the line there; nil otherwise. (A line
     /// longer than 400 bytes is wider than a terminal: no terminal wrapped it.)
     func valueStartingTheNextLine(after index: Int) -> (start: Int, end: Int, quoted: Bool)? {
-        var i = index
-        while i < utf8.count, Self.isSpace(utf8[i]) { i += 1 }
-        guard let start = wrapStart(after: i), i - lineStart(of: i, atMost: 401) <= 400 else { return nil }
+        guard let start = wrapStart(afterSpacesFrom: index), start - 1 - lineStart(of: start - 1, atMost: 401) <= 400 else { return nil }
         return value(after: start)
     }
 

@@ -642,12 +642,7 @@ extension SecretScan {
     func parameterRestEnd(after valueEnd: Int) -> Int? {
         guard let scraps = piecesToLineEnd(from: valueEnd, atMost: 2, maximumSpaces: 1),
               scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return nil }
-        var index = scraps.last?.end ?? valueEnd
-        guard endsAWideLine(index) else { return nil }
-        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
-        if index < utf8.count, utf8[index] == 0x0D { index += 1 }
-        guard index < utf8.count, utf8[index] == 0x0A else { return nil }
-        let restStart = index + 1
+        guard let restStart = wrapStart(afterSpacesFrom: scraps.last?.end ?? valueEnd) else { return nil }
         // (The address must go on after the rest: it ends at an `&`, a quote or a parameter.)
         var end = restStart, next = restStart, addressGoesOn = false
         for count in 0..<7 {

@@ -564,7 +564,10 @@ struct SecretScan {
     /// also as a camelCase name's last word, quoted as a JSON key (Adyen's `"pspReference": "…"`;
     /// a card's `cardId` may hold its number).
     static let identifierLabel = TextMatcher(
-        #"(?:(?<![A-Za-z])(?i:id|ids|identifier|order|transaction|invoice|tracking|reference|ref|message|ticket|serial|snowflake)|(?<=[a-z])(?<![Cc]ard)(?:Id|ID|Ids|Identifier|Order|Transaction|Invoice|Tracking|Reference|Ref|Message|Ticket|Serial))(?i:[ \t]*(?:#|no\.?|number|num))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?$"#)
+        #"(?:(?<![A-Za-z])(?i:"# + (identifierWords + ["snowflake"]).joined(separator: "|") + #")|(?<=[a-z])(?<![Cc]ard)(?:"#
+            + (identifierWords.map { $0.prefix(1).uppercased() + $0.dropFirst() } + ["ID"]).joined(separator: "|") + #"))(?i:[ \t]*(?:#|no\.?|number|num))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?$"#)
+    /// The words of ``identifierLabel``, in small letters (a camelCase name's last word is capitalized).
+    static let identifierWords = ["id", "ids", "identifier", "order", "transaction", "invoice", "tracking", "reference", "ref", "message", "ticket", "serial"]
 
     /// Whether the number at `start` comes right after an ``identifierLabel`` on its line.
     func isAfterIdentifierLabel(_ start: Int) -> Bool {
@@ -1536,12 +1539,7 @@ struct SecretScan {
     /// of a word a terminal wrapped there (one to seven letters: a BIP-39 word has eight at most, and one
     /// letter of it at least stayed on the line).
     func wrappedWordRest(after index: Int) -> (start: Int, end: Int)? {
-        guard endsAWideLine(index) else { return nil }
-        var start = index
-        while start < utf8.count, Self.isSpace(utf8[start]) { start += 1 }
-        if start < utf8.count, utf8[start] == 0x0D { start += 1 }
-        guard start < utf8.count, utf8[start] == 0x0A else { return nil }
-        start += 1
+        guard let start = wrapStart(afterSpacesFrom: index) else { return nil }
         var end = start
         while end < utf8.count, end - start <= 8, Self.isLetter(utf8[end]) { end += 1 }
         return (1...7).contains(end - start) ? (start, end) : nil
