@@ -6060,6 +6060,243 @@ def thirty_first_negative_case(rng):
     return ["$ dcli password --list", "shop.acme.io", "staging.acme.io", "$ dcli sync", "Successfully synced"]
 
 
+def thirty_second_secret_case(rng):
+    """The thirty-second pool (`--pool thirty-second`): written after the thirty-first pool's round,
+    before any rule was run on it, from places none of the thirty-one earlier pools has:
+    `sonar-scanner -Dsonar.token=`, `NETLIFY_AUTH_TOKEN`, `vercel --token=`, an Algolia admin key in
+    code, a Bitbucket app password in a clone address, Azure DevOps' `.npmrc` `_password=`, `dotnet
+    nuget add source --password`, Airflow's Fernet key, `KEYCLOAK_ADMIN_PASSWORD`, `TF_VAR_…`,
+    PayPal's client secret, Okta's `api_token`, PagerDuty's `Token token=`, Honeycomb's OTLP header,
+    a Sanity write token, Logstash's `password =>`, Grafana's `secureJsonData`, `circleci setup
+    --token`, a Buildkite agent's `token=`, `jf c add --access-token=`, `harbor_admin_password`,
+    Rollbar's `accessToken`, Mixpanel's `api_secret`, `contentful login --management-token`, a
+    CouchDB address's password, `ARANGO_ROOT_PASSWORD`, `splunk … -auth`, OpenSearch's initial admin
+    password, Jupyter's `?token=`, Graylog's `password_secret`, DeepL's `DeepL-Auth-Key`,
+    `MISTRAL_API_KEY`, `scw init secret-key=` and Gitea's `tea login add --token`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "")
+    if choice == 0:
+        v = "squ_" + rand(rng, HEX, 40)
+        return "api_key", [f"$ sonar-scanner -Dsonar.projectKey=acme_shop -Dsonar.sources=src -Dsonar.host.url=https://sonar.acme.io -Dsonar.token={v}",
+                           "INFO: Scanner configuration file: /opt/sonar-scanner/conf/sonar-scanner.properties",
+                           "INFO: SonarScanner 5.0.1.3006"], [v]
+    if choice == 1:
+        v = "nfp_" + rand(rng, ALNUM, 40)
+        return "api_key", ["      - name: Deploy to Netlify", "        run: netlify deploy --prod --dir=dist", "        env:",
+                           f"          NETLIFY_AUTH_TOKEN: {v}", f"          NETLIFY_SITE_ID: {uuid.UUID(bytes=rng.randbytes(16))}"], [v]
+    if choice == 2:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f"$ vercel deploy --prod --token={v} --yes", "Vercel CLI 39.1.1",
+                           "🔍  Inspect: https://vercel.com/acme/shop/" + rand(rng, ALNUM, 28) + " [2s]"], [v]
+    if choice == 3:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["import algoliasearch from 'algoliasearch';", "", f"const adminApiKey = '{v}';",
+                           "const client = algoliasearch('LATENCY42', adminApiKey);", "const index = client.initIndex('products');"], [v]
+    if choice == 4:
+        v = "ATBB" + rand(rng, ALNUM, 32)
+        return "api_key", [f"$ git clone https://{user}:{v}@bitbucket.org/acme/shop.git", "Cloning into 'shop'...",
+                           "remote: Enumerating objects: 1423, done."], [v]
+    if choice == 5:
+        v = base64.b64encode(rand(rng, string.ascii_lowercase + string.digits, 52).encode()).decode()
+        return "api_key", ["; .npmrc", "registry=https://pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/", "always-auth=true",
+                           "//pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/:username=acme",
+                           f"//pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/:_password={v}",
+                           f"//pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/:email={user}@acme.io"], [v]
+    if choice == 6:
+        v = rand(rng, string.ascii_lowercase + string.digits, 52)
+        return "api_key", [f"$ dotnet nuget add source https://pkgs.dev.azure.com/acme/_packaging/shop/nuget/v3/index.json --name acme --username {user} --password {v} --store-password-in-clear-text",
+                           "Package source with Name: acme added successfully."], [v]
+    if choice == 7:
+        v = base64.urlsafe_b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["# airflow.env", "AIRFLOW__CORE__EXECUTOR=CeleryExecutor", f"AIRFLOW__CORE__FERNET_KEY={v}",
+                           "AIRFLOW__CORE__LOAD_EXAMPLES=False"], [v]
+    if choice == 8:
+        return "password", ["$ docker run -d -p 8080:8080 \\", "    -e KEYCLOAK_ADMIN=admin \\", f"    -e KEYCLOAK_ADMIN_PASSWORD={pw} \\",
+                            "    quay.io/keycloak/keycloak:26.0 start-dev"], [pw]
+    if choice == 9:
+        return "password", [f"$ export TF_VAR_db_password='{pw}'", "$ terraform apply -auto-approve",
+                            "aws_db_instance.shop: Modifying... [id=shop-prod]"], [pw]
+    if choice == 10:
+        v = "E" + rand(rng, ALNUM + "-_", 79)
+        return "api_key", ["# .env", "PAYPAL_MODE=live", f"PAYPAL_CLIENT_ID=A{rand(rng, ALNUM + '-_', 79)}", f"PAYPAL_CLIENT_SECRET={v}"], [v]
+    if choice == 11:
+        v = "00" + rand(rng, ALNUM + "-_", 40)
+        return "api_key", ['provider "okta" {', '  org_name  = "acme"', '  base_url  = "okta.com"', f'  api_token = "{v}"', "}"], [v]
+    if choice == 12:
+        v = "u+" + rand(rng, ALNUM + "-_", 18)
+        return "api_key", ["$ curl -s https://api.pagerduty.com/incidents?statuses[]=triggered \\", '    -H "Accept: application/vnd.pagerduty+json;version=2" \\',
+                           f'    -H "Authorization: Token token={v}"'], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM, 22)
+        return "api_key", ["export OTEL_SERVICE_NAME=shop-api", "export OTEL_EXPORTER_OTLP_ENDPOINT=https://api.honeycomb.io",
+                           f'export OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team={v}"'], [v]
+    if choice == 14:
+        v = "sk" + rand(rng, ALNUM, 80)
+        return "api_key", ["# .env.local", "SANITY_STUDIO_PROJECT_ID=" + rand(rng, string.ascii_lowercase + string.digits, 8),
+                           "SANITY_STUDIO_DATASET=production", f'SANITY_API_WRITE_TOKEN="{v}"'], [v]
+    if choice == 15:
+        return "password", ["output {", "  elasticsearch {", '    hosts => ["https://es01.internal:9200"]', '    user => "logstash_internal"',
+                            f'    password => "{pw}"', '    index => "shop-%{+YYYY.MM.dd}"', "  }", "}"], [pw]
+    if choice == 16:
+        return "password", ["apiVersion: 1", "datasources:", "  - name: Shop DB", "    type: postgres", "    url: db.internal:5432",
+                            f"    user: {user}", "    secureJsonData:", f"      password: {pw}", "    jsonData:", "      database: shop"], [pw]
+    if choice == 17:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ circleci setup --no-prompt --host https://circleci.com --token {v}", "Setup complete.",
+                           "Your configuration has been saved to /home/ana/.circleci/cli.yml."], [v]
+    if choice == 18:
+        v = rand(rng, HEX, 50)
+        return "api_key", ["$ sudo cat /etc/buildkite-agent/buildkite-agent.cfg", f'token="{v}"', 'name="%hostname-%spawn"',
+                           'tags="queue=default,os=linux"', 'build-path="/var/lib/buildkite-agent/builds"'], [v]
+    if choice == 19:
+        v = "cmVmdGtuOjAxOjE3" + rand(rng, ALNUM, 48)
+        return "api_key", [f"$ jf c add acme --url=https://acme.jfrog.io --access-token={v} --interactive=false",
+                           "$ jf rt ping", "OK"], [v]
+    if choice == 20:
+        return "password", ["# harbor.yml", "hostname: harbor.acme.io", "http:", "  port: 80", f"harbor_admin_password: {pw}",
+                            "database:", "  max_idle_conns: 100"], [pw]
+    if choice == 21:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["Rollbar.init({", f'  accessToken: "{v}",', "  captureUncaught: true,", "  captureUnhandledRejections: true,",
+                           '  payload: { environment: "production" }', "});"], [v]
+    if choice == 22:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# settings.py", f'MIXPANEL_TOKEN = "{rand(rng, HEX, 32)}"', f'MIXPANEL_API_SECRET = "{v}"',
+                           'MIXPANEL_EU = True'], [v]
+    if choice == 23:
+        v = "CFPAT-" + rand(rng, ALNUM + "-_", 43)
+        return "api_key", [f"$ contentful login --management-token {v}", "Great! Your CMA token is now stored on your system.",
+                           "$ contentful space use --space-id " + rand(rng, string.ascii_lowercase + string.digits, 12)], [v]
+    if choice == 24:
+        return "password", [f"$ curl -X PUT http://admin:{pw}@127.0.0.1:5984/shop", '{"ok":true}',
+                            "$ curl http://127.0.0.1:5984/_all_dbs", '["_replicator","_users","shop"]'], [pw]
+    if choice == 25:
+        return "password", [f"$ docker run -d -p 8529:8529 -e ARANGO_ROOT_PASSWORD={pw} --name arango arangodb:3.12",
+                            rand(rng, HEX, 64)], [pw]
+    if choice == 26:
+        return "password", [f"$ /opt/splunkforwarder/bin/splunk add forward-server idx.acme.io:9997 -auth admin:{pw}",
+                            "Added forwarding to: idx.acme.io:9997."], [pw]
+    if choice == 27:
+        return "password", ["services:", "  opensearch-node1:", "    image: opensearchproject/opensearch:2.18.0", "    environment:",
+                            "      - cluster.name=shop-cluster", "      - discovery.type=single-node",
+                            f"      - OPENSEARCH_INITIAL_ADMIN_PASSWORD={pw}"], [pw]
+    if choice == 28:
+        v = rand(rng, HEX, 48)
+        return "api_key", ["[I 2026-11-24 09:12:44.123 ServerApp] Jupyter Server 2.14.2 is running at:",
+                           f"[I 2026-11-24 09:12:44.123 ServerApp] http://localhost:8888/lab?token={v}",
+                           f"[I 2026-11-24 09:12:44.123 ServerApp]     http://127.0.0.1:8888/lab?token={v}",
+                           "[I 2026-11-24 09:12:44.124 ServerApp] Use Control-C to stop this server and shut down all kernels."], [v]
+    if choice == 29:
+        v = rand(rng, ALNUM, 96)
+        return "api_key", ["# /etc/graylog/server/server.conf", "is_leader = true", "node_id_file = /etc/graylog/server/node-id",
+                           f"password_secret = {v}", f"root_password_sha2 = {rand(rng, HEX, 64)}", "http_bind_address = 0.0.0.0:9000"], [v]
+    if choice == 30:
+        v = str(uuid.UUID(bytes=rng.randbytes(16))) + ":fx"
+        return "api_key", ["$ curl -X POST 'https://api-free.deepl.com/v2/translate' \\", f"    --header 'Authorization: DeepL-Auth-Key {v}' \\",
+                           "    --data-urlencode 'text=Hello, world!' --data-urlencode 'target_lang=DE'"], [v]
+    if choice == 31:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ export MISTRAL_API_KEY={v}", "$ python chat.py --model mistral-large-latest",
+                           "> Summarise the refund policy in one sentence."], [v]
+    if choice == 32:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ scw init access-key=SCW{rand(rng, string.ascii_uppercase + string.digits, 17)} secret-key={v} organization-id={uuid.UUID(bytes=rng.randbytes(16))}",
+                           "✅ Initialization completed with success."], [v]
+    v = rand(rng, HEX, 40)
+    return "api_key", [f"$ tea login add --name acme --url https://git.acme.io --token {v}", "Login as ana on https://git.acme.io successful"], [v]
+
+
+def thirty_second_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["INFO: ANALYSIS SUCCESSFUL, you can find the results at: https://sonar.acme.io/dashboard?id=acme_shop",
+                f"INFO: More about the report processing at https://sonar.acme.io/api/ce/task?id=AY{rand(rng, ALNUM, 18)}",
+                "INFO: Analysis total time: 42.118 s"]
+    if choice == 1:
+        return ["Deploy is live!", f"Unique deploy URL: https://{rand(rng, HEX, 24)}--shop.netlify.app",
+                "Website URL:       https://shop.netlify.app"]
+    if choice == 2:
+        return ["$ vercel ls shop", "Age  Deployment                                         Status   Environment",
+                f"2h   https://shop-{rand(rng, string.ascii_lowercase + string.digits, 9)}-acme.vercel.app  ● Ready  Production"]
+    if choice == 3:
+        return ["const results = await index.search('running shoes', { hitsPerPage: 20 });",
+                f"// objectID: {rand(rng, HEX, 24)}", "console.log(results.nbHits);"]
+    if choice == 4:
+        return ["$ git clone git@bitbucket.org:acme/shop.git", "Cloning into 'shop'...", f"HEAD is now at {rand(rng, HEX, 7)} Fix refund rounding"]
+    if choice == 5:
+        return ["; .npmrc", "registry=https://pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/", "always-auth=true",
+                "//pkgs.dev.azure.com/acme/_packaging/shop/npm/registry/:_password=${AZURE_ARTIFACTS_PAT}"]
+    if choice == 6:
+        return ["$ dotnet nuget list source", "Registered Sources:", "  1.  nuget.org [Enabled]", "      https://api.nuget.org/v3/index.json",
+                "  2.  acme [Enabled]", "      https://pkgs.dev.azure.com/acme/_packaging/shop/nuget/v3/index.json"]
+    if choice == 7:
+        return ["$ airflow db migrate", f"INFO  [alembic.runtime.migration] Running upgrade {rand(rng, HEX, 12)} -> {rand(rng, HEX, 12)}, Add dag_priority",
+                "Database migrating done!"]
+    if choice == 8:
+        return ["2026-11-24 09:12:44,123 INFO  [io.quarkus] (main) Keycloak 26.0.5 on JVM (powered by Quarkus 3.15.1) started in 7.123s.",
+                "Listening on: http://0.0.0.0:8080"]
+    if choice == 9:
+        return ["Outputs:", "", f'db_endpoint = "shop.cluster-{rand(rng, string.ascii_lowercase + string.digits, 12)}.eu-west-1.rds.amazonaws.com"',
+                "db_password = <sensitive>"]
+    if choice == 10:
+        return ["{", f'  "id": "WH-{rand(rng, string.ascii_uppercase + string.digits, 17)}-{rand(rng, string.ascii_uppercase + string.digits, 17)}",',
+                '  "event_type": "PAYMENT.CAPTURE.COMPLETED",', f'  "resource": {{ "id": "{rand(rng, string.ascii_uppercase + string.digits, 17)}" }}', "}"]
+    if choice == 11:
+        return ['resource "okta_user" "ana" {', '  first_name = "Ana"', '  last_name  = "Berg"', '  login      = "ana@acme.io"',
+                f'  # id: 00u{rand(rng, ALNUM, 17)}', "}"]
+    if choice == 12:
+        return ['{"incident": {', f'  "incident_number": {rng.randint(1000, 9999)},', '  "status": "triggered",',
+                f'  "html_url": "https://acme.pagerduty.com/incidents/Q{rand(rng, string.ascii_uppercase + string.digits, 13)}"', "}}"]
+    if choice == 13:
+        return [f"https://ui.honeycomb.io/acme/environments/prod/datasets/shop/result/{rand(rng, ALNUM, 11)}",
+                f"trace.trace_id = {rand(rng, HEX, 32)}", "duration_ms p99 = 412"]
+    if choice == 14:
+        return ["$ sanity deploy", "✔ Building Sanity", "Success! Studio deployed to https://acme.sanity.studio",
+                f"projectId: '{rand(rng, string.ascii_lowercase + string.digits, 8)}'"]
+    if choice == 15:
+        return ["output {", "  elasticsearch {", '    hosts => ["https://es01.internal:9200"]', '    user => "logstash_internal"',
+                '    password => "${LOGSTASH_INTERNAL_PASSWORD}"', "  }", "}"]
+    if choice == 16:
+        return ["apiVersion: 1", "datasources:", "  - name: Prometheus", "    type: prometheus", "    url: http://prometheus:9090",
+                f"    uid: {rand(rng, ALNUM, 9)}", "    isDefault: true"]
+    if choice == 17:
+        return ["$ circleci config validate", "Config file at .circleci/config.yml is valid.",
+                f"Pipeline {uuid.UUID(bytes=rng.randbytes(16))} created"]
+    if choice == 18:
+        return ["2026-11-24 09:12:44 NOTICE Registering agent with Buildkite...",
+                '2026-11-24 09:12:45 INFO   Successfully registered agent "ci-1" with tags [queue=default]',
+                f"2026-11-24 09:12:45 INFO   Agent ID: {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 19:
+        return ["$ jf rt upload dist/shop.tgz npm-local/shop/", "{", '  "status": "success",', '  "totals": { "success": 1, "failure": 0 },',
+                f'  "sha256": "{rand(rng, HEX, 64)}"', "}"]
+    if choice == 20:
+        return ["# harbor.yml", "hostname: harbor.acme.io", "http:", "  port: 80", "data_volume: /data", "database:", "  max_idle_conns: 100"]
+    if choice == 21:
+        return [f"https://app.rollbar.com/a/acme/fix/item/shop/{rng.randint(100, 9999)}", f"Occurrence {uuid.UUID(bytes=rng.randbytes(16))}",
+                "TypeError: Cannot read properties of undefined (reading 'total')"]
+    if choice == 22:
+        return ['mixpanel.track("Checkout", {', f'  order_id: "{rand(rng, HEX, 12)}",', f"  amount: {rng.randint(10, 500)}.50", "});"]
+    if choice == 23:
+        return ["$ contentful space list", "┌──────────────┬──────────────┐", "│ Space name   │ Space id     │",
+                f"│ Shop         │ {rand(rng, string.ascii_lowercase + string.digits, 12)} │", "└──────────────┴──────────────┘"]
+    if choice == 24:
+        return ["$ curl http://127.0.0.1:5984/",
+                f'{{"couchdb":"Welcome","version":"3.4.2","git_sha":"{rand(rng, HEX, 9)}","uuid":"{rand(rng, HEX, 32)}"}}']
+    if choice == 25:
+        return ["127.0.0.1:8529@_system> db._collections().map(c => c.name())", '[ "orders", "customers", "refunds" ]']
+    if choice == 26:
+        return ["$ /opt/splunkforwarder/bin/splunk list forward-server", "Active forwards:", "\tidx.acme.io:9997", "Configured but inactive forwards:", "\tNone"]
+    if choice == 27:
+        return ["$ curl -sk https://localhost:9200/_cluster/health | jq", "{", '  "cluster_name": "shop-cluster",', '  "status": "green",',
+                f'  "number_of_nodes": {rng.randint(1, 5)}', "}"]
+    if choice == 28:
+        return ["[I 2026-11-24 09:14:02.551 ServerApp] Saving file at /notebooks/orders.ipynb",
+                f"[I 2026-11-24 09:14:05.002 ServerApp] Kernel started: {uuid.UUID(bytes=rng.randbytes(16))}"]
+    return ["# /etc/graylog/server/server.conf", "root_timezone = Europe/Oslo", "http_bind_address = 0.0.0.0:9000",
+            "elasticsearch_hosts = http://opensearch:9200"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -6085,11 +6322,12 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-eighth": (twenty_eighth_secret_case, twenty_eighth_negative_case),
          "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case),
          "thirtieth": (thirtieth_secret_case, thirtieth_negative_case),
-         "thirty-first": (thirty_first_secret_case, thirty_first_negative_case)}
+         "thirty-first": (thirty_first_secret_case, thirty_first_negative_case),
+         "thirty-second": (thirty_second_secret_case, thirty_second_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first"}
+                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -6265,7 +6503,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-first (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-second (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
