@@ -29,7 +29,9 @@ let package = Package(
         // Pure logic: value types, query parsing, format sniffing. No files, clocks or loggers.
         // Its word lists and the name tagger's weights are data files in its Assets folder,
         // built into the binary by the EmbedAssets plugin.
-        .target(name: "LensCore", exclude: ["README.md", "Assets"], plugins: ["EmbedAssets"]),
+        .target(name: "LensCore", dependencies: ["CICU"], exclude: ["README.md", "Assets"], plugins: ["EmbedAssets"]),
+        // ICU's regular expressions, searched over UTF-16 text LensCore holds (see ICURegex.swift).
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // libtesseract + leptonica through their C APIs.
         .systemLibrary(

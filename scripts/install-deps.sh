@@ -13,6 +13,7 @@ packages=(
   graphviz                                              # lens graph --format svg (dot, sfdp); the tests run both
   libsqlite3-dev                                        # SQLite with FTS5, used through GRDB
   zlib1g-dev                                            # stored text is deflated
+  libicu-dev                                            # ICU's regular expressions, searched by the extractors (CICU)
   libopenblas-dev                                       # the text-embedding model's matrix products (cblas_sgemm)
   systemd                                               # systemd-analyze checks the user unit in the tests
   xdg-utils                                             # lens open starts the browser with xdg-open

@@ -53,14 +53,16 @@ struct ScalarOffsets {
 
 /// Pattern matching over a text with UTF-8 offsets, shared by the extractors.
 ///
-/// Foundation's `NSRegularExpression` (ICU) rather than Swift `Regex`: on Linux it is several
-/// times faster for the alternations used here, and extraction runs over every indexed text.
+/// ICU's regular expressions (``ICURegex``, the engine of Foundation's `NSRegularExpression`)
+/// rather than Swift `Regex`: on Linux they are several times faster for the alternations used
+/// here, and extraction runs over every indexed text. A text searched many times is made a
+/// ``UTF16Text`` once and passed as such.
 struct TextMatcher {
-    let regex: NSRegularExpression
+    let regex: ICURegex
 
     init(_ pattern: String, caseInsensitive: Bool = false) {
         // The patterns are constants of this module: a bad one is a programming error.
-        regex = try! NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+        do { regex = try ICURegex(pattern, caseInsensitive: caseInsensitive) } catch { preconditionFailure("\(error)") }
     }
 
     /// A match: the whole range and each capture group (nil when it did not take part), as strings
@@ -85,41 +87,40 @@ struct TextMatcher {
 
     /// The first match, or nil (the search stops there).
     func firstMatch(in text: String) -> Match? {
-        let ns = text as NSString
-        return regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)).flatMap { match(of: $0, in: text, ns) }
+        firstMatch(in: UTF16Text(text))
     }
 
-    func match(of result: NSTextCheckingResult, in text: String, _ ns: NSString) -> Match? {
-        match(of: RegexResult(result), in: text, ns)
+    func firstMatch(in text: UTF16Text) -> Match? {
+        regex.results(in: text, range: text.whole, first: true).first.flatMap { match(of: $0, in: text) }
     }
 
-    func match(of result: RegexResult, in text: String, _ ns: NSString) -> Match? {
-        guard let range = Range(result.range, in: text) else { return nil }
-        var groups: [String?] = []
-        for groupRange in result.ranges {
-            groups.append(groupRange.location == NSNotFound ? nil : ns.substring(with: groupRange))
-        }
-        let groupRanges = result.ranges
-        return Match(text: String(text[range]),
-                     start: text.utf8.distance(from: text.startIndex, to: range.lowerBound),
-                     end: text.utf8.distance(from: text.startIndex, to: range.upperBound),
-                     groups: groups, groupRanges: groupRanges)
+    func match(of result: RegexResult, in text: UTF16Text) -> Match? {
+        guard let range = text.utf8Range(result.range) else { return nil }
+        let groups = result.ranges.map { $0.location == NSNotFound ? nil : text.substring(with: $0) }
+        return Match(text: groups[0] ?? "", start: range.lowerBound, end: range.upperBound, groups: groups, groupRanges: result.ranges)
     }
 
     func matches(in text: String) -> [Match] {
-        matches(in: text, within: [NSRange(location: 0, length: (text as NSString).length)])
+        matches(in: UTF16Text(text))
+    }
+
+    func matches(in text: UTF16Text) -> [Match] {
+        matches(in: text, within: [text.whole])
+    }
+
+    func matches(in text: String, within windows: [NSRange]) -> [Match] {
+        matches(in: UTF16Text(text), within: windows)
     }
 
     /// The matches that start inside `windows` (UTF-16 ranges, sorted, not overlapping); the
     /// pattern's look-arounds see the text outside them. For patterns that can only match near
     /// a rare anchor (a month name), searching windows around the anchors costs a fraction of a
     /// scan of the whole text.
-    func matches(in text: String, within windows: [NSRange]) -> [Match] {
-        let ns = text as NSString
+    func matches(in text: UTF16Text, within windows: [NSRange]) -> [Match] {
         var out: [Match] = []
         for window in windows {
-            for result in regex.results(in: text, ns, options: [.withTransparentBounds], range: window) {
-                if let made = match(of: result, in: text, ns) { out.append(made) }
+            for result in regex.results(in: text, range: window, options: [.transparentBounds]) {
+                if let made = match(of: result, in: text) { out.append(made) }
             }
         }
         return out

@@ -131,11 +131,11 @@ public struct SecretDetector: Sendable {
         }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         // (Each starts with `[`: a text without one is not searched.)
-        let markers = scan.mentions("[") ? Self.markerPattern.matches(in: text).map { $0.start..<$0.end } : []
+        let markers = scan.mentions("[") ? Self.markerPattern.matches(in: scan.searchable).map { $0.start..<$0.end } : []
         var kept: [Secret] = []
         // A test suite's log (two or more result lines, `PASS: …`, `FAIL: …`): what any rule found
         // as a password on a result line is a test's name (`PASS: --gc-sections -r without -e`).
-        let isTestLog = scan.mentions("pass:", "pass :") && SecretScan.testResultLine.matches(in: text).count >= 2
+        let isTestLog = scan.mentions("pass:", "pass :") && SecretScan.testResultLine.matches(in: scan.searchable).count >= 2
         // A public key set's quoted members are public (``SecretScan/showsOnlyPublicKeys()``).
         let showsOnlyPublicKeys = scan.showsOnlyPublicKeys()
         for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret)

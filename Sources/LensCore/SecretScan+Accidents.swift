@@ -21,7 +21,7 @@ extension SecretScan {
     /// or assignment. The same word on the prompt's line is masked as its repeat.
     func passwordsTypedAsCommands() -> [Secret] {
         guard mentions("not found", "unknown command", "not recognized") else { return [] }
-        return Self.unknownCommand.matches(in: text).flatMap { match -> [Secret] in
+        return Self.unknownCommand.matches(in: searchable).flatMap { match -> [Secret] in
             guard let group = [1, 2, 3].first(where: { match[$0] != nil }), let value = match[group], let range = match.range(group) else { return [] }
             guard !value.contains(where: { "/$=\\".contains($0) }), value.contains(where: \.isLetter) else { return [] }
             let kinds = [value.contains(where: \.isUppercase), value.contains(where: \.isLowercase), value.contains(where: \.isNumber),
@@ -159,7 +159,7 @@ extension SecretScan {
     /// The base64 of such a link, when it decodes to a method and a password, or is all before a host's `@`.
     func encodedLinkCredentials() -> [Secret] {
         guard mentions("ss://", "ss: //", "ss:/ /", "ss :/", "ssr:") else { return [] }
-        return Self.encodedUserInfo.matches(in: text).compactMap { match in
+        return Self.encodedUserInfo.matches(in: searchable).compactMap { match in
             if let range = match.range(1) { return secret(.password, nil, range.lowerBound, range.upperBound) }
             // (Up to a port, the first piece must be base64's: both cases and a digit, as no word has.)
             if let range = match.range(2) {
@@ -195,7 +195,7 @@ extension SecretScan {
     func listedCredentials() -> [Secret] {
         guard mentions("auth", "secret", "passw", "credentials"), mentions("cat ", "less ", "more ", "head ", "tail ", "bat ") else { return [] }
         var found: [Secret] = []
-        for match in Self.credentialsFileListing.matches(in: text) {
+        for match in Self.credentialsFileListing.matches(in: searchable) {
             // The file's lines up to the next prompt or blank line; at most 20.
             var lineStart = match.end
             for _ in 0..<20 {
@@ -248,7 +248,7 @@ extension SecretScan {
         if mentions("k10", "k1o") {
             // The password's pieces after it: 32 hexadecimal digits, which OCR may split and misread
             // a glyph of (`£9770e…`), three pieces at most.
-            for match in Self.k3sToken.matches(in: text) {
+            for match in Self.k3sToken.matches(in: searchable) {
                 var end = match.end, digits = 0
                 var wrapped = false
                 while digits < 32 {
@@ -269,16 +269,16 @@ extension SecretScan {
         }
         if mentions("key = a", "key =a", "key= a", "key=a") {
             // (A key is 40 characters: OCR may cut its first piece short, `AQ3ql Wf rN+…`, but not the whole.)
-            for match in Self.cephKey.matches(in: text) {
+            for match in Self.cephKey.matches(in: searchable) {
                 guard let range = match.range(1), squeezed(range.lowerBound, range.upperBound).count >= 32 else { continue }
                 found.append(secret(.apiKey, "Ceph key", range.lowerBound, range.upperBound))
             }
         }
         if mentions("otpauth-migration") {
-            for match in Self.authenticatorExport.matches(in: text) { if let range = match.range(1) { found.append(secret(.apiKey, "2FA export", range.lowerBound, range.upperBound)) } }
+            for match in Self.authenticatorExport.matches(in: searchable) { if let range = match.range(1) { found.append(secret(.apiKey, "2FA export", range.lowerBound, range.upperBound)) } }
         }
         if mentions("-y"), mentions("nsupdate", "dig") {
-            for match in Self.tsigOption.matches(in: text) {
+            for match in Self.tsigOption.matches(in: searchable) {
                 guard let range = match.range(1), squeezed(range.lowerBound, range.upperBound).count >= 16 else { continue }
                 found.append(secret(.apiKey, "TSIG key", range.lowerBound, range.upperBound))
             }

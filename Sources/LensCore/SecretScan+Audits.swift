@@ -65,7 +65,7 @@ extension SecretScan {
     func auditedPasswords() -> [Secret] {
         var found: [Secret] = []
         if mentions("hashcat", "potfile") {
-            for match in Self.crackedHashLine.matches(in: text) {
+            for match in Self.crackedHashLine.matches(in: searchable) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(wrappedLastLine(of: password, after: match))
             }
@@ -75,13 +75,13 @@ extension SecretScan {
         var foundLoginLines = [("[+]", Self.foundLogin), ("valid credentials", Self.nmapValidCredentials), ("valid login", Self.kerbruteValidLogin)]
         if mentions("password attack", "valid combinations") { foundLoginLines.append(("success", Self.wpscanSuccess)) }
         for (cue, line) in foundLoginLines where mentions(cue) {
-            for match in line.matches(in: text) {
+            for match in line.matches(in: searchable) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }
         }
         if mentions("defaultpassword", "_sc_") {
-            for heading in Self.lsaSecretHeading.matches(in: text) {
+            for heading in Self.lsaSecretHeading.matches(in: searchable) {
                 let line = nextFilledLine(after: heading.end)
                 guard line.start < line.end, let value = Self.lsaSecretValue.firstMatch(in: slice(line.start, line.end)), let range = value.range(1),
                       let password = password(line.start + range.lowerBound, line.start + range.upperBound, quoted: true) else { continue }
@@ -89,7 +89,7 @@ extension SecretScan {
             }
         }
         if Self.impacketTools.contains(where: { mentions($0) }) {
-            for match in Self.impacketTarget.matches(in: text, within: lines(mentioning: Self.impacketTools)) {
+            for match in Self.impacketTarget.matches(in: searchable, within: lines(mentioning: Self.impacketTools)) {
                 guard let range = match.range(1) ?? match.range(2) ?? match.range(3), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 // (A piece a space keeps from the `@` is the password when machine-made: not `Target: admin @…`.)
                 if match.range(2) != nil, !isMachineMade(range.lowerBound, range.upperBound) { continue }

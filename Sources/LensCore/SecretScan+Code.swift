@@ -61,8 +61,8 @@ extension SecretScan {
         // (Only on the lines that hold a cue, where a call opens: the matcher then reads a few
         // lines, not the text.)
         let lines = lines(mentioning: cues)
-        let executed = mentions("exec") ? Self.executedCallMatcher.matches(in: text, within: lines) : []
-        for match in Self.credentialCallMatcher.matches(in: text, within: lines) + executed {
+        let executed = mentions("exec") ? Self.executedCallMatcher.matches(in: searchable, within: lines) : []
+        for match in Self.credentialCallMatcher.matches(in: searchable, within: lines) + executed {
             let parenthesized = utf8[match.end - 1] == 0x28
             guard let called = calls.indices.first(where: { match[$0 + 1] != nil }), case let position = calls[called].passwordArgument,
                   // (An empty argument is OCR's doubled comma: `'smtp.acme.io',, 587`.)
@@ -102,7 +102,7 @@ extension SecretScan {
         guard mentions(anyOf: Self.secretSetterCues) else { return [] }
         let lines = lines(mentioning: Self.secretSetterCues)
         guard !lines.isEmpty else { return [] }
-        return Self.secretSetter.matches(in: text, within: lines).compactMap { match in
+        return Self.secretSetter.matches(in: searchable, within: lines).compactMap { match in
             guard let name = match[1], let kind = Self.secretName(name), kind == .apiKey,
                   let argument = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400)).first,
                   let literal = stringLiteral(in: argument), case let value = squeezed(literal.start, literal.end),
@@ -118,7 +118,7 @@ extension SecretScan {
 
     func apiSettingTokens() -> [Secret] {
         guard mentions("api=", "api =", "api:", "api :") else { return [] }
-        return Self.apiSetting.matches(in: text).compactMap { match in
+        return Self.apiSetting.matches(in: searchable).compactMap { match in
             guard let end = uuidEnd(from: match.end) ?? (isSplitUUIDToLineEnd(from: match.end) ? lineEnd(of: match.end, atMost: 96) : nil) else { return nil }
             return secret(.apiKey, nil, match.end, end)
         }
@@ -463,7 +463,7 @@ extension SecretScan {
         var found = passwordArguments()
         // (The cues are the pattern's ends, `tcp` and `unix` with OCR's spaces, then `(`.)
         if mentions("cp(", "cp (", "c p(", "c p (", "nix(", "nix (", "n ix(", "n ix (", "ni x(", "ni x (", "n i x(", "n i x (") {
-            for match in Self.goDataSourceName.matches(in: text) {
+            for match in Self.goDataSourceName.matches(in: searchable) {
                 guard let range = match.range(1), var password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 password.label = Self.dataSourceNameLabel
                 found.append(password)
@@ -471,16 +471,16 @@ extension SecretScan {
         }
         if mentions(" /"), mentions("pass", "pwd", "/rp") {
             for line in lines(mentioning: ["pass", "pwd", "/rp"]) {
-                let options = Self.slashOption.matches(in: text, within: [line])
+                let options = Self.slashOption.matches(in: searchable, within: [line])
                 guard options.count >= 2 else { continue }
-                for match in Self.slashPasswordOption.matches(in: text, within: [line]) {
+                for match in Self.slashPasswordOption.matches(in: searchable, within: [line]) {
                     if let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) ?? splitValueBeforeOption(after: match.end) {
                         found.append(password)
                     }
                 }
             }
             // (On a line as wide as a terminal's, 60+ bytes, with another option: not the next prompt.)
-            for match in Self.slashPasswordOptionEndingALine.matches(in: text) {
+            for match in Self.slashPasswordOptionEndingALine.matches(in: searchable) {
                 let colon = utf8[match.start..<match.end].firstIndex(of: 0x3A) ?? match.start
                 // (Another option within the 512 bytes before it: a walk that a line of any length bounds.)
                 let lineStart = lineStart(of: match.start, atMost: 512)
@@ -492,14 +492,14 @@ extension SecretScan {
         if mentions(" /") {
             // (A terminal may wrap the option's name, `/SourcePassw` / `ord:…`, `/SourcePas` /
             // `sword:…`: no line need hold the whole name.)
-            for match in Self.wrappedSlashOption.matches(in: text) {
+            for match in Self.wrappedSlashOption.matches(in: searchable) {
                 guard let head = match[1], let tail = match[2], Self.wrappedName(head, tail) == .password,
                       let password = wrappedValue(after: match.end) ?? passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
         }
         if mentions("base64") {
-            for match in Self.applicationKey.matches(in: text) {
+            for match in Self.applicationKey.matches(in: searchable) {
                 // (OCR's junk for a glyph, `é`, and `@` for a `0` are characters of the key, and up to
                 // two brackets, bars or specks it read for letters or put between them: `tj]XE3…` for
                 // `tjXE3…`, `Adu31.chg…` for `Adu31chg…`. Its 44 characters may lose or gain up to six:
@@ -512,21 +512,21 @@ extension SecretScan {
             }
         }
         if mentions("ugfzc3dvcmq6") {
-            for match in Self.loginAuthenticationPassword.matches(in: text) {
+            for match in Self.loginAuthenticationPassword.matches(in: searchable) {
                 guard let credentials = spacedValue(from: match.end), credentials.value.count >= 8,
                       credentials.value.allSatisfy({ $0.isLetter || $0.isNumber || "+/=@".contains($0) }) else { continue }
                 found.append(secret(.password, nil, credentials.start, credentials.end))
             }
         }
         if mentions("authorization") {
-            for match in Self.quotedAuthorization.matches(in: text) {
+            for match in Self.quotedAuthorization.matches(in: searchable) {
                 guard let closing = closingQuote(after: match.end, atMost: 320), case let token = Self.withoutOCRJunk(squeezed(match.end, closing).filter { !$0.isNewline }),
                       token.count >= 16, Self.isRandomToken(token) || Self.isRandomLetters(token) || Self.isBearersLetters(token) else { continue }
                 found.append(secret(.apiKey, nil, match.end, closing))
             }
         }
         if mentions(" -"), endsALineWithAnOption() {
-            for match in Self.wrappedOption.matches(in: text) {
+            for match in Self.wrappedOption.matches(in: searchable) {
                 guard let head = match[1], let tail = match[2], Self.wrappedName(String(head.drop { $0 == "-" }), tail) != nil,
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }
                 found.append(password)
@@ -535,7 +535,7 @@ extension SecretScan {
             // its value starts the next line (`… --auth-password` / `'wQA+…'`), quoted or
             // machine-made: not the next command's prompt, nor a word (`Enter password:`, when
             // the option asks for it).
-            for match in Self.optionEndingALine.matches(in: text) {
+            for match in Self.optionEndingALine.matches(in: searchable) {
                 guard let name = match[1], Self.secretName(name) == .password, let range = match.range(1),
                       endsAWideLine(range.upperBound), !isPrompt(at: match.end),
                       let password = passwordArgument(after: match.end, dashStartsIt: true) else { continue }

@@ -208,10 +208,10 @@ extension SecretScan {
         }
         let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set")
         if namesATool || namesACuedTool {
-            let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: text) : []
+            let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: searchable) : []
             // (Each of the pattern's tools is on its option's line and holds one of these cues: only
             // the lines that hold one are read, not the whole text for each of its thirty tools.)
-            let flags = namesATool ? Self.toolPasswordFlag.matches(in: text, within: lines(mentioning: Self.toolPasswordCues)) : []
+            let flags = namesATool ? Self.toolPasswordFlag.matches(in: searchable, within: lines(mentioning: Self.toolPasswordCues)) : []
             for match in flags + cued {
                 let before = found.count
                 add(after: match.end, dashStartsIt: true)
@@ -227,12 +227,12 @@ extension SecretScan {
             }
         }
         if mentions("createuser") {
-            for match in Self.snmpCreateUser.matches(in: text) {
+            for match in Self.snmpCreateUser.matches(in: searchable) {
                 for group in [1, 2] { if let range = match.range(group) { add(after: range.lowerBound) } }
             }
         }
         if mentions("%") {
-            for match in Self.sambaUser.matches(in: text) {
+            for match in Self.sambaUser.matches(in: searchable) {
                 // OCR may read the `%` as glyphs of another kind (`ciX¥TC7xBh%Df?…`, a `%` of the
                 // password taken for it): a machine-made rest after such a glyph is the password's.
                 if let glyph = utf8[match.start..<match.end].firstIndex(where: { $0 >= 0x80 }),
@@ -255,7 +255,7 @@ extension SecretScan {
             }
         }
         if mentions("-o"), mentions("user") {
-            for match in Self.mountUserOption.matches(in: text) {
+            for match in Self.mountUserOption.matches(in: searchable) {
                 var end = match.end
                 while end < utf8.count, end - match.end < 128, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]), utf8[end] != 0x2C { end += 1 }
                 // (An option list holds no space: one that goes on to a `,` after a single space was a
@@ -268,27 +268,27 @@ extension SecretScan {
             }
         }
         if mentions("/tcp", "/udp", "/tep", "/top") {
-            for match in Self.ncrackCredentials.matches(in: text) {
+            for match in Self.ncrackCredentials.matches(in: searchable) {
                 if let range = match.range(1) ?? match.range(2), let password = password(range.lowerBound, range.upperBound, quoted: true) { found.append(password) }
             }
         }
         if mentions("?"), mentions("passphrase", "password", "passwort", "passcode") {
             // (What is typed at a prompt is no command's option: a `-` may start it, `Passphrase?
             // -JQVEvq8WC`; round 139.)
-            for match in Self.questionPrompt.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.questionPrompt.matches(in: searchable) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("-u"), mentions("smb", "rpcclient", "samba", "winexe", "net") {
             // A `-U` argument without its `%` is no user's name alone when its case changes twice
             // or more and it holds a digit (`deploys6wtT3GidwQ`; `Administrator`, `svc_backup01`
             // stay): masked whole, since where the user's name ends cannot be told.
-            for match in Self.sambaToolUser.matches(in: text) {
+            for match in Self.sambaToolUser.matches(in: searchable) {
                 guard let range = match.range(1), case let argument = utf8[range], Self.caseChanges(argument) >= 2,
                       argument.contains(where: { (0x30...0x39).contains($0) }) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
         if mentions("htpasswd") {
-            for match in Self.htpasswdCommand.matches(in: text) {
+            for match in Self.htpasswdCommand.matches(in: searchable) {
                 guard let options = match[1]?.replacingOccurrences(of: " ", with: ""), options.contains("b") else { continue }
                 // The file (unless `-n`), the user, then the password, last on the line: the last
                 // piece when there are enough (OCR may split the file's path: `/etc/nginx/. htpasswd`).
@@ -299,7 +299,7 @@ extension SecretScan {
             }
         }
         if mentions("ftp") {
-            for match in Self.lftpUser.matches(in: text) {
+            for match in Self.lftpUser.matches(in: searchable) {
                 var end = match.end
                 while end < utf8.count, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) { end += 1 }
                 guard end - match.end >= 4, Self.isPasswordValue(slice(match.end, end), quoted: true) else { continue }
@@ -307,13 +307,13 @@ extension SecretScan {
             }
         }
         if mentions("psk", "eap", "xauth", "set ") {
-            for match in Self.presharedKey.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.presharedKey.matches(in: searchable) { add(after: match.end, dashStartsIt: true) }
         }
         // Tools that take two passwords or more, each after its option on the tool's line.
         for (cue, tool, flag, optionsOnly) in Self.toolsWithPasswordOptions where mentions(cue) {
             for line in lines(mentioning: [cue]) {
-                guard let tool = tool.matches(in: text, within: [line]).first else { continue }
-                for flag in flag.matches(in: text, within: [line]) where flag.start > tool.end {
+                guard let tool = tool.matches(in: searchable, within: [line]).first else { continue }
+                for flag in flag.matches(in: searchable, within: [line]) where flag.start > tool.end {
                     let before = found.count
                     add(after: flag.end, dashStartsIt: true)
                     // (The tool names the option's value a password: random letters will do, 8 or more
@@ -334,7 +334,7 @@ extension SecretScan {
         if mentions("from-literal") {
             // (A ConfigMap's literals are no secrets: the command creates a secret.)
             for line in lineRanges() where Self.holds(lowered[line.bytes], Array("from-literal".utf8)) && Self.holds(lowered[line.bytes], Array("secret".utf8)) {
-                for literal in Self.literalOfASecret.matches(in: text, within: [line.utf16]) {
+                for literal in Self.literalOfASecret.matches(in: searchable, within: [line.utf16]) {
                     guard let (start, end, quoted) = value(after: literal.end), end > start else { continue }
                     let value = squeezed(start, end)
                     guard value.count >= 3, !Self.isPlaceholder(value), Self.shellWord.firstMatch(in: value) == nil,
@@ -344,7 +344,7 @@ extension SecretScan {
             }
         }
         if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
-            for match in Self.userThenPassword.matches(in: text) {
+            for match in Self.userThenPassword.matches(in: searchable) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
                 if slice(match.start, match.end).lowercased().contains("autologon") {
@@ -367,7 +367,7 @@ extension SecretScan {
             }
         }
         if mentions("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl") {
-            for match in Self.oracleLogin.matches(in: text) {
+            for match in Self.oracleLogin.matches(in: searchable) {
                 var end = match.end, lastAt: Int?
                 while end < utf8.count, end - match.end < 256, !Self.isSpace(utf8[end]), !Self.isLineBreak(utf8[end]) {
                     if utf8[end] == 0x40 { lastAt = end }
@@ -383,20 +383,20 @@ extension SecretScan {
             for line in lines(mentioning: ["--value", "--secret-"]) {
                 // The secret's name before the flag, or the command's word for it: the line's first
                 // such word, looked for once (a line of many flags costs no more than its length).
-                guard let name = Self.namesASecret.matches(in: text, within: [line]).first else { continue }
-                for flag in Self.secretValueFlag.matches(in: text, within: [line]) where flag.start >= name.end {
+                guard let name = Self.namesASecret.matches(in: searchable, within: [line]).first else { continue }
+                for flag in Self.secretValueFlag.matches(in: searchable, within: [line]) where flag.start >= name.end {
                     add(after: flag.end)
                 }
             }
         }
         if mentions(":cl:") {
-            for match in Self.clearProxyUser.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.clearProxyUser.matches(in: searchable) { add(after: match.end, dashStartsIt: true) }
         }
         // (Shadow's empty last fields, `:::`, or its default maximum age: a cue most texts lack.)
         // (Or `/etc/passwd`'s `:/home/`, or a space OCR put after a colon: `…:0ps:/home/deploy: /bin/bash`.)
         if mentions(":::", "99999", ":/bin/", ":/usr/", ":/home/", ": /bin/", ": /home/", ": /usr/") {
             let asTyped = mentions("--show", "hash cracked", "hashes cracked", "newusers")
-            for match in Self.accountLine.matches(in: text) {
+            for match in Self.accountLine.matches(in: searchable) {
                 // (A field that starts with a scheme, Dovecot's `{PLAIN}…`, is ``schemeTaggedPasswords()``'s.)
                 guard let field = match[1], let range = match.range(1), field.filter({ $0 == " " || $0 == "\t" }).count <= 2, !field.hasPrefix("{"),
                       Self.isClearAccountPassword(field.filter { $0 != " " && $0 != "\t" }, asTyped: asTyped) else { continue }
@@ -405,7 +405,7 @@ extension SecretScan {
         }
         // (OCR may read `etcdctl` as `etcdetl`.)
         if mentions("etcd", "redis-cli", "6379>", "kv put", "user-secrets") {
-            for match in Self.storePut.matches(in: text) {
+            for match in Self.storePut.matches(in: searchable) {
                 guard let key = match[1], let last = key.split(whereSeparator: { "/:.".contains($0) }).last,
                       let kind = Self.secretName(String(last)), let (start, end, quoted) = value(after: match.end), end > start,
                       case let value = squeezed(start, end), value.count >= 6, Self.isPasswordValue(value, quoted: quoted) else { continue }
@@ -413,7 +413,7 @@ extension SecretScan {
             }
         }
         if mentions("config set", "configure set") {
-            for match in Self.configSet.matches(in: text) {
+            for match in Self.configSet.matches(in: searchable) {
                 // (At most 16 pieces: a line of many settings costs no more than that.)
                 var index = match.end
                 for _ in 0..<16 {
@@ -435,26 +435,26 @@ extension SecretScan {
             }
         }
         if mentions("password_maps", "password maps", "password_ maps") {
-            for match in Self.staticPasswordMap.matches(in: text) {
+            for match in Self.staticPasswordMap.matches(in: searchable) {
                 guard let value = spacedValue(from: match.end, atMost: 2), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
             }
         }
         if mentions("passwd.client") {
-            for match in Self.eximClientLine.matches(in: text) {
+            for match in Self.eximClientLine.matches(in: searchable) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }
         }
         if mentions("bundle") {
-            for match in Self.bundlerCredentials.matches(in: text) {
+            for match in Self.bundlerCredentials.matches(in: searchable) {
                 // (OCR may split the password twice, as it spaces a `!`: its pieces to the line's end.)
                 guard let value = spacedValue(from: match.end, atMost: 3), let password = password(value.start, value.end, quoted: false) else { continue }
                 found.append(password)
             }
         }
         if mentions(" login ", " auth ") {
-            for match in Self.tokenLogin.matches(in: text, within: lines(mentioning: [" login ", " auth "])) {
+            for match in Self.tokenLogin.matches(in: searchable, within: lines(mentioning: [" login ", " auth "])) {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
@@ -480,10 +480,10 @@ extension SecretScan {
             }
         }
         if mentions("socks", "http ", "raw ") {
-            for match in Self.proxyListEntry.matches(in: text) { add(after: match.end, dashStartsIt: true) }
+            for match in Self.proxyListEntry.matches(in: searchable) { add(after: match.end, dashStartsIt: true) }
         }
         if mentions("[admins]") {
-            for match in Self.adminsSection.matches(in: text) {
+            for match in Self.adminsSection.matches(in: searchable) {
                 // (To the next section.)
                 for line in filledLines(below: match.end, atMost: 32, blankLineEnds: false, endsBefore: { $0 == 0x5B }) {
                     // (Its hashed entries, `-pbkdf2-…`, the detector drops as it drops every stored hash.)
@@ -494,13 +494,13 @@ extension SecretScan {
             }
         }
         if mentions("-d '\"", "--data '\"", "--data-raw '\"", "-d ‘\"", "--data ‘\"") {
-            for match in Self.jsonStringBody.matches(in: text) {
+            for match in Self.jsonStringBody.matches(in: searchable) {
                 guard let range = match.range(1), let password = password(range.lowerBound, range.upperBound, quoted: true) else { continue }
                 found.append(password)
             }
         }
         if mentions("chpasswd") {
-            for match in Self.chpasswdLine.matches(in: text) {
+            for match in Self.chpasswdLine.matches(in: searchable) {
                 guard let value = match[1], Self.isPasswordValue(value, quoted: true), let range = match.range(1) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
@@ -519,7 +519,7 @@ extension SecretScan {
     func valuesAfterOptionItems() -> [Secret] {
         // (An item that is an option starts with a quote and a dash.)
         guard mentions("\"-", "'-", "“-", "‘-", "”-", "’-") else { return [] }
-        return Self.optionItem.matches(in: text).compactMap { match in
+        return Self.optionItem.matches(in: searchable).compactMap { match in
             guard let option = match[1], let kind = Self.secretName(option), let (start, end, quoted) = value(after: match.end), quoted, end > start,
                   case let value = slice(start, end), !value.hasPrefix("$"), !value.hasPrefix("{"), Self.isPasswordValue(value, quoted: true) else { return nil }
             // (A key is random, a password need not be; a name or a path is neither.)
@@ -577,7 +577,7 @@ extension SecretScan {
         var found: [Secret] = []
         // (OCR may put a space after the file's dot: `chrony. keys`.)
         if mentions(".keys", ". keys", "trustedkey", "keyfile") {
-            for match in Self.timeKeyLine.matches(in: text) {
+            for match in Self.timeKeyLine.matches(in: searchable) {
                 // (OCR splits a long hexadecimal key often: up to sixteen pieces, one a glyph or two,
                 // `95DB3B3DDEA9B3AF @7B5F 67BAE6C5B3690651 28CDDFF 9AF 65E8CE 1 AB8E3F 222B`.)
                 guard let key = spacedValue(from: match.end, atMost: 16), key.value.count >= 8, !Self.isPlaceholder(key.value) else { continue }
@@ -585,14 +585,14 @@ extension SecretScan {
             }
         }
         if mentions("username", "enable ") {
-            for match in Self.iosAccount.matches(in: text) {
+            for match in Self.iosAccount.matches(in: searchable) {
                 guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
                       let password = password(first.start, last.end, quoted: false) else { continue }
                 found.append(password)
             }
         }
         if mentions("cipher ", "simple ", "plaintext ") {
-            for match in Self.encodedAccountPassword.matches(in: text) {
+            for match in Self.encodedAccountPassword.matches(in: searchable) {
                 guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
                       !isSentenceWord(first), let password = password(first.start, last.end, quoted: false) else { continue }
                 found.append(password)
@@ -600,15 +600,15 @@ extension SecretScan {
         }
         if Self.deviceKeyTools.contains(where: { mentions($0) }) {
             for line in lines(mentioning: Self.deviceKeyTools) {
-                guard let tool = Self.deviceKeyTool.matches(in: text, within: [line]).first else { continue }
+                guard let tool = Self.deviceKeyTool.matches(in: searchable, within: [line]).first else { continue }
                 // (The first `key` from the tool on, `key-string` being both: a line of many costs one value.)
-                guard let key = Self.deviceKey.matches(in: text, within: [line]).first(where: { $0.start >= tool.start }),
+                guard let key = Self.deviceKey.matches(in: searchable, within: [line]).first(where: { $0.start >= tool.start }),
                       let password = passwordArgument(after: key.end, dashStartsIt: true) else { continue }
                 found.append(password)
             }
         }
         if mentions("connect-network", "airportnetwork", "wirelessnetwork", "hostednetwork") {
-            for match in Self.wifiJoin.matches(in: text) {
+            for match in Self.wifiJoin.matches(in: searchable) {
                 if let password = passwordArgument(after: match.end, dashStartsIt: true) {
                     found.append(password)
                 } else if match.text.trimmingCharacters(in: .whitespaces).hasSuffix("="), let key = spacedValue(from: match.end, atMost: 2),
@@ -621,13 +621,13 @@ extension SecretScan {
             }
         }
         if mentions("wps_", "wps ") {
-            for match in Self.wpsPin.matches(in: text) {
+            for match in Self.wpsPin.matches(in: searchable) {
                 guard let range = match.range(1) ?? match.range(2) else { continue }
                 found.append(secret(.password, "PIN", range.lowerBound, range.upperBound))
             }
         }
         if mentions(" join ") {
-            for match in Self.joinPath.matches(in: text) {
+            for match in Self.joinPath.matches(in: searchable) {
                 var end = match.end
                 // (OCR may read a `0` as `@` or a letter as a sign, `¢`, and split the token before
                 // its `/`: up to six spaces, `…4ec581 8df Of 460f 3c90…/`, 80 bytes at most.)
@@ -677,7 +677,7 @@ extension SecretScan {
     func accountsFilePasswords() -> [Secret] {
         var found: [Secret] = []
         if mentions("obf") {
-            for match in Self.jettyObfuscated.matches(in: text) {
+            for match in Self.jettyObfuscated.matches(in: searchable) {
                 guard let range = match.range(1) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
@@ -685,7 +685,7 @@ extension SecretScan {
         if mentions("properties") {
             // (A name inside lines already read is not read again: each line is read once.)
             var walked = 0
-            for file in Self.accountsPropertiesFile.matches(in: text) where file.start >= walked {
+            for file in Self.accountsPropertiesFile.matches(in: searchable) where file.start >= walked {
                 // Its lines after the name, to the next prompt or blank line (at most 64).
                 let lines = filledLines(below: file.end, atMost: 64, blankLineEnds: true, endsBefore: { $0 == 0x24 })
                 walked = lines.last?.end ?? file.end
@@ -701,7 +701,7 @@ extension SecretScan {
             }
         }
         if mentions("servlist", "hexchat", "xchat") || mentions("\nn=") && mentions("\ns=") {
-            for match in Self.hexChatPassword.matches(in: text) {
+            for match in Self.hexChatPassword.matches(in: searchable) {
                 let line = nextFilledLine(after: match.end)
                 guard let password = password(line.start, line.end, quoted: true) else { continue }
                 found.append(password)
@@ -739,7 +739,7 @@ extension SecretScan {
     func pipedSecrets() -> [Secret] {
         guard mentions("echo", "printf"), mentions("|", "<(", ">") else { return [] }
         var found: [Secret] = []
-        for match in Self.echoedLiteral.matches(in: text) {
+        for match in Self.echoedLiteral.matches(in: searchable) {
             guard var (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { continue }
             // Unquoted, the literal is one piece: the pipe comes after it.
             var end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
@@ -812,7 +812,7 @@ extension SecretScan {
     func oathtoolKeys() -> [Secret] {
         guard mentions("oathtool") else { return [] }
         var found: [Secret] = []
-        for match in Self.oathtoolCommand.matches(in: text) {
+        for match in Self.oathtoolCommand.matches(in: searchable) {
             var index = match.end, pieces = 0
             while let next = piece(from: index, maximumSpaces: .max), pieces < 12 {
                 pieces += 1
@@ -850,7 +850,7 @@ extension SecretScan {
 
     func signatures() -> [Secret] {
         guard mentions("sig", "s ig", "s.ig", "si g", "s i g", "s\nig", "si\ng", "si\n=", "stg", "s tg", "slg", "s lg", "s1g", "s|g") else { return [] }
-        return Self.signatureParameter.matches(in: text).compactMap { match in
+        return Self.signatureParameter.matches(in: searchable).compactMap { match in
             // To the next parameter or the line's end, across the spaces OCR put in the value
             // (`n4X WEG YfRW…`), but not into a sentence after it.
             // (A terminal may wrap the address inside the value, `…&sig=2auv4wa` / `MU625KES…%3D'`:
@@ -975,7 +975,7 @@ extension SecretScan {
         guard mentions("</", "value"), mentions("pass", "pwd", "secret", "token", "key") else { return [] }
         var found: [Secret] = []
         for (index, matcher) in [Self.secretElement, Self.settingEntry].enumerated() {
-            for match in matcher.matches(in: text) {
+            for match in matcher.matches(in: searchable) {
                 // (Either tag's name: OCR may misread one, `<ApikKey>…</Apikey>`.)
                 var names = [match[1], index == 0 ? match[3] : nil].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
                 // (Or the opening tag's `name` attribute: `<param name="password">`.)
@@ -1020,7 +1020,7 @@ extension SecretScan {
     func keyElementAttributes() -> [Secret] {
         guard mentions("key"), mentions("<") else { return [] }
         var found: [Secret] = []
-        for match in Self.elementOpening.matches(in: text, within: lines(mentioning: ["key"])) {
+        for match in Self.elementOpening.matches(in: searchable, within: lines(mentioning: ["key"])) {
             guard let name = match[1], ["key", "keys"].contains(Self.nameWords(name).last ?? "") else { continue }
             // The opening tag runs to its `>` (2,000 bytes at most: a line of many tags costs that each).
             var close = match.end
@@ -1049,7 +1049,7 @@ extension SecretScan {
 
     func licenceKeys() -> [Secret] {
         guard mentions("key") else { return [] }
-        return Self.licenceKeyLabel.matches(in: text, within: lines(mentioning: ["key"])).compactMap { match in
+        return Self.licenceKeyLabel.matches(in: searchable, within: lines(mentioning: ["key"])).compactMap { match in
             // The pieces after the label while they hold only a key's characters (OCR may put a
             // space beside a dash or inside a group: `V26CY-Y GHWT-…`).
             var end = match.end

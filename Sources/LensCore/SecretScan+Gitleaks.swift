@@ -19,13 +19,13 @@ struct GitleaksRules: Sendable {
         var target: Target
         /// `AND`: every kind of check it has must hold; `OR`: any one.
         var needsAll: Bool
-        var regexes: [NSRegularExpression]
+        var regexes: [ICURegex]
         let stopwords: [String]
         /// The stopwords (ASCII, small letters) by their first three bytes; shorter ones under 0.
         /// The generic rule has 1,446: `String.contains` for each took half a millisecond a match.
         let stopwordIndex: [UInt32: [[UInt8]]]
 
-        init(target: Target, needsAll: Bool, regexes: [NSRegularExpression], stopwords: [String]) {
+        init(target: Target, needsAll: Bool, regexes: [ICURegex], stopwords: [String]) {
             self.target = target
             self.needsAll = needsAll
             self.regexes = regexes
@@ -67,7 +67,8 @@ struct GitleaksRules: Sendable {
             case .match: subject = match
             case .line: subject = line
             }
-            let regexHolds = regexes.contains { $0.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil }
+            let searched = UTF16Text(subject)
+            let regexHolds = regexes.contains { !$0.results(in: searched, range: searched.whole, first: true).isEmpty }
             let stopwordHolds = holdsStopword(secret)
             if needsAll {
                 return (regexes.isEmpty || regexHolds) && (stopwords.isEmpty || stopwordHolds)
@@ -78,7 +79,7 @@ struct GitleaksRules: Sendable {
 
     struct Rule: Sendable {
         var id: String
-        var regex: NSRegularExpression
+        var regex: ICURegex
         var secretGroup: Int
         var entropy: Double
         var keywords: [[UInt8]]
@@ -106,8 +107,8 @@ struct GitleaksRules: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let ruleObjects = object["rules"] as? [[String: Any]] else { preconditionFailure("gitleaks-rules.json is malformed") }
         var unreadable: [String] = []
-        func regex(_ pattern: String) -> NSRegularExpression? {
-            if let compiled = try? NSRegularExpression(pattern: Self.icuPattern(pattern)) { return compiled }
+        func regex(_ pattern: String) -> ICURegex? {
+            if let compiled = try? ICURegex(Self.icuPattern(pattern)) { return compiled }
             unreadable.append(pattern)
             return nil
         }
@@ -242,7 +243,7 @@ extension SecretScan {
     func gitleaksKeys(_ rules: GitleaksRules = .shared) -> [Secret] {
         let triggered = rules.rules(triggeredBy: lowered)
         guard !triggered.isEmpty else { return [] }
-        let ns = text as NSString
+        let ns = searchable
         let lines = lineRanges()
         var found: [Secret] = []
         for number in triggered {
@@ -291,10 +292,8 @@ extension SecretScan {
                 if Self.publicNameEnd.firstMatch(in: ns.substring(with: NSRange(location: nameStart, length: matchRange.location - nameStart))) != nil { continue }
                 let line = ns.substring(with: lineRange)
                 if (rules.allowlists + rule.allowlists).contains(where: { $0.allows(secret: value, match: match, line: line) }) { continue }
-                guard let range = Range(secretRange, in: text) else { continue }
-                let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-                let end = text.utf8.distance(from: text.startIndex, to: range.upperBound)
-                found.append(secret(.apiKey, rule.id, start, end))
+                guard let range = ns.utf8Range(secretRange) else { continue }
+                found.append(secret(.apiKey, rule.id, range.lowerBound, range.upperBound))
             }
         }
         return found
@@ -306,13 +305,13 @@ extension SecretScan {
     /// even within lines). Its leftmost match starts where the run of `[A-Za-z0-9_.-]` before a
     /// keyword does (at most 50 back: Go's `\w` is ASCII), so it is tried anchored there once per
     /// keyword, which finds what the search finds.
-    /// Each search copies only its window (``NSRegularExpression/results(in:_:options:range:first:)``),
+    /// Each search reads only its window (``ICURegex/results(in:range:options:first:)``),
     /// and an anchored try reads at most ``longestAnchoredMatch`` units: a line of thousands of
     /// keywords costs its length times that, not its square.
-    func matches(of rule: GitleaksRules.Rule, lines: [(bytes: Range<Int>, utf16: NSRange)], _ ns: NSString) -> [RegexResult] {
-        let options: NSRegularExpression.MatchingOptions = [.withTransparentBounds, .withoutAnchoringBounds]
+    func matches(of rule: GitleaksRules.Rule, lines: [(bytes: Range<Int>, utf16: NSRange)], _ ns: UTF16Text) -> [RegexResult] {
+        let options: ICURegex.Options = [.transparentBounds, .withoutAnchoringBounds]
         guard rule.startsWithIdentifier, !rule.spansLines else {
-            return windows(of: rule, lines: lines).flatMap { rule.regex.results(in: text, ns, options: options, range: $0) }
+            return windows(of: rule, lines: lines).flatMap { rule.regex.results(in: ns, range: $0, options: options) }
         }
         var results: [RegexResult] = []
         var covered = 0 // UTF-16 offset the last match ended at
@@ -326,8 +325,8 @@ extension SecretScan {
                     while back < 50, i - back - 1 >= line.bytes.lowerBound, Self.isIdentifierByte(utf8[i - back - 1]) { back += 1 }
                     let start = offset16 - back // the bytes walked back over are ASCII: one UTF-16 unit each
                     if start >= covered,
-                       let result = rule.regex.results(in: text, ns, options: options.union(.anchored),
-                                                       range: NSRange(location: start, length: min(end, start + Self.longestAnchoredMatch) - start), first: true).first {
+                       let result = rule.regex.results(in: ns, range: NSRange(location: start, length: min(end, start + Self.longestAnchoredMatch) - start),
+                                                       options: options.union(.anchored), first: true).first {
                         results.append(result)
                         covered = NSMaxRange(result.range)
                     }

@@ -18,9 +18,9 @@ extension SecretScan {
     /// `Key: 8nf*YtoyPGB`): a bare `Key:` names too much, but a network's key is its password.
     func networkKeys() -> [Secret] {
         guard mentions("key"), mentions("network", "ssid", "wlan", "wifi", "wi-fi", "wireless") else { return [] }
-        let names = Self.networkNameLine.matches(in: text)
+        let names = Self.networkNameLine.matches(in: searchable)
         guard !names.isEmpty else { return [] }
-        return Self.keyLine.matches(in: text).compactMap { match in
+        return Self.keyLine.matches(in: searchable).compactMap { match in
             guard let range = match.range(1), let value = match[1],
                   names.contains(where: { $0.start < match.start && match.start - $0.start <= 256
                       && utf8[$0.start..<match.start].filter { $0 == 0x0A }.count == 1 }),
@@ -42,7 +42,7 @@ extension SecretScan {
     /// $b`, `declare -a foo=(1 2)`) or another flag is none.
     func spacedFlagPasswords() -> [Secret] {
         guard mentions(" -p ", " -a ", " -pw ", " -pass ", " --pass ", " --passwd ", "/user:", "/u:", " /p ", " /rp ", "—p ", "–p ") else { return [] }
-        return Self.spacedPasswordFlag.matches(in: text).compactMap { match in
+        return Self.spacedPasswordFlag.matches(in: searchable).compactMap { match in
             // A value may start with `-` when it is no flag (`-1VemYh#1DDfGLP`: ``isMachineMade(_:_:)``);
             // after Windows' `/user:NAME`, whose options start with `/`, it is never one (`-Nq9IsM9pwi9`).
             let windows = match.text.hasPrefix("/")
@@ -173,7 +173,7 @@ extension SecretScan {
     /// (or a secret or token: then a key): machine-made, 6+ characters, alone on its line.
     func valuesUnderNamingSentences() -> [Secret] {
         guard mentions("value:", "value :"), mentions("pass", "secret", "token") else { return [] }
-        return Self.genericValueLabel.matches(in: text).compactMap { match in
+        return Self.genericValueLabel.matches(in: searchable).compactMap { match in
             let above = linesAbove(match.start, 2).lowercased()
             let kind: SecretKind
             if ["password", "passphrase", "passwort"].contains(where: above.contains) {
@@ -211,7 +211,7 @@ extension SecretScan {
     /// The value on the line under a label that stands alone; the line holds nothing else.
     func valuesUnderLabels() -> [Secret] {
         guard mentions("pass", "secret", "api key", "token", "kennwort", "contrase", "senha", "wachtwoord", "ароль", "stream key") else { return [] }
-        return Self.labelAloneOnItsLine.matches(in: text).compactMap { match in
+        return Self.labelAloneOnItsLine.matches(in: searchable).compactMap { match in
             guard let label = match[1]?.lowercased() else { return nil }
             var next = match.end
             while next < utf8.count, Self.isLineBreak(utf8[next]) { next += 1 }
@@ -269,7 +269,7 @@ extension SecretScan {
 
     func passwordsAfterWords() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
-        return Self.labelWordsThenArrow.matches(in: text).compactMap { match in
+        return Self.labelWordsThenArrow.matches(in: searchable).compactMap { match in
             // A bare `pass` names many things (`Boarding pass for LH 123: 8F3K2Q`): only `pass for
             // the NAS is …` says it is the password.
             if match[1]?.lowercased() == "pass", match[3]?.lowercased().hasPrefix("is") != true { return nil }
@@ -317,7 +317,7 @@ extension SecretScan {
     /// arrow, so it must look like a secret on its own (``looksLikeSecretOnItsOwn(_:)``).
     func passwordsBeforeArrows() -> [Secret] {
         guard mentions("pass", "pw") else { return [] }
-        return Self.valueThenArrowToPassword.matches(in: text).compactMap { match in
+        return Self.valueThenArrowToPassword.matches(in: searchable).compactMap { match in
             guard let range = match.range(1), let value = match[1], Self.isPasswordValue(value, quoted: false),
                   Self.looksLikeSecretOnItsOwn(value), !value.contains("/") else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
@@ -337,7 +337,7 @@ extension SecretScan {
     /// a Wi-Fi key, letters and digits mixed will do (`Pf_1HbdgJD`).
     func passwordsAfterLooseLabels() -> [Secret] {
         guard mentions("pw", "schl", "clé", "cle ", "clave", "chiave", "contrase", "senha", "wif", "wi-f") else { return [] }
-        return Self.looseLabel.matches(in: text).compactMap { match in
+        return Self.looseLabel.matches(in: searchable).compactMap { match in
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
             let value = squeezed(start, end), label = match.text.lowercased()
             // (`pw = …` and `pw: …` are the password rule's: it knows code's calls, `$pw = ConvertTo-SecureString …`.)
@@ -385,7 +385,7 @@ extension SecretScan {
     /// alphabet mixing capitals, small letters and digits (`"My Document Title"` is words).
     func quotedKeys() -> [Secret] {
         guard mentions("key", "secret", "token"), mentions("\"", "'", "“", "”", "‘", "’") else { return [] }
-        return Self.quotedKey.matches(in: text).compactMap { match in
+        return Self.quotedKey.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
             let squeezed = Self.withoutOCRJunk(value.filter { $0 != " " })
             guard value.count - squeezed.count <= 4, squeezed.count >= 24, !value.hasSuffix(" "),
@@ -399,7 +399,7 @@ extension SecretScan {
     func keysInSentences() -> [Secret] {
         // (Only on a line that holds a run of 16+ token characters: a clearly random value does.)
         guard !longRuns.isEmpty, mentions("key", "token", "secret") else { return [] }
-        return Self.keyInASentence.matches(in: text, within: linesWithLongRuns()).compactMap { match in
+        return Self.keyInASentence.matches(in: searchable, within: linesWithLongRuns()).compactMap { match in
             let words = (match[1] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             // Words between, or an arrow or `is`: a label and a value side by side have rules of their own.
             guard !words.isEmpty || ["→", "->", "=>", "is"].contains(match[2]?.lowercased() ?? "") || match[2].map({ !$0.isEmpty && $0.allSatisfy(Self.sentenceArrows.contains) }) == true,
@@ -450,7 +450,7 @@ extension SecretScan {
     func passwordsInMessages() -> [Secret] {
         guard mentions(anyOf: Self.givenSecretCueWords), holdsATimeOfDay() else { return [] }
         var found: [Secret] = []
-        for match in Self.givenSecretCue.matches(in: text, within: lines(mentioning: Self.givenSecretCueWords)) {
+        for match in Self.givenSecretCue.matches(in: searchable, within: lines(mentioning: Self.givenSecretCueWords)) {
             let end = lineEnd(of: match.end, atMost: 161)
             let start = lineStart(of: match.start, atMost: 161)
             guard end - start <= 160, isInAChat(lineStart: start, lineEnd: end),
@@ -511,7 +511,7 @@ extension SecretScan {
     /// Authenticator, 2FAS): each a code alone on its line under an account's name.
     func authenticatorCodes() -> [Secret] {
         guard mentions("authenticator", "authy", "2fas") else { return [] }
-        return Self.codeAloneOnItsLine.matches(in: text).compactMap { match in
+        return Self.codeAloneOnItsLine.matches(in: searchable).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
@@ -530,7 +530,7 @@ extension SecretScan {
     /// its identifiers are capitals and digits, as no sentence is).
     func webhookPaths() -> [Secret] {
         guard mentions("hooks", "webhook") else { return [] }
-        return Self.webhookAddress.matches(in: text).compactMap { match in
+        return Self.webhookAddress.matches(in: searchable).compactMap { match in
             var end = match.end
             while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 260 {
                 let stop = keyPieceEnd(next.start, next.end)
@@ -578,8 +578,8 @@ extension SecretScan {
         let slashed = mentions("/", "|", " + "), wifi = mentions("wifi", "wi-fi", "wlan"), network = wifi || mentions("vpn")
         let shorthand = mentions("pass", "pw") || wifi && mentions("key", "psk")
         guard slashed || shorthand, network || mentions("log", "sign", "cred", "account", "user", "admin") else { return [] }
-        let pairs = slashed ? Self.credentialPair.matches(in: text) + (network ? Self.networkPair.matches(in: text) : []) : []
-        let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: text) : [])
+        let pairs = slashed ? Self.credentialPair.matches(in: searchable) + (network ? Self.networkPair.matches(in: searchable) : []) : []
+        let cues = pairs + (shorthand ? Self.userThenPassWord.matches(in: searchable) : [])
         return cues.enumerated().compactMap { index, match in
             // No flag follows a pair's `/`: a leading `-` is the password's (`ops / -EBuurtsYRx39JU`).
             guard let (start, end, quoted) = separateValue(after: match.end, dashStartsIt: true) else { return nil }
@@ -626,7 +626,7 @@ extension SecretScan {
         // Each line's codes are worked out once and its end found by a binary search: cues close
         // together (`backup codes` said on line after line, or many times in one long line) read
         // the same lines, which would otherwise cost a line's length times the cues.
-        let cues = Self.recoveryCodesCue.matches(in: text)
+        let cues = Self.recoveryCodesCue.matches(in: searchable)
         guard !cues.isEmpty else { return [] }
         let breaks = utf8.indices.filter { Self.isLineBreak(utf8[$0]) }
         var codesOnLine: [Int: (start: Int, end: Int)?] = [:]
@@ -732,7 +732,7 @@ extension SecretScan {
             guard Self.digitPassphraseCue.firstMatch(in: context) != nil, Self.comparedDigitsCue.firstMatch(in: context) == nil else { return }
             found.append(secret(.password, nil, b.start, b.end))
         }
-        for match in Self.digitGroupLine.matches(in: text) {
+        for match in Self.digitGroupLine.matches(in: searchable) {
             guard let range = match.range(1), let groups = match[1]?.split(whereSeparator: { $0 == " " || $0 == "\t" }) else { continue }
             let digits = groups.reduce(0) { $0 + $1.count }
             // (Mostly digits: a group of letters OCR could read as digits is a word.)
@@ -766,7 +766,7 @@ extension SecretScan {
     func valuesAfterWrappedNames() -> [Secret] {
         guard mentions("\n") else { return [] }
         var found: [Secret] = []
-        for match in Self.wrappedNameRest.matches(in: text) {
+        for match in Self.wrappedNameRest.matches(in: searchable) {
             let lineBreak = match.start - 1
             guard lineBreak > 0, var rest = match[1], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]) else { continue }
             if let first = rest.first, first.isUppercase {

@@ -687,7 +687,7 @@ extension SecretScan {
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
         // value is read for one label, so a line of many labels costs its length, not its square.
         var readUntil = 0
-        for match in Self.secretIdentifier.matches(in: text, within: lines) where match.start >= readUntil {
+        for match in Self.secretIdentifier.matches(in: searchable, within: lines) where match.start >= readUntil {
             let foundBefore = found.count
             var read: (start: Int, end: Int)?
             defer {
@@ -1281,7 +1281,7 @@ extension SecretScan {
     func gluedPasswords() -> [Secret] {
         guard mentions(" -p") else { return [] }
         var found: [Secret] = []
-        for match in Self.gluedPasswordFlag.matches(in: text) {
+        for match in Self.gluedPasswordFlag.matches(in: searchable) {
             let start = match.start + 2 + (match.text.first == "-" ? 0 : 1)
             // A quoted password ends at its closing quote: no piece after it is its rest
             // (`-p'…' -h db@localhost`; round 143).
@@ -1330,7 +1330,7 @@ extension SecretScan {
     func splitPasswordParameters() -> [Secret] {
         guard mentions("p as", "pa ss", "pas s", "pass w", "passw o", "passwo r", "passwor d", "t ok", "to ken", "tok en", "toke n",
                        "s ec", "se cr", "sec re", "secr et", "secre t") else { return [] }
-        return Self.splitPasswordParameter.matches(in: text).compactMap { match in
+        return Self.splitPasswordParameter.matches(in: searchable).compactMap { match in
             guard match.text.trimmingCharacters(in: .whitespaces).dropLast().contains(" "), let first = piece(from: match.end, maximumSpaces: 0) else {
                 return nil
             }
@@ -1540,18 +1540,18 @@ extension SecretScan {
     /// provider's keys), counted without spaces; a JWT needs `.eyJ` or a second dot inside.
     func noisyProviderKeys() -> [Secret] {
         var found: [Secret] = []
-        var candidates = Self.noisyPrefixMatcher.matches(in: text).compactMap { match in
+        var candidates = Self.noisyPrefixMatcher.matches(in: searchable).compactMap { match in
             (1...Self.noisyPrefixes.count).first { match[$0] != nil }.map { (match: match, provider: Self.noisyPrefixes[$0 - 1]) }
         }
         if mentions(":aa", ": aa", ":a4", ": a4", ":a a", ": a a") {
-            candidates += Self.telegramPrefixMatcher.matches(in: text).map { (match: $0, provider: Self.telegramPrefix) }
+            candidates += Self.telegramPrefixMatcher.matches(in: searchable).map { (match: $0, provider: Self.telegramPrefix) }
         }
         for (entry, matcher) in zip(Self.cuedNoisyPrefixes, Self.cuedNoisyPrefixMatchers) where entry.cues.contains(where: { mentions($0) }) {
-            candidates += matcher.matches(in: text).map { (match: $0, provider: entry.prefix) }
+            candidates += matcher.matches(in: searchable).map { (match: $0, provider: entry.prefix) }
         }
         // (Only on a line that holds a run of 16+ token characters: a key's body OCR split keeps one.)
         if !longRuns.isEmpty, mentions("_", "-") {
-            candidates += Self.noisyGenericTokenMatcher.matches(in: text, within: linesWithLongRuns()).compactMap { match in
+            candidates += Self.noisyGenericTokenMatcher.matches(in: searchable, within: linesWithLongRuns()).compactMap { match in
                 // (A hash's or a public key's algorithm is no provider's: `sha512-…` is an
                 // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
                 let name = match.text.prefix(while: { $0 != "_" && $0 != "-" }).lowercased()
@@ -1880,11 +1880,11 @@ extension SecretScan {
     func noisyPrivateKeyBlocks() -> [Secret] {
         guard mentions("private", "static", "secret", "seed") else { return [] }
         var found: [Secret] = []
-        let footers = Self.noisyPEMFooter.matches(in: text)
+        let footers = Self.noisyPEMFooter.matches(in: searchable)
         // (A header inside the block before it is that block's: a block without its footer runs to
         // the text's end, and a text of headers alone would be read once per header.)
         var next = 0 // the first footer after the header (headers come in order: read once)
-        for header in Self.noisyPEMHeader.matches(in: text) where header.start >= (found.last?.end ?? 0) {
+        for header in Self.noisyPEMHeader.matches(in: searchable) where header.start >= (found.last?.end ?? 0) {
             while next < footers.count, footers[next].end <= header.end { next += 1 }
             let footer = next < footers.count ? footers[next] : nil
             // The key's lines: up to the footer's `END` (its dashes may have gone to the header).
@@ -1908,10 +1908,10 @@ extension SecretScan {
 
     func setupKeys() -> [Secret] {
         guard mentions("key", "authenticator", "factor", "2fa", "scan", "manual", "code", "based", "totp") else { return [] }
-        let cues = Self.setupKeyCue.matches(in: text).map(\.end)
+        let cues = Self.setupKeyCue.matches(in: searchable).map(\.end)
         guard !cues.isEmpty else { return [] }
         var found: [Secret] = []
-        for match in Self.groupedKey.matches(in: text) where cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) {
+        for match in Self.groupedKey.matches(in: searchable) where cues.contains(where: { $0 <= match.start && match.start - $0 < 200 }) {
             // The groups as UTF-8 ranges (the run is ASCII).
             var groups: [Range<Int>] = [], start = match.start
             for i in match.start...match.end where i == match.end || utf8[i] == UInt8(ascii: " ") || utf8[i] == UInt8(ascii: "-") {
@@ -1989,7 +1989,7 @@ extension SecretScan {
 
     func noisyConnectionPasswords() -> [Secret] {
         guard mentions("//", ":l/", ":i/", ":1/", ":|/", ":/l", ":/i", ":/1", ":/|", ": l/", ": i/", ": 1/", ": /l", ": /i") else { return [] }
-        return Self.noisyCredentialURL.matches(in: text).compactMap { match in
+        return Self.noisyCredentialURL.matches(in: searchable).compactMap { match in
             let start = match.end
             // The password runs to the last `@` of the address (a password may hold one).
             // A password and a host fit in 512 bytes; a line of many addresses stays linear.
@@ -2094,7 +2094,7 @@ extension SecretScan {
 
     func signInCodes() -> [Secret] {
         guard mentions(" to ", " for ") else { return [] }
-        return Self.codeForSigningIn.matches(in: text).compactMap { match in
+        return Self.codeForSigningIn.matches(in: searchable).compactMap { match in
             guard let value = match[1] else { return nil }
             return secret(.otp, nil, match.start, match.start + value.utf8.count)
         }
@@ -2125,7 +2125,7 @@ extension SecretScan {
     func noisyIBANs() -> [Secret] {
         var found: [Secret] = []
         if mentions("iban") {
-            for match in Self.labelledIBAN.matches(in: text) {
+            for match in Self.labelledIBAN.matches(in: searchable) {
                 guard let value = match[1] else { continue }
                 let compact = value.filter { !$0.isWhitespace && $0 != "-" }
                 let digits = compact.filter { $0.isASCIIDigit || "@®©§$|]".contains($0) }.count
@@ -2136,7 +2136,7 @@ extension SecretScan {
                 found.append(secret(.iban, String(compact.prefix(2)).uppercased(), start, end))
             }
         }
-        return found + Self.noisyIBANCandidates.matches(in: text).compactMap { match in
+        return found + Self.noisyIBANCandidates.matches(in: searchable).compactMap { match in
             guard let country = match[1], let length = Self.ibanLengths[country] else { return nil }
             var compact: [UInt8] = [], end = match.start
             while end < match.end, compact.count < length {
@@ -2173,7 +2173,7 @@ extension SecretScan {
     func noisyLabelledCards() -> [Secret] {
         // `cc` as a label only: inside words (`access`, `success`) it is everywhere.
         guard mentions("card", "credit", "debit", "visa", "amex", "cc ", "cc:", "cc#") else { return [] }
-        return Self.noisyLabelledCard.matches(in: text).compactMap { match in
+        return Self.noisyLabelledCard.matches(in: searchable).compactMap { match in
             guard let value = match[1] else { return nil }
             let compact = value.filter { $0 != " " && $0 != "-" }
             let digits = compact.filter(\.isASCIIDigit).count
@@ -2492,7 +2492,7 @@ extension SecretScan {
     /// read as a word (`vul J7r 8MCq68kHY …`): fewer than a third of the pieces, none longer than four.
     func splitKeySettings() -> [Secret] {
         guard mentions("key", "secret", "token", "session") else { return [] }
-        return Self.keySetting.matches(in: text).compactMap { match in
+        return Self.keySetting.matches(in: searchable).compactMap { match in
             guard let name = match[1], ["key", "secret"].contains(name.lowercased()) || Self.secretName(name) == .apiKey,
                   let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 1), let last = pieces.last,
                   case let words = pieces.filter(isSentenceWord), words.count * 3 < pieces.count && !words.contains(where: { $0.end - $0.start > 4 })

@@ -31,15 +31,15 @@ extension SecretScan {
             if let password = passwordArgument(after: index, dashStartsIt: true) { found.append(password) }
         }
         if mentions("login") {
-            for match in Self.imapLogin.matches(in: text) { add(after: match.end) }
+            for match in Self.imapLogin.matches(in: searchable) { add(after: match.end) }
         }
         if mentions("pass "), mentions("user ") {
-            for match in Self.passCommand.matches(in: text) where Self.userCommand.firstMatch(in: linesAbove(match.start, 3)) != nil {
+            for match in Self.passCommand.matches(in: searchable) where Self.userCommand.firstMatch(in: linesAbove(match.start, 3)) != nil {
                 add(after: match.end)
             }
         }
         if mentions("plain") {
-            for match in Self.plainAuthentication.matches(in: text) {
+            for match in Self.plainAuthentication.matches(in: searchable) {
                 guard let range = match.range(1), let value = match[1], value.filter({ $0 != " " }).count >= 8,
                       !Self.isProse(value) else { continue }
                 var end = range.upperBound
@@ -71,7 +71,7 @@ extension SecretScan {
     /// takes one that `echo` pipes to it.
     func hereStringSecrets() -> [Secret] {
         guard mentions("<<<") else { return [] }
-        return Self.hereString.matches(in: text).compactMap { match in
+        return Self.hereString.matches(in: searchable).compactMap { match in
             guard Self.secretReader.firstMatch(in: slice(lineStart(of: match.start, atMost: 300), match.start)) != nil,
                   let (start, valueEnd, quoted) = value(after: match.end), valueEnd > start else { return nil }
             let end = quoted ? valueEnd : (piece(from: start, maximumSpaces: 0)?.end ?? valueEnd)
@@ -91,8 +91,8 @@ extension SecretScan {
     func passwordFieldValues() -> [Secret] {
         guard mentions("value"), mentions("pass", "pwd") else { return [] }
         var found: [Secret] = []
-        for line in lines(mentioning: ["value"]) where !Self.passwordField.matches(in: text, within: [line]).isEmpty {
-            for match in Self.valueAttribute.matches(in: text, within: [line]) {
+        for line in lines(mentioning: ["value"]) where !Self.passwordField.matches(in: searchable, within: [line]).isEmpty {
+            for match in Self.valueAttribute.matches(in: searchable, within: [line]) {
                 guard let (start, end, quoted) = value(after: match.end), quoted, end > start,
                       case let value = slice(start, end), Self.isPasswordValue(value, quoted: true),
                       !value.hasPrefix("{"), !value.hasPrefix("<?"), !value.contains("{{") else { continue }
@@ -120,7 +120,7 @@ extension SecretScan {
     /// (`.type('{enter}')`).
     func passwordsTypedIntoFields() -> [Secret] {
         guard mentions("pass", "pwd"), mentions("keys(", "type(", "type (", "fill(", "fill (", "value(", "text(", "sequentially(", "with:") else { return [] }
-        return Self.typedIntoPasswordField.matches(in: text, within: lines(mentioning: ["pass", "pwd"])).compactMap { match in
+        return Self.typedIntoPasswordField.matches(in: searchable, within: lines(mentioning: ["pass", "pwd"])).compactMap { match in
             guard let (start, end, quoted) = value(after: match.end), quoted, end > start, case let value = slice(start, end),
                   !value.hasPrefix("{"), !value.contains("${"), !value.contains("{{"), Self.isPasswordValue(value, quoted: true) else { return nil }
             return password(start, end, quoted: true)
@@ -139,7 +139,7 @@ extension SecretScan {
     /// random, the rest of the line. Where OCR split the random, the whole rest is masked.
     func keyLogSecrets() -> [Secret] {
         guard mentions("random", "secret") else { return [] }
-        return Self.keyLogLine.matches(in: text).compactMap { match in
+        return Self.keyLogLine.matches(in: searchable).compactMap { match in
             guard let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: 2), let first = pieces.first, let last = pieces.last,
                   squeezed(first.start, last.end).count >= 48 else { return nil }
             let start = pieces.count >= 2 && (first.end - first.start == 64 || first.end - first.start == 16) ? pieces[1].start : first.start
@@ -160,7 +160,7 @@ extension SecretScan {
     /// 3.5+ bits a character, 6+ changes between capitals, small letters and digits): anchors are words (`#installation`), line numbers (`#L10-L20`) or routes.
     func fragmentKeys() -> [Secret] {
         guard mentions("#"), mentions("http", "www.") else { return [] }
-        return Self.fragmentLink.matches(in: text).compactMap { match in
+        return Self.fragmentLink.matches(in: searchable).compactMap { match in
             // The fragment, and the pieces OCR split from it (`#V ptB Q9NeHJ…`): each all of a
             // key's characters, none a word, 300 characters at most.
             var end = match.end
@@ -194,7 +194,7 @@ extension SecretScan {
 
     func giftCodes() -> [Secret] {
         guard mentions("gift", "claim", "redeem", "wallet", "voucher") else { return [] }
-        return Self.giftCodeLabel.matches(in: text, within: lines(mentioning: ["code", "pin", "number", "voucher"])).compactMap { match in
+        return Self.giftCodeLabel.matches(in: searchable, within: lines(mentioning: ["code", "pin", "number", "voucher"])).compactMap { match in
             // The rest of the label's line, or the next line when that rest is blank.
             let (start, end) = nextFilledLine(after: match.end)
             guard end > start, end - start <= 48, case let code = slice(start, end), Self.giftCodeShape.firstMatch(in: code) != nil else { return nil }
@@ -219,7 +219,7 @@ extension SecretScan {
 
     func gitConfigSecrets() -> [Secret] {
         guard mentions("git"), mentions("config") else { return [] }
-        return Self.gitConfigSetting.matches(in: text).compactMap { passwordArgument(after: $0.end, dashStartsIt: false) }
+        return Self.gitConfigSetting.matches(in: searchable).compactMap { passwordArgument(after: $0.end, dashStartsIt: false) }
     }
 
     /// The password given as the argument after `index` (``separateValue(after:dashStartsIt:)``):
@@ -250,7 +250,7 @@ extension SecretScan {
     func columnNetworkKeys() -> [Secret] {
         guard mentions(" key", ".key") else { return [] }
         var found: [Secret] = []
-        for match in Self.networkKeyColumn.matches(in: text) {
+        for match in Self.networkKeyColumn.matches(in: searchable) {
             // One value to the line's end (OCR may split it once).
             guard let pieces = piecesToLineEnd(from: match.end, atMost: 2, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
                   case let value = squeezed(first.start, last.end), value.count >= 8, Self.isPasswordValue(value, quoted: false),
@@ -258,7 +258,7 @@ extension SecretScan {
             found.append(secret(.password, nil, first.start, last.end))
         }
         if mentions(".key") {
-            for match in Self.wirelessConfigKey.matches(in: text) {
+            for match in Self.wirelessConfigKey.matches(in: searchable) {
                 guard let (start, end, quoted) = value(after: match.end), end > start, case let value = squeezed(start, end),
                       value.count >= 8, Self.isPasswordValue(value, quoted: quoted) else { continue }
                 found.append(secret(.password, nil, start, end))
@@ -481,7 +481,7 @@ extension SecretScan {
     /// line when the screen wrapped it).
     func salesforceSessions() -> [Secret] {
         guard mentions("00d") else { return [] }
-        return Self.salesforceSession.matches(in: text).map { match in
+        return Self.salesforceSession.matches(in: searchable).map { match in
             secret(.apiKey, "Salesforce", match.start, valueEnd(from: match.end))
         }
     }
@@ -495,7 +495,7 @@ extension SecretScan {
 
     func passwordsGivenToHashing() -> [Secret] {
         guard mentions("mkpasswd", "passwd") else { return [] }
-        return Self.passwordHashingCommand.matches(in: text).compactMap { match in
+        return Self.passwordHashingCommand.matches(in: searchable).compactMap { match in
             // (After `-s`, the next piece is the password.)
             let afterFlag = match.text.hasSuffix("-s")
             // The quoted argument, or else the last piece before the command ends (`)`, `|`, `;`).
@@ -531,7 +531,7 @@ extension SecretScan {
 
     func proxmoxTokens() -> [Secret] {
         guard mentions("pveapitoken") else { return [] }
-        return Self.proxmoxToken.matches(in: text).compactMap { match in
+        return Self.proxmoxToken.matches(in: searchable).compactMap { match in
             // The UUID's pieces, to a quote or the line's end (at most six: OCR splits it).
             var end = match.end
             while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 1), next.end - match.end <= 48 {
@@ -563,7 +563,7 @@ extension SecretScan {
     /// and random (``isRandomToken(_:)``).
     func tunnelTokens() -> [Secret] {
         guard mentions("cloudflared") else { return [] }
-        return Self.tunnelTokenCommand.matches(in: text).compactMap { match in
+        return Self.tunnelTokenCommand.matches(in: searchable).compactMap { match in
             var lineStart = match.end, start: Int?, end = match.end
             lines: for _ in 0..<7 {
                 var index = lineStart, goesOn = false
@@ -616,7 +616,7 @@ extension SecretScan {
     /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
     func headerCredentials() -> [Secret] {
         guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb") else { return [] }
-        return Self.credentialHeader.matches(in: text, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb"]))
+        return Self.credentialHeader.matches(in: searchable, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb"]))
             .compactMap { match in
                 if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
@@ -648,7 +648,7 @@ extension SecretScan {
     /// (``uuidEnd(from:)``).
     func secretIDsBesideAccessors() -> [Secret] {
         guard mentions("accessor"), mentions("secret") else { return [] }
-        return Self.secretIDLabel.matches(in: text).compactMap { match in
+        return Self.secretIDLabel.matches(in: searchable).compactMap { match in
             guard let end = uuidEnd(from: match.end) else { return nil }
             return secret(.apiKey, nil, match.end, end)
         }
@@ -671,7 +671,7 @@ extension SecretScan {
     func tokensInCredentialMaps() -> [Secret] {
         guard mentions("oauth", "bearer", "token"), mentions("{") else { return [] }
         var found: [Secret] = []
-        for match in Self.credentialMapOpening.matches(in: text, within: lines(mentioning: ["oauth", "bearer", "token"])) {
+        for match in Self.credentialMapOpening.matches(in: searchable, within: lines(mentioning: ["oauth", "bearer", "token"])) {
             var lineEnd = match.end
             for _ in 0..<8 {
                 let lineStart: Int
@@ -702,7 +702,7 @@ extension SecretScan {
     /// wants `sonar.login` whole misses.
     func loginTokens() -> [Secret] {
         guard mentions("login") else { return [] }
-        return Self.loginSetting.matches(in: text, within: lines(mentioning: ["login"])).compactMap { match in
+        return Self.loginSetting.matches(in: searchable, within: lines(mentioning: ["login"])).compactMap { match in
             guard let pieces = piecesToLineEnd(from: match.end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
                   case let value = squeezed(match.end, last.end), value.count >= 32, value.count <= 256,
                   Self.isRandomToken(Self.withoutOCRJunk(value)), !Self.isPlaceholder(value) else { return nil }

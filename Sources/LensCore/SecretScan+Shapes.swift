@@ -52,9 +52,9 @@ extension SecretScan {
     /// paired in order: a text of thousands of headers costs its length, not 8 KB a header.
     func publicBlocks() -> [Range<Int>] {
         guard mentions("begin"), mentions("certificate", "public") else { return [] }
-        let footers = Self.blockFooter.matches(in: text).map(\.start)
+        let footers = Self.blockFooter.matches(in: searchable).map(\.start)
         var next = 0
-        return Self.publicBlockHeader.matches(in: text).map { header in
+        return Self.publicBlockHeader.matches(in: searchable).map { header in
             while next < footers.count, footers[next] < header.end { next += 1 }
             let limit = min(utf8.count, header.end + 8_192)
             return header.end..<(next < footers.count ? min(footers[next], limit) : limit)
@@ -67,12 +67,12 @@ extension SecretScan {
     /// `/.well-known/jwks.json` is served to anyone, and a piece OCR split off one that reads as a
     /// token's (`… JuSAMQCLcXcT j8_…`) is none (round 135).
     func showsOnlyPublicKeys() -> Bool {
-        showsAJSONWebKey() && Self.privateKeyMember.firstMatch(in: text) == nil
+        showsAJSONWebKey() && Self.privateKeyMember.firstMatch(in: searchable) == nil
     }
 
     /// Whether the text shows a JSON Web Key's `"kty"` member.
     func showsAJSONWebKey() -> Bool {
-        mentions("kty") && Self.keyTypeMember.firstMatch(in: text) != nil
+        mentions("kty") && Self.keyTypeMember.firstMatch(in: searchable) != nil
     }
     static let keyTypeMember = TextMatcher(#"["“”]kty["“”][ \t]?:"#)
     static let privateKeyMember = TextMatcher(#"["“”'](?:d|p|q|dp|dq|qi|oth|k)["“”'][ \t]?:"#)
@@ -83,7 +83,7 @@ extension SecretScan {
     /// `"d"`, the primes and their exponents, a symmetric key's `"k"`. Whoever has them has the key.
     func privateKeyMembers() -> [Secret] {
         guard showsAJSONWebKey() else { return [] }
-        return Self.privateKeyMemberValue.matches(in: text).compactMap { match in
+        return Self.privateKeyMemberValue.matches(in: searchable).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.apiKey, "private key", range.lowerBound, range.upperBound)
         }
@@ -347,7 +347,7 @@ extension SecretScan {
     /// groups are hex in one case; a safety number is digits).
     func keysInGroups() -> [Secret] {
         guard mentions(" key") else { return [] }
-        return Self.groupedKeyLine.matches(in: text).compactMap { match in
+        return Self.groupedKeyLine.matches(in: searchable).compactMap { match in
             guard let range = match.range(1), let value = match[1] else { return nil }
             // (Each group three to five letters and digits, but for one glyph OCR misread in two of them.)
             let isLetterOrDigit = { (character: Character) in character.isASCII && (character.isLetter || character.isNumber) }
@@ -378,8 +378,8 @@ extension SecretScan {
         // have dropped a few of the list's commas.)
         var digitCommas = 0
         for index in utf8.indices.dropFirst() where utf8[index] == 0x2C && (0x30...0x39).contains(utf8[index - 1]) { digitCommas += 1 }
-        guard digitCommas >= 24, Self.byteKeyCue.firstMatch(in: text) != nil else { return [] }
-        return Self.byteList.matches(in: text).compactMap { match in
+        guard digitCommas >= 24, Self.byteKeyCue.firstMatch(in: searchable) != nil else { return [] }
+        return Self.byteList.matches(in: searchable).compactMap { match in
             let numbers = match.text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
             guard numbers.count >= 32, numbers.allSatisfy({ $0 <= 255 }), Set(numbers).count >= 16 else { return nil }
             let context = linesAbove(match.start, 3) + slice(max(0, match.start - 80), match.start)
@@ -398,7 +398,7 @@ extension SecretScan {
 
     func schemeTaggedPasswords() -> [Secret] {
         guard mentions("{plain", "{clear", "{ plain", "{ clear") else { return [] }
-        return Self.plainScheme.matches(in: text).compactMap { match in
+        return Self.plainScheme.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true), !Self.isCall(value) else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
@@ -416,7 +416,7 @@ extension SecretScan {
     func insertedSecrets() -> [Secret] {
         guard mentions("insert"), mentions("values") else { return [] }
         var found: [Secret] = []
-        for match in Self.insertRow.matches(in: text) {
+        for match in Self.insertRow.matches(in: searchable) {
             guard let columns = match[1], let valuesRange = match.range(2) else { continue }
             let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`\"[]")) }
             // The values' pieces at their commas, as byte ranges.
@@ -465,13 +465,13 @@ extension SecretScan {
     func hashedLiterals() -> [Secret] {
         var filtered: [Secret] = []
         if mentions("password_hash", "password _hash", "password_ hash") {
-            for match in Self.hashFilterLiteral.matches(in: text) {
+            for match in Self.hashFilterLiteral.matches(in: searchable) {
                 guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true) else { continue }
                 filtered.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
         guard mentions("('", "(\"", "(b'", "( '", "( \"", "(‘", "( ‘", "(“", "( “"), mentions("pass", "pw", "crypt", "argon", "hash::", "hash: :", "hash : :") else { return filtered }
-        return filtered + Self.callWithLiteral.matches(in: text).compactMap { match in
+        return filtered + Self.callWithLiteral.matches(in: searchable).compactMap { match in
             guard let callee = match[1], let value = match[2] ?? match[3], let range = match.range(2) ?? match.range(3) else { return nil }
             let words = callee.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == ">" || $0 == "-" || $0 == " " || $0 == "\t" }).flatMap { Self.nameWords($0) }
             // (Laravel's `Hash::make('…')` hashes a password too.)
@@ -495,7 +495,7 @@ extension SecretScan {
 
     func streamKeys() -> [Secret] {
         guard mentions("rtmp") else { return [] }
-        return Self.rtmpKey.matches(in: text).compactMap { match in
+        return Self.rtmpKey.matches(in: searchable).compactMap { match in
             // (A key of letters and digits, or groups of four of them, as YouTube's are, whose
             // letters may hold no digit: `poya-kjdd-jhgy-vqtn-vidx`; a name of letters, `live/mychannel`, is none.)
             guard let value = match[1], let range = match.range(1), value.contains(where: \.isLetter),
@@ -517,7 +517,7 @@ extension SecretScan {
     func chpasswdListPasswords() -> [Secret] {
         guard mentions("chpasswd") else { return [] }
         var found: [Secret] = []
-        for block in Self.chpasswdList.matches(in: text) {
+        for block in Self.chpasswdList.matches(in: searchable) {
             guard let lines = block[1], let blockRange = block.range(1) else { continue }
             for line in Self.listedLogin.matches(in: lines) {
                 guard let value = line[1]?.filter({ $0 != " " && $0 != "\t" }), let range = line.range(1), !value.hasPrefix("$"), value.uppercased() != "RANDOM",
@@ -1142,8 +1142,8 @@ extension SecretScan {
         let aclCue = mentions("setuser", "on >", "on  >")
         guard mentions("-key", "key-string", ">auth", "> auth") || aclCue else { return [] }
         var found: [Secret] = []
-        let acl = aclCue ? Self.redisACLPassword.matches(in: text) : []
-        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: text) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: text) : []) + acl {
+        let acl = aclCue ? Self.redisACLPassword.matches(in: searchable) : []
+        for match in (mentions("-key", "key-string") ? Self.routingKey.matches(in: searchable) : []) + (mentions(">auth", "> auth") ? Self.redisAuth.matches(in: searchable) : []) + acl {
             guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value), value.count >= 4 else { continue }
             found.append(secret(.password, nil, range.lowerBound, range.upperBound))
         }
@@ -1177,7 +1177,7 @@ extension SecretScan {
             Self.isRandomToken(Self.withoutOCRJunk(value)) || Self.isRandomLetters(value)
                 || Self.looksLikeSecretOnItsOwn(value) && Self.withoutOCRJunk(value).contains(where: \.isNumber)
         }
-        return Self.keyInAPath.matches(in: text).compactMap { match in
+        return Self.keyInAPath.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
             if value.count >= 16, isKey(value) { return secret(.apiKey, nil, range.lowerBound, range.upperBound) }
             guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]),
@@ -1203,14 +1203,14 @@ extension SecretScan {
     func configFilePasswords() -> [Secret] {
         var found: [Secret] = []
         if mentions("$user", "$suser") {
-            for match in Self.userMacro.matches(in: text) {
+            for match in Self.userMacro.matches(in: searchable) {
                 guard let range = match.range(1), case let value = squeezed(range.lowerBound, range.upperBound), value.count >= 4,
                       !value.hasPrefix("/"), !value.hasPrefix("$"), Self.isPasswordValue(value, quoted: false) else { continue }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
         if mentions("userlist", "auth_file") {
-            for match in Self.quotedLoginLine.matches(in: text) {
+            for match in Self.quotedLoginLine.matches(in: searchable) {
                 // (A hash: `md5` and 32 hexadecimal digits, either of which OCR may misread; SCRAM's.)
                 guard let value = match[1], let range = match.range(1), Self.passwordHash.firstMatch(in: value) == nil,
                       !value.lowercased().hasPrefix("md5"), !value.hasPrefix("SCRAM"),
@@ -1233,6 +1233,6 @@ extension SecretScan {
 
     func onePasswordSecretKeys() -> [Secret] {
         guard mentions("a3-", "a3 -", "a3—", "a3 —", "a3–", "a3 –", "a3~", "a3 ~") else { return [] }
-        return Self.onePasswordSecretKey.matches(in: text).map { secret(.apiKey, "1Password", $0.start, $0.end) }
+        return Self.onePasswordSecretKey.matches(in: searchable).map { secret(.apiKey, "1Password", $0.start, $0.end) }
     }
 }

@@ -209,13 +209,13 @@ extension SecretScan {
         if mentions("identified", "set password") {
             // The value to the line's last quote (OCR may read a `^` inside as a quote: `'P5“t@!er%oY“5ga’;`),
             // or up to a quote; a value whose opening quote OCR lost must look like one.
-            for match in Self.identifiedBy.matches(in: text) {
+            for match in Self.identifiedBy.matches(in: searchable) {
                 let quoted = match[1] != nil
                 add(.password, match, group: match[2] != nil ? 2 : 3) { Self.isPasswordValue($0, quoted: quoted) }
             }
         }
         if mentions("pass", "pwd", "secret", "token", "key"), mentions(",") {
-            for match in Self.namedLiteral.matches(in: text) {
+            for match in Self.namedLiteral.matches(in: searchable) {
                 guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let kind = Self.secretName(name) else { continue }
                 // A JSON object's next key is no value: `"Name": "db_pass", "Labels": {}` (`docker secret inspect`).
                 var after = match.end
@@ -230,7 +230,7 @@ extension SecretScan {
             }
         }
         if mentions("auth", "login", "signin", "sign_in", "credential") {
-            for match in Self.authPair.matches(in: text) {
+            for match in Self.authPair.matches(in: searchable) {
                 add(.password, match, group: 1) { value in
                     // The second half of a pair, not a word of the call (`auth=("user", "password")` is a placeholder).
                     value.count >= 4 && Self.isPasswordValue(value, quoted: true)
@@ -238,7 +238,7 @@ extension SecretScan {
             }
         }
         if mentions("auth") {
-            for match in Self.authField.matches(in: text) {
+            for match in Self.authField.matches(in: searchable) {
                 // Across the spaces OCR put in it (`c3ZjX3J LcG9ydDprx0 …`), which no sentence word is.
                 add(.password, match, group: 1) { value in
                     let pieces = value.split(separator: " ")
@@ -249,7 +249,7 @@ extension SecretScan {
         }
         // Cued by the file's name or PostgreSQL's port: the pattern is not tried on every text with a `:`.
         if mentions("pgpass", "5432") {
-            for match in Self.pgpassLine.matches(in: text) {
+            for match in Self.pgpassLine.matches(in: searchable) {
                 add(.password, match, group: 1) { value in
                     let squeezed = value.filter { $0 != " " && $0 != "\t" }
                     // (A `:` inside is escaped in the file, `\:`: more fields are another format, a fingerprint's bytes.)
@@ -272,7 +272,7 @@ extension SecretScan {
 
     func noisyDataCentreKeys() -> [Secret] {
         guard mentions("-us", "- us", "-u s") else { return [] }
-        return Self.noisyDataCentreKey.matches(in: text).compactMap { match in
+        return Self.noisyDataCentreKey.matches(in: searchable).compactMap { match in
             // Mostly small hexadecimal digits, both digits and letters among them; OCR reads an `f`
             // as `F`, hardly an `a` to `e` as a capital (`…c33ED38357DB-us2` is another shape).
             guard let key = match[1], key.filter({ $0 == " " }).count <= 1,
@@ -314,7 +314,7 @@ extension SecretScan {
     func codesInWarnedMessages() -> [Secret] {
         guard mentions("share") else { return [] }
         var found: [Secret] = []
-        for warning in Self.noSharingWarning.matches(in: text) {
+        for warning in Self.noSharingWarning.matches(in: searchable) {
             // (At most 512 bytes either way: a text of one long line costs no more.)
             var from = warning.start, breaks = 0
             while from > 0, warning.start - from < 512 {
@@ -339,7 +339,7 @@ extension SecretScan {
 
     func taggedCodes() -> [Secret] {
         guard mentions("]", "】") else { return [] }
-        return Self.taggedCode.matches(in: text).compactMap { match in
+        return Self.taggedCode.matches(in: searchable).compactMap { match in
             guard let tag = match[1], let code = match[2], let range = match.range(2),
                   !tag.allSatisfy({ $0.isASCII && !$0.isLowercase }),
                   !(code.count == 4 && (code.hasPrefix("19") || code.hasPrefix("20"))) else { return nil }
@@ -374,7 +374,7 @@ extension SecretScan {
         // (First a line of 4–8 digits alone, found in one pass over the bytes: the cues are words
         // of many texts, such a line is rare.)
         guard hasLineOfDigitsAlone(4...8), mentions("pin", "passcode", "code", "tan") else { return [] }
-        return Self.codeUnderItsCue.matches(in: text).compactMap { match in
+        return Self.codeUnderItsCue.matches(in: searchable).compactMap { match in
             guard let range = match.range(1) else { return nil }
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
@@ -391,7 +391,7 @@ extension SecretScan {
 
     func letterCodesUnderTheirCue() -> [Secret] {
         guard mentions("code"), Self.signInCodeWords.contains(where: { mentions($0) }) else { return [] }
-        return Self.letterCodeUnderItsCue.matches(in: text).compactMap { match in
+        return Self.letterCodeUnderItsCue.matches(in: searchable).compactMap { match in
             // (Digits spaced apart are a code's look: the text's words say what it is for.)
             guard let cue = match[1]?.lowercased(), let code = match[2], let range = match.range(2),
                   Self.signInCodeWords.contains(where: cue.contains) || code.contains(" ") || code.contains("\t") else { return nil }
@@ -423,7 +423,7 @@ extension SecretScan {
 
     func directivePasswords() -> [Secret] {
         guard mentions("pass", "pw", "auth") else { return [] }
-        return Self.passwordDirective.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
+        return Self.passwordDirective.matches(in: searchable, within: lines(mentioning: ["pass", "pw", "auth"])).compactMap { match in
             guard let name = match[1]?.lowercased(), var value = match[2], let range = match.range(2), name != "auth", !Self.wordsEndingInPass.contains(name) else { return nil }
             let pieces = value.split(separator: " ")
             // (A long option first is the directive's, not its password: Kickstart's `rootpw
@@ -466,7 +466,7 @@ extension SecretScan {
     /// (``isPasswordValue(_:quoted:)``), a key or a token a random one.
     func replyValues() -> [Secret] {
         guard mentions(") \"", ")\"", ") “", ")“", ") ”"), mentions("pass", "pw", "auth", "secret", "token", "key") else { return [] }
-        return Self.replyName.matches(in: text, within: lines(mentioning: ["pass", "pw", "auth", "secret", "token", "key"])).compactMap { match in
+        return Self.replyName.matches(in: searchable, within: lines(mentioning: ["pass", "pw", "auth", "secret", "token", "key"])).compactMap { match in
             guard let name = match[1] else { return nil }
             let lower = name.lowercased()
             guard let kind = Self.secretName(name) ?? (lower.count > 4 && lower.hasSuffix("auth") ? .password : nil) else { return nil }
@@ -488,7 +488,7 @@ extension SecretScan {
 
     func authInfoPasswords() -> [Secret] {
         guard mentions("authinfo") else { return [] }
-        return Self.authInfoPassword.matches(in: text).compactMap { match in
+        return Self.authInfoPassword.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1), Self.isPasswordValue(value, quoted: true), !Self.isPlaceholder(value) else { return nil }
             return secret(.password, nil, range.lowerBound, range.upperBound)
         }
@@ -503,7 +503,7 @@ extension SecretScan {
 
     func pinsAfterTheirNames() -> [Secret] {
         guard mentions("pin", "puk") else { return [] }
-        return Self.pinAfterItsName.matches(in: text).compactMap { match in
+        return Self.pinAfterItsName.matches(in: searchable).compactMap { match in
             guard let name = match[1], let digits = match[3], let range = match.range(3) else { return nil }
             let fits = name == "PUK" ? digits.count == 8 : match[2] != nil || digits.count <= 5
             return fits ? secret(.password, "PIN", range.lowerBound, range.upperBound) : nil
@@ -513,14 +513,14 @@ extension SecretScan {
     func letterCodes() -> [Secret] {
         var found: [Secret] = []
         if mentions("#") {
-            for match in Self.domainBoundCode.matches(in: text) {
+            for match in Self.domainBoundCode.matches(in: searchable) {
                 guard let range = match.range(1) else { continue }
                 found.append(secret(.otp, nil, range.lowerBound, range.upperBound))
             }
         }
         guard mentions("code") else { return found }
         let lines = lines(mentioning: ["code"])
-        found += Self.namedLetterCode.matches(in: text, within: lines).compactMap { match in
+        found += Self.namedLetterCode.matches(in: searchable, within: lines).compactMap { match in
             guard let value = match[2], value.contains(where: \.isLetter), let range = match.range(2) else { return nil }
             // After `enter the code`, a promotion's word and number (`SAVE20`, `WELCOME15`) is none;
             // random letters before digits (`GKQWNYV20`) read as no word: four consonants in a row.
@@ -533,7 +533,7 @@ extension SecretScan {
             return secret(.otp, nil, range.lowerBound, range.upperBound)
         }
         if mentions("passcode", "pass code") {
-            for match in Self.mixedPasscode.matches(in: text, within: lines) {
+            for match in Self.mixedPasscode.matches(in: searchable, within: lines) {
                 guard let value = match[1], value.contains(where: \.isLetter), let range = match.range(1),
                       value.contains(where: \.isNumber) || value.dropFirst().contains(where: \.isUppercase)
                         || value.count >= 6 && Self.longestConsonantRun(value) >= 4 else { continue }
@@ -570,7 +570,7 @@ extension SecretScan {
     func keyVariablesAndConstants() -> [Secret] {
         var found: [Secret] = []
         if mentions("_key") {
-            for match in Self.keyVariable.matches(in: text) {
+            for match in Self.keyVariable.matches(in: searchable) {
                 guard let name = match[1], !Self.nameWords(name).contains(where: Self.wordsOfPublicKeys.contains), Self.secretName(name) == nil,
                       let (start, end, _) = value(after: match.end), end > start, case let value = squeezed(start, end), value.count >= 20,
                       Self.isRandomToken(Self.withoutOCRJunk(value, readingPercentAsZero: true)), !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) else { continue }
@@ -578,7 +578,7 @@ extension SecretScan {
             }
         }
         if mentions("define") {
-            for match in Self.phpConstant.matches(in: text) {
+            for match in Self.phpConstant.matches(in: searchable) {
                 guard let name = match[1]?.replacingOccurrences(of: " ", with: "_"), let range = match.range(2) ?? match.range(3),
                       case let value = slice(range.lowerBound, range.upperBound), match.range(2) != nil || Self.readsASetting.firstMatch(in: value) == nil else { continue }
                 let last = Self.nameWords(name).last ?? ""

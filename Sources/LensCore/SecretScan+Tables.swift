@@ -224,7 +224,7 @@ extension SecretScan {
 
     func namedRows() -> [Secret] {
         guard mentions("pass", "pwd", "secret", "token", "key", "psk") else { return [] }
-        return Self.namedRow.matches(in: text).compactMap { match in
+        return Self.namedRow.matches(in: searchable).compactMap { match in
             guard let name = match[1].map(Self.joinedName),
                   let kind = Self.secretName(name.lowercased()),
                   let (start, end, _) = separateValue(after: match.end) else { return nil }
@@ -255,7 +255,7 @@ extension SecretScan {
 
     func barredRows() -> [Secret] {
         guard mentions("|", "│", "┃"), mentions("pass", "pwd", "secret", "token", "key", "psk", "auth") else { return [] }
-        return Self.barredRow.matches(in: text).compactMap { match in
+        return Self.barredRow.matches(in: searchable).compactMap { match in
             guard let name = match[1], let kind = Self.secretName(name), let range = match.range(2) else { return nil }
             let value = slice(range.lowerBound, range.upperBound)
             guard Self.isPasswordValue(value, quoted: false),
@@ -295,7 +295,7 @@ extension SecretScan {
         let namesCookies = mentions("cookie")
         guard namesCookies || mentions("-b") else { return [] }
         var found: [Secret] = []
-        for row in namesCookies ? Self.cookieRow.matches(in: text) : [] {
+        for row in namesCookies ? Self.cookieRow.matches(in: searchable) : [] {
             guard let name = row[1]?.lowercased(), Self.sessionCookieWords.contains(where: { name.contains($0) }),
                   let value = piece(from: row.end, maximumSpaces: 0) else { continue }
             // (Its pieces taken across the spaces OCR put in it: `6XoCSsracG26qws JDIuQyMC…`.)
@@ -309,7 +309,7 @@ extension SecretScan {
         }
         var headers: [(start: Int, end: Int)] = []
         if namesCookies {
-            for match in Self.cookieHeader.matches(in: text) {
+            for match in Self.cookieHeader.matches(in: searchable) {
                 var lineEnd = match.end
                 while lineEnd < utf8.count, !Self.isLineBreak(utf8[lineEnd]) { lineEnd += 1 }
                 headers.append((match.end, lineEnd))
@@ -318,7 +318,7 @@ extension SecretScan {
         // curl's `-b 'name=value; …'` / `--cookie "…"`: the cookies to its closing quote, or to the
         // next space unquoted (without `=` the argument is a cookie jar's file).
         if mentions("-b", "--cookie"), mentions("curl") {
-            for match in Self.curlCookieFlag.matches(in: text) {
+            for match in Self.curlCookieFlag.matches(in: searchable) {
                 // (Quoted, to the next quote of any glyph: OCR may read one of the pair curly.)
                 let quoted = quoteLength(endingAt: match.end) > 0
                 var stop = match.end
@@ -379,7 +379,7 @@ extension SecretScan {
     /// The private lines of a PuTTY key file (`.ppk`), as many as it says, to the first empty line.
     func puttyPrivateKeys() -> [Secret] {
         guard mentions("private") else { return [] }
-        return Self.puttyPrivateLines.matches(in: text).compactMap { match in
+        return Self.puttyPrivateLines.matches(in: searchable).compactMap { match in
             guard let count = match[1].flatMap({ Int($0) }), count > 0 else { return nil }
             var start = match.end
             while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }
@@ -406,7 +406,7 @@ extension SecretScan {
     /// most), whatever OCR made of them (spaces, a `0` read as `@`), when they are mostly base64.
     func signifySecretKeys() -> [Secret] {
         guard mentions("untrusted") else { return [] }
-        return Self.secretKeyComment.matches(in: text).compactMap { match in
+        return Self.secretKeyComment.matches(in: searchable).compactMap { match in
             var start = match.end
             while start < utf8.count, Self.isLineBreak(utf8[start]) || Self.isSpace(utf8[start]) { start += 1 }
             var end = start, lines = 0
@@ -488,7 +488,7 @@ extension SecretScan {
     func commandOutputs() -> [Secret] {
         guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue",
                        "pwgen", "apg", "xkcdpass", "diceware") else { return [] }
-        return Self.commandReadingASecret.matches(in: text).compactMap { match in
+        return Self.commandReadingASecret.matches(in: searchable).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
             guard !Self.holds(lowered[match.start..<match.end], Array("hash".utf8)) || !Self.saysHash(match.text) else { return nil }
             // (Nor does one that hashes a password, `openssl passwd -6 -stdin < /run/secrets/…`, `mkpasswd`,
@@ -741,7 +741,7 @@ extension SecretScan {
         guard mentions("auth", "cred", "pass", "pwd", "secret", "token", "login", "psk", "virtual_users", "vusers"),
               mentions("cat ", "head ", "tail ", "less ", "more ", "bat ", "type ", "gc ", "get-content ") else { return [] }
         var found: [Secret] = []
-        for match in Self.credentialFilePrinting.matches(in: text) {
+        for match in Self.credentialFilePrinting.matches(in: searchable) {
             var lineStart = match.end, printed = 0, filled = 0
             var previous: (start: Int, end: Int)?
             // vsftpd's virtual users (`virtual_users.txt`, `vusers.txt`, the file `db_load -T -t hash`
@@ -882,7 +882,7 @@ extension SecretScan {
 
     func userListPasswords() -> [Secret] {
         guard mentions("userlist", "user list", "auth_file", "pgbouncer", "list.txt") else { return [] }
-        return Self.quotedUserLine.matches(in: text).compactMap { match in
+        return Self.quotedUserLine.matches(in: searchable).compactMap { match in
             guard let value = match[2], let range = match.range(2), !value.hasPrefix("SCRAM-SHA-256$"),
                   // (OCR may read the `5` of `md5` as `S`, split the hash, `md51ea2…83d6f f fda®b8…`,
                   // and read a glyph more or less.)
@@ -911,7 +911,7 @@ extension SecretScan {
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {
         guard mentions("value:", "value\"", "value'", "value”", "value :", "value\u{201D}") else { return [] }
-        return Self.namedValue.matches(in: text).compactMap { match in
+        return Self.namedValue.matches(in: searchable).compactMap { match in
             // (A parameter's name may be a path: AWS SSM's `"Name": "/prod/shop/db_password"`; its last part names it.)
             guard let name = (match[2] ?? match[3] ?? match[4]).map({ Self.joinedName(String($0.split(separator: "/").last ?? "")) }),
                   let (start, end, quoted) = value(after: match.end), end > start else { return nil }
@@ -937,7 +937,7 @@ extension SecretScan {
     /// it ends with is the Enter key).
     func expectedPasswords() -> [Secret] {
         guard mentions("expect") else { return [] }
-        return Self.expectThenSend.matches(in: text).compactMap { match in
+        return Self.expectThenSend.matches(in: searchable).compactMap { match in
             var end = match.end
             while end < utf8.count, !Self.isLineBreak(utf8[end]) { end += 1 }
             // (The closing quote may be a curly one OCR read: its last byte, 0x9C to 0x9D.)

@@ -3,6 +3,8 @@ import Foundation
 /// The rules of ``SecretDetector``, one method per rule, over one text.
 struct SecretScan {
     let text: String
+    /// The text as ICU searches it, made once for the scan's searches of the whole text.
+    let searchable: UTF16Text
     let utf8: [UInt8]
     /// The text's bytes lower-cased (ASCII only, so offsets stay the same) for cheap cue checks.
     let lowered: [UInt8]
@@ -22,6 +24,7 @@ struct SecretScan {
 
     init(text: String) {
         self.text = text
+        searchable = UTF16Text(text)
         utf8 = Array(text.utf8)
         lowered = utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
         var pairs = [UInt64](repeating: 0, count: 1024)
@@ -223,12 +226,12 @@ struct SecretScan {
 
     /// The provider whose pattern `match` of ``providerMatcher`` in `text` is: the first whose
     /// pattern matches there, to the same end (the alternative the combined pattern took). Each
-    /// is tried on the match and the context its look-arounds see (``NSRegularExpression/results(in:_:options:range:first:)``),
+    /// is tried on the match and the context its look-arounds see (``ICURegex/results(in:range:options:first:)``),
     /// not the whole text: a run of thousands of keys costs its length, not its square.
-    static func providerLabel(of match: TextMatcher.Match, in text: String, _ ns: NSString) -> String? {
+    static func providerLabel(of match: TextMatcher.Match, in text: UTF16Text) -> String? {
         guard let whole = match.groupRanges.first else { return nil }
         let index = providerPatterns.firstIndex { pattern in
-            pattern.regex.results(in: text, ns, options: [.anchored, .withTransparentBounds], range: whole, first: true)
+            pattern.regex.results(in: text, range: whole, options: [.anchored, .transparentBounds], first: true)
                 .first.map { NSMaxRange($0.range) == NSMaxRange(whole) } ?? false
         }
         return index.map { providers[$0].label }
@@ -237,19 +240,18 @@ struct SecretScan {
     func providerKeys() -> [Secret] {
         // Each key lies within one long run; a 2FA URI (`?secret=…&issuer=`) is matched in the whole text.
         var matches: [(match: TextMatcher.Match, label: String)] = []
-        func collect(in searched: String, at offset: Int) {
-            let ns = searched as NSString
+        func collect(in searched: UTF16Text, at offset: Int) {
             for var match in Self.providerMatcher.matches(in: searched) {
-                guard let label = Self.providerLabel(of: match, in: searched, ns) else { continue }
+                guard let label = Self.providerLabel(of: match, in: searched) else { continue }
                 match.start += offset
                 match.end += offset
                 matches.append((match, label))
             }
         }
         if mentions("otpauth") {
-            collect(in: text, at: 0)
+            collect(in: searchable, at: 0)
         } else {
-            for run in longRuns { collect(in: slice(run.lowerBound, run.upperBound), at: run.lowerBound) }
+            for run in longRuns { collect(in: UTF16Text(slice(run.lowerBound, run.upperBound)), at: run.lowerBound) }
         }
         return matches.compactMap { match, label in
             // Placeholders (`ghp_xxxx…`, `AKIAZZZZ…`, `GR1348941XXXX…`) show the shape, not a key.
@@ -381,7 +383,7 @@ struct SecretScan {
 
     func privateKeyBlocks() -> [Secret] {
         guard mentions("key-----", "key block-----", "key v", "seed-----") else { return [] }
-        return Self.pemMatcher.matches(in: text).map { secret(.apiKey, "private key", $0.start, $0.end) }
+        return Self.pemMatcher.matches(in: searchable).map { secret(.apiKey, "private key", $0.start, $0.end) }
     }
 
     /// `scheme://user:password@host`: only the password is a secret (the host stays findable).
@@ -396,7 +398,7 @@ struct SecretScan {
 
     func connectionPasswords() -> [Secret] {
         guard mentions("//") else { return [] }
-        return Self.credentialURL.matches(in: text).compactMap { match in
+        return Self.credentialURL.matches(in: searchable).compactMap { match in
             guard let password = match[2], !Self.isPlaceholder(password), password.count >= 3,
                   !password.allSatisfy(\.isASCIIDigit) else { return nil } // `host:8000@` is a port
             // Without a user, a value with a `:` is a method and a user (CVS's `cvs://:pserver:anoncvs@…`).
@@ -416,7 +418,7 @@ struct SecretScan {
 
     func proxyLinkSecrets() -> [Secret] {
         guard mentions("trojan", "hyst", "hy2", "vless", "anytls") else { return [] }
-        return Self.proxyLink.matches(in: text).compactMap { match in
+        return Self.proxyLink.matches(in: searchable).compactMap { match in
             let start = match.end
             let isVLESS = match[1]?.lowercased() == "vless"
             // To its last `@` (OCR may read a `0` of it as one), within 256 bytes of the line and
@@ -495,7 +497,7 @@ struct SecretScan {
 
     func cards() -> [Secret] {
         var found: [Secret] = []
-        for run in Self.digitRuns.matches(in: text) where run.end - run.start >= 13 {
+        for run in Self.digitRuns.matches(in: searchable) where run.end - run.start >= 13 {
             // The groups of the run and where each starts.
             var groups: [(start: Int, end: Int)] = []
             var i = run.start
@@ -619,7 +621,7 @@ struct SecretScan {
 
     func cardDetails(near cards: [Secret]) -> [Secret] {
         guard !cards.isEmpty else { return [] }
-        return Self.cardDetail.matches(in: text).compactMap { match in
+        return Self.cardDetail.matches(in: searchable).compactMap { match in
             guard cards.contains(where: { abs($0.start - match.start) < 240 }) else { return nil }
             let value = match[2] ?? match[4] ?? ""
             let label = match[2] != nil ? "security code" : "expiry"
@@ -645,7 +647,7 @@ struct SecretScan {
     static let ibanCandidates = TextMatcher(#"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})((?:[ \-]?[A-Z0-9]){10,30})"#)
 
     func ibans() -> [Secret] {
-        Self.ibanCandidates.matches(in: text).compactMap { match in
+        Self.ibanCandidates.matches(in: searchable).compactMap { match in
             guard let country = match[1], let length = Self.ibanLengths[country] else { return nil }
             // Take the first `length` letters and digits, across the single spaces of the groups.
             var count = 0, end = match.start
@@ -693,7 +695,7 @@ struct SecretScan {
     func labelledAccounts() -> [Secret] {
         guard mentions("acc", "a/c", "routing", "sort", "bsb") else { return [] }
         let bank = mentions("bank", "bsb", "sort code", "routing", "iban")
-        return Self.accountLabel.matches(in: text).compactMap { match in
+        return Self.accountLabel.matches(in: searchable).compactMap { match in
             guard let value = match[2], value.filter(\.isASCIIDigit).count >= 6, match[1] == nil || bank else { return nil }
             let end = match.end, start = end - value.utf8.count
             return secret(.iban, "account", start, end)
@@ -753,8 +755,8 @@ struct SecretScan {
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission")
                 || mentionsLookalikes else { return [] }
         var found: [Secret] = []
-        let cued = mentionsLookalikes || Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: text) : []
-        for match in Self.passwordMatcher.matches(in: text) + cued {
+        let cued = mentionsLookalikes || Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: searchable) : []
+        for match in Self.passwordMatcher.matches(in: searchable) + cued {
             guard let label = match[1]?.lowercased() else { continue }
             // A shell variable's expansion before a colon (`-v $PWD:/src`) assigns nothing.
             if match.start > 0, utf8[match.start - 1] == 0x24, match.text.dropFirst(label.count).first == ":" { continue }
@@ -864,7 +866,7 @@ struct SecretScan {
         }
         // Basic authentication on a command line: `curl -u user:password`, `--user 'name:pass'`:
         // any value but a placeholder, and not a uid and gid (`docker run -u 1000:1000`).
-        for match in Self.commandLineUser.matches(in: text) + (mentions("transmission") ? Self.transmissionAuth.matches(in: text) : []) {
+        for match in Self.commandLineUser.matches(in: searchable) + (mentions("transmission") ? Self.transmissionAuth.matches(in: searchable) : []) {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
             // (A scrap of one or two characters, a space, then letters and digits: OCR read a `_`
@@ -885,7 +887,7 @@ struct SecretScan {
         // A `user:password` pair after a tool's `-a`, `-auth` or `--auth` (HTTPie's, `jenkins-cli.jar -auth`):
         // the password must look like one (`rsync -a host:dst` and `-a 100` hold none).
         if mentions(" -a ", "-a=", "-auth") {
-            for match in Self.authFlagPair.matches(in: text) {
+            for match in Self.authFlagPair.matches(in: searchable) {
                 guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value),
                       Self.looksLikeSecretOnItsOwn(value) || value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
                       Self.isPasswordValue(value, quoted: false) else { continue }
@@ -894,7 +896,7 @@ struct SecretScan {
         }
         // Wi-Fi QR codes: `WIFI:T:WPA;S:name;P:password;;`, decoded or shown as text on a line.
         if mentions("wifi:", ";p:", "; p:") {
-            for p in Self.wifiPassword.matches(in: text) {
+            for p in Self.wifiPassword.matches(in: searchable) {
                 guard let value = p[1], !value.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 let end = p.end, start = end - value.utf8.count
                 found.append(secret(.password, "Wi-Fi", start, end))
@@ -1058,7 +1060,7 @@ struct SecretScan {
         guard mentions("key", "secret", "token", "bearer", "authorization", "appid", "ssws"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
             return compared
         }
-        let found: [Secret] = Self.tokenMatcher.matches(in: text).compactMap { match in
+        let found: [Secret] = Self.tokenMatcher.matches(in: searchable).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
             // A setting after a name with no `:` or `=` of its own is the setting's, not the name's
@@ -1233,7 +1235,7 @@ struct SecretScan {
     /// The comparison written the other way round: `if ("…" == password)`.
     func literalsComparedWithSecrets() -> [Secret] {
         guard mentions("==", "!="), mentions("pass", "pwd", "secret", "key", "token", "credential") else { return [] }
-        return Self.literalComparedWithSecret.matches(in: text).compactMap { match in
+        return Self.literalComparedWithSecret.matches(in: searchable).compactMap { match in
             guard let value = match[1] ?? match[2], Self.isSecretLiteral(value) else { return nil }
             let start = match.start + 1
             return secret(.apiKey, nil, start, start + value.utf8.count)
@@ -1476,7 +1478,7 @@ struct SecretScan {
         // (The bank's pattern only where its cues are.)
         let bankCues = mentions("otp", "tan", "one-time", "one time", "verification")
         for (index, matcher) in matchers.enumerated() where index != 3 || bankCues {
-            for match in matcher.matches(in: text) {
+            for match in matcher.matches(in: searchable) {
                 // The groups: patterns 1 and 4 (and the lookalikes' 6) have the cue first; the others the value first.
                 let cueFirst = index == 0 || index == 3 || index == 5
                 let value = cueFirst ? match[2] : match[1]

@@ -191,6 +191,6 @@ struct ExtractionBoundsTests {
         }
         #expect(!expected.isEmpty)
         #expect(windowed == expected)
-        #expect(ns.length > NSRegularExpression.searchContext * 10)
+        #expect(ns.length > ICURegex.searchContext * 10)
     }
 }
