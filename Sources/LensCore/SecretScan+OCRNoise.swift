@@ -473,7 +473,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：])|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -695,6 +695,14 @@ extension SecretScan {
             }
             guard var identifier = match[1] else { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
+            // OCR may drop the `=` of a Ruby-style `=>` (Logstash's `password => "…"` read
+            // `password > "…"`): a lone `>` before a quoted value is that separator where the lines
+            // around use `=>`; elsewhere it is a shell's redirection (`echo password > "notes.txt"`).
+            // (Round 155.)
+            if separator == ">" {
+                guard linesAround(match.start, hold: Array("=>".utf8)) else { continue }
+                separator = "=>"
+            }
             if let word = match[4], let separatorAfterWord = match[5] {
                 // OCR reads a `_` as a space (`aws_secret_access key = …`): after a snake_case name,
                 // one more word of its case and `=` or `:` end the name. Otherwise the word may
@@ -1719,6 +1727,18 @@ extension SecretScan {
             stop = last.end
         }
         return length > 0 ? (stop, length) : nil
+    }
+
+    /// Whether the three lines before the one holding `index` or the three after it hold `needle`
+    /// (small letters), within 512 bytes on either side.
+    func linesAround(_ index: Int, hold needle: [UInt8]) -> Bool {
+        var start = lineStart(of: index, atMost: 512), end = lineEnd(of: index, atMost: 512)
+        let (lineFrom, lineTo) = (start, end)
+        for _ in 0..<3 {
+            if start > 0, index - start < 512 { start = lineStart(of: start - 1, atMost: 512 - (index - start)) }
+            if end < utf8.count, end - index < 512 { end = lineEnd(of: end + 1, atMost: 512 - (end - index)) }
+        }
+        return Self.holds(lowered[start..<lineFrom], needle) || end > lineTo && Self.holds(lowered[(lineTo + 1)..<end], needle)
     }
 
     /// Where the line holding `index` starts, looking back `atMost` bytes.

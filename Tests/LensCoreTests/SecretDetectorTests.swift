@@ -2431,6 +2431,10 @@ struct SecretDetectorTests {
         // together, one of them with a digit, before its long rest.)
         Case(text: "- DOCKER_INFLUXDB_INIT_MODE=setup\n- DOCKER_INFLUXDB_INIT_USERNAME=Lena\n- DOCKER_INFLUXDB_INIT_ORG=acme\n- DOCKER_INFLUXDB_INIT_ADMIN_TOKEN=f50hYbqUxOwwisG7/MIKq3+8ZdCt cuPc2qFHCY JSMX fo4Wj FGbbo6UEHeANKXhGQ6Pb3yRYVUIZgeLzE9qreo\nw=",
              kind: .apiKey, value: "FGbbo6UEHeANKXhGQ6Pb3yRY"),
+        // Round 155, the thirty-second pool's first set: Logstash's `password => "…"` whose `=>`
+        // OCR read as `>` (the `=>` of the lines around tells it from a shell's redirection).
+        Case(text: "output {\nelasticsearch {\nhosts => [\"https://es01.internal:9200\"]\nuser => \"Logstash_internal\"\npassword > \"xhOb2GGVQPO8t\"\nindex = \"shop-%{+YYYY.MM.dd}\"\n}\n}",
+             kind: .password, value: "xhOb2GGVQPO8t"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3341,6 +3345,9 @@ struct SecretDetectorTests {
         // of a kickstart hash OCR split after `rootpw --iscrypted`.)
         "Lightning invoice\nInbc362u1pktcht56pkdgjunu2xs!7hutfg|9qdyp4eszkvOmhj3p2wqj8w9cn2susxh8s\njsigeyj4wvr4mfek05khux2a3y25zu2k4ztaxxs9r2maamzx8Inah3y8yjds\nAmount: 28 000 sats",
         "# ks.cfg\nrootpw --iscrypted $6$LYrXJm675bLoI4qB$YaCF1BiTsPywdjBt9bp1RERpfQimzwUuTxw1S2djuhVoRtWXUAY2XyTqMhb9 vENWpWbKWbCFARS8vpiLeAtMH4\nreboot",
+        // Round 155's: a password's name before a shell's redirection to a quoted file, with no
+        // `=>` in the lines around.
+        "$ echo password > \"notes-2026.txt\"\n$ cat notes-2026.txt\npassword",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
