@@ -370,8 +370,10 @@ struct SecretScan {
     /// (`$__file{/run/secrets/…}`, `$__env{…}`, `$__vault{…}`; OCR may drop one `_`), FreeSWITCH's
     /// preprocessor variables (`$${default_password}`, set in `vars.xml`). (OCR may read
     /// a `_` in braces as a space, `${DEPLOY PASSWORD}`, and put a space beside a brace: `$ { DEPLOY_PASSWORD}`.)
-    /// (And the `O` of an uppercase name as `0`: `$0S_PASSWORD_INPUT` for `$OS_PASSWORD_INPUT`.)
-    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|\$0[A-Z_][A-Z0-9_]*|\$\$\{[A-Za-z_][\w.\-]*\}|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
+    /// (And the `O` of an uppercase name as `0`: `$0S_PASSWORD_INPUT` for `$OS_PASSWORD_INPUT`;
+    /// and the `$` before a name of capitals in braces as `§`, `S` or `5`: `§{LOGSTASH_PASSWORD}`,
+    /// round 155.)
+    static let templateVariable = TextMatcher(#"^(?:\$\{?[A-Za-z_][\w.]*\}?|[§S5]\{[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}|\$0[A-Z_][A-Z0-9_]*|\$\$\{[A-Za-z_][\w.\-]*\}|\$ ?\{ ?[A-Za-z_][\w.]*(?: [\w.]+){0,2} ?\}|\$_{1,2}(?:file|env|vault)\{[^{}]{1,256}\}|\\\([\w.]+\)|\{\{[^}]*\}\}|<[^<>]+>|&lt;(?:(?!&gt;).)+&gt;|%[sd]|\{\w*\}|\[[^\]]+\])$"#)
 
     // MARK: - Private-key blocks and connection strings
 

@@ -2435,6 +2435,10 @@ struct SecretDetectorTests {
         // OCR read as `>` (the `=>` of the lines around tells it from a shell's redirection).
         Case(text: "output {\nelasticsearch {\nhosts => [\"https://es01.internal:9200\"]\nuser => \"Logstash_internal\"\npassword > \"xhOb2GGVQPO8t\"\nindex = \"shop-%{+YYYY.MM.dd}\"\n}\n}",
              kind: .password, value: "xhOb2GGVQPO8t"),
+        // (Its second set: Airflow's Fernet key under a name whose parts two `_` join, OCR's
+        // spaces inside the key.)
+        Case(text: "# airflow.env\nAIRFLOW__CORE__EXECUTOR=CeleryExecutor\nAIRFLOW__CORE__FERNET_KEY=Y_ToF _rj JRoYSqi0y8UEn2Bokb6P3N7 3ksGO16_X-EE=\nAIRFLOW__CORE__LOAD_EXAMPLES=False",
+             kind: .apiKey, value: "JRoYSqi0y8UEn2Bokb6P3N7"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3348,6 +3352,8 @@ struct SecretDetectorTests {
         // Round 155's: a password's name before a shell's redirection to a quoted file, with no
         // `=>` in the lines around.
         "$ echo password > \"notes-2026.txt\"\n$ cat notes-2026.txt\npassword",
+        // (And a variable in braces whose `$` OCR read as `§`: Logstash's `${LOGSTASH_INTERNAL_PASSWORD}`.)
+        "output {\nelasticsearch {\nhosts => [\"https://es01.internal:9200\"]\nuser => \"logstash_internal\"\npassword => \"§{LOGSTASH_INTERNAL_PASSWORD}\"\n}\n}",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
