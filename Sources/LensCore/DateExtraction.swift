@@ -64,12 +64,13 @@ public enum DateExtraction {
                                 timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [Entity] {
         var found: [Entity] = []
         let context = Context(monthFirst: monthFirstRegions.contains(region.uppercased()), reference: reference.map { CalendarDay($0, timeZone: timeZone) })
-        let whole = [NSRange(location: 0, length: (text as NSString).length)]
-        let nearMonths = monthWindows(in: text)
+        let searchable = UTF16Text(text)
+        let whole = [searchable.whole]
+        let nearMonths = monthWindows(in: searchable.units)
         for (form, matcher) in forms {
             let windows = form.needsMonthName ? nearMonths : whole
             guard !windows.isEmpty else { continue }
-            for match in matcher.matches(in: text, within: windows) {
+            for match in matcher.matches(in: searchable, within: windows) {
                 guard !found.contains(where: { $0.start < match.end && match.start < $0.end }),
                       let normalized = normalize(match, form: form, context: context) else { continue }
                 found.append(Entity(type: .date, value: match.text, normalized: normalized, start: match.start, end: match.end))
@@ -80,8 +81,7 @@ public enum DateExtraction {
 
     /// UTF-16 windows around the words that start like a month name (`jan`…`dec`, any case):
     /// the forms that need one are searched only there.
-    static func monthWindows(in text: String) -> [NSRange] {
-        let units = Array(text.utf16)
+    static func monthWindows(in units: [UInt16]) -> [NSRange] {
         func lower(_ u: UInt16) -> UInt16 { u >= 0x41 && u <= 0x5A ? u | 0x20 : u }
         func isLetter(_ u: UInt16) -> Bool { (u | 0x20) >= 0x61 && (u | 0x20) <= 0x7A || u >= 0xC0 }
         var windows: [NSRange] = []

@@ -19,7 +19,6 @@ final class ICURegex: @unchecked Sendable {
     private let idle = Mutex<[Matcher]>([])
     /// A clone of the pattern that one search at a time uses.
     private struct Matcher: @unchecked Sendable { let pointer: OpaquePointer }
-    let pattern: String
     /// How many capture groups the pattern has.
     let groupCount: Int
 
@@ -51,7 +50,6 @@ final class ICURegex: @unchecked Sendable {
             throw Error(pattern: pattern, code: status)
         }
         template = compiled
-        self.pattern = pattern
         groupCount = Int(lens_icu_regex_group_count(compiled, &status))
     }
 
@@ -95,13 +93,10 @@ final class ICURegex: @unchecked Sendable {
                 return start < 0 ? NSRange(location: NSNotFound, length: 0) : NSRange(location: start + from, length: end - start)
             })
         }
-        text.units.withUnsafeBufferPointer { buffer in
-            // (An empty text still needs an address.)
-            withUnsafePointer(to: UInt16(0)) { empty in
-                lens_icu_regex_set_text(matcher, buffer.baseAddress.map { $0 + from } ?? empty, Int32(to - from),
-                                        Int32(range.location - from), Int32(NSMaxRange(range) - from),
-                                        options.contains(.transparentBounds) ? 1 : 0, options.contains(.withoutAnchoringBounds) ? 0 : 1, &status)
-            }
+        // (Run while the units are pinned: ICU reads them by pointer.)
+        func search(_ units: UnsafePointer<UInt16>) {
+            lens_icu_regex_set_text(matcher, units, Int32(to - from), Int32(range.location - from), Int32(NSMaxRange(range) - from),
+                                    options.contains(.transparentBounds) ? 1 : 0, options.contains(.withoutAnchoringBounds) ? 0 : 1, &status)
             guard status <= 0 else { return }
             if options.contains(.anchored) {
                 if lens_icu_regex_looking_at(matcher, &status) != 0 { found.append(result()) }
@@ -111,6 +106,10 @@ final class ICURegex: @unchecked Sendable {
                     if first { break }
                 }
             }
+        }
+        text.units.withUnsafeBufferPointer { buffer in
+            // (An empty array has no address; an empty text still needs one.)
+            if let base = buffer.baseAddress { search(base + from) } else { withUnsafePointer(to: UInt16(0)) { search($0) } }
         }
         // (The matcher keeps no pointer into the units past this call.)
         withUnsafePointer(to: UInt16(0)) { empty in lens_icu_regex_set_text(matcher, empty, 0, 0, 0, 0, 1, &status) }

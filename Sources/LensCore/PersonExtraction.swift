@@ -48,10 +48,11 @@ public enum PersonExtraction {
         let utf8 = Array(text.utf8)
         let lines = LineBreaks(utf8)
         // The words of each e-mail address's local part (`katarzyna.nowakowski` → both names).
-        let addressWords: [Set<String>] = emailLocalPart.matches(in: text).map { match in
+        let searchable = UTF16Text(text)
+        let addressWords: [Set<String>] = emailLocalPart.matches(in: searchable).map { match in
             Set(folded(string(utf8, match.start..<match.end)).split { !$0.isLetter }.map(String.init))
         }
-        var found: [Entity] = candidate.matches(in: text).compactMap { match in
+        var found: [Entity] = candidate.matches(in: searchable).compactMap { match in
             // Words that are never part of a name (`Dear`, `Hi`, month names) at either end are
             // context, not name: "Dear Anna-Lena Okafor" is the name "Anna-Lena Okafor" after a cue.
             var words = wordRanges(in: utf8, from: match.start, to: match.end)

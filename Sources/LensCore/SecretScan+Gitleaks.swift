@@ -67,8 +67,8 @@ struct GitleaksRules: Sendable {
             case .match: subject = match
             case .line: subject = line
             }
-            let searched = UTF16Text(subject)
-            let regexHolds = regexes.contains { !$0.results(in: searched, range: searched.whole, first: true).isEmpty }
+            let searched = regexes.isEmpty ? nil : UTF16Text(subject)
+            let regexHolds = searched.map { searched in regexes.contains { !$0.results(in: searched, range: searched.whole, first: true).isEmpty } } ?? false
             let stopwordHolds = holdsStopword(secret)
             if needsAll {
                 return (regexes.isEmpty || regexHolds) && (stopwords.isEmpty || stopwordHolds)

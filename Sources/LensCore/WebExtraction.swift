@@ -57,18 +57,19 @@ public enum WebExtraction {
         // An address cut short by a bracket it did not open may have another one after it
         // (`[http://a.org/1](http://a.org/2)`): the rest of the match is searched again, with the
         // text around it in view of the pattern's look-behind.
-        var pending = schemeOrWWW.matches(in: text)
+        let searchable = UTF16Text(text)
+        var pending = schemeOrWWW.matches(in: searchable)
         while !pending.isEmpty {
             let match = pending.removeFirst()
             let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
             if end < match.end {
                 let rest = text.utf8.index(text.startIndex, offsetBy: end)..<text.utf8.index(text.startIndex, offsetBy: match.end)
-                pending += schemeOrWWW.matches(in: text, within: [NSRange(rest, in: text)])
+                pending += schemeOrWWW.matches(in: searchable, within: [NSRange(rest, in: text)])
             }
             guard !overlaps(match.start, end), let address = WebAddress(trimmed, allowingLocalHost: true) else { continue }
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
-        for match in bare.matches(in: text) {
+        for match in bare.matches(in: searchable) {
             guard let host = match[2] else { continue }
             let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
             let written = (match[1]?.utf8.count ?? 0) + host.utf8.count + (match[3]?.utf8.count ?? 0)
@@ -79,7 +80,7 @@ public enum WebExtraction {
                   let address = WebAddress("https://" + trimmed.drop { $0 == "/" }) else { continue }
             found.append(Entity(type: .url, value: trimmed, normalized: address.normalized, start: match.start, end: end))
         }
-        for match in bareIPv4.matches(in: text) {
+        for match in bareIPv4.matches(in: searchable) {
             let (trimmed, end) = unwrapped(trimTrail(match.text), start: match.start, in: utf8)
             guard !overlaps(match.start, end), trimmed.utf8.count > (match[1]?.utf8.count ?? 0) + 1,
                   let address = WebAddress("http://" + trimmed) else { continue }
