@@ -467,14 +467,16 @@ extension SecretScan {
     /// (`$wgSecretKey = "…"`, and an object's member, `$CFG->dbpass = '…'`, whose `>` OCR dropped); OCR
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), a `J` before `_AUTH` as `)` (`NEO4)_AUTH`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
-    /// (parts may be joined by two `_`, as Airflow's and .NET's settings are: `AIRFLOW__CORE__FERNET_KEY`, round 155),
+    /// (parts may be joined by two `_`, as Airflow's and .NET's settings are: `AIRFLOW__CORE__FERNET_KEY`, round 155;
+    /// OCR may put a space on either side of them: `AIRFLOW __CORE__…`, round 156),
+    /// a last word after a space and a `-`, glued to its `=` (`scw init secret -key=…`: OCR split `secret-key`; round 156),
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
     /// (after the name's closing quote, which OCR may read twice: `"SessionToken"”: "IQoJ…`; round 136); or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?:__|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9]))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -751,6 +753,9 @@ extension SecretScan {
                     valueStart = match.start + match.text.utf8.distance(from: match.text.startIndex, to: range.upperBound)
                 }
             }
+            // A name given as an option's value, spaces after it, is that value, no label: `vault kv get
+            // -field=password kv/app/db`, `<input type=password name=pw>` (round 156).
+            if separator == nil, let range = match.range(1), range.lowerBound > 0, utf8[range.lowerBound - 1] == 0x3D { continue }
             // (A name that names nothing alone after a word of capitals that `export` gives is that
             // word's rest, the `_` between read as a space: `export OP SESSION _acme=`.)
             if match[4] == nil, Self.secretName(identifier) == nil, let range = match.range(1), let exported = exportedWordBefore(range.lowerBound) {
@@ -961,6 +966,21 @@ extension SecretScan {
                 if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":", !Self.isRandomToken(Self.withoutOCRJunk(value)),
                    let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
                    case let whole = squeezed(start, last.end), Self.isRandomToken(Self.withoutOCRJunk(whole)) {
+                    end = last.end
+                    value = whole
+                } else if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":",
+                          let pieces = piecesToLineEnd(from: end, atMost: 4, maximumSpaces: 1), let last = pieces.last,
+                          pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/-_=".utf8.contains($0) } }),
+                          !pieces.contains(where: { isSentenceWord($0) && $0.end - $0.start > 4 || isSettingWithValue($0)
+                              || utf8[$0.start] == 0x2D && $0.end - $0.start > 1 && (utf8[$0.start + 1] == 0x2D || Self.isLetter(utf8[$0.start + 1])) }),
+                          pieces.contains(where: { !isSentenceWord($0) }),
+                          case let whole = value + squeezed(end, last.end), Self.isRandomToken(whole),
+                          wrappedRest(after: last.end, of: whole, isKey: true) != nil {
+                    // (A token OCR split where pieces of it read as no machine's, `…VCwWUj 7FFZ…MN3
+                    // IDQUULIXNg fu` (a scrap may read as a short word), at the end of a line the
+                    // terminal wrapped inside it, `wPywPQZgMuk --interactive=false`: its pieces to the
+                    // line's end, none an option (`--cookie-secret=…` is the next), which ``wrapped(_:)``
+                    // then masks with its rest; round 156.)
                     end = last.end
                     value = whole
                 }

@@ -995,6 +995,20 @@ extension SecretScan {
                || Self.settingPiece.firstMatch(in: slice($0.start, $0.end)) != nil }),
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
+        } else if !isKey {
+            // (Or its pieces, two or three, up to the command's next option: `--password 3k7` /
+            // `rip859…8kj jedyv7 --store-password-in-clear-text`; round 156.)
+            var pieces: [(start: Int, end: Int)] = [], index = start
+            while pieces.count < 4, let next = piece(from: index, maximumSpaces: 1), !isOptionPiece(next) {
+                pieces.append(next)
+                index = next.end
+            }
+            if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66, let option = piece(from: last.end, maximumSpaces: 1), isOptionPiece(option),
+               !pieces.contains(where: { utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd)
+                   || Self.settingPiece.firstMatch(in: slice($0.start, $0.end)) != nil }),
+               Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
+                rest = (start, last.end)
+            }
         }
         // (Or its rest inside a quote its line opened, that OCR split before the closing quote, `-p
         // '5DV6Q~…h1` / `ZW. i8SLYTGvVK41V9' --tenant …`: its pieces to that quote, two or three, none
@@ -1043,10 +1057,21 @@ extension SecretScan {
               !(isOptionOrAddress(rest) && (utf8[rest.start] != 0x2D || rest.end - rest.start > 2 && utf8[rest.start + 1] == 0x2D)),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) }),
               // (No glyph beyond ASCII but one OCR read in a long key's padding at its end: `…M24Kk—=`.)
-              !bytes.dropLast(isKey && bytes.count > 16 && bytes.last == 0x3D ? 4 : 0).contains(where: { $0 >= 0x80 }),
+              // (Nor one at its start but a glyph of junk OCR read at the line's edge before a key's
+              // rest, `squ_9bdf72622c7` / `£670079c93b…`; round 156.)
+              !bytes.dropFirst(isKey ? Self.leadingJunkLength(bytes) : 0).dropLast(isKey && bytes.count > 16 && bytes.last == 0x3D ? 4 : 0).contains(where: { $0 >= 0x80 }),
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2) || unpronounceable,
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end
+    }
+
+    /// The length in bytes of one character outside ASCII that starts `bytes` before a letter or
+    /// a digit (a glyph of junk OCR read at a line's edge, `£670…`); 0 otherwise.
+    static func leadingJunkLength(_ bytes: [UInt8]) -> Int {
+        guard let first = bytes.first, first >= 0xC2 else { return 0 }
+        let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
+        guard bytes.count > length, bytes[1..<length].allSatisfy({ (0x80...0xBF).contains($0) }), isAlphanumeric(bytes[length]) else { return 0 }
+        return length
     }
 
     /// Whether the line holding `index` opens a quote before it that it does not close: an odd

@@ -893,6 +893,13 @@ struct SecretScan {
                 guard let value = match[1], let range = match.range(1), !Self.isPlaceholder(value),
                       Self.looksLikeSecretOnItsOwn(value) || value.count >= 8 && value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
                       Self.isPasswordValue(value, quoted: false) else { continue }
+                // (A `/` inside it after `-a` is a path's, `rsync -a host:backups/2026`; after `-auth`
+                // a password's own, or OCR's for its `7`: splunk's `-auth admin:LbM75Pig/lvg`;
+                // round 156. Then it must look like a secret on its own.)
+                if value.contains("/") {
+                    guard match.text.hasPrefix("-auth") || match.text.hasPrefix("--auth"), value.last != "/",
+                          Self.looksLikeSecretOnItsOwn(value), Self.absolutePath.firstMatch(in: value) == nil else { continue }
+                }
                 found.append(secret(.password, nil, range.lowerBound, range.upperBound))
             }
         }
@@ -908,9 +915,9 @@ struct SecretScan {
     }
 
     /// A tool's `-a`, `-auth` or `--auth` and a `user:password` pair (HTTPie's `http -a ana:…`,
-    /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `/` or `:` in it (a path is none).
+    /// `jenkins-cli.jar -auth ana:TOKEN`); group 1 the password, no `:` in it, nor a `/` first (a path is none).
     /// (OCR may read the value's last glyphs at the screen's edge as a colon: `-auth root:1161c…b37:`; round 154.)
-    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:]{4,128}?)["']?(?=:?(?:[\s,;]|$))"#)
+    static let authFlagPair = TextMatcher(#"(?<![\w\-])(?:--auth|-auth|-a)(?:[ \t]+|=)["']?[A-Za-z0-9._@\-]{1,64}:[ \t]?["']?([^\s"'/:][^\s"':]{3,127}?)["']?(?=:?(?:[\s,;]|$))"#)
 
     /// (OCR may put a space after the colon, `-u deploy: qMhn5?M%t`, or before it, `login=tomas :…`.)
     /// (And a registry tool's `--creds`, `--src-creds`, `--dest-creds`: skopeo's, buildah's, any

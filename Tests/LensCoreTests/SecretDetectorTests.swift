@@ -2439,6 +2439,25 @@ struct SecretDetectorTests {
         // spaces inside the key.)
         Case(text: "# airflow.env\nAIRFLOW__CORE__EXECUTOR=CeleryExecutor\nAIRFLOW__CORE__FERNET_KEY=Y_ToF _rj JRoYSqi0y8UEn2Bokb6P3N7 3ksGO16_X-EE=\nAIRFLOW__CORE__LOAD_EXAMPLES=False",
              kind: .apiKey, value: "JRoYSqi0y8UEn2Bokb6P3N7"),
+        // Round 156, the same pool's second and third sets: Scaleway's `secret-key=` whose name
+        // OCR split before its `-key` and whose UUID it split too.
+        Case(text: "$ scw init access-key=SCWE17CB3J62TEG6FYGSS secret -key=20d09389 - cded-8d9e-31e5-e13b53eec439 organization-id=cb05bb68-f140-94\n79-6ea8 -7ea529d121a9\nO Initialization completed with success.",
+             kind: .apiKey, value: "e13b53eec439"),
+        // (A name whose `__` OCR put a space before.)
+        Case(text: "# airflow.env\nAIRFLOW__CORE__EXECUTOR=CeleryExecutor\nAIRFLOW __CORE__FERNET_KEY=fcIGGIpde2Z6aMI f 7hwZdMAJQmbp - yIhzHOf z5Qdb- Y=\nAIRFLOW__CORE__LOAD_EXAMPLES=False",
+             kind: .apiKey, value: "7hwZdMAJQmbp"),
+        // (A password the terminal wrapped after three characters, its rest two pieces before the next option.)
+        Case(text: "$ dotnet nuget add source https://pkgs.dev.azure.com/acme/_packaging/shop/nuget/v3/index. json --name acme --username root --password 3k7\nrip859zxssovikvgrlf18whmf7y87z841sqd9jun8kj jedyv7 --store-password-in-clear-text\nPackage source with Name: acme added successfully.",
+             kind: .password, value: "rip859zxssovikvgrlf18whmf7y87z841sqd9jun8kj"),
+        // (splunk's `-auth user:password`, a `7` of the password read as `/`.)
+        Case(text: "$ /opt/splunkforwarder/bin/splunk add forward-server idx.acme.io:9997 -auth admin:LbM75Pig/lvg\nAdded forwarding to: idx.acme.i0:9997.",
+             kind: .password, value: "LbM75Pig/lvg"),
+        // (A token's head at the end of a wrapped line, its rest after a glyph of junk at the next line's start.)
+        Case(text: "$ sonar-scanner -Dsonar.projectKey=acme_shop -Dsonar.sources=src -Dsonar.host.url=https://sonar.acme.io -Dsonar.token=squ_9bdf72622c7\n\u{00a3}670079c93b7bdb8029e2ae483a93\nINFO: Scanner configuration file: /opt/sonar-scanner/conf/sonar-scanner.properties\nINFO: SonarScanner 5.0.1.3006",
+             kind: .apiKey, value: "squ_9bdf72622c7"),
+        // (A token OCR split into pieces, some of them no machine's, to the end of a wrapped line.)
+        Case(text: "$ jf c add acme --url=https://acme.jfrog.io --access-token=cmVmdGtu0jAx0jE3VCwWUj 7FFZSx6u6UbugGwZMN3 IDQUULIXNg fu\nwPywPQZgMuk --interactive=false\n$ jf rt ping\nOK",
+             kind: .apiKey, value: "wPywPQZgMuk"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3354,6 +3373,14 @@ struct SecretDetectorTests {
         "$ echo password > \"notes-2026.txt\"\n$ cat notes-2026.txt\npassword",
         // (And a variable in braces whose `$` OCR read as `§`: Logstash's `${LOGSTASH_INTERNAL_PASSWORD}`.)
         "output {\nelasticsearch {\nhosts => [\"https://es01.internal:9200\"]\nuser => \"logstash_internal\"\npassword => \"§{LOGSTASH_INTERNAL_PASSWORD}\"\n}\n}",
+        // Round 156's: a path after `-a` (a password's `/` only after `-auth`), and after `-auth` a
+        // file's path; a word after a token's or a secret's name and ` -`, the name's option, not
+        // its split rest; a secret's name given as an option's value.
+        "$ rsync -a backup.acme.io:backups/2026x7 /srv/backups/",
+        "$ java -jar jenkins-cli.jar -s https://ci.acme.io -auth ana:/home/ana/.jenkins-token build app",
+        "$ kubectl create token -n=default builder --duration=1h",
+        "$ kubectl get secret -namespace=prod9 db-credentials-7f8x2 -o yaml",
+        "$ vault kv get secret -field=password kv/app/db-prod-2026",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
