@@ -6297,6 +6297,234 @@ def thirty_second_negative_case(rng):
             "elasticsearch_hosts = http://opensearch:9200"]
 
 
+
+def thirty_third_secret_case(rng):
+    """The thirty-third pool (`--pool thirty-third`): written after the thirty-second pool's rounds,
+    before any rule was run on it, from places none of the thirty-two earlier pools has: Elastic
+    APM's `ELASTIC_APM_SECRET_TOKEN`, Render's `rnd_` key in a header, Clerk's `CLERK_SECRET_KEY`,
+    Resend's `re_` key in Python, a Cohere client given its key, `NOMAD_TOKEN`, Directus' `SECRET` and
+    `ADMIN_PASSWORD`, Rancher's `CATTLE_BOOTSTRAP_PASSWORD`, Patroni's superuser password, FreeIPA's
+    `ipa-server-install -a`, Seafile's admin password, `monero-wallet-rpc --rpc-login`, `tccli
+    configure set secretKey`, Bundler's `BUNDLE_GEMS__…` credentials, AWX's `CONTROLLER_PASSWORD`, a
+    LaunchDarkly SDK key in code, Filebeat's `cloud.auth`, a Neon database address, `turso db tokens
+    create`, Hasura's admin secret, Xata's `xau_` key, a Qdrant client's `api_key`, `dokku
+    postgres:info`'s DSN, a `~/.zuliprc`, Discourse's SMTP password, Weblate's admin password,
+    SearXNG's `secret_key`, Frigate's RTSP password, `netdata-claim.sh -token=`, Wazuh's
+    `authd.pass`, `cscli bouncers add`'s key, `OPENCTI_ADMIN_TOKEN`, `netbird up --setup-key` and
+    frp's `auth.token`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "")
+    if choice == 0:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["        env:", "        - name: ELASTIC_APM_SERVER_URL", '          value: "https://apm.acme.io:8200"',
+                           "        - name: ELASTIC_APM_SECRET_TOKEN", f'          value: "{v}"', "        - name: ELASTIC_APM_SERVICE_NAME",
+                           '          value: "shop-api"'], [v]
+    if choice == 1:
+        v = "rnd_" + rand(rng, ALNUM, 32)
+        return "api_key", ["$ curl --request GET \\", "     --url 'https://api.render.com/v1/services?limit=20' \\",
+                           "     --header 'accept: application/json' \\", f"     --header 'authorization: Bearer {v}'"], [v]
+    if choice == 2:
+        v = "sk_live_" + rand(rng, ALNUM, 40)
+        return "api_key", ["# .env.local", f"NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY=pk_live_{rand(rng, ALNUM, 40)}", f"CLERK_SECRET_KEY={v}",
+                           "NEXT_PUBLIC_CLERK_SIGN_IN_URL=/sign-in"], [v]
+    if choice == 3:
+        v = "re_" + rand(rng, ALNUM, 8) + "_" + rand(rng, ALNUM, 24)
+        return "api_key", ["import resend", "", f'resend.api_key = "{v}"', "", "params: resend.Emails.SendParams = {",
+                           '    "from": "Acme <orders@acme.io>",'], [v]
+    if choice == 4:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["import cohere", "", f'co = cohere.ClientV2(api_key="{v}")', 'response = co.chat(model="command-r-plus",',
+                           '    messages=[{"role": "user", "content": "Summarise this ticket"}])'], [v]
+    if choice == 5:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ export NOMAD_ADDR=https://nomad.acme.io:4646", f"$ export NOMAD_TOKEN={v}", "$ nomad job status shop",
+                           "ID            = shop", "Status        = running"], [v]
+    if choice == 6:
+        return "password", ["services:", "  directus:", "    image: directus/directus:11.3.2", "    environment:",
+                            f'      SECRET: "{rand(rng, ALNUM, 32)}"', '      ADMIN_EMAIL: "admin@acme.io"', f'      ADMIN_PASSWORD: "{pw}"'], [pw]
+    if choice == 7:
+        return "password", ["$ docker run -d --restart=unless-stopped -p 80:80 -p 443:443 --privileged \\",
+                            f"    -e CATTLE_BOOTSTRAP_PASSWORD={pw} \\", "    rancher/rancher:v2.9.3"], [pw]
+    if choice == 8:
+        return "password", ["postgresql:", "  listen: 0.0.0.0:5432", "  authentication:", "    superuser:", "      username: postgres",
+                            f"      password: {pw}", "    replication:", "      username: replicator"], [pw]
+    if choice == 9:
+        return "password", [f"$ sudo ipa-server-install --unattended --realm ACME.IO --domain acme.io -a {pw} -p {pw}Dm --setup-dns --auto-forwarders",
+                            "The IPA Master Server will be configured with:"], [pw]
+    if choice == 10:
+        return "password", ["    environment:", "      - DB_HOST=db", "      - TIME_ZONE=Europe/Oslo", "      - SEAFILE_ADMIN_EMAIL=admin@acme.io",
+                            f"      - SEAFILE_ADMIN_PASSWORD={pw}", "      - SEAFILE_SERVER_LETSENCRYPT=false"], [pw]
+    if choice == 11:
+        return "password", [f"$ monero-wallet-rpc --wallet-file shop --rpc-bind-port 18083 --rpc-login monero:{pw} --daemon-address node.acme.io:18081",
+                            "2026-11-24 09:12:44.123 I Monero 'Fluorine Fermi' (v0.18.3.4-release)"], [pw]
+    if choice == 12:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ tccli configure set secretId AKID{rand(rng, ALNUM, 32)}", f"$ tccli configure set secretKey {v}",
+                           "$ tccli configure set region ap-guangzhou"], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 8) + ":" + rand(rng, HEX, 8)
+        return "api_key", ["# .github/workflows/ci.yml", "    env:", f"      BUNDLE_GEMS__CONTRIBSYS__COM: {v}",
+                           "    steps:", "      - run: bundle install"], [v]
+    if choice == 14:
+        return "password", ["$ export CONTROLLER_HOST=https://awx.acme.io", f"$ export CONTROLLER_USERNAME={user}",
+                            f"$ export CONTROLLER_PASSWORD='{pw}'", "$ awx job_templates list -f human"], [pw]
+    if choice == 15:
+        v = "sdk-" + str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ['import * as ld from "@launchdarkly/node-server-sdk";', "",
+                           f'const client = ld.init("{v}");', "await client.waitForInitialization({ timeout: 10 });"], [v]
+    if choice == 16:
+        return "password", ["# filebeat.yml", "cloud.id: \"shop:" + base64.b64encode(("eu-west-1.aws.found.io$" + rand(rng, HEX, 32)).encode()).decode() + "\"",
+                            f'cloud.auth: "elastic:{pw}"', "filebeat.inputs:", "- type: filestream"], [pw]
+    if choice == 17:
+        v = "npg_" + rand(rng, ALNUM, 12)
+        return "api_key", ["# .env", f"DATABASE_URL=postgresql://shop_owner:{v}@ep-{rand(rng, string.ascii_lowercase, 6)}-{rand(rng, string.ascii_lowercase, 5)}-{rand(rng, string.ascii_lowercase + string.digits, 8)}.eu-central-1.aws.neon.tech/shop?sslmode=require"], [v]
+    if choice == 18:
+        v = jwt(rng)
+        return "api_key", ["$ turso db tokens create shop", v, "$ turso db show shop --url"], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["  graphql-engine:", "    image: hasura/graphql-engine:v2.44.0", "    environment:",
+                           "      HASURA_GRAPHQL_DATABASE_URL: postgres://postgres:${PGPASSWORD}@postgres:5432/shop",
+                           f"      HASURA_GRAPHQL_ADMIN_SECRET: {v}", '      HASURA_GRAPHQL_ENABLE_CONSOLE: "true"'], [v]
+    if choice == 20:
+        v = "xau_" + rand(rng, ALNUM, 36)
+        return "api_key", ["# .env", f"XATA_API_KEY={v}", "XATA_BRANCH=main"], [v]
+    if choice == 21:
+        v = rand(rng, ALNUM + "-_", 48)
+        return "api_key", ["from qdrant_client import QdrantClient", "",
+                           f'client = QdrantClient(url="https://{rand(rng, HEX, 8)}-{rand(rng, HEX, 4)}.eu-central.aws.cloud.qdrant.io:6333", api_key="{v}")',
+                           'print(client.get_collections())'], [v]
+    if choice == 22:
+        return "password", ["$ dokku postgres:info shop", "=====> shop postgres service information", "       Config dir:           /var/lib/dokku/services/postgres/shop/data",
+                            f"       Dsn:                  postgres://postgres:{pw}@dokku-postgres-shop:5432/shop",
+                            "       Status:               running"], [pw]
+    if choice == 23:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ cat ~/.zuliprc", "[api]", f"email={user}-bot@acme.zulipchat.com", f"key={v}", "site=https://acme.zulipchat.com"], [v]
+    if choice == 24:
+        return "password", ["env:", "  DISCOURSE_HOSTNAME: 'forum.acme.io'", "  DISCOURSE_SMTP_ADDRESS: smtp.mailgun.org", "  DISCOURSE_SMTP_PORT: 587",
+                            f"  DISCOURSE_SMTP_USER_NAME: postmaster@mg.acme.io", f"  DISCOURSE_SMTP_PASSWORD: \"{pw}\""], [pw]
+    if choice == 25:
+        return "password", ["# weblate/environment", "WEBLATE_SITE_DOMAIN=translate.acme.io", "WEBLATE_ADMIN_EMAIL=admin@acme.io",
+                            f"WEBLATE_ADMIN_PASSWORD={pw}", "WEBLATE_SERVER_EMAIL=weblate@acme.io"], [pw]
+    if choice == 26:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# searxng/settings.yml", "use_default_settings: true", "server:", f'  secret_key: "{v}"', "  limiter: true",
+                           "  image_proxy: true"], [v]
+    if choice == 27:
+        return "password", ["$ docker run -d --name frigate --shm-size=512m \\", "    -v /srv/frigate/config:/config \\",
+                            f"    -e FRIGATE_RTSP_PASSWORD='{pw}' \\", "    ghcr.io/blakeblackshear/frigate:stable"], [pw]
+    if choice == 28:
+        v = rand(rng, ALNUM + "-_", 135)
+        return "api_key", [f"$ sudo netdata-claim.sh -token={v} -rooms={uuid.UUID(bytes=rng.randbytes(16))} -url=https://app.netdata.cloud",
+                           "Agent was successfully claimed."], [v]
+    if choice == 29:
+        return "password", [f'$ echo "{pw}" | sudo tee /var/ossec/etc/authd.pass', pw, "$ sudo chmod 640 /var/ossec/etc/authd.pass",
+                            "$ sudo systemctl restart wazuh-manager"], [pw]
+    if choice == 30:
+        v = rand(rng, ALNUM + "+/", 32)
+        return "api_key", ["$ sudo cscli bouncers add firewall", "API key for 'firewall':", "", f"   {v}", "",
+                           "Please keep this key since you will not be able to retrieve it!"], [v]
+    if choice == 31:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["  opencti:", "    image: opencti/platform:6.4.1", "    environment:", "      - NODE_OPTIONS=--max-old-space-size=8096",
+                           "      - APP__BASE_URL=http://localhost:8080", "      - APP__ADMIN__EMAIL=admin@acme.io", f"      - APP__ADMIN__TOKEN={v}"], [v]
+    if choice == 32:
+        v = str(uuid.UUID(bytes=rng.randbytes(16))).upper()
+        return "api_key", [f"$ sudo netbird up --management-url https://netbird.acme.io --setup-key {v}", "Connected"], [v]
+    v = rand(rng, ALNUM, 32)
+    return "api_key", ["# frps.toml", "bindPort = 7000", 'auth.method = "token"', f'auth.token = "{v}"', "vhostHTTPPort = 8080"], [v]
+
+
+def thirty_third_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["        - name: ELASTIC_APM_SECRET_TOKEN", "          valueFrom:", "            secretKeyRef:",
+                "              name: apm-server-apm-token", "              key: secret-token"]
+    if choice == 1:
+        return [f'{{"service": {{"id": "srv-{rand(rng, string.ascii_lowercase + string.digits, 20)}", "name": "shop-api",',
+                '  "type": "web_service", "suspended": "not_suspended"}}']
+    if choice == 2:
+        return ["// middleware.ts", 'import { clerkMiddleware } from "@clerk/nextjs/server";', "export default clerkMiddleware();",
+                f"// user_{rand(rng, ALNUM, 27)}"]
+    if choice == 3:
+        return ['{', f'  "id": "{uuid.UUID(bytes=rng.randbytes(16))}",', '  "from": "Acme <orders@acme.io>",', '  "to": ["ana@example.com"],',
+                '  "last_event": "delivered"', '}']
+    if choice == 4:
+        return ["import cohere", "", "co = cohere.ClientV2()  # reads CO_API_KEY from the environment",
+                'response = co.embed(texts=["refund policy"], model="embed-english-v3.0")']
+    if choice == 5:
+        return ["$ nomad job status shop", "ID            = shop", "Status        = running",
+                f"Allocations", f"ID        Node ID   Task Group  Version  Desired  Status", f"{rand(rng, HEX, 8)}  {rand(rng, HEX, 8)}  web         3        run      running"]
+    if choice == 6:
+        return ["services:", "  directus:", "    image: directus/directus:11.3.2", "    environment:",
+                '      SECRET: "${DIRECTUS_SECRET}"', '      ADMIN_EMAIL: "admin@acme.io"', '      ADMIN_PASSWORD: "${DIRECTUS_ADMIN_PASSWORD}"']
+    if choice == 7:
+        return ["$ docker logs rancher 2>&1 | grep \"Bootstrap Password:\"",
+                "2026/11/24 09:12:44 [INFO] Bootstrap Password: (set via CATTLE_BOOTSTRAP_PASSWORD)"]
+    if choice == 8:
+        return ["$ patronictl -c /etc/patroni.yml list", "+ Cluster: shop (" + str(rng.randint(10**18, 10**19 - 1)) + ") ----+",
+                "| Member | Host      | Role    | State     | TL | Lag in MB |", f"| pg-1   | 10.0.8.21 | Leader  | running   | {rng.randint(1, 9)}  |           |"]
+    if choice == 9:
+        return ["$ ipa user-find ana", "--------------", "1 user matched", "--------------", "  User login: ana",
+                f"  UID: {rng.randint(1000000, 1999999)}", "  Account disabled: False"]
+    if choice == 10:
+        return ["$ docker exec -it seafile /opt/seafile/seafile-server-latest/reset-admin.sh", "E-mail: admin@acme.io",
+                "Password: ", "Password (again): ", "Superuser created successfully."]
+    if choice == 11:
+        return ["$ monero-wallet-cli --wallet-file shop", f"Opened wallet: 4{rand(rng, ALNUM, 15)}...", "Balance: 1.250000000000, unlocked balance: 1.250000000000"]
+    if choice == 12:
+        return ["$ tccli cvm DescribeInstances --region ap-guangzhou", "{", f'    "TotalCount": {rng.randint(1, 9)},',
+                f'    "InstanceId": "ins-{rand(rng, string.ascii_lowercase + string.digits, 8)}"', "}"]
+    if choice == 13:
+        return ["$ bundle install", "Fetching gem metadata from https://gems.contribsys.com/..", "Fetching sidekiq-pro 7.3.2",
+                "Bundle complete! 48 Gemfile dependencies, 131 gems now installed."]
+    if choice == 14:
+        return ["$ awx job_templates list -f human", "id name", "== ===========", f"{rng.randint(5, 99)}  Deploy shop",
+                f"{rng.randint(100, 200)} Rotate certificates"]
+    if choice == 15:
+        return ['const showNewCheckout = await client.variation("new-checkout", context, false);',
+                f'// flag key: new-checkout, version {rng.randint(2, 40)}']
+    if choice == 16:
+        return ["# filebeat.yml", 'cloud.id: "${ELASTIC_CLOUD_ID}"', 'cloud.auth: "${ELASTIC_CLOUD_AUTH}"', "filebeat.inputs:", "- type: filestream"]
+    if choice == 17:
+        return ["$ neonctl branches list", "┌──────────────────────────┬──────┬─────────┐", "│ Id                       │ Name │ Primary │",
+                f"│ br-{rand(rng, string.ascii_lowercase, 6)}-{rand(rng, string.ascii_lowercase, 5)}-{rand(rng, string.ascii_lowercase + string.digits, 8)} │ main │ true    │"]
+    if choice == 18:
+        return ["$ turso db show shop", "Name:           shop", f"URL:            libsql://shop-acme.turso.io",
+                f"ID:             {uuid.UUID(bytes=rng.randbytes(16))}", "Locations:      fra"]
+    if choice == 19:
+        return ["  graphql-engine:", "    environment:", "      HASURA_GRAPHQL_ADMIN_SECRET: ${HASURA_ADMIN_SECRET}",
+                '      HASURA_GRAPHQL_UNAUTHORIZED_ROLE: "anonymous"']
+    if choice == 20:
+        return ["$ xata branches list", "main   created 2026-10-02", f"feat/refunds-{rand(rng, HEX, 6)}   created 2026-11-20"]
+    if choice == 21:
+        return ['client.upsert(collection_name="products", points=[', f'    PointStruct(id="{uuid.UUID(bytes=rng.randbytes(16))}", vector=vec, payload={{"sku": "A-{rng.randint(1000, 9999)}"}})',
+                "])"]
+    if choice == 22:
+        return ["$ dokku postgres:info shop", "=====> shop postgres service information", "       Dsn:                  postgres://postgres:<redacted>@dokku-postgres-shop:5432/shop",
+                "       Status:               running"]
+    if choice == 23:
+        return ["$ zulip-send --stream general --subject deploys --message 'shop 2026.11.24 is live'", f"Message sent (id {rng.randint(10**6, 10**7)})"]
+    if choice == 24:
+        return ["env:", "  DISCOURSE_HOSTNAME: 'forum.acme.io'", "  DISCOURSE_SMTP_ADDRESS: smtp.mailgun.org", "  DISCOURSE_SMTP_PORT: 587",
+                "  DISCOURSE_SMTP_ENABLE_START_TLS: true"]
+    if choice == 25:
+        return ["$ docker compose exec weblate weblate createadmin --username admin --email admin@acme.io",
+                "Created admin account with password generated and mailed to the admin address."]
+    if choice == 26:
+        return ["# searxng/settings.yml", "search:", "  safe_search: 0", "  autocomplete: duckduckgo", "  formats:", "    - html", "    - json"]
+    if choice == 27:
+        return ["cameras:", "  front_door:", "    ffmpeg:", "      inputs:", "        - path: rtsp://viewer:{FRIGATE_RTSP_PASSWORD}@10.0.8.31:554/stream1",
+                "          roles: [detect]"]
+    if choice == 28:
+        return ["$ sudo netdatacli reload-health", "OK", f"$ curl -s localhost:19999/api/v1/info | jq .version", f'"v2.1.{rng.randint(0, 9)}"']
+    if choice == 29:
+        return ["$ sudo /var/ossec/bin/agent_control -l", "Wazuh agent_control. List of available agents:",
+                f"   ID: 000, Name: wazuh-manager (server), IP: 127.0.0.1, Active/Local", f"   ID: 0{rng.randint(10, 99)}, Name: web-01, IP: 10.0.8.21, Active"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -6323,11 +6551,13 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "twenty-ninth": (twenty_ninth_secret_case, twenty_ninth_negative_case),
          "thirtieth": (thirtieth_secret_case, thirtieth_negative_case),
          "thirty-first": (thirty_first_secret_case, thirty_first_negative_case),
-         "thirty-second": (thirty_second_secret_case, thirty_second_negative_case)}
+         "thirty-second": (thirty_second_secret_case, thirty_second_negative_case),
+         "thirty-third": (thirty_third_secret_case, thirty_third_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
-                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second"}
+                  "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
+                  "thirty-third"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -6503,7 +6733,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-second (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-third (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
