@@ -726,6 +726,8 @@ extension SecretScan {
     /// versions add db-password --data-file=-`.
     static let secretReader = TextMatcher(
         #"(?i)^\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*)?[A-Za-z0-9_.\-]*pass(?:phrase|wd|word|xc)(?![A-Za-z])|--password-stdin|systemd-creds[ \t]+encrypt|--set-password(?![A-Za-z\-])|(?<![A-Za-z])sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S(?![A-Za-z])|(?<![A-Za-z])smbpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*s)(?![A-Za-z])|(?<![A-Za-z])secrets?(?![A-Za-z])|(?<![A-Za-z])passwd(?![A-Za-z])|--stdin(?![A-Za-z])|(?<![A-Za-z])(?:cryptsetup|vault|kinit)(?![A-Za-z])|--passphrase-fd|(?<![A-Za-z])pdbedit[ \t]+(?:-[A-Za-z]+[ \t]+)*(?-i:-[A-Za-z]*t)(?![A-Za-z])|--password-from-stdin|--stdinpass|password[ \t]{0,3}_?[ \t]{0,3}stdin"#)
+    /// `| tee` (maybe under `sudo`, maybe appending) and the file it writes: group 1.
+    static let teeTarget = TextMatcher(#"^\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-[a-z]+)*[ \t]+([^\s|;&>]{1,256})"#)
     /// Tools that encode or hash what they read (`| base64`, `| openssl enc`, `| sha256sum`).
     static let encoder = TextMatcher(#"(?i)(?<![A-Za-z])(?:base64|openssl|xxd|sha\d*sum|md5sum|gpg)(?![A-Za-z])"#)
 
@@ -788,6 +790,12 @@ extension SecretScan {
             let tool = slice(rest, lineEnd), value = squeezed(start, end)
             guard value.count >= 4, !tool.contains("chpasswd"), Self.shellWord.firstMatch(in: value) == nil,
                   Self.isPasswordValue(value, quoted: quoted) else { continue }
+            // Piped to `tee` and a file its name says holds a password or a secret (`echo '…' | sudo tee
+            // /var/ossec/etc/authd.pass`, Wazuh's; ``repeats(of:in:)`` masks the copy `tee` prints; round 156).
+            if let file = Self.teeTarget.firstMatch(in: tool)?[1], Self.namesASecretsFile(file) {
+                found.append(secret(.password, nil, start, end))
+                continue
+            }
             guard Self.secretReader.firstMatch(in: tool) != nil
                     || Self.encoder.firstMatch(in: tool) != nil && Self.looksLikeSecretOnItsOwn(value) else { continue }
             found.append(secret(.password, nil, start, end))
@@ -1063,6 +1071,37 @@ extension SecretScan {
             guard end > match.end, Self.licenceKeyShape.firstMatch(in: key) != nil, key.contains(where: \.isNumber),
                   key.filter(\.isLetter).count >= 4 else { return nil }
             return secret(.apiKey, "product key", match.end, end)
+        }
+    }
+}
+
+extension SecretScan {
+    // MARK: - Bundler's credentials for a gem source
+
+    /// Bundler's credentials for a gem source, given in a variable named for its host
+    /// (`BUNDLE_GEMS__CONTRIBSYS__COM: user:password`, `__` for each `.`, which OCR may read as
+    /// a space or split: `BUNDLE GEMS _CONTRIBSYS COM`) or by `bundle config` (`bundle config set
+    /// --global gems.contribsys.com user:password`); group 1 the host's last part or the host,
+    /// group 2 the pair.
+    static let bundlerCredential = TextMatcher(#"(?<![A-Za-z0-9])(?:BUNDLE(?:_ ?| _?| )(?:[A-Z0-9\-]+(?:_{1,3}| ?_{1,3} ?| ))+([A-Z]{2,6})|bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+((?:[a-z0-9\-]+\.)+[a-z]{2,6}))[ \t]*[:= \t][ \t]*["']?([^\s:"']{2,64}[ \t]?:[ \t]?[^\s"']{3,128}?)["']?(?=\s|$)"#)
+    /// The last parts of a host's name that say a variable is named for a host (`…__COM`, `…__IO`).
+    static let hostEndings: Set<String> = ["COM", "IO", "ORG", "NET", "DEV", "CO", "APP", "CLOUD", "TECH", "AI", "SH", "XYZ"]
+
+    /// The password of ``bundlerCredential``'s `user:password` pair, and the user's part when it is
+    /// machine-made too, a licence's key (Sidekiq Pro's `c6748e0d:ed420746`); a user's name stays
+    /// (round 156).
+    func bundlerCredentials() -> [Secret] {
+        guard mentions("bundle") else { return [] }
+        return Self.bundlerCredential.matches(in: searchable).compactMap { match in
+            guard match[1].map({ Self.hostEndings.contains($0) }) ?? (match[2] != nil), let pair = match[3], let range = match.range(3),
+                  !Self.isPlaceholder(pair), Self.templateVariable.firstMatch(in: pair) == nil,
+                  let colon = utf8[range].firstIndex(of: 0x3A) else { return nil }
+            var start = colon + 1
+            while start < range.upperBound, Self.isSpace(utf8[start]) { start += 1 }
+            guard start < range.upperBound, Self.isPasswordValue(slice(start, range.upperBound), quoted: false) else { return nil }
+            let user = slice(range.lowerBound, colon).trimmingCharacters(in: .whitespaces)
+            let machineMadeUser = user.count >= 8 && user.contains(where: \.isNumber) && user.contains(where: \.isLetter) && !user.contains("@")
+            return secret(machineMadeUser ? .apiKey : .password, nil, machineMadeUser ? range.lowerBound : start, range.upperBound)
         }
     }
 }

@@ -791,3 +791,37 @@ extension SecretScan {
         return found
     }
 }
+
+extension SecretScan {
+    // MARK: - A key under the line that announces it
+
+    /// A line that announces the key, token or secret a tool prints next, and ends with `:`
+    /// (`cscli bouncers add`'s `API key for 'firewall':`, `Your new token:`); group 1 what it names.
+    static let keyAnnouncement = TextMatcher(#"(?im)^[^\n:]{0,80}?(?<![A-Za-z])(api[ _\-]?key|key|token|secret)(?![A-Za-z])[^\n:]{0,60}:["'’”]?[ \t]*$"#)
+    /// Words of such a line that say what follows is public or names a key rather than being one:
+    /// a fingerprint, an id, a hash, a public key, its art (`The key's randomart image is:`).
+    static let publicThingsAnnounced = ["public", "fingerprint", " id", "hash", "checksum", "digest", "sha", "md5", "randomart", "signature",
+                                        ".pub", "name", "type", "file", "path", "url"]
+
+    /// The key a tool prints on the line under its announcement (``keyAnnouncement``), one blank
+    /// line between at most: that line's pieces alone (three at most, as OCR split them), together a
+    /// random token of 16+ characters. (`cscli bouncers add firewall` prints `API key for
+    /// 'firewall':`, a blank line, the key, and asks to keep it: it is shown this once; round 156.)
+    func announcedKeys() -> [Secret] {
+        guard mentions("key", "token", "secret") else { return [] }
+        return Self.keyAnnouncement.matches(in: searchable).compactMap { match in
+            let line = match.text.lowercased()
+            guard !Self.publicThingsAnnounced.contains(where: line.contains), !isPrompt(at: match.start) else { return nil }
+            let next = nextFilledLine(after: match.end)
+            guard next.end > next.start, utf8[match.end..<next.start].filter({ $0 == 0x0A }).count <= 2,
+                  let pieces = piecesToLineEnd(from: next.start, atMost: 3, maximumSpaces: 1), let first = pieces.first, let last = pieces.last,
+                  !pieces.contains(where: { isSentenceWord($0) && $0.end - $0.start > 4 }),
+                  // (A key's characters only: an address is no key, `…that token returns error:` /
+                  // `https://github.com/…`, a commit message's.)
+                  pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_".utf8.contains($0) } }),
+                  case let value = squeezed(first.start, last.end), value.count >= 16,
+                  Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+            return secret(.apiKey, nil, first.start, last.end)
+        }
+    }
+}

@@ -766,9 +766,11 @@ extension SecretScan {
             // (A tool's bare `--key=` is its key when the value is a random token: kopia's, restic's
             // B2 `--key=K005…`; a path or a name is not, as the token test below has it.)
             // (A bare `key` beside a user's name is that user's API key: Kaggle's `kaggle.json`,
-            // `{"username":"ana","key":"…"}`; the token test below still decides.)
+            // `{"username":"ana","key":"…"}`; the token test below still decides. So is one that starts
+            // its line under a user's or an e-mail's setting: `.zuliprc`'s `email=…` / `key=…`; round 156.)
             guard let kind = Self.secretName(identifier) ?? (identifier == "--key" && separator == "=" ? .apiKey : nil)
-                    ?? (identifier.lowercased() == "key" && (separator == ":" || separator == "=") && userFieldBefore(match.start) ? .apiKey : nil)
+                    ?? (identifier.lowercased() == "key" && (separator == ":" || separator == "=")
+                        && (userFieldBefore(match.start) || startsLine(match.start) && Self.accountSettingLine.firstMatch(in: linesAbove(match.start, 3)) != nil) ? .apiKey : nil)
                     ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
             // A setting whose name only ends in `pass` (`remotepass = …`) is one with `=`: after a
             // colon it is as likely a name of something else (a kernel changelog's `lpass: Fix …`).
@@ -1182,6 +1184,8 @@ extension SecretScan {
     /// (Prose says `user certificates` too.)
     /// (OCR may split an address after its dot: `User ana@example. net`.)
     static let userSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login)[ \t]+["']?[A-Za-z0-9_.@\-]{1,64}(?:(?<=[.@])[ \t][A-Za-z0-9_.\-]{1,16})?["']?[ \t]*$"#)
+    /// A setting of a user's name or e-mail address that starts its line (`email=bot@acme.io`, `user: ana`).
+    static let accountSettingLine = TextMatcher(#"(?im)^[ \t]*(?:user|username|login|email)[ \t]*[=:][ \t]*[^\s=]"#)
     static let quotedUserBefore = TextMatcher(#"(?i)(?:^|[ \t])(?:user|username|login)[ \t]+["'][^"'\n]{1,64}["'][ \t]+$"#)
 
     /// A user's field before `index` on its line, in an object or a list of settings
@@ -1455,6 +1459,9 @@ extension SecretScan {
     /// cue (a pattern per provider searched in every text cost 0.06 ms of a screenshot's 0.66).
     static let cuedNoisyPrefixes: [(cues: [String], prefix: NoisyPrefix)] = [
         (["pmak"], ("Postman", #"PMAK ?- ?"#, 57, 61, 1)),
+        // LaunchDarkly's SDK and mobile keys, a UUID after `sdk-` or `mob-`, which OCR may split or
+        // read a `0` of as `@` (round 156).
+        (["sdk-", "sdk -", "mob-"], ("LaunchDarkly", #"(?:sdk|mob) ?- ?(?=[0-9a-f@O]{8} ?- ?[0-9a-f@O]{4})"#, 36, 38, 1)),
         // Brevo's (Sendinblue's) API key: 64 hexadecimal digits, `-`, 16 letters and digits.
         (["xkeysib"], ("Brevo", #"xkeysib ?- ?"#, 78, 84, 1)),
         // A Nostr private key (bech32): OCR may read its `1` as `i`, `l` or `I`.
@@ -1535,6 +1542,11 @@ extension SecretScan {
     static let noisyGenericToken: NoisyPrefix = ("token", #"(?<![A-Za-z0-9_\-])[a-z][a-z0-9]{1,6}+(?:_[A-Za-z0-9]{4,24}+_|[_\-])(?=[A-Za-z0-9]{6})"#, 30, 80, 1)
     static let noisyGenericTokenMatcher = TextMatcher(noisyGenericToken.pattern)
     static let hashNames = ["sha", "md5", "blake", "crc", "xxh", "murmur"]
+    /// Prefixes of a record's id, shown wherever the record is (a dashboard, a log, a comment), not
+    /// a key's: Clerk's `user_…`, `org_…`, `sess_…`; Stripe's `cus_…`, `sub_…`, `prod_…`, `price_…`,
+    /// `evt_…`, `acct_…`, `txn_…`; an order's, an invoice's, a request's (round 156: `// user_2p…`).
+    static let objectIdPrefixes: Set<String> = ["user", "usr", "org", "sess", "cus", "sub", "prod", "price", "evt", "acct", "txn", "inv",
+                                                "ord", "order", "req", "msg", "item", "team", "proj"]
     static let publicKeyAlgorithms: Set<String> = ["ssh", "ecdsa", "rsa", "dsa", "pgp", "gpg", "x509"]
 
     /// The lines (UTF-16 windows for ``TextMatcher/matches(in:within:)``) that hold a run of 16+
@@ -1584,7 +1596,7 @@ extension SecretScan {
                 // (A hash's or a public key's algorithm is no provider's: `sha512-…` is an
                 // integrity hash, `ssh-ed25519 AAAAC3Nza…` a public key.)
                 let name = match.text.prefix(while: { $0 != "_" && $0 != "-" }).lowercased()
-                guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name) else { return nil }
+                guard !Self.hashNames.contains(where: name.hasPrefix), !Self.publicKeyAlgorithms.contains(name), !Self.objectIdPrefixes.contains(name) else { return nil }
                 // (Nor one a line names public: `Publishable key pk live_9BUM…`.)
                 guard !saysPublic(before: match.start, atMost: 40) else { return nil }
                 // (Nor the rest of an address's query value OCR split: `&code_challenge=D-XEij j8h_SKkt…&…`.)

@@ -905,8 +905,9 @@ extension SecretScan {
     /// `keyName`, its value a path (`"Name": "/prod/shop/db_password"`, AWS SSM's), and up to three
     /// fields may come between it and `"value"` on lines of their own
     /// (200 bytes each at most: a long line costs no look-ahead past that).
+    /// (OCR may read an entry's `name` as `mame`, `narne` or `nane`: round 156.)
     static let namedValue = TextMatcher(
-        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:;=][ \t]*["'“”‘’]{1,2}((?:/?[A-Za-z0-9_.\-]{1,64}/){0,8}[A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?name[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:(?![ \t]*["“”]?(?:name|key)["“”]?[ \t]*:)[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
+        #"(?im)(?<![A-Za-z])["'“”‘’]?(key(?:_?name)?|name)["'“”‘’]?[ \t]*[:;=][ \t]*["'“”‘’]{1,2}((?:/?[A-Za-z0-9_.\-]{1,64}/){0,8}[A-Za-z][A-Za-z0-9_.\-]{1,63})["'“”‘’]{1,2}[ \t]*,(?:[ \t]*\r?\n(?:[^\n{}]{0,200}\r?\n){0,3}?)?[ \t]*["'“”‘’]?value["'“”‘’]?[ \t]*[:=]|^[ \t]*(?:-[ \t]*)?[nm]a(?:m|rn|n)e[ \t]*:[ \t]*["']?([A-Za-z][A-Za-z0-9_.\-]{1,63}(?:(?: ?_ ?| )[A-Z0-9][A-Z0-9_]*)*)["']?[ \t]*\r?\n[ \t]*value[ \t]*:|["“”]([A-Za-z][A-Za-z0-9_.\- ]{1,63})["“”]{1,2}[ \t]*:[ \t]*\{[ \t]*\r?\n(?:(?![ \t]*["“”]?(?:name|key)["“”]?[ \t]*:)[^\n{}]*\r?\n){0,6}?[ \t]*["“”]value["“”][ \t]*:"#)
 
     /// The value of a setting whose name, in a field of its own, names a secret (``namedValue``).
     func namedValues() -> [Secret] {

@@ -181,6 +181,9 @@ struct SecretScan {
         ("Replicate", #"r8_[A-Za-z0-9]{37}"#),
         ("Perplexity", #"pplx-[A-Za-z0-9]{48}"#),
         ("Pulumi", #"pul-[a-f0-9]{40}"#),
+        // LaunchDarkly's SDK and mobile keys: `sdk-` or `mob-` and a UUID (its API tokens, `api-…`,
+        // name their use the same way; round 156).
+        ("LaunchDarkly", #"(?<![A-Za-z0-9_\-])(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9_\-])"#),
         // HubSpot's private app tokens: `pat-`, the data centre (`na1`, `eu1`), a UUID (round 143).
         ("HubSpot", #"pat-(?:na|eu|ap)[12]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#),
         ("Dropbox", #"sl\.(?:u\.)?[A-Za-z0-9_\-]{130,}"#),
@@ -261,6 +264,8 @@ struct SecretScan {
             if label == "JWT", !Self.isJSONObjectBase64(match.text.prefix { $0 != "." }) { return nil }
             if label == "Vault", !Self.isRandomToken(match.text) && !Self.isRandomLetters(match.text) { return nil }
             if label == "token" {
+                // (A record's id is no key: Clerk's `user_…`, Stripe's `cus_…`; ``objectIdPrefixes``.)
+                if Self.objectIdPrefixes.contains(String(match.text.prefix { $0 != "_" })) { return nil }
                 let body = match.text.split(separator: "_").last.map(String.init) ?? ""
                 guard body.contains(where: \.isUppercase), body.contains(where: \.isLowercase), body.contains(where: \.isNumber),
                       Self.entropy(body) >= 4 else { return nil }
@@ -752,7 +757,7 @@ struct SecretScan {
     }
 
     func passwords() -> [Secret] {
-        guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-a ", "-a=", "creds", "auth",
+        guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-login", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
                        "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission")
                 || mentionsLookalikes else { return [] }
@@ -871,6 +876,8 @@ struct SecretScan {
         for match in Self.commandLineUser.matches(in: searchable) + (mentions("transmission") ? Self.transmissionAuth.matches(in: searchable) : []) {
             guard let value = match[1], !Self.isPlaceholder(value), !value.allSatisfy(\.isASCIIDigit),
                   value.lowercased() != "password" else { continue }
+            // (Nor a user and a directory, `--user ana:/home/ana`, `-u 1000:/srv`: a path of two or more parts; round 156.)
+            if Self.absolutePath.firstMatch(in: value) != nil { continue }
             // (A scrap of one or two characters, a space, then letters and digits: OCR read a `_`
             // as the space, `tomas:g m6w2zP2K`; not a short password before a host or a path,
             // `pw 10.0.8.21`, `pw acme.io/x`: no `.` or `/` after the space.)
@@ -937,7 +944,9 @@ struct SecretScan {
     /// a space, `‘svc sync@acme.io:…` (a space before a piece that holds the `@`); and read a symbol
     /// inside the password as a quote, curly or straight, `ops:&L“VXB8…`, `ci:6gz4gV"BrRH…`: one
     /// with more of it right after.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==))(?:[ \t]+|[ \t]?=[ \t]?)["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    /// (A config's `auth:` before a quoted pair too: Filebeat's `cloud.auth: "elastic:…"`; and a long
+    /// option named for a login, `monero-wallet-rpc --rpc-login monero:…`; round 156.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==)|(?:--|—)(?:[a-z]{1,12}-)?login(?=[ \t=]))(?:[ \t]+|[ \t]?=[ \t]?|(?<=auth):[ \t]*(?=["'‘’“”]))["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

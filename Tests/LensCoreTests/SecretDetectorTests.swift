@@ -2458,6 +2458,30 @@ struct SecretDetectorTests {
         // (A token OCR split into pieces, some of them no machine's, to the end of a wrapped line.)
         Case(text: "$ jf c add acme --url=https://acme.jfrog.io --access-token=cmVmdGtu0jAx0jE3VCwWUj 7FFZSx6u6UbugGwZMN3 IDQUULIXNg fu\nwPywPQZgMuk --interactive=false\n$ jf rt ping\nOK",
              kind: .apiKey, value: "wPywPQZgMuk"),
+        // (The thirty-third pool's first set: a key `cscli bouncers add` prints under the line that
+        // announces it; Filebeat's `cloud.auth:` pair; a password echoed into `tee` and a file named
+        // for it, and the copy `tee` prints, misread; a LaunchDarkly SDK key; a Kubernetes entry whose
+        // `name` OCR read `mame`; Bundler's credentials for a gem source; a `.zuliprc` key under its e-mail.)
+        Case(text: "$ sudo cscli bouncers add firewall\nAPI key for '\u{2018}firewall':\nS+LFiA8/gW3cDjulhYDLjbaZEx1d48fF\nPlease keep this key since you will not be able to retrieve it!",
+             kind: .apiKey, value: "gW3cDjulhYDLjbaZ"),
+        Case(text: "# filebeat.yml\ncloud.id: \"shop: ZXUtd2VzdCOxLmF3cy5mb3VuZC5pbyQ4YmIxY2JiYTgwZj E5Nzc2NzZmODIxMzIOM2FmZDLkYQ==\"\ncloud.auth: \"\u{201C}elastic:UNIY6TjZ-ScH\"\nfilebeat.inputs:\n- type: filestream",
+             kind: .password, value: "UNIY6TjZ-ScH"),
+        Case(text: "$ echo \"7UEtdD5JuZdj\" | sudo tee /var/ossec/etc/authd.pass\nJUEtdD5JuZdj\n$ sudo chmod 640 /var/ossec/etc/authd.pass\n$ sudo systemctl restart wazuh-manager",
+             kind: .password, value: "JUEtdD5JuZdj"),
+        Case(text: "import * as ld from \"@launchdarkly/node-server-sdk\";\nconst client = ld.init(\"sdk-3b7f4c88-8375-88e5-0170-75a9c88078cb\") ;\nawait client.waitForInitialization({ timeout: 10 });",
+             kind: .apiKey, value: "3b7f4c88-8375-88e5-0170-75a9c88078cb"),
+        Case(text: "env:\n- name: ELASTIC_APM_SERVER_URL\nvalue: \"https://apm.acme.io:8200\"\n- mame: ELASTIC_APM_SECRET_TOKEN\nvalue: \"WHVTIGTfy7Bze30ZIbveHcAA\"\n- mame: ELASTIC_APM_SERVICE_NAME\nvalue: \"shop-api\"",
+             kind: .apiKey, value: "WHVTIGTfy7Bze30ZIbveHcAA"),
+        Case(text: "# .github/workflows/ci.yml\nenv:\nBUNDLE GEMS__CONTRIBSYS COM: c6748e0d:ed420746\nsteps:\n- run: bundle install",
+             kind: .apiKey, value: "c6748e0d"),
+        Case(text: "$ cat ~/.zuliprc\n[api]\nemail=root-bot@acme. zulipchat.com\nkey=EfGz1jTaEj 7nmW8xG8Iwizsr45kqS448\nsite=https://acme.zulipchat.com",
+             kind: .apiKey, value: "7nmW8xG8Iwizsr45kqS448"),
+        // (Its second set: a login's long option before a `user:password` pair; a LaunchDarkly key
+        // whose UUID OCR split.)
+        Case(text: "$ monero-wallet-rpc --wallet-file shop --rpc-bind-port 18083 --rpc-login monero:MCw! yyAKE3 --daemon-address node.acme.io:180\n81\n2026-11-24 @9:12:44.123 I Monero \u{2018}Fluorine Fermi\u{2019} (v@.18.3.4-release)",
+             kind: .password, value: "yyAKE3"),
+        Case(text: "import * as Id from \"@launchdarkly/node-server-sdk\u{2019};\nconst client = Id.init(\"sdk-f9e701a7-6607-0c69-d2e4-e08ee7c1 54fd\");\nawait client.waitForlnitialization({ timeout: 10 });",
+             kind: .apiKey, value: "f9e701a7-6607-0c69-d2e4"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3381,6 +3405,16 @@ struct SecretDetectorTests {
         "$ kubectl create token -n=default builder --duration=1h",
         "$ kubectl get secret -namespace=prod9 db-credentials-7f8x2 -o yaml",
         "$ vault kv get secret -field=password kv/app/db-prod-2026",
+        // (And the thirty-third pool's: a user's id in a comment, no key for its prefix; Bundler's
+        // settings that are no host's; a public key and a key's id under the line that names them;
+        // a password-like line piped to `tee` and a file no secret's.)
+        "// middleware.ts\nimport { clerkMiddleware } from \"@clerk/nextjs/server\";\nexport default clerkMiddleware();\n// user_rEbTVngeZAmgfRWcz1SwXVCnfAS",
+        "BUNDLE_WITHOUT: development:test\nBUNDLE_PATH: vendor/bundle\nBUNDLE_GEMS__CONTRIBSYS__COM: ${SIDEKIQ_CREDENTIALS}",
+        "Your public key:\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8x7Yb2kL9mN4pQ1rS3tU5vW7xY9zA2bC4dE6fG8hJ ana@laptop",
+        "$ echo 'Release-2026.11-rc4' | sudo tee /etc/motd.txt",
+        // (A user and a directory after `--user` or `-u`; a package named for LaunchDarkly's SDK.)
+        "$ curl --user ana:/home/ana host\n$ docker run -u ana:/srv/data img",
+        "$ pip install launchdarkly-server-sdk-ai\n$ npm i @launchdarkly/node-server-sdk-otel",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
