@@ -33,11 +33,12 @@ extension SecretScan {
     static let toolPasswordFlag = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth(?:=|[ \t]+(?=[^\s\-]))(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
     /// Caddy's `caddy hash-password --plaintext …`, Samba's `net rpc password USER …` and the MinIO
-    /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), as ``toolPasswordFlag``
+    /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), FreeIPA's `ipa-server-install`
+    /// and `ipa-replica-install` `-a` (the admin's password) and `-p` (the directory manager's; round 156), as ``toolPasswordFlag``
     /// has its tools; apart from it, and searched only where the text names them (each alternative
     /// of that pattern is tried at every position of every text that names any of its tools).
     static let cuedToolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
     /// What each tool of ``toolPasswordFlag`` holds in its name or its option, in small letters.
     static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli",
                                    "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "ssredir", "sstunnel", "ssmanager",
@@ -206,7 +207,7 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set")
+        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set", "ipa-server-install", "ipa-replica-install")
         if namesATool || namesACuedTool {
             let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: searchable) : []
             // (Each of the pattern's tools is on its option's line and holds one of these cues: only

@@ -2482,6 +2482,9 @@ struct SecretDetectorTests {
              kind: .password, value: "yyAKE3"),
         Case(text: "import * as Id from \"@launchdarkly/node-server-sdk\u{2019};\nconst client = Id.init(\"sdk-f9e701a7-6607-0c69-d2e4-e08ee7c1 54fd\");\nawait client.waitForlnitialization({ timeout: 10 });",
              kind: .apiKey, value: "f9e701a7-6607-0c69-d2e4"),
+        // (Its third set, read after the round's other fixes: FreeIPA's `-a`, the admin's password.)
+        Case(text: "$ sudo ipa-server-install --unattended --realm ACME.I0 --domain acme.io -a N4SVTqXYEORJE -p N4SVTqXYEORJEDm --setup-dns --a\nuto- forwarders\nThe IPA Master Server will be configured with:",
+             kind: .password, value: "N4SVTqXYEORJE"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3415,6 +3418,7 @@ struct SecretDetectorTests {
         // (A user and a directory after `--user` or `-u`; a package named for LaunchDarkly's SDK.)
         "$ curl --user ana:/home/ana host\n$ docker run -u ana:/srv/data img",
         "$ pip install launchdarkly-server-sdk-ai\n$ npm i @launchdarkly/node-server-sdk-otel",
+        "$ sudo ipa-server-install -a -U --help\n$ ipa-server-install --uninstall -U",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
