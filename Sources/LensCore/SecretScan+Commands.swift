@@ -34,7 +34,8 @@ extension SecretScan {
         #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth(?:=|[ \t]+(?=[^\s\-]))(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
     /// Caddy's `caddy hash-password --plaintext …`, Samba's `net rpc password USER …` and the MinIO
     /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), FreeIPA's `ipa-server-install`
-    /// and `ipa-replica-install` `-a` (the admin's password) and `-p` (the directory manager's; round 156), as ``toolPasswordFlag``
+    /// and `ipa-replica-install` `-a` (the admin's password) or `-p` (the directory manager's), the first
+    /// on the line (the generic `-p` rule takes the other; round 156), as ``toolPasswordFlag``
     /// has its tools; apart from it, and searched only where the text names them (each alternative
     /// of that pattern is tried at every position of every text that names any of its tools).
     static let cuedToolPasswordFlag = TextMatcher(
@@ -1082,8 +1083,8 @@ extension SecretScan {
     /// Bundler's credentials for a gem source, given in a variable named for its host
     /// (`BUNDLE_GEMS__CONTRIBSYS__COM: user:password`, `__` for each `.`, which OCR may read as
     /// a space or split: `BUNDLE GEMS _CONTRIBSYS COM`) or by `bundle config` (`bundle config set
-    /// --global gems.contribsys.com user:password`); group 1 the host's last part or the host,
-    /// group 2 the pair.
+    /// --global gems.contribsys.com user:password`); group 1 the variable's last part (the host's
+    /// ending, ``hostEndings``), group 2 the host `bundle config` names, group 3 the pair.
     static let bundlerCredential = TextMatcher(#"(?<![A-Za-z0-9])(?:BUNDLE(?:_ ?| _?| )(?:[A-Z0-9\-]+(?:_{1,3}| ?_{1,3} ?| ))+([A-Z]{2,6})|bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+((?:[a-z0-9\-]+\.)+[a-z]{2,6}))[ \t]*[:= \t][ \t]*["']?([^\s:"']{2,64}[ \t]?:[ \t]?[^\s"']{3,128}?)["']?(?=\s|$)"#)
     /// The last parts of a host's name that say a variable is named for a host (`…__COM`, `…__IO`).
     static let hostEndings: Set<String> = ["COM", "IO", "ORG", "NET", "DEV", "CO", "APP", "CLOUD", "TECH", "AI", "SH", "XYZ"]

@@ -1460,7 +1460,7 @@ extension SecretScan {
     static let cuedNoisyPrefixes: [(cues: [String], prefix: NoisyPrefix)] = [
         (["pmak"], ("Postman", #"PMAK ?- ?"#, 57, 61, 1)),
         // LaunchDarkly's SDK and mobile keys, a UUID after `sdk-` or `mob-`, which OCR may split or
-        // read a `0` of as `@` (round 156).
+        // read a `0` of as `@` (the clean rule's runs stop at an `@`; round 156).
         (["sdk-", "sdk -", "mob-"], ("LaunchDarkly", #"(?:sdk|mob) ?- ?(?=[0-9a-f@O]{8} ?- ?[0-9a-f@O]{4})"#, 36, 38, 1)),
         // Brevo's (Sendinblue's) API key: 64 hexadecimal digits, `-`, 16 letters and digits.
         (["xkeysib"], ("Brevo", #"xkeysib ?- ?"#, 78, 84, 1)),
