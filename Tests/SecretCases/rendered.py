@@ -6525,6 +6525,220 @@ def thirty_third_negative_case(rng):
                 f"   ID: 000, Name: wazuh-manager (server), IP: 127.0.0.1, Active/Local", f"   ID: 0{rng.randint(10, 99)}, Name: web-01, IP: 10.0.8.21, Active"]
 
 
+
+def thirty_fourth_secret_case(rng):
+    """The thirty-fourth pool (`--pool thirty-fourth`): written after the thirty-third pool's round,
+    before any rule was run on it, from places none of the thirty-three earlier pools has: Akeyless'
+    `--access-key`, Conjur's `CONJUR_AUTHN_API_KEY`, a Bitbucket app password in Pipelines, `sem
+    connect`, Octopus' `--apiKey API-…`, Harness' `x-api-key: pat.…`, `PERCY_TOKEN`, Chromatic's
+    `--project-token`, `cypress run --record --key`, `saucectl configure -a`, a LambdaTest hub
+    address, Applitools' `setApiKey`, ImageKit's `privateKey`, an Ably key in code, PubNub's
+    `secretKey`, `vonage config:set --api-secret`, Telnyx's `KEY…` bearer, Mailjet's `auth=(…, …)`,
+    Flutterwave's `FLWSECK-`, Honeybadger's `hbp_`, a Together client's key, Langfuse's `sk-lf-`,
+    `modal token set --token-secret`, Zitadel's `--masterkey`, and the passwords of pgAdmin,
+    Elasticsearch's `ELASTIC_PASSWORD`, Keycloak's `db-password`, WordPress, PhotoPrism, BookStack,
+    Metabase, Gitea's `GITEA__database__PASSWD`, LLDAP and MLflow's tracking server."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "")
+    if choice == 0:
+        v = rand(rng, ALNUM + "+/", 40) + "="
+        return "api_key", [f"$ akeyless auth --access-id p-{rand(rng, string.ascii_lowercase + string.digits, 12)} --access-key {v} --access-type access_key",
+                           "Authentication succeeded.", f"Token: t-{rand(rng, HEX, 32)}"], [v]
+    if choice == 1:
+        v = rand(rng, string.ascii_lowercase + string.digits, 55)
+        return "api_key", ["$ docker run --rm \\", "    -e CONJUR_APPLIANCE_URL=https://conjur.acme.io \\", "    -e CONJUR_ACCOUNT=acme \\",
+                           "    -e CONJUR_AUTHN_LOGIN=host/shop/ci \\", f"    -e CONJUR_AUTHN_API_KEY={v} \\", "    cyberark/conjur-cli:8 variable get -i shop/db/password"], [v]
+    if choice == 2:
+        v = "ATBB" + rand(rng, ALNUM, 32)
+        return "api_key", ["# bitbucket-pipelines.yml", "      - step:", "          script:",
+                           f"            - curl -u {user}:{v} -X POST https://api.bitbucket.org/2.0/repositories/acme/shop/downloads -F files=@dist/shop.zip"], [v]
+    if choice == 3:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", [f"$ sem connect acme.semaphoreci.com {v}", "connected to acme.semaphoreci.com", "$ sem get projects"], [v]
+    if choice == 4:
+        v = "API-" + rand(rng, string.ascii_uppercase + string.digits, 27)
+        return "api_key", [f"$ octo push --package dist/Shop.1.4.2.zip --server https://deploy.acme.io --apiKey {v} --space Default",
+                           "Pushing package: dist/Shop.1.4.2.zip...", "Push successful"], [v]
+    if choice == 5:
+        v = "pat." + rand(rng, ALNUM + "-_", 22) + "." + rand(rng, HEX, 24) + "." + rand(rng, ALNUM, 20)
+        return "api_key", ["$ curl -s 'https://app.harness.io/gateway/ng/api/projects?accountIdentifier=acme' \\",
+                           f"    -H 'x-api-key: {v}' | jq '.data.content[].project.name'"], [v]
+    if choice == 6:
+        v = "web_" + rand(rng, HEX, 64)
+        return "api_key", ["# .github/workflows/visual.yml", "      - run: npx percy exec -- npm test", "        env:",
+                           f"          PERCY_TOKEN: {v}"], [v]
+    if choice == 7:
+        v = "chpt_" + rand(rng, HEX, 14)
+        return "api_key", [f"$ npx chromatic --project-token={v} --exit-zero-on-changes", "Chromatic CLI v11.18.1",
+                           "✔ Authenticated with Chromatic"], [v]
+    if choice == 8:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ npx cypress run --record --key {v} --parallel --ci-build-id $GITHUB_RUN_ID",
+                           "====================================================================================================",
+                           "  (Run Starting)"], [v]
+    if choice == 9:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ saucectl configure -u {user} -a {v}", "You're all set!", "$ saucectl run"], [v]
+    if choice == 10:
+        v = rand(rng, ALNUM, 50)
+        return "api_key", ["caps = {'browserName': 'Chrome', 'LT:Options': {'platformName': 'Windows 11'}}",
+                           f'driver = webdriver.Remote(command_executor="https://{user}:{v}@hub.lambdatest.com/wd/hub", options=opts)'], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM, 44) + "110"
+        return "api_key", ["Eyes eyes = new Eyes(runner);", f'eyes.setApiKey("{v}");', 'eyes.open(driver, "Shop", "Checkout page");'], [v]
+    if choice == 12:
+        v = "private_" + rand(rng, ALNUM + "+/", 27) + "="
+        return "api_key", ['const ImageKit = require("imagekit");', "const imagekit = new ImageKit({", f'  publicKey: "public_{rand(rng, ALNUM + "+/", 27)}=",',
+                           f'  privateKey: "{v}",', '  urlEndpoint: "https://ik.imagekit.io/acme"', "});"], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM + "_-", 43)
+        return "api_key", ["import * as Ably from 'ably';", "",
+                           f"const ably = new Ably.Realtime('{rand(rng, ALNUM, 6)}.{rand(rng, ALNUM, 6)}:{v}');",
+                           "const channel = ably.channels.get('orders');"], [v]
+    if choice == 14:
+        v = "sec-c-" + base64.b64encode(rng.randbytes(36)).decode()
+        return "api_key", ["const pubnub = new PubNub({", f'  publishKey: "pub-c-{uuid.UUID(bytes=rng.randbytes(16))}",',
+                           f'  subscribeKey: "sub-c-{uuid.UUID(bytes=rng.randbytes(16))}",', f'  secretKey: "{v}",', '  userId: "shop-api",', "});"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 16)
+        return "api_key", [f"$ vonage config:set --api-key={rand(rng, HEX, 8)} --api-secret={v}", "✅ Configuration saved to ~/.vonagerc"], [v]
+    if choice == 16:
+        v = "KEY" + rand(rng, string.ascii_uppercase + string.digits, 32) + "_" + rand(rng, ALNUM, 22)
+        return "api_key", ["$ curl -X POST https://api.telnyx.com/v2/messages \\", '    -H "Content-Type: application/json" \\',
+                           f'    -H "Authorization: Bearer {v}" \\', """    -d '{"from": "+4722000000", "to": "+4791234567", "text": "Your order shipped"}'"""], [v]
+    if choice == 17:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["from mailjet_rest import Client", "", f'mailjet = Client(auth=("{rand(rng, HEX, 32)}", "{v}"), version="v3.1")',
+                           "result = mailjet.send.create(data=data)"], [v]
+    if choice == 18:
+        v = "FLWSECK-" + rand(rng, HEX, 32) + "-X"
+        return "api_key", ["# .env", f"FLW_PUBLIC_KEY=FLWPUBK-{rand(rng, HEX, 32)}-X", f"FLW_SECRET_KEY={v}", "FLW_ENCRYPTION_KEY=" + rand(rng, HEX, 24)], [v]
+    if choice == 19:
+        v = "hbp_" + rand(rng, ALNUM, 36)
+        return "api_key", ["# config/honeybadger.yml", "---", f'api_key: "{v}"', "env: production", "insights:", "  enabled: true"], [v]
+    if choice == 20:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["from together import Together", "", f'client = Together(api_key="{v}")',
+                           'resp = client.chat.completions.create(model="meta-llama/Llama-3.3-70B-Instruct-Turbo", messages=msgs)'], [v]
+    if choice == 21:
+        v = "sk-lf-" + str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["# .env", f"LANGFUSE_PUBLIC_KEY=pk-lf-{uuid.UUID(bytes=rng.randbytes(16))}", f"LANGFUSE_SECRET_KEY={v}",
+                           "LANGFUSE_HOST=https://cloud.langfuse.com"], [v]
+    if choice == 22:
+        v = "as-" + rand(rng, ALNUM, 22)
+        return "api_key", [f"$ modal token set --token-id ak-{rand(rng, ALNUM, 22)} --token-secret {v}", "Token verified successfully!",
+                           "Token written to /home/ana/.modal.toml in profile acme."], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f'$ zitadel start-from-init --masterkey "{v}" --tlsMode disabled', "time=\"2026-11-24T09:12:44Z\" level=info msg=\"setup started\""], [v]
+    if choice == 24:
+        return "password", ["$ docker run -p 5050:80 \\", "    -e 'PGADMIN_DEFAULT_EMAIL=admin@acme.io' \\", f"    -e 'PGADMIN_DEFAULT_PASSWORD={pw}' \\",
+                            "    -d dpage/pgadmin4"], [pw]
+    if choice == 25:
+        return "password", ["  es01:", "    image: docker.elastic.co/elasticsearch/elasticsearch:8.16.1", "    environment:",
+                            "      - node.name=es01", f"      - ELASTIC_PASSWORD={pw}", "      - xpack.security.enabled=true"], [pw]
+    if choice == 26:
+        return "password", ["# conf/keycloak.conf", "db=postgres", f"db-username={user}", f"db-password={pw}", "db-url=jdbc:postgresql://db.internal/keycloak",
+                            "hostname=sso.acme.io"], [pw]
+    if choice == 27:
+        return "password", ["  wordpress:", "    image: wordpress:6.7", "    environment:", "      WORDPRESS_DB_HOST: db", "      WORDPRESS_DB_USER: wp",
+                            f"      WORDPRESS_DB_PASSWORD: {pw}", "      WORDPRESS_DB_NAME: shop"], [pw]
+    if choice == 28:
+        return "password", ["    environment:", '      PHOTOPRISM_ADMIN_USER: "admin"', f'      PHOTOPRISM_ADMIN_PASSWORD: "{pw}"',
+                            '      PHOTOPRISM_SITE_URL: "https://photos.acme.io/"'], [pw]
+    if choice == 29:
+        return "password", ["# /var/www/bookstack/.env", "APP_URL=https://wiki.acme.io", "DB_HOST=localhost", "DB_DATABASE=bookstack",
+                            f"DB_USERNAME={user}", f"DB_PASSWORD={pw}"], [pw]
+    if choice == 30:
+        return "password", ["$ docker run -d -p 3000:3000 \\", "    -e MB_DB_TYPE=postgres -e MB_DB_DBNAME=metabase -e MB_DB_PORT=5432 \\",
+                            f"    -e MB_DB_USER={user} -e MB_DB_PASS={pw} -e MB_DB_HOST=db.internal \\", "    --name metabase metabase/metabase"], [pw]
+    if choice == 31:
+        return "password", ["    environment:", "      - GITEA__database__DB_TYPE=postgres", "      - GITEA__database__HOST=db:5432",
+                            "      - GITEA__database__USER=gitea", f"      - GITEA__database__PASSWD={pw}"], [pw]
+    if choice == 32:
+        return "password", ["# lldap.env", "LLDAP_JWT_SECRET=" + rand(rng, ALNUM, 32), f"LLDAP_LDAP_USER_PASS={pw}", "LLDAP_LDAP_BASE_DN=dc=acme,dc=io"], [pw]
+    return "password", ["$ export MLFLOW_TRACKING_URI=https://mlflow.acme.io", f"$ export MLFLOW_TRACKING_USERNAME={user}",
+                        f"$ export MLFLOW_TRACKING_PASSWORD={pw}", "$ mlflow experiments search"], [pw]
+
+
+def thirty_fourth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["$ akeyless list-items --path /shop", "/shop/db-password   STATIC_SECRET", "/shop/stripe-key    STATIC_SECRET",
+                f"/shop/tls           CERTIFICATE  {rand(rng, HEX, 8)}"]
+    if choice == 1:
+        return ["$ conjur variable get -i shop/db/password", "Error: CONJ00076E Variable shop/db/password is empty or not found."]
+    if choice == 2:
+        return ["# bitbucket-pipelines.yml", "      - step:", "          script:", "            - curl -u $BB_USER:$BB_APP_PASSWORD -X POST $DOWNLOADS_URL -F files=@dist/shop.zip"]
+    if choice == 3:
+        return ["$ sem get projects", "NAME       REPOSITORY", "shop       git@github.com:acme/shop.git", "billing    git@github.com:acme/billing.git"]
+    if choice == 4:
+        return ["$ octo list-releases --project Shop --server https://deploy.acme.io", f"Release 1.4.{rng.randint(1, 9)}  Assembled 2026-11-24",
+                f"  Package Shop {rand(rng, HEX, 7)}"]
+    if choice == 5:
+        return [f'{{"status": "SUCCESS", "data": {{"identifier": "shop_{rand(rng, string.ascii_lowercase, 6)}", "orgIdentifier": "default"}},',
+                f' "correlationId": "{uuid.UUID(bytes=rng.randbytes(16))}"}}']
+    if choice == 6:
+        return ["[percy] Percy has started!", f"[percy] Snapshot taken: Checkout page", f"[percy] Finalized build #{rng.randint(100, 999)}: https://percy.io/acme/shop/builds/{rng.randint(10**7, 10**8)}"]
+    if choice == 7:
+        return ["✔ Build 1042 published", f"View your Storybook at https://{rand(rng, HEX, 24)}-{rand(rng, string.ascii_lowercase, 10)}.chromatic.com"]
+    if choice == 8:
+        return ["  (Run Finished)", "       Spec                Tests  Passing  Failing", "  ✔  checkout.cy.ts       12       12        -",
+                f"  Recorded Run: https://cloud.cypress.io/projects/{rand(rng, string.ascii_lowercase + string.digits, 6)}/runs/{rng.randint(100, 9999)}"]
+    if choice == 9:
+        return ["$ saucectl run", f"Suite: Chrome checkout  Job: https://app.saucelabs.com/tests/{rand(rng, HEX, 32)}", "Passed: 14  Failed: 0"]
+    if choice == 10:
+        return ["caps = {'browserName': 'Chrome', 'LT:Options': {'platformName': 'Windows 11'}}",
+                'driver = webdriver.Remote(command_executor=f"https://{LT_USER}:{LT_KEY}@hub.lambdatest.com/wd/hub", options=opts)']
+    if choice == 11:
+        return ["eyes.setApiKey(System.getenv(\"APPLITOOLS_API_KEY\"));", 'eyes.open(driver, "Shop", "Checkout page");',
+                f"// batch id {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 12:
+        return [f'<img src="https://ik.imagekit.io/acme/tr:w-400/products/{rand(rng, ALNUM, 10)}.jpg" alt="Running shoe">']
+    if choice == 13:
+        return ["const ably = new Ably.Realtime({ authUrl: '/api/ably-token' });", "const channel = ably.channels.get('orders');",
+                f"// connection id {rand(rng, ALNUM, 10)}-{rng.randint(10, 99)}"]
+    if choice == 14:
+        return ["const pubnub = new PubNub({", f'  publishKey: "pub-c-{uuid.UUID(bytes=rng.randbytes(16))}",',
+                f'  subscribeKey: "sub-c-{uuid.UUID(bytes=rng.randbytes(16))}",', '  userId: "browser-ana",', "});"]
+    if choice == 15:
+        return ["$ vonage numbers list", "Country  Number        Type", f"NO       47{rng.randint(10**7, 10**8 - 1)}   mobile-lvn"]
+    if choice == 16:
+        return ['{"data": {"record_type": "message", "direction": "outbound",', f'  "id": "{uuid.UUID(bytes=rng.randbytes(16))}", "status": "queued"}}}}']
+    if choice == 17:
+        return ['{"Messages": [{"Status": "success", "To": [{"Email": "ana@example.com",', f'  "MessageUUID": "{uuid.UUID(bytes=rng.randbytes(16))}",',
+                f'  "MessageID": {rng.randint(10**16, 10**17)}}}]}}]}}']
+    if choice == 18:
+        return ['{"status": "success", "data": {', f'  "tx_ref": "shop-{rng.randint(10000, 99999)}", "flw_ref": "FLW-MOCK-{rand(rng, HEX, 32)}",', '  "amount": 2500, "currency": "NGN"}}']
+    if choice == 19:
+        return ["** [Honeybadger] Reporting error id=" + str(uuid.UUID(bytes=rng.randbytes(16))), "NoMethodError: undefined method `total' for nil"]
+    if choice == 20:
+        return ["from together import Together", "", "client = Together()  # TOGETHER_API_KEY from the environment",
+                f'# model card: https://api.together.ai/models/{rand(rng, string.ascii_lowercase, 8)}']
+    if choice == 21:
+        return ["# .env", f"LANGFUSE_PUBLIC_KEY=pk-lf-{uuid.UUID(bytes=rng.randbytes(16))}", "LANGFUSE_HOST=https://cloud.langfuse.com"]
+    if choice == 22:
+        return ["$ modal app list", "App ID                      Name   State", f"ap-{rand(rng, ALNUM, 22)}   shop   deployed"]
+    if choice == 23:
+        return ["$ zitadel start-from-init --masterkeyFromEnv --tlsMode disabled", 'time="2026-11-24T09:12:44Z" level=info msg="setup started"']
+    if choice == 24:
+        return ["$ docker logs pgadmin | tail -2", "[2026-11-24 09:12:44 +0000] [1] [INFO] Listening at: http://[::]:80 (1)",
+                f"[2026-11-24 09:12:44 +0000] [{rng.randint(80, 120)}] [INFO] Booting worker with pid: {rng.randint(80, 120)}"]
+    if choice == 25:
+        return ["$ curl -s -u elastic:$ELASTIC_PASSWORD https://localhost:9200/_cat/indices?v", "health status index    docs.count",
+                f"green  open   orders   {rng.randint(1000, 99999)}"]
+    if choice == 26:
+        return ["# conf/keycloak.conf", "db=postgres", "db-username=keycloak", "db-url=jdbc:postgresql://db.internal/keycloak", "hostname=sso.acme.io",
+                "http-enabled=true"]
+    if choice == 27:
+        return ["  wordpress:", "    image: wordpress:6.7", "    environment:", "      WORDPRESS_DB_HOST: db",
+                "      WORDPRESS_DB_PASSWORD_FILE: /run/secrets/db_password"]
+    if choice == 28:
+        return ["$ photoprism index", f"INFO indexed {rng.randint(100, 9000)} files in {rng.randint(10, 99)}s", f"INFO thumbs: {rand(rng, HEX, 40)}.jpg"]
+    return ["$ mlflow experiments search", "Experiment Id  Name          Artifact Location", f"{rng.randint(1, 40)}              shop-ranker   s3://acme-mlflow/{rng.randint(1, 40)}"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -6552,12 +6766,13 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirtieth": (thirtieth_secret_case, thirtieth_negative_case),
          "thirty-first": (thirty_first_secret_case, thirty_first_negative_case),
          "thirty-second": (thirty_second_secret_case, thirty_second_negative_case),
-         "thirty-third": (thirty_third_secret_case, thirty_third_negative_case)}
+         "thirty-third": (thirty_third_secret_case, thirty_third_negative_case),
+         "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
-                  "thirty-third"}
+                  "thirty-third", "thirty-fourth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -6733,7 +6948,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-third (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-fourth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
