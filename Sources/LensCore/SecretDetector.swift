@@ -302,8 +302,10 @@ public struct SecretDetector: Sendable {
 
     /// Keys made to be public, as their providers document them: Stripe's publishable keys
     /// (`pk_live_`, `pk_test_`), Mapbox's public access tokens (`pk.eyJ…`; its secret ones are
-    /// `sk.`), PostHog's project key (`phc_`; its personal keys are `phx_`).
-    static let publishableKeyPrefixes = ["pk_live_", "pk_test_", "pk.ey", "phc_"]
+    /// `sk.`), PostHog's project key (`phc_`; its personal keys are `phx_`), PubNub's publish and
+    /// subscribe keys (`pub-c-`, `sub-c-`, shipped in every client; its secret key is `sec-c-`;
+    /// round 156).
+    static let publishableKeyPrefixes = ["pk_live_", "pk_test_", "pk.ey", "phc_", "pub-c-", "sub-c-"]
 
     static let markerPattern = TextMatcher(#"\[(?:card|iban|account|api key|password|PIN|one-time code|seed phrase|[a-z_]+: text not kept)(?:[ :][^\]\n]{0,60})?\]"#)
 

@@ -35,11 +35,12 @@ extension SecretScan {
     /// Caddy's `caddy hash-password --plaintext …`, Samba's `net rpc password USER …` and the MinIO
     /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), FreeIPA's `ipa-server-install`
     /// and `ipa-replica-install` `-a` (the admin's password) or `-p` (the directory manager's), the first
-    /// on the line (the generic `-p` rule takes the other; round 156), as ``toolPasswordFlag``
+    /// on the line (the generic `-p` rule takes the other; round 156), Semaphore's `sem connect HOST
+    /// TOKEN` (its API token, the argument after the host; round 156), as ``toolPasswordFlag``
     /// has its tools; apart from it, and searched only where the text names them (each alternative
     /// of that pattern is tried at every position of every text that names any of its tools).
     static let cuedToolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:sem[ \t]+connect[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-])|ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
     /// What each tool of ``toolPasswordFlag`` holds in its name or its option, in small letters.
     static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli",
                                    "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "ssredir", "sstunnel", "ssmanager",
@@ -208,7 +209,7 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set", "ipa-server-install", "ipa-replica-install")
+        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set", "ipa-server-install", "ipa-replica-install", "sem connect")
         if namesATool || namesACuedTool {
             let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: searchable) : []
             // (Each of the pattern's tools is on its option's line and holds one of these cues: only

@@ -69,6 +69,9 @@ extension SecretScan {
                 while start < end, Self.isSpace(utf8[start]) { start += 1 }
                 while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
             }
+            // (A UUID OCR split before a `-` of its own is the value whole: `saucectl configure -u ana -a
+            // ff621974-8d06-058f -de5a-…`; round 156.)
+            if !quoted, let uuid = uuidEnd(from: start), uuid > end { end = uuid }
             guard let first = piece(from: start, maximumSpaces: 0) else { return nil }
             // A port mapping OCR misread (`-p 4559:8@ nginx:1.25.3`) starts with digits: a
             // password's first piece holds letters. (Unless OCR split the password after a symbol

@@ -764,11 +764,12 @@ extension SecretScan {
             // (Only before `=` or `:`: after spaces alone, the word before is a word of prose, as in
             // `Add new upstream signing key 19882D92…`.)
             // (A tool's bare `--key=` is its key when the value is a random token: kopia's, restic's
-            // B2 `--key=K005…`; a path or a name is not, as the token test below has it.)
+            // B2 `--key=K005…`; a path or a name is not, as the token test below has it. So is `--key`
+            // before a UUID, Cypress' `run --record --key 1f0c…`; round 156.)
             // (A bare `key` beside a user's name is that user's API key: Kaggle's `kaggle.json`,
             // `{"username":"ana","key":"…"}`; the token test below still decides. So is one that starts
             // its line under a user's or an e-mail's setting: `.zuliprc`'s `email=…` / `key=…`; round 156.)
-            guard let kind = Self.secretName(identifier) ?? (identifier == "--key" && separator == "=" ? .apiKey : nil)
+            guard let kind = Self.secretName(identifier) ?? (identifier == "--key" && (separator == "=" || separator == nil) ? .apiKey : nil)
                     ?? (identifier.lowercased() == "key" && (separator == ":" || separator == "=")
                         && (userFieldBefore(match.start) || startsLine(match.start) && Self.accountSettingLine.firstMatch(in: linesAbove(match.start, 3)) != nil) ? .apiKey : nil)
                     ?? (separator == nil || separator == "is" ? nil : match.range(1).flatMap({ nameJoined(identifier, at: $0.lowerBound) })) else { continue }
@@ -852,6 +853,9 @@ extension SecretScan {
                 }
                 if next > end, piece(from: next, maximumSpaces: .max) == nil || utf8[next] == 0x26 { end = next }
             }
+            // (An address after a name and spaces is where the value is kept or sent, not the
+            // value: `-u elastic:$ELASTIC PASSWORD https://localhost:9200/…`, OCR's space for a `_`.)
+            if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), isOptionOrAddress(first), slice(first.start, first.end).contains("://") { continue }
             // A key given as its bytes (Zigbee2MQTT's `network_key: [51, 0, 126, …]`): the list.
             if !quoted, let list = byteListEnd(from: start) {
                 read = (start, list)
@@ -1043,6 +1047,11 @@ extension SecretScan {
                         found.append(secret(.apiKey, nil, start, digitsEnd))
                         continue
                     }
+                }
+                // (A bare `--key` before a UUID is that key: Cypress' `--record --key …`; round 156.)
+                if identifier == "--key", !quoted, let uuid = uuidEnd(from: start), uuid >= end {
+                    found.append(secret(.apiKey, nil, start, uuid))
+                    continue
                 }
                 // A list of keys, each a random token (Strapi's `APP_KEYS=…==,…==,…`; round 153); OCR
                 // may split it, `APP_KEYS=GI j9/S5HF Oggg JY jkI rGgpA==, MA22Ri …`: the line's
@@ -1461,6 +1470,10 @@ extension SecretScan {
         (["pmak"], ("Postman", #"PMAK ?- ?"#, 57, 61, 1)),
         // LaunchDarkly's SDK and mobile keys, a UUID after `sdk-` or `mob-`, which OCR may split or
         // read a `0` of as `@` (the clean rule's runs stop at an `@`; round 156).
+        // An Ably key: the app's id, `.`, the key's id, `:` and its secret, 43 characters of
+        // base64url, which OCR may split, and may give an id a glyph more or less; only where the
+        // text names Ably (round 156).
+        (["ably"], ("Ably", #"[A-Za-z0-9_\-]{5,7} ?\. ?[A-Za-z0-9_\-]{5,7} ?: ?(?=[A-Za-z0-9_\-]{6})"#, 43, 45, 1)),
         (["sdk-", "sdk -", "mob-"], ("LaunchDarkly", #"(?:sdk|mob) ?- ?(?=[0-9a-f@O]{8} ?- ?[0-9a-f@O]{4})"#, 36, 38, 1)),
         // Brevo's (Sendinblue's) API key: 64 hexadecimal digits, `-`, 16 letters and digits.
         (["xkeysib"], ("Brevo", #"xkeysib ?- ?"#, 78, 84, 1)),

@@ -1508,6 +1508,8 @@ struct SecretScan {
                 // eBay pin is 3190`, `Use 003407 as your password`).
                 if index == 0, let cue, ["pin", "password"].contains(cue.lowercased()), startsLine(match.start) { continue }
                 guard let range = match.range(cueFirst ? 2 : 1) else { continue }
+                // (An address's port is no code: `… PASSWORD https://localhost:9200/…`; round 156.)
+                if isPortOfAnAddress(range.lowerBound) { continue }
                 // A year next to a cue is a date more often than a code (`the code 2019 rewrite`),
                 // unless a colon or `is` gives it (`Your Uber code: 1957`), or a keypad's `#` ends
                 // it (`Gate code 2008#`; round 146).
@@ -1530,6 +1532,20 @@ struct SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether digits at `index` follow an address's host and its `:` (`https://localhost:9200`):
+    /// a `:` before them, and `://` earlier in the same piece (256 bytes back at most). OCR may
+    /// put a space on either side of the `:` (`https://localhost :9200`).
+    func isPortOfAnAddress(_ index: Int) -> Bool {
+        var colon = index - 1
+        if colon > 0, utf8[colon] == 0x20 { colon -= 1 }
+        guard colon > 0, utf8[colon] == 0x3A else { return false }
+        var hostEnd = colon
+        if utf8[hostEnd - 1] == 0x20 { hostEnd -= 1 }
+        var start = hostEnd
+        while start > 0, hostEnd - start < 256, !Self.isSpace(utf8[start - 1]), !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
+        return Self.holds(utf8[start..<hostEnd], Array("://".utf8))
     }
 
     /// Whether only spaces are between the line's start and `index`.

@@ -2485,6 +2485,22 @@ struct SecretDetectorTests {
         // (Its third set, read after the round's other fixes: FreeIPA's `-a`, the admin's password.)
         Case(text: "$ sudo ipa-server-install --unattended --realm ACME.I0 --domain acme.io -a N4SVTqXYEORJE -p N4SVTqXYEORJEDm --setup-dns --a\nuto- forwarders\nThe IPA Master Server will be configured with:",
              kind: .password, value: "N4SVTqXYEORJE"),
+        // (The thirty-fourth pool's first set: Cypress' `--record --key` and a UUID; an Ably key in
+        // code, OCR's spaces around its `:` and `.`; Semaphore's `sem connect HOST TOKEN`.)
+        Case(text: "$ npx cypress run --record --key ac835f1e-b68a-177d-356b-b4190c1ff298 --parallel --ci-build-id $GITHUB_RUN_ID\n(Run Starting)",
+             kind: .apiKey, value: "ac835f1e-b68a-177d-356b-b4190c1ff298"),
+        Case(text: "import * as Ably from \u{2018}ably';\nconst ably = new Ably.Realtime('00z1Vx.BGNSQL: 0OJhfycpgL_OfmWI0Vu51z0u_Abo3BOWb4Cno_ny0S3y' );\nconst channel = ably.channels.get('orders');",
+             kind: .apiKey, value: "0OJhfycpgL_OfmWI0Vu51z0u_Abo3BOWb4Cno_ny0S3y"),
+        Case(text: "import * as Ably from \u{2018}ably';\nconst ably = new Ably.Realtime( 'TWn3AC. 6aHLi5: VvOKBLix4c_XSzLHSrWm3E7eDfHeHhgng5QMexiDe91' );\nconst channel = ably.channels.get('orders');",
+             kind: .apiKey, value: "VvOKBLix4c_XSzLHSrWm3E7eDfHeHhgng5QMexiDe91"),
+        Case(text: "$ sem connect acme.semaphoreci.com UrDsfCD1LU5v2a18wrQN\nconnected to acme.semaphoreci.com\n$ sem get projects",
+             kind: .password, value: "UrDsfCD1LU5v2a18wrQN"),
+        // (Its second set: a UUID after `-u NAME -a` that OCR split before a `-` of its own; an Ably
+        // key whose app id OCR gave a glyph more.)
+        Case(text: "$ saucectl configure -u admin -a ff621974-8d06-058f -de5a-5f2177fff78e\nYou're all set!\n$ saucectl run",
+             kind: .password, value: "5f2177fff78e"),
+        Case(text: "import * as Ably from \u{2018}ably';\nconst ably = new Ably.Realtime( 'pEOp0Oc.VAZJir :U78sz8GBJRUqEpYXxSLgp_vnwiTwXGP7M-bFOnTc_MZg');\nconst channel = ably.channels.get('orders');",
+             kind: .apiKey, value: "U78sz8GBJRUqEpYXxSLgp_vnwiTwXGP7M-bFOnTc_MZg"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3419,6 +3435,12 @@ struct SecretDetectorTests {
         "$ curl --user ana:/home/ana host\n$ docker run -u ana:/srv/data img",
         "$ pip install launchdarkly-server-sdk-ai\n$ npm i @launchdarkly/node-server-sdk-otel",
         "$ sudo ipa-server-install -a -U --help\n$ ipa-server-install --uninstall -U",
+        // (PubNub's publish and subscribe keys, public by design; an address's port after a password's
+        // variable, OCR's space in its name or before the port's `:`; `--key` before a file's name.)
+        "const pubnub = new PubNub({\npublishKey: \"pub-c-c5671557-68c1-84ae-12b5-c071f5391477\",\nsubscribeKey: \"sub-c-3119dff2-6f6b-2449-6dc7-568059667f5d\",\nuserId: \"browser-ana\",\n5",
+        "$ curl -s -u elastic:$ELASTIC PASSWORD https://localhost:9200/ cat/indices?v\nhealth status index docs. count\ngreen open orders 1401",
+        "$ curl -s -u elastic: $ELASTIC_PASSWORD https://localhost :9200/_cat/indices?v\nhealth status index docs.count\ngreen open orders 95741",
+        "$ gpg --key mykey.pem --sign notes.txt",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
