@@ -1473,7 +1473,7 @@ extension SecretScan {
         // An Ably key: the app's id, `.`, the key's id, `:` and its secret, 43 characters of
         // base64url, which OCR may split, and may give an id a glyph more or less; only where the
         // text names Ably (round 156).
-        (["ably"], ("Ably", #"[A-Za-z0-9_\-]{5,7} ?\. ?[A-Za-z0-9_\-]{5,7} ?: ?(?=[A-Za-z0-9_\-]{6})"#, 43, 45, 1)),
+        (["ably"], ("Ably", #"[A-Za-z0-9_\-]{5,7} ?\. ?[A-Za-z0-9_\-]{5,7} ?: ?(?=[A-Za-z0-9_\-]{3})"#, 43, 45, 1)),
         (["sdk-", "sdk -", "mob-"], ("LaunchDarkly", #"(?:sdk|mob) ?- ?(?=[0-9a-f@O]{8} ?- ?[0-9a-f@O]{4})"#, 36, 38, 1)),
         // Brevo's (Sendinblue's) API key: 64 hexadecimal digits, `-`, 16 letters and digits.
         (["xkeysib"], ("Brevo", #"xkeysib ?- ?"#, 78, 84, 1)),
@@ -2095,6 +2095,16 @@ extension SecretScan {
                 if utf8[end] == 0x40 { lastAt = end }
                 if utf8[end] == 0x2F { break } // the path after the host
                 end += 1
+            }
+            // (A terminal may have wrapped the address inside the password: its rest starts the next
+            // line and runs to the `@` before the host, `…//deploy: j9H3…wzG` / `t3y2xIg319@hub.
+            // lambdatest.com/wd/hub`; round 156.)
+            if lastAt == nil, end > start, end < utf8.count, Self.isLineBreak(utf8[end]), endsAWideLine(end),
+               let rest = wrapStart(after: end), let restPiece = piece(from: rest, maximumSpaces: 0), restPiece.start == rest,
+               let at = utf8[rest..<restPiece.end].firstIndex(of: 0x40), at > rest, at - rest <= 64,
+               !utf8[rest..<at].contains(0x2F), at + 1 < utf8.count, isHostStart(at + 1) {
+                lastAt = at
+                end = at
             }
             // (A user with an `@` of its own and no `@` after the value: a host and a path, not a
             // password, when a `/` follows: `ssh://git@host:Acme2/shop.git`.)

@@ -2501,6 +2501,12 @@ struct SecretDetectorTests {
              kind: .password, value: "5f2177fff78e"),
         Case(text: "import * as Ably from \u{2018}ably';\nconst ably = new Ably.Realtime( 'pEOp0Oc.VAZJir :U78sz8GBJRUqEpYXxSLgp_vnwiTwXGP7M-bFOnTc_MZg');\nconst channel = ably.channels.get('orders');",
              kind: .apiKey, value: "U78sz8GBJRUqEpYXxSLgp_vnwiTwXGP7M-bFOnTc_MZg"),
+        // (A hub address's password the terminal wrapped before its `@`, OCR's spaces in the address.)
+        Case(text: "caps = {'browserName': 'Chrome', 'LT:Options': {'platformName': \u{2018}Windows 11'}}\ndriver = webdriver.Remote(command_executor=\"https: //deploy: j9H3bCrzPs13vuoVkxgAm53jvz87772VwvC6wwzG\nt3y2xIg319@hub. lambdatest.com/wd/hub\", options=opts)",
+             kind: .apiKey, value: "t3y2xIg319"),
+        // (Its third set, read after the fixes above: an Ably secret OCR cut into five pieces, the first of four.)
+        Case(text: "import * as Ably from \u{2018}ably\u{2019};\nconst ably = new Ably.Realtime(\u{2018}ePqEB8.GnOHny:rgHS A 2uaH5nOUCSuuClG3Jrz Yufticp Y 1Jug7gFROC10');\nconst channel = ably.channels.get(\u{2018}orders');",
+             kind: .apiKey, value: "2uaH5nOUCSuuClG3Jrz"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3441,6 +3447,8 @@ struct SecretDetectorTests {
         "$ curl -s -u elastic:$ELASTIC PASSWORD https://localhost:9200/ cat/indices?v\nhealth status index docs. count\ngreen open orders 1401",
         "$ curl -s -u elastic: $ELASTIC_PASSWORD https://localhost :9200/_cat/indices?v\nhealth status index docs.count\ngreen open orders 95741",
         "$ gpg --key mykey.pem --sign notes.txt",
+        // (An e-mail address starting the line under a wide one that ends in prose, no address's password.)
+        "$ curl https://api.acme.io/v1/orders?status=open --header 'Accept: application/json' and more of it\nana@acme.io wrote the script",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
