@@ -1086,7 +1086,9 @@ extension SecretScan {
     /// a space or split: `BUNDLE GEMS _CONTRIBSYS COM`) or by `bundle config` (`bundle config set
     /// --global gems.contribsys.com user:password`); group 1 the variable's last part (the host's
     /// ending, ``hostEndings``), group 2 the host `bundle config` names, group 3 the pair.
-    static let bundlerCredential = TextMatcher(#"(?<![A-Za-z0-9])(?:BUNDLE(?:_ ?| _?| )(?:[A-Z0-9\-]+(?:_{1,3}| ?_{1,3} ?| ))+([A-Z]{2,6})|bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+((?:[a-z0-9\-]+\.)+[a-z]{2,6}))[ \t]*[:= \t][ \t]*["']?([^\s:"']{2,64}[ \t]?:[ \t]?[^\s"']{3,128}?)["']?(?=\s|$)"#)
+    /// (Each separator matches one way only: a run of parts with a tail that fails costs its length,
+    /// not two to the power of its parts.)
+    static let bundlerCredential = TextMatcher(#"(?<![A-Za-z0-9])(?:BUNDLE(?:_ ?| _?)(?:[A-Z0-9\-]+(?: ?_{1,3} ?| ))+([A-Z]{2,6})|bundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+((?:[a-z0-9\-]+\.)+[a-z]{2,6}))[ \t]*[:= \t][ \t]*["']?([^\s:"']{2,64}[ \t]?:[ \t]?[^\s"']{3,128}?)["']?(?=\s|$)"#)
     /// The last parts of a host's name that say a variable is named for a host (`…__COM`, `…__IO`).
     static let hostEndings: Set<String> = ["COM", "IO", "ORG", "NET", "DEV", "CO", "APP", "CLOUD", "TECH", "AI", "SH", "XYZ"]
 

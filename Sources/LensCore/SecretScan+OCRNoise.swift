@@ -2099,8 +2099,7 @@ extension SecretScan {
             // (A terminal may have wrapped the address inside the password: its rest starts the next
             // line and runs to the `@` before the host, `…//deploy: j9H3…wzG` / `t3y2xIg319@hub.
             // lambdatest.com/wd/hub`; round 156.)
-            if lastAt == nil, end > start, end < utf8.count, Self.isLineBreak(utf8[end]), endsAWideLine(end),
-               let rest = wrapStart(after: end), let restPiece = piece(from: rest, maximumSpaces: 0), restPiece.start == rest,
+            if lastAt == nil, end > start, let rest = wrapStart(after: end), let restPiece = piece(from: rest, maximumSpaces: 0),
                let at = utf8[rest..<restPiece.end].firstIndex(of: 0x40), at > rest, at - rest <= 64,
                !utf8[rest..<at].contains(0x2F), at + 1 < utf8.count, isHostStart(at + 1) {
                 lastAt = at

@@ -990,9 +990,12 @@ extension SecretScan {
         // (A password's rest OCR split, `PQx` / `UES JHeE%OMLOdE`: its pieces to the line's end, none
         // an option (`-o`, Windows' `/out`), a word, a prompt or a setting (an inventory's next host,
         // `web02 ansible_host=10.0.8.22`; round 152), that together look like a secret on their own.)
+        let isNoPasswordPiece = { (piece: (start: Int, end: Int)) in
+            self.utf8[piece.start] == 0x2F || self.isSentenceWord(piece) || self.isPrompt(piece, after: valueEnd)
+                || Self.settingPiece.firstMatch(in: self.slice(piece.start, piece.end)) != nil
+        }
         if !isKey, let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), pieces.count > 1, let last = pieces.last,
-           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd)
-               || Self.settingPiece.firstMatch(in: slice($0.start, $0.end)) != nil }),
+           last.end - start <= 66, !pieces.contains(where: { utf8[$0.start] == 0x2D || isNoPasswordPiece($0) }),
            Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
             rest = (start, last.end)
         } else if !isKey {
@@ -1004,9 +1007,7 @@ extension SecretScan {
                 index = next.end
             }
             if (2...3).contains(pieces.count), let last = pieces.last, last.end - start <= 66, let option = piece(from: last.end, maximumSpaces: 1), isOptionPiece(option),
-               !pieces.contains(where: { utf8[$0.start] == 0x2F || isSentenceWord($0) || isPrompt($0, after: valueEnd)
-                   || Self.settingPiece.firstMatch(in: slice($0.start, $0.end)) != nil }),
-               Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
+               !pieces.contains(where: isNoPasswordPiece), Self.looksLikeSecretOnItsOwn(squeezed(start, last.end)) {
                 rest = (start, last.end)
             }
         }
