@@ -6739,6 +6739,195 @@ def thirty_fourth_negative_case(rng):
     return ["$ mlflow experiments search", "Experiment Id  Name          Artifact Location", f"{rng.randint(1, 40)}              shop-ranker   s3://acme-mlflow/{rng.randint(1, 40)}"]
 
 
+def thirty_fifth_secret_case(rng):
+    """The thirty-fifth pool (`--pool thirty-fifth`): written after the thirty-fourth pool's round,
+    before any rule was run on it, from places none of the thirty-four earlier pools has: Akamai's
+    `.edgerc`, a Bitwarden Secrets Manager access token, `koyeb --token`, Convex's deploy key, Deno
+    Deploy's `ddp_`, AssemblyAI, Deepgram's `Token` header, Weaviate's `Auth.api_key`, Paddle's
+    `pdl_live_apikey_`, Lemon Squeezy's key, a Coinbase API secret, `HEX_API_KEY`, Dart's
+    `pub-tokens.json`, a Twingate connector's tokens, a Pinggy token as an ssh user, APISIX's
+    `X-API-KEY`, Tyk's `x-tyk-authorization`, a Pulsar token in `--auth-params`, Artifactory's
+    `X-JFrog-Art-Api`, a Gerrit HTTP password, Redmine's `X-Redmine-API-Key`, a Phabricator `.arcrc`,
+    Rocket.Chat's `X-Auth-Token`, `immich login`, Firefly III's cron token in a URL's path; and the
+    passwords of `ziti edge login`, Kong's `KONG_PG_PASSWORD`, EMQX's dashboard, Jitsi's
+    `JVB_AUTH_PASSWORD`, FreshRSS' `create-user.php`, a Subsonic `p=` in a URL, `valkey-cli -a`,
+    `filebrowser users add` and linkding's superuser."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "").replace("?", "").replace("=", "").replace("#", "")
+    if choice == 0:
+        v = rand(rng, ALNUM + "+/", 43) + "="
+        return "api_key", ["# ~/.edgerc", "[default]", f"client_secret = {v}", f"host = akab-{rand(rng, string.ascii_lowercase + string.digits, 16)}-{rand(rng, string.ascii_lowercase + string.digits, 16)}.luna.akamaiapis.net",
+                           f"access_token = akab-{rand(rng, string.ascii_lowercase + string.digits, 16)}-{rand(rng, string.ascii_lowercase + string.digits, 16)}",
+                           f"client_token = akab-{rand(rng, string.ascii_lowercase + string.digits, 16)}-{rand(rng, string.ascii_lowercase + string.digits, 16)}"], [v]
+    if choice == 1:
+        v = f"0.{uuid.UUID(bytes=rng.randbytes(16))}.{rand(rng, ALNUM, 30)}:{base64.b64encode(rng.randbytes(16)).decode()}"
+        return "api_key", [f"$ bws secret list --access-token {v}", "[", '  {', f'    "id": "{uuid.UUID(bytes=rng.randbytes(16))}",', '    "key": "DB_URL",'], [v]
+    if choice == 2:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", [f"$ koyeb service list --token {v}", "ID          APP    NAME   STATUS    CREATED AT",
+                           f"{rand(rng, HEX, 8)}    shop   web    HEALTHY   24 Nov 26 09:12 UTC"], [v]
+    if choice == 3:
+        v = "prod:" + rng.choice(["happy-otter", "brave-lynx", "quiet-heron"]) + f"-{rng.randint(100, 999)}|" + "eyJ2MiI6I" + rand(rng, ALNUM, 80)
+        return "api_key", ["# Vercel → Settings → Environment Variables", f"CONVEX_DEPLOY_KEY={v}", "Build command: npx convex deploy --cmd 'npm run build'"], [v.split("|")[1]]
+    if choice == 4:
+        v = "ddp_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ DENO_DEPLOY_TOKEN={v} deployctl deploy --project=shop --prod main.ts",
+                           "✔ Deployment complete.", "  View at: https://shop.deno.dev"], [v]
+    if choice == 5:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["import assemblyai as aai", "", f'aai.settings.api_key = "{v}"', 'transcript = aai.Transcriber().transcribe("meeting.mp3")'], [v]
+    if choice == 6:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["$ curl -X POST 'https://api.deepgram.com/v1/listen?model=nova-3' \\", f"    -H 'Authorization: Token {v}' \\",
+                           "    -H 'Content-Type: audio/wav' --data-binary @call.wav"], [v]
+    if choice == 7:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["import weaviate", "from weaviate.classes.init import Auth", "", "client = weaviate.connect_to_weaviate_cloud(",
+                           '    cluster_url="https://shop-x1y2.c0.europe-west3.gcp.weaviate.cloud",', f'    auth_credentials=Auth.api_key("{v}"),', ")"], [v]
+    if choice == 8:
+        v = "pdl_live_apikey_01" + rand(rng, string.ascii_lowercase + string.digits, 24) + "_" + rand(rng, ALNUM, 22) + "_A" + rand(rng, string.ascii_uppercase, 2)
+        return "api_key", ["# .env.production", "PADDLE_ENVIRONMENT=production", f"PADDLE_API_KEY={v}", f"PADDLE_NOTIFICATION_WEBHOOK_SECRET=pdl_ntfset_01{rand(rng, string.ascii_lowercase + string.digits, 24)}_{rand(rng, ALNUM, 32)}"], [v]
+    if choice == 9:
+        v = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + rand(rng, ALNUM + "-_", 150) + "." + rand(rng, ALNUM + "-_", 80)
+        return "api_key", ["import { lemonSqueezySetup } from '@lemonsqueezy/lemonsqueezy.js';", "",
+                           f"lemonSqueezySetup({{ apiKey: '{v}' }});"], [v.split(".")[1], v.split(".")[2]]
+    if choice == 10:
+        v = base64.b64encode(rng.randbytes(64)).decode()
+        return "api_key", ["# coinbase-advanced.env", f"COINBASE_API_KEY=organizations/{uuid.UUID(bytes=rng.randbytes(16))}/apiKeys/{uuid.UUID(bytes=rng.randbytes(16))}",
+                           f"COINBASE_API_SECRET={v}"], [v]
+    if choice == 11:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# .github/workflows/publish.yml", "      - run: mix hex.publish --yes", "        env:", f"          HEX_API_KEY: {v}"], [v]
+    if choice == 12:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ cat ~/.config/dart/pub-tokens.json", '{"version":1,"hosted":[{"url":"https://dart.acme.io",', f'  "token":"{v}"}}]}}'], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ docker run -d --name twingate-connector \\", "    -e TWINGATE_NETWORK=acme \\",
+                           f"    -e TWINGATE_ACCESS_TOKEN=eyJhbGciOiJFUzI1NiIsImtpZCI6I{rand(rng, ALNUM, 60)} \\", f"    -e TWINGATE_REFRESH_TOKEN={v} \\",
+                           "    twingate/connector:1"], [v]
+    if choice == 14:
+        v = rand(rng, ALNUM, 12)
+        return "api_key", [f"$ ssh -p 443 -R0:localhost:8080 {v}+tcp@pro.pinggy.io", "You are not authenticated.", "http://shop-ana.a.pinggy.link"], [v]
+    if choice == 15:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ curl http://127.0.0.1:9180/apisix/admin/routes/1 \\", f"    -H 'X-API-KEY: {v}' -X PUT -d '", '{"uri": "/shop/*", "upstream": {"type": "roundrobin",',
+                           '  "nodes": {"10.0.8.21:8080": 1}}}\''], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ curl -s http://localhost:8080/tyk/apis \\", f"    -H 'x-tyk-authorization: {v}' | jq '.[].name'", '"Shop API"'], [v]
+    if choice == 17:
+        v = "eyJhbGciOiJIUzI1NiJ9." + rand(rng, ALNUM + "-_", 30) + "." + rand(rng, ALNUM + "-_", 43)
+        return "api_key", ["$ bin/pulsar-admin \\", "    --auth-plugin org.apache.pulsar.client.impl.auth.AuthenticationToken \\",
+                           f"    --auth-params token:{v} \\", "    tenants list"], [v.split(".")[1], v.split(".")[2]]
+    if choice == 18:
+        v = "AKCp8" + rand(rng, ALNUM, 68)
+        return "api_key", [f"$ curl -H 'X-JFrog-Art-Api: {v}' \\", "    -T dist/shop-1.4.2.tgz https://acme.jfrog.io/artifactory/npm-local/shop/-/shop-1.4.2.tgz"], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM + "+/", 42)
+        return "api_key", [f"$ curl --user {user}:{v} https://review.acme.io/a/changes/?q=status:open", ")]}'", '[{"id": "shop~main~I8473b95934b5732ac55d26311a706c9c2bde9940"}]'], [v]
+    if choice == 20:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ curl -H 'X-Redmine-API-Key: {v}' https://redmine.acme.io/issues.json?project_id=shop", '{"issues":[{"id":4821,"subject":"Checkout fails on Safari"}]}'], [v]
+    if choice == 21:
+        v = "api-" + rand(rng, string.ascii_lowercase + string.digits, 28)
+        return "api_key", ["$ cat ~/.arcrc", "{", '  "hosts": {', '    "https://phab.acme.io/api/": {', f'      "token": "{v}"', "    }", "  }", "}"], [v]
+    if choice == 22:
+        v = rand(rng, ALNUM + "-_", 43)
+        return "api_key", ["$ curl https://chat.acme.io/api/v1/chat.postMessage \\", f'    -H "X-Auth-Token: {v}" \\',
+                           f'    -H "X-User-Id: {rand(rng, ALNUM, 17)}" \\', """    -d '{"channel": "#deploys", "text": "shop 1.4.2 is live"}'"""], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM, 43)
+        return "api_key", [f"$ immich login https://photos.acme.io/api {v}", "Logging in to https://photos.acme.io/api", f"Logged in as {user}@acme.io"], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ crontab -l", f"0 3 * * * wget -qO- https://money.acme.io/api/v1/cron/{v}"], [v]
+    if choice == 25:
+        return "password", [f"$ ziti edge login ctrl.acme.io:1280 -u admin -p {pw} -y", "Token: " + str(uuid.UUID(bytes=rng.randbytes(16))), "Saving identity 'default' to /home/ana/.config/ziti/ziti-cli.json"], [pw]
+    if choice == 26:
+        return "password", ["$ docker run -d --name kong \\", "    -e KONG_DATABASE=postgres -e KONG_PG_HOST=db.internal \\", f"    -e KONG_PG_USER=kong -e KONG_PG_PASSWORD={pw} \\",
+                            "    -p 8000:8000 kong:3.8"], [pw]
+    if choice == 27:
+        return "password", ["  emqx:", "    image: emqx/emqx:5.8.3", "    environment:", "      - EMQX_NODE__NAME=emqx@node1.acme.io",
+                            f"      - EMQX_DASHBOARD__DEFAULT_PASSWORD={pw}"], [pw]
+    if choice == 28:
+        return "password", ["# ~/.jitsi-meet-cfg/.env", "PUBLIC_URL=https://meet.acme.io", f"JICOFO_AUTH_PASSWORD={rand(rng, HEX, 32)}", f"JVB_AUTH_PASSWORD={pw}", "TZ=Europe/Oslo"], [pw]
+    if choice == 29:
+        return "password", [f"$ ./cli/create-user.php --user {user} --password '{pw}' --language en", "ℹ️ Remember to refresh the feeds of the user: " + user], [pw]
+    if choice == 30:
+        return "password", [f"$ curl 'https://music.acme.io/rest/ping.view?u={user}&p={pw}&v=1.16.1&c=curl&f=json'", '{"subsonic-response":{"status":"ok","version":"1.16.1"}}'], [pw]
+    if choice == 31:
+        return "password", [f"$ valkey-cli -h cache.internal -a {pw} --no-auth-warning", "cache.internal:6379> INFO keyspace", "db0:keys=1421,expires=12"], [pw]
+    if choice == 32:
+        return "password", [f"$ filebrowser users add {user} {pw} --perm.admin", "ID  Username  Scope  Locale  V. Settings  Admin", f"2   {user}     .      en      false        true"], [pw]
+    return "password", ["  linkding:", "    image: sissbruecker/linkding:1.36", "    environment:", f"      - LD_SUPERUSER_NAME={user}", f"      - LD_SUPERUSER_PASSWORD={pw}"], [pw]
+
+
+def thirty_fifth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["$ http --auth-type edgegrid -a default: :/papi/v1/contracts", '{"contracts": {"items": [{"contractId": "ctr_' + rand(rng, string.ascii_uppercase + string.digits, 7) + '"}]}}']
+    if choice == 1:
+        return ["$ bws project list", "[", "  {", f'    "id": "{uuid.UUID(bytes=rng.randbytes(16))}",', f'    "organizationId": "{uuid.UUID(bytes=rng.randbytes(16))}",', '    "name": "shop"']
+    if choice == 2:
+        return ["$ koyeb service list", "ID          APP    NAME   STATUS    CREATED AT", f"{rand(rng, HEX, 8)}    shop   web    HEALTHY   24 Nov 26 09:12 UTC"]
+    if choice == 3:
+        return ["$ npx convex deploy", f"✔ Deployed Convex functions to https://{rng.choice(['happy-otter', 'brave-lynx'])}-{rng.randint(100, 999)}.convex.cloud"]
+    if choice == 4:
+        return ["$ deployctl deployments list --project=shop", "Deployment     Date                   Status", f"{rand(rng, string.ascii_lowercase + string.digits, 12)}   2026-11-24 09:12:44   Production"]
+    if choice == 5:
+        return ['{"id": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '", "status": "completed",', f'  "audio_duration": {rng.randint(30, 3600)}, "language_code": "en_us"}}']
+    if choice == 6:
+        return ['{"metadata": {"request_id": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '",', f'  "sha256": "{rand(rng, HEX, 64)}", "duration": {rng.randint(1, 600)}.{rng.randint(0, 9)}}}}}']
+    if choice == 7:
+        return ["client = weaviate.connect_to_local()", 'orders = client.collections.get("Order")', f'obj = orders.query.fetch_object_by_id("{uuid.UUID(bytes=rng.randbytes(16))}")']
+    if choice == 8:
+        return ['{"data": {"id": "txn_01' + rand(rng, string.ascii_lowercase + string.digits, 24) + '", "status": "completed",', f'  "customer_id": "ctm_01{rand(rng, string.ascii_lowercase + string.digits, 24)}", "currency_code": "EUR"}}}}']
+    if choice == 9:
+        return ['{"data": {"type": "orders", "id": "' + str(rng.randint(10**6, 10**7)) + '",', f'  "attributes": {{"identifier": "{uuid.UUID(bytes=rng.randbytes(16))}", "order_number": {rng.randint(1000, 99999)}}}}}}}']
+    if choice == 10:
+        return ["Sent 0.0125 ETH", f"To: 0x{rand(rng, HEX, 40)}", f"Transaction: 0x{rand(rng, HEX, 64)}"]
+    if choice == 11:
+        return ["$ mix hex.outdated", "Dependency  Current  Latest  Status", "phoenix     1.7.14   1.7.18  Update possible",
+                f"# checksum {rand(rng, HEX, 64)}"]
+    if choice == 12:
+        return ["$ dart pub token add https://dart.acme.io --env-var PUB_TOKEN", "Requests to \"https://dart.acme.io\" will now be authenticated using the secret token stored in the environment variable \"PUB_TOKEN\"."]
+    if choice == 13:
+        return ["$ docker logs twingate-connector | tail -2", f"[INFO] [libsdwan] State: Online", f"[INFO] connector id {rand(rng, ALNUM, 12)}=="]
+    if choice == 14:
+        return ["$ ssh -p 443 -R0:localhost:8080 a.pinggy.io", f"http://{rand(rng, string.ascii_lowercase + string.digits, 5)}-{rng.randint(10, 250)}-{rng.randint(10, 250)}-{rng.randint(10, 250)}-{rng.randint(10, 250)}.a.free.pinggy.link"]
+    if choice == 15:
+        return ["$ curl http://127.0.0.1:9180/apisix/admin/routes/1 -H \"X-API-KEY: $ADMIN_KEY\"", '{"value": {"uri": "/shop/*", "id": "1", "upstream": {"type": "roundrobin"}}}']
+    if choice == 16:
+        return ['{"name": "Shop API", "api_id": "' + rand(rng, HEX, 32) + '", "org_id": "' + rand(rng, HEX, 24) + '",', '  "use_keyless": false, "active": true}']
+    if choice == 17:
+        return ["$ bin/pulsar-admin topics list public/default", f'"persistent://public/default/orders-{rand(rng, HEX, 8)}"', '"persistent://public/default/payments"']
+    if choice == 18:
+        return ['{"repo": "npm-local", "path": "/shop/-/shop-1.4.2.tgz",', f'  "checksums": {{"sha1": "{rand(rng, HEX, 40)}", "sha256": "{rand(rng, HEX, 64)}"}}}}']
+    if choice == 19:
+        return [f"Change-Id: I{rand(rng, HEX, 40)}", f"Reviewed-on: https://review.acme.io/c/shop/+/{rng.randint(1000, 99999)}", "Reviewed-by: Ana Lima <ana@acme.io>"]
+    if choice == 20:
+        return ['{"issues":[{"id":' + str(rng.randint(1000, 9999)) + ',"subject":"Checkout fails on Safari",', '  "created_on":"2026-11-24T09:12:44Z","done_ratio":0}]}']
+    if choice == 21:
+        return ["$ arc diff", f"Revision URI: https://phab.acme.io/D{rng.randint(100, 9999)}", f"Included changes: {rand(rng, HEX, 12)}"]
+    if choice == 22:
+        return ['{"message": {"_id": "' + rand(rng, ALNUM, 17) + '", "rid": "' + rand(rng, ALNUM, 17) + '",', '  "msg": "shop 1.4.2 is live"}, "success": true}']
+    if choice == 23:
+        return ["$ immich upload --recursive ~/Pictures/2026", f"Found {rng.randint(10, 900)} new files", f"Uploaded asset {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 24:
+        return ["$ crontab -l", "0 3 * * * php /var/www/firefly/artisan firefly-iii:cron", f"# last run {rand(rng, HEX, 8)}"]
+    if choice == 25:
+        return ["$ ziti edge list identities", "║ ID         │ NAME       │ TYPE    ║", f"║ {rand(rng, ALNUM, 10)} │ shop-api   │ Default ║"]
+    if choice == 26:
+        return ["$ curl -s localhost:8001/services | jq '.data[].id'", f'"{uuid.UUID(bytes=rng.randbytes(16))}"', f'"{uuid.UUID(bytes=rng.randbytes(16))}"']
+    if choice == 27:
+        return ["$ emqx ctl clients list", f"Client(mqttx_{rand(rng, HEX, 8)}, username=sensor-12, peername=10.0.8.21:{rng.randint(30000, 60000)}, clean_start=true)"]
+    if choice == 28:
+        return ["$ valkey-cli INFO server | head -4", "# Server", "valkey_version:8.0.1", f"run_id:{rand(rng, HEX, 40)}"]
+    return ["$ ./cli/list-users.php", "admin", "ana", f"$ ./cli/actualize-user.php --user ana", f"FreshRSS actualized {rng.randint(2, 90)} feeds for ana"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -6767,12 +6956,13 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-first": (thirty_first_secret_case, thirty_first_negative_case),
          "thirty-second": (thirty_second_secret_case, thirty_second_negative_case),
          "thirty-third": (thirty_third_secret_case, thirty_third_negative_case),
-         "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case)}
+         "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case),
+         "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
-                  "thirty-third", "thirty-fourth"}
+                  "thirty-third", "thirty-fourth", "thirty-fifth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -6948,7 +7138,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-fourth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-fifth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
