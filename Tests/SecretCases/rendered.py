@@ -6928,6 +6928,199 @@ def thirty_fifth_negative_case(rng):
     return ["$ ./cli/list-users.php", "admin", "ana", f"$ ./cli/actualize-user.php --user ana", f"FreshRSS actualized {rng.randint(2, 90)} feeds for ana"]
 
 
+def thirty_sixth_secret_case(rng):
+    """The thirty-sixth pool (`--pool thirty-sixth`): written after the thirty-fifth pool's first
+    fixes, before any rule was run on it, from places none of the thirty-five earlier pools has:
+    Actual Budget's `api.init({ password })`, KeyCDN's `curl -u KEY:`, imgix's `ak_`, Uploadcare's
+    `Uploadcare.Simple PUB:SECRET`, Transloadit's auth secret, Mux's `MUX_TOKEN_SECRET`, Wistia's
+    `api_password=`, Agora's app certificate, Daily's `apiKey`, 100ms' app secret, Stream's
+    `StreamChat.getInstance(key, secret)`, Sendbird's `Api-Token`, Knock's `sk_`, Novu's
+    `secretKey`, OneSignal's `os_v2_app_`, Amplitude's secret key, Raygun's `apikey=` attribute,
+    Airbrake's `project_key`, Checkly's `cu_`, UptimeRobot's form `api_key=`, Better Stack's
+    heartbeat address, `cronitor configure --api-key`, a Healthchecks ping key in an address,
+    `VULTR_API_KEY`, Exoscale's `exoscale.toml`, `civo apikey save`, Taiga's secret key; and the
+    passwords of FerretDB's PostgreSQL address, OpenProject's seeded admin, BigBlueButton's
+    `bbb-conf --setsecret`, Pydio Cells' `set-pwd`, wallabag's database, Gogs' `app.ini` and
+    Tiny Tiny RSS."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "").replace("?", "").replace("=", "").replace("#", "")
+    if choice == 0:
+        return "password", ["import * as api from '@actual-app/api';", "", "await api.init({", "  dataDir: '/srv/actual-cache',",
+                            "  serverURL: 'https://budget.acme.io',", f"  password: '{pw}',", "});"], [pw]
+    if choice == 1:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", [f"$ curl -u {v}: https://api.keycdn.com/zones.json", '{"status":"success","description":"Zones","data":{"zones":[]}}'], [v]
+    if choice == 2:
+        v = "ak_" + rand(rng, HEX, 64)
+        return "api_key", ["$ curl -X POST https://api.imgix.com/api/v1/purge \\", f"    -H 'Authorization: Bearer {v}' \\",
+                           """    -d '{"data": {"attributes": {"url": "https://acme.imgix.net/hero.jpg"}, "type": "purges"}}'"""], [v]
+    if choice == 3:
+        v = rand(rng, HEX, 20)
+        return "api_key", ["$ curl https://api.uploadcare.com/files/ \\", '    -H "Accept: application/vnd.uploadcare-v0.7+json" \\',
+                           f'    -H "Authorization: Uploadcare.Simple {rand(rng, HEX, 20)}:{v}"'], [v]
+    if choice == 4:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["const transloadit = new Transloadit({", f"  authKey: '{rand(rng, HEX, 32)}',", f"  authSecret: '{v}',", "})"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM + "+/", 75)
+        return "api_key", ["# .env.local", f"MUX_TOKEN_ID={uuid.UUID(bytes=rng.randbytes(16))}", f"MUX_TOKEN_SECRET={v}"], [v]
+    if choice == 6:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f"$ curl 'https://api.wistia.com/v1/medias.json?api_password={v}&project_id=shop'", '[{"id":4821,"name":"Checkout demo"}]'], [v]
+    if choice == 7:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# server/.env", f"AGORA_APP_ID={rand(rng, HEX, 32)}", f"AGORA_APP_CERTIFICATE={v}", "TOKEN_EXPIRY_SECONDS=3600"], [v]
+    if choice == 8:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["import { DailyClient } from './daily';", "", f'const daily = new DailyClient({{ apiKey: "{v}" }});',
+                           "const room = await daily.rooms.create({ privacy: 'private' });"], [v]
+    if choice == 9:
+        v = base64.b64encode(rng.randbytes(48)).decode()
+        return "api_key", ["# 100ms", f"HMS_APP_ACCESS_KEY={rand(rng, HEX, 24)}", f"HMS_APP_SECRET={v}"], [v]
+    if choice == 10:
+        v = rand(rng, string.ascii_lowercase + string.digits, 64)
+        return "api_key", ["const { StreamChat } = require('stream-chat');", "",
+                           f"const client = StreamChat.getInstance('{rand(rng, string.ascii_lowercase + string.digits, 12)}', '{v}');"], [v]
+    if choice == 11:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ curl https://api-{uuid.UUID(bytes=rng.randbytes(16))}.sendbird.com/v3/users \\", f"    -H 'Api-Token: {v}'"], [v]
+    if choice == 12:
+        v = "sk_" + rand(rng, ALNUM + "-_", 43)
+        return "api_key", ["# .env", f"KNOCK_API_KEY={v}", "KNOCK_PUBLIC_API_KEY=pk_" + rand(rng, ALNUM + "-_", 43)], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["import { Novu } from '@novu/api';", "", f"const novu = new Novu({{ secretKey: '{v}' }});"], [v]
+    if choice == 14:
+        v = "os_v2_app_" + rand(rng, string.ascii_lowercase + "234567", 100)
+        return "api_key", ["$ curl -X POST https://api.onesignal.com/notifications \\", f"    -H 'Authorization: Key {v}' \\",
+                           """    -d '{"app_id": "shop", "contents": {"en": "Your order shipped"}}'"""], [v]
+    if choice == 15:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# export job", f"AMPLITUDE_API_KEY={rand(rng, HEX, 32)}", f"AMPLITUDE_SECRET_KEY={v}", "EXPORT_START=20261101T00"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 22)
+        return "api_key", ["<configSections>", '  <section name="RaygunSettings" type="Mindscape.Raygun4Net.RaygunSettings, Mindscape.Raygun4Net" />',
+                           "</configSections>", f'<RaygunSettings apikey="{v}" />'], [v]
+    if choice == 17:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# config/initializers/airbrake.rb", "Airbrake.configure do |c|", f"  c.project_id = {rng.randint(100000, 999999)}",
+                           f"  c.project_key = '{v}'", "end"], [v]
+    if choice == 18:
+        v = "cu_" + rand(rng, HEX, 32)
+        return "api_key", ["# .github/workflows/checkly.yml", "      - run: npx checkly deploy --force", "        env:",
+                           f"          CHECKLY_API_KEY: {v}", f"          CHECKLY_ACCOUNT_ID: {uuid.UUID(bytes=rng.randbytes(16))}"], [v]
+    if choice == 19:
+        v = "u" + str(rng.randint(1000000, 9999999)) + "-" + rand(rng, HEX, 24)
+        return "api_key", ["$ curl -X POST https://api.uptimerobot.com/v2/getMonitors \\", "    -H 'Content-Type: application/x-www-form-urlencoded' \\",
+                           f"    -d 'api_key={v}&format=json&logs=1'"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["$ crontab -l", f"30 2 * * * /usr/local/bin/backup.sh && curl -fsS https://uptime.betterstack.com/api/v1/heartbeat/{v}"], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ cronitor configure --api-key {v}", "Configuration File: /etc/cronitor/cronitor.json", "Api Key: " + v[:4] + "…"], [v]
+    if choice == 22:
+        v = rand(rng, ALNUM + "-_", 22)
+        return "api_key", ["$ crontab -l", f"0 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/{v}/backup-nightly"], [v]
+    if choice == 23:
+        v = rand(rng, string.ascii_uppercase + string.digits, 36)
+        return "api_key", [f"$ export VULTR_API_KEY={v}", "$ vultr-cli instance list", "ID                                      IP              LABEL"], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM + "-_", 43)
+        return "api_key", ["# ~/.config/exoscale/exoscale.toml", 'defaultaccount = "acme"', "", "[[accounts]]", '  account = "acme"',
+                           f'  key = "EXO{rand(rng, HEX, 24)}"', f'  secret = "{v}"', '  defaultZone = "ch-gva-2"'], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 50)
+        return "api_key", [f"$ civo apikey save acme {v}", "Saved the API Key acme", "$ civo apikey current acme"], [v]
+    if choice == 26:
+        v = rand(rng, ALNUM + "!#%^*()-_+", 50)
+        return "api_key", ["# taiga-docker/.env", "TAIGA_SCHEME=https", "TAIGA_DOMAIN=taiga.acme.io", f"TAIGA_SECRET_KEY={v}"], [v]
+    if choice == 27:
+        return "password", ["  ferretdb:", "    image: ghcr.io/ferretdb/ferretdb:2", "    environment:",
+                            f"      - FERRETDB_POSTGRESQL_URL=postgres://{user}:{pw}@postgres:5432/postgres"], [pw]
+    if choice == 28:
+        return "password", ["  openproject:", "    image: openproject/openproject:15", "    environment:",
+                            "      OPENPROJECT_HOST__NAME: pm.acme.io", f"      OPENPROJECT_SEED_ADMIN_USER_PASSWORD: {pw}"], [pw]
+    if choice == 29:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ sudo bbb-conf --setsecret {v}", "Assigning secret in /etc/bigbluebutton/bbb-web.properties", "Restarting BigBlueButton ..."], [v]
+    if choice == 30:
+        return "password", [f"$ cells admin user set-pwd --login {user} --password '{pw}'", "Successfully updated password for user " + user], [pw]
+    if choice == 31:
+        return "password", ["    environment:", "      - SYMFONY__ENV__DATABASE_DRIVER=pdo_pgsql", "      - SYMFONY__ENV__DATABASE_HOST=db",
+                            "      - SYMFONY__ENV__DATABASE_USER=wallabag", f"      - SYMFONY__ENV__DATABASE_PASSWORD={pw}"], [pw]
+    if choice == 32:
+        return "password", ["# custom/conf/app.ini", "[database]", "DB_TYPE  = postgres", "HOST     = 127.0.0.1:5432", f"USER     = {user}",
+                            f"PASSWD   = {pw}", "NAME     = gogs"], [pw]
+    return "password", ["  app:", "    image: cthulhoo/ttrss-fpm-pgsql-static", "    environment:", "      - TTRSS_DB_HOST=db",
+                        f"      - TTRSS_DB_USER={user}", f"      - TTRSS_DB_PASS={pw}"], [pw]
+
+
+def thirty_sixth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["await api.init({", "  dataDir: '/srv/actual-cache',", "  serverURL: 'https://budget.acme.io',", "  password: process.env.ACTUAL_PASSWORD,", "});"]
+    if choice == 1:
+        return ['{"status":"success","data":{"zones":[{"id":"' + str(rng.randint(100000, 999999)) + '","name":"shopcdn","url":"https://shop.acme.io"}]}}']
+    if choice == 2:
+        return [f'<img src="https://acme.imgix.net/hero.jpg?w=800&auto=format&s={rand(rng, HEX, 32)}" alt="Hero">']
+    if choice == 3:
+        return ['{"uuid": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '", "original_filename": "invoice.pdf", "size": ' + str(rng.randint(1000, 999999)) + '}']
+    if choice == 4:
+        return ['{"ok": "ASSEMBLY_COMPLETED", "assembly_id": "' + rand(rng, HEX, 32) + '",', f'  "assembly_ssl_url": "https://api2-ap.transloadit.com/assemblies/{rand(rng, HEX, 32)}"}}']
+    if choice == 5:
+        return [f'<mux-player playback-id="{rand(rng, ALNUM, 40)}" metadata-video-title="Checkout demo"></mux-player>']
+    if choice == 6:
+        return [f'<script src="https://fast.wistia.com/embed/medias/{rand(rng, string.ascii_lowercase + string.digits, 10)}.jsonp" async></script>']
+    if choice == 7:
+        return ["# server/.env", f"AGORA_APP_ID={rand(rng, HEX, 32)}", "AGORA_APP_CERTIFICATE=${AGORA_CERT}", "TOKEN_EXPIRY_SECONDS=3600"]
+    if choice == 8:
+        return ['{"id": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '", "name": "' + rand(rng, string.ascii_letters, 20) + '",', '  "url": "https://acme.daily.co/' + rand(rng, string.ascii_letters, 20) + '", "privacy": "private"}']
+    if choice == 9:
+        return ['{"id": "' + rand(rng, HEX, 24) + '", "room_id": "' + rand(rng, HEX, 24) + '", "role": "host", "type": "app"}']
+    if choice == 10:
+        return ["const client = StreamChat.getInstance(process.env.STREAM_KEY, process.env.STREAM_SECRET);", f"const channel = client.channel('messaging', '{rand(rng, string.ascii_lowercase, 8)}');"]
+    if choice == 11:
+        return ['{"user_id": "ana", "nickname": "Ana", "access_token": "",', f'  "profile_url": "https://sendbird.com/main/img/profiles/{rand(rng, HEX, 8)}.png"}}']
+    if choice == 12:
+        return ["# .env", "KNOCK_PUBLIC_API_KEY=pk_" + rand(rng, ALNUM + "-_", 43), "KNOCK_FEED_ID=" + str(uuid.UUID(bytes=rng.randbytes(16)))]
+    if choice == 13:
+        return ["const novu = new Novu({ secretKey: process.env.NOVU_SECRET_KEY });", f"await novu.trigger({{ workflowId: 'order-shipped', to: '{rand(rng, HEX, 24)}' }});"]
+    if choice == 14:
+        return ['{"id": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '", "external_id": null, "recipients": 1}']
+    if choice == 15:
+        return ['{"event_type": "checkout", "user_id": "' + rand(rng, HEX, 32) + '", "device_id": "' + str(uuid.UUID(bytes=rng.randbytes(16))) + '"}']
+    if choice == 16:
+        return ["<configSections>", '  <section name="RaygunSettings" type="Mindscape.Raygun4Net.RaygunSettings, Mindscape.Raygun4Net" />', "</configSections>",
+                '<RaygunSettings apikey="#{RAYGUN_APIKEY}#" />']
+    if choice == 17:
+        return ["Airbrake.configure do |c|", f"  c.project_id = {rng.randint(100000, 999999)}", "  c.project_key = ENV['AIRBRAKE_PROJECT_KEY']", "end"]
+    if choice == 18:
+        return ["$ npx checkly test", f"Running 3 checks in eu-west-1.", f"  ✔ checkout.spec.ts > Checkout ({rng.randint(900, 3000)}ms)", f"Test session: https://app.checklyhq.com/test-sessions/{uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 19:
+        return ['{"stat":"ok","monitors":[{"id":' + str(rng.randint(700000000, 799999999)) + ',"friendly_name":"shop","url":"https://shop.acme.io","status":2}]}']
+    if choice == 20:
+        return ["$ crontab -l", "30 2 * * * /usr/local/bin/backup.sh >> /var/log/backup.log 2>&1"]
+    if choice == 21:
+        return ["$ cronitor list", f"backup-nightly   0 4 * * *   {rand(rng, string.ascii_letters, 6)}", "report-weekly    0 6 * * 1   " + rand(rng, string.ascii_letters, 6)]
+    if choice == 22:
+        return ["$ curl -fsS https://healthchecks.acme.io/api/v3/checks/ -H \"X-Api-Key: $HC_API_KEY\" | jq '.checks[].name'", '"backup-nightly"', '"restic-prune"']
+    if choice == 23:
+        return ["$ vultr-cli instance list", "ID                                      IP              LABEL", f"{uuid.UUID(bytes=rng.randbytes(16))}    {rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}    shop-web"]
+    if choice == 24:
+        return ["$ exo compute instance list", "┼──────────────────────────────────────┼──────────┼──────────┼", f"│ {uuid.UUID(bytes=rng.randbytes(16))} │ shop-web │ ch-gva-2 │"]
+    if choice == 25:
+        return ["$ civo kubernetes list", "+--------------------------------------+------+----------+", f"| {uuid.UUID(bytes=rng.randbytes(16))} | shop | ACTIVE   |"]
+    if choice == 26:
+        return ["# taiga-docker/.env", "TAIGA_SCHEME=https", "TAIGA_DOMAIN=taiga.acme.io", "SUBPATH=\"\"", "WEBSOCKETS_SCHEME=wss"]
+    if choice == 27:
+        return ["$ bbb-conf --check | head -4", "BigBlueButton Server 3.0.4 (2891)", "    Kernel version: 6.1.0-27-amd64", f"    Secret: (hidden)  checksum {rand(rng, HEX, 40)}"]
+    if choice == 28:
+        return ["# custom/conf/app.ini", "[server]", "DOMAIN = git.acme.io", "HTTP_PORT = 3000", f"LFS_JWT_SECRET_FILE = /data/gogs/lfs_jwt"]
+    return ["$ cells admin user search --login ana", "+------+-------+------------------+", f"| ana  | Admin | {uuid.UUID(bytes=rng.randbytes(16))} |"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -6957,12 +7150,13 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-second": (thirty_second_secret_case, thirty_second_negative_case),
          "thirty-third": (thirty_third_secret_case, thirty_third_negative_case),
          "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case),
-         "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case)}
+         "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case),
+         "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case)}
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
-                  "thirty-third", "thirty-fourth", "thirty-fifth"}
+                  "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -7138,7 +7332,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-fifth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-sixth (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
