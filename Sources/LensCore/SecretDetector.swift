@@ -93,7 +93,7 @@ public struct SecretDetector: Sendable {
         // A code in a message before a password label: "your one-time password: 04352398" is a code.
         if kinds.contains(.otp) { found += scan.oneTimeCodes() + scan.signInCodes() + scan.letterCodes() + scan.recoveryCodes() + scan.authenticatorCodes() + scan.codesUnderTheirCue() + scan.letterCodesUnderTheirCue()
             + scan.codesInWarnedMessages() + scan.taggedCodes() }
-        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() + scan.authInfoPasswords() + scan.digitPassphrases() }
+        if kinds.contains(.password) { found += scan.passwords() + scan.networkKeys() + scan.pinsAfterTheirNames() + scan.directivePasswords() + scan.authInfoPasswords() + scan.digitPassphrases() + scan.queryUserPasswords() }
         if kinds.contains(.password) || kinds.contains(.apiKey) {
             found += (scan.spacedFlagPasswords() + scan.passwordsAfterWords() + scan.passwordsBeforeArrows() + scan.credentialPairs() + scan.splitPasswordParameters()
                 + scan.labelledValues() + scan.valuesUnderLabels() + scan.valuesUnderNamingLines() + scan.valuesUnderNamingSentences() + scan.statementPasswords()
@@ -110,7 +110,7 @@ public struct SecretDetector: Sendable {
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() + scan.headerCredentials()
             + scan.secretIDsBesideAccessors() + scan.keyElementAttributes() + scan.tokensInCredentialMaps() + scan.loginTokens() + scan.splitKeySettings()
-            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.secretSetterArguments() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() }
+            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.sshTokenUsers() + scan.secretSetterArguments() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() }
         found += (scan.modhexSecrets() + scan.keysOfTheirOwnFormats()).filter { kinds.contains($0.kind) }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password

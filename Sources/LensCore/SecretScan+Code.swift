@@ -88,7 +88,9 @@ extension SecretScan {
     /// Group 1 the name after `set`/`with`.
     /// (OCR may drop the `->` before it, `$molliesetApikey(`: a letter may come before `set`; the
     /// literal must still be a key by shape.)
-    static let secretSetter = TextMatcher(#"(?<![0-9_])(?:set|with)_?([A-Za-z][A-Za-z0-9_]{2,40})[ \t]?\([ \t]?(?=["'“‘])"#)
+    /// (Or a call that is named for the secret itself, `Auth.api_key("…")`, `ApiKey("…")`: Weaviate's
+    /// client; its name starts with no verb that reads one, `get_api_key("…")`; round 157.)
+    static let secretSetter = TextMatcher(#"(?:(?<![0-9_])(?:set|with)_?|(?<![A-Za-z0-9_]))(?!(?i:get|load|read|fetch|find|lookup|has|is|remove|delete|del|drop|revoke|check|validate|verify|parse|decode|hash|mask|redact|from)(?![a-z]))([A-Za-z][A-Za-z0-9_]{2,40})[ \t]?\([ \t]?(?=["'“‘])"#)
 
     /// The cues of ``secretSetter``: a setter's name ends in one of them before its `(`.
     static let secretSetterCues = ["key(", "key (", "token(", "token (", "secret(", "secret ("]

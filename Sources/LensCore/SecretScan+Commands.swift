@@ -15,7 +15,7 @@ extension SecretScan {
     /// add-generic-password … -w`, `nmcli … password`, DB2's `connect … user NAME
     /// using …`, FreeTDS's `tsql -P`, a Cisco SNMP
     /// community (its password: `snmp-server community …`), `ansible-vault encrypt_string '…'` (the
-    /// literal it encrypts, after any options), `psexec -p`, `redis-cli -a` (a
+    /// literal it encrypts, after any options), `psexec -p`, `redis-cli -a` (and its forks', `valkey-cli`, `keydb-cli`; round 157) (a
     /// password of letters and digits that switch case seldom, `2gSOYPHCdQ`, which the generic
     /// `-a` rule cannot tell from a name). OCR may read the `l`
     /// of a name as `I` or `i`. The value may start with `-` (`-P -C0MBgDH39U`): a flag's name
@@ -31,7 +31,7 @@ extension SecretScan {
     /// and Codecov's uploader's `-t` (a token that is a UUID: the tool says what it is).
     /// (OCR may put a space after a dot of the host: `irc. libera.chat`.)
     static let toolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|redis-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth(?:=|[ \t]+(?=[^\s\-]))(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:[lI1|]dap[a-z]*(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|(?:sq[lI1|i]cmd|bcp|osql|isql|tsql)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)(?:[ \t]+|(?=[^\s\-]))|openssl(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k|-hmac)[ \t]+|nmcli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+|(?:redis|valkey|keydb)-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a)[ \t]+|security[ \t]+add-(?:generic|internet)-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-w)[ \t]+|snmp-server[ \t]+community[ \t]+|ansible-vault[ \t]+encrypt_string[ \t]+(?:--?[A-Za-z][A-Za-z\-]{0,30}(?:=|[ \t]+)[^\s\-]\S{0,127}[ \t]+){0,4}|psexec(?:64)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|(?:x|wl|sdl-)?freerdp[23]?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])/p:|convertto-securestring(?:[ \t]+-string)?[ \t]+|db2(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])user[ \t]+[^\s]{1,64}[ \t]+using[ \t]+|ss-?(?:server|local|redir|tunnel|manager)(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-k)[ \t]+|(?:gh|glab)[ \t]+secret[ \t]+set(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:--body|(?-i:-b))(?:[ \t]*=[ \t]*|[ \t]+)|rclone[ \t]+obscure[ \t]+|bitcoin-cli(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])walletpassphrase[ \t]+|murmurd(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-supw[ \t]+|nickserv[ \t]+identify[ \t]+(?:[^\s]{1,64}[ \t]+(?=\S))?|/(?:quote|raw)[ \t]+PASS[ \t]+(?:[^\s:]{1,64}:)?|/(?:connect|server[ \t]+add)[ \t]+(?:-network[ \t]+[^\s]{1,64}[ \t]+|-[A-Za-z0-9_]{1,16}[ \t]+){0,8}[A-Za-z0-9\-]{1,63}(?:\.[ ]?[A-Za-z0-9\-]{1,63}){1,8}[ \t]+\+?\d{2,5}[ \t]+|key[ \t]+found![ \t]*\[[ \t]*|(?:-{1,2}|—)auth(?:=|[ \t]+(?=[^\s\-]))(?![^\s:]{1,64}:)|pdftk(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?:input|owner|user)_pw[ \t]+(?:[A-Z]{1,2}=)?|codecov(?:cli)?(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-t)[ \t]+)"#)
     /// Caddy's `caddy hash-password --plaintext …`, Samba's `net rpc password USER …` and the MinIO
     /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), FreeIPA's `ipa-server-install`
     /// and `ipa-replica-install` `-a` (the admin's password) or `-p` (the directory manager's), the first
@@ -42,7 +42,7 @@ extension SecretScan {
     static let cuedToolPasswordFlag = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])(?:sem[ \t]+connect[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-])|ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
     /// What each tool of ``toolPasswordFlag`` holds in its name or its option, in small letters.
-    static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli",
+    static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "valkey-cli", "keydb-cli",
                                    "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "ssredir", "sstunnel", "ssmanager",
                                    "secret set", "obscure", "encrypt_string", "walletpassphrase", "supw", "nickserv", "quote pass", "raw pass", "/connect",
                                    "server add", "key found", "-auth=", "—auth=", "-auth ", "—auth ", "pdftk", "codecov"]
@@ -94,13 +94,16 @@ extension SecretScan {
     /// (`mc config host add …` before; the address as OCR read it, `http://192.168.1.4@:9000`); Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`;
     /// an Oracle wallet's `mkstore … -createCredential ALIAS USER PASSWORD`; BitlBee's `account add PROTOCOL USER PASSWORD`;
     /// Sysinternals' `Autologon USER DOMAIN PASSWORD`; Drupal's `drush user:password USER PASSWORD`;
+    /// any tool's `users add USER PASSWORD` or `user create USER PASSWORD` (File Browser's; the
+    /// user starts with no `-`: `user create --username …` gives it by option; an e-mail address
+    /// after the user is none, `wp user create ana ana@acme.io`; round 157);
     /// unixODBC's `isql [-v …] DSN USER PASSWORD` (the DSN and user start with no `-`: Sybase's
     /// `isql -S server -U user -P …` is ``toolPasswordFlag``'s).
     /// What follows Autologon's domain to the line's end: the password in up to three pieces
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+users?[ \t]+(?:add|create)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -346,7 +349,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "admin user add", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
             for match in Self.userThenPassword.matches(in: searchable) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)
@@ -461,6 +464,12 @@ extension SecretScan {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
+                // (A server's address may come first, the token after it: `immich login https://…/api
+                // KEY`; the address is no part of it; round 157.)
+                if slice(token.start, token.end).contains("://") {
+                    guard let next = piece(from: token.end, maximumSpaces: 1), utf8[next.start] != 0x2D else { continue }
+                    token = next
+                }
                 // (Or a scrap of one or two letters or digits between them: `…tTHbmA fdWhXZWBA5 j F8`;
                 // of three ending the line, its digits read as letters: `…bb00d78f 26b64dbf fle`, also
                 // right after a long token: `…e02a5falf Ort`.)
@@ -468,7 +477,11 @@ extension SecretScan {
                    case let joined = squeezed(token.start, last.end), joined.count <= 128,
                    rest.allSatisfy({ utf8[$0.start] != 0x2D && (isMachineMade($0.start, $0.end) || $0.end - $0.start <= ($0.end == last.end ? 3 : 2) && utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric)) })
                     && (rest.contains(where: { isMachineMade($0.start, $0.end) }) || rest.count == 1 && token.end - token.start >= 16 && isMachineMade(token.start, token.end))
-                    || Self.noisyUUID.firstMatch(in: joined) != nil {
+                    || Self.noisyUUID.firstMatch(in: joined) != nil
+                    // (Or pieces of letters and digits alone, none a word, that together are a random
+                    // token of 32+, whatever each looks like: `Mp3jHwgpdRI LhvQ…F2t TVENKASOAWUNB`; round 157.)
+                    || joined.count >= 32 && ([token] + rest).allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isAlphanumeric) && !isSentenceWord($0) })
+                        && Self.isRandomToken(joined) {
                     token.end = last.end
                 }
                 // (OCR may read a `0` as `@` and its last glyph as a sign, `…cL18H®`: not in an

@@ -556,6 +556,34 @@ extension SecretScan {
 
     static let dashedName = TextMatcher(#"^[a-z0-9]+(?:-[a-z0-9]+)+$"#)
 
+    /// An ssh destination whose user is a token: the tunnel services' (Pinggy's `ssh -p 443 -R0:…
+    /// TOKEN+tcp@pro.pinggy.io`, a tmate session's `ssh TOKEN@nyc1.tmate.io`) let whoever holds
+    /// it in. Group 1 the user, before a `+` and the service's word for a mode; a name does not
+    /// switch between capitals, small letters and digits again and again as a token does
+    /// (``looksLikeSecretOnItsOwn(_:)``: `deploy@`, `svc_sync@`, `Ana2@` stay), with capitals and small
+    /// letters both (an algorithm's name in prose about ssh is none: `ssh: document
+    /// sntrup761x25519-sha512@openssh.com`); round 157. Before a
+    /// mode (`+tcp`), capitals side by side and small letters will do (`GBQDrzrQETOM+tcp@`: no
+    /// user's name has them), as OCR may read the `@` after it as a letter (`+tcpapro.…`, `+tcpdpro.…`);
+    /// and a `0` it starts with as `@`.
+    static let sshTokenUser = TextMatcher(
+        #"(?i)(?<![A-Za-z0-9_\-])ssh[ \t][^\n]{0,240}?(?<=[ \t])(@?[A-Za-z0-9_\-]{10,64})(?:(\+[a-z]{1,12}?)[@a-z]|@)(?=[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[ \t]?[A-Za-z0-9\-]+)+)"#)
+
+    static func holdsCapitalsSideBySide(_ value: String) -> Bool {
+        zip(value.utf8, value.utf8.dropFirst()).contains { (0x41...0x5A).contains($0) && (0x41...0x5A).contains($1) }
+    }
+
+    func sshTokenUsers() -> [Secret] {
+        guard mentions("ssh") else { return [] }
+        return Self.sshTokenUser.matches(in: searchable).compactMap { match in
+            guard let user = match[1].map(Self.atsReadAsZeros), let range = match.range(1),
+                  user.contains(where: \.isUppercase), user.contains(where: \.isLowercase), Self.isRandomToken(user) || Self.looksLikeSecretOnItsOwn(user) || match[2] != nil && Self.holdsCapitalsSideBySide(user) && user.contains(where: \.isLowercase)
+            else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+
     /// A tunnel's token given to cloudflared (``tunnelTokenCommand``): base64 of a JSON object
     /// (`eyJhIjoi…`) that OCR splits and misreads so that no shape of it survives (`ey IhIj ogl j
     /// U3MW…`). The command says what it is: its pieces to the command's end (over lines a shell's
@@ -603,20 +631,21 @@ extension SecretScan {
 extension SecretScan {
     /// A header that carries a credential: `Authorization:` with any scheme (PagerDuty's `Token
     /// token=…`, Opsgenie's `GenieKey …`, Splunk HEC's `Splunk …`), or a header named for a token,
-    /// key or secret (`X-Postmark-Server-Token`, `X-Emby-Token`, `X-Api-Key`, `Private-Token`), or
+    /// key or secret (`X-Postmark-Server-Token`, `X-Emby-Token`, `X-Api-Key`, `Private-Token`) or
+    /// ending in `-Api` (Artifactory's `X-JFrog-Art-Api`; round 157), or
     /// Honeycomb's `X-Honeycomb-Team` (its API key); also as a list of headers gives one, `name=value`
     /// (`OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`, OCR may space its dashes). OCR
     /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
     static let credentialHeader = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
 
     /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
     /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
     /// Postmark's and Opsgenie's tokens are UUIDs); not a placeholder, a variable (`$TOKEN`) or a
     /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
     func headerCredentials() -> [Secret] {
-        guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb") else { return [] }
-        return Self.credentialHeader.matches(in: searchable, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb"]))
+        guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb", "api") else { return [] }
+        return Self.credentialHeader.matches(in: searchable, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb", "api:", "api :"]))
             .compactMap { match in
                 if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }

@@ -540,6 +540,8 @@ extension SecretScan {
         // (A quoted value's rest on the next line, before its closing quote, whatever its kind.)
         let quotedRest = withWrappedQuotedRest(secret)
         if quotedRest.end > secret.end { return quotedRest }
+        let quotedLines = withWrappedQuotedLines(secret)
+        if quotedLines.end > secret.end { return quotedLines }
         let parameterRest = withWrappedParameterRest(secret)
         if parameterRest.end > secret.end { return parameterRest }
         if secret.kind == .password { return withWrappedRest(secret) }
@@ -621,6 +623,74 @@ extension SecretScan {
         var result = secret
         result.end = close
         return result
+    }
+
+    /// `secret` and the lines a quoted key goes on over when a terminal wrapped it over two lines or
+    /// more (a JWT of 300 characters in code: `apiKey: 'eyJ0…` / `S6Uj GbC3…` / `…jAnX5' });`).
+    /// A quote opened it and none closes it on its line, which is wide (60+ characters, a scrap or
+    /// two OCR cut from the key may end it); each line under it but the last is wide too and holds
+    /// a key's pieces only (OCR may split them, `P2jxHVxZLy . QWwng…`: none an option, an address or
+    /// a word); the last runs to the quote that closes the opening one, or, when OCR dropped that
+    /// quote, to the brackets that close the call and end the line (`…ns8pt });`). At most 16 lines
+    /// and 4,096 bytes. (One line under it that ends in the closing quote is ``withWrappedQuotedRest(_:)``'s.)
+    /// Round 157.
+    func withWrappedQuotedLines(_ secret: Secret) -> Secret {
+        guard secret.kind == .apiKey, secret.end > secret.start else { return secret }
+        let open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        guard open < secret.start || quoteLength(at: open) > 0, case let family = quoteFamily(at: open), family != 0,
+              let scraps = piecesToLineEnd(from: secret.end, atMost: 2, maximumSpaces: 1),
+              scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }),
+              case let firstLineEnd = scraps.last?.end ?? secret.end, endsAWideLine(firstLineEnd),
+              !(open + quoteLength(at: open)..<firstLineEnd).contains(where: { quoteFamily(at: $0) == family }) else { return secret }
+        let isPlainPiece = { (piece: (start: Int, end: Int)) in
+            self.utf8[piece.start..<piece.end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }
+                && !self.isOptionOrAddress(piece) && !self.isSentenceWord(piece)
+        }
+        // (The next line's start: after the line's own spaces and its break.)
+        let nextLine = { (end: Int) -> Int? in
+            var index = end
+            while index < self.utf8.count, Self.isSpace(self.utf8[index]) { index += 1 }
+            if index < self.utf8.count, self.utf8[index] == 0x0D { index += 1 }
+            guard index < self.utf8.count, self.utf8[index] == 0x0A else { return nil }
+            return index + 1
+        }
+        var lineStart = nextLine(firstLineEnd), wideLines = 0
+        while let start = lineStart, wideLines < 16, start - secret.end <= 4_096 {
+            var pieces: [(start: Int, end: Int)] = [], index = start
+            while pieces.count <= 24, let next = piece(from: index, maximumSpaces: pieces.isEmpty ? 0 : .max) {
+                pieces.append(next)
+                index = next.end
+            }
+            guard let first = pieces.first, first.start == start, pieces.count <= 24 else { return secret }
+            if let closing = pieces.firstIndex(where: { piece in (piece.start..<piece.end).contains { quoteFamily(at: $0) == family } }) {
+                let piece = pieces[closing]
+                // (On the first line under the key, what comes before the quote must be random as a
+                // key is, `1_k8Imswe…84d.2imE-dS83R6dnDsGWOSK OIkBC80g… c9b0T VnVF 1Ji_…9' });`: more
+                // pieces than ``withWrappedQuotedRest(_:)`` takes.)
+                guard let close = (piece.start..<piece.end).first(where: { quoteFamily(at: $0) == family }),
+                      pieces[..<closing].allSatisfy(isPlainPiece), close == piece.start || isPlainPiece((piece.start, close)),
+                      wideLines >= 1 || close > start && Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, close)))
+                else { return secret }
+                var result = secret
+                result.end = close > piece.start ? close : closing > 0 ? pieces[closing - 1].end : secret.end
+                return result.end > secret.end ? result : secret
+            }
+            guard let last = pieces.last else { return secret }
+            if pieces.allSatisfy(isPlainPiece), endsAWideLine(last.end) {
+                wideLines += 1
+                lineStart = nextLine(last.end)
+                continue
+            }
+            // (OCR dropped the closing quote: the call's brackets end the line. On the first line
+            // under the key, what comes before them must be random as a key is: `…G-Ov });`.)
+            guard pieces.count >= 2, utf8[last.start..<last.end].allSatisfy({ ")]};,".utf8.contains($0) }),
+                  pieces.dropLast().allSatisfy(isPlainPiece),
+                  wideLines >= 1 || Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, pieces[pieces.count - 2].end))) else { return secret }
+            var result = secret
+            result.end = pieces[pieces.count - 2].end
+            return result
+        }
+        return secret
     }
 
     /// `secret` and its rest on the next line, when it is the value of an address's query parameter
@@ -1185,12 +1255,13 @@ extension SecretScan {
     /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
     /// a password reset's, an e-mail check's, a magic sign-in link's), or a blockchain node
     /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
-    /// `/v2/<key>`; round 153). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
+    /// `/v2/<key>`; round 153), or a scheduler's or a webhook's trigger whose last part is the token
+    /// that lets whoever holds it run the job (Firefly III's `/api/v1/cron/<token>`; round 157). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
     /// and put a space after the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/([A-Za-z0-9_\-@£€¢§]{4,128})(?=[/?#\s"'`]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
-    static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/invit", "/reset", "/password",
+    static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]
 
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
@@ -1214,6 +1285,21 @@ extension SecretScan {
                   case let end = next.start + rest.count, case let whole = squeezed(range.lowerBound, end), whole.count >= 16,
                   Self.isRandomToken(whole) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, end)
+        }
+    }
+
+    /// A query that gives a user's name, then their password under a short name: the Subsonic
+    /// API's `?u=ana&p=…` (or `p=enc:` and its hexadecimal, the same password), a form's
+    /// `?user=ana&pw=…`. The short name is a password's only after the user's (`?p=2` is a page).
+    /// (OCR may read the `&` between them as `S`, `6` or `§`: `u=deplLoySp=…`; round 157.)
+    static let passwordAfterQueryUser = TextMatcher(#"(?i)[?&](?:u|usr|user|username|login)=[A-Za-z0-9_.@\-]{1,64}?[&S6§](?:p|pw|pwd|pass)=([^&\s#'"“”‘’]{4,128})"#)
+
+    func queryUserPasswords() -> [Secret] {
+        guard mentions("u=", "user=", "username=", "login=", "usr=") else { return [] }
+        return Self.passwordAfterQueryUser.matches(in: searchable).compactMap { match in
+            guard let value = match[1], let range = match.range(1), Self.templateVariable.firstMatch(in: value) == nil,
+                  value.lowercased().hasPrefix("enc:") || Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, range.lowerBound, range.upperBound)
         }
     }
 

@@ -565,6 +565,17 @@ extension SecretScan {
     /// A value that reads a setting (`getenv('WP_AUTH_KEY'`, `$_ENV["SALT"`, `env('APP_KEY'`) rather than holding one.
     static let readsASetting = TextMatcher(#"^\$?[A-Za-z_][\w:>.-]*[(\[][ \t]*['"‘’“”$]"#)
 
+    /// The end of a `_KEY` variable's value that OCR split into pieces (`CONVEX_DEPLOY_KEY=prod:
+    /// quiet -heron-955 | eyJ2Mil6…`: a deployment's name, then its key): the pieces to the line's
+    /// end, six at most, when one of them is a random token of 32+ and none is a setting (`A=…`),
+    /// a comment's `#` or an address; nil otherwise. Round 157.
+    func splitKeyValueEnd(from start: Int) -> Int? {
+        guard let pieces = piecesToLineEnd(from: start, atMost: 6, maximumSpaces: 2), pieces.count > 1, let last = pieces.last,
+              pieces.contains(where: { $0.end - $0.start >= 32 && Self.isRandomToken(Self.withoutOCRJunk(slice($0.start, $0.end))) }),
+              !pieces.contains(where: { utf8[$0.start] == 0x23 || isSettingWithValue($0) || isOptionOrAddress($0) && utf8[$0.start] != 0x2D }) else { return nil }
+        return last.end
+    }
+
     /// Random values of `_KEY` variables, and PHP constants naming a secret, a key or a salt
     /// (WordPress' `AUTH_KEY`, `NONCE_SALT`: the secrets its cookies are signed with).
     func keyVariablesAndConstants() -> [Secret] {
@@ -572,9 +583,13 @@ extension SecretScan {
         if mentions("_key") {
             for match in Self.keyVariable.matches(in: searchable) {
                 guard let name = match[1], !Self.nameWords(name).contains(where: Self.wordsOfPublicKeys.contains), Self.secretName(name) == nil,
-                      let (start, end, _) = value(after: match.end), end > start, case let value = squeezed(start, end), value.count >= 20,
-                      Self.isRandomToken(Self.withoutOCRJunk(value, readingPercentAsZero: true)), !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) else { continue }
-                found.append(secret(.apiKey, nil, start, end))
+                      let (start, end, quoted) = value(after: match.end), end > start, case let value = squeezed(start, end) else { continue }
+                if value.count >= 20, Self.isRandomToken(Self.withoutOCRJunk(value, readingPercentAsZero: true)),
+                   !(value.allSatisfy(\.isHexDigit) && [8, 16, 40].contains(value.count)) {
+                    found.append(secret(.apiKey, nil, start, end))
+                } else if !quoted, let end = splitKeyValueEnd(from: start) {
+                    found.append(secret(.apiKey, nil, start, end))
+                }
             }
         }
         if mentions("define") {

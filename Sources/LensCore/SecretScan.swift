@@ -1212,7 +1212,11 @@ struct SecretScan {
         var end = start, count = 0
         while let next = piece(from: end, maximumSpaces: 1), !isOptionPiece(next) {
             count += 1
-            guard count <= 8, utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) || "+/-_=".utf8.contains($0) }) else { return nil }
+            // (A key's own `.` and `:` too, Bitwarden's `0.<uuid>.<secret>:<key>` as OCR split it
+            // (`0.e5a181lac- f5af-…-7feb7216f fda. 6L7Th…`; round 157); no piece an address, nor a
+            // label's word and its colon, `--token` / `Personal Access Token: …`.)
+            guard count <= 8, utf8[next.start..<next.end].allSatisfy({ Self.isAlphanumeric($0) || "+/-_=.:".utf8.contains($0) }),
+                  !isOptionOrAddress(next), utf8[next.end - 1] != 0x3A || !isSentenceWord(next) else { return nil }
             end = next.end
         }
         return count > 1 ? end : nil

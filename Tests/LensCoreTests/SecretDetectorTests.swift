@@ -2507,6 +2507,45 @@ struct SecretDetectorTests {
         // (Its third set, read after the fixes above: an Ably secret OCR cut into five pieces, the first of four.)
         Case(text: "import * as Ably from \u{2018}ably\u{2019};\nconst ably = new Ably.Realtime(\u{2018}ePqEB8.GnOHny:rgHS A 2uaH5nOUCSuuClG3Jrz Yufticp Y 1Jug7gFROC10');\nconst channel = ably.channels.get(\u{2018}orders');",
              kind: .apiKey, value: "2uaH5nOUCSuuClG3Jrz"),
+        // Round 157: the thirty-fifth pool, written before any rule ran on it. A call named for the
+        // key (Weaviate's `Auth.api_key("…")`); a Subsonic query's `p=` after its `u=` (the `&`
+        // between read `S`); a tunnel's token as an ssh user (Pinggy's `TOKEN+tcp@`, the `@` read
+        // `a`); a `users add USER PASSWORD` (File Browser); a cron trigger's path; a JWT in code
+        // wrapped over three lines, or two with its closing quote lost; a `_KEY` variable's value
+        // OCR split (Convex's `prod:NAME|KEY`); Bitwarden's access token split at its `.` and `:`;
+        // `immich login URL KEY` split in three; a header named `…-Api` (Artifactory's).
+        Case(text: "import weaviate\nfrom weaviate.classes.init import Auth\nclient = weaviate.connect_to_weaviate_cloud(\ncluster_url=\"https://shop-x1y2.c0.europe-west3.gcp.weaviate.cloud\",\nauth_credentials=Auth.api_key(\"dPjvEMy2e9EG3aQgFTIcetC9Jts9eEwu8WU5SDVh\"),\n)",
+             kind: .apiKey, value: "dPjvEMy2e9EG3aQgFTIcetC9Jts9eEwu8WU5SDVh"),
+        Case(text: "$ curl \u{2018}https: //music.acme.io/rest/ping.view?u=deplLoySp=FRSHMm2Gi4EKS&v=1.16.1&c=curl&Sf=json'\n{\"subsonic-response\":{\"status\":\"ok\",\"version\":\"1.16.1\"}}",
+             kind: .password, value: "FRSHMm2Gi4EKS"),
+        Case(text: "$ ssh -p 443 -R@:localhost: 8080 GBQDrzrQETOM+tcp@pro. pinggy.io\nYou are not authenticated.\nhttp: //shop-ana.a.pinggy. link",
+             kind: .apiKey, value: "GBQDrzrQETOM"),
+        Case(text: "$ ssh -p 443 -RO:localhost:8080 0129eNCqFPz6+tcpapro.pinggy.io\nYou are not authenticated.\nhttp: //shop-ana.a.pinggy. link",
+             kind: .apiKey, value: "0129eNCqFPz6"),
+        Case(text: "$ filebrowser users add admin g8JhEenshqUZCG --perm.admin\nID Username Scope Locale V. Settings Admin\n2 admin ; en false true",
+             kind: .password, value: "g8JhEenshqUZCG"),
+        Case(text: "$ crontab -1\n03 * * * wget -qO- https://money.acme.io/api/v1/cron/GLgY7LeWcLWOrd470UKEX6XeAXpEOk jm",
+             kind: .apiKey, value: "GLgY7LeWcLWOrd470UKEX6XeAXpEOk"),
+        Case(text: "import { lemonSqueezySetup } from '@lemonsqueezy/lemonsqueezy.js';\nLemonSqueezySetup({ apikey: 'eyJ0eXALOLIKV1QiLCIhbGciOiISUZT1NiJ9. 47TR87 kwkCBk3VgOEPXVCXF7eYHFdU30QkfZs\nS6Uj GbC3hBgkbaAgMnNXAQveChXpqEvOXddaFv07C_zKepfzBgQqExFYLqgxKuA7S2f -igrtGqdTKOodM71LYFIR1sXHuXFtG5QLeD_d\nP2jxHVxZLy . QWwngCfdz2016MMoc - LHXEG3HZQk UNSgARmJSZEr_72cDp1e-YACLeKp9WQarfoL1U4mF96wo14jAnX5' });",
+             kind: .apiKey, value: "QWwngCfdz2016MMoc"),
+        Case(text: "import { lemonSqueezySetup } from \u{2018}@lemonsqueezy/lemonsqueezy,js';\nlemonSqueezySetup({ apiKey: \u{2018}eyJOeXAIOIJKV1QiLCJhbGciOiJSUZI1NiJ9.8Bs9UG1FKYDROUVocppggy8L QubzcDrzcYrKn1qrA55FROsIhKR74is9elZFq\nkJzoyaE6zc_Q0539yVRCp2ELjhsIVkv_WjG2Z0DxeyevmVDGr1nOhFwCeySnjd-TUKs6ipnHUgja6zcMDiAfTA9F a3. jyIBMfiEijb UF9EwpY 2XiPhHDnlA-gys\nCJYoeorEsArnKxCxkuG SUo3ihWAUK1500eRFxZRtFDXns8pt });",
+             kind: .apiKey, value: "SUo3ihWAUK1500eRFxZRtFDXns8pt"),
+        Case(text: "# Vercel \u{2014} Settings = Environment Variables\nCONVEX_DEPLOY_KEY=prod: quiet -heron-955 | eyJ2Mil6IrSb3ZlGyRbk39zwpRUYaFokuljdiHaa4m6JyiizZvlAeTUnrFzzA\npo9EUNojir8IqkTrXcJLdnNDoOuiM\nBuild command: npx convex deploy --cmd 'npm run build'",
+             kind: .apiKey, value: "po9EUNojir8IqkTrXcJLdnNDoOuiM"),
+        Case(text: "$ bws secret list --access-token 0.e5a181lac- f5af-4fdd-e7b8-7feb7216f fda. 6L7ThRZWEizbaC8DwQ3uBXkt IdmyWq: UFkZ\nH/f/oIBnZhUf+mDwIw==\n[\n{\n\"id\": \"4ed450ec-3bdf-f55f-81d1-1114c508646c\",\n\"key\": \"DB_URL\",",
+             kind: .apiKey, value: "6L7ThRZWEizbaC8DwQ3uBXkt"),
+        Case(text: "$ immich login https://photos.acme.io/api Mp3jHwgpdRI LhvQUsBA36pHh2NeF2t TVENKASOAWUNB\nLogging in to https://photos.acme.io/api\nLogged in as deploy@acme.io",
+             kind: .apiKey, value: "TVENKASOAWUNB"),
+        Case(text: "$ curl -H 'X-JFrog-Art-Api: AKCp8jldbXLBRixGXKZTaBtGZd1s6hCe8QL8xxcZZuMsQ6dPhGchCWR3BtFHK@FORQjvcqsFz' \\.\n-T dist/shop-1.4.2.tgz https://acme.jfrog.io/artifactory/npm-local/shop/-/shop-1.4.2.tgz",
+             kind: .apiKey, value: "jldbXLBRixGXKZTaBtGZd1s6hCe8QL8xxcZZ"),
+        // (Its second set: the `@` after a tunnel's mode read `d`; a JWT's rest on one line in
+        // five pieces before its closing quote; Valkey's `valkey-cli -a`, a fork of `redis-cli`.)
+        Case(text: "$ ssh -p 443 -RO:localhost:8080 MplnV63kVTFb+tcpdpro.pinggy.io\nYou are not authenticated.\nhttp: //shop-ana.a.pinggy. Link",
+             kind: .apiKey, value: "MplnV63kVTFb"),
+        Case(text: "import { lemonSqueezySetup } from '@lemonsqueezy/lemonsqueezy.js';\nlemonSqueezySetup({ apiKey: 'eyJOeX AiOiUK V1QiLCJhbGciOiJS UzI1NiJ9.GDg6EnfcSwxL6CgCX W3RI4QuoHuCl_ISHZPNBwWTIEnjLqEbVaG6hKqX SUtgeONs VoFFCWshTy-V_fKe7NSNLPPZa8xbfC-P-2_O_izlq1JtHLXjRXIYNWQSuerYXXSGWQ\n1_k8ImsweckTPFxmlq84d.2imE-dS83R6dnDsGWOSK OIkBC80g3df9GzObSHY c9b0T VnVF 1Ji_roFnrvJ17GOrfbaSaEbf64r0mtt9' });",
+             kind: .apiKey, value: "1Ji_roFnrvJ17GOrfbaSaEbf64r0mtt9"),
+        Case(text: "$ valkey-cli -h cache.internal -a UCJIEYBYbHP9 --no-auth-warning\ncache. internal:6379> INFO keyspace\ndb@:keys=1421,expires=12",
+             kind: .password, value: "UCJIEYBYbHP9"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3449,6 +3488,21 @@ struct SecretDetectorTests {
         "$ gpg --key mykey.pem --sign notes.txt",
         // (An e-mail address starting the line under a wide one that ends in prose, no address's password.)
         "$ curl https://api.acme.io/v1/orders?status=open --header 'Accept: application/json' and more of it\nana@acme.io wrote the script",
+        // Round 157's: an e-mail address after `user create NAME`, a user's name before `--`; ssh
+        // users that are names; a page's `p=` and a variable after `u=`; calls that read a key or
+        // are given none; an address before an option after `login`; a cron line with no token; a
+        // public recording's address; a header named `…-Api` with a version for its value.
+        "$ wp user create ana ana@acme.io --role=editor\nSuccess: Created user 38.",
+        "$ filebrowser users add ana --perm.admin\n$ lxd user add ana admins",
+        "$ ssh -i ~/.ssh/id_ed25519 svc_sync@git.acme.io\n$ ssh AzureDiamond@bastion.acme.io\n$ ssh -p 443 -R0:localhost:8080 a.pinggy.io",
+        "https://acme.io/list?u=ana&p=2\nhttps://acme.io/list?user=ana&page=2&p=3\nhttps://acme.io/?u=ana&p=$SUBSONIC_PASSWORD",
+        "key = get_api_key(\"OPENAI_PROD_2026\")\nclient = Auth.api_key(os.environ[\"WEAVIATE_API_KEY\"])",
+        "$ harbor login https://harbor.acme.io --username ana",
+        "$ crontab -l\n0 3 * * * php /var/www/firefly/artisan firefly-iii:cron\n$ curl -X POST https://hooks.acme.io/hooks/catch/123/abcdef",
+        "https://asciinema.org/a/ePQx0GfCYQGdnQTzwlnSIyxbN",
+        "$ curl -H 'X-Requested-Api: v2' https://acme.io",
+        // (And an algorithm's name and its `@` host in prose about ssh: the OpenSSH changelog.)
+        "    - ssh(1), sshd(8): add the sntrup761x25519-sha512@openssh.com hybrid\n    upstream: ssh: document sntrup761x25519-sha512@openssh.com as",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
