@@ -110,7 +110,7 @@ public struct SecretDetector: Sendable {
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() + scan.headerCredentials()
             + scan.secretIDsBesideAccessors() + scan.keyElementAttributes() + scan.tokensInCredentialMaps() + scan.loginTokens() + scan.splitKeySettings()
-            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.sshTokenUsers() + scan.secretSetterArguments() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() }
+            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.sshTokenUsers() + scan.keysGivenAsUsers() + scan.scheduledPingTokens() + scan.secretSetterArguments() + scan.idAndSecretArgumentKeys() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() }
         found += (scan.modhexSecrets() + scan.keysOfTheirOwnFormats()).filter { kinds.contains($0.kind) }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password
@@ -127,7 +127,10 @@ public struct SecretDetector: Sendable {
             // (As OCR reads it: spaces inside, a `,` for the `.`, `]` or `)` for the `J`.)
             let head = String(scan.slice(secret.start, min(secret.end, secret.start + 10)).filter { !$0.isWhitespace }.map { $0 == "," ? "." : $0 })
             let before = scan.slice(max(0, secret.start - 4), secret.start).filter { !$0.isWhitespace }
+            // (Nor one given to a name that says it is public, whatever its shape: `KNOCK_PUBLIC_API_KEY=pk_…`;
+            // round 157.)
             return Self.publishableKeyPrefixes.contains(where: head.hasPrefix) || before.hasSuffix("pk.") && head.hasPrefix("ey")
+                || scan.assignedName(before: secret.start).map { SecretScan.namesAPublicValue(SecretScan.nameWords($0)) } == true
         }
         // Markers of an earlier masking stay as they are (`[card ••••4242]` is no card, no code).
         // (Each starts with `[`: a text without one is not searched.)

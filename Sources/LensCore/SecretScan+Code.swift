@@ -114,6 +114,24 @@ extension SecretScan {
         }
     }
 
+    /// A call given two literals, an id and a secret (Stream's `StreamChat.getInstance('key',
+    /// 'secret')`, a client's `Client('id', 'secret')`): group 1 the id, group 2 the secret.
+    /// (OCR may read a quote curly, split the secret, four spaces at most, or a terminal wrap it
+    /// before its closing quote.) Round 157.
+    static let idAndSecretArguments = TextMatcher(
+        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@]{4,64})["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=\p{L}]{1,128}+){0,4})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
+
+    /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
+    /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.
+    func idAndSecretArgumentKeys() -> [Secret] {
+        guard mentions("(\"", "('", "( '", "( \"", "(‘", "(“", "( ‘", "( “") else { return [] }
+        return Self.idAndSecretArguments.matches(in: searchable).compactMap { match in
+            guard let value = match[2].map({ Self.withoutOCRJunk($0.filter { $0 != " " }) }), value.count >= 32, let range = match.range(2), !value.allSatisfy(\.isHexDigit),
+                  Self.isRandomToken(value), uuidEnd(from: range.lowerBound) == nil else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
     /// A tool's setting named `api` whose value is a UUID: Snyk's token (`snyk config set
     /// api=9d713a67-…`), which OCR may split or misread (`9d713a67 -c387-…`, `f359e@6b-…`).
     static let apiSetting = TextMatcher(#"(?i)(?<![A-Za-z0-9_.\-/])api[ \t]?[=:][ \t]?(?=[0-9A-Fa-f@])"#)

@@ -645,9 +645,12 @@ extension SecretScan {
         // A personal access token named by its initials after what it is for (`GITHUB_PAT`,
         // `AZURE_DEVOPS_EXT_PAT`); `pat` alone is a name.
         if words.count > 1, words.last == "pat" { return .apiKey }
-        // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`.
+        // Glued in small letters: `authkey` (`tailscale up --authkey=…`), `accesskey`, `authtoken`;
+        // a secret glued to what it is or what is done with it (`clientsecret`, BigBlueButton's
+        // `--setsecret`; round 157).
         let keyKinds = Self.kindsOfKey
-        if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token") }) {
+        if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token")
+            || $0.count > 6 && $0.hasSuffix("secret") }) {
             return .apiKey
         }
         if bare == upper, ["SECRET", "TOKEN", "APIKEY"].contains(where: upper.contains) { return .apiKey }
@@ -784,6 +787,11 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // (A word in brackets where the value goes says it is not shown, `Secret: (hidden) checksum
+            // 8fbc…`, `token: <redacted>`: what follows is the line's, no value; round 157.)
+            if !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 4,
+               "(<[".utf8.contains(utf8[first.start]), ")>]".utf8.contains(utf8[first.end - 1]),
+               utf8[(first.start + 1)..<(first.end - 1)].allSatisfy(Self.isLetter) { continue }
             // After spaces alone, a `;` ends the name's setting (a connection string OCR spaced:
             // `SharedAccessKeyName=RootManageSharedAccessKey ; SharedAccessKey=…`): no value, and
             // the setting after it is read for its own name.
@@ -2313,6 +2321,9 @@ extension SecretScan {
         // An address's password ends at the `@` its rule found, whether or not a dotted host's name
         // follows (`cloudinary://…:<password>@acme-media`; round 150).
         if secret.label == Self.connectionStringLabel, secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }
+        // (Nor past a colon an address follows, `curl -u KEY: https://…`: the key was the user, the
+        // address the command's; round 157.)
+        if secret.end < utf8.count, utf8[secret.end] == 0x3A, let next = piece(from: secret.end + 1, maximumSpaces: 2), isOptionOrAddress(next) { return secret }
         var end = valueEnd(from: secret.end, stoppingAt: Self.keyStops)
         // A long key OCR split around a short piece that reads as a word (`…nfM4L/ opel TZWSSNPXEFYXY=`):
         // the word and the machine-made piece after it belong to it. (After 20+ characters of key,

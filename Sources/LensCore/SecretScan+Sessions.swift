@@ -565,12 +565,26 @@ extension SecretScan {
     /// sntrup761x25519-sha512@openssh.com`); round 157. Before a
     /// mode (`+tcp`), capitals side by side and small letters will do (`GBQDrzrQETOM+tcp@`: no
     /// user's name has them), as OCR may read the `@` after it as a letter (`+tcpapro.…`, `+tcpdpro.…`);
-    /// and a `0` it starts with as `@`.
+    /// and a `0` it starts with as `@`. (Twelve arguments at most before it, each walked whole.)
     static let sshTokenUser = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])ssh[ \t][^\n]{0,240}?(?<=[ \t])(@?[A-Za-z0-9_\-]{10,64})(?:(\+[a-z]{1,12}?)[@a-z]|@)(?=[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[ \t]?[A-Za-z0-9\-]+)+)"#)
+        #"(?i)(?<![A-Za-z0-9_\-])ssh[ \t]+(?:\S{1,256}[ \t]+){0,12}?(@?[A-Za-z0-9_\-]{10,64}+)(?:(\+[a-z]{1,12}?)[@a-z]|@)(?=[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[ \t]?[A-Za-z0-9\-]+)+)"#)
 
     static func holdsCapitalsSideBySide(_ value: String) -> Bool {
         zip(value.utf8, value.utf8.dropFirst()).contains { (0x41...0x5A).contains($0) && (0x41...0x5A).contains($1) }
+    }
+
+    /// A key given as the user with no password, `curl -u KEY: https://…` (KeyCDN's and Stripe's
+    /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
+    /// (OCR may split it, two spaces at most, and read a `0` of it as `@`.)
+    static let keyAsUser = TextMatcher(#"(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,2})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
+
+    func keysGivenAsUsers() -> [Secret] {
+        guard mentions("-u ", "--user ") else { return [] }
+        return Self.keyAsUser.matches(in: searchable).compactMap { match in
+            guard let key = match[1].map({ Self.atsReadAsZeros($0.filter { $0 != " " }) }), key.count >= 20, let range = match.range(1),
+                  Self.isRandomToken(key) else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
     }
 
     func sshTokenUsers() -> [Secret] {
@@ -637,7 +651,7 @@ extension SecretScan {
     /// (`OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`, OCR may space its dashes). OCR
     /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
     static let credentialHeader = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9.\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
 
     /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
     /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
@@ -651,12 +665,37 @@ extension SecretScan {
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }
                 // The value ends at a quote or a `,` or `;`, as a header's does (or an `&`, as a query's).
                 let stop = (first.start..<first.end).first { quoteLength(at: $0) > 0 || [0x2C, 0x3B, 0x26].contains(utf8[$0]) } ?? first.end
-                let end = stop < first.end ? stop : valueEnd(from: first.end, maximumLength: 256, stoppingAt: [0x22, 0x27])
-                let value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) })
+                var end = stop < first.end ? stop : valueEnd(from: first.end, maximumLength: 256, stoppingAt: [0x22, 0x27])
+                // (In a header a quote opened, `-H 'X-JFrog-Art-Api: AKCp…mb Lr j vt VPR70 …Ow'`: the
+                // scraps OCR cut the key into run to that quote, each of a key's characters, none a
+                // word or an option; eight at most. Round 157.)
+                // (Or over the line's end, when the terminal wrapped it: `…Key os_v2_app_… rxlqqej
+                // g5vx…74g` / `phomuweaivjbz6rpzhak' \`.)
+                if end < utf8.count, quoteLength(at: end) == 0, lineOpensAQuote(before: first.start) {
+                    var index = end, pieces = 0, wrapped = false
+                    while pieces < 8 {
+                        if piece(from: index, maximumSpaces: .max) == nil, !wrapped, endsAWideLine(index), let start = wrapStart(afterSpacesFrom: index) {
+                            (index, wrapped) = (start, true)
+                        }
+                        // (A piece of small letters may read as a word, `ineiwrleqf`: the quote that closes
+                        // the header decides, with the whole as random as a key.)
+                        guard let next = piece(from: index, maximumSpaces: 1), !isOptionOrAddress(next) else { break }
+                        let close = (next.start..<next.end).first { quoteLength(at: $0) > 0 } ?? next.end
+                        guard close > next.start, utf8[next.start..<close].allSatisfy({ Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }) else { break }
+                        if close < next.end {
+                            if Self.isRandomToken(Self.withoutOCRJunk(squeezed(first.start, close).filter { !$0.isNewline })) { end = close }
+                            break
+                        }
+                        index = next.end
+                        pieces += 1
+                    }
+                }
+                let value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) && !$0.isNewline })
                 // (Read with the glyphs OCR put for letters and digits put back: `…Kmoe@gC`, `1¢17gn…`.)
                 let read = Self.withoutOCRJunk(value)
                 guard value.count >= 12, value.count <= 256, !Self.isPlaceholder(value), !value.hasPrefix("$"), !value.hasPrefix("<"), !value.hasPrefix("{"),
-                      read.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+/=~".contains($0)) }),
+                      // (A key's id and its secret with a colon between, `Uploadcare.Simple PUB:SECRET`; round 157.)
+                      read.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+/=~:".contains($0)) }),
                       read.contains(where: \.isNumber) || read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) else { return nil }
                 return secret(.apiKey, nil, first.start, end)
             }

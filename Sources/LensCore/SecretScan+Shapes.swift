@@ -1288,18 +1288,97 @@ extension SecretScan {
         }
     }
 
+    /// A crontab's entry (five times or an `@daily`; OCR may read a `0` as `@`), group 1 the command.
+    /// (OCR may misread its fields, `@4%* * *`, `© 4 * * *`: up to four short fields, the last `*`.)
+    static let cronEntry = TextMatcher(#"(?m)^[ \t]*(?:@(?:reboot|yearly|annually|monthly|weekly|daily|hourly)|\S{1,20}(?:[ \t]+\S{1,20}){0,3}?[ \t]+\*(?:/\d{1,2})?)[ \t]+(\S[^\n]{0,2000})$"#)
+    /// An address in a crontab's command; group 1 its path and query.
+    /// (OCR may put a space after a dot of the host's name, `uptime. betterstack.com`.)
+    static let cronAddress = TextMatcher(#"https?:[ \t]?//[A-Za-z0-9\-]{1,63}(?:\.[ \t]?[A-Za-z0-9\-]{1,63}){0,10}(?::\d{1,5})?(/[^\s"'`|;&]{1,1024})"#)
+
+    /// A token in the address a scheduled job calls: a monitor's ping (Healthchecks'
+    /// `hc-ping.com/<key>/backup`, Better Stack's `/heartbeat/<token>`) or a job's trigger
+    /// (Firefly III's `/cron/<token>`), whoever holds it can ping or run. A part of the path 16+
+    /// characters long and random; not hexadecimal alone (a build's hash) nor a UUID. Round 157.
+    func scheduledPingTokens() -> [Secret] {
+        guard mentions("http"), mentions("* *", "*  *", "@daily", "@hourly", "@weekly", "@monthly", "@reboot") else { return [] }
+        var found: [Secret] = []
+        for entry in Self.cronEntry.matches(in: searchable) {
+            guard entry[1] != nil, entry.groupRanges.count > 1 else { continue }
+            for address in Self.cronAddress.matches(in: searchable, within: [entry.groupRanges[1]]) {
+                guard let path = address.range(1) else { continue }
+                var start = path.lowerBound + 1
+                while start <= path.upperBound {
+                    var end = start
+                    while end < path.upperBound, !"/?&=#".utf8.contains(utf8[end]) { end += 1 }
+                    // (The address's last part OCR may have split, `…/heartbeat/QbvYTn4J 1nxj3…`, or the
+                    // terminal wrapped, `…/heartbeat/Edo3lXhn` / `rbwI0058…`: its pieces of letters and
+                    // digits after it, one on the line or the next line's first.)
+                    var first = start
+                    if end == path.upperBound, end - start < 64, let rest = restOfAddressPart(after: end) {
+                        end = rest
+                        while first < end, Self.isSpace(utf8[first]) || Self.isLineBreak(utf8[first]) { first += 1 }
+                    }
+                    let part = squeezed(first, end).filter { !$0.isNewline }
+                    if part.count >= 16, !part.allSatisfy(\.isHexDigit), uuidEnd(from: first) == nil,
+                       Self.isRandomToken(Self.withoutOCRJunk(part)) || Self.isRandomLetters(part) || Self.isRandomMixedCaseLetters(part) {
+                        found.append(secret(.apiKey, nil, first, end))
+                    }
+                    start = end + 1
+                }
+            }
+        }
+        return found
+    }
+
+    /// The end of an address's last part OCR split (one piece of letters and digits after a space)
+    /// or a terminal wrapped (the next line's first piece, when the line is wide and that piece
+    /// ends its line); nil otherwise.
+    func restOfAddressPart(after end: Int) -> Int? {
+        let isPlainByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D }
+        // (On its line: the next piece's run of letters and digits, up to the path's next `/`:
+        // `…/Ov4Lj913x6SEwf rei51sMY/backup-nightly`.)
+        if let next = piece(from: end, maximumSpaces: 1), case let run = utf8[next.start..<next.end].prefix(while: isPlainByte), run.count >= 2,
+           run.count == next.end - next.start || "/?#&".utf8.contains(utf8[next.start + run.count]) {
+            return next.start + run.count
+        }
+        // (Wrapped: the next line's pieces, three at most, letters and digits, to its end.)
+        guard piece(from: end, maximumSpaces: .max) == nil, endsAWideLine(end), let start = wrapStart(afterSpacesFrom: end),
+              let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let first = pieces.first, first.start == start, let last = pieces.last,
+              pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(isPlainByte) }) else { return nil }
+        return last.end
+    }
+
+    /// The name a value is given to right before `index` (`NAME=…`, `"name": "…"`), or nil: the
+    /// identifier before the `=` or `:` (spaces and a quote around them aside).
+    func assignedName(before index: Int) -> String? {
+        var i = index
+        let skip = { while i > 0, Self.isSpace(self.utf8[i - 1]) || self.utf8[i - 1] == 0x22 || self.utf8[i - 1] == 0x27 { i -= 1 } }
+        skip()
+        guard i > 0, utf8[i - 1] == 0x3D || utf8[i - 1] == 0x3A else { return nil }
+        i -= 1
+        skip()
+        let end = i
+        while i > 0, end - i < 64, Self.isAlphanumeric(utf8[i - 1]) || utf8[i - 1] == 0x5F || utf8[i - 1] == 0x2D || utf8[i - 1] == 0x2E { i -= 1 }
+        return i < end ? slice(i, end) : nil
+    }
+
     /// A query that gives a user's name, then their password under a short name: the Subsonic
     /// API's `?u=ana&p=…` (or `p=enc:` and its hexadecimal, the same password), a form's
     /// `?user=ana&pw=…`. The short name is a password's only after the user's (`?p=2` is a page).
-    /// (OCR may read the `&` between them as `S`, `6` or `§`: `u=deplLoySp=…`; round 157.)
-    static let passwordAfterQueryUser = TextMatcher(#"(?i)[?&](?:u|usr|user|username|login)=[A-Za-z0-9_.@\-]{1,64}?[&S6§](?:p|pw|pwd|pass)=([^&\s#'"“”‘’]{4,128})"#)
+    /// (OCR may read the `&` between them as `S`, `6` or `§`: `u=deplLoySp=…`; and split the value,
+    /// ``parameterEnd(from:)``; round 157.)
+    static let passwordAfterQueryUser = TextMatcher(#"(?i)[?&](?:u|usr|user|username|login)=[A-Za-z0-9_.@\-]{1,64}?[&S6§](?:p|pw|pwd|pass)=([^&\s#'"“”‘’]{1,128})"#)
 
     func queryUserPasswords() -> [Secret] {
         guard mentions("u=", "user=", "username=", "login=", "usr=") else { return [] }
         return Self.passwordAfterQueryUser.matches(in: searchable).compactMap { match in
-            guard let value = match[1], let range = match.range(1), Self.templateVariable.firstMatch(in: value) == nil,
-                  value.lowercased().hasPrefix("enc:") || Self.isPasswordValue(value, quoted: false) else { return nil }
-            return secret(.password, nil, range.lowerBound, range.upperBound)
+            guard let first = match[1], let range = match.range(1), Self.templateVariable.firstMatch(in: first) == nil else { return nil }
+            // (OCR may split it: its pieces to the next parameter's `&`, `p=z+! 09V2Vzsd+VVoS&v=…`.)
+            var end = range.upperBound
+            if end < utf8.count, Self.isSpace(utf8[end]), let split = parameterEnd(from: end) { end = split }
+            let value = squeezed(range.lowerBound, end)
+            guard value.count >= 4, value.lowercased().hasPrefix("enc:") || Self.isPasswordValue(value, quoted: false) else { return nil }
+            return secret(.password, nil, range.lowerBound, end)
         }
     }
 

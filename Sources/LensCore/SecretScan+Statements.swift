@@ -546,10 +546,15 @@ extension SecretScan {
     // MARK: - Keys in variables and constants
 
     /// A variable whose name ends in `_KEY` assigned a value (`export CF_Key="…"`, `MEILI_MASTER_KEY=…`,
-    /// PowerShell's `$env:X_KEY = …`; OCR may put a space beside a `_`, `CF _Key`): group 1 the name. `key` alone names too much for
+    /// PowerShell's `$env:X_KEY = …`, an object's `c.project_key = '…'` (Airbrake's; round 157); OCR may put a space beside a `_`, `CF _Key`): group 1 the name. `key` alone names too much for
     /// ``secretName(_:)`` (`SORT_KEY=name`, Docker's `GPG_KEY` is a fingerprint), so only a random
     /// value under it is taken.
-    static let keyVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+|set[ \t]+|\$env:)?([A-Za-z][A-Za-z0-9]{0,30}(?: ?_ ?[A-Za-z0-9]{1,30}){0,4} ?_ ?(?i:key))[ \t]*=[ \t]*(?=\S)"#)
+    static let keyVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+|set[ \t]+|\$env:|[A-Za-z_][A-Za-z0-9_]{0,30}\.)?([A-Za-z][A-Za-z0-9]{0,30}(?: ?_ ?[A-Za-z0-9]{1,30}){0,4} ?_ ?(?i:key))[ \t]*=[ \t]*(?=\S)"#)
+    /// A variable named for a certificate (`AGORA_APP_CERTIFICATE=…`). A certificate is hundreds
+    /// of bytes of base64 or a file's path; a short run of letters and digits under the name is a
+    /// key the service calls its certificate (Agora's, which signs its tokens), 32+ hexadecimal
+    /// digits or a random token of 16 to 128. Round 157.
+    static let certificateVariable = TextMatcher(#"(?m)(?:^|(?<=[ \t;]))(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_]{0,40}_(?i:certificate)[ \t]*[=:][ \t]*(?=\S)"#)
     /// Words of a `_KEY` name that say its value is public or no key's secret.
     static let wordsOfPublicKeys: Set<String> = ["gpg", "pgp", "public", "pub", "ssh", "host", "signing", "primary", "foreign", "sort", "partition",
                                                  "hash", "cache", "map", "hot", "short", "keyboard", "fingerprint", "id", "license", "licence", "site", "publishable"]
@@ -567,11 +572,16 @@ extension SecretScan {
 
     /// The end of a `_KEY` variable's value that OCR split into pieces (`CONVEX_DEPLOY_KEY=prod:
     /// quiet -heron-955 | eyJ2Mil6…`: a deployment's name, then its key): the pieces to the line's
-    /// end, six at most, when one of them is a random token of 32+ and none is a setting (`A=…`),
+    /// end, six at most, when the last of them (one or more) are a random token of 32+ and none is a setting (`A=…`),
     /// a comment's `#` or an address; nil otherwise. Round 157.
     func splitKeyValueEnd(from start: Int) -> Int? {
         guard let pieces = piecesToLineEnd(from: start, atMost: 6, maximumSpaces: 2), pieces.count > 1, let last = pieces.last,
-              pieces.contains(where: { $0.end - $0.start >= 32 && Self.isRandomToken(Self.withoutOCRJunk(slice($0.start, $0.end))) }),
+              // (The key itself OCR may have split too, `| eyJ2MiI6IPEKQXWA6h95 JwHdpwqXEcj G3You68…`:
+              // the last pieces together, from one that is no word.)
+              pieces.indices.contains(where: { index in
+                  let joined = Self.withoutOCRJunk(squeezed(pieces[index].start, last.end))
+                  return joined.count >= 32 && !isSentenceWord(pieces[index]) && Self.isRandomToken(joined)
+              }),
               !pieces.contains(where: { utf8[$0.start] == 0x23 || isSettingWithValue($0) || isOptionOrAddress($0) && utf8[$0.start] != 0x2D }) else { return nil }
         return last.end
     }
@@ -590,6 +600,14 @@ extension SecretScan {
                 } else if !quoted, let end = splitKeyValueEnd(from: start) {
                     found.append(secret(.apiKey, nil, start, end))
                 }
+            }
+        }
+        if mentions("_certificate") {
+            for match in Self.certificateVariable.matches(in: searchable) {
+                guard let (start, end, _) = value(after: match.end), end > start, case let value = squeezed(start, end),
+                      (16...128).contains(value.count), value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+                      value.count >= 32 && value.allSatisfy(\.isHexDigit) || Self.isRandomToken(value) else { continue }
+                found.append(secret(.apiKey, nil, start, end))
             }
         }
         if mentions("define") {

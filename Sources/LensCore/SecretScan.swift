@@ -878,6 +878,9 @@ struct SecretScan {
                   value.lowercased() != "password" else { continue }
             // (Nor a user and a directory, `--user ana:/home/ana`, `-u 1000:/srv`: a path of two or more parts; round 156.)
             if Self.absolutePath.firstMatch(in: value) != nil { continue }
+            // (Nor an address after a key given as the user, a space after its colon: `curl -u KEY:
+            // https://api.keycdn.com/…`; round 157.)
+            if ["http://", "https://", "ftp://"].contains(where: value.lowercased().hasPrefix) { continue }
             // (A scrap of one or two characters, a space, then letters and digits: OCR read a `_`
             // as the space, `tomas:g m6w2zP2K`; not a short password before a host or a path,
             // `pw 10.0.8.21`, `pw acme.io/x`: no `.` or `/` after the space.)
@@ -1081,6 +1084,11 @@ struct SecretScan {
         let found: [Secret] = Self.tokenMatcher.matches(in: searchable).compactMap { match in
             let quoted = match[3] ?? match[4] ?? match[5]
             guard let value = quoted ?? match[6], quoteAfterName(at: match.start) != false else { return nil }
+            // (A name that says the value is public, the token's words at its end:
+            // `KNOCK_PUBLIC_API_KEY=pk_…`; round 157.)
+            var nameStart = match.start
+            while nameStart > 0, match.start - nameStart < 64, Self.isAlphanumeric(utf8[nameStart - 1]) || utf8[nameStart - 1] == 0x5F { nameStart -= 1 }
+            if nameStart < match.start, Self.namesAPublicValue(Self.nameWords(slice(nameStart, match.start))) { return nil }
             // A setting after a name with no `:` or `=` of its own is the setting's, not the name's
             // (`key_file=~/.oci/oci_api_key.pem` above `tenancy=ocid1.tenancy.oc1..aaaa…`).
             if match[2] == nil, quoted == nil, Self.settingStart.firstMatch(in: value) != nil { return nil }
@@ -1149,6 +1157,12 @@ struct SecretScan {
                 // a key whose digits OCR read as letters: `accesskey: stVmRcwglOuQorolQycZ`.)
                 return Self.isRandomToken(value) || Self.isRandomLetters(value) || afterBearer && Self.isBearersLetters(value)
                     || match[2] != nil && Self.isRandomMixedCaseLetters(value)
+                    // (Or, after a name and its `:` or `=`, 20+ characters with symbols among capitals, small
+                    // letters and digits as a generated secret key has them, `9QJpLus^N7sWZ…yYB65^45`
+                    // (Django's and Taiga's); not a path, an address or `%` escapes; round 157.)
+                    || match[2] != nil && value.count >= 20 && value.contains(where: { "!#^*()+?@[]{}|~$&".contains($0) }) && Self.looksLikeSecretOnItsOwn(value)
+                        && value.contains(where: \.isNumber) && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
+                        && !["/", "~", "."].contains(where: value.hasPrefix) && !value.contains("://")
             }
             // (After an option, capitals alone may be a token as OCR read it: ``isRandomCapitals(_:)``.)
             let capitals = { (value: String) in match[2] == nil && !bearer && Self.isRandomCapitals(value) }

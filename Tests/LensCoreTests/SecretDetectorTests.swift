@@ -2546,6 +2546,57 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "1Ji_roFnrvJ17GOrfbaSaEbf64r0mtt9"),
         Case(text: "$ valkey-cli -h cache.internal -a UCJIEYBYbHP9 --no-auth-warning\ncache. internal:6379> INFO keyspace\ndb@:keys=1421,expires=12",
              kind: .password, value: "UCJIEYBYbHP9"),
+        // (Its third set, read unseen: a header's key OCR cut into scraps before its closing quote;
+        // a query's password split at its `!`; a deploy key's own pieces split.)
+        Case(text: "$ curl -H 'X-JFrog-Art-Api: AKCp88ZUPmOVpmZgHkKyjvQdNwPSakgVdebmb Lr j vt VPR70 LLyOLOUXQdoVgZZwoPkjvfPNOw' \\\n-T dist/shop-1.4.2.tgz https://acme.jfrog.io/artifactory/npm-local/shop/-/shop-1.4.2.tgz",
+             kind: .apiKey, value: "LLyOLOUXQdoVgZZwoPkjvfPNOw"),
+        Case(text: "$ curl 'https://music.acme.io/rest/ping. view?u=ci&p=z+! 09V2Vzsd+VVoS&v=1. 16. 1&c=curl&f=json'\n{\"subsonic-response\":{\"status\":\"ok\",\"version\":\"1.16.1\"}}",
+             kind: .password, value: "09V2Vzsd+VVoS"),
+        Case(text: "# Vercel = Settings = Environment Variables\nCONVEX_DEPLOY_KEY=prod: quiet -heron-681| eyJ2MiI6IPEKQXWA6h95 JwHdpwqXEcj G3You68Un2kEDucSUR3XJZLfhOWeH\nLyqkmNGY0J2E lnZGxd43qHGgxTFuq\nBuild command: npx convex deploy --cmd 'npm run build'",
+             kind: .apiKey, value: "G3You68Un2kEDucSUR3XJZLfhOWeH"),
+        // Round 157's thirty-sixth pool: a call given an id and a secret (Stream's, a glyph misread,
+        // or wrapped before its quote); a key under a certificate's name (Agora's app certificate);
+        // a key given as curl's user, its `0` read `@`; a ping's or heartbeat's token in a crontab's
+        // address (its fields misread, the token wrapped or split, the host spaced); an id and a
+        // secret after an authorization scheme with a dot (Uploadcare's); an object's `project_key`;
+        // an option named for a secret glued (`--setsecret`).
+        Case(text: "const { StreamChat } = require('stream-chat');\nconst client = StreamChat.getInstance('tbqsiipde6ni', '62x20dxgou7brbiwhrzb7qvfvjgnyjagfr\u{E9}mtgczmmxpof 19wjwl5ifbdai6u960' );",
+             kind: .apiKey, value: "62x20dxgou7brbiwhrzb7qvfvjgnyjagfr"),
+        Case(text: "const { StreamChat } = require('stream-chat');\nconst client = StreamChat.getInstance('smtc9je91pka', 'smzoaciwr228tilra0c7q36p3ueQb2gmj kgccsayczaezu6fk532686ykj qogq\nui');",
+             kind: .apiKey, value: "kgccsayczaezu6fk532686ykj"),
+        Case(text: "# server/.env\nAGORA_APP_ID=540862d9493e014120a3a4febb7df722\nAGORA_APP_CERTIFICATE=abcd8864582ec6f 44 fb3d33401a39b0d\nTOKEN_EXPIRY_SECONDS=3600",
+             kind: .apiKey, value: "fb3d33401a39b0d"),
+        Case(text: "$ curl -u uEIJ@XAThpWg1 jwRPxV5T5xcEo@rPnMVzPtCC1HZV1QH@LCODOBrcqdfuodTG6AL: https://api.keycdn.com/zones. json\n{\"status\u{201D}:\u{201D}\"success\u{201D},\u{201D}\"description\u{201D}:\"Zones\u{201D},\"data\u{201D}:{\"zones\u{201D}:[]}}",
+             kind: .apiKey, value: "jwRPxV5T5xcEo@rPnMVzPtCC1HZV1QH"),
+        Case(text: "$ crontab -1\n@4%* * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/Q9Bhqvf@J-wgNe7zQ_AJJo/backup-nightly",
+             kind: .apiKey, value: "Q9Bhqvf@J-wgNe7zQ_AJJo"),
+        Case(text: "$ crontab -1\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS https://uptime.betterstack.com/api/v1/heartbeat/\n5bZOwVXt3yqvXFGRZ3124FPI",
+             kind: .apiKey, value: "5bZOwVXt3yqvXFGRZ3124FPI"),
+        Case(text: "$ crontab -1\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS https://uptime. betterstack.com/api/v1/heartbeat/pg3j j4ywOrwWLp7nq6alDw4bm",
+             kind: .apiKey, value: "j4ywOrwWLp7nq6alDw4bm"),
+        Case(text: "$ curl https://api.uploadcare.com/files/ \\\n-H \"Accept: application/vnd.uploadcare-v0.7+json\" \\\n-H \"Authorization: Uploadcare.Simple e751368a024c4536d813 : a6d8dc4a5b6ececf1632\"",
+             kind: .apiKey, value: "a6d8dc4a5b6ececf1632"),
+        Case(text: "# config/initializers/airbrake. rb\nAirbrake.configure do |c|\nc.project_id = 365075\nc.project_key = '76230f0367b5dc73d88d295bd236266b'\nend",
+             kind: .apiKey, value: "76230f0367b5dc73d88d295bd236266b"),
+        Case(text: "$ sudo bbb-conf --setsecret 24ineTPtLugXy50BDIHaDk3jd93kdJ2Ld0Ej\nAssigning secret in /etc/bigbluebutton/bbb-web.properties",
+             kind: .apiKey, value: "24ineTPtLugXy50BDIHaDk3jd93kdJ2Ld0Ej"),
+        // (Its second set: a heartbeat's token the terminal wrapped, then OCR split, or of letters
+        // alone; a ping key OCR split inside the path; a secret literal after a doubled quote,
+        // wrapped; a generated secret key with symbols; a header's key OCR split, then wrapped.)
+        Case(text: "$ crontab -1\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS https://uptime.betterstack.com/api/v1/heartbeat/5w\nHYPCXN2tSmw8 fW5pw903mU",
+             kind: .apiKey, value: "HYPCXN2tSmw8"),
+        Case(text: "$ crontab -1\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS https: //uptime.betterstack.com/api/v1/heartbeat/mlydhczhwGmthHbRiTpoNpj\nP",
+             kind: .apiKey, value: "mlydhczhwGmthHbRiTpoNpj"),
+        Case(text: "$ crontab -l\n@ 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/kpewUvlLFRyYANj fbqwNYVt/backup-nightly",
+             kind: .apiKey, value: "kpewUvlLFRyYANj"),
+        Case(text: "$ crontab -1\n@ 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping. com/Ov4Lj913x6SEwf rei51sMY/backup-nightly",
+             kind: .apiKey, value: "Ov4Lj913x6SEwf"),
+        Case(text: "const { StreamChat } = require('stream-chat');\nconst client = StreamChat.getInstance('vsxxzk58wipv', '\u{2018}ye479y9mi\u{E9}ssbt8toi6nl4mmv2grn8lymObybwbfvgcs\n9u7qlyiknik29mcgn3wo' );",
+             kind: .apiKey, value: "ssbt8toi6nl4mmv2grn8lymObybwbfvgcs"),
+        Case(text: "# taiga-docker/.env\nTAIGA_SCHEME=https\nTAIGA_DOMAIN=taiga.acme.io\nTAIGA_SECRET_KEY=9QJpLus*N7sWZRVNLn8b5gx1WLjg3_RPGC8TLaIDl4yYB65*45",
+             kind: .apiKey, value: "N7sWZRVNLn8b5gx1WLjg3_RPGC8TLaIDl4yYB65"),
+        Case(text: "$ curl -X POST https://api.onesignal.com/notifications \\\n-H \u{2018}Authorization: Key os_v2_app_gzovz6pyyiu7tryqmlmc7wnexpoizqvhtvg30fq4j ineiwrleqf rxlqqej g5vxc2hgbawt2xivvkk74g\nphomuweaivjbz6rpzhak' \\\n-d '{\"app id\": \"shop\", \"contents\": {\"en\": \"Your order shipped\"}}'",
+             kind: .apiKey, value: "phomuweaivjbz6rpzhak"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3501,6 +3552,18 @@ struct SecretDetectorTests {
         "$ crontab -l\n0 3 * * * php /var/www/firefly/artisan firefly-iii:cron\n$ curl -X POST https://hooks.acme.io/hooks/catch/123/abcdef",
         "https://asciinema.org/a/ePQx0GfCYQGdnQTzwlnSIyxbN",
         "$ curl -H 'X-Requested-Api: v2' https://acme.io",
+        // (The thirty-fifth and thirty-sixth pools' false positives: an id's name OCR spaced, `api id`;
+        // a note in brackets where a secret would be, a checksum after it; a key its name says is
+        // public, OCR's splits in it. And beside the new rules: a build's hash in a crontab's address,
+        // a hash compared with a literal, a call given two words, a service account's key id.)
+        "{\"name\": \"Shop API\", \"api id\": \"8043d21410a34ec9a4742c46e8075000\", \"org id\": \"20cffa311137b595c21fb5d0\",\n\"use_keyless\": false, \"active\": true}",
+        "$ bbb-conf --check | head -4\nBigBlueButton Server 3.0.4 (2891)\nKernel version: 6.1.0-27-amd64\nSecret: (hidden) checksum 8fbcc42bd3fbeb69bc9e5f8611117b1falc7d7b0",
+        "# .env\nKNOCK_PUBLIC_API_KEY=pk_TwceBXmGx fnB3AD6B_@0p9VVKMzx1 J@hUkx jcICU@Q-\nKNOCK_FEED_ID=3761 fe8f-0b97-beeb-df 9c-be35ef983de1",
+        "0 3 * * * curl -fsS https://cdn.acme.io/builds/8f3a9c2b7d1e4f6a8b9c0d1e2f3a4b5c/shop.tar.gz -o /tmp/shop.tar.gz",
+        "# .env\nKNOCK_PUBLIC_API_KEY=pk_1HNKVWxDxOAxkLUqERUkKLmFxizSI2I -e-L26JUQPF8y\nKNOCK_FEED_ID=12d306d1-cff4-a688-b36c-c8678bf fc231",
+        "SECRET_KEY_FILE=/run/secrets/django_key#2026!Rotated\nAPI_TOKEN: https://vault.acme.io/v1/secret/data/shop?version=2&X=1",
+        "ok = hmac.compare_digest(\"sha256\", \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\")\nclient = Stream.getInstance('shop', 'production')",
+        "\"type\": \"service_account\",\n\u{201C}private_key id\": \"5c74c3341ce6d8d9f530316f12d6a852a1f68031\",",
         // (And an algorithm's name and its `@` host in prose about ssh: the OpenSSH changelog.)
         "    - ssh(1), sshd(8): add the sntrup761x25519-sha512@openssh.com hybrid\n    upstream: ssh: document sntrup761x25519-sha512@openssh.com as",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
