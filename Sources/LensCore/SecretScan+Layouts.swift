@@ -366,10 +366,12 @@ extension SecretScan {
     /// space, then the value. (OCR may read the arrow as a `-`, and a glyph inside the value as
     /// junk, `…XUIOl]VOk…`: round 149.) The words are loose cues, so the value must be clearly random
     /// (``isClearlyRandom(_:)``: 24+ characters mixing cases and digits) and of a token's alphabet
-    /// (a fingerprint's `SHA256:…+/…` is none), and no public or host key is meant.
+    /// (a fingerprint's `SHA256:…+/…` is none), and no public or host key is meant. (Its first piece
+    /// may be short where OCR split it, 6+ characters with a digit, as no word has: `civo apikey save
+    /// acme scicIPAJH1s LaNa…`; round 157.)
     static let keyInASentence = TextMatcher(
         #"(?i)(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)(?![A-Za-z])((?:[ \t]+[A-Za-z][A-Za-z'’\-]*){0,4}?)[ \t]*(→|->|=>|:|=|\bis\b|["#
-        + sentenceArrows + #"]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-@}{\]\[)(|!]{12})"#)
+        + sentenceArrows + #"]{1,2}(?=[ \t])|(?=[ \t]))[ \t]*(?=[A-Za-z0-9_\-@}{\]\[)(|!]{12}|(?=[A-Za-z_\-@]{0,10}[0-9])[A-Za-z0-9_\-@]{6,11}[ \t][A-Za-z0-9_\-@]{6})"#)
     /// What OCR makes of an arrow standing alone in ``keyInASentence``, one or two of them (`—`,
     /// `~`, `-`): one list for the pattern's character class (`-` last, so it is no range there)
     /// and for the check of what matched.

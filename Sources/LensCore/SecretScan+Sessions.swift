@@ -575,8 +575,8 @@ extension SecretScan {
 
     /// A key given as the user with no password, `curl -u KEY: https://…` (KeyCDN's and Stripe's
     /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
-    /// (OCR may split it, two spaces at most, and read a `0` of it as `@`.)
-    static let keyAsUser = TextMatcher(#"(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,2})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
+    /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
+    static let keyAsUser = TextMatcher(#"(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
 
     func keysGivenAsUsers() -> [Secret] {
         guard mentions("-u ", "--user ") else { return [] }

@@ -2597,6 +2597,12 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "N7sWZRVNLn8b5gx1WLjg3_RPGC8TLaIDl4yYB65"),
         Case(text: "$ curl -X POST https://api.onesignal.com/notifications \\\n-H \u{2018}Authorization: Key os_v2_app_gzovz6pyyiu7tryqmlmc7wnexpoizqvhtvg30fq4j ineiwrleqf rxlqqej g5vxc2hgbawt2xivvkk74g\nphomuweaivjbz6rpzhak' \\\n-d '{\"app id\": \"shop\", \"contents\": {\"en\": \"Your order shipped\"}}'",
              kind: .apiKey, value: "phomuweaivjbz6rpzhak"),
+        // (Its third set, read unseen: a key given as curl's user, split four times; a key in a
+        // tool's sentence whose first piece OCR cut short.)
+        Case(text: "$ curl -u OWJkfTdRseGecn3B5LPGzZPsBiZdDhwr J8dxXf1qz8Sj 4GdwrALHwt 28QA1ax6xbA4: https://api.keycdn.com/zones.json\n{\"status\": \"success\", \"description\":\"Zones\", \"data\": {\"zones\": []}}",
+             kind: .apiKey, value: "4GdwrALHwt"),
+        Case(text: "$ civo apikey save acme scicIPAJH1s LaNaSAUUVgcHkaBiBcyt6ehOR9Csu LPiPZGP64E\nSaved the API Key acme\n$ civo apikey current acme",
+             kind: .apiKey, value: "LaNaSAUUVgcHkaBiBcyt6ehOR9Csu"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
