@@ -1159,10 +1159,11 @@ struct SecretScan {
                     || match[2] != nil && Self.isRandomMixedCaseLetters(value)
                     // (Or, after a name and its `:` or `=`, 20+ characters with symbols among capitals, small
                     // letters and digits as a generated secret key has them, `9QJpLus^N7sWZ…yYB65^45`
-                    // (Django's and Taiga's); not a path, an address or `%` escapes; round 157.)
+                    // (Django's and Taiga's); not a path, an address, `%` escapes or a placeholder,
+                    // `bP88Q~xxxx…`; round 157.)
                     || match[2] != nil && value.count >= 20 && value.contains(where: { "!#^*()+?@[]{}|~$&".contains($0) }) && Self.looksLikeSecretOnItsOwn(value)
                         && value.contains(where: \.isNumber) && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
-                        && !["/", "~", "."].contains(where: value.hasPrefix) && !value.contains("://")
+                        && !["/", "~", "."].contains(where: value.hasPrefix) && !value.contains("://") && !Self.isPlaceholder(value)
             }
             // (After an option, capitals alone may be a token as OCR read it: ``isRandomCapitals(_:)``.)
             let capitals = { (value: String) in match[2] == nil && !bearer && Self.isRandomCapitals(value) }
