@@ -787,6 +787,10 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // (A shell's command substitution where the value goes says where it comes from, whatever
+            // follows on the line: `MEILI_MASTER_KEY=$(cat /run/secrets/meili) # rotate 2026-11-24`,
+            // ``isPlaceholder(_:)``; `$(echo '…')` prints one. Older than round 157, found then.)
+            if !quoted, end - start >= 2, utf8[start] == 0x24, utf8[start + 1] == 0x28, Self.isPlaceholder(slice(start, end)) { continue }
             // (A word in brackets where the value goes says it is not shown, `Secret: (hidden) checksum
             // 8fbc…`, `token: <redacted>`: what follows is the line's, no value; round 157.)
             if !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 4,

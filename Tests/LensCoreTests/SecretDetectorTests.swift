@@ -3568,6 +3568,8 @@ struct SecretDetectorTests {
         "0 3 * * * curl -fsS https://cdn.acme.io/builds/8f3a9c2b7d1e4f6a8b9c0d1e2f3a4b5c/shop.tar.gz -o /tmp/shop.tar.gz",
         "# .env\nKNOCK_PUBLIC_API_KEY=pk_1HNKVWxDxOAxkLUqERUkKLmFxizSI2I -e-L26JUQPF8y\nKNOCK_FEED_ID=12d306d1-cff4-a688-b36c-c8678bf fc231",
         "SECRET_KEY_FILE=/run/secrets/django_key#2026!Rotated\nAPI_TOKEN: https://vault.acme.io/v1/secret/data/shop?version=2&X=1",
+        // (A command substitution where a key's value goes, a comment after it: older than round 157.)
+        "MEILI_MASTER_KEY=$(cat /run/secrets/meili) # rotate 2026-11-24",
         "ok = hmac.compare_digest(\"sha256\", \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\")\nclient = Stream.getInstance('shop', 'production')",
         "\"type\": \"service_account\",\n\u{201C}private_key id\": \"5c74c3341ce6d8d9f530316f12d6a852a1f68031\",",
         // (And an algorithm's name and its `@` host in prose about ssh: the OpenSSH changelog.)
