@@ -1337,14 +1337,16 @@ extension SecretScan {
         let isPlainByte = { (byte: UInt8) in Self.isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D }
         // (On its line: the next piece's run of letters and digits, up to the path's next `/`:
         // `…/Ov4Lj913x6SEwf rei51sMY/backup-nightly`.)
-        if let next = piece(from: end, maximumSpaces: 1), case let run = utf8[next.start..<next.end].prefix(while: isPlainByte), run.count >= 2,
+        // (Not a command's option after the address, `-o /dev/null`; a piece the token's own `-`
+        // starts is its rest, `…/UpQmy- -E13m0ENZfgqlQrT/backup`.)
+        if let next = piece(from: end, maximumSpaces: 1), !isOptionOrAddress(next), case let run = utf8[next.start..<next.end].prefix(while: isPlainByte), run.count >= 2,
            run.count == next.end - next.start || "/?#&".utf8.contains(utf8[next.start + run.count]) {
             return next.start + run.count
         }
         // (Wrapped: the next line's pieces, three at most, letters and digits, to its end.)
         guard piece(from: end, maximumSpaces: .max) == nil, endsAWideLine(end), let start = wrapStart(afterSpacesFrom: end),
               let pieces = piecesToLineEnd(from: start, atMost: 3, maximumSpaces: 1), let first = pieces.first, first.start == start, let last = pieces.last,
-              pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(isPlainByte) }) else { return nil }
+              pieces.allSatisfy({ !isOptionOrAddress($0) && utf8[$0.start..<$0.end].allSatisfy(isPlainByte) }) else { return nil }
         return last.end
     }
 

@@ -2617,6 +2617,13 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
     }
 
+    /// A ping's token in the address a crontab's command calls is masked, and ends before the
+    /// command's next option (round 157).
+    @Test func aPingTokenEndsBeforeTheNextOption() {
+        let text = "30 2 * * * curl -fsS https://hc-ping.com/Q9BhqvfXJ7wgNe7zQ_AJJo -o /dev/null"
+        #expect(SecretDetector().masking(text).text == "30 2 * * * curl -fsS https://hc-ping.com/[api key] -o /dev/null")
+    }
+
     /// Under a key a terminal wrapped, pieces of letters are its rest when no piece is a word;
     /// words stay, whatever their capitals.
     @Test func wordsUnderAWrappedKeyStay() {
