@@ -569,10 +569,6 @@ extension SecretScan {
     static let sshTokenUser = TextMatcher(
         #"(?i)(?<![A-Za-z0-9_\-])ssh[ \t]+(?:\S{1,256}[ \t]+){0,12}?(@?[A-Za-z0-9_\-]{10,64}+)(?:(\+[a-z]{1,12}?)[@a-z]|@)(?=[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[ \t]?[A-Za-z0-9\-]+)+)"#)
 
-    static func holdsCapitalsSideBySide(_ value: String) -> Bool {
-        zip(value.utf8, value.utf8.dropFirst()).contains { (0x41...0x5A).contains($0) && (0x41...0x5A).contains($1) }
-    }
-
     /// A key given as the user with no password, `curl -u KEY: https://…` (KeyCDN's and Stripe's
     /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
     /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
@@ -591,7 +587,7 @@ extension SecretScan {
         guard mentions("ssh") else { return [] }
         return Self.sshTokenUser.matches(in: searchable).compactMap { match in
             guard let user = match[1].map(Self.atsReadAsZeros), let range = match.range(1),
-                  user.contains(where: \.isUppercase), user.contains(where: \.isLowercase), Self.isRandomToken(user) || Self.looksLikeSecretOnItsOwn(user) || match[2] != nil && Self.holdsCapitalsSideBySide(user) && user.contains(where: \.isLowercase)
+                  user.contains(where: \.isUppercase), user.contains(where: \.isLowercase), Self.isRandomToken(user) || Self.looksLikeSecretOnItsOwn(user) || match[2] != nil && Self.capitalPairs(in: user) >= 1
             else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }

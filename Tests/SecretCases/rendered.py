@@ -6314,7 +6314,7 @@ def thirty_third_secret_case(rng):
     frp's `auth.token`."""
     user, host = login_parts(rng)
     choice = rng.randrange(34)
-    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "")
+    pw = bare_password(rng)
     if choice == 0:
         v = rand(rng, ALNUM, 24)
         return "api_key", ["        env:", "        - name: ELASTIC_APM_SERVER_URL", '          value: "https://apm.acme.io:8200"',
@@ -6540,7 +6540,7 @@ def thirty_fourth_secret_case(rng):
     Metabase, Gitea's `GITEA__database__PASSWD`, LLDAP and MLflow's tracking server."""
     user, host = login_parts(rng)
     choice = rng.randrange(34)
-    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "")
+    pw = bare_password(rng)
     if choice == 0:
         v = rand(rng, ALNUM + "+/", 40) + "="
         return "api_key", [f"$ akeyless auth --access-id p-{rand(rng, string.ascii_lowercase + string.digits, 12)} --access-key {v} --access-type access_key",
@@ -6754,7 +6754,7 @@ def thirty_fifth_secret_case(rng):
     `filebrowser users add` and linkding's superuser."""
     user, host = login_parts(rng)
     choice = rng.randrange(34)
-    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "").replace("?", "").replace("=", "").replace("#", "")
+    pw = bare_password(rng, also="?=#")
     if choice == 0:
         v = rand(rng, ALNUM + "+/", 43) + "="
         return "api_key", ["# ~/.edgerc", "[default]", f"client_secret = {v}", f"host = akab-{rand(rng, string.ascii_lowercase + string.digits, 16)}-{rand(rng, string.ascii_lowercase + string.digits, 16)}.luna.akamaiapis.net",
@@ -6944,7 +6944,7 @@ def thirty_sixth_secret_case(rng):
     Tiny Tiny RSS."""
     user, host = login_parts(rng)
     choice = rng.randrange(34)
-    pw = plain_password(rng).replace(" ", "").replace("\\", "").replace("$", "").replace("&", "").replace("%", "").replace("'", "").replace("<", "").replace(">", "").replace('"', "").replace("@", "").replace(":", "").replace("/", "").replace("{", "").replace("}", "").replace("?", "").replace("=", "").replace("#", "")
+    pw = bare_password(rng, also="?=#")
     if choice == 0:
         return "password", ["import * as api from '@actual-app/api';", "", "await api.init({", "  dataDir: '/srv/actual-cache',",
                             "  serverURL: 'https://budget.acme.io',", f"  password: '{pw}',", "});"], [pw]
@@ -7152,6 +7152,15 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case),
          "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case),
          "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case)}
+def bare_password(rng, also=""):
+    """A password with none of the characters that would end or quote it in a shell, an address or
+    a config file (the thirty-third pool's and later), nor any of `also`."""
+    pw = plain_password(rng)
+    for c in " \\$&%'<>\"@:/{}" + also:
+        pw = pw.replace(c, "")
+    return pw
+
+
 # Pools whose screens wrap a line wider than the page, as a terminal does (earlier pools let it run
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
