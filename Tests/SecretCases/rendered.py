@@ -7121,6 +7121,198 @@ def thirty_sixth_negative_case(rng):
     return ["$ cells admin user search --login ana", "+------+-------+------------------+", f"| ana  | Admin | {uuid.UUID(bytes=rng.randbytes(16))} |"]
 
 
+def thirty_seventh_secret_case(rng):
+    """The thirty-seventh pool (`--pool thirty-seventh`): written after the thirty-sixth pool's
+    fixes, before any rule was run on it, from places none of the thirty-six earlier pools has:
+    Tekton's basic-auth Secret, Spinnaker's `hal … --client-secret`, Northflank's `login --token`,
+    EdgeDB's `nbwt_` secret key, Dgraph's `--security "token=…"`, Gravitee's JWT secret, Waypoint's
+    `-server-auth-token=`, sourcehut's `hut` config, OneDev's `curl -u USER:TOKEN`, Shiori's HTTP
+    secret, Miniflux's `X-Auth-Token`, Ghostfolio's token salt, bunny.net's `AccessKey`, Segment's
+    `sgp_`, FullStory's `na1.` key, Hetzner's `hcloud` token in Terraform, Dagger Cloud's token,
+    Semgrep's app token, FOSSA's key, Appwrite's `.setKey(…)`, Fauna's `fn` secret, Storyblok's
+    personal token, Matomo's `token_auth=`, Plausible's `SECRET_KEY_BASE`, a Grafana Cloud Loki
+    push password, SigNoz's ingestion key, Instana's agent key; and the passwords of RavenDB's
+    certificate, Dragonfly's `--requirepass=`, Earthly's `secret set`, Renovate's host rules,
+    PocketBase's `superuser upsert`, UpCloud's API user and OpenObserve's `curl -u`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = bare_password(rng, also="?=#;,")
+    if choice == 0:
+        return "password", ["apiVersion: v1", "kind: Secret", "metadata:", "  name: git-basic", "  annotations:",
+                            "    tekton.dev/git-0: https://git.acme.io", "type: kubernetes.io/basic-auth", "stringData:",
+                            f"  username: {user}", f"  password: {pw}"], [pw]
+    if choice == 1:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["$ hal config security authn oauth2 edit \\", f"    --client-id {rand(rng, HEX, 20)} \\", f"    --client-secret {v} \\",
+                           "    --provider github", "+ Edit oauth2 authentication settings success"], [v]
+    if choice == 2:
+        v = "nf-" + rand(rng, ALNUM, 48)
+        return "api_key", [f"$ northflank login --name acme --token {v}", "✔ Context acme created and set as current"], [v]
+    if choice == 3:
+        v = "nbwt_" + jwt(rng)
+        return "api_key", ["# .env (production)", "EDGEDB_INSTANCE=acme/shop", f"EDGEDB_SECRET_KEY={v}"], [v]
+    if choice == 4:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f'$ dgraph alpha --my=alpha:7080 --zero=zero:5080 --security "token={v};whitelist=10.0.0.0/8"',
+                           "I1207 08:12:44.102 run.go:742] x.Config: {PortOffset:0 Limit:...}"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM, 48)
+        return "api_key", ["# gravitee.yml", "jwt:", f"  secret: {v}", "  expire-after: 604800", "  issuer: gravitee-management-auth"], [v]
+    if choice == 6:
+        v = rand(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 90)
+        return "api_key", ["$ waypoint context create \\", "    -server-addr=waypoint.acme.io:9701 \\", f"    -server-auth-token={v} \\",
+                           "    -server-require-auth=true -set-default acme"], [v]
+    if choice == 7:
+        v = rand(rng, ALNUM + "+/", 84) + "=="
+        return "api_key", ["# ~/.config/hut/config", 'instance "sr.ht" {', f'    access-token "{v}"', "}"], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ curl -u {user}:{v} https://onedev.acme.io/~api/projects?offset=0&count=20", '[{"id":1,"key":"SHOP","name":"shop"}]'], [v]
+    if choice == 9:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["  shiori:", "    image: ghcr.io/go-shiori/shiori", "    environment:", "      SHIORI_DIR: /srv/shiori",
+                           f"      SHIORI_HTTP_SECRET_KEY: {v}"], [v]
+    if choice == 10:
+        v = base64.urlsafe_b64encode(rng.randbytes(32)).decode()
+        return "api_key", [f'$ curl -H "X-Auth-Token: {v}" https://rss.acme.io/v1/feeds | jq length', "42"], [v]
+    if choice == 11:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# ghostfolio/.env", "POSTGRES_DB=ghostfolio-db", f"ACCESS_TOKEN_SALT={v}", f"JWT_SECRET_KEY={rand(rng, HEX, 64)}"], [v]
+    if choice == 12:
+        v = f"{uuid.UUID(bytes=rng.randbytes(16))}{uuid.UUID(bytes=rng.randbytes(16))}"
+        return "api_key", [f'$ curl -s https://api.bunny.net/pullzone -H "AccessKey: {v}"', '[{"Id":812344,"Name":"shop-cdn"}]'], [v]
+    if choice == 13:
+        v = "sgp_" + rand(rng, ALNUM, 64)
+        return "api_key", ["$ curl https://api.segmentapis.com/sources \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 14:
+        v = "na1." + rand(rng, ALNUM + "+/", 72)
+        return "api_key", ["# fullstory export job", "FS_ORG_ID=o-1A2B3C-na1", f"FULLSTORY_API_KEY={v}"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ['provider "hcloud" {', f'  token = "{v}"', "}", "", 'resource "hcloud_server" "web" {', '  name        = "shop-web"'], [v]
+    if choice == 16:
+        v = "dag_acme_" + rand(rng, ALNUM, 40)
+        return "api_key", ["      - name: Call Dagger", "        uses: dagger/dagger-for-github@v7", "        with:", "          verb: call",
+                           f"          cloud-token: {v}"], [v]
+    if choice == 17:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# .gitlab-ci.yml", "semgrep:", "  image: semgrep/semgrep", "  variables:", f"    SEMGREP_APP_TOKEN: {v}", "  script: semgrep ci"], [v]
+    if choice == 18:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ FOSSA_API_KEY={v} fossa analyze", "[ INFO] Analyzing project shop (revision 8c1e2f0)"], [v]
+    if choice == 19:
+        v = "standard_" + rand(rng, HEX, 128)
+        return "api_key", ["const client = new Client()", "    .setEndpoint('https://cloud.appwrite.io/v1')", "    .setProject('shop')",
+                           f"    .setKey('{v}');"], [v]
+    if choice == 20:
+        v = "fnA" + rand(rng, ALNUM + "-_", 37)
+        return "api_key", ["import { Client } from 'fauna';", "", f'const client = new Client({{ secret: "{v}" }});'], [v]
+    if choice == 21:
+        v = f"{rand(rng, ALNUM, 22)}-{rng.randint(100000, 999999)}-{rand(rng, ALNUM + '_', 20)}"
+        return "api_key", [f"$ storyblok login --token {v} --region eu", "✓ Successfully logged in with token"], [v]
+    if choice == 22:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ curl 'https://stats.acme.io/index.php?module=API&method=VisitsSummary.get&idSite=1&period=day&date=today&format=JSON&token_auth={v}'",
+                           '{"nb_visits":1284,"nb_actions":4410}'], [v]
+    if choice == 23:
+        v = base64.b64encode(rng.randbytes(48)).decode()
+        return "api_key", ["# plausible-conf.env", "BASE_URL=https://plausible.acme.io", f"SECRET_KEY_BASE={v}", "TOTP_VAULT_KEY=" + base64.b64encode(rng.randbytes(32)).decode()], [v]
+    if choice == 24:
+        v = "glc_" + base64.b64encode(rng.randbytes(66)).decode().rstrip("=")
+        return "api_key", ["clients:", "  - url: https://logs-prod-012.grafana.net/loki/api/v1/push", "    basic_auth:",
+                           f"      username: {rng.randint(100000, 999999)}", f"      password: {v}"], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["exporters:", "  otlp:", '    endpoint: "ingest.eu.signoz.cloud:443"', "    headers:", f'      "signoz-ingestion-key": "{v}"'], [v]
+    if choice == 26:
+        v = rand(rng, ALNUM + "-_", 22)
+        return "api_key", ["$ curl -o setup_agent.sh https://setup.instana.io/agent && chmod 700 ./setup_agent.sh &&", f"  sudo ./setup_agent.sh -a {v} -t dynamic -e ingress-red-saas.instana.io:443"], [v]
+    if choice == 27:
+        return "password", ["// settings.json", "{", '    "ServerUrl": "https://0.0.0.0:443",', '    "Security.Certificate.Path": "/opt/ravendb/cert.pfx",',
+                            f'    "Security.Certificate.Password": "{pw}"', "}"], [pw]
+    if choice == 28:
+        return "password", [f"$ ./dragonfly --logtostderr --requirepass={pw} --cache_mode=true --maxmemory=4gb",
+                            "I20261207 08:12:44.102 dfly_main.cc:646] Starting dragonfly df-v1.25.1"], [pw]
+    if choice == 29:
+        return "password", [f"$ earthly secret set /user/shop/db_password '{pw}'", "$ earthly secret ls /user/shop", "db_password"], [pw]
+    if choice == 30:
+        return "password", ["module.exports = {", "  hostRules: [{", "    matchHost: 'npm.acme.io',", f"    username: '{user}',",
+                            f"    password: '{pw}',", "  }],", "};"], [pw]
+    if choice == 31:
+        return "password", [f"$ ./pocketbase superuser upsert {user}@acme.io {pw}", f'Successfully saved superuser "{user}@acme.io"!'], [pw]
+    if choice == 32:
+        return "password", ["$ export UPCLOUD_USERNAME=api-" + user, f"$ export UPCLOUD_PASSWORD='{pw}'", "$ upctl server list"], [pw]
+    return "password", [f"$ curl -u {user}@acme.io:{pw} -k https://o2.acme.io/api/default/shop/_json \\", """    -d '[{"level":"info","msg":"deploy done"}]'""",
+                        '{"code":200,"status":[{"name":"shop","successful":1,"failed":0}]}'], [pw]
+
+
+def thirty_seventh_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["apiVersion: v1", "kind: Secret", "metadata:", "  name: git-basic", "  annotations:", "    tekton.dev/git-0: https://git.acme.io",
+                "type: kubernetes.io/basic-auth"]
+    if choice == 1:
+        return ["$ hal config version edit --version 1.35.2", "+ Get current deployment", "  Success", "+ Edit Spinnaker version", "  Success"]
+    if choice == 2:
+        return ["$ northflank get service --projectId shop --serviceId api", f"  id: api", f"  buildId: {rand(rng, HEX, 40)}", "  status: RUNNING"]
+    if choice == 3:
+        return ["$ edgedb migration create", f"Created ./dbschema/migrations/00017-{rand(rng, string.ascii_lowercase + string.digits, 5)}.edgeql,",
+                f"id m1{rand(rng, string.ascii_lowercase + string.digits, 50)}"]
+    if choice == 4:
+        return [f'$ dgraph alpha --my=alpha:7080 --zero=zero:5080 --security "whitelist=10.0.0.0/8"', f"I1207 08:12:44.102 run.go:742] Group id: {rng.randint(1, 9)}"]
+    if choice == 5:
+        return ["# gravitee.yml", "jwt:", "  secret: ${GRAVITEE_JWT_SECRET}", "  expire-after: 604800", "  issuer: gravitee-management-auth"]
+    if choice == 6:
+        return ["$ waypoint deploy -app shop", f"» Deploying shop...", f"✓ Deployment successfully rolled out! ID: 01{rand(rng, string.ascii_uppercase + string.digits, 24)}"]
+    if choice == 7:
+        return ["$ hut builds list", f"#{rng.randint(100000, 999999)} SUCCESS  {rand(rng, HEX, 7)}  Fix checkout totals  ~acme/shop"]
+    if choice == 8:
+        return ["$ curl -s https://onedev.acme.io/~api/projects/1 | jq .", '{"id":1,"key":"SHOP","name":"shop","description":"' + rand(rng, string.ascii_lowercase, 12) + '"}']
+    if choice == 9:
+        return ["  shiori:", "    image: ghcr.io/go-shiori/shiori", "    environment:", "      SHIORI_DIR: /srv/shiori", "      SHIORI_HTTP_SECRET_KEY_FILE: /run/secrets/shiori"]
+    if choice == 10:
+        return ["$ curl -s https://rss.acme.io/v1/feeds/12 | jq .checksum", f'"{rand(rng, HEX, 64)}"']
+    if choice == 11:
+        return ["# ghostfolio/.env", "POSTGRES_DB=ghostfolio-db", "ACCESS_TOKEN_SALT=<INSERT_RANDOM_STRING>", "JWT_SECRET_KEY=<INSERT_RANDOM_STRING>"]
+    if choice == 12:
+        return ['[{"Id":812344,"Name":"shop-cdn","OriginUrl":"https://shop.acme.io","StorageZoneId":' + str(rng.randint(100000, 999999)) + ',"Enabled":true}]']
+    if choice == 13:
+        return ['{"data":{"sources":[{"id":"' + rand(rng, ALNUM, 22) + '","slug":"shop_web","writeKeys":["' + rand(rng, ALNUM, 32) + '"]}]}}']
+    if choice == 14:
+        return [f"<script>window['_fs_org'] = 'o-{rand(rng, string.ascii_uppercase + string.digits, 6)}-na1';</script>"]
+    if choice == 15:
+        return ['provider "hcloud" {', "  token = var.hcloud_token", "}", "", 'resource "hcloud_server" "web" {', '  name        = "shop-web"']
+    if choice == 16:
+        return ["      - name: Call Dagger", "        uses: dagger/dagger-for-github@v7", "        with:", "          verb: call", "          cloud-token: ${{ secrets.DAGGER_CLOUD_TOKEN }}"]
+    if choice == 17:
+        return ["$ semgrep ci", f"  Scan ID: {rng.randint(10000000, 99999999)}", f"  Commit: {rand(rng, HEX, 40)}", "  Findings: 0 blocking"]
+    if choice == 18:
+        return ["$ fossa analyze", f"[ INFO] Using project name: `shop`", f"[ INFO] Using revision: `{rand(rng, HEX, 40)}`"]
+    if choice == 19:
+        return ["const client = new Client()", "    .setEndpoint('https://cloud.appwrite.io/v1')", f"    .setProject('{rand(rng, HEX, 20)}');"]
+    if choice == 20:
+        return ['{"data": {"id": "' + str(rng.randint(10**17, 10**18 - 1)) + '", "coll": "Order", "ts": "2026-12-07T08:12:44.102Z"}}']
+    if choice == 21:
+        return ["$ storyblok pull-components --space 287341", f"✓ Components pulled: components.287341.json ({rng.randint(10, 99)} components)"]
+    if choice == 22:
+        return [f"<script>var _paq = window._paq = []; _paq.push(['setSiteId', '{rng.randint(1, 30)}']); _paq.push(['setTrackerUrl', 'https://stats.acme.io/matomo.php']);</script>"]
+    if choice == 23:
+        return ["# plausible-conf.env", "BASE_URL=https://plausible.acme.io", "SECRET_KEY_BASE=replace-me", "DISABLE_REGISTRATION=invite_only"]
+    if choice == 24:
+        return ["clients:", "  - url: https://logs-prod-012.grafana.net/loki/api/v1/push", "    basic_auth:", f"      username: {rng.randint(100000, 999999)}",
+                "      password_file: /etc/promtail/loki-token"]
+    if choice == 25:
+        return ["exporters:", "  otlp:", '    endpoint: "ingest.eu.signoz.cloud:443"', "    headers:", '      "signoz-ingestion-key": "${env:SIGNOZ_INGESTION_KEY}"']
+    if choice == 26:
+        return ["$ sudo systemctl status instana-agent", "● instana-agent.service - Instana Host Agent", f"   Main PID: {rng.randint(1000, 99999)} (java)"]
+    if choice == 27:
+        return ["// settings.json", "{", '    "ServerUrl": "https://0.0.0.0:443",', '    "Security.Certificate.Path": "/opt/ravendb/cert.pfx",',
+                '    "Security.Certificate.Exec": "/opt/ravendb/get-cert.sh"', "}"]
+    if choice == 28:
+        return ["$ redis-cli -p 6379 INFO server | head -3", "# Server", "redis_version:7.4.0", f"dragonfly_version:df-v1.25.{rng.randint(1, 9)}"]
+    return ["$ ./pocketbase serve --http=0.0.0.0:8090", "2026/12/07 08:12:44 Server started at http://0.0.0.0:8090", "├─ REST API:  http://0.0.0.0:8090/api/"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -7151,7 +7343,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-third": (thirty_third_secret_case, thirty_third_negative_case),
          "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case),
          "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case),
-         "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case)}
+         "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case),
+         "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -7165,7 +7358,7 @@ def bare_password(rng, also=""):
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
-                  "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth"}
+                  "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
@@ -7341,7 +7534,7 @@ def main():
     parser.add_argument("--min-px", type=int, default=15)
     parser.add_argument("--max-px", type=int, default=26)
     parser.add_argument("--pool", choices=list(POOLS), default="first",
-                        help="which phrasings: the first pool (developed on), the second to the thirty-sixth (each added later)")
+                        help="which phrasings: the first pool (developed on), the second to the thirty-seventh (each added later)")
     parser.add_argument("--out")
     parser.add_argument("--score", help="a rendered folder to import and score")
     parser.add_argument("--lens", default=".build/release/lens")
