@@ -113,7 +113,10 @@ extension SecretScan {
                 joined += 1
             }
             // (Random letters: a run of one letter, `jjjj…`, is a test's input.)
-            if bounded, (32...64).contains(letters), others <= 2, Set(utf8[index..<end]).count >= 8 {
+            // (Nor an identifier after its label, `ID: nngceckbapebfimnlniiiahkandclblb`: a browser's
+            // extension's, 32 letters `a` to `p`, most of them ModHex's; round 158, found in an
+            // earlier pool's clean texts.)
+            if bounded, (32...64).contains(letters), others <= 2, Set(utf8[index..<end]).count >= 8, !followsAnIDLabel(index) {
                 found.append(secret(.otp, "YubiKey OTP", index, end))
                 index = end
                 continue
@@ -144,6 +147,17 @@ extension SecretScan {
             index = max(end, index + 1)
         }
         return found
+    }
+
+    /// Whether `index` follows an `ID` label and its colon, spaces around it (`ID: …`, `id:…`).
+    func followsAnIDLabel(_ index: Int) -> Bool {
+        var cursor = index
+        while cursor > 0, Self.isSpace(utf8[cursor - 1]) { cursor -= 1 }
+        guard cursor >= 3, utf8[cursor - 1] == 0x3A else { return false }
+        cursor -= 1
+        while cursor > 0, Self.isSpace(utf8[cursor - 1]) { cursor -= 1 }
+        guard cursor >= 2, utf8[cursor - 1] | 0x20 == 0x64, utf8[cursor - 2] | 0x20 == 0x69 else { return false }
+        return cursor == 2 || !Self.isLetter(utf8[cursor - 3])
     }
 
     // MARK: - Credentials a link keeps in base64
@@ -239,6 +253,11 @@ extension SecretScan {
     /// name (`K10…bc84 :s` / `erver : e07b…`) or the password (`£9770e…ac3d` / `acd6df5599`).
     static let k3sToken = TextMatcher(#"(?<![A-Za-z0-9])K1[0O](?:[0-9a-fA-FOlI] ?){60,68}(?:[ \t]?:){1,2}[ \t]?\n?[ \t]?[a-z](?:\n?[a-z]){1,15}[ \t]?:[ \t]?(?=\S)"#)
 
+    /// A Kubernetes bootstrap token, as `kubeadm` makes and prints it: six small letters or digits,
+    /// a dot, sixteen more (`abcdef.0123456789abcdef`; its first part is the token's public id,
+    /// the whole joins a node to the cluster). Round 158, found in an earlier pool's clean texts.
+    static let bootstrapToken = TextMatcher(#"(?<![A-Za-z0-9.\-])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9.\-])"#)
+
     static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
@@ -265,6 +284,13 @@ extension SecretScan {
                 }
                 guard (28...36).contains(digits) else { continue }
                 found.append(secret(.apiKey, "k3s token", match.start, end))
+            }
+        }
+        if mentions("kubeadm", "bootstrap-token", "--token") {
+            // (A token holds a digit: one of 22 random characters lacks one once in 1,300; a host's
+            // name seldom has one.)
+            for match in Self.bootstrapToken.matches(in: searchable) where match.text.contains(where: \.isNumber) {
+                found.append(secret(.apiKey, "Kubernetes bootstrap token", match.start, match.end))
             }
         }
         if mentions("key = a", "key =a", "key= a", "key=a") {

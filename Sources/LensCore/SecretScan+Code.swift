@@ -87,10 +87,10 @@ extension SecretScan {
     /// `client.set_access_token(`, `withApiKey(`; OCR may read its capital small, `setApikey (`).
     /// Group 1 the name after `set`/`with`.
     /// (OCR may drop the `->` before it, `$molliesetApikey(`: a letter may come before `set`; the
-    /// literal must still be a key by shape.)
+    /// literal must still be a key by shape. C# names it `SetApiKey(`, OCR may read `.setKey(` so.)
     /// (Or a call that is named for the secret itself, `Auth.api_key("…")`, `ApiKey("…")`: Weaviate's
     /// client; its name starts with no verb that reads one, `get_api_key("…")`; round 157.)
-    static let secretSetter = TextMatcher(#"(?:(?<![0-9_])(?:set|with)_?|(?<![A-Za-z0-9_]))(?!(?i:get|load|read|fetch|find|lookup|has|is|remove|delete|del|drop|revoke|check|validate|verify|parse|decode|hash|mask|redact|from)(?![a-z]))([A-Za-z][A-Za-z0-9_]{2,40})[ \t]?\([ \t]?(?=["'“‘])"#)
+    static let secretSetter = TextMatcher(#"(?:(?<![0-9_])(?:[sS]et|[wW]ith)_?|(?<![A-Za-z0-9_]))(?!(?i:get|load|read|fetch|find|lookup|has|is|remove|delete|del|drop|revoke|check|validate|verify|parse|decode|hash|mask|redact|from)(?![a-z]))([A-Za-z][A-Za-z0-9_]{2,40})[ \t]?\([ \t]?(?=["'“‘])"#)
 
     /// The cues of ``secretSetter``: a setter's name ends in one of them before its `(`.
     static let secretSetterCues = ["key(", "key (", "token(", "token (", "secret(", "secret ("]
@@ -105,11 +105,19 @@ extension SecretScan {
         let lines = lines(mentioning: Self.secretSetterCues)
         guard !lines.isEmpty else { return [] }
         return Self.secretSetter.matches(in: searchable, within: lines).compactMap { match in
-            guard let name = match[1], let kind = Self.secretName(name), kind == .apiKey,
+            // (A setter named for a key alone, `setKey(`, is a key's when its literal is random as a
+            // key is, not hexadecimal alone, a hash, nor a UUID: Appwrite's `.setKey('standard_…')`;
+            // round 158. `key` alone names no secret elsewhere, ``secretName(_:)``; a cache's key is
+            // words and numbers between colons, `setKey('user:1234:profile')`.)
+            guard let name = match[1], case let bareKey = name.lowercased() == "key" && ["set", "with"].contains(where: match.text.lowercased().hasPrefix),
+                  bareKey || Self.secretName(name) == .apiKey,
                   let argument = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400)).first,
-                  let literal = stringLiteral(in: argument), case let value = squeezed(literal.start, literal.end),
+                  let literal = stringLiteral(in: argument) ?? literalWrappedAtLineEnd(in: argument), case let value = squeezed(literal.start, literal.end),
+                  !bareKey || !value.allSatisfy(\.isHexDigit) && !value.contains(":") && uuidEnd(from: literal.start) == nil,
                   !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil,
-                  Self.isRandomToken(value) || Self.isClearlyRandom(value) || Self.isSecretLiteral(value) && !slice(literal.start, literal.end).contains(" ") else { return nil }
+                  Self.isRandomToken(value) || Self.isClearlyRandom(value) || !bareKey && Self.isSecretLiteral(value) && !slice(literal.start, literal.end).contains(" ")
+                    // (OCR may read a glyph of a long key as another's, `…726421 £5b26…`.)
+                    || value.count >= 32 && Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
             return secret(.apiKey, nil, literal.start, literal.end)
         }
     }
@@ -285,6 +293,20 @@ extension SecretScan {
         guard last > end, case let closing = last - quoteLength(endingAt: last), closing > end + 1,
               isLiteralsEnd(slice(last, argument.end)) else { return nil }
         return (start + opening, closing)
+    }
+
+    /// The text of a literal that a quote opens and none closes on its line, a wide one (60+
+    /// bytes): a terminal wrapped it (a key of 137 characters in code, Appwrite's
+    /// `.setKey('standard_…`); its rest on the lines under it is ``withWrappedQuotedLines(_:)``'s.
+    /// 24+ bytes of a key's characters, OCR's splits among them (four spaces at most). Round 158.
+    func literalWrappedAtLineEnd(in argument: (start: Int, end: Int)) -> (start: Int, end: Int)? {
+        let opening = openingQuoteLength(at: argument.start)
+        guard opening > 0, case let start = argument.start + opening, argument.end - start >= 24, endsAWideLine(argument.end),
+              argument.end == utf8.count || Self.isLineBreak(utf8[argument.end]),
+              case let body = utf8[start..<argument.end], body.count(where: Self.isSpace) <= 4,
+              body.allSatisfy({ Self.isTokenLetterOrJunk($0) || Self.isSpace($0) || "+/=-_.~".utf8.contains($0) }),
+              !(start..<argument.end).contains(where: { quoteLength(at: $0) > 0 }) else { return nil }
+        return (start, argument.end)
     }
 
     /// The text of an argument whose opening quote OCR dropped or read as a glyph (`'lena', IQ1Ib#*VLjuwYmx', :login`,

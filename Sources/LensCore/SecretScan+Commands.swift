@@ -36,11 +36,19 @@ extension SecretScan {
     /// client's `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY` (round 151), FreeIPA's `ipa-server-install`
     /// and `ipa-replica-install` `-a` (the admin's password) or `-p` (the directory manager's), the first
     /// on the line (the generic `-p` rule takes the other; round 156), Semaphore's `sem connect HOST
-    /// TOKEN` (its API token, the argument after the host; round 156), as ``toolPasswordFlag``
+    /// TOKEN` (its API token, the argument after the host; round 156), Pi-hole's `pihole -a -p
+    /// PASSWORD` (its web password), `zip`'s and `unzip`'s `-P` and `mcrcon`'s `-p` (an RCON
+    /// password; its `-P` is the port; round 158, found in earlier pools' clean texts), as ``toolPasswordFlag``
     /// has its tools; apart from it, and searched only where the text names them (each alternative
     /// of that pattern is tried at every position of every text that names any of its tools).
     static let cuedToolPasswordFlag = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:sem[ \t]+connect[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-])|ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:pihole(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])-a[ \t]+-p[ \t]+|(?:un)?zip(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-P)[ \t]+|mcrcon(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-p)[ \t]+|sem[ \t]+connect[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-])|ipa-(?:server|replica)-install(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])(?-i:-a|-p)[ \t]+(?=[^\s\-])|caddy[ \t]+hash-password(?![A-Za-z0-9_\-])[^\n]{0,300}?(?<=[ \t])--plaintext(?:[ \t]*=[ \t]*|[ \t]+)|net[ \t]+rpc[ \t]+password[ \t]+[^\s\-][^\s]{0,63}[ \t]+(?=[^\s\-])|mc[ \t]+alias[ \t]+set[ \t]+[^\s\-]\S{0,63}[ \t]+[A-Za-z][A-Za-z0-9+.\-]{0,15}://\S{1,256}[ \t]+[^\s\-]\S{0,127}[ \t]+(?=[^\s\-]))"#)
+    /// A secrets tool's `secret set NAME VALUE`: Earthly's `earthly secret set /user/db_password '…'`
+    /// (whose name is a path), Bitwarden's `bws secret create KEY VALUE PROJECT`. A name given with
+    /// `=` is ``labelledValues()``'s, a value given by option (`gh secret set NAME --body`) or read
+    /// from a file (`docker secret create NAME ./file`, `< file`) none of these. Round 158.
+    static let secretsToolValue = TextMatcher(#"(?i)(?<![A-Za-z0-9_\-])secrets?[ \t]+(?:set|put|create)[ \t]+[^\s\-=<]\S{0,127}[ \t]+(?=[^\s\-<./~])"#)
+
     /// What each tool of ``toolPasswordFlag`` holds in its name or its option, in small letters.
     static let toolPasswordCues = ["dap", "cmd", "bcp", "osql", "isql", "tsql", "db2", "openssl", "add-generic", "add-internet", "nmcli", "redis-cli", "valkey-cli", "keydb-cli",
                                    "snmp-server", "psexec", "freerdp", "securestring", "ss-", "sslocal", "ssserver", "ssredir", "sstunnel", "ssmanager",
@@ -96,14 +104,15 @@ extension SecretScan {
     /// Sysinternals' `Autologon USER DOMAIN PASSWORD`; Drupal's `drush user:password USER PASSWORD`;
     /// any tool's `users add USER PASSWORD` or `user create USER PASSWORD` (File Browser's; the
     /// user starts with no `-`: `user create --username …` gives it by option; an e-mail address
-    /// after the user is none, `wp user create ana ana@acme.io`; round 157);
+    /// after the user is none, `wp user create ana ana@acme.io`; round 157), also a superuser's and
+    /// `upsert` (PocketBase's `superuser upsert EMAIL PASSWORD`; round 158);
     /// unixODBC's `isql [-v …] DSN USER PASSWORD` (the DSN and user start with no `-`: Sybase's
     /// `isql -S server -U user -P …` is ``toolPasswordFlag``'s).
     /// What follows Autologon's domain to the line's end: the password in up to three pieces
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+users?[ \t]+(?:add|create)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+(?:super)?users?[ \t]+(?:add|create|upsert)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -212,7 +221,8 @@ extension SecretScan {
         func add(after index: Int, dashStartsIt: Bool = false) {
             if let password = passwordArgument(after: index, dashStartsIt: dashStartsIt) { found.append(password) }
         }
-        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set", "ipa-server-install", "ipa-replica-install", "sem connect")
+        let namesATool = mentions(anyOf: Self.toolPasswordCues), namesACuedTool = mentions("hash-password", "rpc password", "alias set", "ipa-server-install", "ipa-replica-install", "sem connect",
+                                                                          "pihole", "zip", "mcrcon")
         if namesATool || namesACuedTool {
             let cued = namesACuedTool ? Self.cuedToolPasswordFlag.matches(in: searchable) : []
             // (Each of the pattern's tools is on its option's line and holds one of these cues: only
@@ -230,6 +240,17 @@ extension SecretScan {
                    !slice(password.start, password.end).contains("://") {
                     found.append(password)
                 }
+            }
+        }
+        if mentions("secret set", "secrets set", "secret put", "secrets put", "secret create", "secrets create") {
+            for match in Self.secretsToolValue.matches(in: searchable) {
+                guard var password = passwordArgument(after: match.end, dashStartsIt: false),
+                      Self.fileName.firstMatch(in: slice(password.start, password.end)) == nil else { continue }
+                // (The argument after the value is no piece of it when it is a UUID: `bws`'s project.)
+                if let space = utf8[password.start..<password.end].lastIndex(of: 0x20), uuidEnd(from: space + 1) != nil {
+                    password.end = space
+                }
+                found.append(password)
             }
         }
         if mentions("createuser") {
@@ -349,7 +370,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "user upsert", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
             for match in Self.userThenPassword.matches(in: searchable) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)

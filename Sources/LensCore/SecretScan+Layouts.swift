@@ -759,10 +759,11 @@ extension SecretScan {
     // MARK: - Names a terminal wrapped
 
     /// A line that starts with the rest of a name the terminal wrapped at the screen's edge: one
-    /// to three small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`;
+    /// to six small letters glued to `:` or `=` (`…Super user authentication toke` / `n: 6229…`,
+    /// Matomo's `…&format=JSON&t` / `oken_auth=…`, round 158;
     /// OCR may read its first letter twice, the first as a capital: `Nn: 2664…`), maybe with more
     /// words of the name after a `-`, `_` or `.` (RouterOS' `…wpa2-pr` / `e-shared-key=…`).
-    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,3}(?:[\-_.][a-z0-9]{1,12}){0,3})[:=][ \t]*(?=\S)"#)
+    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,6}(?:[\-_.][a-z0-9]{1,12}){0,3})[:=][ \t]*(?=\S)"#)
 
     /// Values after a name the terminal wrapped: the last word of a wide line (``endsAWideLine(_:)``)
     /// and the letters that start the next name a secret together, and neither does alone. A

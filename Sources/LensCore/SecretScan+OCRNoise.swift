@@ -236,14 +236,19 @@ extension SecretScan {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
-            // (Nor a host's address after the value: `--proxy-auth root:… 10.0.8.21 22`.)
+            // (Nor a host's address after the value: `--proxy-auth root:… 10.0.8.21 22`; nor an
+            // address with its scheme, the command's next argument: `wget --ftp-password=…
+            // ftp://files.acme.io/…`, round 158.)
             guard isMachineMade(next.start, next.end), !isFileName(next), !isSecretsName(next),
-                  Self.ipv4Address.firstMatch(in: slice(next.start, next.end)) == nil else { break }
+                  Self.ipv4Address.firstMatch(in: slice(next.start, next.end)) == nil, !Self.holds(utf8[next.start..<next.end], Self.schemeMark) else { break }
             guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
         return end
     }
+
+    /// What follows an address's scheme: `://`.
+    static let schemeMark = Array("://".utf8)
 
     /// Whether `piece` starts with an address's next part: `/` and a name of words in small
     /// letters, maybe in camel case (`/getUpdates`, `/repos`, `/send-message`), to the piece's end
@@ -511,9 +516,10 @@ extension SecretScan {
                                           // Vault's unseal and recovery keys (`vault operator init`), shares of its root key.
                                           "unseal", "recovery",
                                           // An alerting service's key: PagerDuty's `routing_key` and `integration_key`
-                                          // (anyone holding it raises incidents), an ingest key (Honeycomb's). An
+                                          // (anyone holding it raises incidents), an ingest key (Honeycomb's; an
+                                          // ingestion key, SigNoz's, round 158). An
                                           // AMQP routing key is a name (`orders.created`): no random value follows.
-                                          "routing", "integration", "ingest"]
+                                          "routing", "integration", "ingest", "ingestion"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
@@ -682,6 +688,10 @@ extension SecretScan {
         return slice(start, index - 1)
     }
 
+    /// A `;` (a space before it or none) and the next setting's name and `=`, in settings quoted
+    /// together.
+    static let nextQuotedSetting = TextMatcher(#"[ \t]?;[ \t]?[A-Za-z_][A-Za-z0-9_.\-]{0,63}="#)
+
     /// Values after labels, whatever their separator and quoting: `export PGPASSWORD='…'`,
     /// `SMTP_PASS=…`, `--password=…`, `Wi-Fi password …`, `OPENAI_API_KEY="…”`, and values OCR
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
@@ -825,6 +835,13 @@ extension SecretScan {
                close + 1 == utf8.count || Self.isSpace(utf8[close + 1]) || Self.isLineBreak(utf8[close + 1]) || ",;)]}".utf8.contains(utf8[close + 1]) {
                 end = min(end, close)
                 closedByQuote = true
+                // (Settings quoted together, `;` between them: the value ends at the `;` before the
+                // next setting's name and `=`, also after a space OCR put in the value, `--security
+                // "token=RNjw…ZEL fnEM9OF ;whitelist=10.0.0.0/8"`; round 158.)
+                if let next = Self.nextQuotedSetting.firstMatch(in: slice(start, end)) {
+                    end = start + next.start
+                    while end > start, Self.isSpace(utf8[end - 1]) { end -= 1 }
+                }
                 guard end > start else { continue }
             }
             // Laravel's `APP_KEY=base64:…` (OCR: `base64 : DOf 3VO@…`): the key is what follows the scheme.
@@ -867,7 +884,9 @@ extension SecretScan {
             }
             // (An address after a name and spaces is where the value is kept or sent, not the
             // value: `-u elastic:$ELASTIC PASSWORD https://localhost:9200/…`, OCR's space for a `_`.)
-            if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), isOptionOrAddress(first), slice(first.start, first.end).contains("://") { continue }
+            // (Nor an option before such an address, `passwd -x https://proxy`: curl's manual, once
+            // the value ends before the address; round 158.)
+            if separator == nil, !quoted, slice(start, end).contains("://") { continue }
             // A key given as its bytes (Zigbee2MQTT's `network_key: [51, 0, 126, …]`): the list.
             if !quoted, let list = byteListEnd(from: start) {
                 read = (start, list)

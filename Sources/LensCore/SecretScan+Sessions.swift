@@ -675,7 +675,10 @@ extension SecretScan {
                         }
                         // (A piece of small letters may read as a word, `ineiwrleqf`: the quote that closes
                         // the header decides, with the whole as random as a key.)
-                        guard let next = piece(from: index, maximumSpaces: 1), !isOptionOrAddress(next) else { break }
+                        // (OCR may split a key before its `-`, `AK-RjU013l0wSCp3b1T -VExFuWy fHOU…EvnU="`: a
+                        // piece of 6+ a single dash starts, with no `=` and both cases or a digit, is no
+                        // option inside the quotes, which must still close on the key; round 158.)
+                        guard let next = piece(from: index, maximumSpaces: 1), !isOptionOrAddress(next) || isKeyPieceAfterADash(next) else { break }
                         let close = (next.start..<next.end).first { quoteLength(at: $0) > 0 } ?? next.end
                         guard close > next.start, utf8[next.start..<close].allSatisfy({ Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }) else { break }
                         if close < next.end {
@@ -695,6 +698,18 @@ extension SecretScan {
                       read.contains(where: \.isNumber) || read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) else { return nil }
                 return secret(.apiKey, nil, first.start, end)
             }
+    }
+}
+
+extension SecretScan {
+    /// Whether a piece that reads as an option is a key's piece OCR split off at its `-`: 6+ bytes,
+    /// one `-` and then a key's characters, no `=`, both cases or a digit (`-VExFuWy`; `-X`, `--data`
+    /// and `-sSfL` are options).
+    func isKeyPieceAfterADash(_ piece: (start: Int, end: Int)) -> Bool {
+        guard piece.end - piece.start >= 6, utf8[piece.start] == 0x2D, Self.isAlphanumeric(utf8[piece.start + 1]) else { return false }
+        let body = utf8[(piece.start + 1)..<piece.end]
+        return body.allSatisfy({ Self.isAlphanumeric($0) || "_-+/".utf8.contains($0) })
+            && (body.contains(where: { (0x30...0x39).contains($0) }) || body.contains(where: { (0x41...0x5A).contains($0) }) && body.contains(where: { (0x61...0x7A).contains($0) }))
     }
 }
 

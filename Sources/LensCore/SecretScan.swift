@@ -992,6 +992,10 @@ struct SecretScan {
         guard value.count >= 4 else { return false }
         // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
         if isYAMLTag(value) { return false }
+        // So does a relative path (`docker secret create db_password ./secrets/db.txt`, a Compose
+        // file's `db_password: ./db_password.txt`): a file that holds it. Round 158.
+        if value.hasPrefix("./") || value.hasPrefix("../") || value.hasPrefix("~/"),
+           value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-/".contains($0)) }), value.contains(where: \.isLetter) { return false }
         // A call gives what it returns: `password = getpass.getpass()`; a member of an object in
         // code holds the value elsewhere (``memberPath``: `pass: process.env.SMTP_PASS`).
         if isCall(value) || memberPath.firstMatch(in: value) != nil { return false }

@@ -554,6 +554,12 @@ struct SecretDetectorTests {
         Case(text: "define( 'AUTH_SALT',        'q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js' );", kind: .apiKey, value: "q]7!Lm,2v|Xz9#Rt@8Kp^3Wn&6Yc*1Hd(5Fg)0Js"),
         Case(text: "$ sudo cat /etc/stunnel/psk.txt\nweb1:7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f", kind: .password, value: "7c2e9a4f1b8d3e6a0c5f2b9d4e7a1c3f"),
         Case(text: "[zk: localhost:2181(CONNECTED) 0] addauth digest ana:Wq3z!Lm8Rt", kind: .password, value: "Wq3z!Lm8Rt"),
+        // Round 158, earlier pools' clean texts still missed: Pi-hole's web password, zip's and
+        // mcrcon's options, a Kubernetes bootstrap token.
+        Case(text: "$ sudo pihole -a -p p1nCXWQEDj\n  [✓] New password set", kind: .password, value: "p1nCXWQEDj"),
+        Case(text: "$ zip -P vmiV7cnzrZ backup.zip notes.txt\n  adding: notes.txt (deflated 61%)", kind: .password, value: "vmiV7cnzrZ"),
+        Case(text: "$ mcrcon -H db-03.internal -P 25575 -p WGch78Le-ba \"list\"\nThere are 6 of a max of 20 players online:", kind: .password, value: "WGch78Le-ba"),
+        Case(text: "  kubeadm join 10.0.0.5:6443 --token ma809r.bealfpalolqpbbhf \\\n    --discovery-token-ca-cert-hash sha256:0a1b", kind: .apiKey, value: "ma809r.bealfpalolqpbbhf"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -2603,6 +2609,27 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "4GdwrALHwt"),
         Case(text: "$ civo apikey save acme scicIPAJH1s LaNaSAUUVgcHkaBiBcyt6ehOR9Csu LPiPZGP64E\nSaved the API Key acme\n$ civo apikey current acme",
              kind: .apiKey, value: "LaNaSAUUVgcHkaBiBcyt6ehOR9Csu"),
+        // Round 158, the thirty-seventh pool as OCR read it: a superuser's password after the e-mail
+        // (PocketBase), a secrets tool's value after a name that is a path (Earthly), a key given to
+        // `setKey(` that a terminal wrapped, OCR split, misread (`£`) or capitalized (`. SetKey(`),
+        // a token's name the terminal wrapped (`&t` / `oken_auth=`), an ingestion key with `|` in it.
+        Case(text: "$ ./pocketbase superuser upsert ops@acme.io wBal5JgLSnRDOIM\nSuccessfully saved superuser \"ops@acme.io\"!",
+             kind: .password, value: "wBal5JgLSnRDOIM"),
+        Case(text: "$ earthly secret set /user/shop/db_password 'nHkpT6QN'\n$ earthly secret Is /user/shop\ndb_password",
+             kind: .password, value: "nHkpT6QN"),
+        Case(text: "const client = new Client()\n-setEndpoint(\u{2018}https://cloud.appwrite.io/v1')\n.setProject(\u{2018}shop')\n-setKey(\u{2018}standard_ea2a5c940d61d2109b1c0b0d626150427b03a0a2cd28ac12e8f04f3fce4 7dd44b6e38af7e98e20596af2ee4fedddaf3cb892fd25\nd0d489e2430a67a979cfff4b');",
+             kind: .apiKey, value: "d0d489e2430a67a979cfff4b"),
+        Case(text: "const client = new Client()\n.setEndpoint('\"https://cloud.appwrite.io/v1')\n.setProject('shop')\n.setKey('standard_dc6037e13671 fece826d4733fea726421 \u{A3}5b26988ad245d32067022605bb8ef 0a82 f085ed208b262f5b394ad1ef840a\n3cf1aa0a32ccafed08525c88a63750931');",
+             kind: .apiKey, value: "f085ed208b262f5b394ad1ef840a"),
+        Case(text: "const client = new Client()\n.SetEndpoint('https://cloud.appwrite.io/v1')\n.setProject('\u{2019}shop\u{2019})\n. SetKey('standard_18964d28b7f5640524879e926069feb39962d39002686f 28aa1 a5c956271C7530675743e29895dbdbdcdefa2df4aal 3f98d090\n631a9@8babab721a2b6def 412d\u{2019}) ;",
+             kind: .apiKey, value: "631a9@8babab721a2b6def"),
+        Case(text: "$ curl 'https://stats.acme.io/index.php?module=API&method=Visitssummary.get&idSite=1&period=day&date=today&format=JSON&t\noken_auth=504bffd87fd3f4f5980a9ba5342f434c'\n{\"nb_visits\":1284,\"nb_actions\":4410}",
+             kind: .apiKey, value: "504bffd87fd3f4f5980a9ba5342f434c"),
+        Case(text: "exporters:\notlp:\nendpoint: \"ingest.eu.signoz.cloud:443\"\nheaders:\n\"signoz-ingestion-key\": \"yZMxO5HaDrvBYrxxTX8Tj|KQRWZDa3ZV8YjodTWty\"",
+             kind: .apiKey, value: "KQRWZDa3ZV8YjodTWty"),
+        // (Its third set, read unseen: a header's key OCR split before a `-` of it, as an option.)
+        Case(text: "$ curl -H \"X-Auth-Token: AK-RjU013l0wSCp3b1T -VExFuWy fHOUGHOAxLedEvnU=\"_https://rss.acme.io/vl/feeds | j\nq length\n42",
+             kind: .apiKey, value: "fHOUGHOAxLedEvnU"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2615,6 +2642,22 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\n[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
         let file = "$ cat ~/Downloads/apikey.txt\nkey=4c2uo+/ds7ofIufwO6CJxfeZDAOogptgeGT3WJhe7pLRV5L+MI9ifFPYa9dAaKFE2zqZoi6jGeBJEw4h\nsecret=ivy7Bu6K4BpnfnQNDam5994QdVdjtqR2QJpeP7+SmI28ccLGJR2vmBmuW3CAFTD/M/7D/h0F2XzhNEha"
         #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
+    }
+
+    /// A token among settings quoted together ends at the `;` before the next one, though OCR put a
+    /// space in it; the server's log line under the command stays (round 158).
+    @Test func aQuotedSettingEndsAtTheNextSetting() {
+        let text = "$ dgraph alpha --my=alpha:7080 --zero=zero:5080 --security \"token=RNjwBoCNVeWWHMZEL fnEM9OF ;whitelist=10.0.0.0/8\"\n11207 08:12:44.102 run.go:742] x.Config: {Portoffset:0 Limit:...}"
+        #expect(SecretDetector().masking(text).text
+            == "$ dgraph alpha --my=alpha:7080 --zero=zero:5080 --security \"token=[api key] ;whitelist=10.0.0.0/8\"\n11207 08:12:44.102 run.go:742] x.Config: {Portoffset:0 Limit:...}")
+    }
+
+    /// A password's value ends before the address the command takes next, and the tool's log line
+    /// under it stays (round 158; both were masked before).
+    @Test func anAddressAfterAPasswordIsTheCommandsNextArgument() {
+        let text = "$ wget --ftp-user=svc_sync --ftp-password=ebZ3CL7csGZa ftp://files.acme.io/backup.tar.gz\n--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz"
+        #expect(SecretDetector().masking(text).text
+            == "$ wget --ftp-user=svc_sync --ftp-password=[password] ftp://files.acme.io/backup.tar.gz\n--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz")
     }
 
     /// A ping's token in the address a crontab's command calls is masked, and ends before the
@@ -3581,6 +3624,17 @@ struct SecretDetectorTests {
         "\"type\": \"service_account\",\n\u{201C}private_key id\": \"5c74c3341ce6d8d9f530316f12d6a852a1f68031\",",
         // (And an algorithm's name and its `@` host in prose about ssh: the OpenSSH changelog.)
         "    - ssh(1), sshd(8): add the sntrup761x25519-sha512@openssh.com hybrid\n    upstream: ssh: document sntrup761x25519-sha512@openssh.com as",
+        // (Beside round 158's rules: a secret given from a file or a variable, a superuser's command
+        // given no password, a cache's keys and a hash given to `setKey(`, a relative path after a
+        // password's name; a server's log line after a command that names a token.)
+        "$ docker secret create db_password ./secrets/db.txt\n$ gh secret set DEPLOY_KEY < ~/.ssh/deploy\n$ earthly secret set /user/shop/db_password \"$DB_PASSWORD\"",
+        "cache.setKey('user:1234:profile');\nnode.setKey('CheckoutButtonPrimary');\nmap.setKey(\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\");",
+        "$ ./pocketbase superuser upsert admin@acme.io\n$ ./pocketbase superuser create admin@acme.io --help\ndb_password: ./secrets/db_password.txt",
+        "$ ./server --db /srv/db --auth-token-file /run/secrets/token\nI1207 08:12:44.102 main.go:42] token store ready at /srv/db",
+        // (A browser's extension's id, 32 letters `a` to `p`, most of them ModHex's; the options of
+        // zip, mcrcon and Pi-hole given no password; a bootstrap token's placeholder.)
+        "Extensions\nuBlock Origin  1.60.0\nID: jolkhhbgfjgaehflkjkhkibnendebcnk\nBitwarden  2026.10.1\nID: nngceckbapebfimnlniiiahkandclblb",
+        "$ unzip -P \"$ZIP_PASS\" backup.zip\n$ pihole -a -p\n$ mcrcon -H host -P 25575 \"list\"\n$ kubeadm join --token <token> --discovery-token-ca-cert-hash sha256:<hash>",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
