@@ -530,11 +530,11 @@ extension SecretScan {
             if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // (Nor does `/etc/passwd`'s: `root:x:0:0:root:/root:/bin/bash`, the password elsewhere.)
             if Self.accountEntry.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
-            // (Nor a log's line, a time of day in a piece of its own after the first: a server's
+            // (Nor a log's line, a time of day starting a piece of its own, words beside it: a server's
             // first line of output, `I1207 08:12:44.102 run.go:742] x.Config: {…}` after `dgraph alpha
-            // --security "token=…"`; round 158.)
-            if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: .max), pieces.count >= 2,
-               pieces.dropFirst().contains(where: { Self.timeOfDay.firstMatch(in: slice($0.start, $0.end)) != nil }) { return nil }
+            // --security "token=…"`, wget's `--2026-11-20 09:14:02--  ftp://…`; round 158.)
+            if utf8[start..<lineEnd].contains(where: Self.isSpace),
+               Self.timeOfDay.matches(in: slice(start, lineEnd)).contains(where: { $0.start == 0 || Self.isSpace(utf8[start + $0.start - 1]) }) { return nil }
             // (Nor a heading ruled with `=` or `-`: `vault kv get` prints `======= Metadata =======`
             // first, OCR may read a rule's glyph or two as letters, `=ss==== Metadata`; round 151.)
             if Self.holds(utf8[start..<lineEnd], Array("===".utf8)) || Self.holds(utf8[start..<lineEnd], Array("---".utf8)) { return nil }

@@ -3631,6 +3631,7 @@ struct SecretDetectorTests {
         "cache.setKey('user:1234:profile');\nnode.setKey('CheckoutButtonPrimary');\nmap.setKey(\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\");",
         "$ ./pocketbase superuser upsert admin@acme.io\n$ ./pocketbase superuser create admin@acme.io --help\ndb_password: ./secrets/db_password.txt",
         "$ ./server --db /srv/db --auth-token-file /run/secrets/token\nI1207 08:12:44.102 main.go:42] token store ready at /srv/db",
+        "$ ./server --listen :8080 --token-file /run/secrets/token\n08:12:44 INFO listening on :8080 with 4 workers, 2 of them idle for now",
         // (A browser's extension's id, 32 letters `a` to `p`, most of them ModHex's; the options of
         // zip, mcrcon and Pi-hole given no password; a bootstrap token's placeholder.)
         "Extensions\nuBlock Origin  1.60.0\nID: jolkhhbgfjgaehflkjkhkibnendebcnk\nBitwarden  2026.10.1\nID: nngceckbapebfimnlniiiahkandclblb",
