@@ -304,7 +304,7 @@ extension SecretScan {
         guard opening > 0, case let start = argument.start + opening, argument.end - start >= 24, endsAWideLine(argument.end),
               argument.end == utf8.count || Self.isLineBreak(utf8[argument.end]),
               case let body = utf8[start..<argument.end], body.count(where: Self.isSpace) <= 4,
-              body.allSatisfy({ Self.isTokenLetterOrJunk($0) || Self.isSpace($0) || "+/=-_.~".utf8.contains($0) }),
+              body.allSatisfy({ Self.isKeyByteOrJunk($0) || Self.isSpace($0) }),
               !(start..<argument.end).contains(where: { quoteLength(at: $0) > 0 }) else { return nil }
         return (start, argument.end)
     }

@@ -436,6 +436,10 @@ extension SecretScan {
     /// A letter or digit of a token, or a glyph OCR read for one (``junkGlyphs``, any byte outside ASCII).
     static func isTokenLetterOrJunk(_ byte: UInt8) -> Bool { isAlphanumeric(byte) || byte >= 0x80 || junkGlyphs.contains(byte) }
 
+    /// A byte of a key as OCR read it: a token's letter or junk (``isTokenLetterOrJunk(_:)``), or one
+    /// of the symbols keys hold (base64's `+/=`, base64url's `-_`, `.` and `~`).
+    static func isKeyByteOrJunk(_ byte: UInt8) -> Bool { isTokenLetterOrJunk(byte) || "+/=-_.~".utf8.contains(byte) }
+
     /// A name in capitals as OCR reads it, put back: a space beside a `_` dropped, a space for a `_`
     /// made one (`DB_ PASSWORD`, `API SECRET` → `DB_PASSWORD`, `API_SECRET`).
     static func joinedName(_ name: String) -> String {
@@ -689,7 +693,8 @@ extension SecretScan {
     }
 
     /// A `;` (a space before it or none) and the next setting's name and `=`, in settings quoted
-    /// together.
+    /// together. (``nextSetting`` is a connection string's, read inside one piece: its names may
+    /// hold spaces, `Initial Catalog=`, and no space comes before its `;`.)
     static let nextQuotedSetting = TextMatcher(#"[ \t]?;[ \t]?[A-Za-z_][A-Za-z0-9_.\-]{0,63}="#)
 
     /// Values after labels, whatever their separator and quoting: `export PGPASSWORD='…'`,
@@ -886,7 +891,7 @@ extension SecretScan {
             // value: `-u elastic:$ELASTIC PASSWORD https://localhost:9200/…`, OCR's space for a `_`.)
             // (Nor an option before such an address, `passwd -x https://proxy`: curl's manual, once
             // the value ends before the address; round 158.)
-            if separator == nil, !quoted, slice(start, end).contains("://") { continue }
+            if separator == nil, !quoted, Self.holds(utf8[start..<end], Self.schemeMark) { continue }
             // A key given as its bytes (Zigbee2MQTT's `network_key: [51, 0, 126, …]`): the list.
             if !quoted, let list = byteListEnd(from: start) {
                 read = (start, list)

@@ -680,7 +680,7 @@ extension SecretScan {
                         // option inside the quotes, which must still close on the key; round 158.)
                         guard let next = piece(from: index, maximumSpaces: 1), !isOptionOrAddress(next) || isKeyPieceAfterADash(next) else { break }
                         let close = (next.start..<next.end).first { quoteLength(at: $0) > 0 } ?? next.end
-                        guard close > next.start, utf8[next.start..<close].allSatisfy({ Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }) else { break }
+                        guard close > next.start, utf8[next.start..<close].allSatisfy(Self.isKeyByteOrJunk) else { break }
                         if close < next.end {
                             if Self.isRandomToken(Self.withoutOCRJunk(squeezed(first.start, close).filter { !$0.isNewline })) { end = close }
                             break

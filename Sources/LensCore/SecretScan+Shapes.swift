@@ -114,7 +114,7 @@ extension SecretScan {
             guard wordEnd - wordStart >= 8 else { continue }
             let word = utf8[wordStart..<wordEnd]
             // An address's parts are its own rules' (a query's `pwd=`, a user's `:password@`).
-            if Self.holds(word, Array("://".utf8)) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
+            if Self.holds(word, Self.schemeMark) || Self.holds(lowered[wordStart..<wordEnd], Array("www.".utf8)) { continue }
             // A Lightning invoice or a Bitcoin address (bech32: `lnbc…1…`, `bc1…`) is made to be
             // shared, whatever glyphs OCR put in it (`Inbc362u1pkt…xs!7hutfg|9qdy…`; round 153).
             if wordEnd - wordStart >= 40, Self.bech32Payment.firstMatch(in: slice(wordStart, min(wordEnd, wordStart + 64))) != nil { continue }
@@ -208,7 +208,7 @@ extension SecretScan {
             guard end >= 2, utf8[end - 1] == 0x20, !Self.isSpace(utf8[end - 2]), !Self.isLineBreak(utf8[end - 2]) else { return false }
             var before = end - 1
             while before > 0, !Self.isSpace(utf8[before - 1]), !Self.isLineBreak(utf8[before - 1]), end - before < 1_024 { before -= 1 }
-            if Self.holds(utf8[before..<(end - 1)], Array("://".utf8)) { return true }
+            if Self.holds(utf8[before..<(end - 1)], Self.schemeMark) { return true }
             guard between < 3, end - 1 - before <= 64,
                   utf8[before..<(end - 1)].allSatisfy({ Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2F }) else { return false }
             end = before
@@ -598,7 +598,7 @@ extension SecretScan {
         // (OCR may have split the rest once or twice, each piece a key's characters:
         // `sSqATh@-r jKomaaRZtoIDxciF 3SVY8s…MBw"”`; round 152.)
         let isKeyPiece = { (start: Int, end: Int) in
-            self.utf8[start..<end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }
+            self.utf8[start..<end].allSatisfy(Self.isKeyByteOrJunk)
         }
         // (None of them an option, an address or a word of a sentence: `-p'Kq8R…` / `--host db.local' -e …`
         // is the command's next option, the quote closing the host.)
@@ -643,7 +643,7 @@ extension SecretScan {
               case let firstLineEnd = scraps.last?.end ?? secret.end, endsAWideLine(firstLineEnd),
               !(open + quoteLength(at: open)..<firstLineEnd).contains(where: { quoteFamily(at: $0) == family }) else { return secret }
         let isPlainPiece = { (piece: (start: Int, end: Int)) in
-            self.utf8[piece.start..<piece.end].allSatisfy { Self.isTokenLetterOrJunk($0) || "+/=-_.~".utf8.contains($0) }
+            self.utf8[piece.start..<piece.end].allSatisfy(Self.isKeyByteOrJunk)
                 && !self.isOptionOrAddress(piece) && !self.isSentenceWord(piece)
         }
         // (The next line's start: after the line's own spaces and its break.)

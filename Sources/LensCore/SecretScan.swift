@@ -1568,7 +1568,7 @@ struct SecretScan {
         if utf8[hostEnd - 1] == 0x20 { hostEnd -= 1 }
         var start = hostEnd
         while start > 0, hostEnd - start < 256, !Self.isSpace(utf8[start - 1]), !Self.isLineBreak(utf8[start - 1]) { start -= 1 }
-        return Self.holds(utf8[start..<hostEnd], Array("://".utf8))
+        return Self.holds(utf8[start..<hostEnd], Self.schemeMark)
     }
 
     /// Whether only spaces are between the line's start and `index`.
