@@ -7313,6 +7313,193 @@ def thirty_seventh_negative_case(rng):
     return ["$ ./pocketbase serve --http=0.0.0.0:8090", "2026/12/07 08:12:44 Server started at http://0.0.0.0:8090", "├─ REST API:  http://0.0.0.0:8090/api/"]
 
 
+def thirty_eighth_secret_case(rng):
+    """The thirty-eighth pool (`--pool thirty-eighth`): written after the thirty-seventh pool's
+    fixes, before any rule was run on it, from places none of the thirty-seven earlier pools has:
+    Bugsnag's `Bugsnag.start({ apiKey })`, LogRocket's CLI `--apikey=`, mimirtool's `--key=`,
+    Lightstep's access-token header in Python, GlitchTip's Django `SECRET_KEY`, Umami's
+    `APP_SECRET`, Fathom's `N|…` API token, Simple Analytics' `Api-Key: sa_api_key_…`, Pirsch's
+    client secret in Go, Prismic's access token, Hygraph's permanent token, Nhost's admin secret,
+    Upstash's REST token, Flagsmith's `ser.` key, Unleash's `*:production.…` token, GrowthBook's
+    `secret_admin_` key as a basic-auth user, ConfigCat's SDK key, Statsig's server secret,
+    Split's SDK key in Java, 1Password Connect's token, zrok's short account token, inlets'
+    `--token`, Expose's `expose token UUID`, Axiom's `xaat-` token, Tinybird's `p.` token,
+    Better Stack's source token, Umami Cloud's `x-umami-api-key`; and the passwords of Quickwit's metastore address, ZincSearch's
+    first admin, Highlight's `ADMIN_PASSWORD`, Unleash's default admin, Fathom's `user add`,
+    pymssql's `connect(…)` and Ansible's `ansible_become_password`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = bare_password(rng, also="?=#;,")
+    if choice == 0:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["import Bugsnag from '@bugsnag/js'", "", f"Bugsnag.start({{ apiKey: '{v}', appVersion: '4.2.0' }})"], [v]
+    if choice == 1:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ npx logrocket-cli release 4.2.0 --apikey={v}", "Creating release 4.2.0... done"], [v]
+    if choice == 2:
+        v = rand(rng, ALNUM + "=", 40)
+        return "api_key", [f"$ mimirtool rules load --address=https://mimir.acme.io --id=shop --key={v} rules.yaml",
+                           "INFO[0000] updating group  group=shop-alerts namespace=rules.yaml"], [v]
+    if choice == 3:
+        v = rand(rng, ALNUM + "+/", 84)
+        return "api_key", ["exporter = OTLPSpanExporter(", '    endpoint="ingest.lightstep.com:443",', f'    headers={{"lightstep-access-token": "{v}"}},', ")"], [v]
+    if choice == 4:
+        v = rand(rng, string.ascii_lowercase + string.digits + "!#%^&*(-_=+)", 50)
+        return "api_key", ["  web:", "    image: glitchtip/glitchtip", "    environment:", f'      SECRET_KEY: "{v}"', "      PORT: 8000"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["# umami/.env", "DATABASE_TYPE=postgresql", f"APP_SECRET={v}", "DISABLE_TELEMETRY=1"], [v]
+    if choice == 6:
+        v = f"{rng.randint(1, 999)}|{rand(rng, ALNUM, 40)}"
+        return "api_key", ["$ curl https://api.usefathom.com/v1/sites \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 7:
+        v = "sa_api_key_" + rand(rng, ALNUM, 30)
+        return "api_key", ["$ curl 'https://simpleanalytics.com/api/export/datapoints?version=5&hostname=acme.io&start=today' \\",
+                           f'    -H "Api-Key: {v}" -H "User-Id: sa_user_id_{uuid.UUID(bytes=rng.randbytes(16))}"'], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", [f'client := pirsch.NewClient("{rand(rng, ALNUM, 32)}", "{v}", nil)', "if err := client.Hit(r); err != nil {"], [v]
+    if choice == 9:
+        v = "MC5" + rand(rng, ALNUM, 30) + "." + rand(rng, ALNUM + "-_", 60)
+        return "api_key", ["const client = prismic.createClient('acme-shop', {", f"  accessToken: '{v}',", "})"], [v]
+    if choice == 10:
+        v = jwt(rng)
+        return "api_key", ["# .env.local", "HYGRAPH_ENDPOINT=https://eu-central-1.cdn.hygraph.com/content/ck8sn5tnf01gc01z89dbc7s0o/master",
+                           f"HYGRAPH_TOKEN={v}"], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM + "-_", 32)
+        return "api_key", ["$ curl https://shop.hasura.eu-central-1.nhost.run/v1/graphql \\", f"    -H 'x-hasura-admin-secret: {v}' \\",
+                           """    -d '{"query":"{ orders { id } }"}'"""], [v]
+    if choice == 12:
+        v = "A" + rng.choice("XYZ") + rand(rng, ALNUM, 66) + "="
+        return "api_key", ["UPSTASH_REDIS_REST_URL=https://eu1-rapid-fox-31337.upstash.io", f'UPSTASH_REDIS_REST_TOKEN="{v}"'], [v]
+    if choice == 13:
+        v = "ser." + rand(rng, ALNUM, 22)
+        return "api_key", ["from flagsmith import Flagsmith", "", f'flagsmith = Flagsmith(environment_key="{v}")'], [v]
+    if choice == 14:
+        v = "*:production." + rand(rng, HEX, 56)
+        return "api_key", ["$ curl https://unleash.acme.io/api/client/features \\", f'    -H "Authorization: {v}"'], [v]
+    if choice == 15:
+        v = "secret_admin_" + rand(rng, ALNUM, 40)
+        return "api_key", [f"$ curl https://api.growthbook.io/api/v1/features -u {v}:", '{"features":[],"limit":10,"offset":0,"count":0}'], [v]
+    if choice == 16:
+        v = f"configcat-sdk-1/{rand(rng, ALNUM + '-_', 22)}/{rand(rng, ALNUM + '-_', 22)}"
+        return "api_key", ["import configcatclient", "", f"client = configcatclient.get('{v}')", "enabled = client.get_value('newCheckout', False)"], [v]
+    if choice == 17:
+        v = "secret-" + rand(rng, ALNUM, 43)
+        return "api_key", ["# statsig.env", "STATSIG_ENVIRONMENT=production", f"STATSIG_SERVER_SECRET={v}"], [v]
+    if choice == 18:
+        v = rand(rng, string.ascii_lowercase + string.digits, 36)
+        return "api_key", ["SplitClientConfig config = SplitClientConfig.builder().setBlockUntilReadyTimeout(10000).build();",
+                           f'SplitFactory factory = SplitFactoryBuilder.build("{v}", config);'], [v]
+    if choice == 19:
+        v = jwt(rng)
+        return "api_key", ["  op-connect-sync:", "    image: 1password/connect-sync:latest", "    environment:", f"      OP_CONNECT_TOKEN: {v}"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM, 12)
+        return "api_key", [f"$ zrok enable {v}", "⣾ the zrok environment was successfully enabled..."], [v]
+    if choice == 21:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\", f"    --token {v} \\", "    --upstream localhost --ports 2222"], [v]
+    if choice == 22:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ expose token {v}", "Setting the Expose authentication token to \"" + v + "\""], [v]
+    if choice == 23:
+        v = f"xaat-{uuid.UUID(bytes=rng.randbytes(16))}"
+        return "api_key", ["[sinks.axiom]", 'type = "axiom"', 'inputs = ["docker_logs"]', 'dataset = "shop"', f'token = "{v}"'], [v]
+    if choice == 24:
+        v = "p." + jwt(rng)
+        return "api_key", [f"$ tb auth --host https://api.europe-west2.gcp.tinybird.co --token {v}", "** Auth successful!"], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["[sinks.better_stack]", 'type = "http"', 'uri = "https://in.logs.betterstack.com/"', 'encoding.codec = "json"',
+                           'auth.strategy = "bearer"', f'auth.token = "{v}"'], [v]
+    if choice == 26:
+        return "password", ["  quickwit:", "    image: quickwit/quickwit", "    environment:",
+                            f"      QW_METASTORE_URI: postgres://quickwit:{pw}@pg:5432/quickwit"], [pw]
+    if choice == 27:
+        return "password", [f"$ ZINC_FIRST_ADMIN_USER={user} ZINC_FIRST_ADMIN_PASSWORD='{pw}' ./zincsearch",
+                            '{"level":"info","time":"2026-12-07T08:12:44Z","message":"Starting Zinc 0.4.10"}'], [pw]
+    if choice == 28:
+        return "password", ["# highlight/docker/.env", "IN_DOCKER=true", "ADMIN_PASSWORD=" + pw, "REACT_APP_AUTH_MODE=password"], [pw]
+    if choice == 29:
+        return "password", ["  unleash:", "    image: unleashorg/unleash-server", "    environment:", f"      UNLEASH_DEFAULT_ADMIN_USERNAME: {user}",
+                            f"      UNLEASH_DEFAULT_ADMIN_PASSWORD: {pw}"], [pw]
+    if choice == 30:
+        return "password", [f"$ fathom user add --email={user}@acme.io --password={pw}", f'Created user {user}@acme.io'], [pw]
+    if choice == 31:
+        return "password", ["import pymssql", "", f'conn = pymssql.connect(server="db.acme.io", user="{user}", password="{pw}", database="shop")'], [pw]
+    if choice == 32:
+        return "password", ["# group_vars/web.yml", f"ansible_user: {user}", f"ansible_become_password: {pw}", "nginx_worker_processes: 4"], [pw]
+    v = "api_" + rand(rng, ALNUM, 32)
+    return "api_key", ["$ curl https://api.umami.is/v1/websites \\", f'    -H "x-umami-api-key: {v}" -H "Accept: application/json"'], [v]
+
+
+def thirty_eighth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["import Bugsnag from '@bugsnag/js'", "", "Bugsnag.start({ apiKey: process.env.BUGSNAG_API_KEY, appVersion: '4.2.0' })"]
+    if choice == 1:
+        return [f"$ npx logrocket-cli release 4.2.0 --apikey=$LOGROCKET_API_KEY", "Creating release 4.2.0... done"]
+    if choice == 2:
+        return ["$ mimirtool rules list --address=https://mimir.acme.io --id=shop", "Namespace   | Rules Group", "rules.yaml  | shop-alerts"]
+    if choice == 3:
+        return ["exporter = OTLPSpanExporter(", '    endpoint="ingest.lightstep.com:443",', '    headers={"lightstep-access-token": os.environ["LS_ACCESS_TOKEN"]},', ")"]
+    if choice == 4:
+        return ["  web:", "    image: glitchtip/glitchtip", "    environment:", "      SECRET_KEY: ${GLITCHTIP_SECRET_KEY}", "      PORT: 8000"]
+    if choice == 5:
+        return ["# umami/.env", "DATABASE_TYPE=postgresql", "APP_SECRET=replace-me-with-a-random-string", "DISABLE_TELEMETRY=1"]
+    if choice == 6:
+        return ["$ curl -s https://api.usefathom.com/v1/sites | jq '.data[0]'", '{"id":"' + rand(rng, string.ascii_uppercase, 8) + '","name":"acme.io","sharing":"none"}']
+    if choice == 7:
+        return [f'<script async defer src="https://scripts.simpleanalyticscdn.com/latest.js" data-hostname="acme.io"></script>']
+    if choice == 8:
+        return ['client := pirsch.NewClient(os.Getenv("PIRSCH_CLIENT_ID"), os.Getenv("PIRSCH_CLIENT_SECRET"), nil)', "if err := client.Hit(r); err != nil {"]
+    if choice == 9:
+        return ["const client = prismic.createClient('acme-shop')", f"const page = await client.getByUID('page', 'home') // ref {rand(rng, ALNUM, 16)}"]
+    if choice == 10:
+        return ["# .env.local", "HYGRAPH_ENDPOINT=https://eu-central-1.cdn.hygraph.com/content/ck8sn5tnf01gc01z89dbc7s0o/master", "HYGRAPH_TOKEN="]
+    if choice == 11:
+        return ["$ nhost up", "✔ Postgres is ready", f"✔ GraphQL: https://local.hasura.local.nhost.run/v1 (migrations {rand(rng, HEX, 8)})"]
+    if choice == 12:
+        return ["UPSTASH_REDIS_REST_URL=https://eu1-rapid-fox-31337.upstash.io", "UPSTASH_REDIS_REST_TOKEN=${{ secrets.UPSTASH_TOKEN }}"]
+    if choice == 13:
+        return ["from flagsmith import Flagsmith", "", 'flagsmith = Flagsmith(environment_key=os.environ["FLAGSMITH_KEY"])']
+    if choice == 14:
+        return ["$ curl -s https://unleash.acme.io/health", '{"health":"GOOD"}', f"x-unleash-instance-id: {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 15:
+        return ['{"features":[{"id":"new-checkout","defaultValue":"false","revision":{"version":' + str(rng.randint(1, 99)) + ',"comment":"","date":"2026-12-07T08:12:44Z"}}]}']
+    if choice == 16:
+        return ["import configcatclient", "", "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])", "enabled = client.get_value('newCheckout', False)"]
+    if choice == 17:
+        return ["# statsig.env", "STATSIG_ENVIRONMENT=production", "STATSIG_SERVER_SECRET=<server secret from the console>"]
+    if choice == 18:
+        return ["SplitClientConfig config = SplitClientConfig.builder().setBlockUntilReadyTimeout(10000).build();",
+                'SplitFactory factory = SplitFactoryBuilder.build(System.getenv("SPLIT_API_KEY"), config);']
+    if choice == 19:
+        return ["  op-connect-sync:", "    image: 1password/connect-sync:latest", "    volumes:", "      - ./1password-credentials.json:/home/opuser/.op/1password-credentials.json"]
+    if choice == 20:
+        return ["$ zrok share public localhost:8080", f"https://{rand(rng, string.ascii_lowercase + string.digits, 12)}.share.zrok.io"]
+    if choice == 21:
+        return ["$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\", "    --token-file ./token.txt \\", "    --upstream localhost --ports 2222"]
+    if choice == 22:
+        return ["$ expose share http://shop.test", f"Public HTTP: https://{rand(rng, string.ascii_lowercase, 10)}.sharedwithexpose.com"]
+    if choice == 23:
+        return ["[sinks.axiom]", 'type = "axiom"', 'inputs = ["docker_logs"]', 'dataset = "shop"', 'token = "${AXIOM_TOKEN}"']
+    if choice == 24:
+        return ["$ tb push datasources/events.datasource", f"** Processing datasources/events.datasource", f"** Data Source 'events' created (id t_{rand(rng, HEX, 32)})"]
+    if choice == 25:
+        return ["[sinks.better_stack]", 'type = "http"', 'uri = "https://in.logs.betterstack.com/"', 'auth.strategy = "bearer"', 'auth.token = "${BETTER_STACK_TOKEN}"']
+    if choice == 26:
+        return ["  quickwit:", "    image: quickwit/quickwit", "    environment:", "      QW_METASTORE_URI: postgres://quickwit@pg:5432/quickwit"]
+    if choice == 27:
+        return ["$ ./zincsearch", '{"level":"info","time":"2026-12-07T08:12:44Z","message":"Starting Zinc 0.4.10"}',
+                f'{{"level":"info","message":"index created","index":"shop-{rand(rng, HEX, 8)}"}}']
+    if choice == 28:
+        return ["import pymssql", "", 'conn = pymssql.connect(server="db.acme.io", user="shop", password=os.environ["MSSQL_PASSWORD"], database="shop")']
+    return ["# group_vars/web.yml", "ansible_user: deploy", "ansible_become_password: \"{{ vault_become_password }}\"", "nginx_worker_processes: 4"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -7344,7 +7531,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-fourth": (thirty_fourth_secret_case, thirty_fourth_negative_case),
          "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case),
          "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case),
-         "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case)}
+         "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case),
+         "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -7358,7 +7546,8 @@ def bare_password(rng, also=""):
 # off the page's edge, where OCR cannot read it: kept so their figures stay comparable).
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
-                  "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh"}
+                  "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
+                  "thirty-eighth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
