@@ -125,20 +125,74 @@ extension SecretScan {
     /// A call given two literals, an id and a secret (Stream's `StreamChat.getInstance('key',
     /// 'secret')`, a client's `Client('id', 'secret')`): group 1 the id, group 2 the secret.
     /// (OCR may read a quote curly, split the secret, four spaces at most, or a terminal wrap it
-    /// before its closing quote.) Round 157.
+    /// before its closing quote; or read a `0` as `@`, round 159.) Round 157.
     static let idAndSecretArguments = TextMatcher(
-        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@]{4,64})["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=\p{L}]{1,128}+){0,4})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
+        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@]{4,64})["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}]{1,128}+){0,4})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
 
     /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
     /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.
     func idAndSecretArgumentKeys() -> [Secret] {
         guard mentions("(\"", "('", "( '", "( \"", "(‘", "(“", "( ‘", "( “") else { return [] }
         return Self.idAndSecretArguments.matches(in: searchable).compactMap { match in
-            guard let value = match[2].map({ Self.withoutOCRJunk($0.filter { $0 != " " }) }), value.count >= 32, let range = match.range(2), !value.allSatisfy(\.isHexDigit),
+            // (An `@` before a host is an e-mail address's, no `0`.)
+            guard let raw = match[2], Self.emailHost.firstMatch(in: raw) == nil,
+                  case let value = Self.withoutOCRJunk(raw.filter { $0 != " " }), value.count >= 32, let range = match.range(2), !value.allSatisfy(\.isHexDigit),
                   Self.isRandomToken(value), uuidEnd(from: range.lowerBound) == nil else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }
     }
+
+    /// A client's or a factory's constructor, or its `get`, `build`, `init`… (`SplitFactoryBuilder.build(`,
+    /// `configcatclient.get(`, `new LDClient(`, `pirsch.NewClient(`), then `(` and a literal: an SDK
+    /// takes its key first. (OCR may put spaces beside the dot and the parenthesis.) Round 159.
+    static let clientCall = TextMatcher(
+        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\([ \t]?(?=["'“‘])"#)
+
+    /// What comes before a factory's method on its line when it makes a client: a name that names
+    /// a client, a factory or an SDK, maybe its type's (`SplitFactory factory = `, `client = `,
+    /// `ldClient := `). (A client's `get` elsewhere takes a record's id or a path: `doc =
+    /// firestoreClient.get("orders/…")`.)
+    static let clientAssignment = TextMatcher(#"(?i)(?:client|factory|sdk)[A-Za-z0-9_]*[ \t]*:?=[ \t]*(?:new[ \t]+|await[ \t]+)?$"#)
+
+    /// The cues of ``clientCall``.
+    static let clientCallCues = ["client", "Client", "CLIENT", "actory", "sdk", "Sdk", "SDK"]
+
+    /// A literal given first to a client's constructor or factory (``clientCall``) that is a key by
+    /// shape: 24+ random characters (``isRandomToken(_:)``), not hexadecimal alone (a hash, an
+    /// object's id), nor a UUID, nor with a `:` (a cache's key, a host and port) or an address, nor
+    /// a host or a file (its last part after a `.` small letters), nor a path: a `/` only
+    /// between two parts of 20+ characters, maybe after a product's prefix (ConfigCat's
+    /// `configcat-sdk-1/…/…`). Split's SDK key is 36 small letters and digits, random as no name is.
+    func clientKeyArguments() -> [Secret] {
+        guard mentions(anyOf: Self.clientCallCues) else { return [] }
+        let lines = lines(mentioning: Self.clientCallCues)
+        guard !lines.isEmpty else { return [] }
+        return Self.clientCall.matches(in: searchable, within: lines).compactMap { match in
+            if match[1] != nil, case let start = lineStart(of: match.start, atMost: 256),
+               Self.clientAssignment.firstMatch(in: slice(start, match.start)) == nil { return nil }
+            // (Two literals are an id and its secret, ``idAndSecretArgumentKeys()``'s: the id stays.)
+            let arguments = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400))
+            guard let argument = arguments.first, arguments.count < 2 || stringLiteral(in: arguments[1]) == nil,
+                  let literal = stringLiteral(in: argument) ?? literalWrappedAtLineEnd(in: argument), case let value = squeezed(literal.start, literal.end),
+                  value.count >= 24, value.count <= 256, !value.allSatisfy(\.isHexDigit), !value.contains(":"), uuidEnd(from: literal.start) == nil,
+                  !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil, Self.isClientKeyShape(value),
+                  Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != "/" })) else { return nil }
+            return secret(.apiKey, nil, literal.start, literal.end)
+        }
+    }
+
+    /// Whether a literal is shaped as a key may be, not as a host, a file or a path (``clientKeyArguments()``).
+    static func isClientKeyShape(_ value: String) -> Bool {
+        if let dot = value.lastIndex(of: "."), case let last = value[value.index(after: dot)...],
+           (1...12).contains(last.count), last.allSatisfy({ $0.isASCII && $0.isLowercase }) { return false }
+        var parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return true }
+        if parts.count == 3, parts[0].count <= 24, parts[0].allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) { parts.removeFirst() }
+        return parts.count == 2 && parts.allSatisfy { $0.count >= 20 }
+    }
+
+    /// An `@`, then a host's name with a dot (an e-mail address's end, `ana@acme.io`).
+    static let emailHost = TextMatcher(#"@[A-Za-z0-9\-]{1,63}\.[A-Za-z]"#)
 
     /// A tool's setting named `api` whose value is a UUID: Snyk's token (`snyk config set
     /// api=9d713a67-…`), which OCR may split or misread (`9d713a67 -c387-…`, `f359e@6b-…`).

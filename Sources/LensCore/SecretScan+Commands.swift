@@ -154,7 +154,12 @@ extension SecretScan {
     /// A tool's `login` or `auth` given a token as its argument (`cargo login cio…`, `snyk auth
     /// UUID`): the token must be random (``isRandomToken(_:)``), the last argument or before an option.
     /// (It may start with a `0` OCR read as `@`: `wandb login @ece57…`.)
-    static let tokenLogin = TextMatcher(#"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(?:login|auth)[ \t]+(?=[A-Za-z0-9@])"#)
+    /// Also ngrok's `authtoken`, and, where a command starts its line (after a prompt), a tool's
+    /// `enable` or `token` (zrok's `zrok enable TOKEN`, Expose's `expose token UUID`; round 159),
+    /// in small letters as commands are: group 2 the word. (Elsewhere `token` and `enable` are
+    /// words of prose, or of a name in capitals OCR spaced, `ACCESS TOKEN SALT=…`.)
+    static let tokenLogin = TextMatcher(
+        #"(?i)[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(login|auth|authtoken)[ \t]+(?=[A-Za-z0-9@])|(?m-i:^[ \t]*(?:[$#%>❯][ \t]*)?(?:sudo[ \t]+)?[a-z0-9][a-z0-9.\-]{1,24}[ \t]+(enable|token)[ \t]+(?=[A-Za-z0-9@]))"#)
     /// Postfix's SASL password map given as a `static:` table: `smtp_sasl_password_maps =
     /// static:user:password`; the password follows the user. (OCR may put spaces after the colons,
     /// and read the `_` before `maps` as a space, or put one after it: `password_ maps`.)
@@ -480,8 +485,8 @@ extension SecretScan {
                 found.append(password)
             }
         }
-        if mentions(" login ", " auth ") {
-            for match in Self.tokenLogin.matches(in: searchable, within: lines(mentioning: [" login ", " auth "])) {
+        if mentions(" login ", " auth ", " authtoken ", " enable ", " token ") {
+            for match in Self.tokenLogin.matches(in: searchable, within: lines(mentioning: [" login ", " auth ", " authtoken ", " enable ", " token "])) {
                 // (OCR may split the token: machine-made pieces to the line's end are its, and a
                 // UUID's pieces split before a dash: `cbd73068-dddf -Odc9-…`.)
                 guard var token = piece(from: match.end, maximumSpaces: 0) else { continue }
@@ -512,7 +517,13 @@ extension SecretScan {
                 if !value.contains(".") {
                     while let last = read.last, !last.isASCII { read.removeLast() }
                 }
-                guard Self.isRandomToken(read) || Self.isRandomLetters(read) || Self.noisyUUID.firstMatch(in: value) != nil, piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
+                // (A command that takes only the token, `zrok enable`, may take a short one: 10+ letters
+                // and digits, both cases, and a digit or two changes to a capital inside, as no
+                // service's name is, `NetworkManager`.)
+                let short = match[2] != nil && (10...64).contains(read.count) && read.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+                    && read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) && (read.contains(where: \.isNumber) || Self.caseChanges(read.utf8) >= 2)
+                guard Self.isRandomToken(read) || Self.isRandomLetters(read) || Self.noisyUUID.firstMatch(in: value) != nil || short,
+                      piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))
             }
         }

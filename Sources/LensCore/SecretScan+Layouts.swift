@@ -813,9 +813,15 @@ extension SecretScan {
     /// line between at most: that line's pieces alone (three at most, as OCR split them), together a
     /// random token of 16+ characters. (`cscli bouncers add firewall` prints `API key for
     /// 'firewall':`, a blank line, the key, and asks to keep it: it is shown this once; round 156.)
+    /// A line that asks to copy or keep a key, token or secret now, as it is shown once: `Copy the
+    /// token now!`, `Make sure to copy your personal access token now.`; the key follows on the
+    /// next line, as under ``keyAnnouncement``. Round 159 (a clean text of an older pool).
+    static let keyCopyRequest = TextMatcher(#"(?im)^[^\n]{0,160}?(?<![A-Za-z])(?:copy|save|store)(?![A-Za-z])[^\n]{0,40}?(?<![A-Za-z])(?:api[ _\-]?key|key|token|secret)s?(?![A-Za-z])[^\n]{0,80}?(?<![A-Za-z])now(?![A-Za-z])[^\n]{0,80}$"#)
+
     func announcedKeys() -> [Secret] {
         guard mentions("key", "token", "secret") else { return [] }
-        return Self.keyAnnouncement.matches(in: searchable).compactMap { match in
+        let copyRequests = mentions("copy", "save", "store") && mentions("now") ? Self.keyCopyRequest.matches(in: searchable) : []
+        return (Self.keyAnnouncement.matches(in: searchable) + copyRequests).compactMap { match in
             let line = match.text.lowercased()
             guard !Self.publicThingsAnnounced.contains(where: line.contains), !isPrompt(at: match.start) else { return nil }
             let next = nextFilledLine(after: match.end)

@@ -523,7 +523,10 @@ extension SecretScan {
                                           // (anyone holding it raises incidents), an ingest key (Honeycomb's; an
                                           // ingestion key, SigNoz's, round 158). An
                                           // AMQP routing key is a name (`orders.created`): no random value follows.
-                                          "routing", "integration", "ingest", "ingestion"]
+                                          "routing", "integration", "ingest", "ingestion",
+                                          // A feature-flag service's server-side key: Flagsmith's `environment_key`
+                                          // (`ser.…`), an `SDK_KEY` (LaunchDarkly's, Split's, ConfigCat's); round 159.
+                                          "environment", "sdk"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
@@ -802,6 +805,13 @@ extension SecretScan {
             // starts the next line, `…Super user authentication token:` / `6642…`.)
             guard var (start, end, quoted) = value(after: valueStart) ?? (separator == ":" || separator == "=" ? valueStartingTheNextLine(after: valueStart) : nil),
                   end > start else { continue }
+            // (`to` after the name is a sentence's, the value after it: `set the password to …`,
+            // `Setting the authentication token to "…"`, whose quotes then hold it all, as OCR split
+            // it; round 159. Before, the word was masked with a value's first piece.)
+            if separator == nil, !quoted, end - start > 3, slice(start, start + 3) == "to ", let after = value(after: start + 3) {
+                guard after.end > after.start else { continue }
+                (start, end, quoted) = after
+            }
             // (A shell's command substitution where the value goes says where it comes from, whatever
             // follows on the line: `MEILI_MASTER_KEY=$(cat /run/secrets/meili) # rotate 2026-11-24`,
             // ``isPlaceholder(_:)``; `$(echo '…')` prints one. Older than round 157, found then.)

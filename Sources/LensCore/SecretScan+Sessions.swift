@@ -572,7 +572,8 @@ extension SecretScan {
     /// A key given as the user with no password, `curl -u KEY: https://…` (KeyCDN's and Stripe's
     /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
     /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
-    static let keyAsUser = TextMatcher(#"(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
+    /// (Also last on its line: `(?m)`'s `$`, round 159: before, at a text's end only.)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
 
     func keysGivenAsUsers() -> [Secret] {
         guard mentions("-u ", "--user ") else { return [] }
@@ -646,8 +647,9 @@ extension SecretScan {
     /// Honeycomb's `X-Honeycomb-Team` (its API key); also as a list of headers gives one, `name=value`
     /// (`OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`, OCR may space its dashes). OCR
     /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
+    /// (`Authorization:` may carry a key with no scheme: Unleash's `*:production.…`; round 159.)
     static let credentialHeader = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*([A-Za-z][A-Za-z0-9.\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*(?:([A-Za-z][A-Za-z0-9.\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
 
     /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
     /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
@@ -689,7 +691,13 @@ extension SecretScan {
                         pieces += 1
                     }
                 }
-                let value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) && !$0.isNewline })
+                var value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) && !$0.isNewline })
+                // (A key given with no scheme must be one by shape, 24+ random characters; a project's
+                // `*` may start it, Unleash's `*:production.…`. Round 159.)
+                if match[1] == nil, match.text.first.map({ "aA".contains($0) }) == true {
+                    if value.hasPrefix("*") { value.removeFirst() }
+                    guard value.count >= 24, Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+                }
                 // (Read with the glyphs OCR put for letters and digits put back: `…Kmoe@gC`, `1¢17gn…`.)
                 let read = Self.withoutOCRJunk(value)
                 guard value.count >= 12, value.count <= 256, !Self.isPlaceholder(value), !value.hasPrefix("$"), !value.hasPrefix("<"), !value.hasPrefix("{"),

@@ -1118,12 +1118,22 @@ extension SecretScan {
             while after < utf8.count, Self.isSpace(utf8[after]) { after += 1 }
             return after == utf8.count || Self.isLineBreak(utf8[after])
         }()
+        // (Or, after a key's rest, the command's last argument, a file's name, which OCR may split at
+        // its dot: `--key=fDFvoF…wicke` / `bUK5an5bgjDi rules. yaml`, mimirtool's; round 159. The
+        // rest must then be a key's on its own: a digit and a capital after a small letter, or two
+        // such capitals, `mzcEvSdX`.)
+        let fileFollows = isKey && !optionsFollow && end < utf8.count && !Self.isLineBreak(utf8[end]) && end > rest.end
+            && rest.end - rest.start >= 8 && utf8[rest.start..<rest.end].allSatisfy(Self.isAlphanumeric)
+            && Self.caseChanges(utf8[rest.start..<rest.end]) >= (utf8[rest.start..<rest.end].contains(where: { (0x30...0x39).contains($0) }) ? 1 : 2)
+            && piecesToLineEnd(from: end, atMost: 3, maximumSpaces: 1).map({ pieces in
+                pieces.first.map { Self.fileName.firstMatch(in: squeezed($0.start, pieces[pieces.count - 1].end)) != nil } ?? false
+            }) == true
         // (A quote or a brace in it closes what the line opened, `d"}}`: a hash's end, no rest of a value.)
         // (Letters with no vowel among them, eight or more, are no word, whatever their case: `Zkmzgkbd'`,
         // an Azure secret's rest.)
         let unpronounceable = rest.end - rest.start >= 8 && Self.isLettersWithoutVowel(utf8[rest.start..<rest.end])
         // (Nor is a long option or an address, the command's next: `--email-domain=acme.io --upstream=…`.)
-        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow || continued || closesQuote, !isSentenceWord(rest) || unpronounceable,
+        guard end == utf8.count || Self.isLineBreak(utf8[end]) || optionsFollow || continued || closesQuote || fileFollows, !isSentenceWord(rest) || unpronounceable,
               !isPrompt(rest, after: valueEnd),
               !(isOptionOrAddress(rest) && (utf8[rest.start] != 0x2D || rest.end - rest.start > 2 && utf8[rest.start + 1] == 0x2D)),
               case let bytes = utf8[rest.start..<rest.end].filter({ !Self.isSpace($0) }), !bytes.contains(where: { "\"'{}".utf8.contains($0) }),

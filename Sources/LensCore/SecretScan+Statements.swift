@@ -447,6 +447,10 @@ extension SecretScan {
                   Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
                     // (Or letters whose case changes inside, as no word's does: keepalived's `auth_pass aIrwothG`.)
                     || value.dropFirst().contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && Self.classSwitches(Array(value.utf8)[...]) >= 3
+                    // (Or two capitals and two small letters or more, not a word's capital first nor
+                    // words joined in camel case: `auth_pass QVYYzebz`; round 159, an older pool's.)
+                    || value.allSatisfy({ $0.isASCII && $0.isLetter }) && value.filter(\.isUppercase).count >= 2 && value.filter(\.isLowercase).count >= 2
+                        && Self.capitalPairs(in: Substring(value)) >= 1
                     // (Or letters with five consonants in a row, as random letters have and words do not: `FXSGPIHUrpwx`,
                     // OCR's reading of `FX5GPIHUrpwx`.)
                     || Self.isUnpronounceable(value) else { return nil }

@@ -485,6 +485,17 @@ extension SecretScan {
     /// indented no deeper than the prompt (a deeper line goes on with the command: `… \`); letters
     /// and digits will do (`xse6-RWNRJ`), not a hash (`git log -1 --format=%h -- password.c`).
     /// A path, a file's name or a number is what other commands print (`which pass`).
+    /// Whether the line from `start` to `end` is JSON's object or list: `{` or `[`, then a quote,
+    /// a bracket or a brace, and it ends with `}` or `]`.
+    func isJSONLine(_ start: Int, _ end: Int) -> Bool {
+        var last = end
+        while last > start, Self.isSpace(utf8[last - 1]) { last -= 1 }
+        guard last - start >= 2, utf8[start] == 0x7B || utf8[start] == 0x5B, utf8[last - 1] == 0x7D || utf8[last - 1] == 0x5D else { return false }
+        var next = start + 1
+        while next < last, Self.isSpace(utf8[next]) { next += 1 }
+        return "\"{[]}".utf8.contains(utf8[next])
+    }
+
     func commandOutputs() -> [Secret] {
         guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue",
                        "pwgen", "apg", "xkcdpass", "diceware") else { return [] }
@@ -530,6 +541,9 @@ extension SecretScan {
             if Self.passwordHash.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
             // (Nor does `/etc/passwd`'s: `root:x:0:0:root:/root:/bin/bash`, the password elsewhere.)
             if Self.accountEntry.firstMatch(in: slice(start, lineEnd)) != nil { return nil }
+            // (Nor an API's JSON reply, an object or a list: `curl … -u secret_admin_…:` prints
+            // `{"features":[],…}`; round 159.)
+            if isJSONLine(start, lineEnd) { return nil }
             // (Nor a log's line, a time of day starting a piece of its own, words beside it: a server's
             // first line of output, `I1207 08:12:44.102 run.go:742] x.Config: {…}` after `dgraph alpha
             // --security "token=…"`, wget's `--2026-11-20 09:14:02--  ftp://…`; round 158.)

@@ -560,6 +560,19 @@ struct SecretDetectorTests {
         Case(text: "$ zip -P vmiV7cnzrZ backup.zip notes.txt\n  adding: notes.txt (deflated 61%)", kind: .password, value: "vmiV7cnzrZ"),
         Case(text: "$ mcrcon -H db-03.internal -P 25575 -p WGch78Le-ba \"list\"\nThere are 6 of a max of 20 players online:", kind: .password, value: "WGch78Le-ba"),
         Case(text: "  kubeadm join 10.0.0.5:6443 --token ma809r.bealfpalolqpbbhf \\\n    --discovery-token-ca-cert-hash sha256:0a1b", kind: .apiKey, value: "ma809r.bealfpalolqpbbhf"),
+        // Round 159 (the thirty-eighth pool): an SDK's key given to its client's factory, a key
+        // sent as `Authorization:` with no scheme, a command that takes a short token alone, a
+        // feature-flag service's environment key; older pools' clean texts still missed: a
+        // keepalived password of letters, a token under a line that asks to copy it now.
+        Case(text: "SplitFactory factory = SplitFactoryBuilder.build(\"k2vhq8wz0m4c7rjx5tb1nfa9ey3gd6lu0spi\", config);", kind: .apiKey, value: "k2vhq8wz0m4c7rjx5tb1nfa9ey3gd6lu0spi"),
+        Case(text: "client = configcatclient.get('configcat-sdk-1/Qm4RtzKx8WpLv2NbHc7YdF/s3GuQa9EkMoXt5Wq2ZpLm8')", kind: .apiKey, value: "s3GuQa9EkMoXt5Wq2ZpLm8"),
+        Case(text: "$ curl https://flags.acme.io/api/client/features \\\n    -H \"Authorization: *:production.5c0e9b8a7f6d5e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a\"",
+             kind: .apiKey, value: "5c0e9b8a7f6d5e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a"),
+        Case(text: "$ zrok enable tXq9LmRw2KvZ\nthe zrok environment was successfully enabled...", kind: .apiKey, value: "tXq9LmRw2KvZ"),
+        Case(text: "flagsmith = Flagsmith(environment_key=\"ser.Hq7vLm2XwRt9KzPb4NcYdF\")", kind: .apiKey, value: "Hq7vLm2XwRt9KzPb4NcYdF"),
+        Case(text: "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass WKTRqmbz\n    }\n}", kind: .password, value: "WKTRqmbz"),
+        Case(text: "You have successfully added a new personal access token. Copy the token now!\nq7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc\nWarning - Make sure you copy the above token now.",
+             kind: .apiKey, value: "q7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -2630,6 +2643,26 @@ struct SecretDetectorTests {
         // (Its third set, read unseen: a header's key OCR split before a `-` of it, as an option.)
         Case(text: "$ curl -H \"X-Auth-Token: AK-RjU013l0wSCp3b1T -VExFuWy fHOUGHOAxLedEvnU=\"_https://rss.acme.io/vl/feeds | j\nq length\n42",
              kind: .apiKey, value: "fHOUGHOAxLedEvnU"),
+        // Round 159 (the thirty-eighth pool's first set): an SDK's key given to its factory and
+        // its client, split; Unleash's key split after its environment; a UUID split in the quotes
+        // after `token to`; an `@` for a `0` in a client's secret; a key's `.` lost, a glyph misread.
+        Case(text: "SplitFactory factory = SplitFactoryBuilder. build( \"vwnex9ms2sp1208858pbtdu4e5cva71sp92k\", config);",
+             kind: .apiKey, value: "vwnex9ms2sp1208858pbtdu4e5cva71sp92k"),
+        Case(text: "import configcatclient\nclient = configcatclient.get('configcat -sdk-1/fc52X7ZhIHXPSsQImMVNBCn/ej KEM7hZCK LOpt LaUVLKVa' )\nenabled = client.get_value('newCheckout', False)",
+             kind: .apiKey, value: "fc52X7ZhIHXPSsQImMVNBCn"),
+        Case(text: "$ curl https://unleash.acme.io/api/client/features \\\n-H \"Authorization: *:production. e6b3f29da69001F f40bcd5 fd1fb65842ba6a5623998aab8bd071dd09\"",
+             kind: .apiKey, value: "fd1fb65842ba6a5623998aab8bd071dd09"),
+        Case(text: "$ expose token 27316b78-849f -d217-889f-acc7934c346c\nSetting the Expose authentication token to \"27316b78-849f -d217-889f -acc7934c346c\"",
+             kind: .apiKey, value: "acc7934c346c"),
+        Case(text: "client := pirsch.NewClient(\"kzryovj6ymyirgzaaojNvQ131SBr6B1k\", \"VK4@dfulxsYX2f JSaMY fwxGZ9eNVWo4om9tV2pNImVy5QJQAly5zvdkVrnA8L9Zx\", nil)",
+             kind: .apiKey, value: "fwxGZ9eNVWo4om9tV2pNImVy5QJQAly5zvdkVrnA8L9Zx"),
+        Case(text: "from flagsmith import Flagsmith\nflagsmith = Flagsmith(environment_key=\"serXy]s6DAg]zHyvfpTzuBtqx\")", kind: .apiKey, value: "zHyvfpTzuBtqx"),
+        // (Its second set: a key the terminal wrapped before the command's file; a key given as the
+        // user with no password, split, last on its line.)
+        Case(text: "$ mimirtool rules load --address=https://mimir.acme.tio --id=shop --key=ZTNP50Fwm45k3n=F981pBF7G2KvKIp2W\nmzcEvSdX rules.yaml\nINFO[0000] updating group group=shop-alerts namespace=rules.yaml",
+             kind: .apiKey, value: "mzcEvSdX"),
+        Case(text: "$ mimirtool rules load --address=https://mimir.acme.io --id=shop --key=fDFvoF=y942Q0ryTROL7Avxwicke\nbUK5an5bgjDi rules. yaml\nINFO[Q000] updating group group=shop-alerts namespace=rules.yaml",
+             kind: .apiKey, value: "bUK5an5bgjDi"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2658,6 +2691,22 @@ struct SecretDetectorTests {
         let text = "$ wget --ftp-user=svc_sync --ftp-password=ebZ3CL7csGZa ftp://files.acme.io/backup.tar.gz\n--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz"
         #expect(SecretDetector().masking(text).text
             == "$ wget --ftp-user=svc_sync --ftp-password=[password] ftp://files.acme.io/backup.tar.gz\n--2026-11-20 09:14:02--  ftp://files.acme.io/backup.tar.gz")
+    }
+
+    /// `to` after a password's or token's name is the sentence's, kept; the value after it is masked,
+    /// whole inside its quotes though OCR split it (round 159; the word was masked before).
+    @Test func toAfterASecretsNameStays() {
+        #expect(SecretDetector().masking("I changed the wifi password to Tr0ub4dor&3 yesterday").text == "I changed the wifi password to [password] yesterday")
+        let text = "Setting the Expose authentication token to \"27316b78-849f -d217-889f -acc7934c346c\""
+        #expect(SecretDetector().masking(text).text == "Setting the Expose authentication token to \"[api key]\"")
+    }
+
+    /// A key given to curl as the user with no password is masked, split or not; the API's JSON
+    /// reply under the command stays (round 159: the reply was masked as a password the command
+    /// printed, since the key's prefix names a secret).
+    @Test func aJSONReplyUnderAKeyGivenAsTheUserStays() {
+        let text = "$ curl https://api.growthbook.io/api/v1/features -u secret_admin_eeDt4vqCk1w0M4giT0zoUxjKMFIj f3BO2Mnu0S3M:\n{\"features\":[],\"limit\":10,\"offset\":0,\"count\":0}"
+        #expect(SecretDetector().masking(text).text == "$ curl https://api.growthbook.io/api/v1/features -u [api key]:\n{\"features\":[],\"limit\":10,\"offset\":0,\"count\":0}")
     }
 
     /// A ping's token in the address a crontab's command calls is masked, and ends before the
@@ -3636,6 +3685,13 @@ struct SecretDetectorTests {
         // zip, mcrcon and Pi-hole given no password; a bootstrap token's placeholder.)
         "Extensions\nuBlock Origin  1.60.0\nID: jolkhhbgfjgaehflkjkhkibnendebcnk\nBitwarden  2026.10.1\nID: nngceckbapebfimnlniiiahkandclblb",
         "$ unzip -P \"$ZIP_PASS\" backup.zip\n$ pihole -a -p\n$ mcrcon -H host -P 25575 \"list\"\n$ kubeadm join --token <token> --discovery-token-ca-cert-hash sha256:<hash>",
+        // (Round 159's neighbours: a client's `get` of a record or a path, a host given to a client,
+        // an id beside an e-mail address, a service enabled, a header's word, a copy request over an
+        // address, a ConfigCat key from the environment.)
+        "doc = firestoreClient.get(\"orders/8Hx2kLmN3pQrSt5uVw7y\")\nx = client.get(\"ord_8Hx2kLmN3pQrSt5uVw7yZ1\")\nh = HttpClient(\"shop-backend-7f8c9d0e1a2b.internal\")",
+        "c = Client(\"acme\", \"notifications-service-2024@mail-relay7.acme.io\")\n$ sudo systemctl enable NetworkManager\n$ sudo systemctl enable --now ModemManager",
+        "Authorization: required for every call to /v2/orders\nCopy the token now\nhttps://github.com/acme/shop/commit/8c1e2f0a9b7d6c5e4f3a",
+        "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])\nfactory = SplitFactoryBuilder.build(System.getenv(\"SPLIT_API_KEY\"), config);",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the

@@ -7384,7 +7384,9 @@ def thirty_eighth_secret_case(rng):
         return "api_key", [f"$ curl https://api.growthbook.io/api/v1/features -u {v}:", '{"features":[],"limit":10,"offset":0,"count":0}'], [v]
     if choice == 16:
         v = f"configcat-sdk-1/{rand(rng, ALNUM + '-_', 22)}/{rand(rng, ALNUM + '-_', 22)}"
-        return "api_key", ["import configcatclient", "", f"client = configcatclient.get('{v}')", "enabled = client.get_value('newCheckout', False)"], [v]
+        # (The value is the key's random parts: its prefix is public and holds the module's name,
+        # `configcat`, which the scorer would count as a leak wherever the import stays.)
+        return "api_key", ["import configcatclient", "", f"client = configcatclient.get('{v}')", "enabled = client.get_value('newCheckout', False)"], [v.split("/", 1)[1]]
     if choice == 17:
         v = "secret-" + rand(rng, ALNUM, 43)
         return "api_key", ["# statsig.env", "STATSIG_ENVIRONMENT=production", f"STATSIG_SERVER_SECRET={v}"], [v]
