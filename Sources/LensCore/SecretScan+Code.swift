@@ -125,9 +125,10 @@ extension SecretScan {
     /// A call given two literals, an id and a secret (Stream's `StreamChat.getInstance('key',
     /// 'secret')`, a client's `Client('id', 'secret')`): group 1 the id, group 2 the secret.
     /// (OCR may read a quote curly, split the secret, four spaces at most, or a terminal wrap it
-    /// before its closing quote; or read a `0` as `@`, round 159.) Round 157.
+    /// before its closing quote; or read a `0` as `@`, split it eight times, split the id once or
+    /// read a `7` of it as `/`, round 159.) Round 157.
     static let idAndSecretArguments = TextMatcher(
-        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@]{4,64})["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}]{1,128}+){0,4})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
+        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}]{1,128}+){0,8})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
 
     /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
     /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.
@@ -172,13 +173,20 @@ extension SecretScan {
                Self.clientAssignment.firstMatch(in: slice(start, match.start)) == nil { return nil }
             // (Two literals are an id and its secret, ``idAndSecretArgumentKeys()``'s: the id stays.)
             let arguments = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400))
-            guard let argument = arguments.first, arguments.count < 2 || stringLiteral(in: arguments[1]) == nil,
+            guard let argument = arguments.first, arguments.count < 2 || stringLiteral(in: arguments[1]) == nil && !opensWithAQuote(arguments[1]),
                   let literal = stringLiteral(in: argument) ?? literalWrappedAtLineEnd(in: argument), case let value = squeezed(literal.start, literal.end),
                   value.count >= 24, value.count <= 256, !value.allSatisfy(\.isHexDigit), !value.contains(":"), uuidEnd(from: literal.start) == nil,
                   !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil, Self.isClientKeyShape(value),
                   Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != "/" })) else { return nil }
             return secret(.apiKey, nil, literal.start, literal.end)
         }
+    }
+
+    /// Whether an argument starts with a quote (a literal OCR split or a terminal wrapped).
+    func opensWithAQuote(_ argument: (start: Int, end: Int)) -> Bool {
+        var index = argument.start
+        while index < argument.end, Self.isSpace(utf8[index]) { index += 1 }
+        return index < argument.end && quoteLength(at: index) > 0
     }
 
     /// Whether a literal is shaped as a key may be, not as a host, a file or a path (``clientKeyArguments()``).

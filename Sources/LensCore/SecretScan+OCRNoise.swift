@@ -229,6 +229,9 @@ extension SecretScan {
         while var next = piece(from: end), next.end - start <= maximumLength {
             // A shell's redirection or pipe ends a command's argument (`… HomeNet Xk2… > /etc/wpa.conf`).
             if next.start > start, next.end - next.start <= 4, Self.shellOperators.contains(slice(next.start, next.end)) { break }
+            // (So does the shell's `\` alone at the line's end, which goes on with the command on the
+            // next line: `--token … \`; round 159, older: it was masked with the key.)
+            if next.end - next.start == 1, utf8[next.start] == 0x5C, piece(from: next.end, maximumSpaces: .max) == nil { break }
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
@@ -907,6 +910,17 @@ extension SecretScan {
                 read = (start, list)
                 found.append(secret(kind, nil, start, list))
                 continue
+            }
+            // (An option's key OCR split: its pieces to the shell's `\` that ends the line, `--token
+            // pQQ…Nbt LEUOBPj gsrNX0…fH \`, each of a key's bytes, none an option, a word or words
+            // joined by `-` (an argument's), together random; round 159.)
+            if !quoted, kind == .apiKey, identifier.hasPrefix("-"), let pieces = piecesToLineEnd(from: end, atMost: 7, maximumSpaces: 1), pieces.count >= 2,
+               let continuation = pieces.last, continuation.end - continuation.start == 1, utf8[continuation.start] == 0x5C,
+               case let inner = pieces.dropLast(), let last = inner.last,
+               inner.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isKeyByteOrJunk) && !isOptionOrAddress($0) && !isSentenceWord($0)
+                   && Self.dashedName.firstMatch(in: slice($0.start, $0.end)) == nil }),
+               case let joined = squeezed(start, last.end), joined.count >= 32, Self.isRandomToken(Self.withoutOCRJunk(joined)) {
+                end = last.end
             }
             // (A terminal may have wrapped the command inside the value: its rest is the next line's.)
             var wrappedOver = false
@@ -2392,6 +2406,16 @@ extension SecretScan {
             // A JWT that ends at its second dot: what follows a space is its signature, base64url
             // even when it starts with a `-` a flag would (`In0. -Ht2cik…`).
             end = valueEnd(from: signature.end, stoppingAt: Self.keyStops)
+        }
+        // A JWT without its signature that ends a wide line: a terminal wrapped it, and its rest
+        // starts the next line as OCR split and misread it (`…ICJ1c2` / `VyInO , 9JdnJMOByAN -
+        // RH7Bt…- j 6Vd8K23Ufw`, its dot read as `,`): the line's pieces, base64url or a glyph alone,
+        // 16+ characters of them, none a word (round 159).
+        if secret.label == "JWT", squeezed(secret.start, end).filter({ $0 == "." }).count < 2, let wrap = wrapStart(afterSpacesFrom: end),
+           let pieces = piecesToLineEnd(from: wrap, atMost: 12, maximumSpaces: 1), let last = pieces.last,
+           pieces.allSatisfy({ isBase64URL($0) && !isSentenceWord($0) || $0.end - $0.start == 1 && ",.".utf8.contains(utf8[$0.start]) }),
+           squeezed(wrap, last.end).count >= 16 {
+            end = last.end
         }
         // A JWT's signature OCR split before a `-` or `_` of its own (`…gbL -COY68EBASPoh88dQ`):
         // a base64url piece that starts with one and is machine-made after it goes on with it

@@ -298,6 +298,9 @@ struct SecretScan {
     static func isPlaceholder(_ value: String) -> Bool {
         let body = value.filter { !"-_.:/ ".contains($0) }
         if Set(body.lowercased()).count <= 2 || placeholderWords.contains(value.lowercased()) { return true }
+        // (`example` and digits alone: AWS's manuals' `--client-request-token 123Example`; round 159,
+        // masked once the shell's `\` after it was no longer read as part of it.)
+        if case let lower = body.lowercased(), lower.contains("example"), lower.replacingOccurrences(of: "example", with: "").allSatisfy(\.isNumber) { return true }
         // A field's mask as OCR reads its stars (`KKKKKKKKEKKKKKKKG7OP` for `****************070P`).
         if body.count >= 8, isMostlyOneCharacter(body) { return true }
         // (Or its dots, read as a few small letters and signs, one of them four times in a row: `st++sreeee`.)

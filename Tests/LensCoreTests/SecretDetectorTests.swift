@@ -2663,6 +2663,18 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "mzcEvSdX"),
         Case(text: "$ mimirtool rules load --address=https://mimir.acme.io --id=shop --key=fDFvoF=y942Q0ryTROL7Avxwicke\nbUK5an5bgjDi rules. yaml\nINFO[Q000] updating group group=shop-alerts namespace=rules.yaml",
              kind: .apiKey, value: "bUK5an5bgjDi"),
+        // (Its third set, 3555: a client's id split or misread and its secret split eight times or
+        // wrapped; an option's key split before the shell's `\`; a JWT wrapped before its signature.)
+        Case(text: "client := pirsch.NewClient(\"kZRelqwkjsAEHy1pUf jvFaxULnVexKK8\", \"\u{201C}vEkgshu5kt77D5iRtxk85RquFHfL2VLhatmWZtCVP22fExAzy5A0J\nd5DAGuvd4vf\", nil)",
+             kind: .apiKey, value: "d5DAGuvd4vf"),
+        Case(text: "client := pirsch.NewClient (\"EZAXuEgKd4PvHTNmEgGr2BgFw/CpbFgB\", \u{201C}D2DrreKIR4GX7IuXXr8qtBbtlsOTjSmv7CEt fGXOtXkFvyZSKQAe8LxVdO9A1Ueb\", nil)",
+             kind: .apiKey, value: "fGXOtXkFvyZSKQAe8LxVdO9A1Ueb"),
+        Case(text: "client := pirsch.NewClient(\"f32tUJXXvw5dLjzW60a0BFq4jTnHZ565\", \"BfsI1iDuL1YyX69yDUi7 iR1gXhul iBkpyMlgP5 j tCoN8dS074bDi j tVo3A6vmFGC\nR\", nil)",
+             kind: .apiKey, value: "tCoN8dS074bDi"),
+        Case(text: "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n--token pQQ610FTYxUKwpkUX6GXqo1Nbt LEUOBPj gsrNX0gO4rEfsmNDBMeaJwcPfwmF3fJ \\\n--upstream localhost --ports 2222",
+             kind: .apiKey, value: "gsrNX0gO4rEfsmNDBMeaJwcPfwmF3fJ"),
+        Case(text: "environment:\nOP_CONNECT TOKEN: eyJhbGciOiAiSFMyNTYiLCAidHLw1jogIkpXVCJ9. eyJzdWIi0iAiMZMONjgz2MjgiLCAibmFtZSI6ICJ1c2\nVyInO , 9JdnJMOByAN - RH7Bt6UaUSCSGp4xata- j 6Vd8K23Ufx",
+             kind: .apiKey, value: "RH7Bt6UaUSCSGp4xata"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2707,6 +2719,15 @@ struct SecretDetectorTests {
     @Test func aJSONReplyUnderAKeyGivenAsTheUserStays() {
         let text = "$ curl https://api.growthbook.io/api/v1/features -u secret_admin_eeDt4vqCk1w0M4giT0zoUxjKMFIj f3BO2Mnu0S3M:\n{\"features\":[],\"limit\":10,\"offset\":0,\"count\":0}"
         #expect(SecretDetector().masking(text).text == "$ curl https://api.growthbook.io/api/v1/features -u [api key]:\n{\"features\":[],\"limit\":10,\"offset\":0,\"count\":0}")
+    }
+
+    /// The shell's `\` after a key that ends its line goes on with the command: it stays, and so
+    /// does an argument of words joined by `-` between them (round 159; the `\` was masked before).
+    @Test func theShellsContinuationAfterAKeyStays() {
+        let text = "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n--token pQQ610FTYxUKwpkUX6GXqo1Nbtl \\\n--upstream localhost"
+        #expect(SecretDetector().masking(text).text == "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n--token [api key] \\\n--upstream localhost")
+        let named = "$ inlets-pro tcp client --token pQQ610FTYxUKwpkUX6GXqo1Nbtl shop-tunnel \\\n--upstream localhost"
+        #expect(SecretDetector().masking(named).text == "$ inlets-pro tcp client --token [api key] shop-tunnel \\\n--upstream localhost")
     }
 
     /// A ping's token in the address a crontab's command calls is masked, and ends before the
@@ -3692,6 +3713,7 @@ struct SecretDetectorTests {
         "c = Client(\"acme\", \"notifications-service-2024@mail-relay7.acme.io\")\n$ sudo systemctl enable NetworkManager\n$ sudo systemctl enable --now ModemManager",
         "Authorization: required for every call to /v2/orders\nCopy the token now\nhttps://github.com/acme/shop/commit/8c1e2f0a9b7d6c5e4f3a",
         "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])\nfactory = SplitFactoryBuilder.build(System.getenv(\"SPLIT_API_KEY\"), config);",
+        "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n    --token-file ./token.txt shop-tunnel \\\n    --upstream localhost --ports 2222",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
