@@ -125,10 +125,10 @@ extension SecretScan {
     /// A call given two literals, an id and a secret (Stream's `StreamChat.getInstance('key',
     /// 'secret')`, a client's `Client('id', 'secret')`): group 1 the id, group 2 the secret.
     /// (OCR may read a quote curly, split the secret, four spaces at most, or a terminal wrap it
-    /// before its closing quote; or read a `0` as `@`, split it eight times, split the id once or
-    /// read a `7` of it as `/`, round 159.) Round 157.
+    /// before its closing quote; or read a `0` as `@`, a glyph as a symbol beyond ASCII, `¥`, split
+    /// it eight times, split the id once or read a `7` of it as `/`, round 159.) Round 157.
     static let idAndSecretArguments = TextMatcher(
-        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}]{1,128}+){0,8})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
+        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}\p{S}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}\p{S}]{1,128}+){0,8})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
 
     /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
     /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.

@@ -519,9 +519,12 @@ extension SecretScan {
                 }
                 // (A command that takes only the token, `zrok enable`, may take a short one: 10+ letters
                 // and digits, both cases, and a digit or two changes to a capital inside, as no
-                // service's name is, `NetworkManager`.)
+                // service's name is, `NetworkManager`; or one case, two digits or more and a letter
+                // after a digit, `gvv03bxq008k`, as a name's number ends it, `postgresql15`.)
+                let digits = read.filter(\.isNumber).count
                 let short = match[2] != nil && (10...64).contains(read.count) && read.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-                    && read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) && (read.contains(where: \.isNumber) || Self.caseChanges(read.utf8) >= 2)
+                    && (read.contains(where: \.isUppercase) && read.contains(where: \.isLowercase) && (digits > 0 || Self.caseChanges(read.utf8) >= 2)
+                        || digits >= 2 && read.count - digits >= 4 && zip(read, read.dropFirst()).contains(where: { $0.isNumber && $1.isLetter }))
                 guard Self.isRandomToken(read) || Self.isRandomLetters(read) || Self.noisyUUID.firstMatch(in: value) != nil || short,
                       piece(from: token.end, maximumSpaces: .max).map({ utf8[$0.start] == 0x2D }) ?? true else { continue }
                 found.append(secret(.apiKey, nil, token.start, token.end))

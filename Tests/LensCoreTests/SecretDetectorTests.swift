@@ -2675,6 +2675,11 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "gsrNX0gO4rEfsmNDBMeaJwcPfwmF3fJ"),
         Case(text: "environment:\nOP_CONNECT TOKEN: eyJhbGciOiAiSFMyNTYiLCAidHLw1jogIkpXVCJ9. eyJzdWIi0iAiMZMONjgz2MjgiLCAibmFtZSI6ICJ1c2\nVyInO , 9JdnJMOByAN - RH7Bt6UaUSCSGp4xata- j 6Vd8K23Ufx",
              kind: .apiKey, value: "RH7Bt6UaUSCSGp4xata"),
+        // (Its fourth set, 3557, read unseen: a client's secret with a glyph beyond ASCII, wrapped;
+        // zrok's token in one case.)
+        Case(text: "client := pirsch.NewClient( \"y2t57snk9hNO4K4vtRONE2RYkQqy7syk\", \"3PcwfY\u{A5}c6UeFSf9w1LLHKOJyyQTVLCJ1AERI8DnRaYkU5\nm3TcAFn5ghsJD5umqzsKkw\", nil)",
+             kind: .apiKey, value: "m3TcAFn5ghsJD5umqzsKkw"),
+        Case(text: "$ zrok enable gvv03bxq008m\n# the zrok environment was successfully enabled...", kind: .apiKey, value: "gvv03bxq008m"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3710,7 +3715,7 @@ struct SecretDetectorTests {
         // an id beside an e-mail address, a service enabled, a header's word, a copy request over an
         // address, a ConfigCat key from the environment.)
         "doc = firestoreClient.get(\"orders/8Hx2kLmN3pQrSt5uVw7y\")\nx = client.get(\"ord_8Hx2kLmN3pQrSt5uVw7yZ1\")\nh = HttpClient(\"shop-backend-7f8c9d0e1a2b.internal\")",
-        "c = Client(\"acme\", \"notifications-service-2024@mail-relay7.acme.io\")\n$ sudo systemctl enable NetworkManager\n$ sudo systemctl enable --now ModemManager",
+        "c = Client(\"acme\", \"notifications-service-2024@mail-relay7.acme.io\")\n$ sudo systemctl enable NetworkManager\n$ sudo systemctl enable --now ModemManager\n$ sudo systemctl enable postgresql15",
         "Authorization: required for every call to /v2/orders\nCopy the token now\nhttps://github.com/acme/shop/commit/8c1e2f0a9b7d6c5e4f3a",
         "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])\nfactory = SplitFactoryBuilder.build(System.getenv(\"SPLIT_API_KEY\"), config);",
         "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n    --token-file ./token.txt shop-tunnel \\\n    --upstream localhost --ports 2222",
