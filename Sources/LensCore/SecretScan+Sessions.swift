@@ -694,7 +694,8 @@ extension SecretScan {
                 var value = Self.withoutTrailingJunk(squeezed(first.start, end).filter { !"'\"‘’“”".contains($0) && !$0.isNewline })
                 // (A key given with no scheme must be one by shape, 24+ random characters; a project's
                 // `*` may start it, Unleash's `*:production.…`. Round 159.)
-                if match[1] == nil, match.text.first.map({ "aA".contains($0) }) == true {
+                // (`Api-Key:` starts with an `a` too: its key needs no more than before.)
+                if match[1] == nil, match.text.lowercased().hasPrefix("authorization") {
                     if value.hasPrefix("*") { value.removeFirst() }
                     guard value.count >= 24, Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
                 }

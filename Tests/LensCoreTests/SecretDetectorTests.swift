@@ -569,6 +569,9 @@ struct SecretDetectorTests {
         Case(text: "$ curl https://flags.acme.io/api/client/features \\\n    -H \"Authorization: *:production.5c0e9b8a7f6d5e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a\"",
              kind: .apiKey, value: "5c0e9b8a7f6d5e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a"),
         Case(text: "$ zrok enable tXq9LmRw2KvZ\nthe zrok environment was successfully enabled...", kind: .apiKey, value: "tXq9LmRw2KvZ"),
+        // (A header named for its key keeps needing 12 characters only, as before the schemeless
+        // `Authorization:` above, whose alternative also starts with an `a`.)
+        Case(text: "$ curl -H \"Api-Key: Zx9kQ2mLp4Rt\" https://api.acme.io/v1/stats", kind: .apiKey, value: "Zx9kQ2mLp4Rt"),
         Case(text: "flagsmith = Flagsmith(environment_key=\"ser.Hq7vLm2XwRt9KzPb4NcYdF\")", kind: .apiKey, value: "Hq7vLm2XwRt9KzPb4NcYdF"),
         Case(text: "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass WKTRqmbz\n    }\n}", kind: .password, value: "WKTRqmbz"),
         Case(text: "You have successfully added a new personal access token. Copy the token now!\nq7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc\nWarning - Make sure you copy the above token now.",
