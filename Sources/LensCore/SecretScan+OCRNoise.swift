@@ -1137,7 +1137,14 @@ extension SecretScan {
                     continue
                 }
                 // (A long value the screen's edge cut may end in a glyph of junk: `…57ed4?`.)
-                if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value)) {
+                // (Or 16+ random letters with no digit after `=` or `:`, capitals side by side and no
+                // word's run of small letters: Plex's `X-Plex-Token=IfZMyNhTOKc_OwAzNRZc`; round 159, an
+                // older pool's clean text. One random key of 20 in 30 has no digit.)
+                // (A small letter before a capital three times or more, as in no name of capitals, `${env:SIGNOZ_INGESTION_KEY}`,
+                // nor a placeholder's `XXXX`.)
+                let randomLetters = (separator == "=" || separator == ":") && Self.isShortRandomLetters(value, minimumLetters: 16)
+                    && Self.caseChanges(value.utf8) >= 3 && !Self.isPlaceholder(value)
+                if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value) || randomLetters) {
                     // A short value given to a command's option that names a token or a key
                     // (`--registration-token GR1348941xdHZ`: the screen's edge or OCR cut it) is
                     // its token when it is letters and digits alone, mixes capitals, small letters

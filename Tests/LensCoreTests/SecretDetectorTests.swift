@@ -576,6 +576,7 @@ struct SecretDetectorTests {
         Case(text: "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass WKTRqmbz\n    }\n}", kind: .password, value: "WKTRqmbz"),
         Case(text: "You have successfully added a new personal access token. Copy the token now!\nq7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc\nWarning - Make sure you copy the above token now.",
              kind: .apiKey, value: "q7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc"),
+        Case(text: "http://nas.acme.io:32400/library/sections/1/all?X-Plex-Token=KdZWqNhTPRc_OyBxMQZe", kind: .apiKey, value: "KdZWqNhTPRc_OyBxMQZe"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -3720,6 +3721,7 @@ struct SecretDetectorTests {
         "doc = firestoreClient.get(\"orders/8Hx2kLmN3pQrSt5uVw7y\")\nx = client.get(\"ord_8Hx2kLmN3pQrSt5uVw7yZ1\")\nh = HttpClient(\"shop-backend-7f8c9d0e1a2b.internal\")",
         "c = Client(\"acme\", \"notifications-service-2024@mail-relay7.acme.io\")\n$ sudo systemctl enable NetworkManager\n$ sudo systemctl enable --now ModemManager\n$ sudo systemctl enable postgresql15",
         "Authorization: required for every call to /v2/orders\nCopy the token now\nhttps://github.com/acme/shop/commit/8c1e2f0a9b7d6c5e4f3a",
+        "      \"signoz-ingestion-key\": \"${env:SIGNOZ_INGESTION_KEY}\"\nPREFECT_API_KEY = \"pnu_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\"\ntoken=ExampleTOKENValueHere",
         "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])\nfactory = SplitFactoryBuilder.build(System.getenv(\"SPLIT_API_KEY\"), config);",
         "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n    --token-file ./token.txt shop-tunnel \\\n    --upstream localhost --ports 2222",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
