@@ -7502,6 +7502,186 @@ def thirty_eighth_negative_case(rng):
     return ["# group_vars/web.yml", "ansible_user: deploy", "ansible_become_password: \"{{ vault_become_password }}\"", "nginx_worker_processes: 4"]
 
 
+def thirty_ninth_secret_case(rng):
+    """The thirty-ninth pool (`--pool thirty-ninth`): written after the thirty-eighth pool's fixes,
+    before any rule was run on it, from places none of the thirty-eight earlier pools has:
+    WooCommerce's `ck_…:cs_…`, BigCommerce's `X-Auth-Token`, Webflow's bearer token, Coolify's
+    `context add`, Portainer's `ptr_` key, Sourcegraph's `SRC_ACCESS_TOKEN`, a Codeberg token in a
+    clone address, Bamboo's personal token, Travis' `Authorization: token`, AppVeyor's `v2.` token,
+    Codefresh's `--api-key`, Spacelift's key secret, env0's secret, Atlantis' webhook secret, an
+    rclone remote for Wasabi, Storj's access grant, Filebase, Plivo's `RestClient(…)`, Sinch's
+    `curl -u`, MessageBird's `live_` key, SparkPost, Customer.io's named arguments, Braze's UUID
+    key, Klaviyo's `pk_`, Intercom's `dG9rOj…`, Freshdesk's key as curl's user, Zoho's refresh
+    token; and the passwords of Drupal's `settings.php`, Magento's `setup:install`, CapRover's
+    `deploy`, CockroachDB's `--url`, TiDB's `mysql -p'…'`, Redash's database address and
+    Fluentd's `shared_key`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(34)
+    pw = bare_password(rng, also="?=#;,")
+    if choice == 0:
+        return "password", ["$databases['default']['default'] = [", "  'database' => 'drupal',", f"  'username' => '{user}',",
+                            f"  'password' => '{pw}',", "  'host' => 'db.acme.io',", "  'driver' => 'mysql',", "];"], [pw]
+    if choice == 1:
+        return "password", ["$ bin/magento setup:install --base-url=https://shop.acme.io/ \\", f"    --db-host=db.acme.io --db-name=magento --db-user={user} --db-password={pw} \\",
+                            "    --admin-firstname=Ana --admin-lastname=Berg --admin-email=ana@acme.io"], [pw]
+    if choice == 2:
+        v = "cs_" + rand(rng, HEX, 40)
+        return "api_key", [f"$ curl https://shop.acme.io/wp-json/wc/v3/orders -u ck_{rand(rng, HEX, 40)}:{v}", '[{"id":727,"status":"processing"}]'], [v]
+    if choice == 3:
+        v = rand(rng, string.ascii_lowercase + string.digits, 31)
+        return "api_key", ["$ curl https://api.bigcommerce.com/stores/x9k2m4/v3/catalog/products \\", f'    -H "X-Auth-Token: {v}" \\', '    -H "Accept: application/json"'], [v]
+    if choice == 4:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["const webflow = new WebflowClient({", f'  accessToken: "{v}",', "});"], [v]
+    if choice == 5:
+        v = f"{rng.randint(1, 99)}|{rand(rng, ALNUM, 48)}"
+        return "api_key", [f"$ coolify context add prod https://coolify.acme.io {v}", "Context 'prod' added."], [v]
+    if choice == 6:
+        v = "ptr_" + base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+        return "api_key", ["$ curl -s https://portainer.acme.io/api/endpoints \\", f'    -H "X-API-Key: {v}" | jq ".[].Name"', '"local"'], [v]
+    if choice == 7:
+        v = f"sgp_{rand(rng, HEX, 16)}_{rand(rng, HEX, 40)}"
+        return "api_key", ["$ export SRC_ENDPOINT=https://sourcegraph.acme.io", f"$ export SRC_ACCESS_TOKEN={v}", "$ src search 'repo:shop TODO'"], [v]
+    if choice == 8:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f"$ git clone https://{user}:{v}@codeberg.org/{user}/shop.git", "Cloning into 'shop'..."], [v]
+    if choice == 9:
+        v = base64.b64encode(rng.randbytes(33)).decode()
+        return "api_key", ["$ curl https://bamboo.acme.io/rest/api/latest/plan \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 10:
+        v = rand(rng, ALNUM + "-", 22)
+        return "api_key", ["$ curl -H \"Travis-API-Version: 3\" \\", f'    -H "Authorization: token {v}" \\', "    https://api.travis-ci.com/repo/acme%2Fshop/builds"], [v]
+    if choice == 11:
+        v = "v2." + rand(rng, string.ascii_lowercase + string.digits, 20)
+        return "api_key", ["# appveyor.yml", "environment:", f"  APPVEYOR_API_TOKEN: {v}", "build_script:", "  - ps: .\\build.ps1"], [v]
+    if choice == 12:
+        v = f"{rand(rng, HEX, 24)}.{rand(rng, HEX, 32)}"
+        return "api_key", [f"$ codefresh auth create-context acme --api-key {v}", "Context: acme was added"], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# .envrc", "export SPACELIFT_API_KEY_ENDPOINT=https://acme.app.spacelift.io", f"export SPACELIFT_API_KEY_ID=01{rand(rng, string.ascii_uppercase + string.digits, 24)}",
+                           f"export SPACELIFT_API_KEY_SECRET={v}"], [v]
+    if choice == 14:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["    steps:", "      - uses: env0/env0-deploy@v1", "        env:", f"          ENV0_API_KEY: {rand(rng, string.ascii_lowercase + string.digits, 16)}",
+                           f"          ENV0_API_SECRET: {v}"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ atlantis server --atlantis-url https://atlantis.acme.io --gh-user {user} \\", f"    --gh-webhook-secret={v} --repo-allowlist='github.com/acme/*'"], [v]
+    if choice == 16:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["[wasabi]", "type = s3", "provider = Wasabi", f"access_key_id = {rand(rng, string.ascii_uppercase + string.digits, 20)}",
+                           f"secret_access_key = {v}", "endpoint = s3.eu-central-1.wasabisys.com"], [v]
+    if choice == 17:
+        v = "1" + rand(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 180)
+        return "api_key", [f"$ uplink access import main {v}", "Imported access \"main\" to \"/home/ana/.config/storj/uplink/access.json\""], [v]
+    if choice == 18:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["# filebase.env", f"FILEBASE_KEY={rand(rng, string.ascii_uppercase + string.digits, 20)}", f"FILEBASE_SECRET={v}", "FILEBASE_BUCKET=shop-assets"], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["import plivo", "", f"client = plivo.RestClient('MA{rand(rng, string.ascii_uppercase + string.digits, 18)}', '{v}')"], [v]
+    if choice == 20:
+        v = rand(rng, ALNUM + "-_", 26)
+        return "api_key", [f"$ curl -u {uuid.UUID(bytes=rng.randbytes(16))}:{v} \\", "    https://sms.api.sinch.com/xms/v1/batches -d @batch.json"], [v]
+    if choice == 21:
+        v = "live_" + rand(rng, ALNUM, 25)
+        return "api_key", ["const messagebird = require('messagebird')", f"  .initClient('{v}');"], [v]
+    if choice == 22:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["# sparkpost.env", f"SPARKPOST_API_KEY={v}", "SPARKPOST_SENDING_DOMAIN=mail.acme.io"], [v]
+    if choice == 23:
+        v = rand(rng, HEX, 20)
+        return "api_key", ["from customerio import CustomerIO", "", f'cio = CustomerIO(site_id="{rand(rng, HEX, 20)}", api_key="{v}")'], [v]
+    if choice == 24:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ curl -X POST https://rest.fra-01.braze.eu/users/track \\", f'    -H "Authorization: Bearer {v}" \\', "    -d @events.json"], [v]
+    if choice == 25:
+        v = "pk_" + rand(rng, HEX, 34)
+        return "api_key", ["from klaviyo_api import KlaviyoAPI", "", f'klaviyo = KlaviyoAPI("{v}", max_delay=60, max_retries=3)'], [v]
+    if choice == 26:
+        v = "dG9rOj" + base64.b64encode(rng.randbytes(45)).decode()
+        return "api_key", ["# intercom.env", f"INTERCOM_ACCESS_TOKEN={v}"], [v]
+    if choice == 27:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", [f"$ curl -u {v}:X -H \"Content-Type: application/json\" https://acme.freshdesk.com/api/v2/tickets", '[{"id":1042,"subject":"Refund"}]'], [v]
+    if choice == 28:
+        v = f"1000.{rand(rng, HEX, 32)}.{rand(rng, HEX, 32)}"
+        return "api_key", ["$ curl -X POST https://accounts.zoho.eu/oauth/v2/token \\", f"    -d refresh_token={v} \\", "    -d grant_type=refresh_token"], [v]
+    if choice == 29:
+        return "password", [f"$ cockroach sql --url \"postgresql://{user}:{pw}@crdb.acme.io:26257/shop?sslmode=verify-full\"", "#", "# Welcome to the CockroachDB SQL shell."], [pw]
+    if choice == 30:
+        return "password", [f"$ mysql --comments -u '{user}' -h tidb.acme.io -P 4000 -p'{pw}'", "Welcome to the MySQL monitor.  Commands end with ; or \\g."], [pw]
+    if choice == 31:
+        return "password", ["# redash/env", "REDASH_LOG_LEVEL=INFO", f"REDASH_DATABASE_URL=postgresql://redash:{pw}@postgres/redash", "REDASH_REDIS_URL=redis://redis:6379/0"], [pw]
+    if choice == 32:
+        return "password", [f"$ caprover deploy --caproverUrl https://captain.acme.io --caproverPassword '{pw}' --caproverApp shop", "Deploying shop to https://captain.acme.io"], [pw]
+    return "password", ["<source>", "  @type forward", "  port 24224", "  <security>", "    self_hostname aggregator.acme.io", f"    shared_key {pw}", "  </security>", "</source>"], [pw]
+
+
+def thirty_ninth_negative_case(rng):
+    choice = rng.randrange(30)
+    if choice == 0:
+        return ["$databases['default']['default'] = [", "  'database' => 'drupal',", "  'username' => getenv('DB_USER'),", "  'password' => getenv('DB_PASSWORD'),", "];"]
+    if choice == 1:
+        return ["$ bin/magento setup:upgrade", "Cache cleared successfully", f"Module 'Magento_Store': Running schema recurring... ({rng.randint(100, 999)} ms)"]
+    if choice == 2:
+        return ["$ curl -s https://shop.acme.io/wp-json/wc/v3/orders/727 | jq .order_key", f'"wc_order_{rand(rng, ALNUM, 13)}"']
+    if choice == 3:
+        return ['{"data":[{"id":' + str(rng.randint(100, 999)) + ',"name":"Mug","sku":"MUG-' + rand(rng, string.ascii_uppercase + string.digits, 6) + '","price":12.5}]}']
+    if choice == 4:
+        return ["const webflow = new WebflowClient({", "  accessToken: process.env.WEBFLOW_TOKEN,", "});", f"const site = await webflow.sites.get('{rand(rng, HEX, 24)}');"]
+    if choice == 5:
+        return ["$ coolify context list", "NAME   URL                          DEFAULT", "prod   https://coolify.acme.io       true"]
+    if choice == 6:
+        return ['$ curl -s https://portainer.acme.io/api/status | jq .', '{"Version":"2.21.4","InstanceID":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '"}']
+    if choice == 7:
+        return ["$ src search 'repo:shop TODO'", f"github.com/acme/shop › src/cart.ts ({rng.randint(2, 9)} matches)", f"  commit {rand(rng, HEX, 40)}"]
+    if choice == 8:
+        return ["$ git clone https://codeberg.org/acme/shop.git", "Cloning into 'shop'...", f"Receiving objects: 100% ({rng.randint(100, 9999)}/{rng.randint(100, 9999)}), done."]
+    if choice == 9:
+        return ["$ curl -s https://bamboo.acme.io/rest/api/latest/plan | jq '.plans.plan[0].key'", f'"SHOP-{rand(rng, string.ascii_uppercase, 4)}"']
+    if choice == 10:
+        return ["$ curl -H \"Travis-API-Version: 3\" https://api.travis-ci.com/repo/acme%2Fshop/builds | jq '.builds[0].id'", str(rng.randint(10**8, 10**9))]
+    if choice == 11:
+        return ["# appveyor.yml", "environment:", "  APPVEYOR_API_TOKEN:", "    secure: " + base64.b64encode(rng.randbytes(24)).decode(), "build_script:"]
+    if choice == 12:
+        return ["$ codefresh get builds --limit 1", f"BUILD ID                  PIPELINE   STATUS", f"{rand(rng, HEX, 24)}  shop/ci    success"]
+    if choice == 13:
+        return ["# .envrc", "export SPACELIFT_API_KEY_ENDPOINT=https://acme.app.spacelift.io", "export SPACELIFT_API_KEY_SECRET=$(pass show spacelift/secret)"]
+    if choice == 14:
+        return ["    steps:", "      - uses: env0/env0-deploy@v1", "        env:", "          ENV0_API_KEY: ${{ secrets.ENV0_API_KEY }}", "          ENV0_API_SECRET: ${{ secrets.ENV0_API_SECRET }}"]
+    if choice == 15:
+        return ["$ atlantis server --atlantis-url https://atlantis.acme.io --gh-webhook-secret-file /run/secrets/webhook", f"{{\"level\":\"info\",\"ts\":\"2026-12-07T08:12:44Z\",\"msg\":\"Atlantis started - listening on port 4141\"}}"]
+    if choice == 16:
+        return ["[wasabi]", "type = s3", "provider = Wasabi", "env_auth = true", "endpoint = s3.eu-central-1.wasabisys.com"]
+    if choice == 17:
+        return ["$ uplink ls sj://shop-backups", f"OBJ 2026-12-07 08:12:44 {rng.randint(1000, 99999)} db-{rand(rng, HEX, 8)}.sql.gz"]
+    if choice == 18:
+        return ["# filebase.env", "FILEBASE_KEY=", "FILEBASE_SECRET=", "FILEBASE_BUCKET=shop-assets"]
+    if choice == 19:
+        return ["import plivo", "", "client = plivo.RestClient(os.environ['PLIVO_AUTH_ID'], os.environ['PLIVO_AUTH_TOKEN'])"]
+    if choice == 20:
+        return ['{"id":"01' + rand(rng, string.ascii_uppercase + string.digits, 24) + '","to":["+4915112345678"],"from":"ACME","canceled":false}']
+    if choice == 21:
+        return ["const messagebird = require('messagebird')", "  .initClient(process.env.MESSAGEBIRD_KEY);"]
+    if choice == 22:
+        return ['{"results":{"total_rejected_recipients":0,"total_accepted_recipients":1,"id":"' + str(rng.randint(10**17, 10**18 - 1)) + '"}}']
+    if choice == 23:
+        return ["from customerio import CustomerIO", "", 'cio = CustomerIO(site_id=os.environ["CIO_SITE_ID"], api_key=os.environ["CIO_API_KEY"])']
+    if choice == 24:
+        return ['{"message":"success","attributes_processed":1,"events_processed":' + str(rng.randint(1, 9)) + '}', f"dispatch_id: {rand(rng, HEX, 32)}"]
+    if choice == 25:
+        return ["from klaviyo_api import KlaviyoAPI", "", 'klaviyo = KlaviyoAPI(os.environ["KLAVIYO_KEY"], max_delay=60, max_retries=3)']
+    if choice == 26:
+        return ['<script>window.intercomSettings = { app_id: "' + rand(rng, string.ascii_lowercase + string.digits, 8) + '" };</script>']
+    if choice == 27:
+        return ["$ curl -s https://acme.freshdesk.com/api/v2/tickets/1042 | jq .status", "2"]
+    if choice == 28:
+        return ['{"access_token":"<redacted>","api_domain":"https://www.zohoapis.eu","token_type":"Bearer","expires_in":3600}']
+    return ["<source>", "  @type forward", "  port 24224", "  <security>", "    self_hostname aggregator.acme.io", "    shared_key \"#{ENV['FLUENT_SHARED_KEY']}\"", "  </security>", "</source>"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -7534,7 +7714,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-fifth": (thirty_fifth_secret_case, thirty_fifth_negative_case),
          "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case),
          "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case),
-         "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case)}
+         "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case),
+         "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -7549,7 +7730,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth"}
+                  "thirty-eighth", "thirty-ninth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
