@@ -126,14 +126,16 @@ extension SecretScan {
     /// 'secret')`, a client's `Client('id', 'secret')`): group 1 the id, group 2 the secret.
     /// (OCR may read a quote curly, split the secret, four spaces at most, or a terminal wrap it
     /// before its closing quote; or read a `0` as `@`, a glyph as a symbol beyond ASCII, `¥`, split
-    /// it eight times, split the id once or read a `7` of it as `/`, round 159.) Round 157.
+    /// it eight times, split the id once or read a `7` of it as `/`, round 159; or lost the id's
+    /// opening quote or read it as `(`, its closing one as `,` or `;`, a glyph of the secret as a
+    /// bracket or a brace: Plivo's `RestClient(MA…,, '…4d)k')`, round 160.) Round 157.
     static let idAndSecretArguments = TextMatcher(
-        #"(?m)\([ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)["'‘’“”]{1,2}[ \t]*,[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}\p{S}]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}\p{S}]{1,128}+){0,8})(?:["'‘’“”][ \t]*[,)]|[ \t]*$)"#)
+        #"(?m)\([ \t]*(?:["'‘’“”]{1,2}|\(|)([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)(?:["'‘’“”]{1,2}[ \t]*[,;]|[,;]{1,2})[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{1,128}+){0,8})(?:["'‘’“”]{1,2}[ \t]*[,)]|[ \t]*$)"#)
 
     /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
     /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.
     func idAndSecretArgumentKeys() -> [Secret] {
-        guard mentions("(\"", "('", "( '", "( \"", "(‘", "(“", "( ‘", "( “") else { return [] }
+        guard mentions("(\"", "('", "( '", "( \"", "(‘", "(“", "( ‘", "( “", ", '", ", \"", ", ‘", ", “", ",'", ",\"") else { return [] }
         return Self.idAndSecretArguments.matches(in: searchable).compactMap { match in
             // (An `@` before a host is an e-mail address's, no `0`.)
             guard let raw = match[2], Self.emailHost.firstMatch(in: raw) == nil,
@@ -146,8 +148,9 @@ extension SecretScan {
     /// A client's or a factory's constructor, or its `get`, `build`, `init`… (`SplitFactoryBuilder.build(`,
     /// `configcatclient.get(`, `new LDClient(`, `pirsch.NewClient(`), then `(` and a literal: an SDK
     /// takes its key first. (OCR may put spaces beside the dot and the parenthesis.) Round 159.
+    /// (Or an API's client named `…API`, Klaviyo's `KlaviyoAPI("pk_…", max_delay=60)`; round 160.)
     static let clientCall = TextMatcher(
-        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\([ \t]?(?=["'“‘])"#)
+        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK|API|Api)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\([ \t]?(?=["'“‘])"#)
 
     /// What comes before a factory's method on its line when it makes a client: a name that names
     /// a client, a factory or an SDK, maybe its type's (`SplitFactory factory = `, `client = `,
@@ -155,8 +158,8 @@ extension SecretScan {
     /// firestoreClient.get("orders/…")`.)
     static let clientAssignment = TextMatcher(#"(?i)(?:client|factory|sdk)[A-Za-z0-9_]*[ \t]*:?=[ \t]*(?:new[ \t]+|await[ \t]+)?$"#)
 
-    /// The cues of ``clientCall``.
-    static let clientCallCues = ["client", "Client", "CLIENT", "actory", "sdk", "Sdk", "SDK"]
+    /// The cues of ``clientCall``, in small letters as ``mentions(_:)`` reads them.
+    static let clientCallCues = ["client", "factory", "sdk", "api(", "api ("]
 
     /// A literal given first to a client's constructor or factory (``clientCall``) that is a key by
     /// shape: 24+ random characters (``isRandomToken(_:)``), not hexadecimal alone (a hash, an

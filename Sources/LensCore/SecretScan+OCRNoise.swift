@@ -2373,6 +2373,9 @@ extension SecretScan {
         // address's next part is glued to ends before it (`…/bot<token>/getUpdates`): nothing
         // after either is its rest (round 143).
         if isInItsQuotes(secret.start, secret.end) || startsAddressPart(at: secret.end) { return secret }
+        // (So does one a quote opens right before it and closes right after it, its rule having
+        // found the literal inside: `KlaviyoAPI("pk_…", max_delay=60)`; round 160.)
+        if secret.start > 0, secret.end < utf8.count, quoteLength(endingAt: secret.start) > 0, quoteLength(at: secret.end) > 0 { return secret }
         // (Nor after a quote, or a connection string's `;` and a quote, that ends a value its rule
         // found wrapped: `…Password=86N7Yg4` / `4-fnkOA-k;" providerName=…`; round 154.)
         if secret.end + 1 < utf8.count, utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),

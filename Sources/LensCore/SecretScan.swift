@@ -1099,6 +1099,9 @@ struct SecretScan {
             // A setting after a name with no `:` or `=` of its own is the setting's, not the name's
             // (`key_file=~/.oci/oci_api_key.pem` above `tenancy=ocid1.tenancy.oc1..aaaa…`).
             if match[2] == nil, quoted == nil, Self.settingStart.firstMatch(in: value) != nil { return nil }
+            // (Nor is a name and its `:` a value: YAML's next mapping, `APPVEYOR_API_TOKEN:` / `  secure:
+            // …` under it, the ciphertext of an encrypted variable; round 160.)
+            if quoted == nil, value.count >= 2, value.hasSuffix(":"), value.dropLast().allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" }) { return nil }
             if quoted == nil, match.text.range(of: "basic ", options: .caseInsensitive) != nil {
                 // `Authorization: Basic …`: a name and a password in base64 (``isBasicCredentials(_:)``),
                 // taken across the spaces OCR put in it (`YX BwOj9obHJt…`), or the piece alone.

@@ -2684,6 +2684,16 @@ struct SecretDetectorTests {
         Case(text: "client := pirsch.NewClient( \"y2t57snk9hNO4K4vtRONE2RYkQqy7syk\", \"3PcwfY\u{A5}c6UeFSf9w1LLHKOJyyQTVLCJ1AERI8DnRaYkU5\nm3TcAFn5ghsJD5umqzsKkw\", nil)",
              kind: .apiKey, value: "m3TcAFn5ghsJD5umqzsKkw"),
         Case(text: "$ zrok enable gvv03bxq008m\n# the zrok environment was successfully enabled...", kind: .apiKey, value: "gvv03bxq008m"),
+        // Round 160 (the thirty-ninth pool's first set): a client's id whose quotes OCR lost or
+        // misread, its secret's glyph read as a bracket; an API's client given its key first.
+        Case(text: "import plivo\nclient = plivo.RestClient(MANG4RBOB8WLNSAUUFYC,, 'ePl6g6w25GCh9kfzPBBP6OENijzW Y60qXNJYMEwS\u{2019})",
+             kind: .apiKey, value: "ePl6g6w25GCh9kfzPBBP6OENijzW"),
+        Case(text: "import plivo\nclient = plivo.RestClient(MACDUD7YRVMUPY3410AD;, 'p677XjHIJWn90JAhRbdMsXvWNqnPgfGWMRKow1VL\u{2019}')",
+             kind: .apiKey, value: "p677XjHIJWn90JAhRbdMsXvWNqnPgfGWMRKow1VL"),
+        Case(text: "client = plivo.RestClient(\u{2018}MA1VXOKIOQU9RCZCAQOL\u{2019}, 'JxS6YeUX4a65QkFCEpGB8nepogWHTPILi24m4d)m')",
+             kind: .apiKey, value: "JxS6YeUX4a65QkFCEpGB8nepogWHTPILi24m4d"),
+        Case(text: "from klaviyo_api import KlaviyoAPI\nklaviyo = KlaviyoAPI( \"pk_6edfe056d1d4ecfcOb56b9516b7ddf9ded\", max_delay=60, max_retries=3)",
+             kind: .apiKey, value: "pk_6edfe056d1d4ecfcOb56b9516b7ddf9ded"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2737,6 +2747,15 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(text).text == "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n--token [api key] \\\n--upstream localhost")
         let named = "$ inlets-pro tcp client --token pQQ610FTYxUKwpkUX6GXqo1Nbtl shop-tunnel \\\n--upstream localhost"
         #expect(SecretDetector().masking(named).text == "$ inlets-pro tcp client --token [api key] shop-tunnel \\\n--upstream localhost")
+    }
+
+    /// A key its rule found inside its quotes ends at the closing one: the call's next arguments and
+    /// an element's next attributes stay (round 160; older masks ran past the quote).
+    @Test func aQuotedKeyEndsAtItsClosingQuote() {
+        let text = "klaviyo = KlaviyoAPI(\"pk_b868e604b53f83a00e265144e94e63d421\", max_delay=60, max_retries=3)"
+        #expect(SecretDetector().masking(text).text == "klaviyo = KlaviyoAPI(\"[api key]\", max_delay=60, max_retries=3)")
+        let element = "  <user username=\"ops\" password=\"xK9#mPq2vLr7\" roles=\"manager-script\"/>"
+        #expect(SecretDetector().masking(element).text == "  <user username=\"ops\" password=\"[password]\" roles=\"manager-script\"/>")
     }
 
     /// A ping's token in the address a crontab's command calls is masked, and ends before the
@@ -3724,6 +3743,8 @@ struct SecretDetectorTests {
         "      \"signoz-ingestion-key\": \"${env:SIGNOZ_INGESTION_KEY}\"\nPREFECT_API_KEY = \"pnu_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\"\ntoken=ExampleTOKENValueHere",
         "client = configcatclient.get(os.environ['CONFIGCAT_SDK_KEY'])\nfactory = SplitFactoryBuilder.build(System.getenv(\"SPLIT_API_KEY\"), config);",
         "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n    --token-file ./token.txt shop-tunnel \\\n    --upstream localhost --ports 2222",
+        // (An encrypted variable's ciphertext under its token's name, YAML's next mapping; round 160.)
+        "# appveyor.yml\nenvironment:\n  APPVEYOR_API_TOKEN:\n    secure: tk/KLf3ynD/0lOsWyM5xRfUmS1xrRpFC\nbuild_script:",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
