@@ -573,7 +573,8 @@ extension SecretScan {
     /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
     /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
     /// (Also last on its line: `(?m)`'s `$`, round 159: before, at a text's end only.)
-    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:["'‘’“”]?(?=[ \t]|$)"#)
+    /// (Or with a password of one letter that its API ignores: Freshdesk's `-u KEY:X`; round 160.)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:[A-Za-z]?["'‘’“”]?(?=[ \t]|$)"#)
 
     func keysGivenAsUsers() -> [Secret] {
         guard mentions("-u ", "--user ") else { return [] }

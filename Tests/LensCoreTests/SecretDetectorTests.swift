@@ -2694,6 +2694,8 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "JxS6YeUX4a65QkFCEpGB8nepogWHTPILi24m4d"),
         Case(text: "from klaviyo_api import KlaviyoAPI\nklaviyo = KlaviyoAPI( \"pk_6edfe056d1d4ecfcOb56b9516b7ddf9ded\", max_delay=60, max_retries=3)",
              kind: .apiKey, value: "pk_6edfe056d1d4ecfcOb56b9516b7ddf9ded"),
+        Case(text: "$ curl -u 8a0zGoA8fbQhIsAyZ52V:X -H \"Content-Type: application/json\" https://acme.freshdesk.com/api/v2/tickets",
+             kind: .apiKey, value: "8a0zGoA8fbQhIsAyZ52V"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
