@@ -137,8 +137,8 @@ extension SecretScan {
     func idAndSecretArgumentKeys() -> [Secret] {
         guard mentions("(\"", "('", "( '", "( \"", "(‘", "(“", "( ‘", "( “", ", '", ", \"", ", ‘", ", “", ",'", ",\"") else { return [] }
         return Self.idAndSecretArguments.matches(in: searchable).compactMap { match in
-            // (An `@` before a host is an e-mail address's, no `0`.)
-            guard let raw = match[2], Self.emailHost.firstMatch(in: raw) == nil,
+            // (An `@` in an e-mail address is its own, no `0`: the address rule web extraction uses.)
+            guard let raw = match[2], WebExtraction.email.firstMatch(in: raw) == nil,
                   case let value = Self.withoutOCRJunk(raw.filter { $0 != " " }), value.count >= 32, let range = match.range(2), !value.allSatisfy(\.isHexDigit),
                   Self.isRandomToken(value), uuidEnd(from: range.lowerBound) == nil else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
@@ -201,9 +201,6 @@ extension SecretScan {
         if parts.count == 3, parts[0].count <= 24, parts[0].allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) { parts.removeFirst() }
         return parts.count == 2 && parts.allSatisfy { $0.count >= 20 }
     }
-
-    /// An `@`, then a host's name with a dot (an e-mail address's end, `ana@acme.io`).
-    static let emailHost = TextMatcher(#"@[A-Za-z0-9\-]{1,63}\.[A-Za-z]"#)
 
     /// A tool's setting named `api` whose value is a UUID: Snyk's token (`snyk config set
     /// api=9d713a67-…`), which OCR may split or misread (`9d713a67 -c387-…`, `f359e@6b-…`).
