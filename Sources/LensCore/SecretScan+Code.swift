@@ -128,9 +128,11 @@ extension SecretScan {
     /// before its closing quote; or read a `0` as `@`, a glyph as a symbol beyond ASCII, `¥`, split
     /// it eight times, split the id once or read a `7` of it as `/`, round 159; or lost the id's
     /// opening quote or read it as `(`, its closing one as `,` or `;`, a glyph of the secret as a
-    /// bracket or a brace: Plivo's `RestClient(MA…,, '…4d)k')`, round 160.) Round 157.
+    /// bracket or a brace: Plivo's `RestClient(MA…,, '…4d)k')`, round 160; or its opening quote
+    /// as `/` and a glyph of it as `)`, `RestClient(/MA4N…TW8)1WR7F’, '…')`; or put a space before
+    /// the secret's closing quote, `'4LQR…yNZy ' )`.) Round 157.
     static let idAndSecretArguments = TextMatcher(
-        #"(?m)\([ \t]*(?:["'‘’“”]{1,2}|\(|)([A-Za-z0-9_\-@/+]{4,64}+(?: [A-Za-z0-9_\-@/+]{1,64}+)?)(?:["'‘’“”]{1,2}[ \t]*[,;]|[,;]{1,2})[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{1,128}+){0,8})(?:["'‘’“”]{1,2}[ \t]*[,)]|[ \t]*$)"#)
+        #"(?m)\([ \t]*(?:["'‘’“”]{1,2}|\(|)([A-Za-z0-9_\-@/+)]{4,64}+(?: [A-Za-z0-9_\-@/+)]{1,64}+)?)(?<!\))(?:["'‘’“”]{1,2}[ \t]*[,;]|[,;]{1,2})[ \t]*["'‘’“”]{1,2}([A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{8,256}+(?: [A-Za-z0-9_\-+/=@\p{L}\p{S}(){}\[\]]{1,128}+){0,8})(?:[ \t]?["'‘’“”]{1,2}[ \t]*[,)]|[ \t]*$)"#)
 
     /// The second of ``idAndSecretArguments``' literals when it is random as a key is: not
     /// hexadecimal alone (a hash compared with another), not a UUID (an id), nor a word or a path.
@@ -149,8 +151,9 @@ extension SecretScan {
     /// `configcatclient.get(`, `new LDClient(`, `pirsch.NewClient(`), then `(` and a literal: an SDK
     /// takes its key first. (OCR may put spaces beside the dot and the parenthesis.) Round 159.
     /// (Or an API's client named `…API`, Klaviyo's `KlaviyoAPI("pk_…", max_delay=60)`; round 160.)
+    /// (OCR may read the opening quote as a closing one, `initClient(’live_…')`; round 160.)
     static let clientCall = TextMatcher(
-        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK|API|Api)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\([ \t]?(?=["'“‘])"#)
+        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK|API|Api)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\([ \t]?(?=["'“”‘’])"#)
 
     /// What comes before a factory's method on its line when it makes a client: a name that names
     /// a client, a factory or an SDK, maybe its type's (`SplitFactory factory = `, `client = `,
@@ -180,7 +183,7 @@ extension SecretScan {
                   let literal = stringLiteral(in: argument) ?? literalWrappedAtLineEnd(in: argument), case let value = squeezed(literal.start, literal.end),
                   value.count >= 24, value.count <= 256, !value.allSatisfy(\.isHexDigit), !value.contains(":"), uuidEnd(from: literal.start) == nil,
                   !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil, Self.isClientKeyShape(value),
-                  Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != "/" })) else { return nil }
+                  Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != "/" })) || Self.isRandomLetters(value) else { return nil }
             return secret(.apiKey, nil, literal.start, literal.end)
         }
     }

@@ -1158,3 +1158,104 @@ extension SecretScan {
         }
     }
 }
+
+extension SecretScan {
+    // MARK: - A long random argument
+
+    /// A command's line: a prompt's mark (`$`, `#`, `%`, `>`, `❯`), maybe after a user's, a host's
+    /// or a path's characters (`ana@box:~/src$`), then the command in small letters.
+    static let commandLineStart = TextMatcher(#"(?m)^[ \t]*(?:[^\s$#%>❯]{1,64})?[$#%>❯][ \t]+(?=[a-z])"#)
+
+    /// An argument of a command that is a long random run of letters and digits, whatever the command
+    /// (Storj's `uplink access import NAME GRANT`, Coolify's `context add NAME URL N|TOKEN`; round 160):
+    /// 48+ characters (a Laravel Sanctum token's 32+ after its `N|`), both cases and digits, many case
+    /// changes, as no word, name, path, hash (one case) or public address is (Bitcoin's and Solana's
+    /// are 44 at most, an IPFS content id 46). OCR splits such a run with spaces, scraps of a glyph
+    /// or two among its pieces, and a terminal wraps it over lines: its pieces (a word of five letters
+    /// at most between two of them) to the first word, option or other symbol, over wide lines.
+    /// (A public key's base64 after its type, `ssh-ed25519 AAAAC3…`, is none.)
+    func longRandomArguments() -> [Secret] {
+        guard mentions("$", "#", "%", ">", "❯") else { return [] }
+        var found: [Secret] = []
+        for match in Self.commandLineStart.matches(in: searchable) {
+            guard let command = piece(from: match.end, maximumSpaces: 0) else { continue }
+            var index = command.end
+            // (At most 48 arguments a line: a line of thousands costs no more.)
+            for _ in 0..<48 {
+                guard let argument = piece(from: index, maximumSpaces: .max), argument.start < utf8.count, !Self.isLineBreak(utf8[argument.start]) else { break }
+                index = argument.end
+                // (The pieces a run took are no start of another: a line of thousands of pieces that
+                // are not random enough together is read once, not once for each.)
+                guard let run = randomRun(from: argument) else { continue }
+                if run.isKey { found.append(secret(.apiKey, nil, run.start, run.end)) }
+                if utf8[argument.start..<run.end].contains(where: Self.isLineBreak) { break }
+                index = max(index, run.end)
+            }
+        }
+        return found
+    }
+
+    /// The run ``longRandomArguments()`` takes from `first`, when `first` starts one, and whether
+    /// it is a key.
+    func randomRun(from first: (start: Int, end: Int)) -> (start: Int, end: Int, isKey: Bool)? {
+        // (A Sanctum token's id and `|` first.)
+        var bodyStart = first.start
+        while bodyStart < first.end, bodyStart - first.start < 10, (0x30...0x39).contains(utf8[bodyStart]) { bodyStart += 1 }
+        let sanctum = bodyStart > first.start && bodyStart < first.end && utf8[bodyStart] == 0x7C
+        if sanctum { bodyStart += 1 } else { bodyStart = first.start }
+        // A piece's letters and digits, and the glyphs OCR misreads some of them as (`é`, `$`, `@`, a
+        // bracket), one in six at most; a quote or punctuation may end it.
+        func body(_ start: Int, _ end: Int) -> (end: Int, junk: Bool)? {
+            var bodyEnd = end
+            if case let quote = quoteLength(endingAt: end), quote > 0, end - start > quote {
+                bodyEnd -= quote
+            } else if bodyEnd - start > 1, ",.;:".utf8.contains(utf8[bodyEnd - 1]) {
+                bodyEnd -= 1
+            }
+            guard bodyEnd > start, case let bytes = utf8[start..<bodyEnd], bytes.allSatisfy(Self.isTokenLetterOrJunk),
+                  bytes.count(where: { !Self.isAlphanumeric($0) }) * 6 <= bytes.count else { return nil }
+            return (bodyEnd, bodyEnd < end)
+        }
+        // The first piece is machine-made on its own: 8+ letters and digits, both cases and a digit.
+        guard let head = body(bodyStart, first.end), head.end - bodyStart >= 8,
+              case let bytes = utf8[bodyStart..<head.end], bytes.contains(where: { (0x30...0x39).contains($0) }),
+              bytes.contains(where: { (0x41...0x5A).contains($0) }), bytes.contains(where: { (0x61...0x7A).contains($0) }) else { return nil }
+        if utf8[bodyStart..<min(head.end, bodyStart + 4)].elementsEqual("AAAA".utf8)
+            || Self.keyTypeBefore.firstMatch(in: slice(lineStart(of: first.start, atMost: 200), first.start)) != nil { return nil }
+        // Punctuation after a piece ends the run, unless the piece ends a line the terminal wrapped
+        // (OCR's glyph for the key's next one: `…8 lwwE foL,` / `XV9kKWj …`).
+        func endsTheRun(_ piece: (start: Int, end: Int), _ junk: Bool) -> Bool {
+            junk && (self.piece(from: piece.end, maximumSpaces: .max) != nil || wrapStart(afterSpacesFrom: piece.end) == nil)
+        }
+        var end = first.end, kept = head.end
+        var junkEnded = endsTheRun(first, head.junk)
+        // (24 pieces and 8 lines at most.)
+        var lines = 0
+        for _ in 0..<24 where !junkEnded {
+            var next = piece(from: end, maximumSpaces: 2)
+            if next == nil {
+                guard lines < 8, let wrap = wrapStart(afterSpacesFrom: end), let start = piece(from: wrap, maximumSpaces: 0) else { break }
+                next = start
+                lines += 1
+            }
+            guard let next, let rest = body(next.start, next.end) else { break }
+            // A piece of the key holds a digit, or both cases and no word (`ygwgrwnQt`, not `secretKey`);
+            // a piece of five letters at most may be a scrap of it when more of it follows (`vuvj`, `j`);
+            // any other ends the run (`Imported`, `STATUS`).
+            let bytes = utf8[next.start..<rest.end]
+            let mixed = bytes.dropFirst().contains(where: { (0x41...0x5A).contains($0) }) && bytes.contains(where: { (0x61...0x7A).contains($0) })
+            if bytes.contains(where: { (0x30...0x39).contains($0) }) || mixed && !Self.holdsAWord(bytes) {
+                kept = rest.end
+            } else if bytes.count > 5 { break }
+            end = next.end
+            junkEnded = endsTheRun(next, rest.junk)
+        }
+        let value = Self.withoutOCRJunk(squeezed(bodyStart, kept))
+        // (Random characters put capitals side by side, and few small letters in a row: not words
+        // joined in camel case, `shopFrontendDeploymentController8 MyVeryLongResourceName…`.)
+        let smallRuns = value.split(whereSeparator: { !$0.isLowercase })
+        let isKey = value.count >= (sanctum ? 32 : 48) && Self.isClearlyRandom(value) && Self.caseChanges(value.utf8) * 12 >= value.count
+            && Self.capitalPairs(in: value) * 40 >= value.count && smallRuns.reduce(0, { $0 + $1.count }) <= smallRuns.count * 3
+        return (first.start, kept, isKey)
+    }
+}

@@ -1159,9 +1159,16 @@ extension SecretScan {
                     // given to a command's option so named (`aria2c --rpc-secret=…`), any password's value;
                     // after `=`, one of 8+ characters that mixes capitals, small letters and digits
                     // (FreeRADIUS' `secret = Cw9MI-lTBU`).
-                    guard identifier.lowercased().hasSuffix("secret"), separator != nil, separator != "is",
+                    // A shared key is such a secret too, one its users chose and type at both ends, with
+                    // `=`, `:` or a config file's space (Fluentd's `shared_key Cn7K4nNrNVRZ+`; round 160).
+                    // (One piece: `pre_shared_key: limit 0-RTT to resumption` is a sentence.)
+                    let sharedKey = Self.namesASharedKey(identifier) && !utf8[start..<end].contains(where: Self.isSpace)
+                    guard identifier.lowercased().hasSuffix("secret") && separator != nil || sharedKey, separator != "is",
                           Self.isPasswordValue(value, quoted: quoted),
                           Self.looksLikeSecretOnItsOwn(value) || separator == "=" && Self.mixesCapitalsSmallAndDigits(value)
+                            // (A shared key of 6 or 7 too: `shared_key EH1FPwx`.)
+                            || sharedKey && value.count >= 6 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
+                                && value.contains(where: \.isNumber)
                             || identifier.hasPrefix("-") && value.count >= 6 && Self.shellWord.firstMatch(in: value) == nil else { continue }
                     found.append(secret(.password, nil, start, end))
                     continue
@@ -1170,6 +1177,12 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// Whether a name's last words are a shared key's (`shared_key`, `sharedKey`, `pre_shared_key`).
+    static func namesASharedKey(_ identifier: String) -> Bool {
+        let words = nameWords(identifier.drop { $0 == "-" })
+        return words.count >= 2 && words.last == "key" && ["shared", "preshared"].contains(words[words.count - 2])
     }
 
     /// Where a list of a key's bytes that opens at `index` closes (Zigbee2MQTT's `[51, 0, 126, …]`,
@@ -2376,6 +2389,9 @@ extension SecretScan {
         // (So does one a quote opens right before it and closes right after it, its rule having
         // found the literal inside: `KlaviyoAPI("pk_…", max_delay=60)`; round 160.)
         if secret.start > 0, secret.end < utf8.count, quoteLength(endingAt: secret.start) > 0, quoteLength(at: secret.end) > 0 { return secret }
+        // (Or one a quote closes right after it that its line opened before it, OCR's curly one too:
+        // `-H 'X-JFrog-Art-Api: AKCp…Bql’ \`; round 160.)
+        if secret.end < utf8.count, quoteLength(at: secret.end) > 0, lineOpensAQuote(before: secret.start) { return secret }
         // (Nor after a quote, or a connection string's `;` and a quote, that ends a value its rule
         // found wrapped: `…Password=86N7Yg4` / `4-fnkOA-k;" providerName=…`; round 154.)
         if secret.end + 1 < utf8.count, utf8[secret.start..<secret.end].contains(where: Self.isLineBreak),

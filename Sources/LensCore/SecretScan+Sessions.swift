@@ -574,14 +574,28 @@ extension SecretScan {
     /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
     /// (Also last on its line: `(?m)`'s `$`, round 159: before, at a text's end only.)
     /// (Or with a password of one letter that its API ignores: Freshdesk's `-u KEY:X`; round 160.)
-    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@]{4,128}+(?: [A-Za-z0-9_\-@]{1,128}+){0,4})[ \t]?:[A-Za-z]?["'‘’“”]?(?=[ \t]|$)"#)
+    /// (Or with its secret after the colon, when OCR split the user, which the user's rule then takes
+    /// for no user, group 2: WooCommerce's key and secret, `-u ck_…f f888…:cs_…`; Sinch's plan id
+    /// and token, `-u 1€394391-e497 -e048-… : O4UNpZB5…`; round 160. The secret is random when
+    /// the user is not, and a UUID before it is an id, kept.)
+    /// (A key of 20+ letters without a digit is one too: `bFsndKsZswMQbOSStydB:X`, its `0` read as `O`.)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@€]{4,128}+(?: [A-Za-z0-9_\-@€]{1,128}+){0,4})[ \t]?:[ \t]?(?:[A-Za-z]|([A-Za-z0-9_\-]{2,128}+))?["'‘’“”]?(?=[ \t]|$)"#)
+
+    /// A UUID's layout whatever glyphs OCR read in it (`1€394391-e497-e048-336a-f5f03393493`).
+    static let uuidLayout = TextMatcher(#"^[^\s\-]{8}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{11,12}$"#)
 
     func keysGivenAsUsers() -> [Secret] {
         guard mentions("-u ", "--user ") else { return [] }
-        return Self.keyAsUser.matches(in: searchable).compactMap { match in
-            guard let key = match[1].map({ Self.atsReadAsZeros($0.filter { $0 != " " }) }), key.count >= 20, let range = match.range(1),
-                  Self.isRandomToken(key) else { return nil }
-            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        return Self.keyAsUser.matches(in: searchable).flatMap { match -> [Secret] in
+            guard let raw = match[1], let range = match.range(1) else { return [] }
+            let key = Self.withoutOCRJunk(Self.atsReadAsZeros(raw.filter { $0 != " " }))
+            let isKey = key.count >= 20 && (Self.isRandomToken(key) || Self.isRandomLetters(key)) && Self.uuidLayout.firstMatch(in: raw.filter { $0 != " " }) == nil
+            var found = isKey ? [secret(.apiKey, nil, range.lowerBound, range.upperBound)] : []
+            if let secretRange = match.range(2), let value = match[2], value.count >= 4, Self.isPasswordValue(value, quoted: false),
+               isKey || Self.isRandomToken(Self.withoutOCRJunk(value)) {
+                found.append(secret(.apiKey, nil, secretRange.lowerBound, secretRange.upperBound))
+            }
+            return found
         }
     }
 

@@ -1047,11 +1047,12 @@ extension SecretScan {
             // (`=` only as padding at the key's end: `aws_session_token = IQoJ…` is the next setting;
             // inside a piece it is the key's own, Adyen's `…JFO=-i1IuDR…`.)
             if pieces.count >= 2, let last = pieces.last, last.end - start <= 130,
-               pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/-_=".utf8.contains($0) } }),
+               // (OCR may read a `0` as `@`: `487839f @bd7c2c061726`; round 160.)
+               pieces.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy { Self.isAlphanumeric($0) || "+/-_=@".utf8.contains($0) } }),
                !pieces.contains(where: { utf8[$0.start] == 0x3D }), !pieces.dropLast().contains(where: { utf8[$0.end - 1] == 0x3D }),
                // (Nor is any a setting: `export` / `GITHUB_TOKEN=ghp_…` is the next command.)
                !pieces.contains(where: isSettingWithValue),
-               case let joined = squeezed(start, last.end),
+               case let joined = Self.atsReadAsZeros(squeezed(start, last.end)),
                Self.isRandomToken(joined) || Self.isShortRandomLetters(joined)
                 || joined.count >= 12 && Self.caseChanges(joined.utf8) >= (joined.contains(where: \.isNumber) ? 1 : 2) && !pieces.contains(where: isSentenceWord) {
                 rest = (start, last.end)

@@ -987,6 +987,12 @@ struct SecretScan {
         // (Nor is a template's variable whose closing quote OCR read as another: `${DEPLOY_PASSWORD}' roles=`.)
         if value.hasPrefix("${"), let close = value.firstIndex(of: "}"), let after = value[value.index(after: close)...].first,
            "'\"‘’“”".contains(after) { return false }
+        // (Nor a workflow's or a template's expression OCR put a glyph before: `S${{ secrets.ENV0_API_SECRET }}`; round 160.)
+        if value.count >= 5, case let rest = value.dropFirst(), rest.hasPrefix("${{") || rest.hasPrefix("{{ ") || rest.hasPrefix("${ ") { return false }
+        // (Nor Ruby's and Fluentd's interpolation, `"#{ENV['DB_PASSWORD']}"`, nor a format's or
+        // Logstash's `%{DB_PASS}`, whole or cut at its inner quote: a name, then `[`, `(`, `.` or `}`; round 160.)
+        if value.hasPrefix("#{") || value.hasPrefix("%{"), case let name = value.dropFirst(2).prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+           name.count >= 2, name.first?.isLetter == true, value.count == name.count + 2 || "[(.}:".contains(value[value.index(value.startIndex, offsetBy: name.count + 2)]) { return false }
         if let word = ["none", "null"].first(where: lower.contains) {
             let rest = value.replacingOccurrences(of: word, with: "", options: .caseInsensitive)
             guard rest.count >= 10, looksLikeSecretOnItsOwn(rest) else { return false }

@@ -2696,6 +2696,41 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "pk_6edfe056d1d4ecfcOb56b9516b7ddf9ded"),
         Case(text: "$ curl -u 8a0zGoA8fbQhIsAyZ52V:X -H \"Content-Type: application/json\" https://acme.freshdesk.com/api/v2/tickets",
              kind: .apiKey, value: "8a0zGoA8fbQhIsAyZ52V"),
+        // (A long random argument of any command, split and wrapped: Storj's access grant, a
+        // Sanctum token after an address; a key as curl's user OCR split, its secret wrapped; a
+        // shared key after a directive's space; a client's key whose opening quote OCR curled.)
+        Case(text: "$ uplink access import main 1wCKPU7VWXZwPigEVrLjeaTGGAAtc4vvNG3PKHY0V2c5hoXTAKVZZ1Ydx8sLS3hnmVbkbxNaUaRZMb9RAJIt 7MXsWeqxTk2ZVZKQe9dKD2amHDyZct fqUGj vuvj jpkvEPAkjXYHHUjWeE\nZ71gy7sg4onZqEbL2gMSTc9R6AMNeUNhXBVBuTZ1g\nImported access \"main\" to \"/home/ana/.config/storj/uplink/access. json\"",
+             kind: .apiKey, value: "Z71gy7sg4onZqEbL2gMSTc9R6AMNeUNhXBVBuTZ1g"),
+        Case(text: "$ uplink access import main 1SGkbQR20KYdYjRr2Yp47LVxPKqsPsEVj fLmH33FrcnaZk6sseX3m162hDcEYYUGfQire\nbAGqGjaciw9mBsULHiEsLge7o8WBECj93sgryRHKGt46scnM6TLLDwu4MKgFzzR4VwpgDvSe4ESE5yx1nsTGwbUvtEURyTG6t\nZ4e7LBnnQvGbVFD\nImported access \"main\" to \"/home/ana/.config/storj/uplink/access. json\"",
+             kind: .apiKey, value: "Z4e7LBnnQvGbVFD"),
+        Case(text: "$ coolify context add prod https://coolify.acme.io 55|hffM4LAIJ6DhDTBm79ZmT zQXcpTILK81 IGdWV9XKWCQESAvDm\nContext 'prod' added.",
+             kind: .apiKey, value: "IGdWV9XKWCQESAvDm"),
+        Case(text: "$ curl https://shop.acme.io/wp-json/wc/v3/orders -u ck_f7985d823d5b5e10f f888066753feec68df866fe:cs_782F\n7fe300da210376f5f22cbc773848937796c2\n[{\"id\":727,\"status\":\"processing\"}]",
+             kind: .apiKey, value: "7fe300da210376f5f22cbc773848937796c2"),
+        Case(text: "<security>\nself_hostname aggregator.acme.io\nshared_key 50nhcU_-ont\u{2019}\n</security>", kind: .password, value: "50nhcU_-ont"),
+        Case(text: "const messagebird = require('messagebird\u{2019})\n.initClient(\u{2019}live_RdHLhepaMagAlhrNyalCABqrv');",
+             kind: .apiKey, value: "live_RdHLhepaMagAlhrNyalCABqrv"),
+        // (Its second set, 3561: a grant with glyphs OCR misread, a `,` at a wrapped line's end; a
+        // plan's id and its token as curl's user, the id kept; a key of letters as the user; a
+        // client's id whose quote OCR read as `/`; a secret's wrapped rest with `@` for a `0`.)
+        Case(text: "$ uplink access import main 1rQm3je4CzjXZtKgwTsGDzcKPQatncZSouZwrhf\u{E9}6ctj iL5tPwha6JFz4WgHvn3NoCWkPng5ekg6 imRuQZT9G2PFL9Imyzt3gghYNuT\n$78Z08q jmEVVTITDsThWioa7 xuuQH20QQdtqiU4Q jwQ3EWzeM44 j FpYM8eRMd1Vmmjk7k9egy4dnshLi\nImported access \"main\" to \"/home/ana/.config/storj/uplink/access. json\"",
+             kind: .apiKey, value: "1rQm3je4CzjXZtKgwTsGDzcKPQatncZSouZwrhf"),
+        Case(text: "$ uplink access import main 1S2ymoiXU9xJj2DbrDKRWzjF7LCqxBXcWcS8UfBynUipZSxLdReeR3XsGqdCNvYVVvw8 lwwE foL,\nXV9kKWj nt8E5FkS3YMkP2MmBnpLL21Ub4FKLCCs360c8yMqENWRLZuQMwCssd5WDb9pNhCGrs pHoEF iw9uk f P6vhg5nQ2xezrDAYNPh8\nT5g\nImported access \"main\" to \"/home/ana/.config/storj/uplink/access.json\"",
+             kind: .apiKey, value: "nt8E5FkS3YMkP2MmBnpLL21Ub4FKLCCs360c8yMqENWRLZuQMwCssd5WDb9pNhCGrs"),
+        Case(text: "$ curl -u 1\u{20AC}394391-e497 -e048-336a- f5f03393493 : O4UNpZB59hAg4_H552Q9Kg05qk \\\nhttps://sms.api.sinch.com/xms/v1/batches -d @batch.json",
+             kind: .apiKey, value: "O4UNpZB59hAg4_H552Q9Kg05qk"),
+        Case(text: "$ curl -u bFsndKsZswMQbOSStydB:X -H \"Content-Type: application/json\" https://acme. freshdesk.com/api/v2/tickets",
+             kind: .apiKey, value: "bFsndKsZswMQbOSStydB"),
+        Case(text: "import plivo\nclient = plivo.RestClient(/MA4NHLVSRE7TW8)1WR7F\u{2019}, 'aeieEQkUNNH8AWWScuAmISHaoxUFtSiJDZMevspW')",
+             kind: .apiKey, value: "aeieEQkUNNH8AWWScuAmISHaoxUFtSiJDZMevspW"),
+        Case(text: "$ curl https://shop.acme.io/wp-json/wc/v3/orders -u ck_5b0ddb2cc535ce3c8a03d9df 61 2bfef0660F51 8c: cs_0347fa49c73ab00a8391\n487839f @bd7c2c061726\n[c\"id\":727, \"status\": \"processing\"\u{201D}}]",
+             kind: .apiKey, value: "@bd7c2c061726"),
+        // (Its unseen set, 3563: a Sanctum token of few capitals, clean; a client's secret OCR put a
+        // space in before its closing quote.)
+        Case(text: "$ coolify context add prod https://coolify.acme.io 41|0jRGTyxIghsqCwkW2wjoqqqobS35ZxF3FqxXwtg4zdm832hs\nContext 'prod' added.",
+             kind: .apiKey, value: "0jRGTyxIghsqCwkW2wjoqqqobS35ZxF3FqxXwtg4zdm832hs"),
+        Case(text: "import plivo\nclient = plivo.RestClient('MAPCAWN8PBJEWEVJJCB3', '4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy ' )",
+             kind: .apiKey, value: "4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2749,6 +2784,17 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(text).text == "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n--token [api key] \\\n--upstream localhost")
         let named = "$ inlets-pro tcp client --token pQQ610FTYxUKwpkUX6GXqo1Nbtl shop-tunnel \\\n--upstream localhost"
         #expect(SecretDetector().masking(named).text == "$ inlets-pro tcp client --token [api key] shop-tunnel \\\n--upstream localhost")
+    }
+
+    /// A long random argument is masked over the lines a terminal wrapped it onto, and what the
+    /// command printed after it stays; an id given as curl's user before its token stays (round 160).
+    @Test func aLongArgumentEndsAtTheCommandsOutput() {
+        let text = "$ coolify context add prod https://coolify.acme.io 95|0tYe1PNmZbDHedxA9i41SC3vOrZQ2DdkEiz5JDRUtLRi9LfK\nContext 'prod' added."
+        #expect(SecretDetector().masking(text).text == "$ coolify context add prod https://coolify.acme.io [api key]\nContext 'prod' added.")
+        let plan = "$ curl -u 1e394391-e497-e048-336a-f5f033f93493 : O4UNpZB59hAg4_H552Q9KgO5qk https://sms.api.sinch.com/xms/v1/batches"
+        let masked = SecretDetector().masking(plan).text
+        #expect(masked.hasPrefix("$ curl -u 1e394391-e497-e048-336a-f5f033f93493 : [") && masked.hasSuffix("] https://sms.api.sinch.com/xms/v1/batches"))
+        #expect(!masked.contains("O4UNpZB5"))
     }
 
     /// A key its rule found inside its quotes ends at the closing one: the call's next arguments and
@@ -3747,6 +3793,13 @@ struct SecretDetectorTests {
         "$ inlets-pro tcp client --url wss://203.0.113.7:8123 \\\n    --token-file ./token.txt shop-tunnel \\\n    --upstream localhost --ports 2222",
         // (An encrypted variable's ciphertext under its token's name, YAML's next mapping; round 160.)
         "# appveyor.yml\nenvironment:\n  APPVEYOR_API_TOKEN:\n    secure: tk/KLf3ynD/0lOsWyM5xRfUmS1xrRpFC\nbuild_script:",
+        // (A command's public ids and keys: an IPFS content id, a Solana address, a public key, a
+        // digest, an identifier in camel case; an interpolated shared key; round 160.)
+        "$ ipfs cat QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco/readme\n$ ipfs pin add QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG\n$ solana transfer 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV9 1.5",
+        "$ echo ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ana@box >> ~/.ssh/authorized_keys\n$ docker pull ghcr.io/acme/shop@sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+        "$ kubectl get deployment shopFrontendDeploymentController8 MyVeryLongResourceNameForTheStagingCluster2026",
+        "<security>\n  self_hostname aggregator.acme.io\n  shared_key \"#{ENV['FLUENT_SHARED_KEY']}\"\n</security>\npassword: \"%{DB_PASS}\"",
+        "env:\n  ENV0_API_KEY: ${{ secrets.ENV0_API_KEY }}\n  ENV0_API_SECRET: S${{ secrets.ENV0_API_SECRET }}\n    pre_shared_key: limit 0-RTT to resumption connections",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
