@@ -1082,8 +1082,11 @@ extension SecretScan {
                 // (`NAME==…` in an environment file: the value starts with `=`.)
                 let envAssignment = separator == "==" && identifier == identifier.uppercased() && startsLine(match.start)
                 if !quoted, !inQuery, !closedByQuote, separator == "=" || separator == ":" || envAssignment {
+                    // (A scrap of the key may read as a short word, `… 7WGWO1 Yai 2Z+bOK…`: four letters
+                    // at most, fewer than a third of the pieces; round 160, an older set's Taiga key.)
                     if let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1), let last = pieces.last, last.end > end,
-                       !pieces.contains(where: isSentenceWord), case let whole = squeezed(start, last.end), Self.isSymbolicKey(whole) {
+                       case let words = pieces.filter(isSentenceWord), words.allSatisfy({ $0.end - $0.start <= 4 }), words.count * 3 < pieces.count,
+                       case let whole = squeezed(start, last.end), Self.isSymbolicKey(whole) {
                         end = last.end
                         value = whole
                         symbolic = true
@@ -2114,10 +2117,12 @@ extension SecretScan {
         guard compact.count >= 16, (compact.count - digits) * 2 >= compact.count else { return nil }
         if digits == 0 {
             // Or four or five groups, each of exactly four letters (16 or 20 characters: a key of
-            // 16 lacks a digit 3.6 % of the time), one of them without a vowel.
+            // 16 lacks a digit 3.6 % of the time), one of them without a vowel, or with three
+            // consonants in a row, as no word of four letters in capitals has (`WANR LFDA EHNI YPTO`:
+            // a random group of four has a vowel two times in three; round 160, an older pool's).
             let vowels = Set("AEIOUYaeiouy".utf8)
             guard groups.count >= 6 || groups.allSatisfy({ $0.count == 4 }),
-                  groups.contains(where: { !$0.contains { vowels.contains(utf8[$0]) } }) else { return nil }
+                  groups.contains(where: { !$0.contains { vowels.contains(utf8[$0]) } || Self.longestConsonantRun(slice($0.lowerBound, $0.upperBound)) >= 3 }) else { return nil }
         }
         return secret(.apiKey, "2FA secret", groups[0].lowerBound, groups[groups.count - 1].upperBound)
     }

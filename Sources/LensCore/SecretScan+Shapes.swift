@@ -1310,6 +1310,20 @@ extension SecretScan {
     /// `hc-ping.com/<key>/backup`, Better Stack's `/heartbeat/<token>`) or a job's trigger
     /// (Firefly III's `/cron/<token>`), whoever holds it can ping or run. A part of the path 16+
     /// characters long and random; not hexadecimal alone (a build's hash) nor a UUID. Round 157.
+    /// Base64url's random characters whose `-` and `_` split them into short parts (Healthchecks'
+    /// ping keys, 16 bytes in 22 characters: `JY6z6-lYzM-gyY_H_GKgF_`): without those, random
+    /// letters and digits whose case changes three times or more, two capitals side by side, as no
+    /// name's parts (`backup-nightly`, `MyApp-Backup-2024`) are; letters alone in a key's length in
+    /// base64url (``encodedKeyLengths``), capitals side by side twice. Round 160, an older pool's
+    /// clean texts.
+    static func isRandomSlug(_ part: String) -> Bool {
+        guard part.count >= 16, part.contains(where: { $0 == "-" || $0 == "_" }),
+              part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
+        let joined = part.filter { $0 != "-" && $0 != "_" }
+        guard joined.count >= 16, caseChanges(joined.utf8) >= 3, capitalPairs(in: joined) >= 1 else { return false }
+        return isRandomToken(joined) || encodedKeyLengths.contains(part.count) && capitalPairs(in: joined) >= 2
+    }
+
     func scheduledPingTokens() -> [Secret] {
         guard mentions("http"), mentions("* *", "*  *", "@daily", "@hourly", "@weekly", "@monthly", "@reboot") else { return [] }
         var found: [Secret] = []
@@ -1331,7 +1345,8 @@ extension SecretScan {
                     }
                     let part = squeezed(first, end).filter { !$0.isNewline }
                     if part.count >= 16, !part.allSatisfy(\.isHexDigit), uuidEnd(from: first) == nil,
-                       Self.isRandomToken(Self.withoutOCRJunk(part)) || Self.isRandomLetters(part) || Self.isRandomMixedCaseLetters(part) {
+                       Self.isRandomToken(Self.withoutOCRJunk(part)) || Self.isRandomLetters(part) || Self.isRandomMixedCaseLetters(part)
+                        || Self.isRandomSlug(part) {
                         found.append(secret(.apiKey, nil, first, end))
                     }
                     start = end + 1

@@ -577,6 +577,13 @@ struct SecretDetectorTests {
         Case(text: "You have successfully added a new personal access token. Copy the token now!\nq7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc\nWarning - Make sure you copy the above token now.",
              kind: .apiKey, value: "q7m2xk9w4z0c8vb5nj3hf6rt1ypd4s8wq2le7ka9ux3mg5zc"),
         Case(text: "http://nas.acme.io:32400/library/sections/1/all?X-Plex-Token=KdZWqNhTPRc_OyBxMQZe", kind: .apiKey, value: "KdZWqNhTPRc_OyBxMQZe"),
+        // (Round 160, older pools' clean misses: a setup key of letters alone in groups of four, one
+        // with three consonants in a row; Healthchecks' ping keys, base64url split by `-` and `_`.)
+        Case(text: "Set up authenticator app\nOr enter this key manually:\nWANR LFDA EHNI YPTO\nTime based: yes", kind: .apiKey, value: "WANR LFDA EHNI YPTO"),
+        Case(text: "$ crontab -l\n0 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/JY6z6-lYzM-gyY_H_GKgF_/backup-nightly",
+             kind: .apiKey, value: "JY6z6-lYzM-gyY_H_GKgF_"),
+        Case(text: "$ crontab -l\n0 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/Ytyo_szHQvao_JZqvhdcNe/backup-nightly",
+             kind: .apiKey, value: "Ytyo_szHQvao_JZqvhdcNe"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -2731,6 +2738,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "0jRGTyxIghsqCwkW2wjoqqqobS35ZxF3FqxXwtg4zdm832hs"),
         Case(text: "import plivo\nclient = plivo.RestClient('MAPCAWN8PBJEWEVJJCB3', '4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy ' )",
              kind: .apiKey, value: "4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy"),
+        // (An older set's, 3543: a key of a key's whole alphabet split five times, a scrap read as a word.)
+        Case(text: "# taiga-docker/.env\nTAIGA_SCHEME=https\nTAIGA_DOMAIN=taiga.acme.io\nTAIGA_SECRET_KEY=Shw8-eCkc (G*sH%3hc6v1 7WGWO1 Yai 2Z+bOKqYAVg-uJNQ_LxR",
+             kind: .apiKey, value: "2Z+bOKqYAVg-uJNQ_LxR"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3800,6 +3810,7 @@ struct SecretDetectorTests {
         "$ kubectl get deployment shopFrontendDeploymentController8 MyVeryLongResourceNameForTheStagingCluster2026",
         "<security>\n  self_hostname aggregator.acme.io\n  shared_key \"#{ENV['FLUENT_SHARED_KEY']}\"\n</security>\npassword: \"%{DB_PASS}\"",
         "env:\n  ENV0_API_KEY: ${{ secrets.ENV0_API_KEY }}\n  ENV0_API_SECRET: S${{ secrets.ENV0_API_SECRET }}\n    pre_shared_key: limit 0-RTT to resumption connections",
+        "0 4 * * * curl -fsS https://status.acme.io/MyApp-Backup-DB-Prod/x https://x.acme.io/Daily-Report_Job-2024-Q1\nScan this with your authenticator app\nTHIS CODE WITH YOUR PHONE",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
