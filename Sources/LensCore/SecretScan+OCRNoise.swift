@@ -1400,7 +1400,9 @@ extension SecretScan {
 
     /// (A member path's `[` OCR read as `|` is a subscript still, `st.secrets|"postgres']["password’]`,
     /// also when the value stops at the quote after it.)
-    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|\|["'‘’“”]).{0,64}|[a-z_]\w*(?:\.[A-Za-z_]\w*)+\|)$"#)
+    /// (Or a call whose quoted argument, a name, OCR split at its `_`, `getenv('DB PASSWORD')`: the
+    /// value stops inside it, `getenv('DB`; round 160.)
+    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[a-z_][A-Za-z0-9_.]{2,63}\(["'‘’“”][A-Za-z_][A-Za-z0-9_]{0,63}|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|\|["'‘’“”]).{0,64}|[a-z_]\w*(?:\.[A-Za-z_]\w*)+\|)$"#)
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {
@@ -2470,6 +2472,18 @@ extension SecretScan {
                 end = stop
                 if stop < next.end { break }
             }
+        }
+        // A key of two parts whose `.` OCR read as a comma and a space (Codefresh's `HEX.HEX`:
+        // `--api-key d1347dec…eaa9, e2b3bf9b…c6d1F`): 16+ letters and digits before it, a piece of
+        // 16+ after it, machine-made, last on its line or before an option; together random
+        // (a list's next item is a word, a name or shorter). Round 160.
+        if secret.kind == .apiKey, end + 2 < utf8.count, utf8[end] == 0x2C, Self.isSpace(utf8[end + 1]),
+           case let head = utf8[secret.start..<end], head.count >= 16, head.allSatisfy(Self.isAlphanumeric),
+           let next = piece(from: end + 1, maximumSpaces: 1), next.end - next.start >= 16,
+           utf8[next.start..<next.end].allSatisfy(Self.isAlphanumeric), isMachineMade(next.start, next.end),
+           piece(from: next.end, maximumSpaces: .max).map({ isOptionPiece($0) }) ?? true,
+           Self.isRandomToken(squeezed(secret.start, end) + squeezed(next.start, next.end)) {
+            end = next.end
         }
         // A long key (40+; 32+ of a provider's shape, whose keys are long: `sk_test_…kGper`) whose line
         // goes on with a few pieces, at most one a short word (`Fmrz`),

@@ -2738,6 +2738,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "0jRGTyxIghsqCwkW2wjoqqqobS35ZxF3FqxXwtg4zdm832hs"),
         Case(text: "import plivo\nclient = plivo.RestClient('MAPCAWN8PBJEWEVJJCB3', '4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy ' )",
              kind: .apiKey, value: "4LQRkzcUjLytJClLooVxkxpqn8HF5RemSUt4yNZy"),
+        // (Its second unseen set, 3565: a key's dot OCR read as a comma and a space.)
+        Case(text: "$ codefresh auth create-context acme --api-key d1347dec4f94fel19ecleaa9, e2b3bf9bd60072028F5b02a3b35c6d1F\nContext: acme was added",
+             kind: .apiKey, value: "e2b3bf9bd60072028F5b02a3b35c6d1F"),
         // (An older set's, 3543: a key of a key's whole alphabet split five times, a scrap read as a word.)
         Case(text: "# taiga-docker/.env\nTAIGA_SCHEME=https\nTAIGA_DOMAIN=taiga.acme.io\nTAIGA_SECRET_KEY=Shw8-eCkc (G*sH%3hc6v1 7WGWO1 Yai 2Z+bOKqYAVg-uJNQ_LxR",
              kind: .apiKey, value: "2Z+bOKqYAVg-uJNQ_LxR"),
@@ -3810,6 +3813,7 @@ struct SecretDetectorTests {
         "$ kubectl get deployment shopFrontendDeploymentController8 MyVeryLongResourceNameForTheStagingCluster2026",
         "<security>\n  self_hostname aggregator.acme.io\n  shared_key \"#{ENV['FLUENT_SHARED_KEY']}\"\n</security>\npassword: \"%{DB_PASS}\"",
         "env:\n  ENV0_API_KEY: ${{ secrets.ENV0_API_KEY }}\n  ENV0_API_SECRET: S${{ secrets.ENV0_API_SECRET }}\n    pre_shared_key: limit 0-RTT to resumption connections",
+        "$databases['default'][\u{2018}default'] = [\n\u{2018}username\u{2019} => getenv(\u{2018}DB_USER'),\n\u{2018}password\u{2019} => getenv(\u{2018}DB PASSWORD'),\n1;",
         "0 4 * * * curl -fsS https://status.acme.io/MyApp-Backup-DB-Prod/x https://x.acme.io/Daily-Report_Job-2024-Q1\nScan this with your authenticator app\nTHIS CODE WITH YOUR PHONE",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
