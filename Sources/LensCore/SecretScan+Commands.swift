@@ -1216,9 +1216,10 @@ extension SecretScan {
                   bytes.count(where: { !Self.isAlphanumeric($0) }) * 6 <= bytes.count else { return nil }
             return (bodyEnd, bodyEnd < end)
         }
-        // The first piece is machine-made on its own: 8+ letters and digits, both cases and a digit.
+        // The first piece is machine-made on its own: 8+ letters and digits, both cases and a digit
+        // (after a Sanctum token's `N|`, which says what follows, both cases will do: `JffVJSSUwXmF jl …`).
         guard let head = body(bodyStart, first.end), head.end - bodyStart >= 8,
-              case let bytes = utf8[bodyStart..<head.end], bytes.contains(where: { (0x30...0x39).contains($0) }),
+              case let bytes = utf8[bodyStart..<head.end], sanctum || bytes.contains(where: { (0x30...0x39).contains($0) }),
               bytes.contains(where: { (0x41...0x5A).contains($0) }), bytes.contains(where: { (0x61...0x7A).contains($0) }) else { return nil }
         if utf8[bodyStart..<min(head.end, bodyStart + 4)].elementsEqual("AAAA".utf8)
             || Self.keyTypeBefore.firstMatch(in: slice(lineStart(of: first.start, atMost: 200), first.start)) != nil { return nil }

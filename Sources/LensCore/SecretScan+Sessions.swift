@@ -579,7 +579,9 @@ extension SecretScan {
     /// and token, `-u 1€394391-e497 -e048-… : O4UNpZB5…`; round 160. The secret is random when
     /// the user is not, and a UUID before it is an id, kept.)
     /// (A key of 20+ letters without a digit is one too: `bFsndKsZswMQbOSStydB:X`, its `0` read as `O`.)
-    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([A-Za-z0-9_\-@€]{4,128}+(?: [A-Za-z0-9_\-@€]{1,128}+){0,4})[ \t]?:[ \t]?(?:[A-Za-z]|([A-Za-z0-9_\-]{2,128}+))?["'‘’“”]?(?=[ \t]|$)"#)
+    /// (OCR may read a glyph of the user as a symbol, `€`, `¢`, and split the secret once or twice:
+    /// `: VGmIV9tPqkmCj 3KhEfTtk3ax8p \`; no piece of it starts with `-`, an option's.)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([\w\-@\p{S}]{4,128}+(?: [\w\-@\p{S}]{1,128}+){0,4})[ \t]?:[ \t]?(?:([A-Za-z])|([A-Za-z0-9_\-]{2,128}+(?: [A-Za-z0-9_][A-Za-z0-9_\-]{0,127}+){0,2}))?["'‘’“”]?(?=[ \t]|$)"#)
 
     /// A UUID's layout whatever glyphs OCR read in it (`1€394391-e497-e048-336a-f5f03393493`).
     static let uuidLayout = TextMatcher(#"^[^\s\-]{8}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{11,12}$"#)
@@ -591,9 +593,26 @@ extension SecretScan {
             let key = Self.withoutOCRJunk(Self.atsReadAsZeros(raw.filter { $0 != " " }))
             let isKey = key.count >= 20 && (Self.isRandomToken(key) || Self.isRandomLetters(key)) && Self.uuidLayout.firstMatch(in: raw.filter { $0 != " " }) == nil
             var found = isKey ? [secret(.apiKey, nil, range.lowerBound, range.upperBound)] : []
-            if let secretRange = match.range(2), let value = match[2], value.count >= 4, Self.isPasswordValue(value, quoted: false),
-               isKey || Self.isRandomToken(Self.withoutOCRJunk(value)) {
-                found.append(secret(.apiKey, nil, secretRange.lowerBound, secretRange.upperBound))
+            // (A piece OCR split from the secret holds a digit or both cases: `member list`, the
+            // command's words after it, are none.)
+            if let secretRange = match.range(3), case var end = secretRange.lowerBound, let first = piece(from: end, maximumSpaces: 0) {
+                end = first.end
+                while end < secretRange.upperBound, let next = piece(from: end, maximumSpaces: 1), next.end <= secretRange.upperBound,
+                      case let bytes = utf8[next.start..<next.end], bytes.contains(where: { (0x30...0x39).contains($0) })
+                        || bytes.contains(where: { (0x41...0x5A).contains($0) }) && bytes.contains(where: { (0x61...0x7A).contains($0) }) {
+                    end = next.end
+                }
+                let value = squeezed(secretRange.lowerBound, end)
+                if value.count >= 4, Self.isPasswordValue(value, quoted: false), isKey || Self.isRandomToken(Self.withoutOCRJunk(value)) {
+                    found.append(secret(.apiKey, nil, secretRange.lowerBound, end))
+                }
+            }
+            // (A secret the terminal wrapped after its first letter, `-u ck_…:c` / `s_5938…`: the
+            // letter and the next line's first piece, random together.)
+            if isKey, let letter = match.range(2), letter.upperBound == match.end, let wrap = wrapStart(after: match.end),
+               let rest = piece(from: wrap, maximumSpaces: 0), case let value = slice(letter.lowerBound, letter.upperBound) + slice(rest.start, rest.end),
+               value.count >= 16, Self.isRandomToken(value) {
+                found.append(secret(.apiKey, nil, letter.lowerBound, rest.end))
             }
             return found
         }

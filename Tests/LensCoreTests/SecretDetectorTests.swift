@@ -2741,6 +2741,16 @@ struct SecretDetectorTests {
         // (Its second unseen set, 3565: a key's dot OCR read as a comma and a space.)
         Case(text: "$ codefresh auth create-context acme --api-key d1347dec4f94fel19ecleaa9, e2b3bf9bd60072028F5b02a3b35c6d1F\nContext: acme was added",
              kind: .apiKey, value: "e2b3bf9bd60072028F5b02a3b35c6d1F"),
+        // (Its third unseen set, 3567: a Sanctum token whose first piece has no digit; a plan's id
+        // with a glyph read as `¢` and its token split; a secret wrapped after its first letter.)
+        Case(text: "$ coolify context add prod https://coolify.acme.io 32|JffVJSSUwXmF jl fmExzByDnh4FvxGdD5M1nQr 3dgd3swBnDP\nContext \u{2018}prod\u{2019} added.",
+             kind: .apiKey, value: "JffVJSSUwXmF"),
+        Case(text: "$ curl -u 4c5876ce-8250-6206 -6660-1135a98f5bf8 : VGmIV9tPqkmCj 3KhEfTtk3ax8p \\\nhttps://sms.api.sinch.com/xms/v1/batches -d @batch.json",
+             kind: .apiKey, value: "3KhEfTtk3ax8p"),
+        Case(text: "$ curl -u 70afe7a7- f84c-c5d8-e3ee-e71\u{A2}2F36a756 : ofXMoCOq9CVDF1kBpGVhD91_3F \\\nhttps://sms.api.sinch.com/xms/v1/batches -d @batch.json",
+             kind: .apiKey, value: "ofXMoCOq9CVDF1kBpGVhD91_3F"),
+        Case(text: "$ curl https: //shop.acme.io/wp-json/wc/v3/orders -u ck_527813fd3ccbf87b62525231af44bb0c64aa7cc1:c\ns_59386d54e3df0e340ee02b76d125b312035e1fc7\n[{\"id\":727,\"status\":\"processing\"}]",
+             kind: .apiKey, value: "s_59386d54e3df0e340ee02b76d125b312035e1fc7"),
         // (An older set's, 3543: a key of a key's whole alphabet split five times, a scrap read as a word.)
         Case(text: "# taiga-docker/.env\nTAIGA_SCHEME=https\nTAIGA_DOMAIN=taiga.acme.io\nTAIGA_SECRET_KEY=Shw8-eCkc (G*sH%3hc6v1 7WGWO1 Yai 2Z+bOKqYAVg-uJNQ_LxR",
              kind: .apiKey, value: "2Z+bOKqYAVg-uJNQ_LxR"),
