@@ -1182,7 +1182,7 @@ extension SecretScan {
             var index = command.end
             // (At most 48 arguments a line: a line of thousands costs no more.)
             for _ in 0..<48 {
-                guard let argument = piece(from: index, maximumSpaces: .max), argument.start < utf8.count, !Self.isLineBreak(utf8[argument.start]) else { break }
+                guard let argument = piece(from: index, maximumSpaces: .max) else { break }
                 index = argument.end
                 // (The pieces a run took are no start of another: a line of thousands of pieces that
                 // are not random enough together is read once, not once for each.)
@@ -1231,8 +1231,9 @@ extension SecretScan {
         var end = first.end, kept = head.end
         var junkEnded = endsTheRun(first, head.junk)
         // (24 pieces and 8 lines at most.)
-        var lines = 0
-        for _ in 0..<24 where !junkEnded {
+        var pieces = 0, lines = 0
+        while pieces < 24, !junkEnded {
+            pieces += 1
             var next = piece(from: end, maximumSpaces: 2)
             if next == nil {
                 guard lines < 8, let wrap = wrapStart(afterSpacesFrom: end), let start = piece(from: wrap, maximumSpaces: 0) else { break }

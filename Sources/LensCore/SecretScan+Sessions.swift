@@ -575,7 +575,7 @@ extension SecretScan {
     /// (Also last on its line: `(?m)`'s `$`, round 159: before, at a text's end only.)
     /// (Or with a password of one letter that its API ignores: Freshdesk's `-u KEY:X`; round 160.)
     /// (Or with its secret after the colon, when OCR split the user, which the user's rule then takes
-    /// for no user, group 2: WooCommerce's key and secret, `-u ck_…f f888…:cs_…`; Sinch's plan id
+    /// for no user, group 3 (group 2 the one letter): WooCommerce's key and secret, `-u ck_…f f888…:cs_…`; Sinch's plan id
     /// and token, `-u 1€394391-e497 -e048-… : O4UNpZB5…`; round 160. The secret is random when
     /// the user is not, and a UUID before it is an id, kept.)
     /// (A key of 20+ letters without a digit is one too: `bFsndKsZswMQbOSStydB:X`, its `0` read as `O`.)
