@@ -151,9 +151,9 @@ extension SecretScan {
         utf8[piece.start..<piece.end].allSatisfy { [0x26, 0x7C, 0x3B, 0x3C, 0x3E].contains($0) }
     }
 
-    /// Whether a value of 8+ characters holds capitals, small letters and digits (`Cw9MI-lTBU`).
-    static func mixesCapitalsSmallAndDigits(_ value: String) -> Bool {
-        value.count >= 8 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
+    /// Whether a value of 8+ characters (or `minimumLength`) holds capitals, small letters and digits (`Cw9MI-lTBU`).
+    static func mixesCapitalsSmallAndDigits(_ value: String, minimumLength: Int = 8) -> Bool {
+        value.count >= minimumLength && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
     }
 
     /// Whether a value with no `=` or `:` before it is a secret by its look alone: 6+ characters

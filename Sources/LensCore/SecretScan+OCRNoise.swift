@@ -1170,8 +1170,7 @@ extension SecretScan {
                           Self.isPasswordValue(value, quoted: quoted),
                           Self.looksLikeSecretOnItsOwn(value) || separator == "=" && Self.mixesCapitalsSmallAndDigits(value)
                             // (A shared key of 6 or 7 too: `shared_key EH1FPwx`.)
-                            || sharedKey && value.count >= 6 && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase)
-                                && value.contains(where: \.isNumber)
+                            || sharedKey && Self.mixesCapitalsSmallAndDigits(value, minimumLength: 6)
                             || identifier.hasPrefix("-") && value.count >= 6 && Self.shellWord.firstMatch(in: value) == nil else { continue }
                     found.append(secret(.password, nil, start, end))
                     continue

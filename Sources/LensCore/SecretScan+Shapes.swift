@@ -1320,8 +1320,9 @@ extension SecretScan {
         guard part.count >= 16, part.contains(where: { $0 == "-" || $0 == "_" }),
               part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
         let joined = part.filter { $0 != "-" && $0 != "_" }
-        guard joined.count >= 16, caseChanges(joined.utf8) >= 3, capitalPairs(in: joined) >= 1 else { return false }
-        return isRandomToken(joined) || encodedKeyLengths.contains(part.count) && capitalPairs(in: joined) >= 2
+        let pairs = capitalPairs(in: joined)
+        guard joined.count >= 16, caseChanges(joined.utf8) >= 3, pairs >= 1 else { return false }
+        return isRandomToken(joined) || encodedKeyLengths.contains(part.count) && pairs >= 2
     }
 
     func scheduledPingTokens() -> [Secret] {
