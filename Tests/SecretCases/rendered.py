@@ -7682,6 +7682,218 @@ def thirty_ninth_negative_case(rng):
     return ["<source>", "  @type forward", "  port 24224", "  <security>", "    self_hostname aggregator.acme.io", "    shared_key \"#{ENV['FLUENT_SHARED_KEY']}\"", "  </security>", "</source>"]
 
 
+def fortieth_secret_case(rng):
+    """The fortieth pool (`--pool fortieth`): written after the thirty-ninth pool's fixes, before
+    any rule was run on it, from places none of the thirty-nine earlier pools has: ClickUp's `pk_`
+    key, Miro's access token, Bitwarden Secrets Manager's `BWS_ACCESS_TOKEN`, Mezmo's ingestion
+    key, Papertrail's token header, Sumo Logic's access key, Fireworks' `fw_` key, Anyscale's
+    `esecret_`, Comet's `Experiment(api_key=…)`, Neptune's base64 token, DVC's `remote modify`,
+    Strava's client secret, GoCardless' `live_` token, Polygon's `apiKey=` query, Vonage's
+    `auth set`, ConvertKit's `api_secret=`, Pipedrive's `api_token=`, Typeform's `tfp_`, Jotform's
+    `APIKEY` header, Calendly's JWT, PandaDoc's `API-Key`, Xero's client secret, Harvest's `.pt.`
+    token, Toggl's `-u KEY:api_token`, Clockify's `X-Api-Key`, Jira's `ATATT` token, YouTrack's
+    `perm:` token, Prefect's `pnu_`, Dagster's agent token, Riot's `RGAPI-`, TrueNAS' `1-` key,
+    Radarr's `<ApiKey>`, act_runner's registration token, DuckDB's `CREATE SECRET`, a BigQuery key
+    file's `private_key_id`, Battle.net's client secret; and the passwords of Odoo's
+    `admin_passwd`, Minecraft's `rcon.password`, ScyllaDB's `cqlsh -p`, a Timescale address,
+    ownCloud's `OC_PASS`, `saslpasswd2` fed by `echo` and Redshift's JDBC `PWD=`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(43)
+    pw = bare_password(rng, also="?=#;,|")
+    upper_digits = string.ascii_uppercase + string.digits
+    if choice == 0:
+        v = f"pk_{rng.randint(10**7, 10**8 - 1)}_{rand(rng, upper_digits, 32)}"
+        return "api_key", [f'$ curl -H "Authorization: {v}" https://api.clickup.com/api/v2/team', '{"teams":[{"id":"9012345678","name":"Acme"}]}'], [v]
+    if choice == 1:
+        v = "eyJtaXJvLm9yaWdpbiI6ImV1MDEifQ_" + base64.urlsafe_b64encode(rng.randbytes(20)).decode().rstrip("=")
+        return "api_key", ["from miro_api import Miro", "", f'api = Miro(access_token="{v}")', "boards = api.get_boards()"], [v]
+    if choice == 2:
+        v = f"0.{uuid.UUID(bytes=rng.randbytes(16))}.{rand(rng, ALNUM, 30)}:{base64.b64encode(rng.randbytes(16)).decode()}"
+        return "api_key", [f"$ export BWS_ACCESS_TOKEN={v}", "$ bws secret list --output table"], [v]
+    if choice == 3:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# /etc/logdna.env", f"MZ_INGESTION_KEY={v}", "MZ_HOST=logs.mezmo.com", "MZ_LOG_DIRS=/var/log/shop"], [v]
+    if choice == 4:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", [f'$ curl -H "X-Papertrail-Token: {v}" \\', "    'https://papertrailapp.com/api/v1/events/search.json?q=error'"], [v]
+    if choice == 5:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", [f'$ curl -u "su{rand(rng, ALNUM, 12)}:{v}" \\', "    https://api.eu.sumologic.com/api/v1/collectors"], [v]
+    if choice == 6:
+        v = "fw_" + rand(rng, ALNUM, 24)
+        return "api_key", [f"$ export FIREWORKS_API_KEY={v}", "$ firectl list models --account-id acme"], [v]
+    if choice == 7:
+        v = "esecret_" + rand(rng, string.ascii_lowercase + string.digits, 26)
+        return "api_key", ["client = openai.OpenAI(", '    base_url="https://api.endpoints.anyscale.com/v1",', f'    api_key="{v}",', ")"], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 25)
+        return "api_key", ["from comet_ml import Experiment", "", f'experiment = Experiment(api_key="{v}", project_name="shop-ranker")'], [v]
+    if choice == 9:
+        payload = json.dumps({"api_address": "https://app.neptune.ai", "api_url": "https://app.neptune.ai", "api_key": str(uuid.UUID(bytes=rng.randbytes(16)))})
+        v = base64.b64encode(payload.encode()).decode()
+        return "api_key", ["# ~/.bashrc", f'export NEPTUNE_API_TOKEN="{v}"', 'export NEPTUNE_PROJECT="acme/shop-ranker"'], [v]
+    if choice == 10:
+        v = rand(rng, ALNUM + "/+", 40)
+        return "api_key", ["$ dvc remote add -d storage s3://acme-dvc/shop", f"$ dvc remote modify --local storage secret_access_key {v}"], [v]
+    if choice == 11:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["$ curl -X POST https://www.strava.com/oauth/token \\", f"    -F client_id={rng.randint(10000, 199999)} -F client_secret={v} \\", f"    -F code={rand(rng, HEX, 40)} -F grant_type=authorization_code"], [v]
+    if choice == 12:
+        v = "live_" + rand(rng, ALNUM + "-_", 40)
+        return "api_key", ["import gocardless_pro", "", f'client = gocardless_pro.Client(access_token="{v}", environment="live")'], [v]
+    if choice == 13:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f'$ curl "https://api.polygon.io/v2/aggs/ticker/AAPL/prev?adjusted=true&apiKey={v}"', '{"ticker":"AAPL","queryCount":1,"resultsCount":1,"status":"OK"}'], [v]
+    if choice == 14:
+        v = rand(rng, ALNUM, 16)
+        return "api_key", [f"$ vonage auth set --api_key={rand(rng, HEX, 8)} --api_secret={v}", "API key and secret saved"], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM + "-_", 43)
+        return "api_key", [f'$ curl "https://api.convertkit.com/v3/subscribers?api_secret={v}&from=2026-12-01"'], [v]
+    if choice == 16:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f'$ curl "https://acme.pipedrive.com/api/v1/deals?status=open&api_token={v}"', '{"success":true,"data":[{"id":42,"title":"Shop renewal"}]}'], [v]
+    if choice == 17:
+        v = f"tfp_{rand(rng, ALNUM, 44)}_{rand(rng, ALNUM, 14)}"
+        return "api_key", ["$ curl https://api.typeform.com/forms \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 18:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f'$ curl -H "APIKEY: {v}" https://eu-api.jotform.com/user/forms', '{"responseCode":200,"message":"success"}'], [v]
+    if choice == 19:
+        head = base64.urlsafe_b64encode(json.dumps({"kid": rand(rng, HEX, 64), "typ": "PAT", "alg": "ES256"}).encode()).decode().rstrip("=")
+        body = base64.urlsafe_b64encode(json.dumps({"iss": "https://auth.calendly.com", "iat": rng.randint(1.7e9, 1.8e9), "jti": str(uuid.UUID(bytes=rng.randbytes(16))), "user_uuid": str(uuid.UUID(bytes=rng.randbytes(16)))}).encode()).decode().rstrip("=")
+        v = f"{head}.{body}.{base64.urlsafe_b64encode(rng.randbytes(64)).decode().rstrip('=')}"
+        return "api_key", ["# calendly.env", f"CALENDLY_TOKEN={v}"], [v]
+    if choice == 20:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["$ curl https://api.pandadoc.com/public/v1/documents \\", f'    -H "Authorization: API-Key {v}"'], [v]
+    if choice == 21:
+        v = rand(rng, ALNUM + "-_", 48)
+        return "api_key", ["xero = OAuth2Token(", f'    client_id="{rand(rng, string.ascii_uppercase + string.digits, 32)}",', f'    client_secret="{v}",', ")"], [v]
+    if choice == 22:
+        v = f"{rng.randint(10**6, 10**7 - 1)}.pt.{rand(rng, ALNUM + '-_', 86)}"
+        return "api_key", ["$ curl https://api.harvestapp.com/v2/time_entries \\", f'    -H "Harvest-Account-Id: {rng.randint(10**5, 10**6 - 1)}" \\', f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 23:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"$ curl -u {v}:api_token https://api.track.toggl.com/api/v9/me", '{"id":' + str(rng.randint(10**6, 10**7)) + ',"fullname":"Ana Berg"}'], [v]
+    if choice == 24:
+        v = base64.b64encode(rng.randbytes(36)).decode()
+        return "api_key", [f'$ curl -H "X-Api-Key: {v}" \\', "    https://api.clockify.me/api/v1/workspaces"], [v]
+    if choice == 25:
+        v = "ATATT3xFfGF0" + rand(rng, ALNUM + "-_", 180) + "=" + rand(rng, "0123456789ABCDEF", 8)
+        return "api_key", ["# ~/.config/jira-cli/.env", "JIRA_SERVER=https://acme.atlassian.net", f"JIRA_API_TOKEN={v}"], [v]
+    if choice == 26:
+        v = f"perm:{base64.b64encode(user.encode()).decode()}.{base64.b64encode(b'44-1').decode()}.{rand(rng, ALNUM, 30)}"
+        return "api_key", ["$ curl https://acme.youtrack.cloud/api/issues?fields=idReadable,summary \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 27:
+        v = "pnu_" + rand(rng, ALNUM, 36)
+        return "api_key", [f"$ prefect cloud login --key {v} --workspace acme/shop", "Authenticated with Prefect Cloud! Using workspace 'acme/shop'."], [v]
+    if choice == 28:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# dagster.yaml", "dagster_cloud_api:", f"  agent_token: agent:acme:{v}", "  deployment: prod"], [v]
+    if choice == 29:
+        v = f"RGAPI-{uuid.UUID(bytes=rng.randbytes(16))}"
+        return "api_key", ['$ curl "https://europe.api.riotgames.com/riot/account/v1/accounts/by-riot-id/Ana/EUW" \\', f'    -H "X-Riot-Token: {v}"'], [v]
+    if choice == 30:
+        v = "1-" + rand(rng, ALNUM, 64)
+        return "api_key", [f'$ curl -H "Authorization: Bearer {v}" \\', "    https://nas.acme.io/api/v2.0/pool"], [v]
+    if choice == 31:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["<Config>", "  <BindAddress>*</BindAddress>", "  <Port>7878</Port>", f"  <ApiKey>{v}</ApiKey>", "  <AuthenticationMethod>Forms</AuthenticationMethod>", "</Config>"], [v]
+    if choice == 32:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ ./act_runner register --no-interactive --instance https://git.acme.io --token {v} --name runner-1", "INFO Runner registered successfully."], [v]
+    if choice == 33:
+        v = rand(rng, ALNUM + "/+", 40)
+        return "api_key", ["CREATE SECRET shop_s3 (", "    TYPE S3,", f"    KEY_ID 'AKIA{rand(rng, upper_digits, 16)}',", f"    SECRET '{v}',", "    REGION 'eu-central-1'", ");"], [v]
+    if choice == 34:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["{", '  "type": "service_account",', '  "project_id": "shop-analytics",', f'  "private_key_id": "{v}",', f'  "client_email": "loader@shop-analytics.iam.gserviceaccount.com",'], [v]
+    if choice == 35:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl -u {rand(rng, HEX, 32)}:{v} -d grant_type=client_credentials https://oauth.battle.net/token", '{"access_token":"<redacted>","token_type":"bearer","expires_in":86399}'], [v]
+    if choice == 36:
+        return "password", ["[options]", "addons_path = /opt/odoo/addons", f"admin_passwd = {pw}", "db_host = db.acme.io", f"db_user = {user}"], [pw]
+    if choice == 37:
+        return "password", ["# server.properties", "enable-rcon=true", f"rcon.password={pw}", "rcon.port=25575", "motd=Acme Survival"], [pw]
+    if choice == 38:
+        return "password", [f"$ cqlsh scylla.acme.io 9042 -u {user} -p '{pw}'", "Connected to Scylla Cluster at scylla.acme.io:9042"], [pw]
+    if choice == 39:
+        return "password", [f'$ psql "postgres://tsdbadmin:{pw}@ab12cd34ef.tsdb.cloud.timescale.com:34567/tsdb?sslmode=require"', "psql (16.4)", "tsdb=>"], [pw]
+    if choice == 40:
+        return "password", [f"$ export OC_PASS='{pw}'", f'$ sudo -E -u www-data php occ user:add --password-from-env --display-name="Ana Berg" {user}', f'The user "{user}" was created successfully'], [pw]
+    if choice == 41:
+        return "password", [f"$ echo '{pw}' | sudo saslpasswd2 -p -a memcached -c {user}", "$ sudo systemctl restart memcached"], [pw]
+    return "password", ["jdbc:redshift://shop.ab12cd34ef.eu-central-1.redshift.amazonaws.com:5439/dev;", f"    UID={user};PWD={pw};ssl=true"], [pw]
+
+
+def fortieth_negative_case(rng):
+    choice = rng.randrange(32)
+    if choice == 0:
+        return ['$ curl -s https://api.clickup.com/api/v2/task/86c0' + rand(rng, string.ascii_lowercase + string.digits, 5) + ' | jq .status.status', '"in progress"']
+    if choice == 1:
+        return ["from miro_api import Miro", "", "api = Miro(access_token=os.environ['MIRO_TOKEN'])", f"board = api.get_specific_board('uXjV{rand(rng, ALNUM, 8)}=')"]
+    if choice == 2:
+        return ["$ bws project list --output table", "ID                                     NAME", f"{uuid.UUID(bytes=rng.randbytes(16))}   shop-prod"]
+    if choice == 3:
+        return ["# /etc/logdna.env", "MZ_INGESTION_KEY=${MEZMO_INGESTION_KEY}", "MZ_HOST=logs.mezmo.com"]
+    if choice == 4:
+        return ['{"events":[{"id":"' + str(rng.randint(10**18, 10**19 - 1)) + '","hostname":"web-1","program":"shop","message":"GET /cart 200"}]}']
+    if choice == 5:
+        return ['{"collectors":[{"id":' + str(rng.randint(10**8, 10**9)) + ',"name":"web-1","collectorType":"Installable","alive":true}]}']
+    if choice == 6:
+        return ["$ firectl list models --account-id acme", "NAME                                             STATE", "accounts/fireworks/models/llama-v3p1-70b-instruct  READY"]
+    if choice == 7:
+        return ["client = openai.OpenAI(", '    base_url="https://api.endpoints.anyscale.com/v1",', '    api_key=os.environ["ANYSCALE_API_KEY"],', ")"]
+    if choice == 8:
+        return ["COMET INFO: Experiment is live on comet.com", f"COMET INFO: https://www.comet.com/acme/shop-ranker/{rand(rng, HEX, 32)}"]
+    if choice == 9:
+        return ["$ neptune sync --project acme/shop-ranker", f"Synced run SHOP-{rng.randint(10, 999)}: https://app.neptune.ai/acme/shop-ranker/e/SHOP-{rng.randint(10, 999)}"]
+    if choice == 10:
+        return ["$ dvc status -c", "Cache and remote 'storage' are in sync.", f"$ dvc add data/orders.csv  # md5: {rand(rng, HEX, 32)}"]
+    if choice == 11:
+        return ['{"id":' + str(rng.randint(10**10, 10**11)) + ',"name":"Morning Ride","distance":24031.4,"moving_time":3821}']
+    if choice == 12:
+        return ['{"payments":[{"id":"PM' + rand(rng, string.ascii_uppercase + string.digits, 12) + '","amount":1500,"currency":"EUR","status":"confirmed"}]}']
+    if choice == 13:
+        return ['{"ticker":"AAPL","queryCount":1,"resultsCount":1,"status":"OK","request_id":"' + rand(rng, HEX, 32) + '"}']
+    if choice == 14:
+        return ['{"messages":[{"to":"4915112345678","message-id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","status":"0"}]}']
+    if choice == 15:
+        return ['$ curl "https://api.convertkit.com/v3/forms?api_key=$CONVERTKIT_API_KEY"', '{"forms":[{"id":' + str(rng.randint(10**6, 10**7)) + ',"name":"Newsletter"}]}']
+    if choice == 16:
+        return ['{"success":true,"data":[{"id":' + str(rng.randint(1, 999)) + ',"title":"Shop renewal","value":1200,"currency":"EUR"}]}']
+    if choice == 17:
+        return [f"Share your form: https://form.typeform.com/to/{rand(rng, ALNUM, 8)}", f"Responses: {rng.randint(1, 400)}"]
+    if choice == 18:
+        return ['{"responseCode":200,"content":[{"id":"' + str(rng.randint(10**18, 10**19 - 1)) + '","form_id":"' + str(rng.randint(10**14, 10**15)) + '"}]}']
+    if choice == 19:
+        return ['{"resource":{"uri":"https://api.calendly.com/scheduled_events/' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","status":"active"}}']
+    if choice == 20:
+        return [f"https://app.pandadoc.com/a/#/documents/{rand(rng, ALNUM, 22)}", "Status: document.completed"]
+    if choice == 21:
+        return ['{"Invoices":[{"InvoiceID":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","InvoiceNumber":"INV-' + str(rng.randint(1000, 9999)) + '","Total":1200.00}]}']
+    if choice == 22:
+        return ['{"time_entries":[{"id":' + str(rng.randint(10**9, 10**10)) + ',"spent_date":"2026-12-07","hours":1.5,"notes":"Checkout review"}]}']
+    if choice == 23:
+        return ['{"id":' + str(rng.randint(10**6, 10**7)) + ',"fullname":"Ana Berg","default_workspace_id":' + str(rng.randint(10**6, 10**7)) + '}']
+    if choice == 24:
+        return ['[{"id":"' + rand(rng, HEX, 24) + '","name":"Acme","hourlyRate":{"amount":9000,"currency":"EUR"}}]']
+    if choice == 25:
+        return [f"$ git commit -m \"SHOP-{rng.randint(100, 9999)} #done fix the cart total\"", f"[main {rand(rng, HEX, 7)}] SHOP fix the cart total"]
+    if choice == 26:
+        return ["$ prefect flow-run ls --limit 1", "ID                                    FLOW     NAME            STATE", f"{uuid.UUID(bytes=rng.randbytes(16))}  nightly  crimson-panda   COMPLETED"]
+    if choice == 27:
+        return ['{"puuid":"' + base64.urlsafe_b64encode(rng.randbytes(58)).decode().rstrip("=")[:78] + '","gameName":"Ana","tagLine":"EUW"}']
+    if choice == 28:
+        return ["<Config>", "  <BindAddress>*</BindAddress>", "  <Port>7878</Port>", "  <UrlBase></UrlBase>", "  <AuthenticationMethod>Forms</AuthenticationMethod>", "</Config>"]
+    if choice == 29:
+        return ["[options]", "addons_path = /opt/odoo/addons", "admin_passwd = False", "db_host = False", "db_port = False"]
+    if choice == 30:
+        return ["CREATE SECRET shop_s3 (", "    TYPE S3,", "    PROVIDER credential_chain,", "    REGION 'eu-central-1'", ");"]
+    return [f"Job ID: bquxjob_{rand(rng, HEX, 8)}_{rand(rng, HEX, 12)}", f"Bytes processed: {rng.randint(1, 900)} MB", "Rows: 1,204"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -7715,7 +7927,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-sixth": (thirty_sixth_secret_case, thirty_sixth_negative_case),
          "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case),
          "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case),
-         "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case)}
+         "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case),
+         "fortieth": (fortieth_secret_case, fortieth_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -7730,7 +7943,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth", "thirty-ninth"}
+                  "thirty-eighth", "thirty-ninth", "fortieth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
