@@ -1582,7 +1582,8 @@ extension SecretScan {
         (["lin_api", "lin api", "lin _", "lin_ "], ("Linear", #"[lLI1|]in(?: ?_ ?| )api(?: ?_ ?| )"#, 38, 42, 1)),
         (["ntn"], ("Notion", #"ntn(?: ?_ ?| )"#, 44, 48, 1)),
         (["gocspx"], ("Google", #"GOCSPX ?- ?"#, 27, 30, 1)),
-        (["atatt3"], ("Atlassian", #"ATATT3"#, 150, 200, 1)),
+        // (OCR may split it after its `ATATT`; round 161.)
+        (["atatt3", "atatt 3"], ("Atlassian", #"ATATT ?3"#, 150, 200, 1)),
         // A Discord bot's token: its user id in base64 (`M`, `N` or `O` first), `.`, six
         // characters, `.`, the rest; OCR puts spaces around the dots and inside the id (right
         // after its first glyphs too, `Mj I2NTE2…`, before a piece of 16+; round 133), and may

@@ -172,6 +172,14 @@ extension SecretScan {
             while end > match.end, ".,;".utf8.contains(utf8[end - 1]) { end -= 1 }
             let fragment = squeezed(match.end, end)
             let parts = fragment.split(whereSeparator: { "!/".contains($0) })
+            // A single-page app's route to a record, a collection's name and its id (PandaDoc's
+            // `#/documents/msFYActMfJHqNTKH8YSvF1`, maybe a view's name after it), is an address;
+            // a key comes with the id it opens (Bitwarden Send's `#/send/ID/KEY`) or after a
+            // version (CryptPad's `#/2/pad/edit/KEY/`; round 161).
+            if fragment.hasPrefix("/") || fragment.hasPrefix("!/"), parts.count >= 2, parts[0].allSatisfy(\.isLetter),
+               parts.dropFirst(2).allSatisfy({ $0.allSatisfy(\.isLetter) }) {
+                return nil
+            }
             guard parts.contains(where: { part in
                 part.count >= 20 && part.contains(where: \.isUppercase) && part.contains(where: \.isLowercase) && part.contains(where: \.isNumber)
                     && Self.entropy(String(part)) >= 3.5 && Self.classSwitches(ArraySlice(part.utf8)) >= 6
@@ -581,13 +589,15 @@ extension SecretScan {
     /// (A key of 20+ letters without a digit is one too: `bFsndKsZswMQbOSStydB:X`, its `0` read as `O`.)
     /// (OCR may read a glyph of the user as a symbol, `€`, `¢`, and split the secret once or twice:
     /// `: VGmIV9tPqkmCj 3KhEfTtk3ax8p \`; no piece of it starts with `-`, an option's.)
-    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-u|--user)[ \t]+["'‘’“”]?([\w\-@\p{S}]{4,128}+(?: [\w\-@\p{S}]{1,128}+){0,4})[ \t]?:[ \t]?(?:([A-Za-z])|([A-Za-z0-9_\-]{2,128}+(?: [A-Za-z0-9_][A-Za-z0-9_\-]{0,127}+){0,2}))?["'‘’“”]?(?=[ \t]|$)"#)
+    /// (The option may close a bundle of curl's flags, `-su`, `-sSLu`, and OCR may double its
+    /// letter, `-uU`; round 161.)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-[sSLk]{0,3}u[uU]?|--user)[ \t]+["'‘’“”]?([\w\-@\p{S}]{4,128}+(?: [\w\-@\p{S}]{1,128}+){0,4})[ \t]?:[ \t]?(?:([A-Za-z])|([A-Za-z0-9_\-]{2,128}+(?: [A-Za-z0-9_][A-Za-z0-9_\-]{0,127}+){0,2}))?["'‘’“”]?(?=[ \t]|$)"#)
 
     /// A UUID's layout whatever glyphs OCR read in it (`1€394391-e497-e048-336a-f5f03393493`).
     static let uuidLayout = TextMatcher(#"^[^\s\-]{8}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{11,12}$"#)
 
     func keysGivenAsUsers() -> [Secret] {
-        guard mentions("-u ", "--user ") else { return [] }
+        guard mentions("-u ", "-uu ", "su ", "lu ", "ku ", "--user ") else { return [] }
         return Self.keyAsUser.matches(in: searchable).flatMap { match -> [Secret] in
             guard let raw = match[1], let range = match.range(1) else { return [] }
             let key = Self.withoutOCRJunk(Self.atsReadAsZeros(raw.filter { $0 != " " }))

@@ -560,7 +560,28 @@ extension SecretScan {
         // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
         // keep its rest on the next line from being its: `OU3FIKxLY`.)
         let lines = wrappedLines(secret)
-        return utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines)
+        return withChecksumLine(utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines))
+    }
+
+    /// `secret` and the next line, when it is an Atlassian API token (`ATATT3…`) whose line ends
+    /// without the `=` and eight hexadecimal capitals of its checksum (`…RaPcG=057D372F`) and the
+    /// next line is one piece of a token's characters that ends in them: a terminal wrapped the
+    /// token, and its rest reads as a setting (`WLDJ8N-wy=E2F7FF65`), which the other rules leave
+    /// (round 161). 210 characters in all at most (a token is 192; OCR adds spaces and glyphs).
+    func withChecksumLine(_ secret: Secret) -> Secret {
+        guard secret.end - secret.start >= 32, utf8[secret.start..<(secret.start + 5)].elementsEqual("ATATT".utf8) else { return secret }
+        let isChecksum = { (end: Int) in end >= 9 && self.utf8[end - 9] == 0x3D && self.utf8[(end - 8)..<end].allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || $0 == 0x4F } }
+        guard !isChecksum(secret.end) else { return secret }
+        var index = secret.end
+        while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+        if index < utf8.count, utf8[index] == 0x0D { index += 1 }
+        guard index < utf8.count, utf8[index] == 0x0A, let rest = piece(from: index + 1, maximumSpaces: 8),
+              piece(from: rest.end, maximumSpaces: .max) == nil, rest.end - rest.start <= 64, isChecksum(rest.end),
+              utf8[rest.start..<rest.end].allSatisfy({ Self.isAlphanumeric($0) || "_-=".utf8.contains($0) }),
+              squeezed(secret.start, rest.end).utf8.count <= 210 else { return secret }
+        var result = secret
+        result.end = rest.end
+        return result
     }
 
     /// `secret` and its rest on the next line, when a quote opened it (its first glyph, or the one
@@ -1141,7 +1162,10 @@ extension SecretScan {
               // (No glyph beyond ASCII but one OCR read in a long key's padding at its end: `…M24Kk—=`.)
               // (Nor one at its start but a glyph of junk OCR read at the line's edge before a key's
               // rest, `squ_9bdf72622c7` / `£670079c93b…`; round 156.)
-              !bytes.dropFirst(isKey ? Self.leadingJunkLength(bytes) : 0).dropLast(isKey && bytes.count > 16 && bytes.last == 0x3D ? 4 : 0).contains(where: { $0 >= 0x80 }),
+              // (Nor inside it, but one OCR read for a key's glyph in a long rest: `OWNMr®@PwwR48nzdW7Pn
+              // --name runner-1`; round 161.)
+              !bytes.dropFirst(isKey ? Self.leadingJunkLength(bytes) : 0).dropLast(isKey && bytes.count > 16 && bytes.last == 0x3D ? 4 : 0).contains(where: { $0 >= 0x80 })
+                || isKey && bytes.count >= 16 && bytes.count(where: { $0 >= 0xC0 }) == 1,
               bytes.contains(where: { !Self.isAlphanumeric($0) || (0x30...0x39).contains($0) }) || Self.caseChanges(bytes) >= (isKey ? 1 : 2) || unpronounceable,
               Self.isPasswordValue(value + squeezed(rest.start, rest.end), quoted: false) else { return nil }
         return rest.end

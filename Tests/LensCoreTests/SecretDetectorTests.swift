@@ -359,6 +359,9 @@ struct SecretDetectorTests {
         Case(text: "CLIENT_RANDOM 1f0c2a9e5b7d4c3e9a8f2d6e4b1c7a904f1c2a9e5b7d4c3e9a8f2d6e4b1c7a90 8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d",
              kind: .apiKey, value: "8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d8e2d4c6a1b3f4a5c9d7e0f2a4c6e8b1d"),
         Case(text: "https://mega.nz/file/Xk2Lm9Qr#Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4", kind: .apiKey, value: "Tz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4"),
+        // (A route in the fragment holds a key with the id it opens, or after a version; round 161.)
+        Case(text: "https://send.bitwarden.com/#/send/Tf2W6f0iQ-a6dbAAfYvCAQ/x7Kp2VbN9qLmR4sT8wYzAg", kind: .apiKey, value: "x7Kp2VbN9qLmR4sT8wYzAg"),
+        Case(text: "https://cryptpad.fr/pad/#/2/pad/edit/5Kk3lH0B7yVZqEqXzF4e9dA1/", kind: .apiKey, value: "5Kk3lH0B7yVZqEqXzF4e9dA1"),
         Case(text: "Google Play gift code\nK7QM 2XWP 9RTZ B4NV H3JD", kind: .apiKey, value: "K7QM 2XWP 9RTZ B4NV H3JD"),
         Case(text: "Access Token     00DXk2Lm9Qr7Tz4V!Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4Nb7Xk3Pm6Hd\n                 Jf5Gs0Ya2Qe.Rt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5",
              kind: .apiKey, value: "Jf5Gs0Ya2Qe.Rt9Lq2Zv8Wc4Nb7Xk3Pm6Hd1Jf5"),
@@ -2754,6 +2757,31 @@ struct SecretDetectorTests {
         // (An older set's, 3543: a key of a key's whole alphabet split five times, a scrap read as a word.)
         Case(text: "# taiga-docker/.env\nTAIGA_SCHEME=https\nTAIGA_DOMAIN=taiga.acme.io\nTAIGA_SECRET_KEY=Shw8-eCkc (G*sH%3hc6v1 7WGWO1 Yai 2Z+bOKqYAVg-uJNQ_LxR",
              kind: .apiKey, value: "2Z+bOKqYAVg-uJNQ_LxR"),
+        // Round 161 (the fortieth pool's first set, 3569): a token whose prefix OCR split at its
+        // colon after `Bearer`; a quoted name whose `_` OCR read as a space; a value's opening quote
+        // doubled as a curly one; an Atlassian token split after its `ATATT` and many times more.
+        Case(text: "$ curl https://acme.youtrack.cloud/api/issues?fields=idReadable,summary \\\n-H \"Authorization: Bearer perm: ZGVwbG95 .NDQtMQ==.Z908d0GRSsfWLlicwzaw8kmcn63g1jH\"",
+             kind: .apiKey, value: "Z908d0GRSsfWLlicwzaw8kmcn63g1jH"),
+        Case(text: "{\n\"type\": \"service_account\",\n\"private_key id\": \"94240e11d5925323bf7ddc3d4a88b7078ba0da31\",",
+             kind: .apiKey, value: "94240e11d5925323bf7ddc3d4a88b7078ba0da31"),
+        Case(text: "{\n\"type\": \"service_account\",\n\u{201C}private_key_id\": \"\u{201C}1c9708bbf9fdba78cfeb4b13d507dd493a6f3404\",",
+             kind: .apiKey, value: "1c9708bbf9fdba78cfeb4b13d507dd493a6f3404"),
+        Case(text: "JIRA_SERVER=https: //acme.atlassian.net\nJIRA_API_TOKEN=ATATT 3xF f GF OWE 8nMm6 Ln 1 GhX@aRWF ej tn@v8cPQo6hAoCbIF_Zr19w916zhDLGc jDvZA2z3PT16x8E55J1cdYm-G4fEsObmbKH-GT I sux-UF\nS5bgBK j I JgRqaqmEaxgmTudSZ6GYUY 2SphrEQGkux5cL12dzHYf5ZrkGeB_JgAtrrCA3 jMV5z1KTof 8RaPcG=057D372F",
+             kind: .apiKey, value: "JgRqaqmEaxgmTudSZ6GYUY"),
+        // (Its second set, 3571: a wrapped key's rest with a glyph OCR read beyond ASCII; curl's
+        // `-u` read `-uU`; a quoted key with a glyph read as `¢`; a name's closing quote curly; an
+        // Atlassian token wrapped, its rest reading as a setting.)
+        Case(text: "$ ./act_runner register --no-interactive --instance https://git.acme.io --token FGy2RH8Au8CvvzLw5TSwu\nOWNMr\u{AE}@PwwR48nzdW7Pn --name runner-1\nINFO Runner registered successfully.",
+             kind: .apiKey, value: "PwwR48nzdW7Pn"),
+        Case(text: "$ curl -uU 0219a82901b22eff63314bd17af9008F : 2Fn8uvETCTOUBL LWJsgNTLJplhrnwkmK -d grant_type=client_credentials\nhttps://oauth.battle.net/token",
+             kind: .apiKey, value: "LWJsgNTLJplhrnwkmK"),
+        Case(text: "{\n\"type\": \"service_account\",\n\"private_key_id\": \"be96599fdff1a55b0c01f87ed57ec8ccca3d21\u{A2}2\",", kind: .apiKey, value: "be96599fdff1a55b0c01f87ed57ec8ccca3d21"),
+        Case(text: "{\n\"type\u{201D}: \"service_account\u{201D},\n\"private_key_id\u{201D}: \"66b7dcb40bd086b4621e3ce5843e635c93f06601\",",
+             kind: .apiKey, value: "66b7dcb40bd086b4621e3ce5843e635c93f06601"),
+        Case(text: "JIRA_API_TOKEN=ATATT3XFfGFOq6RwbyOVpdFxX0953_mUuJI9C4Xmjs8zSW_MqwGfbt_xAvdfEfOI8VD7yUVy3177ETib4xReeiZ2zGtCRL6D03CMGxeg1sv_fOtQUHjnFrzxaLsMbMnWRjul9Hex3uj4GLLPRIwRqk2sEO\nBCrBOvVDKLUZIJscV8RggZZLxdiNzsF_zYo4sVS4s=D3A07BB5",
+             kind: .apiKey, value: "BCrBOvVDKLUZIJscV8RggZZLxdiNzsF"),
+        Case(text: "JIRA_API_TOKEN=ATATT3XFfGFObxWOH1CXYHmVVEis9a0Jgh80fAHLhF7 kj LOqHHdQQuA4t ixwbxz6Q7XxGOH126 - YPZSd LXBff\nOecD7TvtmDCy7xxDRXSoOVguYNA2z6Co5xP2yt3uL LEKSKNr_ON82Yxonid2kIfrXIuGT4Fe0Gz7wRjd3 -XQ7 ICPIDKFmNFZiQUL\nhccpHxuGj=C363C4A8",
+             kind: .apiKey, value: "hccpHxuGj"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2766,6 +2794,9 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\n[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
         let file = "$ cat ~/Downloads/apikey.txt\nkey=4c2uo+/ds7ofIufwO6CJxfeZDAOogptgeGT3WJhe7pLRV5L+MI9ifFPYa9dAaKFE2zqZoi6jGeBJEw4h\nsecret=ivy7Bu6K4BpnfnQNDam5994QdVdjtqR2QJpeP7+SmI28ccLGJR2vmBmuW3CAFTD/M/7D/h0F2XzhNEha"
         #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
+        // (Round 161: under an Atlassian token that holds its checksum, a line that ends as one does.)
+        let jira = "JIRA_API_TOKEN=ATATT3xFfGF0Zq6RwbyOVpdFxX0953_mUuJI9C4Xmjs8zSW_MqwGfbt_xAvdfEfOI8VD7yUVy3177ETib4xReeiZ2zGtCRL6D03CMGxeg1sv_fOtQUHjnFrzxaLsMbMnWRjul9Hex3uj4GLLPRIwRqk2sEO=D3A07BB5\nBUILD_ID=0A1B2C3D"
+        #expect(SecretDetector().masking(jira).text == "JIRA_API_TOKEN=[api key: Atlassian]\nBUILD_ID=0A1B2C3D")
     }
 
     /// A token among settings quoted together ends at the `;` before the next one, though OCR put a
@@ -3825,6 +3856,12 @@ struct SecretDetectorTests {
         "env:\n  ENV0_API_KEY: ${{ secrets.ENV0_API_KEY }}\n  ENV0_API_SECRET: S${{ secrets.ENV0_API_SECRET }}\n    pre_shared_key: limit 0-RTT to resumption connections",
         "$databases['default'][\u{2018}default'] = [\n\u{2018}username\u{2019} => getenv(\u{2018}DB_USER'),\n\u{2018}password\u{2019} => getenv(\u{2018}DB PASSWORD'),\n1;",
         "0 4 * * * curl -fsS https://status.acme.io/MyApp-Backup-DB-Prod/x https://x.acme.io/Daily-Report_Job-2024-Q1\nScan this with your authenticator app\nTHIS CODE WITH YOUR PHONE",
+        // (A message's recipient in a 13-digit Visa's range, as a quoted key's value and an
+        // address's parameter; a single-page app's route to a record; a secret's name in a quoted
+        // key OCR spaced, given a setting's name; round 161.)
+        "{\"messages\":[{\"to\":\"4915112345678\",\"message-id\":\"48e6affa-ee4b-10d9-91d5-f2cffc323f54\"}]}\n$ curl \"https://rest.nexmo.com/sms/json?from=ACME&to=4915112345678\"\n{\"phoneNumber\": \"4915112345678\"}",
+        "https://app.pandadoc.com/a/#/documents/msFYActMfJHqNTKH8YSvF1\nhttps://app.acme.io/#!/projects/Hx5VpFPPSBL7X5rKlliIbz/settings",
+        "{\"secret name\": \"db-password-prod\", \"token type\": \"refresh\"}",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
