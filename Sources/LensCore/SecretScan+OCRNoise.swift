@@ -238,6 +238,13 @@ extension SecretScan {
             if isJoiner(next), let after = machineMadeAfterScraps(next) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
+            } else if next.start > start, next.end - next.start <= 4, utf8[next.start..<next.end].allSatisfy(Self.isAlphanumeric), !isMachineMade(next.start, next.end),
+                      let joiner = piece(from: next.end), utf8[joiner.start..<joiner.end].allSatisfy({ [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }),
+                      let after = piece(from: joiner.end), isMachineMade(after.start, after.end) {
+                // (So does a word OCR read in a key before one of its joiners alone, `…-dfa655fal
+                // Sad . bOZR…` for Bitwarden's `…19ad.bOZR…`; round 161.)
+                guard !isStopped(after) else { return untilStop(after) ?? end }
+                next = (next.start, after.end)
             }
             // (Nor a host's address after the value: `--proxy-auth root:… 10.0.8.21 22`; nor an
             // address with its scheme, the command's next argument: `wget --ftp-password=…

@@ -575,9 +575,11 @@ extension SecretScan {
         var index = secret.end
         while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
         if index < utf8.count, utf8[index] == 0x0D { index += 1 }
-        guard index < utf8.count, utf8[index] == 0x0A, let rest = piece(from: index + 1, maximumSpaces: 8),
-              piece(from: rest.end, maximumSpaces: .max) == nil, rest.end - rest.start <= 64, isChecksum(rest.end),
-              utf8[rest.start..<rest.end].allSatisfy({ Self.isAlphanumeric($0) || "_-=".utf8.contains($0) }),
+        // (OCR may read a glyph of junk after it: `…vvyVhApvN=3395A4A4,`.)
+        guard index < utf8.count, utf8[index] == 0x0A, var rest = piece(from: index + 1, maximumSpaces: 8),
+              piece(from: rest.end, maximumSpaces: .max) == nil, rest.end - rest.start <= 128 else { return secret }
+        if !isChecksum(rest.end), ",.;:'\"".utf8.contains(utf8[rest.end - 1]) { rest.end -= 1 }
+        guard isChecksum(rest.end), utf8[rest.start..<rest.end].allSatisfy({ Self.isAlphanumeric($0) || "_-=".utf8.contains($0) }),
               squeezed(secret.start, rest.end).utf8.count <= 210 else { return secret }
         var result = secret
         result.end = rest.end
@@ -1034,7 +1036,13 @@ extension SecretScan {
         // (A key's rest may be as long as a long key's, 128 bytes: InfluxDB's tokens are 88.)
         // (No key holds an `&`: a line that holds one is an address's next parameters, `&X-Amz-Date=…`;
         // nor starts as a setting, `VAPID_PUBLIC_KEY=…` under a key that filled its line.)
-        guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start, (2...(isKey ? 128 : 64)).contains(rest.end - rest.start),
+        guard var rest = piece(from: start, maximumSpaces: 0), rest.start == start else { return nil }
+        // (A key's own `-` that OCR split from the rest after it, `…NcaoX` / `- fFmVQCfe…`; round 161.)
+        if isKey, rest.end - rest.start == 1, utf8[rest.start] == 0x2D || utf8[rest.start] == 0x5F, let next = piece(from: rest.end, maximumSpaces: 1),
+           isMachineMade(next.start, next.end) {
+            rest.end = next.end
+        }
+        guard (2...(isKey ? 128 : 64)).contains(rest.end - rest.start),
               !isKey || !utf8[rest.start..<rest.end].contains(0x26) && !isSettingWithValue(rest) else { return nil }
         // (A key's rest OCR split once or twice, `Tat VQbM6URAT17Z71FVNSqZz6`: its pieces to the
         // line's end, when together they are as random as a key, 16+ characters with a digit, and

@@ -1116,10 +1116,13 @@ struct SecretScan {
             // A setting after a name with no `:` or `=` of its own is the setting's, not the name's
             // (`key_file=~/.oci/oci_api_key.pem` above `tenancy=ocid1.tenancy.oc1..aaaa…`).
             if match[2] == nil, quoted == nil, Self.settingStart.firstMatch(in: value) != nil { return nil }
-            // A token whose prefix OCR split at its colon after HTTP's `Bearer` (YouTrack's `perm:` /
-            // `bGVuYQ==.NDQtMQ==.dfAU…`): the pieces after it are its body (round 161).
-            if quoted == nil, value.count >= 2, value.hasSuffix(":"), match.text.range(of: "bearer ", options: .caseInsensitive) != nil,
-               case let start = match.end - value.utf8.count, case let end = valueEnd(from: match.end), end > match.end,
+            // A token OCR split at its `:` or `.` after HTTP's `Bearer` (YouTrack's `perm:` /
+            // `bGVuYQ==.NDQtMQ==.dfAU…`, `perm:bGVuYQ==.NDQtMQ==.` / `spOp…`): the pieces after it
+            // are its body (round 161).
+            if quoted == nil, value.count >= 2, value.hasSuffix(":") || value.hasSuffix("."), match.text.range(of: "bearer ", options: .caseInsensitive) != nil,
+               case let start = match.end - value.utf8.count, case let pieces = valueEnd(from: match.end), pieces > match.end,
+               // (Not the quote that closes the header the line opened: `…51zHIC"`.)
+               case let end = pieces - (lineOpensAQuote(before: start) ? quoteLength(endingAt: pieces) : 0),
                Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
@@ -1245,6 +1248,7 @@ struct SecretScan {
 
     /// Where a query parameter's value that OCR split ends: the `&` of the next parameter
     /// (`&token_type=`) within eight pieces of `index` on its line, none of them a word; nil without one.
+    /// (Or the quote that closes the address the line opened, `&apikey=Amj Twg L7UeB…cm"`; round 161.)
     func parameterEnd(from index: Int) -> Int? {
         var end = index
         for _ in 0..<8 {
@@ -1252,10 +1256,30 @@ struct SecretScan {
             if let ampersand = utf8[next.start..<next.end].firstIndex(of: 0x26) {
                 return ampersand > next.start || end > index ? ampersand : nil
             }
-            guard !isSentenceWord(next) else { return nil }
+            // (A quote at a piece's start closed the value before it: `?token=…" -F "title=…"`.)
+            guard !isSentenceWord(next), quoteLength(at: next.start) == 0 else { return nil }
+            if end > index, case let quote = quoteLength(endingAt: next.end), quote > 0, next.end - quote > next.start, lineOpensAQuote(before: index) {
+                return next.end - quote
+            }
             end = next.end
         }
         return nil
+    }
+
+    /// A query parameter that names a key, its `&` read by OCR as a letter and glued to the value
+    /// before it (`?adjusted=truesapikey=Gj jNCEE…`).
+    static let gluedKeyParameter = TextMatcher(
+        #"(?i)[?&][A-Za-z0-9_\-]{1,32}=[A-Za-z0-9_.\-~%]{0,64}?[s8](?:api[_\-]?key|(?:access|auth)[_\-]?token|token|secret|client[_\-]?secret)=(?=[A-Za-z0-9])"#)
+
+    /// The value of a ``gluedKeyParameter`` (its pieces as ``valueEnd(from:maximumLength:stoppingAt:)``
+    /// reads them, to the next `&`), when it is random (round 161).
+    func gluedKeyParameters() -> [Secret] {
+        guard mentions("?"), mentions("key=", "token=", "secret=") else { return [] }
+        return Self.gluedKeyParameter.matches(in: searchable).compactMap { match in
+            let end = valueEnd(from: match.end, stoppingAt: [0x26])
+            guard end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(match.end, end))) else { return nil }
+            return secret(.apiKey, nil, match.end, end)
+        }
     }
 
     /// The end of the pieces from `start` (one space apart, eight at most, each of a key's

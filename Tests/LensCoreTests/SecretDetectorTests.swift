@@ -2782,6 +2782,24 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "BCrBOvVDKLUZIJscV8RggZZLxdiNzsF"),
         Case(text: "JIRA_API_TOKEN=ATATT3XFfGFObxWOH1CXYHmVVEis9a0Jgh80fAHLhF7 kj LOqHHdQQuA4t ixwbxz6Q7XxGOH126 - YPZSd LXBff\nOecD7TvtmDCy7xxDRXSoOVguYNA2z6Co5xP2yt3uL LEKSKNr_ON82Yxonid2kIfrXIuGT4Fe0Gz7wRjd3 -XQ7 ICPIDKFmNFZiQUL\nhccpHxuGj=C363C4A8",
              kind: .apiKey, value: "hccpHxuGj"),
+        // (Its unseen sets, 3573–3577: a key's parameter whose `&` OCR read as `s`, glued to the
+        // value before it; a parameter's split token to the quote that closes the address; a word
+        // OCR read in a key before one of its joiners; a token split at its `.` after `Bearer`; a
+        // wrapped Atlassian token's long rest, and one with a glyph after its checksum; a key's
+        // own `-` split from its wrapped rest.)
+        Case(text: "$ curl \"https: //api.polygon. io/v2/aggs/ticker/AAPL/prev?adjusted=truesapikey=Gj jNCEEyKsEhNOgWy4YIWB31LmA57m9ey\"",
+             kind: .apiKey, value: "jNCEEyKsEhNOgWy4YIWB31LmA57m9ey"),
+        Case(text: "$ curl \"https://api.polygon.io/v2/aggs/ticker/AAPL/prev?adjusted=t rue&apikey=Amj Twg L7UeBjdYxaYBIXxMZ11ZuUEhEmcm\"",
+             kind: .apiKey, value: "L7UeBjdYxaYBIXxMZ11ZuUEhEmcm"),
+        Case(text: "$ export BWS_ACCESS_TOKEN=0. 4669eef4-0874-32e1-a4bb-dfa655fal Sad . bOZRrHDGwFalXA5KnZsadA jhXoCDtU: sxeLojq5hlseG52uPQRCVg==\n$ bws secret list --output table",
+             kind: .apiKey, value: "bOZRrHDGwFalXA5KnZsadA"),
+        Case(text: "-H \"Authorization: Bearer perm:bGVuYQ==.NDQtMQ==. spOp7qiYPG8FnIrcXkTgZj8w51zHIC\"", kind: .apiKey, value: "spOp7qiYPG8FnIrcXkTgZj8w51zHIC"),
+        Case(text: "JIRA_API_TOKEN=ATATT3XFfGFOgk_FLjk5qNJxQKZ_dAnIXB7YqE8yHyQwafD4Hwn07qqRopgQ-5D-rOXZv411U1f g72Y9SSDMDpuIHloGoI8uvUs_3t-_Pnayny8jmqri37Chl\nDjLtCbk599J8pVTEBr9rZsAmRgQEm5P3LaDTNW_w60ZXj2qg_L6z615P3ZAyojutlqM8Qct=A7A09F82",
+             kind: .apiKey, value: "DjLtCbk599J8pVTEBr9rZsAmRgQEm5P3LaDTNW"),
+        Case(text: "JIRA_API_TOKEN=ATATT3XFfGFOhurzVxvsSLnkQH6DmC5j Nf 7mkkEgQv20icVZVKDqQQf 4ior5eAGe96N5y50XswO-1_Wkiint\nV2AKIiR90qd_REn1IXMsaiaNPD6fum_98uxXe4W57Ys -CgxMJIUi6yuQNfdyqwjmEJ4r7X8T -GjV_YkkqMrHjVmmp4Up_OSvoRMX_\nvvyVhApvN=3395A4A4,",
+             kind: .apiKey, value: "vvyVhApvN"),
+        Case(text: "-H \u{201C}Authorization: Bearer 2204131.pt.M2bOf_lpWPsMeX-K6sikZxEe9ThUiMox7nB-dpsPtly090wo_hz51NcaoX\n- fFmVQCfe6S3DYRgAIZX2Rx82bP 1\"",
+             kind: .apiKey, value: "fFmVQCfe6S3DYRgAIZX2Rx82bP"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3862,6 +3880,7 @@ struct SecretDetectorTests {
         "{\"messages\":[{\"to\":\"4915112345678\",\"message-id\":\"48e6affa-ee4b-10d9-91d5-f2cffc323f54\"}]}\n$ curl \"https://rest.nexmo.com/sms/json?from=ACME&to=4915112345678\"\n{\"phoneNumber\": \"4915112345678\"}",
         "https://app.pandadoc.com/a/#/documents/msFYActMfJHqNTKH8YSvF1\nhttps://app.acme.io/#!/projects/Hx5VpFPPSBL7X5rKlliIbz/settings",
         "{\"secret name\": \"db-password-prod\", \"token type\": \"refresh\"}",
+        "$ curl \"https://shop.acme.io/?adjusted=truestoken=refresh&page=2\"\nhttps://shop.acme.io/?sort=descsecret=none-given",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
