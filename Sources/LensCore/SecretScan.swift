@@ -1089,12 +1089,9 @@ struct SecretScan {
     /// opens an unquoted value (as far as a quoted value may run, 256 characters: the look-ahead
     /// for its closing quote stays bounded on a long line of labels).
     /// (OCR may read a `_` inside the label with a space after it: `aws_secret_access_ key = /aJd…`,
-    /// a value that starts with `/` which the OCR-tolerant rules leave to this one; round 145. Or
-    /// as a space, in a name a quote closes: `"private_key id": "…"`; a name's closing quote as a
-    /// curly one, `"private_key_id”: "…"`; and a quoted value's opening quote doubled as a curly
-    /// one: `"“1c97…"`; round 161.)
+    /// a value that starts with `/` which the OCR-tolerant rules leave to this one; round 145.)
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:(?:[_\-.]|(?<=[a-z]) (?=[a-z]{2,12}["']))[A-Za-z0-9]+)*(?![A-Za-z])["'”’]?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"[“‘]?([^"\n]{1,256})"|'[“‘]?([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])(api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     /// A value that starts as a setting does: a name, then `=` and more than padding.
     static let settingStart = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.\-]{1,63}=(?=[^=\s])"#)
@@ -1113,6 +1110,11 @@ struct SecretScan {
             var nameStart = match.start
             while nameStart > 0, match.start - nameStart < 64, Self.isAlphanumeric(utf8[nameStart - 1]) || utf8[nameStart - 1] == 0x5F { nameStart -= 1 }
             if nameStart < match.start, Self.namesAPublicValue(Self.nameWords(slice(nameStart, match.start))) { return nil }
+            // (Nor a key's id, which names the key and holds none of it: a service account's
+            // `private_key_id`, as round 157 kept it when OCR spaced its name; AWS's access key id
+            // is half of a credential and stays a secret's; round 161.)
+            if case let words = Self.nameWords(slice(nameStart, match.start) + name(at: match.start)),
+               words.suffix(2) == ["key", "id"], !words.contains("access") { return nil }
             // A setting after a name with no `:` or `=` of its own is the setting's, not the name's
             // (`key_file=~/.oci/oci_api_key.pem` above `tenancy=ocid1.tenancy.oc1..aaaa…`).
             if match[2] == nil, quoted == nil, Self.settingStart.firstMatch(in: value) != nil { return nil }
@@ -1225,10 +1227,7 @@ struct SecretScan {
             // (After an option, OCR's `@` for a key's `0` is read back when the value has no dot, as
             // an address would: `--token gLsh…86` / `xy@AkGq… --name runner-@1`.)
             let optionValueRead = match[2] == nil && !bearer && random(Self.atsReadAsZeros(whole))
-            // (A quoted value with one glyph OCR read beyond ASCII, `"…ca3d21¢2"`, is judged with a
-            // letter for it; round 161.)
-            let glyphRead = quoted != nil && whole.count(where: { !$0.isASCII }) == 1 && random(String(whole.map { $0.isASCII ? $0 : "x" }))
-            if !random(whole), !optionValueRead, !glyphRead, !capitals(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
+            if !random(whole), !optionValueRead, !capitals(whole), quoted != nil || match[2] == nil && !bearer || !random(Self.withoutOCRJunk(whole)) {
                 // A literal assigned to or compared with a secret's name is its value, random or
                 // not (`api_key: 'correct horse'`, `if (token == "…")`), as detect-secrets'
                 // keyword rule has it; not a command's output in backquotes, nor the value of a
@@ -1346,18 +1345,9 @@ struct SecretScan {
 
     /// The name (identifier) that starts at `start`, lower-cased: `LLM_SECRET_NAME` → `llm_secret_name`.
     func name(at start: Int) -> String {
-        slice(start, nameEnd(from: start)).lowercased().replacingOccurrences(of: " ", with: "_")
-    }
-
-    /// The end of the name that starts at `start`, and of a last word after a space where a quote
-    /// closes the name: OCR read its `_` as a space (`"private_key id"`; 12 letters at most).
-    func nameEnd(from start: Int) -> Int {
         var end = start
         while end < utf8.count, Self.isNameByte(utf8[end]) { end += 1 }
-        guard end > start, end + 3 < utf8.count, utf8[end] == 0x20 else { return end }
-        var word = end + 1
-        while word < utf8.count, word - end <= 12, (0x61...0x7A).contains(utf8[word]) { word += 1 }
-        return word - end >= 3 && word < utf8.count && (utf8[word] == 0x22 || utf8[word] == 0x27) ? word : end
+        return slice(start, end).lowercased()
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool { isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E }
@@ -1366,7 +1356,8 @@ struct SecretScan {
     /// quoted as a whole (`"db_password"`), rather than ending a path or a slug that merely ends in
     /// the word (`'/forgot-password' => …`, `"…/creating-a-strong-password":`). Nil when no quote follows.
     func quoteAfterName(at start: Int) -> Bool? {
-        let end = nameEnd(from: start)
+        var end = start
+        while end < utf8.count, Self.isNameByte(utf8[end]) { end += 1 }
         guard end < utf8.count, utf8[end] == 0x22 || utf8[end] == 0x27 else { return nil }
         var first = start
         while first > 0, Self.isNameByte(utf8[first - 1]) { first -= 1 }

@@ -7694,8 +7694,8 @@ def fortieth_secret_case(rng):
     token, Toggl's `-u KEY:api_token`, Clockify's `X-Api-Key`, Jira's `ATATT` token, YouTrack's
     `perm:` token, Prefect's `pnu_`, Dagster's agent token, Riot's `RGAPI-`, TrueNAS' `1-` key,
     Radarr's `<ApiKey>`, act_runner's registration token, DuckDB's `CREATE SECRET`, a BigQuery key
-    file's `private_key_id`, Battle.net's client secret; and the passwords of Odoo's
-    `admin_passwd`, Minecraft's `rcon.password`, ScyllaDB's `cqlsh -p`, a Timescale address,
+    file's private key (beside its public `private_key_id`), Battle.net's client secret; and the
+    passwords of Odoo's `admin_passwd`, Minecraft's `rcon.password`, ScyllaDB's `cqlsh -p`, a Timescale address,
     ownCloud's `OC_PASS`, `saslpasswd2` fed by `echo` and Redshift's JDBC `PWD=`."""
     user, host = login_parts(rng)
     choice = rng.randrange(43)
@@ -7807,8 +7807,11 @@ def fortieth_secret_case(rng):
         v = rand(rng, ALNUM + "/+", 40)
         return "api_key", ["CREATE SECRET shop_s3 (", "    TYPE S3,", f"    KEY_ID 'AKIA{rand(rng, upper_digits, 16)}',", f"    SECRET '{v}',", "    REGION 'eu-central-1'", ");"], [v]
     if choice == 34:
-        v = rand(rng, HEX, 40)
-        return "api_key", ["{", '  "type": "service_account",', '  "project_id": "shop-analytics",', f'  "private_key_id": "{v}",', f'  "client_email": "loader@shop-analytics.iam.gserviceaccount.com",'], [v]
+        # (Round 161 corrected this case: it listed the `private_key_id` as the secret, but a key's
+        # id names the key and holds none of it, as round 157 decided; the key is the secret.)
+        v = base64.b64encode(rng.randbytes(45)).decode()
+        return "api_key", ["{", '  "type": "service_account",', '  "project_id": "shop-analytics",', f'  "private_key_id": "{rand(rng, HEX, 40)}",',
+                           f'  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC{v}\\n'], [v]
     if choice == 35:
         v = rand(rng, ALNUM, 32)
         return "api_key", [f"$ curl -u {rand(rng, HEX, 32)}:{v} -d grant_type=client_credentials https://oauth.battle.net/token", '{"access_token":"<redacted>","token_type":"bearer","expires_in":86399}'], [v]
