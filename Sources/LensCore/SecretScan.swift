@@ -1240,13 +1240,19 @@ struct SecretScan {
                 return nil
             }
             let end = match.end - (quoted != nil ? 1 : 0), start = end - value.utf8.count
+            // (A query parameter's long token OCR split goes on to its `&` or the address's closing
+            // quote, when all of it is random: `?api_secret=oZhlt5VhQ… jbmarf j8Ei-Na2w…&from=…`; round 161.)
+            if quoted == nil, lineEnd == nil, match[2] == "=", isQueryParameterValue(at: start), let parameter = parameterEnd(from: end), parameter > end,
+               Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, parameter))) {
+                return secret(.apiKey, nil, start, parameter)
+            }
             return secret(.apiKey, nil, start, lineEnd ?? end)
         }
         return found + compared
     }
 
     /// Where a query parameter's value that OCR split ends: the `&` of the next parameter
-    /// (`&token_type=`) within eight pieces of `index` on its line, none of them a word; nil without one.
+    /// (`&token_type=`) within eight pieces of `index` on its line, none of them a word (``isNoWord(_:)``); nil without one.
     /// (Or the quote that closes the address the line opened, `&apikey=Amj Twg L7UeB…cm"`; round 161.)
     func parameterEnd(from index: Int) -> Int? {
         var end = index
@@ -1255,8 +1261,9 @@ struct SecretScan {
             if let ampersand = utf8[next.start..<next.end].firstIndex(of: 0x26) {
                 return ampersand > next.start || end > index ? ampersand : nil
             }
-            // (A quote at a piece's start closed the value before it: `?token=…" -F "title=…"`.)
-            guard !isSentenceWord(next), quoteLength(at: next.start) == 0 else { return nil }
+            // (A quote at a piece's start closed the value before it: `?token=…" -F "title=…"`. A
+            // piece with a pair of letters no word has is no word: `jbmarf`; round 161.)
+            guard !isSentenceWord(next) || Self.isNoWord(slice(next.start, next.end)), quoteLength(at: next.start) == 0 else { return nil }
             if end > index, case let quote = quoteLength(endingAt: next.end), quote > 0, next.end - quote > next.start, lineOpensAQuote(before: index) {
                 return next.end - quote
             }
@@ -1418,7 +1425,8 @@ struct SecretScan {
     /// identifier is (`getAccessTokenForUser`: three changes between words).
     /// Random letters also put capitals side by side (`ZT`, `QTH`) and few small ones in a row,
     /// where words joined in camel case (`ReplaceWithYourOwnTokenValue`, `getHTTPResponseForURL`)
-    /// put a word's small letters between capitals. A prefix before `.`, `_` or `-` may come first
+    /// put a word's small letters between capitals (a run of seven small letters or more is a word's
+    /// unless it has five consonants in a row or a pair no word has). A prefix before `.`, `_` or `-` may come first
     /// (`hvs.fNfyMrKIVKkddhenJJPEgwig`).
     static func isRandomLetters(_ value: String) -> Bool {
         // (Base64url's `-` and `_` are inside the key, not between its words: `qhRIddbZ-VRAYMhTrJQD`;
@@ -1432,7 +1440,8 @@ struct SecretScan {
             let capitalPairs = Self.capitalPairs(in: part)
             // A run of 7+ small letters is a word's (`Response`) unless five consonants come in a
             // row in it, as in no word of English (`xJjBxzSHcdvzsfdCVRq…`: `cdvzsfd`).
-            let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 }
+            // (Nor one with a pair of letters no English word has, ``isNoWord(_:)``: `kuczwiy`; round 161.)
+            let wordLike = part.split(whereSeparator: { !$0.isLowercase }).contains { $0.count > 6 && longestConsonantRun($0) < 5 && !isNoWord(String($0)) }
             return capitalPairs >= 2 && !wordLike
         }
     }

@@ -2791,6 +2791,11 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "vvyVhApvN"),
         Case(text: "-H \u{201C}Authorization: Bearer 2204131.pt.M2bOf_lpWPsMeX-K6sikZxEe9ThUiMox7nB-dpsPtly090wo_hz51NcaoX\n- fFmVQCfe6S3DYRgAIZX2Rx82bP 1\"",
              kind: .apiKey, value: "fFmVQCfe6S3DYRgAIZX2Rx82bP"),
+        // (Its later unseen set, 3579: a key of random letters alone whose small letters run seven
+        // in a row with a pair no word has, clean; a query's token OCR split around such a piece.)
+        Case(text: "$ export FIREWORKS_API_KEY=fw_lvQRFPNkuczwiyNbnQNUkAOl\n$ firectl list models --account-id acme", kind: .apiKey, value: "fw_lvQRFPNkuczwiyNbnQNUkAOl"),
+        Case(text: "$ curl \"https://api.convertkit.com/v3/subscribers?api_secret=oZhlt5VhQHRBV5d4zJnX5 jbmarf j8Ei-Na2wnRtsdD1&from=2026-12-01\u{201D}",
+             kind: .apiKey, value: "j8Ei-Na2wnRtsdD1"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3874,6 +3879,7 @@ struct SecretDetectorTests {
         "https://app.pandadoc.com/a/#/documents/msFYActMfJHqNTKH8YSvF1\nhttps://app.acme.io/#!/projects/Hx5VpFPPSBL7X5rKlliIbz/settings",
         "{\"secret name\": \"db-password-prod\", \"token type\": \"refresh\"}",
         "$ curl \"https://shop.acme.io/?adjusted=truestoken=refresh&page=2\"\nhttps://shop.acme.io/?sort=descsecret=none-given",
+        "$ curl \"https://x.io/q?token=${TOKEN} and more&from=2\"\nexport HINT=getHTTPResponseForURLRequestNow_ReplaceWithYourOwnTokenValue",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
