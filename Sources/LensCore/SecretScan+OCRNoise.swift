@@ -235,14 +235,21 @@ extension SecretScan {
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
+            let isSymbolJoiner = { (piece: (start: Int, end: Int)) in self.utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) } }
+            let isShortWord = { (piece: (start: Int, end: Int)) in
+                piece.end - piece.start <= 4 && self.utf8[piece.start..<piece.end].allSatisfy(Self.isAlphanumeric) && !self.isMachineMade(piece.start, piece.end)
+            }
             if isJoiner(next), let after = machineMadeAfterScraps(next) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
-            } else if next.start > start, next.end - next.start <= 4, utf8[next.start..<next.end].allSatisfy(Self.isAlphanumeric), !isMachineMade(next.start, next.end),
-                      let joiner = piece(from: next.end), utf8[joiner.start..<joiner.end].allSatisfy({ [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }),
+            } else if next.start > start, isShortWord(next), let joiner = piece(from: next.end), isSymbolJoiner(joiner),
                       let after = piece(from: joiner.end), isMachineMade(after.start, after.end) {
-                // (So does a word OCR read in a key before one of its joiners alone, `…-dfa655fal
-                // Sad . bOZR…` for Bitwarden's `…19ad.bOZR…`; round 161.)
+                // (So does a word OCR read in a key beside one of its joiners alone, before it
+                // (`…-dfa655fal Sad . bOZR…` for Bitwarden's `…19ad.bOZR…`) or after it (`…defd3 .
+                // Ehgj 1kqd18…`); round 161.)
+                guard !isStopped(after) else { return untilStop(after) ?? end }
+                next = (next.start, after.end)
+            } else if isSymbolJoiner(next), let word = piece(from: next.end), isShortWord(word), let after = piece(from: word.end), isMachineMade(after.start, after.end) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }

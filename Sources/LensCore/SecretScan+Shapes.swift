@@ -900,7 +900,8 @@ extension SecretScan {
             // for the key's `…UOMrf1ioGp4i/+Z2v…`; round 136. A comment's `#` is a space's neighbour.)
             // (Or the line's first glyph, before a letter or digit, when the line is one piece of 20+:
             // `#F58DdB/ikZ1uPRXQf…` for `…wfF58DdB/…`, an AWS session token's wrapped line; round 145.)
-            let hashStarts = start + 20 <= utf8.count && utf8[start] == 0x23 && Self.isAlphanumeric(utf8[start + 1])
+            // (Or a `{`, `(`, `[` or `|` so read: `{ALMTM2M2…` for a JWT's `IiwgInVz…`; round 161.)
+            let hashStarts = start + 20 <= utf8.count && "#{([|".utf8.contains(utf8[start]) && Self.isAlphanumeric(utf8[start + 1])
                 && (start..<(start + 20)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
             var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
@@ -981,7 +982,8 @@ extension SecretScan {
                 }()
                 // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
                 // one such glyph, not a binary file's bytes. Or a `0` as `@`: `@t150Nw4Zor+SKDY …`.)
-                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || hashStarts && spaces == 0
+                // (A `#` then no space, as a comment has; another bracket or bar may start a line OCR split.)
+                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || hashStarts && (spaces == 0 || utf8[start] != 0x23)
                         || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
                       !piece.allSatisfy(\.isHexDigit),
                       !(round == 0 && isNextRow(of: lineStart, words)),

@@ -584,9 +584,9 @@ struct SecretScan {
     /// What names a number a phone's: `phone`, `mobile`, `msisdn`, `fax` (maybe with `number`),
     /// also as a camelCase name's last word; a message's `to` or `from` as a quoted key or an
     /// address's parameter (`"to":"4915112345678"`, `&to=…`: an SMS API's recipient, which a
-    /// 13-digit Visa's range holds too; round 161).
+    /// 13-digit Visa's range holds too; its quotes as OCR curls them, `"to’:"…`; round 161).
     static let phoneLabel = TextMatcher(
-        #"(?:(?<![A-Za-z])(?i:phone|telephone|tel|mobile|cell|msisdn|fax|whatsapp|sms)|(?<=[a-z])(?:Phone|Mobile|Msisdn))(?i:[ \t_\-]*(?:number|no\.?|num|#))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?\+?$|(?<![A-Za-z])(?i:to|from|recipients?|sender|originator)(?:["'”][ \t]*[:=][ \t]*\[?[ \t]*["'“]?|=)$"#)
+        #"(?:(?<![A-Za-z])(?i:phone|telephone|tel|mobile|cell|msisdn|fax|whatsapp|sms)|(?<=[a-z])(?:Phone|Mobile|Msisdn))(?i:[ \t_\-]*(?:number|no\.?|num|#))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?\+?$|(?<![A-Za-z])(?i:to|from|recipients?|sender|originator)(?:["'‘’“”][ \t]*[:=][ \t]*\[?[ \t]*["'‘’“”]?|=)$"#)
 
     /// Whether the number at `start` comes right after an ``identifierLabel`` or a ``phoneLabel`` on its line.
     func isAfterIdentifierLabel(_ start: Int) -> Bool {

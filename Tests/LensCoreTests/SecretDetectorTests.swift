@@ -2796,6 +2796,12 @@ struct SecretDetectorTests {
         Case(text: "$ export FIREWORKS_API_KEY=fw_lvQRFPNkuczwiyNbnQNUkAOl\n$ firectl list models --account-id acme", kind: .apiKey, value: "fw_lvQRFPNkuczwiyNbnQNUkAOl"),
         Case(text: "$ curl \"https://api.convertkit.com/v3/subscribers?api_secret=oZhlt5VhQHRBV5d4zJnX5 jbmarf j8Ei-Na2wnRtsdD1&from=2026-12-01\u{201D}",
              kind: .apiKey, value: "j8Ei-Na2wnRtsdD1"),
+        // (Its unseen set 3585: a word OCR read in a key after one of its joiners alone; a JWT
+        // wrapped over five lines, one of them starting with a `{` OCR read for a glyph.)
+        Case(text: "$ export BWS_ACCESS_TOKEN=0 .9122af53-6e5a-21ed-5002-4592803defd3 . Ehgj 1kqd18eUMrWMROANECuDJbn5JI : UHm2kKRW4KVDMMJQ5tdPOuw==\n$ bws secret list --output table",
+             kind: .apiKey, value: "1kqd18eUMrWMROANECuDJbn5JI"),
+        Case(text: "# calendly.env\nCALENDLY_TOKEN=eyJ raWQi0 tA iM2F iNTAZOTZLN2F iNTMONDF iZjUOODFLMj Y2YTZmNDAXMj AWNDKwN j QyNTQ3YZAWYTcyZTk2YTQ1\nOWUyNZA3NSIsTCJOeXAiOiAIUEFUL iwgImFsZyI6ICIFUZIANLI9. eyJpc3Mi0iAiaHROCHM6LyShdXRoLmNhbGVuZGxSLmNvbSIsIC\nIPYXQiOiAXNZA4NZQZNjAOLCAianRpl jog] jVjZmE3YTAWLTAZN2UtZTBhZCO5Z jMZLWIZMjU1Y2UxZTUmNiIsICJ1c2Vyx3V1aWgio\n{ALMTM2M2ZmNZYtNWEZNCOZMTkyLTJmMj ctYTAWN2E20GU1YTCXIn0. KQhsKtHEYM7VGTRrYgkPONSJttW_ZxaQhyG_oTpmqWgXOusD\nARIdrNK5SBoIGBCemfmPDBMJ fkqVTDKR2CC3ULg",
+             kind: .apiKey, value: "KQhsKtHEYM7VGTRrYgkPONSJttW_ZxaQhyG_oTpmqWgXOusD"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2808,6 +2814,9 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\n[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
         let file = "$ cat ~/Downloads/apikey.txt\nkey=4c2uo+/ds7ofIufwO6CJxfeZDAOogptgeGT3WJhe7pLRV5L+MI9ifFPYa9dAaKFE2zqZoi6jGeBJEw4h\nsecret=ivy7Bu6K4BpnfnQNDam5994QdVdjtqR2QJpeP7+SmI28ccLGJR2vmBmuW3CAFTD/M/7D/h0F2XzhNEha"
         #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
+        // (Round 161: a log line that starts with a bracket and a word under a key stays its own.)
+        let log = "$ export API_TOKEN=Xk2Lm9QrTz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4aB3dE\n[INFO] Authenticated with the API as ana@acme.io"
+        #expect(SecretDetector().masking(log).text == "$ export API_TOKEN=[api key]\n[INFO] Authenticated with the API as ana@acme.io")
         // (Round 161: under an Atlassian token that holds its checksum, a line that ends as one does.)
         let jira = "JIRA_API_TOKEN=ATATT3xFfGF0Zq6RwbyOVpdFxX0953_mUuJI9C4Xmjs8zSW_MqwGfbt_xAvdfEfOI8VD7yUVy3177ETib4xReeiZ2zGtCRL6D03CMGxeg1sv_fOtQUHjnFrzxaLsMbMnWRjul9Hex3uj4GLLPRIwRqk2sEO=D3A07BB5\nBUILD_ID=0A1B2C3D"
         #expect(SecretDetector().masking(jira).text == "JIRA_API_TOKEN=[api key: Atlassian]\nBUILD_ID=0A1B2C3D")
@@ -3875,6 +3884,7 @@ struct SecretDetectorTests {
         // (A message's recipient in a 13-digit Visa's range, as a quoted key's value and an
         // address's parameter; a single-page app's route to a record; a secret's name in a quoted
         // key OCR spaced, given a setting's name; round 161.)
+        "{'messages\u{201D}:[{\"to\u{2019}:\"4915112345678\"/message-id\":\"1 9cbe7ab-5140-288f-96ab-8937a2820e59\",'status\u{2019}:\"0\"}]}",
         "{\"messages\":[{\"to\":\"4915112345678\",\"message-id\":\"48e6affa-ee4b-10d9-91d5-f2cffc323f54\"}]}\n$ curl \"https://rest.nexmo.com/sms/json?from=ACME&to=4915112345678\"\n{\"phoneNumber\": \"4915112345678\"}",
         "https://app.pandadoc.com/a/#/documents/msFYActMfJHqNTKH8YSvF1\nhttps://app.acme.io/#!/projects/Hx5VpFPPSBL7X5rKlliIbz/settings",
         "{\"secret name\": \"db-password-prod\", \"token type\": \"refresh\"}",
