@@ -900,9 +900,12 @@ extension SecretScan {
             // for the key's `…UOMrf1ioGp4i/+Z2v…`; round 136. A comment's `#` is a space's neighbour.)
             // (Or the line's first glyph, before a letter or digit, when the line is one piece of 20+:
             // `#F58DdB/ikZ1uPRXQf…` for `…wfF58DdB/…`, an AWS session token's wrapped line; round 145.)
-            // (Or a `{`, `(`, `[` or `|` so read: `{ALMTM2M2…` for a JWT's `IiwgInVz…`; round 161.)
-            let hashStarts = start + 20 <= utf8.count && "#{([|".utf8.contains(utf8[start]) && Self.isAlphanumeric(utf8[start + 1])
-                && (start..<(start + 20)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
+            // (Or a `{`, `(`, `[` or `|` so read, before 12+ glyphs: `{ALMDFHYWRIMmUtMmN iNy…` for a
+            // JWT's `IiwgInVz…`; round 161.)
+            let opener = start < utf8.count ? utf8[start] : 0
+            let openerRun = opener == 0x23 ? 20 : 12
+            let hashStarts = start + openerRun <= utf8.count && "#{([|".utf8.contains(opener) && Self.isAlphanumeric(utf8[start + 1])
+                && (start..<(start + openerRun)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
             var spaces = 0, junkAtEnd = false, innerJunk = 0
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]

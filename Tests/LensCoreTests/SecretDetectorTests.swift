@@ -2802,6 +2802,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "1kqd18eUMrWMROANECuDJbn5JI"),
         Case(text: "# calendly.env\nCALENDLY_TOKEN=eyJ raWQi0 tA iM2F iNTAZOTZLN2F iNTMONDF iZjUOODFLMj Y2YTZmNDAXMj AWNDKwN j QyNTQ3YZAWYTcyZTk2YTQ1\nOWUyNZA3NSIsTCJOeXAiOiAIUEFUL iwgImFsZyI6ICIFUZIANLI9. eyJpc3Mi0iAiaHROCHM6LyShdXRoLmNhbGVuZGxSLmNvbSIsIC\nIPYXQiOiAXNZA4NZQZNjAOLCAianRpl jog] jVjZmE3YTAWLTAZN2UtZTBhZCO5Z jMZLWIZMjU1Y2UxZTUmNiIsICJ1c2Vyx3V1aWgio\n{ALMTM2M2ZmNZYtNWEZNCOZMTkyLTJmMj ctYTAWN2E20GU1YTCXIn0. KQhsKtHEYM7VGTRrYgkPONSJttW_ZxaQhyG_oTpmqWgXOusD\nARIdrNK5SBoIGBCemfmPDBMJ fkqVTDKR2CC3ULg",
              kind: .apiKey, value: "KQhsKtHEYM7VGTRrYgkPONSJttW_ZxaQhyG_oTpmqWgXOusD"),
+        // (Its unseen set 3587: such a line whose `{` comes before 12 glyphs and a space.)
+        Case(text: "CALENDLY_TOKEN=eyJ rawQi0iAiNDMxNmEXZTQ1Nj LjNmQyNThiMzg1Mj EOMmMZMDIOM2NiZjE1ODhmMTIKOTISY2MyN2M4NTg4Mj Iz\nNWUwZWE4Y iIsICJOeXALO1ATUEFULI iwgImFsZyI61ICIFUZI1NiJ9. eyJpc3Mi0iAiaHROCHMG6L y9hdXRoLmNhbGVuZGx5LmNvbSIsIC\nIpYXQiLOLAXNzgxMjQONjM2LCAianRpI jog1j LKMDBKYTY2LWQOMTYtY j FhOCOxYmNKLWE3Y zBmMzBmNTgwZCIsICJ1c2VyX3V1aWwQio\n{ALMDFHYWRIMmUtMmN iNyO20TMZLTRjMDItNTIANDA2ZmMXNTIKInO. 1Z_sCAbOQAefMxKitae-lAsIqg19_5F7NVYTFB_1IMNYEFuSG\nao jp-uTwDLtQBm6vni9qBS l fKMDW6qmWNGIs-g",
+             kind: .apiKey, value: "1Z_sCAbOQAefMxKitae-lAsIqg19_5F7NVYTFB_1IMNYEFuSG"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -2817,6 +2820,8 @@ struct SecretDetectorTests {
         // (Round 161: a log line that starts with a bracket and a word under a key stays its own.)
         let log = "$ export API_TOKEN=Xk2Lm9QrTz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4aB3dE\n[INFO] Authenticated with the API as ana@acme.io"
         #expect(SecretDetector().masking(log).text == "$ export API_TOKEN=[api key]\n[INFO] Authenticated with the API as ana@acme.io")
+        let link = "$ export API_TOKEN=Xk2Lm9QrTz4Vb8Nc3Wd6Yf1Hj5Ks0Pa2MxQ7rWRt9Lq2Zv8Wc4aB3dE\n(https://acme.io/docs/api) explains the token"
+        #expect(SecretDetector().masking(link).text == "$ export API_TOKEN=[api key]\n(https://acme.io/docs/api) explains the token")
         // (Round 161: under an Atlassian token that holds its checksum, a line that ends as one does.)
         let jira = "JIRA_API_TOKEN=ATATT3xFfGF0Zq6RwbyOVpdFxX0953_mUuJI9C4Xmjs8zSW_MqwGfbt_xAvdfEfOI8VD7yUVy3177ETib4xReeiZ2zGtCRL6D03CMGxeg1sv_fOtQUHjnFrzxaLsMbMnWRjul9Hex3uj4GLLPRIwRqk2sEO=D3A07BB5\nBUILD_ID=0A1B2C3D"
         #expect(SecretDetector().masking(jira).text == "JIRA_API_TOKEN=[api key: Atlassian]\nBUILD_ID=0A1B2C3D")
