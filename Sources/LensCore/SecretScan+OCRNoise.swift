@@ -235,21 +235,11 @@ extension SecretScan {
             // A dot or dash alone (`eyJ… . n8ox…`), or a letter or two OCR cut off (`… I TegT…`,
             // and two such scraps where one glyph became a space and a letter: `. ey I ZdWIi…`),
             // joins what is around it.
-            let isSymbolJoiner = { (piece: (start: Int, end: Int)) in self.utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) } }
-            let isShortWord = { (piece: (start: Int, end: Int)) in
-                piece.end - piece.start <= 4 && self.utf8[piece.start..<piece.end].allSatisfy(Self.isAlphanumeric) && !self.isMachineMade(piece.start, piece.end)
-            }
-            if isJoiner(next), let after = machineMadeAfterScraps(next) {
+            // (So does a word OCR read in a key beside one of its joiners alone: round 161.)
+            if isJoiner(next), let after = machineMadeAfterScraps(next) ?? machineMadeBesideAShortWord(next, isFirst: next.start == start) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
-            } else if next.start > start, isShortWord(next), let joiner = piece(from: next.end), isSymbolJoiner(joiner),
-                      let after = piece(from: joiner.end), isMachineMade(after.start, after.end) {
-                // (So does a word OCR read in a key beside one of its joiners alone, before it
-                // (`…-dfa655fal Sad . bOZR…` for Bitwarden's `…19ad.bOZR…`) or after it (`…defd3 .
-                // Ehgj 1kqd18…`); round 161.)
-                guard !isStopped(after) else { return untilStop(after) ?? end }
-                next = (next.start, after.end)
-            } else if isSymbolJoiner(next), let word = piece(from: next.end), isShortWord(word), let after = piece(from: word.end), isMachineMade(after.start, after.end) {
+            } else if let after = machineMadeBesideAShortWord(next, isFirst: next.start == start) {
                 guard !isStopped(after) else { return untilStop(after) ?? end }
                 next = (next.start, after.end)
             }
@@ -300,7 +290,26 @@ extension SecretScan {
     /// A piece that joins the pieces around it when a machine-made one follows: a dot, dash,
     /// `_` or `:` alone, or a scrap (``isScrap(_:)``).
     func isJoiner(_ piece: (start: Int, end: Int)) -> Bool {
-        isScrap(piece) || utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
+        isScrap(piece) || isSymbolJoiner(piece)
+    }
+
+    /// The machine-made piece after `piece` and the one after it, when they are a short word OCR
+    /// read in a key (four letters or digits at most, not machine-made) and a lone joiner beside
+    /// it, in either order: `…-dfa655fal Sad . bOZR…` for Bitwarden's `…19ad.bOZR…`, `…defd3 .
+    /// Ehgj 1kqd18…` (round 161). A word that starts the value is none of a key's. Nil otherwise.
+    func machineMadeBesideAShortWord(_ piece: (start: Int, end: Int), isFirst: Bool) -> (start: Int, end: Int)? {
+        let isShortWord = { (word: (start: Int, end: Int)) in
+            word.end - word.start <= 4 && self.utf8[word.start..<word.end].allSatisfy(Self.isAlphanumeric) && !self.isMachineMade(word.start, word.end)
+        }
+        guard let second = self.piece(from: piece.end),
+              !isFirst && isShortWord(piece) && isSymbolJoiner(second) || isSymbolJoiner(piece) && isShortWord(second),
+              let after = self.piece(from: second.end), isMachineMade(after.start, after.end) else { return nil }
+        return after
+    }
+
+    /// Whether a piece is a key's joiners alone: `.`, `-`, `_` or `:`.
+    func isSymbolJoiner(_ piece: (start: Int, end: Int)) -> Bool {
+        utf8[piece.start..<piece.end].allSatisfy { [0x2E, 0x2D, 0x5F, 0x3A].contains($0) }
     }
 
     /// One or two characters OCR cut from a value, maybe with a symbol it read after them

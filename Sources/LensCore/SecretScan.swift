@@ -546,7 +546,7 @@ struct SecretScan {
                     }
                     // A number in one piece right after what names it an identifier (`Message ID:
                     // 6641868339028859773`, `Transaction ID 4539…`) is that id, unless a card's label says otherwise.
-                    if sizes.count == 1, isAfterIdentifierLabel(start), !isLabelledCard(before: start) { break }
+                    if sizes.count == 1, isAfterIdentifierOrPhoneLabel(start), !isLabelledCard(before: start) { break }
                     if isCardGrouping, let network = Self.cardNetwork(digits), Self.isLuhnValid(digits) {
                         found.append(secret(.card, network, start, end))
                     } else if isLabelledCard(before: start), Set(digits).count > 2 {
@@ -589,7 +589,7 @@ struct SecretScan {
         #"(?:(?<![A-Za-z])(?i:phone|telephone|tel|mobile|cell|msisdn|fax|whatsapp|sms)|(?<=[a-z])(?:Phone|Mobile|Msisdn))(?i:[ \t_\-]*(?:number|no\.?|num|#))?["'”]?[ \t]*[:#=]?[ \t]*["'“]?\+?$|(?<![A-Za-z])(?i:to|from|recipients?|sender|originator)(?:["'‘’“”][ \t]*[:=][ \t]*\[?[ \t]*["'‘’“”]?|=)$"#)
 
     /// Whether the number at `start` comes right after an ``identifierLabel`` or a ``phoneLabel`` on its line.
-    func isAfterIdentifierLabel(_ start: Int) -> Bool {
+    func isAfterIdentifierOrPhoneLabel(_ start: Int) -> Bool {
         var from = start
         while from > 0, start - from < 32, !Self.isLineBreak(utf8[from - 1]) { from -= 1 }
         let before = slice(from, start)
