@@ -301,8 +301,10 @@ extension SecretScan {
         let isShortWord = { (word: (start: Int, end: Int)) in
             word.end - word.start <= 4 && self.utf8[word.start..<word.end].allSatisfy(Self.isAlphanumeric) && !self.isMachineMade(word.start, word.end)
         }
-        guard let second = self.piece(from: piece.end),
-              !isFirst && isShortWord(piece) && isSymbolJoiner(second) || isSymbolJoiner(piece) && isShortWord(second),
+        // (The piece itself first: a key's long pieces, most of what `valueEnd` walks, end it here.)
+        let startsWithJoiner = isSymbolJoiner(piece)
+        guard startsWithJoiner || !isFirst && isShortWord(piece), let second = self.piece(from: piece.end),
+              startsWithJoiner ? isShortWord(second) : isSymbolJoiner(second),
               let after = self.piece(from: second.end), isMachineMade(after.start, after.end) else { return nil }
         return after
     }
