@@ -7897,6 +7897,227 @@ def fortieth_negative_case(rng):
     return [f"Job ID: bquxjob_{rand(rng, HEX, 8)}_{rand(rng, HEX, 12)}", f"Bytes processed: {rng.randint(1, 900)} MB", "Rows: 1,204"]
 
 
+def forty_first_secret_case(rng):
+    """The forty-first pool (`--pool forty-first`): written after the fortieth pool's fixes, before
+    any rule was run on it, from places none of the forty earlier pools has: NocoDB's `xc-token`,
+    Plane's `plane_api_` key, Vikunja's `JWTSECRET`, Open WebUI's `WEBUI_SECRET_KEY`, LiteLLM's
+    `master_key`, Shlink's UUID key, Coder's session token, Chatwoot's `api_access_token`, Kimai's
+    `X-AUTH-TOKEN`, Pushbullet's `o.` token, Dify's `app-` key, LINE's channel access token, Viber's
+    `X-Viber-Auth-Token`, Spotify's client secret, Steam's Web API `key=`, itch.io's
+    `BUTLER_API_KEY`, ToolJet's `LOCKBOX_MASTER_KEY`, YOURLS' `signature=`, Overseerr's `X-Api-Key`,
+    Appsmith's encryption password and salt, Budibase's key header, a Zilliz token, Chroma's
+    credentials, dbt Cloud's `dbtc_`, Fivetran's `curl -u KEY:SECRET`, `looker.ini`, Tableau's
+    `--token-value`, Asana's `2/…:…` token, Todoist's key as a bare argument, Coda's UUID token,
+    Zoom's client secret, Dropbox Sign's key as curl's user, Box's `clientSecret`, Porkbun's
+    `secretapikey`, Namecheap's `ApiKey=`, Hetzner DNS' `Auth-API-Token`, ZeroTier's
+    `authtoken.secret` printed alone, an LND macaroon header, an Alchemy key in an address's path;
+    and the passwords of Langflow's superuser, Lemmy's `admin_password`, `xo-cli register` (a bare
+    argument), VictoriaMetrics' `-httpAuth.password=`, `couchbase-cli --password`, Kibana's
+    `elasticsearch.password` and an Elixir repo's `password:`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(46)
+    pw = bare_password(rng, also="?=#;,|")
+    lower_digits = string.ascii_lowercase + string.digits
+    if choice == 0:
+        v = rand(rng, ALNUM + "-_", 40)
+        return "api_key", ['$ curl "https://nocodb.acme.io/api/v2/tables/' + rand(rng, string.ascii_lowercase + string.digits, 15) + '/records?limit=25" \\', f'    -H "xc-token: {v}"'], [v]
+    if choice == 1:
+        v = "plane_api_" + rand(rng, HEX, 32)
+        return "api_key", ["$ curl https://api.plane.so/api/v1/workspaces/acme/projects/ \\", f'    -H "X-API-Key: {v}"'], [v]
+    if choice == 2:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["  vikunja:", "    image: vikunja/vikunja", "    environment:", "      VIKUNJA_SERVICE_PUBLICURL: https://todo.acme.io", f"      VIKUNJA_SERVICE_JWTSECRET: {v}", "      VIKUNJA_DATABASE_TYPE: sqlite"], [v]
+    if choice == 3:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["$ docker run -d -p 3000:8080 \\", f"    -e WEBUI_SECRET_KEY={v} \\", "    -v open-webui:/app/backend/data --name open-webui ghcr.io/open-webui/open-webui:main"], [v]
+    if choice == 4:
+        v = "sk-" + rand(rng, ALNUM, 22)
+        return "api_key", ["# litellm config.yaml", "model_list:", "  - model_name: gpt-4o", "    litellm_params: {model: openai/gpt-4o, api_key: os.environ/OPENAI_API_KEY}", "general_settings:", f"  master_key: {v}"], [v]
+    if choice == 5:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", ["$ curl -X POST https://s.acme.io/rest/v3/short-urls \\", f"    -H 'X-Api-Key: {v}' \\", """    -d '{"longUrl": "https://acme.io/winter-sale"}'"""], [v]
+    if choice == 6:
+        v = f"{rand(rng, ALNUM, 10)}-{rand(rng, ALNUM, 22)}"
+        return "api_key", [f"$ export CODER_SESSION_TOKEN={v}", "$ coder list", "WORKSPACE  TEMPLATE  STATUS   HEALTHY", "ana/dev    docker    Started  true"], [v]
+    if choice == 7:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["$ curl https://chat.acme.io/api/v1/accounts/1/conversations \\", f'    -H "api_access_token: {v}"'], [v]
+    if choice == 8:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ curl https://time.acme.io/api/timesheets/active \\", f'    -H "X-AUTH-USER: {user}" -H "X-AUTH-TOKEN: {v}"'], [v]
+    if choice == 9:
+        v = "o." + rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl --header 'Access-Token: {v}' \\", "    https://api.pushbullet.com/v2/users/me"], [v]
+    if choice == 10:
+        v = "app-" + rand(rng, ALNUM, 24)
+        return "api_key", ["$ curl -X POST 'https://api.dify.ai/v1/chat-messages' \\", f"    --header 'Authorization: Bearer {v}' \\", """    --data-raw '{"query": "What is our refund policy?", "user": "ana"}'"""], [v]
+    if choice == 11:
+        v = base64.b64encode(rng.randbytes(129)).decode()
+        return "api_key", ["# line-bot/.env", f"LINE_CHANNEL_SECRET={rand(rng, HEX, 32)}", f"LINE_CHANNEL_ACCESS_TOKEN={v}"], [v]
+    if choice == 12:
+        v = f"{rand(rng, HEX, 16)}-{rand(rng, HEX, 16)}-{rand(rng, HEX, 16)}"
+        return "api_key", ["$ curl -X POST https://chatapi.viber.com/pa/set_webhook \\", f'    -H "X-Viber-Auth-Token: {v}" \\', """    -d '{"url":"https://bot.acme.io/viber"}'"""], [v]
+    if choice == 13:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["from spotipy.oauth2 import SpotifyClientCredentials", "", "auth = SpotifyClientCredentials(", f'    client_id="{rand(rng, HEX, 32)}",', f'    client_secret="{v}")'], [v]
+    if choice == 14:
+        v = rand(rng, "0123456789ABCDEF", 32)
+        return "api_key", [f'$ curl "https://api.steampowered.com/ISteamUser/GetPlayerSummaries/v2/?key={v}&steamids=7656119{rng.randint(10**9, 10**10 - 1)}"'], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f"$ BUTLER_API_KEY={v} butler push build/ acme/forest-game:linux", "∙ For channel `linux`: last build is 14, downloading its signature"], [v]
+    if choice == 16:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# tooljet/.env", "TOOLJET_HOST=https://apps.acme.io", f"LOCKBOX_MASTER_KEY={v}", f"SECRET_KEY_BASE={rand(rng, HEX, 128)}"], [v]
+    if choice == 17:
+        v = rand(rng, HEX, 10)
+        return "api_key", [f'$ curl "https://s.acme.io/yourls-api.php?signature={v}&action=shorturl&format=json&url=https://acme.io/sale"', '{"status":"success","shorturl":"https://s.acme.io/sale"}'], [v]
+    if choice == 18:
+        v = base64.b64encode(f"{rng.randint(1.6e12, 1.8e12)}{uuid.UUID(bytes=rng.randbytes(16))}".encode()).decode()
+        return "api_key", ["$ curl https://requests.acme.io/api/v1/request?take=20 \\", f"    -H 'X-Api-Key: {v}'"], [v]
+    if choice == 19:
+        v = rand(rng, ALNUM, 32)
+        w = rand(rng, ALNUM, 32)
+        return "api_key", ["# appsmith/stacks/configuration/docker.env", f"APPSMITH_ENCRYPTION_PASSWORD={v}", f"APPSMITH_ENCRYPTION_SALT={w}", "APPSMITH_DISABLE_TELEMETRY=true"], [v, w]
+    if choice == 20:
+        v = rand(rng, HEX, 32) + "-" + rand(rng, HEX, 96)
+        return "api_key", ["$ curl https://budibase.acme.io/api/public/v1/applications/search \\", f"    -H 'x-budibase-api-key: {v}' \\", """    -d '{"name": "orders"}'"""], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 104)
+        return "api_key", ["from pymilvus import MilvusClient", "", "client = MilvusClient(", '    uri="https://in03-' + rand(rng, HEX, 15) + '.serverless.gcp-us-west1.cloud.zilliz.com",', f'    token="{v}")'], [v]
+    if choice == 22:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["# chroma.env", 'CHROMA_SERVER_AUTHN_PROVIDER="chromadb.auth.token_authn.TokenAuthenticationServerProvider"', f'CHROMA_SERVER_AUTHN_CREDENTIALS="{v}"'], [v]
+    if choice == 23:
+        v = "dbtc_" + rand(rng, ALNUM + "-_", 54)
+        return "api_key", [f"$ export DBT_CLOUD_API_TOKEN={v}", "$ dbt-cloud job run --job-id 4321"], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl -u {rand(rng, ALNUM, 16)}:{v} https://api.fivetran.com/v1/groups", '{"code":"Success","data":{"items":[{"id":"decent_dropsy","name":"Warehouse"}]}}'], [v]
+    if choice == 25:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["# looker.ini", "[Looker]", "base_url=https://acme.cloud.looker.com", f"client_id={rand(rng, ALNUM, 20)}", f"client_secret={v}", "verify_ssl=True"], [v]
+    if choice == 26:
+        v = f"{base64.b64encode(rng.randbytes(16)).decode()}:{rand(rng, ALNUM, 32)}"
+        return "api_key", ["$ tabcmd login -s https://prod-uk-a.online.tableau.com -t acme \\", f'    --token-name ci --token-value "{v}"'], [v]
+    if choice == 27:
+        v = f"2/{rng.randint(10**15, 10**16 - 1)}/{rng.randint(10**15, 10**16 - 1)}:{rand(rng, HEX, 32)}"
+        return "api_key", ["$ curl https://app.asana.com/api/1.0/users/me \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 28:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["from todoist_api_python.api import TodoistAPI", "", f'api = TodoistAPI("{v}")', 'api.add_task(content="Renew the shop certificate", due_string="tomorrow")'], [v]
+    if choice == 29:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ curl -H 'Authorization: Bearer {v}' \\", "    https://coda.io/apis/v1/docs"], [v]
+    if choice == 30:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["# zoom.env", f"ZOOM_ACCOUNT_ID={rand(rng, ALNUM + '-_', 22)}", f"ZOOM_CLIENT_ID={rand(rng, ALNUM, 22)}", f"ZOOM_CLIENT_SECRET={v}"], [v]
+    if choice == 31:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f"$ curl -u '{v}:' \\", "    'https://api.hellosign.com/v3/signature_request/list?page=1'"], [v]
+    if choice == 32:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["{", '  "boxAppSettings": {', f'    "clientID": "{rand(rng, lower_digits, 32)}",', f'    "clientSecret": "{v}"', "  },", f'  "enterpriseID": "{rng.randint(10**8, 10**9)}"', "}"], [v]
+    if choice == 33:
+        v = "sk1_" + rand(rng, HEX, 64)
+        return "api_key", ["$ curl -X POST https://api.porkbun.com/api/json/v3/ping \\", f"""    -d '{{"secretapikey":"{v}","apikey":"pk1_{rand(rng, HEX, 64)}"}}'"""], [v]
+    if choice == 34:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f"https://api.namecheap.com/xml.response?ApiUser=acme&ApiKey={v}&UserName=acme&Command=namecheap.domains.getList&ClientIp=203.0.113.7"], [v]
+    if choice == 35:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ['$ curl "https://dns.hetzner.com/api/v1/zones" \\', f"    -H 'Auth-API-Token: {v}'"], [v]
+    if choice == 36:
+        v = rand(rng, lower_digits, 24)
+        return "api_key", ["$ sudo cat /var/lib/zerotier-one/authtoken.secret", v, "$ zerotier-cli info", "200 info " + rand(rng, HEX, 10) + " 1.14.2 ONLINE"], [v]
+    if choice == 37:
+        v = "0201036c6e6402f801" + rand(rng, HEX, 180)
+        return "api_key", ["$ curl --cacert ~/.lnd/tls.cert \\", f'    -H "Grpc-Metadata-macaroon: {v}" \\', "    https://127.0.0.1:8080/v1/getinfo"], [v]
+    if choice == 38:
+        v = rand(rng, ALNUM + "-_", 32)
+        return "api_key", ['import { ethers } from "ethers";', "", f'const provider = new ethers.JsonRpcProvider("https://eth-mainnet.g.alchemy.com/v2/{v}");'], [v]
+    if choice == 39:
+        return "password", ["# langflow/.env", "LANGFLOW_AUTO_LOGIN=False", "LANGFLOW_SUPERUSER=admin", f"LANGFLOW_SUPERUSER_PASSWORD={pw}", "LANGFLOW_NEW_USER_IS_ACTIVE=False"], [pw]
+    if choice == 40:
+        return "password", ["# lemmy.hjson", "{", "  setup: {", '    admin_username: "ana"', f'    admin_password: "{pw}"', '    site_name: "Acme Talk"', "  }", "}"], [pw]
+    if choice == 41:
+        return "password", [f"$ xo-cli register https://xo.acme.io {user} {pw}", "Successfully logged with " + user], [pw]
+    if choice == 42:
+        return "password", ["$ ./victoria-metrics-prod -retentionPeriod=12 \\", f"    -httpAuth.username={user} -httpAuth.password='{pw}'"], [pw]
+    if choice == 43:
+        return "password", [f"$ couchbase-cli bucket-list -c couchbase://db.acme.io --username {user} --password '{pw}'", "orders", "sessions"], [pw]
+    if choice == 44:
+        return "password", ["# kibana.yml", 'elasticsearch.hosts: ["https://es.acme.io:9200"]', 'elasticsearch.username: "kibana_system"', f'elasticsearch.password: "{pw}"'], [pw]
+    return "password", ["# config/runtime.exs", "config :shop, Shop.Repo,", '  username: "shop",', f'  password: "{pw}",', '  hostname: "db.acme.io",', "  pool_size: 10"], [pw]
+
+
+def forty_first_negative_case(rng):
+    choice = rng.randrange(32)
+    if choice == 0:
+        return ['$ curl -H "xc-token: $NOCODB_TOKEN" "https://nocodb.acme.io/api/v2/tables/' + rand(rng, string.ascii_lowercase + string.digits, 15) + '/records"', '{"list":[{"Id":1,"Title":"Winter sale"}],"pageInfo":{"totalRows":1}}']
+    if choice == 1:
+        return ['{"id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","name":"Shop","identifier":"SHOP","network":2,"total_members":' + str(rng.randint(2, 40)) + '}']
+    if choice == 2:
+        return ["  vikunja:", "    environment:", "      VIKUNJA_SERVICE_PUBLICURL: https://todo.acme.io", "      VIKUNJA_SERVICE_JWTSECRET: ${VIKUNJA_JWT_SECRET}"]
+    if choice == 3:
+        return ["$ docker logs open-webui | tail -2", "INFO:     Started server process [1]", f"INFO:     172.17.0.1:{rng.randint(30000, 60000)} - \"GET /api/v1/chats/?page=1 HTTP/1.1\" 200"]
+    if choice == 4:
+        return [f"[2026/12/07 10:21:33] [oauthproxy.go:162] OAuthProxy configured for Google Client ID: {rng.randint(10**11, 10**12 - 1)}-{rand(rng, string.ascii_lowercase + string.digits, 32)}.apps.googleusercontent.com"]
+    if choice == 5:
+        return [f"Build #{rng.randint(10, 999)} (main) {rand(rng, HEX, 40)}", "Status: success   Duration: 2m 14s"]
+    if choice == 6:
+        return ["$ coder list", "WORKSPACE  TEMPLATE  STATUS   HEALTHY  LAST BUILT  OUTDATED", "ana/dev    docker    Started  true     3h ago      false"]
+    if choice == 7:
+        return ['{"payload":[{"id":' + str(rng.randint(100, 9999)) + ',"status":"open","inbox_id":3,"uuid":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '"}]}']
+    if choice == 8:
+        return ['{"id":' + str(rng.randint(100, 9999)) + ',"begin":"2026-12-07T09:00:00+0100","project":4,"activity":12,"description":"Checkout review"}']
+    if choice == 9:
+        return ['{"iden":"' + rand(rng, ALNUM, 22) + '","type":"note","title":"Groceries","body":"milk, eggs","active":true}']
+    if choice == 10:
+        return ['{"event":"message","task_id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","conversation_id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","answer":"Refunds take 5 days."}']
+    if choice == 11:
+        return ['{"destination":"U' + rand(rng, HEX, 32) + '","events":[{"type":"follow","webhookEventId":"01H' + rand(rng, "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 23) + '"}]}']
+    if choice == 12:
+        return ['{"status":0,"status_message":"ok","message_token":' + str(rng.randint(10**18, 10**19 - 1)) + '}']
+    if choice == 13:
+        return ["# litellm config.yaml", "general_settings:", "  master_key: os.environ/LITELLM_MASTER_KEY", "  database_url: os.environ/DATABASE_URL"]
+    if choice == 14:
+        return ['{"steamid":"7656119' + str(rng.randint(10**9, 10**10 - 1)) + '","personaname":"ana","profileurl":"https://steamcommunity.com/id/ana/"}']
+    if choice == 15:
+        return ["$ butler status acme/forest-game", "| CHANNEL | UPLOAD   | BUILD | VERSION |", f"| linux   | #{rng.randint(10**6, 10**7)} | #{rng.randint(10, 99)}   | 1.4.2   |"]
+    if choice == 16:
+        return ["# tooljet/.env", "TOOLJET_HOST=https://apps.acme.io", "LOCKBOX_MASTER_KEY=", "SECRET_KEY_BASE=", "PG_HOST=postgres"]
+    if choice == 17:
+        return ['{"status":"success","code":"","url":{"keyword":"' + rand(rng, string.ascii_lowercase + string.digits, 6) + '","url":"https://acme.io/sale"},"shorturl":"https://s.acme.io/sale"}']
+    if choice == 18:
+        return [f"GET /api/v1/request?take=20&skip=0&filter=all 200 {rng.randint(3, 90)}ms"]
+    if choice == 19:
+        return ["# appsmith/stacks/configuration/docker.env", "APPSMITH_ENCRYPTION_PASSWORD=", "APPSMITH_ENCRYPTION_SALT=", "APPSMITH_MAIL_ENABLED=false"]
+    if choice == 20:
+        return ['{"data":[{"_id":"app_' + rand(rng, HEX, 32) + '","name":"orders","status":"published","url":"/app/orders"}]}']
+    if choice == 21:
+        return ["client = MilvusClient(", '    uri="http://localhost:19530",', '    token=os.environ["ZILLIZ_TOKEN"])']
+    if choice == 22:
+        return ["# chroma.env", 'CHROMA_SERVER_AUTHN_PROVIDER="chromadb.auth.token_authn.TokenAuthenticationServerProvider"', 'CHROMA_AUTH_TOKEN_TRANSPORT_HEADER="X-Chroma-Token"']
+    if choice == 23:
+        return ["$ dbt run --select orders", "Done. PASS=12 WARN=0 ERROR=0 SKIP=0 TOTAL=12", f"invocation_id: {uuid.UUID(bytes=rng.randbytes(16))}"]
+    if choice == 24:
+        return ['{"code":"Success","data":{"items":[{"id":"projected_sickle","name":"Warehouse","created_at":"2026-12-07T10:21:33Z"}]}}']
+    if choice == 25:
+        return ["# looker.ini", "[Looker]", "base_url=https://acme.cloud.looker.com", "client_id=", "client_secret=", "verify_ssl=True"]
+    if choice == 26:
+        return ['$ tabcmd get "/views/Sales/Overview.png" -f overview.png', "===== Saved /views/Sales/Overview.png to overview.png"]
+    if choice == 27:
+        return [f"https://app.asana.com/0/{rng.randint(10**15, 10**16 - 1)}/{rng.randint(10**15, 10**16 - 1)}/f", "Renew the shop certificate"]
+    if choice == 28:
+        return [f"Task(id='{rng.randint(10**9, 10**10 - 1)}', content='Renew the shop certificate', due=Due(date='2026-12-08'))"]
+    if choice == 29:
+        return ['{"shortCode":"' + rand(rng, ALNUM, 5) + '","shortUrl":"https://s.acme.io/' + rand(rng, ALNUM, 5) + '","visitsSummary":{"total":' + str(rng.randint(0, 900)) + '}}']
+    if choice == 30:
+        return ['{"status":"SUCCESS","records":[{"id":"' + str(rng.randint(10**8, 10**9 - 1)) + '","name":"www.acme.io","type":"A","content":"203.0.113.7","ttl":"600"}]}']
+    return ["$ bitcoin-cli getbestblockhash", "00000000000000000001" + rand(rng, HEX, 44), "$ bitcoin-cli getblockcount", str(rng.randint(870000, 900000))]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -7931,7 +8152,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-seventh": (thirty_seventh_secret_case, thirty_seventh_negative_case),
          "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case),
          "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case),
-         "fortieth": (fortieth_secret_case, fortieth_negative_case)}
+         "fortieth": (fortieth_secret_case, fortieth_negative_case),
+         "forty-first": (forty_first_secret_case, forty_first_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -7946,7 +8168,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth", "thirty-ninth", "fortieth"}
+                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
