@@ -142,7 +142,7 @@ public struct SecretDetector: Sendable {
         // A public key set's quoted members are public (``SecretScan/showsOnlyPublicKeys()``).
         let showsOnlyPublicKeys = scan.showsOnlyPublicKeys()
         for secret in found.map({ scan.wrapped(scan.extendedAcrossSpaces($0)) }) where !scan.describesASize(secret) && !scan.isStoredHash(secret) && !scan.isCiphertext(secret)
-            && !scan.isKeyIdentifier(secret) && !scan.isPromptsFirstWord(secret) {
+            && !scan.isKeyIdentifier(secret) && !scan.isPromptsFirstWord(secret) && !scan.isJSONNumber(secret) {
             if isTestLog, secret.kind == .password, scan.isOnATestResultLine(secret) { continue }
             if showsOnlyPublicKeys, secret.kind == .apiKey, scan.lineOpensAQuote(before: secret.start) { continue }
             let range = secret.start..<secret.end

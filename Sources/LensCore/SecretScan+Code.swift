@@ -181,11 +181,20 @@ extension SecretScan {
             let arguments = callArguments(from: match.end, atMost: bytesToLineEnd(from: match.end, atMost: 400))
             guard let argument = arguments.first, arguments.count < 2 || stringLiteral(in: arguments[1]) == nil && !opensWithAQuote(arguments[1]),
                   let literal = stringLiteral(in: argument) ?? literalWrappedAtLineEnd(in: argument), case let value = squeezed(literal.start, literal.end),
-                  value.count >= 24, value.count <= 256, !value.allSatisfy(\.isHexDigit), !value.contains(":"), uuidEnd(from: literal.start) == nil,
+                  value.count >= 24, value.count <= 256, !value.allSatisfy(\.isHexDigit) || isHexKeyGivenAlone(value, to: match, arguments: arguments),
+                  !value.contains(":"), uuidEnd(from: literal.start) == nil,
                   !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil, Self.isClientKeyShape(value),
                   Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != "/" })) || Self.isRandomLetters(value) else { return nil }
             return secret(.apiKey, nil, literal.start, literal.end)
         }
+    }
+
+    /// Whether hexadecimal digits are a key given to a client's constructor: its only argument
+    /// (no factory's `get`, which takes a record's id), 32+ digits with letters and digits among
+    /// them (Todoist's `TodoistAPI("3ef8…b352")`, 40; round 162). Not a `0x` address.
+    func isHexKeyGivenAlone(_ value: String, to call: TextMatcher.Match, arguments: [(start: Int, end: Int)]) -> Bool {
+        call[1] == nil && arguments.count == 1 && value.count >= 32 && !value.hasPrefix("0x")
+            && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
     }
 
     /// Whether an argument starts with a quote (a literal OCR split or a terminal wrapped).

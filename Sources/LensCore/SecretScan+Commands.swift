@@ -95,6 +95,7 @@ extension SecretScan {
     /// `change_password`, Windows' `net user NAME PASSWORD` (a lone `*` asks for it). OCR may read
     /// `rabbitmqctl` as `rabbitmgctl`, `add_user` as `add user`, `mosquitto_passwd` as
     /// `mosquitto passwd`. Composer's and Poetry's `config http-basic.REPO USER PASSWORD` too, and
+    /// any tool's `register URL USER PASSWORD` (Xen Orchestra's `xo-cli`; round 162), and
     /// `steamcmd +login USER PASSWORD`; the XMPP servers' `register USER HOST PASSWORD` (ejabberd,
     /// Prosody), `mosquitto_passwd -b FILE USER PASSWORD`
     /// and Backblaze's `b2 account authorize KEY_ID KEY`; `samba-tool user create USER PASSWORD`;
@@ -112,7 +113,7 @@ extension SecretScan {
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+(?:super)?users?[ \t]+(?:add|create|upsert)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+(?:super)?users?[ \t]+(?:add|create|upsert)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|[a-z][a-z0-9_\-]{1,30}[ \t]+register(?:[ \t]+--?[A-Za-z\-]+)*[ \t]+https?://[^\s]{1,256}(?=[ \t]+[^\s\-])|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -375,7 +376,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "user upsert", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "register", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "user upsert", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
             for match in Self.userThenPassword.matches(in: searchable) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)

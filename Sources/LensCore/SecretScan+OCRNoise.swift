@@ -246,8 +246,11 @@ extension SecretScan {
             // (Nor a host's address after the value: `--proxy-auth root:… 10.0.8.21 22`; nor an
             // address with its scheme, the command's next argument: `wget --ftp-password=…
             // ftp://files.acme.io/…`, round 158.)
+            // (Nor the next setting, a name in one case and `=` before a value: dbt's `PASS=12 WARN=0
+            // ERROR=0`; round 162.)
             guard isMachineMade(next.start, next.end), !isFileName(next), !isSecretsName(next),
-                  Self.ipv4Address.firstMatch(in: slice(next.start, next.end)) == nil, !Self.holds(utf8[next.start..<next.end], Self.schemeMark) else { break }
+                  Self.ipv4Address.firstMatch(in: slice(next.start, next.end)) == nil, !Self.holds(utf8[next.start..<next.end], Self.schemeMark),
+                  Self.settingInOneCase.firstMatch(in: slice(next.start, min(next.end, next.start + 36))) == nil else { break }
             guard !isStopped(next) else { return untilStop(next) ?? end }
             end = next.end
         }
@@ -407,9 +410,12 @@ extension SecretScan {
         // so the next pieces belong to it, whatever they look like, until it has three or more.
         // Not when a word of letters follows a scrap of letters: that is a sentence
         // (`Password: at least 12 characters`).
+        // (Nor when the next piece is a setting of its own, a name of letters and `=`: a row of
+        // counts, dbt's `PASS=12 WARN=0 ERROR=0`; round 162.)
         let isLetters = { (start: Int, end: Int) in start < end && self.utf8[start..<end].allSatisfy(Self.isLetter) }
         while squeezed(first.start, end).count < 3, let next = piece(from: end, maximumSpaces: 1),
-              !(isLetters(first.start, end) && next.end - next.start >= 3 && utf8[next.start..<next.end].allSatisfy({ (0x61...0x7A).contains($0) })) {
+              !(isLetters(first.start, end) && next.end - next.start >= 3 && utf8[next.start..<next.end].allSatisfy({ (0x61...0x7A).contains($0) })),
+              Self.namedSettingStart.firstMatch(in: slice(next.start, min(next.end, next.start + 66))) == nil {
             end = valueEnd(from: next.end)
         }
         return (first.start, end, false)
@@ -442,6 +448,21 @@ extension SecretScan {
     static let redirection = TextMatcher(#"[ \t][<>|][ \t]"#)
 
     static let nextSetting = TextMatcher(#"(?<=.);[A-Za-z][A-Za-z ]{1,30}="#)
+
+    /// A piece that starts as a setting's name does: two or more letters or `_` (no digit, as a
+    /// password's scrap has), then `=` or `:` (`WARN=0`, `APPSMITH_ENCRYPTION_SALT=`, `verify_ssl=True`).
+    static let namedSettingStart = TextMatcher(#"^[A-Za-z_]{2,64}[=:]"#)
+
+    /// A piece that is a setting: a name in capitals or in small letters (and `_`), `=`, and a value.
+    static let settingInOneCase = TextMatcher(#"^(?:[A-Z_]{2,32}|[a-z_]{2,32})=[^=\s]"#)
+
+    /// Whether a value at `start` found for a label that ends at `labelEnd` starts a later line as
+    /// the next setting does (``namedSettingStart``): the label's own value is empty
+    /// (`client_secret=` / `verify_ssl=True`, `…_PASSWORD=` / `…_SALT=`); round 162.
+    func isNextLinesSetting(at start: Int, after labelEnd: Int) -> Bool {
+        guard labelEnd < start, utf8[labelEnd..<start].contains(where: Self.isLineBreak) else { return false }
+        return Self.namedSettingStart.firstMatch(in: slice(start, min(utf8.count, start + 66))) != nil
+    }
 
     /// A value with the symbols OCR reads for letters and digits (`}` for `j`, `@` for `0`, `|`
     /// or `\` for `l`, and any character outside ASCII: `®` for `0`, `é` for `5`; keys and tokens are
@@ -505,7 +526,8 @@ extension SecretScan {
     /// may read an `l` of a part before a `_` as `|` or `]` (`sas|_password`), a `J` before `_AUTH` as `)` (`NEO4)_AUTH`), and
     /// may put a space on either side of a `_`: `ldap _default_authtok`, a word of one case after it,
     /// (parts may be joined by two `_`, as Airflow's and .NET's settings are: `AIRFLOW__CORE__FERNET_KEY`, round 155;
-    /// OCR may put a space on either side of them: `AIRFLOW __CORE__…`, round 156),
+    /// OCR may put a space on either side of them: `AIRFLOW __CORE__…`, round 156; an application's
+    /// `…_SALT` after a `_` or `.`, ``secretName(_:)``'s; a dump's `Salt:` alone is public, round 162),
     /// a last word after a space and a `-`, glued to its `=` (`scw init secret -key=…`: OCR split `secret-key`; round 156),
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
@@ -513,7 +535,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.])(?i:salt)|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -690,10 +712,13 @@ extension SecretScan {
         // a secret glued to what it is or what is done with it (`clientsecret`, BigBlueButton's
         // `--setsecret`; round 157).
         let keyKinds = Self.kindsOfKey
+        // (Or an API's key glued after what it is, Porkbun's `secretapikey`; round 162.)
         if words.contains(where: { $0.hasSuffix("key") && keyKinds.contains(String($0.dropLast(3))) || $0.count > 5 && $0.hasSuffix("token")
-            || $0.count > 6 && $0.hasSuffix("secret") }) {
+            || $0.count > 6 && $0.hasSuffix("secret") || $0.count > 6 && $0.hasSuffix("apikey") && !$0.hasPrefix("public") }) {
             return .apiKey
         }
+        // A macaroon is a bearer credential (LND's `Grpc-Metadata-macaroon`, snapd's); round 162.
+        if words.contains("macaroon") || words.contains("macaroons") { return .apiKey }
         if bare == upper, ["SECRET", "TOKEN", "APIKEY"].contains(where: upper.contains) { return .apiKey }
         // A tool's session in a variable of capitals (`BW_SESSION`, `OP_SESSION_my`): the token that
         // unlocks it. Not a desktop's (`XDG_SESSION_TYPE`, `DESKTOP_SESSION=ubuntu`: no random value)
@@ -733,7 +758,7 @@ extension SecretScan {
     /// split with spaces. A value after spaces only must look machine-made and be 6+ characters.
     func labelledValues() -> [Secret] {
         var found = gluedPasswords()
-        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session", "_auth", "_pat"])
+        let lines = lines(mentioning: ["pass", "pw", "secret", "token", "key", "psk", "credential", "authtok", "session", "_auth", "_pat", "salt"])
         guard !lines.isEmpty else { return found }
         // A label inside the value of a label before it is that value's text, once the value was
         // taken or is long (`token:"token:"token:"…`, `password=password=…`): each byte of a long
@@ -762,7 +787,11 @@ extension SecretScan {
                 // Two words in capitals that name a secret joined (`SECRET KEY = …`) are one name too.
                 let capitalsNamingASecret = Self.nameCase(identifier) == 2 && Self.nameCase(word) == 2 && Self.secretName(identifier + "_" + word) != nil
                 if identifier.contains("_") || capitalsNamingASecret, Self.nameCase(identifier) != 0, Self.nameCase(identifier) == Self.nameCase(word) {
-                    identifier += "_" + word
+                    // (Unless the word is the name's last letter or two OCR split off, glued to its
+                    // `=`: `CHROMA_SERVER_AUTHN_ CREDENTIAL S="…"`; round 162.)
+                    let splitEnd = (1...2).contains(word.count) && match.text.hasSuffix(word + separatorAfterWord)
+                        && Self.secretName(identifier + "_" + word) == nil && Self.secretName(identifier + word) != nil
+                    identifier += splitEnd ? word : "_" + word
                     separator = separatorAfterWord
                 } else if Self.secretName(identifier) == nil, (1...2).contains(word.count), word.allSatisfy(\.isLetter),
                           match.text.hasSuffix(word + separatorAfterWord), Self.secretName(identifier + word) != nil {

@@ -399,6 +399,25 @@ extension SecretScan {
     static let keyIdentifierDigit = "[0-9A-Fa-fOQ@®©]"
 
     /// Whether what a rule found is a key's id (``keyIdentifier``, or ``isSigningKeyIdentifier(_:)``): it stays searchable.
+    /// Whether a key was found in a JSON number: digits alone (maybe the `}` or `]` after them),
+    /// after a quoted name and its `:` (Viber's `"message_token":5443…}`; OCR may put a space
+    /// among the digits or beside the `:`). JSON gives a token as a string; a number under a
+    /// token's name is a message's or a record's id. Round 162.
+    func isJSONNumber(_ secret: Secret) -> Bool {
+        guard secret.kind == .apiKey else { return false }
+        var end = secret.end
+        while end > secret.start, utf8[end - 1] == 0x7D || utf8[end - 1] == 0x5D { end -= 1 }
+        guard end > secret.start, (0x30...0x39).contains(utf8[secret.start]),
+              utf8[secret.start..<end].allSatisfy({ (0x30...0x39).contains($0) || Self.isSpace($0) }) else { return false }
+        var index = secret.start
+        while index > 0, secret.start - index < 4, Self.isSpace(utf8[index - 1]) { index -= 1 }
+        guard index >= 2, utf8[index - 1] == 0x3A else { return false }
+        index -= 1
+        while index > 0, secret.start - index < 8, Self.isSpace(utf8[index - 1]) { index -= 1 }
+        // (The name's closing quote as OCR read it, maybe curly: `"message_token” : …`.)
+        return index >= 1 && quoteLength(endingAt: index) > 0
+    }
+
     func isKeyIdentifier(_ secret: Secret) -> Bool {
         guard secret.kind == .apiKey else { return false }
         // (The length first: it is free, the cue's search walks the text.)
@@ -692,16 +711,17 @@ extension SecretScan {
     /// (`OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=…"`, OCR may space its dashes). OCR
     /// may read the opening quote curly or put a space beside the colon. Group 1 is the scheme.
     /// (`Authorization:` may carry a key with no scheme: Unleash's `*:production.…`; round 159.)
+    /// (Or a macaroon, a bearer credential: LND's `Grpc-Metadata-macaroon`; round 162.)
     static let credentialHeader = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*(?:([A-Za-z][A-Za-z0-9.\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
+        #"(?i)(?<![A-Za-z0-9\-])(?:authorization[ \t]?:[ \t]*(?:([A-Za-z][A-Za-z0-9.\-]{1,24})[ \t]+(?:(?:token|key|apikey|api_key)[ \t]?=[ \t]?)?)?|(?:(?:x-[a-z0-9\-]{0,40}?|private-|api-)(?:token|key|secret|auth)|x-[a-z0-9\-]{1,40}?-api|x ?- ?honeycomb ?- ?team|(?:[a-z0-9]{1,24}-){0,3}macaroon)[ \t]?[:=][ \t]*)["'“”‘’]?"#)
 
     /// The credential after such a header, as far as OCR split it (``valueEnd(from:maximumLength:stoppingAt:)``):
     /// 12+ characters of a token's alphabet with a digit or both cases (a UUID will do:
     /// Postmark's and Opsgenie's tokens are UUIDs); not a placeholder, a variable (`$TOKEN`) or a
     /// template. `Basic` is the basic-credentials rule's; `Bearer` and Okta's `SSWS` the token rule's.
     func headerCredentials() -> [Secret] {
-        guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb", "api") else { return [] }
-        return Self.credentialHeader.matches(in: searchable, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb", "api:", "api :"]))
+        guard mentions("authorization", "token", "key", "secret", "auth", "honeycomb", "api", "macaroon") else { return [] }
+        return Self.credentialHeader.matches(in: searchable, within: lines(mentioning: ["authorization", "token:", "key:", "secret:", "auth:", "token :", "key :", "honeycomb", "api:", "api :", "macaroon"]))
             .compactMap { match in
                 if let scheme = match[1]?.lowercased(), Self.httpSchemes.contains(scheme) { return nil }
                 guard let first = piece(from: match.end, maximumSpaces: 0) else { return nil }

@@ -560,7 +560,11 @@ extension SecretScan {
         // (Scraps OCR cut from the key's end on its line, `[key] F329 jm9WDr di 1 ChOD… edi`, do not
         // keep its rest on the next line from being its: `OU3FIKxLY`.)
         let lines = wrappedLines(secret)
-        return withChecksumLine(utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) ? lines : withWrappedRest(lines))
+        if utf8[secret.end..<lines.end].contains(where: Self.isLineBreak) { return withChecksumLine(lines) }
+        // (A rest that fills its line may go on over the lines under it: a macaroon's 198 digits
+        // over three, `…0ee024c14ee56F782595d26bbe6 fF 66b6` / `f0cca51e1a…61" \`; round 162.)
+        let rest = withWrappedRest(lines)
+        return withChecksumLine(rest.end > lines.end && utf8[lines.end..<rest.end].contains(where: Self.isLineBreak) ? wrappedLines(rest) : rest)
     }
 
     /// `secret` and the next line, when it is an Atlassian API token (`ATATT3…`) whose line ends
@@ -906,7 +910,7 @@ extension SecretScan {
             let openerRun = opener == 0x23 ? 20 : 12
             let hashStarts = start + openerRun <= utf8.count && "#{([|".utf8.contains(opener) && Self.isAlphanumeric(utf8[start + 1])
                 && (start..<(start + openerRun)).allSatisfy { !Self.isSpace(utf8[$0]) && !Self.isLineBreak(utf8[$0]) }
-            var spaces = 0, junkAtEnd = false, innerJunk = 0
+            var spaces = 0, junkAtEnd = false, innerJunk = 0, closedByQuote = false
             while index < utf8.count, !Self.isLineBreak(utf8[index]), index - start < 4_096 {
                 let byte = utf8[index]
                 if Self.isSpace(byte) {
@@ -917,7 +921,11 @@ extension SecretScan {
                           Self.isAlphanumeric(utf8[index - 1]) || byte == 0x23 && Self.isSpace(utf8[index - 1]), Self.isAlphanumeric(utf8[index + 1]) {
                     innerJunk += 1
                 } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
-                    guard index > start, Self.isAlphanumeric(utf8[index - 1]), index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) else { return result }
+                    // (Or the quote that closes the key's argument, then the shell's `\` or a `,`:
+                    // `…e802e3233d99e81d" \`, a header's wrapped last line; round 162.)
+                    guard index > start, Self.isAlphanumeric(utf8[index - 1]),
+                          index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) || quoteLength(at: index) > 0 && closesTheLine(from: index + quoteLength(at: index)) else { return result }
+                    closedByQuote = quoteLength(at: index) > 0
                     junkAtEnd = true
                     break
                 }
@@ -941,7 +949,10 @@ extension SecretScan {
             let shortEnd = isLastLine && piece.count >= 8 && !piece.drop(while: { $0 != "=" }).contains(where: { $0 != "=" })
                 && Self.looksLikeSecretOnItsOwn(piece)
                 && (spaces == 0 || spaces <= 2 && !utf8[start..<end].split(whereSeparator: Self.isSpace).contains { isSentenceWord(($0.startIndex, $0.endIndex)) })
-            guard Self.isRandomToken(piece) || shortEnd else { break }
+            // (Or a short last line that the argument's closing quote ends, letters and digits with a
+            // digit among them: `bf1a88b419efaf" \`, a macaroon's; round 162.)
+            guard Self.isRandomToken(piece) || shortEnd
+                    || closedByQuote && isLastLine && piece.count >= 8 && piece.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) && piece.contains(where: \.isNumber) else { break }
             if spaces > 6 {
                 let words = utf8[start..<end].split(whereSeparator: Self.isSpace)
                 guard words.filter({ isSentenceWord(($0.startIndex, $0.endIndex)) }).count * 3 < words.count else { break }
@@ -985,10 +996,15 @@ extension SecretScan {
                 }()
                 // (Base64 may start with `+` or `/`, or OCR read its first glyph as one beyond ASCII: `£z1TpcL7…`;
                 // one such glyph, not a binary file's bytes. Or a `0` as `@`: `@t150Nw4Zor+SKDY …`.)
-                // (A `#` then no space, as a comment has; another bracket or bar may start a line OCR split.)
-                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start]) || hashStarts && (spaces == 0 || utf8[start] != 0x23)
+                // (A `#` then no space, as a comment has; another bracket or bar may start a line OCR split.
+                // A `#` line OCR split too, when each of its two or three pieces is machine-made:
+                // `#141-131LzcS1YROMOQEmD 1X5TqsAhie…` for a JWT's `…i-i3iLzcS1YR9M0QEmD1X5TqsAhie…`; round 162.)
+                guard Self.isAlphanumeric(utf8[start]) || "+/@".utf8.contains(utf8[start])
+                        || hashStarts && (spaces == 0 || utf8[start] != 0x23 || words.count <= 3 && words.indices.allSatisfy(isMachineMadeWord))
                         || utf8[start] >= 0x80 && utf8[start..<end].count(where: { $0 >= 0x80 }) <= 3,
-                      !piece.allSatisfy(\.isHexDigit),
+                      // (A hash is no key's rest, unless the argument's closing quote ends it: the
+                      // last line of a hexadecimal macaroon, `…e802e3233d99e81d" \`.)
+                      !piece.allSatisfy(\.isHexDigit) || closedByQuote,
                       !(round == 0 && isNextRow(of: lineStart, words)),
                       Self.settingLineStart.firstMatch(in: slice(start, min(end, start + 80))) == nil,
                       !words.indices.contains(where: { index in
@@ -1191,6 +1207,22 @@ extension SecretScan {
         let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
         guard bytes.count > length, bytes[1..<length].allSatisfy({ (0x80...0xBF).contains($0) }), isAlphanumeric(bytes[length]) else { return 0 }
         return length
+    }
+
+    /// Whether nothing but what closes a command's argument follows `index` on its line: spaces,
+    /// and at most one of the shell's `\` (its line goes on), `,`, `;` or `)`.
+    func closesTheLine(from index: Int) -> Bool {
+        var index = index, closers = 0
+        while index < utf8.count, !Self.isLineBreak(utf8[index]) {
+            if "\\,;)".utf8.contains(utf8[index]) {
+                closers += 1
+                guard closers <= 1 else { return false }
+            } else if !Self.isSpace(utf8[index]) {
+                return false
+            }
+            index += 1
+        }
+        return true
     }
 
     /// Whether the line holding `index` opens a quote before it that it does not close: an odd

@@ -799,6 +799,8 @@ struct SecretScan {
             // (Not the next command, under a prompt that showed nothing typed: `EncFS Password:` / `$ ls ~/crypt`.)
             if quoted == nil, case let at = match.end - value.utf8.count, at < utf8.count, isPrompt(at: at),
                utf8[match.start..<at].contains(where: Self.isLineBreak) { continue }
+            // (Nor the next line's setting under a label whose value is empty: `…_PASSWORD=` / `…_SALT=`.)
+            if quoted == nil, isNextLinesSetting(at: match.end - value.utf8.count, after: match.start) { continue }
             let isPIN = label.hasPrefix("pin")
             // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
             // its `;`: a space before it is one OCR put inside (no `=`, quote or line break on the
@@ -982,6 +984,9 @@ struct SecretScan {
     /// Whether the text after a password label is a password rather than a word of the interface
     /// (`Password: Forgot?`, `password is too short`): a quoted value of any kind, or one with a
     /// digit, a symbol or a capital inside; never a placeholder.
+    /// The names of HTML's tags that mark text inside a line (a code listing's highlighting).
+    static let htmlInlineTags: Set<String> = ["span", "a", "code", "em", "strong", "b", "i", "kbd", "var", "samp", "mark", "sub", "sup", "small", "div", "pre", "p", "td", "li"]
+
     static func isPasswordValue(_ value: String, quoted: Bool) -> Bool {
         guard !value.isEmpty, !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else { return false }
         let lower = value.lowercased()
@@ -1007,6 +1012,12 @@ struct SecretScan {
         }
         if quoted { return true }
         guard value.count >= 4 else { return false }
+        // (Nor code in a page's markup, a value that runs into a tag's start: `alice.<span` of
+        // highlighted JavaScript, `const aliceSecret = alice.<span class=…>`; round 162.)
+        if let open = value.lastIndex(of: "<"), case let tag = value[value.index(after: open)...].drop(while: { $0 == "/" }),
+           htmlInlineTags.contains(String(tag)) { return false }
+        // (Nor a bracket that opens a list of settings: PAM's `password [success=1 default=ignore]`.)
+        if let first = value.first, "[({".contains(first), settingStart.firstMatch(in: String(value.dropFirst())) != nil { return false }
         // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
         if isYAMLTag(value) { return false }
         // So does a relative path (`docker secret create db_password ./secrets/db.txt`, a Compose
@@ -1083,7 +1094,8 @@ struct SecretScan {
     static let httpSchemes: Set<String> = ["basic", "bearer", "ssws", "digest", "negotiate", "ntlm"]
 
     /// A token label (`api_key`, `secret`, `access token`, `Authorization: Bearer`, Okta's `SSWS`,
-    /// an address's `appid=`) and a long random value after it. A prompt may show its default between them (`aws configure`'s
+    /// an address's `appid=`, or its `key=` and `signature=`: Steam's Web API key, YOURLS' signature
+    /// token; round 162) and a long random value after it. A prompt may show its default between them (`aws configure`'s
     /// `AWS Secret Access Key [None]: …`). In an address a value ends at its `&` (`?token=…&email=…`).
     /// A quote the screen's edge left open (`"SessionToken": "IQoJb3…`, OCR may double it: `"“IQoJ…`)
     /// opens an unquoted value (as far as a quoted value may run, 256 characters: the look-ahead
@@ -1091,7 +1103,7 @@ struct SecretScan {
     /// (OCR may read a `_` inside the label with a space after it: `aws_secret_access_ key = /aJd…`,
     /// a value that starts with `/` which the OCR-tolerant rules leave to this one; round 145.)
     static let tokenMatcher = TextMatcher(
-        #"(?i)(?<![A-Za-z])(api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+        #"(?i)(?<![A-Za-z])((?<=[?&])(?:key|signature)|api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
     /// A value that starts as a setting does: a name, then `=` and more than padding.
     static let settingStart = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.\-]{1,63}=(?=[^=\s])"#)
@@ -1099,7 +1111,7 @@ struct SecretScan {
     func labelledTokens() -> [Secret] {
         let hasLiteral = mentions("\"", "'", "`")
         let compared = hasLiteral ? literalsComparedWithSecrets() : []
-        guard mentions("key", "secret", "token", "bearer", "authorization", "appid", "ssws"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
+        guard mentions("key", "secret", "token", "bearer", "authorization", "appid", "ssws", "signature"), !longRuns.isEmpty || hasLiteral || mentions("basic ") else {
             return compared
         }
         let found: [Secret] = Self.tokenMatcher.matches(in: searchable).compactMap { match in
@@ -1148,8 +1160,14 @@ struct SecretScan {
             // A first piece too short to judge, split by OCR (`xUHR+PK8WnQB/M8 jSL8QZf0sX…`): the
             // machine-made pieces after it, together with it.
             // (After HTTP's `Bearer` no separator comes: `auth header: Bearer feX38cSeal 7WuMX…`.)
-            if quoted == nil, match[2] != nil || Self.authorizationSchemes.contains(match[1]?.lowercased() ?? ""), value.count < 16, case let start = match.end - value.utf8.count,
-               case let end = valueEnd(from: match.end, stoppingAt: [0x26]), end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
+            // (After `Bearer`, a first piece of any length that is no token alone: Asana's
+            // `2/4257…/2529… : 68e0…`, OCR's space before its `:`; not the quote that closes the
+            // header the line opened. Round 162.)
+            if quoted == nil, match[2] != nil || Self.authorizationSchemes.contains(match[1]?.lowercased() ?? ""),
+               value.count < 16 || match.text.range(of: "bearer ", options: .caseInsensitive) != nil && !Self.isRandomToken(value),
+               case let start = match.end - value.utf8.count, case let pieces = valueEnd(from: match.end, stoppingAt: [0x26]), pieces > match.end,
+               case let end = pieces - (lineOpensAQuote(before: start) ? quoteLength(endingAt: pieces) : 0),
+               Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, end))) {
                 return secret(.apiKey, nil, start, end)
             }
             // After a command's option (`--access-token omttfcdt Luxqrroixrs6rhidog`), the pieces to the
@@ -1174,6 +1192,16 @@ struct SecretScan {
                Self.isRandomToken(token) || Self.isRandomLetters(token) {
                 return secret(.apiKey, nil, start, end)
             }
+            // A request's signature in an address stands for a secret whatever its length: YOURLS'
+            // `?signature=7bac806081` (10 hexadecimal digits) signs with the user's password. Any
+            // 8+ letters and digits, both; round 162.
+            if quoted == nil, match[2] == "=", match[1]?.lowercased() == "signature", (8...128).contains(value.count),
+               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), value.contains(where: \.isNumber), value.contains(where: \.isLetter),
+               !Self.isPlaceholder(value), !value.lowercased().contains("example") {
+                return secret(.apiKey, nil, match.end - value.utf8.count, match.end)
+            }
+            // (An address's `key=` that holds a `/` names an object, a path: `?key=cloudformation/7870…`.)
+            if match[1]?.lowercased() == "key", value.contains("/") { return nil }
             // A parameter's short token in an address (Gotify's `?token=AAReidVBArHDaEB`, 15
             // characters): 12+ of a token's alphabet that switch between capitals, small letters
             // and digits again and again (``looksLikeSecretOnItsOwn(_:)``), as a name does not.

@@ -2805,6 +2805,35 @@ struct SecretDetectorTests {
         // (Its unseen set 3587: such a line whose `{` comes before 12 glyphs and a space.)
         Case(text: "CALENDLY_TOKEN=eyJ rawQi0iAiNDMxNmEXZTQ1Nj LjNmQyNThiMzg1Mj EOMmMZMDIOM2NiZjE1ODhmMTIKOTISY2MyN2M4NTg4Mj Iz\nNWUwZWE4Y iIsICJOeXALO1ATUEFULI iwgImFsZyI61ICIFUZI1NiJ9. eyJpc3Mi0iAiaHROCHMG6L y9hdXRoLmNhbGVuZGx5LmNvbSIsIC\nIpYXQiLOLAXNzgxMjQONjM2LCAianRpI jog1j LKMDBKYTY2LWQOMTYtY j FhOCOxYmNKLWE3Y zBmMzBmNTgwZCIsICJ1c2VyX3V1aWwQio\n{ALMDFHYWRIMmUtMmN iNyO20TMZLTRjMDItNTIANDA2ZmMXNTIKInO. 1Z_sCAbOQAefMxKitae-lAsIqg19_5F7NVYTFB_1IMNYEFuSG\nao jp-uTwDLtQBm6vni9qBS l fKMDW6qmWNGIs-g",
              kind: .apiKey, value: "1Z_sCAbOQAefMxKitae-lAsIqg19_5F7NVYTFB_1IMNYEFuSG"),
+        // (Its last unseen set, 3589: a wrapped line OCR started with `#` and split once, both pieces
+        // machine-made; round 162.)
+        Case(text: "# calendly.env\nCALENDLY_TOKEN=eyJ rawQi0iAiMj kxOThLZDRiMTc5OWQ4NmFmNWN j ZmM3MmRAN2ZLOTZKMZE3ZGM4Y 2Y 1YmY5Y2Q4NDIyNmQ4YTIONZkyMmQ1ZSIsICJOeXALOLAIUE\nFUIiwgImFsZyI61ICJFUZI1NiJ9. eyJpc3Mi0iAiaHROCHM6Ly9hdXRoLmNhbGVuZGx5LmNvbSIsICIpYXQiOtAXNzIZMTkwNDgxLCAianRpI jogImQyOTBMOWM4LWM5ZT\nQtMzF1LZCOyZDIXLWE2MZU1MTU2YmEXNSIsICJ1c2VyX3V1aWwQiOtAiMTRLMZAyY2Y tZDVmNy 11Y zdhLWIxZmQtY zl LOGUXYWV jNjQzInO.C-GhfnA1f-iYNzsgRGEm_vI\n#141-131LzcS1YROMOQEmD 1X5TqsAhieUPNodsouArwdkb_88rkElM11IGqjkLUw",
+             kind: .apiKey, value: "1X5TqsAhieUPNodsouArwdkb_88rkElM11IGqjkLUw"),
+        // Round 162 (the forty-first pool, clean): an address's `key=` and `signature=` (YOURLS'
+        // 10 hexadecimal digits); a client's constructor given a hexadecimal key alone; any tool's
+        // `register URL USER PASSWORD`; a macaroon's header; an API key glued after `secret`.
+        Case(text: "$ curl \"https://api.steampowered.com/ISteamUser/GetPlayerSummaries/v2/?key=46BF54074E3248C801BEF750110C5751&steamids=76561191450618675\"",
+             kind: .apiKey, value: "46BF54074E3248C801BEF750110C5751"),
+        Case(text: "$ curl \"https://s.acme.io/yourls-api.php?signature=7bac806081&action=shorturl&format=json&url=https://acme.io/sale\"", kind: .apiKey, value: "7bac806081"),
+        Case(text: "from todoist_api_python.api import TodoistAPI\n\napi = TodoistAPI(\"3ef8333c4774ec50cd1c1bac7adac1a4b7d0b352\")", kind: .apiKey, value: "3ef8333c4774ec50cd1c1bac7adac1a4b7d0b352"),
+        Case(text: "$ xo-cli register https://xo.acme.io svc_sync -O8T3Izk-2F\nSuccessfully logged with svc_sync", kind: .password, value: "-O8T3Izk-2F"),
+        Case(text: "$ curl --cacert ~/.lnd/tls.cert \\\n    -H \"Grpc-Metadata-macaroon: 0201036c6e6402f8016608697a8d41bed440e50454f31af3176813e02ea68ef786e4d3cea27d\" \\",
+             kind: .apiKey, value: "0201036c6e6402f8016608697a8d41bed440e50454f31af3176813e02ea68ef786e4d3cea27d"),
+        Case(text: "    -d '{\"secretapikey\":\"sk1_68dc8e05dd876a76dead31d8c5231490ae23fd1159cce2cf7c50cd54e4598aa9\",\"apikey\":\"pk1_ab\"}'",
+             kind: .apiKey, value: "sk1_68dc8e05dd876a76dead31d8c5231490ae23fd1159cce2cf7c50cd54e4598aa9"),
+        // (Its first sets, 3591 and 3593, as OCR read them: an application's salt; a bearer token
+        // OCR split before its `:`; a name whose last letter OCR split off after another split; a
+        // macaroon wrapped over three lines, the last closed by the header's quote.)
+        Case(text: "# appsmith/stacks/configuration/docker.env\nAPPSMITH_ENCRYPTION_PASSWORD=HQt 1QJJnowBrwxufNq6hui jeZSTZ6ywh\nAPPSMITH_ENCRYPTION_SALT=UPyKRwDFvtTgk j EM6cFY2m0zMj gRAKCC\nAPPSMITH_DISABLE_TELEMETRY=true",
+             kind: .apiKey, value: "EM6cFY2m0zMj"),
+        Case(text: "$ curl https://app.asana.com/api/1.0/users/me \\\n-H \"Authorization: Bearer 2/4257625622601501/2529400927635784 : 68e0d129bcb57261fc77db701b233ee6\"",
+             kind: .apiKey, value: "68e0d129bcb57261fc77db701b233ee6"),
+        Case(text: "$ curl https://app.asana.com/api/1.0/users/me \\\n-H \"Authorization: Bearer 2/7017168490310697/24097 49951532373: 70a15e4ba2eb20d8953b08523f73d2c2\"",
+             kind: .apiKey, value: "70a15e4ba2eb20d8953b08523f73d2c2"),
+        Case(text: "# chroma.env\nCHROMA_SERVER_AUTHN_PROVIDER=\"chromadb. auth. token_authn. TokenAuthenticationServerProvider\u{201D}\nCHROMA_SERVER_AUTHN_ CREDENTIAL S=\"2QPSQU4VnjDhGpA2EYvmZu2Bqfmz7DEf\u{201D}",
+             kind: .password, value: "2QPSQU4VnjDhGpA2EYvmZu2Bqfmz7DEf"),
+        Case(text: "$ curl --cacert ~/.1nd/tls.cert \\\n-H \"Grpc-Metadata-macaroon: 0201036c6e6402f801733f fe5c6333afa443180e4f205e9115a3db899a3aec083ac\n34f 6ef0009ce99de368ecb505d53689c028b9ccdf fc4c4fd3ba7 fd799c342c3e9cd0ee024c14ee56F782595d26bbe6 fF 66b6\nf0cca51e1a1471b27e7c9090057f7c61\" \\\nhttps://127.0.0.1:8080/v1/getinfo",
+             kind: .apiKey, value: "f0cca51e1a1471b27e7c9090057f7c61"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3895,6 +3924,17 @@ struct SecretDetectorTests {
         "{\"secret name\": \"db-password-prod\", \"token type\": \"refresh\"}",
         "$ curl \"https://shop.acme.io/?adjusted=truestoken=refresh&page=2\"\nhttps://shop.acme.io/?sort=descsecret=none-given",
         "$ curl \"https://x.io/q?token=${TOKEN} and more&from=2\"\nexport HINT=getHTTPResponseForURLRequestNow_ReplaceWithYourOwnTokenValue",
+        // (A row of counts after a label's short value; a name whose value is empty above the next
+        // setting; a JSON number under a token's name; round 162.)
+        "$ dbt run --select orders\nDone. PASS=12 WARN=0 ERROR=0 SKIP=0 TOTAL=12",
+        "# looker.ini\n[Looker]\nbase_url=https://acme.cloud.looker.com\nclient_id=\nclient_secret=\nverify_ssl=True",
+        "# appsmith/stacks/configuration/docker.env\nAPPSMITH_ENCRYPTION_PASSWORD=\nAPPSMITH_ENCRYPTION_SALT=\nAPPSMITH_MAIL_ENABLED=false",
+        "{\"status\":0,\"status_message\":\"ok\",\"message_token\":5443190887766554433}",
+        "{\"status\u{201D}:0,\"status_message\u{201D}: \"ok\", \"message_token\u{201D} : 4989370332097698527}",
+        "\tPBKDF:      argon2id\n\tSalt:       e5 74 de 73 99 88 b8 86 e7 57 74 96 a2 c8 77 3e",
+        "<span class=\"hljs-keyword\">const</span> aliceSecret = alice.<span class=\"hljs-title function_\">computeSecret</span>(bobKey);",
+        "password\t[success=1 default=ignore]\tpam_unix.so obscure yescrypt\n\"Url\": \"http://calculator.s3.amazonaws.com/calc5.html?key=cloudformation/7870825a-xmpl-4def-92e7-c4f8dd360cca\"",
+        "MyAppiumPythonUpload?AWSAccessKeyId=1234567891011EXAMPLE&Expires=1472747804&Signature=1234567891011EXAMPLE",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
