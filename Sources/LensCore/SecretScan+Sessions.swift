@@ -598,7 +598,8 @@ extension SecretScan {
 
     /// A key given as the user with no password, `curl -u KEY: https://…` (KeyCDN's and Stripe's
     /// APIs take theirs so): group 1 the key, 20+ characters; it must be random. Round 157.
-    /// (OCR may split it, four spaces at most, and read a `0` of it as `@`.)
+    /// (OCR may split it, four spaces at most, and read a `0` of it as `@`; eight, a hexadecimal
+    /// key of 64 split into six pieces, Dropbox Sign's `-u '…a2937 2ae7 4f f6eal Of 84d8…:'`; round 162.)
     /// (Also last on its line: `(?m)`'s `$`, round 159: before, at a text's end only.)
     /// (Or with a password of one letter that its API ignores: Freshdesk's `-u KEY:X`; round 160.)
     /// (Or with its secret after the colon, when OCR split the user, which the user's rule then takes
@@ -610,7 +611,7 @@ extension SecretScan {
     /// `: VGmIV9tPqkmCj 3KhEfTtk3ax8p \`; no piece of it starts with `-`, an option's.)
     /// (The option may close a bundle of curl's flags, `-su`, `-sSLu`, and OCR may double its
     /// letter, `-uU`; round 161.)
-    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-[sSLk]{0,3}u[uU]?|--user)[ \t]+["'‘’“”]?([\w\-@\p{S}]{4,128}+(?: [\w\-@\p{S}]{1,128}+){0,4})[ \t]?:[ \t]?(?:([A-Za-z])|([A-Za-z0-9_\-]{2,128}+(?: [A-Za-z0-9_][A-Za-z0-9_\-]{0,127}+){0,2}))?["'‘’“”]?(?=[ \t]|$)"#)
+    static let keyAsUser = TextMatcher(#"(?m)(?<![\w\-])(?:-[sSLk]{0,3}u[uU]?|--user)[ \t]+["'‘’“”]?([\w\-@\p{S}]{4,128}+(?: [\w\-@\p{S}]{1,128}+){0,8})[ \t]?:[ \t]?(?:([A-Za-z])|([A-Za-z0-9_\-]{2,128}+(?: [A-Za-z0-9_][A-Za-z0-9_\-]{0,127}+){0,2}))?["'‘’“”]?(?=[ \t]|$)"#)
 
     /// A UUID's layout whatever glyphs OCR read in it (`1€394391-e497-e048-336a-f5f03393493`).
     static let uuidLayout = TextMatcher(#"^[^\s\-]{8}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{4}-[^\s\-]{11,12}$"#)

@@ -1163,7 +1163,8 @@ struct SecretScan {
             // (After `Bearer`, a first piece of any length that is no token alone: Asana's
             // `2/4257…/2529… : 68e0…`, OCR's space before its `:`; not the quote that closes the
             // header the line opened. Round 162.)
-            if quoted == nil, match[2] != nil || Self.authorizationSchemes.contains(match[1]?.lowercased() ?? ""),
+            // (Not a shell's variable, `xc-token: $NOCODB_TOKEN" “https://…`: the address after it is no token's.)
+            if quoted == nil, match[2] != nil || Self.authorizationSchemes.contains(match[1]?.lowercased() ?? ""), !value.hasPrefix("$"),
                value.count < 16 || match.text.range(of: "bearer ", options: .caseInsensitive) != nil && !Self.isRandomToken(value),
                case let start = match.end - value.utf8.count, case let pieces = valueEnd(from: match.end, stoppingAt: [0x26]), pieces > match.end,
                case let end = pieces - (lineOpensAQuote(before: start) ? quoteLength(endingAt: pieces) : 0),

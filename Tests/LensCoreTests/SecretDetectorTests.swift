@@ -2834,6 +2834,14 @@ struct SecretDetectorTests {
              kind: .password, value: "2QPSQU4VnjDhGpA2EYvmZu2Bqfmz7DEf"),
         Case(text: "$ curl --cacert ~/.1nd/tls.cert \\\n-H \"Grpc-Metadata-macaroon: 0201036c6e6402f801733f fe5c6333afa443180e4f205e9115a3db899a3aec083ac\n34f 6ef0009ce99de368ecb505d53689c028b9ccdf fc4c4fd3ba7 fd799c342c3e9cd0ee024c14ee56F782595d26bbe6 fF 66b6\nf0cca51e1a1471b27e7c9090057f7c61\" \\\nhttps://127.0.0.1:8080/v1/getinfo",
              kind: .apiKey, value: "f0cca51e1a1471b27e7c9090057f7c61"),
+        // (Its unseen set 3595: an Alchemy key whose closing quote OCR curled, or with a glyph read
+        // as `]`; a hexadecimal key given as curl's user, split five times.)
+        Case(text: "import { ethers } from \"ethers\u{201D};\nconst provider = new ethers. JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/EihcooYwXwQ5BfAjzYc_w-QkqwSSnhFs\u{201D}) ;",
+             kind: .apiKey, value: "EihcooYwXwQ5BfAjzYc_w-QkqwSSnhFs"),
+        Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/sOX47MyyWzvqH]3hNzq4DYGSH6g4yQxc\");",
+             kind: .apiKey, value: "3hNzq4DYGSH6g4yQxc"),
+        Case(text: "$ curl -u 'bcd2586e@5adc132ce87579c4f4ab762452a2937 2ae7 4f f6eal Of 84d81239772:' \\\n\"https://api.hellosign.com/v3/signature_request/list?page=1'",
+             kind: .apiKey, value: "5adc132ce87579c4f4ab762452a2937"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3935,6 +3943,7 @@ struct SecretDetectorTests {
         "<span class=\"hljs-keyword\">const</span> aliceSecret = alice.<span class=\"hljs-title function_\">computeSecret</span>(bobKey);",
         "password\t[success=1 default=ignore]\tpam_unix.so obscure yescrypt\n\"Url\": \"http://calculator.s3.amazonaws.com/calc5.html?key=cloudformation/7870825a-xmpl-4def-92e7-c4f8dd360cca\"",
         "MyAppiumPythonUpload?AWSAccessKeyId=1234567891011EXAMPLE&Expires=1472747804&Signature=1234567891011EXAMPLE",
+        "$ curl -H \"xc-token: $NOCODB_TOKEN\" \u{201C}https://nocodb.acme.io/api/v2/tables/tug8cebig4rpjj7/records\"",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
