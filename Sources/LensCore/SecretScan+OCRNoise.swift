@@ -1999,7 +1999,7 @@ extension SecretScan {
     /// OCR read a `0` or an `a` of the key as `@`.
     /// Looks at most 253 bytes on (the longest host name), so a piece of many `@` costs little.
     func isHostAt(_ index: Int) -> Bool {
-        var i = index + 1, name = false, spaces = 0
+        var i = index + 1, name = false, spaces = 0, afterSpace = index + 1
         let limit = min(utf8.count, index + 254)
         // One space may be inside the host: OCR splits `gitlab.com` as `git lab.com`.
         while i < limit, !Self.isLineBreak(utf8[i]), utf8[i] != 0x2F, utf8[i] != 0x3A {
@@ -2008,6 +2008,7 @@ extension SecretScan {
             if Self.isSpace(utf8[i]) {
                 spaces += 1
                 guard spaces == 1, name else { break }
+                afterSpace = i + 1
             }
             // A name whose case changes inside again and again is base64 (a JWT's part before its
             // `.`, after an `@` OCR read into it), not a host (`GitLab.com` changes once).
@@ -2021,6 +2022,9 @@ extension SecretScan {
             if Self.isAlphanumeric(utf8[i]) { name = true }
             i += 1
         }
+        // (Nor is the next argument's scheme a port's `:`: `…x3x@jRt8CM8PHjjyYfqDP https: //api…`,
+        // a key OCR read a `0` of as `@`; round 162.)
+        if spaces == 1, i < utf8.count, utf8[i] == 0x3A, ["http", "https", "ftp", "ws", "wss"].contains(slice(afterSpace, i).lowercased()) { return false }
         return name && i < utf8.count && utf8[i] == 0x3A
     }
 

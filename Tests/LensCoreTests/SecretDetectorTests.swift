@@ -2842,6 +2842,11 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "3hNzq4DYGSH6g4yQxc"),
         Case(text: "$ curl -u 'bcd2586e@5adc132ce87579c4f4ab762452a2937 2ae7 4f f6eal Of 84d81239772:' \\\n\"https://api.hellosign.com/v3/signature_request/list?page=1'",
              kind: .apiKey, value: "5adc132ce87579c4f4ab762452a2937"),
+        // (Its unseen set 3597: a client's name OCR split inside `API` or followed by `|`; a secret
+        // after curl's user whose `0` OCR read as `@` before the next argument's scheme.)
+        Case(text: "from todoist_api_python.api import TodoistAPI\napi = TodoistA PI(\"a5\u{A3}33cb1a4b53d00177429ba00d746bae4087e6a\")", kind: .apiKey, value: "33cb1a4b53d00177429ba00d746bae4087e6a"),
+        Case(text: "api = TodoistAPI|(\"67ef03a8bf3e4093181e6498e201c9631b24a8df\")", kind: .apiKey, value: "67ef03a8bf3e4093181e6498e201c9631b24a8df"),
+        Case(text: "$ curl -u CMDTPKxThX8hQHXN: evF vasmWS3xw3x@jRt8CM8PHjjyYfqDP https: //api.fivetran.com/v1/groups", kind: .password, value: "jRt8CM8PHjjyYfqDP"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
