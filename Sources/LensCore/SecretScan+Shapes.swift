@@ -1338,9 +1338,10 @@ extension SecretScan {
     /// `/v2/<key>`; round 153), or a scheduler's or a webhook's trigger whose last part is the token
     /// that lets whoever holds it run the job (Firefly III's `/api/v1/cron/<token>`; round 157). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
     /// and put a space after the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`; read a glyph
-    /// inside it as `]` or `|`, `…WzvqH]3hNz…`, or its closing quote curly, `…SnhFs”)`; round 162.)
+    /// inside it as `]` or `|`, `…WzvqH]3hNz…`, or its closing quote curly, `…SnhFs”)`, maybe after a
+    /// `!` it read there, `…XUMGL!")`; round 162.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){4,128})(?=[/?#\s"'`”’)]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){4,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]

@@ -1302,14 +1302,15 @@ struct SecretScan {
     }
 
     /// A query parameter that names a key, its `&` read by OCR as a letter and glued to the value
-    /// before it (`?adjusted=truesapikey=Gj jNCEE…`).
+    /// before it (`?adjusted=truesapikey=Gj jNCEE…`); OCR may split `apikey` once more too
+    /// (`?ApiUser=acmeSAp iKey=e2d8…`; round 162).
     static let gluedKeyParameter = TextMatcher(
-        #"(?i)[?&][A-Za-z0-9_\-]{1,32}=[A-Za-z0-9_.\-~%]{0,64}?[s8](?:api[_\-]?key|(?:access|auth)[_\-]?token|token|secret|client[_\-]?secret)=(?=[A-Za-z0-9])"#)
+        #"(?i)[?&][A-Za-z0-9_\-]{1,32}=[A-Za-z0-9_.\-~%]{0,64}?[s8](?:a ?p ?i(?:[_\-]| )?k ?e ?y|(?:access|auth)[_\-]?token|token|secret|client[_\-]?secret)=(?=[A-Za-z0-9])"#)
 
     /// The value of a ``gluedKeyParameter`` (its pieces as ``valueEnd(from:maximumLength:stoppingAt:)``
     /// reads them, to the next `&`), when it is random (round 161).
     func gluedKeyParameters() -> [Secret] {
-        guard mentions("?"), mentions("key=", "token=", "secret=") else { return [] }
+        guard mentions("?"), mentions("key=", "token=", "secret=", "k ey=", "ke y=") else { return [] }
         return Self.gluedKeyParameter.matches(in: searchable).compactMap { match in
             let end = valueEnd(from: match.end, stoppingAt: [0x26])
             guard end > match.end, Self.isRandomToken(Self.withoutOCRJunk(squeezed(match.end, end))) else { return nil }

@@ -2847,6 +2847,14 @@ struct SecretDetectorTests {
         Case(text: "from todoist_api_python.api import TodoistAPI\napi = TodoistA PI(\"a5\u{A3}33cb1a4b53d00177429ba00d746bae4087e6a\")", kind: .apiKey, value: "33cb1a4b53d00177429ba00d746bae4087e6a"),
         Case(text: "api = TodoistAPI|(\"67ef03a8bf3e4093181e6498e201c9631b24a8df\")", kind: .apiKey, value: "67ef03a8bf3e4093181e6498e201c9631b24a8df"),
         Case(text: "$ curl -u CMDTPKxThX8hQHXN: evF vasmWS3xw3x@jRt8CM8PHjjyYfqDP https: //api.fivetran.com/v1/groups", kind: .password, value: "jRt8CM8PHjjyYfqDP"),
+        // (Its unseen set 3599: a password given by position that OCR split after its `!`; a key's
+        // parameter glued to the value before it whose name OCR split too; a key in a path with a
+        // `!` OCR read before its closing quote.)
+        Case(text: "$ xo-cli register https://xo.acme.io deploy MEOHKA! cgV2fkK\nSuccessfully logged with deploy", kind: .password, value: "cgV2fkK"),
+        Case(text: "https://api.namecheap.com/xml. response?ApiUser=acmeSAp iKey=e2d8e6992f 9ec255eb25c3dc306962d2&UserName=acme&Comman\nd=namecheap. domains. getList",
+             kind: .apiKey, value: "9ec255eb25c3dc306962d2"),
+        Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/PeEEWOBa0OQXAVHNbOwkKe6_MllyY_XUMGL!\");",
+             kind: .apiKey, value: "PeEEWOBa0OQXAVHNbOwkKe6_MllyY_XUMGL"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
