@@ -1341,7 +1341,7 @@ extension SecretScan {
     /// inside it as `]` or `|`, `…WzvqH]3hNz…`, or its closing quote curly, `…SnhFs”)`, maybe after a
     /// `!` it read there, `…XUMGL!")`; round 162.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){4,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){1,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]
@@ -1359,13 +1359,22 @@ extension SecretScan {
         return Self.keyInAPath.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
             if value.count >= 16, isKey(value) { return secret(.apiKey, nil, range.lowerBound, range.upperBound) }
-            guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]),
-                  let next = piece(from: range.upperBound, maximumSpaces: 1),
-                  case let rest = utf8[next.start..<next.end].prefix(while: { Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D }),
-                  // (Or the closing quote or bracket of the string it is in: `…/v3/58ba4b7281 b3d343…6a’);`; round 153.)
-                  rest.count >= 2, rest.count == next.end - next.start || "/?#\"'`);,".utf8.contains(utf8[next.start + rest.count]) || utf8[next.start + rest.count] >= 0xC0,
-                  case let end = next.start + rest.count, case let whole = squeezed(range.lowerBound, end), whole.count >= 16,
-                  Self.isRandomToken(whole) else { return nil }
+            guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]) else { return nil }
+            // (Or split more, three times at most, `…/v2/Y 19OEvakQF2eq YpH3Uf0BNSK fvzsWNuy");`, its
+            // first piece of any length: the pieces to the one the string's end closes, together a
+            // random token of 16+, none a word; round 162.)
+            var end = range.upperBound, pieces = 0
+            while pieces < (value.count >= 4 ? 1 : 3), let next = piece(from: end, maximumSpaces: 1) {
+                let rest = utf8[next.start..<next.end].prefix(while: { Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D })
+                // (Or the closing quote or bracket of the string it is in: `…/v3/58ba4b7281 b3d343…6a’);`; round 153.)
+                guard rest.count >= 2, rest.count == next.end - next.start || "/?#\"'`);,".utf8.contains(utf8[next.start + rest.count]) || utf8[next.start + rest.count] >= 0xC0,
+                      !isSentenceWord((next.start, next.start + rest.count)) || Self.isNoWord(slice(next.start, next.start + rest.count)) else { return nil }
+                end = next.start + rest.count
+                pieces += 1
+                if rest.count < next.end - next.start { break }
+            }
+            guard pieces > 0, value.count >= 4 || end < utf8.count && !Self.isSpace(utf8[end]) && !Self.isLineBreak(utf8[end]),
+                  case let whole = squeezed(range.lowerBound, end), whole.count >= 16, Self.isRandomToken(whole) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, end)
         }
     }

@@ -1195,11 +1195,12 @@ struct SecretScan {
             }
             // A request's signature in an address stands for a secret whatever its length: YOURLS'
             // `?signature=7bac806081` (10 hexadecimal digits) signs with the user's password. Any
-            // 8+ letters and digits, both; round 162.
-            if quoted == nil, match[2] == "=", match[1]?.lowercased() == "signature", (8...128).contains(value.count),
-               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), value.contains(where: \.isNumber), value.contains(where: \.isLetter),
-               !Self.isPlaceholder(value), !value.lowercased().contains("example") {
-                return secret(.apiKey, nil, match.end - value.utf8.count, match.end)
+            // 8+ letters and digits, both, as OCR may have split them to the next `&` (`…=307 fea9582&`); round 162.
+            if quoted == nil, match[2] == "=", match[1]?.lowercased() == "signature", case let start = match.end - value.utf8.count,
+               case let end = value.count < 8 ? parameterEnd(from: match.end) ?? match.end : match.end, case let whole = squeezed(start, end),
+               (8...128).contains(whole.count), whole.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+               whole.contains(where: \.isNumber), whole.contains(where: \.isLetter), !Self.isPlaceholder(whole), !whole.lowercased().contains("example") {
+                return secret(.apiKey, nil, start, end)
             }
             // (An address's `key=` that holds a `/` names an object, a path: `?key=cloudformation/7870…`.)
             if match[1]?.lowercased() == "key", value.contains("/") { return nil }

