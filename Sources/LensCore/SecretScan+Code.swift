@@ -152,9 +152,10 @@ extension SecretScan {
     /// takes its key first. (OCR may put spaces beside the dot and the parenthesis.) Round 159.
     /// (Or an API's client named `…API`, Klaviyo's `KlaviyoAPI("pk_…", max_delay=60)`; round 160.)
     /// (OCR may read the opening quote as a closing one, `initClient(’live_…')`; round 160; split
-    /// `API` after its `A` or read a glyph before the `(` as `|`, `TodoistA PI(`, `TodoistAPI|(`; round 162.)
+    /// `API` after its `A`, put a space before the `(` or read a glyph there as `|`, `TodoistA PI(`,
+    /// `TodoistAPI (`, `TodoistAPI|(`; round 162.)
     static let clientCall = TextMatcher(
-        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK|A ?PI|Api)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?\|?\([ \t]?(?=["'“”‘’])"#)
+        #"(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]{0,40})?(?:[Cc]lient|CLIENT|[Ff]actory|FactoryBuilder|[Ss]dk|SDK|A ?PI|Api)(?:[ \t]?(?:\.|::|->)[ \t]?(get|build|create|init|initialize|new|start|connect|configure|forKey|getInstance|instance|make|setup|from_key|with_key|for_key)[ \t]?)?[ \t]?\|?\([ \t]?(?=["'“”‘’])"#)
 
     /// What comes before a factory's method on its line when it makes a client: a name that names
     /// a client, a factory or an SDK, maybe its type's (`SplitFactory factory = `, `client = `,
@@ -163,7 +164,7 @@ extension SecretScan {
     static let clientAssignment = TextMatcher(#"(?i)(?:client|factory|sdk)[A-Za-z0-9_]*[ \t]*:?=[ \t]*(?:new[ \t]+|await[ \t]+)?$"#)
 
     /// The cues of ``clientCall``, in small letters as ``mentions(_:)`` reads them.
-    static let clientCallCues = ["client", "factory", "sdk", "api(", "api (", "a pi(", "api|("]
+    static let clientCallCues = ["client", "factory", "sdk", "api(", "api (", "a pi(", "api|(", "a pi ("]
 
     /// A literal given first to a client's constructor or factory (``clientCall``) that is a key by
     /// shape: 24+ random characters (``isRandomToken(_:)``), not hexadecimal alone (a hash, an

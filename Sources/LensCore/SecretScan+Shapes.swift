@@ -1374,7 +1374,7 @@ extension SecretScan {
                 if rest.count < next.end - next.start { break }
             }
             guard pieces > 0, value.count >= 4 || end < utf8.count && !Self.isSpace(utf8[end]) && !Self.isLineBreak(utf8[end]),
-                  case let whole = squeezed(range.lowerBound, end), whole.count >= 16, Self.isRandomToken(whole) else { return nil }
+                  case let whole = squeezed(range.lowerBound, end), whole.count >= 16, Self.isRandomToken(whole) || pieces > 1 && isKey(whole) || value.count < 4 && isKey(whole) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, end)
         }
     }

