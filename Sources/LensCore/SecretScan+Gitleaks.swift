@@ -270,10 +270,9 @@ extension SecretScan {
                 let value = ns.substring(with: secretRange)
                 if rule.entropy > 0, Self.entropy(value) <= rule.entropy { continue }
                 // (The rule's `\s` lets a value start on the next line: under a name whose value is
-                // empty, that line's setting is none of its, ``isNextLinesSetting(at:after:)``.)
-                if secretRange.location > matchRange.location, let valueRange = ns.utf8Range(secretRange),
-                   let nameRange = ns.utf8Range(NSRange(location: matchRange.location, length: secretRange.location - matchRange.location)),
-                   isNextLinesSetting(at: valueRange.lowerBound, after: nameRange.lowerBound) { continue }
+                // empty, that line's setting is none of its, ``isNextLinesSetting(at:forLabelAt:)``.)
+                if secretRange.location > matchRange.location, let valueStart = ns.utf8Offset(secretRange.location), let labelStart = ns.utf8Offset(matchRange.location),
+                   isNextLinesSetting(at: valueStart, forLabelAt: labelStart) { continue }
                 // Lens's own test for a value that only shows where one goes (`USERNAME:PASSWORD`,
                 // `${TOKEN}`, `xxxx`), on the value and on a `user:` value's part after the colon.
                 let bare = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'`"))

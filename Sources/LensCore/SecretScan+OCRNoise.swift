@@ -456,11 +456,11 @@ extension SecretScan {
     /// A piece that is a setting: a name in capitals or in small letters (and `_`), `=`, and a value.
     static let settingInOneCase = TextMatcher(#"^(?:[A-Z_]{2,32}|[a-z_]{2,32})=[^=\s]"#)
 
-    /// Whether a value at `start` found for a label that ends at `labelEnd` starts a later line as
-    /// the next setting does (``namedSettingStart``): the label's own value is empty
-    /// (`client_secret=` / `verify_ssl=True`, `…_PASSWORD=` / `…_SALT=`); round 162.
-    func isNextLinesSetting(at start: Int, after labelEnd: Int) -> Bool {
-        guard labelEnd < start, utf8[labelEnd..<start].contains(where: Self.isLineBreak) else { return false }
+    /// Whether a value at `start` found for the label at `label` starts a later line as the next
+    /// setting does (``namedSettingStart``): the label's own value is empty (`client_secret=` /
+    /// `verify_ssl=True`, `…_PASSWORD=` / `…_SALT=`); round 162.
+    func isNextLinesSetting(at start: Int, forLabelAt label: Int) -> Bool {
+        guard label < start, utf8[label..<start].contains(where: Self.isLineBreak) else { return false }
         return Self.namedSettingStart.firstMatch(in: slice(start, min(utf8.count, start + 66))) != nil
     }
 

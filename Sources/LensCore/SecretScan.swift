@@ -800,7 +800,7 @@ struct SecretScan {
             if quoted == nil, case let at = match.end - value.utf8.count, at < utf8.count, isPrompt(at: at),
                utf8[match.start..<at].contains(where: Self.isLineBreak) { continue }
             // (Nor the next line's setting under a label whose value is empty: `…_PASSWORD=` / `…_SALT=`.)
-            if quoted == nil, isNextLinesSetting(at: match.end - value.utf8.count, after: match.start) { continue }
+            if quoted == nil, isNextLinesSetting(at: match.end - value.utf8.count, forLabelAt: match.start) { continue }
             let isPIN = label.hasPrefix("pin")
             // In a connection string (`…;User Id=sa;Password=bsZ! Heh Vx29M!q36;`), a value runs to
             // its `;`: a space before it is one OCR put inside (no `=`, quote or line break on the
