@@ -1337,11 +1337,11 @@ extension SecretScan {
     /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
     /// `/v2/<key>`; round 153), or a scheduler's or a webhook's trigger whose last part is the token
     /// that lets whoever holds it run the job (Firefly III's `/api/v1/cron/<token>`; round 157). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
-    /// and put a space after the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`; read a glyph
+    /// and put a space beside the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`, `alchemy .com/v2/…`; read a glyph
     /// inside it as `]` or `|`, `…WzvqH]3hNz…`, or its closing quote curly, `…SnhFs”)`, maybe after a
     /// `!` it read there, `…XUMGL!")`; round 162.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){1,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?[ \t]?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){1,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]
@@ -1368,7 +1368,9 @@ extension SecretScan {
                 let rest = utf8[next.start..<next.end].prefix(while: { Self.isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D })
                 // (Or the closing quote or bracket of the string it is in: `…/v3/58ba4b7281 b3d343…6a’);`; round 153.)
                 guard rest.count >= 2, rest.count == next.end - next.start || "/?#\"'`);,".utf8.contains(utf8[next.start + rest.count]) || utf8[next.start + rest.count] >= 0xC0,
-                      !isSentenceWord((next.start, next.start + rest.count)) || Self.isNoWord(slice(next.start, next.start + rest.count)) else { return nil }
+                      !isSentenceWord((next.start, next.start + rest.count)) || Self.isNoWord(slice(next.start, next.start + rest.count))
+                        // (A scrap of two letters between a key's pieces reads as a word: `4_ my YnaR1…`.)
+                        || value.count < 4 && pieces == 0 && rest.count <= 2 else { return nil }
                 end = next.start + rest.count
                 pieces += 1
                 if rest.count < next.end - next.start { break }
