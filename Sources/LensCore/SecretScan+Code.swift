@@ -520,6 +520,15 @@ extension SecretScan {
     }
     static let slashOptionPiece = TextMatcher(#"^/[A-Za-z]{2,24}(?::|$)"#)
 
+    /// A value that starts right at `index` with a piece holding a symbol, that OCR split after
+    /// it (``splitValueBeforeDashOption(after:)``), when no piece is an address.
+    func passwordSplitAfterASymbol(at index: Int) -> Secret? {
+        guard let first = piece(from: index, maximumSpaces: 0), first.start == index,
+              utf8[first.start..<first.end].contains(where: { !Self.isAlphanumeric($0) }),
+              let password = splitValueBeforeDashOption(after: index), !slice(password.start, password.end).contains("://") else { return nil }
+        return password
+    }
+
     /// A dash option's value that OCR split, up to the next option or the line's end: two or
     /// three pieces (`-po Wka! k9AR*k`) that look like a password together. Only for a tool whose
     /// options are all it takes: no argument of another kind follows the value. Nil otherwise.

@@ -240,12 +240,7 @@ extension SecretScan {
                 // (OCR may split the value after a symbol, `-w sik! 7yXuUB -b …`: the pieces before the
                 // next option are the value when together they look like a secret, none an address;
                 // a mode's word stays, `--auth=oauth https://…`; round 140.)
-                if found.count == before, let first = piece(from: match.end, maximumSpaces: 0), first.start == match.end,
-                   utf8[first.start..<first.end].contains(where: { !Self.isAlphanumeric($0) }),
-                   let password = splitValueBeforeDashOption(after: match.end),
-                   !slice(password.start, password.end).contains("://") {
-                    found.append(password)
-                }
+                if found.count == before, let password = passwordSplitAfterASymbol(at: match.end) { found.append(password) }
             }
         }
         if mentions("secret set", "secrets set", "secret put", "secrets put", "secret create", "secrets create") {
@@ -392,11 +387,7 @@ extension SecretScan {
                 let before = found.count
                 add(after: match.end, dashStartsIt: true)
                 // (OCR may split the password after a symbol, as a flag's, `… deploy MEOHKA! cgV2fkK`; round 162.)
-                if found.count == before, let first = piece(from: match.end, maximumSpaces: 0), first.start == match.end,
-                   utf8[first.start..<first.end].contains(where: { !Self.isAlphanumeric($0) }),
-                   let password = splitValueBeforeDashOption(after: match.end), !slice(password.start, password.end).contains("://") {
-                    found.append(password)
-                }
+                if found.count == before, let password = passwordSplitAfterASymbol(at: match.end) { found.append(password) }
                 // (OCR may read a `_` of the user's name as a space, `drush user:password svc sync "…"`:
                 // a piece of small letters, then the password.)
                 if found.count == before, let rest = piece(from: match.end, maximumSpaces: 0), rest.start == match.end, rest.end - rest.start <= 16,

@@ -923,9 +923,10 @@ extension SecretScan {
                 } else if !(Self.isTokenLetterOrJunk(byte) || "+/=_-.".utf8.contains(byte)) {
                     // (Or the quote that closes the key's argument, then the shell's `\` or a `,`:
                     // `…e802e3233d99e81d" \`, a header's wrapped last line; round 162.)
+                    let quote = quoteLength(at: index)
                     guard index > start, Self.isAlphanumeric(utf8[index - 1]),
-                          index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) || quoteLength(at: index) > 0 && closesTheLine(from: index + quoteLength(at: index)) else { return result }
-                    closedByQuote = quoteLength(at: index) > 0
+                          index + 1 == utf8.count || Self.isLineBreak(utf8[index + 1]) || quote > 0 && closesTheLine(from: index + quote) else { return result }
+                    closedByQuote = quote > 0
                     junkAtEnd = true
                     break
                 }
@@ -1376,7 +1377,7 @@ extension SecretScan {
                 if rest.count < next.end - next.start { break }
             }
             guard pieces > 0, value.count >= 4 || end < utf8.count && !Self.isSpace(utf8[end]) && !Self.isLineBreak(utf8[end]),
-                  case let whole = squeezed(range.lowerBound, end), whole.count >= 16, Self.isRandomToken(whole) || pieces > 1 && isKey(whole) || value.count < 4 && isKey(whole) else { return nil }
+                  case let whole = squeezed(range.lowerBound, end), whole.count >= 16, Self.isRandomToken(whole) || (pieces > 1 || value.count < 4) && isKey(whole) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, end)
         }
     }
