@@ -772,6 +772,16 @@ extension SecretScan {
             }
             guard var identifier = match[1] else { continue }
             var separator = match[2] ?? match[3], valueStart = match.end
+            // A name in capitals OCR glued to its value, the `=` read as a `-` (Open WebUI's
+            // `-e WEBUI_SECRET_KEY-ULCkGEg9…`; round 163): the name before the `-` names a secret, the
+            // rest is a random token (16+, letters and digits), no word of a name.
+            if separator == nil, match[4] == nil, let range = match.range(1), let dash = identifier.lastIndex(of: "-"),
+               case let name = String(identifier[..<dash]), case let rest = String(identifier[identifier.index(after: dash)...]),
+               Self.nameCase(name) == 2, name.contains("_"), Self.isRandomToken(rest), Self.nameCase(rest) != 2, Self.secretName(name) != nil {
+                identifier = name
+                separator = "="
+                valueStart = range.lowerBound + name.utf8.count + 1
+            }
             // OCR may drop the `=` of a Ruby-style `=>` (Logstash's `password => "…"` read
             // `password > "…"`): a lone `>` before a quoted value is that separator where the lines
             // around use `=>`; elsewhere it is a shell's redirection (`echo password > "notes.txt"`).

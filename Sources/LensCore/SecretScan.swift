@@ -1605,6 +1605,21 @@ struct SecretScan {
         return i < limit
     }
 
+    /// Whether a quoted key ends at `index` (a quote after it), its value is a string (a quote after
+    /// its `:`), and another key's `:` (after a quote) comes before `limit`: the value `limit` starts
+    /// is that other key's. (Not a key whose value is an object holding the code: `{"otp":{"code":…`.)
+    func isKeyBeforeOtherKeys(from index: Int, before limit: Int) -> Bool {
+        let quote = quoteLength(at: index)
+        guard quote > 0 else { return false }
+        var i = index + quote
+        while i < limit, Self.isSpace(utf8[i]) { i += 1 }
+        guard i < limit, utf8[i] == 0x3A else { return false }
+        i += 1
+        while i < limit, Self.isSpace(utf8[i]) { i += 1 }
+        guard i < limit, quoteLength(at: i) > 0 else { return false }
+        return (i + 1..<limit).contains { utf8[$0] == 0x3A && quoteLength(endingAt: $0) > 0 }
+    }
+
     func oneTimeCodes() -> [Secret] {
         let lookalikes = mentionsLookalikes
         guard lookalikes || mentions("code", "otp", "pass", "coce", "pin", "g-", "tan:", "tan ", "mtan", "código", "digo", "codic", "kod", "kód", "kood", "kdd", "kéd", "k6d", "код", "пароль", "Пароль", "码", "碼", "コード", "인증",
@@ -1641,6 +1656,9 @@ struct SecretScan {
                 // (`password=WC6d%pDaoYVQg, uid=1000`: the uid is no code).
                 if cueFirst, let cue, let cueRange = match.range(1), ["password", "passwort", "pin"].contains(cue.lowercased()),
                    labelHasItsOwnValue(from: cueRange.upperBound, before: range.lowerBound) { continue }
+                // A quoted key's value is its own: digits under a later key are that key's
+                // (YOURLS' `"code":"","url":{"keyword":"104772"`, OCR's `'code":"/'url":{…`; round 163).
+                if cueFirst, let cueRange = match.range(1), isKeyBeforeOtherKeys(from: cueRange.upperBound, before: range.lowerBound) { continue }
                 // A code is a piece of its own: digits that a password's symbols go on from
                 // (`mqtt_password: 3881*-AIfgshsA`) start that password. (A keypad's `#` or `*`
                 // alone after it ends it: `PIN: 4821#`.)

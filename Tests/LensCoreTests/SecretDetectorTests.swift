@@ -2871,6 +2871,10 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "LTYhs4sOeeqSz7Yn4"),
         Case(text: "const provider = new ethers.JsonRpcProvider(\"https://eth-mainnet.g.alchemy.com/v2/4_ my YnaR1FS5HIqg1zPXRgDnfU6rwI-e\");",
              kind: .apiKey, value: "YnaR1FS5HIqg1zPXRgDnfU6rwI"),
+        // (Round 163, 3605's last leak: a capitals name glued to its value, OCR's `-` for its `=`.)
+        Case(text: "$ docker run -d -p 3000:8080 \\\n~e WEBUI_SECRET_KEY-ULCkGEg9cW1G8jjidWCX5VVg \\\n-v open-webui:/app/backend/data --name open-webui",
+             kind: .apiKey, value: "ULCkGEg9cW1G8jjidWCX5VVg"),
+        Case(text: "-e APP_SECRET_KEY-3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e \\", kind: .apiKey, value: "3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3973,6 +3977,12 @@ struct SecretDetectorTests {
         "password\t[success=1 default=ignore]\tpam_unix.so obscure yescrypt\n\"Url\": \"http://calculator.s3.amazonaws.com/calc5.html?key=cloudformation/7870825a-xmpl-4def-92e7-c4f8dd360cca\"",
         "MyAppiumPythonUpload?AWSAccessKeyId=1234567891011EXAMPLE&Expires=1472747804&Signature=1234567891011EXAMPLE",
         "$ curl -H \"xc-token: $NOCODB_TOKEN\" \u{201C}https://nocodb.acme.io/api/v2/tables/tug8cebig4rpjj7/records\"",
+        // (A quoted key's empty value before another key's digits, as sent and as OCR read it; a
+        // capitals name, a `-` and a word or a version after it; round 163.)
+        "{\"status\":\"success\",\"code\":\"\",\"url\":{\"keyword\":\"104772\",\"url\":\"https://acme.io/sale\"}}",
+        "{'status\":\"success\",'code\":\"/'url\":{\"keyword\":\"104772'\"url\u{2019}:\"https://acme.io/sale\u{2019}}",
+        "see AWS_SECRET_KEY-rotation-2024 and GITHUB_TOKEN-permissions-v2\n-e OPENAI_API_KEY-V2ROTATION2025Q4",
+        "docs/JWT_SECRET_KEY-rotation-policy.md",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
