@@ -8118,6 +8118,237 @@ def forty_first_negative_case(rng):
     return ["$ bitcoin-cli getbestblockhash", "00000000000000000001" + rand(rng, HEX, 44), "$ bitcoin-cli getblockcount", str(rng.randint(870000, 900000))]
 
 
+def forty_second_secret_case(rng):
+    """The forty-second pool (`--pool forty-second`): written after the forty-first pool's fixes,
+    before any rule was run on it, from places none of the forty-one earlier pools has (each
+    checked against their code): Kodi's JSON-RPC user, an Audiobookshelf cover's `?token=`,
+    `calibredb --password`, Komga's key, Tandoor's `tda_` token, Karakeep's `ak1_` key, Memos'
+    token, Joplin's Web Clipper `?token=`, Standard Notes' server keys, Trilium's ETAPI token, Wiki.js'
+    `db: pass:`, Kanboard's `jsonrpc:` token, Wekan's Mongo address, Mantis' `$g_db_password` and
+    salt, Bugzilla's `api_key=`, Review Board's `rbp_` token, Prowlarr's `?apikey=`, a UniFi
+    controller's password by position, a Monero view key, BIND's `rndc.key`, SNMPv3's `-A`/`-X`,
+    FreeRADIUS' client `secret =`, a printer's Wi-Fi Direct password, Solr's `-credentials`,
+    CouchDB's, Firebird's and Vertica's passwords, NetBox's `Token`, Nautobot's secret key,
+    LibreNMS' `db_pass`, Icinga 2's API user, Checkmk's `Bearer automation`, Uptime Kuma's `uk1_`
+    key after an empty user, Statuspage's `OAuth`, VictorOps' key, an Apprise Telegram address,
+    matrix-commander's credentials, Casdoor's `clientSecret`, Ory Kratos' secret lists, Appwrite's
+    `standard_` key, Vercel's `--token`, Cloudflare's global `X-Auth-Key`, B2's `account authorize`,
+    Helm's `--set auth.postgresPassword=`, a Harbor robot's secret, SonarQube's `sqp_`, CircleCI's
+    `Circle-Token` and Discourse's `Api-Key`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(48)
+    pw = bare_password(rng, also="?=#;,|")
+    lower_digits = string.ascii_lowercase + string.digits
+    if choice == 0:
+        return "password", [f"$ curl -u kodi:{pw} http://htpc.local:8080/jsonrpc \\", """    -d '{"jsonrpc":"2.0","method":"JSONRPC.Version","id":1}'"""], [pw]
+    if choice == 1:
+        v = jwt(rng)
+        return "api_key", [f"https://abs.acme.io/api/items/{uuid.UUID(bytes=rng.randbytes(16))}/cover?token={v}"], [v]
+    if choice == 2:
+        return "password", [f"$ calibredb add dune.epub --with-library http://localhost:8080/#books --username {user} --password {pw}", "Added book ids: 412"], [pw]
+    if choice == 3:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ curl https://komga.acme.io/api/v1/series?size=20 \\", f"    -H 'X-API-Key: {v}'"], [v]
+    if choice == 4:
+        v = "tda_" + str(uuid.UUID(bytes=rng.randbytes(16))).replace("-", "_")
+        return "api_key", ["$ curl https://recipes.acme.io/api/recipe/?query=soup \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 5:
+        v = f"ak1_{rand(rng, HEX, 20)}_{rand(rng, HEX, 20)}"
+        return "api_key", [f"$ export KARAKEEP_API_KEY={v}", "$ karakeep --server-addr https://keep.acme.io bookmarks list --limit 5"], [v]
+    if choice == 6:
+        v = jwt(rng)
+        return "api_key", ["$ curl https://memos.acme.io/api/v1/memos \\", f'    -H "Authorization: Bearer {v}"'], [v]
+    if choice == 7:
+        v = rand(rng, HEX, 128)
+        return "api_key", [f'$ curl "http://localhost:41184/notes?token={v}&fields=id,title"'], [v]
+    if choice == 8:
+        v, w = rand(rng, HEX, 64), rand(rng, HEX, 64)
+        return "api_key", ["# standardnotes/.env", "DB_HOST=db", f"AUTH_JWT_SECRET={v}", f"ENCRYPTION_SERVER_KEY={w}", "PUBLIC_FILES_SERVER_URL=https://files.acme.io"], [v, w]
+    if choice == 9:
+        v = rand(rng, ALNUM, 12) + "_" + base64.b64encode(rng.randbytes(24)).decode()
+        return "api_key", ["$ curl https://notes.acme.io/etapi/app-info \\", f'    -H "Authorization: {v}"'], [v]
+    if choice == 10:
+        return "password", ["# wiki/config.yml", "port: 3000", "db:", "  type: postgres", "  host: db.acme.io", "  user: wikijs", f"  pass: {pw}", "  db: wiki"], [pw]
+    if choice == 11:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f'$ curl -u "jsonrpc:{v}" https://board.acme.io/jsonrpc.php \\', """    -d '{"jsonrpc":"2.0","method":"getAllProjects","id":1}'"""], [v]
+    if choice == 12:
+        return "password", ["  wekan:", "    image: ghcr.io/wekan/wekan", "    environment:", f"      - MONGO_URL=mongodb://wekan:{pw}@wekandb:27017/wekan", "      - ROOT_URL=https://board.acme.io"], [pw]
+    if choice == 13:
+        w = base64.b64encode(rng.randbytes(32)).decode()
+        return "password", ["<?php  # mantis/config/config_inc.php", "$g_hostname = 'db.acme.io';", "$g_db_username = 'mantis';", f"$g_db_password = '{pw}';", f"$g_crypto_master_salt = '{w}';"], [pw, w]
+    if choice == 14:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", [f'$ curl "https://bugzilla.acme.io/rest/bug?api_key={v}&product=Shop&status=NEW"'], [v]
+    if choice == 15:
+        v = "rbp_" + rand(rng, ALNUM, 58)
+        return "api_key", [f"$ rbt post --server https://reviews.acme.io --api-token {v} HEAD", "Review request #4121 posted."], [v]
+    if choice == 16:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f'$ curl "http://localhost:9696/api/v1/indexer?apikey={v}"'], [v]
+    if choice == 17:
+        return "password", ["from pyunifi.controller import Controller", "", f'c = Controller("unifi.acme.io", "{user}", "{pw}", port=8443, version="UDMP-unifiOS")', "print(c.get_clients())"], [pw]
+    if choice == 18:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["[wallet 44AFFq]: viewkey", f"secret: {v}", f"public: {rand(rng, HEX, 64)}"], [v]
+    if choice == 19:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["$ sudo cat /etc/bind/rndc.key", 'key "rndc-key" {', "    algorithm hmac-sha256;", f'    secret "{v}";', "};"], [v]
+    if choice == 20:
+        pw2 = bare_password(rng, also="?=#;,|")
+        return "password", [f"$ snmpwalk -v3 -l authPriv -u monitor -a SHA -A '{pw}' -x AES -X '{pw2}' 10.0.20.1 system"], [pw, pw2]
+    if choice == 21:
+        return "password", ["# /etc/freeradius/3.0/clients.conf", "client ap-lobby {", "    ipaddr = 10.0.20.5", f"    secret = {pw}", "}"], [pw]
+    if choice == 22:
+        v = rand(rng, ALNUM, 8)
+        return "password", ["Wi-Fi Direct", "Status: On", f"Name: DIRECT-{rand(rng, '0123456789ABCDEF', 2)}-HP OfficeJet Pro 8010", f"Password: {v}", "Connection method: Automatic"], [v]
+    if choice == 23:
+        return "password", [f"$ bin/solr auth enable -type basicAuth -credentials solr:{pw} -blockUnknown true", "Successfully enabled basic auth with username [solr]."], [pw]
+    if choice == 24:
+        return "password", ["$ docker run -d --name couchdb -p 5984:5984 \\", f"    -e COUCHDB_USER=admin -e COUCHDB_PASSWORD={pw} couchdb:3.4"], [pw]
+    if choice == 25:
+        return "password", [f"$ ISC_USER=SYSDBA ISC_PASSWORD={pw} isql-fb /var/lib/firebird/data/employee.fdb", "Database: /var/lib/firebird/data/employee.fdb, User: SYSDBA", "SQL>"], [pw]
+    if choice == 26:
+        return "password", [f"$ vsql -h vertica.acme.io -U dbadmin -w '{pw}' -c \"SELECT version();\"", " Vertica Analytic Database v24.2.0-1"], [pw]
+    if choice == 27:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f'$ curl -H "Authorization: Token {v}" \\', "    -H 'Accept: application/json' https://netbox.acme.io/api/dcim/devices/?site=ams1"], [v]
+    if choice == 28:
+        v = rand(rng, string.ascii_lowercase + string.digits + "!@#%^&*(-_=+)", 50)
+        return "api_key", ["# nautobot.env", "NAUTOBOT_ALLOWED_HOSTS=*", f"NAUTOBOT_SECRET_KEY={v}", "NAUTOBOT_DB_HOST=db"], [v]
+    if choice == 29:
+        return "password", ["<?php  # librenms/config.php", "$config['db_host'] = 'localhost';", "$config['db_user'] = 'librenms';", f"$config['db_pass'] = '{pw}';"], [pw]
+    if choice == 30:
+        v = rand(rng, HEX, 16)
+        return "password", ["# /etc/icinga2/conf.d/api-users.conf", 'object ApiUser "root" {', f'  password = "{v}"', '  permissions = [ "*" ]', "}"], [v]
+    if choice == 31:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ curl https://cmk.acme.io/mysite/check_mk/api/1.0/version \\", f'    -H "Authorization: Bearer automation {v}"'], [v]
+    if choice == 32:
+        v = "uk1_" + rand(rng, ALNUM, 40)
+        return "api_key", [f'$ curl -u ":{v}" https://status.acme.io/metrics'], [v]
+    if choice == 33:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f'$ curl -H "Authorization: OAuth {v}" \\', "    https://api.statuspage.io/v1/pages"], [v]
+    if choice == 34:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ curl https://api.victorops.com/api-public/v1/incidents \\", f"    -H 'X-VO-Api-Id: {rand(rng, HEX, 8)}' -H 'X-VO-Api-Key: {v}'"], [v]
+    if choice == 35:
+        v = f"{rng.randint(10**9, 10**10 - 1)}:AA{rand(rng, ALNUM + '-_', 33)}"
+        return "api_key", [f'$ apprise -vv -t "Backup done" -b "nas: 412 GB" "tgram://{v}/{rng.randint(10**8, 10**9)}"'], [v]
+    if choice == 36:
+        v = "syt_" + rand(rng, ALNUM, 8) + "_" + rand(rng, ALNUM, 20) + "_" + rand(rng, ALNUM, 6)
+        return "api_key", ["$ cat ~/.config/matrix-commander/credentials.json", '{"homeserver": "https://matrix.acme.io", "device_id": "' + rand(rng, string.ascii_uppercase, 10) + '",',
+                           f' "user_id": "@bot:acme.io", "access_token": "{v}"}}'], [v]
+    if choice == 37:
+        v = rand(rng, HEX, 40)
+        return "api_key", ["# conf/app.conf", "casdoorEndpoint = https://door.acme.io", f"clientId = {rand(rng, HEX, 20)}", f"clientSecret = {v}", "organization = acme"], [v]
+    if choice == 38:
+        v, w = rand(rng, ALNUM, 32), rand(rng, ALNUM, 32)
+        return "api_key", ["# kratos.yml", "secrets:", "  cookie:", f"    - {v}", "  cipher:", f"    - {w}"], [v, w]
+    if choice == 39:
+        v = "standard_" + rand(rng, HEX, 256)
+        return "api_key", ["$ curl https://cloud.appwrite.io/v1/users \\", "    -H 'X-Appwrite-Project: shop' \\", f"    -H 'X-Appwrite-Key: {v}'"], [v]
+    if choice == 40:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f"$ vercel deploy --prod --token {v}", "Vercel CLI 39.1.2", "🔍  Inspect: https://vercel.com/acme/shop/8kQ2 [2s]"], [v]
+    if choice == 41:
+        v = rand(rng, HEX, 37)
+        return "api_key", ['$ curl "https://api.cloudflare.com/client/v4/zones?name=acme.io" \\', f'    -H "X-Auth-Email: ana@acme.io" -H "X-Auth-Key: {v}"'], [v]
+    if choice == 42:
+        v = "K005" + rand(rng, ALNUM + "+/", 27)
+        return "api_key", [f"$ b2 account authorize 005{rand(rng, HEX, 22)} {v}", "Using https://api.backblazeb2.com"], [v]
+    if choice == 43:
+        return "password", [f"$ helm install db bitnami/postgresql --set auth.postgresPassword={pw} --set auth.database=shop", "NAME: db", "STATUS: deployed"], [pw]
+    if choice == 44:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ['{"id":7,"name":"robot$shop+ci","secret":"' + v + '","creation_time":"2026-12-07T10:21:33Z","expires_at":-1}'], [v]
+    if choice == 45:
+        v = "sqp_" + rand(rng, HEX, 40)
+        return "api_key", ["$ mvn verify sonar:sonar -Dsonar.projectKey=shop \\", f"    -Dsonar.host.url=https://sonar.acme.io -Dsonar.token={v}"], [v]
+    if choice == 46:
+        v = rand(rng, HEX, 40)
+        return "api_key", [f'$ curl -H "Circle-Token: {v}" https://circleci.com/api/v2/me', '{"name":"ana","login":"ana","id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '"}'], [v]
+    v = rand(rng, HEX, 64)
+    return "api_key", ['$ curl "https://forum.acme.io/latest.json" \\', f'    -H "Api-Key: {v}" -H "Api-Username: system"'], [v]
+
+
+def forty_second_negative_case(rng):
+    choice = rng.randrange(36)
+    if choice == 0:
+        return ['{"id":1,"jsonrpc":"2.0","result":{"version":{"major":13,"minor":5,"patch":0}}}']
+    if choice == 1:
+        return [f"GET /api/items/{uuid.UUID(bytes=rng.randbytes(16))}/cover?width=400 200 {rng.randint(3, 90)} ms"]
+    if choice == 2:
+        return ["$ calibredb list --fields title,authors", "id  title              authors", f"{rng.randint(100, 999)} Dune               Frank Herbert"]
+    if choice == 3:
+        return ['{"content":[{"id":"' + rand(rng, string.ascii_uppercase + string.digits, 13) + '","libraryId":"' + rand(rng, string.ascii_uppercase + string.digits, 13) + '","name":"Saga","booksCount":9}]}']
+    if choice == 4:
+        return ['{"id":' + str(rng.randint(10, 999)) + ',"name":"Tomato soup","servings":4,"working_time":20,"waiting_time":40}']
+    if choice == 5:
+        return ["$ karakeep bookmarks list --limit 1", '{"id":"' + rand(rng, string.ascii_lowercase + string.digits, 24) + '","title":"Rust async book","archived":false}']
+    if choice == 6:
+        return ['{"name":"memos/' + rand(rng, ALNUM, 22) + '","state":"NORMAL","content":"Buy milk","visibility":"PRIVATE"}']
+    if choice == 7:
+        return ['{"id":"' + rand(rng, HEX, 32) + '","parent_id":"' + rand(rng, HEX, 32) + '","title":"Groceries"}']
+    if choice == 8:
+        return ['{"noteId":"' + rand(rng, ALNUM, 12) + '","title":"Trip plan","type":"text","mime":"text/html"}']
+    if choice == 9:
+        return ["# wiki/config.yml", "db:", "  type: postgres", "  user: wikijs", "  pass: $(DB_PASS)", "  db: wiki"]
+    if choice == 10:
+        return ['{"jsonrpc":"2.0","id":1,"result":[{"id":"1","name":"Shop","token":"","is_active":"1"}]}']
+    if choice == 11:
+        return ["    environment:", "      - MONGO_URL=mongodb://wekandb:27017/wekan", "      - ROOT_URL=https://board.acme.io"]
+    if choice == 12:
+        return ["$g_db_username = 'mantis';", "$g_db_password = getenv('MANTIS_DB_PASSWORD');", "$g_default_timezone = 'Europe/Berlin';"]
+    if choice == 13:
+        return ['{"bugs":[{"id":' + str(rng.randint(1000, 99999)) + ',"summary":"Checkout fails on Safari","status":"NEW","priority":"P2"}]}']
+    if choice == 14:
+        return ["$ rbt status", f"* r/{rng.randint(1000, 9999)} - Fix rounding in cart totals", f"* r/{rng.randint(1000, 9999)} - Add Dutch translations"]
+    if choice == 15:
+        return ["[Info] Bootstrap: Starting Prowlarr - /app/bin/Prowlarr - Version 1.28.2.4885", "[Info] AppFolderInfo: Data directory is being overridden to [/config]"]
+    if choice == 16:
+        return [f"MAC: 74:ac:b9:{rand(rng, HEX, 2)}:{rand(rng, HEX, 2)}:{rand(rng, HEX, 2)}  model: U6LR  version: 6.6.77.15402"]
+    if choice == 17:
+        return ["[wallet 44AFFq]: address", "0  4" + rand(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 94) + "  Primary address"]
+    if choice == 18:
+        return ["$ sudo rndc status", "version: BIND 9.18.28-1~deb12u2-Debian (Extended Support Version)", f"number of zones: {rng.randint(100, 120)} (99 automatic)", "server is up and running"]
+    if choice == 19:
+        return [f"SNMPv2-MIB::sysDescr.0 = STRING: Linux nas 6.1.0-{rng.randint(20, 28)}-amd64", f"SNMPv2-MIB::sysUpTime.0 = Timeticks: ({rng.randint(10**6, 10**8)}) 3 days, 1:02:03.04"]
+    if choice == 20:
+        return [f"({rng.randint(1, 9)}) Login OK: [ana] (from client ap-lobby port 0 cli 74-AC-B9-{rand(rng, '0123456789ABCDEF', 2)}-12-34)"]
+    if choice == 21:
+        return ["Wi-Fi Direct", "Status: On", "Name: DIRECT-7F-HP OfficeJet Pro 8010", "Password: ********  (Show)"]
+    if choice == 22:
+        return ["$ bin/solr auth enable -type basicAuth -prompt true -blockUnknown true", "Enter user:password: "]
+    if choice == 23:
+        return ['$ curl http://localhost:5984/_uuids?count=2', '{"uuids":["' + rand(rng, HEX, 32) + '","' + rand(rng, HEX, 32) + '"]}']
+    if choice == 24:
+        return ["SQL> SHOW DATABASE;", "Database: /var/lib/firebird/data/employee.fdb", "        Owner: SYSDBA", "PAGE_SIZE 8192"]
+    if choice == 25:
+        return ['{"id":' + str(rng.randint(1, 999)) + ',"name":"ams1-sw01","serial":"FOC' + rand(rng, string.ascii_uppercase + string.digits, 8) + '","asset_tag":null,"status":{"value":"active"}}']
+    if choice == 26:
+        return ["# icinga2/conf.d/api-users.conf", 'object ApiUser "master" {', '  client_cn = "icinga2-master1.acme.io"', '  permissions = [ "*" ]', "}"]
+    if choice == 27:
+        return ['{"site":"mysite","group":"monitoring","versions":{"checkmk":"2.3.0p10.cre","python":"3.12.3"},"edition":"cre"}']
+    if choice == 28:
+        return [f'monitor_status{{monitor_name="shop",monitor_type="http",monitor_url="https://acme.io"}} 1', f'monitor_response_time{{monitor_name="shop"}} {rng.randint(40, 400)}']
+    if choice == 29:
+        return ['{"id":"' + rand(rng, string.ascii_lowercase + string.digits, 12) + '","name":"Acme","subdomain":"acme","time_zone":"Etc/UTC"}']
+    if choice == 30:
+        return ['$ apprise -vv -t "Backup done" -b "nas: 412 GB" --config ~/.config/apprise.yml', "Sent Telegram notification."]
+    if choice == 31:
+        return ['{"id":"' + str(uuid.UUID(bytes=rng.randbytes(16))) + '","number":' + str(rng.randint(100, 9999)) + ',"state":"created","vcs":{"revision":"' + rand(rng, HEX, 40) + '"}}']
+    if choice == 32:
+        return ['{"result":[{"id":"' + rand(rng, HEX, 32) + '","name":"acme.io","status":"active","paused":false}],"success":true}']
+    if choice == 33:
+        return ["$ b2 ls b2://acme-backups/nas/", "nas/2026-12-06.tar.zst", "nas/2026-12-07.tar.zst"]
+    if choice == 34:
+        return ["$ helm install db bitnami/postgresql --set auth.existingSecret=db-credentials --set auth.database=shop", "STATUS: deployed"]
+    return ["INFO: ANALYSIS SUCCESSFUL, you can find the results at: https://sonar.acme.io/dashboard?id=shop",
+            f"INFO: More about the report processing at https://sonar.acme.io/api/ce/task?id={rand(rng, ALNUM + '-_', 20)}"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -8153,7 +8384,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-eighth": (thirty_eighth_secret_case, thirty_eighth_negative_case),
          "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case),
          "fortieth": (fortieth_secret_case, fortieth_negative_case),
-         "forty-first": (forty_first_secret_case, forty_first_negative_case)}
+         "forty-first": (forty_first_secret_case, forty_first_negative_case),
+         "forty-second": (forty_second_secret_case, forty_second_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -8168,7 +8400,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first"}
+                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
