@@ -83,6 +83,28 @@ extension SecretScan {
         return found
     }
 
+    /// A call's first three arguments a host, a user and a password, all literals (pyunifi's
+    /// `Controller("unifi.acme.io", "admin", "…", port=8443)`, MySQLdb's `connect("localhost",
+    /// "app", "…", "shop")`): the order says what the third is, whatever the call is named (round
+    /// 163). The host an address's name (a dot and a top-level word), an IPv4 address or
+    /// `localhost`, maybe with a scheme and a port; the user a name of one piece; group 1 the password.
+    static let hostUserPasswordCall = TextMatcher(
+        #"\([ \t]*["'‘’“”](?:[a-z][a-z0-9+.\-]{1,15}://)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|(?:[A-Za-z0-9\-]{1,63}\.){1,8}[A-Za-z]{2,24})(?::\d{1,5})?/?["'‘’“”][ \t]*,[ \t]*["'‘’“”][A-Za-z_][A-Za-z0-9_.\-@]{0,63}["'‘’“”][ \t]*,[ \t]*["'‘’“”]([^\s"'‘’“”]{4,64})["'‘’“”][ \t]*[,)]"#)
+
+    /// The password of ``hostUserPasswordCall``: letters and a digit or a symbol other than `.`, `-`
+    /// and `_` (a word alone, `"Settings"`, is an argument of another kind), no file's name (a list of
+    /// them, `("run.py", "rpc.py", "threading.py"`, ``fileName``), path or address, no template.
+    func hostUserPasswordArguments() -> [Secret] {
+        guard mentions("(\"", "('", "( \"", "( '", "(“", "(‘", "( “", "( ‘") else { return [] }
+        return Self.hostUserPasswordCall.matches(in: searchable).compactMap { match in
+            guard let value = match[1], let range = match.range(1), value.contains(where: \.isLetter),
+                  value.contains(where: { $0.isNumber || !$0.isLetter && !"._-".contains($0) }), Self.fileName.firstMatch(in: value) == nil,
+                  !value.hasPrefix("/"), !value.contains("://"),
+                  !Self.isPlaceholder(value), Self.templateVariable.firstMatch(in: value) == nil else { return nil }
+            return password(range.lowerBound, range.upperBound, quoted: true)
+        }
+    }
+
     /// A setter whose name names a key, secret or token, then `(` (`$mollie->setApiKey(`,
     /// `client.set_access_token(`, `withApiKey(`; OCR may read its capital small, `setApikey (`).
     /// Group 1 the name after `set`/`with`.

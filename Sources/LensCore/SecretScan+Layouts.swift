@@ -29,6 +29,50 @@ extension SecretScan {
         }
     }
 
+    /// A list's item of one random token (`- WJKY40uv…`), maybe quoted; OCR may read its dash as
+    /// `~`, `—`, `–`, `*` or `•`, split the token up to three times and read a glyph of it as junk
+    /// (`- suV@H12yOfbaMIU7w4pRt JMpWPLZ13xA`). Group 2 the token.
+    static let tokenListItem = TextMatcher(#"(?m)^[ \t]*(?:-|~|—|–|\*|•)[ \t]+(["']?)([A-Za-z0-9+/=_\-.~@$!|]{1,256}(?: [A-Za-z0-9+/=_\-.~@$!|]{1,256}){0,3})\1[ \t]*$"#)
+    /// A list's item of any kind, and a mapping's key alone on its line (`secrets:`, `cookie:`,
+    /// `"api_keys":`; group 1 the key).
+    static let anyListItem = TextMatcher(#"^[ \t]*(?:-|~|—|–|\*|•)[ \t]+\S"#)
+    static let bareMappingKey = TextMatcher(#"^[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["']?[ \t]*:[ \t]*$"#)
+
+    /// Random tokens listed under a key that names secrets (Ory Kratos' `secrets:` / `cookie:` /
+    /// `- …`, an `api_keys:` list): above the item, only other items and keys alone on their lines
+    /// up to that key, six lines at most (OCR drops the indentation that would say which key holds
+    /// the list; a key that names a secret in the plural, `secrets`, `api_keys`, names one). A
+    /// list of names (Compose's `secrets:` / `- db_password`) holds no random token. Round 163.
+    func secretListItems() -> [Secret] {
+        guard mentions("secret", "key", "token", "pass", "credential"), mentions("- ", "~ ", "— ", "– ", "* ", "• ") else { return [] }
+        var found: [Secret] = []
+        for match in Self.tokenListItem.matches(in: searchable) {
+            // (An item that is a setting, `- password=…` of Kustomize's `literals:`, is its name's.)
+            guard let value = match[2], let range = match.range(2), Self.settingStart.firstMatch(in: value) == nil,
+                  Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != " " })),
+                  !value.contains(" ") || !utf8[range.lowerBound..<range.upperBound].split(whereSeparator: Self.isSpace)
+                    .contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) else { continue }
+            var start = match.start
+            for _ in 0..<6 {
+                guard start > 0 else { break }
+                let above = lineStart(of: start - 1, atMost: 256)
+                guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { break }
+                let line = slice(above, start - 1)
+                if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
+                    let singular = key.count > 4 && key.hasSuffix("s") ? String(key.dropLast()) : key
+                    if Self.secretName(key) != nil || Self.secretName(singular) != nil {
+                        found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
+                        break
+                    }
+                } else if Self.anyListItem.firstMatch(in: line) == nil {
+                    break
+                }
+                start = above
+            }
+        }
+        return found
+    }
+
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
     /// \\server\share /user:ACME\ana …`), and Windows' `/P` or `/RP` right after a `/U` or `/RU`

@@ -1290,10 +1290,21 @@ extension SecretScan {
     /// name, path or sentence is; not settings in a row (`…;EndpointSuffix=…`), nor text an address
     /// encoded (`Root%20CA%20…`).
     static func isSymbolicKey(_ value: String) -> Bool {
+        // (One `"` inside between two other glyphs, OCR's for a `^`, and one `%` before two digits,
+        // `…_7%25z4…`, are a key's still; an address's escapes come two or more; round 163.)
         value.count >= 32 && entropy(value) >= 4.2 && !"${%<".contains(value.first ?? " ")
-            && !value.contains(";") && !value.contains("\"") && percentEncoding.firstMatch(in: value) == nil
+            && !value.contains(";") && isSymbolicKeysQuote(value) && percentEncoding.matches(in: value).count < 2
             && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && isSecretLiteral(value)
+    }
+
+    /// Whether the `"` in a symbolic key's value (``isSymbolicKey(_:)``) are none, or one between two
+    /// glyphs that are no `=`, `:` or `,` (a name's value, `…cq"*!…`, not `a", "b`).
+    static func isSymbolicKeysQuote(_ value: String) -> Bool {
+        let quotes = value.indices.filter { value[$0] == "\"" }
+        guard let quote = quotes.first else { return true }
+        guard quotes.count == 1, quote > value.startIndex, value.index(after: quote) < value.endIndex else { return false }
+        return !"=:,".contains(value[value.index(before: quote)]) && !"=:,".contains(value[value.index(after: quote)])
     }
 
     /// A byte an address encoded (`%20`, `%3A`).
@@ -1464,8 +1475,9 @@ extension SecretScan {
     /// (A member path's `[` OCR read as `|` is a subscript still, `st.secrets|"postgres']["password’]`,
     /// also when the value stops at the quote after it.)
     /// (Or a call whose quoted argument, a name, OCR split at its `_`, `getenv('DB PASSWORD')`: the
-    /// value stops inside it, `getenv('DB`; round 160.)
-    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[a-z_][A-Za-z0-9_.]{2,63}\(["'‘’“”][A-Za-z_][A-Za-z0-9_]{0,63}|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|\|["'‘’“”]).{0,64}|[a-z_]\w*(?:\.[A-Za-z_]\w*)+\|)$"#)
+    /// value stops inside it, `getenv('DB`; round 160. Or after a space OCR put after its `(`,
+    /// `getenv( 'MANTIS_DB_PASSWORD' ) ;`; round 163.)
+    static let callShape = TextMatcher(#"^(?:[A-Za-z_][A-Za-z0-9_.]*(?:\([^()]{0,64}\)|\[[^\[\]]{1,64}\]|[\[(])[:;,.]?|[a-z_][A-Za-z0-9_.]{2,63}\([ \t]?["'‘’“”][A-Za-z_][A-Za-z0-9_]{0,63}["'‘’“”]?|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[\[(]|\|["'‘’“”]).{0,64}|[a-z_]\w*(?:\.[A-Za-z_]\w*)+\|)$"#)
 
     /// `mysql -pS3cret!`: a password glued to `-p` (a port after `-p` is digits, `-pvz` are flags).
     func gluedPasswords() -> [Secret] {

@@ -661,9 +661,12 @@ extension SecretScan {
     /// quote, to the brackets that close the call and end the line (`…ns8pt });`). At most 16 lines
     /// and 4,096 bytes. (One line under it that ends in the closing quote is ``withWrappedQuotedRest(_:)``'s.)
     /// Round 157.
+    /// (Or a quote that opened a header with its name before the key, on the key's line: `-H
+    /// 'X-Appwrite-Key: standard_…` / `…` / `…6006 '`; round 163.)
     func withWrappedQuotedLines(_ secret: Secret) -> Secret {
         guard secret.kind == .apiKey, secret.end > secret.start else { return secret }
-        let open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        var open = quoteLength(at: secret.start) > 0 ? secret.start : secret.start - quoteLength(endingAt: secret.start)
+        if open == secret.start, quoteLength(at: open) == 0, let header = headerQuote(before: secret.start) { open = header }
         guard open < secret.start || quoteLength(at: open) > 0, case let family = quoteFamily(at: open), family != 0,
               let scraps = piecesToLineEnd(from: secret.end, atMost: 2, maximumSpaces: 1),
               scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }),
@@ -720,6 +723,29 @@ extension SecretScan {
         return secret
     }
 
+    /// The quote that opens a header on the line before `index` (`-H 'X-Api-Key: `): the line's last
+    /// quote before it, no other of its kind after it, then a name and `:` (256 bytes back at most).
+    func headerQuote(before index: Int) -> Int? {
+        let start = lineStart(of: index, atMost: 256)
+        guard start == 0 || Self.isLineBreak(utf8[start - 1]) else { return nil }
+        var last: Int?
+        var i = start
+        while i < index {
+            let length = quoteLength(at: i)
+            if length > 0 {
+                if let open = last, quoteFamily(at: open) == quoteFamily(at: i) { last = nil } else if last == nil { last = i }
+                i += length
+            } else {
+                i += 1
+            }
+        }
+        guard let open = last, Self.headerNameAndColon.firstMatch(in: slice(open + quoteLength(at: open), index)) != nil else { return nil }
+        return open
+    }
+
+    /// A header's name and its `:`, then spaces to the value: what ``headerQuote(before:)`` opens.
+    static let headerNameAndColon = TextMatcher(#"^[A-Za-z][A-Za-z0-9\-]{1,63}[ \t]?:[ \t]*$"#)
+
     /// `secret` and its rest on the next line, when it is the value of an address's query parameter
     /// (`?name=` or `&name=`, the name maybe spaced by OCR: `&t oken=`) that ends a wide line: the
     /// terminal wrapped the address inside it (`…&token=3702209a1` / `826d8614…ef7 F5128beac&fields=name"`).
@@ -727,24 +753,43 @@ extension SecretScan {
     /// its line's end. The rest runs to the next parameter's `&`, the quote that closes the address or
     /// a piece that is a parameter (`ields=name"`, its `&f` misread), seven pieces at most of a query's
     /// characters, 4 to 160 bytes.
+    /// (A rest that runs to its line's end may go on under it, a long token the terminal wrapped
+    /// twice or more: four lines at most; round 163.)
     func withWrappedParameterRest(_ secret: Secret) -> Secret {
-        guard secret.end > secret.start, isQueryParameterValue(at: secret.start), let end = parameterRestEnd(after: secret.end) else { return secret }
+        guard secret.end > secret.start, isQueryParameterValue(at: secret.start), var end = parameterRestEnd(after: secret.end) else { return secret }
+        for _ in 0..<3 {
+            guard let more = parameterRestEnd(after: end, scraps: false) else { break }
+            end = more
+        }
         var result = secret
         result.end = end
         return result
     }
 
     /// The end of a query parameter's rest on the next line (``withWrappedParameterRest(_:)``), its
-    /// value on this line ending at `valueEnd`.
-    func parameterRestEnd(after valueEnd: Int) -> Int? {
-        guard let scraps = piecesToLineEnd(from: valueEnd, atMost: 2, maximumSpaces: 1),
+    /// value on this line ending at `valueEnd` (a scrap or two OCR cut from it may follow there,
+    /// unless `scraps` is false).
+    /// (The rest may also be the address's last: it runs to its line's end, a token's characters
+    /// in ten pieces at most (a scrap of two letters among them), as a JWT OCR split at its dots; or it ends in the next parameter's
+    /// name whose `&` OCR read as a letter, `…8c0Sfields=id`: it ends before that name's letters;
+    /// round 163.)
+    func parameterRestEnd(after valueEnd: Int, scraps allowScraps: Bool = true) -> Int? {
+        guard let scraps = allowScraps ? piecesToLineEnd(from: valueEnd, atMost: 2, maximumSpaces: 1) : [],
               scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return nil }
         guard let restStart = wrapStart(afterSpacesFrom: scraps.last?.end ?? valueEnd) else { return nil }
         // (The address must go on after the rest: it ends at an `&`, a quote or a parameter.)
         var end = restStart, next = restStart, addressGoesOn = false
-        for count in 0..<7 {
-            guard let piece = piece(from: next, maximumSpaces: count == 0 ? 0 : 1), count > 0 || piece.start == restStart,
-                  !isOptionOrAddress(piece), !isSentenceWord(piece) else { break }
+        for count in 0..<10 {
+            guard let piece = piece(from: next, maximumSpaces: count == 0 ? 0 : 1) else {
+                // (The line's end after whole pieces: the address ended with the token.)
+                var index = next
+                while index < utf8.count, Self.isSpace(utf8[index]) { index += 1 }
+                addressGoesOn = count > 0 && (index == utf8.count || Self.isLineBreak(utf8[index]))
+                break
+            }
+            // (A scrap of two letters inside may read as a word: `ogIkpXVCJ9. ey JzdWIi…`.)
+            guard count > 0 || piece.start == restStart, !isOptionOrAddress(piece),
+                  !isSentenceWord(piece) || count > 0 && piece.end - piece.start <= 2 else { break }
             // (A parameter after OCR's split, `ields=name"`: the value ended before it.)
             if count > 0, Self.settingPiece.firstMatch(in: slice(piece.start, piece.end)) != nil {
                 addressGoesOn = true
@@ -756,6 +801,14 @@ extension SecretScan {
             if stop > piece.start { end = stop }
             guard stop == piece.end else {
                 addressGoesOn = stop > piece.start && (utf8[stop] == 0x26 || quoteLength(at: stop) > 0)
+                if stop > piece.start, utf8[stop] == 0x3D, stop + 1 < piece.end, utf8[stop + 1] != 0x3D, quoteLength(at: stop + 1) == 0 {
+                    var name = stop
+                    while name > piece.start, Self.isLetter(utf8[name - 1]) { name -= 1 }
+                    if stop - name >= 4, name > piece.start {
+                        end = name
+                        addressGoesOn = true
+                    }
+                }
                 break
             }
             next = piece.end

@@ -906,7 +906,19 @@ struct SecretScan {
             if match.text.hasPrefix("auth"), case let pair = match.text.dropFirst(4).drop(while: { $0 == " " || $0 == "\t" || $0 == "_" }),
                ["user: ", "username: ", "name: ", "login: "].contains(where: pair.lowercased().hasPrefix) { continue }
             let closing = String(match.text.reversed().prefix(while: { "'\"}‘’“”".contains($0) })).utf8.count
-            let end = match.end - closing, start = end - value.utf8.count
+            var end = match.end - closing
+            let start = end - value.utf8.count
+            // (A short first piece OCR split from a key, `":ukl_ XyUvtg…W7"`: the next piece, one space
+            // on, to its closing quote, when together they are a random token; round 163.)
+            // (Not an option, an address or a host, a word or a port after it: `-u app:… https://…`,
+            // `member list`, `lena:… git.acme.io 22`.)
+            if closing == 0, value.count < 16, let next = piece(from: end, maximumSpaces: 1), next.start > end,
+               case let nextEnd = endBeforeClosingQuotes(next.end, notBefore: next.start), nextEnd - next.start >= 8,
+               utf8[next.start..<nextEnd].allSatisfy(Self.isKeyByteOrJunk), !utf8[next.start..<nextEnd].contains(0x2E),
+               !isOptionOrAddress(next), !isSentenceWord(next),
+               Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, nextEnd))) {
+                end = nextEnd
+            }
             found.append(secret(.password, nil, start, end))
         }
         // A `user:password` pair after a tool's `-a`, `-auth` or `--auth` (HTTPie's, `jenkins-cli.jar -auth`):
@@ -962,7 +974,10 @@ struct SecretScan {
     /// with more of it right after.)
     /// (A config's `auth:` before a quoted pair too: Filebeat's `cloud.auth: "elastic:…"`; and a long
     /// option named for a login, `monero-wallet-rpc --rpc-login monero:…`; round 156.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|auth|(?:[lI|](?=L))?[Ll]ogin(?==)|(?:--|—)(?:[a-z]{1,12}-)?login(?=[ \t=]))(?:[ \t]+|[ \t]?=[ \t]?|(?<=auth):[ \t]*(?=["'‘’“”]))["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}? ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    /// (And an option named for credentials, one dash or two: Solr's `bin/solr auth enable
+    /// -credentials solr:…`; and an empty user in quotes before a key, Uptime Kuma's `curl -u
+    /// ":uk1_…"`; round 163.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|(?:--?|—)(?:[a-z]{1,12}-)?credentials|auth|(?:[lI|](?=L))?[Ll]ogin(?==)|(?:--|—)(?:[a-z]{1,12}-)?login(?=[ \t=]))(?:[ \t]+|[ \t]?=[ \t]?|(?<=auth):[ \t]*(?=["'‘’“”]))(?:["'‘’“”](?=:)|["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}?) ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).

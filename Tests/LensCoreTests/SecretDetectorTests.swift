@@ -2875,6 +2875,36 @@ struct SecretDetectorTests {
         Case(text: "$ docker run -d -p 3000:8080 \\\n~e WEBUI_SECRET_KEY-ULCkGEg9cW1G8jjidWCX5VVg \\\n-v open-webui:/app/backend/data --name open-webui",
              kind: .apiKey, value: "ULCkGEg9cW1G8jjidWCX5VVg"),
         Case(text: "-e APP_SECRET_KEY-3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e \\", kind: .apiKey, value: "3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e"),
+        // Round 163 (the forty-second pool, clean): random tokens listed under a key that names
+        // secrets, as written and as OCR drops the indentation; Vertica's `vsql -w`; Solr's
+        // `-credentials user:password`; a call's host, user and password literals, in that order.
+        Case(text: "# kratos.yml\nsecrets:\n  cookie:\n    - WJKY40uvSwMFLZDe1f8rESQedUStPKR0\n  cipher:\n    - CsTy4Qwb8DwkNhFdnXsiVpzz63FfkCzJ",
+             kind: .apiKey, value: "CsTy4Qwb8DwkNhFdnXsiVpzz63FfkCzJ"),
+        Case(text: "secrets:\ncookie:\n~ VqE1SkHbn88HxjSI6bWHtP3fS2qHx6kw\ncipher:", kind: .apiKey, value: "VqE1SkHbn88HxjSI6bWHtP3fS2qHx6kw"),
+        Case(text: "api_keys:\n  - \"3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e\"", kind: .apiKey, value: "3f9a1c0e7b2d4f6a8c9e1b3d5f7a9c0e"),
+        Case(text: "$ vsql -h vertica.acme.io -U dbadmin -w 'Z5ibXt80nk8Bt' -c \"SELECT version();\"", kind: .password, value: "Z5ibXt80nk8Bt"),
+        Case(text: "$ bin/solr auth enable -type basicAuth -credentials solr:8HagmWVEKd8 -blockUnknown true", kind: .password, value: "8HagmWVEKd8"),
+        Case(text: "c = Controller(\"unifi.acme.io\", \"admin\", \"s6zR0uW0t\", port=8443, version=\"UDMP-unifiOS\")", kind: .password, value: "s6zR0uW0t"),
+        Case(text: "db = MySQLdb.connect(\"localhost\", \"testuser\", \"test123\", \"TESTDB\")", kind: .password, value: "test123"),
+        // (Its first sets, 3607 and 3609, as OCR read them: a listed token split once, its `0` read
+        // `@`; a JWT in an address the terminal wrapped, OCR splitting it at its dots and reading a
+        // scrap as `ey`; a wrapped token glued to the next parameter, its `&` read as a letter; a
+        // header's key wrapped over three lines to its quote; a Django key with a `"` for a `^` or a
+        // `%` before two digits, OCR-split; a key after an empty user, split after its prefix.)
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n- suV@H12yOfbaMIU7w4pRt JMpWPLZ13xA\ncipher:\n- 7IXb8twgjX6iggkAd1 gFDBbtSVjzc9vR",
+             kind: .apiKey, value: "JMpWPLZ13xA"),
+        Case(text: "https://abs.acme.io/api/items/5da8da18-ba40-fdbd-0879-161b1c0073fe/cover?token=eyJhbGci0iAiSFMyNTYiLCAidHlw1j\nogIkpXVCJ9. ey JzdWIi0iAiMjE4NjMZODEALCAi bmFtZSI6ICJ1c2VyInO. p4x9mDokJus L9qCLVWwRW8GikXZcE3TF56tqCHAgKIHU",
+             kind: .apiKey, value: "ogIkpXVCJ9"),
+        Case(text: "https://abs.acme. io/api/items/1ec6d94d-1fe5-6799-b265-03446b1e0ce2/cover?token=eyJhbGciOiAiSFMyNTYt\nLCAidHLwI jogIkpXVCJ9. eyJ zdWIiOtAiNZkwMDYZNzY iLCAibmFtZSI6ICJ1c2VyInO . 9JcMQz3A3RvyvIBNBz8IS_xZS1u87t\nHIJ6zy31lw4Iuk",
+             kind: .apiKey, value: "HIJ6zy31lw4Iuk"),
+        Case(text: "$ curl \"http://localhost :41184/notes?token=af 9a6156df 9abdf815b289ef 9ba3b3eb6b5c17d77e14Fcadca37e249\n189b6222d951cac2f07b8632d988dd499bbf4da6452e1799d41a1f174ac62605eb75cd8bafields=id, title\"",
+             kind: .apiKey, value: "189b6222d951cac2f07b8632d988dd499bbf4da6452e1799d41a1f174ac62605eb75cd8"),
+        Case(text: "$ curl https://cloud.appwrite.io/v1/users \\\n-H 'X-Appwrite-Project: shop' \\\n-H 'X-Appwrite-Key: standard_ed5646805f53c62da2d7ab050f3efcea48aa653b2c7dd3d5 fbbc8cdd45d26dd0edaa432e38eb8al f9a8bcc438836eee2\n0cb930e905aaa6246bc2ceacd8ff88d5849cd7d742f5302be7 f4be70F f6a576a2b5cd8F 1da50bc5ab8c5b384ca7 1b87de7 133987 f61bf9e20633ccadf5484d37a\n\u{20AC}587922144ee490ed23011ad4bb6006 '",
+             kind: .apiKey, value: "587922144ee490ed23011ad4bb6006"),
+        Case(text: "# nautobot.env\nNAUTOBOT_ALLOWED_HOSTS=*\nNAUTOBOT_SECRET_KEY=d@zwvty+_u=ie*v56-eh3eha3cq\"*! fewdgsc_0* ghw&*1 ve9#r\nNAUTOBOT_DB_HOST=db",
+             kind: .apiKey, value: "d@zwvty+_u=ie*v56-eh3eha3cq"),
+        Case(text: "NAUTOBOT_SECRET_KEY=e4 142af* ! ==yhw_7%25z4 105 ! 2Z2n43#0z9j#5yh@0t 3@vdms\nNAUTOBOT_DB_HOST=db", kind: .apiKey, value: "==yhw_7%25z4"),
+        Case(text: "$ curl -u \u{201C}:ukl_ XyUvtgM6prBugx2hLthV9FfNFN7UbsOuRVhzpKCW7\" https://status.acme.io/metrics", kind: .password, value: "XyUvtgM6prBugx2hLthV9FfNFN7UbsOuRVhzpKCW7"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -3983,6 +4013,17 @@ struct SecretDetectorTests {
         "{'status\":\"success\",'code\":\"/'url\":{\"keyword\":\"104772'\"url\u{2019}:\"https://acme.io/sale\u{2019}}",
         "see AWS_SECRET_KEY-rotation-2024 and GITHUB_TOKEN-permissions-v2\n-e OPENAI_API_KEY-V2ROTATION2025Q4",
         "docs/JWT_SECRET_KEY-rotation-policy.md",
+        // (A list of names under `secrets:`, settings listed under a secret's generator, a call's
+        // host, user and a word, a path or a template; round 163.)
+        "services:\n  db:\n    secrets:\n      - db_password\n      - postgres_root_password_2024",
+        "secretGenerator:\n- name: shop-db\n  literals:\n  - username=root\n  - password=bD2BgtbKBG7Zw1xK",
+        "menu = Item(\"shop.acme.io\", \"admin\", \"Settings\")\nsock = Client(\"db.acme.io\", \"root\", \"/var/run/mysqld.sock\")\nc = Controller(\"unifi.acme.io\", \"admin\", \"{{ unifi_password }}\")",
+        "$ gcloud run deploy --credentials /etc/gcp/sa.json\n$ bin/solr auth enable -type basicAuth -prompt true",
+        // (A call given the name of a variable OCR spaced; a list of files; a user and no password
+        // before an address; round 163.)
+        "$g_db_username = \u{2018}mantis\u{2019};\n$g_db_password = getenv( 'MANTIS_DB_PASSWORD' ) ;\n$g_default_timezone = \u{2018}Europe/Berlin';",
+        "exclude = (\"run.py\", \"rpc.py\", \"threading.py\", \"queue.py\",",
+        "$ curl -u deploy: https://status.acme.io/metrics",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
