@@ -31,8 +31,8 @@ extension SecretScan {
 
     /// A list's item of one random token (`- WJKY40uv…`), maybe quoted; OCR may read its dash as
     /// `~`, `—`, `–`, `*` or `•`, split the token up to three times and read a glyph of it as junk
-    /// (`- suV@H12yOfbaMIU7w4pRt JMpWPLZ13xA`). Group 2 the token.
-    static let tokenListItem = TextMatcher(#"(?m)^[ \t]*(?:-|~|—|–|\*|•)[ \t]+(["']?)([A-Za-z0-9+/=_\-.~@$!|]{1,256}(?: [A-Za-z0-9+/=_\-.~@$!|]{1,256}){0,3})\1[ \t]*$"#)
+    /// (`- suV@H12yOfbaMIU7w4pRt JMpWPLZ13xA`, `…Ji2né6`). Group 2 the token.
+    static let tokenListItem = TextMatcher(#"(?m)^[ \t]*(?:-|~|—|–|\*|•)[ \t]+(["']?)([A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}(?: [A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}){0,3})\1[ \t]*$"#)
     /// A list's item of any kind, and a mapping's key alone on its line (`secrets:`, `cookie:`,
     /// `"api_keys":`; group 1 the key).
     static let anyListItem = TextMatcher(#"^[ \t]*(?:-|~|—|–|\*|•)[ \t]+\S"#)
@@ -50,8 +50,9 @@ extension SecretScan {
             // (An item that is a setting, `- password=…` of Kustomize's `literals:`, is its name's.)
             guard let value = match[2], let range = match.range(2), Self.settingStart.firstMatch(in: value) == nil,
                   Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != " " })),
+                  // (A scrap of four letters at most may read as a word, not the first piece: `…HIN7 lwe`.)
                   !value.contains(" ") || !utf8[range.lowerBound..<range.upperBound].split(whereSeparator: Self.isSpace)
-                    .contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) }) else { continue }
+                    .contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) && ($0.startIndex == range.lowerBound || $0.count > 4) }) else { continue }
             var start = match.start
             for _ in 0..<6 {
                 guard start > 0 else { break }

@@ -684,7 +684,7 @@ extension SecretScan {
             guard index < self.utf8.count, self.utf8[index] == 0x0A else { return nil }
             return index + 1
         }
-        var lineStart = nextLine(firstLineEnd), wideLines = 0
+        var lineStart = nextLine(firstLineEnd), wideLines = 0, linesEnd: Int?
         while let start = lineStart, wideLines < 16, start - secret.end <= 4_096 {
             var pieces: [(start: Int, end: Int)] = [], index = start
             while pieces.count <= 24, let next = piece(from: index, maximumSpaces: pieces.isEmpty ? 0 : .max) {
@@ -708,6 +708,7 @@ extension SecretScan {
             guard let last = pieces.last else { return secret }
             if pieces.allSatisfy(isPlainPiece), endsAWideLine(last.end) {
                 wideLines += 1
+                linesEnd = last.end
                 lineStart = nextLine(last.end)
                 continue
             }
@@ -715,9 +716,21 @@ extension SecretScan {
             // under the key, what comes before them must be random as a key is: `…G-Ov });`.)
             guard pieces.count >= 2, utf8[last.start..<last.end].allSatisfy({ ")]};,".utf8.contains($0) }),
                   pieces.dropLast().allSatisfy(isPlainPiece),
-                  wideLines >= 1 || Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, pieces[pieces.count - 2].end))) else { return secret }
+                  wideLines >= 1 || Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, pieces[pieces.count - 2].end))) else {
+                // (After wide lines of the key's pieces, the quote lost: those lines are the key's,
+                // and a short last line of its pieces that ends the text, `…e36` / `7`; round 163.)
+                guard wideLines >= 1, let linesEnd else { return secret }
+                var result = secret
+                result.end = pieces.allSatisfy(isPlainPiece) && piece(from: last.end, maximumSpaces: .max) == nil && nextLine(last.end) == nil ? last.end : linesEnd
+                return result
+            }
             var result = secret
             result.end = pieces[pieces.count - 2].end
+            return result
+        }
+        if wideLines >= 1, let linesEnd, lineStart == nil {
+            var result = secret
+            result.end = linesEnd
             return result
         }
         return secret

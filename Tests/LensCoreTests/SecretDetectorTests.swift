@@ -2905,6 +2905,18 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "d@zwvty+_u=ie*v56-eh3eha3cq"),
         Case(text: "NAUTOBOT_SECRET_KEY=e4 142af* ! ==yhw_7%25z4 105 ! 2Z2n43#0z9j#5yh@0t 3@vdms\nNAUTOBOT_DB_HOST=db", kind: .apiKey, value: "==yhw_7%25z4"),
         Case(text: "$ curl -u \u{201C}:ukl_ XyUvtgM6prBugx2hLthV9FfNFN7UbsOuRVhzpKCW7\" https://status.acme.io/metrics", kind: .password, value: "XyUvtgM6prBugx2hLthV9FfNFN7UbsOuRVhzpKCW7"),
+        // (3607's last and its first unseen set, 3611: an application's salt whose `_` OCR read as a
+        // space; a listed token whose last scrap reads as a word, or with a glyph beyond ASCII; a
+        // header's key wrapped over lines whose closing quote OCR lost at the screen's end.)
+        Case(text: "$g_db password = 'nc9BsMz3Qc2!+1 ';\n$g_crypto_ master salt = '8r4HvUjDaYj0+AhVoSI+kaJTx8DH+RI4HP80uKtKRSk=';",
+             kind: .apiKey, value: "8r4HvUjDaYj0+AhVoSI+kaJTx8DH+RI4HP80uKtKRSk="),
+        Case(text: "$g_crypto_master salt = 'kci9mYWEWW+fq9nX6cB868QJ4n5MXkXws27dYPDanCY=';", kind: .apiKey, value: "kci9mYWEWW+fq9nX6cB868QJ4n5MXkXws27dYPDanCY="),
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n- w29qxsqhpNBZ8202NvrNRwnw9HIN7 lwe\ncipher:\n- NCAtILZ5W8K548boQFmoi6Ud2FyJi2n\u{E9}6",
+             kind: .apiKey, value: "w29qxsqhpNBZ8202NvrNRwnw9HIN7"),
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n- w29qxsqhpNBZ8202NvrNRwnw9HIN7 lwe\ncipher:\n- NCAtILZ5W8K548boQFmoi6Ud2FyJi2n\u{E9}6",
+             kind: .apiKey, value: "NCAtILZ5W8K548boQFmoi6Ud2FyJi2n"),
+        Case(text: "$ curl https://cloud.appwrite.io/vi/users \\\n-H 'X-Appwrite-Project: shop' \\\n-H 'X-Appwrite-Key: standard_13be94a373ca1615f10f3fb90263b1ec01603bc9e4e807f8b41de82213227b288c76ceb3e725273fc5b06d4afbf9d38c9c308e317aadd16\ne034cf64a85a221ab65cfc61F864a3f70ba7399b980bb466202da5c848575c448d3be011ef c56baadc146fd179e116929a16777cfcea932b6c39c16F2c64210e54e3e82500573e36\n7",
+             kind: .apiKey, value: "e034cf64a85a221ab65cfc61F864a3f70ba7399b980bb466202da5c848575c448d3be011ef"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4024,6 +4036,7 @@ struct SecretDetectorTests {
         "$g_db_username = \u{2018}mantis\u{2019};\n$g_db_password = getenv( 'MANTIS_DB_PASSWORD' ) ;\n$g_default_timezone = \u{2018}Europe/Berlin';",
         "exclude = (\"run.py\", \"rpc.py\", \"threading.py\", \"queue.py\",",
         "$ curl -u deploy: https://status.acme.io/metrics",
+        "The salt = 'hello world'\nsee my_note salt = 'pepper'",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
