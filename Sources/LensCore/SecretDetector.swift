@@ -111,7 +111,7 @@ public struct SecretDetector: Sendable {
             + scan.keysInGroups() + scan.byteListKeys() + scan.streamKeys() + scan.keysInPaths() + scan.onePasswordSecretKeys()
             + scan.keyLogSecrets() + scan.fragmentKeys() + scan.giftCodes() + scan.salesforceSessions() + scan.proxmoxTokens() + scan.headerCredentials()
             + scan.secretIDsBesideAccessors() + scan.keyElementAttributes() + scan.tokensInCredentialMaps() + scan.loginTokens() + scan.splitKeySettings()
-            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.sshTokenUsers() + scan.keysGivenAsUsers() + scan.scheduledPingTokens() + scan.secretSetterArguments() + scan.idAndSecretArgumentKeys() + scan.clientKeyArguments() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() + scan.longRandomArguments() + scan.gluedKeyParameters() }
+            + scan.privateKeyMembers() + scan.tunnelTokens() + scan.sshTokenUsers() + scan.keysGivenAsUsers() + scan.scheduledPingTokens() + scan.secretSetterArguments() + scan.idAndSecretArgumentKeys() + scan.clientKeyArguments() + scan.apiSettingTokens() + scan.announcedKeys() + scan.bundlerCredentials() + scan.longRandomArguments() + scan.gluedKeyParameters() + scan.misreadQueryKeys() }
         found += (scan.modhexSecrets() + scan.keysOfTheirOwnFormats()).filter { kinds.contains($0.kind) }
         if kinds.contains(.iban) { found += scan.labelledAccounts() }
         // Last, and only where no rule found anything: a value shaped like a chosen password

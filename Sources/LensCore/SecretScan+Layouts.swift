@@ -49,7 +49,9 @@ extension SecretScan {
         for match in Self.tokenListItem.matches(in: searchable) {
             // (An item that is a setting, `- password=…` of Kustomize's `literals:`, is its name's.)
             guard let value = match[2], let range = match.range(2), Self.settingStart.firstMatch(in: value) == nil,
-                  Self.isRandomToken(Self.withoutOCRJunk(value.filter { $0 != " " })),
+                  // (OCR may read every digit of it as a letter: `AkoFfIOamEDyzRfvYIWQ…`.)
+                  case let squeezedValue = Self.withoutOCRJunk(value.filter { $0 != " " }),
+                  Self.isRandomToken(squeezedValue) || Self.isRandomLetters(squeezedValue),
                   // (A scrap of four letters at most may read as a word, not the first piece: `…HIN7 lwe`.)
                   !value.contains(" ") || !utf8[range.lowerBound..<range.upperBound].split(whereSeparator: Self.isSpace)
                     .contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) && ($0.startIndex == range.lowerBound || $0.count > 4) }) else { continue }

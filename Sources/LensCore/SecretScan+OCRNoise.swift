@@ -528,7 +528,7 @@ extension SecretScan {
     /// (parts may be joined by two `_`, as Airflow's and .NET's settings are: `AIRFLOW__CORE__FERNET_KEY`, round 155;
     /// OCR may put a space on either side of them: `AIRFLOW __CORE__…`, round 156; an application's
     /// `…_SALT` after a `_` or `.`, ``secretName(_:)``'s; a dump's `Salt:` alone is public, round 162;
-    /// or after a space OCR read for that `_`, before `=` and a quoted value, `$g_crypto_master salt = '…'` (`$g_crypto_ master salt`), round 163),
+    /// or after a space OCR read for that `_`, before `=` and a quoted value, `$g_crypto_master salt = '…'` (`$g_crypto_ master salt`), or a space OCR put after the `_`, `$g_crypto_master_ salt`, round 163),
     /// a last word after a space and a `-`, glued to its `=` (`scw init secret -key=…`: OCR split `secret-key`; round 156),
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
@@ -536,7 +536,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.])(?i:salt)|(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.]|[_.] )(?i:salt)|(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -1332,6 +1332,30 @@ extension SecretScan {
             end = next.end
         }
         return nil
+    }
+
+    // MARK: - Query parameters whose names OCR misread
+
+    /// A query parameter's name, maybe split once by OCR, its `=` and the value's start (group 1 the name).
+    static let queryParameterName = TextMatcher(#"(?<=[?&])([A-Za-z][A-Za-z_]{1,24}(?: [A-Za-z_]{1,24})?)[ \t]?=[ \t]?(?=[^\s&"'])"#)
+    /// The names of query parameters that carry a secret, six letters or more: what
+    /// ``isMisreadByOneLetter(_:from:)`` compares a misread name with.
+    static let secretQueryNames = longWords(of: ["apikey", "api_key", "access_token", "accesstoken", "auth_token", "authtoken", "private_token",
+                                                 "client_secret", "password", "passwd", "secret", "signature", "session_token", "access_key"])
+
+    /// A query parameter's value whose name OCR misread by one letter and maybe split (Prowlarr's
+    /// `?apikey=…` read `?ap tkey=36af 1de8…`): the value, its pieces to the next `&` or the
+    /// address's closing quote, when it is a random token and no example's. (A name read right is the label rules';
+    /// one letter off, `?passed=true`, names nothing unless its value is random.) Round 163.
+    func misreadQueryKeys() -> [Secret] {
+        guard mentions("?"), mentions("=") else { return [] }
+        return Self.queryParameterName.matches(in: searchable).compactMap { match in
+            guard let raw = match[1], case let name = raw.lowercased().filter({ $0 != " " }), name.count >= 6,
+                  !Self.secretQueryNames.contains(where: { $0.word == name }), Self.isMisreadByOneLetter(name, from: Self.secretQueryNames),
+                  let end = parameterEnd(from: match.end) ?? piece(from: match.end, maximumSpaces: 0)?.end, end > match.end,
+                  case let value = Self.withoutOCRJunk(squeezed(match.end, end)), Self.isRandomToken(value), !value.lowercased().contains("example") else { return nil }
+            return secret(.apiKey, nil, match.end, end)
+        }
     }
 
     /// A value this long (bytes) is read once, whatever labels are inside it: see ``labelledValues()``.

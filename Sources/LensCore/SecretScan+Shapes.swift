@@ -783,7 +783,7 @@ extension SecretScan {
     /// value on this line ending at `valueEnd` (a scrap or two OCR cut from it may follow there,
     /// unless `scraps` is false).
     /// (The rest may also be the address's last: it runs to its line's end, a token's characters
-    /// in ten pieces at most (a scrap of two letters among them), as a JWT OCR split at its dots; or it ends in the next parameter's
+    /// in ten pieces at most (scraps of four characters at most among them), as a JWT OCR split at its dots; or it ends in the next parameter's
     /// name whose `&` OCR read as a letter, `…8c0Sfields=id`: it ends before that name's letters;
     /// round 163.)
     func parameterRestEnd(after valueEnd: Int, scraps allowScraps: Bool = true) -> Int? {
@@ -800,9 +800,9 @@ extension SecretScan {
                 addressGoesOn = count > 0 && (index == utf8.count || Self.isLineBreak(utf8[index]))
                 break
             }
-            // (A scrap of two letters inside may read as a word: `ogIkpXVCJ9. ey JzdWIi…`.)
+            // (A scrap of four characters at most inside may read as a word: `ogIkpXVCJ9. ey JzdWIi…`, `… Ind. gU8I…`.)
             guard count > 0 || piece.start == restStart, !isOptionOrAddress(piece),
-                  !isSentenceWord(piece) || count > 0 && piece.end - piece.start <= 2 else { break }
+                  !isSentenceWord(piece) || count > 0 && piece.end - piece.start <= 4 else { break }
             // (A parameter after OCR's split, `ields=name"`: the value ended before it.)
             if count > 0, Self.settingPiece.firstMatch(in: slice(piece.start, piece.end)) != nil {
                 addressGoesOn = true

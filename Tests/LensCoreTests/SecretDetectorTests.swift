@@ -2917,6 +2917,15 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "NCAtILZ5W8K548boQFmoi6Ud2FyJi2n"),
         Case(text: "$ curl https://cloud.appwrite.io/vi/users \\\n-H 'X-Appwrite-Project: shop' \\\n-H 'X-Appwrite-Key: standard_13be94a373ca1615f10f3fb90263b1ec01603bc9e4e807f8b41de82213227b288c76ceb3e725273fc5b06d4afbf9d38c9c308e317aadd16\ne034cf64a85a221ab65cfc61F864a3f70ba7399b980bb466202da5c848575c448d3be011ef c56baadc146fd179e116929a16777cfcea932b6c39c16F2c64210e54e3e82500573e36\n7",
              kind: .apiKey, value: "e034cf64a85a221ab65cfc61F864a3f70ba7399b980bb466202da5c848575c448d3be011ef"),
+        // (Its unseen set 3613: a query parameter's name OCR misread by a letter and split; a wrapped
+        // JWT's rest with a scrap of four characters that reads as a word; a listed token whose
+        // digits OCR read as letters; a salt's name with a space after its `_`.)
+        Case(text: "$ curl \"http://lLocalhost :9696/api/v1/indexer?ap tkey=36af 1de81b78e584a385a3fcc210446c\"", kind: .apiKey, value: "1de81b78e584a385a3fcc210446c"),
+        Case(text: "https: //abs.acme.io/api/items/61e732f5-95f2-2234-75e2-c4c18ba7bala/cover?token=eyJhbGciOiAiSFMyNTYiLCAi\nAidHLwIjogIkpXVCJ9. eyJzdW1i0iAiMzgwNZUZMDQiLCAibmFtZSI61CJ1c2Vy Ind. gU8IDOH46W_FFOUTdg1 jKrGHEWLQNTPKSc\nj5dUnj6sQ",
+             kind: .apiKey, value: "gU8IDOH46W_FFOUTdg1"),
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n- AkoFfIOamEDyzRfvYIWQmZLmxLfBdrcE\ncipher:", kind: .apiKey, value: "AkoFfIOamEDyzRfvYIWQmZLmxLfBdrcE"),
+        Case(text: "$g_db password = \u{2018}D1UEIwnpYnxH' ;\n$g_crypto_master_ salt = 'DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU=' ;",
+             kind: .apiKey, value: "DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU="),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4037,6 +4046,7 @@ struct SecretDetectorTests {
         "exclude = (\"run.py\", \"rpc.py\", \"threading.py\", \"queue.py\",",
         "$ curl -u deploy: https://status.acme.io/metrics",
         "The salt = 'hello world'\nsee my_note salt = 'pepper'",
+        "https://x.io/?passed=true&apikeys=abc&secrte=hello&pasword=2026-12-07",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
