@@ -587,6 +587,10 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "JY6z6-lYzM-gyY_H_GKgF_"),
         Case(text: "$ crontab -l\n0 4 * * * restic backup /srv && curl -fsS -m 10 --retry 5 https://hc-ping.com/Ytyo_szHQvao_JZqvhdcNe/backup-nightly",
              kind: .apiKey, value: "Ytyo_szHQvao_JZqvhdcNe"),
+        // A setting listed under a secret's generator is the setting's: its name stays (round 163:
+        // the rule for tokens listed under a secret's key leaves it).
+        Case(text: "secretGenerator:\n- name: shop-db\n  literals:\n  - username=root\n  - password=bD2BgtbKBG7Zw1xK",
+             kind: .password, value: "bD2BgtbKBG7Zw1xK", marker: "- password=[password]"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -4034,10 +4038,9 @@ struct SecretDetectorTests {
         "{'status\":\"success\",'code\":\"/'url\":{\"keyword\":\"104772'\"url\u{2019}:\"https://acme.io/sale\u{2019}}",
         "see AWS_SECRET_KEY-rotation-2024 and GITHUB_TOKEN-permissions-v2\n-e OPENAI_API_KEY-V2ROTATION2025Q4",
         "docs/JWT_SECRET_KEY-rotation-policy.md",
-        // (A list of names under `secrets:`, settings listed under a secret's generator, a call's
-        // host, user and a word, a path or a template; round 163.)
+        // (A list of names under `secrets:`, a call's host, user and a word, a path or a template;
+        // round 163.)
         "services:\n  db:\n    secrets:\n      - db_password\n      - postgres_root_password_2024",
-        "secretGenerator:\n- name: shop-db\n  literals:\n  - username=root\n  - password=bD2BgtbKBG7Zw1xK",
         "menu = Item(\"shop.acme.io\", \"admin\", \"Settings\")\nsock = Client(\"db.acme.io\", \"root\", \"/var/run/mysqld.sock\")\nc = Controller(\"unifi.acme.io\", \"admin\", \"{{ unifi_password }}\")",
         "$ gcloud run deploy --credentials /etc/gcp/sa.json\n$ bin/solr auth enable -type basicAuth -prompt true",
         // (A call given the name of a variable OCR spaced; a list of files; a user and no password
