@@ -2928,6 +2928,11 @@ struct SecretDetectorTests {
         Case(text: "https: //abs.acme.io/api/items/61e732f5-95f2-2234-75e2-c4c18ba7bala/cover?token=eyJhbGciOiAiSFMyNTYiLCAi\nAidHLwIjogIkpXVCJ9. eyJzdW1i0iAiMzgwNZUZMDQiLCAibmFtZSI61CJ1c2Vy Ind. gU8IDOH46W_FFOUTdg1 jKrGHEWLQNTPKSc\nj5dUnj6sQ",
              kind: .apiKey, value: "gU8IDOH46W_FFOUTdg1"),
         Case(text: "# kratos.yml\nsecrets:\ncookie:\n- AkoFfIOamEDyzRfvYIWQmZLmxLfBdrcE\ncipher:", kind: .apiKey, value: "AkoFfIOamEDyzRfvYIWQmZLmxLfBdrcE"),
+        // (Its unseen set 3617: a list's dash OCR read as `=`, the item above the next one.)
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n= QMu7jNE6ZaTwMqr t8LkDPS8qx9ycZUX9\ncipher:\n- OBJLyk8v2aB4jsnDbwsU90IdI1gccPjn",
+             kind: .apiKey, value: "OBJLyk8v2aB4jsnDbwsU90IdI1gccPjn"),
+        Case(text: "# kratos.yml\nsecrets:\ncookie:\n= QMu7jNE6ZaTwMqr t8LkDPS8qx9ycZUX9\ncipher:\n- OBJLyk8v2aB4jsnDbwsU90IdI1gccPjn",
+             kind: .apiKey, value: "t8LkDPS8qx9ycZUX9"),
         Case(text: "$g_db password = \u{2018}D1UEIwnpYnxH' ;\n$g_crypto_master_ salt = 'DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU=' ;",
              kind: .apiKey, value: "DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU="),
     ]
