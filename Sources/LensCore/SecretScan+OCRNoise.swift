@@ -532,11 +532,12 @@ extension SecretScan {
     /// a last word after a space and a `-`, glued to its `=` (`scw init secret -key=…`: OCR split `secret-key`; round 156),
     /// not a value that starts with `_`: `--eab-hmac-key _Ke6RM…`), then
     /// `=`, `:` (not a path's `::`, `Credentials::new`, which OCR may space: `Credentials: :new`), `:=`, `is` or only spaces
-    /// (after the name's closing quote, which OCR may read twice: `"SessionToken"”: "IQoJ…`; round 136); or
+    /// (after the name's closing quote, which OCR may read twice: `"SessionToken"”: "IQoJ…`; round 136;
+    /// or as a `]` before a subscript's own, `$config['db_pass]] = …`; round 163); or
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.]|[_.] )(?i:salt)|(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.]|[_.] )(?i:salt)|(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|\]\](?=[ \t]*=[^=])|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -1293,10 +1294,20 @@ extension SecretScan {
     static func isSymbolicKey(_ value: String) -> Bool {
         // (One `"` inside between two other glyphs, OCR's for a `^`, and one `%` before two digits,
         // `…_7%25z4…`, are a key's still; an address's escapes come two or more; round 163.)
-        value.count >= 32 && entropy(value) >= 4.2 && !"${%<".contains(value.first ?? " ")
+        // (A `%` may start one, `%hsoi^*1yd…`, but not a format's or Windows' variable: `%{…}`, `%NAME%`; round 163.)
+        value.count >= 32 && entropy(value) >= 4.2 && !"${<".contains(value.first ?? " ") && !isPercentVariable(value)
             && !value.contains(";") && isSymbolicKeysQuote(value) && percentEncoding.matches(in: value).count < 2
             && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
             && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && isSecretLiteral(value)
+    }
+
+    /// Whether a value starts as a format's or Windows' variable: `%{NAME}`, `%NAME%`, `%(name)s`.
+    static func isPercentVariable(_ value: String) -> Bool {
+        guard value.first == "%" else { return false }
+        let rest = value.dropFirst()
+        if rest.first == "{" || rest.first == "(" { return true }
+        let name = rest.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        return !name.isEmpty && rest.dropFirst(name.count).first == "%"
     }
 
     /// Whether the `"` in a symbolic key's value (``isSymbolicKey(_:)``) are none, or one between two

@@ -820,6 +820,9 @@ extension SecretScan {
                     if stop - name >= 4, name > piece.start {
                         end = name
                         addressGoesOn = true
+                    } else if name == piece.start, count > 0 {
+                        // (The next parameter's name OCR split, `… ie lds=id`: the rest ended before it.)
+                        addressGoesOn = true
                     }
                 }
                 break

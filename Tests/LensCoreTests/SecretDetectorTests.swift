@@ -2933,6 +2933,13 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "OBJLyk8v2aB4jsnDbwsU90IdI1gccPjn"),
         Case(text: "# kratos.yml\nsecrets:\ncookie:\n= QMu7jNE6ZaTwMqr t8LkDPS8qx9ycZUX9\ncipher:\n- OBJLyk8v2aB4jsnDbwsU90IdI1gccPjn",
              kind: .apiKey, value: "t8LkDPS8qx9ycZUX9"),
+        // (Its unseen set 3619: a subscript's closing quote OCR read as `]`; a wrapped token before
+        // the next parameter's name OCR split; a Django key that starts with `%`, clean.)
+        Case(text: "<?php # librenms/config.php\nSconfig['db_user\u{2019}] = \u{2018}librenms\u{2019};\nSconfig['db_pass]] = \u{2018}pOyJi71dqwlwn-y!\u{2019};",
+             kind: .password, value: "pOyJi71dqwlwn-y!"),
+        Case(text: "$ curl \"http://localhost :41184/notes?token=511b1c39bb3b5be238123805a8d96252a29dbf253f98de98b917593635e1\n39904619c48720eccf9fad957bcebb9c3d8311a0c fbdeb4ec49e4abag99517F483296aF ie lds=id, title\"",
+             kind: .apiKey, value: "39904619c48720eccf9fad957bcebb9c3d8311a0c"),
+        Case(text: "NAUTOBOT_SECRET_KEY=%hsoi^*1ydakwrlsarp7drxo6&3!ivvuyklocc-q)a5nvle(%e", kind: .apiKey, value: "hsoi^*1ydakwrlsarp7drxo6&3!ivvuyklocc"),
         Case(text: "$g_db password = \u{2018}D1UEIwnpYnxH' ;\n$g_crypto_master_ salt = 'DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU=' ;",
              kind: .apiKey, value: "DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU="),
     ]
@@ -4055,6 +4062,7 @@ struct SecretDetectorTests {
         "$ curl -u deploy: https://status.acme.io/metrics",
         "The salt = 'hello world'\nsee my_note salt = 'pepper'",
         "https://x.io/?passed=true&apikeys=abc&secrte=hello&pasword=2026-12-07",
+        "API_TOKEN=%API_TOKEN_VALUE_FROM_ENV_1234567%",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
