@@ -32,10 +32,12 @@ extension SecretScan {
     /// A list's item of one random token (`- WJKY40uv…`), maybe quoted; OCR may read its dash as
     /// `~`, `—`, `–`, `*`, `•` or `=` (round 163's 3617), split the token up to three times and read a glyph of it as junk
     /// (`- suV@H12yOfbaMIU7w4pRt JMpWPLZ13xA`, `…Ji2né6`). Group 2 the token.
-    static let tokenListItem = TextMatcher(#"(?m)^[ \t]*(?:-|~|—|–|\*|•|=)[ \t]+(["']?)([A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}(?: [A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}){0,3})\1[ \t]*$"#)
+    static let tokenListItem = TextMatcher(#"(?m)^[ \t]*"# + listDash + #"[ \t]+(["']?)([A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}(?: [A-Za-z0-9+/=_\-.~@$!|\x{80}-\x{FFFF}]{1,256}){0,3})\1[ \t]*$"#)
+    /// A list's dash as OCR may read it (``tokenListItem``, ``anyListItem``).
+    static let listDash = #"(?:-|~|—|–|\*|•|=)"#
     /// A list's item of any kind, and a mapping's key alone on its line (`secrets:`, `cookie:`,
     /// `"api_keys":`; group 1 the key).
-    static let anyListItem = TextMatcher(#"^[ \t]*(?:-|~|—|–|\*|•|=)[ \t]+\S"#)
+    static let anyListItem = TextMatcher(#"^[ \t]*"# + listDash + #"[ \t]+\S"#)
     static let bareMappingKey = TextMatcher(#"^[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["']?[ \t]*:[ \t]*$"#)
 
     /// Random tokens listed under a key that names secrets (Ory Kratos' `secrets:` / `cookie:` /
@@ -62,8 +64,8 @@ extension SecretScan {
                 guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { break }
                 let line = slice(above, start - 1)
                 if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
-                    let singular = key.count > 4 && key.hasSuffix("s") ? String(key.dropLast()) : key
-                    if Self.secretName(key) != nil || Self.secretName(singular) != nil {
+                    let plural = key.count > 4 && key.hasSuffix("s")
+                    if Self.secretName(key) != nil || plural && Self.secretName(String(key.dropLast())) != nil {
                         found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
                         break
                     }

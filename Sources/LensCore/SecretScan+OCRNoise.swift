@@ -537,7 +537,7 @@ extension SecretScan {
     /// one more word and `=` or `:` (group 4, 5: a `_` OCR read as a space, or a name's last letters
     /// OCR split off, `DBPasswor d=`), not an address's scheme (nginx's `proxy_pass http://backend:8080`).
     static let secretIdentifier = TextMatcher(
-        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.]|[_.] )(?i:salt)|(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|\]\](?=[ \t]*=[^=])|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
+        #"(?<![A-Za-z0-9_.\-$%{/+\\])(?:export\s+|set\s+|\$env:|\$(?=[A-Za-z_][A-Za-z0-9_]{0,63}(?:-[A-Za-z_][A-Za-z0-9_]{0,63})?[ \t]*=[^=]))?(-{0,2}(?:[A-Za-z0-9]+(?:[|\]][A-Za-z0-9]*)?(?: __|__ ?|[_.\-]|_ | _))*[A-Za-z0-9]*(?:(?i:pass|pwd|pw|secret|token|key|psk|credentials?|authtok|session)|(?<=[_.]|[_.] )(?i:salt)|(?=[sS][aA][lL][tT])(?<=_ ?[A-Za-z0-9]{1,24} )(?i:salt)(?=[ \t]*=[ \t]*["'‘’“”])|\)?_AUTH\b|_(?:PAT|pat)\b|(?<![A-Za-z0-9])_auth(?![A-Za-z0-9_]))[A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+|(?:_ | _)(?:[a-z0-9]+|[A-Z0-9]+)(?![A-Za-z0-9])| -[a-z][a-z0-9]{1,11}(?==))*)(?:(?:["'”’]{0,2}|["'”’]\]|\]\](?=[ \t]*=[^=])|["'!*](?=[ \t]*=>))[ \t]*(:=|==|=>|:(?![ \t]?:[ \t]?[A-Za-z_])|[=：]|>(?=[ \t]+["'“‘]))|[ \t]+(is)\b|[ \t]([A-Za-z0-9]{1,12})[ \t]*(:=|[:=])(?![ \t]?//)(?=[ \t]*[^\s=])|(?=[ \t]))"#)
 
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
@@ -1347,8 +1347,10 @@ extension SecretScan {
 
     // MARK: - Query parameters whose names OCR misread
 
-    /// A query parameter's name, maybe split once by OCR, its `=` and the value's start (group 1 the name).
-    static let queryParameterName = TextMatcher(#"(?<=[?&])([A-Za-z][A-Za-z_]{1,24}(?: [A-Za-z_]{1,24})?)[ \t]?=[ \t]?(?=[^\s&"'])"#)
+    /// A query parameter's `?` or `&`, its name, maybe split once by OCR, its `=` and the value's
+    /// start (group 1 the name). (The mark is matched, not looked behind for: a lookbehind is tried
+    /// at every position of every text.)
+    static let queryParameterName = TextMatcher(#"[?&]([A-Za-z][A-Za-z_]{1,24}(?: [A-Za-z_]{1,24})?)[ \t]?=[ \t]?(?=[^\s&"'])"#)
     /// The names of query parameters that carry a secret, six letters or more: what
     /// ``isMisreadByOneLetter(_:from:)`` compares a misread name with.
     static let secretQueryNames = longWords(of: ["apikey", "api_key", "access_token", "accesstoken", "auth_token", "authtoken", "private_token",

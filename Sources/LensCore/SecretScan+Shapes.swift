@@ -684,6 +684,12 @@ extension SecretScan {
             guard index < self.utf8.count, self.utf8[index] == 0x0A else { return nil }
             return index + 1
         }
+        let extended = { (end: Int) -> Secret in
+            var result = secret
+            result.end = end
+            return result
+        }
+        // (`linesEnd`: where the last wide line of the key's pieces ends, once one was read.)
         var lineStart = nextLine(firstLineEnd), wideLines = 0, linesEnd: Int?
         while let start = lineStart, wideLines < 16, start - secret.end <= 4_096 {
             var pieces: [(start: Int, end: Int)] = [], index = start
@@ -719,20 +725,14 @@ extension SecretScan {
                   wideLines >= 1 || Self.isRandomToken(Self.withoutOCRJunk(squeezed(start, pieces[pieces.count - 2].end))) else {
                 // (After wide lines of the key's pieces, the quote lost: those lines are the key's,
                 // and a short last line of its pieces that ends the text, `…e36` / `7`; round 163.)
-                guard wideLines >= 1, let linesEnd else { return secret }
-                var result = secret
-                result.end = pieces.allSatisfy(isPlainPiece) && piece(from: last.end, maximumSpaces: .max) == nil && nextLine(last.end) == nil ? last.end : linesEnd
-                return result
+                guard let linesEnd else { return secret }
+                let endsTheText = pieces.allSatisfy(isPlainPiece) && piece(from: last.end, maximumSpaces: .max) == nil && nextLine(last.end) == nil
+                return extended(endsTheText ? last.end : linesEnd)
             }
-            var result = secret
-            result.end = pieces[pieces.count - 2].end
-            return result
+            return extended(pieces[pieces.count - 2].end)
         }
-        if wideLines >= 1, let linesEnd, lineStart == nil {
-            var result = secret
-            result.end = linesEnd
-            return result
-        }
+        // (The text ended after wide lines of the key's pieces.)
+        if let linesEnd, lineStart == nil { return extended(linesEnd) }
         return secret
     }
 
