@@ -8349,6 +8349,243 @@ def forty_second_negative_case(rng):
             f"INFO: More about the report processing at https://sonar.acme.io/api/ce/task?id={rand(rng, ALNUM + '-_', 20)}"]
 
 
+def forty_third_secret_case(rng):
+    """The forty-third pool (`--pool forty-third`): written after round 164's first fixes, before
+    any rule was run on it, from places none of the forty-two earlier pools has (each checked
+    against their code): Navidrome's Subsonic `p=enc:` password, Jellyseerr's and mailcow's
+    `X-API-Key`, Tautulli's, Jackett's and Kavita's keys in addresses, Grocy's `GROCY-API-KEY`,
+    Mealie's OIDC secret, Gatus' PagerDuty key, go2rtc's camera address, motionEye's
+    `netcam_userpass`, VyOS' `plaintext-password`, FortiGate's `set password`, PowerDNS' `api-key=`,
+    lego's Cloudflare token, Mailu's `SECRET_KEY`, Matterbridge's Discord token, Pleroma's
+    `secret_key_base`, Misskey's `pass:`, PeerTube's `secrets:`, Pixelfed's passport client secret,
+    WriteFreely's `--create-admin`, PostgREST's `db-uri` and `jwt-secret`, Passbolt's database
+    password, Garage's `key create`, SeaweedFS' `s3.json`, Longhorn's S3 secret, Lidarr's
+    `<ApiKey>`, Bazarr's `apikey:`, Organizr's `Token`, Homarr's encryption key, Webmin's
+    `changepass.pl`, Watchtower's `discord://` address, Diun's Gotify token, CrateDB's `CRATEPW`,
+    YugabyteDB's connection string, OrientDB's `CONNECT`, HiveMQ's `-pw`, LibreSpeed's password,
+    Smokeping's secrets file, Loggly's token in a path, Nginx Proxy Manager's database password,
+    Linkwarden's `NEXTAUTH_SECRET`, Invidious' `hmac_key`, Planka's key, Pterodactyl Wings' token,
+    coturn's `static-auth-secret` and Focalboard's `dbconfig`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(48)
+    pw = bare_password(rng, also="?=#;,|")
+    if choice == 0:
+        v = pw.encode().hex()
+        return "password", [f'$ curl "https://music.acme.io/rest/ping.view?u={user}&p=enc:{v}&v=1.16.1&c=cli&f=json"'], [v]
+    if choice == 1:
+        v = base64.b64encode(rng.randbytes(48)).decode()
+        return "api_key", ["$ curl https://requests.acme.io/api/v1/request?take=20 \\", f"    -H 'X-Api-Key: {v}'"], [v]
+    if choice == 2:
+        v = rand(rng, HEX, 32)
+        return "api_key", [f'$ curl "http://nas.local:8181/api/v2?apikey={v}&cmd=get_activity"'], [v]
+    if choice == 3:
+        v = rand(rng, ALNUM, 50)
+        return "api_key", ["$ curl https://grocy.acme.io/api/stock \\", f'    -H "GROCY-API-KEY: {v}"'], [v]
+    if choice == 4:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["  mealie:", "    image: ghcr.io/mealie-recipes/mealie:v2.3.0", "    environment:", "      OIDC_AUTH_ENABLED: true",
+                           "      OIDC_CLIENT_ID: mealie", f"      OIDC_CLIENT_SECRET: {v}"], [v]
+    if choice == 5:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# gatus/config.yaml", "alerting:", "  pagerduty:", f'    integration-key: "{v}"', "    default-alert:", "      failure-threshold: 3"], [v]
+    if choice == 6:
+        return "password", ["# go2rtc.yaml", "streams:", f"  front: rtsp://admin:{pw}@10.0.30.11:554/Streaming/Channels/101", "  back: ffmpeg:front#video=h264"], [pw]
+    if choice == 7:
+        return "password", ["# /etc/motioneye/camera-1.conf", "netcam_url rtsp://10.0.30.12:554/stream1", f"netcam_userpass admin:{pw}", "netcam_keepalive on"], [pw]
+    if choice == 8:
+        return "password", ["vyos@router# set system login user ana full-name 'Ana Souza'", f"vyos@router# set system login user ana authentication plaintext-password '{pw}'", "vyos@router# commit"], [pw]
+    if choice == 9:
+        return "password", ["FGT60F # config system admin", 'FGT60F (admin) # edit "backup"', f"FGT60F (backup) # set password {pw}", "FGT60F (backup) # set accprofile super_admin", "FGT60F (backup) # end"], [pw]
+    if choice == 10:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", ["# /etc/powerdns/pdns.conf", "api=yes", f"api-key={v}", "webserver-address=127.0.0.1", "webserver-port=8081"], [v]
+    if choice == 11:
+        v = rand(rng, ALNUM + "-_", 40)
+        return "api_key", [f"$ CLOUDFLARE_DNS_API_TOKEN={v} lego --email ana@acme.io --dns cloudflare -d '*.acme.io' run",
+                           "[INFO] [*.acme.io] acme: Obtaining bundled SAN certificate"], [v]
+    if choice == 12:
+        v = "-".join(rand(rng, "0123456789ABCDEF", 6) for _ in range(5))
+        return "api_key", ['$ curl "https://mail.acme.io/api/v1/get/mailbox/all" \\', f'    -H "X-API-Key: {v}"'], [v]
+    if choice == 13:
+        v = rand(rng, string.ascii_uppercase + string.digits, 16)
+        return "api_key", ["# mailu.env", "DOMAIN=acme.io", "HOSTNAMES=mail.acme.io", f"SECRET_KEY={v}", "SUBNET=192.168.203.0/24"], [v]
+    if choice == 14:
+        v = base64.b64encode(str(rng.randint(10**17, 10**19 - 1)).encode()).decode().rstrip("=") + "." + rand(rng, ALNUM + "-_", 6) + "." + rand(rng, ALNUM + "-_", 38)
+        return "api_key", ["# matterbridge.toml", "[discord.acme]", f'Token="{v}"', 'Server="Acme"', "RemoteNickFormat=\"[{PROTOCOL}] <{NICK}> \""], [v]
+    if choice == 15:
+        v = rand(rng, ALNUM + "+/", 64)
+        return "api_key", ["# config/prod.secret.exs", "config :pleroma, Pleroma.Web.Endpoint,", '   url: [host: "social.acme.io", scheme: "https", port: 443],',
+                           f'   secret_key_base: "{v}",', f'   signing_salt: "{rand(rng, ALNUM, 8)}"'], [v]
+    if choice == 16:
+        return "password", ["# misskey/.config/default.yml", "url: https://mk.acme.io/", "db:", "  host: db", "  port: 5432", "  db: misskey", "  user: misskey", f"  pass: {pw}"], [pw]
+    if choice == 17:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# peertube/config/production.yaml", "secrets:", f"  peertube: '{v}'", "database:", "  hostname: 'localhost'"], [v]
+    if choice == 18:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ php artisan passport:client --personal", " What should we name the personal access client? [Pixelfed Personal Access Client]:", " >",
+                           "Personal access client created successfully.", f"Client ID: {rng.randint(2, 9)}", f"Client secret: {v}"], [v]
+    if choice == 19:
+        return "password", [f"$ writefreely --create-admin {user}:{pw}", "Creating admin user...", "Done."], [pw]
+    if choice == 20:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["# postgrest.conf", f'db-uri = "postgres://authenticator:{pw}@localhost:5432/app"', 'db-schemas = "api"', f'jwt-secret = "{v}"'], [pw, v]
+    if choice == 21:
+        return "password", ["$ docker run -d --name passbolt -p 443:443 \\", "    -e DATASOURCES_DEFAULT_HOST=db -e DATASOURCES_DEFAULT_USERNAME=passbolt \\",
+                            f"    -e DATASOURCES_DEFAULT_PASSWORD={pw} passbolt/passbolt:latest-ce"], [pw]
+    if choice == 22:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ garage key create shop-app", "Key name: shop-app", f"Key ID: GK{rand(rng, HEX, 24)}", f"Secret key: {v}", "Can create buckets: false"], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["$ cat /etc/seaweedfs/s3.json", '{"identities": [{"name": "admin", "credentials": [{"accessKey": "' + rand(rng, string.ascii_uppercase + string.digits, 20) + '",',
+                           f' "secretKey": "{v}"}}], "actions": ["Admin", "Read", "Write"]}}]}}'], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM + "+/", 40)
+        return "api_key", ["$ kubectl -n longhorn-system create secret generic s3-secret \\", f"    --from-literal=AWS_ACCESS_KEY_ID=AKIA{rand(rng, string.ascii_uppercase + '234567', 16)} \\",
+                           f"    --from-literal=AWS_SECRET_ACCESS_KEY={v} \\", "    --from-literal=AWS_ENDPOINTS=https://s3.acme.io"], [v]
+    if choice == 25:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f'$ curl -X POST "https://read.acme.io/api/Plugin/authenticate?apiKey={v}&pluginName=cli"'], [v]
+    if choice == 26:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["$ cat /config/config.xml", "<Config>", "  <Port>8686</Port>", f"  <ApiKey>{v}</ApiKey>", "  <AuthenticationMethod>Forms</AuthenticationMethod>", "</Config>"], [v]
+    if choice == 27:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# bazarr/config/config.yaml", "auth:", f"  apikey: {v}", "  password: ''", "  type: null", "  username: ''"], [v]
+    if choice == 28:
+        v = rand(rng, string.ascii_lowercase + string.digits, 32)
+        return "api_key", [f'$ curl "http://localhost:9117/api/v2.0/indexers/all/results/torznab/api?apikey={v}&t=search&q=debian"'], [v]
+    if choice == 29:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", ['$ curl "https://home.acme.io/api/v2/status" \\', f'    -H "Token: {v}"'], [v]
+    if choice == 30:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ docker run -d -p 7575:7575 -v ./homarr:/appdata \\", f"    -e SECRET_ENCRYPTION_KEY={v} ghcr.io/homarr-labs/homarr:latest"], [v]
+    if choice == 31:
+        return "password", [f"$ sudo /usr/share/webmin/changepass.pl /etc/webmin root {pw}", "Updated password of Webmin user root"], [pw]
+    if choice == 32:
+        v = rand(rng, ALNUM + "-_", 68)
+        return "api_key", ["$ docker run -d --name watchtower -v /var/run/docker.sock:/var/run/docker.sock \\",
+                           f'    -e WATCHTOWER_NOTIFICATION_URL="discord://{v}@{rng.randint(10**17, 10**19 - 1)}" containrrr/watchtower'], [v]
+    if choice == 33:
+        v = "A" + rand(rng, ALNUM + "._-", 14)
+        return "api_key", ["# diun.yml", "notif:", "  gotify:", "    endpoint: http://gotify:8080", f"    token: {v}", "    priority: 1"], [v]
+    if choice == 34:
+        return "password", [f"$ CRATEPW='{pw}' crash --hosts https://crate.acme.io:4200 --username {user}", "CONNECT OK", "cr>"], [pw]
+    if choice == 35:
+        return "password", [f'$ ysqlsh "host=yb.acme.io port=5433 user=yugabyte password={pw} sslmode=require"', "ysqlsh (11.2-YB-2.20.7.0-b0)", "yugabyte=#"], [pw]
+    if choice == 36:
+        return "password", ["$ ./console.sh", "OrientDB console v.3.2.35", f"orientdb> CONNECT remote:localhost/shop root {pw}", "Connecting to database [remote:localhost/shop] with user 'root'...OK"], [pw]
+    if choice == 37:
+        return "password", [f"$ mqtt pub -h broker.acme.io -p 8883 -s -u {user} -pw {pw} -t shop/orders -m 'order 4121 paid'"], [pw]
+    if choice == 38:
+        return "password", [f"$ docker run -d -e MODE=standalone -e TELEMETRY=true -e PASSWORD='{pw}' -p 80:8080 ghcr.io/librespeed/speedtest"], [pw]
+    if choice == 39:
+        pw2 = bare_password(rng, also="?=#;,|")
+        return "password", ["$ sudo cat /etc/smokeping/smokeping_secrets", f"boomer:{pw}", f"slave2:{pw2}"], [pw, pw2]
+    if choice == 40:
+        v = str(uuid.UUID(bytes=rng.randbytes(16)))
+        return "api_key", [f"$ curl -H 'content-type:text/plain' -d 'backup done' https://logs-01.loggly.com/inputs/{v}/tag/http/", '{"response" : "ok"}'], [v]
+    if choice == 41:
+        return "password", ["  npm:", "    image: jc21/nginx-proxy-manager:latest", "    environment:", '      DB_MYSQL_HOST: "db"', '      DB_MYSQL_USER: "npm"', f'      DB_MYSQL_PASSWORD: "{pw}"'], [pw]
+    if choice == 42:
+        v = base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["# linkwarden/.env", "NEXTAUTH_URL=https://links.acme.io/api/v1/auth", f"NEXTAUTH_SECRET={v}", "DATABASE_URL=postgresql://linkwarden@db:5432/linkwarden"], [v]
+    if choice == 43:
+        v = rand(rng, ALNUM, 20)
+        return "api_key", ["# invidious/config/config.yml", "db:", "  dbname: invidious", "  host: invidious-db", f'hmac_key: "{v}"', "check_tables: true"], [v]
+    if choice == 44:
+        v = rand(rng, HEX, 128)
+        return "api_key", ["# planka/.env", "BASE_URL=https://planka.acme.io", f"SECRET_KEY={v}", "DATABASE_URL=postgresql://postgres@postgres/planka"], [v]
+    if choice == 45:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["# /etc/pterodactyl/config.yml", "debug: false", f"uuid: {uuid.UUID(bytes=rng.randbytes(16))}", f"token_id: {rand(rng, ALNUM, 16)}", f"token: {v}", "api:", "  host: 0.0.0.0"], [v]
+    if choice == 46:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# /etc/turnserver.conf", "listening-port=3478", "use-auth-secret", f"static-auth-secret={v}", "realm=turn.acme.io"], [v]
+    return "password", ['{"serverRoot": "https://boards.acme.io", "port": 8000, "dbtype": "postgres",',
+                        f' "dbconfig": "postgres://boardsuser:{pw}@localhost/boards?sslmode=disable&connect_timeout=10", "useSSL": false}}'], [pw]
+
+
+def forty_third_negative_case(rng):
+    choice = rng.randrange(36)
+    if choice == 0:
+        return ['{"subsonic-response":{"status":"ok","version":"1.16.1","type":"navidrome","serverVersion":"0.53.3 (' + rand(rng, HEX, 8) + ')","openSubsonic":true}}']
+    if choice == 1:
+        return ['{"pageInfo":{"pages":1,"pageSize":20,"results":3,"page":1},"results":[{"id":' + str(rng.randint(1, 99)) + ',"status":2,"media":{"tmdbId":' + str(rng.randint(100, 99999)) + '}}]}']
+    if choice == 2:
+        return ['{"response":{"result":"success","data":{"stream_count":"2","sessions":[{"session_key":"' + str(rng.randint(1, 99)) + '","rating_key":"' + str(rng.randint(1000, 99999)) + '"}]}}}']
+    if choice == 3:
+        return ['{"id":"' + str(rng.randint(1, 99)) + '","name":"Milk","product_group_id":"3","min_stock_amount":"2","qu_id_stock":"1"}']
+    if choice == 4:
+        return ["    environment:", "      OIDC_AUTH_ENABLED: true", "      OIDC_CLIENT_ID: mealie", "      OIDC_CLIENT_SECRET: ${OIDC_CLIENT_SECRET}"]
+    if choice == 5:
+        return ["endpoints:", "  - name: api", '    url: "https://api.acme.io/health"', "    conditions:", '      - "[STATUS] == 200"', '      - "[RESPONSE_TIME] < 300"']
+    if choice == 6:
+        return ["streams:", "  front: rtsp://10.0.30.11:554/Streaming/Channels/101", "  back: ffmpeg:front#video=h264#hardware"]
+    if choice == 7:
+        return ["netcam_url rtsp://10.0.30.12:554/stream1", "netcam_keepalive on", "netcam_tolerant_check on", f"framerate {rng.randint(5, 30)}"]
+    if choice == 8:
+        blob = b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + rng.randbytes(32)
+        return [f"vyos@router# set system login user ana authentication public-keys ana@laptop key '{base64.b64encode(blob).decode()}'",
+                "vyos@router# set system login user ana authentication public-keys ana@laptop type 'ssh-ed25519'"]
+    if choice == 9:
+        return ["FGT60F # config system interface", 'FGT60F (interface) # edit "port1"', "FGT60F (port1) # set ip 10.0.0.1 255.255.255.0", "FGT60F (port1) # set allowaccess ping https ssh"]
+    if choice == 10:
+        return ["$ pdnsutil show-zone acme.io", "This is a Master zone", f"ID = 1 (CSK), flags = 257, tag = {rng.randint(1000, 65000)}, algo = 13, bits = 256 Active Published ( ECDSAP256SHA256 )",
+                f"CSK DNSKEY = acme.io. IN DNSKEY 257 3 13 {base64.b64encode(rng.randbytes(64)).decode()} ; ( ECDSAP256SHA256 )"]
+    if choice == 11:
+        return ["2026/12/07 10:21:33 [INFO] [*.acme.io] acme: Obtaining bundled SAN certificate", "2026/12/07 10:21:41 [INFO] [*.acme.io] Server responded with a certificate."]
+    if choice == 12:
+        return ['[{"domain_name":"acme.io","max_num_mboxes_for_domain":10,"mboxes_in_domain":' + str(rng.randint(1, 9)) + ',"active":1}]']
+    if choice == 13:
+        return ["# mailu.env", "DOMAIN=acme.io", "HOSTNAMES=mail.acme.io", "SECRET_KEY_FILE=/run/secrets/mailu_key", "SUBNET=192.168.203.0/24"]
+    if choice == 14:
+        return ["[[gateway]]", 'name="gateway1"', "enable=true", "[[gateway.inout]]", 'account="discord.acme"', 'channel="general"']
+    if choice == 15:
+        return ["config :pleroma, :instance,", '  name: "Acme social",', '  email: "admin@acme.io",', "  limit: 5000,", "  registrations_open: false"]
+    if choice == 16:
+        return ["url: https://mk.acme.io/", "port: 3000", "id: 'aidx'", "redis:", "  host: redis", "  port: 6379"]
+    if choice == 17:
+        return ["$ sudo -u peertube NODE_CONFIG_DIR=/var/www/peertube/config NODE_ENV=production npm run reset-password -- -u root", "Enter the new password:"]
+    if choice == 18:
+        return ["$ php artisan passport:keys", "Encryption keys generated successfully."]
+    if choice == 19:
+        return ["$ writefreely --gen-keys", "Generating cookie authentication keys...", "Generating email authentication key...", "Done."]
+    if choice == 20:
+        return ["# postgrest.conf", 'db-uri = "postgres://authenticator@localhost:5432/app"', 'db-schemas = "api"', 'jwt-secret = "@/etc/postgrest/jwt.secret"']
+    if choice == 21:
+        return ["[PASS] The server OpenPGP key is set.", f"[PASS] The server key fingerprint matches: {rand(rng, '0123456789ABCDEF', 40)}"]
+    if choice == 22:
+        return ["$ garage key list", "ID                          Name", f"GK{rand(rng, HEX, 24)}  shop-app", f"GK{rand(rng, HEX, 24)}  backups"]
+    if choice == 23:
+        return ["> s3.bucket.list", f"  shop\tsize:{rng.randint(1000, 999999)}\tchunk:{rng.randint(1, 99)}", f"  backups\tsize:{rng.randint(1000, 999999)}\tchunk:{rng.randint(1, 99)}"]
+    if choice == 24:
+        return ["$ kubectl -n longhorn-system get backuptargets", "NAME      URL                         CREDENTIAL   LASTBACKUPAT   AVAILABLE", "default   s3://backups@us-east-1/   s3-secret    5m             true"]
+    if choice == 25:
+        return ['{"id":' + str(rng.randint(1, 9)) + ',"name":"Manga","type":0,"lastScanned":"2026-12-07T09:12:44"}']
+    if choice == 26:
+        return ["<Config>", "  <InstanceName>Lidarr</InstanceName>", "  <UrlBase></UrlBase>", "  <UpdateMechanism>Docker</UpdateMechanism>", "  <Branch>master</Branch>", "</Config>"]
+    if choice == 27:
+        return ["general:", "  ip: 0.0.0.0", "  port: 6767", "  base_url: ''", "  instance_name: Bazarr"]
+    if choice == 28:
+        return [f"magnet:?xt=urn:btih:{rand(rng, HEX, 40)}&dn=debian-12.8.0-amd64-netinst.iso&tr=udp%3A%2F%2Ftracker.acme.io%3A1337"]
+    if choice == 29:
+        return ['{"response":{"result":"success","message":null,"data":{"version":"2.1.' + str(rng.randint(1000, 3000)) + '","branch":"v2-master"}}}']
+    if choice == 30:
+        return [f"Homarr is running on http://0.0.0.0:7575 (build 1.{rng.randint(0, 9)}.0)"]
+    if choice == 31:
+        return ["# /etc/webmin/miniserv.conf", "port=10000", "ssl=1", "keyfile=/etc/webmin/miniserv.pem"]
+    if choice == 32:
+        return [f'time="2026-12-07T04:00:00Z" level=info msg="Session done" Failed=0 Scanned={rng.randint(2, 40)} Updated=1 notify=no']
+    if choice == 33:
+        return ["# .github/dependabot.yml", "registries:", "  npm-acme:", "    type: npm-registry", "    url: https://npm.acme.io", "    token: ${{secrets.NPM_TOKEN}}"]
+    if choice == 34:
+        return ["cr> SELECT name, number_of_shards FROM information_schema.tables LIMIT 2;", "| orders | 4 |", "| users  | 4 |", "SELECT 2 rows in set (0.004 sec)"]
+    return ['$ ysqlsh "host=yb.acme.io port=5433 user=yugabyte sslmode=require"', "Password for user yugabyte:"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -8385,7 +8622,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "thirty-ninth": (thirty_ninth_secret_case, thirty_ninth_negative_case),
          "fortieth": (fortieth_secret_case, fortieth_negative_case),
          "forty-first": (forty_first_secret_case, forty_first_negative_case),
-         "forty-second": (forty_second_secret_case, forty_second_negative_case)}
+         "forty-second": (forty_second_secret_case, forty_second_negative_case),
+         "forty-third": (forty_third_secret_case, forty_third_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -8400,7 +8638,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second"}
+                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second", "forty-third"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
