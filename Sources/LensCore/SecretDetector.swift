@@ -101,9 +101,9 @@ public struct SecretDetector: Sendable {
                 + scan.expectedPasswords() + scan.namedValues() + scan.pipedSecrets() + scan.passwordsAfterLooseLabels()
                 + scan.schemeTaggedPasswords() + scan.insertedSecrets() + scan.hashedLiterals() + scan.chpasswdListPasswords() + scan.routerAndRedisPasswords() + scan.configFilePasswords()
                 + scan.sessionLogins() + scan.hereStringSecrets() + scan.passwordFieldValues() + scan.passwordsTypedIntoFields() + scan.valuesAfterOptionItems() + scan.gitConfigSecrets() + scan.columnNetworkKeys() + scan.passwordsGivenToHashing()
-                + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials() + scan.accountsFilePasswords() + scan.auditedPasswords() + scan.deviceKeys() + scan.proxyLinkSecrets() + scan.keyVariablesAndConstants()
+                + scan.passwordsTypedAsCommands() + scan.encodedLinkCredentials() + scan.listedCredentials() + scan.accountsFilePasswords() + scan.auditedPasswords() + scan.deviceKeys() + scan.proxyLinkSecrets() + scan.tokenUserSecrets() + scan.shortTokenSettings() + scan.keyVariablesAndConstants()
                 + scan.codePasswords() + scan.valuesAfterWrappedNames() + scan.replyValues() + scan.passwordsInMessages() + scan.hostUserPasswordArguments()
-                + scan.secretListItems())
+                + scan.secretListItems() + scan.secretMappingValues())
                 .filter { kinds.contains($0.kind) }
         }
         if kinds.contains(.apiKey) { found += scan.labelledTokens() + scan.gitleaksKeys() + scan.webhookPaths() + scan.signatures() + scan.licenceKeys()

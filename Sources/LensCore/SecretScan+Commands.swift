@@ -108,12 +108,13 @@ extension SecretScan {
     /// after the user is none, `wp user create ana ana@acme.io`; round 157), also a superuser's and
     /// `upsert` (PocketBase's `superuser upsert EMAIL PASSWORD`; round 158);
     /// unixODBC's `isql [-v …] DSN USER PASSWORD` (the DSN and user start with no `-`: Sybase's
-    /// `isql -S server -U user -P …` is ``toolPasswordFlag``'s).
+    /// `isql -S server -U user -P …` is ``toolPasswordFlag``'s); Webmin's `changepass.pl CONFIG_DIR
+    /// USER PASSWORD` and OrientDB's console `CONNECT remote:HOST/DB USER PASSWORD` (round 164).
     /// What follows Autologon's domain to the line's end: the password in up to three pieces
     /// (group 1), then maybe `/accepteula`, glued or not.
     static let autologonPassword = TextMatcher(#"(?i)^([^\s/]{1,64}(?: [^\s/]{1,64}){0,2}?)[ \t]*(?:/accepteula[ \t]*)?$"#)
     static let userThenPassword = TextMatcher(
-        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+(?:super)?users?[ \t]+(?:add|create|upsert)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|[a-z][a-z0-9_\-]{1,30}[ \t]+register(?:[ \t]+--?[A-Za-z\-]+)*[ \t]+https?://[^\s]{1,256}(?=[ \t]+[^\s\-])|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-]))[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
+        #"(?i)(?<![A-Za-z0-9_\-])(?:rabbitm[qg]ctl[ \t]+(?:add[_ ]user|change[_ ]password)|net[ \t]+user|(?:ejabberdctl|prosodyctl)[ \t]+register[ \t]+[^\s/]{1,64}|samba-tool[ \t]+user[ \t]+(?:create|add)|[a-z][a-z0-9_\-]{1,30}[ \t]+(?:super)?users?[ \t]+(?:add|create|upsert)(?=[ \t]+[^\s\-/]{1,64}[ \t]+(?![^\s@]{1,64}@[A-Za-z0-9\-]{1,63}\.[A-Za-z]))|mc[ \t]+admin[ \t]+user[ \t]+add[ \t]+[^\s/]{1,64}|[a-z][a-z0-9_\-]{1,30}[ \t]+register(?:[ \t]+--?[A-Za-z\-]+)*[ \t]+https?://[^\s]{1,256}(?=[ \t]+[^\s\-])|sentinel[ \t]+auth-pass|mosquitto[_ ]?passwd(?:[ \t]+-[A-Za-z]+)*[ \t]+-b[ \t]+[^\s]{1,256}|b2[ \t]+(?:authorize-account|authorize_account|account[ \t]+authorize)|steamcmd[^\n]{0,200}?[ \t]\+login|(?:poetry|composer)[ \t]+config[ \t]+(?:-[A-Za-z\-]+[ \t]+)*http-basic\.[^\s]{1,128}|mkstore[^\n]{0,300}?[ \t]-(?:create|modify)Credential[ \t]+[^\s]{1,128}|account[ \t]+add[ \t]+[a-z0-9\-]{2,16}|autologon(?:64a?)?(?:\.exe)?[ \t]+[^\s/]{1,64}|drush[ \t]+(?:user:password|user-password|upwd)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s/]{1,64}[ \t]+\S{1,256}|isql(?:[ \t]+-[A-Za-z0-9,]{1,16})*[ \t]+(?!-)[^\s/]{1,64}(?=[ \t]+[^\s\-])|changepass(?:\.pl)?[ \t]+\S{1,256}|connect[ \t]+(?:remote|plocal|memory):\S{1,256})[ \t]+(?!/)[^\s/]{1,64}[ \t]+(?=[^\s/])(?!\*(?:\s|$))"#)
     /// `lftp -u user,password`: the user and the password after a comma.
     /// (OCR may read its `l` as `1` or `1l`, or drop it, and put a space beside the comma.)
     /// The password ends at the first space.
@@ -371,7 +372,7 @@ extension SecretScan {
                 }
             }
         }
-        if mentions("rabbitm", "net user", "http-basic", "+login", "register", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "user upsert", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add") {
+        if mentions("rabbitm", "net user", "http-basic", "+login", "register", "ejabberdctl", "prosodyctl", "mosquitto", "authorize", "samba-tool", "user add", "users add", "user create", "users create", "user upsert", "auth-pass", "createcredential", "modifycredential", "account add", "autologon", "drush", "isql", "alias set", "host add", "changepass", "remote:", "plocal:", "memory:") {
             for match in Self.userThenPassword.matches(in: searchable) {
                 // (Autologon's password is its last argument but `/accepteula`: OCR may split it
                 // and glue the option to it, `RXGq RP6bWdmv_/accepteula`.)

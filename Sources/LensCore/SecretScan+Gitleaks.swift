@@ -290,7 +290,10 @@ extension SecretScan {
                     // (Nor an identifier's, its `_` OCR read as a space so the rule's allowlist,
                     // `api[_.-]?id`, misses it: `"api id": "8043d2…"`; a secret's id is Vault's token.
                     // Round 157.)
-                    || ["id", "ids"].contains(words.last ?? "") && !words.contains("secret") {
+                    || ["id", "ids"].contains(words.last ?? "") && !words.contains("secret")
+                    // (Nor a key's fingerprint, a hash of its public part: Passbolt's `server key
+                    // fingerprint matches: 3A8F…`; round 164.)
+                    || words.contains(where: { ["fingerprint", "fingerprints", "thumbprint"].contains($0.lowercased()) }) {
                     continue
                 }
                 // The match's line, but no more than ``allowlistReach`` units on either side: the

@@ -78,6 +78,41 @@ extension SecretScan {
         return found
     }
 
+    /// A mapping's entry whose value is one token, maybe quoted (group 1 the key, 3 the value): PeerTube's `  peertube: '…'`.
+    static let tokenMappingEntry = TextMatcher(#"(?m)^[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["']?[ \t]*:[ \t]+(["']?)([A-Za-z0-9+/=_\-.~]{16,256})\2[ \t]*$"#)
+
+    /// Random tokens as the values of a mapping under a key that names secrets (PeerTube's `secrets:`
+    /// / `  peertube: '…'`): right under it, or under entries of random tokens too, four lines at
+    /// most (OCR drops the indentation that says which key holds them, so an entry of another kind
+    /// between says the key's mapping may have ended). Round 164.
+    func secretMappingValues() -> [Secret] {
+        guard mentions("secret", "key", "token", "credential"), mentions(":") else { return [] }
+        var found: [Secret] = []
+        for match in Self.tokenMappingEntry.matches(in: searchable) {
+            // (Not a value its key says is public or encrypted: Travis' and AppVeyor's `secure: …`
+            // under a variable's name is its ciphertext.)
+            guard let value = match[3], let range = match.range(3), let key = match[1], Self.isRandomToken(value),
+                  !Self.nameWords(key).contains(where: { Self.wordsAboutAPublicValue.contains($0) || ["secure", "encrypted", "ciphertext"].contains($0) }) else { continue }
+            var start = match.start
+            for _ in 0..<4 {
+                guard start > 0 else { break }
+                let above = lineStart(of: start - 1, atMost: 256)
+                guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { break }
+                let line = slice(above, start - 1)
+                if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
+                    let plural = key.count > 4 && key.hasSuffix("s")
+                    if Self.secretName(key) != nil || plural && Self.secretName(String(key.dropLast())) != nil {
+                        found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
+                    }
+                    break
+                }
+                guard let entry = Self.tokenMappingEntry.firstMatch(in: line), let sibling = entry[3], Self.isRandomToken(sibling) else { break }
+                start = above
+            }
+        }
+        return found
+    }
+
     /// `-p`, `-P` (zip's), `-a` (redis-cli's), `--pass` and the like, then spaces: what follows may
     /// be a password; also the one after a user name given with Windows' `/user:` (`net use Z:
     /// \\server\share /user:ACME\ana …`), and Windows' `/P` or `/RP` right after a `/U` or `/RU`

@@ -703,6 +703,8 @@ extension SecretScan {
         // An all-capital variable holds its name glued: PGPASSWORD, MYSQLPWD, APPSECRET.
         let upper = bare.uppercased()
         if bare == upper, ["PASSWORD", "PASSWD", "PASSPHRASE"].contains(where: upper.contains) { return .password }
+        // (Or its short form last, a tool's name before it: CrateDB's `CRATEPW`, `MYSQLPWD`; round 164.)
+        if bare == upper, words.count == 1, bare.count >= 5, bare.allSatisfy(\.isLetter), bare.hasSuffix("PW") || bare.hasSuffix("PWD") { return .password }
         // A variable of capitals named for a tool's credentials (`REDISCLI_AUTH`, `NEO4J_AUTH`); the
         // caller takes a value that looks like a secret only (not `ENABLE_AUTH=true`).
         if bare == upper, words.count > 1, words.last == "auth" { return .password }
@@ -887,9 +889,10 @@ extension SecretScan {
             if !quoted, end - start >= 2, utf8[start] == 0x24, utf8[start + 1] == 0x28, Self.isPlaceholder(slice(start, end)) { continue }
             // (A word in brackets where the value goes says it is not shown, `Secret: (hidden) checksum
             // 8fbc…`, `token: <redacted>`: what follows is the line's, no value; round 157.)
-            if !quoted, let first = piece(from: start, maximumSpaces: 0), first.end - first.start >= 4,
-               "(<[".utf8.contains(utf8[first.start]), ")>]".utf8.contains(utf8[first.end - 1]),
-               utf8[(first.start + 1)..<(first.end - 1)].allSatisfy(Self.isLetter) { continue }
+            // (Or words, `SECRET_KEY=(rotated monthly) see vault …`; round 164.)
+            if !quoted, end - start >= 4, "(<[".utf8.contains(utf8[start]),
+               let close = utf8[(start + 1)..<min(utf8.count, start + 48)].firstIndex(where: { !Self.isLetter($0) && !Self.isSpace($0) }),
+               close > start + 2, ")>]".utf8.contains(utf8[close]), Self.isLetter(utf8[start + 1]), Self.isLetter(utf8[close - 1]) { continue }
             // After spaces alone, a `;` ends the name's setting (a connection string OCR spaced:
             // `SharedAccessKeyName=RootManageSharedAccessKey ; SharedAccessKey=…`): no value, and
             // the setting after it is read for its own name.
@@ -1007,6 +1010,10 @@ extension SecretScan {
             let value = squeezed(start, end)
             // After spaces alone, a pipe is no value but a filter's or command's (`{{ db_password | password_hash(…) }}`).
             if separator == nil, !quoted, value.hasPrefix("|") { continue }
+            // (Nor a `#` before a word in small letters: a comment's or a preprocessor's, `SHADOWPWD
+            // #define …` in a changelog; round 164.)
+            if separator == nil, !quoted, let first = piece(from: start, maximumSpaces: 0), utf8[first.start] == 0x23, first.end - first.start >= 3,
+               utf8[(first.start + 1)..<first.end].allSatisfy({ (0x61...0x7A).contains($0) }), Self.holdsAVowel(utf8[(first.start + 1)..<first.end]) { continue }
             // An absolute path is a file's name, not its text: `openvpn --askpass /etc/openvpn/client/key-pass.txt`.
             if !quoted, Self.absolutePath.firstMatch(in: value) != nil { continue }
             // Nor is a command's rest: its options and a redirection after a name that ends the
@@ -2524,6 +2531,9 @@ extension SecretScan {
         // An address's password ends at the `@` its rule found, whether or not a dotted host's name
         // follows (`cloudinary://…:<password>@acme-media`; round 150).
         if secret.label == Self.connectionStringLabel, secret.end < utf8.count, utf8[secret.end] == 0x40 { return secret }
+        // (So does an address's user that is a token, `discord://TOKEN@WEBHOOK_ID`: what follows its `@`
+        // is the host, maybe digits alone; round 164.)
+        if secret.start >= 2, secret.end < utf8.count, utf8[secret.end] == 0x40, utf8[secret.start - 1] == 0x2F, utf8[secret.start - 2] == 0x2F { return secret }
         // (Nor past a colon an address follows, `curl -u KEY: https://…`: the key was the user, the
         // address the command's; round 157.)
         if secret.end < utf8.count, utf8[secret.end] == 0x3A, let next = piece(from: secret.end + 1, maximumSpaces: 2), isOptionOrAddress(next) { return secret }
@@ -2795,6 +2805,9 @@ extension SecretScan {
     /// `key=…`, `secret=…`) or names a key (`AUTHENTIK_SECRET_KEY=…`, `ADMIN_TOKEN=…`), whose value OCR split with
     /// spaces or read a `0` of as `@`: `key=NUo4dHyHtZTYt O@LbwK1z+Ik…`. Group 1 the name.
     /// (Clean, gitleaks' generic rule and the labels' rules find it.)
+    /// The symbols of Django's generated keys (`get_random_secret_key`'s `!@#$%^&*(-_=+)`).
+    static let symbolicKeyBytes = Set("!@#$%^&*()-_=+".utf8)
+
     static let keySetting = TextMatcher(#"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.\-]{0,63})[ \t]*[=:][ \t]*(?=\S)"#)
 
     /// The value of a ``keySetting``: its pieces to the line's end (twelve at most, each of
@@ -2811,7 +2824,18 @@ extension SecretScan {
                     // the words' bytes: base64 holds runs of letters, `…jE6ktWe207 Jwaghyfz lt lrvgx2bY…`,
                     // `key=Rby LULQVdUv…`; rounds 136 and 137.)
                     || !words.contains(where: { $0.end - $0.start > 8 }) && pieces.filter({ isMachineMade($0.start, $0.end) }).reduce(0, { $0 + $1.end - $1.start })
-                        >= 3 * words.reduce(0, { $0 + $1.end - $1.start }),
+                        >= 3 * words.reduce(0, { $0 + $1.end - $1.start }) else { return nil }
+            // (Or a key of symbols too, Django's and Nautobot's, `%hsoi‘*1ydakwr Lsarp7drxo6&3! ivvuyk
+            // Locc-q)a5nvle(%e` as OCR split it, each piece of the key's alphabet or OCR's glyphs beyond
+            // ASCII: ``isSymbolicKey(_:)``; round 164. One piece of letters alone at most, no bracket
+            // around it: two are words, `(rotate monday)`, `(hidden) checksum 8fbc…`.)
+            if pieces.allSatisfy({ piece in utf8[piece.start..<piece.end].allSatisfy { Self.isAlphanumeric($0) || $0 >= 0x80 || Self.symbolicKeyBytes.contains($0) } }),
+               case let lettersAlone = pieces.filter({ piece in utf8[piece.start..<piece.end].allSatisfy { Self.isLetter($0) || $0 == 0x28 || $0 == 0x29 } }),
+               lettersAlone.count <= 1, lettersAlone.allSatisfy({ piece in utf8[piece.start..<piece.end].allSatisfy(Self.isLetter) }),
+               Self.isSymbolicKey(squeezed(match.end, last.end)) {
+                return secret(.apiKey, nil, match.end, last.end)
+            }
+            guard
                   // (A `#` OCR read inside a piece, `…ogrrlfur312#nzIm3…`, not a comment's at its start.)
                   // (And a `$` OCR read for the value's first `S`, `key=$1oo5mtx+kiU5…`: a variable's
                   // name would make no random token of 40+ below; round 141.)

@@ -787,8 +787,9 @@ extension SecretScan {
     /// name whose `&` OCR read as a letter, `…8c0Sfields=id`: it ends before that name's letters;
     /// round 163.)
     func parameterRestEnd(after valueEnd: Int, scraps allowScraps: Bool = true) -> Int? {
-        guard let scraps = allowScraps ? piecesToLineEnd(from: valueEnd, atMost: 2, maximumSpaces: 1) : [],
-              scraps.allSatisfy({ $0.end - $0.start <= 4 && utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }) else { return nil }
+        guard let scraps = allowScraps ? piecesToLineEnd(from: valueEnd, atMost: 8, maximumSpaces: 1) : [],
+              scraps.allSatisfy({ utf8[$0.start..<$0.end].allSatisfy(Self.isTokenLetterOrJunk) }),
+              scraps.count <= 2 && scraps.allSatisfy({ $0.end - $0.start <= 4 }) || areSplitTokensPieces(scraps) else { return nil }
         guard let restStart = wrapStart(afterSpacesFrom: scraps.last?.end ?? valueEnd) else { return nil }
         // (The address must go on after the rest: it ends at an `&`, a quote or a parameter.)
         var end = restStart, next = restStart, addressGoesOn = false
@@ -832,6 +833,16 @@ extension SecretScan {
         guard addressGoesOn, (4...160).contains(end - restStart), case let rest = squeezed(restStart, end),
               rest.contains(where: \.isNumber) || Self.caseChanges(rest.utf8) >= 2 else { return nil }
         return end
+    }
+
+    /// Whether three to eight pieces are what OCR split from a token's end (Joplin's `?token=…` before
+    /// the terminal's wrap, `… fel 9057 2d8860d 1 58a53f 2F7`): together 12+ characters and random,
+    /// each a scrap of four at most, machine-made, or no word (round 164).
+    func areSplitTokensPieces(_ pieces: [(start: Int, end: Int)]) -> Bool {
+        guard pieces.count >= 3, let first = pieces.first, let last = pieces.last,
+              pieces.allSatisfy({ $0.end - $0.start <= 4 || isMachineMade($0.start, $0.end) || Self.isNoWord(slice($0.start, $0.end)) }),
+              case let joined = Self.withoutOCRJunk(squeezed(first.start, last.end)), joined.count >= 12 else { return false }
+        return Self.isRandomToken(joined)
     }
 
     /// Whether `start` follows a query parameter's `=`, its name (24 bytes at most, one space OCR put
@@ -1405,16 +1416,16 @@ extension SecretScan {
     /// to be used once, whose token lets whoever holds it in (Teleport's `/web/invite/<token>`,
     /// a password reset's, an e-mail check's, a magic sign-in link's), or a blockchain node
     /// provider's endpoint whose last part is the project's key (Infura's `/v3/<key>`, Alchemy's
-    /// `/v2/<key>`; round 153), or a scheduler's or a webhook's trigger whose last part is the token
+    /// `/v2/<key>`; round 153; Loggly's `/inputs/<token>/` and `/bulk/<token>/`, round 164), or a scheduler's or a webhook's trigger whose last part is the token
     /// that lets whoever holds it run the job (Firefly III's `/api/v1/cron/<token>`; round 157). (OCR may read a glyph of it as `@` for a `0`, or as `£`, `€`, `¢`, `§`;
     /// and put a space beside the host's dot, `infura. i0/v3/…`, `infura. 10/v3/…`, `alchemy .com/v2/…`; read a glyph
     /// inside it as `]` or `|`, `…WzvqH]3hNz…`, or its closing quote curly, `…SnhFs”)`, maybe after a
     /// `!` it read there, `…XUMGL!")`; round 162.)
     static let keyInAPath = TextMatcher(
-        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?[ \t]?\.[ \t]?(?:com|io)/v2)/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){1,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
+        #"(?i)(?:/(?:key|token|secret|apikey|api_key|access_token|cron|webhooks?|hooks?|triggers?|invites?|invitations?|reset|reset[_\-]password|password[_\-]reset|verify|verification|confirm|confirmation|activate|activation|magic|magic[_\-]link)|infura\.[ \t]?[i1l][o0]/v3|alchemy(?:api)?[ \t]?\.[ \t]?(?:com|io)/v2|loggly[ \t]?\.[ \t]?com/(?:inputs|bulk))/((?:[A-Za-z0-9_\-@£€¢§]|[\]|](?=[A-Za-z0-9])){1,128})(?=[/?#\s"'`”’)]|!["'”’)]|$)"#)
     /// The path parts ``keyInAPath`` starts with, as the cheap test before it runs.
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
-                                 "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy"]
+                                 "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy", "loggly"]
 
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
     /// `…/invite/28963f fc9f7e…`: its first piece, 4+, and the next, which ends its line or goes on

@@ -419,6 +419,30 @@ struct SecretScan {
         }
     }
 
+    /// An address whose user is a token and no password follows (`discord://TOKEN@WEBHOOK_ID`, the
+    /// notification addresses Watchtower and Apprise take; `https://TOKEN@git.acme.io/…`): 20+
+    /// characters, random (``isRandomToken(_:)``), group 1. Round 164.
+    static let tokenUserURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+: ?// ?([^\s:/@"'`]{20,256}+)@(?=[A-Za-z0-9\[])"#)
+
+    func tokenUserSecrets() -> [Secret] {
+        guard mentions("//"), mentions("@") else { return [] }
+        return Self.tokenUserURL.matches(in: searchable).compactMap { match in
+            guard let range = match.range(1), let user = match[1], Self.isRandomToken(user), !Self.isPlaceholder(user),
+                  !isSentryDSNKey(user, at: range) else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// Whether an address's user is a Sentry DSN's key, which Sentry says is public (it only lets
+    /// events in): 32 hexadecimal digits, and the address's path a project's number alone
+    /// (`https://6e73…@o404482.ingest.sentry.io/1114052`).
+    func isSentryDSNKey(_ user: String, at range: Range<Int>) -> Bool {
+        guard user.count == 32, user.allSatisfy(\.isHexDigit), let rest = piece(from: range.upperBound, maximumSpaces: 0) else { return false }
+        return Self.sentryDSNHostAndProject.firstMatch(in: slice(rest.start, rest.end)) != nil
+    }
+    /// What follows a Sentry DSN's key: `@`, the host, `/` and the project's number, maybe quoted.
+    static let sentryDSNHostAndProject = TextMatcher(#"^@[A-Za-z0-9.\-]{1,253}(?::\d{1,5})?/\d{1,12}["'`,]*$"#)
+
     /// A proxy's share link whose user part is its credential: Trojan's, Hysteria's and AnyTLS'
     /// password, VLESS' user id (`trojan://PASSWORD@host:443?…#name`, `vless://UUID@host…`; OCR
     /// may misspell the scheme, `hystertia2://`);
@@ -770,7 +794,7 @@ struct SecretScan {
     func passwords() -> [Secret] {
         guard mentions("pass", "pas s", "pw", "pin", "mot de", "kennwort", "contrase", "senha", "wifi", "wi-fi", "wachtwoord", "--user", "-u ", "proxy-user", "login=", "-login", "-a ", "-a=", "creds", "auth",
                        "has", "heslo", "salasana", "parol", "parool", "adgang", "lozinka", "geslo", "jelsz", "slapta", "sandi", "enord", "ifre", "ароль", "khẩu", "khau", "密", "パスワード", "비밀번호", "network k", "wireless k", "wlan k", "wpa",
-                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission")
+                       "psk", "ωδικ", "סיסמ", "รหัส", "पासवर्ड", "pre-shared", "preshared", "security key", "key content", "proxy-auth", "transmission", "-admin")
                 || mentionsLookalikes else { return [] }
         var found: [Secret] = []
         let cued = mentionsLookalikes || Self.cuedPasswordLabelCues.contains(where: { mentions($0) }) ? Self.cuedPasswordMatcher.matches(in: searchable) : []
@@ -976,8 +1000,9 @@ struct SecretScan {
     /// option named for a login, `monero-wallet-rpc --rpc-login monero:…`; round 156.)
     /// (And an option named for credentials, one dash or two: Solr's `bin/solr auth enable
     /// -credentials solr:…`; and an empty user in quotes before a key, Uptime Kuma's `curl -u
-    /// ":uk1_…"`; round 163.)
-    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|(?:--?|—)(?:[a-z]{1,12}-)?credentials|auth|(?:[lI|](?=L))?[Ll]ogin(?==)|(?:--|—)(?:[a-z]{1,12}-)?login(?=[ \t=]))(?:[ \t]+|[ \t]?=[ \t]?|(?<=auth):[ \t]*(?=["'‘’“”]))(?:["'‘’“”](?=:)|["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}?) ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
+    /// ":uk1_…"`; round 163. And a long option named for an admin, WriteFreely's `--create-admin
+    /// ana:…`; round 164.)
+    static let commandLineUser = TextMatcher(#"(?<![\w\-])(?:addauth[ \t]+digest[ \t]+[^\s:"'{}]{1,64} ?:|(?:(?:--|—)user|-u|(?:--|—)?proxy-user|(?:--|—)proxy-auth|-U|--(?!no-)(?:[a-z]{1,12}-)?creds|(?:--?|—)(?:[a-z]{1,12}-)?credentials|(?:--|—)(?:[a-z]{1,12}-)?admin(?=[ \t=])|auth|(?:[lI|](?=L))?[Ll]ogin(?==)|(?:--|—)(?:[a-z]{1,12}-)?login(?=[ \t=]))(?:[ \t]+|[ \t]?=[ \t]?|(?<=auth):[ \t]*(?=["'‘’“”]))(?:["'‘’“”](?=:)|["'‘’“”]{0,2}\{?[^\s:"'‘’“”{}]{1,64}(?:(?:(?<=[._]) | (?=_)| (?=[^\s:"'‘’“”{}@]{1,64}@))[^\s:"'‘’“”{}]{1,64}){0,2}\}?) ?:) ?["'‘’“”]?\{?((?:[^\s"'‘’“”{}:]{1,2} (?=[^\s"'‘’“”{}]*[0-9])(?=[^\s"'‘’“”{}]*[A-Za-z]))?[^\s"'‘’“”{}](?:[^\s"'‘’“”{}]|["‘’“”](?=[^\s"'‘’“”{}])){2,127}?)\}?["'‘’“”]{0,2}(?=[\s,;]|$)"#)
     /// A line of a test suite's results (DejaGnu's `PASS: gdb.mi/mi-cli.exp: …`, automake's
     /// `PASS: tests/a.sh`, TAP harnesses'): it names a test, not a password
     /// (``SecretDetector/secrets(in:)`` drops what a rule found as one there).
@@ -1119,6 +1144,25 @@ struct SecretScan {
     /// a value that starts with `/` which the OCR-tolerant rules leave to this one; round 145.)
     static let tokenMatcher = TextMatcher(
         #"(?i)(?<![A-Za-z])((?<=[?&])(?:key|signature)|api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
+
+    /// A setting `token` alone on its line with a short value, 12 to 15 of a token's characters (group 1):
+    /// Gotify's app token in Diun's `token: AummpkPHAhBUaOa`, too short for the runs ``labelledTokens()`` looks at.
+    static let shortTokenSetting = TextMatcher(#"(?im)^[ \t]*token[ \t]*[:=][ \t]*([A-Za-z0-9._~\-]{12,15})[ \t]*$"#)
+
+    /// Words in camel case, each a capital and small letters: `ReplaceMeLater`.
+    static let camelCaseWords = TextMatcher(#"^(?:[A-Z][a-z]+)+$"#)
+
+    /// A ``shortTokenSetting``'s value when it switches between capitals, small letters and digits
+    /// as a token does, as the short token of an address's parameter (round 164).
+    func shortTokenSettings() -> [Secret] {
+        guard mentions("token") else { return [] }
+        return Self.shortTokenSetting.matches(in: searchable).compactMap { match in
+            // (Not words in camel case: `token: ReplaceMeLater`.)
+            guard let range = match.range(1), let value = match[1], Self.looksLikeSecretOnItsOwn(value) || Self.isShortRandomLetters(value),
+                  Self.entropy(value) >= 3.0, !Self.isPlaceholder(value), Self.camelCaseWords.firstMatch(in: value) == nil else { return nil }
+            return secret(.apiKey, nil, range.lowerBound, range.upperBound)
+        }
+    }
 
     /// A value that starts as a setting does: a name, then `=` and more than padding.
     static let settingStart = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.\-]{1,63}=(?=[^=\s])"#)

@@ -591,6 +591,25 @@ struct SecretDetectorTests {
         // the rule for tokens listed under a secret's key leaves it).
         Case(text: "secretGenerator:\n- name: shop-db\n  literals:\n  - username=root\n  - password=bD2BgtbKBG7Zw1xK",
              kind: .password, value: "bD2BgtbKBG7Zw1xK", marker: "- password=[password]"),
+        // (Round 164, the forty-third pool's clean texts: a long option named for an admin; Webmin's
+        // and OrientDB's passwords by position; a capitals name glued to `PW`; a token as an
+        // address's user, what follows its `@` kept; Loggly's token in its path; a short token
+        // setting; a token in a mapping under `secrets:`.)
+        Case(text: "$ writefreely --create-admin lena:GgUqhl0Ppqk\nCreating admin user...", kind: .password, value: "GgUqhl0Ppqk"),
+        Case(text: "$ sudo /usr/share/webmin/changepass.pl /etc/webmin root m2rQSocd\nUpdated password of Webmin user root",
+             kind: .password, value: "m2rQSocd", marker: "/etc/webmin root [password]"),
+        Case(text: "orientdb> CONNECT remote:localhost/shop root 8SVogZSpNeD\nConnecting to database [remote:localhost/shop] with user 'root'...OK",
+             kind: .password, value: "8SVogZSpNeD"),
+        Case(text: "$ CRATEPW='wR5BnlD5Dz' crash --hosts https://crate.acme.io:4200 --username lena", kind: .password, value: "wR5BnlD5Dz"),
+        Case(text: "-e WATCHTOWER_NOTIFICATION_URL=\"discord://zwq0aO13YcRbOp-8N6fTh2gTQKNGsk63HeATw25rikXQQMFK1Trzo0BVlXm1NIeuRQDR@6615045485909060609\"",
+             kind: .apiKey, value: "zwq0aO13YcRbOp-8N6fTh2gTQKNGsk63HeATw25rikXQQMFK1Trzo0BVlXm1NIeuRQDR"),
+        Case(text: "$ git clone https://aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5Bc@git.acme.io/acme/shop.git",
+             kind: .apiKey, value: "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5Bc", marker: "https://[api key]@git.acme.io/acme/shop.git"),
+        Case(text: "$ curl -d 'backup done' https://logs-01.loggly.com/inputs/f597bddd-44fe-0c20-74f0-82c4d03332ef/tag/http/",
+             kind: .apiKey, value: "f597bddd-44fe-0c20-74f0-82c4d03332ef"),
+        Case(text: "notif:\n  gotify:\n    endpoint: http://gotify:8080\n    token: AummpkPHAhBUaOa\n    priority: 1", kind: .apiKey, value: "AummpkPHAhBUaOa"),
+        Case(text: "# peertube/config/production.yaml\nsecrets:\n  peertube: '8edb4f7ee3b02ced1f906d528126c90f41dac3e8750ceabc25bce4c7d28d756d'\ndatabase:\n  hostname: 'localhost'",
+             kind: .apiKey, value: "8edb4f7ee3b02ced1f906d528126c90f41dac3e8750ceabc25bce4c7d28d756d", marker: "hostname: 'localhost'"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -2942,6 +2961,12 @@ struct SecretDetectorTests {
         Case(text: "NAUTOBOT_SECRET_KEY=%hsoi^*1ydakwrlsarp7drxo6&3!ivvuyklocc-q)a5nvle(%e", kind: .apiKey, value: "hsoi^*1ydakwrlsarp7drxo6&3!ivvuyklocc"),
         Case(text: "$g_db password = \u{2018}D1UEIwnpYnxH' ;\n$g_crypto_master_ salt = 'DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU=' ;",
              kind: .apiKey, value: "DGkAuyeNSbcp4SqHKVUspxGEGE8DQi/qsJ80Qo/KAVvU="),
+        // (Round 164, what 3619 and 3621 left: a Django-style key OCR split four times, a curly quote
+        // read for its `^`; Joplin's token split into many short pieces before the terminal's wrap.)
+        Case(text: "# nautobot.env\nNAUTOBOT_ALLOWED_HOSTS=*\nNAUTOBOT_SECRET_KEY=%hsoi\u{2018}*1ydakwr Lsarp7drxo6&3! ivvuyk Locc-q)a5nvle(%e\nNAUTOBOT_DB_HOST=db",
+             kind: .apiKey, value: "Locc-q)a5nvle"),
+        Case(text: "$ curl \"http://localhost: 41184/notes?token=9f82943081f9efdde5e0130e639f54a6e946af660cb3c2ebf3ed06842c0d9dc6ee7e70bc6ffe fel 9057 2d8860d 1 58a53f 2F7\n6861231df8d9b7b349a8de5d8c80358&fields=id, title\u{201D}",
+             kind: .apiKey, value: "6861231df8d9b7b349a8de5d8c80358"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4063,6 +4088,17 @@ struct SecretDetectorTests {
         "The salt = 'hello world'\nsee my_note salt = 'pepper'",
         "https://x.io/?passed=true&apikeys=abc&secrte=hello&pasword=2026-12-07",
         "API_TOKEN=%API_TOKEN_VALUE_FROM_ENV_1234567%",
+        // (Round 164: words in brackets after a key's name, no key of symbols split by OCR.)
+        "Secret: (hidden) checksum 8fbcc42bd3fbeb69bc9e5f8611117b1falc7d7b0",
+        "SECRET_KEY=(rotated monthly) see vault path kv/app-2024/django",
+        // (A key's fingerprint; a Sentry DSN's public key; an encrypted variable under its name; camel-case
+        // words as a token's setting; a mapping of settings under `secrets:`.)
+        "[PASS] The server key fingerprint matches: 3A8F0C4D2B1E9F7A6C5D4E3F2A1B0C9D8E7F6A5B",
+        "  dsn: \"https://6e732bd008f56f49d64c090cea7a2412@o404482.ingest.sentry.io/1114052\",",
+        "APPVEYOR_API_TOKEN:\n    secure: XOH7rRPlpMwuYeKphlPisC1B91kMH57l",
+        "token: ReplaceMeLater",
+        "secrets:\n  enabled: true\n  provider: vault",
+        "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
