@@ -78,8 +78,19 @@ extension SecretScan {
         return found
     }
 
-    /// A mapping's entry whose value is one token, maybe quoted (group 1 the key, 3 the value): PeerTube's `  peertube: '…'`.
-    static let tokenMappingEntry = TextMatcher(#"(?m)^[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["']?[ \t]*:[ \t]+(["']?)([A-Za-z0-9+/=_\-.~]{16,256})\2[ \t]*$"#)
+    /// A mapping's entry whose value is one token, maybe quoted (group 1 the key, 2 the value):
+    /// PeerTube's `  peertube: '…'`. (OCR may curl or double a quote, lose the closing one or put
+    /// a space before it, and split the token four times: `'‘be5c…'`, `'…bdab6 261 ed4f…'`, `'…e6 '`.)
+    static let tokenMappingEntry = TextMatcher(#"(?m)^[ \t]*["'‘’“”]?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["'‘’“”]?[ \t]*:[ \t]+["'‘’“”]{0,2}([A-Za-z0-9+/=_\-.~]{4,256}+(?: [A-Za-z0-9+/=_\-.~]{1,256}+){0,4})[ \t]?["'‘’“”!]{0,2}[ \t]*$"#)
+
+    /// Whether a ``tokenMappingEntry``'s value (from `start` to `end`, as OCR split it) is one random
+    /// token of 16+: no piece but the first a word of more than four letters (`…HIN7 lwe`).
+    func isTokenMappingValue(_ start: Int, _ end: Int) -> Bool {
+        let pieces = utf8[start..<end].split(whereSeparator: Self.isSpace)
+        guard !pieces.dropFirst().contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) && $0.count > 4 }),
+              case let value = Self.withoutOCRJunk(squeezed(start, end)), value.count >= 16 else { return false }
+        return Self.isRandomToken(value)
+    }
 
     /// Random tokens as the values of a mapping under a key that names secrets (PeerTube's `secrets:`
     /// / `  peertube: '…'`): right under it, or under entries of random tokens too, four lines at
@@ -91,7 +102,7 @@ extension SecretScan {
         for match in Self.tokenMappingEntry.matches(in: searchable) {
             // (Not a value its key says is public or encrypted: Travis' and AppVeyor's `secure: …`
             // under a variable's name is its ciphertext.)
-            guard let value = match[3], let range = match.range(3), let key = match[1], Self.isRandomToken(value),
+            guard let range = match.range(2), let key = match[1], isTokenMappingValue(range.lowerBound, range.upperBound),
                   !Self.nameWords(key).contains(where: { Self.wordsAboutAPublicValue.contains($0) || ["secure", "encrypted", "ciphertext"].contains($0) }) else { continue }
             var start = match.start
             for _ in 0..<4 {
@@ -106,7 +117,8 @@ extension SecretScan {
                     }
                     break
                 }
-                guard let entry = Self.tokenMappingEntry.firstMatch(in: line), let sibling = entry[3], Self.isRandomToken(sibling) else { break }
+                guard let entry = Self.tokenMappingEntry.firstMatch(in: line), let sibling = entry.range(2),
+                      isTokenMappingValue(above + sibling.lowerBound, above + sibling.upperBound) else { break }
                 start = above
             }
         }

@@ -122,6 +122,9 @@ extension SecretScan {
             // and its query whose host OCR split off, `youtube. com/watch?v=PSCT_YVLEy0`; and a path's
             // rest and its query OCR split off the address before it: `…/playlist/n6P6K6v3 Gp7OT3y?si=3c21…`.)
             if Self.schemelessAddress.firstMatch(in: slice(wordStart, wordEnd)) != nil { continue }
+            // (So is a parameter's value that encodes an address's `:` or `/`, a magnet link's
+            // tracker split by OCR from its name, `t r=udp%3A%2F%2Ftracker…`; round 164.)
+            if case let loweredWord = lowered[wordStart..<wordEnd], Self.holds(loweredWord, Array("%3a".utf8)) || Self.holds(loweredWord, Array("%2f".utf8)) { continue }
             if Self.holds(word, [0x3F]), let query = Self.pathAndQuery.firstMatch(in: slice(wordStart, wordEnd)),
                query.text.prefix(while: { $0 != "?" }).contains("/") || followsAnAddress(wordStart) { continue }
             // (Or whose query's first name OCR split before its `=`: `…/RbrDtTYeFal pMPvTXd26HW?s i=9a6c…`.)
@@ -1427,6 +1430,28 @@ extension SecretScan {
     static let keyInAPathCues = ["/key/", "/token/", "/secret/", "/apikey/", "/api_key/", "/access_token/", "/cron/", "/hook", "/webhook", "/trigger", "/invit", "/reset", "/password",
                                  "/verif", "/confirm", "/activat", "/magic", "infura", "alchemy", "loggly"]
 
+    /// Where a UUID that starts at `start` ends, as OCR split it with single spaces around its
+    /// dashes, before the path's next `/` (or `?`, `#`, a quote, the line's end, or the next's when the
+    /// terminal wrapped a wide line inside it): 60 bytes at most,
+    /// and only a UUID's glyphs (``noisyUUID``) and spaces between. Nil otherwise.
+    func splitUUIDEnd(from start: Int) -> Int? {
+        var end = start, wrapped = false
+        while end < min(utf8.count, start + 60), case let byte = utf8[end], !"/?#\"'".utf8.contains(byte) {
+            // (The terminal may have wrapped the line inside it: `…/inputs/10ff4f23 -26ff-28` / `d0-988f -dc23…/tag/`.)
+            if Self.isLineBreak(byte) {
+                guard !wrapped, end > start, endsAWideLine(end) else { break }
+                wrapped = true
+            } else {
+                guard Self.isAlphanumeric(byte) || byte == 0x2D || Self.isSpace(byte) && end > start && !Self.isSpace(utf8[end - 1]) else { return nil }
+            }
+            end += 1
+        }
+        while end > start, Self.isSpace(utf8[end - 1]) || Self.isLineBreak(utf8[end - 1]) { end -= 1 }
+        let text = squeezed(start, end).filter { $0 != "\n" && $0 != "\r" }
+        guard text.count == 36, let match = Self.noisyUUID.firstMatch(in: text), match.start == 0, match.end == text.utf8.count else { return nil }
+        return end
+    }
+
     /// (A key of 16+ characters; or one OCR split once, `…/with/key/EFH8jhDyk908 loklqk_Sjq`,
     /// `…/invite/28963f fc9f7e…`: its first piece, 4+, and the next, which ends its line or goes on
     /// with the address's `/`, `?` or `#`, together a random token of 16+.)
@@ -1440,6 +1465,8 @@ extension SecretScan {
         return Self.keyInAPath.matches(in: searchable).compactMap { match in
             guard let value = match[1], let range = match.range(1) else { return nil }
             if value.count >= 16, isKey(value) { return secret(.apiKey, nil, range.lowerBound, range.upperBound) }
+            // (A UUID OCR split before its dashes, `…/inputs/ea353a88 - a84f -99ea-9703-…/tag/`: to its end; round 164.)
+            if let uuid = splitUUIDEnd(from: range.lowerBound), uuid > range.upperBound { return secret(.apiKey, nil, range.lowerBound, uuid) }
             guard range.upperBound < utf8.count, Self.isSpace(utf8[range.upperBound]) else { return nil }
             // (Or split more, three times at most, `…/v2/Y 19OEvakQF2eq YpH3Uf0BNSK fvzsWNuy");`, its
             // first piece of any length: the pieces to the one the string's end closes, together a

@@ -429,7 +429,14 @@ extension SecretScan {
             // (A long option first is the directive's, not its password: Kickstart's `rootpw
             // --iscrypted $6$…` gives a hash, which OCR may split; `rootpw --lock`; round 153.)
             if let first = pieces.first, Self.longOptionWord.firstMatch(in: String(first)) != nil { return nil }
-            if pieces.count > 1 {
+            // (A user and its password, OCR's space after the colon: motionEye's `netcam_userpass
+            // admin: Cqbpg5b-X1`, `admin: 9ud8wsYY3y- xo`: the password is what follows, judged as
+            // a value alone; round 164.)
+            if pieces.count > 1, pieces.count <= 3, let first = pieces.first, first.count >= 2, first.last == ":",
+               first.dropLast().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }),
+               !pieces.dropFirst().contains(where: { Self.sentenceWord.firstMatch(in: String($0)) != nil && $0.count > 2 }) {
+                value = pieces.dropFirst().joined()
+            } else if pieces.count > 1 {
                 // (An assignment in code is none: `final_pass = jpeg_input_complete(&cinfo);`.)
                 let first = pieces[0], firstEndsWithSymbol = first.last.map { !$0.isLetter && !$0.isNumber } == true
                 let splitAfterSymbol = firstEndsWithSymbol && first.count >= 4 && first.contains(where: \.isNumber) && first.contains(where: \.isLetter)

@@ -722,11 +722,11 @@ extension SecretScan {
     /// holds credentials: `sudo cat /etc/openvpn/client/auth.txt`, `type credentials.txt`, `cat
     /// ~/.config/app/password`, vsftpd's `virtual_users.txt` (a name's line, then its password's).
     /// Not a public key's or a certificate's (`pubkey.pem`, `*.crt`). (OCR
-    /// may split the name at its dot: `auth. txt`.) Options may count lines: `tail -2`, `head -n 5`.
+    /// may split the name at its dot: `auth. txt`, or read a `_` of it as a space: `smokeping secrets`, round 164.) Options may count lines: `tail -2`, `head -n 5`.
     /// A path of 256 bytes and a name of 128 at most: each start of the lazy path tries the name's
     /// look-ahead, so a piece of any length stays linear.
     static let credentialFilePrinting = TextMatcher(
-        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login|psk|virtual_users|vusers)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
+        #"(?im)^[ \t]*(?:[$#%>❯]|PS [^>\n]{1,80}>)[ \t]+(?:sudo[ \t]+)?(?:cat|head|tail|less|more|bat|type|gc|get-content)[ \t]+(?:-[A-Za-z0-9]+(?:[ \t]+\d{1,6})?[ \t]+){0,8}[^\s|;&]{0,256}?(?:(?<=[A-Za-z0-9])[ \t])?(?<![A-Za-z])(?:auth|cred|pass|pwd|secret|token|login|psk|virtual_users|vusers)(?![^\s|;&/\\]{0,128}(?:pub|\.crt|\.cer))[^\s|;&/\\]{0,128}(?:[ \t]\.?[A-Za-z0-9]{1,5})?[ \t]*\r?\n"#)
 
     /// Whether a shell's prompt starts at `index`: its mark alone, then a space or the line's end.
     func isPrompt(at index: Int) -> Bool {
@@ -884,7 +884,9 @@ extension SecretScan {
         // (``isSentenceWord(_:)`` asks for a vowel.)
         guard isSentenceWord(piece) else { return false }
         if index == 0, pieces.count >= 3, slice(pieces[1].start, pieces[1].end) == ":" { return false }
-        if index == 0, pieces.count >= 2, utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A, pieces[1].end - pieces[1].start >= 9 { return false }
+        // (The key after the name's colon may be split, a symbol of it alone: `boomer: ! ImkMg…`; round 164.)
+        if index == 0, pieces.count >= 2, utf8[pieces[1].start] == 0x3A || utf8[piece.end - 1] == 0x3A,
+           let last = pieces.last, squeezed(pieces[1].start, last.end).count >= 9 { return false }
         // (OCR may read a digit of that tail as a letter: `…451f boc` for `…451fb0c`.)
         if index > 0, utf8[piece.start..<piece.end].allSatisfy({ (0x61...0x66).contains($0) || "oil".utf8.contains($0) }),
            slice(pieces[index - 1].start, pieces[index - 1].end).filter(\.isHexDigit).count >= 16 { return false }

@@ -425,12 +425,61 @@ struct SecretScan {
     static let tokenUserURL = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+: ?// ?([^\s:/@"'`]{20,256}+)@(?=[A-Za-z0-9\[])"#)
 
     func tokenUserSecrets() -> [Secret] {
-        guard mentions("//"), mentions("@") else { return [] }
-        return Self.tokenUserURL.matches(in: searchable).compactMap { match in
-            guard let range = match.range(1), let user = match[1], Self.isRandomToken(user), !Self.isPlaceholder(user),
-                  !isSentryDSNKey(user, at: range) else { return nil }
+        guard mentions("//") else { return [] }
+        // (A quoted one as OCR read it first: its walk finds the last `@`, where OCR may have read
+        // one for a `0` of the token, `…WiY7t1y@kAUf…`.)
+        let quoted: [Secret] = mentions("\"", "'", "“", "‘") ? Self.quotedAddressStart.matches(in: searchable).compactMap { match in
+            lineOpensAQuote(before: match.start) ? quotedTokenUser(from: match.end) : nil
+        } : []
+        guard mentions("@") else { return quoted }
+        return quoted + Self.tokenUserURL.matches(in: searchable).compactMap { match in
+            guard let range = match.range(1), let user = match[1], !quoted.contains(where: { $0.start == range.lowerBound }),
+                  Self.isRandomToken(user), !Self.isPlaceholder(user), !isSentryDSNKey(user, at: range) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }
+    }
+
+    /// Where an address starts after its scheme, OCR's spaces around its `//` allowed: `discord: //`.
+    static let quotedAddressStart = TextMatcher(#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}+ ?: ?// ?(?=[A-Za-z0-9_\-])"#)
+
+    /// A quoted address's user that is a token, as OCR read it (Watchtower's `"discord: //ba3g
+    /// jACSgTy-Qx… IVpGux3eq68170183676` / `2490412"`): from `start` to the quote that closes the
+    /// address (the terminal may have wrapped it twice, 512 bytes at most), only a token's bytes, `@`,
+    /// `)` and OCR's glyphs, ten pieces at most; the user runs to the last `@` when a host follows it
+    /// (digits or a name), else to the quote (OCR read the `@` as a letter: the host's digits go with
+    /// it; 40+ characters then, no dot: a host's name is none). Its 24+ characters must be random.
+    /// (No path, port or parameter: `/ : ? # =` end the walk.) Round 164.
+    func quotedTokenUser(from start: Int) -> Secret? {
+        var index = start, pieces = 1, breaks = 0, lastAt: Int?
+        while index < min(utf8.count, start + 512) {
+            let byte = utf8[index]
+            if quoteLength(at: index) > 0 { break }
+            if Self.isLineBreak(byte) {
+                breaks += 1
+                guard breaks <= 2, endsAWideLine(index) else { return nil }
+                pieces += 1
+            } else if Self.isSpace(byte) {
+                if index > start, !Self.isSpace(utf8[index - 1]) { pieces += 1 }
+            } else if byte == 0x40 {
+                lastAt = index
+            } else if !(Self.isAlphanumeric(byte) || byte >= 0x80 || "-_.~)".utf8.contains(byte)) {
+                return nil
+            }
+            guard pieces <= 10 else { return nil }
+            index += 1
+        }
+        guard index < utf8.count, quoteLength(at: index) > 0 else { return nil }
+        var end = index
+        if let at = lastAt, at > start, case let host = squeezed(at + 1, index).filter({ !$0.isNewline }), (1...64).contains(host.count),
+           host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+            end = at
+        }
+        // (Without an `@`, no dot: a host's name, `"https://in03-89b0ac35….cloud.zilliz.com"`, is no user.)
+        let foundAt = end < index
+        while end > start, Self.isSpace(utf8[end - 1]) || Self.isLineBreak(utf8[end - 1]) { end -= 1 }
+        let user = Self.withoutOCRJunk(squeezed(start, end).filter { $0 != "\n" && $0 != "\r" })
+        guard foundAt ? user.count >= 24 : user.count >= 40 && !utf8[start..<end].contains(0x2E), Self.isRandomToken(user) else { return nil }
+        return secret(.apiKey, nil, start, end)
     }
 
     /// Whether an address's user is a Sentry DSN's key, which Sentry says is public (it only lets

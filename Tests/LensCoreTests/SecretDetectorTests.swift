@@ -2967,6 +2967,27 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "Locc-q)a5nvle"),
         Case(text: "$ curl \"http://localhost: 41184/notes?token=9f82943081f9efdde5e0130e639f54a6e946af660cb3c2ebf3ed06842c0d9dc6ee7e70bc6ffe fel 9057 2d8860d 1 58a53f 2F7\n6861231df8d9b7b349a8de5d8c80358&fields=id, title\u{201D}",
              kind: .apiKey, value: "6861231df8d9b7b349a8de5d8c80358"),
+        // (Round 164's development sets of the forty-third pool: a token under `secrets:` split, its
+        // quotes doubled or lost; OrientDB's `remote: ` with OCR's space; motionEye's `admin: …`;
+        // Smokeping's secrets file, its `_` read as a space, a symbol split off a key; a Discord
+        // webhook's token in a quoted address, split, wrapped, its `@` read as `q`; Loggly's token,
+        // a UUID split and wrapped.)
+        Case(text: "# peertube/config/production. yaml\nsecrets:\npeertube: '5c4cd91f9910e9ca6bc8e8cc5c26bfb2332d5fbae8bdab6 261 ed4f3fbf448384'\ndatabase:\nhostname: \u{2018}localhost\u{2019}",
+             kind: .apiKey, value: "ed4f3fbf448384"),
+        Case(text: "# peertube/config/production. yaml\nsecrets:\npeertube: '62427389628cab3b0660446c4a926bbaa47 f5838c47300c45c815becb437bcff\ndatabase:\nhostname: \u{2018}localhost!",
+             kind: .apiKey, value: "f5838c47300c45c815becb437bcff"),
+        Case(text: "$ ./console.sh\nOrientDB console v.3.2.35\norientdb> CONNECT remote: localhost/shop root RR9*uwn! YWjKm\nConnecting to database [remote:localhost/shop] with user '\u{2018}root\u{2019}...OK",
+             kind: .password, value: "RR9*uwn"),
+        Case(text: "# /etc/motioneye/camera-1.conf\nnetcam_url rtsp://10.0.30.12:554/stream1\nnetcam_userpass admin: 9ud8wsYY3y- xo\nnetcam_keepalive on",
+             kind: .password, value: "9ud8wsYY3y"),
+        Case(text: "$ sudo cat /etc/smokeping/smokeping secrets\nboomer: ! ImkMgJgUEZH2193\nslave2:Z-RPEUqD+DD0s0J8",
+             kind: .password, value: "ImkMgJgUEZH2193"),
+        Case(text: "$ docker run -d --name watchtower -v /var/run/docker.sock:/var/run/docker.sock \\\n-e WATCHTOWER_NOTIFICATION_URL=\"discord: //ba3g jACSgTy-QxISBtvQC67 ENgYLU6J987Cb4PCUo8t iGi-Khst4aGyeREbj IVpGux3eq68170183676\n2490412\" containrrr/watchtower",
+             kind: .apiKey, value: "ENgYLU6J987Cb4PCUo8t"),
+        Case(text: "$ docker run -d --name watchtower -v /var/run/docker.sock:/var/run/docker.sock \\\n-e WATCHTOWER_NOTIFICATION_URL=\"discord: //KqhFXI7qECUOr6WiY7t1y@kAUfMDJjGsq9pY41jpF_EZEo00QTHbzPa\nF8djxLGNNplr0@4158653586395816713\" containrrr/watchtower",
+             kind: .apiKey, value: "kAUfMDJjGsq9pY41jpF_EZEo00QTHbzPa"),
+        Case(text: "$ curl -H 'content-type:text/plain' -d \u{2018}backup done' https://logs-01.loggly.com/inputs/10ff4f23 -26ff-28\nd0-988f -dc23a754d130/tag/http/\n{\"response\" : \"ok\"}",
+             kind: .apiKey, value: "dc23a754d130"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4099,6 +4120,9 @@ struct SecretDetectorTests {
         "token: ReplaceMeLater",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
+        // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
+        "    uri=\"https://in03-89b0ac35e5fa870.serverless.gcp-us-west1.cloud.zilliz.com\",",
+        "magnet: ?xt=urn: btih: 654F3192147214b11409017d2a0b84128d8a63be&dn=debian -12.8.0-amd64-netinst.iso&t r=udp%3A%2\nF%2Ftracker.acme.i0%3A1337",
         // Round 154's neighbours: nginx's `proxy_pass` and its address as OCR spaced it, a payment's
         // reference whose digits pass Luhn, a property's setting and a placeholder beside a password's
         // name, setters given no literal or a stand-in, an order's id, a mnemonic from the
