@@ -1194,21 +1194,26 @@ struct SecretScan {
     static let tokenMatcher = TextMatcher(
         #"(?i)(?<![A-Za-z])((?<=[?&])(?:key|signature)|api(?:_ ?|[\-\s])?key|apikey|app[_\-]?key|appid|access(?:_ ?|[\-\s])?key(?:(?:_ ?|[\-\s])?id)?|secret(?:e|(?:_ ?|[\-\s])?(?:access(?:_ ?|[\-\s])?)?key)?|client(?:_ ?|[\-\s])?secret|(?:auth|access|refresh|api|bearer|session)(?:_ ?|[\-\s])?token|token|private(?:_ ?|[\-\s])?key|bearer|ssws|authorization)(?:[_\-.][A-Za-z0-9]+)*(?![A-Za-z])["']?\s*(?:\[[^\]\n]{0,24}\](?=[ \t]*[:=])[ \t]*)?(:=|===|!==|==|!=|=>|[:=]|\bis\b)?\s*(?:Bearer\s+|Basic\s+|token\s+|SSWS\s+)?(?:[“‘](?=[^\s"'“”‘’])|"[“‘]?(?=[^\s"'“”‘’])(?![^"\n]{0,257}")|'[“‘]?(?=[^\s"'“”‘’])(?![^'\n]{0,257}'))?(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s"'`,;&]{1,256}))"#)
 
-    /// A setting `token` alone on its line with a short value, 12 to 15 of a token's characters (group 1):
-    /// Gotify's app token in Diun's `token: AummpkPHAhBUaOa`, too short for the runs ``labelledTokens()`` looks at.
-    static let shortTokenSetting = TextMatcher(#"(?im)^[ \t]*token[ \t]*[:=][ \t]*([A-Za-z0-9._~\-]{12,15})[ \t]*$"#)
+    /// A setting `token` alone on its line with a short value, 12 to 16 of a token's characters (group 1),
+    /// maybe split once by OCR: Gotify's app token in Diun's `token: AummpkPHAhBUaOa`, `token:
+    /// AurdjNIQudop. tc`, too short for the runs ``labelledTokens()`` looks at.
+    static let shortTokenSetting = TextMatcher(#"(?im)^[ \t]*token[ \t]*[:=][ \t]*([A-Za-z0-9._~\-]{3,16}(?: [A-Za-z0-9._~\-]{1,13})?)[ \t]*$"#)
 
-    /// Words in camel case, each a capital and small letters: `ReplaceMeLater`.
-    static let camelCaseWords = TextMatcher(#"^(?:[A-Z][a-z]+)+$"#)
+    /// A word in camel case or small letters, or a number: a part of a name (`ReplaceMeLater`,
+    /// `my-bot-token-01`, a version's `v1.2.3-beta.4`).
+    static let namePart = TextMatcher(#"^(?:(?:[A-Z]?[a-z]+)+|[vV]?[0-9]+)$"#)
 
-    /// A ``shortTokenSetting``'s value when it switches between capitals, small letters and digits
-    /// as a token does, as the short token of an address's parameter (round 164).
+    /// A ``shortTokenSetting``'s value when it mixes capitals and small letters, or letters and
+    /// digits, and is no name of words (each part between `.`, `_`, `-` or `~` a word in camel
+    /// case or a number: `token: ReplaceMeLater`, `token: my-bot-token-01`; round 164).
     func shortTokenSettings() -> [Secret] {
         guard mentions("token") else { return [] }
         return Self.shortTokenSetting.matches(in: searchable).compactMap { match in
-            // (Not words in camel case: `token: ReplaceMeLater`.)
-            guard let range = match.range(1), let value = match[1], Self.looksLikeSecretOnItsOwn(value) || Self.isShortRandomLetters(value),
-                  Self.entropy(value) >= 3.0, !Self.isPlaceholder(value), Self.camelCaseWords.firstMatch(in: value) == nil else { return nil }
+            guard let range = match.range(1), let raw = match[1], case let value = raw.filter({ $0 != " " }), (12...16).contains(value.count),
+                  !raw.split(separator: " ").dropFirst().contains(where: { $0.count > 4 && Self.sentenceWord.firstMatch(in: String($0)) != nil }),
+                  value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) || value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
+                  Self.entropy(value) >= 3.0, !Self.isPlaceholder(value),
+                  !value.split(whereSeparator: { "._~-".contains($0) }).allSatisfy({ Self.namePart.firstMatch(in: String($0)) != nil }) else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }
     }

@@ -2988,6 +2988,8 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "kAUfMDJjGsq9pY41jpF_EZEo00QTHbzPa"),
         Case(text: "$ curl -H 'content-type:text/plain' -d \u{2018}backup done' https://logs-01.loggly.com/inputs/10ff4f23 -26ff-28\nd0-988f -dc23a754d130/tag/http/\n{\"response\" : \"ok\"}",
              kind: .apiKey, value: "dc23a754d130"),
+        // (Its unseen set 3627: a Gotify token with a `.` inside, split after it.)
+        Case(text: "# diun.yml\nnotif:\ngotify:\nendpoint: http://gotify:8080\ntoken: AurdjNIQudop. tc\npriority: 1", kind: .apiKey, value: "AurdjNIQudop"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4118,6 +4120,8 @@ struct SecretDetectorTests {
         "  dsn: \"https://6e732bd008f56f49d64c090cea7a2412@o404482.ingest.sentry.io/1114052\",",
         "APPVEYOR_API_TOKEN:\n    secure: XOH7rRPlpMwuYeKphlPisC1B91kMH57l",
         "token: ReplaceMeLater",
+        "token: my-bot-token-01",
+        "token: v1.2.3-beta.4",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
