@@ -8730,9 +8730,14 @@ def score(args):
         if name.startswith("lens.db"):
             raw += open(os.path.join(work, name), "rb").read()
     raw_text = squeeze(raw.decode("latin-1"))
-    # (The same bytes without any screen's SHA-256, to tell a chance match in one from a leak.)
+    # (The same bytes without any screen's SHA-256, to tell a chance match in one from a leak: each
+    # stored screen's hash as the export gives it, since a record's byte before a hash may read as a
+    # hexadecimal digit, `…\x020c3bb7571f26…`, which a pattern's bounds would miss.)
     hex_hash = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
     unhashed_raw = hex_hash.sub("", raw_text)
+    for record in records.values():
+        if record.get("sha256"):
+            unhashed_raw = unhashed_raw.replace(record["sha256"], "")
     # What every screen shows, squeezed and kept apart: a run found in the database's bytes is no
     # leak of a case when another screen shows it too (words of a seed phrase, `security`).
     # (In any case: the full-text index keeps words in small letters.)
@@ -8784,6 +8789,9 @@ def score(args):
                 # Still counted: said apart when every run is found only inside some screen's SHA-256
                 # (8 hexadecimal digits of a hex key may match one of the library's hashes by chance).
                 unhashed_stored = hex_hash.sub("", haystack)
+                for record in records.values():
+                    if record.get("sha256"):
+                        unhashed_stored = unhashed_stored.replace(record["sha256"], "")
                 if not any(run in unhashed_stored or run in unhashed_raw for run in runs):
                     print(f"    (every run, {runs}, only inside a stored content hash: a chance match, not the screen's text)")
         # A value under 8 characters (a code) cannot leak a run of 8: count it kept when the stored
