@@ -1146,8 +1146,11 @@ extension SecretScan {
                 // A long quoted literal with symbols given to the name (`SECRET_KEY = ‘django-insecure-…#p%…'`:
                 // OCR read the opening quote curly) is its value, as the token rule has it for clean quotes.
                 // Not a command's output in backquotes (`SUMO_ACCESS_KEY=`etcdctl get …``); a key has a digit.
+                // (Or random letters, no word: Invidious' `hmac_key: "zgbqycCBfkpAwkytSthx"`, case changing
+                // three times or more and five consonants in a row, as no name in camel case has; round 164.)
                 let literal = quoted && separator != nil && separator != "is" && value.count >= 16 && Self.entropy(value) >= 3.5
-                    && utf8[start - 1] != 0x60 && value.contains(where: \.isNumber)
+                    && utf8[start - 1] != 0x60
+                    && (value.contains(where: \.isNumber) || value.allSatisfy({ $0.isASCII && $0.isLetter }) && Self.caseChanges(value.utf8) >= 3 && Self.isNoWord(value))
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
                 // Unquoted, a long value of a key's whole alphabet (``isSymbolicKey(_:)``); OCR may
                 // split it: its pieces to the line's end, none a word, are its.
@@ -2037,7 +2040,7 @@ extension SecretScan {
         return used <= room
     }
 
-    /// The machine-made piece of 8+ that follows `first` and at most two more pieces of three or
+    /// The machine-made piece of 8+ (or random letters, ``isShortRandomLetters(_:minimumLetters:)``) that follows `first` and at most two more pieces of three or
     /// four letters (or up to `longest`; letters and a digit too), and how many characters they hold
     /// together (spaces aside); nil when there is none.
     func longPieceAfterShortWords(_ first: (start: Int, end: Int), longest: Int = 4) -> (start: Int, end: Int, used: Int)? {
@@ -2053,7 +2056,10 @@ extension SecretScan {
             used += count
             guard let next = piece(from: current.end, maximumSpaces: 1) else { return nil }
             let stop = keyPieceEnd(next.start, next.end)
-            if stop - next.start >= 8, isMachineMade(next.start, stop) { return (next.start, stop, used + (stop - next.start)) }
+            // (Or random letters, a key's tail whose digits OCR read as letters: `…T j FOKKOILUWAKtcf`; round 164.)
+            if stop - next.start >= 8, isMachineMade(next.start, stop) || Self.isShortRandomLetters(slice(next.start, stop)) {
+                return (next.start, stop, used + (stop - next.start))
+            }
             current = next
         }
         return nil

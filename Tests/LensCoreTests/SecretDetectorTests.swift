@@ -2990,6 +2990,12 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "dc23a754d130"),
         // (Its unseen set 3627: a Gotify token with a `.` inside, split after it.)
         Case(text: "# diun.yml\nnotif:\ngotify:\nendpoint: http://gotify:8080\ntoken: AurdjNIQudop. tc\npriority: 1", kind: .apiKey, value: "AurdjNIQudop"),
+        // (Its unseen set 3631: a key's tail after a scrap, its digits read as letters; random
+        // letters quoted after a key's name, clean.)
+        Case(text: "Personal access client created successfully.\nClient ID: 7\nClient secret: J0v5RI3ofmYBe6ljS97d9za4T j FOKKOILUWAKtcf",
+             kind: .apiKey, value: "FOKKOILUWAKtcf"),
+        Case(text: "# invidious/config/config.yml\ndb:\ndbname: invidious\nhost: invidious-db\nhmac_key: \"zgbqycCBfkpAwkytSthx\"\ncheck_tables: true",
+             kind: .apiKey, value: "zgbqycCBfkpAwkytSthx"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4122,6 +4128,7 @@ struct SecretDetectorTests {
         "token: ReplaceMeLater",
         "token: my-bot-token-01",
         "token: v1.2.3-beta.4",
+        "hmac_key: \"myHmacKeyForTesting\"",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
