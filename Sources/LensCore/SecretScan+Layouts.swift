@@ -80,8 +80,9 @@ extension SecretScan {
 
     /// A mapping's entry whose value is one token, maybe quoted (group 1 the key, 2 the value):
     /// PeerTube's `  peertube: '…'`. (OCR may curl or double a quote, lose the closing one or put
-    /// a space before it, and split the token four times: `'‘be5c…'`, `'…bdab6 261 ed4f…'`, `'…e6 '`.)
-    static let tokenMappingEntry = TextMatcher(#"(?m)^[ \t]*["'‘’“”]?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["'‘’“”]?[ \t]*:[ \t]+["'‘’“”]{0,2}([A-Za-z0-9+/=_\-.~]{4,256}+(?: [A-Za-z0-9+/=_\-.~]{1,256}+){0,4})[ \t]?["'‘’“”!]{0,2}[ \t]*$"#)
+    /// a space before it, split the token four times and read a `0` of it as `@`: `'‘be5c…'`,
+    /// `'…bdab6 261 ed4f…'`, `'…e6 '`, `‘ef f2fe…`, `…5da@bd12…`.)
+    static let tokenMappingEntry = TextMatcher(#"(?m)^[ \t]*["'‘’“”]?([A-Za-z_][A-Za-z0-9_.\-]{0,63})["'‘’“”]?[ \t]*:[ \t]+["'‘’“”]{0,2}([A-Za-z0-9+/=_\-.~@]{1,256}+(?: [A-Za-z0-9+/=_\-.~@]{1,256}+){0,4})[ \t]?["'‘’“”!]{0,2}[ \t]*$"#)
 
     /// Whether a ``tokenMappingEntry``'s value (from `start` to `end`, as OCR split it) is one random
     /// token of 16+: no piece but the first a word of more than four letters (`…HIN7 lwe`).

@@ -830,7 +830,12 @@ extension SecretScan {
                 // one glued to it, `root:ALoFa_lupo`, a user's name and one colon as rsyncd's secrets have it.)
                 // (Not when another colon follows, `smtp.acme.io:ops :EVku…`: exim's host, user and password.)
                 let glued = identity == 0 && !utf8[pieces[0].end..<last.end].contains(0x3A) ? gluedIdentityEnd(pieces[0]) : nil
-                let keyStart = identity > 0 && identity < pieces.count ? pieces[identity].start : glued ?? start
+                // (OCR's space before the identity's colon, glued to the key: `boomer :51cvu…`, judged as
+                // one glued, with capitals and small letters both: `region :eu-west-1` stays; round 164.)
+                let spacedIdentity = identity == 0 && glued == nil && pieces.count == 2 && utf8[pieces[1].start] == 0x3A && pieces[1].end - pieces[1].start > 1
+                    && !utf8[(pieces[1].start + 1)..<pieces[1].end].contains(0x3A)
+                    && utf8[pieces[0].start..<pieces[0].end].allSatisfy({ Self.isAlphanumeric($0) || "._@-".utf8.contains($0) })
+                let keyStart = spacedIdentity ? pieces[1].start + 1 : identity > 0 && identity < pieces.count ? pieces[identity].start : glued ?? start
                 let value = squeezed(keyStart, last.end)
                 printed += 1
                 // (Or under a user's name alone, the file's two lines: OpenVPN's `auth-user-pass` file,
@@ -841,7 +846,8 @@ extension SecretScan {
                 // (An identity glued to its key, `client1:` and 32 hexadecimal digits, OCR may read with one more.)
                 guard (6...48).contains(value.count), !value.contains("="), !value.contains("/"),
                       Self.isPasswordValue(value, quoted: false),
-                      Self.looksLikeSecretOnItsOwn(value) || alone || glued != nil && Self.isValueAfterAnIdentity(value) else { continue }
+                      Self.looksLikeSecretOnItsOwn(value) || alone || glued != nil && Self.isValueAfterAnIdentity(value)
+                        || spacedIdentity && Self.isValueAfterAnIdentity(value) && value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) else { continue }
                 found.append(secret(.password, nil, keyStart, last.end))
             }
         }

@@ -445,7 +445,7 @@ struct SecretScan {
     /// A quoted address's user that is a token, as OCR read it (Watchtower's `"discord: //ba3g
     /// jACSgTy-Qx… IVpGux3eq68170183676` / `2490412"`): from `start` to the quote that closes the
     /// address (the terminal may have wrapped it twice, 512 bytes at most), only a token's bytes, `@`,
-    /// `)` and OCR's glyphs, ten pieces at most; the user runs to the last `@` when a host follows it
+    /// `)` and OCR's glyphs (`j{u-…`), ten pieces at most; the user runs to the last `@` when a host follows it
     /// (digits or a name), else to the quote (OCR read the `@` as a letter: the host's digits go with
     /// it; 40+ characters then, no dot: a host's name is none). Its 24+ characters must be random.
     /// (No path, port or parameter: `/ : ? # =` end the walk.) Round 164.
@@ -462,7 +462,7 @@ struct SecretScan {
                 if index > start, !Self.isSpace(utf8[index - 1]) { pieces += 1 }
             } else if byte == 0x40 {
                 lastAt = index
-            } else if !(Self.isAlphanumeric(byte) || byte >= 0x80 || "-_.~)".utf8.contains(byte)) {
+            } else if !(Self.isKeyByteOrJunk(byte) && byte != 0x2F && byte != 0x3D || byte == 0x29) {
                 return nil
             }
             guard pieces <= 10 else { return nil }

@@ -2996,6 +2996,16 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "FOKKOILUWAKtcf"),
         Case(text: "# invidious/config/config.yml\ndb:\ndbname: invidious\nhost: invidious-db\nhmac_key: \"zgbqycCBfkpAwkytSthx\"\ncheck_tables: true",
              kind: .apiKey, value: "zgbqycCBfkpAwkytSthx"),
+        // (Its unseen set 3633: a glyph OCR read as `{` in a quoted address's token; a first scrap of
+        // two characters and a `0` read as `@` in a token under `secrets:`; a space before a
+        // credentials file's colon.)
+        Case(text: "-e WATCHTOWER_NOTIFICATION_URL=\"discord: //rN6PRmiKpLIIMs2v5ryLmxMe6gRe09-w4Z0E9nD j sIRYOBbvGqVEMObxWCLhw\nj{u-SD51@6027985704738982358\" containrrr/watchtower",
+             kind: .apiKey, value: "sIRYOBbvGqVEMObxWCLhw"),
+        Case(text: "# peertube/config/production. yaml\nsecrets:\npeertube: \u{2018}ef f2fe7058efb47d60d5e8611e6f2534c2f339d67271747799958b798e0a46e0 '\ndatabase:",
+             kind: .apiKey, value: "f2fe7058efb47d60"),
+        Case(text: "# peertube/config/production. yaml\nsecrets:\npeertube: 'b9e0443b5da@bd124c78036c22162342251 8dd3d5b22f343b8al 1d3ea8964ce8'\ndatabase:",
+             kind: .apiKey, value: "bd124c78036c2216"),
+        Case(text: "$ sudo cat /etc/smokeping/smokeping_secrets\nboomer :51cvuLSJAbwge\nslave2:unqe^xqcIg0Em^Cl", kind: .password, value: "51cvuLSJAbwge"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4129,6 +4139,7 @@ struct SecretDetectorTests {
         "token: my-bot-token-01",
         "token: v1.2.3-beta.4",
         "hmac_key: \"myHmacKeyForTesting\"",
+        "$ cat ~/.config/app/credentials.txt\nregion :eu-west-1",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
