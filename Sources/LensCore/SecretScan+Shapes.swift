@@ -1586,12 +1586,23 @@ extension SecretScan {
     /// `?user=ana&pw=…`. The short name is a password's only after the user's (`?p=2` is a page).
     /// (OCR may read the `&` between them as `S`, `6` or `§`: `u=deplLoySp=…`; and split the value,
     /// ``parameterEnd(from:)``; round 157.)
-    static let passwordAfterQueryUser = TextMatcher(#"(?i)[?&](?:u|usr|user|username|login)=[A-Za-z0-9_.@\-]{1,64}?[&S6§](?:p|pw|pwd|pass)=([^&\s#'"“”‘’]{1,128})"#)
+    /// (Or as a glyph beyond ASCII, `u=ciép=…`; and put spaces around the `:` after `enc`, reading the
+    /// `&` after its hexadecimal as a digit: `p=enc : 2a70…59656v=…`, the hexadecimal run; round 164.)
+    static let passwordAfterQueryUser = TextMatcher(#"(?i)[?&](?:u|usr|user|username|login)=[A-Za-z0-9_.@\-]{1,64}?(?:[&S6§]|[^\x00-\x7F])(?:p|pw|pwd|pass)=([^&\s#'"“”‘’]{1,128})"#)
 
     func queryUserPasswords() -> [Secret] {
         guard mentions("u=", "user=", "username=", "login=", "usr=") else { return [] }
         return Self.passwordAfterQueryUser.matches(in: searchable).compactMap { match in
             guard let first = match[1], let range = match.range(1), Self.templateVariable.firstMatch(in: first) == nil else { return nil }
+            if first.lowercased() == "enc" {
+                var hex = range.upperBound
+                while hex < utf8.count, Self.isSpace(utf8[hex]) || utf8[hex] == 0x3A, hex - range.upperBound < 3 { hex += 1 }
+                let digits = hex
+                // (A digit OCR misread stays in the run: `334¢36…`.)
+                while hex < utf8.count, hex - digits < 256, case let byte = utf8[hex], (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
+                        || (0x41...0x46).contains(byte) || byte >= 0x80 || Self.misreadHexDigits.utf8.contains(byte) { hex += 1 }
+                if hex - digits >= 8 { return secret(.password, nil, range.lowerBound, hex) }
+            }
             // (OCR may split it: its pieces to the next parameter's `&`, `p=z+! 09V2Vzsd+VVoS&v=…`.)
             var end = range.upperBound
             if end < utf8.count, Self.isSpace(utf8[end]), let split = parameterEnd(from: end) { end = split }

@@ -1076,8 +1076,20 @@ struct SecretScan {
     /// The names of HTML's tags that mark text inside a line (a code listing's highlighting).
     static let htmlInlineTags: Set<String> = ["span", "a", "code", "em", "strong", "b", "i", "kbd", "var", "samp", "mark", "sub", "sup", "small", "div", "pre", "p", "td", "li"]
 
+    /// Whether a value names a file rather than holding a secret: an absolute path of two parts or
+    /// more in small letters, maybe after the `@` that says the value is read from it (PostgREST's
+    /// `jwt-secret = "@/etc/postgrest/jwt.secret"`, curl's `-d @/…`), which OCR may read as a
+    /// letter: `"d/etc/postgrest/jwt.secret"`. (A password with `/` in it has capitals.) Round 164.
+    static func isFileReference(_ value: String) -> Bool {
+        guard value.count >= 6, !value.contains(where: \.isUppercase) else { return false }
+        let path = value.first == "/" ? Substring(value) : value.dropFirst().first == "/" ? value.dropFirst() : nil
+        guard let path else { return false }
+        return absolutePath.firstMatch(in: String(path)) != nil
+    }
+
     static func isPasswordValue(_ value: String, quoted: Bool) -> Bool {
         guard !value.isEmpty, !isPlaceholder(value), value.contains(where: { $0.isLetter || $0.isNumber }) else { return false }
+        if isFileReference(value) { return false }
         let lower = value.lowercased()
         if ["fake", "example", "dummy", "changeme", "required", "optional", "hidden"].contains(where: lower.contains) { return false }
         // (`null` and `none` are no value; a random password may hold one by chance,
@@ -1197,7 +1209,7 @@ struct SecretScan {
     /// A setting `token` alone on its line with a short value, 12 to 16 of a token's characters (group 1),
     /// maybe split once by OCR: Gotify's app token in Diun's `token: AummpkPHAhBUaOa`, `token:
     /// AurdjNIQudop. tc`, too short for the runs ``labelledTokens()`` looks at.
-    static let shortTokenSetting = TextMatcher(#"(?im)^[ \t]*token[ \t]*[:=][ \t]*([A-Za-z0-9._~\-]{3,16}(?: [A-Za-z0-9._~\-]{1,13})?)[ \t]*$"#)
+    static let shortTokenSetting = TextMatcher(#"(?im)^[ \t]*token[ \t]*[:=][ \t]*([A-Za-z0-9._~\-@]{3,16}(?: [A-Za-z0-9._~\-@]{1,13})?)[ \t]*$"#)
 
     /// A word in camel case or small letters, or a number: a part of a name (`ReplaceMeLater`,
     /// `my-bot-token-01`, a version's `v1.2.3-beta.4`).
@@ -1205,7 +1217,8 @@ struct SecretScan {
 
     /// A ``shortTokenSetting``'s value when it mixes capitals and small letters, or letters and
     /// digits, and is no name of words (each part between `.`, `_`, `-` or `~` a word in camel
-    /// case or a number: `token: ReplaceMeLater`, `token: my-bot-token-01`; round 164).
+    /// case or a number, and no part ``isNoWord(_:)``: `token: ReplaceMeLater`, `token:
+    /// my-bot-token-01` stay, `Aqri-IeukXcguxs` does not; OCR may read a `0` as `@`; round 164).
     func shortTokenSettings() -> [Secret] {
         guard mentions("token") else { return [] }
         return Self.shortTokenSetting.matches(in: searchable).compactMap { match in
@@ -1213,7 +1226,8 @@ struct SecretScan {
                   !raw.split(separator: " ").dropFirst().contains(where: { $0.count > 4 && Self.sentenceWord.firstMatch(in: String($0)) != nil }),
                   value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) || value.contains(where: \.isNumber) && value.contains(where: \.isLetter),
                   Self.entropy(value) >= 3.0, !Self.isPlaceholder(value),
-                  !value.split(whereSeparator: { "._~-".contains($0) }).allSatisfy({ Self.namePart.firstMatch(in: String($0)) != nil }) else { return nil }
+                  !value.split(whereSeparator: { "._~-".contains($0) }).allSatisfy({ Self.namePart.firstMatch(in: String($0)) != nil && ($0.contains(where: \.isNumber) || !Self.isNoWord(String($0))) })
+            else { return nil }
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }
     }
@@ -1535,7 +1549,7 @@ struct SecretScan {
         let standIns = ["your", "example", "sample", "dummy", "fake", "placeholder", "redacted", "changeme", "change_me", "replace",
                         "insert", "todo", "xxx", "***", "...", "…", "env", "secret_key", "api_key", "apikey", "token", "password"]
         if standIns.contains(where: { lower.contains($0) }) { return false }
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || value.hasPrefix("/") || value.hasPrefix("~/") || value.hasPrefix("./") {
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || value.hasPrefix("/") || value.hasPrefix("~/") || value.hasPrefix("./") || isFileReference(value) {
             return false
         }
         // One identifier-like word (`SECRET_KEY_BASE`, `x-auth-header`, `secretKeyRef`) names a setting.

@@ -3006,6 +3006,15 @@ struct SecretDetectorTests {
         Case(text: "# peertube/config/production. yaml\nsecrets:\npeertube: 'b9e0443b5da@bd124c78036c22162342251 8dd3d5b22f343b8al 1d3ea8964ce8'\ndatabase:",
              kind: .apiKey, value: "bd124c78036c2216"),
         Case(text: "$ sudo cat /etc/smokeping/smokeping_secrets\nboomer :51cvuLSJAbwge\nslave2:unqe^xqcIg0Em^Cl", kind: .password, value: "51cvuLSJAbwge"),
+        // (Its unseen set 3635, read with the round's final code: Gotify tokens with a `0` read as
+        // `@` or whose parts read as camel-case words but hold letters no word has; Subsonic's
+        // `p=enc : …`, OCR's spaces around the colon and its `&` read as `é` or `6`.)
+        Case(text: "notif:\ngotify:\nendpoint: http://gotify:8080\ntoken: AON_e@PYgQc4AJs\npriority: 1", kind: .apiKey, value: "PYgQc4AJs"),
+        Case(text: "notif:\ngotify:\nendpoint: http://gotify:8080\ntoken: Aqri-IeukXcguxs\npriority: 1", kind: .apiKey, value: "IeukXcguxs"),
+        Case(text: "$ curl \"https: //music.acme.io/rest/ping. view?u=ci\u{E9}p=enc :516956706531344e5453384a686v=1.16.16c=cli&f=json\"",
+             kind: .password, value: "516956706531344e5453384a68"),
+        Case(text: "$ curl \"https: //music.acme.io/rest/ping. view?u=admin&p=enc : 2a7044375e51316976215f59656v=1.16.16c=clisf=js\non\"",
+             kind: .password, value: "2a7044375e51316976215f5965"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4140,6 +4149,9 @@ struct SecretDetectorTests {
         "token: v1.2.3-beta.4",
         "hmac_key: \"myHmacKeyForTesting\"",
         "$ cat ~/.config/app/credentials.txt\nregion :eu-west-1",
+        // (A file's path given to a secret's name, after the `@` that reads it, as OCR read the `@`.)
+        "# postgrest.conf\ndb-schemas = \"api\"\njwt-secret = \"d/etc/postgrest/jwt.secret\"",
+        "jwt-secret = \"/etc/postgrest/jwt.secret\"",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
