@@ -57,25 +57,34 @@ extension SecretScan {
                   // (A scrap of four letters at most may read as a word, not the first piece: `…HIN7 lwe`.)
                   !value.contains(" ") || !utf8[range.lowerBound..<range.upperBound].split(whereSeparator: Self.isSpace)
                     .contains(where: { isSentenceWord(($0.startIndex, $0.endIndex)) && ($0.startIndex == range.lowerBound || $0.count > 4) }) else { continue }
-            var start = match.start
-            for _ in 0..<6 {
-                guard start > 0 else { break }
-                let above = lineStart(of: start - 1, atMost: 256)
-                guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { break }
-                let line = slice(above, start - 1)
-                if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
-                    let plural = key.count > 4 && key.hasSuffix("s")
-                    if Self.secretName(key) != nil || plural && Self.secretName(String(key.dropLast())) != nil {
-                        found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
-                        break
-                    }
-                } else if Self.anyListItem.firstMatch(in: line) == nil {
-                    break
-                }
-                start = above
+            if isUnderAKeyNamingSecrets(match.start, lines: 6, overOtherKeys: true, passing: { line, _ in Self.anyListItem.firstMatch(in: line) != nil }) {
+                found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
             }
         }
         return found
+    }
+
+    /// Whether a key alone on its line that names secrets (a plural names one: `secrets`,
+    /// `api_keys`) stands above the line that starts at `start`, `lines` lines up at most, each line
+    /// between `passing` (given the line and where it starts); a key alone that names nothing is
+    /// passed over only when `overOtherKeys` (a list's `cookie:` under `secrets:`).
+    func isUnderAKeyNamingSecrets(_ start: Int, lines: Int, overOtherKeys: Bool, passing: (String, Int) -> Bool) -> Bool {
+        var start = start
+        for _ in 0..<lines {
+            guard start > 0 else { return false }
+            let above = lineStart(of: start - 1, atMost: 256)
+            guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { return false }
+            let line = slice(above, start - 1)
+            if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
+                let plural = key.count > 4 && key.hasSuffix("s")
+                if Self.secretName(key) != nil || plural && Self.secretName(String(key.dropLast())) != nil { return true }
+                guard overOtherKeys else { return false }
+            } else if !passing(line, above) {
+                return false
+            }
+            start = above
+        }
+        return false
     }
 
     /// A mapping's entry whose value is one token, maybe quoted (group 1 the key, 2 the value):
@@ -105,23 +114,11 @@ extension SecretScan {
             // under a variable's name is its ciphertext.)
             guard let range = match.range(2), let key = match[1], isTokenMappingValue(range.lowerBound, range.upperBound),
                   !Self.nameWords(key).contains(where: { Self.wordsAboutAPublicValue.contains($0) || ["secure", "encrypted", "ciphertext"].contains($0) }) else { continue }
-            var start = match.start
-            for _ in 0..<4 {
-                guard start > 0 else { break }
-                let above = lineStart(of: start - 1, atMost: 256)
-                guard above == 0 || Self.isLineBreak(utf8[above - 1]) else { break }
-                let line = slice(above, start - 1)
-                if let key = Self.bareMappingKey.firstMatch(in: line)?[1] {
-                    let plural = key.count > 4 && key.hasSuffix("s")
-                    if Self.secretName(key) != nil || plural && Self.secretName(String(key.dropLast())) != nil {
-                        found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound))
-                    }
-                    break
-                }
-                guard let entry = Self.tokenMappingEntry.firstMatch(in: line), let sibling = entry.range(2),
-                      isTokenMappingValue(above + sibling.lowerBound, above + sibling.upperBound) else { break }
-                start = above
+            let underSecrets = isUnderAKeyNamingSecrets(match.start, lines: 4, overOtherKeys: false) { line, above in
+                guard let sibling = Self.tokenMappingEntry.firstMatch(in: line)?.range(2) else { return false }
+                return isTokenMappingValue(above + sibling.lowerBound, above + sibling.upperBound)
             }
+            if underSecrets { found.append(secret(.apiKey, nil, range.lowerBound, range.upperBound)) }
         }
         return found
     }
