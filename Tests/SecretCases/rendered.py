@@ -8586,6 +8586,248 @@ def forty_third_negative_case(rng):
     return ['$ ysqlsh "host=yb.acme.io port=5433 user=yugabyte sslmode=require"', "Password for user yugabyte:"]
 
 
+def forty_fourth_secret_case(rng):
+    """The forty-fourth pool (`--pool forty-fourth`): written after round 165 began, before any rule
+    was run on it, from places none of the forty-three earlier pools has (each checked against their
+    code): Dashy's weather widget `apiKey`, Scrutiny's shoutrrr Telegram address, Glances'
+    `[influxdb2]` token, Jaeger's `--es.password`, Zipkin's `ES_PASSWORD`, VerneMQ's `api-key create`,
+    Heimdall's Laravel `APP_KEY`, Uptime Kuma's `uk` API key, Baikal's `mysql_password`, Radicale's
+    `htpasswd -b`, changedetection.io's apprise `tgram://` address, Stirling-PDF's initial login,
+    HedgeDoc's `CMD_DB_URL` and `CMD_SESSION_SECRET`, Etherpad's `APIKEY.txt` and `settings.json`,
+    Kanidm's `recover-account`, Druid's metadata password, Pinot's admin principal, RethinkDB's
+    `--initial-password`, Pritunl's `default-password`, Technitium's `token=`, Airsonic's `JWTKey`,
+    Funkwhale's `DJANGO_SECRET_KEY`, Owncast's `-streamkey`, Castopod's CodeIgniter `.env`,
+    GoToSocial's `admin account create`, Psono's `PRIVATE_KEY`, Snipe-IT's `MAIL_PASSWORD`, GLPI's
+    `$dbpassword`, Zammad's `update!(password:)`, osTicket's `DBPASS`, Typebot's
+    `ENCRYPTION_SECRET`, Formbricks' `CRON_SECRET`, Kutt's `JWT_SECRET`, PrivateBin's key after `#`,
+    Zipline's bare `authorization:` header, Chibisafe's `x-api-key`, Piwigo's `$conf['db_password']`,
+    Baserow's `Token` header, Grist's session secret, Windmill's `--token`, Kestra's basic auth,
+    Salt's `mysql.pass`, Foreman's `--foreman-initial-admin-password`, Owncast's table of stream
+    keys, `mysql --password=` and Psono's `EMAIL_HOST_PASSWORD`."""
+    user, host = login_parts(rng)
+    choice = rng.randrange(48)
+    pw = bare_password(rng, also="?=#;,|")
+    if choice == 0:
+        v = rand(rng, HEX, 32)
+        return "api_key", ["# dashy/conf.yml", "widgets:", "  - type: weather", "    options:", f"      apiKey: {v}", "      city: Lisbon", "      units: metric"], [v]
+    if choice == 1:
+        v = f"{rng.randint(10**8, 10**10 - 1)}:AA{rand(rng, ALNUM + '-_', 33)}"
+        return "api_key", ["# scrutiny.yaml", "notify:", "  urls:", f'    - "telegram://{v}@telegram?chats=@acme_disks"'], [v.split(":")[1]]
+    if choice == 2:
+        v = rand(rng, ALNUM + "-_", 86) + "=="
+        return "api_key", ["# /etc/glances/glances.conf", "[influxdb2]", "host=localhost", "port=8086", "org=acme", "bucket=glances", f"token={v}"], [v]
+    if choice == 3:
+        return "password", ["$ docker run -d --name jaeger-collector jaegertracing/jaeger-collector:1.62.0 \\",
+                            f"    --es.server-urls=http://es.acme.io:9200 --es.username=elastic --es.password={pw}"], [pw]
+    if choice == 4:
+        return "password", [f"$ docker run -d -p 9411:9411 -e STORAGE_TYPE=elasticsearch -e ES_HOSTS=http://es:9200 -e ES_USERNAME=elastic -e ES_PASSWORD={pw} openzipkin/zipkin"], [pw]
+    if choice == 5:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ sudo vmq-admin api-key create", v, "$ sudo vmq-admin api-key show", "+----------------------------------+", f"| {v} |"], [v]
+    if choice == 6:
+        v = "base64:" + base64.b64encode(rng.randbytes(32)).decode()
+        return "api_key", ["# heimdall/www/.env", "APP_NAME=Heimdall", "APP_ENV=local", f"APP_KEY={v}", "APP_DEBUG=false"], [v[7:]]
+    if choice == 7:
+        v = f"uk{rng.randint(1, 30)}_{rand(rng, ALNUM + '-_', 32)}"
+        return "api_key", [f"$ curl -u ':{v}' https://status.acme.io/metrics | head -3", "# HELP monitor_cert_days_remaining The number of days remaining until the certificate expires"], [v]
+    if choice == 8:
+        return "password", ["# baikal/config/baikal.yaml", "database:", "    mysql: true", "    mysql_host: db", "    mysql_dbname: baikal", "    mysql_username: baikal", f"    mysql_password: {pw}"], [pw]
+    if choice == 9:
+        return "password", [f"$ sudo htpasswd -B -b /etc/radicale/users {user} {pw}", f"Adding password for user {user}"], [pw]
+    if choice == 10:
+        v = f"{rng.randint(10**8, 10**10 - 1)}:AA{rand(rng, ALNUM + '-_', 33)}"
+        return "api_key", ["Notification URL list:", f"tgram://{v}/{rng.randint(10**8, 10**10)}", "mailto://alerts@acme.io"], [v.split(":")[1]]
+    if choice == 11:
+        return "password", ["  stirling-pdf:", "    image: frooodle/s-pdf:latest", "    environment:", "      DOCKER_ENABLE_SECURITY: true", "      SECURITY_ENABLELOGIN: true",
+                            "      SECURITY_INITIALLOGIN_USERNAME: admin", f"      SECURITY_INITIALLOGIN_PASSWORD: {pw}"], [pw]
+    if choice == 12:
+        return "password", ["  hedgedoc:", "    image: quay.io/hedgedoc/hedgedoc:1.10.0", "    environment:", f"      - CMD_DB_URL=postgres://hedgedoc:{pw}@database:5432/hedgedoc",
+                            "      - CMD_DOMAIN=pad.acme.io"], [pw]
+    if choice == 13:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# hedgedoc.env", "CMD_DOMAIN=pad.acme.io", "CMD_PROTOCOL_USESSL=true", f"CMD_SESSION_SECRET={v}"], [v]
+    if choice == 14:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["$ cat /opt/etherpad-lite/APIKEY.txt", v, '$ curl "http://localhost:9001/api/1/createPad?apikey=$(cat APIKEY.txt)&padID=notes"'], [v]
+    if choice == 15:
+        return "password", ['  "users": {', '    "admin": {', f'      "password": "{pw}",', '      "is_admin": true', "    }", "  },"], [pw]
+    if choice == 16:
+        v = rand(rng, ALNUM, 48)
+        return "password", ["$ docker exec -i -t kanidmd kanidmd recover-account admin", "00000000-0000-0000-0000-000000000000 INFO     i [info]: Password reset!",
+                            f'00000000-0000-0000-0000-000000000000 INFO     i [info]: new_password: "{v}"'], [v]
+    if choice == 17:
+        return "password", ["# conf/druid/cluster/_common/common.runtime.properties", "druid.metadata.storage.type=postgresql",
+                            "druid.metadata.storage.connector.connectURI=jdbc:postgresql://db.acme.io:5432/druid",
+                            "druid.metadata.storage.connector.user=druid", f"druid.metadata.storage.connector.password={pw}"], [pw]
+    if choice == 18:
+        return "password", ["# pinot-controller.conf", "controller.admin.access.control.factory.class=org.apache.pinot.controller.api.access.BasicAuthAccessControlFactory",
+                            "controller.admin.access.control.principals=admin,reader", f"controller.admin.access.control.principals.admin.password={pw}"], [pw]
+    if choice == 19:
+        return "password", [f"$ rethinkdb --bind all --initial-password '{pw}' --directory /var/lib/rethinkdb/acme", "Running rethinkdb 2.4.4~0bookworm (GCC 12.2.0)..."], [pw]
+    if choice == 20:
+        v = rand(rng, ALNUM, 12)
+        return "password", ["$ sudo pritunl default-password", "[undefined][2026-12-07 10:12:41,118][INFO] Getting default administrator password",
+                            "Administrator default password:", '  username: "pritunl"', f'  password: "{v}"'], [v]
+    if choice == 21:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f'$ curl "http://dns.acme.lan:5380/api/zones/list?token={v}"', '{"response":{"zones":[]},"status":"ok"}'], [v]
+    if choice == 22:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["$ cat /var/airsonic/airsonic.properties", "MusicFolderScanInterval=1", f"JWTKey={v}", "LastFmEnabled=false"], [v]
+    if choice == 23:
+        v = rand(rng, ALNUM + "!@#%^*(-_=+)", 50)
+        return "api_key", ["# /srv/funkwhale/config/.env", "FUNKWHALE_HOSTNAME=music.acme.io", f"DJANGO_SECRET_KEY={v}", "FUNKWHALE_WEB_WORKERS=2"], [v]
+    if choice == 24:
+        v = rand(rng, ALNUM, 24)
+        return "api_key", [f"$ ./owncast -streamkey {v} -webserverport 8080", 'INFO[2026-12-07T10:14:01Z] Owncast v0.1.3-linux-64bit (a4d53b1)'], [v]
+    if choice == 25:
+        v = rand(rng, HEX, 64)
+        return "password", ["# castopod/.env", 'app.baseURL="https://pods.acme.io/"', 'database.default.hostname="mariadb"',
+                            'database.default.username="castopod"', f'database.default.password="{pw}"', f'analytics.salt="{v}"'], [pw, v]
+    if choice == 26:
+        return "password", [f"$ ./gotosocial --config-path ./config.yaml admin account create --username {user} --email {user}@acme.io --password '{pw}'",
+                            "timestamp=\"07/12/2026 10:15:44.191\" func=config.(*ConfigState).Reload level=INFO msg=\"config loaded\""], [pw]
+    if choice == 27:
+        v = rand(rng, HEX, 64)
+        return "api_key", ["# ~/docker/psono/settings.yaml", f"SECRET_KEY: '{rand(rng, ALNUM, 64)}'", f"PRIVATE_KEY: '{v}'", f"PUBLIC_KEY: '{rand(rng, HEX, 64)}'",
+                           "ALLOWED_HOSTS: ['*']"], [v]
+    if choice == 28:
+        return "password", ["# snipe-it/.env", "MAIL_MAILER=smtp", "MAIL_HOST=smtp.acme.io", "MAIL_PORT=587", f"MAIL_USERNAME={user}@acme.io", f"MAIL_PASSWORD={pw}"], [pw]
+    if choice == 29:
+        return "password", ["<?php", "class DB extends DBmysql {", "   public $dbhost = 'localhost';", "   public $dbuser = 'glpi';", f"   public $dbpassword = '{pw}';",
+                            "   public $dbdefault = 'glpi';", "}"], [pw]
+    if choice == 30:
+        return "password", [f"$ zammad run rails r \"User.find_by(email: '{user}@acme.io').update!(password: '{pw}')\"", "$"], [pw]
+    if choice == 31:
+        v = rand(rng, ALNUM, 32)
+        return "password", ["# include/ost-config.php", f"define('SECRET_SALT','{v}');", "define('DBTYPE','mysql');", "define('DBHOST','localhost');",
+                            "define('DBNAME','osticket');", "define('DBUSER','osticket');", f"define('DBPASS','{pw}');"], [v, pw]
+    if choice == 32:
+        v = base64.b64encode(rng.randbytes(24)).decode()
+        return "api_key", ["# typebot/.env", "DATABASE_URL=postgresql://typebot@db:5432/typebot", f"ENCRYPTION_SECRET={v}", "NEXTAUTH_URL=https://bot.acme.io"], [v]
+    if choice == 33:
+        v = rand(rng, HEX, 64)
+        return "api_key", [f"$ curl -X POST https://forms.acme.io/api/cron/surveys -H 'x-api-key: {v}'", '{"message":"Surveys updated"}'], [v]
+    if choice == 34:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", ["# kutt/.env", "PORT=3000", "SITE_NAME=Kutt", "DEFAULT_DOMAIN=s.acme.io", f"JWT_SECRET={v}", "DB_CLIENT=pg"], [v]
+    if choice == 35:
+        v = rand(rng, B58, 44)
+        return "api_key", ["Your paste is https://paste.acme.io/?" + rand(rng, HEX, 16) + "#" + v, "(Hit [Ctrl]+[c] to copy)"], [v]
+    if choice == 36:
+        v = rand(rng, ALNUM, 32) + "." + rand(rng, ALNUM, 12)
+        return "api_key", [f"$ curl -H 'authorization: {v}' -H 'Content-Type: multipart/form-data' \\", "    -F file=@shot.png https://zip.acme.io/api/upload",
+                           '{"files":["https://zip.acme.io/u/Xa8Fz.png"]}'], [v]
+    if choice == 37:
+        v = rand(rng, ALNUM, 64)
+        return "api_key", ["$ curl -X POST https://safe.acme.io/api/upload \\", f'    -H "x-api-key: {v}" \\', '    -F "file[]=@backup.tar.gz"'], [v]
+    if choice == 38:
+        return "password", ["<?php", "$conf['dblayer'] = 'mysqli';", "$conf['db_base'] = 'piwigo';", "$conf['db_user'] = 'piwigo';", f"$conf['db_password'] = '{pw}';",
+                            "$conf['db_host'] = 'localhost';"], [pw]
+    if choice == 39:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ curl -X GET -H \"Authorization: Token {v}\" \\", '    "https://rows.acme.io/api/database/rows/table/418/?user_field_names=true"'], [v]
+    if choice == 40:
+        v = rand(rng, ALNUM, 48)
+        return "api_key", [f"$ docker run -p 8484:8484 -e GRIST_SESSION_SECRET={v} -e GRIST_SINGLE_ORG=acme -v $PWD/persist:/persist gristlabs/grist"], [v]
+    if choice == 41:
+        v = rand(rng, ALNUM, 32)
+        return "api_key", [f"$ wmill workspace add acme acme https://windmill.acme.io/ --token {v}", "Workspace acme added"], [v]
+    if choice == 42:
+        return "password", ["kestra:", "  server:", "    basicAuth:", "      enabled: true", f"      username: {user}@acme.io", f"      password: {pw}"], [pw]
+    if choice == 43:
+        return "password", ["# /etc/salt/master.d/returner.conf", "mysql.host: 'salt.acme.io'", "mysql.user: 'salt'", f"mysql.pass: '{pw}'", "mysql.db: 'salt'", "mysql.port: 3306"], [pw]
+    if choice == 44:
+        return "password", ["$ sudo foreman-installer --scenario katello \\", f"    --foreman-initial-admin-username=admin --foreman-initial-admin-password={pw}",
+                            "Executing: foreman-rake upgrade:run"], [pw]
+    if choice == 45:
+        v = rand(rng, ALNUM, 40)
+        return "api_key", ["# owncast admin: Server setup > Stream keys", "Key                                         Comment", f"{v}    OBS on desk"], [v]
+    if choice == 46:
+        return "password", [f"$ mysql -h db.acme.io -u glpi --password={pw} glpi < glpi-backup.sql", "$"], [pw]
+    v = rand(rng, ALNUM, 40)
+    return "api_key", ["# config/psono.yaml", "EMAIL_HOST: 'smtp.acme.io'", f"EMAIL_HOST_USER: '{user}'", f"EMAIL_HOST_PASSWORD: '{v}'", "EMAIL_PORT: 587"], [v]
+
+
+def forty_fourth_negative_case(rng):
+    choice = rng.randrange(36)
+    if choice == 0:
+        return ["# dashy/conf.yml", "pageInfo:", "  title: Home Lab", "sections:", "  - name: Media", "    items:", "      - title: Jellyfin", "        url: http://media.lan:8096"]
+    if choice == 1:
+        return ["$ scrutiny-collector-metrics run", f"time=\"2026-12-07T10:00:0{rng.randint(0, 9)}Z\" level=info msg=\"Executing command: smartctl --info --json /dev/sda\" type=metrics"]
+    if choice == 2:
+        return ["[influxdb2]", "host=localhost", "port=8086", "protocol=http", "org=acme", "bucket=glances", "token=${INFLUX_TOKEN}"]
+    if choice == 3:
+        return [f"trace {rand(rng, HEX, 32)} span {rand(rng, HEX, 16)} parent {rand(rng, HEX, 16)} duration {rng.randint(1, 999)}ms service=checkout"]
+    if choice == 4:
+        return [f'{{"traceId":"{rand(rng, HEX, 16)}","id":"{rand(rng, HEX, 16)}","kind":"SERVER","name":"get /api/orders","timestamp":{rng.randint(10**15, 10**16)},"duration":{rng.randint(100, 99999)}}}']
+    if choice == 5:
+        return ["$ sudo vmq-admin cluster show", "+-------------------+---------+", "|       Node        | Running |", "+-------------------+---------+", "| VerneMQ@127.0.0.1 |  true   |"]
+    if choice == 6:
+        return ["$ php artisan key:generate", "Application key set successfully."]
+    if choice == 7:
+        return [f'monitor_status{{monitor_name="shop",monitor_type="http",monitor_url="https://shop.acme.io",monitor_hostname="null",monitor_port="null"}} 1',
+                f'monitor_response_time{{monitor_name="shop"}} {rng.randint(20, 900)}']
+    if choice == 8:
+        return ["# baikal/config/baikal.yaml", "system:", "    configured_version: 0.10.1", "    timezone: Europe/Lisbon", "    card_enabled: true", "    cal_enabled: true"]
+    if choice == 9:
+        return ["$ sudo cat /etc/radicale/config", "[auth]", "type = htpasswd", "htpasswd_filename = /etc/radicale/users", "htpasswd_encryption = bcrypt"]
+    if choice == 10:
+        return ["Notification URL list:", "mailto://alerts@acme.io", "json://hooks.acme.io/changedetection"]
+    if choice == 11:
+        return ["    environment:", "      DOCKER_ENABLE_SECURITY: true", "      SECURITY_ENABLELOGIN: true", "      SECURITY_INITIALLOGIN_USERNAME: admin", "      SYSTEM_DEFAULTLOCALE: en-GB"]
+    if choice == 12:
+        return ["      - CMD_DB_URL=postgres://hedgedoc@database:5432/hedgedoc", "      - CMD_DOMAIN=pad.acme.io", "      - CMD_URL_ADDPORT=false"]
+    if choice == 13:
+        return [f"https://pad.acme.io/{rand(rng, ALNUM + '-_', 22)}?both", f"https://pad.acme.io/s/{rand(rng, ALNUM + '-_', 22)}"]
+    if choice == 14:
+        return [f'{{"code":0,"message":"ok","data":{{"padIDs":["notes","standup-{rng.randint(1, 52)}"]}}}}']
+    if choice == 15:
+        return ['  "users": {', '    "admin": {', '      "password": "${ADMIN_PASSWORD}",', '      "is_admin": true', "    }", "  },"]
+    if choice == 16:
+        return ["$ kanidm person get ana --name idm_admin", f"uuid: {uuid.UUID(bytes=rng.randbytes(16))}", "name: ana", "displayname: Ana Souza", "spn: ana@idm.acme.io"]
+    if choice == 17:
+        return ["druid.metadata.storage.type=postgresql", "druid.metadata.storage.connector.user=druid",
+                "druid.metadata.storage.connector.password={\"type\": \"environment\", \"variable\": \"METADATA_STORAGE_PASSWORD\"}"]
+    if choice == 18:
+        return ["controller.admin.access.control.principals=admin,reader", "controller.admin.access.control.principals.reader.permissions=READ",
+                "controller.admin.access.control.principals.reader.tables=orders"]
+    if choice == 19:
+        return ["r.db('rethinkdb').table('users')", f'{{"id": "admin", "password": false}}', f'{{"id": "ana", "password": true}}']
+    if choice == 20:
+        return ["$ sudo pritunl reset-password", "[INFO] Resetting administrator password", "Administrator password successfully reset"]
+    if choice == 21:
+        return [f'{{"response":{{"zones":[{{"name":"acme.lan","type":"Primary","dnssecStatus":"Unsigned","soaSerial":{rng.randint(1, 9999)},"disabled":false}}]}},"status":"ok"}}']
+    if choice == 22:
+        return ["MusicFolderScanInterval=1", "LastFmEnabled=false", "ServerId=", "PodcastEpisodeRetentionCount=10"]
+    if choice == 23:
+        return ["FUNKWHALE_HOSTNAME=music.acme.io", "FUNKWHALE_WEB_WORKERS=2", "DJANGO_SETTINGS_MODULE=config.settings.production", "MEDIA_ROOT=/srv/funkwhale/data/media"]
+    if choice == 24:
+        return [f"INFO[2026-12-07T10:14:0{rng.randint(0, 9)}Z] RTMP is accepting inbound streams on port 1935.", "INFO[2026-12-07T10:14:02Z] Web server is listening on port 8080."]
+    if choice == 25:
+        return ['app.baseURL="https://pods.acme.io/"', 'media.baseURL="https://cdn.acme.io/"', 'database.default.hostname="mariadb"', 'cache.handler="redis"']
+    if choice == 26:
+        return [f'timestamp="07/12/2026 10:15:4{rng.randint(0, 9)}.191" func=router.(*Router).Start level=INFO msg="listening on 0.0.0.0:8080"']
+    if choice == 27:
+        return ["$ docker run psono/psono-server-enterprise:latest python3 ./psono/manage.py generateserverkeys",
+                "# Copy paste this content into your settings.yml and replace existing occurrences"]
+    if choice == 28:
+        return ["MAIL_MAILER=smtp", "MAIL_HOST=smtp.acme.io", "MAIL_PORT=587", "MAIL_ENCRYPTION=tls", "MAIL_FROM_ADDR=assets@acme.io"]
+    if choice == 29:
+        return ["$ php bin/console glpi:system:check_requirements", "| PHP Parser extension | [OK] |", f"| Memory limit | [OK] {rng.randint(128, 512)}M |"]
+    if choice == 30:
+        return [f"$ zammad run rails r \"User.find_by(email: 'ana@acme.io').update!(active: true)\"", "$"]
+    if choice == 31:
+        return ["define('DBTYPE','mysql');", "define('DBHOST','localhost');", "define('DBNAME','osticket');", "define('DBUSER','osticket');", "define('TABLE_PREFIX','ost_');"]
+    if choice == 32:
+        return [f"Results: https://bot.acme.io/typebots/{rand(rng, string.ascii_lowercase + string.digits, 25)}/results"]
+    if choice == 33:
+        return [f"git log --oneline", f"{rand(rng, HEX, 7)} Merge pull request #{rng.randint(100, 9999)} from acme/fix-cron", f"{rand(rng, HEX, 7)} Bump next from 14.2.3 to 14.2.5"]
+    if choice == 34:
+        return [f"https://s.acme.io/{rand(rng, ALNUM, 6)}  →  https://acme.io/blog/2026/12/winter-sale  ({rng.randint(1, 999)} visits)"]
+    return ["$ salt '*' test.ping", "web01.acme.io:", "    True", "db01.acme.io:", "    True"]
+
+
 POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, second_negative_case),
          "third": (third_secret_case, third_negative_case), "fourth": (fourth_secret_case, fourth_negative_case),
          "fifth": (fifth_secret_case, fifth_negative_case), "sixth": (sixth_secret_case, sixth_negative_case),
@@ -8623,7 +8865,8 @@ POOLS = {"first": (secret_case, negative_case), "second": (second_secret_case, s
          "fortieth": (fortieth_secret_case, fortieth_negative_case),
          "forty-first": (forty_first_secret_case, forty_first_negative_case),
          "forty-second": (forty_second_secret_case, forty_second_negative_case),
-         "forty-third": (forty_third_secret_case, forty_third_negative_case)}
+         "forty-third": (forty_third_secret_case, forty_third_negative_case),
+         "forty-fourth": (forty_fourth_secret_case, forty_fourth_negative_case)}
 def bare_password(rng, also=""):
     """A password with none of the characters that would end or quote it in a shell, an address or
     a config file (the thirty-third pool's and later), nor any of `also`."""
@@ -8638,7 +8881,7 @@ def bare_password(rng, also=""):
 WRAPPING_POOLS = {"twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth",
                   "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second",
                   "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh",
-                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second", "forty-third"}
+                  "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth"}
 
 
 def page(lines, font, px, theme, mono, wrap=False):
