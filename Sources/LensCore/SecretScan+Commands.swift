@@ -324,6 +324,19 @@ extension SecretScan {
                 // (At most 12 pieces: a line of many `htpasswd`s costs no more than that each.)
                 guard let pieces = piecesToLineEnd(from: match.end, atMost: 12, maximumSpaces: .max), let last = pieces.last,
                       pieces.count >= (options.contains("n") ? 2 : 3) else { continue }
+                // (OCR may split the password too, `root MQfLU95z+94 _“dIa`: after the file's pieces
+                // (one, and those its path's `/` or `.` joins) and the user's, the rest is the
+                // password's, when together they look like a secret; round 165.)
+                var user = 0
+                if !options.contains("n") {
+                    user = 1
+                    while user < pieces.count - 2, "/.".utf8.contains(utf8[pieces[user - 1].end - 1]) || "/.".utf8.contains(utf8[pieces[user].start]) { user += 1 }
+                }
+                if user + 2 < pieces.count, case let value = squeezed(pieces[user + 1].start, last.end), value.count >= 6,
+                   Self.isPasswordValue(value, quoted: false), Self.looksLikeSecretOnItsOwn(value) {
+                    found.append(secret(.password, nil, pieces[user + 1].start, last.end))
+                    continue
+                }
                 add(after: last.start, dashStartsIt: true)
             }
         }

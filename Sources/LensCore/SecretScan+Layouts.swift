@@ -857,7 +857,9 @@ extension SecretScan {
     /// Matomo's `…&format=JSON&t` / `oken_auth=…`, round 158;
     /// OCR may read its first letter twice, the first as a capital: `Nn: 2664…`), maybe with more
     /// words of the name after a `-`, `_` or `.` (RouterOS' `…wpa2-pr` / `e-shared-key=…`).
-    static let wrappedNameRest = TextMatcher(#"(?m)^([A-Z]?[a-z]{1,6}(?:[\-_.][a-z0-9]{1,12}){0,3})[:=][ \t]*(?=\S)"#)
+    /// Or, group 2, the rest of a name in capitals after a head in capitals (`… -e ES_PA` /
+    /// `SSWORD=…`; round 165).
+    static let wrappedNameRest = TextMatcher(#"(?m)^(?:([A-Z]?[a-z]{1,6}(?:[\-_.][a-z0-9]{1,12}){0,3})|([A-Z]{1,12}(?:_[A-Z0-9]{1,12}){0,3}))[:=][ \t]*(?=\S)"#)
 
     /// Values after a name the terminal wrapped: the last word of a wide line (``endsAWideLine(_:)``)
     /// and the letters that start the next name a secret together, and neither does alone. A
@@ -868,8 +870,10 @@ extension SecretScan {
         var found: [Secret] = []
         for match in Self.wrappedNameRest.matches(in: searchable) {
             let lineBreak = match.start - 1
-            guard lineBreak > 0, var rest = match[1], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]) else { continue }
-            if let first = rest.first, first.isUppercase {
+            let capitals = match[1] == nil
+            guard lineBreak > 0, var rest = match[1] ?? match[2], endsAWideLine(lineBreak), Self.isLetter(utf8[lineBreak - 1]),
+                  !capitals || (0x41...0x5A).contains(utf8[lineBreak - 1]) else { continue }
+            if !capitals, let first = rest.first, first.isUppercase {
                 guard rest.dropFirst().first == Character(first.lowercased()) else { continue }
                 rest.removeFirst()
             }

@@ -542,7 +542,8 @@ extension SecretScan {
     /// The last word of a name about a secret's place or kind, not the secret: `TOKEN_URL`,
     /// `SECRET_NAME`, `passwordVariable`, and a form's parts (`passwordInput`, `tokenError`).
     static let wordsAboutASecret: Set<String> = [
-        "url", "uri", "path", "file", "name", "id", "type", "field", "variable", "var", "env", "endpoint", "header", "length", "size",
+        // (An Amazon Resource Name says where it is kept: `KMSMasterKeyArn`, `SECRET_ARN`; round 165.)
+        "url", "uri", "path", "file", "name", "id", "arn", "type", "field", "variable", "var", "env", "endpoint", "header", "length", "size",
         "count", "prefix", "hint", "label", "policy", "format", "mode", "reset", "expiry", "expires", "ttl", "timeout", "hash",
         "strength", "confirm", "confirmation", "input", "element", "button", "toggle", "icon", "error", "pattern", "regex", "placeholder",
         // Measures and limits: `PASSWORD_RESET_TIMEOUT=3600`, `TOKEN_MAX_AGE`, `SECRET_ROTATION_DAYS`.
@@ -578,13 +579,17 @@ extension SecretScan {
                                           "routing", "integration", "ingest", "ingestion",
                                           // A feature-flag service's server-side key: Flagsmith's `environment_key`
                                           // (`ser.…`), an `SDK_KEY` (LaunchDarkly's, Split's, ConfigCat's); round 159.
-                                          "environment", "sdk"]
+                                          "environment", "sdk",
+                                          // A JSON Web Token's signing key (Airsonic's `JWTKey`, `JWT_KEY`); round 165.
+                                          "jwt"]
 
     /// Whether a word before `key` names a kind of key (``kindsOfKey``), or a long one (6+) as OCR
     /// misread it by one letter: `encryptionkKey`, a capital read as two glyphs, splits as
     /// `encryptionk` and `key`.
+    /// (OCR reads a capital `J` as `I`, `l` or `1` in many fonts: `IWTKey`; round 165.)
     static func isKindOfKey(_ word: String) -> Bool {
         kindsOfKey.contains(word) || isMisreadByOneLetter(word, from: longKindsOfKey)
+            || word.count >= 3 && "il1".contains(word.first!) && kindsOfKey.contains("j" + word.dropFirst())
     }
 
     /// Whether `word` is one of `words` as OCR misread it by one letter (added, dropped or
@@ -628,8 +633,8 @@ extension SecretScan {
                 && !words.contains("private") && !words.contains("secret")
     }
 
-    /// An identifier's words, in small letters: split at `_ - .` and where a small letter meets a
-    /// capital (`clientSecret`).
+    /// An identifier's words, in small letters: split at `_ - .`, where a small letter meets a
+    /// capital (`clientSecret`) and where an acronym meets a word (`JWTKey`).
     static func nameWords(_ bare: some StringProtocol) -> [String] {
         var words: [String] = [], current = ""
         var previous: Character?
@@ -645,6 +650,15 @@ extension SecretScan {
                     if current.count >= 3, String(previous) == character.lowercased() { current.removeLast() }
                     words.append(current.lowercased())
                     current = ""
+                }
+                // (An acronym before a capitalized word, `JWTKey`, `HTTPServer`: the word starts at
+                // the capital before its small letters, seen at the second of them; `URLs` stays one.
+                // Round 165.)
+                if character.isLowercase, let previous, previous.isLowercase, current.count >= 4,
+                   case let capitals = current.dropLast(2), capitals.allSatisfy({ $0.isUppercase }),
+                   current[current.index(current.endIndex, offsetBy: -2)].isUppercase {
+                    words.append(String(capitals).lowercased())
+                    current = String(current.suffix(2))
                 }
                 current.append(character)
             }
@@ -2297,7 +2311,10 @@ extension SecretScan {
                         } ?? true
                         // (Or fewer before the scraps, letters and digits, when the piece after them runs to
                         // the address's `@` and a host: `…:WBHyx j JRShHsn9V2…-KP@acme-media`, round 150.)
-                        guard atForADigit, let resume = machineMadePiece(afterScrapsFrom: end, before: limit) else { break }
+                        // (Or, after 12+ characters, any pieces of a token's characters that run to the
+                        // address's `@` and a host: `…:AA7mwcII0-RqiSSnsF lilaiij 7IMMm- -QuP@teLegram`; round 165.)
+                        guard atForADigit, let resume = machineMadePiece(afterScrapsFrom: end, before: limit)
+                                ?? (lastAt == nil && squeezed(start, end).count >= 12 && reachesAHost(from: next.start, before: limit) ? next.start : nil) else { break }
                         let runsToTheHost = { () -> Bool in
                             guard lastAt == nil, piece.allSatisfy(Self.isAlphanumeric) else { return false }
                             let at = resume + self.utf8[resume..<limit].prefix { !Self.isSpace($0) && !Self.isLineBreak($0) && $0 != 0x40 }.count
@@ -2379,6 +2396,22 @@ extension SecretScan {
             index = next.end
         }
         return nil
+    }
+
+    /// Whether the pieces from `index` (single spaces between, four at most, before `limit`) are a
+    /// token's characters up to an `@` and a host's start: the rest of an address's password.
+    func reachesAHost(from index: Int, before limit: Int) -> Bool {
+        var index = index
+        for _ in 0..<4 {
+            guard let next = piece(from: index, maximumSpaces: 1), next.end <= limit else { return false }
+            if let at = utf8[next.start..<next.end].firstIndex(of: 0x40) {
+                return at > next.start && utf8[next.start..<at].allSatisfy({ Self.isTokenLetterOrJunk($0) || $0 == 0x2D || $0 == 0x5F })
+                    && at + 1 < utf8.count && Self.isLetter(utf8[at + 1]) && isHostStart(at + 1)
+            }
+            guard utf8[next.start..<next.end].allSatisfy({ Self.isTokenLetterOrJunk($0) || $0 == 0x2D || $0 == 0x5F }) else { return false }
+            index = next.end
+        }
+        return false
     }
 
     /// `Use 482913 to sign in`: a code before what it is for.

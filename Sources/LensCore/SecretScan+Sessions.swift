@@ -163,11 +163,21 @@ extension SecretScan {
         return Self.fragmentLink.matches(in: searchable).compactMap { match in
             // The fragment, and the pieces OCR split from it (`#V ptB Q9NeHJ…`): each all of a
             // key's characters, none a word, 300 characters at most.
+            // (A piece that reads as a word, between machine-made ones, is the key's too: `#A1Dw8f cci
+            // 7HSZpo1ED6…`; round 165.)
             var end = match.end
-            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 2), next.end - match.end <= 300,
-                  utf8[next.start..<next.end].reversed().drop(while: { ".,;".utf8.contains($0) }).allSatisfy({ Self.isTokenLetterOrJunk($0) || "_-!/".utf8.contains($0) }),
-                  end == match.end || !isSentenceWord(next) {
-                end = next.end
+            func isKeyPiece(_ piece: (start: Int, end: Int)) -> Bool {
+                piece.end - match.end <= 300
+                    && utf8[piece.start..<piece.end].reversed().drop(while: { ".,;".utf8.contains($0) }).allSatisfy({ Self.isTokenLetterOrJunk($0) || "_-!/".utf8.contains($0) })
+            }
+            while let next = piece(from: end, maximumSpaces: end == match.end ? 0 : 2), isKeyPiece(next) {
+                if end == match.end || !isSentenceWord(next) {
+                    end = next.end
+                } else if let after = piece(from: next.end, maximumSpaces: 2), isKeyPiece(after), isMachineMade(after.start, after.end) {
+                    end = after.end
+                } else {
+                    break
+                }
             }
             while end > match.end, ".,;".utf8.contains(utf8[end - 1]) { end -= 1 }
             let fragment = squeezed(match.end, end)

@@ -60,6 +60,17 @@ extension SecretScan {
 
     static func isSecretColumn(_ header: String) -> Bool { secretColumnKind(header) != nil }
 
+    /// Whether a header cell names a column of keys and nothing more (`Key`, `Stream key`, `Keys`),
+    /// not a public one's nor a database's (`Public key`, `Host key`, `Primary key`): its cells are
+    /// secrets only when random (Owncast's stream keys, an admin page's `Name  Key  Created`); a
+    /// name (`PROJ-123`, `user:42:cart`) is a key of another kind. Round 165.
+    static func isKeyColumn(_ header: String) -> Bool {
+        let words = header.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" || $0 == "-" })
+        guard header.count <= 32, let last = words.last, last == "key" || last == "keys", words.count <= 3,
+              header.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" || $0 == " " }) else { return false }
+        return !words.contains(where: { ["public", "pub", "host", "ssh", "gpg", "pgp", "primary", "partition", "sort", "foreign", "license", "licence", "product", "registry"].contains($0) })
+    }
+
     /// A cell of a table's header: a name of letters, maybe with `_`, `-` or spaces and digits after.
     static let headerCell = TextMatcher(#"^[A-Za-z][A-Za-z0-9 _\-]{0,31}$"#)
 
@@ -71,10 +82,10 @@ extension SecretScan {
     /// (``isPasswordValue(_:quoted:)``: not `********` or `(none)`); in a table of words, OCR may
     /// split the last column's password, whose pieces then run to the line's end.
     func passwordColumns() -> [Secret] {
-        guard mentions("pass", "pwd", "pin", "secret", "token", "kennwort") else { return [] }
+        guard mentions("pass", "pwd", "pin", "secret", "token", "kennwort", "key") else { return [] }
         // (Each line without its break.)
         let lines = lineRanges().map { $0.bytes.last.map { utf8[$0] == 0x0A } == true ? $0.bytes.dropLast() : $0.bytes }
-        let headerWords = ["pass", "pwd", "pin", "secret", "token", "kennwort"].map { Array($0.utf8) }
+        let headerWords = ["pass", "pwd", "pin", "secret", "token", "kennwort", "key"].map { Array($0.utf8) }
         var found: [Secret] = []
         var index = 0
         while index < lines.count {
@@ -102,13 +113,21 @@ extension SecretScan {
             guard names.count >= 2, names.count <= 12,
                   !commented || names.count >= 3 && names.allSatisfy({ utf8[$0].allSatisfy(Self.isLetter) }),
                   names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || commented || utf8[$0.lowerBound] < 0x5B) }),
-                  let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
+                  let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) })
+                    ?? names.firstIndex(where: { Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
+            // (A column of keys alone holds secrets only when its cell is random; nor does a comment's
+            // words head one, `# Render a single row section with keys as header`.)
+            let keysOnly = !Self.isSecretColumn(slice(names[column].lowerBound, names[column].upperBound))
+            // (Nor a table of keys and values: its keys are names, `STRIPE_SECRET_KEY  sk_live_…`
+            // under Vercel's `Key  Value  Environments`, a value's column has rules of its own.)
+            if keysOnly && (commented || names.contains(where: { ["value", "values"].contains(slice($0.lowerBound, $0.upperBound).lowercased()) })) { continue }
             // A header laid out with runs of spaces between its names: a row's cells may hold one space,
             // as a name may (`User Name`).
             let wideNames = separator == .spaces ? cells(of: header, separatedBy: .wideSpaces) : []
-            let wideColumn = wideNames.count >= 2 ? wideNames.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) }) : nil
+            let wideColumn = wideNames.count >= 2 ? wideNames.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) })
+                ?? (keysOnly ? wideNames.firstIndex(where: { Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) }) : nil) : nil
             var row = index
-            let kind = Self.secretColumnKind(slice(names[column].lowerBound, names[column].upperBound)) ?? .password
+            let kind = keysOnly ? .apiKey : Self.secretColumnKind(slice(names[column].lowerBound, names[column].upperBound)) ?? .password
             while row < lines.count, row - index < 50, !lines[row].isEmpty {
                 let line = lines[row]
                 // (Under a legend, a comment is no row: `# another entry`.)
@@ -124,7 +143,22 @@ extension SecretScan {
                 let wideValues = wideColumn != nil ? cells(of: line, separatedBy: .wideSpaces) : []
                 row += 1
                 var range: Range<Int>
-                if values.count == names.count {
+                if keysOnly {
+                    // (Under a column of keys alone, only a random cell, 16+ characters, where the
+                    // column's cell can be when OCR merged or split cells before it, with the pieces OCR
+                    // split from it: `PROJ-1234 Fix the login…` under Jira's `Key` is no secret.)
+                    guard column < values.count, case let candidates = column..<min(values.count, column + max(1, values.count - names.count + 1)),
+                          let at = candidates.first(where: { index in
+                        let cell = Self.withoutOCRJunk(squeezed(values[index].lowerBound, values[index].upperBound))
+                        return cell.count >= 16 && Self.isRandomToken(cell)
+                    }) else { continue }
+                    // (The pieces on either side only when machine-made, within the cells before and
+                    // after: a comment's words, `OBS on desk`, stay.)
+                    var first = at, last = at
+                    while first > column, isMachineMade(values[first - 1].lowerBound, values[first - 1].upperBound) { first -= 1 }
+                    while last + 1 < values.count - (names.count - 1 - column), isMachineMade(values[last + 1].lowerBound, values[last + 1].upperBound) { last += 1 }
+                    range = values[first].lowerBound..<values[last].upperBound
+                } else if values.count == names.count {
                     range = values[column]
                 } else if let wideColumn, wideValues.count == wideNames.count {
                     range = wideValues[wideColumn]
@@ -175,7 +209,8 @@ extension SecretScan {
                 let value = squeezed(range.lowerBound, range.upperBound)
                 // (A token shown cut, `npm_3s…` in `npm token list`, is none.)
                 guard value.count >= 4, Self.isPasswordValue(value, quoted: commas), kind != .apiKey || !value.contains("..") && !value.contains("…"),
-                      commas || Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber) else { continue }
+                      commas || Self.looksLikeSecretOnItsOwn(value) || value.contains(where: \.isNumber),
+                      !keysOnly || value.count >= 16 && Self.isRandomToken(Self.withoutOCRJunk(value)) else { continue }
                 found.append(secret(kind, nil, range.lowerBound, range.upperBound))
             }
         }
@@ -462,7 +497,9 @@ extension SecretScan {
         #"(?i)[A-Za-z0-9_]*(?:password|passwd|passphrase|secret|token)[A-Za-z0-9_]*?(?:_{1,2}|[ \t])(?:file|path)[ \t]*=[ \t]*\S*|--[a-z\-]*(?:password|passwd|passphrase|secret|token)[a-z\-]*-(?:file|path)(?:[ \t]*=[ \t]*|[ \t]+)\S*"#)
     static let secretCue = TextMatcher("(?i)" + secretCueWords)
     /// The words by which a command names a secret (``commandReadingASecret``, ``secretCue``).
-    static let secretCueWords = #"password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b"#
+    /// (A file named for an API key, `cat /opt/etherpad-lite/APIKEY.txt`, `cat apikey`: the name a
+    /// word of the command's own, not a URL's parameter `?apikey=` nor a header's `X-Api-Key:`; round 165.)
+    static let secretCueWords = #"password|passwd|passphrase|secret|token|\.key\b|\.psk\b|private-key\b|(?<![^/\s])api[-_]?key(?:\.[ \t]?[A-Za-z]{1,4})?(?![^\s|;&])"#
 
     /// Whether a command names a secret only in settings that say which file holds it (``secretFileSetting``).
     static func namesOnlySecretFiles(_ command: String) -> Bool {
@@ -497,7 +534,7 @@ extension SecretScan {
     }
 
     func commandOutputs() -> [Secret] {
-        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "key create", "keys create", "key generate", "keys generate", "key new", "key issue",
+        guard mentions("pass", "secret", "token", "op read", ".key", ".psk", "private-key", "obscure", "apikey", "api_key", "api-key", "key create", "keys create", "key generate", "keys generate", "key new", "key issue",
                        "pwgen", "apg", "xkcdpass", "diceware") else { return [] }
         return Self.commandReadingASecret.matches(in: searchable).compactMap { match in
             // (A command that reads a password's hash prints the hash: `grep HashedControlPassword torrc`.)
@@ -711,6 +748,8 @@ extension SecretScan {
         // (The screen's edge may leave a glyph of junk after it: `…eBm0039;`.)
         let value = Self.withoutTrailingJunk(squeezed(start, last.end))
         guard (16...4096).contains(value.count), Self.isRandomToken(Self.withoutOCRJunk(value)) else { return nil }
+        // (A setting's line, `key=UIQf…`, is its name and its value: the value's rules take it.)
+        if Self.settingStart.firstMatch(in: value) != nil { return nil }
         if value.allSatisfy(\.isHexDigit) {
             let commandLine = command.text.trimmingCharacters(in: .newlines)
             guard Self.filePrintingCommand.firstMatch(in: commandLine) != nil || Self.keyMakingCommand.firstMatch(in: commandLine) != nil else { return nil }

@@ -1135,6 +1135,11 @@ struct SecretScan {
            "'\"‘’“”".contains(after) { return false }
         // (Nor a workflow's or a template's expression OCR put a glyph before: `S${{ secrets.ENV0_API_SECRET }}`; round 160.)
         if value.count >= 5, case let rest = value.dropFirst(), rest.hasPrefix("${{") || rest.hasPrefix("{{ ") || rest.hasPrefix("${ ") { return false }
+        // (Nor a shell's or Compose's variable, whole, maybe after a glyph OCR put before its `$`:
+        // `"S${ADMIN_PASSWORD}"`; round 165.)
+        if value.count >= 4, value.last == "}", case let rest = value.hasPrefix("$") ? Substring(value) : value.dropFirst(),
+           rest.hasPrefix("${"), case let name = rest.dropFirst(2).dropLast(), !name.isEmpty, name.count <= 64,
+           name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) { return false }
         // (Nor Ruby's and Fluentd's interpolation, `"#{ENV['DB_PASSWORD']}"`, nor a format's or
         // Logstash's `%{DB_PASS}`, whole or cut at its inner quote: a name, then `[`, `(`, `.` or `}`; round 160.)
         if value.hasPrefix("#{") || value.hasPrefix("%{"), case let name = value.dropFirst(2).prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
@@ -1151,6 +1156,9 @@ struct SecretScan {
            htmlInlineTags.contains(String(tag)) { return false }
         // (Nor a bracket that opens a list of settings: PAM's `password [success=1 default=ignore]`.)
         if let first = value.first, "[({".contains(first), settingStart.firstMatch(in: String(value.dropFirst())) != nil { return false }
+        // (Nor one that opens a JSON object, `password={"type": "environment", "variable": "…"}`:
+        // Druid's and others' way of saying where the password comes from; round 165.)
+        if value.first == "{", jsonObjectStart.firstMatch(in: value) != nil { return false }
         // A YAML tag (`db_password: !vault |`, `!secret wifi_password`) says where the value is.
         if isYAMLTag(value) { return false }
         // So does a relative path (`docker secret create db_password ./secrets/db.txt`, a Compose
@@ -1263,6 +1271,9 @@ struct SecretScan {
             return secret(.apiKey, nil, range.lowerBound, range.upperBound)
         }
     }
+
+    /// A value that opens a JSON object: `{`, a quoted name and its colon (OCR's curly quotes too).
+    static let jsonObjectStart = TextMatcher(#"^\{[ \t]?["“”'][A-Za-z_][A-Za-z0-9_\-]{0,63}["“”'][ \t]?:"#)
 
     /// A value that starts as a setting does: a name, then `=` and more than padding.
     static let settingStart = TextMatcher(#"^[A-Za-z_][A-Za-z0-9_.\-]{1,63}=(?=[^=\s])"#)

@@ -610,6 +610,14 @@ struct SecretDetectorTests {
         Case(text: "notif:\n  gotify:\n    endpoint: http://gotify:8080\n    token: AummpkPHAhBUaOa\n    priority: 1", kind: .apiKey, value: "AummpkPHAhBUaOa"),
         Case(text: "# peertube/config/production.yaml\nsecrets:\n  peertube: '8edb4f7ee3b02ced1f906d528126c90f41dac3e8750ceabc25bce4c7d28d756d'\ndatabase:\n  hostname: 'localhost'",
              kind: .apiKey, value: "8edb4f7ee3b02ced1f906d528126c90f41dac3e8750ceabc25bce4c7d28d756d", marker: "hostname: 'localhost'"),
+        // (Round 165, the forty-fourth pool's clean texts: a file named for an API key printed; a
+        // table's column of keys alone, its cells random; an acronym's key, `JWTKey`.)
+        Case(text: "$ cat /opt/etherpad-lite/APIKEY.txt\n5d1e0c9a7b3f24e8a6c1d0b9f7e5a3c2d4b6f8e0a1c3e5b7d9f1a3c5e7b9d0f2\n$ curl \"http://localhost:9001/api/1/createPad?apikey=$(cat APIKEY.txt)&padID=notes\"",
+             kind: .apiKey, value: "5d1e0c9a7b3f24e8a6c1d0b9f7e5a3c2d4b6f8e0a1c3e5b7d9f1a3c5e7b9d0f2"),
+        Case(text: "# owncast admin: Server setup > Stream keys\nKey                                         Comment\nQm7tZr2Xk9PwL4vHs8NcB3yDf6GjR1aTe5UoW0iE    OBS on desk",
+             kind: .apiKey, value: "Qm7tZr2Xk9PwL4vHs8NcB3yDf6GjR1aTe5UoW0iE", marker: "OBS on desk"),
+        Case(text: "$ cat /var/airsonic/airsonic.properties\nMusicFolderScanInterval=1\nJWTKey=pRvKsLmQwTxZaNbYcHdGeJfUiOkEtSgh\nLastFmEnabled=false",
+             kind: .apiKey, value: "pRvKsLmQwTxZaNbYcHdGeJfUiOkEtSgh", marker: "JWTKey=[api key]"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -3015,6 +3023,22 @@ struct SecretDetectorTests {
              kind: .password, value: "516956706531344e5453384a68"),
         Case(text: "$ curl \"https: //music.acme.io/rest/ping. view?u=admin&p=enc : 2a7044375e51316976215f59656v=1.16.16c=clisf=js\non\"",
              kind: .password, value: "2a7044375e51316976215f5965"),
+        // (Round 165's development sets of the forty-fourth pool: `JWTKey` with its `J` read `I`, and
+        // its key split; a variable's name the terminal wrapped inside, `ES_PA` / `SSWORD=`; a
+        // PrivateBin key split around a scrap that reads as a word; `htpasswd -b`'s password split;
+        // a Telegram bot's token in an address split into scraps up to its `@`; a key printed split,
+        // then whole in a table.)
+        Case(text: "$ cat /var/airsonic/airsonic.properties\nMusicFolderScanInterval=1\nIWTKey=KwTq@rjdGs3PzbmHVx@qLnYfaCeUZoRk\nLastFmEnabled=false",
+             kind: .apiKey, value: "KwTq@rjdGs3PzbmHVx@qLnYfaCeUZoRk"),
+        Case(text: "MusicFolderScanInterval=1\nJWTKey=XcRHmKsE fucTwbOrbGSzW601inOwjnQk\nLastFmEnabled=false", kind: .apiKey, value: "fucTwbOrbGSzW601inOwjnQk"),
+        Case(text: "$ docker run -d -p 9411:9411 -e STORAGE_TYPE=elasticsearch -e ES_HOSTS=http://es:9200 -e ES_USERNAME=elastic -e ES_PA\nSSWORD=k7gou38Bhw openzipkin/zipkin",
+             kind: .password, value: "k7gou38Bhw"),
+        Case(text: "Your paste is https://paste.acme. io/?d151b7bfade54062#B2Ex9gddj cci 8JTAqp2FE7uZzKFdFujDTf9lQTuDuNbs86\n(Hit [Ctrl]+[c] to copy)",
+             kind: .apiKey, value: "8JTAqp2FE7uZzKFdFujDTf9lQTuDuNbs86"),
+        Case(text: "$ sudo htpasswd -B -b /etc/radicale/users root NRgMV06a+05 _\u{201C}eJb\nAdding password for user root", kind: .password, value: "NRgMV06a+05"),
+        Case(text: "- \"telegram: //5015325858 : AA8nxdJJP-SrjTTotG mjmbjjk 8JNNn- -RvQ@teLegram?chats=@acme_disks\"", kind: .apiKey, value: "mjmbjjk"),
+        Case(text: "$ sudo vmq-admin api-key create\nPBq9OAbHIk qJ 2FLW91Vb3vi4nB439dNr\n$ sudo vmq-admin api-key show\npana n nn nnn nnn nnn nnn nnn nnn enone eon\n| PBq9OAbHIkqJ2FLW91Vb3vi4nB439dNr_|",
+             kind: .apiKey, value: "PBq9OAbHIkqJ2FLW91Vb3vi4nB439dNr"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4152,6 +4176,16 @@ struct SecretDetectorTests {
         // (A file's path given to a secret's name, after the `@` that reads it, as OCR read the `@`.)
         "# postgrest.conf\ndb-schemas = \"api\"\njwt-secret = \"d/etc/postgrest/jwt.secret\"",
         "jwt-secret = \"/etc/postgrest/jwt.secret\"",
+        // (Round 165: a password given as a JSON object that says where it comes from, maybe as OCR
+        // read its quotes; a variable OCR put a glyph before; a column of keys that are names, in
+        // Jira's table, in a table of keys and values, under a comment's words.)
+        "druid.metadata.storage.connector.password={\"type\": \"environment\", \"variable\": \"METADATA_STORAGE_PASSWORD\"}",
+        "druid.metadata.storage.connector.password={\u{201C}type\u{201D}: \u{201C}environment\u{201D}, \"variable\": \"METADATA_STORAGE_PASSWORD\"}",
+        "\"users\": {\n\"admin\": {\n\"password\": \"S${ADMIN_PASSWORD}\",\n\"is_admin\": true",
+        "Key       Summary                          Status\nPROJ-1234 Fix the login page for Safari    In Progress\nPROJ-1235 Rotate keys                      Done",
+        "Key                      Value                  Environments\nSESSION_TIMEOUT_SECONDS    3600    Production, Preview\nNEXT_PUBLIC_SITE_URL    https://acme.io    All",
+        "        # Render a single row section with keys as header\n        headers, more = self._group_scalar_keys(current)\n            self.table.add_row([headers[0], current[headers[0]]])",
+        "Name      Public key                                   Added\nlaptop    AAAAC3NzaC1lZDI1NTE5AAAAIH6fJq2TbYwL0c9xVr8mNp   2026-12-01",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
         // (A host's name in a quoted address is no token user; a magnet link's tracker, encoded.)
