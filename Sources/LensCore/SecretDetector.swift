@@ -266,7 +266,8 @@ public struct SecretDetector: Sendable {
     /// random values differ in most of theirs, a near copy is no chance. Both must look like a
     /// secret on their own (``SecretScan/looksLikeSecretOnItsOwn(_:)``): a name a rule took for a
     /// password (`check_pointer_uses`) has near copies that are names. A value OCR split is
-    /// compared without its spaces (three at most). The first 8 values only,
+    /// compared without its spaces (three at most) when it and the copy are random tokens, a tenth
+    /// of its characters edited at most. The first 8 values only,
     /// each against the pieces of its window, each piece 128 bytes at most: bounded work.
     static func nearRepeats(of secrets: [Secret], in scan: SecretScan) -> [Secret] {
         let utf8 = scan.utf8
@@ -279,12 +280,20 @@ public struct SecretDetector: Sendable {
             guard let (start, end) = repeatableValue(of: secret, in: scan) else { continue }
             // (A value OCR split with a space or three is compared without them: `OAp8NZAGHj pI
             // 1EKV80…` printed by `vmq-admin api-key create`, whole in `api-key show`'s table; round 165.)
-            var text = scan.slice(start, end)
-            if text.contains(" "), !text.contains("\n"), text.count(where: { $0 == " " }) <= 3 { text = text.replacingOccurrences(of: " ", with: "") }
+            // (Then both must be random tokens, 16+ characters: what a rule took over words, `the
+            // type of finding.</p>`, has near copies that are words.)
+            var text = scan.slice(start, end), squeezed = false
+            if text.contains(" "), !text.contains("\n"), text.count(where: { $0 == " " }) <= 3 {
+                text = text.replacingOccurrences(of: " ", with: "")
+                squeezed = true
+                guard text.count >= 16, SecretScan.isRandomToken(text) else { continue }
+            }
             let value = Array(text.unicodeScalars)
             guard (8...64).contains(value.count), !value.contains(where: { $0 == " " || $0 == "\n" }),
                   SecretScan.looksLikeSecretOnItsOwn(text) else { continue }
-            let limit = max(1, value.count / 5)
+            // (A value OCR split, a tenth: `sz_xGLXSetClientInfo2ARBReq 24`, an identifier a rule took, is
+            // five edits from the struct's name `xGLXSetClientInfo2ARBReq;`.)
+            let limit = max(1, value.count / (squeezed ? 10 : 5))
             var index = max(0, secret.start - 512)
             let stop = min(utf8.count, secret.end + 512)
             while index < stop {
@@ -298,7 +307,7 @@ public struct SecretDetector: Sendable {
                 guard to - from >= 8, !taken[from..<to].contains(true) else { continue }
                 let pieceText = scan.slice(from, to), piece = Array(pieceText.unicodeScalars)
                 guard abs(piece.count - value.count) <= limit, EditDistance.levenshtein(value, piece, limit: limit) != nil,
-                      SecretScan.looksLikeSecretOnItsOwn(pieceText) else { continue }
+                      SecretScan.looksLikeSecretOnItsOwn(pieceText), !squeezed || SecretScan.isRandomToken(SecretScan.withoutOCRJunk(pieceText)) else { continue }
                 var copy = secret
                 copy.start = from
                 copy.end = to

@@ -153,9 +153,12 @@ extension SecretScan {
                         return cell.count >= 16 && Self.isRandomToken(cell)
                     }) else { continue }
                     // (The pieces on either side only when machine-made, within the cells before and
-                    // after: a comment's words, `OBS on desk`, stay.)
+                    // after: a comment's words, `OBS on desk`, stay. Before it, scraps of a token's
+                    // characters that read as no word are the key's too, six at most: `tf po39HFDhOVwP f …`.)
                     var first = at, last = at
-                    while first > column, isMachineMade(values[first - 1].lowerBound, values[first - 1].upperBound) { first -= 1 }
+                    while first > column, at - first < 6, case let cell = values[first - 1],
+                          isMachineMade(cell.lowerBound, cell.upperBound)
+                            || utf8[cell].allSatisfy(Self.isTokenLetterOrJunk) && !isSentenceWord((cell.lowerBound, cell.upperBound)) { first -= 1 }
                     while last + 1 < values.count - (names.count - 1 - column), isMachineMade(values[last + 1].lowerBound, values[last + 1].upperBound) { last += 1 }
                     range = values[first].lowerBound..<values[last].upperBound
                 } else if values.count == names.count {

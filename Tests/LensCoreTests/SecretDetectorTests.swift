@@ -3039,6 +3039,9 @@ struct SecretDetectorTests {
         Case(text: "- \"telegram: //5015325858 : AA8nxdJJP-SrjTTotG mjmbjjk 8JNNn- -RvQ@teLegram?chats=@acme_disks\"", kind: .apiKey, value: "mjmbjjk"),
         Case(text: "$ sudo vmq-admin api-key create\nPBq9OAbHIk qJ 2FLW91Vb3vi4nB439dNr\n$ sudo vmq-admin api-key show\npana n nn nnn nnn nnn nnn nnn nnn enone eon\n| PBq9OAbHIkqJ2FLW91Vb3vi4nB439dNr_|",
              kind: .apiKey, value: "PBq9OAbHIkqJ2FLW91Vb3vi4nB439dNr"),
+        // (Its unseen set 3641: a stream key OCR split into scraps under `Key`.)
+        Case(text: "# owncast admin: Server setup > Stream keys\nKey Comment\nug qp40IGEiPWxQ g Op1BQR1gUO685Htej1UgxU45N OBS on desk",
+             kind: .apiKey, value: "qp40IGEiPWxQ"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
