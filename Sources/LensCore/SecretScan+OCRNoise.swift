@@ -1237,7 +1237,10 @@ extension SecretScan {
                 // nor a placeholder's `XXXX`.)
                 let randomLetters = (separator == "=" || separator == ":") && Self.isShortRandomLetters(value, minimumLetters: 16)
                     && Self.caseChanges(value.utf8) >= 3 && !Self.isPlaceholder(value)
-                if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value) || randomLetters) {
+                // (Or capitals with lone small letters among them, a key OCR read mostly as capitals,
+                // `-streamkey STUNZQiAAyWVbAKGAOVFZQVL`; round 165.)
+                if !(literal || symbolic || Self.isRandomToken(Self.withoutOCRJunk(Self.withoutTrailingJunk(value))) || Self.isRandomLetters(value) || randomLetters
+                     || Self.isCapitalsWithStraySmallLetters(value)) {
                     // A short value given to a command's option that names a token or a key
                     // (`--registration-token GR1348941xdHZ`: the screen's edge or OCR cut it) is
                     // its token when it is letters and digits alone, mixes capitals, small letters

@@ -1238,6 +1238,11 @@ extension SecretScan {
             rest.end -= quote
             closesQuote = true
             if utf8[rest.end - 1] == 0x3B { rest.end -= 1 }
+        } else if isKey, rest.end - rest.start >= 8, rest.end + 1 < utf8.count, utf8[rest.end] == 0x20, case let quote = quoteLength(at: rest.end + 1), quote > 0,
+                  closesTheLine(from: rest.end + 1 + quote), lineOpensAQuote(before: valueEnd) {
+            // (Or that quote after a space OCR put before it: `…ef44` / `#85d1b…4e85b '`, a header's key
+            // wrapped, its first glyph read as `#`; round 165.)
+            closesQuote = true
         }
         var end = rest.end
         if end < utf8.count { end += quoteLength(at: end) }

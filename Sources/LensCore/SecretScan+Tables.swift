@@ -132,6 +132,12 @@ extension SecretScan {
                 let line = lines[row]
                 // (Under a legend, a comment is no row: `# another entry`.)
                 if commented, utf8[line].first(where: { !Self.isSpace($0) }) == 0x23 { row += 1; continue }
+                // (Another header starts a table of its own, read from it: each row is read under
+                // one header, not under each of the fifty lines above it; round 165.)
+                if !commented, line.count <= 200, headerWords.contains(where: { Self.holds(lowered[line], $0) }),
+                   case let cells = cells(of: line, separatedBy: separator), (2...12).contains(cells.count),
+                   cells.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
+                   cells.contains(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) || Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) }) { break }
                 var values = cells(of: line, separatedBy: separator)
                 // (OCR's junk between cells, a glyph or two without a letter or digit, `—_` or `_`, is
                 // no cell, when the row does not have the header's count with it: `Router admin —_
@@ -149,6 +155,7 @@ extension SecretScan {
                     // split from it: `PROJ-1234 Fix the login…` under Jira's `Key` is no secret.)
                     guard column < values.count, case let candidates = column..<min(values.count, column + max(1, values.count - names.count + 1)),
                           let at = candidates.first(where: { index in
+                        guard values[index].count >= 16 else { return false }
                         let cell = Self.withoutOCRJunk(squeezed(values[index].lowerBound, values[index].upperBound))
                         return cell.count >= 16 && Self.isRandomToken(cell)
                     }) else { continue }

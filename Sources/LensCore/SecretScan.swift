@@ -1521,6 +1521,21 @@ struct SecretScan {
         return segments >= 6 && value.utf8.count * 10 <= segments * 35
     }
 
+    /// Whether 16+ letters are capitals with small letters alone among them, three or more, each
+    /// between two capitals (`STUNZQiAAyWVbAKGAOVFZQVL`: a key OCR read mostly as capitals, its
+    /// digits as letters); a name in capitals holds none inside (`URLs`, `IDs` end with theirs).
+    /// Round 165.
+    static func isCapitalsWithStraySmallLetters(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 16, bytes.allSatisfy(isLetter) else { return false }
+        var stray = 0
+        for index in 1..<(bytes.count - 1) where bytes[index] >= 0x61 {
+            guard bytes[index - 1] < 0x61, bytes[index + 1] < 0x61 else { return false }
+            stray += 1
+        }
+        return stray >= 3 && bytes[0] < 0x61 && bytes[bytes.count - 1] < 0x61
+    }
+
     /// Whether a value after `Basic` is a user and password in base64 (RFC 7617): 8+ characters of
     /// its alphabet that decode to `name:password`, or, when OCR split or misread it, 8+ machine-made ones.
     static func isBasicCredentials(_ value: String) -> Bool {

@@ -3042,6 +3042,11 @@ struct SecretDetectorTests {
         // (Its unseen set 3641: a stream key OCR split into scraps under `Key`.)
         Case(text: "# owncast admin: Server setup > Stream keys\nKey Comment\nug qp40IGEiPWxQ g Op1BQR1gUO685Htej1UgxU45N OBS on desk",
              kind: .apiKey, value: "qp40IGEiPWxQ"),
+        // (Its unseen set 3643: a stream key OCR read mostly as capitals; a header's key the terminal
+        // wrapped inside its quote, the rest's first glyph read as `#`, a space before the closing quote.)
+        Case(text: "$ ./owncast -streamkey RTMPYQhBBzXUcBLHBPWGZRWM -webserverport 8080", kind: .apiKey, value: "RTMPYQhBBzXUcBLHBPWGZRWM"),
+        Case(text: "$ curl -X POST https://forms.acme.io/api/cron/surveys -H 'x-api-key: 2b81d69c5232d8ec7d5016b0a39927fa55\n#96e2c11651bea7e42a9c88c5f96c '\n{\"message\":\"Surveys updated\"}",
+             kind: .apiKey, value: "96e2c11651bea7e42a9c88c5f96c"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
@@ -4188,6 +4193,7 @@ struct SecretDetectorTests {
         "Key       Summary                          Status\nPROJ-1234 Fix the login page for Safari    In Progress\nPROJ-1235 Rotate keys                      Done",
         "Key                      Value                  Environments\nSESSION_TIMEOUT_SECONDS    3600    Production, Preview\nNEXT_PUBLIC_SITE_URL    https://acme.io    All",
         "        # Render a single row section with keys as header\n        headers, more = self._group_scalar_keys(current)\n            self.table.add_row([headers[0], current[headers[0]]])",
+        "API_URL=HTTPSProxyURLs  CONFIG_KEY USERSMANAGERADMINS",
         "Name      Public key                                   Added\nlaptop    AAAAC3NzaC1lZDI1NTE5AAAAIH6fJq2TbYwL0c9xVr8mNp   2026-12-01",
         "secrets:\n  enabled: true\n  provider: vault",
         "remove using SHADOWPWD #define so now shadow is allways builded with shadow",
