@@ -885,7 +885,10 @@ extension SecretScan {
             // scrap of the head's word; a Wi-Fi or IPsec pre-shared key is a password.)
             let scrapFirst = rest.split(whereSeparator: { "-_.".contains($0) }).first.map { $0.count <= 3 && rest.count > $0.count } ?? false
             let preShared = scrapFirst && name.lowercased().replacingOccurrences(of: "-", with: "").contains("preshared")
-            guard Self.secretName(head) == nil, Self.secretName(rest) == nil || scrapFirst, let kind = preShared ? .password : Self.secretName(name),
+            // (A head in capitals may name a secret already when the wrap cut its last word, `ES_PASS` /
+            // `WORD=…`: the whole name's last word is another; round 165.)
+            let cutWord = capitals && Self.nameWords(name).last != Self.nameWords(head).last
+            guard Self.secretName(head) == nil || cutWord, Self.secretName(rest) == nil || scrapFirst, let kind = preShared ? .password : Self.secretName(name),
                   let (start, end, quoted) = value(after: match.end), end > start else { continue }
             let value = squeezed(start, end)
             let digitToken = kind == .apiKey && name.lowercased().hasSuffix("token") && (16...64).contains(value.count) && value.allSatisfy(\.isASCIIDigit)

@@ -1166,7 +1166,7 @@ extension SecretScan {
                     && utf8[start - 1] != 0x60
                     && (value.contains(where: \.isNumber) || value.allSatisfy({ $0.isASCII && $0.isLetter }) && Self.caseChanges(value.utf8) >= 3 && Self.isNoWord(value))
                     && Self.isSecretLiteral(value) && !Self.namesAboutASecret.contains(where: { identifier.lowercased().hasSuffix($0) })
-                // Unquoted, a long value of a key's whole alphabet (``isSymbolicKey(_:)``); OCR may
+                // Unquoted, a long value of a key's whole alphabet (``isSymbolicKey(_:kindsOfSymbols:)``); OCR may
                 // split it: its pieces to the line's end, none a word, are its.
                 var symbolic = false
                 // (`NAME==…` in an environment file: the value starts with `=`.)
@@ -1318,14 +1318,16 @@ extension SecretScan {
     /// 32+ characters, letters, digits and two kinds of symbols or more (no variable's `${…}`), as no
     /// name, path or sentence is; not settings in a row (`…;EndpointSuffix=…`), nor text an address
     /// encoded (`Root%20CA%20…`).
-    static func isSymbolicKey(_ value: String) -> Bool {
+    /// (`kindsOfSymbols`: how many kinds beyond `-_./+=` it must hold; one will do for a long value
+    /// under a key's name, whose other symbol OCR may have read as a letter or digit, `^` as `4`.)
+    static func isSymbolicKey(_ value: String, kindsOfSymbols: Int = 2) -> Bool {
         // (One `"` inside between two other glyphs, OCR's for a `^`, and one `%` before two digits,
         // `…_7%25z4…`, are a key's still; an address's escapes come two or more; round 163.)
         // (A `%` may start one, `%hsoi^*1yd…`, but not a format's or Windows' variable: `%{…}`, `%NAME%`; round 163.)
         value.count >= 32 && entropy(value) >= 4.2 && !"${<".contains(value.first ?? " ") && !isPercentVariable(value)
             && !value.contains(";") && isSymbolicKeysQuote(value) && percentEncoding.matches(in: value).count < 2
             && value.contains(where: \.isNumber) && value.contains(where: \.isLetter)
-            && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= 2 && isSecretLiteral(value)
+            && Set(value.filter { !$0.isLetter && !$0.isNumber && !"-_./+=".contains($0) }).count >= kindsOfSymbols && isSecretLiteral(value)
     }
 
     /// Whether a value starts as a format's or Windows' variable: `%{NAME}`, `%NAME%`, `%(name)s`.
@@ -1337,7 +1339,7 @@ extension SecretScan {
         return !name.isEmpty && rest.dropFirst(name.count).first == "%"
     }
 
-    /// Whether the `"` in a symbolic key's value (``isSymbolicKey(_:)``) are none, or one between two
+    /// Whether the `"` in a symbolic key's value (``isSymbolicKey(_:kindsOfSymbols:)``) are none, or one between two
     /// glyphs that are no `=`, `:` or `,` (a name's value, `…cq"*!…`, not `a", "b`).
     static func isSymbolicKeysQuote(_ value: String) -> Bool {
         let quotes = value.indices.filter { value[$0] == "\"" }
@@ -2869,12 +2871,13 @@ extension SecretScan {
                         >= 3 * words.reduce(0, { $0 + $1.end - $1.start }) else { return nil }
             // (Or a key of symbols too, Django's and Nautobot's, `%hsoi‘*1ydakwr Lsarp7drxo6&3! ivvuyk
             // Locc-q)a5nvle(%e` as OCR split it, each piece of the key's alphabet or OCR's glyphs beyond
-            // ASCII: ``isSymbolicKey(_:)``; round 164. One piece of letters alone at most, no bracket
+            // ASCII: ``isSymbolicKey(_:kindsOfSymbols:)``; round 164; one kind of symbol will do for 40+
+            // characters, `_Gy9v5 IWdmV4RK… -BDUOr hyQTVAXL*7r …`, its `^` read `4`, round 165. One piece of letters alone at most, no bracket
             // around it: two are words, `(rotate monday)`, `(hidden) checksum 8fbc…`.)
             if pieces.allSatisfy({ piece in utf8[piece.start..<piece.end].allSatisfy { Self.isAlphanumeric($0) || $0 >= 0x80 || Self.symbolicKeyBytes.contains($0) } }),
                case let lettersAlone = pieces.filter({ piece in utf8[piece.start..<piece.end].allSatisfy { Self.isLetter($0) || $0 == 0x28 || $0 == 0x29 } }),
                lettersAlone.count <= 1, lettersAlone.allSatisfy({ piece in utf8[piece.start..<piece.end].allSatisfy(Self.isLetter) }),
-               Self.isSymbolicKey(squeezed(match.end, last.end)) {
+               case let whole = squeezed(match.end, last.end), Self.isSymbolicKey(whole, kindsOfSymbols: whole.count >= 40 ? 1 : 2) {
                 return secret(.apiKey, nil, match.end, last.end)
             }
             guard

