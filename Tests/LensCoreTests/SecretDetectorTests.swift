@@ -616,8 +616,8 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "5d1e0c9a7b3f24e8a6c1d0b9f7e5a3c2d4b6f8e0a1c3e5b7d9f1a3c5e7b9d0f2"),
         Case(text: "# owncast admin: Server setup > Stream keys\nKey                                         Comment\nQm7tZr2Xk9PwL4vHs8NcB3yDf6GjR1aTe5UoW0iE    OBS on desk",
              kind: .apiKey, value: "Qm7tZr2Xk9PwL4vHs8NcB3yDf6GjR1aTe5UoW0iE", marker: "OBS on desk"),
-        Case(text: "$ cat /var/airsonic/airsonic.properties\nMusicFolderScanInterval=1\nJWTKey=pRvKsLmQwTxZaNbYcHdGeJfUiOkEtSgh\nLastFmEnabled=false",
-             kind: .apiKey, value: "pRvKsLmQwTxZaNbYcHdGeJfUiOkEtSgh", marker: "JWTKey=[api key]"),
+        Case(text: "$ cat /var/airsonic/airsonic.properties\nMusicFolderScanInterval=1\nJWTKey=pRv4sLmQwT9ZaNbYcH2GeJfUiOkE7Sgh\nLastFmEnabled=false",
+             kind: .apiKey, value: "pRv4sLmQwT9ZaNbYcH2GeJfUiOkE7Sgh", marker: "JWTKey=[api key]"),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -3062,7 +3062,8 @@ struct SecretDetectorTests {
         #expect(SecretDetector().masking(text).text == "[Interface]\nPrivateKey = [api key]\nAllowedIPs = 10.8.0.2/32\nDNS = 10.8.0.1")
         // (Round 127: also under a key that starts its line, a setting whose name holds no `_`.)
         let env = "$ env | grep -i secret\nCI_JOB_TOKEN=zora6zvClpf_1uETxIXw\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket"
-        #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\n[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
+        // (The setting's name stays: a printed line that is a setting is left to the value's rules; round 165.)
+        #expect(SecretDetector().masking(env).text == "$ env | grep -i secret\nCI_JOB_TOKEN=[api key]\nSSH_AUTH_SOCK=/run/user/1000/ssh-agent.socket")
         let file = "$ cat ~/Downloads/apikey.txt\nkey=4c2uo+/ds7ofIufwO6CJxfeZDAOogptgeGT3WJhe7pLRV5L+MI9ifFPYa9dAaKFE2zqZoi6jGeBJEw4h\nsecret=ivy7Bu6K4BpnfnQNDam5994QdVdjtqR2QJpeP7+SmI28ccLGJR2vmBmuW3CAFTD/M/7D/h0F2XzhNEha"
         #expect(SecretDetector().masking(file).text.hasSuffix("\nsecret=[api key]"), "masked as \(SecretDetector().masking(file).text)")
         // (Round 161: a log line that starts with a bracket and a word under a key stays its own.)
