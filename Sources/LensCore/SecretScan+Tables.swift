@@ -578,6 +578,14 @@ extension SecretScan {
                pieces.count == 1 || !pieces.contains(where: { $0.end - $0.start >= 4 && isSentenceWord($0) }) && Self.looksLikeSecretOnItsOwn(value) {
                 return secret(.password, nil, first.start, last.end)
             }
+            // A key a command that makes keys printed, whatever its first piece looks like: OCR may
+            // read it as capitals, `ADSRYEHF cCuQoF i081 8MZR…` after `vmq-admin api-key create`; round 165.
+            // (Its pieces a token's characters alone, none an option: `kubeadm join 10.0.0.10:6443 --token …`
+            // is a command to run.)
+            if Self.keyMakingCommand.firstMatch(in: match.text) != nil,
+               let pieces = piecesToLineEnd(from: start, atMost: 8, maximumSpaces: 1),
+               pieces.allSatisfy({ piece in utf8[piece.start] != 0x2D && utf8[piece.start..<piece.end].allSatisfy { Self.isAlphanumeric($0) || "+/=_-".utf8.contains($0) } }),
+               let token = printedToken(from: start, after: match) { return token }
             let separate = separateValue(after: start, dashStartsIt: true)
             let splitAfterLetters = separate == nil ? firstPieceOfValueSplitAfterLetters(start) : nil
             guard separate?.start == start

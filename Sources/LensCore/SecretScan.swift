@@ -605,7 +605,9 @@ struct SecretScan {
     // MARK: - Cards
 
     /// Runs of digit groups joined by single spaces or dashes (`4242 4242 4242 4242`, `4012-8888-…`).
-    static let digitRuns = TextMatcher(#"(?<![\p{L}\p{N}.,/:+\-])\d+(?:[ \-]\d+)*(?![\p{L}\p{N}]|[.,]\d)"#)
+    /// (Not after an `@`: an address's host or id, `discord://TOKEN@4876…0479`, a webhook's 19 digits
+    /// that may pass Luhn in a Visa's range; round 165.)
+    static let digitRuns = TextMatcher(#"(?<![\p{L}\p{N}.,/:+\-@])\d+(?:[ \-]\d+)*(?![\p{L}\p{N}]|[.,]\d)"#)
     /// The words that label a card number (and what may stand between them and it).
     static let cardLabelWords = #"(?i)\b(?:card(?:\s*(?:number|no\.?|num|#))?|credit|debit|visa|mastercard|amex|cc)\b[^\n\d]{0,12}"#
     static let cardLabel = TextMatcher(cardLabelWords + "$")

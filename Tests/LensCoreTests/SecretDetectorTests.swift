@@ -618,6 +618,9 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "Qm7tZr2Xk9PwL4vHs8NcB3yDf6GjR1aTe5UoW0iE", marker: "OBS on desk"),
         Case(text: "$ cat /var/airsonic/airsonic.properties\nMusicFolderScanInterval=1\nJWTKey=pRv4sLmQwT9ZaNbYcH2GeJfUiOkE7Sgh\nLastFmEnabled=false",
              kind: .apiKey, value: "pRv4sLmQwT9ZaNbYcH2GeJfUiOkE7Sgh", marker: "JWTKey=[api key]"),
+        // (A webhook's id after the token's `@` is no card, though its 19 digits pass Luhn in Visa's range.)
+        Case(text: "-e WATCHTOWER_NOTIFICATION_URL=\"discord://Hb8rT2kLmQ9pXz4vWc7nYs1eJf6gUa3dKo5iRt0yMb2NcVx8ZqLw4PeSh6TjGu1Fk@4876232860129040479\"",
+             kind: .apiKey, value: "Hb8rT2kLmQ9pXz4vWc7nYs1eJf6gUa3dKo5iRt0yMb2NcVx8ZqLw4PeSh6TjGu1Fk", marker: "@4876232860129040479\""),
     ]
 
     /// What OCR makes of secrets on a screen (each read from a rendered screen by Lens's OCR in
@@ -3053,6 +3056,8 @@ struct SecretDetectorTests {
              kind: .apiKey, value: "izRUWBYM*8s"),
         Case(text: "$ docker run -d -p 9411:9411 -e STORAGE_TYPE=elasticsearch -e ES_HOSTS=http://es:9200 -e ES_USERNAME=elastic -e ES_PASS\nWORD=7C5uQwiPUu openzipkin/zipkin",
              kind: .password, value: "7C5uQwiPUu"),
+        // (Its unseen set 3649: a key `api-key create` printed, OCR split it and read its first piece as capitals.)
+        Case(text: "$ sudo vmg-admin api-key create\nBETSZFIG dDvRpG j192 9NASQKKd9EcIOn\n$ sudo vmg-admin api-key show", kind: .apiKey, value: "9NASQKKd9EcIOn"),
     ]
 
     /// A setting on the line under a key is the file's next line, not the key's rest: it stays
