@@ -2406,14 +2406,13 @@ extension SecretScan {
     /// Whether the pieces from `index` (single spaces between, four at most, before `limit`) are a
     /// token's characters up to an `@` and a host's start: the rest of an address's password.
     func reachesAHost(from index: Int, before limit: Int) -> Bool {
+        let isTokenByte = { (byte: UInt8) in Self.isTokenLetterOrJunk(byte) || byte == 0x2D || byte == 0x5F }
         var index = index
         for _ in 0..<4 {
             guard let next = piece(from: index, maximumSpaces: 1), next.end <= limit else { return false }
-            if let at = utf8[next.start..<next.end].firstIndex(of: 0x40) {
-                return at > next.start && utf8[next.start..<at].allSatisfy({ Self.isTokenLetterOrJunk($0) || $0 == 0x2D || $0 == 0x5F })
-                    && at + 1 < utf8.count && Self.isLetter(utf8[at + 1]) && isHostStart(at + 1)
-            }
-            guard utf8[next.start..<next.end].allSatisfy({ Self.isTokenLetterOrJunk($0) || $0 == 0x2D || $0 == 0x5F }) else { return false }
+            let at = utf8[next.start..<next.end].firstIndex(of: 0x40) ?? next.end
+            guard at > next.start, utf8[next.start..<at].allSatisfy(isTokenByte) else { return false }
+            if at < next.end { return at + 1 < utf8.count && Self.isLetter(utf8[at + 1]) && isHostStart(at + 1) }
             index = next.end
         }
         return false

@@ -110,11 +110,7 @@ extension SecretScan {
             // A header is names, not a sentence that holds `password`: a CSV's identifiers, a
             // table's capitalized words (`Service  Login  Password`).
             // (A legend is three words or more, each of letters alone: `# ifdef calc_pass_height` is code.)
-            guard names.count >= 2, names.count <= 12,
-                  !commented || names.count >= 3 && names.allSatisfy({ utf8[$0].allSatisfy(Self.isLetter) }),
-                  names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || commented || utf8[$0.lowerBound] < 0x5B) }),
-                  let column = names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) })
-                    ?? names.firstIndex(where: { Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) }) else { continue }
+            guard let column = secretColumn(ofHeader: names, delimited: delimited, commented: commented) else { continue }
             // (A column of keys alone holds secrets only when its cell is random; nor does a comment's
             // words head one, `# Render a single row section with keys as header`.)
             let keysOnly = !Self.isSecretColumn(slice(names[column].lowerBound, names[column].upperBound))
@@ -135,9 +131,7 @@ extension SecretScan {
                 // (Another header starts a table of its own, read from it: each row is read under
                 // one header, not under each of the fifty lines above it; round 165.)
                 if !commented, line.count <= 200, headerWords.contains(where: { Self.holds(lowered[line], $0) }),
-                   case let cells = cells(of: line, separatedBy: separator), (2...12).contains(cells.count),
-                   cells.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || utf8[$0.lowerBound] < 0x5B) }),
-                   cells.contains(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) || Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) }) { break }
+                   secretColumn(ofHeader: cells(of: line, separatedBy: separator), delimited: delimited, commented: false) != nil { break }
                 var values = cells(of: line, separatedBy: separator)
                 // (OCR's junk between cells, a glyph or two without a letter or digit, `—_` or `_`, is
                 // no cell, when the row does not have the header's count with it: `Router admin —_
@@ -225,6 +219,18 @@ extension SecretScan {
             }
         }
         return found
+    }
+
+    /// The column of a table's header that names a secret (``isSecretColumn(_:)``), or else keys
+    /// alone (``isKeyColumn(_:)``), when the line is a header: 2 to 12 names, each a header's cell
+    /// (``headerCell``), capitalized unless cells are delimited or the header is a commented legend
+    /// (three words or more, each of letters alone: `# ifdef calc_pass_height` is code). Nil otherwise.
+    func secretColumn(ofHeader names: [Range<Int>], delimited: Bool, commented: Bool) -> Int? {
+        guard names.count >= 2, names.count <= 12,
+              !commented || names.count >= 3 && names.allSatisfy({ utf8[$0].allSatisfy(Self.isLetter) }),
+              names.allSatisfy({ Self.headerCell.firstMatch(in: slice($0.lowerBound, $0.upperBound)) != nil && (delimited || commented || utf8[$0.lowerBound] < 0x5B) }) else { return nil }
+        return names.firstIndex(where: { Self.isSecretColumn(slice($0.lowerBound, $0.upperBound)) })
+            ?? names.firstIndex(where: { Self.isKeyColumn(slice($0.lowerBound, $0.upperBound)) })
     }
 
     /// Whether a row's cell is OCR's junk between cells: a glyph or two without a letter or digit (`—_`, `_`).
